@@ -1,0 +1,318 @@
+//! Server responses: OK, ERR and EOF packets, result-set column definitions,
+//! and text and binary rows. Each encoder appends one payload (no header); the
+//! caller frames it with `packet::begin_packet`/`end_packet`.
+
+use crate::buf::{put_lenenc_bytes, put_lenenc_int, put_u16, put_u32, put_u64};
+use crate::consts::{coltype, colflag};
+use crate::value::Value;
+
+/// Append an OK payload. `header` is 0x00, or 0xfe when the OK replaces an EOF
+/// at the end of a result set (CLIENT_DEPRECATE_EOF).
+pub fn encode_ok(out: &mut Vec<u8>, header: u8, affected_rows: u64, last_insert_id: u64, status: u16, warnings: u16, info: &str) {
+    out.push(header);
+    put_lenenc_int(out, affected_rows);
+    put_lenenc_int(out, last_insert_id);
+    put_u16(out, status);
+    put_u16(out, warnings);
+    if !info.is_empty() {
+        out.extend_from_slice(info.as_bytes());
+    }
+}
+
+/// Append an ERR payload (protocol 4.1 form, with SQLSTATE).
+pub fn encode_err(out: &mut Vec<u8>, code: u16, sqlstate: &str, message: &str) {
+    out.push(0xff);
+    put_u16(out, code);
+    out.push(b'#');
+    let state = sqlstate.as_bytes();
+    let mut s = [b'H', b'Y', b'0', b'0', b'0'];
+    for (i, b) in state.iter().take(5).enumerate() {
+        s[i] = *b;
+    }
+    out.extend_from_slice(&s);
+    out.extend_from_slice(message.as_bytes());
+}
+
+/// Append an EOF payload (clients without CLIENT_DEPRECATE_EOF).
+pub fn encode_eof(out: &mut Vec<u8>, warnings: u16, status: u16) {
+    out.push(0xfe);
+    put_u16(out, warnings);
+    put_u16(out, status);
+}
+
+/// One column of a result set (Protocol::ColumnDefinition41).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Column {
+    pub schema: String,
+    pub table: String,
+    pub org_table: String,
+    pub name: String,
+    pub org_name: String,
+    pub charset: u16,
+    pub length: u32,
+    pub coltype: u8,
+    pub flags: u16,
+    pub decimals: u8,
+}
+
+impl Column {
+    /// A computed column (no table) of the given type.
+    pub fn computed(name: &str, coltype: u8) -> Column {
+        let (charset, length, flags, decimals) = match coltype {
+            coltype::LONGLONG => (63, 21, colflag::BINARY | colflag::NUM, 0),
+            coltype::LONG => (63, 11, colflag::BINARY | colflag::NUM, 0),
+            coltype::DOUBLE => (63, 23, colflag::BINARY | colflag::NUM, 31),
+            coltype::NEWDECIMAL => (63, 66, colflag::BINARY | colflag::NUM, 6),
+            coltype::NULL => (63, 0, colflag::BINARY, 0),
+            coltype::DATETIME => (63, 19, colflag::BINARY, 0),
+            coltype::DATE => (63, 10, colflag::BINARY, 0),
+            coltype::TIME => (63, 10, colflag::BINARY, 0),
+            coltype::BLOB => (63, 65535, colflag::BINARY | colflag::BLOB, 0),
+            _ => (crate::consts::charset::UTF8MB4_GENERAL_CI, 1024, 0, 31),
+        };
+        Column {
+            schema: String::new(),
+            table: String::new(),
+            org_table: String::new(),
+            name: name.to_string(),
+            org_name: String::new(),
+            charset,
+            length,
+            coltype,
+            flags,
+            decimals,
+        }
+    }
+
+    pub fn varchar(name: &str) -> Column {
+        Column::computed(name, coltype::VAR_STRING)
+    }
+
+    pub fn encode(&self, out: &mut Vec<u8>) {
+        put_lenenc_bytes(out, b"def");
+        put_lenenc_bytes(out, self.schema.as_bytes());
+        put_lenenc_bytes(out, self.table.as_bytes());
+        put_lenenc_bytes(out, self.org_table.as_bytes());
+        put_lenenc_bytes(out, self.name.as_bytes());
+        put_lenenc_bytes(out, self.org_name.as_bytes());
+        out.push(0x0c);
+        put_u16(out, self.charset);
+        put_u32(out, self.length);
+        out.push(self.coltype);
+        put_u16(out, self.flags);
+        out.push(self.decimals);
+        out.extend_from_slice(&[0, 0]);
+    }
+
+    /// COM_FIELD_LIST appends a default-value field after the definition.
+    pub fn encode_for_field_list(&self, out: &mut Vec<u8>) {
+        self.encode(out);
+        out.push(0xfb);
+    }
+}
+
+pub fn encode_column_count(out: &mut Vec<u8>, n: usize) {
+    put_lenenc_int(out, n as u64);
+}
+
+/// Append a text-protocol row.
+pub fn encode_text_row(out: &mut Vec<u8>, row: &[Value]) {
+    for v in row {
+        match v.to_text() {
+            None => out.push(0xfb),
+            Some(t) => put_lenenc_bytes(out, &t),
+        }
+    }
+}
+
+/// Append a binary-protocol row, each value encoded as its column's type says.
+pub fn encode_binary_row(out: &mut Vec<u8>, columns: &[Column], row: &[Value]) {
+    out.push(0x00);
+    let bitmap_len = (columns.len() + 7 + 2) / 8;
+    let bitmap_at = out.len();
+    out.resize(bitmap_at + bitmap_len, 0);
+    for (i, (col, v)) in columns.iter().zip(row.iter()).enumerate() {
+        if v.is_null() {
+            let bit = i + 2;
+            out[bitmap_at + bit / 8] |= 1 << (bit % 8);
+            continue;
+        }
+        encode_binary_value(out, col.coltype, v);
+    }
+}
+
+/// Encode one non-NULL value in the binary protocol's format for `ty`.
+pub fn encode_binary_value(out: &mut Vec<u8>, ty: u8, v: &Value) {
+    match ty {
+        coltype::TINY => out.push(v.as_i64().unwrap_or(0) as u8),
+        coltype::SHORT | coltype::YEAR => put_u16(out, v.as_i64().unwrap_or(0) as u16),
+        coltype::LONG | coltype::INT24 => put_u32(out, v.as_i64().unwrap_or(0) as u32),
+        coltype::LONGLONG => {
+            let bits = match v {
+                Value::UInt(u) => *u,
+                other => other.as_i64().unwrap_or(0) as u64,
+            };
+            put_u64(out, bits)
+        }
+        coltype::FLOAT => out.extend_from_slice(&(v.as_f64().unwrap_or(0.0) as f32).to_le_bytes()),
+        coltype::DOUBLE => out.extend_from_slice(&v.as_f64().unwrap_or(0.0).to_le_bytes()),
+        coltype::DATE | coltype::DATETIME | coltype::TIMESTAMP | coltype::NEWDATE => match v {
+            Value::Date { year, month, day } => {
+                out.push(4);
+                put_u16(out, *year);
+                out.push(*month);
+                out.push(*day);
+            }
+            Value::DateTime { year, month, day, hour, minute, second, micro } => {
+                out.push(if *micro > 0 { 11 } else { 7 });
+                put_u16(out, *year);
+                out.extend_from_slice(&[*month, *day, *hour, *minute, *second]);
+                if *micro > 0 {
+                    put_u32(out, *micro);
+                }
+            }
+            _ => out.push(0),
+        },
+        coltype::TIME => match v {
+            Value::Time { negative, days, hour, minute, second, micro } => {
+                out.push(if *micro > 0 { 12 } else { 8 });
+                out.push(*negative as u8);
+                put_u32(out, *days);
+                out.extend_from_slice(&[*hour, *minute, *second]);
+                if *micro > 0 {
+                    put_u32(out, *micro);
+                }
+            }
+            _ => out.push(0),
+        },
+        _ => match v.to_text() {
+            Some(t) => put_lenenc_bytes(out, &t),
+            None => out.push(0xfb),
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use mysql_common::packets::{Column as McColumn, ErrPacket, OkPacketDeserializer, ResultSetTerminator, CommonOkPacket};
+    use mysql_common::proto::MyDeserialize;
+    use mysql_common::io::ParseBuf;
+    use mysql_common::constants::CapabilityFlags;
+
+    #[test]
+    fn ok_packet_decodes_with_mysql_common() {
+        let mut out = Vec::new();
+        encode_ok(&mut out, 0, 3, 77, 0x0003, 1, "");
+        let ok = OkPacketDeserializer::<CommonOkPacket>::deserialize(CapabilityFlags::CLIENT_PROTOCOL_41, &mut ParseBuf(&out)).unwrap();
+        let ok: mysql_common::packets::OkPacket = ok.into();
+        assert_eq!(ok.affected_rows(), 3);
+        assert_eq!(ok.last_insert_id(), Some(77));
+        assert_eq!(ok.warnings(), 1);
+        assert_eq!(ok.status_flags().bits(), 0x0003);
+    }
+
+    #[test]
+    fn eof_style_ok_decodes_as_terminator() {
+        let mut out = Vec::new();
+        encode_ok(&mut out, 0xfe, 0, 0, 0x0002, 0, "");
+        let caps = CapabilityFlags::CLIENT_PROTOCOL_41 | CapabilityFlags::CLIENT_DEPRECATE_EOF;
+        let ok = OkPacketDeserializer::<ResultSetTerminator>::deserialize(caps, &mut ParseBuf(&out)).unwrap();
+        let ok: mysql_common::packets::OkPacket = ok.into();
+        assert_eq!(ok.status_flags().bits(), 0x0002);
+    }
+
+    #[test]
+    fn err_packet_decodes_with_mysql_common() {
+        let mut out = Vec::new();
+        encode_err(&mut out, 1045, "28000", "Access denied for user 'x'@'localhost' (using password: YES)");
+        let err = ErrPacket::deserialize(CapabilityFlags::CLIENT_PROTOCOL_41, &mut ParseBuf(&out)).unwrap();
+        match err {
+            ErrPacket::Error(e) => {
+                assert_eq!(e.error_code(), 1045);
+                assert_eq!(e.sql_state_ref().unwrap().as_str(), "28000");
+                assert!(e.message_str().starts_with("Access denied"));
+            }
+            _ => panic!("not an error"),
+        }
+    }
+
+    #[test]
+    fn column_definition_decodes_with_mysql_common() {
+        let mut c = Column::computed("id", coltype::LONGLONG);
+        c.schema = "db".into();
+        c.table = "t".into();
+        c.flags |= colflag::NOT_NULL | colflag::PRI_KEY;
+        let mut out = Vec::new();
+        c.encode(&mut out);
+        let mc = McColumn::deserialize((), &mut ParseBuf(&out)).unwrap();
+        assert_eq!(mc.name_str(), "id");
+        assert_eq!(mc.schema_str(), "db");
+        assert_eq!(mc.table_str(), "t");
+        assert_eq!(mc.column_type() as u8, coltype::LONGLONG);
+        assert_eq!(mc.character_set(), 63);
+        assert!(mc.flags().contains(mysql_common::constants::ColumnFlags::PRI_KEY_FLAG));
+    }
+
+    #[test]
+    fn binary_row_decodes_with_mysql_common() {
+        use mysql_common::row::new_row;
+        use mysql_common::row::RowDeserializer;
+        use mysql_common::value::ServerSide;
+        let cols = vec![
+            Column::computed("a", coltype::LONGLONG),
+            Column::computed("b", coltype::VAR_STRING),
+            Column::computed("c", coltype::DOUBLE),
+            Column::computed("d", coltype::DATETIME),
+            Column::computed("e", coltype::LONG),
+        ];
+        let row = vec![
+            Value::Int(-9),
+            Value::str("héllo"),
+            Value::Double(1.5),
+            Value::DateTime { year: 2020, month: 2, day: 29, hour: 23, minute: 59, second: 58, micro: 7 },
+            Value::Null,
+        ];
+        let mut out = Vec::new();
+        encode_binary_row(&mut out, &cols, &row);
+        let mc: Vec<McColumn> = cols
+            .iter()
+            .map(|c| {
+                let mut b = Vec::new();
+                c.encode(&mut b);
+                McColumn::deserialize((), &mut ParseBuf(&b)).unwrap()
+            })
+            .collect();
+        let mc: std::sync::Arc<[McColumn]> = mc.into();
+        let r = RowDeserializer::<ServerSide, mysql_common::proto::Binary>::deserialize(mc.clone(), &mut ParseBuf(&out)).unwrap();
+        let r: mysql_common::row::Row = r.into();
+        use mysql_common::value::Value as V;
+        assert_eq!(r.as_ref(0), Some(&V::Int(-9)));
+        assert_eq!(r.as_ref(1), Some(&V::Bytes("héllo".as_bytes().to_vec())));
+        assert_eq!(r.as_ref(2), Some(&V::Double(1.5)));
+        assert_eq!(r.as_ref(3), Some(&V::Date(2020, 2, 29, 23, 59, 58, 7)));
+        assert_eq!(r.as_ref(4), Some(&V::NULL));
+        let _ = new_row;
+    }
+
+    #[test]
+    fn text_row_decodes_with_mysql_common() {
+        use mysql_common::row::RowDeserializer;
+        use mysql_common::value::ClientSide;
+        let cols = vec![Column::computed("a", coltype::LONGLONG), Column::varchar("b")];
+        let mut out = Vec::new();
+        encode_text_row(&mut out, &[Value::Int(42), Value::Null]);
+        let mc: Vec<McColumn> = cols
+            .iter()
+            .map(|c| {
+                let mut b = Vec::new();
+                c.encode(&mut b);
+                McColumn::deserialize((), &mut ParseBuf(&b)).unwrap()
+            })
+            .collect();
+        let r = RowDeserializer::<ClientSide, mysql_common::proto::Text>::deserialize(mc.into(), &mut ParseBuf(&out)).unwrap();
+        let r: mysql_common::row::Row = r.into();
+        assert_eq!(r.as_ref(0), Some(&mysql_common::value::Value::Bytes(b"42".to_vec())));
+        assert_eq!(r.as_ref(1), Some(&mysql_common::value::Value::NULL));
+    }
+}
