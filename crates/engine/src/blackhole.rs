@@ -1,0 +1,183 @@
+//! The blackhole engine: accepts DDL and writes, stores nothing, returns empty
+//! results. It exists to measure the connection layer alone (as MySQL's
+//! BLACKHOLE engine does in the classic experiments). Databases are still real
+//! (catalog directories), so USE and unknown-database errors behave as usual.
+
+use crate::catalog::Catalog;
+use crate::lex::{self, Tok};
+use crate::{Column, Done, Engine, EngineSession, ExecContext, Outcome, Prepared, RowSink, SqlError, Value};
+use std::path::Path;
+
+pub struct Blackhole {
+    catalog: Catalog,
+}
+
+impl Blackhole {
+    pub fn open(datadir: &Path) -> std::io::Result<Blackhole> {
+        Ok(Blackhole { catalog: Catalog::open(datadir)? })
+    }
+}
+
+impl Engine for Blackhole {
+    fn name(&self) -> &'static str {
+        "blackhole"
+    }
+    fn list_databases(&self) -> Vec<String> {
+        self.catalog.list()
+    }
+    fn database_exists(&self, name: &str) -> bool {
+        self.catalog.exists(name)
+    }
+    fn create_database(&self, name: &str, if_not_exists: bool) -> Result<bool, SqlError> {
+        self.catalog.create(name, if_not_exists)
+    }
+    fn drop_database(&self, name: &str, if_exists: bool) -> Result<bool, SqlError> {
+        self.catalog.drop(name, if_exists)
+    }
+    fn open_session(&self) -> Result<Box<dyn EngineSession>, SqlError> {
+        Ok(Box::new(BlackholeSession { db: None, in_trans: false }))
+    }
+}
+
+struct BlackholeSession {
+    db: Option<String>,
+    in_trans: bool,
+}
+
+/// Result columns a statement would have, from its text alone.
+fn result_columns(sql: &str, db: Option<&str>) -> Result<Vec<Column>, SqlError> {
+    let kw = lex::first_keyword(sql);
+    match kw.as_str() {
+        "SELECT" | "WITH" | "VALUES" | "TABLE" => select_columns(sql),
+        "SHOW" => {
+            let tokens = lex::tokenize(sql).map_err(|e| SqlError::syntax(&sql[e.at..]))?;
+            if tokens.iter().any(|t| t.is_kw("TABLES")) {
+                Ok(vec![Column::varchar(&format!("Tables_in_{}", db.unwrap_or("")))])
+            } else {
+                Ok(["Field", "Type", "Null", "Key", "Default", "Extra"].iter().map(|n| Column::varchar(n)).collect())
+            }
+        }
+        "DESCRIBE" | "DESC" | "EXPLAIN" => {
+            Ok(["Field", "Type", "Null", "Key", "Default", "Extra"].iter().map(|n| Column::varchar(n)).collect())
+        }
+        _ => Ok(Vec::new()),
+    }
+}
+
+/// Names of a SELECT's result columns: the alias, or the expression's text.
+fn select_columns(sql: &str) -> Result<Vec<Column>, SqlError> {
+    let tokens = lex::tokenize(sql).map_err(|e| SqlError::syntax(&sql[e.at..]))?;
+    let mut depth = 0i32;
+    let mut items: Vec<(usize, usize, Option<String>)> = Vec::new();
+    let mut started = false;
+    let mut item_start: Option<usize> = None;
+    let mut item_end = 0;
+    let mut alias: Option<String> = None;
+    for (i, t) in tokens.iter().enumerate() {
+        if !started {
+            if t.is_kw("SELECT") {
+                started = true;
+            }
+            continue;
+        }
+        if depth == 0 && (t.is_kw("FROM") || t.is_kw("WHERE") || t.is_kw("LIMIT") || t.is_kw("ORDER") || t.is_kw("GROUP") || t.is_op(";") || t.is_kw("INTO") || t.is_kw("FOR")) {
+            break;
+        }
+        if depth == 0 && item_start.is_none() && (t.is_kw("DISTINCT") || t.is_kw("ALL") || t.is_kw("SQL_NO_CACHE") || t.is_kw("SQL_CALC_FOUND_ROWS")) {
+            continue;
+        }
+        if t.is_op("(") {
+            depth += 1;
+        } else if t.is_op(")") {
+            depth -= 1;
+        }
+        if depth == 0 && t.is_op(",") {
+            if let Some(s) = item_start.take() {
+                items.push((s, item_end, alias.take()));
+            }
+            continue;
+        }
+        if depth == 0 && t.is_kw("AS") {
+            if let Some(n) = tokens.get(i + 1) {
+                alias = match &n.tok {
+                    Tok::Word(w) | Tok::Quoted(w) => Some(w.clone()),
+                    Tok::Str(s) => Some(String::from_utf8_lossy(s).into_owned()),
+                    _ => None,
+                };
+            }
+            continue;
+        }
+        if alias.is_some() {
+            continue;
+        }
+        if item_start.is_none() {
+            item_start = Some(t.start);
+        }
+        item_end = t.end;
+    }
+    if let Some(s) = item_start {
+        items.push((s, item_end, alias));
+    }
+    if items.is_empty() {
+        return Err(SqlError::syntax(sql));
+    }
+    Ok(items
+        .into_iter()
+        .map(|(s, e, alias)| Column::varchar(alias.as_deref().unwrap_or(&sql[s..e])))
+        .collect())
+}
+
+impl EngineSession for BlackholeSession {
+    fn set_database(&mut self, db: Option<&str>) -> Result<(), SqlError> {
+        self.db = db.map(str::to_string);
+        Ok(())
+    }
+
+    fn execute(&mut self, _ctx: &ExecContext<'_>, sql: &str, _params: &[Value], sink: &mut dyn RowSink) -> Result<Outcome, SqlError> {
+        let columns = result_columns(sql, self.db.as_deref())?;
+        if columns.is_empty() {
+            return Ok(Outcome::Done(Done::default()));
+        }
+        sink.columns(&columns)?;
+        Ok(Outcome::Rows)
+    }
+
+    fn prepare(&mut self, sql: &str) -> Result<Prepared, SqlError> {
+        let params = lex::count_params(sql).map_err(|e| SqlError::syntax(&sql[e.at..]))?;
+        Ok(Prepared { params, columns: result_columns(sql, self.db.as_deref())? })
+    }
+
+    fn begin(&mut self, _: &ExecContext<'_>, _read_only: bool) -> Result<(), SqlError> {
+        self.in_trans = true;
+        Ok(())
+    }
+    fn commit(&mut self, _: &ExecContext<'_>) -> Result<(), SqlError> {
+        self.in_trans = false;
+        Ok(())
+    }
+    fn rollback(&mut self, _: &ExecContext<'_>) -> Result<(), SqlError> {
+        self.in_trans = false;
+        Ok(())
+    }
+    fn in_transaction(&self) -> bool {
+        self.in_trans
+    }
+    fn set_autocommit(&mut self, _on: bool) {}
+    fn reset(&mut self) {
+        self.in_trans = false;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn select_column_names() {
+        let cols = select_columns("SELECT a, b AS bee, COUNT(*), `c` FROM t WHERE x=1").unwrap();
+        let names: Vec<_> = cols.iter().map(|c| c.name.as_str()).collect();
+        assert_eq!(names, vec!["a", "bee", "COUNT(*)", "`c`"]);
+        let cols = select_columns("SELECT DISTINCT c FROM sbtest1 WHERE id BETWEEN ? AND ? ORDER BY c").unwrap();
+        assert_eq!(cols[0].name, "c");
+    }
+}

@@ -1,0 +1,128 @@
+//! The durable list of databases: one directory per database under the data
+//! directory, as MySQL does. Engines keep their own files inside it.
+
+use crate::SqlError;
+use std::path::{Path, PathBuf};
+
+/// Schemas that always exist and are answered by the server itself.
+pub const SYSTEM_SCHEMAS: [&str; 3] = ["information_schema", "mysql", "performance_schema"];
+
+/// Sub-directory of the data directory that holds databases.
+const DATABASES_DIR: &str = "databases";
+
+#[derive(Debug, Clone)]
+pub struct Catalog {
+    root: PathBuf,
+}
+
+impl Catalog {
+    pub fn open(datadir: &Path) -> std::io::Result<Catalog> {
+        let root = datadir.join(DATABASES_DIR);
+        std::fs::create_dir_all(&root)?;
+        Ok(Catalog { root })
+    }
+
+    pub fn path_of(&self, name: &str) -> PathBuf {
+        self.root.join(name)
+    }
+
+    /// MySQL's rules, restricted so a name is always a safe directory name.
+    pub fn validate_name(name: &str) -> Result<(), SqlError> {
+        let ok = !name.is_empty()
+            && name.len() <= 64
+            && !name.ends_with(' ')
+            && name != "."
+            && name != ".."
+            && !name.chars().any(|c| c == '/' || c == '\\' || c == '\0' || c.is_control());
+        if ok {
+            Ok(())
+        } else {
+            Err(SqlError::bad_database_name(name))
+        }
+    }
+
+    pub fn is_system(name: &str) -> bool {
+        SYSTEM_SCHEMAS.iter().any(|s| s.eq_ignore_ascii_case(name))
+    }
+
+    pub fn exists(&self, name: &str) -> bool {
+        if Self::is_system(name) {
+            return true;
+        }
+        Self::validate_name(name).is_ok() && self.path_of(name).is_dir()
+    }
+
+    pub fn list(&self) -> Vec<String> {
+        let mut names: Vec<String> = std::fs::read_dir(&self.root)
+            .map(|rd| {
+                rd.filter_map(|e| e.ok())
+                    .filter(|e| e.path().is_dir())
+                    .filter_map(|e| e.file_name().into_string().ok())
+                    .collect()
+            })
+            .unwrap_or_default();
+        names.sort();
+        names
+    }
+
+    pub fn create(&self, name: &str, if_not_exists: bool) -> Result<bool, SqlError> {
+        Self::validate_name(name)?;
+        if self.exists(name) {
+            return if if_not_exists { Ok(false) } else { Err(SqlError::database_exists(name)) };
+        }
+        match std::fs::create_dir(self.path_of(name)) {
+            Ok(()) => {
+                sync_dir(&self.root);
+                Ok(true)
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
+                if if_not_exists {
+                    Ok(false)
+                } else {
+                    Err(SqlError::database_exists(name))
+                }
+            }
+            Err(e) => Err(SqlError::new(1006, "HY000", format!("Can't create database '{}' (errno: {})", name, e))),
+        }
+    }
+
+    pub fn drop(&self, name: &str, if_exists: bool) -> Result<bool, SqlError> {
+        if Self::is_system(name) {
+            return Err(SqlError::specific_access_denied("DROP on a system schema"));
+        }
+        if !self.exists(name) {
+            return if if_exists { Ok(false) } else { Err(SqlError::drop_missing_database(name)) };
+        }
+        std::fs::remove_dir_all(self.path_of(name))
+            .map_err(|e| SqlError::new(1010, "HY000", format!("Error dropping database (can't rmdir '{}', errno: {})", name, e)))?;
+        sync_dir(&self.root);
+        Ok(true)
+    }
+}
+
+fn sync_dir(dir: &Path) {
+    if let Ok(f) = std::fs::File::open(dir) {
+        let _ = f.sync_all();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn create_list_drop() {
+        let dir = std::env::temp_dir().join(format!("ts-catalog-{}", std::process::id()));
+        let c = Catalog::open(&dir).unwrap();
+        assert!(c.create("a", false).unwrap());
+        assert!(!c.create("a", true).unwrap());
+        assert_eq!(c.create("a", false).unwrap_err().code, 1007);
+        assert_eq!(c.create("../x", false).unwrap_err().code, 1102);
+        assert!(c.exists("a") && c.exists("mysql"));
+        assert_eq!(c.list(), vec!["a".to_string()]);
+        assert!(c.drop("a", false).unwrap());
+        assert_eq!(c.drop("a", false).unwrap_err().code, 1008);
+        assert!(!c.drop("a", true).unwrap());
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+}

@@ -1,0 +1,413 @@
+//! A small SQL lexer in MySQL's dialect.
+//!
+//! The hot path never builds a full syntax tree: the SQL front classifies a
+//! statement by its first tokens and evaluates the small expressions that
+//! session statements use (SET, SELECT @@var). This lexer is shared by the SQL
+//! front and the engines. It understands quoting (' " `), escapes, comments
+//! (--, #, /* */) and MySQL's executable comments `/*! ... */`, whose content is
+//! lexed as ordinary SQL.
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum Tok {
+    /// Bare identifier or keyword (compare case-insensitively with `is_kw`).
+    Word(String),
+    /// `quoted identifier` (backticks, or double quotes outside ANSI_QUOTES as strings).
+    Quoted(String),
+    Number(String),
+    Str(Vec<u8>),
+    /// @@name, @@session.name, @@global.name: (scope, name), both lowercased.
+    SysVar(Option<String>, String),
+    /// @name
+    UserVar(String),
+    /// `?` placeholder
+    Param,
+    /// Punctuation and operators: ( ) , ; . = < > <= >= <> != + - * / % := || && !
+    Op(&'static str),
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Token {
+    pub tok: Tok,
+    /// Byte offsets in the statement text.
+    pub start: usize,
+    pub end: usize,
+}
+
+impl Token {
+    pub fn is_kw(&self, kw: &str) -> bool {
+        matches!(&self.tok, Tok::Word(w) if w.eq_ignore_ascii_case(kw))
+    }
+    pub fn is_op(&self, op: &str) -> bool {
+        matches!(&self.tok, Tok::Op(o) if *o == op)
+    }
+    /// The identifier this token names, quoted or not.
+    pub fn ident(&self) -> Option<&str> {
+        match &self.tok {
+            Tok::Word(w) | Tok::Quoted(w) => Some(w),
+            _ => None,
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LexError {
+    /// Byte offset where lexing failed (used for 1064's "near '...'").
+    pub at: usize,
+}
+
+const OPS: [&str; 23] = [
+    "<=>", ":=", "<=", ">=", "<>", "!=", "||", "&&", "<<", ">>", "(", ")", ",", ";", ".", "=", "<", ">", "+", "-", "*", "/", "%",
+];
+
+/// Lex a whole statement (or several, separated by `;` tokens).
+pub fn tokenize(sql: &str) -> Result<Vec<Token>, LexError> {
+    let b = sql.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < b.len() {
+        let c = b[i];
+        if c.is_ascii_whitespace() {
+            i += 1;
+            continue;
+        }
+        // Comments.
+        if c == b'#' || (c == b'-' && b.get(i + 1) == Some(&b'-') && b.get(i + 2).map_or(true, |x| x.is_ascii_whitespace())) {
+            while i < b.len() && b[i] != b'\n' {
+                i += 1;
+            }
+            continue;
+        }
+        if c == b'/' && b.get(i + 1) == Some(&b'*') {
+            if b.get(i + 2) == Some(&b'!') || b.get(i + 2) == Some(&b'M') && b.get(i + 3) == Some(&b'!') {
+                // Executable comment: skip the marker and optional version digits;
+                // the closing */ is skipped when we reach it.
+                i += if b[i + 2] == b'!' { 3 } else { 4 };
+                while i < b.len() && b[i].is_ascii_digit() {
+                    i += 1;
+                }
+                continue;
+            }
+            match find(b, i + 2, b"*/") {
+                Some(end) => i = end + 2,
+                None => return Err(LexError { at: i }),
+            }
+            continue;
+        }
+        if c == b'*' && b.get(i + 1) == Some(&b'/') {
+            // End of an executable comment.
+            i += 2;
+            continue;
+        }
+        let start = i;
+        if c == b'\'' || c == b'"' {
+            let (s, end) = lex_string(b, i, c).ok_or(LexError { at: i })?;
+            out.push(Token { tok: Tok::Str(s), start, end });
+            i = end;
+            continue;
+        }
+        if c == b'`' {
+            let mut s = Vec::new();
+            let mut j = i + 1;
+            loop {
+                match b.get(j) {
+                    None => return Err(LexError { at: i }),
+                    Some(b'`') if b.get(j + 1) == Some(&b'`') => {
+                        s.push(b'`');
+                        j += 2;
+                    }
+                    Some(b'`') => break,
+                    Some(&x) => {
+                        s.push(x);
+                        j += 1;
+                    }
+                }
+            }
+            out.push(Token { tok: Tok::Quoted(String::from_utf8_lossy(&s).into_owned()), start, end: j + 1 });
+            i = j + 1;
+            continue;
+        }
+        if c == b'@' {
+            if b.get(i + 1) == Some(&b'@') {
+                let mut j = i + 2;
+                let name_start = j;
+                while j < b.len() && (is_ident(b[j]) || b[j] == b'.') {
+                    j += 1;
+                }
+                let full = sql[name_start..j].to_ascii_lowercase();
+                let (scope, name) = match full.split_once('.') {
+                    Some((s, n)) if matches!(s, "session" | "global" | "local") => {
+                        (Some(if s == "local" { "session".to_string() } else { s.to_string() }), n.to_string())
+                    }
+                    _ => (None, full),
+                };
+                if name.is_empty() {
+                    return Err(LexError { at: i });
+                }
+                out.push(Token { tok: Tok::SysVar(scope, name), start, end: j });
+                i = j;
+                continue;
+            }
+            let mut j = i + 1;
+            let name = if matches!(b.get(j), Some(b'\'' | b'"' | b'`')) {
+                let q = b[j];
+                let (s, end) = if q == b'`' {
+                    let e = find(b, j + 1, b"`").ok_or(LexError { at: i })?;
+                    (b[j + 1..e].to_vec(), e + 1)
+                } else {
+                    lex_string(b, j, q).ok_or(LexError { at: i })?
+                };
+                j = end;
+                String::from_utf8_lossy(&s).into_owned()
+            } else {
+                while j < b.len() && (is_ident(b[j]) || b[j] == b'.' || b[j] == b'$') {
+                    j += 1;
+                }
+                sql[i + 1..j].to_string()
+            };
+            out.push(Token { tok: Tok::UserVar(name.to_ascii_lowercase()), start, end: j });
+            i = j;
+            continue;
+        }
+        if c.is_ascii_digit() || (c == b'.' && b.get(i + 1).map_or(false, |x| x.is_ascii_digit())) {
+            let mut j = i;
+            if c == b'0' && matches!(b.get(i + 1), Some(b'x' | b'X')) {
+                j += 2;
+                while j < b.len() && b[j].is_ascii_hexdigit() {
+                    j += 1;
+                }
+            } else {
+                while j < b.len() && (b[j].is_ascii_digit() || b[j] == b'.') {
+                    j += 1;
+                }
+                if j < b.len() && (b[j] == b'e' || b[j] == b'E') {
+                    let mut k = j + 1;
+                    if k < b.len() && (b[k] == b'+' || b[k] == b'-') {
+                        k += 1;
+                    }
+                    if k < b.len() && b[k].is_ascii_digit() {
+                        j = k;
+                        while j < b.len() && b[j].is_ascii_digit() {
+                            j += 1;
+                        }
+                    }
+                }
+            }
+            // A number immediately followed by letters is an identifier (e.g. 1abc).
+            if j < b.len() && is_ident(b[j]) && !(c == b'0' && j == i + 2) {
+                while j < b.len() && is_ident(b[j]) {
+                    j += 1;
+                }
+                out.push(Token { tok: Tok::Word(sql[i..j].to_string()), start, end: j });
+            } else {
+                out.push(Token { tok: Tok::Number(sql[i..j].to_string()), start, end: j });
+            }
+            i = j;
+            continue;
+        }
+        if is_ident(c) || c >= 0x80 {
+            let mut j = i;
+            while j < b.len() && (is_ident(b[j]) || b[j] >= 0x80 || b[j] == b'$') {
+                j += 1;
+            }
+            // _utf8mb4'text' and N'text' introducers: keep just the string.
+            if j < b.len() && b[j] == b'\'' && (b[i] == b'_' || (j == i + 1 && (b[i] == b'N' || b[i] == b'n'))) {
+                let (s, end) = lex_string(b, j, b'\'').ok_or(LexError { at: j })?;
+                out.push(Token { tok: Tok::Str(s), start, end });
+                i = end;
+                continue;
+            }
+            out.push(Token { tok: Tok::Word(sql[i..j].to_string()), start, end: j });
+            i = j;
+            continue;
+        }
+        if c == b'?' {
+            out.push(Token { tok: Tok::Param, start, end: i + 1 });
+            i += 1;
+            continue;
+        }
+        if c == b'!' && b.get(i + 1) != Some(&b'=') {
+            out.push(Token { tok: Tok::Op("!"), start, end: i + 1 });
+            i += 1;
+            continue;
+        }
+        match OPS.iter().find(|op| b[i..].starts_with(op.as_bytes())) {
+            Some(op) => {
+                out.push(Token { tok: Tok::Op(op), start, end: i + op.len() });
+                i += op.len();
+            }
+            None => return Err(LexError { at: i }),
+        }
+    }
+    Ok(out)
+}
+
+fn is_ident(c: u8) -> bool {
+    c.is_ascii_alphanumeric() || c == b'_'
+}
+
+fn find(b: &[u8], from: usize, pat: &[u8]) -> Option<usize> {
+    if from > b.len() {
+        return None;
+    }
+    b[from..].windows(pat.len()).position(|w| w == pat).map(|p| p + from)
+}
+
+/// Lex a quoted string starting at `i` (the quote). Returns the unescaped bytes
+/// and the offset after the closing quote.
+fn lex_string(b: &[u8], i: usize, q: u8) -> Option<(Vec<u8>, usize)> {
+    let mut s = Vec::new();
+    let mut j = i + 1;
+    loop {
+        let c = *b.get(j)?;
+        if c == q {
+            if b.get(j + 1) == Some(&q) {
+                s.push(q);
+                j += 2;
+                continue;
+            }
+            return Some((s, j + 1));
+        }
+        if c == b'\\' {
+            let e = *b.get(j + 1)?;
+            // \% and \_ keep the backslash (LIKE patterns).
+            if e == b'%' || e == b'_' {
+                s.push(b'\\');
+            }
+            s.push(match e {
+                b'0' => 0,
+                b'n' => b'\n',
+                b'r' => b'\r',
+                b't' => b'\t',
+                b'b' => 8,
+                b'Z' => 26,
+                other => other,
+            });
+            j += 2;
+            continue;
+        }
+        s.push(c);
+        j += 1;
+    }
+}
+
+/// Split a multi-statement text at top-level `;`, returning statement slices
+/// (trimmed, empty ones dropped). Falls back to the whole text if it cannot be lexed.
+pub fn split_statements(sql: &str) -> Vec<&str> {
+    let Ok(tokens) = tokenize(sql) else { return vec![sql] };
+    let mut out = Vec::new();
+    let mut start = 0;
+    for t in &tokens {
+        if t.is_op(";") {
+            let s = sql[start..t.start].trim();
+            if !s.is_empty() {
+                out.push(s);
+            }
+            start = t.end;
+        }
+    }
+    let s = sql[start..].trim();
+    if !s.is_empty() {
+        out.push(s);
+    }
+    if out.is_empty() {
+        out.push(sql.trim());
+    }
+    out
+}
+
+/// The statement's first keyword, uppercased, skipping comments and parentheses,
+/// without lexing the whole text (hot path).
+pub fn first_keyword(sql: &str) -> String {
+    let b = sql.as_bytes();
+    let mut i = 0;
+    loop {
+        while i < b.len() && (b[i].is_ascii_whitespace() || b[i] == b'(') {
+            i += 1;
+        }
+        if b[i..].starts_with(b"/*!") {
+            i += 3;
+            while i < b.len() && b[i].is_ascii_digit() {
+                i += 1;
+            }
+            continue;
+        }
+        if b[i..].starts_with(b"/*") {
+            match find(b, i + 2, b"*/") {
+                Some(e) => {
+                    i = e + 2;
+                    continue;
+                }
+                None => return String::new(),
+            }
+        }
+        if b[i..].starts_with(b"--") || b[i..].starts_with(b"#") {
+            while i < b.len() && b[i] != b'\n' {
+                i += 1;
+            }
+            continue;
+        }
+        break;
+    }
+    let start = i;
+    while i < b.len() && is_ident(b[i]) {
+        i += 1;
+    }
+    sql[start..i].to_ascii_uppercase()
+}
+
+/// Count `?` placeholders outside strings, identifiers and comments.
+pub fn count_params(sql: &str) -> Result<usize, LexError> {
+    Ok(tokenize(sql)?.iter().filter(|t| t.tok == Tok::Param).count())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn toks(s: &str) -> Vec<Tok> {
+        tokenize(s).unwrap().into_iter().map(|t| t.tok).collect()
+    }
+
+    #[test]
+    fn basics() {
+        assert_eq!(
+            toks("SELECT @@session.Autocommit, @x, 'a''b\\n', `c``d`, 1.5e3, ?"),
+            vec![
+                Tok::Word("SELECT".into()),
+                Tok::SysVar(Some("session".into()), "autocommit".into()),
+                Tok::Op(","),
+                Tok::UserVar("x".into()),
+                Tok::Op(","),
+                Tok::Str(b"a'b\n".to_vec()),
+                Tok::Op(","),
+                Tok::Quoted("c`d".into()),
+                Tok::Op(","),
+                Tok::Number("1.5e3".into()),
+                Tok::Op(","),
+                Tok::Param,
+            ]
+        );
+    }
+
+    #[test]
+    fn comments_and_executable_comments() {
+        assert_eq!(toks("/* x */ SELECT 1 -- y\n# z"), vec![Tok::Word("SELECT".into()), Tok::Number("1".into())]);
+        assert_eq!(toks("/*!40101 SET NAMES utf8 */"), vec![Tok::Word("SET".into()), Tok::Word("NAMES".into()), Tok::Word("utf8".into())]);
+        assert_eq!(toks("SELECT 1-1"), vec![Tok::Word("SELECT".into()), Tok::Number("1".into()), Tok::Op("-"), Tok::Number("1".into())]);
+    }
+
+    #[test]
+    fn unterminated_is_error() {
+        assert!(tokenize("SELECT 'abc").is_err());
+        assert!(tokenize("SELECT `abc").is_err());
+        assert!(tokenize("SELECT /* abc").is_err());
+    }
+
+    #[test]
+    fn split_and_first_keyword() {
+        assert_eq!(split_statements("SELECT 1; SELECT ';'; "), vec!["SELECT 1", "SELECT ';'"]);
+        assert_eq!(first_keyword("  /* c */ select 1"), "SELECT");
+        assert_eq!(first_keyword("(SELECT 1)"), "SELECT");
+        assert_eq!(count_params("SELECT ?, '?', `?` FROM t WHERE a=?").unwrap(), 2);
+    }
+}

@@ -1,0 +1,121 @@
+//! turnstile-engine: the storage boundary.
+//!
+//! The connection layer and the SQL front talk to storage only through the
+//! `Engine` and `EngineSession` traits defined here, so the same server runs on
+//! the embedded SQL engine, the blackhole engine (measures the connection layer
+//! alone) and, later, a pass-through to a real MySQL server. The trait is shaped
+//! for all three:
+//! - results stream through a `RowSink`, so an engine never materializes a large
+//!   result and a pass-through can forward rows as they arrive;
+//! - blocking waits (lock waits, fsync, upstream I/O) are announced through
+//!   `WaitHook`, so the pool-of-threads scheduler can replace a blocked worker;
+//! - transactions and the current database are per session.
+//!
+//! Also here: `SqlError` (MySQL error code + SQLSTATE + message), the shared
+//! lexer and the on-disk database catalog.
+
+pub mod blackhole;
+pub mod catalog;
+pub mod error;
+pub mod lex;
+
+pub use error::SqlError;
+pub use turnstile_wire::response::Column;
+pub use turnstile_wire::value::Value;
+
+/// Receives a result set. Engines call `columns` once, then `row` per row.
+/// The server's sink encodes straight into the connection's output buffer.
+pub trait RowSink {
+    fn columns(&mut self, columns: &[Column]) -> Result<(), SqlError>;
+    fn row(&mut self, row: &[Value]) -> Result<(), SqlError>;
+}
+
+/// What a statement produced when it did not send a result set.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Done {
+    pub affected_rows: u64,
+    pub last_insert_id: u64,
+    pub warnings: u16,
+    pub info: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Outcome {
+    /// No result set: send OK with these counts.
+    Done(Done),
+    /// A result set was streamed through the sink.
+    Rows,
+}
+
+/// Description of a prepared statement.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Prepared {
+    pub params: usize,
+    /// Result columns if known at prepare time (empty for statements without a result).
+    pub columns: Vec<Column>,
+}
+
+/// Kinds of blocking waits reported to the scheduler.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WaitKind {
+    RowLock,
+    TableLock,
+    DiskSync,
+    Network,
+    Sleep,
+}
+
+/// Called around every blocking wait inside an engine. The thread-per-connection
+/// scheduler ignores it; the pool-of-threads scheduler wakes another worker.
+pub trait WaitHook {
+    fn wait_begin(&self, kind: WaitKind);
+    fn wait_end(&self);
+}
+
+/// A hook that does nothing (thread-per-connection).
+pub struct NoWait;
+
+impl WaitHook for NoWait {
+    fn wait_begin(&self, _: WaitKind) {}
+    fn wait_end(&self) {}
+}
+
+/// Per-call context handed to the engine.
+pub struct ExecContext<'a> {
+    pub waits: &'a dyn WaitHook,
+    /// Set by KILL QUERY / KILL CONNECTION; long-running engine work polls it.
+    pub killed: &'a std::sync::atomic::AtomicBool,
+}
+
+/// A storage engine, shared by all sessions.
+pub trait Engine: Send + Sync {
+    fn name(&self) -> &'static str;
+    /// Databases (schemas) that exist, sorted, excluding the virtual system schemas.
+    fn list_databases(&self) -> Vec<String>;
+    fn database_exists(&self, name: &str) -> bool;
+    /// Create a database. `Ok(false)` if it existed and `if_not_exists` was given.
+    fn create_database(&self, name: &str, if_not_exists: bool) -> Result<bool, SqlError>;
+    /// Drop a database. `Ok(false)` if it did not exist and `if_exists` was given.
+    fn drop_database(&self, name: &str, if_exists: bool) -> Result<bool, SqlError>;
+    /// A session's private handle (connections, caches, transaction state).
+    fn open_session(&self) -> Result<Box<dyn EngineSession>, SqlError>;
+}
+
+/// One client session's view of the engine. Not shared between threads at once,
+/// but may move between threads (the pool scheduler runs a session on any worker).
+pub trait EngineSession: Send {
+    /// The session's current database changed (USE, COM_INIT_DB, CONNECT_WITH_DB).
+    fn set_database(&mut self, db: Option<&str>) -> Result<(), SqlError>;
+    /// Run one statement (already split from a multi-statement text).
+    fn execute(&mut self, ctx: &ExecContext<'_>, sql: &str, params: &[Value], sink: &mut dyn RowSink) -> Result<Outcome, SqlError>;
+    /// Describe a statement for COM_STMT_PREPARE.
+    fn prepare(&mut self, sql: &str) -> Result<Prepared, SqlError>;
+    fn begin(&mut self, ctx: &ExecContext<'_>, read_only: bool) -> Result<(), SqlError>;
+    fn commit(&mut self, ctx: &ExecContext<'_>) -> Result<(), SqlError>;
+    fn rollback(&mut self, ctx: &ExecContext<'_>) -> Result<(), SqlError>;
+    fn in_transaction(&self) -> bool;
+    /// Autocommit changed (SET autocommit=...).
+    fn set_autocommit(&mut self, on: bool);
+    /// COM_RESET_CONNECTION / COM_CHANGE_USER: roll back and forget session state.
+    fn reset(&mut self);
+}
