@@ -1,0 +1,272 @@
+//! Parsing of account statements: CREATE USER, DROP USER, ALTER USER,
+//! SET PASSWORD, GRANT, REVOKE, SHOW GRANTS. The server applies them to its
+//! account store (turnstile-server's `accounts`).
+
+use crate::expr::Parser;
+use crate::privs;
+use turnstile_engine::lex::Tok;
+use turnstile_engine::SqlError;
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UserName {
+    pub user: String,
+    pub host: String,
+}
+
+impl std::fmt::Display for UserName {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "'{}'@'{}'", self.user, self.host)
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UserSpec {
+    pub name: UserName,
+    /// Plugin named with IDENTIFIED WITH, if any.
+    pub plugin: Option<String>,
+    /// Clear-text password from IDENTIFIED BY, if any.
+    pub password: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum AccountStmt {
+    CreateUser { users: Vec<UserSpec>, if_not_exists: bool },
+    DropUser { users: Vec<UserName>, if_exists: bool },
+    AlterUser { users: Vec<UserSpec>, if_exists: bool },
+    /// `None` user: the current user.
+    SetPassword { user: Option<UserName>, password: String },
+    /// db `None` means `*.*`.
+    Grant { privs: u32, db: Option<String>, users: Vec<UserSpec>, grant_option: bool },
+    Revoke { privs: u32, db: Option<String>, users: Vec<UserName> },
+    ShowGrants { user: Option<UserName> },
+}
+
+pub fn user_name(p: &mut Parser<'_>) -> Result<UserName, SqlError> {
+    if p.eat_kw("CURRENT_USER") {
+        if p.eat_op("(") {
+            p.expect_op(")")?;
+        }
+        return Ok(UserName { user: String::new(), host: String::new() });
+    }
+    let user = p.name()?;
+    // 'u'@'h' lexes as Str, UserVar("'h'") because of the @; handle both shapes.
+    let host = match p.peek().map(|t| &t.tok) {
+        Some(Tok::UserVar(h)) => {
+            p.next();
+            h.clone()
+        }
+        _ => "%".to_string(),
+    };
+    Ok(UserName { user, host })
+}
+
+fn user_spec(p: &mut Parser<'_>) -> Result<UserSpec, SqlError> {
+    let name = user_name(p)?;
+    let mut spec = UserSpec { name, plugin: None, password: None };
+    if p.eat_kw("IDENTIFIED") {
+        if p.eat_kw("WITH") {
+            spec.plugin = Some(p.name()?.to_ascii_lowercase());
+            if p.eat_kw("BY") {
+                spec.password = Some(string(p)?);
+            } else if p.eat_kw("AS") {
+                return Err(SqlError::unsupported("IDENTIFIED WITH ... AS 'hash'"));
+            }
+        } else {
+            p.expect_kw("BY")?;
+            if p.eat_kw("PASSWORD") {
+                return Err(SqlError::unsupported("IDENTIFIED BY PASSWORD 'hash'"));
+            }
+            spec.password = Some(string(p)?);
+        }
+    }
+    Ok(spec)
+}
+
+fn string(p: &mut Parser<'_>) -> Result<String, SqlError> {
+    match p.peek().map(|t| &t.tok) {
+        Some(Tok::Str(s)) => {
+            p.next();
+            Ok(String::from_utf8_lossy(s).into_owned())
+        }
+        _ => Err(p.error()),
+    }
+}
+
+fn list<T>(p: &mut Parser<'_>, mut f: impl FnMut(&mut Parser<'_>) -> Result<T, SqlError>) -> Result<Vec<T>, SqlError> {
+    let mut v = vec![f(p)?];
+    while p.eat_op(",") {
+        v.push(f(p)?);
+    }
+    Ok(v)
+}
+
+fn if_exists(p: &mut Parser<'_>) -> Result<bool, SqlError> {
+    if p.eat_kw("IF") {
+        p.expect_kw("EXISTS")?;
+        return Ok(true);
+    }
+    Ok(false)
+}
+
+/// Consume MySQL options we accept and ignore (REQUIRE NONE, PASSWORD EXPIRE NEVER, ...).
+fn skip_account_options(p: &mut Parser<'_>) {
+    while !p.at_end() && !p.peek().map_or(false, |t| t.is_op(";")) {
+        p.next();
+    }
+}
+
+fn priv_list(p: &mut Parser<'_>) -> Result<u32, SqlError> {
+    let mut bits = 0;
+    loop {
+        let w = p.name()?.to_ascii_uppercase();
+        bits |= match w.as_str() {
+            "ALL" => {
+                p.eat_kw("PRIVILEGES");
+                privs::ALL
+            }
+            "SELECT" => privs::SELECT,
+            "INSERT" => privs::INSERT,
+            "UPDATE" => privs::UPDATE,
+            "DELETE" => privs::DELETE,
+            "CREATE" => privs::CREATE,
+            "DROP" => privs::DROP,
+            "USAGE" => 0,
+            other => return Err(SqlError::unsupported(&format!("privilege {}", other))),
+        };
+        if !p.eat_op(",") {
+            return Ok(bits);
+        }
+    }
+}
+
+/// `*.*` → None, `db.*` → Some(db). Table-level grants are not supported.
+fn priv_level(p: &mut Parser<'_>) -> Result<Option<String>, SqlError> {
+    if p.eat_op("*") {
+        if p.eat_op(".") {
+            p.expect_op("*")?;
+            return Ok(None);
+        }
+        return Err(SqlError::no_database());
+    }
+    let db = p.name()?;
+    p.expect_op(".")?;
+    if !p.eat_op("*") {
+        return Err(SqlError::unsupported("table-level privileges"));
+    }
+    Ok(Some(db))
+}
+
+/// Parse an account statement; `None` if the text is not one.
+pub fn parse(p: &mut Parser<'_>) -> Result<Option<AccountStmt>, SqlError> {
+    let start = p.pos;
+    let stmt = if p.eat_kw("CREATE") && p.eat_kw("USER") {
+        let mut if_not_exists = false;
+        if p.eat_kw("IF") {
+            p.expect_kw("NOT")?;
+            p.expect_kw("EXISTS")?;
+            if_not_exists = true;
+        }
+        let users = list(p, user_spec)?;
+        skip_account_options(p);
+        AccountStmt::CreateUser { users, if_not_exists }
+    } else if {
+        p.pos = start;
+        p.eat_kw("DROP") && p.eat_kw("USER")
+    } {
+        let if_exists = if_exists(p)?;
+        AccountStmt::DropUser { users: list(p, user_name)?, if_exists }
+    } else if {
+        p.pos = start;
+        p.eat_kw("ALTER") && p.eat_kw("USER")
+    } {
+        let if_exists = if_exists(p)?;
+        let users = list(p, user_spec)?;
+        skip_account_options(p);
+        AccountStmt::AlterUser { users, if_exists }
+    } else if {
+        p.pos = start;
+        p.eat_kw("SET") && p.eat_kw("PASSWORD")
+    } {
+        let user = if p.eat_kw("FOR") { Some(user_name(p)?) } else { None };
+        p.expect_op("=")?;
+        if p.eat_kw("PASSWORD") {
+            p.expect_op("(")?;
+            let pw = string(p)?;
+            p.expect_op(")")?;
+            AccountStmt::SetPassword { user, password: pw }
+        } else {
+            AccountStmt::SetPassword { user, password: string(p)? }
+        }
+    } else if {
+        p.pos = start;
+        p.eat_kw("GRANT")
+    } {
+        let privs = priv_list(p)?;
+        p.expect_kw("ON")?;
+        let db = priv_level(p)?;
+        p.expect_kw("TO")?;
+        let users = list(p, user_spec)?;
+        let grant_option = p.eat_kw("WITH") && p.eat_kw("GRANT") && p.eat_kw("OPTION");
+        AccountStmt::Grant { privs, db, users, grant_option }
+    } else if {
+        p.pos = start;
+        p.eat_kw("REVOKE")
+    } {
+        let privs = priv_list(p)?;
+        let _ = p.eat_op(",") && p.eat_kw("GRANT") && p.eat_kw("OPTION");
+        p.expect_kw("ON")?;
+        let db = priv_level(p)?;
+        p.expect_kw("FROM")?;
+        AccountStmt::Revoke { privs, db, users: list(p, user_name)? }
+    } else if {
+        p.pos = start;
+        p.eat_kw("SHOW") && p.eat_kw("GRANTS")
+    } {
+        let user = if p.eat_kw("FOR") { Some(user_name(p)?) } else { None };
+        AccountStmt::ShowGrants { user }
+    } else {
+        p.pos = start;
+        return Ok(None);
+    };
+    p.eat_op(";");
+    if !p.at_end() {
+        return Err(p.error());
+    }
+    Ok(Some(stmt))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use turnstile_engine::lex::tokenize;
+
+    fn parse_str(s: &str) -> Result<Option<AccountStmt>, SqlError> {
+        let t = tokenize(s).unwrap();
+        parse(&mut Parser::new(s, &t))
+    }
+
+    #[test]
+    fn statements() {
+        assert_eq!(
+            parse_str("CREATE USER 'bob'@'%' IDENTIFIED WITH mysql_native_password BY 'pw'").unwrap(),
+            Some(AccountStmt::CreateUser {
+                users: vec![UserSpec {
+                    name: UserName { user: "bob".into(), host: "%".into() },
+                    plugin: Some("mysql_native_password".into()),
+                    password: Some("pw".into())
+                }],
+                if_not_exists: false
+            })
+        );
+        assert!(matches!(parse_str("DROP USER IF EXISTS bob, 'x'@'localhost'").unwrap(), Some(AccountStmt::DropUser { if_exists: true, .. })));
+        assert!(matches!(
+            parse_str("GRANT SELECT, INSERT ON db1.* TO 'bob'@'%'").unwrap(),
+            Some(AccountStmt::Grant { privs, db: Some(_), .. }) if privs == privs::SELECT | privs::INSERT
+        ));
+        assert!(matches!(parse_str("REVOKE ALL PRIVILEGES ON *.* FROM bob").unwrap(), Some(AccountStmt::Revoke { db: None, .. })));
+        assert!(matches!(parse_str("SET PASSWORD FOR 'u'@'%' = 'x'").unwrap(), Some(AccountStmt::SetPassword { user: Some(_), .. })));
+        assert!(matches!(parse_str("SHOW GRANTS").unwrap(), Some(AccountStmt::ShowGrants { user: None })));
+        assert_eq!(parse_str("SELECT 1").unwrap(), None);
+        assert_eq!(parse_str("GRANT ALTER ON *.* TO x").unwrap_err().code, 1235);
+    }
+}

@@ -1,0 +1,934 @@
+//! Expressions of session statements: a small precedence-climbing parser over
+//! the shared lexer's tokens, and an evaluator.
+//!
+//! This covers what clients really send without a table: literals, @@system and
+//! @user variables, arithmetic and comparison, CONCAT/IF/IFNULL and friends,
+//! session functions (DATABASE(), USER(), CONNECTION_ID(), ...) and scalar
+//! subqueries such as `(SELECT CONCAT(@@sql_mode, ',X'))`.
+
+use turnstile_engine::lex::{Tok, Token};
+use turnstile_engine::{SqlError, Value};
+use turnstile_wire::value::format_float;
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum Expr {
+    Lit(Value),
+    SysVar(Option<String>, String),
+    UserVar(String),
+    /// A bare word: a column reference in SELECT, a keyword value in SET (ON, utf8mb4).
+    Word(String),
+    Func(String, Vec<Expr>),
+    Neg(Box<Expr>),
+    Not(Box<Expr>),
+    Bin(&'static str, Box<Expr>, Box<Expr>),
+    IsNull(Box<Expr>, bool),
+    Case(Option<Box<Expr>>, Vec<(Expr, Expr)>, Option<Box<Expr>>),
+    /// (SELECT expr): only single-value subqueries without tables.
+    Subquery(Box<Expr>),
+    Default,
+    /// The n-th `?` placeholder (prepared statements).
+    Param(usize),
+}
+
+pub struct Parser<'a> {
+    pub toks: &'a [Token],
+    pub pos: usize,
+    pub sql: &'a str,
+    /// Placeholders seen so far (numbers `?` in order).
+    pub params_seen: usize,
+}
+
+impl<'a> Parser<'a> {
+    pub fn new(sql: &'a str, toks: &'a [Token]) -> Self {
+        Parser { toks, pos: 0, sql, params_seen: 0 }
+    }
+
+    pub fn peek(&self) -> Option<&'a Token> {
+        self.toks.get(self.pos)
+    }
+
+    pub fn at_end(&self) -> bool {
+        self.pos >= self.toks.len()
+    }
+
+    pub fn next(&mut self) -> Option<&'a Token> {
+        let t = self.toks.get(self.pos);
+        self.pos += 1;
+        t
+    }
+
+    pub fn eat_kw(&mut self, kw: &str) -> bool {
+        if self.peek().map_or(false, |t| t.is_kw(kw)) {
+            self.pos += 1;
+            true
+        } else {
+            false
+        }
+    }
+
+    pub fn eat_op(&mut self, op: &str) -> bool {
+        if self.peek().map_or(false, |t| t.is_op(op)) {
+            self.pos += 1;
+            true
+        } else {
+            false
+        }
+    }
+
+    /// The 1064 error pointing at the current token.
+    pub fn error(&self) -> SqlError {
+        let at = self.peek().map_or(self.sql.len(), |t| t.start);
+        SqlError::syntax(&self.sql[at..])
+    }
+
+    pub fn expect_op(&mut self, op: &str) -> Result<(), SqlError> {
+        if self.eat_op(op) {
+            Ok(())
+        } else {
+            Err(self.error())
+        }
+    }
+
+    pub fn expect_kw(&mut self, kw: &str) -> Result<(), SqlError> {
+        if self.eat_kw(kw) {
+            Ok(())
+        } else {
+            Err(self.error())
+        }
+    }
+
+    /// An identifier or a string used as a name (user names, database names).
+    pub fn name(&mut self) -> Result<String, SqlError> {
+        match self.peek().map(|t| &t.tok) {
+            Some(Tok::Word(w)) | Some(Tok::Quoted(w)) => {
+                self.pos += 1;
+                Ok(w.clone())
+            }
+            Some(Tok::Str(s)) => {
+                self.pos += 1;
+                Ok(String::from_utf8_lossy(s).into_owned())
+            }
+            _ => Err(self.error()),
+        }
+    }
+
+    pub fn expr(&mut self) -> Result<Expr, SqlError> {
+        self.or()
+    }
+
+    fn or(&mut self) -> Result<Expr, SqlError> {
+        let mut l = self.xor()?;
+        while self.eat_kw("OR") || self.eat_op("||") {
+            let r = self.xor()?;
+            l = Expr::Bin("OR", Box::new(l), Box::new(r));
+        }
+        Ok(l)
+    }
+
+    fn xor(&mut self) -> Result<Expr, SqlError> {
+        let mut l = self.and()?;
+        while self.eat_kw("XOR") {
+            let r = self.and()?;
+            l = Expr::Bin("XOR", Box::new(l), Box::new(r));
+        }
+        Ok(l)
+    }
+
+    fn and(&mut self) -> Result<Expr, SqlError> {
+        let mut l = self.not()?;
+        while self.eat_kw("AND") || self.eat_op("&&") {
+            let r = self.not()?;
+            l = Expr::Bin("AND", Box::new(l), Box::new(r));
+        }
+        Ok(l)
+    }
+
+    fn not(&mut self) -> Result<Expr, SqlError> {
+        if self.eat_kw("NOT") {
+            return Ok(Expr::Not(Box::new(self.not()?)));
+        }
+        self.cmp()
+    }
+
+    fn cmp(&mut self) -> Result<Expr, SqlError> {
+        let mut l = self.add()?;
+        loop {
+            if self.eat_kw("IS") {
+                let neg = self.eat_kw("NOT");
+                if self.eat_kw("NULL") {
+                    l = Expr::IsNull(Box::new(l), neg);
+                } else if self.eat_kw("TRUE") {
+                    let e = Expr::Bin("<=>", Box::new(Expr::Bin("<>", Box::new(l), Box::new(Expr::Lit(Value::Int(0))))), Box::new(Expr::Lit(Value::Int(1))));
+                    l = if neg { Expr::Not(Box::new(e)) } else { e };
+                } else if self.eat_kw("FALSE") {
+                    let e = Expr::Bin("<=>", Box::new(l), Box::new(Expr::Lit(Value::Int(0))));
+                    l = if neg { Expr::Not(Box::new(e)) } else { e };
+                } else {
+                    return Err(self.error());
+                }
+                continue;
+            }
+            let negated = self.peek().map_or(false, |t| t.is_kw("NOT"))
+                && self.toks.get(self.pos + 1).map_or(false, |t| t.is_kw("LIKE") || t.is_kw("IN") || t.is_kw("BETWEEN"));
+            if negated {
+                self.pos += 1;
+            }
+            if self.eat_kw("LIKE") {
+                let r = self.add()?;
+                let e = Expr::Func("LIKE".into(), vec![l, r]);
+                l = if negated { Expr::Not(Box::new(e)) } else { e };
+                continue;
+            }
+            if self.eat_kw("IN") {
+                self.expect_op("(")?;
+                let mut args = vec![l];
+                loop {
+                    args.push(self.expr()?);
+                    if !self.eat_op(",") {
+                        break;
+                    }
+                }
+                self.expect_op(")")?;
+                let e = Expr::Func("IN".into(), args);
+                l = if negated { Expr::Not(Box::new(e)) } else { e };
+                continue;
+            }
+            if self.eat_kw("BETWEEN") {
+                let lo = self.add()?;
+                self.expect_kw("AND")?;
+                let hi = self.add()?;
+                let e = Expr::Func("BETWEEN".into(), vec![l, lo, hi]);
+                l = if negated { Expr::Not(Box::new(e)) } else { e };
+                continue;
+            }
+            let op = match self.peek().map(|t| &t.tok) {
+                Some(Tok::Op(o)) if matches!(*o, "=" | "<=>" | "<>" | "!=" | "<" | ">" | "<=" | ">=") => *o,
+                _ => return Ok(l),
+            };
+            self.pos += 1;
+            let r = self.add()?;
+            l = Expr::Bin(if op == "!=" { "<>" } else { op }, Box::new(l), Box::new(r));
+        }
+    }
+
+    fn add(&mut self) -> Result<Expr, SqlError> {
+        let mut l = self.mul()?;
+        loop {
+            let op = if self.eat_op("+") {
+                "+"
+            } else if self.eat_op("-") {
+                "-"
+            } else {
+                return Ok(l);
+            };
+            let r = self.mul()?;
+            l = Expr::Bin(op, Box::new(l), Box::new(r));
+        }
+    }
+
+    fn mul(&mut self) -> Result<Expr, SqlError> {
+        let mut l = self.unary()?;
+        loop {
+            let op = if self.eat_op("*") {
+                "*"
+            } else if self.eat_op("/") {
+                "/"
+            } else if self.eat_op("%") || self.eat_kw("MOD") {
+                "%"
+            } else if self.eat_kw("DIV") {
+                "DIV"
+            } else {
+                return Ok(l);
+            };
+            let r = self.unary()?;
+            l = Expr::Bin(op, Box::new(l), Box::new(r));
+        }
+    }
+
+    fn unary(&mut self) -> Result<Expr, SqlError> {
+        if self.eat_op("-") {
+            return Ok(Expr::Neg(Box::new(self.unary()?)));
+        }
+        if self.eat_op("+") {
+            return self.unary();
+        }
+        if self.eat_op("!") {
+            return Ok(Expr::Not(Box::new(self.unary()?)));
+        }
+        self.primary()
+    }
+
+    fn primary(&mut self) -> Result<Expr, SqlError> {
+        let Some(t) = self.next() else { return Err(self.error()) };
+        Ok(match &t.tok {
+            Tok::Number(n) => Expr::Lit(parse_number(n)),
+            Tok::Str(s) => Expr::Lit(Value::Bytes(s.clone())),
+            Tok::SysVar(scope, name) => Expr::SysVar(scope.clone(), name.clone()),
+            Tok::UserVar(name) => Expr::UserVar(name.clone()),
+            Tok::Quoted(w) => Expr::Word(w.clone()),
+            Tok::Param => {
+                self.params_seen += 1;
+                Expr::Param(self.params_seen - 1)
+            }
+            Tok::Op("(") => {
+                if self.peek().map_or(false, |t| t.is_kw("SELECT")) {
+                    self.pos += 1;
+                    let e = self.expr()?;
+                    let _ = self.eat_kw("FROM") && self.eat_kw("DUAL");
+                    self.expect_op(")")?;
+                    Expr::Subquery(Box::new(e))
+                } else {
+                    let e = self.expr()?;
+                    self.expect_op(")")?;
+                    e
+                }
+            }
+            Tok::Word(w) => {
+                let upper = w.to_ascii_uppercase();
+                match upper.as_str() {
+                    "NULL" => return Ok(Expr::Lit(Value::Null)),
+                    "TRUE" => return Ok(Expr::Lit(Value::Int(1))),
+                    "FALSE" => return Ok(Expr::Lit(Value::Int(0))),
+                    "DEFAULT" if !self.peek().map_or(false, |t| t.is_op("(")) => return Ok(Expr::Default),
+                    "CASE" => return self.case(),
+                    "INTERVAL" => return Err(SqlError::unsupported("INTERVAL expressions without a table")),
+                    "BINARY" if !self.peek().map_or(false, |t| t.is_op("(")) => return self.unary(),
+                    "CURRENT_USER" | "CURRENT_TIMESTAMP" | "CURRENT_DATE" | "CURRENT_TIME" | "LOCALTIME" | "LOCALTIMESTAMP" | "UTC_TIMESTAMP" | "UTC_DATE"
+                        if !self.peek().map_or(false, |t| t.is_op("(")) =>
+                    {
+                        return Ok(Expr::Func(upper, vec![]))
+                    }
+                    _ => {}
+                }
+                if self.eat_op("(") {
+                    let mut args = Vec::new();
+                    if upper == "CAST" || upper == "CONVERT" {
+                        let e = self.expr()?;
+                        let ty = if self.eat_kw("AS") || self.eat_op(",") {
+                            let ty = self.name()?.to_ascii_uppercase();
+                            if self.eat_op("(") {
+                                while !self.eat_op(")") {
+                                    if self.next().is_none() {
+                                        return Err(self.error());
+                                    }
+                                }
+                            }
+                            ty
+                        } else if self.eat_kw("USING") {
+                            self.name()?;
+                            "CHAR".to_string()
+                        } else {
+                            return Err(self.error());
+                        };
+                        self.expect_op(")")?;
+                        return Ok(Expr::Func("CAST".into(), vec![e, Expr::Lit(Value::str(&ty))]));
+                    }
+                    if self.eat_op(")") {
+                        return Ok(Expr::Func(upper, args));
+                    }
+                    if upper == "COUNT" && self.eat_op("*") {
+                        self.expect_op(")")?;
+                        return Ok(Expr::Func(upper, vec![Expr::Lit(Value::Int(1))]));
+                    }
+                    loop {
+                        args.push(self.expr()?);
+                        if !self.eat_op(",") {
+                            break;
+                        }
+                    }
+                    self.expect_op(")")?;
+                    Expr::Func(upper, args)
+                } else {
+                    // A qualified name a.b is a column reference.
+                    let mut name = w.clone();
+                    while self.eat_op(".") {
+                        name.push('.');
+                        name.push_str(&self.name()?);
+                    }
+                    Expr::Word(name)
+                }
+            }
+            _ => {
+                self.pos -= 1;
+                return Err(self.error());
+            }
+        })
+    }
+
+    fn case(&mut self) -> Result<Expr, SqlError> {
+        let operand = if self.peek().map_or(false, |t| t.is_kw("WHEN")) { None } else { Some(Box::new(self.expr()?)) };
+        let mut arms = Vec::new();
+        while self.eat_kw("WHEN") {
+            let w = self.expr()?;
+            self.expect_kw("THEN")?;
+            arms.push((w, self.expr()?));
+        }
+        let els = if self.eat_kw("ELSE") { Some(Box::new(self.expr()?)) } else { None };
+        self.expect_kw("END")?;
+        if arms.is_empty() {
+            return Err(self.error());
+        }
+        Ok(Expr::Case(operand, arms, els))
+    }
+}
+
+fn parse_number(n: &str) -> Value {
+    if let Some(hex) = n.strip_prefix("0x").or_else(|| n.strip_prefix("0X")) {
+        return u64::from_str_radix(hex, 16).map(Value::UInt).unwrap_or(Value::Null);
+    }
+    if n.contains(['e', 'E']) {
+        return Value::Double(n.parse().unwrap_or(0.0));
+    }
+    if n.contains('.') {
+        // Exact decimal literal: keep its text (rendered as DECIMAL).
+        return Value::Bytes(n.as_bytes().to_vec());
+    }
+    match n.parse::<i64>() {
+        Ok(v) => Value::Int(v),
+        Err(_) => match n.parse::<u64>() {
+            Ok(v) => Value::UInt(v),
+            Err(_) => Value::Bytes(n.as_bytes().to_vec()),
+        },
+    }
+}
+
+/// What the evaluator needs from the session.
+pub trait Env {
+    fn sys_var(&self, scope: Option<&str>, name: &str) -> Result<Value, SqlError>;
+    fn user_var(&self, name: &str) -> Value;
+    /// Session functions (DATABASE(), USER(), ...). `None` if not one of them.
+    fn session_function(&mut self, name: &str, args: &[Value]) -> Option<Result<Value, SqlError>>;
+    /// A bare word in an expression: a column in SELECT, a keyword value in SET.
+    fn word(&self, word: &str) -> Result<Value, SqlError>;
+    /// The value bound to placeholder `i`.
+    fn param(&self, i: usize) -> Value;
+}
+
+pub fn truthy(v: &Value) -> Option<bool> {
+    match v {
+        Value::Null => None,
+        Value::Int(i) => Some(*i != 0),
+        Value::UInt(u) => Some(*u != 0),
+        other => Some(other.as_f64().unwrap_or(0.0) != 0.0),
+    }
+}
+
+fn bool_val(b: Option<bool>) -> Value {
+    match b {
+        None => Value::Null,
+        Some(b) => Value::Int(b as i64),
+    }
+}
+
+fn text(v: &Value) -> Option<String> {
+    v.to_text().map(|t| String::from_utf8_lossy(&t).into_owned())
+}
+
+fn is_numeric(v: &Value) -> bool {
+    matches!(v, Value::Int(_) | Value::UInt(_) | Value::Double(_) | Value::Float(_))
+}
+
+/// MySQL comparison: numbers numerically, strings case-insensitively (general_ci).
+fn compare(a: &Value, b: &Value) -> Option<std::cmp::Ordering> {
+    if a.is_null() || b.is_null() {
+        return None;
+    }
+    if is_numeric(a) || is_numeric(b) {
+        if let (Value::Int(x), Value::Int(y)) = (a, b) {
+            return Some(x.cmp(y));
+        }
+        return a.as_f64()?.partial_cmp(&b.as_f64()?);
+    }
+    Some(text(a)?.to_lowercase().cmp(&text(b)?.to_lowercase()))
+}
+
+fn like(s: &str, pat: &str) -> bool {
+    fn go(s: &[char], p: &[char]) -> bool {
+        match p.split_first() {
+            None => s.is_empty(),
+            Some(('%', rest)) => (0..=s.len()).any(|i| go(&s[i..], rest)),
+            Some(('_', rest)) => !s.is_empty() && go(&s[1..], rest),
+            Some(('\\', rest)) if !rest.is_empty() => !s.is_empty() && s[0] == rest[0] && go(&s[1..], &rest[1..]),
+            Some((c, rest)) => !s.is_empty() && s[0] == *c && go(&s[1..], rest),
+        }
+    }
+    let s: Vec<char> = s.to_lowercase().chars().collect();
+    let p: Vec<char> = pat.to_lowercase().chars().collect();
+    go(&s, &p)
+}
+
+/// Public for SHOW ... LIKE.
+pub fn like_match(s: &str, pat: &str) -> bool {
+    like(s, pat)
+}
+
+fn arith(op: &str, a: &Value, b: &Value) -> Result<Value, SqlError> {
+    if a.is_null() || b.is_null() {
+        return Ok(Value::Null);
+    }
+    if let (Value::Int(x), Value::Int(y)) = (a, b) {
+        let r = match op {
+            "+" => x.checked_add(*y),
+            "-" => x.checked_sub(*y),
+            "*" => x.checked_mul(*y),
+            "DIV" => {
+                if *y == 0 {
+                    return Ok(Value::Null);
+                }
+                x.checked_div(*y)
+            }
+            "%" => {
+                if *y == 0 {
+                    return Ok(Value::Null);
+                }
+                x.checked_rem(*y)
+            }
+            _ => None,
+        };
+        if let Some(r) = r {
+            return Ok(Value::Int(r));
+        }
+        if op != "/" {
+            return Err(SqlError::new(1690, "22003", format!("BIGINT value is out of range in '({} {} {})'", x, op, y)));
+        }
+    }
+    let (x, y) = (a.as_f64().unwrap_or(0.0), b.as_f64().unwrap_or(0.0));
+    Ok(match op {
+        "+" => Value::Double(x + y),
+        "-" => Value::Double(x - y),
+        "*" => Value::Double(x * y),
+        "/" => {
+            if y == 0.0 {
+                Value::Null
+            } else {
+                // MySQL's division yields a DECIMAL with 4 more digits of scale.
+                Value::Bytes(format!("{:.4}", x / y).into_bytes())
+            }
+        }
+        "DIV" => {
+            if y == 0.0 {
+                Value::Null
+            } else {
+                Value::Int((x / y).trunc() as i64)
+            }
+        }
+        "%" => {
+            if y == 0.0 {
+                Value::Null
+            } else {
+                Value::Double(x % y)
+            }
+        }
+        _ => Value::Null,
+    })
+}
+
+pub fn eval(e: &Expr, env: &mut dyn Env) -> Result<Value, SqlError> {
+    Ok(match e {
+        Expr::Lit(v) => v.clone(),
+        Expr::SysVar(scope, name) => env.sys_var(scope.as_deref(), name)?,
+        Expr::UserVar(name) => env.user_var(name),
+        Expr::Word(w) => env.word(w)?,
+        Expr::Default => Value::Null,
+        Expr::Param(i) => env.param(*i),
+        Expr::Subquery(inner) => eval(inner, env)?,
+        Expr::Neg(x) => match eval(x, env)? {
+            Value::Int(i) => Value::Int(-i),
+            Value::UInt(u) if u <= i64::MAX as u64 => Value::Int(-(u as i64)),
+            Value::Null => Value::Null,
+            Value::Bytes(b) if b.iter().all(|c| c.is_ascii_digit() || *c == b'.') => {
+                let mut n = b"-".to_vec();
+                n.extend_from_slice(&b);
+                Value::Bytes(n)
+            }
+            other => Value::Double(-other.as_f64().unwrap_or(0.0)),
+        },
+        Expr::Not(x) => bool_val(truthy(&eval(x, env)?).map(|b| !b)),
+        Expr::IsNull(x, neg) => Value::Int((eval(x, env)?.is_null() != *neg) as i64),
+        Expr::Bin(op, l, r) => {
+            let a = eval(l, env)?;
+            match *op {
+                "AND" => {
+                    let ta = truthy(&a);
+                    if ta == Some(false) {
+                        return Ok(Value::Int(0));
+                    }
+                    let tb = truthy(&eval(r, env)?);
+                    return Ok(match (ta, tb) {
+                        (_, Some(false)) => Value::Int(0),
+                        (Some(true), Some(true)) => Value::Int(1),
+                        _ => Value::Null,
+                    });
+                }
+                "OR" => {
+                    let ta = truthy(&a);
+                    if ta == Some(true) {
+                        return Ok(Value::Int(1));
+                    }
+                    let tb = truthy(&eval(r, env)?);
+                    return Ok(match (ta, tb) {
+                        (_, Some(true)) => Value::Int(1),
+                        (Some(false), Some(false)) => Value::Int(0),
+                        _ => Value::Null,
+                    });
+                }
+                _ => {}
+            }
+            let b = eval(r, env)?;
+            match *op {
+                "XOR" => bool_val(truthy(&a).zip(truthy(&b)).map(|(x, y)| x != y)),
+                "<=>" => Value::Int(match (a.is_null(), b.is_null()) {
+                    (true, true) => 1,
+                    (false, false) => (compare(&a, &b) == Some(std::cmp::Ordering::Equal)) as i64,
+                    _ => 0,
+                }),
+                "=" | "<>" | "<" | ">" | "<=" | ">=" => bool_val(compare(&a, &b).map(|o| {
+                    use std::cmp::Ordering::*;
+                    match *op {
+                        "=" => o == Equal,
+                        "<>" => o != Equal,
+                        "<" => o == Less,
+                        ">" => o == Greater,
+                        "<=" => o != Greater,
+                        _ => o != Less,
+                    }
+                })),
+                op => arith(op, &a, &b)?,
+            }
+        }
+        Expr::Case(operand, arms, els) => {
+            let op = match operand {
+                Some(o) => Some(eval(o, env)?),
+                None => None,
+            };
+            for (w, t) in arms {
+                let wv = eval(w, env)?;
+                let hit = match &op {
+                    Some(o) => compare(o, &wv) == Some(std::cmp::Ordering::Equal),
+                    None => truthy(&wv) == Some(true),
+                };
+                if hit {
+                    return eval(t, env);
+                }
+            }
+            match els {
+                Some(e) => eval(e, env)?,
+                None => Value::Null,
+            }
+        }
+        Expr::Func(name, args) => {
+            // Lazy functions first.
+            match name.as_str() {
+                "IF" if args.len() == 3 => {
+                    let c = eval(&args[0], env)?;
+                    return eval(if truthy(&c) == Some(true) { &args[1] } else { &args[2] }, env);
+                }
+                "IFNULL" | "COALESCE" | "NVL" => {
+                    for a in args {
+                        let v = eval(a, env)?;
+                        if !v.is_null() {
+                            return Ok(v);
+                        }
+                    }
+                    return Ok(Value::Null);
+                }
+                _ => {}
+            }
+            let mut vals = Vec::with_capacity(args.len());
+            for a in args {
+                vals.push(eval(a, env)?);
+            }
+            if let Some(r) = env.session_function(name, &vals) {
+                return r;
+            }
+            builtin(name, &vals)?
+        }
+    })
+}
+
+fn arg_count(name: &str, vals: &[Value], min: usize, max: usize) -> Result<(), SqlError> {
+    if vals.len() < min || vals.len() > max {
+        return Err(SqlError::new(1582, "42000", format!("Incorrect parameter count in the call to native function '{}'", name.to_lowercase())));
+    }
+    Ok(())
+}
+
+/// Pure built-in functions.
+fn builtin(name: &str, v: &[Value]) -> Result<Value, SqlError> {
+    let s = |i: usize| text(&v[i]);
+    Ok(match name {
+        "CONCAT" => {
+            arg_count(name, v, 1, usize::MAX)?;
+            let mut out = Vec::new();
+            for x in v {
+                match x.to_text() {
+                    None => return Ok(Value::Null),
+                    Some(t) => out.extend_from_slice(&t),
+                }
+            }
+            Value::Bytes(out)
+        }
+        "CONCAT_WS" => {
+            arg_count(name, v, 2, usize::MAX)?;
+            let Some(sep) = v[0].to_text() else { return Ok(Value::Null) };
+            let parts: Vec<Vec<u8>> = v[1..].iter().filter_map(|x| x.to_text().map(|t| t.into_owned())).collect();
+            Value::Bytes(parts.join(&sep[..]))
+        }
+        "NULLIF" => {
+            arg_count(name, v, 2, 2)?;
+            if compare(&v[0], &v[1]) == Some(std::cmp::Ordering::Equal) {
+                Value::Null
+            } else {
+                v[0].clone()
+            }
+        }
+        "LOWER" | "LCASE" => {
+            arg_count(name, v, 1, 1)?;
+            s(0).map_or(Value::Null, |t| Value::str(&t.to_lowercase()))
+        }
+        "UPPER" | "UCASE" => {
+            arg_count(name, v, 1, 1)?;
+            s(0).map_or(Value::Null, |t| Value::str(&t.to_uppercase()))
+        }
+        "LENGTH" | "OCTET_LENGTH" => {
+            arg_count(name, v, 1, 1)?;
+            v[0].to_text().map_or(Value::Null, |t| Value::Int(t.len() as i64))
+        }
+        "CHAR_LENGTH" | "CHARACTER_LENGTH" => {
+            arg_count(name, v, 1, 1)?;
+            s(0).map_or(Value::Null, |t| Value::Int(t.chars().count() as i64))
+        }
+        "SUBSTRING" | "SUBSTR" | "MID" => {
+            arg_count(name, v, 2, 3)?;
+            let Some(t) = s(0) else { return Ok(Value::Null) };
+            let chars: Vec<char> = t.chars().collect();
+            let pos = v[1].as_i64().unwrap_or(0);
+            let start = if pos > 0 { (pos - 1) as usize } else if pos < 0 { chars.len().saturating_sub((-pos) as usize) } else { chars.len() };
+            let len = if v.len() == 3 { v[2].as_i64().unwrap_or(0).max(0) as usize } else { usize::MAX };
+            Value::str(&chars.iter().skip(start).take(len).collect::<String>())
+        }
+        "REPLACE" => {
+            arg_count(name, v, 3, 3)?;
+            match (s(0), s(1), s(2)) {
+                (Some(a), Some(b), Some(c)) => Value::str(&if b.is_empty() { a } else { a.replace(&b, &c) }),
+                _ => Value::Null,
+            }
+        }
+        "ABS" => {
+            arg_count(name, v, 1, 1)?;
+            match &v[0] {
+                Value::Int(i) => Value::Int(i.abs()),
+                Value::Null => Value::Null,
+                x => Value::Double(x.as_f64().unwrap_or(0.0).abs()),
+            }
+        }
+        "ROUND" | "FLOOR" | "CEIL" | "CEILING" | "TRUNCATE" => {
+            arg_count(name, v, 1, 2)?;
+            if v[0].is_null() {
+                return Ok(Value::Null);
+            }
+            if let Value::Int(i) = v[0] {
+                if v.len() == 1 {
+                    return Ok(Value::Int(i));
+                }
+            }
+            let x = v[0].as_f64().unwrap_or(0.0);
+            let d = if v.len() == 2 { v[1].as_i64().unwrap_or(0) } else { 0 };
+            let m = 10f64.powi(d as i32);
+            let r = match name {
+                "ROUND" => (x * m).round() / m,
+                "FLOOR" => (x * m).floor() / m,
+                "TRUNCATE" => (x * m).trunc() / m,
+                _ => (x * m).ceil() / m,
+            };
+            if d <= 0 {
+                Value::Int(r as i64)
+            } else {
+                Value::str(&format!("{:.*}", d as usize, r))
+            }
+        }
+        "LIKE" => bool_val(match (s(0), s(1)) {
+            (Some(a), Some(b)) => Some(like(&a, &b)),
+            _ => None,
+        }),
+        "IN" => {
+            if v[0].is_null() {
+                return Ok(Value::Null);
+            }
+            let mut saw_null = false;
+            for x in &v[1..] {
+                match compare(&v[0], x) {
+                    Some(std::cmp::Ordering::Equal) => return Ok(Value::Int(1)),
+                    None => saw_null = true,
+                    _ => {}
+                }
+            }
+            if saw_null {
+                Value::Null
+            } else {
+                Value::Int(0)
+            }
+        }
+        "BETWEEN" => bool_val(match (compare(&v[0], &v[1]), compare(&v[0], &v[2])) {
+            (Some(a), Some(b)) => Some(a != std::cmp::Ordering::Less && b != std::cmp::Ordering::Greater),
+            _ => None,
+        }),
+        "CAST" => {
+            let ty = s(1).unwrap_or_default();
+            match ty.as_str() {
+                "SIGNED" | "INTEGER" | "INT" => v[0].as_i64().map_or(Value::Null, Value::Int),
+                "UNSIGNED" => v[0].as_i64().map_or(Value::Null, |i| Value::UInt(i as u64)),
+                "DECIMAL" | "DOUBLE" | "FLOAT" | "REAL" => v[0].as_f64().map_or(Value::Null, Value::Double),
+                _ => v[0].to_text().map_or(Value::Null, |t| Value::Bytes(t.into_owned())),
+            }
+        }
+        "GREATEST" | "LEAST" => {
+            arg_count(name, v, 2, usize::MAX)?;
+            let mut best = v[0].clone();
+            for x in &v[1..] {
+                match compare(x, &best) {
+                    None => return Ok(Value::Null),
+                    Some(o) => {
+                        if (name == "GREATEST" && o == std::cmp::Ordering::Greater) || (name == "LEAST" && o == std::cmp::Ordering::Less) {
+                            best = x.clone();
+                        }
+                    }
+                }
+            }
+            best
+        }
+        "NOW" | "CURRENT_TIMESTAMP" | "SYSDATE" | "LOCALTIME" | "LOCALTIMESTAMP" | "UTC_TIMESTAMP" => now_value(false),
+        "CURDATE" | "CURRENT_DATE" | "UTC_DATE" => now_value(true),
+        "UNIX_TIMESTAMP" => {
+            if v.is_empty() {
+                Value::Int(unix_now() as i64)
+            } else {
+                return Err(SqlError::unsupported("UNIX_TIMESTAMP(date) without a table"));
+            }
+        }
+        "FOUND_ROWS" | "ROW_COUNT" => Value::Int(0),
+        "COUNT" => Value::Int(v.iter().filter(|x| !x.is_null()).count() as i64),
+        "MAX" | "MIN" | "SUM" | "AVG" => {
+            arg_count(name, v, 1, 1)?;
+            v[0].clone()
+        }
+        "HEX" => {
+            arg_count(name, v, 1, 1)?;
+            match &v[0] {
+                Value::Int(i) => Value::str(&format!("{:X}", i)),
+                x => x.to_text().map_or(Value::Null, |t| Value::str(&t.iter().map(|b| format!("{:02X}", b)).collect::<String>())),
+            }
+        }
+        "FORMAT_FLOAT" => Value::str(&format_float(v[0].as_f64().unwrap_or(0.0))),
+        _ => return Err(SqlError::unknown_function(name)),
+    })
+}
+
+pub fn unix_now() -> u64 {
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0)
+}
+
+/// The current UTC date/time (Turnstile runs with time_zone = SYSTEM = UTC).
+pub fn now_value(date_only: bool) -> Value {
+    let secs = unix_now();
+    let days = (secs / 86400) as i64;
+    let rem = secs % 86400;
+    let (y, m, d) = civil_from_days(days);
+    if date_only {
+        Value::Date { year: y as u16, month: m as u8, day: d as u8 }
+    } else {
+        Value::DateTime {
+            year: y as u16,
+            month: m as u8,
+            day: d as u8,
+            hour: (rem / 3600) as u8,
+            minute: (rem / 60 % 60) as u8,
+            second: (rem % 60) as u8,
+            micro: 0,
+        }
+    }
+}
+
+/// Days since 1970-01-01 to a civil date (Howard Hinnant's algorithm).
+fn civil_from_days(z: i64) -> (i64, u32, u32) {
+    let z = z + 719468;
+    let era = if z >= 0 { z } else { z - 146096 } / 146097;
+    let doe = (z - era * 146097) as u64;
+    let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+    let y = yoe as i64 + era * 400;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    (if m <= 2 { y + 1 } else { y }, m, d)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use turnstile_engine::lex::tokenize;
+
+    struct E;
+    impl Env for E {
+        fn sys_var(&self, _: Option<&str>, name: &str) -> Result<Value, SqlError> {
+            Ok(Value::str(&format!("<{}>", name)))
+        }
+        fn user_var(&self, _: &str) -> Value {
+            Value::Int(5)
+        }
+        fn session_function(&mut self, _: &str, _: &[Value]) -> Option<Result<Value, SqlError>> {
+            None
+        }
+        fn word(&self, w: &str) -> Result<Value, SqlError> {
+            Err(SqlError::unknown_column(w, "field list"))
+        }
+        fn param(&self, _: usize) -> Value {
+            Value::Null
+        }
+    }
+
+    fn ev(s: &str) -> Value {
+        let t = tokenize(s).unwrap();
+        let mut p = Parser::new(s, &t);
+        let e = p.expr().unwrap();
+        assert!(p.at_end(), "trailing tokens in {}", s);
+        eval(&e, &mut E).unwrap()
+    }
+
+    #[test]
+    fn arithmetic_and_logic() {
+        assert_eq!(ev("1+2*3"), Value::Int(7));
+        assert_eq!(ev("(1+2)*3"), Value::Int(9));
+        assert_eq!(ev("-@x + 1"), Value::Int(-4));
+        assert_eq!(ev("1 = 1 AND NOT 0"), Value::Int(1));
+        assert_eq!(ev("NULL = 1"), Value::Null);
+        assert_eq!(ev("NULL <=> NULL"), Value::Int(1));
+        assert_eq!(ev("'abc' = 'ABC'"), Value::Int(1));
+        assert_eq!(ev("1/0"), Value::Null);
+        assert_eq!(ev("7 DIV 2"), Value::Int(3));
+        assert_eq!(ev("3 IN (1,2,3)"), Value::Int(1));
+        assert_eq!(ev("2 BETWEEN 1 AND 3"), Value::Int(1));
+        assert_eq!(ev("'abc' LIKE 'a%'"), Value::Int(1));
+        assert_eq!(ev("NULL IS NULL"), Value::Int(1));
+    }
+
+    #[test]
+    fn functions() {
+        assert_eq!(ev("CONCAT('a', 1, @@sql_mode)"), Value::str("a1<sql_mode>"));
+        assert_eq!(ev("IF(1, 'y', 'n')"), Value::str("y"));
+        assert_eq!(ev("IFNULL(NULL, 3)"), Value::Int(3));
+        assert_eq!(ev("COALESCE(NULL, NULL, 'x')"), Value::str("x"));
+        assert_eq!(ev("(SELECT CONCAT(@@sql_mode, ',X'))"), Value::str("<sql_mode>,X"));
+        assert_eq!(ev("UPPER('abc')"), Value::str("ABC"));
+        assert_eq!(ev("SUBSTRING('hello', 2, 3)"), Value::str("ell"));
+        assert_eq!(ev("CASE WHEN 1 THEN 'a' ELSE 'b' END"), Value::str("a"));
+        assert_eq!(ev("ROUND(2.567, 2)"), Value::str("2.57"));
+        assert_eq!(ev("CAST('12' AS SIGNED)"), Value::Int(12));
+    }
+
+    #[test]
+    fn civil_dates() {
+        assert_eq!(civil_from_days(0), (1970, 1, 1));
+        assert_eq!(civil_from_days(19782), (2024, 2, 29));
+    }
+}

@@ -1,0 +1,135 @@
+//! turnstile-sql: the SQL front between the connection layer and the engine.
+//!
+//! It answers session statements itself (SET, SELECT of variables and
+//! functions without a table, SHOW VARIABLES/STATUS/PROCESSLIST/DATABASES/GRANTS,
+//! USE, KILL, account statements, transaction control) and passes everything
+//! else to the engine untouched. Classification looks at the first keyword and,
+//! where needed, the token stream from the shared lexer: no full SQL parse on
+//! the hot path.
+//!
+//! Server-wide facts (status counters, the process list, accounts) come from the
+//! server through the `ServerOps` trait, so this crate does no I/O and holds no
+//! global state of its own.
+
+pub mod account_sql;
+pub mod expr;
+pub mod front;
+pub mod vars;
+
+use std::collections::HashMap;
+use turnstile_engine::{Engine, SqlError, Value};
+
+pub use account_sql::{AccountStmt, UserName};
+pub use front::execute;
+
+/// What clients see in the greeting and VERSION(). An 8.0 version makes
+/// drivers use their modern code paths; the suffix says what we are.
+pub const SERVER_VERSION: &str = "8.0.36-turnstile";
+
+/// Privilege bits. `ADMIN` stands for the administrative privileges (SUPER,
+/// PROCESS, CREATE USER, ...) that only `GRANT ALL ON *.*` gives.
+pub mod privs {
+    pub const SELECT: u32 = 1;
+    pub const INSERT: u32 = 2;
+    pub const UPDATE: u32 = 4;
+    pub const DELETE: u32 = 8;
+    pub const CREATE: u32 = 16;
+    pub const DROP: u32 = 32;
+    pub const ADMIN: u32 = 1 << 30;
+    pub const GRANT_OPTION: u32 = 1 << 29;
+    pub const ALL: u32 = SELECT | INSERT | UPDATE | DELETE | CREATE | DROP | ADMIN;
+
+    /// Names in MySQL's canonical order, for SHOW GRANTS.
+    pub const NAMES: [(u32, &str); 6] = [(SELECT, "SELECT"), (INSERT, "INSERT"), (UPDATE, "UPDATE"), (DELETE, "DELETE"), (CREATE, "CREATE"), (DROP, "DROP")];
+}
+
+/// One row of SHOW PROCESSLIST.
+#[derive(Debug, Clone)]
+pub struct ProcessRow {
+    pub id: u64,
+    pub user: String,
+    pub host: String,
+    pub db: Option<String>,
+    pub command: &'static str,
+    pub time: u64,
+    pub state: &'static str,
+    pub info: Option<String>,
+}
+
+/// Per-session state the SQL front reads and writes. Owned by the session; no lock.
+#[derive(Debug, Default)]
+pub struct SessionState {
+    pub connection_id: u32,
+    /// The name the client logged in with, and its host.
+    pub user: String,
+    pub host: String,
+    /// The account that matched (CURRENT_USER()).
+    pub account_user: String,
+    pub account_host: String,
+    pub db: Option<String>,
+    /// Session values of system variables the session has set.
+    pub vars: HashMap<&'static str, Value>,
+    pub user_vars: HashMap<String, Value>,
+    pub last_insert_id: u64,
+    pub autocommit: bool,
+    /// CLIENT_INTERACTIVE: wait_timeout comes from interactive_timeout.
+    pub interactive: bool,
+    /// Cached privileges: (account generation, db, bits).
+    pub priv_cache: Option<(u64, Option<String>, u32)>,
+    /// Set when KILL CONNECTION targeted this very session.
+    pub kill_self: bool,
+}
+
+impl SessionState {
+    pub fn new(connection_id: u32) -> SessionState {
+        SessionState { connection_id, autocommit: true, ..Default::default() }
+    }
+
+    /// Forget everything the session set (COM_RESET_CONNECTION, COM_CHANGE_USER).
+    pub fn reset(&mut self) {
+        self.vars.clear();
+        self.user_vars.clear();
+        self.last_insert_id = 0;
+        self.autocommit = true;
+        self.priv_cache = None;
+    }
+
+    /// A variable's value as this session sees it.
+    pub fn var(&self, globals: &vars::Globals, def: &'static vars::VarDef) -> Value {
+        match self.vars.get(def.name) {
+            Some(v) => v.clone(),
+            None => globals.get(def),
+        }
+    }
+
+    /// An integer variable (timeouts), falling back to the global.
+    pub fn int_var(&self, globals: &vars::Globals, name: &str) -> i64 {
+        vars::lookup(name).and_then(|d| self.var(globals, d).as_i64()).unwrap_or(0)
+    }
+
+    /// The idle timeout this session gets, in seconds.
+    pub fn idle_timeout(&self, globals: &vars::Globals) -> i64 {
+        if self.interactive {
+            self.int_var(globals, "interactive_timeout")
+        } else {
+            self.int_var(globals, "wait_timeout")
+        }
+    }
+}
+
+/// What the SQL front needs from the server.
+pub trait ServerOps {
+    fn globals(&self) -> &vars::Globals;
+    fn engine(&self) -> &dyn Engine;
+    /// Privilege bits of the session's account on `db` (None: global only).
+    fn privileges(&self, session: &SessionState, db: Option<&str>) -> u32;
+    /// Changes whenever accounts or grants change (invalidates cached privileges).
+    fn privilege_generation(&self) -> u64;
+    /// SHOW STATUS rows, name order.
+    fn status(&self, session: &SessionState, global: bool) -> Vec<(&'static str, Value)>;
+    fn processlist(&self) -> Vec<ProcessRow>;
+    /// KILL: close the session `id` (or interrupt its statement).
+    fn kill(&self, by: &SessionState, id: u64, query_only: bool) -> Result<(), SqlError>;
+    /// Apply an account statement. SHOW GRANTS returns its lines.
+    fn account(&self, by: &SessionState, stmt: AccountStmt) -> Result<Vec<String>, SqlError>;
+}
