@@ -142,6 +142,11 @@ impl EngineSession for BlackholeSession {
         Ok(Outcome::Rows)
     }
 
+    fn field_list(&mut self, _table: &str) -> Result<Vec<Column>, SqlError> {
+        // Blackhole tables have no stored definition, hence no columns to list.
+        Ok(Vec::new())
+    }
+
     fn prepare(&mut self, sql: &str) -> Result<Prepared, SqlError> {
         let params = lex::count_params(sql).map_err(|e| SqlError::syntax(&sql[e.at..]))?;
         Ok(Prepared { params, columns: result_columns(sql, self.db.as_deref())? })

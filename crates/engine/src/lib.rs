@@ -108,6 +108,8 @@ pub trait EngineSession: Send {
     fn set_database(&mut self, db: Option<&str>) -> Result<(), SqlError>;
     /// Run one statement (already split from a multi-statement text).
     fn execute(&mut self, ctx: &ExecContext<'_>, sql: &str, params: &[Value], sink: &mut dyn RowSink) -> Result<Outcome, SqlError>;
+    /// Columns of a table for COM_FIELD_LIST (the mysql CLI's auto-rehash).
+    fn field_list(&mut self, table: &str) -> Result<Vec<Column>, SqlError>;
     /// Describe a statement for COM_STMT_PREPARE.
     fn prepare(&mut self, sql: &str) -> Result<Prepared, SqlError>;
     fn begin(&mut self, ctx: &ExecContext<'_>, read_only: bool) -> Result<(), SqlError>;

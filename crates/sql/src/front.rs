@@ -113,7 +113,7 @@ pub fn execute(call: &mut Call<'_, '_>, sql: &str, sink: &mut dyn RowSink) -> Re
 }
 
 /// True if a SELECT reads a table (a top-level FROM other than DUAL).
-fn has_table(toks: &[Token]) -> bool {
+pub fn has_table(toks: &[Token]) -> bool {
     let mut depth = 0;
     for (i, t) in toks.iter().enumerate() {
         if t.is_op("(") {

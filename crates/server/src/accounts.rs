@@ -1,0 +1,435 @@
+//! Accounts and grants, stored durably in `<datadir>/accounts.json`.
+//!
+//! Each account keeps SHA1(SHA1(pw)) and SHA256(SHA256(pw)), never the password
+//! (see turnstile-wire's `auth`). Writes go to a temporary file that is fsynced
+//! and renamed over the old one, so a crash leaves either the old or the new
+//! list. Reads take a RwLock read guard (writers are account statements only);
+//! sessions cache privilege bits and revalidate with `generation`.
+
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::RwLock;
+use turnstile_engine::SqlError;
+use turnstile_sql::account_sql::{AccountStmt, UserName, UserSpec};
+use turnstile_sql::privs;
+use turnstile_wire::auth;
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct Account {
+    pub user: String,
+    pub host: String,
+    pub plugin: String,
+    /// Hex SHA1(SHA1(pw)); None for an empty password.
+    pub native: Option<String>,
+    /// Hex SHA256(SHA256(pw)); None for an empty password.
+    pub sha2: Option<String>,
+    pub global_privs: u32,
+    #[serde(default)]
+    pub db_privs: BTreeMap<String, u32>,
+}
+
+impl Account {
+    pub fn new(user: &str, host: &str, plugin: &str, password: &str) -> Account {
+        let mut a = Account { user: user.into(), host: host.into(), plugin: plugin.into(), native: None, sha2: None, global_privs: 0, db_privs: BTreeMap::new() };
+        a.set_password(password);
+        a
+    }
+
+    pub fn set_password(&mut self, password: &str) {
+        if password.is_empty() {
+            self.native = None;
+            self.sha2 = None;
+        } else {
+            self.native = Some(auth::hex(&auth::native_stored(password.as_bytes())));
+            self.sha2 = Some(auth::hex(&auth::sha2_stored(password.as_bytes())));
+        }
+    }
+
+    pub fn has_password(&self) -> bool {
+        self.native.is_some()
+    }
+
+    /// Check a client's token made with `plugin` against this account.
+    pub fn verify(&self, plugin: &str, scramble: &[u8], token: &[u8]) -> bool {
+        match plugin {
+            auth::NATIVE => match &self.native {
+                None => auth::verify_native(None, scramble, token),
+                Some(h) => auth::unhex::<20>(h).map_or(false, |s| auth::verify_native(Some(&s), scramble, token)),
+            },
+            auth::CACHING_SHA2 => match &self.sha2 {
+                None => auth::verify_sha2(None, scramble, token),
+                Some(h) => auth::unhex::<32>(h).map_or(false, |s| auth::verify_sha2(Some(&s), scramble, token)),
+            },
+            _ => false,
+        }
+    }
+
+    /// Privileges on `db` (global ones included).
+    pub fn privileges(&self, db: Option<&str>) -> u32 {
+        let mut p = self.global_privs;
+        if let Some(db) = db {
+            if let Some(d) = self.db_privs.get(db) {
+                p |= d;
+            }
+        }
+        p
+    }
+}
+
+/// Who is connecting: for host matching.
+#[derive(Debug, Clone)]
+pub struct Peer {
+    /// IP address text, or "localhost" for the Unix socket.
+    pub ip: String,
+    /// Unix socket or a loopback address.
+    pub local: bool,
+}
+
+fn host_matches(pattern: &str, peer: &Peer) -> bool {
+    if pattern == "%" {
+        return true;
+    }
+    if pattern.eq_ignore_ascii_case("localhost") {
+        return peer.local;
+    }
+    if pattern.contains('%') || pattern.contains('_') {
+        return turnstile_sql::expr::like_match(&peer.ip, pattern);
+    }
+    pattern == peer.ip
+}
+
+/// Specificity for choosing among matching accounts (MySQL sorts the same way:
+/// exact hosts before patterns, named users before the anonymous one).
+fn specificity(a: &Account) -> (u8, u8) {
+    let host = if a.host == "%" {
+        0
+    } else if a.host.contains('%') || a.host.contains('_') {
+        1
+    } else {
+        2
+    };
+    (host, !a.user.is_empty() as u8)
+}
+
+#[derive(Debug, Default, Serialize, Deserialize)]
+struct File {
+    accounts: Vec<Account>,
+}
+
+pub struct Accounts {
+    path: PathBuf,
+    list: RwLock<Vec<Account>>,
+    generation: AtomicU64,
+}
+
+pub const FILE_NAME: &str = "accounts.json";
+
+#[derive(Debug)]
+pub enum BootstrapError {
+    NoRootPassword,
+    Io(std::io::Error),
+    Corrupt(String),
+}
+
+impl std::fmt::Display for BootstrapError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            BootstrapError::NoRootPassword => write!(
+                f,
+                "the data directory has no accounts yet: give --root-password (or TURNSTILE_ROOT_PASSWORD), or --allow-empty-root-password for a root@localhost without password"
+            ),
+            BootstrapError::Io(e) => write!(f, "accounts file: {}", e),
+            BootstrapError::Corrupt(e) => write!(f, "accounts file is not valid: {}", e),
+        }
+    }
+}
+
+impl Accounts {
+    /// Load the accounts file, creating it (with root) on first start.
+    pub fn open(datadir: &Path, root_password: Option<&str>, allow_empty_root: bool) -> Result<Accounts, BootstrapError> {
+        let path = datadir.join(FILE_NAME);
+        let list = match std::fs::read(&path) {
+            Ok(bytes) => serde_json::from_slice::<File>(&bytes).map_err(|e| BootstrapError::Corrupt(e.to_string()))?.accounts,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                let root = match root_password {
+                    Some(pw) if !pw.is_empty() => {
+                        let mut a = Account::new("root", "%", auth::CACHING_SHA2, pw);
+                        a.global_privs = privs::ALL | privs::GRANT_OPTION;
+                        a
+                    }
+                    _ if allow_empty_root => {
+                        let mut a = Account::new("root", "localhost", auth::CACHING_SHA2, "");
+                        a.global_privs = privs::ALL | privs::GRANT_OPTION;
+                        a
+                    }
+                    _ => return Err(BootstrapError::NoRootPassword),
+                };
+                let list = vec![root];
+                write_file(&path, &list).map_err(BootstrapError::Io)?;
+                list
+            }
+            Err(e) => return Err(BootstrapError::Io(e)),
+        };
+        Ok(Accounts { path, list: RwLock::new(list), generation: AtomicU64::new(1) })
+    }
+
+    pub fn generation(&self) -> u64 {
+        self.generation.load(Ordering::Acquire)
+    }
+
+    /// The account a login as `user` from `peer` uses, if any.
+    pub fn find(&self, user: &str, peer: &Peer) -> Option<Account> {
+        let list = self.list.read().unwrap_or_else(|e| e.into_inner());
+        list.iter().filter(|a| a.user == user && host_matches(&a.host, peer)).max_by_key(|a| specificity(a)).cloned()
+    }
+
+    pub fn privileges(&self, user: &str, host: &str, db: Option<&str>) -> u32 {
+        let list = self.list.read().unwrap_or_else(|e| e.into_inner());
+        list.iter().find(|a| a.user == user && a.host == host).map_or(0, |a| a.privileges(db))
+    }
+
+    fn modify<T>(&self, f: impl FnOnce(&mut Vec<Account>) -> Result<T, SqlError>) -> Result<T, SqlError> {
+        let mut list = self.list.write().unwrap_or_else(|e| e.into_inner());
+        let mut next = list.clone();
+        let out = f(&mut next)?;
+        write_file(&self.path, &next).map_err(|e| SqlError::internal(format!("cannot write accounts: {}", e)))?;
+        *list = next;
+        self.generation.fetch_add(1, Ordering::AcqRel);
+        Ok(out)
+    }
+
+    /// Apply an account statement on behalf of `by` (user, host of its account,
+    /// and its global privileges). Returns SHOW GRANTS lines.
+    pub fn apply(&self, by_user: &str, by_host: &str, by_privs: u32, stmt: AccountStmt) -> Result<Vec<String>, SqlError> {
+        let admin = by_privs & privs::ADMIN != 0;
+        let need_admin = || if admin { Ok(()) } else { Err(SqlError::specific_access_denied("CREATE USER")) };
+        let me = |n: &UserName| if n.user.is_empty() && n.host.is_empty() { UserName { user: by_user.into(), host: by_host.into() } } else { n.clone() };
+        match stmt {
+            AccountStmt::CreateUser { users, if_not_exists } => {
+                need_admin()?;
+                self.modify(|list| {
+                    let mut failed = Vec::new();
+                    for u in &users {
+                        if find_mut(list, &u.name).is_some() {
+                            if !if_not_exists {
+                                failed.push(u.name.to_string());
+                            }
+                            continue;
+                        }
+                        let plugin = checked_plugin(u)?;
+                        list.push(Account::new(&u.name.user, &u.name.host, &plugin, u.password.as_deref().unwrap_or("")));
+                    }
+                    if failed.is_empty() {
+                        Ok(Vec::new())
+                    } else {
+                        Err(SqlError::operation_failed("CREATE USER", &failed.join(",")))
+                    }
+                })
+            }
+            AccountStmt::DropUser { users, if_exists } => {
+                need_admin()?;
+                self.modify(|list| {
+                    let mut failed = Vec::new();
+                    for u in &users {
+                        let before = list.len();
+                        list.retain(|a| !(a.user == u.user && a.host == u.host));
+                        if list.len() == before && !if_exists {
+                            failed.push(u.to_string());
+                        }
+                    }
+                    if failed.is_empty() {
+                        Ok(Vec::new())
+                    } else {
+                        Err(SqlError::operation_failed("DROP USER", &failed.join(",")))
+                    }
+                })
+            }
+            AccountStmt::AlterUser { users, if_exists } => self.modify(|list| {
+                let mut failed = Vec::new();
+                for u in &users {
+                    let name = me(&u.name);
+                    if !admin && !(name.user == by_user && name.host == by_host) {
+                        return Err(SqlError::specific_access_denied("CREATE USER"));
+                    }
+                    match find_mut(list, &name) {
+                        None => {
+                            if !if_exists {
+                                failed.push(name.to_string());
+                            }
+                        }
+                        Some(a) => {
+                            if u.plugin.is_some() {
+                                a.plugin = checked_plugin(u)?;
+                            }
+                            if let Some(pw) = &u.password {
+                                a.set_password(pw);
+                            }
+                        }
+                    }
+                }
+                if failed.is_empty() {
+                    Ok(Vec::new())
+                } else {
+                    Err(SqlError::operation_failed("ALTER USER", &failed.join(",")))
+                }
+            }),
+            AccountStmt::SetPassword { user, password } => {
+                let name = user.map(|u| me(&u)).unwrap_or(UserName { user: by_user.into(), host: by_host.into() });
+                if !admin && !(name.user == by_user && name.host == by_host) {
+                    return Err(SqlError::specific_access_denied("CREATE USER"));
+                }
+                self.modify(|list| match find_mut(list, &name) {
+                    Some(a) => {
+                        a.set_password(&password);
+                        Ok(Vec::new())
+                    }
+                    None => Err(SqlError::new(1133, "42000", "Can't find any matching row in the user table")),
+                })
+            }
+            AccountStmt::Grant { privs: bits, db, users, grant_option } => {
+                if by_privs & privs::GRANT_OPTION == 0 {
+                    return Err(SqlError::specific_access_denied("GRANT OPTION"));
+                }
+                self.modify(|list| {
+                    for u in &users {
+                        let name = me(&u.name);
+                        let a = match find_mut(list, &name) {
+                            Some(a) => a,
+                            None => return Err(SqlError::new(1410, "42000", "You are not allowed to create a user with GRANT")),
+                        };
+                        let extra = if grant_option { privs::GRANT_OPTION } else { 0 };
+                        match &db {
+                            None => a.global_privs |= bits | extra,
+                            // ADMIN only exists at the global level.
+                            Some(d) => *a.db_privs.entry(d.clone()).or_insert(0) |= (bits & !privs::ADMIN) | extra,
+                        }
+                        if let Some(pw) = &u.password {
+                            a.set_password(pw);
+                        }
+                    }
+                    Ok(Vec::new())
+                })
+            }
+            AccountStmt::Revoke { privs: bits, db, users } => {
+                if by_privs & privs::GRANT_OPTION == 0 {
+                    return Err(SqlError::specific_access_denied("GRANT OPTION"));
+                }
+                self.modify(|list| {
+                    for u in &users {
+                        let name = me(u);
+                        let a = find_mut(list, &name).ok_or_else(|| SqlError::nonexisting_grant(&name.user, &name.host))?;
+                        let bits = if bits == privs::ALL { privs::ALL | privs::GRANT_OPTION } else { bits };
+                        match &db {
+                            None => a.global_privs &= !bits,
+                            Some(d) => {
+                                let Some(p) = a.db_privs.get_mut(d) else { return Err(SqlError::nonexisting_grant(&name.user, &name.host)) };
+                                *p &= !bits;
+                                if *p == 0 {
+                                    a.db_privs.remove(d);
+                                }
+                            }
+                        }
+                    }
+                    Ok(Vec::new())
+                })
+            }
+            AccountStmt::ShowGrants { user } => {
+                let name = user.map(|u| me(&u)).unwrap_or(UserName { user: by_user.into(), host: by_host.into() });
+                if !admin && !(name.user == by_user && name.host == by_host) {
+                    return Err(SqlError::new(1044, "42000", format!("Access denied for user '{}'@'{}' to database 'mysql'", by_user, by_host)));
+                }
+                let list = self.list.read().unwrap_or_else(|e| e.into_inner());
+                let a = list.iter().find(|a| a.user == name.user && a.host == name.host).ok_or_else(|| SqlError::nonexisting_grant(&name.user, &name.host))?;
+                Ok(grant_lines(a))
+            }
+        }
+    }
+}
+
+fn checked_plugin(u: &UserSpec) -> Result<String, SqlError> {
+    match u.plugin.as_deref() {
+        None => Ok(auth::CACHING_SHA2.to_string()),
+        Some(p) if p == auth::NATIVE || p == auth::CACHING_SHA2 => Ok(p.to_string()),
+        Some(p) => Err(SqlError::new(1524, "HY000", format!("Plugin '{}' is not loaded", p))),
+    }
+}
+
+fn find_mut<'a>(list: &'a mut [Account], n: &UserName) -> Option<&'a mut Account> {
+    list.iter_mut().find(|a| a.user == n.user && a.host == n.host)
+}
+
+fn priv_text(bits: u32) -> String {
+    if bits & privs::ALL == privs::ALL {
+        return "ALL PRIVILEGES".into();
+    }
+    let names: Vec<&str> = privs::NAMES.iter().filter(|(b, _)| bits & b != 0).map(|(_, n)| *n).collect();
+    if names.is_empty() {
+        "USAGE".into()
+    } else {
+        names.join(", ")
+    }
+}
+
+/// SHOW GRANTS lines in MySQL's format.
+pub fn grant_lines(a: &Account) -> Vec<String> {
+    let who = format!("`{}`@`{}`", a.user, a.host);
+    let opt = |bits: u32| if bits & privs::GRANT_OPTION != 0 { " WITH GRANT OPTION" } else { "" };
+    let mut lines = vec![format!("GRANT {} ON *.* TO {}{}", priv_text(a.global_privs), who, opt(a.global_privs))];
+    for (db, bits) in &a.db_privs {
+        let text = if bits & !privs::GRANT_OPTION & (privs::ALL & !privs::ADMIN) == privs::ALL & !privs::ADMIN { "ALL PRIVILEGES".to_string() } else { priv_text(*bits) };
+        lines.push(format!("GRANT {} ON `{}`.* TO {}{}", text, db, who, opt(*bits)));
+    }
+    lines
+}
+
+fn write_file(path: &Path, list: &[Account]) -> std::io::Result<()> {
+    use std::io::Write;
+    let tmp = path.with_extension("json.tmp");
+    {
+        let mut f = std::fs::File::create(&tmp)?;
+        f.write_all(&serde_json::to_vec_pretty(&File { accounts: list.to_vec() }).map_err(std::io::Error::other)?)?;
+        f.sync_all()?;
+    }
+    std::fs::rename(&tmp, path)?;
+    if let Some(dir) = path.parent() {
+        std::fs::File::open(dir)?.sync_all()?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn peer(ip: &str) -> Peer {
+        Peer { ip: ip.into(), local: ip == "127.0.0.1" || ip == "localhost" }
+    }
+
+    #[test]
+    fn bootstrap_find_verify_persist() {
+        let dir = std::env::temp_dir().join(format!("ts-acc-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        assert!(matches!(Accounts::open(&dir, None, false), Err(BootstrapError::NoRootPassword)));
+        let acc = Accounts::open(&dir, Some("pw"), false).unwrap();
+        let root = acc.find("root", &peer("10.0.0.1")).unwrap();
+        let scramble = b"abcdefghijklmnopqrst";
+        assert!(root.verify(auth::CACHING_SHA2, scramble, &auth::sha2_token(b"pw", scramble)));
+        assert!(root.verify(auth::NATIVE, scramble, &auth::native_token(b"pw", scramble)));
+        assert!(!root.verify(auth::NATIVE, scramble, &auth::native_token(b"no", scramble)));
+        let stmt = AccountStmt::CreateUser {
+            users: vec![UserSpec { name: UserName { user: "bob".into(), host: "localhost".into() }, plugin: None, password: Some("b".into()) }],
+            if_not_exists: false,
+        };
+        acc.apply("root", "%", privs::ALL | privs::GRANT_OPTION, stmt.clone()).unwrap();
+        assert_eq!(acc.apply("root", "%", privs::ALL, stmt).unwrap_err().code, 1396);
+        assert!(acc.find("bob", &peer("10.0.0.1")).is_none());
+        assert!(acc.find("bob", &peer("127.0.0.1")).is_some());
+        // Reopen: persisted; the root password option no longer matters.
+        let again = Accounts::open(&dir, None, false).unwrap();
+        assert!(again.find("bob", &peer("localhost")).is_some());
+        assert_eq!(grant_lines(&again.find("root", &peer("x")).unwrap()), vec!["GRANT ALL PRIVILEGES ON *.* TO `root`@`%` WITH GRANT OPTION"]);
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+}

@@ -1,0 +1,80 @@
+//! An accepted client socket (TCP or Unix) as the acceptor hands it on: the raw
+//! stream plus who is on the other end. Nothing else is built on the accept thread.
+
+use crate::accounts::Peer;
+use std::io::{self, Read, Write};
+use std::net::TcpStream;
+use std::os::fd::{AsRawFd, RawFd};
+use std::os::unix::net::UnixStream;
+use std::time::Duration;
+
+pub enum Stream {
+    Tcp(TcpStream),
+    Unix(UnixStream),
+}
+
+pub struct Accepted {
+    pub stream: Stream,
+    /// True for the admin listener.
+    pub admin_port: bool,
+}
+
+impl Accepted {
+    /// Who is connecting: computed on the session's thread, not the acceptor's.
+    pub fn peer(&self) -> (Peer, String) {
+        match &self.stream {
+            Stream::Tcp(s) => match s.peer_addr() {
+                Ok(a) => {
+                    let ip = a.ip();
+                    let ip = match ip {
+                        std::net::IpAddr::V6(v6) => v6.to_ipv4_mapped().map(std::net::IpAddr::V4).unwrap_or(ip),
+                        v4 => v4,
+                    };
+                    (Peer { ip: ip.to_string(), local: ip.is_loopback() }, format!("{}:{}", ip, a.port()))
+                }
+                Err(_) => (Peer { ip: "unknown".into(), local: false }, "unknown".into()),
+            },
+            Stream::Unix(_) => (Peer { ip: "localhost".into(), local: true }, "localhost".into()),
+        }
+    }
+}
+
+impl Stream {
+    pub fn set_read_timeout(&self, d: Duration) -> io::Result<()> {
+        match self {
+            Stream::Tcp(s) => s.set_read_timeout(Some(d)),
+            Stream::Unix(s) => s.set_read_timeout(Some(d)),
+        }
+    }
+
+    pub fn set_write_timeout(&self, d: Duration) -> io::Result<()> {
+        match self {
+            Stream::Tcp(s) => s.set_write_timeout(Some(d)),
+            Stream::Unix(s) => s.set_write_timeout(Some(d)),
+        }
+    }
+
+    pub fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        match self {
+            Stream::Tcp(s) => s.read(buf),
+            Stream::Unix(s) => s.read(buf),
+        }
+    }
+
+    /// Write everything, retrying on EINTR; a timeout (net_write_timeout) is an error.
+    pub fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
+        match self {
+            Stream::Tcp(s) => s.write_all(buf),
+            Stream::Unix(s) => s.write_all(buf),
+        }
+    }
+}
+
+impl AsRawFd for Stream {
+    fn as_raw_fd(&self) -> RawFd {
+        match self {
+            Stream::Tcp(s) => s.as_raw_fd(),
+            Stream::Unix(s) => s.as_raw_fd(),
+        }
+    }
+}

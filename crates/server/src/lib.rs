@@ -1,0 +1,134 @@
+//! turnstile-server: the connection layer.
+//!
+//! Listeners and the acceptor (`listener`), the thread-per-connection scheduler
+//! with its thread cache (`per_thread`), the protocol session (`session`), the
+//! sharded connection registry (`registry`), counters (`stats`), accounts
+//! (`accounts`) and settings (`config`). `start` brings a server up; the
+//! binary adds the command line and signal handling.
+
+pub mod accounts;
+pub mod config;
+pub mod conn;
+pub mod listener;
+pub mod per_thread;
+pub mod registry;
+pub mod server;
+pub mod session;
+pub mod stats;
+
+use std::os::fd::AsRawFd;
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+pub use config::Config;
+pub use server::Server;
+
+/// A started server: listening, not yet accepting until `run` is called.
+pub struct Running {
+    pub server: Arc<Server>,
+    listeners: listener::Listeners,
+    _lock: std::fs::File,
+    pub port: u16,
+    pub admin_port: u16,
+    pub socket: Option<String>,
+    /// How many connections the file-descriptor limit allows.
+    pub fd_limit: u64,
+}
+
+/// Triggers graceful shutdown from another thread (signal handler).
+#[derive(Clone)]
+pub struct ShutdownTrigger {
+    server: Arc<Server>,
+    waker: listener::Waker,
+}
+
+impl ShutdownTrigger {
+    pub fn trigger(&self) {
+        self.server.shutting_down.store(true, Ordering::SeqCst);
+        self.waker.wake();
+    }
+}
+
+/// Raise the soft open-file limit to the hard limit; returns the new limit.
+fn raise_fd_limit() -> u64 {
+    let mut r = libc::rlimit { rlim_cur: 0, rlim_max: 0 };
+    // SAFETY: plain getrlimit/setrlimit on a local struct.
+    unsafe {
+        if libc::getrlimit(libc::RLIMIT_NOFILE, &mut r) != 0 {
+            return 1024;
+        }
+        if r.rlim_cur < r.rlim_max {
+            let want = libc::rlimit { rlim_cur: r.rlim_max, rlim_max: r.rlim_max };
+            if libc::setrlimit(libc::RLIMIT_NOFILE, &want) == 0 {
+                r = want;
+            }
+        }
+    }
+    r.rlim_cur
+}
+
+/// Exclusive lock on the data directory so two servers never share it.
+fn lock_datadir(datadir: &std::path::Path) -> Result<std::fs::File, String> {
+    let path = datadir.join("turnstile.lock");
+    let f = std::fs::OpenOptions::new().create(true).truncate(false).write(true).open(&path).map_err(|e| format!("{}: {}", path.display(), e))?;
+    // SAFETY: flock on an fd we own.
+    if unsafe { libc::flock(f.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } != 0 {
+        return Err(format!("data directory {} is in use by another turnstile process", datadir.display()));
+    }
+    Ok(f)
+}
+
+/// Open the data directory, accounts, engine and listeners.
+pub fn start(config: Config) -> Result<Running, String> {
+    if config.thread_handling != "one-thread-per-connection" {
+        return Err(format!("thread_handling '{}' is not available; use one-thread-per-connection", config.thread_handling));
+    }
+    std::fs::create_dir_all(&config.datadir).map_err(|e| format!("cannot create datadir {}: {}", config.datadir.display(), e))?;
+    let lock = lock_datadir(&config.datadir)?;
+    let fd_limit = raise_fd_limit();
+    let accounts = accounts::Accounts::open(&config.datadir, config.root_password.as_deref(), config.allow_empty_root_password).map_err(|e| e.to_string())?;
+    let engine: Box<dyn turnstile_engine::Engine> = match config.engine.as_str() {
+        "blackhole" => Box::new(turnstile_engine::blackhole::Blackhole::open(&config.datadir).map_err(|e| format!("blackhole engine: {}", e))?),
+        other => return Err(format!("unknown engine '{}' (available: blackhole)", other)),
+    };
+    let listeners = listener::Listeners::bind(&config).map_err(|e| e.to_string())?;
+    let (port, admin_port) = (listeners.tcp_port(), listeners.admin_port());
+    let socket = listeners.unix.as_ref().map(|(_, p)| p.display().to_string());
+    let server = Arc::new(Server::new(config, engine, accounts, socket.clone(), port, admin_port));
+    Ok(Running { server, listeners, _lock: lock, port, admin_port, socket, fd_limit })
+}
+
+impl Running {
+    pub fn shutdown_trigger(&self) -> ShutdownTrigger {
+        ShutdownTrigger { server: self.server.clone(), waker: self.listeners.waker() }
+    }
+
+    /// Accept connections until shutdown is triggered, then shut down gracefully:
+    /// stop accepting, let running statements finish, close every session.
+    pub fn run(self) {
+        let server = self.server.clone();
+        let cache = per_thread::ThreadCache::new(server.clone());
+        self.listeners.run(&server.shutting_down, |conn| cache.dispatch(conn));
+        tracing::info!("shutting down: no longer accepting; waiting for sessions");
+        let deadline = Instant::now() + Duration::from_secs(server.config.shutdown_timeout);
+        // Half-close every session's read side: an idle session wakes and ends,
+        // a busy one finishes its statement, sends the result, then ends.
+        while !server.registry.is_empty() && Instant::now() < deadline {
+            for h in server.registry.snapshot() {
+                h.shutdown_socket(std::net::Shutdown::Read);
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        let left = server.registry.len();
+        if left > 0 {
+            tracing::warn!(sessions = left, "shutdown timeout reached; closing remaining sessions");
+            for h in server.registry.snapshot() {
+                h.killed.store(true, Ordering::SeqCst);
+                h.shutdown_socket(std::net::Shutdown::Both);
+            }
+            std::thread::sleep(Duration::from_millis(200));
+        }
+        tracing::info!("shutdown complete");
+    }
+}

@@ -1,0 +1,195 @@
+//! Listeners and the acceptor.
+//!
+//! The acceptor thread only accepts: it polls the client TCP listener, the Unix
+//! socket and the admin listener, drains each ready listener with accept4 until
+//! EAGAIN, sets TCP_NODELAY, and hands the raw socket to the scheduler. No
+//! session state, authentication, DNS lookup or lock happens here. Listen
+//! backlogs are explicit (`back_log`). TCP_DEFER_ACCEPT is deliberately not set:
+//! the server speaks first, so a deferred accept would never complete.
+
+use crate::conn::{Accepted, Stream};
+use socket2::{Domain, SockAddr, Socket, Type};
+use std::io;
+use std::net::{SocketAddr, TcpListener, ToSocketAddrs};
+use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
+use std::os::unix::net::{UnixListener, UnixStream};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
+pub struct Listeners {
+    pub tcp: TcpListener,
+    pub admin: TcpListener,
+    pub unix: Option<(UnixListener, PathBuf)>,
+    wake_read: OwnedFd,
+    wake_write: Arc<OwnedFd>,
+}
+
+/// Wakes the acceptor (from a signal thread) so it notices shutdown.
+#[derive(Clone)]
+pub struct Waker(Arc<OwnedFd>);
+
+impl Waker {
+    pub fn wake(&self) {
+        let b = [1u8];
+        // SAFETY: writing one byte to our own pipe; failure (full pipe) is harmless.
+        unsafe { libc::write(self.0.as_raw_fd(), b.as_ptr() as *const libc::c_void, 1) };
+    }
+}
+
+fn tcp_listener(addr: &str, port: u16, backlog: u32) -> io::Result<TcpListener> {
+    let sa: SocketAddr = (addr, port)
+        .to_socket_addrs()?
+        .next()
+        .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, format!("cannot resolve bind address {}", addr)))?;
+    let s = Socket::new(Domain::for_address(sa), Type::STREAM, None)?;
+    s.set_reuse_address(true)?;
+    s.bind(&sa.into())?;
+    s.listen(backlog.min(i32::MAX as u32) as i32)?;
+    s.set_nonblocking(true)?;
+    Ok(s.into())
+}
+
+/// Bind the Unix socket. A stale file from a crashed server is replaced; a
+/// socket a live server is listening on is never taken over.
+fn unix_listener(path: &Path, backlog: u32) -> io::Result<UnixListener> {
+    use std::os::unix::fs::FileTypeExt;
+    if let Ok(meta) = std::fs::symlink_metadata(path) {
+        if !meta.file_type().is_socket() {
+            return Err(io::Error::new(io::ErrorKind::AlreadyExists, format!("{} exists and is not a socket; not touching it", path.display())));
+        }
+        match UnixStream::connect(path) {
+            Ok(_) => {
+                return Err(io::Error::new(io::ErrorKind::AddrInUse, format!("another server is listening on {}", path.display())));
+            }
+            Err(e) if e.kind() == io::ErrorKind::ConnectionRefused || e.kind() == io::ErrorKind::NotFound => {
+                tracing::warn!(path = %path.display(), "removing stale socket file left by an earlier server");
+                std::fs::remove_file(path)?;
+            }
+            Err(e) => return Err(e),
+        }
+    }
+    let s = Socket::new(Domain::UNIX, Type::STREAM, None)?;
+    s.bind(&SockAddr::unix(path)?)?;
+    s.listen(backlog.min(i32::MAX as u32) as i32)?;
+    s.set_nonblocking(true)?;
+    // SAFETY: the fd comes from a Socket we own and release here.
+    Ok(unsafe { UnixListener::from_raw_fd(std::os::fd::IntoRawFd::into_raw_fd(s)) })
+}
+
+impl Listeners {
+    pub fn bind(cfg: &crate::config::Config) -> io::Result<Listeners> {
+        let tcp = tcp_listener(&cfg.bind_address, cfg.port, cfg.back_log)
+            .map_err(|e| io::Error::new(e.kind(), format!("cannot listen on {}:{}: {}", cfg.bind_address, cfg.port, e)))?;
+        let admin = tcp_listener(&cfg.admin_address, cfg.admin_port, cfg.back_log.min(128))
+            .map_err(|e| io::Error::new(e.kind(), format!("cannot listen on admin {}:{}: {}", cfg.admin_address, cfg.admin_port, e)))?;
+        let unix = if cfg.socket.is_empty() {
+            None
+        } else {
+            let p = PathBuf::from(&cfg.socket);
+            Some((unix_listener(&p, cfg.back_log).map_err(|e| io::Error::new(e.kind(), format!("socket {}: {}", p.display(), e)))?, p))
+        };
+        let mut fds = [0 as RawFd; 2];
+        // SAFETY: pipe2 fills two fds that we immediately own.
+        if unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC | libc::O_NONBLOCK) } != 0 {
+            return Err(io::Error::last_os_error());
+        }
+        let (r, w) = unsafe { (OwnedFd::from_raw_fd(fds[0]), OwnedFd::from_raw_fd(fds[1])) };
+        Ok(Listeners { tcp, admin, unix, wake_read: r, wake_write: Arc::new(w) })
+    }
+
+    pub fn waker(&self) -> Waker {
+        Waker(self.wake_write.clone())
+    }
+
+    pub fn tcp_port(&self) -> u16 {
+        self.tcp.local_addr().map(|a| a.port()).unwrap_or(0)
+    }
+
+    pub fn admin_port(&self) -> u16 {
+        self.admin.local_addr().map(|a| a.port()).unwrap_or(0)
+    }
+
+    /// Accept until `stop` is set; each connection goes to `dispatch`.
+    pub fn run(self, stop: &AtomicBool, mut dispatch: impl FnMut(Accepted)) {
+        let mut pfds = vec![
+            libc::pollfd { fd: self.wake_read.as_raw_fd(), events: libc::POLLIN, revents: 0 },
+            libc::pollfd { fd: self.tcp.as_raw_fd(), events: libc::POLLIN, revents: 0 },
+            libc::pollfd { fd: self.admin.as_raw_fd(), events: libc::POLLIN, revents: 0 },
+        ];
+        if let Some((u, _)) = &self.unix {
+            pfds.push(libc::pollfd { fd: u.as_raw_fd(), events: libc::POLLIN, revents: 0 });
+        }
+        while !stop.load(Ordering::SeqCst) {
+            // SAFETY: pfds is a valid array of pollfd for the call's duration.
+            let n = unsafe { libc::poll(pfds.as_mut_ptr(), pfds.len() as libc::nfds_t, 1000) };
+            if n < 0 {
+                let e = io::Error::last_os_error();
+                if e.kind() == io::ErrorKind::Interrupted {
+                    continue;
+                }
+                tracing::error!(error = %e, "poll failed in acceptor");
+                std::thread::sleep(std::time::Duration::from_millis(10));
+                continue;
+            }
+            if pfds[0].revents != 0 {
+                let mut buf = [0u8; 64];
+                // SAFETY: reading into a local buffer from our own non-blocking pipe.
+                while unsafe { libc::read(self.wake_read.as_raw_fd(), buf.as_mut_ptr() as *mut libc::c_void, buf.len()) } > 0 {}
+            }
+            if pfds[1].revents != 0 {
+                drain_tcp(&self.tcp, false, &mut dispatch);
+            }
+            if pfds[2].revents != 0 {
+                drain_tcp(&self.admin, true, &mut dispatch);
+            }
+            if let (Some(p), Some((u, _))) = (pfds.get(3), &self.unix) {
+                if p.revents != 0 {
+                    loop {
+                        match u.accept() {
+                            Ok((s, _)) => dispatch(Accepted { stream: Stream::Unix(s), admin_port: false }),
+                            Err(e) => {
+                                if !accept_error(e) {
+                                    break;
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        if let Some((_, path)) = &self.unix {
+            let _ = std::fs::remove_file(path);
+        }
+    }
+}
+
+/// Returns true to keep accepting (transient error), false at EAGAIN.
+fn accept_error(e: io::Error) -> bool {
+    match e.kind() {
+        io::ErrorKind::WouldBlock => false,
+        io::ErrorKind::Interrupted | io::ErrorKind::ConnectionAborted => true,
+        _ => {
+            // EMFILE/ENFILE and friends: back off briefly instead of spinning.
+            tracing::warn!(error = %e, "accept failed");
+            std::thread::sleep(std::time::Duration::from_millis(5));
+            false
+        }
+    }
+}
+
+fn drain_tcp(l: &TcpListener, admin_port: bool, dispatch: &mut impl FnMut(Accepted)) {
+    loop {
+        match l.accept() {
+            Ok((s, _)) => {
+                let _ = s.set_nodelay(true);
+                dispatch(Accepted { stream: Stream::Tcp(s), admin_port });
+            }
+            Err(e) => {
+                if !accept_error(e) {
+                    return;
+                }
+            }
+        }
+    }
+}

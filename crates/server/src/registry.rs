@@ -1,0 +1,143 @@
+//! The connection registry: every live session, for PROCESSLIST, KILL and
+//! shutdown.
+//!
+//! Locks on the connect/disconnect path (there is no global one):
+//! - one shard mutex, held only to insert or remove one map entry. The shard is
+//!   chosen by connection id, and ids are consecutive, so concurrent connects and
+//!   disconnects spread over all shards (four per CPU by default); all
+//!   connections never contend on one lock.
+//! - the session's own `info` mutex, taken by the session itself and by
+//!   PROCESSLIST readers only, never by other sessions.
+//! Connection ids and the connected count are atomics.
+//! PROCESSLIST and KILL read one shard at a time, so they never stop connects.
+
+use crossbeam_utils::CachePadded;
+use std::collections::HashMap;
+use std::os::fd::RawFd;
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Instant;
+
+/// What PROCESSLIST shows about a session, updated by the session itself.
+#[derive(Debug, Clone)]
+pub struct Info {
+    pub user: String,
+    pub db: Option<String>,
+    pub command: &'static str,
+    pub state: &'static str,
+    pub query: Option<String>,
+    pub since: Instant,
+}
+
+/// One live session as others see it.
+pub struct Handle {
+    pub id: u32,
+    /// "ip:port" or "localhost".
+    pub host: String,
+    pub admin_port: bool,
+    pub info: Mutex<Info>,
+    /// KILL QUERY / KILL CONNECTION: interrupt the running statement.
+    pub killed: AtomicBool,
+    /// KILL CONNECTION: close after the current statement.
+    pub kill_connection: AtomicBool,
+    /// The socket, so KILL and shutdown can wake a session blocked in read.
+    /// Cleared (under the lock) before the session closes its socket.
+    fd: Mutex<Option<RawFd>>,
+}
+
+impl Handle {
+    pub fn new(id: u32, host: String, admin_port: bool, fd: RawFd) -> Handle {
+        Handle {
+            id,
+            host,
+            admin_port,
+            info: Mutex::new(Info { user: "unauthenticated user".into(), db: None, command: "Connect", state: "login", query: None, since: Instant::now() }),
+            killed: AtomicBool::new(false),
+            kill_connection: AtomicBool::new(false),
+            fd: Mutex::new(Some(fd)),
+        }
+    }
+
+    pub fn set_info(&self, f: impl FnOnce(&mut Info)) {
+        let mut i = self.info.lock().unwrap_or_else(|e| e.into_inner());
+        f(&mut i);
+    }
+
+    /// Wake the session's thread if it is blocked reading (shutdown(2) of the
+    /// read side, or both sides for KILL).
+    pub fn shutdown_socket(&self, how: std::net::Shutdown) {
+        let fd = self.fd.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(fd) = *fd {
+            let how = match how {
+                std::net::Shutdown::Read => libc::SHUT_RD,
+                std::net::Shutdown::Write => libc::SHUT_WR,
+                std::net::Shutdown::Both => libc::SHUT_RDWR,
+            };
+            // SAFETY: the fd stays open while it is stored here (see `detach_socket`).
+            unsafe { libc::shutdown(fd, how) };
+        }
+    }
+
+    /// Called by the session before it closes its socket.
+    pub fn detach_socket(&self) {
+        *self.fd.lock().unwrap_or_else(|e| e.into_inner()) = None;
+    }
+}
+
+pub struct Registry {
+    shards: Vec<CachePadded<Mutex<HashMap<u32, Arc<Handle>>>>>,
+    next_id: AtomicU32,
+    /// Client connections (main port and socket) currently registered.
+    pub connected: AtomicU64,
+    /// Admin-port connections currently registered.
+    pub admin_connected: AtomicU64,
+}
+
+impl Registry {
+    pub fn new(shards: usize) -> Registry {
+        let n = shards.max(1);
+        Registry { shards: (0..n).map(|_| CachePadded::new(Mutex::new(HashMap::new()))).collect(), next_id: AtomicU32::new(1), connected: AtomicU64::new(0), admin_connected: AtomicU64::new(0) }
+    }
+
+    pub fn next_id(&self) -> u32 {
+        loop {
+            let id = self.next_id.fetch_add(1, Ordering::Relaxed);
+            if id != 0 {
+                return id;
+            }
+        }
+    }
+
+    fn shard(&self, id: u32) -> &Mutex<HashMap<u32, Arc<Handle>>> {
+        &self.shards[id as usize % self.shards.len()]
+    }
+
+    pub fn insert(&self, h: Arc<Handle>) {
+        self.shard(h.id).lock().unwrap_or_else(|e| e.into_inner()).insert(h.id, h);
+    }
+
+    pub fn remove(&self, id: u32) -> Option<Arc<Handle>> {
+        self.shard(id).lock().unwrap_or_else(|e| e.into_inner()).remove(&id)
+    }
+
+    pub fn get(&self, id: u32) -> Option<Arc<Handle>> {
+        self.shard(id).lock().unwrap_or_else(|e| e.into_inner()).get(&id).cloned()
+    }
+
+    /// A snapshot, one shard at a time.
+    pub fn snapshot(&self) -> Vec<Arc<Handle>> {
+        let mut v = Vec::new();
+        for s in &self.shards {
+            v.extend(s.lock().unwrap_or_else(|e| e.into_inner()).values().cloned());
+        }
+        v
+    }
+
+    pub fn len(&self) -> usize {
+        self.shards.iter().map(|s| s.lock().unwrap_or_else(|e| e.into_inner()).len()).sum()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}

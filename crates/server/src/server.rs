@@ -1,0 +1,170 @@
+//! The shared server state every session sees, and its answers to the SQL
+//! front (`ServerOps`): status counters, the process list, KILL, accounts.
+
+use crate::accounts::Accounts;
+use crate::config::Config;
+use crate::registry::Registry;
+use crate::stats::Stats;
+use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
+use std::time::Instant;
+use turnstile_engine::{Engine, SqlError, Value};
+use turnstile_sql::vars::Globals;
+use turnstile_sql::{privs, AccountStmt, ProcessRow, ServerOps, SessionState};
+
+pub struct Server {
+    pub config: Config,
+    pub globals: Globals,
+    pub engine: Box<dyn Engine>,
+    pub accounts: Accounts,
+    pub registry: Registry,
+    pub stats: Stats,
+    pub started: Instant,
+    pub shutting_down: AtomicBool,
+    /// Idle threads in the thread cache (Threads_cached).
+    pub threads_cached: AtomicI64,
+}
+
+impl Server {
+    pub fn new(config: Config, engine: Box<dyn Engine>, accounts: Accounts, socket: Option<String>, port: u16, admin_port: u16) -> Server {
+        let shards = if config.registry_shards == 0 {
+            4 * std::thread::available_parallelism().map(|n| n.get()).unwrap_or(2)
+        } else {
+            config.registry_shards
+        };
+        let s = |x: &str| Value::str(x);
+        let i = |x: u64| Value::Int(x as i64);
+        let globals = Globals::new(&[
+            ("port", i(port as u64)),
+            ("admin_port", i(admin_port as u64)),
+            ("admin_address", s(&config.admin_address)),
+            ("bind_address", s(&config.bind_address)),
+            ("socket", s(socket.as_deref().unwrap_or(""))),
+            ("datadir", s(&format!("{}/", config.datadir.display()))),
+            ("max_connections", i(config.max_connections as u64)),
+            ("back_log", i(config.back_log as u64)),
+            ("thread_cache_size", i(config.thread_cache_size as u64)),
+            ("thread_handling", s(&config.thread_handling)),
+            ("thread_stack", i(config.thread_stack as u64)),
+            ("connect_timeout", i(config.connect_timeout)),
+            ("wait_timeout", i(config.wait_timeout)),
+            ("interactive_timeout", i(config.interactive_timeout)),
+            ("net_read_timeout", i(config.net_read_timeout)),
+            ("net_write_timeout", i(config.net_write_timeout)),
+            ("max_allowed_packet", i(config.max_allowed_packet)),
+            ("pid_file", s("")),
+        ]);
+        Server {
+            globals,
+            engine,
+            accounts,
+            registry: Registry::new(shards),
+            stats: Stats::default(),
+            started: Instant::now(),
+            shutting_down: AtomicBool::new(false),
+            threads_cached: AtomicI64::new(0),
+            config,
+        }
+    }
+
+    pub fn is_shutting_down(&self) -> bool {
+        self.shutting_down.load(Ordering::SeqCst)
+    }
+
+    pub fn max_connections(&self) -> u64 {
+        self.globals.hot.max_connections.load(Ordering::Relaxed).max(1) as u64
+    }
+
+    pub fn max_allowed_packet(&self) -> usize {
+        self.globals.hot.max_allowed_packet.load(Ordering::Relaxed).clamp(1024, 1 << 30) as usize
+    }
+
+    pub fn uptime(&self) -> u64 {
+        self.started.elapsed().as_secs()
+    }
+}
+
+impl ServerOps for Server {
+    fn globals(&self) -> &Globals {
+        &self.globals
+    }
+
+    fn engine(&self) -> &dyn Engine {
+        &*self.engine
+    }
+
+    fn privileges(&self, s: &SessionState, db: Option<&str>) -> u32 {
+        self.accounts.privileges(&s.account_user, &s.account_host, db)
+    }
+
+    fn privilege_generation(&self) -> u64 {
+        self.accounts.generation()
+    }
+
+    fn status(&self, _s: &SessionState, _global: bool) -> Vec<(&'static str, Value)> {
+        let st = &self.stats;
+        let i = |v: i64| Value::Int(v.max(0));
+        let connected = self.registry.connected.load(Ordering::Relaxed) + self.registry.admin_connected.load(Ordering::Relaxed);
+        vec![
+            ("Aborted_clients", i(st.aborted_clients.get())),
+            ("Aborted_connects", i(st.aborted_connects.get())),
+            ("Bytes_received", i(st.bytes_received.get())),
+            ("Bytes_sent", i(st.bytes_sent.get())),
+            ("Com_stmt_execute", i(st.com_stmt_execute.get())),
+            ("Com_stmt_prepare", i(st.com_stmt_prepare.get())),
+            ("Connection_errors_max_connections", i(st.connection_errors_max_connections.get())),
+            ("Connections", i(st.connections.get())),
+            ("Max_used_connections", Value::UInt(st.max_used_connections.load(Ordering::Relaxed))),
+            ("Questions", i(st.questions.get())),
+            ("Threads_cached", i(self.threads_cached.load(Ordering::Relaxed))),
+            ("Threads_connected", Value::UInt(connected)),
+            ("Threads_created", i(st.threads_created.get())),
+            ("Threads_running", i(st.threads_running.get())),
+            ("Uptime", Value::UInt(self.uptime())),
+        ]
+    }
+
+    fn processlist(&self) -> Vec<ProcessRow> {
+        self.registry
+            .snapshot()
+            .into_iter()
+            .map(|h| {
+                let i = h.info.lock().unwrap_or_else(|e| e.into_inner()).clone();
+                ProcessRow {
+                    id: h.id as u64,
+                    user: i.user,
+                    host: h.host.clone(),
+                    db: i.db,
+                    command: i.command,
+                    time: i.since.elapsed().as_secs(),
+                    state: i.state,
+                    info: i.query,
+                }
+            })
+            .collect()
+    }
+
+    fn kill(&self, by: &SessionState, id: u64, query_only: bool) -> Result<(), SqlError> {
+        let h = u32::try_from(id).ok().and_then(|id| self.registry.get(id)).ok_or_else(|| SqlError::unknown_thread(id))?;
+        if id != by.connection_id as u64 {
+            let owner = h.info.lock().unwrap_or_else(|e| e.into_inner()).user.clone();
+            let admin = self.privileges(by, None) & privs::ADMIN != 0;
+            if owner != by.user && !admin {
+                return Err(SqlError::not_owner_of_thread(id));
+            }
+        }
+        h.killed.store(true, Ordering::SeqCst);
+        if !query_only {
+            h.kill_connection.store(true, Ordering::SeqCst);
+            if id != by.connection_id as u64 {
+                // Wake it if it is blocked reading; a running statement sees `killed`.
+                h.shutdown_socket(std::net::Shutdown::Both);
+            }
+        }
+        Ok(())
+    }
+
+    fn account(&self, by: &SessionState, stmt: AccountStmt) -> Result<Vec<String>, SqlError> {
+        let bits = self.privileges(by, None);
+        self.accounts.apply(&by.account_user, &by.account_host, bits, stmt)
+    }
+}

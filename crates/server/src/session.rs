@@ -1,0 +1,815 @@
+//! One client session as a state machine: packets in, response bytes out.
+//!
+//! The session knows the protocol phases (greeting, authentication, auth
+//! switch, commands) and runs statements through the SQL front and the engine.
+//! It never touches the socket: the scheduler's driver reads packets, calls
+//! `on_packet`, and writes what the session appended to `out`. Large result
+//! sets call `flush` whenever the buffer passes `FLUSH_AT`, so the session never
+//! holds a whole result in memory. The same session runs under either scheduler.
+
+use crate::accounts::{Account, Peer};
+use crate::registry::Handle;
+use crate::server::Server;
+use std::collections::HashMap;
+use std::io;
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+use turnstile_engine::{Column, EngineSession, ExecContext, NoWait, Outcome, RowSink, SqlError, Value};
+use turnstile_sql::front::{self, Call};
+use turnstile_sql::{privs, SessionState, SERVER_VERSION};
+use turnstile_wire::auth;
+use turnstile_wire::command::{decode_execute_params, ChangeUser, Command, ParamType};
+use turnstile_wire::consts::{cap, charset, status};
+use turnstile_wire::handshake::{encode_auth_more_data, encode_auth_switch, Greeting, HandshakeResponse};
+use turnstile_wire::packet::{begin_packet, end_packet};
+use turnstile_wire::response::{encode_binary_row, encode_column_count, encode_eof, encode_err, encode_ok, encode_text_row};
+
+/// Output buffer size past which a result set is flushed to the socket.
+pub const FLUSH_AT: usize = 64 * 1024;
+/// Largest handshake packet accepted before authentication.
+pub const MAX_HANDSHAKE_PACKET: usize = 64 * 1024;
+/// Longest statement text kept for PROCESSLIST.
+const MAX_INFO_LEN: usize = 1024;
+
+/// What the driver does after a packet.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Flow {
+    Continue,
+    /// Write what is in `out`, then close the connection.
+    Close,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Phase {
+    Handshake,
+    /// Waiting for the client's answer to an AuthSwitchRequest.
+    AuthSwitch,
+    Command,
+}
+
+/// Login details kept across an auth switch.
+struct PendingLogin {
+    account: Option<Account>,
+    username: String,
+    database: Option<String>,
+    plugin: &'static str,
+    change_user: bool,
+}
+
+struct Stmt {
+    sql: String,
+    params: usize,
+    columns: Vec<Column>,
+    types: Vec<ParamType>,
+    long_data: Vec<Option<Vec<u8>>>,
+}
+
+pub type Flush<'a> = dyn FnMut(&mut Vec<u8>) -> io::Result<()> + 'a;
+
+pub struct Session {
+    server: Arc<Server>,
+    pub handle: Arc<Handle>,
+    peer: Peer,
+    phase: Phase,
+    scramble: [u8; 20],
+    caps: u32,
+    seq: u8,
+    sql: SessionState,
+    engine: Option<Box<dyn EngineSession>>,
+    stmts: HashMap<u32, Stmt>,
+    next_stmt_id: u32,
+    multi_statements: bool,
+    pending: Option<PendingLogin>,
+    /// This connection took the extra administrator slot past max_connections.
+    admin_slot: bool,
+    /// The counter this connection was added to (released on drop).
+    counted_admin_port: bool,
+    pub authenticated: bool,
+    /// The client said COM_QUIT (not an aborted client).
+    pub quit: bool,
+}
+
+impl Session {
+    /// Build a session on the connection's own thread and register it.
+    pub fn new(server: Arc<Server>, peer: Peer, host: String, admin_port: bool, fd: std::os::fd::RawFd) -> Session {
+        let id = server.registry.next_id();
+        let handle = Arc::new(Handle::new(id, host, admin_port, fd));
+        server.registry.insert(handle.clone());
+        if server.config.statistics {
+            server.stats.connections.inc();
+        }
+        let mut random = [0u8; 20];
+        rand::Rng::fill(&mut rand::thread_rng(), &mut random);
+        Session {
+            sql: SessionState::new(id),
+            server,
+            handle,
+            peer,
+            phase: Phase::Handshake,
+            scramble: auth::scramble_from_random(&random),
+            caps: 0,
+            seq: 0,
+            engine: None,
+            stmts: HashMap::new(),
+            next_stmt_id: 1,
+            multi_statements: false,
+            pending: None,
+            admin_slot: false,
+            counted_admin_port: admin_port,
+            authenticated: false,
+            quit: false,
+        }
+    }
+
+    pub fn id(&self) -> u32 {
+        self.handle.id
+    }
+
+    /// Idle timeout in seconds for the current phase.
+    pub fn idle_timeout(&self) -> u64 {
+        if self.authenticated {
+            self.sql.idle_timeout(&self.server.globals).max(1) as u64
+        } else {
+            self.server.globals.hot.connect_timeout.load(Ordering::Relaxed).max(1) as u64
+        }
+    }
+
+    /// Largest packet accepted now.
+    pub fn max_packet(&self) -> usize {
+        if self.authenticated {
+            self.server.max_allowed_packet()
+        } else {
+            MAX_HANDSHAKE_PACKET
+        }
+    }
+
+    fn packet(&mut self, out: &mut Vec<u8>, f: impl FnOnce(&mut Vec<u8>)) {
+        let start = begin_packet(out);
+        f(out);
+        end_packet(out, start, &mut self.seq);
+    }
+
+    fn status_flags(&self) -> u16 {
+        let mut s = 0;
+        if self.sql.autocommit {
+            s |= status::AUTOCOMMIT;
+        }
+        if self.engine.as_ref().map_or(false, |e| e.in_transaction()) {
+            s |= status::IN_TRANS;
+        }
+        s
+    }
+
+    fn send_ok(&mut self, out: &mut Vec<u8>, affected: u64, last_id: u64, warnings: u16, more: bool) {
+        let st = self.status_flags() | if more { status::MORE_RESULTS_EXISTS } else { 0 };
+        self.packet(out, |o| encode_ok(o, 0, affected, last_id, st, warnings, ""));
+    }
+
+    pub fn send_err(&mut self, out: &mut Vec<u8>, e: &SqlError) {
+        self.packet(out, |o| encode_err(o, e.code, e.state, &e.message));
+    }
+
+    /// First bytes of the connection: the greeting, or ERR 1040 past the limits.
+    pub fn start(&mut self, out: &mut Vec<u8>) -> Flow {
+        let reg = &self.server.registry;
+        let over = if self.counted_admin_port {
+            reg.admin_connected.fetch_add(1, Ordering::AcqRel) + 1 > self.server.config.admin_max_connections as u64
+        } else {
+            let n = reg.connected.fetch_add(1, Ordering::AcqRel) + 1;
+            self.server.stats.note_connected(n);
+            let max = self.server.max_connections();
+            self.admin_slot = n == max + 1;
+            n > max + 1
+        };
+        if over || self.server.is_shutting_down() {
+            self.server.stats.connection_errors_max_connections.inc();
+            self.server.stats.aborted_connects.inc();
+            let e = if over { SqlError::too_many_connections() } else { SqlError::server_shutdown() };
+            self.seq = 0;
+            self.send_err(out, &e);
+            return Flow::Close;
+        }
+        self.seq = 0;
+        let scramble = self.scramble;
+        let g = Greeting {
+            server_version: SERVER_VERSION,
+            connection_id: self.id(),
+            scramble: &scramble,
+            capabilities: cap::SERVER_DEFAULT,
+            charset: charset::UTF8MB4_GENERAL_CI as u8,
+            status: status::AUTOCOMMIT,
+            auth_plugin: auth::CACHING_SHA2,
+        };
+        self.packet(out, |o| g.encode(o));
+        Flow::Continue
+    }
+
+    /// Handle one complete packet. `seq` is the sequence id it arrived with.
+    pub fn on_packet(&mut self, seq: u8, payload: &[u8], out: &mut Vec<u8>, flush: &mut Flush<'_>) -> Flow {
+        self.seq = seq.wrapping_add(1);
+        if self.server.config.statistics {
+            self.server.stats.bytes_received.add(payload.len() as i64 + 4);
+        }
+        match self.phase {
+            Phase::Handshake => self.on_handshake(payload, out),
+            Phase::AuthSwitch => self.on_auth_switch(payload, out),
+            Phase::Command => self.on_command(payload, out, flush),
+        }
+    }
+
+    fn login_failed(&mut self, out: &mut Vec<u8>, user: &str, token_given: bool) -> Flow {
+        self.server.stats.aborted_connects.inc();
+        let host = if self.peer.local && self.peer.ip == "localhost" { "localhost".to_string() } else { self.peer.ip.clone() };
+        let e = SqlError::access_denied(user, &host, token_given);
+        self.send_err(out, &e);
+        Flow::Close
+    }
+
+    fn bad_handshake(&mut self, out: &mut Vec<u8>) -> Flow {
+        self.server.stats.aborted_connects.inc();
+        self.send_err(out, &SqlError::new(1043, "08S01", "Bad handshake"));
+        Flow::Close
+    }
+
+    fn on_handshake(&mut self, payload: &[u8], out: &mut Vec<u8>) -> Flow {
+        if HandshakeResponse::is_ssl_request(payload) {
+            // We never offer CLIENT_SSL; a client asking anyway gets a clear refusal.
+            self.server.stats.aborted_connects.inc();
+            self.send_err(out, &SqlError::new(1043, "08S01", "Bad handshake: this server does not offer SSL/TLS"));
+            return Flow::Close;
+        }
+        let resp = match HandshakeResponse::decode(payload) {
+            Ok(r) => r,
+            Err(_) => return self.bad_handshake(out),
+        };
+        self.caps = (resp.capabilities & cap::SERVER_DEFAULT) | cap::PROTOCOL_41;
+        self.sql.interactive = resp.capabilities & cap::INTERACTIVE != 0;
+        self.multi_statements = resp.capabilities & cap::MULTI_STATEMENTS != 0;
+        let plugin = match resp.auth_plugin.as_deref() {
+            None => auth::NATIVE,
+            Some(auth::NATIVE) => auth::NATIVE,
+            Some(auth::CACHING_SHA2) => auth::CACHING_SHA2,
+            Some(_) => "",
+        };
+        let account = self.server.accounts.find(&resp.username, &self.peer);
+        self.authenticate(PendingLogin { account, username: resp.username, database: resp.database, plugin, change_user: false }, &resp.auth_response, out)
+    }
+
+    /// Check the token, or switch the client to the account's plugin first.
+    fn authenticate(&mut self, login: PendingLogin, token: &[u8], out: &mut Vec<u8>) -> Flow {
+        let Some(account) = &login.account else {
+            return self.login_failed(out, &login.username, !token.is_empty());
+        };
+        let want: &'static str = if account.plugin == auth::NATIVE { auth::NATIVE } else { auth::CACHING_SHA2 };
+        if login.plugin != want {
+            let scramble = self.scramble;
+            self.packet(out, |o| encode_auth_switch(o, want, &scramble));
+            self.pending = Some(PendingLogin { plugin: want, ..login });
+            self.phase = Phase::AuthSwitch;
+            return Flow::Continue;
+        }
+        if !account.verify(want, &self.scramble, token) {
+            let user = login.username.clone();
+            return self.login_failed(out, &user, !token.is_empty());
+        }
+        if want == auth::CACHING_SHA2 && account.has_password() {
+            // Fast path: the scramble proved the password; no RSA, no TLS.
+            self.packet(out, |o| encode_auth_more_data(o, &[auth::FAST_AUTH_SUCCESS]));
+        }
+        self.finish_login(login, out)
+    }
+
+    fn on_auth_switch(&mut self, payload: &[u8], out: &mut Vec<u8>) -> Flow {
+        let Some(login) = self.pending.take() else { return self.bad_handshake(out) };
+        let Some(account) = &login.account else { return self.bad_handshake(out) };
+        if !account.verify(login.plugin, &self.scramble, payload) {
+            let user = login.username.clone();
+            return self.login_failed(out, &user, !payload.is_empty());
+        }
+        if login.plugin == auth::CACHING_SHA2 && account.has_password() {
+            self.packet(out, |o| encode_auth_more_data(o, &[auth::FAST_AUTH_SUCCESS]));
+        }
+        self.finish_login(login, out)
+    }
+
+    fn finish_login(&mut self, login: PendingLogin, out: &mut Vec<u8>) -> Flow {
+        let account = login.account.expect("checked by caller");
+        let global = account.privileges(None);
+        if (self.admin_slot || self.handle.admin_port) && global & privs::ADMIN == 0 {
+            self.server.stats.aborted_connects.inc();
+            let e = if self.handle.admin_port { SqlError::specific_access_denied("SERVICE_CONNECTION_ADMIN") } else { SqlError::too_many_connections() };
+            self.send_err(out, &e);
+            return Flow::Close;
+        }
+        if login.change_user {
+            if let Some(e) = self.engine.as_mut() {
+                e.reset();
+            }
+            self.sql.reset();
+            self.stmts.clear();
+            self.sql.db = None;
+        }
+        self.sql.user = login.username.clone();
+        self.sql.host = if self.peer.ip == "localhost" { "localhost".into() } else { self.peer.ip.clone() };
+        self.sql.account_user = account.user.clone();
+        self.sql.account_host = account.host.clone();
+        self.sql.priv_cache = None;
+        if self.engine.is_none() {
+            match self.server.engine.open_session() {
+                Ok(e) => self.engine = Some(e),
+                Err(e) => {
+                    self.send_err(out, &e);
+                    return Flow::Close;
+                }
+            }
+        }
+        if let Some(db) = &login.database {
+            let engine = self.engine.as_mut().expect("opened above");
+            if let Err(e) = front::use_database(&mut self.sql, engine.as_mut(), &*self.server, db) {
+                self.server.stats.aborted_connects.inc();
+                self.send_err(out, &e);
+                return Flow::Close;
+            }
+        }
+        self.phase = Phase::Command;
+        self.authenticated = true;
+        let (user, db) = (self.sql.user.clone(), self.sql.db.clone());
+        self.handle.set_info(|i| {
+            i.user = user;
+            i.db = db;
+            i.command = "Sleep";
+            i.state = "";
+            i.since = std::time::Instant::now();
+        });
+        self.send_ok(out, 0, 0, 0, false);
+        Flow::Continue
+    }
+
+    fn deprecate_eof(&self) -> bool {
+        self.caps & cap::DEPRECATE_EOF != 0
+    }
+
+    fn on_command(&mut self, payload: &[u8], out: &mut Vec<u8>, flush: &mut Flush<'_>) -> Flow {
+        let cmd = match Command::decode(payload, self.caps) {
+            Ok(c) => c,
+            Err(_) => {
+                self.send_err(out, &SqlError::new(1835, "HY000", "Malformed communication packet."));
+                return Flow::Close;
+            }
+        };
+        let stats = self.server.config.statistics;
+        match cmd {
+            Command::Quit => {
+                self.quit = true;
+                Flow::Close
+            }
+            Command::Ping => {
+                self.send_ok(out, 0, 0, 0, false);
+                Flow::Continue
+            }
+            Command::Query(sql) => {
+                let Ok(sql) = std::str::from_utf8(sql) else {
+                    self.send_err(out, &SqlError::new(1300, "HY000", "Invalid utf8mb4 character string in query"));
+                    return Flow::Continue;
+                };
+                self.begin_command("Query", sql);
+                let flow = self.run_query(sql, out, flush);
+                self.end_command();
+                flow
+            }
+            Command::InitDb(db) => {
+                let db = String::from_utf8_lossy(db).into_owned();
+                self.begin_command("Init DB", &db);
+                let engine = self.engine.as_mut().expect("authenticated");
+                match front::use_database(&mut self.sql, engine.as_mut(), &*self.server, &db) {
+                    Ok(()) => self.send_ok(out, 0, 0, 0, false),
+                    Err(e) => self.send_err(out, &e),
+                }
+                self.end_command();
+                Flow::Continue
+            }
+            Command::FieldList { table, .. } => {
+                let table = String::from_utf8_lossy(table).into_owned();
+                let engine = self.engine.as_mut().expect("authenticated");
+                match engine.field_list(&table) {
+                    Ok(cols) => {
+                        for c in cols {
+                            self.packet(out, |o| c.encode_for_field_list(o));
+                        }
+                        let st = self.status_flags();
+                        if self.deprecate_eof() {
+                            self.packet(out, |o| encode_ok(o, 0xfe, 0, 0, st, 0, ""));
+                        } else {
+                            self.packet(out, |o| encode_eof(o, 0, st));
+                        }
+                    }
+                    Err(e) => self.send_err(out, &e),
+                }
+                Flow::Continue
+            }
+            Command::Statistics => {
+                let s = &self.server;
+                let up = s.uptime().max(1);
+                let q = s.stats.questions.get();
+                let text = format!(
+                    "Uptime: {}  Threads: {}  Questions: {}  Slow queries: 0  Opens: 0  Flush tables: 0  Open tables: 0  Queries per second avg: {:.3}",
+                    up,
+                    s.registry.connected.load(Ordering::Relaxed),
+                    q,
+                    q as f64 / up as f64
+                );
+                self.packet(out, |o| o.extend_from_slice(text.as_bytes()));
+                Flow::Continue
+            }
+            Command::ProcessKill(id) => {
+                use turnstile_sql::ServerOps;
+                match self.server.kill(&self.sql, id as u64, false) {
+                    Ok(()) if id == self.id() => {
+                        self.send_err(out, &SqlError::query_interrupted());
+                        return Flow::Close;
+                    }
+                    Ok(()) => self.send_ok(out, 0, 0, 0, false),
+                    Err(e) => self.send_err(out, &e),
+                }
+                Flow::Continue
+            }
+            Command::ChangeUser(cu) => self.change_user(cu, out),
+            Command::ResetConnection => {
+                if let Some(e) = self.engine.as_mut() {
+                    e.reset();
+                }
+                let db = self.sql.db.clone();
+                self.sql.reset();
+                self.sql.db = db;
+                self.stmts.clear();
+                self.send_ok(out, 0, 0, 0, false);
+                Flow::Continue
+            }
+            Command::SetOption(opt) => {
+                match opt {
+                    0 => self.multi_statements = true,
+                    1 => self.multi_statements = false,
+                    _ => {
+                        self.send_err(out, &SqlError::unknown_command());
+                        return Flow::Continue;
+                    }
+                }
+                let st = self.status_flags();
+                self.packet(out, |o| encode_eof(o, 0, st));
+                Flow::Continue
+            }
+            Command::StmtPrepare(sql) => {
+                if stats {
+                    self.server.stats.com_stmt_prepare.inc();
+                }
+                let sql = String::from_utf8_lossy(sql).into_owned();
+                self.prepare(sql, out);
+                Flow::Continue
+            }
+            Command::StmtExecute { statement_id, rest, .. } => {
+                if stats {
+                    self.server.stats.com_stmt_execute.inc();
+                    self.server.stats.questions.inc();
+                }
+                self.execute_prepared(statement_id, rest, out, flush)
+            }
+            Command::StmtSendLongData { statement_id, param, data } => {
+                let max = self.server.max_allowed_packet();
+                if let Some(st) = self.stmts.get_mut(&statement_id) {
+                    if let Some(slot) = st.long_data.get_mut(param as usize) {
+                        let buf = slot.get_or_insert_with(Vec::new);
+                        if buf.len() + data.len() <= max {
+                            buf.extend_from_slice(data);
+                        }
+                    }
+                }
+                // COM_STMT_SEND_LONG_DATA has no response.
+                Flow::Continue
+            }
+            Command::StmtClose(id) => {
+                self.stmts.remove(&id);
+                Flow::Continue
+            }
+            Command::StmtReset(id) => {
+                match self.stmts.get_mut(&id) {
+                    Some(st) => {
+                        st.long_data.iter_mut().for_each(|d| *d = None);
+                        self.send_ok(out, 0, 0, 0, false);
+                    }
+                    None => self.send_err(out, &SqlError::unknown_stmt_handler(id, "mysqld_stmt_reset")),
+                }
+                Flow::Continue
+            }
+            Command::StmtFetch { .. } => {
+                self.send_err(out, &SqlError::unsupported("cursors (COM_STMT_FETCH)"));
+                Flow::Continue
+            }
+            Command::Sleep | Command::Unknown(_) => {
+                self.send_err(out, &SqlError::unknown_command());
+                Flow::Continue
+            }
+        }
+    }
+
+    fn begin_command(&mut self, command: &'static str, text: &str) {
+        if self.server.config.statistics {
+            self.server.stats.threads_running.inc();
+        }
+        self.handle.killed.store(false, Ordering::Relaxed);
+        let db = self.sql.db.clone();
+        self.handle.set_info(|i| {
+            i.command = command;
+            i.state = "executing";
+            let mut q = i.query.take().unwrap_or_default();
+            q.clear();
+            let mut end = text.len().min(MAX_INFO_LEN);
+            while !text.is_char_boundary(end) {
+                end -= 1;
+            }
+            q.push_str(&text[..end]);
+            i.query = Some(q);
+            i.db = db;
+            i.since = std::time::Instant::now();
+        });
+    }
+
+    fn end_command(&mut self) {
+        if self.server.config.statistics {
+            self.server.stats.threads_running.dec();
+        }
+        self.handle.set_info(|i| {
+            i.command = "Sleep";
+            i.state = "";
+            i.query = None;
+            i.since = std::time::Instant::now();
+        });
+    }
+
+    /// COM_QUERY, possibly several statements.
+    fn run_query(&mut self, sql: &str, out: &mut Vec<u8>, flush: &mut Flush<'_>) -> Flow {
+        let single = [sql];
+        let parts: Vec<&str>;
+        let stmts: &[&str] = if self.multi_statements && sql.contains(';') {
+            parts = turnstile_engine::lex::split_statements(sql);
+            &parts
+        } else {
+            &single
+        };
+        for (i, stmt) in stmts.iter().enumerate() {
+            if self.server.config.statistics {
+                self.server.stats.questions.inc();
+            }
+            let more = i + 1 < stmts.len();
+            let ok = self.run_statement(stmt, &[], false, &[], more, out, flush);
+            if self.sql.kill_self || self.handle.kill_connection.load(Ordering::Relaxed) {
+                self.sql.kill_self = false;
+                out.clear();
+                self.seq = 1;
+                self.send_err(out, &SqlError::query_interrupted());
+                return Flow::Close;
+            }
+            if !ok {
+                break;
+            }
+        }
+        Flow::Continue
+    }
+
+    /// Run one statement and write its complete response. Returns false on error.
+    #[allow(clippy::too_many_arguments)]
+    fn run_statement(&mut self, sql: &str, params: &[Value], binary: bool, columns: &[Column], more: bool, out: &mut Vec<u8>, flush: &mut Flush<'_>) -> bool {
+        let deprecate_eof = self.deprecate_eof();
+        let status_before = self.status_flags();
+        let engine = self.engine.as_mut().expect("authenticated");
+        let mut sink = WireSink { out, seq: &mut self.seq, deprecate_eof, binary, columns: columns.to_vec(), sent_columns: false, flush, io_error: None, status: status_before };
+        let result = {
+            let ctx = ExecContext { waits: &NoWait, killed: &self.handle.killed };
+            let mut call = Call { sess: &mut self.sql, engine: engine.as_mut(), ops: &*self.server, ctx: &ctx, params };
+            front::execute(&mut call, sql, &mut sink)
+        };
+        let io_failed = sink.io_error.is_some();
+        let sent_columns = sink.sent_columns;
+        drop(sink);
+        if io_failed {
+            return false;
+        }
+        let result = match result {
+            Ok(Outcome::Rows) if self.handle.killed.load(Ordering::Relaxed) && self.handle.kill_connection.load(Ordering::Relaxed) => Err(SqlError::query_interrupted()),
+            r => r,
+        };
+        let st = self.status_flags() | if more { status::MORE_RESULTS_EXISTS } else { 0 };
+        match result {
+            Ok(Outcome::Rows) => {
+                if !sent_columns {
+                    // An engine that streamed nothing still owes a well-formed reply.
+                    self.send_ok(out, 0, 0, 0, more);
+                } else if deprecate_eof {
+                    self.packet(out, |o| encode_ok(o, 0xfe, 0, 0, st, 0, ""));
+                } else {
+                    self.packet(out, |o| encode_eof(o, 0, st));
+                }
+                true
+            }
+            Ok(Outcome::Done(d)) => {
+                self.send_ok(out, d.affected_rows, d.last_insert_id, d.warnings, more);
+                true
+            }
+            Err(e) => {
+                self.send_err(out, &e);
+                false
+            }
+        }
+    }
+
+    fn prepare(&mut self, sql: String, out: &mut Vec<u8>) {
+        if self.stmts.len() >= self.server.config.max_prepared_stmt_count as usize {
+            let e = SqlError::new(1461, "42000", format!("Can't create more than max_prepared_stmt_count statements (current value: {})", self.server.config.max_prepared_stmt_count));
+            self.send_err(out, &e);
+            return;
+        }
+        let params = match turnstile_engine::lex::count_params(&sql) {
+            Ok(n) => n,
+            Err(e) => {
+                self.send_err(out, &SqlError::syntax(&sql[e.at..]));
+                return;
+            }
+        };
+        if params > u16::MAX as usize {
+            self.send_err(out, &SqlError::new(1390, "HY000", "Prepared statement contains too many placeholders"));
+            return;
+        }
+        let kw = turnstile_engine::lex::first_keyword(&sql);
+        if kw.is_empty() {
+            self.send_err(out, &SqlError::empty_query());
+            return;
+        }
+        // Result columns: the engine describes its own statements; session
+        // statements describe theirs when executed.
+        let columns = if matches!(kw.as_str(), "SELECT" | "SHOW" | "DESCRIBE" | "DESC" | "EXPLAIN" | "WITH") && self.engine_bound(&sql) {
+            match self.engine.as_mut().expect("authenticated").prepare(&sql) {
+                Ok(p) => p.columns,
+                Err(e) => {
+                    self.send_err(out, &e);
+                    return;
+                }
+            }
+        } else {
+            Vec::new()
+        };
+        let id = self.next_stmt_id;
+        self.next_stmt_id = self.next_stmt_id.wrapping_add(1).max(1);
+        let deprecate_eof = self.deprecate_eof();
+        let (ncols, nparams) = (columns.len() as u16, params as u16);
+        self.packet(out, |o| {
+            o.push(0);
+            o.extend_from_slice(&id.to_le_bytes());
+            o.extend_from_slice(&ncols.to_le_bytes());
+            o.extend_from_slice(&nparams.to_le_bytes());
+            o.push(0);
+            o.extend_from_slice(&0u16.to_le_bytes());
+        });
+        let st = self.status_flags();
+        if params > 0 {
+            let p = Column::computed("?", turnstile_wire::consts::coltype::VAR_STRING);
+            for _ in 0..params {
+                self.packet(out, |o| p.encode(o));
+            }
+            if !deprecate_eof {
+                self.packet(out, |o| encode_eof(o, 0, st));
+            }
+        }
+        if !columns.is_empty() {
+            for c in &columns {
+                self.packet(out, |o| c.encode(o));
+            }
+            if !deprecate_eof {
+                self.packet(out, |o| encode_eof(o, 0, st));
+            }
+        }
+        self.stmts.insert(id, Stmt { sql, params, columns, types: Vec::new(), long_data: vec![None; params] });
+    }
+
+    /// Does this statement go to the engine (rather than being answered by the front)?
+    fn engine_bound(&self, sql: &str) -> bool {
+        let Ok(toks) = turnstile_engine::lex::tokenize(sql) else { return false };
+        match turnstile_engine::lex::first_keyword(sql).as_str() {
+            "SELECT" => front::has_table(&toks),
+            "SHOW" => !toks.iter().any(|t| ["VARIABLES", "STATUS", "PROCESSLIST", "DATABASES", "SCHEMAS", "GRANTS", "WARNINGS", "ERRORS", "ENGINES", "COLLATION", "CHARACTER", "CHARSET"].iter().any(|k| t.is_kw(k))),
+            _ => true,
+        }
+    }
+
+    fn execute_prepared(&mut self, id: u32, rest: &[u8], out: &mut Vec<u8>, flush: &mut Flush<'_>) -> Flow {
+        let Some(st) = self.stmts.get_mut(&id) else {
+            self.send_err(out, &SqlError::unknown_stmt_handler(id, "mysqld_stmt_execute"));
+            return Flow::Continue;
+        };
+        let params = match decode_execute_params(rest, st.params, &mut st.types, &mut st.long_data) {
+            Ok(p) => p,
+            Err(_) => {
+                self.send_err(out, &SqlError::wrong_arguments("mysqld_stmt_execute"));
+                return Flow::Continue;
+            }
+        };
+        let (sql, columns) = (st.sql.clone(), st.columns.clone());
+        self.begin_command("Execute", &sql);
+        self.run_statement(&sql, &params, true, &columns, false, out, flush);
+        self.end_command();
+        if self.handle.kill_connection.load(Ordering::Relaxed) {
+            return Flow::Close;
+        }
+        Flow::Continue
+    }
+
+    fn change_user(&mut self, cu: ChangeUser, out: &mut Vec<u8>) -> Flow {
+        let plugin = match cu.auth_plugin.as_deref() {
+            None | Some(auth::NATIVE) => auth::NATIVE,
+            Some(auth::CACHING_SHA2) => auth::CACHING_SHA2,
+            Some(_) => "",
+        };
+        let account = self.server.accounts.find(&cu.username, &self.peer);
+        self.phase = Phase::Handshake;
+        self.authenticated = false;
+        let login = PendingLogin { account, username: cu.username, database: cu.database, plugin, change_user: true };
+        self.authenticate(login, &cu.auth_response, out)
+    }
+
+    /// Tear down: unregister and release the connection slot.
+    pub fn finish(&mut self) {
+        self.handle.detach_socket();
+        if let Some(mut e) = self.engine.take() {
+            if e.in_transaction() {
+                let ctx = ExecContext { waits: &NoWait, killed: &self.handle.killed };
+                let _ = e.rollback(&ctx);
+            }
+        }
+        let reg = &self.server.registry;
+        reg.remove(self.handle.id);
+        if self.counted_admin_port {
+            reg.admin_connected.fetch_sub(1, Ordering::AcqRel);
+        } else {
+            reg.connected.fetch_sub(1, Ordering::AcqRel);
+        }
+        if self.authenticated && !self.quit {
+            self.server.stats.aborted_clients.inc();
+        }
+    }
+}
+
+/// Streams a result set into the output buffer, flushing as it fills.
+struct WireSink<'a, 'f> {
+    out: &'a mut Vec<u8>,
+    seq: &'a mut u8,
+    deprecate_eof: bool,
+    binary: bool,
+    columns: Vec<Column>,
+    sent_columns: bool,
+    flush: &'a mut Flush<'f>,
+    io_error: Option<io::Error>,
+    status: u16,
+}
+
+impl WireSink<'_, '_> {
+    fn packet(&mut self, f: impl FnOnce(&mut Vec<u8>)) {
+        let start = begin_packet(self.out);
+        f(self.out);
+        end_packet(self.out, start, self.seq);
+    }
+
+    fn maybe_flush(&mut self) -> Result<(), SqlError> {
+        if self.out.len() >= FLUSH_AT {
+            if let Err(e) = (self.flush)(self.out) {
+                self.io_error = Some(e);
+                return Err(SqlError::new(1160, "08S01", "Got an error writing communication packets"));
+            }
+        }
+        Ok(())
+    }
+}
+
+impl RowSink for WireSink<'_, '_> {
+    fn columns(&mut self, columns: &[Column]) -> Result<(), SqlError> {
+        self.packet(|o| encode_column_count(o, columns.len()));
+        for c in columns {
+            self.packet(|o| c.encode(o));
+        }
+        if !self.deprecate_eof {
+            let st = self.status;
+            self.packet(|o| encode_eof(o, 0, st));
+        }
+        self.columns = columns.to_vec();
+        self.sent_columns = true;
+        self.maybe_flush()
+    }
+
+    fn row(&mut self, row: &[Value]) -> Result<(), SqlError> {
+        if self.binary {
+            let cols = std::mem::take(&mut self.columns);
+            self.packet(|o| encode_binary_row(o, &cols, row));
+            self.columns = cols;
+        } else {
+            self.packet(|o| encode_text_row(o, row));
+        }
+        self.maybe_flush()
+    }
+}
