@@ -26,4 +26,4 @@ if grep -qE "FAILED|error(\[|:)" /tmp/turnstile-cargo-test.log; then
   echo "rust unit tests failed"; exit 1
 fi
 echo "== integration tests (real binary, real clients)"
-TURNSTILE_BIN="$PWD/target/release/turnstile" python3 -m pytest tests -q -p no:cacheprovider "$@"
+TURNSTILE_REQUIRE_BIN=1 TURNSTILE_BIN="$PWD/target/release/turnstile" python3 -m pytest tests -q -p no:cacheprovider "$@"

@@ -64,6 +64,22 @@ fn result_columns(sql: &str, db: Option<&str>) -> Result<Vec<Column>, SqlError> 
     }
 }
 
+/// A statement that names a table without a database (`t`, not `db.t`) needs a
+/// current database, as in MySQL (ERR 1046).
+fn needs_database(sql: &str) -> Result<bool, SqlError> {
+    let kw = lex::first_keyword(sql);
+    let tokens = lex::tokenize(sql).map_err(|e| SqlError::syntax(&sql[e.at..]))?;
+    let touches_table = match kw.as_str() {
+        "SELECT" | "WITH" => tokens.iter().any(|t| t.is_kw("FROM")),
+        "INSERT" | "REPLACE" | "UPDATE" | "DELETE" | "TRUNCATE" | "DESCRIBE" | "DESC" | "RENAME" | "LOCK" | "ANALYZE" | "OPTIMIZE" | "CHECK" | "REPAIR" => true,
+        "CREATE" | "DROP" | "ALTER" => tokens.iter().take(4).any(|t| t.is_kw("TABLE") || t.is_kw("INDEX") || t.is_kw("VIEW")),
+        "SHOW" => tokens.iter().any(|t| t.is_kw("TABLES") || t.is_kw("COLUMNS") || t.is_kw("FIELDS") || t.is_kw("INDEX") || t.is_kw("INDEXES") || t.is_kw("KEYS")) && !tokens.iter().any(|t| t.is_kw("FROM") || t.is_kw("IN")),
+        _ => false,
+    };
+    let qualified = tokens.windows(3).any(|w| w[0].ident().is_some() && w[1].is_op(".") && (w[2].ident().is_some() || w[2].is_op("*")));
+    Ok(touches_table && !qualified)
+}
+
 /// Names of a SELECT's result columns: the alias, or the expression's text.
 fn select_columns(sql: &str) -> Result<Vec<Column>, SqlError> {
     let tokens = lex::tokenize(sql).map_err(|e| SqlError::syntax(&sql[e.at..]))?;
@@ -134,6 +150,9 @@ impl EngineSession for BlackholeSession {
     }
 
     fn execute(&mut self, _ctx: &ExecContext<'_>, sql: &str, _params: &[Value], sink: &mut dyn RowSink) -> Result<Outcome, SqlError> {
+        if self.db.is_none() && needs_database(sql)? {
+            return Err(SqlError::no_database());
+        }
         let columns = result_columns(sql, self.db.as_deref())?;
         if columns.is_empty() {
             return Ok(Outcome::Done(Done::default()));

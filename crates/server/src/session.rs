@@ -314,6 +314,7 @@ impl Session {
         self.sql.account_user = account.user.clone();
         self.sql.account_host = account.host.clone();
         self.sql.priv_cache = None;
+        self.sql.apply_login_defaults(&self.server.globals);
         if self.engine.is_none() {
             match self.server.engine.open_session() {
                 Ok(e) => self.engine = Some(e),
@@ -441,6 +442,7 @@ impl Session {
                 let db = self.sql.db.clone();
                 self.sql.reset();
                 self.sql.db = db;
+                self.sql.apply_login_defaults(&self.server.globals);
                 self.stmts.clear();
                 self.send_ok(out, 0, 0, 0, false);
                 Flow::Continue

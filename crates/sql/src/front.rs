@@ -108,9 +108,16 @@ pub fn execute(call: &mut Call<'_, '_>, sql: &str, sink: &mut dyn RowSink) -> Re
         "DELETE" | "TRUNCATE" => engine_statement(call, sql, privs::DELETE, sink),
         "DESCRIBE" | "DESC" | "EXPLAIN" | "WITH" | "TABLE" | "VALUES" => engine_statement(call, sql, privs::SELECT, sink),
         "RENAME" => engine_statement(call, sql, privs::CREATE | privs::DROP, sink),
-        _ => engine_statement(call, sql, 0, sink),
+        verb if ENGINE_VERBS.contains(&verb) => engine_statement(call, sql, 0, sink),
+        _ => Err(SqlError::syntax(sql.trim_start())),
     }
 }
+
+/// Other statements an engine may understand; any other first word is a syntax error.
+const ENGINE_VERBS: &[&str] = &[
+    "ANALYZE", "CALL", "CHECK", "CHECKSUM", "DEALLOCATE", "EXECUTE", "HANDLER", "LOAD", "LOCK", "OPTIMIZE", "PREPARE", "RELEASE", "REPAIR",
+    "SAVEPOINT", "UNLOCK", "XA",
+];
 
 /// True if a SELECT reads a table (a top-level FROM other than DUAL).
 pub fn has_table(toks: &[Token]) -> bool {
@@ -655,7 +662,12 @@ fn assign(call: &mut Call<'_, '_>, def: &'static vars::VarDef, scope: Option<&st
     let v = vars::coerce(def, v)?;
     let v = if def.name == "sql_mode" {
         let text = v.to_text().map(|t| String::from_utf8_lossy(&t).to_ascii_uppercase()).unwrap_or_default();
-        let parts: Vec<&str> = text.split(',').map(str::trim).filter(|s| !s.is_empty()).collect();
+        let mut parts: Vec<&str> = Vec::new();
+        for part in text.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+            if !parts.contains(&part) {
+                parts.push(part);
+            }
+        }
         Value::str(&parts.join(","))
     } else {
         v

@@ -107,12 +107,17 @@ impl SessionState {
         vars::lookup(name).and_then(|d| self.var(globals, d).as_i64()).unwrap_or(0)
     }
 
-    /// The idle timeout this session gets, in seconds.
+    /// The idle timeout this session gets, in seconds (its wait_timeout).
     pub fn idle_timeout(&self, globals: &vars::Globals) -> i64 {
+        self.int_var(globals, "wait_timeout")
+    }
+
+    /// Session defaults applied at login and after a reset: as MySQL does, an
+    /// interactive client's wait_timeout starts as the global interactive_timeout.
+    pub fn apply_login_defaults(&mut self, globals: &vars::Globals) {
         if self.interactive {
-            self.int_var(globals, "interactive_timeout")
-        } else {
-            self.int_var(globals, "wait_timeout")
+            let v = globals.hot.interactive_timeout.load(std::sync::atomic::Ordering::Relaxed);
+            self.vars.insert("wait_timeout", Value::Int(v));
         }
     }
 }

@@ -1,0 +1,124 @@
+"""Shared fixtures for the Turnstile integration suite.
+
+* `server`          - one turnstile per test module (default flags plus
+                      --max-connections 100), root password ROOT_PASSWORD.
+* `server_factory`  - function-scoped: `server_factory("--wait-timeout", "2")`
+                      starts a server with extra flags; all are stopped
+                      (SIGTERM, then SIGKILL after 10 s) at teardown.
+* `root_conn`       - a PyMySQL root connection to `server`.
+* `uniq`            - unique identifiers for users / databases.
+
+The binary is target/release/turnstile (override with TURNSTILE_BIN).  If it
+does not exist every test is skipped, unless TURNSTILE_REQUIRE_BIN=1, in
+which case they fail.  On a failure the tail of each running server's stderr
+is attached to the report.
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+import sys
+
+import pytest
+
+sys.path.insert(0, os.path.dirname(__file__))
+
+from helpers import clients  # noqa: E402
+from helpers.server import ACTIVE, ROOT_PASSWORD, ServerStartError, TurnstileServer, binary_path  # noqa: E402
+
+DEFAULT_MAX_CONNECTIONS = 100
+
+
+@pytest.fixture(scope="session")
+def turnstile_bin():
+    path = binary_path()
+    if not path.exists():
+        msg = f"turnstile binary not found at {path} (cargo build --release -p turnstile, or set TURNSTILE_BIN)"
+        if os.environ.get("TURNSTILE_REQUIRE_BIN") == "1":
+            pytest.fail(msg)
+        pytest.skip(msg)
+    return path
+
+
+def _start(extra=(), **kwargs) -> TurnstileServer:
+    srv = TurnstileServer(extra_args=extra, **kwargs)
+    try:
+        return srv.start()
+    except ServerStartError:
+        srv.cleanup()
+        raise
+
+
+@pytest.fixture(scope="module")
+def server(turnstile_bin):
+    srv = _start(["--max-connections", str(DEFAULT_MAX_CONNECTIONS)])
+    yield srv
+    srv.stop()
+    srv.cleanup()
+
+
+class ServerFactory:
+    def __init__(self):
+        self.servers = []
+
+    def __call__(self, *extra, **kwargs) -> TurnstileServer:
+        srv = _start(list(extra), **kwargs)
+        self.servers.append(srv)
+        return srv
+
+    def new(self, *extra, **kwargs) -> TurnstileServer:
+        """Create (but do not start) a server, e.g. to inspect returncodes."""
+        srv = TurnstileServer(extra_args=list(extra), **kwargs)
+        self.servers.append(srv)
+        return srv
+
+    def close(self):
+        for srv in self.servers:
+            srv.stop()
+        for srv in self.servers:
+            srv.cleanup()
+
+
+@pytest.fixture
+def server_factory(turnstile_bin):
+    factory = ServerFactory()
+    yield factory
+    factory.close()
+
+
+@pytest.fixture
+def root_conn(server):
+    conn = clients.root(server)
+    yield conn
+    try:
+        conn.close()
+    except Exception:
+        pass
+
+
+_counter = itertools.count(1)
+
+
+@pytest.fixture
+def uniq():
+    """uniq('u') -> 'u_<pid>_<n>' : names that never collide within a run."""
+
+    def make(prefix: str) -> str:
+        return f"{prefix}_{os.getpid() % 10000}_{next(_counter)}"
+
+    return make
+
+
+@pytest.fixture
+def root_password():
+    return ROOT_PASSWORD
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    outcome = yield
+    report = outcome.get_result()
+    if report.failed and ACTIVE:
+        for srv in list(ACTIVE):
+            report.sections.append((f"turnstile stderr tail ({srv!r})", srv.log_tail(60)))
