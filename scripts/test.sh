@@ -25,5 +25,9 @@ cargo test --release --locked --workspace 2>&1 | tee /tmp/turnstile-cargo-test.l
 if grep -qE "FAILED|error(\[|:)" /tmp/turnstile-cargo-test.log; then
   echo "rust unit tests failed"; exit 1
 fi
-echo "== integration tests (real binary, real clients)"
-TURNSTILE_REQUIRE_BIN=1 TURNSTILE_BIN="$PWD/target/release/turnstile" python3 -m pytest tests -q -p no:cacheprovider "$@"
+# The whole integration suite runs once per scheduler.
+for scheduler in one-thread-per-connection pool-of-threads; do
+  echo "== integration tests, thread_handling=$scheduler (real binary, real clients)"
+  TURNSTILE_THREAD_HANDLING=$scheduler TURNSTILE_REQUIRE_BIN=1 TURNSTILE_BIN="$PWD/target/release/turnstile" \
+    python3 -m pytest tests -q -p no:cacheprovider "$@"
+done

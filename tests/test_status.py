@@ -107,7 +107,7 @@ def _connect_close_one_by_one(srv, watcher, n):
 
 @pytest.mark.mysql_compat
 def test_thread_cache_reuses_threads(server_factory):
-    srv = server_factory("--thread-cache-size", "4")
+    srv = server_factory("--thread-cache-size", "4", "--thread-handling", "one-thread-per-connection")
     watcher = clients.root(srv)
     try:
         assert clients.scalar(watcher, "SELECT @@thread_cache_size") == 4
@@ -123,7 +123,7 @@ def test_thread_cache_reuses_threads(server_factory):
 
 @pytest.mark.mysql_compat
 def test_thread_cache_disabled(server_factory):
-    srv = server_factory("--thread-cache-size", "0")
+    srv = server_factory("--thread-cache-size", "0", "--thread-handling", "one-thread-per-connection")
     watcher = clients.root(srv)
     try:
         assert clients.scalar(watcher, "SELECT @@thread_cache_size") == 0

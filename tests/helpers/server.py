@@ -90,6 +90,10 @@ class TurnstileServer:
             "--datadir", self.datadir,
             "--engine", self.engine,
         ]
+        # The whole suite runs once per scheduler (scripts/test.sh sets this).
+        scheduler = os.environ.get("TURNSTILE_THREAD_HANDLING")
+        if scheduler and not any(a.startswith("--thread-handling") for a in self.extra_args):
+            args += ["--thread-handling", scheduler]
         if self.root_password is not None:
             args += ["--root-password", self.root_password]
         return args + self.extra_args

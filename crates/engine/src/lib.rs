@@ -25,9 +25,20 @@ pub use turnstile_wire::value::Value;
 
 /// Receives a result set. Engines call `columns` once, then `row` per row.
 /// The server's sink encodes straight into the connection's output buffer.
+///
+/// Backpressure: under the pool-of-threads scheduler a slow client must not
+/// hold a worker. When the connection's output buffer is full and the socket
+/// takes no more, `wants_pause` turns true. An engine that can keep its cursor
+/// open then stops producing and returns `Outcome::Paused`; the server calls
+/// `EngineSession::resume` with a fresh sink once the client has read. An engine
+/// that cannot pause simply keeps producing (the buffer grows past its target).
 pub trait RowSink {
     fn columns(&mut self, columns: &[Column]) -> Result<(), SqlError>;
     fn row(&mut self, row: &[Value]) -> Result<(), SqlError>;
+    /// True when the producer should stop after the current row and return `Outcome::Paused`.
+    fn wants_pause(&self) -> bool {
+        false
+    }
 }
 
 /// What a statement produced when it did not send a result set.
@@ -45,6 +56,9 @@ pub enum Outcome {
     Done(Done),
     /// A result set was streamed through the sink.
     Rows,
+    /// Part of a result set was streamed and the sink asked to pause
+    /// (`RowSink::wants_pause`); the engine keeps its cursor until `resume`.
+    Paused,
 }
 
 /// Description of a prepared statement.
@@ -120,4 +134,10 @@ pub trait EngineSession: Send {
     fn set_autocommit(&mut self, on: bool);
     /// COM_RESET_CONNECTION / COM_CHANGE_USER: roll back and forget session state.
     fn reset(&mut self);
+    /// Continue a result set that returned `Outcome::Paused` (no columns again).
+    fn resume(&mut self, _ctx: &ExecContext<'_>, _sink: &mut dyn RowSink) -> Result<Outcome, SqlError> {
+        Err(SqlError::internal("no paused result to resume"))
+    }
+    /// Drop a paused result (the client went away).
+    fn cancel_paused(&mut self) {}
 }

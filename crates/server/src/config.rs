@@ -39,9 +39,27 @@ pub struct Config {
     /// Listen backlog of each listener (the kernel caps it at net.core.somaxconn).
     #[arg(long, default_value_t = 4096)]
     pub back_log: u32,
-    /// Scheduler: "one-thread-per-connection".
+    /// Scheduler: "one-thread-per-connection" or "pool-of-threads".
     #[arg(long, default_value = "one-thread-per-connection")]
     pub thread_handling: String,
+    /// Pool-of-threads: thread groups, each with its own epoll set (0: one per CPU).
+    #[arg(long, default_value_t = 0)]
+    pub thread_pool_size: usize,
+    /// Pool-of-threads: workers allowed to run at once per group beyond the first.
+    #[arg(long, default_value_t = 3)]
+    pub thread_pool_oversubscribe: usize,
+    /// Pool-of-threads: cap on worker threads in all groups.
+    #[arg(long, default_value_t = 1000)]
+    pub thread_pool_max_threads: usize,
+    /// Pool-of-threads: seconds an idle worker waits before it retires.
+    #[arg(long, default_value_t = 60)]
+    pub thread_pool_idle_timeout: u64,
+    /// Pool-of-threads: milliseconds without progress before a group counts as stalled and gets another worker.
+    #[arg(long, default_value_t = 200)]
+    pub thread_pool_stall_limit: u64,
+    /// Pool-of-threads: milliseconds before queued normal-priority work is taken ahead of high-priority work.
+    #[arg(long, default_value_t = 1000)]
+    pub thread_pool_prio_kickup_timer: u64,
     /// Idle threads kept for reuse by later connections.
     #[arg(long, default_value_t = 128)]
     pub thread_cache_size: u32,

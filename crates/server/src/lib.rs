@@ -11,6 +11,7 @@ pub mod config;
 pub mod conn;
 pub mod listener;
 pub mod per_thread;
+pub mod pool;
 pub mod registry;
 pub mod server;
 pub mod session;
@@ -81,8 +82,8 @@ fn lock_datadir(datadir: &std::path::Path) -> Result<std::fs::File, String> {
 
 /// Open the data directory, accounts, engine and listeners.
 pub fn start(config: Config) -> Result<Running, String> {
-    if config.thread_handling != "one-thread-per-connection" {
-        return Err(format!("thread_handling '{}' is not available; use one-thread-per-connection", config.thread_handling));
+    if !matches!(config.thread_handling.as_str(), "one-thread-per-connection" | "pool-of-threads") {
+        return Err(format!("thread_handling '{}' is not known; use one-thread-per-connection or pool-of-threads", config.thread_handling));
     }
     std::fs::create_dir_all(&config.datadir).map_err(|e| format!("cannot create datadir {}: {}", config.datadir.display(), e))?;
     let lock = lock_datadir(&config.datadir)?;
@@ -108,8 +109,35 @@ impl Running {
     /// stop accepting, let running statements finish, close every session.
     pub fn run(self) {
         let server = self.server.clone();
+        // Admin-port connections always get their own thread, so an
+        // administrator gets in even when every pool worker is blocked.
         let cache = per_thread::ThreadCache::new(server.clone());
-        self.listeners.run(&server.shutting_down, |conn| cache.dispatch(conn));
+        let pool = if server.config.thread_handling == "pool-of-threads" {
+            let cfg = &server.config;
+            let cpus = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(2);
+            let settings = pool::PoolSettings {
+                size: if cfg.thread_pool_size == 0 { cpus } else { cfg.thread_pool_size },
+                oversubscribe: cfg.thread_pool_oversubscribe,
+                max_threads: cfg.thread_pool_max_threads.max(1),
+                idle_timeout: Duration::from_secs(cfg.thread_pool_idle_timeout.max(1)),
+                stall_limit: Duration::from_millis(cfg.thread_pool_stall_limit.max(10)),
+                kickup: Duration::from_millis(cfg.thread_pool_prio_kickup_timer),
+                stack: cfg.thread_stack.max(64 * 1024),
+            };
+            match pool::Pool::start(server.clone(), settings) {
+                Ok(p) => Some(p),
+                Err(e) => {
+                    tracing::error!(error = %e, "cannot start the thread pool; using one-thread-per-connection");
+                    None
+                }
+            }
+        } else {
+            None
+        };
+        self.listeners.run(&server.shutting_down, |conn| match &pool {
+            Some(p) if !conn.admin_port => p.dispatch(conn),
+            _ => cache.dispatch(conn),
+        });
         tracing::info!("shutting down: no longer accepting; waiting for sessions");
         let deadline = Instant::now() + Duration::from_secs(server.config.shutdown_timeout);
         // Half-close every session's read side: an idle session wakes and ends,
@@ -128,6 +156,9 @@ impl Running {
                 h.shutdown_socket(std::net::Shutdown::Both);
             }
             std::thread::sleep(Duration::from_millis(200));
+        }
+        if let Some(p) = pool {
+            p.stop();
         }
         tracing::info!("shutdown complete");
     }

@@ -113,6 +113,19 @@ fn write_out(stream: &mut Stream, server: &Server, buf: &mut Vec<u8>) -> io::Res
     r
 }
 
+/// ERR 4031, which MySQL 8.0.24+ sends before closing an idle session.
+pub fn encode_inactivity_error(msg: &mut Vec<u8>) {
+    let mut seq = 0u8;
+    let start = turnstile_wire::packet::begin_packet(msg);
+    turnstile_wire::response::encode_err(
+        msg,
+        4031,
+        "HY000",
+        "The client was disconnected by the server because of inactivity. See wait_timeout and interactive_timeout for configuring this behavior.",
+    );
+    turnstile_wire::packet::end_packet(msg, start, &mut seq);
+}
+
 /// Serve one connection on this thread until it closes.
 pub fn serve(server: &Arc<Server>, conn: Accepted) {
     let (peer, host) = conn.peer();
@@ -134,6 +147,14 @@ pub fn serve(server: &Arc<Server>, conn: Accepted) {
                 {
                     let mut flush = |buf: &mut Vec<u8>| write_out(&mut stream, server, buf);
                     flow = session.on_packet(seq, &payload, &mut out, &mut flush);
+                    // Writes block here, so a paused result just continues.
+                    while flow == Flow::Paused {
+                        if flush(&mut out).is_err() {
+                            flow = Flow::Close;
+                            break;
+                        }
+                        flow = session.resume(&mut out, &mut flush);
+                    }
                 }
                 if write_out(&mut stream, server, &mut out).is_err() {
                     break;
@@ -181,6 +202,9 @@ pub fn serve(server: &Arc<Server>, conn: Accepted) {
         match stream.read(spare) {
             Ok(0) => {
                 decoder.commit(want, 0);
+                if !session.authenticated {
+                    server.stats.aborted_connects.inc();
+                }
                 break;
             }
             Ok(n) => decoder.commit(want, n),
@@ -188,17 +212,8 @@ pub fn serve(server: &Arc<Server>, conn: Accepted) {
             Err(e) if e.kind() == io::ErrorKind::WouldBlock || e.kind() == io::ErrorKind::TimedOut => {
                 decoder.commit(want, 0);
                 if session.authenticated && !mid_packet {
-                    // MySQL 8.0.24+ tells the client why before closing.
                     let mut msg = Vec::new();
-                    let mut seq = 0u8;
-                    let start = turnstile_wire::packet::begin_packet(&mut msg);
-                    turnstile_wire::response::encode_err(
-                        &mut msg,
-                        4031,
-                        "HY000",
-                        "The client was disconnected by the server because of inactivity. See wait_timeout and interactive_timeout for configuring this behavior.",
-                    );
-                    turnstile_wire::packet::end_packet(&mut msg, start, &mut seq);
+                    encode_inactivity_error(&mut msg);
                     let _ = write_out(&mut stream, server, &mut msg);
                 } else if !session.authenticated {
                     server.stats.aborted_connects.inc();

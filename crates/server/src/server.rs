@@ -22,6 +22,8 @@ pub struct Server {
     pub shutting_down: AtomicBool,
     /// Idle threads in the thread cache (Threads_cached).
     pub threads_cached: AtomicI64,
+    /// Pool-of-threads counters (all zero under thread-per-connection).
+    pub pool: crate::pool::PoolCounters,
 }
 
 impl Server {
@@ -62,6 +64,7 @@ impl Server {
             started: Instant::now(),
             shutting_down: AtomicBool::new(false),
             threads_cached: AtomicI64::new(0),
+            pool: Default::default(),
             config,
         }
     }
@@ -115,6 +118,12 @@ impl ServerOps for Server {
             ("Connections", i(st.connections.get())),
             ("Max_used_connections", Value::UInt(st.max_used_connections.load(Ordering::Relaxed))),
             ("Questions", i(st.questions.get())),
+            ("Threadpool_groups", i(self.pool.groups.load(Ordering::Relaxed))),
+            ("Threadpool_idle_threads", i(self.pool.idle_threads.load(Ordering::Relaxed))),
+            ("Threadpool_queue_length", i(self.pool.queue_length.load(Ordering::Relaxed))),
+            ("Threadpool_stalls", i(self.pool.stalls.load(Ordering::Relaxed))),
+            ("Threadpool_threads", i(self.pool.threads.load(Ordering::Relaxed))),
+            ("Threadpool_throttles", i(self.pool.throttles.load(Ordering::Relaxed))),
             ("Threads_cached", i(self.threads_cached.load(Ordering::Relaxed))),
             ("Threads_connected", Value::UInt(connected)),
             ("Threads_created", i(st.threads_created.get())),

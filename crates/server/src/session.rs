@@ -14,7 +14,7 @@ use std::collections::HashMap;
 use std::io;
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
-use turnstile_engine::{Column, EngineSession, ExecContext, NoWait, Outcome, RowSink, SqlError, Value};
+use turnstile_engine::{Column, EngineSession, ExecContext, NoWait, Outcome, RowSink, SqlError, Value, WaitHook};
 use turnstile_sql::front::{self, Call};
 use turnstile_sql::{privs, SessionState, SERVER_VERSION};
 use turnstile_wire::auth;
@@ -37,7 +37,27 @@ pub enum Flow {
     Continue,
     /// Write what is in `out`, then close the connection.
     Close,
+    /// A result set is waiting for the client to read: write `out`, and when
+    /// the socket is writable again call `resume`. No new packet is read meanwhile.
+    Paused,
 }
+
+/// What happens after one statement.
+enum Step {
+    Next,
+    Stop,
+    Paused,
+    Close,
+}
+
+/// A result set waiting for the client to read, and what follows it.
+struct PausedResult {
+    rest: std::collections::VecDeque<String>,
+    binary: bool,
+}
+
+/// Output buffer size at which a pausable result set pauses.
+pub const PAUSE_AT: usize = 256 * 1024;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Phase {
@@ -87,6 +107,11 @@ pub struct Session {
     pub authenticated: bool,
     /// The client said COM_QUIT (not an aborted client).
     pub quit: bool,
+    /// Results may pause when the output buffer fills (pool scheduler).
+    pausable: bool,
+    /// Told about blocking waits (the pool scheduler's hook, or none).
+    waits: &'static (dyn WaitHook + Sync),
+    paused: Option<PausedResult>,
 }
 
 impl Session {
@@ -118,7 +143,25 @@ impl Session {
             counted_admin_port: admin_port,
             authenticated: false,
             quit: false,
+            pausable: false,
+            waits: &NoWait,
+            paused: None,
         }
+    }
+
+    /// Configure for a non-blocking driver: results pause when output backs up,
+    /// and blocking waits are reported to `waits`.
+    pub fn set_scheduler_hooks(&mut self, pausable: bool, waits: &'static (dyn WaitHook + Sync)) {
+        self.pausable = pausable;
+        self.waits = waits;
+    }
+
+    pub fn in_transaction(&self) -> bool {
+        self.engine.as_ref().map_or(false, |e| e.in_transaction())
+    }
+
+    pub fn is_paused(&self) -> bool {
+        self.paused.is_some()
     }
 
     pub fn id(&self) -> u32 {
@@ -374,9 +417,7 @@ impl Session {
                     return Flow::Continue;
                 };
                 self.begin_command("Query", sql);
-                let flow = self.run_query(sql, out, flush);
-                self.end_command();
-                flow
+                self.run_query(sql, out, flush)
             }
             Command::InitDb(db) => {
                 let db = String::from_utf8_lossy(db).into_owned();
@@ -549,78 +590,140 @@ impl Session {
 
     /// COM_QUERY, possibly several statements.
     fn run_query(&mut self, sql: &str, out: &mut Vec<u8>, flush: &mut Flush<'_>) -> Flow {
-        let single = [sql];
-        let parts: Vec<&str>;
-        let stmts: &[&str] = if self.multi_statements && sql.contains(';') {
-            parts = turnstile_engine::lex::split_statements(sql);
-            &parts
+        let stmts: Vec<String> = if self.multi_statements && sql.contains(';') {
+            turnstile_engine::lex::split_statements(sql).into_iter().map(str::to_string).collect()
         } else {
-            &single
+            vec![sql.to_string()]
         };
-        for (i, stmt) in stmts.iter().enumerate() {
+        self.run_statements(stmts.into(), out, flush)
+    }
+
+    /// Run statements in order until one fails or pauses.
+    fn run_statements(&mut self, mut stmts: std::collections::VecDeque<String>, out: &mut Vec<u8>, flush: &mut Flush<'_>) -> Flow {
+        while let Some(stmt) = stmts.pop_front() {
             if self.server.config.statistics {
                 self.server.stats.questions.inc();
             }
-            let more = i + 1 < stmts.len();
-            let ok = self.run_statement(stmt, &[], false, &[], more, out, flush);
-            if self.sql.kill_self || self.handle.kill_connection.load(Ordering::Relaxed) {
-                self.sql.kill_self = false;
-                out.clear();
-                self.seq = 1;
-                self.send_err(out, &SqlError::query_interrupted());
-                return Flow::Close;
-            }
-            if !ok {
-                break;
+            let more = !stmts.is_empty();
+            let result = self.run_statement(&stmt, &[], false, &[], out, flush);
+            match self.finish_statement(result, more, out) {
+                Step::Next => {}
+                Step::Stop => break,
+                Step::Paused => {
+                    self.paused = Some(PausedResult { rest: stmts, binary: false });
+                    return Flow::Paused;
+                }
+                Step::Close => {
+                    self.end_command();
+                    return Flow::Close;
+                }
             }
         }
+        self.end_command();
         Flow::Continue
     }
 
-    /// Run one statement and write its complete response. Returns false on error.
-    #[allow(clippy::too_many_arguments)]
-    fn run_statement(&mut self, sql: &str, params: &[Value], binary: bool, columns: &[Column], more: bool, out: &mut Vec<u8>, flush: &mut Flush<'_>) -> bool {
-        let deprecate_eof = self.deprecate_eof();
-        let status_before = self.status_flags();
-        let engine = self.engine.as_mut().expect("authenticated");
-        let mut sink = WireSink { out, seq: &mut self.seq, deprecate_eof, binary, columns: columns.to_vec(), sent_columns: false, flush, io_error: None, status: status_before };
+    /// Continue a paused result set once the client has read some output.
+    pub fn resume(&mut self, out: &mut Vec<u8>, flush: &mut Flush<'_>) -> Flow {
+        let Some(p) = self.paused.take() else { return Flow::Continue };
         let result = {
-            let ctx = ExecContext { waits: &NoWait, killed: &self.handle.killed };
-            let mut call = Call { sess: &mut self.sql, engine: engine.as_mut(), ops: &*self.server, ctx: &ctx, params };
-            front::execute(&mut call, sql, &mut sink)
+            let deprecate_eof = self.deprecate_eof();
+            let engine = self.engine.as_mut().expect("authenticated");
+            let mut sink = WireSink::new(out, &mut self.seq, deprecate_eof, p.binary, &[], flush, 0, self.pausable);
+            sink.sent_columns = true;
+            let ctx = ExecContext { waits: self.waits, killed: &self.handle.killed };
+            let r = engine.resume(&ctx, &mut sink);
+            let r = if sink.io_error.is_some() { Err(None) } else { r.map_err(Some) };
+            (r, true)
         };
-        let io_failed = sink.io_error.is_some();
-        let sent_columns = sink.sent_columns;
-        drop(sink);
-        if io_failed {
-            return false;
+        let more = !p.rest.is_empty();
+        match self.finish_statement(result, more, out) {
+            Step::Paused => {
+                self.paused = Some(p);
+                Flow::Paused
+            }
+            Step::Close => {
+                self.end_command();
+                Flow::Close
+            }
+            Step::Stop => {
+                self.end_command();
+                Flow::Continue
+            }
+            Step::Next => {
+                if p.binary {
+                    self.end_command();
+                    Flow::Continue
+                } else {
+                    self.run_statements(p.rest, out, flush)
+                }
+            }
         }
-        let result = match result {
-            Ok(Outcome::Rows) if self.handle.killed.load(Ordering::Relaxed) && self.handle.kill_connection.load(Ordering::Relaxed) => Err(SqlError::query_interrupted()),
-            r => r,
-        };
+    }
+
+    /// Drop a paused result (client gone or killed).
+    pub fn cancel_paused(&mut self) {
+        if self.paused.take().is_some() {
+            if let Some(e) = self.engine.as_mut() {
+                e.cancel_paused();
+            }
+            self.end_command();
+        }
+    }
+
+    /// Write the end of one statement's response; decide what happens next.
+    fn finish_statement(&mut self, result: (Result<Outcome, Option<SqlError>>, bool), more: bool, out: &mut Vec<u8>) -> Step {
+        let (result, sent_columns) = result;
+        if self.sql.kill_self || self.handle.kill_connection.load(Ordering::Relaxed) {
+            self.sql.kill_self = false;
+            if let Some(e) = self.engine.as_mut() {
+                e.cancel_paused();
+            }
+            out.clear();
+            self.seq = 1;
+            self.send_err(out, &SqlError::query_interrupted());
+            return Step::Close;
+        }
         let st = self.status_flags() | if more { status::MORE_RESULTS_EXISTS } else { 0 };
         match result {
+            Err(None) => Step::Close,
+            Ok(Outcome::Paused) => Step::Paused,
             Ok(Outcome::Rows) => {
                 if !sent_columns {
                     // An engine that streamed nothing still owes a well-formed reply.
                     self.send_ok(out, 0, 0, 0, more);
-                } else if deprecate_eof {
+                } else if self.deprecate_eof() {
                     self.packet(out, |o| encode_ok(o, 0xfe, 0, 0, st, 0, ""));
                 } else {
                     self.packet(out, |o| encode_eof(o, 0, st));
                 }
-                true
+                Step::Next
             }
             Ok(Outcome::Done(d)) => {
                 self.send_ok(out, d.affected_rows, d.last_insert_id, d.warnings, more);
-                true
+                Step::Next
             }
-            Err(e) => {
+            Err(Some(e)) => {
                 self.send_err(out, &e);
-                false
+                Step::Stop
             }
         }
+    }
+
+    /// Run one statement, streaming its rows. `Err(None)` means the socket failed.
+    fn run_statement(&mut self, sql: &str, params: &[Value], binary: bool, columns: &[Column], out: &mut Vec<u8>, flush: &mut Flush<'_>) -> (Result<Outcome, Option<SqlError>>, bool) {
+        let deprecate_eof = self.deprecate_eof();
+        let status_before = self.status_flags();
+        let engine = self.engine.as_mut().expect("authenticated");
+        let mut sink = WireSink::new(out, &mut self.seq, deprecate_eof, binary, columns, flush, status_before, self.pausable);
+        let ctx = ExecContext { waits: self.waits, killed: &self.handle.killed };
+        let mut call = Call { sess: &mut self.sql, engine: engine.as_mut(), ops: &*self.server, ctx: &ctx, params };
+        let result = front::execute(&mut call, sql, &mut sink);
+        let sent_columns = sink.sent_columns;
+        if sink.io_error.is_some() {
+            return (Err(None), sent_columns);
+        }
+        (result.map_err(Some), sent_columns)
     }
 
     fn prepare(&mut self, sql: String, out: &mut Vec<u8>) {
@@ -715,12 +818,21 @@ impl Session {
         };
         let (sql, columns) = (st.sql.clone(), st.columns.clone());
         self.begin_command("Execute", &sql);
-        self.run_statement(&sql, &params, true, &columns, false, out, flush);
-        self.end_command();
-        if self.handle.kill_connection.load(Ordering::Relaxed) {
-            return Flow::Close;
+        let result = self.run_statement(&sql, &params, true, &columns, out, flush);
+        match self.finish_statement(result, false, out) {
+            Step::Paused => {
+                self.paused = Some(PausedResult { rest: Default::default(), binary: true });
+                Flow::Paused
+            }
+            Step::Close => {
+                self.end_command();
+                Flow::Close
+            }
+            Step::Next | Step::Stop => {
+                self.end_command();
+                Flow::Continue
+            }
         }
-        Flow::Continue
     }
 
     fn change_user(&mut self, cu: ChangeUser, out: &mut Vec<u8>) -> Flow {
@@ -740,8 +852,9 @@ impl Session {
     pub fn finish(&mut self) {
         self.handle.detach_socket();
         if let Some(mut e) = self.engine.take() {
+            e.cancel_paused();
             if e.in_transaction() {
-                let ctx = ExecContext { waits: &NoWait, killed: &self.handle.killed };
+                let ctx = ExecContext { waits: self.waits, killed: &self.handle.killed };
                 let _ = e.rollback(&ctx);
             }
         }
@@ -769,9 +882,15 @@ struct WireSink<'a, 'f> {
     flush: &'a mut Flush<'f>,
     io_error: Option<io::Error>,
     status: u16,
+    pausable: bool,
 }
 
-impl WireSink<'_, '_> {
+impl<'a, 'f> WireSink<'a, 'f> {
+    #[allow(clippy::too_many_arguments)]
+    fn new(out: &'a mut Vec<u8>, seq: &'a mut u8, deprecate_eof: bool, binary: bool, columns: &[Column], flush: &'a mut Flush<'f>, status: u16, pausable: bool) -> Self {
+        WireSink { out, seq, deprecate_eof, binary, columns: columns.to_vec(), sent_columns: false, flush, io_error: None, status, pausable }
+    }
+
     fn packet(&mut self, f: impl FnOnce(&mut Vec<u8>)) {
         let start = begin_packet(self.out);
         f(self.out);
@@ -813,5 +932,9 @@ impl RowSink for WireSink<'_, '_> {
             self.packet(|o| encode_text_row(o, row));
         }
         self.maybe_flush()
+    }
+
+    fn wants_pause(&self) -> bool {
+        self.pausable && self.out.len() >= PAUSE_AT
     }
 }

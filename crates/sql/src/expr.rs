@@ -402,6 +402,10 @@ pub trait Env {
     fn word(&self, word: &str) -> Result<Value, SqlError>;
     /// The value bound to placeholder `i`.
     fn param(&self, i: usize) -> Value;
+    /// KILL QUERY asked the running statement to stop.
+    fn interrupted(&self) -> bool {
+        false
+    }
 }
 
 pub fn truthy(v: &Value) -> Option<bool> {
@@ -622,6 +626,17 @@ pub fn eval(e: &Expr, env: &mut dyn Env) -> Result<Value, SqlError> {
                 "IF" if args.len() == 3 => {
                     let c = eval(&args[0], env)?;
                     return eval(if truthy(&c) == Some(true) { &args[1] } else { &args[2] }, env);
+                }
+                "BENCHMARK" if args.len() == 2 => {
+                    // CPU-bound on purpose (tests and diagnostics); stops on KILL QUERY.
+                    let n = eval(&args[0], env)?.as_i64().unwrap_or(0);
+                    for i in 0..n.max(0) {
+                        eval(&args[1], env)?;
+                        if i % 4096 == 0 && env.interrupted() {
+                            return Err(SqlError::query_interrupted());
+                        }
+                    }
+                    return Ok(Value::Int(0));
                 }
                 "IFNULL" | "COALESCE" | "NVL" => {
                     for a in args {

@@ -330,6 +330,17 @@ impl Env for SessionEnv<'_, '_, '_> {
                     Value::UInt(sess.last_insert_id)
                 }
             }
+            "REPEAT" => {
+                let (Some(text), Some(n)) = (args.first().and_then(|v| v.to_text()), args.get(1).and_then(|v| v.as_i64())) else { return Some(Ok(Value::Null)) };
+                let n = n.max(0) as usize;
+                let max = self.call.ops.globals().hot.max_allowed_packet.load(std::sync::atomic::Ordering::Relaxed).max(0) as usize;
+                // As MySQL: a result longer than max_allowed_packet is NULL.
+                if text.len().saturating_mul(n) > max {
+                    Value::Null
+                } else {
+                    Value::Bytes(text.repeat(n))
+                }
+            }
             "SLEEP" => {
                 let secs = args.first().and_then(|v| v.as_f64()).unwrap_or(0.0);
                 Value::Int(sleep(self.call.ctx, secs) as i64)
@@ -346,6 +357,9 @@ impl Env for SessionEnv<'_, '_, '_> {
     }
     fn param(&self, i: usize) -> Value {
         self.call.params.get(i).cloned().unwrap_or(Value::Null)
+    }
+    fn interrupted(&self) -> bool {
+        self.call.ctx.killed.load(std::sync::atomic::Ordering::Relaxed)
     }
 }
 

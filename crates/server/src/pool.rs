@@ -1,0 +1,719 @@
+//! Pool-of-threads scheduler: epoll thread groups, stall detection, and slow
+//! clients that never hold a worker.
+//!
+//! Design (after MariaDB's threadpool_generic.cc, written anew):
+//! - `thread_pool_size` groups, each with its own epoll set and work queues.
+//!   Connections are assigned round-robin. Sockets are armed EPOLLONESHOT, and a
+//!   per-connection state word (IDLE/BUSY/TIMEDOUT) is claimed by compare-and-swap,
+//!   so a connection is never on two workers at once.
+//! - A worker takes queued work; when the queues are empty one worker waits in
+//!   epoll (the "listener"). When it wakes with events and nobody else is
+//!   active, it handles the first event itself instead of waking another thread.
+//! - `thread_pool_oversubscribe` bounds active workers per group; extra workers
+//!   park. Idle workers retire after `thread_pool_idle_timeout` (one stays).
+//!   `thread_pool_max_threads` caps the total.
+//! - Sessions are non-blocking: a worker reads what the socket has (half a
+//!   packet waits without a worker), writes what the socket takes, and on
+//!   EAGAIN re-arms the socket for EPOLLOUT and lets go. Result sets pause when
+//!   the output buffer passes `session::PAUSE_AT` (see `RowSink::wants_pause`).
+//! - A timer thread detects stalled groups (queued work, no progress within
+//!   `thread_pool_stall_limit`) and wakes or creates a worker. Blocking waits in
+//!   the engine call `wait_begin`/`wait_end` (`PoolWait`), which replace the
+//!   blocked worker at once.
+//! - Statements of sessions inside a transaction go to a high-priority queue;
+//!   normal work older than `thread_pool_prio_kickup_timer` is taken first.
+//! - The same timer enforces connect/wait/net timeouts by scanning deadlines
+//!   once a second: no thread and no timer per connection.
+//! - Admin-port connections never enter the pool (thread-per-connection), so
+//!   an administrator gets in even when every worker is blocked.
+
+use crate::conn::{Accepted, Stream};
+use crate::server::Server;
+use crate::session::{Flow, Session};
+use std::cell::RefCell;
+use std::collections::{HashMap, VecDeque};
+use std::io;
+use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
+use std::sync::atomic::{AtomicBool, AtomicI64, AtomicU64, AtomicU8, AtomicUsize, Ordering};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
+use std::time::{Duration, Instant};
+use turnstile_engine::{SqlError, WaitHook, WaitKind};
+use turnstile_wire::packet::{FrameError, PacketDecoder};
+
+/// Connection states (see module docs).
+const IDLE: u8 = 0;
+const BUSY: u8 = 1;
+const TIMEDOUT: u8 = 2;
+
+/// epoll data value of the group's wake-up eventfd.
+const WAKE_KEY: u64 = u64::MAX;
+/// Packets one worker handles for one connection before giving others a turn.
+const PACKET_BUDGET: usize = 32;
+/// Bytes read per call.
+const READ_CHUNK: usize = 16 * 1024;
+/// Events taken from epoll per wake-up.
+const MAX_EVENTS: usize = 64;
+
+/// Pool settings, from `Config`.
+#[derive(Debug, Clone)]
+pub struct PoolSettings {
+    pub size: usize,
+    pub oversubscribe: usize,
+    pub max_threads: usize,
+    pub idle_timeout: Duration,
+    pub stall_limit: Duration,
+    pub kickup: Duration,
+    pub stack: usize,
+}
+
+/// Counters for SHOW STATUS (Threadpool_*).
+#[derive(Default)]
+pub struct PoolCounters {
+    pub threads: AtomicI64,
+    pub idle_threads: AtomicI64,
+    pub queue_length: AtomicI64,
+    pub stalls: AtomicI64,
+    pub throttles: AtomicI64,
+    pub groups: AtomicI64,
+}
+
+struct PConn {
+    key: u64,
+    fd: RawFd,
+    state: AtomicU8,
+    /// Milliseconds since pool start when the current wait expires (0: none).
+    deadline_ms: AtomicU64,
+    inner: Mutex<ConnInner>,
+}
+
+struct ConnInner {
+    stream: Stream,
+    session: Session,
+    decoder: PacketDecoder,
+    payload: Vec<u8>,
+    out: Vec<u8>,
+    closed: bool,
+}
+
+enum Work {
+    New(Accepted),
+    Event(Arc<PConn>),
+}
+
+#[derive(Default)]
+struct GroupState {
+    high: VecDeque<Work>,
+    low: VecDeque<(Instant, Work)>,
+    threads: usize,
+    /// Workers handling a connection (not counting those blocked in a wait).
+    active: usize,
+    /// Workers blocked in an engine wait (wait_begin .. wait_end).
+    waiting: usize,
+    /// Workers parked on the condition variable.
+    idle: usize,
+    /// A worker is in epoll_wait.
+    listener: bool,
+    /// Work items taken from the queues so far (progress, for stall detection).
+    dequeued: u64,
+    dequeued_at_last_check: u64,
+    /// Set by the stall detector: allows one worker past the oversubscribe limit.
+    stalled: bool,
+}
+
+struct Group {
+    epfd: OwnedFd,
+    wake_fd: OwnedFd,
+    state: Mutex<GroupState>,
+    cond: Condvar,
+    conns: Mutex<HashMap<u64, Arc<PConn>>>,
+}
+
+pub struct Pool {
+    server: Arc<Server>,
+    settings: PoolSettings,
+    groups: Vec<Arc<Group>>,
+    next_group: AtomicUsize,
+    next_key: AtomicU64,
+    total_threads: AtomicUsize,
+    stop: AtomicBool,
+    started: Instant,
+}
+
+thread_local! {
+    /// The group and pool of the current worker thread, for the wait hooks.
+    static CURRENT: RefCell<Option<(Arc<Pool>, Arc<Group>)>> = const { RefCell::new(None) };
+}
+
+/// The pool's WaitHook: a worker about to block gives its slot to another.
+pub struct PoolWait;
+
+pub static POOL_WAIT: PoolWait = PoolWait;
+
+impl WaitHook for PoolWait {
+    fn wait_begin(&self, _kind: WaitKind) {
+        CURRENT.with(|c| {
+            if let Some((pool, group)) = &*c.borrow() {
+                let mut st = group.lock();
+                st.active = st.active.saturating_sub(1);
+                st.waiting += 1;
+                if !st.high.is_empty() || !st.low.is_empty() {
+                    pool.wake_or_spawn(group, &mut st);
+                }
+            }
+        })
+    }
+
+    fn wait_end(&self) {
+        CURRENT.with(|c| {
+            if let Some((_, group)) = &*c.borrow() {
+                let mut st = group.lock();
+                st.waiting = st.waiting.saturating_sub(1);
+                st.active += 1;
+            }
+        })
+    }
+}
+
+fn epoll_ctl(epfd: RawFd, op: libc::c_int, fd: RawFd, events: u32, key: u64) -> io::Result<()> {
+    let mut ev = libc::epoll_event { events, u64: key };
+    // SAFETY: valid epoll fd and event struct.
+    if unsafe { libc::epoll_ctl(epfd, op, fd, &mut ev) } != 0 {
+        return Err(io::Error::last_os_error());
+    }
+    Ok(())
+}
+
+impl Group {
+    fn new() -> io::Result<Group> {
+        // SAFETY: plain syscalls; results checked and wrapped in OwnedFd at once.
+        let epfd = unsafe { libc::epoll_create1(libc::EPOLL_CLOEXEC) };
+        if epfd < 0 {
+            return Err(io::Error::last_os_error());
+        }
+        let epfd = unsafe { OwnedFd::from_raw_fd(epfd) };
+        let efd = unsafe { libc::eventfd(0, libc::EFD_CLOEXEC | libc::EFD_NONBLOCK) };
+        if efd < 0 {
+            return Err(io::Error::last_os_error());
+        }
+        let wake_fd = unsafe { OwnedFd::from_raw_fd(efd) };
+        epoll_ctl(epfd.as_raw_fd(), libc::EPOLL_CTL_ADD, wake_fd.as_raw_fd(), libc::EPOLLIN as u32, WAKE_KEY)?;
+        Ok(Group { epfd, wake_fd, state: Mutex::new(GroupState::default()), cond: Condvar::new(), conns: Mutex::new(HashMap::new()) })
+    }
+
+    fn lock(&self) -> MutexGuard<'_, GroupState> {
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn wake_listener(&self) {
+        let one: u64 = 1;
+        // SAFETY: 8-byte write to our eventfd.
+        unsafe { libc::write(self.wake_fd.as_raw_fd(), &one as *const u64 as *const libc::c_void, 8) };
+    }
+
+    fn drain_wake(&self) {
+        let mut v: u64 = 0;
+        // SAFETY: 8-byte read from our non-blocking eventfd.
+        unsafe { libc::read(self.wake_fd.as_raw_fd(), &mut v as *mut u64 as *mut libc::c_void, 8) };
+    }
+}
+
+impl Pool {
+    pub fn start(server: Arc<Server>, settings: PoolSettings) -> io::Result<Arc<Pool>> {
+        let n = settings.size.max(1);
+        let groups = (0..n).map(|_| Group::new().map(Arc::new)).collect::<io::Result<Vec<_>>>()?;
+        server.pool.groups.store(n as i64, Ordering::Relaxed);
+        let pool = Arc::new(Pool {
+            server,
+            settings,
+            groups,
+            next_group: AtomicUsize::new(0),
+            next_key: AtomicU64::new(1),
+            total_threads: AtomicUsize::new(0),
+            stop: AtomicBool::new(false),
+            started: Instant::now(),
+        });
+        for g in &pool.groups {
+            let mut st = g.lock();
+            pool.spawn_worker(g, &mut st, true);
+        }
+        let timer = pool.clone();
+        std::thread::Builder::new().name("ts-pool-timer".into()).spawn(move || timer.timer_main())?;
+        Ok(pool)
+    }
+
+    fn now_ms(&self) -> u64 {
+        self.started.elapsed().as_millis() as u64
+    }
+
+    /// Called by the acceptor: queue the raw socket; a worker builds the session.
+    pub fn dispatch(self: &Arc<Self>, conn: Accepted) {
+        let g = &self.groups[self.next_group.fetch_add(1, Ordering::Relaxed) % self.groups.len()];
+        self.enqueue(g, Work::New(conn), false);
+    }
+
+    fn enqueue(self: &Arc<Self>, g: &Arc<Group>, w: Work, high: bool) {
+        let mut st = g.lock();
+        if high {
+            st.high.push_back(w);
+        } else {
+            st.low.push_back((Instant::now(), w));
+        }
+        self.server.pool.queue_length.fetch_add(1, Ordering::Relaxed);
+        self.wake_or_spawn(g, &mut st);
+    }
+
+    /// Make sure someone will pick up queued work: a parked worker, the
+    /// listener, or (if neither exists and the limit allows) a new worker.
+    fn wake_or_spawn(self: &Arc<Self>, g: &Arc<Group>, st: &mut GroupState) {
+        if st.idle > 0 {
+            g.cond.notify_one();
+        } else if st.listener {
+            g.wake_listener();
+        } else if st.active < self.active_limit(st) {
+            self.spawn_worker(g, st, false);
+        }
+    }
+
+    fn active_limit(&self, st: &GroupState) -> usize {
+        1 + self.settings.oversubscribe + st.stalled as usize
+    }
+
+    fn spawn_worker(self: &Arc<Self>, g: &Arc<Group>, st: &mut GroupState, first: bool) {
+        if !first && self.total_threads.load(Ordering::Relaxed) >= self.settings.max_threads {
+            return;
+        }
+        self.total_threads.fetch_add(1, Ordering::Relaxed);
+        st.threads += 1;
+        self.server.pool.threads.fetch_add(1, Ordering::Relaxed);
+        let (pool, group) = (self.clone(), g.clone());
+        let spawned = std::thread::Builder::new().name("ts-pool".into()).stack_size(self.settings.stack).spawn(move || pool.worker_main(group));
+        if let Err(e) = spawned {
+            tracing::error!(error = %e, "cannot start a pool worker");
+            self.total_threads.fetch_sub(1, Ordering::Relaxed);
+            st.threads -= 1;
+            self.server.pool.threads.fetch_sub(1, Ordering::Relaxed);
+        } else if self.server.config.statistics {
+            self.server.stats.threads_created.inc();
+        }
+    }
+
+    fn worker_main(self: Arc<Self>, g: Arc<Group>) {
+        CURRENT.with(|c| *c.borrow_mut() = Some((self.clone(), g.clone())));
+        while let Some(work) = self.get_work(&g) {
+            match work {
+                Work::New(conn) => self.new_connection(&g, conn),
+                Work::Event(c) => self.handle_event(&g, c),
+            }
+            let mut st = g.lock();
+            st.active = st.active.saturating_sub(1);
+        }
+        CURRENT.with(|c| *c.borrow_mut() = None);
+        self.total_threads.fetch_sub(1, Ordering::Relaxed);
+        self.server.pool.threads.fetch_sub(1, Ordering::Relaxed);
+    }
+
+    fn pop(&self, st: &mut GroupState) -> Option<Work> {
+        let kick = st.low.front().map_or(false, |(t, _)| t.elapsed() >= self.settings.kickup);
+        let w = if kick {
+            st.low.pop_front().map(|(_, w)| w)
+        } else {
+            st.high.pop_front().or_else(|| st.low.pop_front().map(|(_, w)| w))
+        };
+        if w.is_some() {
+            st.dequeued += 1;
+            st.active += 1;
+            self.server.pool.queue_length.fetch_sub(1, Ordering::Relaxed);
+        }
+        w
+    }
+
+    /// The next piece of work for this worker; `None` to retire.
+    fn get_work(self: &Arc<Self>, g: &Arc<Group>) -> Option<Work> {
+        let mut st = g.lock();
+        loop {
+            if self.stop.load(Ordering::Acquire) && st.high.is_empty() && st.low.is_empty() {
+                st.threads -= 1;
+                return None;
+            }
+            let queued = !st.high.is_empty() || !st.low.is_empty();
+            if queued {
+                if st.active < self.active_limit(&st) {
+                    return self.pop(&mut st);
+                }
+                self.server.pool.throttles.fetch_add(1, Ordering::Relaxed);
+            }
+            if !st.listener && !queued {
+                st.listener = true;
+                drop(st);
+                let mut events = [libc::epoll_event { events: 0, u64: 0 }; MAX_EVENTS];
+                let timeout = self.settings.idle_timeout.as_millis().min(1000) as i32;
+                // SAFETY: valid epoll fd and event buffer.
+                let n = unsafe { libc::epoll_wait(g.epfd.as_raw_fd(), events.as_mut_ptr(), MAX_EVENTS as i32, timeout) };
+                let mut ready = Vec::new();
+                if n > 0 {
+                    let conns = g.conns.lock().unwrap_or_else(|e| e.into_inner());
+                    for ev in &events[..n as usize] {
+                        let key = ev.u64;
+                        if key == WAKE_KEY {
+                            g.drain_wake();
+                        } else if let Some(c) = conns.get(&key) {
+                            ready.push(c.clone());
+                        }
+                    }
+                }
+                st = g.lock();
+                st.listener = false;
+                if ready.is_empty() {
+                    continue;
+                }
+                let mut ready = ready.into_iter();
+                // Handle one event ourselves when nothing else is queued.
+                let mine = if st.high.is_empty() && st.low.is_empty() && st.active < self.active_limit(&st) { ready.next() } else { None };
+                let now = Instant::now();
+                let mut pushed = 0;
+                for c in ready {
+                    pushed += 1;
+                    if c.in_transaction() {
+                        st.high.push_back(Work::Event(c));
+                    } else {
+                        st.low.push_back((now, Work::Event(c)));
+                    }
+                }
+                self.server.pool.queue_length.fetch_add(pushed, Ordering::Relaxed);
+                if pushed > 0 {
+                    // Someone must listen and someone must take the rest.
+                    self.wake_or_spawn(g, &mut st);
+                }
+                if let Some(c) = mine {
+                    st.dequeued += 1;
+                    st.active += 1;
+                    return Some(Work::Event(c));
+                }
+                continue;
+            }
+            // Park until work arrives.
+            st.idle += 1;
+            self.server.pool.idle_threads.fetch_add(1, Ordering::Relaxed);
+            let (guard, res) = g.cond.wait_timeout(st, self.settings.idle_timeout).unwrap_or_else(|e| e.into_inner());
+            st = guard;
+            st.idle -= 1;
+            self.server.pool.idle_threads.fetch_sub(1, Ordering::Relaxed);
+            if res.timed_out() && st.high.is_empty() && st.low.is_empty() && st.threads > 1 {
+                st.threads -= 1;
+                return None;
+            }
+        }
+    }
+
+    fn new_connection(self: &Arc<Self>, g: &Arc<Group>, conn: Accepted) {
+        let (peer, host) = conn.peer();
+        let stream = conn.stream;
+        let fd = stream.as_raw_fd();
+        let nb = match &stream {
+            Stream::Tcp(s) => s.set_nonblocking(true),
+            Stream::Unix(s) => s.set_nonblocking(true),
+        };
+        if nb.is_err() {
+            return;
+        }
+        let mut session = Session::new(self.server.clone(), peer, host, false, fd);
+        session.set_scheduler_hooks(true, &POOL_WAIT);
+        let decoder = PacketDecoder::new(session.max_packet());
+        let key = self.next_key.fetch_add(1, Ordering::Relaxed);
+        let c = Arc::new(PConn {
+            key,
+            fd,
+            state: AtomicU8::new(BUSY),
+            deadline_ms: AtomicU64::new(0),
+            inner: Mutex::new(ConnInner { stream, session, decoder, payload: Vec::new(), out: Vec::new(), closed: false }),
+        });
+        g.conns.lock().unwrap_or_else(|e| e.into_inner()).insert(key, c.clone());
+        let mut inner = c.inner.lock().unwrap_or_else(|e| e.into_inner());
+        let flow = {
+            let ConnInner { session, out, .. } = &mut *inner;
+            session.start(out)
+        };
+        if flow == Flow::Close {
+            let ConnInner { stream, out, .. } = &mut *inner;
+            let _ = write_nonblocking(stream, &self.server, out);
+            drop(inner);
+            self.close(g, &c);
+            return;
+        }
+        let (want, deadline) = self.drive(&mut inner);
+        self.park(g, &c, inner, want, deadline, true);
+    }
+
+    fn handle_event(self: &Arc<Self>, g: &Arc<Group>, c: Arc<PConn>) {
+        let timed_out = match c.state.compare_exchange(IDLE, BUSY, Ordering::AcqRel, Ordering::Acquire) {
+            Ok(_) => false,
+            Err(TIMEDOUT) => {
+                if c.state.compare_exchange(TIMEDOUT, BUSY, Ordering::AcqRel, Ordering::Acquire).is_err() {
+                    return;
+                }
+                true
+            }
+            Err(_) => return, // another worker owns it
+        };
+        let mut inner = c.inner.lock().unwrap_or_else(|e| e.into_inner());
+        if inner.closed {
+            return;
+        }
+        if timed_out {
+            self.expire(g, &c, inner);
+            return;
+        }
+        let (want, deadline) = self.drive(&mut inner);
+        self.park(g, &c, inner, want, deadline, false);
+    }
+
+    /// The connection's deadline passed while it was waiting.
+    fn expire(self: &Arc<Self>, g: &Arc<Group>, c: &Arc<PConn>, mut inner: MutexGuard<'_, ConnInner>) {
+        let ConnInner { stream, session, decoder, out, .. } = &mut *inner;
+        if session.authenticated && decoder.buffered() == 0 && out.is_empty() && !session.is_paused() {
+            let mut msg = Vec::new();
+            crate::per_thread::encode_inactivity_error(&mut msg);
+            let _ = write_nonblocking(stream, &self.server, &mut msg);
+        } else if !session.authenticated {
+            self.server.stats.aborted_connects.inc();
+        }
+        drop(inner);
+        self.close(g, c);
+    }
+
+    /// Run the connection until it must wait. Returns the epoll events to wait
+    /// for (0 = close) and the wait's deadline in seconds.
+    fn drive(self: &Arc<Self>, inner: &mut ConnInner) -> (u32, u64) {
+        let server = &self.server;
+        let ConnInner { stream, session, decoder, payload, out, .. } = inner;
+        let mut budget = PACKET_BUDGET;
+        loop {
+            if !out.is_empty() {
+                if write_nonblocking(stream, server, out).is_err() {
+                    return (0, 0);
+                }
+                if !out.is_empty() {
+                    return (libc::EPOLLOUT as u32, server.globals.hot.net_write_timeout.load(Ordering::Relaxed).max(1) as u64);
+                }
+            }
+            if session.is_paused() {
+                let mut flush = |buf: &mut Vec<u8>| write_nonblocking(stream, server, buf);
+                match session.resume(out, &mut flush) {
+                    Flow::Close => {
+                        let _ = write_nonblocking(stream, server, out);
+                        return (0, 0);
+                    }
+                    Flow::Continue | Flow::Paused => continue,
+                }
+            }
+            match decoder.next(payload) {
+                Ok(Some(seq)) => {
+                    if budget == 0 {
+                        // Give others a turn; the complete packet waits in our buffer.
+                        return (u32::MAX, 0);
+                    }
+                    budget -= 1;
+                    let flow = {
+                        let mut flush = |buf: &mut Vec<u8>| write_nonblocking(stream, server, buf);
+                        session.on_packet(seq, payload, out, &mut flush)
+                    };
+                    decoder.set_max_payload(session.max_packet());
+                    if payload.capacity() > READ_CHUNK {
+                        *payload = Vec::new();
+                    }
+                    if flow == Flow::Close {
+                        let _ = write_nonblocking(stream, server, out);
+                        return (0, 0);
+                    }
+                    continue;
+                }
+                Ok(None) => {}
+                Err(FrameError::TooLarge) => {
+                    if session.authenticated {
+                        let mut msg = Vec::new();
+                        let mut seq = 1u8;
+                        let e = SqlError::packet_too_large();
+                        let start = turnstile_wire::packet::begin_packet(&mut msg);
+                        turnstile_wire::response::encode_err(&mut msg, e.code, e.state, &e.message);
+                        turnstile_wire::packet::end_packet(&mut msg, start, &mut seq);
+                        let _ = write_nonblocking(stream, server, &mut msg);
+                    } else {
+                        server.stats.aborted_connects.inc();
+                    }
+                    return (0, 0);
+                }
+                Err(FrameError::OutOfOrder) => return (0, 0),
+            }
+            let spare = decoder.spare(READ_CHUNK);
+            match stream.read(spare) {
+                Ok(0) => {
+                    decoder.commit(READ_CHUNK, 0);
+                    if !session.authenticated {
+                        server.stats.aborted_connects.inc();
+                    }
+                    return (0, 0);
+                }
+                Ok(n) => decoder.commit(READ_CHUNK, n),
+                Err(e) if e.kind() == io::ErrorKind::WouldBlock => {
+                    decoder.commit(READ_CHUNK, 0);
+                    let timeout = if decoder.buffered() > 0 { server.globals.hot.net_read_timeout.load(Ordering::Relaxed).max(1) as u64 } else { session.idle_timeout() };
+                    return (libc::EPOLLIN as u32, timeout);
+                }
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => decoder.commit(READ_CHUNK, 0),
+                Err(_) => {
+                    decoder.commit(READ_CHUNK, 0);
+                    return (0, 0);
+                }
+            }
+        }
+    }
+
+    /// Release the connection: shrink its buffers, arm it in epoll, let go.
+    fn park(self: &Arc<Self>, g: &Arc<Group>, c: &Arc<PConn>, mut inner: MutexGuard<'_, ConnInner>, want: u32, deadline_s: u64, first: bool) {
+        if want == 0 {
+            drop(inner);
+            self.close(g, c);
+            return;
+        }
+        if inner.out.is_empty() && inner.decoder.buffered() == 0 {
+            // Idle: give buffer memory back.
+            inner.decoder.shrink(0);
+            inner.out = Vec::new();
+            inner.payload = Vec::new();
+        }
+        let in_tx = inner.session.in_transaction();
+        drop(inner);
+        if want == u32::MAX {
+            // Budget used up with a complete packet buffered: requeue, no epoll.
+            c.state.store(IDLE, Ordering::Release);
+            self.enqueue(g, Work::Event(c.clone()), in_tx);
+            return;
+        }
+        c.deadline_ms.store(self.now_ms() + deadline_s.saturating_mul(1000), Ordering::Relaxed);
+        c.state.store(IDLE, Ordering::Release);
+        let events = want | libc::EPOLLONESHOT as u32 | libc::EPOLLRDHUP as u32;
+        let op = if first { libc::EPOLL_CTL_ADD } else { libc::EPOLL_CTL_MOD };
+        if let Err(e) = epoll_ctl(g.epfd.as_raw_fd(), op, c.fd, events, c.key) {
+            tracing::warn!(error = %e, "epoll_ctl failed; closing connection");
+            if c.state.compare_exchange(IDLE, BUSY, Ordering::AcqRel, Ordering::Acquire).is_ok() {
+                self.close(g, c);
+            }
+        }
+    }
+
+    fn close(self: &Arc<Self>, g: &Arc<Group>, c: &Arc<PConn>) {
+        let mut inner = c.inner.lock().unwrap_or_else(|e| e.into_inner());
+        if inner.closed {
+            return;
+        }
+        inner.closed = true;
+        // Deregister before the fd is closed so it cannot be reused under us.
+        let _ = epoll_ctl(g.epfd.as_raw_fd(), libc::EPOLL_CTL_DEL, c.fd, 0, 0);
+        g.conns.lock().unwrap_or_else(|e| e.into_inner()).remove(&c.key);
+        inner.session.cancel_paused();
+        inner.session.finish();
+        // Dropping `inner` later closes the socket; shut it down now so the peer sees EOF.
+        let _ = match &inner.stream {
+            Stream::Tcp(s) => s.shutdown(std::net::Shutdown::Both),
+            Stream::Unix(s) => s.shutdown(std::net::Shutdown::Both),
+        };
+    }
+
+    /// Stall detection and timeouts.
+    fn timer_main(self: Arc<Self>) {
+        let mut last_scan = Instant::now();
+        while !self.stop.load(Ordering::Acquire) {
+            std::thread::sleep(self.settings.stall_limit);
+            for g in &self.groups {
+                let mut st = g.lock();
+                let queued = !st.high.is_empty() || !st.low.is_empty();
+                if queued && st.dequeued == st.dequeued_at_last_check {
+                    st.stalled = true;
+                    self.server.pool.stalls.fetch_add(1, Ordering::Relaxed);
+                    if st.idle > 0 {
+                        g.cond.notify_one();
+                    } else {
+                        self.spawn_worker(g, &mut st, false);
+                    }
+                } else if !queued {
+                    st.stalled = false;
+                }
+                st.dequeued_at_last_check = st.dequeued;
+            }
+            if last_scan.elapsed() >= Duration::from_secs(1) {
+                last_scan = Instant::now();
+                self.expire_idle();
+            }
+        }
+    }
+
+    /// Fire an event for every waiting connection whose deadline passed.
+    fn expire_idle(&self) {
+        let now = self.now_ms();
+        for g in &self.groups {
+            let expired: Vec<Arc<PConn>> = {
+                let conns = g.conns.lock().unwrap_or_else(|e| e.into_inner());
+                conns.values().filter(|c| {
+                    let d = c.deadline_ms.load(Ordering::Relaxed);
+                    d != 0 && d <= now
+                }).cloned().collect()
+            };
+            for c in expired {
+                if c.state.compare_exchange(IDLE, TIMEDOUT, Ordering::AcqRel, Ordering::Acquire).is_ok() {
+                    // Re-arm for any event: the socket is writable, so it fires at once.
+                    let ev = (libc::EPOLLIN | libc::EPOLLOUT | libc::EPOLLONESHOT) as u32;
+                    let _ = epoll_ctl(g.epfd.as_raw_fd(), libc::EPOLL_CTL_MOD, c.fd, ev, c.key);
+                }
+            }
+        }
+    }
+
+    /// Stop workers after the sessions are gone (graceful shutdown).
+    pub fn stop(&self) {
+        self.stop.store(true, Ordering::Release);
+        for g in &self.groups {
+            let _st = g.lock();
+            g.cond.notify_all();
+            g.wake_listener();
+        }
+    }
+
+    /// Wake every connection's socket for read shutdown (graceful shutdown).
+    pub fn connection_count(&self) -> usize {
+        self.groups.iter().map(|g| g.conns.lock().unwrap_or_else(|e| e.into_inner()).len()).sum()
+    }
+}
+
+impl PConn {
+    /// Whether the session is inside a transaction (high-priority queue). Only
+    /// a hint: read without waiting for the connection's lock.
+    fn in_transaction(&self) -> bool {
+        match self.inner.try_lock() {
+            Ok(i) => i.session.in_transaction(),
+            Err(_) => false,
+        }
+    }
+}
+
+/// Write what the socket takes now; keep the rest at the front of `buf`.
+fn write_nonblocking(stream: &mut Stream, server: &Server, buf: &mut Vec<u8>) -> io::Result<()> {
+    let mut written = 0;
+    while written < buf.len() {
+        let r = match stream {
+            Stream::Tcp(s) => io::Write::write(s, &buf[written..]),
+            Stream::Unix(s) => io::Write::write(s, &buf[written..]),
+        };
+        match r {
+            Ok(0) => return Err(io::Error::new(io::ErrorKind::WriteZero, "peer closed")),
+            Ok(n) => written += n,
+            Err(e) if e.kind() == io::ErrorKind::WouldBlock => break,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    if server.config.statistics {
+        server.stats.bytes_sent.add(written as i64);
+    }
+    buf.drain(..written);
+    Ok(())
+}
