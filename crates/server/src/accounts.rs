@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::RwLock;
+use std::sync::{Arc, RwLock};
 use turnstile_engine::SqlError;
 use turnstile_sql::account_sql::{AccountStmt, UserName, UserSpec};
 use turnstile_sql::privs;
@@ -120,7 +120,7 @@ struct File {
 
 pub struct Accounts {
     path: PathBuf,
-    list: RwLock<Vec<Account>>,
+    list: RwLock<Vec<Arc<Account>>>,
     generation: AtomicU64,
 }
 
@@ -172,7 +172,7 @@ impl Accounts {
             }
             Err(e) => return Err(BootstrapError::Io(e)),
         };
-        Ok(Accounts { path, list: RwLock::new(list), generation: AtomicU64::new(1) })
+        Ok(Accounts { path, list: RwLock::new(list.into_iter().map(Arc::new).collect()), generation: AtomicU64::new(1) })
     }
 
     pub fn generation(&self) -> u64 {
@@ -180,7 +180,7 @@ impl Accounts {
     }
 
     /// The account a login as `user` from `peer` uses, if any.
-    pub fn find(&self, user: &str, peer: &Peer) -> Option<Account> {
+    pub fn find(&self, user: &str, peer: &Peer) -> Option<Arc<Account>> {
         let list = self.list.read().unwrap_or_else(|e| e.into_inner());
         list.iter().filter(|a| a.user == user && host_matches(&a.host, peer)).max_by_key(|a| specificity(a)).cloned()
     }
@@ -192,10 +192,10 @@ impl Accounts {
 
     fn modify<T>(&self, f: impl FnOnce(&mut Vec<Account>) -> Result<T, SqlError>) -> Result<T, SqlError> {
         let mut list = self.list.write().unwrap_or_else(|e| e.into_inner());
-        let mut next = list.clone();
+        let mut next: Vec<Account> = list.iter().map(|a| (**a).clone()).collect();
         let out = f(&mut next)?;
         write_file(&self.path, &next).map_err(|e| SqlError::internal(format!("cannot write accounts: {}", e)))?;
-        *list = next;
+        *list = next.into_iter().map(Arc::new).collect();
         self.generation.fetch_add(1, Ordering::AcqRel);
         Ok(out)
     }

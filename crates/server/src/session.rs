@@ -69,7 +69,7 @@ enum Phase {
 
 /// Login details kept across an auth switch.
 struct PendingLogin {
-    account: Option<Account>,
+    account: Option<std::sync::Arc<Account>>,
     username: String,
     database: Option<String>,
     plugin: &'static str,

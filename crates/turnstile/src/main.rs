@@ -8,11 +8,6 @@ use clap::Parser;
 use std::path::PathBuf;
 use turnstile_server::Config;
 
-/// mimalloc: per-thread free lists suit many short-lived sessions on many threads
-/// (glibc malloc showed ~12% of server CPU in connect/disconnect profiles).
-#[global_allocator]
-static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
-
 #[derive(Parser)]
 #[command(name = "turnstile", version, about = "A MySQL-compatible server built around a fast connection layer", args_override_self = true)]
 struct Cli {

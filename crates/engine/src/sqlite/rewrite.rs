@@ -1,0 +1,1170 @@
+//! MySQL DML text → SQLite DML text, token by token.
+//!
+//! Runs once per distinct statement text (the result is cached with the
+//! compiled SQLite statement), never on the hot path of a cached statement.
+//! Most tokens are copied unchanged, keeping the original spacing so that
+//! SQLite names expression columns as MySQL would. What is patched:
+//! - quoting: "strings" → 'strings', backslash escapes resolved, `ids` → "ids";
+//! - operators: `||` → OR, `&&` → AND, `!` → NOT, `<=>` → IS, `/` → real
+//!   division (MySQL's 5/2 is 2.5), `DIV`, `MOD`, `->`/`->>`;
+//! - functions SQLite spells differently or lacks (IF, LEFT, RIGHT, LENGTH,
+//!   CHAR_LENGTH, GREATEST, LEAST, DATE_ADD(... INTERVAL n unit), EXTRACT,
+//!   CAST types, CONVERT, SUBSTRING ... FROM ... FOR, TIMESTAMPDIFF units,
+//!   GROUP_CONCAT ... SEPARATOR);
+//! - clauses SQLite lacks: index hints, SELECT modifiers, FOR UPDATE / LOCK IN
+//!   SHARE MODE (dropped; FOR UPDATE marks the statement as a writer),
+//!   LIKE's default backslash escape;
+//! - `db.table` names: the current database becomes `main`, others are
+//!   ATTACHed, information_schema is a per-connection in-memory database;
+//! - INSERT: IGNORE, ON DUPLICATE KEY UPDATE (→ UPSERT, VALUES(c) →
+//!   excluded.c), INSERT ... SET, DEFAULT values, 0/NULL into AUTO_INCREMENT;
+//! - UPDATE/DELETE with ORDER BY/LIMIT (→ rowid IN (subquery)).
+//! Anything with no SQLite equivalent is refused with 1235 naming it.
+
+use super::cursor::Cur;
+use super::schema::{sq_ident, TableDef};
+use crate::lex::{self, Tok, Token};
+use crate::SqlError;
+use std::sync::Arc;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    Select,
+    Insert,
+    Update,
+    Delete,
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct InsertInfo {
+    /// The target table has an AUTO_INCREMENT column.
+    pub has_ai: bool,
+    /// ...and the statement names it (values go through `ts_ai`).
+    pub ai_named: bool,
+    pub odku: bool,
+    pub rows: usize,
+}
+
+#[derive(Debug, Clone)]
+pub struct Rewritten {
+    pub sql: String,
+    pub kind: Kind,
+    /// Other databases the statement names (to ATTACH).
+    pub dbs: Vec<String>,
+    pub info_schema: bool,
+    pub for_update: bool,
+    pub insert: Option<InsertInfo>,
+    /// Original text of each top-level select item that has no alias (None for
+    /// aliased items); empty when the list has a `*`.
+    pub select_items: Vec<Option<String>>,
+    /// Tables named in the statement (db, table), for result metadata.
+    pub tables: Vec<(Option<String>, String)>,
+}
+
+/// What the rewriter needs to know about the schema.
+pub trait Resolver {
+    /// Current database (the one SQLite calls `main`).
+    fn home(&self) -> Option<&str>;
+    fn is_database(&self, name: &str) -> bool;
+    fn table(&self, db: Option<&str>, name: &str) -> Option<Arc<TableDef>>;
+}
+
+/// Translate a standalone expression (column DEFAULT (expr)).
+pub fn expression(e: &str) -> Result<String, SqlError> {
+    struct NoSchema;
+    impl Resolver for NoSchema {
+        fn home(&self) -> Option<&str> {
+            None
+        }
+        fn is_database(&self, _: &str) -> bool {
+            false
+        }
+        fn table(&self, _: Option<&str>, _: &str) -> Option<Arc<TableDef>> {
+            None
+        }
+    }
+    let toks = lex::tokenize(e).map_err(|x| SqlError::syntax(&e[x.at..]))?;
+    let mut tr = Tr::new(e, &toks, &NoSchema);
+    tr.emit(0, toks.len())?;
+    Ok(tr.out)
+}
+
+pub fn rewrite(sql: &str, kind: Kind, r: &dyn Resolver) -> Result<Rewritten, SqlError> {
+    let toks = lex::tokenize(sql).map_err(|e| SqlError::syntax(&sql[e.at..]))?;
+    let mut end = toks.len();
+    while end > 0 && toks[end - 1].is_op(";") {
+        end -= 1;
+    }
+    let toks = &toks[..end];
+    if toks.iter().any(|t| t.is_op(";")) {
+        return Err(SqlError::syntax(&sql[toks.iter().find(|t| t.is_op(";")).map_or(0, |t| t.start)..]));
+    }
+    let mut tr = Tr::new(sql, toks, r);
+    let mut insert = None;
+    let mut kind = kind;
+    match kind {
+        Kind::Insert => insert = Some(tr.insert()?),
+        Kind::Update => tr.update_delete(true)?,
+        Kind::Delete => tr.update_delete(false)?,
+        Kind::Select => {
+            if toks.first().map_or(false, |t| t.is_kw("TABLE")) {
+                // TABLE t  →  SELECT * FROM t
+                tr.out.push_str("SELECT * FROM ");
+                tr.emit(1, toks.len())?;
+            } else {
+                tr.emit(0, toks.len())?;
+            }
+            kind = Kind::Select;
+        }
+    }
+    let select_items = if kind == Kind::Select { select_items(sql, toks) } else { Vec::new() };
+    Ok(Rewritten {
+        sql: tr.out,
+        kind,
+        dbs: tr.dbs,
+        info_schema: tr.info_schema,
+        for_update: tr.for_update,
+        insert,
+        select_items,
+        tables: tr.tables,
+    })
+}
+
+/// Top-level select items of the outermost SELECT: Some(text) when unaliased.
+fn select_items(sql: &str, toks: &[Token]) -> Vec<Option<String>> {
+    let mut i = 0;
+    while i < toks.len() && (toks[i].is_op("(") || toks[i].is_kw("SELECT") == false) {
+        if toks[i].is_kw("WITH") {
+            return Vec::new();
+        }
+        i += 1;
+    }
+    if i >= toks.len() {
+        return Vec::new();
+    }
+    i += 1;
+    while i < toks.len() && ["DISTINCT", "ALL", "DISTINCTROW", "SQL_NO_CACHE", "SQL_CACHE", "SQL_CALC_FOUND_ROWS", "HIGH_PRIORITY", "STRAIGHT_JOIN"].iter().any(|k| toks[i].is_kw(k)) {
+        i += 1;
+    }
+    let mut items = Vec::new();
+    let mut depth = 0;
+    let mut start = i;
+    let mut j = i;
+    let finish = |s: usize, e: usize, items: &mut Vec<Option<String>>| -> bool {
+        if s >= e {
+            return false;
+        }
+        let part = &toks[s..e];
+        if part.iter().any(|t| t.is_op("*")) && (part.len() == 1 || (part.len() == 3 && part[1].is_op("."))) {
+            return true;
+        }
+        let n = part.len();
+        let aliased = (n >= 2 && part[n - 2].is_kw("AS")) || (n >= 2 && matches!(part[n - 1].tok, Tok::Word(_) | Tok::Quoted(_) | Tok::Str(_)) && !part[n - 2].is_op(".") && is_value_end(&part[n - 2]));
+        items.push(if aliased { None } else { Some(sql[part[0].start..part[n - 1].end].to_string()) });
+        false
+    };
+    while j < toks.len() {
+        let t = &toks[j];
+        if t.is_op("(") {
+            depth += 1;
+        } else if t.is_op(")") {
+            if depth == 0 {
+                break;
+            }
+            depth -= 1;
+        } else if depth == 0 && (t.is_op(",") || ["FROM", "WHERE", "GROUP", "ORDER", "LIMIT", "HAVING", "UNION", "INTO", "FOR", "LOCK", "WINDOW"].iter().any(|k| t.is_kw(k))) {
+            if finish(start, j, &mut items) {
+                return Vec::new();
+            }
+            if !t.is_op(",") {
+                return items;
+            }
+            start = j + 1;
+        }
+        j += 1;
+    }
+    if finish(start, j, &mut items) {
+        return Vec::new();
+    }
+    items
+}
+
+/// Can this token end a value (so a following word is an alias)?
+fn is_value_end(t: &Token) -> bool {
+    match &t.tok {
+        Tok::Op(o) => *o == ")",
+        Tok::Word(w) => !["SELECT", "DISTINCT", "AND", "OR", "NOT", "IS", "NULL", "CASE", "WHEN", "THEN", "ELSE", "BY", "ON", "AS"].iter().any(|k| w.eq_ignore_ascii_case(k)) || w.eq_ignore_ascii_case("END") || w.eq_ignore_ascii_case("NULL"),
+        _ => true,
+    }
+}
+
+const SKIP_WORDS: &[&str] = &[
+    "SQL_CALC_FOUND_ROWS", "SQL_NO_CACHE", "SQL_CACHE", "HIGH_PRIORITY", "SQL_SMALL_RESULT", "SQL_BIG_RESULT", "SQL_BUFFER_RESULT", "LOW_PRIORITY", "DELAYED", "QUICK", "DISTINCTROW",
+];
+
+const INTERVAL_UNITS: &[&str] = &[
+    "MICROSECOND", "SECOND", "MINUTE", "HOUR", "DAY", "WEEK", "MONTH", "QUARTER", "YEAR", "SECOND_MICROSECOND", "MINUTE_MICROSECOND", "MINUTE_SECOND", "HOUR_MICROSECOND",
+    "HOUR_SECOND", "HOUR_MINUTE", "DAY_MICROSECOND", "DAY_SECOND", "DAY_MINUTE", "DAY_HOUR", "YEAR_MONTH",
+];
+
+struct Tr<'a> {
+    sql: &'a str,
+    toks: &'a [Token],
+    r: &'a dyn Resolver,
+    out: String,
+    dbs: Vec<String>,
+    info_schema: bool,
+    for_update: bool,
+    tables: Vec<(Option<String>, String)>,
+    /// Function names of the open parentheses (empty string: not a call).
+    parens: Vec<String>,
+    /// Inside ON DUPLICATE KEY UPDATE: VALUES(c) → excluded.c
+    odku: bool,
+    last_end: Option<usize>,
+}
+
+impl<'a> Tr<'a> {
+    fn new(sql: &'a str, toks: &'a [Token], r: &'a dyn Resolver) -> Tr<'a> {
+        Tr { sql, toks, r, out: String::with_capacity(sql.len() + 16), dbs: Vec::new(), info_schema: false, for_update: false, tables: Vec::new(), parens: Vec::new(), odku: false, last_end: None }
+    }
+
+    /// Separator before a token: the original whitespace when it was plain
+    /// whitespace, else one space.
+    fn gap(&mut self, t: &Token) {
+        match self.last_end {
+            Some(e) if e <= t.start => {
+                let g = &self.sql[e..t.start];
+                if g.bytes().all(|b| b.is_ascii_whitespace()) {
+                    self.out.push_str(g);
+                } else {
+                    self.out.push(' ');
+                }
+            }
+            Some(_) => self.out.push(' '),
+            None => {
+                if !self.out.is_empty() && !self.out.ends_with(' ') && !self.out.ends_with('(') {
+                    self.out.push(' ');
+                }
+            }
+        }
+        self.last_end = Some(t.end);
+    }
+
+    fn push(&mut self, t: &Token, text: &str) {
+        self.gap(t);
+        self.out.push_str(text);
+    }
+
+    /// Raw text from the generator (not a source token).
+    fn raw(&mut self, s: &str) {
+        self.out.push_str(s);
+        self.last_end = None;
+    }
+
+    fn word_at(&self, i: usize, kw: &str) -> bool {
+        self.toks.get(i).map_or(false, |t| t.is_kw(kw))
+    }
+    fn op_at(&self, i: usize, op: &str) -> bool {
+        self.toks.get(i).map_or(false, |t| t.is_op(op))
+    }
+
+    fn qualifier(&mut self, name: &str) -> Option<String> {
+        if name.eq_ignore_ascii_case("information_schema") {
+            self.info_schema = true;
+            return Some("information_schema".into());
+        }
+        if Some(name) == self.r.home() {
+            return Some("main".into());
+        }
+        if self.r.is_database(name) {
+            if !self.dbs.iter().any(|d| d == name) {
+                self.dbs.push(name.to_string());
+            }
+            return Some(sq_ident(name));
+        }
+        None
+    }
+
+    fn unsupported(what: &str) -> SqlError {
+        SqlError::unsupported(what)
+    }
+
+    /// Copy tokens [from, to) translating as described in the module header.
+    fn emit(&mut self, from: usize, to: usize) -> Result<(), SqlError> {
+        let toks = self.toks;
+        let mut i = from;
+        while i < to {
+            let t = &toks[i];
+            match &t.tok {
+                Tok::Word(w) | Tok::Quoted(w) => {
+                    let quoted = matches!(t.tok, Tok::Quoted(_));
+                    // db.table(.column)
+                    if self.op_at(i + 1, ".") && i + 2 < to && (toks[i + 2].ident().is_some() || toks[i + 2].is_op("*")) && !(i > from && toks[i - 1].is_op(".")) {
+                        let three = self.op_at(i + 3, ".") && i + 4 < to && toks[i + 4].ident().is_some();
+                        let next = toks[i + 2].ident().unwrap_or("");
+                        let is_db = w.eq_ignore_ascii_case("information_schema")
+                            || three && (self.r.is_database(w) || Some(w.as_str()) == self.r.home())
+                            || (!three && (Some(w.as_str()) == self.r.home() || self.r.is_database(w)) && self.r.table(Some(w), next).is_some());
+                        if is_db {
+                            if let Some(q) = self.qualifier(w) {
+                                if !three {
+                                    self.tables.push((Some(w.clone()), next.to_string()));
+                                }
+                                self.push(t, &q);
+                                i += 1;
+                                continue;
+                            }
+                        }
+                    }
+                    if quoted {
+                        self.push(t, &sq_ident(w));
+                        self.note_table(i);
+                        i += 1;
+                        continue;
+                    }
+                    let up = w.to_ascii_uppercase();
+                    let call = self.op_at(i + 1, "(");
+                    // x'ab' / b'01' literals
+                    if (up == "X" || up == "B") && matches!(toks.get(i + 1).map(|n| &n.tok), Some(Tok::Str(_))) && toks[i + 1].start == t.end {
+                        let s = match &toks[i + 1].tok {
+                            Tok::Str(s) => s.clone(),
+                            _ => unreachable!(),
+                        };
+                        let txt = String::from_utf8_lossy(&s).into_owned();
+                        if up == "X" {
+                            self.push(t, &format!("CAST(X'{}' AS TEXT)", txt));
+                        } else {
+                            let v = u64::from_str_radix(&txt, 2).map_err(|_| SqlError::syntax(&self.sql[t.start..]))?;
+                            self.push(t, &v.to_string());
+                        }
+                        self.last_end = Some(toks[i + 1].end);
+                        i += 2;
+                        continue;
+                    }
+                    if SKIP_WORDS.contains(&up.as_str()) {
+                        i += 1;
+                        continue;
+                    }
+                    match up.as_str() {
+                        "IF" if call => self.push(t, "iif"),
+                        "DIV" => self.push(t, "/"),
+                        "MOD" if !call => self.push(t, "%"),
+                        "XOR" => return Err(Self::unsupported("XOR")),
+                        "RLIKE" => self.push(t, "REGEXP"),
+                        "SEPARATOR" => self.push(t, ","),
+                        "STRAIGHT_JOIN" => {
+                            let after_select = i > 0 && toks[i - 1].is_kw("SELECT");
+                            if !after_select {
+                                self.push(t, "JOIN");
+                            }
+                        }
+                        "USE" | "FORCE" | "IGNORE" if self.word_at(i + 1, "INDEX") || self.word_at(i + 1, "KEY") => {
+                            // index hint: skip words up to and including the (list)
+                            let mut j = i + 1;
+                            while j < to && !toks[j].is_op("(") {
+                                j += 1;
+                            }
+                            let mut depth = 0;
+                            while j < to {
+                                if toks[j].is_op("(") {
+                                    depth += 1;
+                                } else if toks[j].is_op(")") {
+                                    depth -= 1;
+                                    if depth == 0 {
+                                        break;
+                                    }
+                                }
+                                j += 1;
+                            }
+                            i = j + 1;
+                            continue;
+                        }
+                        "FOR" if self.word_at(i + 1, "UPDATE") || self.word_at(i + 1, "SHARE") => {
+                            if self.word_at(i + 1, "UPDATE") {
+                                self.for_update = true;
+                            }
+                            let mut j = i + 2;
+                            if self.word_at(j, "OF") {
+                                j += 1;
+                                while j < to && (toks[j].ident().is_some() || toks[j].is_op(",")) {
+                                    j += 1;
+                                }
+                            }
+                            if self.word_at(j, "NOWAIT") {
+                                j += 1;
+                            } else if self.word_at(j, "SKIP") && self.word_at(j + 1, "LOCKED") {
+                                j += 2;
+                            }
+                            i = j;
+                            continue;
+                        }
+                        "LOCK" if self.word_at(i + 1, "IN") && self.word_at(i + 2, "SHARE") && self.word_at(i + 3, "MODE") => {
+                            i += 4;
+                            continue;
+                        }
+                        "INTERVAL" => {
+                            // DATE_ADD(d, INTERVAL n unit) → date_add(d, n, 'unit')
+                            let inside = self.parens.last().map_or(false, |f| matches!(f.as_str(), "DATE_ADD" | "DATE_SUB" | "ADDDATE" | "SUBDATE"));
+                            if !inside {
+                                return Err(Self::unsupported("INTERVAL arithmetic outside DATE_ADD/DATE_SUB"));
+                            }
+                            let mut j = i + 1;
+                            let mut depth = 0;
+                            while j < to {
+                                if toks[j].is_op("(") {
+                                    depth += 1;
+                                } else if toks[j].is_op(")") {
+                                    if depth == 0 {
+                                        break;
+                                    }
+                                    depth -= 1;
+                                } else if depth == 0 && INTERVAL_UNITS.iter().any(|u| toks[j].is_kw(u)) {
+                                    break;
+                                }
+                                j += 1;
+                            }
+                            if j >= to || !INTERVAL_UNITS.iter().any(|u| toks[j].is_kw(u)) {
+                                return Err(SqlError::syntax(&self.sql[t.start..]));
+                            }
+                            self.last_end = Some(t.end);
+                            self.emit(i + 1, j)?;
+                            let unit = toks[j].ident().unwrap_or("").to_ascii_uppercase();
+                            self.raw(&format!(", '{}'", unit));
+                            self.last_end = Some(toks[j].end);
+                            i = j + 1;
+                            continue;
+                        }
+                        "CURRENT_TIMESTAMP" | "LOCALTIME" | "LOCALTIMESTAMP" | "NOW" | "SYSDATE" => {
+                            self.push(t, "now");
+                            if !call {
+                                self.raw("()");
+                            }
+                        }
+                        "CURRENT_DATE" | "CURDATE" => {
+                            self.push(t, "curdate");
+                            if !call {
+                                self.raw("()");
+                            }
+                        }
+                        "CURRENT_TIME" | "CURTIME" => {
+                            self.push(t, "curtime");
+                            if !call {
+                                self.raw("()");
+                            }
+                        }
+                        "UTC_TIMESTAMP" | "UTC_DATE" | "UTC_TIME" => {
+                            self.push(t, &up.to_ascii_lowercase());
+                            if !call {
+                                self.raw("()");
+                            }
+                        }
+                        "LEFT" | "RIGHT" if call => self.push(t, if up == "LEFT" { "ts_left" } else { "ts_right" }),
+                        "LENGTH" | "OCTET_LENGTH" if call => self.push(t, "octet_length"),
+                        "CHAR_LENGTH" | "CHARACTER_LENGTH" if call => self.push(t, "length"),
+                        "LCASE" if call => self.push(t, "lower"),
+                        "UCASE" if call => self.push(t, "upper"),
+                        "MID" if call => self.push(t, "substr"),
+                        "GREATEST" if call => self.push(t, "max"),
+                        "LEAST" if call => self.push(t, "min"),
+                        "ISNULL" if call => self.push(t, "ts_isnull"),
+                        "RAND" if call => self.push(t, "ts_rand"),
+                        "DATABASE" | "SCHEMA" if call => self.push(t, "ts_database"),
+                        "CONVERT" if call => self.push(t, "CAST"),
+                        "BINARY" if !call && !self.parens.last().map_or(false, |f| f == "CAST#AS") => {
+                            // BINARY expr: a binary comparison; SQLite compares with the column's collation.
+                        }
+                        "COLLATE" => {
+                            let name = toks.get(i + 1).and_then(|n| match &n.tok {
+                                Tok::Word(w) | Tok::Quoted(w) => Some(w.clone()),
+                                Tok::Str(s) => Some(String::from_utf8_lossy(s).into_owned()),
+                                _ => None,
+                            });
+                            let name = name.ok_or_else(|| SqlError::syntax(&self.sql[t.start..]))?.to_ascii_lowercase();
+                            let coll = if name == "binary" {
+                                "BINARY"
+                            } else if name.ends_with("_bin") {
+                                "RTRIM"
+                            } else {
+                                "ts_ci"
+                            };
+                            self.push(t, &format!("COLLATE {}", coll));
+                            self.last_end = Some(toks[i + 1].end);
+                            i += 2;
+                            continue;
+                        }
+                        "VALUES" if call && self.odku => {
+                            // VALUES(col) → excluded.col
+                            let col = toks.get(i + 2).and_then(|c| c.ident()).ok_or_else(|| SqlError::syntax(&self.sql[t.start..]))?.to_string();
+                            if !self.op_at(i + 3, ")") {
+                                return Err(SqlError::syntax(&self.sql[t.start..]));
+                            }
+                            self.push(t, &format!("excluded.{}", sq_ident(&col)));
+                            self.last_end = Some(toks[i + 3].end);
+                            i += 4;
+                            continue;
+                        }
+                        "MATCH" if call => return Err(Self::unsupported("MATCH ... AGAINST (full-text search)")),
+                        "TIMESTAMPDIFF" | "TIMESTAMPADD" | "EXTRACT" if call => {
+                            // first argument is a unit word → string
+                            let unit = toks.get(i + 2).and_then(|u| u.ident()).ok_or_else(|| SqlError::syntax(&self.sql[t.start..]))?.to_ascii_uppercase();
+                            let fname = match up.as_str() {
+                                "EXTRACT" => "ts_extract",
+                                "TIMESTAMPDIFF" => "timestampdiff",
+                                _ => "timestampadd",
+                            };
+                            self.push(t, &format!("{}('{}', ", fname, unit));
+                            let sep = if up == "EXTRACT" { "FROM" } else { "," };
+                            let ok = if sep == "FROM" { self.word_at(i + 3, "FROM") } else { self.op_at(i + 3, ",") };
+                            if !ok {
+                                return Err(SqlError::syntax(&self.sql[t.start..]));
+                            }
+                            self.parens.push(String::new());
+                            self.last_end = None;
+                            i += 4;
+                            continue;
+                        }
+                        "FROM" | "FOR" if self.parens.last().map_or(false, |f| f == "SUBSTRING" || f == "SUBSTR") => self.push(t, ","),
+                        "USING" if self.parens.last().map_or(false, |f| f == "CONVERT") => {
+                            // CONVERT(x USING cs) → CAST(x AS TEXT)
+                            self.push(t, "AS TEXT");
+                            i += 2;
+                            continue;
+                        }
+                        "AS" if self.parens.last().map_or(false, |f| f == "CAST" || f == "CONVERT") => {
+                            self.push(t, "AS");
+                            i = self.cast_type(i + 1, to)?;
+                            continue;
+                        }
+                        "TRIM" if call && toks.get(i + 2).map_or(false, |n| n.is_kw("BOTH") || n.is_kw("LEADING") || n.is_kw("TRAILING")) => {
+                            return Err(Self::unsupported("TRIM(BOTH|LEADING|TRAILING ... FROM ...)"));
+                        }
+                        "TRIM" if call && toks[i + 2..to].iter().take_while(|x| !x.is_op(")")).any(|x| x.is_kw("FROM")) => {
+                            return Err(Self::unsupported("TRIM(... FROM ...)"));
+                        }
+                        "LIKE" => {
+                            self.push(t, "LIKE");
+                            // MySQL's LIKE escapes with backslash by default.
+                            if let Some(Tok::Str(s)) = toks.get(i + 1).map(|n| &n.tok) {
+                                if s.contains(&b'\\') && !self.word_at(i + 2, "ESCAPE") {
+                                    let lit = str_literal(s);
+                                    self.push(&toks[i + 1], &lit);
+                                    self.raw(" ESCAPE '\\'");
+                                    self.last_end = Some(toks[i + 1].end);
+                                    i += 2;
+                                    continue;
+                                }
+                            }
+                        }
+                        _ => {
+                            self.push(t, w);
+                            self.note_table(i);
+                        }
+                    }
+                    if call {
+                        // remember the function of the next '('
+                        self.pending_call(&up);
+                    }
+                    i += 1;
+                }
+                Tok::Str(s) => {
+                    let mut bytes = s.clone();
+                    let mut j = i + 1;
+                    while j < to {
+                        if let Tok::Str(more) = &toks[j].tok {
+                            bytes.extend_from_slice(more);
+                            j += 1;
+                        } else {
+                            break;
+                        }
+                    }
+                    self.push(t, &str_literal(&bytes));
+                    if j > i + 1 {
+                        self.last_end = Some(toks[j - 1].end);
+                    }
+                    i = j;
+                }
+                Tok::Number(n) => {
+                    self.push(t, n);
+                    i += 1;
+                }
+                Tok::Param => {
+                    self.push(t, "?");
+                    i += 1;
+                }
+                Tok::SysVar(..) | Tok::UserVar(_) => {
+                    return Err(Self::unsupported("variables in this statement"));
+                }
+                Tok::Op(op) => {
+                    let op = *op;
+                    match op {
+                        "||" => self.push(t, "OR"),
+                        "&&" => self.push(t, "AND"),
+                        "!" => self.push(t, "NOT "),
+                        "<=>" => self.push(t, "IS"),
+                        ":=" => return Err(Self::unsupported("':=' assignment in a query")),
+                        "/" => self.push(t, "* 1.0 /"),
+                        "-" if toks.get(i + 1).map_or(false, |n| (n.is_op(">") || n.is_op(">>")) && n.start == t.end) => {
+                            let arrow = if toks[i + 1].is_op(">>") { "->>" } else { "->" };
+                            self.push(t, arrow);
+                            self.last_end = Some(toks[i + 1].end);
+                            i += 2;
+                            continue;
+                        }
+                        "(" => {
+                            self.push(t, "(");
+                            let f = self.take_pending();
+                            self.parens.push(f);
+                        }
+                        ")" => {
+                            self.push(t, ")");
+                            self.parens.pop();
+                        }
+                        "," if self.parens.last().map_or(false, |f| f == "CONVERT") => {
+                            self.push(t, " AS");
+                            i = self.cast_type(i + 1, to)?;
+                            continue;
+                        }
+                        _ => self.push(t, op),
+                    }
+                    i += 1;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn note_table(&mut self, i: usize) {
+        let toks = self.toks;
+        if i == 0 {
+            return;
+        }
+        let prev = &toks[i - 1];
+        if (prev.is_kw("FROM") || prev.is_kw("JOIN") || prev.is_kw("INTO") || prev.is_kw("UPDATE")) && !self.op_at(i + 1, ".") && !self.op_at(i + 1, "(") {
+            if let Some(n) = toks[i].ident() {
+                self.tables.push((None, n.to_string()));
+            }
+        }
+    }
+
+    fn pending_call(&mut self, name: &str) {
+        self.parens_pending = Some(name.to_string());
+    }
+    fn take_pending(&mut self) -> String {
+        self.parens_pending.take().unwrap_or_default()
+    }
+
+    /// Translate a CAST/CONVERT target type starting at token `i`; returns the
+    /// index after it.
+    fn cast_type(&mut self, i: usize, to: usize) -> Result<usize, SqlError> {
+        let toks = self.toks;
+        let t = toks.get(i).filter(|_| i < to).ok_or_else(|| SqlError::syntax(""))?;
+        let name = t.ident().unwrap_or("").to_ascii_uppercase();
+        let mut j = i + 1;
+        let target = match name.as_str() {
+            "SIGNED" | "UNSIGNED" => {
+                if self.word_at(j, "INTEGER") || self.word_at(j, "INT") {
+                    j += 1;
+                }
+                "INTEGER"
+            }
+            "INTEGER" | "INT" => "INTEGER",
+            "CHAR" | "NCHAR" | "VARCHAR" | "BINARY" | "TEXT" | "DATE" | "DATETIME" | "TIME" | "JSON" | "YEAR" => "TEXT",
+            "DECIMAL" | "NUMERIC" => "NUMERIC",
+            "DOUBLE" | "FLOAT" | "REAL" => "REAL",
+            _ => return Err(SqlError::syntax(&self.sql[t.start..])),
+        };
+        if self.op_at(j, "(") {
+            while j < to && !toks[j].is_op(")") {
+                j += 1;
+            }
+            j += 1;
+        }
+        while self.word_at(j, "CHARACTER") || self.word_at(j, "CHARSET") || self.word_at(j, "ARRAY") {
+            if self.word_at(j, "CHARACTER") {
+                j += 1;
+            }
+            j += 2;
+        }
+        self.raw(&format!(" {}", target));
+        if let Some(p) = self.parens.last_mut() {
+            if p == "CONVERT" {
+                *p = "CAST#AS".into();
+            }
+        }
+        if j > 0 {
+            self.last_end = Some(toks[(j - 1).min(toks.len() - 1)].end);
+        }
+        Ok(j)
+    }
+
+    // ------------------------------------------------------------ INSERT
+
+    fn insert(&mut self) -> Result<InsertInfo, SqlError> {
+        let toks = self.toks;
+        let mut c = Cur::new(self.sql, toks);
+        let replace = c.eat_kw("REPLACE");
+        if !replace {
+            c.expect_kw("INSERT")?;
+        }
+        let mut ignore = false;
+        loop {
+            if c.eat_kw("LOW_PRIORITY") || c.eat_kw("DELAYED") || c.eat_kw("HIGH_PRIORITY") {
+                continue;
+            }
+            if c.eat_kw("IGNORE") {
+                ignore = true;
+                continue;
+            }
+            break;
+        }
+        c.eat_kw("INTO");
+        let (db, table) = c.qualified()?;
+        if c.is_kw("PARTITION") {
+            return Err(Self::unsupported("PARTITION in INSERT"));
+        }
+        let def = self.r.table(db.as_deref(), &table);
+        self.tables.push((db.clone(), table.clone()));
+        let qname = match &db {
+            Some(d) => match self.qualifier(d) {
+                Some(q) => format!("{}.{}", q, sq_ident(&table)),
+                None => return Err(SqlError::new(1146, "42S02", format!("Table '{}.{}' doesn't exist", d, table))),
+            },
+            None => sq_ident(&table),
+        };
+        // column list
+        let mut cols: Vec<String> = Vec::new();
+        let mut explicit_cols = false;
+        if c.is_op("(") && !c.peek_at(1).map_or(false, |t| t.is_kw("SELECT") || t.is_kw("WITH")) {
+            c.next();
+            explicit_cols = true;
+            if !c.is_op(")") {
+                loop {
+                    cols.push(c.ident()?);
+                    if !c.eat_op(",") {
+                        break;
+                    }
+                }
+            }
+            c.expect_op(")")?;
+        }
+        let ai_col = def.as_ref().and_then(|d| d.auto_increment_column().map(|a| a.name.clone()));
+        let mut info = InsertInfo { has_ai: ai_col.is_some(), ..Default::default() };
+        let verb = if replace {
+            "REPLACE"
+        } else if ignore && !self.has_odku(c.pos) {
+            "INSERT OR IGNORE"
+        } else {
+            "INSERT"
+        };
+        // rows: Vec of Vec<(from, to)> token ranges per value; or SELECT range
+        enum Source {
+            Values(Vec<Vec<(usize, usize)>>),
+            Select(usize, usize),
+        }
+        let source;
+        if c.eat_kw("SET") {
+            if explicit_cols {
+                return Err(c.error());
+            }
+            let mut row = Vec::new();
+            loop {
+                cols.push(c.ident()?);
+                if !(c.eat_op("=") || c.eat_op(":=")) {
+                    return Err(c.error());
+                }
+                let s = c.pos;
+                let e = expr_end(toks, s);
+                if s == e {
+                    return Err(c.error());
+                }
+                row.push((s, e));
+                c.pos = e;
+                if !c.eat_op(",") {
+                    break;
+                }
+            }
+            source = Source::Values(vec![row]);
+        } else if c.eat_kw("VALUES") || c.eat_kw("VALUE") {
+            let mut rows = Vec::new();
+            loop {
+                c.eat_kw("ROW");
+                c.expect_op("(")?;
+                let mut row = Vec::new();
+                if !c.is_op(")") {
+                    loop {
+                        let s = c.pos;
+                        let e = expr_end(toks, s);
+                        if s == e {
+                            return Err(c.error());
+                        }
+                        row.push((s, e));
+                        c.pos = e;
+                        if !c.eat_op(",") {
+                            break;
+                        }
+                    }
+                }
+                c.expect_op(")")?;
+                rows.push(row);
+                if !c.eat_op(",") {
+                    break;
+                }
+            }
+            source = Source::Values(rows);
+        } else if c.is_kw("SELECT") || c.is_kw("WITH") || c.is_op("(") || c.is_kw("TABLE") {
+            let s = c.pos;
+            let mut e = s;
+            let mut depth = 0;
+            while e < toks.len() {
+                if toks[e].is_op("(") {
+                    depth += 1;
+                } else if toks[e].is_op(")") {
+                    depth -= 1;
+                } else if depth == 0 && toks[e].is_kw("ON") && toks.get(e + 1).map_or(false, |t| t.is_kw("DUPLICATE")) {
+                    break;
+                }
+                e += 1;
+            }
+            c.pos = e;
+            source = Source::Select(s, e);
+        } else {
+            return Err(c.error());
+        }
+        if c.is_kw("AS") {
+            return Err(Self::unsupported("row aliases in INSERT (INSERT ... AS alias)"));
+        }
+        // target columns
+        if cols.is_empty() && !explicit_cols {
+            if let Some(d) = &def {
+                cols = d.columns.iter().map(|c| c.name.clone()).collect();
+            }
+        }
+        let ai_pos = ai_col.as_ref().and_then(|a| cols.iter().position(|c| c.eq_ignore_ascii_case(a)));
+        info.ai_named = ai_pos.is_some();
+        self.raw(&format!("{} INTO {}", verb, qname));
+        if !cols.is_empty() {
+            self.raw(&format!(" ({})", cols.iter().map(|c| sq_ident(c)).collect::<Vec<_>>().join(", ")));
+        }
+        match source {
+            Source::Values(rows) => {
+                info.rows = rows.len();
+                if rows.len() == 1 && rows[0].is_empty() && cols.is_empty() {
+                    self.raw(" DEFAULT VALUES");
+                } else {
+                    self.raw(" VALUES ");
+                    for (ri, row) in rows.iter().enumerate() {
+                        if !cols.is_empty() && row.len() != cols.len() {
+                            return Err(SqlError::new(1136, "21S01", format!("Column count doesn't match value count at row {}", ri + 1)));
+                        }
+                        if ri > 0 {
+                            self.raw(", ");
+                        }
+                        self.raw("(");
+                        for (vi, &(s, e)) in row.iter().enumerate() {
+                            if vi > 0 {
+                                self.raw(", ");
+                            }
+                            let is_default = e == s + 1 && toks[s].is_kw("DEFAULT");
+                            if is_default {
+                                let col = cols.get(vi).and_then(|n| def.as_ref().and_then(|d| d.column(n)));
+                                let d = match col {
+                                    Some(cd) if cd.auto_increment => "NULL".to_string(),
+                                    Some(cd) => super::ddl::implicit_default(cd),
+                                    None => "NULL".into(),
+                                };
+                                self.raw(&d);
+                                continue;
+                            }
+                            if Some(vi) == ai_pos {
+                                self.raw("ts_ai(");
+                                self.emit(s, e)?;
+                                self.raw(")");
+                            } else {
+                                self.emit(s, e)?;
+                            }
+                        }
+                        self.raw(")");
+                    }
+                }
+            }
+            Source::Select(s, e) => {
+                info.rows = 0;
+                let odku = self.has_odku(e);
+                if ai_pos.is_some() || odku {
+                    let n = cols.len();
+                    let names: Vec<String> = (0..n).map(|k| format!("c{}", k)).collect();
+                    self.raw(&format!(" WITH ts_src({}) AS (", names.join(", ")));
+                    self.emit(s, e)?;
+                    let sel: Vec<String> = names.iter().enumerate().map(|(k, nm)| if Some(k) == ai_pos { format!("ts_ai({})", nm) } else { nm.clone() }).collect();
+                    self.raw(&format!(") SELECT {} FROM ts_src WHERE true", sel.join(", ")));
+                } else {
+                    self.raw(" ");
+                    self.emit(s, e)?;
+                }
+            }
+        }
+        if c.eat_kw("ON") {
+            c.expect_kw("DUPLICATE")?;
+            c.expect_kw("KEY")?;
+            c.expect_kw("UPDATE")?;
+            if replace {
+                return Err(c.error());
+            }
+            info.odku = true;
+            self.raw(" ON CONFLICT DO UPDATE SET ");
+            self.odku = true;
+            let mut first = true;
+            loop {
+                let col = c.ident()?;
+                let col = if c.eat_op(".") { c.ident()? } else { col };
+                if !(c.eat_op("=") || c.eat_op(":=")) {
+                    return Err(c.error());
+                }
+                let s = c.pos;
+                let e = expr_end(toks, s);
+                if s == e {
+                    return Err(c.error());
+                }
+                if !first {
+                    self.raw(", ");
+                }
+                self.raw(&format!("{} = ", sq_ident(&col)));
+                if first {
+                    self.raw("ts_upd(");
+                    self.emit(s, e)?;
+                    self.raw(")");
+                } else {
+                    self.emit(s, e)?;
+                }
+                first = false;
+                c.pos = e;
+                if !c.eat_op(",") {
+                    break;
+                }
+            }
+            self.odku = false;
+        }
+        if !c.at_end() {
+            return Err(c.error());
+        }
+        Ok(info)
+    }
+
+    fn has_odku(&self, from: usize) -> bool {
+        let mut depth = 0;
+        for (k, t) in self.toks.iter().enumerate().skip(from) {
+            if t.is_op("(") {
+                depth += 1;
+            } else if t.is_op(")") {
+                depth -= 1;
+            } else if depth == 0 && t.is_kw("ON") && self.word_at(k + 1, "DUPLICATE") {
+                return true;
+            }
+        }
+        false
+    }
+
+    // ------------------------------------------------------------ UPDATE / DELETE
+
+    fn update_delete(&mut self, update: bool) -> Result<(), SqlError> {
+        let toks = self.toks;
+        let mut c = Cur::new(self.sql, toks);
+        let mut ignore = false;
+        if update {
+            c.expect_kw("UPDATE")?;
+        } else {
+            c.expect_kw("DELETE")?;
+        }
+        loop {
+            if c.eat_kw("LOW_PRIORITY") || c.eat_kw("QUICK") {
+                continue;
+            }
+            if c.eat_kw("IGNORE") {
+                ignore = true;
+                continue;
+            }
+            break;
+        }
+        if !update && !c.eat_kw("FROM") {
+            return Err(Self::unsupported("multi-table DELETE"));
+        }
+        let tstart = c.pos;
+        let (db, table) = c.qualified()?;
+        let tend = c.pos;
+        self.tables.push((db.clone(), table.clone()));
+        let mut alias = false;
+        if c.eat_kw("AS") {
+            c.ident()?;
+            alias = true;
+        } else if let Some(Tok::Word(w)) = c.peek().map(|t| &t.tok) {
+            if !["SET", "WHERE", "ORDER", "LIMIT", "USING"].iter().any(|k| w.eq_ignore_ascii_case(k)) {
+                c.next();
+                alias = true;
+            }
+        }
+        if c.is_op(",") || ["JOIN", "INNER", "LEFT", "RIGHT", "CROSS", "STRAIGHT_JOIN", "NATURAL", "USING"].iter().any(|k| c.is_kw(k)) {
+            return Err(Self::unsupported(if update { "multi-table UPDATE" } else { "multi-table DELETE" }));
+        }
+        // find top-level ORDER BY / LIMIT
+        let mut depth = 0;
+        let mut order_at = None;
+        let mut limit_at = None;
+        let mut where_at = None;
+        for k in c.pos..toks.len() {
+            let t = &toks[k];
+            if t.is_op("(") {
+                depth += 1;
+            } else if t.is_op(")") {
+                depth -= 1;
+            } else if depth == 0 {
+                if t.is_kw("ORDER") && self.word_at(k + 1, "BY") && order_at.is_none() {
+                    order_at = Some(k);
+                } else if t.is_kw("LIMIT") && limit_at.is_none() {
+                    limit_at = Some(k);
+                } else if t.is_kw("WHERE") && where_at.is_none() {
+                    where_at = Some(k);
+                }
+            }
+        }
+        let verb = match (update, ignore) {
+            (true, true) => "UPDATE OR IGNORE ",
+            (true, false) => "UPDATE ",
+            (false, _) => "DELETE FROM ",
+        };
+        self.raw(verb);
+        let body_start = tend;
+        if order_at.is_none() && limit_at.is_none() {
+            self.emit(tstart, toks.len())?;
+            return Ok(());
+        }
+        if alias {
+            return Err(Self::unsupported("ORDER BY/LIMIT in UPDATE or DELETE with a table alias"));
+        }
+        let tail = order_at.or(limit_at).unwrap_or(toks.len());
+        let cut = where_at.unwrap_or(tail);
+        // UPDATE t SET ... WHERE rowid IN (SELECT rowid FROM t [WHERE ...] [ORDER BY] [LIMIT])
+        self.emit(tstart, tend)?;
+        self.emit(body_start, cut)?;
+        self.raw(" WHERE rowid IN (SELECT rowid FROM ");
+        self.last_end = None;
+        self.emit(tstart, tend)?;
+        self.emit(cut, toks.len())?;
+        self.raw(")");
+        Ok(())
+    }
+}
+
+/// End (exclusive) of the expression starting at `s`: the next top-level `,`,
+/// `)` or ON DUPLICATE.
+fn expr_end(toks: &[Token], s: usize) -> usize {
+    let mut depth = 0;
+    let mut e = s;
+    while e < toks.len() {
+        let t = &toks[e];
+        if t.is_op("(") {
+            depth += 1;
+        } else if t.is_op(")") {
+            if depth == 0 {
+                break;
+            }
+            depth -= 1;
+        } else if depth == 0 && (t.is_op(",") || (t.is_kw("ON") && toks.get(e + 1).map_or(false, |n| n.is_kw("DUPLICATE")))) {
+            break;
+        }
+        e += 1;
+    }
+    e
+}
+
+/// A SQLite string literal for MySQL string bytes.
+pub fn str_literal(s: &[u8]) -> String {
+    match std::str::from_utf8(s) {
+        Ok(t) => {
+            let mut o = String::with_capacity(t.len() + 2);
+            o.push('\'');
+            for ch in t.chars() {
+                if ch == '\'' {
+                    o.push('\'');
+                }
+                o.push(ch);
+            }
+            o.push('\'');
+            o
+        }
+        Err(_) => {
+            let hex: String = s.iter().map(|b| format!("{:02X}", b)).collect();
+            format!("CAST(X'{}' AS TEXT)", hex)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sqlite::ddl;
+
+    struct R(Vec<Arc<TableDef>>);
+    impl Resolver for R {
+        fn home(&self) -> Option<&str> {
+            Some("sbtest")
+        }
+        fn is_database(&self, n: &str) -> bool {
+            n == "other" || n == "sbtest"
+        }
+        fn table(&self, _: Option<&str>, name: &str) -> Option<Arc<TableDef>> {
+            self.0.iter().find(|t| t.name == name).cloned()
+        }
+    }
+
+    fn r() -> R {
+        let d = match ddl::parse("CREATE TABLE sbtest1 (id INT NOT NULL AUTO_INCREMENT, k INT NOT NULL DEFAULT 0, c CHAR(120), PRIMARY KEY (id))").unwrap().unwrap() {
+            ddl::Ddl::CreateTable { def, .. } => *def,
+            _ => unreachable!(),
+        };
+        R(vec![Arc::new(d)])
+    }
+
+    fn sel(sql: &str) -> String {
+        rewrite(sql, Kind::Select, &r()).unwrap().sql
+    }
+
+    #[test]
+    fn selects() {
+        assert_eq!(sel("SELECT c FROM sbtest1 WHERE id=?"), "SELECT c FROM sbtest1 WHERE id=?");
+        assert_eq!(sel("SELECT `c`, \"x\" FROM sbtest.sbtest1"), "SELECT \"c\", 'x' FROM main.sbtest1");
+        assert_eq!(sel("SELECT IF(a,1,2) FROM t WHERE a || b && !c"), "SELECT iif(a,1,2) FROM t WHERE a OR b AND NOT c");
+        assert_eq!(sel("SELECT 'it\\'s' FROM t FOR UPDATE"), "SELECT 'it''s' FROM t");
+        assert_eq!(sel("SELECT a/b FROM t LIMIT 1, 2"), "SELECT a* 1.0 /b FROM t LIMIT 1, 2");
+        assert_eq!(sel("SELECT DATE_ADD(d, INTERVAL 1 DAY) FROM t"), "SELECT DATE_ADD(d, 1, 'DAY') FROM t");
+        assert_eq!(sel("SELECT c FROM t WHERE c LIKE 'a\\_b'"), "SELECT c FROM t WHERE c LIKE 'a\\_b' ESCAPE '\\'");
+        assert_eq!(sel("SELECT CAST(x AS UNSIGNED), CONVERT(y, CHAR) FROM t"), "SELECT CAST(x AS INTEGER), CAST(y AS TEXT) FROM t");
+        assert_eq!(sel("SELECT SQL_NO_CACHE c FROM t USE INDEX (k) WHERE 1"), "SELECT c FROM t WHERE 1");
+        assert_eq!(sel("SELECT * FROM other.t"), "SELECT * FROM \"other\".t");
+        assert!(rewrite("SELECT a XOR b FROM t", Kind::Select, &r()).unwrap_err().code == 1235);
+        let rw = rewrite("SELECT DISTINCT c, COUNT(*), k AS kk FROM sbtest1", Kind::Select, &r()).unwrap();
+        assert_eq!(rw.select_items, vec![Some("c".into()), Some("COUNT(*)".into()), None]);
+    }
+
+    #[test]
+    fn inserts() {
+        let rw = rewrite("INSERT INTO sbtest1 (id, k, c) VALUES (?, ?, ?)", Kind::Insert, &r()).unwrap();
+        assert_eq!(rw.sql, "INSERT INTO \"sbtest1\" (\"id\", \"k\", \"c\") VALUES (ts_ai(?), ?, ?)");
+        assert!(rw.insert.as_ref().unwrap().ai_named);
+        let rw = rewrite("INSERT IGNORE INTO sbtest1 SET k=1, c='x'", Kind::Insert, &r()).unwrap();
+        assert_eq!(rw.sql, "INSERT OR IGNORE INTO \"sbtest1\" (\"k\", \"c\") VALUES (1, 'x')");
+        let rw = rewrite("INSERT INTO sbtest1 (id,k) VALUES (1,2),(3,4) ON DUPLICATE KEY UPDATE k=VALUES(k)+1", Kind::Insert, &r()).unwrap();
+        assert_eq!(rw.sql, "INSERT INTO \"sbtest1\" (\"id\", \"k\") VALUES (ts_ai(1), 2), (ts_ai(3), 4) ON CONFLICT DO UPDATE SET \"k\" = ts_upd(excluded.\"k\"+1)");
+        assert_eq!(rewrite("INSERT INTO sbtest1 (k) VALUES (1,2)", Kind::Insert, &r()).unwrap_err().code, 1136);
+        let rw = rewrite("INSERT INTO sbtest1 VALUES (DEFAULT, 1, 'a')", Kind::Insert, &r()).unwrap();
+        assert_eq!(rw.sql, "INSERT INTO \"sbtest1\" (\"id\", \"k\", \"c\") VALUES (NULL, 1, 'a')");
+    }
+
+    #[test]
+    fn update_delete_limit() {
+        let rw = rewrite("UPDATE sbtest1 SET k=k+1 WHERE id=? ORDER BY id LIMIT 1", Kind::Update, &r()).unwrap();
+        assert_eq!(rw.sql, "UPDATE sbtest1 SET k=k+1 WHERE rowid IN (SELECT rowid FROM sbtest1 WHERE id=? ORDER BY id LIMIT 1)");
+        let rw = rewrite("DELETE FROM sbtest1 WHERE id=?", Kind::Delete, &r()).unwrap();
+        assert_eq!(rw.sql, "DELETE FROM sbtest1 WHERE id=?");
+        assert_eq!(rewrite("DELETE a FROM a JOIN b", Kind::Delete, &r()).unwrap_err().code, 1235);
+    }
+}
