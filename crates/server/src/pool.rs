@@ -156,7 +156,8 @@ impl WaitHook for PoolWait {
                 let mut st = group.lock();
                 st.active = st.active.saturating_sub(1);
                 st.waiting += 1;
-                if !st.high.is_empty() || !st.low.is_empty() {
+                // Someone must take queued work and someone must listen.
+                if !st.high.is_empty() || !st.low.is_empty() || !st.listener {
                     pool.wake_or_spawn(group, &mut st);
                 }
             }
@@ -342,7 +343,7 @@ impl Pool {
                 }
                 self.server.pool.throttles.fetch_add(1, Ordering::Relaxed);
             }
-            if !st.listener && !queued {
+            if !st.listener {
                 st.listener = true;
                 drop(st);
                 let mut events = [libc::epoll_event { events: 0, u64: 0 }; MAX_EVENTS];
@@ -380,8 +381,10 @@ impl Pool {
                     }
                 }
                 self.server.pool.queue_length.fetch_add(pushed, Ordering::Relaxed);
-                if pushed > 0 {
-                    // Someone must listen and someone must take the rest.
+                if st.idle > 0 {
+                    // A parked worker takes the rest or becomes the next listener.
+                    g.cond.notify_one();
+                } else if pushed > 0 {
                     self.wake_or_spawn(g, &mut st);
                 }
                 if let Some(c) = mine {
@@ -627,7 +630,9 @@ impl Pool {
             for g in &self.groups {
                 let mut st = g.lock();
                 let queued = !st.high.is_empty() || !st.low.is_empty();
-                if queued && st.dequeued == st.dequeued_at_last_check {
+                // Work is waiting in the queue, or in epoll with nobody listening.
+                let needs_help = queued || (!st.listener && st.idle == 0 && st.active > 0);
+                if needs_help && st.dequeued == st.dequeued_at_last_check {
                     st.stalled = true;
                     self.server.pool.stalls.fetch_add(1, Ordering::Relaxed);
                     if st.idle > 0 {
@@ -635,7 +640,7 @@ impl Pool {
                     } else {
                         self.spawn_worker(g, &mut st, false);
                     }
-                } else if !queued {
+                } else if !needs_help {
                     st.stalled = false;
                 }
                 st.dequeued_at_last_check = st.dequeued;
