@@ -2,7 +2,9 @@
 //! directory, as MySQL does. Engines keep their own files inside it.
 
 use crate::SqlError;
+use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
+use std::sync::RwLock;
 
 /// Schemas that always exist and are answered by the server itself.
 pub const SYSTEM_SCHEMAS: [&str; 3] = ["information_schema", "mysql", "performance_schema"];
@@ -10,16 +12,29 @@ pub const SYSTEM_SCHEMAS: [&str; 3] = ["information_schema", "mysql", "performan
 /// Sub-directory of the data directory that holds databases.
 const DATABASES_DIR: &str = "databases";
 
-#[derive(Debug, Clone)]
+/// The directory listing is read once at start and kept in memory (every
+/// create and drop goes through here), so checking a database on connect costs
+/// a read lock, not a stat(2).
+#[derive(Debug)]
 pub struct Catalog {
     root: PathBuf,
+    names: RwLock<BTreeSet<String>>,
 }
 
 impl Catalog {
     pub fn open(datadir: &Path) -> std::io::Result<Catalog> {
         let root = datadir.join(DATABASES_DIR);
         std::fs::create_dir_all(&root)?;
-        Ok(Catalog { root })
+        let names = std::fs::read_dir(&root)?
+            .filter_map(|e| e.ok())
+            .filter(|e| e.path().is_dir())
+            .filter_map(|e| e.file_name().into_string().ok())
+            .collect();
+        Ok(Catalog { root, names: RwLock::new(names) })
+    }
+
+    fn names(&self) -> std::sync::RwLockReadGuard<'_, BTreeSet<String>> {
+        self.names.read().unwrap_or_else(|e| e.into_inner())
     }
 
     pub fn path_of(&self, name: &str) -> PathBuf {
@@ -49,20 +64,11 @@ impl Catalog {
         if Self::is_system(name) {
             return true;
         }
-        Self::validate_name(name).is_ok() && self.path_of(name).is_dir()
+        self.names().contains(name)
     }
 
     pub fn list(&self) -> Vec<String> {
-        let mut names: Vec<String> = std::fs::read_dir(&self.root)
-            .map(|rd| {
-                rd.filter_map(|e| e.ok())
-                    .filter(|e| e.path().is_dir())
-                    .filter_map(|e| e.file_name().into_string().ok())
-                    .collect()
-            })
-            .unwrap_or_default();
-        names.sort();
-        names
+        self.names().iter().cloned().collect()
     }
 
     pub fn create(&self, name: &str, if_not_exists: bool) -> Result<bool, SqlError> {
@@ -70,9 +76,11 @@ impl Catalog {
         if self.exists(name) {
             return if if_not_exists { Ok(false) } else { Err(SqlError::database_exists(name)) };
         }
+        let mut names = self.names.write().unwrap_or_else(|e| e.into_inner());
         match std::fs::create_dir(self.path_of(name)) {
             Ok(()) => {
                 sync_dir(&self.root);
+                names.insert(name.to_string());
                 Ok(true)
             }
             Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
@@ -93,6 +101,8 @@ impl Catalog {
         if !self.exists(name) {
             return if if_exists { Ok(false) } else { Err(SqlError::drop_missing_database(name)) };
         }
+        let mut names = self.names.write().unwrap_or_else(|e| e.into_inner());
+        names.remove(name);
         std::fs::remove_dir_all(self.path_of(name))
             .map_err(|e| SqlError::new(1010, "HY000", format!("Error dropping database (can't rmdir '{}', errno: {})", name, e)))?;
         sync_dir(&self.root);

@@ -30,9 +30,37 @@ pub struct Config {
     /// Data directory: accounts, databases, lock file.
     #[arg(long, default_value = "./turnstile-data")]
     pub datadir: PathBuf,
-    /// Storage engine: "blackhole" (stores nothing; measures the connection layer).
-    #[arg(long, default_value = "blackhole")]
+    /// Storage engine: "sqlite" (the embedded SQL engine) or "blackhole" (stores nothing; measures the connection layer).
+    #[arg(long, default_value = "sqlite")]
     pub engine: String,
+    /// sqlite engine: when an acknowledged COMMIT is on disk. "full": the write-ahead log is fsynced
+    /// (group commit) before COMMIT returns, like innodb_flush_log_at_trx_commit=1. "periodic": COMMIT
+    /// returns once the log is written to the OS (survives a server crash) and a background thread
+    /// fsyncs every sqlite_sync_interval_ms (an OS crash or power loss loses at most that window).
+    #[arg(long, default_value = "full")]
+    pub sqlite_durability: String,
+    /// sqlite engine: milliseconds between background fsyncs in the "periodic" durability mode.
+    #[arg(long, default_value_t = 1000)]
+    pub sqlite_sync_interval_ms: u64,
+    /// sqlite engine: idle SQLite connections kept per database for later sessions (a warm pool makes
+    /// connect-per-query clients cheap).
+    #[arg(long, default_value_t = 256)]
+    pub sqlite_pool_size: usize,
+    /// sqlite engine: compiled statements cached per connection (keyed by statement text).
+    #[arg(long, default_value_t = 256)]
+    pub sqlite_statement_cache: usize,
+    /// sqlite engine: page cache per SQLite connection, KiB.
+    #[arg(long, default_value_t = 2048)]
+    pub sqlite_cache_kib: u64,
+    /// sqlite engine: bytes of each database file read through a shared memory map.
+    #[arg(long, default_value_t = 256 * 1024 * 1024)]
+    pub sqlite_mmap_size: u64,
+    /// sqlite engine: write-ahead-log pages after which a checkpoint runs.
+    #[arg(long, default_value_t = 1000)]
+    pub sqlite_wal_autocheckpoint: u32,
+    /// Default innodb_lock_wait_timeout (seconds a writer waits for the database's write lock; ERR 1205).
+    #[arg(long, default_value_t = 50)]
+    pub innodb_lock_wait_timeout: u64,
     /// Client connections allowed at once; one more is kept for an administrator.
     #[arg(long, default_value_t = 151)]
     pub max_connections: u32,

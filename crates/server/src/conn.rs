@@ -17,13 +17,15 @@ pub struct Accepted {
     pub stream: Stream,
     /// True for the admin listener.
     pub admin_port: bool,
+    /// The TCP peer as accept(2) returned it (no getpeername later).
+    pub addr: Option<std::net::SocketAddr>,
 }
 
 impl Accepted {
     /// Who is connecting: computed on the session's thread, not the acceptor's.
     pub fn peer(&self) -> (Peer, String) {
         match &self.stream {
-            Stream::Tcp(s) => match s.peer_addr() {
+            Stream::Tcp(s) => match self.addr.map(Ok).unwrap_or_else(|| s.peer_addr()) {
                 Ok(a) => {
                     let ip = a.ip();
                     let ip = match ip {

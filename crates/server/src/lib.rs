@@ -91,7 +91,26 @@ pub fn start(config: Config) -> Result<Running, String> {
     let accounts = accounts::Accounts::open(&config.datadir, config.root_password.as_deref(), config.allow_empty_root_password).map_err(|e| e.to_string())?;
     let engine: Box<dyn turnstile_engine::Engine> = match config.engine.as_str() {
         "blackhole" => Box::new(turnstile_engine::blackhole::Blackhole::open(&config.datadir).map_err(|e| format!("blackhole engine: {}", e))?),
-        other => return Err(format!("unknown engine '{}' (available: blackhole)", other)),
+        "sqlite" => {
+            use turnstile_engine::sqlite::{Durability, Options, SqliteEngine};
+            let durability = match config.sqlite_durability.as_str() {
+                "full" => Durability::Full,
+                "periodic" => Durability::Periodic,
+                other => return Err(format!("unknown sqlite_durability '{}' (full or periodic)", other)),
+            };
+            let opts = Options {
+                durability,
+                sync_interval: Duration::from_millis(config.sqlite_sync_interval_ms.max(1)),
+                pool_size: config.sqlite_pool_size,
+                statement_cache: config.sqlite_statement_cache.max(1),
+                cache_kib: config.sqlite_cache_kib,
+                mmap_bytes: config.sqlite_mmap_size,
+                lock_wait_timeout: config.innodb_lock_wait_timeout.max(1),
+                wal_autocheckpoint: config.sqlite_wal_autocheckpoint,
+            };
+            Box::new(SqliteEngine::open(&config.datadir, opts).map_err(|e| format!("sqlite engine: {}", e))?)
+        }
+        other => return Err(format!("unknown engine '{}' (available: sqlite, blackhole)", other)),
     };
     let listeners = listener::Listeners::bind(&config).map_err(|e| e.to_string())?;
     let (port, admin_port) = (listeners.tcp_port(), listeners.admin_port());

@@ -147,7 +147,7 @@ impl Listeners {
                 if p.revents != 0 {
                     loop {
                         match u.accept() {
-                            Ok((s, _)) => dispatch(Accepted { stream: Stream::Unix(s), admin_port: false }),
+                            Ok((s, _)) => dispatch(Accepted { stream: Stream::Unix(s), admin_port: false, addr: None }),
                             Err(e) => {
                                 if !accept_error(e) {
                                     break;
@@ -181,9 +181,9 @@ fn accept_error(e: io::Error) -> bool {
 fn drain_tcp(l: &TcpListener, admin_port: bool, dispatch: &mut impl FnMut(Accepted)) {
     loop {
         match l.accept() {
-            Ok((s, _)) => {
+            Ok((s, addr)) => {
                 let _ = s.set_nodelay(true);
-                dispatch(Accepted { stream: Stream::Tcp(s), admin_port });
+                dispatch(Accepted { stream: Stream::Tcp(s), admin_port, addr: Some(addr) });
             }
             Err(e) => {
                 if !accept_error(e) {

@@ -133,7 +133,7 @@ pub fn serve(server: &Arc<Server>, conn: Accepted) {
     let mut stream = conn.stream;
     let mut session = Session::new(server.clone(), peer, host, admin_port, stream.as_raw_fd());
     let _ = stream.set_write_timeout(Duration::from_secs(server.globals.hot.net_write_timeout.load(Ordering::Relaxed).max(1) as u64));
-    let mut out = Vec::new();
+    let mut out = Vec::with_capacity(512);
     let mut flow = session.start(&mut out);
     if write_out(&mut stream, server, &mut out).is_err() {
         flow = Flow::Close;
@@ -141,6 +141,7 @@ pub fn serve(server: &Arc<Server>, conn: Accepted) {
     let mut decoder = PacketDecoder::new(session.max_packet());
     let mut payload = Vec::new();
     let mut current_timeout = 0u64;
+    let mut small = [0u8; SMALL_READ];
     while flow == Flow::Continue {
         match decoder.next(&mut payload) {
             Ok(Some(seq)) => {
@@ -197,20 +198,30 @@ pub fn serve(server: &Arc<Server>, conn: Accepted) {
             let _ = stream.set_read_timeout(Duration::from_secs(timeout));
             current_timeout = timeout;
         }
-        let want = if mid_packet { LARGE_READ } else { SMALL_READ };
-        let spare = decoder.spare(want);
-        match stream.read(spare) {
+        // Small reads land on the stack; only what they carry is copied to the
+        // decoder (allocations then stay small). Large packets read straight in.
+        let read = if mid_packet {
+            let spare = decoder.spare(LARGE_READ);
+            let r = stream.read(spare);
+            decoder.commit(LARGE_READ, *r.as_ref().unwrap_or(&0));
+            r
+        } else {
+            let r = stream.read(&mut small);
+            if let Ok(n) = r {
+                decoder.feed(&small[..n]);
+            }
+            r
+        };
+        match read {
             Ok(0) => {
-                decoder.commit(want, 0);
                 if !session.authenticated {
                     server.stats.aborted_connects.inc();
                 }
                 break;
             }
-            Ok(n) => decoder.commit(want, n),
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => decoder.commit(want, 0),
+            Ok(_) => {}
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
             Err(e) if e.kind() == io::ErrorKind::WouldBlock || e.kind() == io::ErrorKind::TimedOut => {
-                decoder.commit(want, 0);
                 if session.authenticated && !mid_packet {
                     let mut msg = Vec::new();
                     encode_inactivity_error(&mut msg);
@@ -220,10 +231,7 @@ pub fn serve(server: &Arc<Server>, conn: Accepted) {
                 }
                 break;
             }
-            Err(_) => {
-                decoder.commit(want, 0);
-                break;
-            }
+            Err(_) => break,
         }
     }
     session.finish();

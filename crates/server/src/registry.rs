@@ -21,6 +21,7 @@ use std::time::Instant;
 /// What PROCESSLIST shows about a session, updated by the session itself.
 #[derive(Debug, Clone)]
 pub struct Info {
+    /// Empty until the session has logged in ("unauthenticated user").
     pub user: String,
     pub db: Option<String>,
     pub command: &'static str,
@@ -51,7 +52,7 @@ impl Handle {
             id,
             host,
             admin_port,
-            info: Mutex::new(Info { user: "unauthenticated user".into(), db: None, command: "Connect", state: "login", query: None, since: Instant::now() }),
+            info: Mutex::new(Info { user: String::new(), db: None, command: "Connect", state: "login", query: None, since: Instant::now() }),
             killed: AtomicBool::new(false),
             kill_connection: AtomicBool::new(false),
             fd: Mutex::new(Some(fd)),

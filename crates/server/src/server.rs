@@ -140,7 +140,7 @@ impl ServerOps for Server {
                 let i = h.info.lock().unwrap_or_else(|e| e.into_inner()).clone();
                 ProcessRow {
                     id: h.id as u64,
-                    user: i.user,
+                    user: if i.user.is_empty() { "unauthenticated user".to_string() } else { i.user },
                     host: h.host.clone(),
                     db: i.db,
                     command: i.command,

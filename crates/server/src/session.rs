@@ -559,7 +559,7 @@ impl Session {
             self.server.stats.threads_running.inc();
         }
         self.handle.killed.store(false, Ordering::Relaxed);
-        let db = self.sql.db.clone();
+        let db = &self.sql.db;
         self.handle.set_info(|i| {
             i.command = command;
             i.state = "executing";
@@ -571,7 +571,9 @@ impl Session {
             }
             q.push_str(&text[..end]);
             i.query = Some(q);
-            i.db = db;
+            if i.db != *db {
+                i.db.clone_from(db);
+            }
             i.since = std::time::Instant::now();
         });
     }
@@ -590,33 +592,44 @@ impl Session {
 
     /// COM_QUERY, possibly several statements.
     fn run_query(&mut self, sql: &str, out: &mut Vec<u8>, flush: &mut Flush<'_>) -> Flow {
-        let stmts: Vec<String> = if self.multi_statements && sql.contains(';') {
-            turnstile_engine::lex::split_statements(sql).into_iter().map(str::to_string).collect()
+        if self.multi_statements && sql.contains(';') {
+            let mut stmts: std::collections::VecDeque<String> = turnstile_engine::lex::split_statements(sql).into_iter().map(str::to_string).collect();
+            let first = stmts.pop_front().unwrap_or_default();
+            self.run_statements(&first, stmts, out, flush)
         } else {
-            vec![sql.to_string()]
-        };
-        self.run_statements(stmts.into(), out, flush)
+            // The common case: one statement, run from the packet without a copy.
+            self.run_statements(sql, Default::default(), out, flush)
+        }
     }
 
-    /// Run statements in order until one fails or pauses.
-    fn run_statements(&mut self, mut stmts: std::collections::VecDeque<String>, out: &mut Vec<u8>, flush: &mut Flush<'_>) -> Flow {
-        while let Some(stmt) = stmts.pop_front() {
+    /// Run `first`, then `rest`, in order until one fails or pauses.
+    fn run_statements(&mut self, first: &str, mut rest: std::collections::VecDeque<String>, out: &mut Vec<u8>, flush: &mut Flush<'_>) -> Flow {
+        let mut owned;
+        let mut stmt: &str = first;
+        loop {
             if self.server.config.statistics {
                 self.server.stats.questions.inc();
             }
-            let more = !stmts.is_empty();
-            let result = self.run_statement(&stmt, &[], false, &[], out, flush);
+            let more = !rest.is_empty();
+            let result = self.run_statement(stmt, &[], false, &[], out, flush);
             match self.finish_statement(result, more, out) {
                 Step::Next => {}
                 Step::Stop => break,
                 Step::Paused => {
-                    self.paused = Some(PausedResult { rest: stmts, binary: false });
+                    self.paused = Some(PausedResult { rest, binary: false });
                     return Flow::Paused;
                 }
                 Step::Close => {
                     self.end_command();
                     return Flow::Close;
                 }
+            }
+            match rest.pop_front() {
+                Some(next) => {
+                    owned = next;
+                    stmt = &owned;
+                }
+                None => break,
             }
         }
         self.end_command();
@@ -651,11 +664,13 @@ impl Session {
                 Flow::Continue
             }
             Step::Next => {
-                if p.binary {
-                    self.end_command();
-                    Flow::Continue
-                } else {
-                    self.run_statements(p.rest, out, flush)
+                let mut rest = p.rest;
+                match rest.pop_front() {
+                    Some(next) if !p.binary => self.run_statements(&next, rest, out, flush),
+                    _ => {
+                        self.end_command();
+                        Flow::Continue
+                    }
                 }
             }
         }
@@ -888,7 +903,9 @@ struct WireSink<'a, 'f> {
 impl<'a, 'f> WireSink<'a, 'f> {
     #[allow(clippy::too_many_arguments)]
     fn new(out: &'a mut Vec<u8>, seq: &'a mut u8, deprecate_eof: bool, binary: bool, columns: &[Column], flush: &'a mut Flush<'f>, status: u16, pausable: bool) -> Self {
-        WireSink { out, seq, deprecate_eof, binary, columns: columns.to_vec(), sent_columns: false, flush, io_error: None, status, pausable }
+        // Column types are only needed to encode binary rows.
+        let columns = if binary { columns.to_vec() } else { Vec::new() };
+        WireSink { out, seq, deprecate_eof, binary, columns, sent_columns: false, flush, io_error: None, status, pausable }
     }
 
     fn packet(&mut self, f: impl FnOnce(&mut Vec<u8>)) {
@@ -918,7 +935,9 @@ impl RowSink for WireSink<'_, '_> {
             let st = self.status;
             self.packet(|o| encode_eof(o, 0, st));
         }
-        self.columns = columns.to_vec();
+        if self.binary {
+            self.columns = columns.to_vec();
+        }
         self.sent_columns = true;
         self.maybe_flush()
     }

@@ -47,7 +47,9 @@ pub struct HandshakeResponse {
     pub auth_response: Vec<u8>,
     pub database: Option<String>,
     pub auth_plugin: Option<String>,
-    pub attributes: Vec<(String, String)>,
+    /// Connection attributes, still encoded (validated; decode with `attributes()`).
+    /// Kept raw so a login does not allocate two strings per attribute.
+    pub attributes_raw: Vec<u8>,
 }
 
 /// Limits applied while decoding a handshake response.
@@ -94,18 +96,19 @@ impl HandshakeResponse {
                 auth_plugin = Some(p);
             }
         }
-        let mut attributes = Vec::new();
+        let mut attributes_raw = Vec::new();
         if capabilities & cap::CONNECT_ATTRS != 0 && !r.is_empty() {
             let total = r.lenenc_int()?.ok_or(ProtocolError("NULL attributes length"))? as usize;
             if total > MAX_CONNECT_ATTRS_BYTES {
                 return Err(ProtocolError("connection attributes too large"));
             }
-            let mut attrs = Reader::new(r.take(total)?);
+            let raw = r.take(total)?;
+            let mut attrs = Reader::new(raw);
             while !attrs.is_empty() {
-                let k = utf8(attrs.lenenc_bytes()?)?;
-                let v = utf8(attrs.lenenc_bytes()?)?;
-                attributes.push((k, v));
+                std::str::from_utf8(attrs.lenenc_bytes()?).map_err(|_| ProtocolError("invalid UTF-8"))?;
+                std::str::from_utf8(attrs.lenenc_bytes()?).map_err(|_| ProtocolError("invalid UTF-8"))?;
             }
+            attributes_raw = raw.to_vec();
         }
         Ok(HandshakeResponse {
             capabilities,
@@ -115,8 +118,18 @@ impl HandshakeResponse {
             auth_response,
             database,
             auth_plugin,
-            attributes,
+            attributes_raw,
         })
+    }
+
+    /// The connection attributes as (name, value) pairs.
+    pub fn attributes(&self) -> Vec<(String, String)> {
+        let mut out = Vec::new();
+        let mut r = Reader::new(&self.attributes_raw);
+        while let (Ok(k), Ok(v)) = (r.lenenc_bytes(), r.lenenc_bytes()) {
+            out.push((String::from_utf8_lossy(k).into_owned(), String::from_utf8_lossy(v).into_owned()));
+        }
+        out
     }
 
     /// Encode (client side); used by tests and by the load generator.
@@ -139,12 +152,7 @@ impl HandshakeResponse {
             put_nul_str(out, self.auth_plugin.as_deref().unwrap_or("").as_bytes());
         }
         if self.capabilities & cap::CONNECT_ATTRS != 0 {
-            let mut attrs = Vec::new();
-            for (k, v) in &self.attributes {
-                crate::buf::put_lenenc_bytes(&mut attrs, k.as_bytes());
-                crate::buf::put_lenenc_bytes(&mut attrs, v.as_bytes());
-            }
-            crate::buf::put_lenenc_bytes(out, &attrs);
+            crate::buf::put_lenenc_bytes(out, &self.attributes_raw);
         }
     }
 }
@@ -186,11 +194,18 @@ mod tests {
             auth_response: vec![1; 20],
             database: Some("db1".into()),
             auth_plugin: Some("mysql_native_password".into()),
-            attributes: vec![("_client_name".into(), "test".into())],
+            attributes_raw: {
+                let mut a = Vec::new();
+                crate::buf::put_lenenc_bytes(&mut a, b"_client_name");
+                crate::buf::put_lenenc_bytes(&mut a, b"test");
+                a
+            },
         };
         let mut out = Vec::new();
         r.encode(&mut out);
-        assert_eq!(HandshakeResponse::decode(&out).unwrap(), r);
+        let back = HandshakeResponse::decode(&out).unwrap();
+        assert_eq!(back, r);
+        assert_eq!(back.attributes(), vec![("_client_name".to_string(), "test".to_string())]);
     }
 
     #[test]
