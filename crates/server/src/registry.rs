@@ -2,13 +2,19 @@
 //! shutdown.
 //!
 //! Locks on the connect/disconnect path (there is no global one):
-//! - one shard mutex, held only to insert or remove one map entry. The shard is
-//!   chosen by connection id, and ids are consecutive, so concurrent connects and
-//!   disconnects spread over all shards (four per CPU by default); all
-//!   connections never contend on one lock.
-//! - the session's own `info` mutex, taken by the session itself and by
-//!   PROCESSLIST readers only, never by other sessions.
-//! Connection ids and the connected count are atomics.
+//! - one shard mutex here, held only to insert or remove one map entry. The
+//!   shard is chosen by connection id, and ids are consecutive, so concurrent
+//!   connects and disconnects spread over all shards (four per CPU by default);
+//!   all connections never contend on one lock.
+//! - the session's own `info` and `fd` mutexes, taken by the session itself and
+//!   by PROCESSLIST/KILL/shutdown only, never by other sessions.
+//! - read guards of two RwLocks (`accounts::Accounts::list` at login,
+//!   `engine::catalog::Catalog::names` for CONNECT_WITH_DB): readers never wait
+//!   for each other; only account statements and CREATE/DROP DATABASE write.
+//! - the thread cache hand-off is a lock-free channel (`per_thread.rs`); the
+//!   pool's hand-off takes one thread group's queue lock (`pool.rs`), and
+//!   there is one group per CPU.
+//! Connection ids, the connected count and the counters are atomics.
 //! PROCESSLIST and KILL read one shard at a time, so they never stop connects.
 
 use crossbeam_utils::CachePadded;

@@ -1,0 +1,105 @@
+"""Start-up: the configuration file, the Unix socket's stale-file handling, the
+data-directory lock and first-start bootstrap errors.
+
+- A TOML file given with --config sets settings; the command line overrides it.
+- A stale socket file left by a crashed server is replaced.
+- A socket a live server listens on is never taken over: the second server
+  refuses to start and the first keeps serving.
+- Two servers never share a data directory.
+- A first start without any root password option fails with a clear message.
+"""
+
+import os
+import socket
+import subprocess
+import tempfile
+
+import pytest
+
+from helpers import clients
+from helpers.server import TurnstileServer
+
+
+def run_to_exit(binary, args, timeout=20):
+    return subprocess.run([str(binary)] + args, capture_output=True, text=True, timeout=timeout)
+
+
+def test_config_file_and_flag_override(turnstile_bin, root_password, tmp_path):
+    cfg = tmp_path / "turnstile.toml"
+    cfg.write_text('max_connections = 77\nwait_timeout = 1234\nthread_cache_size = 5\n')
+    srv = TurnstileServer(extra_args=["--config", str(cfg), "--thread_cache_size=9"]).start()
+    try:
+        conn = clients.root(srv)
+        assert clients.scalar(conn, "SELECT @@global.max_connections") == 77
+        assert clients.scalar(conn, "SELECT @@global.wait_timeout") == 1234
+        # The command line wins over the file.
+        assert clients.scalar(conn, "SELECT @@global.thread_cache_size") == 9
+        conn.close()
+    finally:
+        srv.stop()
+
+
+def test_config_file_with_unknown_setting_is_rejected(turnstile_bin, tmp_path):
+    cfg = tmp_path / "bad.toml"
+    cfg.write_text("no_such_setting = 1\n")
+    r = run_to_exit(turnstile_bin, ["--config", str(cfg), "--datadir", str(tmp_path / "d"), "--port", "0", "--admin-port", "0", "--socket", ""])
+    assert r.returncode != 0
+    assert "no_such_setting" in r.stderr
+
+
+def test_stale_socket_file_is_replaced(turnstile_bin, root_password, tmp_path):
+    srv = TurnstileServer()
+    path = srv.socket_path
+    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    s.bind(path)
+    s.close()  # the file stays behind, nobody listens: a crashed server's leftover
+    assert os.path.exists(path)
+    srv.start()
+    try:
+        conn = clients.root(srv, transport="socket")
+        assert clients.scalar(conn, "SELECT @@socket") == path
+        conn.close()
+    finally:
+        srv.stop()
+
+
+def test_live_socket_is_never_stolen(turnstile_bin, root_password, tmp_path):
+    first = TurnstileServer().start()
+    try:
+        r = run_to_exit(
+            turnstile_bin,
+            ["--port", "0", "--admin-port", "0", "--socket", first.socket, "--datadir", str(tmp_path / "d2"), "--root-password", root_password],
+        )
+        assert r.returncode != 0
+        assert "another server is listening" in r.stderr
+        conn = clients.root(first, transport="socket")
+        assert clients.scalar(conn, "SELECT 1") == 1
+        conn.close()
+    finally:
+        first.stop()
+
+
+def test_datadir_is_locked(turnstile_bin, root_password, tmp_path):
+    first = TurnstileServer().start()
+    try:
+        r = run_to_exit(
+            turnstile_bin,
+            ["--port", "0", "--admin-port", "0", "--socket", "", "--datadir", first.datadir, "--root-password", root_password],
+        )
+        assert r.returncode != 0
+        assert "in use by another turnstile process" in r.stderr
+    finally:
+        first.stop()
+
+
+def test_first_start_needs_a_root_password(turnstile_bin, tmp_path):
+    env = {k: v for k, v in os.environ.items() if k != "TURNSTILE_ROOT_PASSWORD"}
+    r = subprocess.run(
+        [str(turnstile_bin), "--port", "0", "--admin-port", "0", "--socket", "", "--datadir", str(tmp_path / "fresh")],
+        capture_output=True,
+        text=True,
+        timeout=20,
+        env=env,
+    )
+    assert r.returncode != 0
+    assert "--root-password" in r.stderr
