@@ -443,7 +443,7 @@ impl Pool {
             self.close(g, &c);
             return;
         }
-        let (want, deadline) = self.drive(&mut inner);
+        let (want, deadline) = self.drive(&mut inner, true);
         self.park(g, &c, inner, want, deadline, true);
     }
 
@@ -466,7 +466,7 @@ impl Pool {
             self.expire(g, &c, inner);
             return;
         }
-        let (want, deadline) = self.drive(&mut inner);
+        let (want, deadline) = self.drive(&mut inner, false);
         self.park(g, &c, inner, want, deadline, false);
     }
 
@@ -486,7 +486,12 @@ impl Pool {
 
     /// Run the connection until it must wait. Returns the epoll events to wait
     /// for (0 = close) and the wait's deadline in seconds.
-    fn drive(self: &Arc<Self>, inner: &mut ConnInner) -> (u32, u64) {
+    ///
+    /// `answered`: we just sent something the client must reply to (the
+    /// greeting). After a response the client cannot have answered yet, so we
+    /// arm for EPOLLIN instead of trying a read that would return EAGAIN;
+    /// pipelined bytes already in the socket make the re-armed event fire at once.
+    fn drive(self: &Arc<Self>, inner: &mut ConnInner, mut answered: bool) -> (u32, u64) {
         let server = &self.server;
         let ConnInner { stream, session, decoder, payload, out, .. } = inner;
         let mut budget = PACKET_BUDGET;
@@ -528,9 +533,14 @@ impl Pool {
                         let _ = write_nonblocking(stream, server, out);
                         return (0, 0);
                     }
+                    answered = true;
                     continue;
                 }
-                Ok(None) => {}
+                Ok(None) => {
+                    if answered && decoder.buffered() == 0 && !session.is_paused() {
+                        return (libc::EPOLLIN as u32, session.idle_timeout());
+                    }
+                }
                 Err(FrameError::TooLarge) => {
                     if session.authenticated {
                         let mut msg = Vec::new();
