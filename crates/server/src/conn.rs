@@ -19,6 +19,8 @@ pub struct Accepted {
     pub admin_port: bool,
     /// The TCP peer as accept(2) returned it (no getpeername later).
     pub addr: Option<std::net::SocketAddr>,
+    /// Socket options already inherited from the listener (TCP only).
+    pub inherited: Option<crate::listener::Inherited>,
 }
 
 impl Accepted {

@@ -2,7 +2,8 @@
 //!
 //! The acceptor thread only accepts: it polls the client TCP listener, the Unix
 //! socket and the admin listener, drains each ready listener with accept4 until
-//! EAGAIN, sets TCP_NODELAY, and hands the raw socket to the scheduler. No
+//! EAGAIN, and hands the raw socket to the scheduler. TCP_NODELAY and the
+//! socket timeouts are set once on the listeners and inherited. No
 //! session state, authentication, DNS lookup or lock happens here. Listen
 //! backlogs are explicit (`back_log`). TCP_DEFER_ACCEPT is deliberately not set:
 //! the server speaks first, so a deferred accept would never complete.
@@ -18,6 +19,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 pub struct Listeners {
+    /// Options set on the TCP listeners (inherited by accepted sockets).
+    pub inherited: Inherited,
     pub tcp: TcpListener,
     pub admin: TcpListener,
     pub unix: Option<(UnixListener, PathBuf)>,
@@ -37,13 +40,27 @@ impl Waker {
     }
 }
 
-fn tcp_listener(addr: &str, port: u16, backlog: u32) -> io::Result<TcpListener> {
+/// Socket options every accepted TCP connection needs. Linux copies them from
+/// the listening socket to each accepted one, so setting them here once saves
+/// three setsockopt calls per connection.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Inherited {
+    /// SO_RCVTIMEO, seconds: connect_timeout (the handshake's read timeout).
+    pub read_timeout: u64,
+    /// SO_SNDTIMEO, seconds: net_write_timeout.
+    pub write_timeout: u64,
+}
+
+fn tcp_listener(addr: &str, port: u16, backlog: u32, inherit: Inherited) -> io::Result<TcpListener> {
     let sa: SocketAddr = (addr, port)
         .to_socket_addrs()?
         .next()
         .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, format!("cannot resolve bind address {}", addr)))?;
     let s = Socket::new(Domain::for_address(sa), Type::STREAM, None)?;
     s.set_reuse_address(true)?;
+    s.set_nodelay(true)?;
+    s.set_read_timeout(Some(std::time::Duration::from_secs(inherit.read_timeout.max(1))))?;
+    s.set_write_timeout(Some(std::time::Duration::from_secs(inherit.write_timeout.max(1))))?;
     s.bind(&sa.into())?;
     s.listen(backlog.min(i32::MAX as u32) as i32)?;
     s.set_nonblocking(true)?;
@@ -79,9 +96,10 @@ fn unix_listener(path: &Path, backlog: u32) -> io::Result<UnixListener> {
 
 impl Listeners {
     pub fn bind(cfg: &crate::config::Config) -> io::Result<Listeners> {
-        let tcp = tcp_listener(&cfg.bind_address, cfg.port, cfg.back_log)
+        let inherited = Inherited { read_timeout: cfg.connect_timeout.max(1), write_timeout: cfg.net_write_timeout.max(1) };
+        let tcp = tcp_listener(&cfg.bind_address, cfg.port, cfg.back_log, inherited)
             .map_err(|e| io::Error::new(e.kind(), format!("cannot listen on {}:{}: {}", cfg.bind_address, cfg.port, e)))?;
-        let admin = tcp_listener(&cfg.admin_address, cfg.admin_port, cfg.back_log.min(128))
+        let admin = tcp_listener(&cfg.admin_address, cfg.admin_port, cfg.back_log.min(128), inherited)
             .map_err(|e| io::Error::new(e.kind(), format!("cannot listen on admin {}:{}: {}", cfg.admin_address, cfg.admin_port, e)))?;
         let unix = if cfg.socket.is_empty() {
             None
@@ -95,7 +113,7 @@ impl Listeners {
             return Err(io::Error::last_os_error());
         }
         let (r, w) = unsafe { (OwnedFd::from_raw_fd(fds[0]), OwnedFd::from_raw_fd(fds[1])) };
-        Ok(Listeners { tcp, admin, unix, wake_read: r, wake_write: Arc::new(w) })
+        Ok(Listeners { inherited, tcp, admin, unix, wake_read: r, wake_write: Arc::new(w) })
     }
 
     pub fn waker(&self) -> Waker {
@@ -138,16 +156,16 @@ impl Listeners {
                 while unsafe { libc::read(self.wake_read.as_raw_fd(), buf.as_mut_ptr() as *mut libc::c_void, buf.len()) } > 0 {}
             }
             if pfds[1].revents != 0 {
-                drain_tcp(&self.tcp, false, &mut dispatch);
+                drain_tcp(&self.tcp, false, self.inherited, &mut dispatch);
             }
             if pfds[2].revents != 0 {
-                drain_tcp(&self.admin, true, &mut dispatch);
+                drain_tcp(&self.admin, true, self.inherited, &mut dispatch);
             }
             if let (Some(p), Some((u, _))) = (pfds.get(3), &self.unix) {
                 if p.revents != 0 {
                     loop {
                         match u.accept() {
-                            Ok((s, _)) => dispatch(Accepted { stream: Stream::Unix(s), admin_port: false, addr: None }),
+                            Ok((s, _)) => dispatch(Accepted { stream: Stream::Unix(s), admin_port: false, addr: None, inherited: None }),
                             Err(e) => {
                                 if !accept_error(e) {
                                     break;
@@ -178,12 +196,12 @@ fn accept_error(e: io::Error) -> bool {
     }
 }
 
-fn drain_tcp(l: &TcpListener, admin_port: bool, dispatch: &mut impl FnMut(Accepted)) {
+fn drain_tcp(l: &TcpListener, admin_port: bool, inherited: Inherited, dispatch: &mut impl FnMut(Accepted)) {
     loop {
         match l.accept() {
             Ok((s, addr)) => {
-                let _ = s.set_nodelay(true);
-                dispatch(Accepted { stream: Stream::Tcp(s), admin_port, addr: Some(addr) });
+                // TCP_NODELAY and the timeouts came with the socket (see `Inherited`).
+                dispatch(Accepted { stream: Stream::Tcp(s), admin_port, addr: Some(addr), inherited: Some(inherited) });
             }
             Err(e) => {
                 if !accept_error(e) {

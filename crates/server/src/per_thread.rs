@@ -5,22 +5,25 @@
 //! in the cache (up to `thread_cache_size`, for `thread_idle_timeout`) and is
 //! handed the next connection, so creating a thread is the exception.
 //!
-//! Hand-off without a lock: `Server::threads_cached` counts idle threads that
-//! nobody has claimed. The acceptor claims one by decrementing it (only if > 0)
-//! and sends the socket on a lock-free channel; an idle thread that times out
-//! may only retire by the same decrement, so every claimed hand-off is matched
-//! by a thread still waiting for it. If no idle thread can be claimed, the
-//! acceptor starts a new thread.
+//! Hand-off without a lock and without spinning: an idle thread publishes a
+//! `Slot` on a lock-free queue and parks (futex). The acceptor pops a slot,
+//! claims it with a compare-and-swap (WAITING -> CLAIMED), stores the socket
+//! and unparks the thread. A thread whose idle timeout expires retires only if
+//! its own CAS (WAITING -> RETIRED) wins; a slot that lost that race is already
+//! claimed, so its connection is on the way. Retired slots left in the queue
+//! are skipped by the acceptor. If no slot can be claimed, the acceptor starts
+//! a new thread. (A channel was used first; its receive loop spun with
+//! sched_yield, about two system calls per connection for nothing.)
 
 use crate::conn::{Accepted, Stream};
 use crate::server::Server;
 use crate::session::{Flow, Session};
-use crossbeam_channel::{Receiver, RecvTimeoutError, Sender};
+use crossbeam_queue::SegQueue;
 use std::io;
 use std::os::fd::AsRawFd;
-use std::sync::atomic::Ordering;
-use std::sync::Arc;
-use std::time::Duration;
+use std::sync::atomic::{AtomicU8, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 use turnstile_engine::SqlError;
 use turnstile_wire::packet::{FrameError, PacketDecoder};
 
@@ -31,29 +34,39 @@ const LARGE_READ: usize = 64 * 1024;
 /// Buffers above this are released after the command that grew them.
 const KEEP_BUFFER: usize = 64 * 1024;
 
-pub struct ThreadCache {
-    server: Arc<Server>,
-    tx: Sender<Accepted>,
-    rx: Receiver<Accepted>,
+const WAITING: u8 = 0;
+const CLAIMED: u8 = 1;
+const FILLED: u8 = 2;
+const RETIRED: u8 = 3;
+
+/// One idle thread's mailbox.
+struct Slot {
+    state: AtomicU8,
+    conn: Mutex<Option<Accepted>>,
+    thread: std::thread::Thread,
 }
 
-fn try_dec(counter: &std::sync::atomic::AtomicI64) -> bool {
-    counter.fetch_update(Ordering::AcqRel, Ordering::Acquire, |n| if n > 0 { Some(n - 1) } else { None }).is_ok()
+pub struct ThreadCache {
+    server: Arc<Server>,
+    idle: SegQueue<Arc<Slot>>,
 }
 
 impl ThreadCache {
     pub fn new(server: Arc<Server>) -> Arc<ThreadCache> {
-        let (tx, rx) = crossbeam_channel::unbounded();
-        Arc::new(ThreadCache { server, tx, rx })
+        Arc::new(ThreadCache { server, idle: SegQueue::new() })
     }
 
     /// Called by the acceptor: give the socket to a cached thread or a new one.
     pub fn dispatch(self: &Arc<Self>, conn: Accepted) {
-        if try_dec(&self.server.threads_cached) {
-            if let Err(e) = self.tx.send(conn) {
-                drop(e.into_inner());
+        while let Some(slot) = self.idle.pop() {
+            if slot.state.compare_exchange(WAITING, CLAIMED, Ordering::AcqRel, Ordering::Acquire).is_ok() {
+                self.server.threads_cached.fetch_sub(1, Ordering::Relaxed);
+                *slot.conn.lock().unwrap_or_else(|e| e.into_inner()) = Some(conn);
+                slot.state.store(FILLED, Ordering::Release);
+                slot.thread.unpark();
+                return;
             }
-            return;
+            // Retired while queued: skip it.
         }
         let me = self.clone();
         let spawned = std::thread::Builder::new().name("ts-conn".into()).stack_size(self.server.config.thread_stack.max(64 * 1024)).spawn(move || me.thread_main(conn));
@@ -85,17 +98,26 @@ impl ThreadCache {
         if self.server.is_shutting_down() || cached.fetch_update(Ordering::AcqRel, Ordering::Acquire, |n| if n < limit { Some(n + 1) } else { None }).is_err() {
             return None;
         }
-        let timeout = Duration::from_secs(self.server.config.thread_idle_timeout.max(1));
+        let slot = Arc::new(Slot { state: AtomicU8::new(WAITING), conn: Mutex::new(None), thread: std::thread::current() });
+        self.idle.push(slot.clone());
+        let deadline = Instant::now() + Duration::from_secs(self.server.config.thread_idle_timeout.max(1));
         loop {
-            match self.rx.recv_timeout(timeout) {
-                Ok(c) => return Some(c),
-                Err(RecvTimeoutError::Timeout) => {
-                    if try_dec(cached) {
-                        return None;
+            match slot.state.load(Ordering::Acquire) {
+                FILLED => return slot.conn.lock().unwrap_or_else(|e| e.into_inner()).take(),
+                WAITING => {
+                    let now = Instant::now();
+                    if now >= deadline || self.server.is_shutting_down() {
+                        if slot.state.compare_exchange(WAITING, RETIRED, Ordering::AcqRel, Ordering::Acquire).is_ok() {
+                            cached.fetch_sub(1, Ordering::Relaxed);
+                            return None;
+                        }
+                        // Claimed just now: the connection is on its way.
+                        continue;
                     }
-                    // Someone claimed us just now: the connection is on its way.
+                    std::thread::park_timeout((deadline - now).min(Duration::from_secs(1)));
                 }
-                Err(RecvTimeoutError::Disconnected) => return None,
+                // CLAIMED: the acceptor is filling the slot.
+                _ => std::thread::park_timeout(Duration::from_millis(1)),
             }
         }
     }
@@ -130,9 +152,15 @@ pub fn encode_inactivity_error(msg: &mut Vec<u8>) {
 pub fn serve(server: &Arc<Server>, conn: Accepted) {
     let (peer, host) = conn.peer();
     let admin_port = conn.admin_port;
+    let inherited = conn.inherited;
     let mut stream = conn.stream;
     let mut session = Session::new(server.clone(), peer, host, admin_port, stream.as_raw_fd());
-    let _ = stream.set_write_timeout(Duration::from_secs(server.globals.hot.net_write_timeout.load(Ordering::Relaxed).max(1) as u64));
+    // Set socket timeouts only where the listener's inherited values do not match
+    // the current settings (Unix sockets, or after SET GLOBAL).
+    let write_timeout = server.globals.hot.net_write_timeout.load(Ordering::Relaxed).max(1) as u64;
+    if inherited.map(|i| i.write_timeout) != Some(write_timeout) {
+        let _ = stream.set_write_timeout(Duration::from_secs(write_timeout));
+    }
     let mut out = Vec::with_capacity(512);
     let mut flow = session.start(&mut out);
     if write_out(&mut stream, server, &mut out).is_err() {
@@ -140,7 +168,7 @@ pub fn serve(server: &Arc<Server>, conn: Accepted) {
     }
     let mut decoder = PacketDecoder::new(session.max_packet());
     let mut payload = Vec::new();
-    let mut current_timeout = 0u64;
+    let mut current_timeout = inherited.map_or(0, |i| i.read_timeout);
     let mut small = [0u8; SMALL_READ];
     while flow == Flow::Continue {
         match decoder.next(&mut payload) {

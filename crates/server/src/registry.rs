@@ -11,7 +11,7 @@
 //! - read guards of two RwLocks (`accounts::Accounts::list` at login,
 //!   `engine::catalog::Catalog::names` for CONNECT_WITH_DB): readers never wait
 //!   for each other; only account statements and CREATE/DROP DATABASE write.
-//! - the thread cache hand-off is a lock-free channel (`per_thread.rs`); the
+//! - the thread cache hand-off is a lock-free queue plus park/unpark (`per_thread.rs`); the
 //!   pool's hand-off takes one thread group's queue lock (`pool.rs`), and
 //!   there is one group per CPU.
 //! Connection ids, the connected count and the counters are atomics.
