@@ -11,6 +11,13 @@ use std::time::Duration;
 pub enum Stream {
     Tcp(TcpStream),
     Unix(UnixStream),
+    /// The socket was closed (the pool closes it as soon as the session ends,
+    /// even if a stale queue entry still refers to the connection).
+    Closed,
+}
+
+fn closed() -> io::Error {
+    io::Error::new(io::ErrorKind::NotConnected, "connection closed")
 }
 
 pub struct Accepted {
@@ -38,7 +45,7 @@ impl Accepted {
                 }
                 Err(_) => (Peer { ip: "unknown".into(), local: false }, "unknown".into()),
             },
-            Stream::Unix(_) => (Peer { ip: "localhost".into(), local: true }, "localhost".into()),
+            Stream::Unix(_) | Stream::Closed => (Peer { ip: "localhost".into(), local: true }, "localhost".into()),
         }
     }
 }
@@ -48,6 +55,7 @@ impl Stream {
         match self {
             Stream::Tcp(s) => s.set_read_timeout(Some(d)),
             Stream::Unix(s) => s.set_read_timeout(Some(d)),
+            Stream::Closed => Err(closed()),
         }
     }
 
@@ -55,6 +63,7 @@ impl Stream {
         match self {
             Stream::Tcp(s) => s.set_write_timeout(Some(d)),
             Stream::Unix(s) => s.set_write_timeout(Some(d)),
+            Stream::Closed => Err(closed()),
         }
     }
 
@@ -62,6 +71,7 @@ impl Stream {
         match self {
             Stream::Tcp(s) => s.read(buf),
             Stream::Unix(s) => s.read(buf),
+            Stream::Closed => Err(closed()),
         }
     }
 
@@ -70,6 +80,24 @@ impl Stream {
         match self {
             Stream::Tcp(s) => s.write_all(buf),
             Stream::Unix(s) => s.write_all(buf),
+            Stream::Closed => Err(closed()),
+        }
+    }
+
+    /// Write what the socket takes now (non-blocking sockets).
+    pub fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        match self {
+            Stream::Tcp(s) => s.write(buf),
+            Stream::Unix(s) => s.write(buf),
+            Stream::Closed => Err(closed()),
+        }
+    }
+
+    pub fn set_nonblocking(&self) -> io::Result<()> {
+        match self {
+            Stream::Tcp(s) => s.set_nonblocking(true),
+            Stream::Unix(s) => s.set_nonblocking(true),
+            Stream::Closed => Err(closed()),
         }
     }
 }
@@ -79,6 +107,7 @@ impl AsRawFd for Stream {
         match self {
             Stream::Tcp(s) => s.as_raw_fd(),
             Stream::Unix(s) => s.as_raw_fd(),
+            Stream::Closed => -1,
         }
     }
 }

@@ -270,7 +270,10 @@ impl Pool {
             g.cond.notify_one();
         } else if st.listener {
             g.wake_listener();
-        } else if st.active < self.active_limit(st) {
+        } else if st.active == 0 {
+            // Nobody is running, parked or listening (all blocked in waits, or
+            // retired): start one. Otherwise a running worker comes back soon,
+            // and the stall timer adds one if it does not.
             self.spawn_worker(g, st, false);
         }
     }
@@ -300,13 +303,13 @@ impl Pool {
 
     fn worker_main(self: Arc<Self>, g: Arc<Group>) {
         CURRENT.with(|c| *c.borrow_mut() = Some((self.clone(), g.clone())));
-        while let Some(work) = self.get_work(&g) {
+        let mut finished = false;
+        while let Some(work) = self.get_work(&g, finished) {
             match work {
                 Work::New(conn) => self.new_connection(&g, conn),
                 Work::Event(c) => self.handle_event(&g, c),
             }
-            let mut st = g.lock();
-            st.active = st.active.saturating_sub(1);
+            finished = true;
         }
         CURRENT.with(|c| *c.borrow_mut() = None);
         self.total_threads.fetch_sub(1, Ordering::Relaxed);
@@ -328,9 +331,14 @@ impl Pool {
         w
     }
 
-    /// The next piece of work for this worker; `None` to retire.
-    fn get_work(self: &Arc<Self>, g: &Arc<Group>) -> Option<Work> {
+    /// The next piece of work for this worker; `None` to retire. `finished`:
+    /// the worker just completed an item (counted out of `active` here, under
+    /// the same lock).
+    fn get_work(self: &Arc<Self>, g: &Arc<Group>, finished: bool) -> Option<Work> {
         let mut st = g.lock();
+        if finished {
+            st.active = st.active.saturating_sub(1);
+        }
         loop {
             if self.stop.load(Ordering::Acquire) && st.high.is_empty() && st.low.is_empty() {
                 st.threads -= 1;
@@ -381,10 +389,10 @@ impl Pool {
                     }
                 }
                 self.server.pool.queue_length.fetch_add(pushed, Ordering::Relaxed);
-                if st.idle > 0 {
-                    // A parked worker takes the rest or becomes the next listener.
-                    g.cond.notify_one();
-                } else if pushed > 0 {
+                if pushed > 0 {
+                    // Someone must take the rest. (No one is woken just to listen:
+                    // the next worker to finish comes back to epoll, and the stall
+                    // timer covers a worker that does not.)
                     self.wake_or_spawn(g, &mut st);
                 }
                 if let Some(c) = mine {
@@ -412,11 +420,7 @@ impl Pool {
         let (peer, host) = conn.peer();
         let stream = conn.stream;
         let fd = stream.as_raw_fd();
-        let nb = match &stream {
-            Stream::Tcp(s) => s.set_nonblocking(true),
-            Stream::Unix(s) => s.set_nonblocking(true),
-        };
-        if nb.is_err() {
+        if stream.set_nonblocking().is_err() {
             return;
         }
         let mut session = Session::new(self.server.clone(), peer, host, false, fd);
@@ -625,11 +629,8 @@ impl Pool {
         g.conns.lock().unwrap_or_else(|e| e.into_inner()).remove(&c.key);
         inner.session.cancel_paused();
         inner.session.finish();
-        // Dropping `inner` later closes the socket; shut it down now so the peer sees EOF.
-        let _ = match &inner.stream {
-            Stream::Tcp(s) => s.shutdown(std::net::Shutdown::Both),
-            Stream::Unix(s) => s.shutdown(std::net::Shutdown::Both),
-        };
+        // Close the socket now, even if a stale queue entry still holds the connection.
+        inner.stream = Stream::Closed;
     }
 
     /// Stall detection and timeouts.
@@ -714,11 +715,7 @@ impl PConn {
 fn write_nonblocking(stream: &mut Stream, server: &Server, buf: &mut Vec<u8>) -> io::Result<()> {
     let mut written = 0;
     while written < buf.len() {
-        let r = match stream {
-            Stream::Tcp(s) => io::Write::write(s, &buf[written..]),
-            Stream::Unix(s) => io::Write::write(s, &buf[written..]),
-        };
-        match r {
+        match stream.write(&buf[written..]) {
             Ok(0) => return Err(io::Error::new(io::ErrorKind::WriteZero, "peer closed")),
             Ok(n) => written += n,
             Err(e) if e.kind() == io::ErrorKind::WouldBlock => break,
