@@ -32,20 +32,20 @@ pub struct Accepted {
 
 impl Accepted {
     /// Who is connecting: computed on the session's thread, not the acceptor's.
-    pub fn peer(&self) -> (Peer, String) {
+    pub fn peer(&self) -> (Peer, Option<std::net::SocketAddr>) {
         match &self.stream {
             Stream::Tcp(s) => match self.addr.map(Ok).unwrap_or_else(|| s.peer_addr()) {
                 Ok(a) => {
-                    let ip = a.ip();
-                    let ip = match ip {
-                        std::net::IpAddr::V6(v6) => v6.to_ipv4_mapped().map(std::net::IpAddr::V4).unwrap_or(ip),
+                    let ip = match a.ip() {
+                        std::net::IpAddr::V6(v6) => v6.to_ipv4_mapped().map(std::net::IpAddr::V4).unwrap_or(a.ip()),
                         v4 => v4,
                     };
-                    (Peer { ip: ip.to_string(), local: ip.is_loopback() }, format!("{}:{}", ip, a.port()))
+                    let a = std::net::SocketAddr::new(ip, a.port());
+                    (Peer { ip: ip.to_string(), local: ip.is_loopback() }, Some(a))
                 }
-                Err(_) => (Peer { ip: "unknown".into(), local: false }, "unknown".into()),
+                Err(_) => (Peer { ip: "unknown".into(), local: false }, None),
             },
-            Stream::Unix(_) | Stream::Closed => (Peer { ip: "localhost".into(), local: true }, "localhost".into()),
+            Stream::Unix(_) | Stream::Closed => (Peer { ip: "localhost".into(), local: true }, None),
         }
     }
 }

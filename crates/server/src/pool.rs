@@ -561,26 +561,23 @@ impl Pool {
                 }
                 Err(FrameError::OutOfOrder) => return (0, 0),
             }
-            let spare = decoder.spare(READ_CHUNK);
-            match stream.read(spare) {
+            // Read onto the stack; the decoder keeps only what arrived (so an idle
+            // connection's buffer stays empty and small reads allocate little).
+            let mut chunk = [0u8; READ_CHUNK];
+            match stream.read(&mut chunk) {
                 Ok(0) => {
-                    decoder.commit(READ_CHUNK, 0);
                     if !session.authenticated {
                         server.stats.aborted_connects.inc();
                     }
                     return (0, 0);
                 }
-                Ok(n) => decoder.commit(READ_CHUNK, n),
+                Ok(n) => decoder.feed(&chunk[..n]),
                 Err(e) if e.kind() == io::ErrorKind::WouldBlock => {
-                    decoder.commit(READ_CHUNK, 0);
                     let timeout = if decoder.buffered() > 0 { server.globals.hot.net_read_timeout.load(Ordering::Relaxed).max(1) as u64 } else { session.idle_timeout() };
                     return (libc::EPOLLIN as u32, timeout);
                 }
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => decoder.commit(READ_CHUNK, 0),
-                Err(_) => {
-                    decoder.commit(READ_CHUNK, 0);
-                    return (0, 0);
-                }
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(_) => return (0, 0),
             }
         }
     }

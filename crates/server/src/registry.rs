@@ -39,8 +39,9 @@ pub struct Info {
 /// One live session as others see it.
 pub struct Handle {
     pub id: u32,
-    /// "ip:port" or "localhost".
-    pub host: String,
+    /// The TCP peer, or `None` for the Unix socket ("localhost"). Formatted
+    /// only when PROCESSLIST asks (`host()`), not on every connect.
+    pub peer: Option<std::net::SocketAddr>,
     pub admin_port: bool,
     pub info: Mutex<Info>,
     /// KILL QUERY / KILL CONNECTION: interrupt the running statement.
@@ -53,15 +54,23 @@ pub struct Handle {
 }
 
 impl Handle {
-    pub fn new(id: u32, host: String, admin_port: bool, fd: RawFd) -> Handle {
+    pub fn new(id: u32, peer: Option<std::net::SocketAddr>, admin_port: bool, fd: RawFd) -> Handle {
         Handle {
             id,
-            host,
+            peer,
             admin_port,
             info: Mutex::new(Info { user: String::new(), db: None, command: "Connect", state: "login", query: None, since: Instant::now() }),
             killed: AtomicBool::new(false),
             kill_connection: AtomicBool::new(false),
             fd: Mutex::new(Some(fd)),
+        }
+    }
+
+    /// "ip:port" or "localhost", as PROCESSLIST shows it.
+    pub fn host(&self) -> String {
+        match self.peer {
+            Some(a) => format!("{}:{}", a.ip(), a.port()),
+            None => "localhost".to_string(),
         }
     }
 

@@ -141,7 +141,7 @@ impl ServerOps for Server {
                 ProcessRow {
                     id: h.id as u64,
                     user: if i.user.is_empty() { "unauthenticated user".to_string() } else { i.user },
-                    host: h.host.clone(),
+                    host: h.host(),
                     db: i.db,
                     command: i.command,
                     time: i.since.elapsed().as_secs(),

@@ -116,9 +116,9 @@ pub struct Session {
 
 impl Session {
     /// Build a session on the connection's own thread and register it.
-    pub fn new(server: Arc<Server>, peer: Peer, host: String, admin_port: bool, fd: std::os::fd::RawFd) -> Session {
+    pub fn new(server: Arc<Server>, peer: Peer, addr: Option<std::net::SocketAddr>, admin_port: bool, fd: std::os::fd::RawFd) -> Session {
         let id = server.registry.next_id();
-        let handle = Arc::new(Handle::new(id, host, admin_port, fd));
+        let handle = Arc::new(Handle::new(id, addr, admin_port, fd));
         server.registry.insert(handle.clone());
         if server.config.statistics {
             server.stats.connections.inc();
