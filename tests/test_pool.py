@@ -126,8 +126,9 @@ def test_slow_readers_do_not_block_others(server_factory, root_password):
     try:
         for _ in range(20):
             c = RawConnection.tcp(srv.port)
-            c.sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
             c.handshake("root", root_password)
+            # 4 MB: far more than the socket buffers hold, so the server's write
+            # would block. The client reads nothing for now.
             c.command(0x03, b"SELECT REPEAT('x', 4000000)")
             slow.append(c)
         conn = clients.root(srv, read_timeout=10)
