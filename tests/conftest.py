@@ -6,6 +6,9 @@
                       starts a server with extra flags; all are stopped
                       (SIGTERM, then SIGKILL after 10 s) at teardown.
 * `root_conn`       - a PyMySQL root connection to `server`.
+* `sql_server`      - one turnstile per test module on the sqlite engine (the
+                      `server` fixture keeps --engine blackhole).
+* `sql_conn`        - a PyMySQL root connection to `sql_server`.
 * `uniq`            - unique identifiers for users / databases.
 
 The binary is target/release/turnstile (override with TURNSTILE_BIN).  If it
@@ -56,6 +59,24 @@ def server(turnstile_bin):
     yield srv
     srv.stop()
     srv.cleanup()
+
+
+@pytest.fixture(scope="module")
+def sql_server(turnstile_bin):
+    srv = _start(["--max-connections", str(DEFAULT_MAX_CONNECTIONS)], engine="sqlite")
+    yield srv
+    srv.stop()
+    srv.cleanup()
+
+
+@pytest.fixture
+def sql_conn(sql_server):
+    conn = clients.root(sql_server)
+    yield conn
+    try:
+        conn.close()
+    except Exception:
+        pass
 
 
 class ServerFactory:

@@ -18,6 +18,7 @@ pub mod blackhole;
 pub mod catalog;
 pub mod error;
 pub mod lex;
+pub mod sqlite;
 
 pub use error::SqlError;
 pub use turnstile_wire::response::Column;
@@ -48,6 +49,10 @@ pub struct Done {
     pub last_insert_id: u64,
     pub warnings: u16,
     pub info: String,
+    /// The first AUTO_INCREMENT value this statement generated, if any: what
+    /// LAST_INSERT_ID() returns from now on. (`last_insert_id` is what the OK
+    /// packet carries, which for an explicit id is that id, as in MySQL.)
+    pub generated_id: Option<u64>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -132,6 +137,9 @@ pub trait EngineSession: Send {
     fn in_transaction(&self) -> bool;
     /// Autocommit changed (SET autocommit=...).
     fn set_autocommit(&mut self, on: bool);
+    /// A session variable the engine may care about changed (SET SESSION x = v),
+    /// e.g. innodb_lock_wait_timeout or foreign_key_checks. Default: ignored.
+    fn set_variable(&mut self, _name: &str, _value: &Value) {}
     /// COM_RESET_CONNECTION / COM_CHANGE_USER: roll back and forget session state.
     fn reset(&mut self);
     /// Continue a result set that returned `Outcome::Paused` (no columns again).

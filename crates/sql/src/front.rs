@@ -34,13 +34,17 @@ pub fn execute(call: &mut Call<'_, '_>, sql: &str, sink: &mut dyn RowSink) -> Re
     let kw = lex::first_keyword(sql);
     match kw.as_str() {
         "SELECT" => {
-            let toks = lex_or_syntax(sql)?;
-            if has_table(&toks) {
-                engine_statement(call, sql, privs::SELECT, sink)
-            } else {
-                local_select(call, sql, &toks, sink)
+            // Hot path: one byte scan decides; only table-less SELECTs are lexed here.
+            if crate::dialect::select_reads_table(sql) {
+                return engine_statement(call, sql, privs::SELECT, sink);
             }
+            let toks = lex_or_syntax(sql)?;
+            local_select(call, sql, &toks, sink)
         }
+        "PREPARE" | "EXECUTE" | "DEALLOCATE" => match crate::dialect::sql_prepared(call, sql, sink)? {
+            Some(out) => Ok(out),
+            None => Err(SqlError::syntax(sql.trim_start())),
+        },
         "SET" => {
             let toks = lex_or_syntax(sql)?;
             let mut p = Parser::new(sql, &toks);
@@ -65,6 +69,17 @@ pub fn execute(call: &mut Call<'_, '_>, sql: &str, sink: &mut dyn RowSink) -> Re
         "KILL" => kill(call, sql),
         "CREATE" | "DROP" | "ALTER" | "GRANT" | "REVOKE" => {
             let toks = lex_or_syntax(sql)?;
+            if kw == "DROP" && toks.get(1).map_or(false, |t| t.is_kw("PREPARE")) {
+                return match crate::dialect::sql_prepared(call, sql, sink)? {
+                    Some(out) => Ok(out),
+                    None => Err(SqlError::syntax(sql.trim_start())),
+                };
+            }
+            // MySQL commits an open transaction before DDL and account statements
+            // (CREATE TEMPORARY TABLE excepted).
+            if call.engine.in_transaction() && !toks.get(1).map_or(false, |t| t.is_kw("TEMPORARY")) {
+                call.engine.commit(call.ctx)?;
+            }
             let mut p = Parser::new(sql, &toks);
             if let Some(stmt) = account_sql::parse(&mut p)? {
                 return account(call, stmt, sink);
@@ -105,9 +120,20 @@ pub fn execute(call: &mut Call<'_, '_>, sql: &str, sink: &mut dyn RowSink) -> Re
         }
         "INSERT" | "REPLACE" => engine_statement(call, sql, privs::INSERT, sink),
         "UPDATE" => engine_statement(call, sql, privs::UPDATE, sink),
-        "DELETE" | "TRUNCATE" => engine_statement(call, sql, privs::DELETE, sink),
+        "DELETE" => engine_statement(call, sql, privs::DELETE, sink),
+        "TRUNCATE" => {
+            if call.engine.in_transaction() {
+                call.engine.commit(call.ctx)?;
+            }
+            engine_statement(call, sql, privs::DELETE, sink)
+        }
         "DESCRIBE" | "DESC" | "EXPLAIN" | "WITH" | "TABLE" | "VALUES" => engine_statement(call, sql, privs::SELECT, sink),
-        "RENAME" => engine_statement(call, sql, privs::CREATE | privs::DROP, sink),
+        "RENAME" => {
+            if call.engine.in_transaction() {
+                call.engine.commit(call.ctx)?;
+            }
+            engine_statement(call, sql, privs::CREATE | privs::DROP, sink)
+        }
         verb if ENGINE_VERBS.contains(&verb) => engine_statement(call, sql, 0, sink),
         _ => Err(SqlError::syntax(sql.trim_start())),
     }
@@ -178,10 +204,13 @@ fn engine_statement(call: &mut Call<'_, '_>, sql: &str, need: u32, sink: &mut dy
             return Err(SqlError::command_denied(&verb, &call.sess.user, &call.sess.host, db.as_deref().unwrap_or("")));
         }
     }
+    let substituted = crate::dialect::substitute(call, sql)?;
+    let sql = substituted.as_deref().unwrap_or(sql);
     let out = call.engine.execute(call.ctx, sql, call.params, sink)?;
     if let Outcome::Done(d) = &out {
-        if d.last_insert_id != 0 {
-            call.sess.last_insert_id = d.last_insert_id;
+        // LAST_INSERT_ID() changes only when a value was generated (MySQL).
+        if let Some(id) = d.generated_id {
+            call.sess.last_insert_id = id;
         }
     }
     Ok(out)
@@ -716,6 +745,7 @@ fn assign(call: &mut Call<'_, '_>, def: &'static vars::VarDef, scope: Option<&st
             call.sess.vars.insert("tx_isolation", Value::str(&level));
         }
         _ => {
+            call.engine.set_variable(def.name, &v);
             call.sess.vars.insert(def.name, v);
         }
     }

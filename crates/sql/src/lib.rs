@@ -12,6 +12,7 @@
 //! global state of its own.
 
 pub mod account_sql;
+pub mod dialect;
 pub mod expr;
 pub mod front;
 pub mod vars;
@@ -78,6 +79,8 @@ pub struct SessionState {
     pub priv_cache: Option<(u64, Option<String>, u32)>,
     /// Set when KILL CONNECTION targeted this very session.
     pub kill_self: bool,
+    /// SQL-text prepared statements: name -> (text, parameter count).
+    pub sql_prepared: HashMap<String, (String, usize)>,
 }
 
 impl SessionState {
@@ -92,6 +95,7 @@ impl SessionState {
         self.last_insert_id = 0;
         self.autocommit = true;
         self.priv_cache = None;
+        self.sql_prepared.clear();
     }
 
     /// A variable's value as this session sees it.

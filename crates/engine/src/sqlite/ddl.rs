@@ -1176,12 +1176,12 @@ fn sqlite_literal_default(col: &ColumnDef) -> Option<String> {
 
 /// Collation name registered on every connection for a MySQL collation.
 pub fn sqlite_collation(col: &ColumnDef) -> &'static str {
-    if col.base.is_binary() {
+    if !col.base.is_text() {
         "BINARY"
     } else if col.is_ci() {
         "ts_ci"
     } else {
-        "ts_bin"
+        "RTRIM"
     }
 }
 

@@ -109,6 +109,10 @@ fn text<'a>(v: &'a ValueRef<'a>) -> Option<std::borrow::Cow<'a, str>> {
     }
 }
 
+fn targ(ctx: &Context<'_>, i: usize) -> Option<String> {
+    text(&ctx.get_raw(i)).map(|c| c.into_owned())
+}
+
 fn num(v: &ValueRef<'_>) -> Option<f64> {
     match v {
         ValueRef::Null => None,
@@ -417,11 +421,11 @@ pub fn register(db: &Connection, counters: Arc<Counters>, home: Option<String>) 
     reg(db, "ts_temporal_ok", 3, true, |ctx| {
         let v = ctx.get_raw(0);
         let Some(s) = text(&v) else { return Ok(SV::Integer(1)) };
-        let kind = text(&ctx.get_raw(1)).unwrap_or_default().into_owned();
+        let kind = targ(ctx, 1).unwrap_or_default();
         if temporal_ok(&s, &kind) {
             return Ok(SV::Integer(1));
         }
-        let col = text(&ctx.get_raw(2)).unwrap_or_default().into_owned();
+        let col = targ(ctx, 2).unwrap_or_default();
         let what = match kind.as_str() {
             "date" => "date",
             "time" => "time",
@@ -435,7 +439,7 @@ pub fn register(db: &Connection, counters: Arc<Counters>, home: Option<String>) 
         if s.is_empty() {
             return Ok(SV::Integer(1));
         }
-        let members: Vec<String> = (1..ctx.len()).filter_map(|i| text(&ctx.get_raw(i)).map(|t| t.to_lowercase())).collect();
+        let members: Vec<String> = (1..ctx.len()).filter_map(|i| targ(ctx, i).map(|t| t.to_lowercase())).collect();
         Ok(SV::Integer(s.split(',').all(|p| members.contains(&p.to_lowercase())) as i64))
     })?;
     // ---- strings
@@ -454,18 +458,18 @@ pub fn register(db: &Connection, counters: Arc<Counters>, home: Option<String>) 
         if ctx.len() == 0 {
             return Ok(SV::Null);
         }
-        let Some(sep) = text(&ctx.get_raw(0)).map(|s| s.into_owned()) else { return Ok(SV::Null) };
-        let parts: Vec<String> = (1..ctx.len()).filter_map(|i| text(&ctx.get_raw(i)).map(|s| s.into_owned())).collect();
+        let Some(sep) = targ(ctx, 0) else { return Ok(SV::Null) };
+        let parts: Vec<String> = (1..ctx.len()).filter_map(|i| targ(ctx, i)).collect();
         Ok(SV::Text(parts.join(&sep)))
     })?;
-    reg(db, "lower", 1, true, |ctx| Ok(text(&ctx.get_raw(0)).map_or(SV::Null, |s| SV::Text(s.to_lowercase()))))?;
-    reg(db, "upper", 1, true, |ctx| Ok(text(&ctx.get_raw(0)).map_or(SV::Null, |s| SV::Text(s.to_uppercase()))))?;
+    reg(db, "lower", 1, true, |ctx| Ok(targ(ctx, 0).map_or(SV::Null, |s| SV::Text(s.to_lowercase()))))?;
+    reg(db, "upper", 1, true, |ctx| Ok(targ(ctx, 0).map_or(SV::Null, |s| SV::Text(s.to_uppercase()))))?;
     reg(db, "ts_left", 2, true, |ctx| {
-        let (Some(s), Some(n)) = (text(&ctx.get_raw(0)), int(&ctx.get_raw(1))) else { return Ok(SV::Null) };
+        let (Some(s), Some(n)) = (targ(ctx, 0), int(&ctx.get_raw(1))) else { return Ok(SV::Null) };
         Ok(SV::Text(s.chars().take(n.max(0) as usize).collect()))
     })?;
     reg(db, "ts_right", 2, true, |ctx| {
-        let (Some(s), Some(n)) = (text(&ctx.get_raw(0)), int(&ctx.get_raw(1))) else { return Ok(SV::Null) };
+        let (Some(s), Some(n)) = (targ(ctx, 0), int(&ctx.get_raw(1))) else { return Ok(SV::Null) };
         let count = s.chars().count();
         Ok(SV::Text(s.chars().skip(count.saturating_sub(n.max(0) as usize)).collect()))
     })?;
@@ -478,19 +482,19 @@ pub fn register(db: &Connection, counters: Arc<Counters>, home: Option<String>) 
         reg(db, name, 3, true, f)?;
     }
     reg(db, "repeat", 2, true, |ctx| {
-        let (Some(s), Some(n)) = (text(&ctx.get_raw(0)), int(&ctx.get_raw(1))) else { return Ok(SV::Null) };
+        let (Some(s), Some(n)) = (targ(ctx, 0), int(&ctx.get_raw(1))) else { return Ok(SV::Null) };
         if s.len() as i64 * n.max(0) > 64 * 1024 * 1024 {
             return Ok(SV::Null);
         }
         Ok(SV::Text(s.repeat(n.max(0) as usize)))
     })?;
     reg(db, "space", 1, true, |ctx| Ok(int(&ctx.get_raw(0)).map_or(SV::Null, |n| SV::Text(" ".repeat(n.clamp(0, 1 << 20) as usize)))))?;
-    reg(db, "reverse", 1, true, |ctx| Ok(text(&ctx.get_raw(0)).map_or(SV::Null, |s| SV::Text(s.chars().rev().collect()))))?;
+    reg(db, "reverse", 1, true, |ctx| Ok(targ(ctx, 0).map_or(SV::Null, |s| SV::Text(s.chars().rev().collect()))))?;
     reg(db, "locate", -1, true, |ctx| {
         if ctx.len() < 2 {
             return Err(user_err("Incorrect parameter count in the call to native function 'locate'".into()));
         }
-        let (Some(sub), Some(s)) = (text(&ctx.get_raw(0)), text(&ctx.get_raw(1))) else { return Ok(SV::Null) };
+        let (Some(sub), Some(s)) = (targ(ctx, 0), targ(ctx, 1)) else { return Ok(SV::Null) };
         let start = if ctx.len() > 2 { int(&ctx.get_raw(2)).unwrap_or(1).max(1) as usize } else { 1 };
         let (sl, subl) = (s.to_lowercase(), sub.to_lowercase());
         let chars: Vec<(usize, char)> = sl.char_indices().collect();
@@ -504,9 +508,9 @@ pub fn register(db: &Connection, counters: Arc<Counters>, home: Option<String>) 
         }))
     })?;
     reg(db, "field", -1, true, |ctx| {
-        let Some(first) = text(&ctx.get_raw(0)).map(|s| s.into_owned()) else { return Ok(SV::Integer(0)) };
+        let Some(first) = targ(ctx, 0) else { return Ok(SV::Integer(0)) };
         for i in 1..ctx.len() {
-            if let Some(t) = text(&ctx.get_raw(i)) {
+            if let Some(t) = targ(ctx, i) {
                 if ci_compare(t.as_bytes(), first.as_bytes()) == Ordering::Equal {
                     return Ok(SV::Integer(i as i64));
                 }
@@ -522,7 +526,7 @@ pub fn register(db: &Connection, counters: Arc<Counters>, home: Option<String>) 
         Ok(SV::from(ctx.get_raw(n as usize)))
     })?;
     reg(db, "find_in_set", 2, true, |ctx| {
-        let (Some(s), Some(list)) = (text(&ctx.get_raw(0)), text(&ctx.get_raw(1))) else { return Ok(SV::Null) };
+        let (Some(s), Some(list)) = (targ(ctx, 0), targ(ctx, 1)) else { return Ok(SV::Null) };
         Ok(SV::Integer(list.split(',').position(|p| ci_compare(p.as_bytes(), s.as_bytes()) == Ordering::Equal).map_or(0, |p| p as i64 + 1)))
     })?;
     reg(db, "hex", 1, true, |ctx| {
@@ -549,7 +553,7 @@ pub fn register(db: &Connection, counters: Arc<Counters>, home: Option<String>) 
     })?;
     reg(db, "sha2", 2, true, |ctx| {
         use sha2::Digest;
-        let Some(s) = text(&ctx.get_raw(0)).map(|s| s.into_owned()) else { return Ok(SV::Null) };
+        let Some(s) = targ(ctx, 0) else { return Ok(SV::Null) };
         let hex = |b: &[u8]| -> String { b.iter().map(|x| format!("{:02x}", x)).collect() };
         Ok(match int(&ctx.get_raw(1)).unwrap_or(256) {
             0 | 256 => SV::Text(hex(&sha2::Sha256::digest(s.as_bytes()))),
@@ -719,13 +723,13 @@ pub fn register(db: &Connection, counters: Arc<Counters>, home: Option<String>) 
         let Some(t) = num(&ctx.get_raw(0)) else { return Ok(SV::Null) };
         let dt = Dt::from_epoch_micros((t * 1e6) as i64);
         if ctx.len() > 1 {
-            let f = text(&ctx.get_raw(1)).unwrap_or_default().into_owned();
+            let f = targ(ctx, 1).unwrap_or_default();
             return Ok(SV::Text(date_format(&dt, &f)));
         }
         Ok(SV::Text(dt.fmt_datetime(if t.fract() != 0.0 { 6 } else { 0 })))
     })?;
     reg(db, "date_format", 2, true, |ctx| {
-        let (Some(dt), Some(f)) = (dt_arg(ctx, 0), text(&ctx.get_raw(1))) else { return Ok(SV::Null) };
+        let (Some(dt), Some(f)) = (dt_arg(ctx, 0), targ(ctx, 1)) else { return Ok(SV::Null) };
         Ok(SV::Text(date_format(&dt, &f)))
     })?;
     let parts: [(&str, fn(&Dt) -> i64); 12] = [
@@ -774,17 +778,17 @@ pub fn register(db: &Connection, counters: Arc<Counters>, home: Option<String>) 
         db.create_scalar_function(name, -1, FunctionFlags::SQLITE_UTF8 | FunctionFlags::SQLITE_DETERMINISTIC, move |ctx| {
             let Some(dt) = dt_arg(ctx, 0) else { return Ok(SV::Null) };
             let Some(n) = num(&ctx.get_raw(1)) else { return Ok(SV::Null) };
-            let unit = if ctx.len() > 2 { text(&ctx.get_raw(2)).unwrap_or_default().to_ascii_uppercase() } else { "DAY".into() };
+            let unit = if ctx.len() > 2 { targ(ctx, 2).unwrap_or_default().to_ascii_uppercase() } else { "DAY".into() };
             Ok(add_interval(dt, n * sign, &unit).map_or(SV::Null, |d| SV::Text(fmt_dt_result(&d))))
         })?;
     }
     reg(db, "timestampadd", 3, true, |ctx| {
-        let unit = text(&ctx.get_raw(0)).unwrap_or_default().to_ascii_uppercase();
+        let unit = targ(ctx, 0).unwrap_or_default().to_ascii_uppercase();
         let (Some(n), Some(dt)) = (num(&ctx.get_raw(1)), dt_arg(ctx, 2)) else { return Ok(SV::Null) };
         Ok(add_interval(dt, n, &unit).map_or(SV::Null, |d| SV::Text(fmt_dt_result(&d))))
     })?;
     reg(db, "timestampdiff", 3, true, |ctx| {
-        let unit = text(&ctx.get_raw(0)).unwrap_or_default().to_ascii_uppercase();
+        let unit = targ(ctx, 0).unwrap_or_default().to_ascii_uppercase();
         let (Some(a), Some(b)) = (dt_arg(ctx, 1), dt_arg(ctx, 2)) else { return Ok(SV::Null) };
         let us = b.epoch_micros() - a.epoch_micros();
         let months = || {
@@ -812,7 +816,7 @@ pub fn register(db: &Connection, counters: Arc<Counters>, home: Option<String>) 
         }))
     })?;
     reg(db, "ts_extract", 2, true, |ctx| {
-        let unit = text(&ctx.get_raw(0)).unwrap_or_default().to_ascii_uppercase();
+        let unit = targ(ctx, 0).unwrap_or_default().to_ascii_uppercase();
         let Some(d) = dt_arg(ctx, 1) else { return Ok(SV::Null) };
         Ok(SV::Integer(match unit.as_str() {
             "YEAR" => d.y,
@@ -829,8 +833,8 @@ pub fn register(db: &Connection, counters: Arc<Counters>, home: Option<String>) 
         }))
     })?;
     reg(db, "regexp", 2, true, |ctx| {
-        let pat = text(&ctx.get_raw(0)).map(|s| s.into_owned());
-        let (Some(pat), Some(s)) = (pat, text(&ctx.get_raw(1))) else { return Ok(SV::Null) };
+        let pat = targ(ctx, 0);
+        let (Some(pat), Some(s)) = (pat, targ(ctx, 1)) else { return Ok(SV::Null) };
         let re = ctx.get_or_create_aux(0, |_| regex::RegexBuilder::new(&pat).case_insensitive(true).size_limit(1 << 20).build().map_err(|e| user_err(format!("ts:3685:Illegal argument to a regular expression: {}", e))))?;
         Ok(SV::Integer(re.is_match(&s) as i64))
     })?;
@@ -838,7 +842,7 @@ pub fn register(db: &Connection, counters: Arc<Counters>, home: Option<String>) 
 }
 
 fn pad(ctx: &Context<'_>, left: bool) -> rusqlite::Result<SV> {
-    let (Some(s), Some(n), Some(p)) = (text(&ctx.get_raw(0)), int(&ctx.get_raw(1)), text(&ctx.get_raw(2))) else { return Ok(SV::Null) };
+    let (Some(s), Some(n), Some(p)) = (targ(ctx, 0), int(&ctx.get_raw(1)), targ(ctx, 2)) else { return Ok(SV::Null) };
     let n = n.clamp(0, 1 << 20) as usize;
     let cur: Vec<char> = s.chars().collect();
     if cur.len() >= n {

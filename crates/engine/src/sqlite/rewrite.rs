@@ -43,6 +43,10 @@ pub struct InsertInfo {
     pub ai_named: bool,
     pub odku: bool,
     pub rows: usize,
+    /// Target columns, and the SQLite text of the first row's values (used to
+    /// name the duplicate value in ERR 1062).
+    pub cols: Vec<String>,
+    pub first_row: Vec<String>,
 }
 
 #[derive(Debug, Clone)]
@@ -54,11 +58,13 @@ pub struct Rewritten {
     pub info_schema: bool,
     pub for_update: bool,
     pub insert: Option<InsertInfo>,
-    /// Original text of each top-level select item that has no alias (None for
-    /// aliased items); empty when the list has a `*`.
-    pub select_items: Vec<Option<String>>,
+    /// Each top-level select item: (original expression text, has an alias);
+    /// empty when the list has a `*`.
+    pub select_items: Vec<(String, bool)>,
     /// Tables named in the statement (db, table), for result metadata.
     pub tables: Vec<(Option<String>, String)>,
+    /// Names defined by WITH (not tables).
+    pub ctes: Vec<String>,
 }
 
 /// What the rewriter needs to know about the schema.
@@ -127,11 +133,12 @@ pub fn rewrite(sql: &str, kind: Kind, r: &dyn Resolver) -> Result<Rewritten, Sql
         insert,
         select_items,
         tables: tr.tables,
+        ctes: tr.ctes,
     })
 }
 
 /// Top-level select items of the outermost SELECT: Some(text) when unaliased.
-fn select_items(sql: &str, toks: &[Token]) -> Vec<Option<String>> {
+fn select_items(sql: &str, toks: &[Token]) -> Vec<(String, bool)> {
     let mut i = 0;
     while i < toks.len() && (toks[i].is_op("(") || toks[i].is_kw("SELECT") == false) {
         if toks[i].is_kw("WITH") {
@@ -150,7 +157,7 @@ fn select_items(sql: &str, toks: &[Token]) -> Vec<Option<String>> {
     let mut depth = 0;
     let mut start = i;
     let mut j = i;
-    let finish = |s: usize, e: usize, items: &mut Vec<Option<String>>| -> bool {
+    let finish = |s: usize, e: usize, items: &mut Vec<(String, bool)>| -> bool {
         if s >= e {
             return false;
         }
@@ -159,8 +166,13 @@ fn select_items(sql: &str, toks: &[Token]) -> Vec<Option<String>> {
             return true;
         }
         let n = part.len();
-        let aliased = (n >= 2 && part[n - 2].is_kw("AS")) || (n >= 2 && matches!(part[n - 1].tok, Tok::Word(_) | Tok::Quoted(_) | Tok::Str(_)) && !part[n - 2].is_op(".") && is_value_end(&part[n - 2]));
-        items.push(if aliased { None } else { Some(sql[part[0].start..part[n - 1].end].to_string()) });
+        let with_as = n >= 2 && part[n - 2].is_kw("AS");
+        let bare = n >= 2 && matches!(part[n - 1].tok, Tok::Word(_) | Tok::Quoted(_) | Tok::Str(_)) && !part[n - 2].is_op(".") && is_value_end(&part[n - 2]);
+        let expr_end = if with_as { n - 2 } else if bare { n - 1 } else { n };
+        if expr_end == 0 {
+            return false;
+        }
+        items.push((sql[part[0].start..part[expr_end - 1].end].to_string(), with_as || bare));
         false
     };
     while j < toks.len() {
@@ -221,11 +233,15 @@ struct Tr<'a> {
     /// Inside ON DUPLICATE KEY UPDATE: VALUES(c) → excluded.c
     odku: bool,
     last_end: Option<usize>,
+    parens_pending: Option<String>,
+    /// Inside a FROM list (a comma introduces another table).
+    in_from: bool,
+    ctes: Vec<String>,
 }
 
 impl<'a> Tr<'a> {
     fn new(sql: &'a str, toks: &'a [Token], r: &'a dyn Resolver) -> Tr<'a> {
-        Tr { sql, toks, r, out: String::with_capacity(sql.len() + 16), dbs: Vec::new(), info_schema: false, for_update: false, tables: Vec::new(), parens: Vec::new(), odku: false, last_end: None }
+        Tr { sql, toks, r, out: String::with_capacity(sql.len() + 16), dbs: Vec::new(), info_schema: false, for_update: false, tables: Vec::new(), parens: Vec::new(), odku: false, last_end: None, parens_pending: None, in_from: false, ctes: Vec::new() }
     }
 
     /// Separator before a token: the original whitespace when it was plain
@@ -638,8 +654,18 @@ impl<'a> Tr<'a> {
         if i == 0 {
             return;
         }
+        let t = &toks[i];
+        if t.is_kw("FROM") {
+            self.in_from = true;
+        } else if ["WHERE", "GROUP", "ORDER", "LIMIT", "HAVING", "ON", "USING", "SET", "UNION", "WINDOW", "SELECT", "VALUES"].iter().any(|k| t.is_kw(k)) {
+            self.in_from = false;
+        }
+        if t.ident().is_some() && self.op_at(i + 1, "(") == false && self.word_at(i + 1, "AS") && self.op_at(i + 2, "(") {
+            self.ctes.push(t.ident().unwrap_or("").to_string());
+        }
         let prev = &toks[i - 1];
-        if (prev.is_kw("FROM") || prev.is_kw("JOIN") || prev.is_kw("INTO") || prev.is_kw("UPDATE")) && !self.op_at(i + 1, ".") && !self.op_at(i + 1, "(") {
+        let after_comma = prev.is_op(",") && self.in_from && self.parens.is_empty();
+        if (prev.is_kw("FROM") || prev.is_kw("JOIN") || prev.is_kw("INTO") || prev.is_kw("UPDATE") || after_comma) && !self.op_at(i + 1, ".") && !self.op_at(i + 1, "(") {
             if let Some(n) = toks[i].ident() {
                 self.tables.push((None, n.to_string()));
             }
@@ -841,6 +867,7 @@ impl<'a> Tr<'a> {
         }
         let ai_pos = ai_col.as_ref().and_then(|a| cols.iter().position(|c| c.eq_ignore_ascii_case(a)));
         info.ai_named = ai_pos.is_some();
+        info.cols = cols.clone();
         self.raw(&format!("{} INTO {}", verb, qname));
         if !cols.is_empty() {
             self.raw(&format!(" ({})", cols.iter().map(|c| sq_ident(c)).collect::<Vec<_>>().join(", ")));
@@ -872,15 +899,23 @@ impl<'a> Tr<'a> {
                                     Some(cd) => super::ddl::implicit_default(cd),
                                     None => "NULL".into(),
                                 };
+                                if ri == 0 {
+                                    info.first_row.push(d.clone());
+                                }
                                 self.raw(&d);
                                 continue;
                             }
+                            let at = self.out.len();
                             if Some(vi) == ai_pos {
                                 self.raw("ts_ai(");
                                 self.emit(s, e)?;
                                 self.raw(")");
                             } else {
                                 self.emit(s, e)?;
+                            }
+                            if ri == 0 {
+                                let text = self.out[at..].trim().to_string();
+                                info.first_row.push(text);
                             }
                         }
                         self.raw(")");
@@ -992,6 +1027,9 @@ impl<'a> Tr<'a> {
         let (db, table) = c.qualified()?;
         let tend = c.pos;
         self.tables.push((db.clone(), table.clone()));
+        if c.is_op(",") || ["JOIN", "INNER", "LEFT", "RIGHT", "CROSS", "STRAIGHT_JOIN", "NATURAL"].iter().any(|k| c.is_kw(k)) || (!update && c.is_kw("USING")) {
+            return Err(Self::unsupported(if update { "multi-table UPDATE" } else { "multi-table DELETE" }));
+        }
         let mut alias = false;
         if c.eat_kw("AS") {
             c.ident()?;
@@ -1139,10 +1177,10 @@ mod tests {
         assert_eq!(sel("SELECT c FROM t WHERE c LIKE 'a\\_b'"), "SELECT c FROM t WHERE c LIKE 'a\\_b' ESCAPE '\\'");
         assert_eq!(sel("SELECT CAST(x AS UNSIGNED), CONVERT(y, CHAR) FROM t"), "SELECT CAST(x AS INTEGER), CAST(y AS TEXT) FROM t");
         assert_eq!(sel("SELECT SQL_NO_CACHE c FROM t USE INDEX (k) WHERE 1"), "SELECT c FROM t WHERE 1");
-        assert_eq!(sel("SELECT * FROM other.t"), "SELECT * FROM \"other\".t");
+        assert_eq!(sel("SELECT * FROM other.sbtest1"), "SELECT * FROM \"other\".sbtest1");
         assert!(rewrite("SELECT a XOR b FROM t", Kind::Select, &r()).unwrap_err().code == 1235);
         let rw = rewrite("SELECT DISTINCT c, COUNT(*), k AS kk FROM sbtest1", Kind::Select, &r()).unwrap();
-        assert_eq!(rw.select_items, vec![Some("c".into()), Some("COUNT(*)".into()), None]);
+        assert_eq!(rw.select_items, vec![("c".into(), false), ("COUNT(*)".into(), false), ("k".into(), true)]);
     }
 
     #[test]

@@ -504,16 +504,13 @@ impl TableDef {
             }
             if !c.nullable {
                 l.push_str(" NOT NULL");
+            } else if c.base == Base::Timestamp {
+                l.push_str(" NULL");
             }
             match &c.default {
                 Some(Default_::Null) if c.nullable => l.push_str(" DEFAULT NULL"),
-                Some(Default_::Literal(v)) => {
-                    if c.base.is_numeric() && c.base != Base::Bit {
-                        l.push_str(&format!(" DEFAULT {}", quote_str(v)));
-                    } else {
-                        l.push_str(&format!(" DEFAULT {}", quote_str(v)));
-                    }
-                }
+                // MySQL 8.0 quotes numeric defaults too: DEFAULT '0'.
+                Some(Default_::Literal(v)) => l.push_str(&format!(" DEFAULT {}", quote_str(v))),
                 Some(Default_::CurrentTimestamp) => l.push_str(" DEFAULT CURRENT_TIMESTAMP"),
                 Some(Default_::Expr(e)) => l.push_str(&format!(" DEFAULT ({})", e)),
                 None if c.nullable && !matches!(c.base, Base::TinyText | Base::Text | Base::MediumText | Base::LongText | Base::TinyBlob | Base::Blob | Base::MediumBlob | Base::LongBlob | Base::Json) => {

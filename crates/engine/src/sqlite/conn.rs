@@ -1,0 +1,458 @@
+//! One SQLite connection with its compiled-statement cache.
+//!
+//! A `Conn` belongs to one database (SQLite's `main`; other databases are
+//! ATTACHed under their own names when a statement names them) and is pooled
+//! by the engine between client sessions, so a short-lived client finds a warm
+//! connection: open file, parsed schema and compiled statements. Statements
+//! are raw `sqlite3_stmt` handles (bound, stepped and reset in place, no
+//! per-execution allocation) cached by the client's statement text, bounded by
+//! the `statement_cache` setting.
+//!
+//! Each connection has a busy handler and a progress handler whose context
+//! (`CallCtx`) is pointed at the running call's KILL flag and wait hook, so a
+//! long statement stops on KILL (sqlite3 progress callback → SQLITE_INTERRUPT)
+//! and an unexpected SQLite-level lock wait is reported to the scheduler.
+
+use super::errors;
+use super::functions::{self, Counters};
+use super::rewrite::Rewritten;
+use super::schema::Schema;
+use super::{Db, Options};
+use crate::{Column, ExecContext, SqlError, WaitHook, WaitKind};
+use rusqlite::ffi;
+use std::cell::Cell;
+use std::collections::HashMap;
+use std::ffi::{CStr, CString};
+use std::os::raw::{c_int, c_void};
+use std::ptr::NonNull;
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// A compiled statement. Finalized on drop.
+pub struct Stmt {
+    ptr: NonNull<ffi::sqlite3_stmt>,
+}
+
+// SAFETY: a statement is only used by the thread that currently owns its
+// connection (connections are opened with SQLITE_OPEN_NO_MUTEX and never shared).
+unsafe impl Send for Stmt {}
+
+impl Drop for Stmt {
+    fn drop(&mut self) {
+        // SAFETY: ptr came from sqlite3_prepare_v3 and is finalized once.
+        unsafe {
+            ffi::sqlite3_finalize(self.ptr.as_ptr());
+        }
+    }
+}
+
+impl Stmt {
+    pub fn raw(&self) -> *mut ffi::sqlite3_stmt {
+        self.ptr.as_ptr()
+    }
+    pub fn param_count(&self) -> usize {
+        // SAFETY: valid statement.
+        unsafe { ffi::sqlite3_bind_parameter_count(self.raw()) as usize }
+    }
+    pub fn column_count(&self) -> usize {
+        // SAFETY: valid statement.
+        unsafe { ffi::sqlite3_column_count(self.raw()) as usize }
+    }
+    pub fn readonly(&self) -> bool {
+        // SAFETY: valid statement.
+        unsafe { ffi::sqlite3_stmt_readonly(self.raw()) != 0 }
+    }
+    pub fn step(&self) -> c_int {
+        // SAFETY: valid statement.
+        unsafe { ffi::sqlite3_step(self.raw()) }
+    }
+    pub fn reset(&self) {
+        // SAFETY: valid statement.
+        unsafe {
+            ffi::sqlite3_reset(self.raw());
+        }
+    }
+    pub fn column_type(&self, i: usize) -> c_int {
+        // SAFETY: valid statement and index < column_count.
+        unsafe { ffi::sqlite3_column_type(self.raw(), i as c_int) }
+    }
+    pub fn int64(&self, i: usize) -> i64 {
+        // SAFETY: as above.
+        unsafe { ffi::sqlite3_column_int64(self.raw(), i as c_int) }
+    }
+    pub fn double(&self, i: usize) -> f64 {
+        // SAFETY: as above.
+        unsafe { ffi::sqlite3_column_double(self.raw(), i as c_int) }
+    }
+    /// Text or blob bytes of column `i` (valid until the next step/reset).
+    pub fn bytes(&self, i: usize) -> &[u8] {
+        // SAFETY: sqlite3_column_text then _bytes, per SQLite's documented order;
+        // the buffer lives until the statement is stepped or reset.
+        unsafe {
+            let p = ffi::sqlite3_column_text(self.raw(), i as c_int);
+            let n = ffi::sqlite3_column_bytes(self.raw(), i as c_int);
+            if p.is_null() || n <= 0 {
+                &[]
+            } else {
+                std::slice::from_raw_parts(p, n as usize)
+            }
+        }
+    }
+    fn cstr(p: *const std::os::raw::c_char) -> Option<String> {
+        if p.is_null() {
+            None
+        } else {
+            // SAFETY: SQLite returns NUL-terminated UTF-8.
+            Some(unsafe { CStr::from_ptr(p) }.to_string_lossy().into_owned())
+        }
+    }
+    pub fn column_name(&self, i: usize) -> String {
+        // SAFETY: valid statement and index.
+        Self::cstr(unsafe { ffi::sqlite3_column_name(self.raw(), i as c_int) }).unwrap_or_default()
+    }
+    /// (database, table, column) a result column comes from, if it is a plain column.
+    pub fn origin(&self, i: usize) -> Option<(String, String, String)> {
+        // SAFETY: valid statement and index; compiled with SQLITE_ENABLE_COLUMN_METADATA.
+        unsafe {
+            let d = Self::cstr(ffi::sqlite3_column_database_name(self.raw(), i as c_int))?;
+            let t = Self::cstr(ffi::sqlite3_column_table_name(self.raw(), i as c_int))?;
+            let c = Self::cstr(ffi::sqlite3_column_origin_name(self.raw(), i as c_int))?;
+            Some((d, t, c))
+        }
+    }
+    pub fn decltype(&self, i: usize) -> Option<String> {
+        // SAFETY: valid statement and index.
+        Self::cstr(unsafe { ffi::sqlite3_column_decltype(self.raw(), i as c_int) })
+    }
+
+    /// Bind one parameter (1-based index) from a wire value.
+    pub fn bind(&self, idx: usize, v: &crate::Value) -> c_int {
+        use crate::Value as V;
+        let s = self.raw();
+        let i = idx as c_int;
+        // SAFETY: valid statement; text/blob are copied by SQLite (SQLITE_TRANSIENT).
+        unsafe {
+            match v {
+                V::Null => ffi::sqlite3_bind_null(s, i),
+                V::Int(n) => ffi::sqlite3_bind_int64(s, i, *n),
+                V::UInt(n) if *n <= i64::MAX as u64 => ffi::sqlite3_bind_int64(s, i, *n as i64),
+                V::UInt(n) => ffi::sqlite3_bind_double(s, i, *n as f64),
+                V::Float(f) => ffi::sqlite3_bind_double(s, i, *f as f64),
+                V::Double(f) => ffi::sqlite3_bind_double(s, i, *f),
+                V::Bytes(b) => ffi::sqlite3_bind_text(s, i, b.as_ptr() as *const _, b.len() as c_int, ffi::SQLITE_TRANSIENT()),
+                other => {
+                    let t = other.to_text().map(|c| c.into_owned()).unwrap_or_default();
+                    ffi::sqlite3_bind_text(s, i, t.as_ptr() as *const _, t.len() as c_int, ffi::SQLITE_TRANSIENT())
+                }
+            }
+        }
+    }
+}
+
+/// How a result column's SQLite value becomes a wire value.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Conv {
+    Int,
+    UInt,
+    Double,
+    Float,
+    Decimal(u8),
+    Text,
+    /// CHAR: trailing spaces removed on retrieval, as MySQL does.
+    CharTrim,
+    Temporal(super::schema::Base),
+    /// By the value's storage class.
+    Any,
+}
+
+#[derive(Debug, Clone)]
+pub struct ColMeta {
+    pub cols: Vec<Column>,
+    pub convs: Vec<Conv>,
+}
+
+pub struct Cached {
+    pub stmt: Stmt,
+    pub rw: Arc<Rewritten>,
+    /// Statement writes (not sqlite3_stmt_readonly, or SELECT ... FOR UPDATE).
+    pub writes: bool,
+    pub meta: Option<Arc<ColMeta>>,
+    pub stamp: u64,
+    pub last_use: u64,
+}
+
+/// Context of the call running on this connection, read by the C callbacks.
+pub struct CallCtx {
+    killed: Cell<*const AtomicBool>,
+    waits: Cell<Option<*const (dyn WaitHook + 'static)>>,
+    waiting: Cell<bool>,
+    /// Set on the first busy callback of a call: now + lock_wait.
+    deadline: Cell<Option<Instant>>,
+    lock_wait: Cell<Duration>,
+}
+
+// SAFETY: the pointers are set only for the duration of a call on the owning
+// thread and cleared before the call returns.
+unsafe impl Send for CallCtx {}
+
+unsafe extern "C" fn progress_cb(arg: *mut c_void) -> c_int {
+    // SAFETY: arg is the connection's boxed CallCtx, alive as long as the connection.
+    let c = &*(arg as *const CallCtx);
+    let k = c.killed.get();
+    if !k.is_null() && (*k).load(std::sync::atomic::Ordering::Relaxed) {
+        return 1;
+    }
+    0
+}
+
+unsafe extern "C" fn busy_cb(arg: *mut c_void, count: c_int) -> c_int {
+    // SAFETY: as progress_cb.
+    let c = &*(arg as *const CallCtx);
+    if count == 0 {
+        c.deadline.set(Some(Instant::now() + c.lock_wait.get()));
+        if let Some(w) = c.waits.get() {
+            (*w).wait_begin(WaitKind::TableLock);
+            c.waiting.set(true);
+        }
+    }
+    let k = c.killed.get();
+    if !k.is_null() && (*k).load(std::sync::atomic::Ordering::Relaxed) {
+        return 0;
+    }
+    if let Some(d) = c.deadline.get() {
+        if Instant::now() >= d {
+            return 0;
+        }
+    }
+    let us = (50u64 << (count.min(5) as u32)).min(2000);
+    std::thread::sleep(Duration::from_micros(us));
+    1
+}
+
+/// A fast hash for statement texts (multiply-rotate over 8-byte words, as
+/// rustc's FxHash): the cache is looked up on every execution, and SipHash's
+/// flooding resistance buys nothing for a bounded per-connection cache.
+#[derive(Default, Clone, Copy)]
+pub struct FxBuild;
+
+pub struct Fx(u64);
+
+impl std::hash::BuildHasher for FxBuild {
+    type Hasher = Fx;
+    fn build_hasher(&self) -> Fx {
+        Fx(0)
+    }
+}
+
+impl std::hash::Hasher for Fx {
+    fn write(&mut self, bytes: &[u8]) {
+        const K: u64 = 0x517c_c1b7_2722_0a95;
+        let mut chunks = bytes.chunks_exact(8);
+        for c in &mut chunks {
+            let w = u64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]]);
+            self.0 = (self.0.rotate_left(5) ^ w).wrapping_mul(K);
+        }
+        let rest = chunks.remainder();
+        if !rest.is_empty() {
+            let mut b = [0u8; 8];
+            b[..rest.len()].copy_from_slice(rest);
+            self.0 = (self.0.rotate_left(5) ^ u64::from_le_bytes(b)).wrapping_mul(K);
+        }
+    }
+    fn write_u8(&mut self, i: u8) {
+        self.0 = (self.0.rotate_left(5) ^ i as u64).wrapping_mul(0x517c_c1b7_2722_0a95);
+    }
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+pub struct Conn {
+    /// Compiled statements, keyed by the client's statement text. Dropped
+    /// (finalized) before the connection closes.
+    pub cache: HashMap<String, Cached, FxBuild>,
+    pub call: Box<CallCtx>,
+    pub counters: Arc<Counters>,
+    pub home: Option<Arc<Db>>,
+    pub attached: Vec<Arc<Db>>,
+    pub info_attached: bool,
+    /// MySQL definitions of this session's TEMPORARY tables.
+    pub temp: Schema,
+    pub temp_version: u64,
+    pub cache_limit: usize,
+    tick: u64,
+    pub db: rusqlite::Connection,
+}
+
+impl Drop for Conn {
+    fn drop(&mut self) {
+        self.cache.clear();
+    }
+}
+
+impl Conn {
+    /// Open a connection whose `main` is `home`'s file (or an empty in-memory
+    /// database for sessions without a current database).
+    pub fn open(home: Option<Arc<Db>>, opts: &Options) -> Result<Conn, SqlError> {
+        use rusqlite::OpenFlags;
+        let flags = OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_CREATE | OpenFlags::SQLITE_OPEN_NO_MUTEX | OpenFlags::SQLITE_OPEN_URI;
+        let db = match &home {
+            Some(d) => rusqlite::Connection::open_with_flags(&d.file, flags),
+            None => rusqlite::Connection::open_with_flags(":memory:", flags),
+        }
+        .map_err(|e| SqlError::internal(format!("cannot open database: {}", e)))?;
+        let counters = Arc::new(Counters::default());
+        functions::register(&db, counters.clone(), home.as_ref().map(|d| d.name.clone())).map_err(|e| SqlError::internal(format!("cannot register functions: {}", e)))?;
+        let pragmas = format!(
+            "PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON; PRAGMA cache_size=-{}; PRAGMA mmap_size={}; PRAGMA temp_store=MEMORY; PRAGMA wal_autocheckpoint={};",
+            opts.cache_kib, opts.mmap_bytes, opts.wal_autocheckpoint
+        );
+        db.execute_batch(&pragmas).map_err(|e| SqlError::internal(format!("cannot configure database: {}", e)))?;
+        let call = Box::new(CallCtx {
+            killed: Cell::new(std::ptr::null()),
+            waits: Cell::new(None),
+            waiting: Cell::new(false),
+            deadline: Cell::new(None),
+            lock_wait: Cell::new(Duration::from_secs(opts.lock_wait_timeout)),
+        });
+        // SAFETY: the boxed CallCtx outlives the handlers (both dropped with the Conn).
+        unsafe {
+            let arg = &*call as *const CallCtx as *mut c_void;
+            ffi::sqlite3_progress_handler(db.handle(), 1000, Some(progress_cb), arg);
+            ffi::sqlite3_busy_handler(db.handle(), Some(busy_cb), arg);
+        }
+        Ok(Conn {
+            cache: HashMap::with_hasher(FxBuild),
+            call,
+            counters,
+            home,
+            attached: Vec::new(),
+            info_attached: false,
+            temp: Schema::default(),
+            temp_version: 0,
+            cache_limit: opts.statement_cache.max(1),
+            tick: 0,
+            db,
+        })
+    }
+
+    pub fn handle(&self) -> *mut ffi::sqlite3 {
+        // SAFETY: the handle stays owned by self.db.
+        unsafe { self.db.handle() }
+    }
+
+    /// Point the callbacks at the current call (cleared by `end_call`).
+    pub fn begin_call(&self, ctx: &ExecContext<'_>, lock_wait: Duration) {
+        self.call.killed.set(ctx.killed as *const AtomicBool);
+        // SAFETY: erase the lifetime; the pointer is cleared in end_call before
+        // the borrowed hook can go away.
+        let w: *const (dyn WaitHook + '_) = ctx.waits;
+        let w: *const (dyn WaitHook + 'static) = unsafe { std::mem::transmute(w) };
+        self.call.waits.set(Some(w));
+        self.call.lock_wait.set(lock_wait);
+    }
+
+    pub fn end_call(&self) {
+        if self.call.waiting.replace(false) {
+            if let Some(w) = self.call.waits.get() {
+                // SAFETY: still within the call that set it.
+                unsafe { (*w).wait_end() };
+            }
+        }
+        self.call.killed.set(std::ptr::null());
+        self.call.waits.set(None);
+        self.call.deadline.set(None);
+    }
+
+    pub fn autocommit(&self) -> bool {
+        // SAFETY: valid handle.
+        unsafe { ffi::sqlite3_get_autocommit(self.handle()) != 0 }
+    }
+    pub fn changes(&self) -> u64 {
+        // SAFETY: valid handle.
+        unsafe { ffi::sqlite3_changes64(self.handle()) as u64 }
+    }
+    pub fn total_changes(&self) -> u64 {
+        // SAFETY: valid handle.
+        unsafe { ffi::sqlite3_total_changes64(self.handle()) as u64 }
+    }
+    pub fn last_rowid(&self) -> i64 {
+        // SAFETY: valid handle.
+        unsafe { ffi::sqlite3_last_insert_rowid(self.handle()) }
+    }
+
+    /// Compile SQLite text.
+    pub fn prepare(&self, sqlite_sql: &str, original: &str) -> Result<Stmt, SqlError> {
+        let c = CString::new(sqlite_sql).map_err(|_| SqlError::syntax(original))?;
+        let mut p: *mut ffi::sqlite3_stmt = std::ptr::null_mut();
+        let mut tail: *const std::os::raw::c_char = std::ptr::null();
+        // SAFETY: valid handle and NUL-terminated input.
+        let rc = unsafe { ffi::sqlite3_prepare_v3(self.handle(), c.as_ptr(), c.as_bytes().len() as c_int + 1, ffi::SQLITE_PREPARE_PERSISTENT as u32, &mut p, &mut tail) };
+        if rc != ffi::SQLITE_OK {
+            return Err(errors::from_conn(self, rc, original));
+        }
+        match NonNull::new(p) {
+            Some(ptr) => Ok(Stmt { ptr }),
+            None => Err(SqlError::empty_query()),
+        }
+    }
+
+    /// Run SQLite text with no result (DDL, transaction control).
+    pub fn exec(&self, sql: &str) -> Result<(), SqlError> {
+        self.db.execute_batch(sql).map_err(|e| errors::from_rusqlite(self, &e, sql))
+    }
+
+    pub fn cache_get(&mut self, sql: &str) -> Option<&mut Cached> {
+        self.tick += 1;
+        let t = self.tick;
+        let c = self.cache.get_mut(sql)?;
+        c.last_use = t;
+        Some(c)
+    }
+
+    pub fn cache_put(&mut self, sql: &str, mut c: Cached) {
+        if self.cache.len() >= self.cache_limit {
+            // Evict the least recently used eighth.
+            let mut uses: Vec<u64> = self.cache.values().map(|c| c.last_use).collect();
+            uses.sort_unstable();
+            let cut = uses[(uses.len() / 8).min(uses.len() - 1)];
+            self.cache.retain(|_, c| c.last_use > cut);
+        }
+        self.tick += 1;
+        c.last_use = self.tick;
+        self.cache.insert(sql.to_string(), c);
+    }
+
+    /// Make `db` reachable under its own name.
+    pub fn attach(&mut self, db: &Arc<Db>) -> Result<(), SqlError> {
+        if self.home.as_ref().map_or(false, |h| Arc::ptr_eq(h, db)) || self.attached.iter().any(|a| Arc::ptr_eq(a, db)) {
+            return Ok(());
+        }
+        let path = db.file.to_string_lossy().into_owned();
+        self.db
+            .execute("ATTACH DATABASE ?1 AS ?2", rusqlite::params![path, db.name])
+            .map_err(|e| SqlError::new(1105, "HY000", format!("cannot open database '{}': {}", db.name, e)))?;
+        let q = super::schema::sq_ident(&db.name);
+        let _ = self.db.execute_batch(&format!("PRAGMA {q}.synchronous=NORMAL; PRAGMA {q}.journal_mode=WAL;"));
+        self.attached.push(db.clone());
+        Ok(())
+    }
+
+    /// MySQL database name of a SQLite schema name on this connection.
+    pub fn mysql_db_name(&self, schema: &str) -> String {
+        match schema {
+            "main" | "temp" => self.home.as_ref().map(|h| h.name.clone()).unwrap_or_default(),
+            other => other.to_string(),
+        }
+    }
+
+    /// The table definition a SQLite (schema, table) names.
+    pub fn table_def(&self, schema: &str, table: &str) -> Option<Arc<super::schema::TableDef>> {
+        match schema {
+            "temp" => self.temp.table(table).cloned(),
+            "main" => self.home.as_ref().and_then(|h| h.schema().table(table).cloned()),
+            other => self.attached.iter().find(|a| a.name == other).and_then(|a| a.schema().table(table).cloned()),
+        }
+    }
+}

@@ -1,0 +1,1654 @@
+//! The SQLite engine session: statements, transactions, locks, results, DDL.
+//!
+//! Transactions follow MySQL: BEGIN only marks the session (IN_TRANS); the
+//! SQLite transaction starts with the first statement. A statement that writes
+//! takes the database's writer lock first (ERR 1205 after
+//! innodb_lock_wait_timeout) and keeps it to the end of the transaction. A
+//! read transaction that later writes may find that another writer committed
+//! since its snapshot: SQLite refuses the upgrade (BUSY_SNAPSHOT) and the whole
+//! transaction is rolled back with ERR 1213, which clients retry. To keep that
+//! rare, a session whose previous transaction wrote starts the next one as a
+//! writer (BEGIN IMMEDIATE under the writer lock), unless it is READ ONLY.
+//! Autocommit statements that write hold the lock for the statement only.
+//! The lock is released at COMMIT before the group-commit fsync, so the next
+//! writer proceeds while the disk flushes.
+//!
+//! DDL commits the open transaction first (MySQL's implicit commit), then runs
+//! in its own SQLite transaction together with the definition in
+//! `turnstile_meta`; the shared schema and the engine epoch are then updated,
+//! which makes every connection re-translate statements that depend on it.
+
+use super::conn::{Cached, ColMeta, Conn, Conv};
+use super::ddl::{self, AlterOp, Ddl, Name};
+use super::errors;
+use super::rewrite::{self, Kind, Resolver, Rewritten};
+use super::schema::{sq_ident, sq_str, Base, IndexDef, Schema, TableDef, META_TABLE};
+use super::{show, Db, Durability, Inner};
+use crate::catalog::Catalog;
+use crate::{Column, Done, EngineSession, ExecContext, Outcome, Prepared, RowSink, SqlError, Value};
+use rusqlite::ffi;
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+use std::time::Duration;
+use turnstile_wire::consts::{colflag, coltype};
+
+struct Txn {
+    read_only: bool,
+    /// The SQLite transaction has been started.
+    begun: bool,
+    /// Writer locks held (released at the end of the transaction).
+    locks: Vec<Arc<Db>>,
+    wrote: bool,
+}
+
+pub struct SqliteSession {
+    inner: Arc<Inner>,
+    id: u64,
+    db: Option<String>,
+    conn: Option<Conn>,
+    txn: Option<Txn>,
+    autocommit: bool,
+    prev_txn_wrote: bool,
+    lock_wait: Duration,
+    last_insert_id: u64,
+    /// SET foreign_key_checks=0 was applied to the connection (undone before pooling it).
+    fk_off: bool,
+    /// A result set paused by the sink: the cached statement's text and its
+    /// column metadata (when it was cached; otherwise recomputed).
+    paused: Option<(String, Option<Arc<ColMeta>>)>,
+}
+
+struct Res<'a> {
+    conn: &'a Conn,
+    inner: &'a Inner,
+}
+
+impl Resolver for Res<'_> {
+    fn home(&self) -> Option<&str> {
+        self.conn.home.as_ref().map(|h| h.name.as_str())
+    }
+    fn is_database(&self, name: &str) -> bool {
+        !Catalog::is_system(name) && self.inner.catalog.exists(name)
+    }
+    fn table(&self, db: Option<&str>, name: &str) -> Option<Arc<TableDef>> {
+        match db {
+            None => self.conn.temp.table(name).cloned().or_else(|| self.conn.home.as_ref().and_then(|h| h.schema().table(name).cloned())),
+            Some(d) if Some(d) == self.home() => self.conn.home.as_ref().and_then(|h| h.schema().table(name).cloned()),
+            Some(d) => {
+                if !self.is_database(d) {
+                    return None;
+                }
+                self.inner.db(d).ok().and_then(|x| x.schema().table(name).cloned())
+            }
+        }
+    }
+}
+
+/// First word of a statement, uppercased into a small buffer (no allocation).
+fn first_word(sql: &str) -> ([u8; 12], usize) {
+    let b = sql.as_bytes();
+    let mut i = 0;
+    loop {
+        while i < b.len() && (b[i].is_ascii_whitespace() || b[i] == b'(') {
+            i += 1;
+        }
+        if b[i..].starts_with(b"/*") {
+            match b[i + 2..].windows(2).position(|w| w == b"*/") {
+                Some(p) if !b[i..].starts_with(b"/*!") => {
+                    i += p + 4;
+                    continue;
+                }
+                _ => {
+                    if b[i..].starts_with(b"/*!") {
+                        i += 3;
+                        while i < b.len() && b[i].is_ascii_digit() {
+                            i += 1;
+                        }
+                        continue;
+                    }
+                    break;
+                }
+            }
+        }
+        if b[i..].starts_with(b"--") || b[i..].starts_with(b"#") {
+            while i < b.len() && b[i] != b'\n' {
+                i += 1;
+            }
+            continue;
+        }
+        break;
+    }
+    let mut out = [0u8; 12];
+    let mut n = 0;
+    while i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'_') && n < 12 {
+        out[n] = b[i].to_ascii_uppercase();
+        n += 1;
+        i += 1;
+    }
+    (out, n)
+}
+
+impl SqliteSession {
+    pub(crate) fn new(inner: Arc<Inner>, id: u64) -> SqliteSession {
+        let lock_wait = Duration::from_secs(inner.opts.lock_wait_timeout);
+        SqliteSession { inner, id, db: None, conn: None, txn: None, autocommit: true, prev_txn_wrote: false, lock_wait, last_insert_id: 0, fk_off: false, paused: None }
+    }
+
+    fn ensure_conn(&mut self) -> Result<(), SqlError> {
+        if self.conn.is_none() {
+            let c = self.inner.take_conn(self.db.as_deref())?;
+            c.counters.last_insert_id.store(self.last_insert_id, Ordering::Relaxed);
+            self.conn = Some(c);
+        }
+        Ok(())
+    }
+
+    fn conn(&mut self) -> &mut Conn {
+        self.conn.as_mut().expect("ensure_conn first")
+    }
+
+    fn release_locks(&mut self, locks: &[Arc<Db>]) {
+        for d in locks {
+            d.writer.release(self.id);
+        }
+    }
+
+    /// Take writer locks for `dbs` (sorted by name, so concurrent multi-database
+    /// writers cannot deadlock). Holding other locks and finding one busy is a
+    /// potential deadlock: answered with 1213 at once.
+    fn lock_dbs(&self, dbs: &[Arc<Db>], held: &[Arc<Db>], ctx: &ExecContext<'_>) -> Result<Vec<Arc<Db>>, SqlError> {
+        let mut want: Vec<Arc<Db>> = dbs.iter().filter(|d| !held.iter().any(|h| Arc::ptr_eq(h, d))).cloned().collect();
+        want.sort_by(|a, b| a.name.cmp(&b.name));
+        want.dedup_by(|a, b| Arc::ptr_eq(a, b));
+        let mut got: Vec<Arc<Db>> = Vec::new();
+        for d in want {
+            let r = if held.is_empty() && got.is_empty() {
+                d.writer.acquire(self.id, self.lock_wait, ctx)
+            } else if d.writer.try_acquire(self.id) {
+                Ok(())
+            } else if held.is_empty() {
+                d.writer.acquire(self.id, self.lock_wait, ctx)
+            } else {
+                Err(errors::deadlock())
+            };
+            if let Err(e) = r {
+                for g in &got {
+                    g.writer.release(self.id);
+                }
+                return Err(e);
+            }
+            got.push(d);
+        }
+        Ok(got)
+    }
+
+    /// Make written data durable (group commit) for these databases.
+    fn durable(&self, dbs: &[Arc<Db>], ctx: &ExecContext<'_>) -> Result<(), SqlError> {
+        for d in dbs {
+            let ticket = d.sync.committed();
+            if self.inner.opts.durability == Durability::Full {
+                d.sync.wait_durable(ticket, ctx)?;
+            }
+        }
+        Ok(())
+    }
+
+    fn stamp(&self) -> u64 {
+        let t = self.conn.as_ref().map_or(0, |c| c.temp_version);
+        (self.inner.epoch() << 20) ^ t
+    }
+
+    /// Find or compile the statement; returns nothing (it stays in the cache).
+    fn compile(&mut self, sql: &str, kind: Kind) -> Result<(), SqlError> {
+        let stamp = self.stamp();
+        let inner = self.inner.clone();
+        let conn = self.conn.as_mut().expect("conn");
+        if let Some(c) = conn.cache_get(sql) {
+            if c.stamp == stamp {
+                return Ok(());
+            }
+            conn.cache.remove(sql);
+        }
+        // Databases dropped since they were attached go away (SQLite would still find them).
+        if conn.attached.iter().any(|a| a.dropped()) && conn.autocommit() {
+            let gone: Vec<String> = conn.attached.iter().filter(|a| a.dropped()).map(|a| a.name.clone()).collect();
+            for g in gone {
+                let _ = conn.exec(&format!("DETACH DATABASE {}", sq_ident(&g)));
+            }
+            conn.attached.retain(|a| !a.dropped());
+        }
+        let rw = {
+            let r = Res { conn, inner: &inner };
+            rewrite::rewrite(sql, kind, &r)?
+        };
+        for name in &rw.dbs {
+            let d = inner.db(name)?;
+            conn.attach(&d)?;
+        }
+        // SQLite would look an unqualified name up in attached databases too;
+        // MySQL only in the current one.
+        if !conn.attached.is_empty() {
+            for (d, t) in &rw.tables {
+                if d.is_none() && !rw.ctes.iter().any(|c| c.eq_ignore_ascii_case(t)) && conn.temp.table(t).is_none() && conn.home.as_ref().map_or(true, |h| h.schema().table(t).is_none()) {
+                    return Err(match &conn.home {
+                        Some(h) => errors::no_such_table(&h.name, t),
+                        None => SqlError::no_database(),
+                    });
+                }
+            }
+        }
+        if rw.info_schema {
+            show::attach_info_schema(conn)?;
+        }
+        let stmt = conn.prepare(&rw.sql, sql)?;
+        let writes = !stmt.readonly() || rw.for_update;
+        conn.cache_put(sql, Cached { stmt, rw: Arc::new(rw), writes, meta: None, stamp, last_use: 0 });
+        Ok(())
+    }
+
+    /// The databases a statement touches (for writer locks).
+    fn stmt_dbs(&self, rw: &Rewritten) -> Vec<Arc<Db>> {
+        let conn = self.conn.as_ref().expect("conn");
+        let mut v: Vec<Arc<Db>> = Vec::new();
+        let touches_home = rw.tables.iter().any(|(d, _)| d.is_none() || d.as_deref() == conn.home.as_ref().map(|h| h.name.as_str())) || rw.dbs.is_empty();
+        if touches_home {
+            if let Some(h) = &conn.home {
+                v.push(h.clone());
+            }
+        }
+        for n in &rw.dbs {
+            if let Some(a) = conn.attached.iter().find(|a| &a.name == n) {
+                v.push(a.clone());
+            }
+        }
+        v
+    }
+
+    /// Transaction bookkeeping before a statement. Returns the locks taken for
+    /// an autocommit statement (released by the caller).
+    fn prelude(&mut self, ctx: &ExecContext<'_>, writes: bool, dbs: &[Arc<Db>]) -> Result<Vec<Arc<Db>>, SqlError> {
+        if self.txn.is_none() && !self.autocommit {
+            self.txn = Some(Txn { read_only: false, begun: false, locks: Vec::new(), wrote: false });
+        }
+        let Some(t) = self.txn.as_ref() else {
+            return if writes { self.lock_dbs(dbs, &[], ctx) } else { Ok(Vec::new()) };
+        };
+        if writes && t.read_only {
+            return Err(SqlError::new(1792, "25006", "Cannot execute statement in a READ ONLY transaction."));
+        }
+        if !t.begun {
+            let conn = self.conn.as_ref().expect("conn");
+            let eager = !t.read_only && (writes || self.prev_txn_wrote) && conn.attached.is_empty();
+            let (sql, locks) = if eager {
+                let target: Vec<Arc<Db>> = if dbs.is_empty() { conn.home.iter().cloned().collect() } else { dbs.to_vec() };
+                (if target.is_empty() { "BEGIN" } else { "BEGIN IMMEDIATE" }, self.lock_dbs(&target, &[], ctx)?)
+            } else {
+                ("BEGIN", Vec::new())
+            };
+            conn.begin_call(ctx, self.lock_wait);
+            let r = conn.exec(sql);
+            conn.end_call();
+            if let Err(e) = r {
+                self.release_locks(&locks);
+                return Err(e);
+            }
+            let t = self.txn.as_mut().expect("txn");
+            t.begun = true;
+            t.locks = locks;
+        }
+        if writes {
+            let held = self.txn.as_ref().expect("txn").locks.clone();
+            let more = self.lock_dbs(dbs, &held, ctx)?;
+            let t = self.txn.as_mut().expect("txn");
+            t.locks.extend(more);
+            t.wrote = true;
+        }
+        Ok(Vec::new())
+    }
+
+    /// After an error inside a transaction: if SQLite rolled the transaction
+    /// back (or the error is a deadlock), end it on our side too.
+    fn after_error(&mut self, e: &SqlError) {
+        let Some(conn) = self.conn.as_ref() else { return };
+        let sqlite_rolled_back = self.txn.as_ref().map_or(false, |t| t.begun) && conn.autocommit();
+        if e.code == 1213 || sqlite_rolled_back {
+            if !conn.autocommit() {
+                let _ = conn.exec("ROLLBACK");
+            }
+            if let Some(t) = self.txn.take() {
+                self.release_locks(&t.locks);
+                self.prev_txn_wrote = t.wrote;
+            }
+        }
+    }
+
+    fn dml(&mut self, ctx: &ExecContext<'_>, sql: &str, params: &[Value], sink: &mut dyn RowSink, kind: Kind) -> Result<Outcome, SqlError> {
+        self.ensure_conn()?;
+        // A statement text seen before (prepared statements) is used as is. A new
+        // text has its comparison/IN/VALUES/LIMIT literals replaced by parameters,
+        // so that text-protocol statements differing only in values share one
+        // compiled statement.
+        let cached = self.conn.as_ref().map_or(false, |c| c.cache.contains_key(sql));
+        if !cached {
+            if let Some((norm, slots)) = normalize(sql) {
+                let merged: Vec<Value> = slots
+                    .into_iter()
+                    .map(|s| match s {
+                        Slot::Param(i) => params.get(i).cloned().unwrap_or(Value::Null),
+                        Slot::Lit(v) => v,
+                    })
+                    .collect();
+                if self.compile(&norm, kind).is_ok() {
+                    return self.dml_compiled(ctx, &norm, &merged, sink);
+                }
+            }
+        }
+        self.compile(sql, kind)?;
+        self.dml_compiled(ctx, sql, params, sink)
+    }
+
+    fn dml_compiled(&mut self, ctx: &ExecContext<'_>, sql: &str, params: &[Value], sink: &mut dyn RowSink) -> Result<Outcome, SqlError> {
+        let (writes, rw, nparams) = {
+            let c = self.conn.as_ref().expect("conn").cache.get(sql).expect("compiled");
+            (c.writes, c.rw.clone(), c.stmt.param_count())
+        };
+        if nparams != params.len() {
+            return Err(SqlError::wrong_arguments("mysqld_stmt_execute"));
+        }
+        if rw.info_schema {
+            show::refresh_info_schema(self.conn.as_mut().expect("conn"), &self.inner)?;
+        }
+        let dbs = if writes { self.stmt_dbs(&rw) } else { Vec::new() };
+        let locks = self.prelude(ctx, writes, &dbs)?;
+        let before = if writes { self.conn.as_ref().map_or(0, |c| c.total_changes()) } else { 0 };
+        let r = self.run(ctx, sql, params, sink, &rw);
+        let wrote = writes && self.conn.as_ref().map_or(0, |c| c.total_changes()) != before;
+        if !locks.is_empty() {
+            self.release_locks(&locks);
+        }
+        match r {
+            Ok(out) => {
+                if wrote && self.txn.is_none() {
+                    self.durable(&locks, ctx)?;
+                }
+                Ok(out)
+            }
+            Err(e) => {
+                self.after_error(&e);
+                Err(e)
+            }
+        }
+    }
+
+    /// Bind, step, stream rows or count changes.
+    fn run(&mut self, ctx: &ExecContext<'_>, sql: &str, params: &[Value], sink: &mut dyn RowSink, rw: &Rewritten) -> Result<Outcome, SqlError> {
+        let lock_wait = self.lock_wait;
+        let conn = self.conn.as_mut().expect("conn");
+        let counters = conn.counters.clone();
+        counters.ai_generated.store(0, Ordering::Relaxed);
+        counters.upserted.store(0, Ordering::Relaxed);
+        conn.begin_call(ctx, lock_wait);
+        let result = (|| -> Result<Outcome, SqlError> {
+            let entry = conn.cache.get(sql).expect("compiled");
+            let st = &entry.stmt;
+            for (i, p) in params.iter().enumerate() {
+                let rc = st.bind(i + 1, p);
+                if rc != ffi::SQLITE_OK {
+                    return Err(errors::from_conn(conn, rc, sql));
+                }
+            }
+            let rc = st.step();
+            let ncols = st.column_count();
+            if ncols > 0 && (rc == ffi::SQLITE_ROW || rc == ffi::SQLITE_DONE) {
+                let meta = match &entry.meta {
+                    Some(m) => m.clone(),
+                    None => {
+                        let (m, stable) = column_meta(conn, conn.cache.get(sql).expect("compiled"), rc == ffi::SQLITE_ROW);
+                        let m = Arc::new(m);
+                        if stable {
+                            if let Some(e) = conn.cache.get_mut(sql) {
+                                e.meta = Some(m.clone());
+                            }
+                        }
+                        m
+                    }
+                };
+                let st = &conn.cache.get(sql).expect("compiled").stmt;
+                sink.columns(&meta.cols)?;
+                return stream_rows(conn, st, rc, &meta, sink, sql);
+            }
+            if rc != ffi::SQLITE_DONE && rc != ffi::SQLITE_ROW {
+                let mut e = errors::from_conn(conn, rc, sql);
+                if e.code == 1062 {
+                    e = duplicate_entry(conn, rw, params, &e);
+                }
+                return Err(e);
+            }
+            let changes = conn.changes();
+            let mut done = Done { affected_rows: changes, ..Default::default() };
+            if let Some(ins) = &rw.insert {
+                let upd = counters.upserted.load(Ordering::Relaxed);
+                if ins.odku {
+                    done.affected_rows = changes.saturating_sub(upd) + 2 * upd;
+                }
+                if ins.has_ai && changes > upd {
+                    let inserted = changes - upd;
+                    let generated = if ins.ai_named { counters.ai_generated.load(Ordering::Relaxed).min(inserted) } else { inserted };
+                    let last = conn.last_rowid().max(0) as u64;
+                    if generated > 0 {
+                        let first = last.saturating_sub(generated - 1);
+                        done.last_insert_id = first;
+                        done.generated_id = Some(first);
+                        counters.last_insert_id.store(first, Ordering::Relaxed);
+                    } else {
+                        done.last_insert_id = last;
+                    }
+                }
+            }
+            Ok(Outcome::Done(done))
+        })();
+        if matches!(result, Ok(Outcome::Paused)) {
+            // The cursor stays open (not reset) until resume or cancel_paused.
+            let meta = conn.cache.get(sql).and_then(|e| e.meta.clone());
+            conn.end_call();
+            self.paused = Some((sql.to_string(), meta));
+            return result;
+        }
+        if let Some(e) = conn.cache.get(sql) {
+            e.stmt.reset();
+        }
+        conn.end_call();
+        if let Ok(Outcome::Done(d)) = &result {
+            if let Some(g) = d.generated_id {
+                self.last_insert_id = g;
+            }
+        }
+        result
+    }
+
+    // ------------------------------------------------------------ DDL
+
+    /// Resolve a table name to (SQLite schema name, MySQL db, shared Db or None for TEMPORARY).
+    fn target(&mut self, name: &Name, temporary: bool) -> Result<(String, String, Option<Arc<Db>>), SqlError> {
+        if temporary || (name.0.is_none() && self.conn.as_ref().map_or(false, |c| c.temp.table(&name.1).is_some())) {
+            let home = self.db.clone().ok_or_else(SqlError::no_database)?;
+            return Ok(("temp".into(), home, None));
+        }
+        let dbname = match &name.0 {
+            Some(d) => d.clone(),
+            None => self.db.clone().ok_or_else(SqlError::no_database)?,
+        };
+        if Catalog::is_system(&dbname) {
+            return Err(SqlError::db_access_denied("", "", &dbname));
+        }
+        let d = self.inner.db(&dbname)?;
+        let conn = self.conn.as_mut().expect("conn");
+        if conn.home.as_ref().map_or(false, |h| Arc::ptr_eq(h, &d)) {
+            return Ok(("main".into(), dbname, Some(d)));
+        }
+        conn.attach(&d)?;
+        Ok((dbname.clone(), dbname, Some(d)))
+    }
+
+    fn def_of(&self, schema: &str, table: &str) -> Option<Arc<TableDef>> {
+        self.conn.as_ref().and_then(|c| c.table_def(schema, table))
+    }
+
+    fn ddl(&mut self, ctx: &ExecContext<'_>, sql: &str) -> Result<Outcome, SqlError> {
+        let stmt = match ddl::parse(sql)? {
+            Some(s) => s,
+            None => {
+                let kw = crate::lex::first_keyword(sql);
+                let what = sql.split_whitespace().take(2).collect::<Vec<_>>().join(" ").to_ascii_uppercase();
+                return Err(if kw == "CREATE" || kw == "DROP" || kw == "ALTER" { SqlError::unsupported(&what) } else { SqlError::syntax(sql) });
+            }
+        };
+        // MySQL commits the open transaction before DDL.
+        if self.txn.is_some() {
+            self.commit(ctx)?;
+        }
+        self.ensure_conn()?;
+        let temporary = matches!(&stmt, Ddl::CreateTable { temporary: true, .. } | Ddl::DropTable { temporary: true, .. });
+        let first = match &stmt {
+            Ddl::CreateTable { table, .. } | Ddl::CreateIndex { table, .. } | Ddl::DropIndex { table, .. } | Ddl::Alter { table, .. } | Ddl::Truncate { table } => table.clone(),
+            Ddl::DropTable { tables, .. } => tables[0].clone(),
+            Ddl::Rename { pairs } => pairs[0].0.clone(),
+        };
+        let (schema, dbname, db) = self.target(&first, temporary)?;
+        let locks = match &db {
+            Some(d) => self.lock_dbs(std::slice::from_ref(d), &[], ctx)?,
+            None => Vec::new(),
+        };
+        let conn = self.conn.as_ref().expect("conn");
+        let fk_off = matches!(&stmt, Ddl::Alter { .. });
+        if fk_off {
+            let _ = conn.exec("PRAGMA foreign_keys=OFF");
+        }
+        conn.begin_call(ctx, self.lock_wait);
+        let begin = conn.exec("BEGIN IMMEDIATE");
+        let result = match begin {
+            Ok(()) => {
+                let r = self.ddl_body(&stmt, &schema, &dbname, db.as_ref());
+                let conn = self.conn.as_ref().expect("conn");
+                match r {
+                    Ok(out) => match conn.exec("COMMIT") {
+                        Ok(()) => Ok(out),
+                        Err(e) => {
+                            let _ = conn.exec("ROLLBACK");
+                            Err(e)
+                        }
+                    },
+                    Err(e) => {
+                        let _ = conn.exec("ROLLBACK");
+                        Err(e)
+                    }
+                }
+            }
+            Err(e) => Err(e),
+        };
+        let conn = self.conn.as_mut().expect("conn");
+        conn.end_call();
+        if fk_off {
+            let _ = conn.exec("PRAGMA foreign_keys=ON");
+        }
+        // Refresh the shared definitions (also after a failure: harmless).
+        if let Some(d) = &db {
+            if let Ok(s) = super::load_schema(&conn.db, &schema) {
+                d.set_schema(s);
+            }
+        }
+        conn.temp_version += 1;
+        conn.cache.clear();
+        self.inner.bump_epoch();
+        self.release_locks(&locks);
+        if result.is_ok() {
+            self.durable(&locks, ctx)?;
+        }
+        result
+    }
+
+    fn ddl_body(&mut self, stmt: &Ddl, schema: &str, dbname: &str, db: Option<&Arc<Db>>) -> Result<Outcome, SqlError> {
+        let temp = db.is_none();
+        let ok = |warnings: u16| Ok(Outcome::Done(Done { warnings, ..Default::default() }));
+        match stmt {
+            Ddl::CreateTable { if_not_exists, table, def, auto_increment, like, .. } => {
+                if table.1.eq_ignore_ascii_case(META_TABLE) || table.1.starts_with("sqlite_") || table.1.starts_with("ts_rebuild_") {
+                    return Err(SqlError::new(1103, "42000", format!("Incorrect table name '{}'", table.1)));
+                }
+                if table.1.len() > 64 || table.1.is_empty() {
+                    return Err(SqlError::new(1103, "42000", format!("Incorrect table name '{}'", table.1)));
+                }
+                if self.def_of(schema, &table.1).is_some() || self.sqlite_object_exists(schema, &table.1)? {
+                    if *if_not_exists {
+                        return ok(1);
+                    }
+                    return Err(SqlError::new(1050, "42S01", format!("Table '{}' already exists", table.1)));
+                }
+                let mut def: TableDef = match like {
+                    Some(src) => {
+                        let (s2, _, _) = self.target(src, false).or_else(|_| self.target(src, true))?;
+                        let d = self.def_of(&s2, &src.1).ok_or_else(|| errors::no_such_table(src.0.as_deref().unwrap_or(dbname), &src.1))?;
+                        let mut d = (*d).clone();
+                        d.name = table.1.clone();
+                        d.created = ddl::empty_def("").created;
+                        d
+                    }
+                    None => (**def).clone(),
+                };
+                for ix in def.indexes.iter_mut() {
+                    ix.sqlite_name.clear();
+                }
+                self.create_objects(&mut def, schema)?;
+                if let Some(ai) = auto_increment.filter(|v| *v > 1) {
+                    if def.auto_increment_column().is_some() {
+                        self.conn().exec(&format!("INSERT INTO {}.sqlite_sequence(name, seq) VALUES ({}, {})", sq_ident(schema), sq_str(&def.name), ai - 1))?;
+                    }
+                }
+                self.save_def(schema, temp, &def)?;
+                ok(0)
+            }
+            Ddl::DropTable { if_exists, tables, .. } => {
+                let mut missing = Vec::new();
+                for t in tables {
+                    let (s, dbn, _) = self.target(t, false)?;
+                    match self.def_of(&s, &t.1) {
+                        Some(d) => {
+                            self.conn().exec(&format!("DROP TABLE {}.{}", sq_ident(&s), sq_ident(&d.name)))?;
+                            self.remove_def(&s, s == "temp", &d.name)?;
+                        }
+                        None => missing.push(format!("{}.{}", dbn, t.1)),
+                    }
+                }
+                if !missing.is_empty() && !if_exists {
+                    return Err(SqlError::new(1051, "42S02", format!("Unknown table '{}'", missing.join(","))));
+                }
+                ok(missing.len() as u16)
+            }
+            Ddl::Truncate { table } => {
+                let d = self.def_of(schema, &table.1).ok_or_else(|| errors::no_such_table(dbname, &table.1))?;
+                let conn = self.conn();
+                conn.exec(&format!("DELETE FROM {}.{}", sq_ident(schema), sq_ident(&d.name)))?;
+                if d.auto_increment_column().is_some() {
+                    conn.exec(&format!("DELETE FROM {}.sqlite_sequence WHERE name = {}", sq_ident(schema), sq_str(&d.name)))?;
+                }
+                ok(0)
+            }
+            Ddl::CreateIndex { table, index } => {
+                let d = self.def_of(schema, &table.1).ok_or_else(|| errors::no_such_table(dbname, &table.1))?;
+                let mut nd = (*d).clone();
+                nd.indexes.push(index.clone());
+                ddl::finish_def(&mut nd)?;
+                let ix = nd.indexes.last_mut().expect("pushed");
+                self.create_index(&d, ix, schema)?;
+                self.save_def(schema, temp, &nd)?;
+                ok(0)
+            }
+            Ddl::DropIndex { table, name } => {
+                let d = self.def_of(schema, &table.1).ok_or_else(|| errors::no_such_table(dbname, &table.1))?;
+                self.alter(schema, temp, dbname, &d, &[AlterOp::DropIndex(name.clone())])
+            }
+            Ddl::Alter { table, ops } => {
+                let d = self.def_of(schema, &table.1).ok_or_else(|| errors::no_such_table(dbname, &table.1))?;
+                self.alter(schema, temp, dbname, &d, ops)
+            }
+            Ddl::Rename { pairs } => {
+                for (from, to) in pairs {
+                    let (s1, db1, _) = self.target(from, false)?;
+                    let (s2, db2, _) = self.target(to, false)?;
+                    if db1 != db2 {
+                        return Err(SqlError::unsupported("RENAME TABLE across databases"));
+                    }
+                    let d = self.def_of(&s1, &from.1).ok_or_else(|| errors::no_such_table(&db1, &from.1))?;
+                    if self.def_of(&s2, &to.1).is_some() {
+                        return Err(SqlError::new(1050, "42S01", format!("Table '{}' already exists", to.1)));
+                    }
+                    self.rename_table(&s1, s1 == "temp", &d, &to.1)?;
+                }
+                ok(0)
+            }
+        }
+    }
+
+    fn sqlite_object_exists(&self, schema: &str, name: &str) -> Result<bool, SqlError> {
+        let conn = self.conn.as_ref().expect("conn");
+        let sql = format!("SELECT count(*) FROM {}.sqlite_master WHERE type IN ('table','view') AND name = ?1 COLLATE NOCASE", sq_ident(schema));
+        conn.db.query_row(&sql, [name], |r| r.get::<_, i64>(0)).map(|n| n > 0).map_err(|e| errors::from_rusqlite(conn, &e, &sql))
+    }
+
+    fn create_index(&mut self, def: &TableDef, ix: &mut IndexDef, schema: &str) -> Result<(), SqlError> {
+        if ix.sqlite_name.is_empty() {
+            let conn = self.conn.as_ref().expect("conn");
+            let base = format!("{}_{}", def.name, ix.name);
+            let mut name = base.clone();
+            let mut n = 1;
+            loop {
+                let sql = format!("SELECT count(*) FROM {}.sqlite_master WHERE name = ?1 COLLATE NOCASE", sq_ident(schema));
+                let exists: i64 = conn.db.query_row(&sql, [&name], |r| r.get(0)).map_err(|e| errors::from_rusqlite(conn, &e, &sql))?;
+                if exists == 0 {
+                    break;
+                }
+                n += 1;
+                name = format!("{}_{}", base, n);
+            }
+            ix.sqlite_name = name;
+        }
+        let sql = ddl::sqlite_create_index(def, ix, schema);
+        self.conn().exec(&sql)
+    }
+
+    /// CREATE TABLE + indexes + triggers for a definition (index names assigned).
+    fn create_objects(&mut self, def: &mut TableDef, schema: &str) -> Result<(), SqlError> {
+        let sql = ddl::sqlite_create_table(def, schema, &def.name);
+        self.conn().exec(&sql)?;
+        let snapshot = def.clone();
+        for ix in def.indexes.iter_mut() {
+            self.create_index(&snapshot, ix, schema)?;
+        }
+        for t in ddl::sqlite_triggers(def, schema) {
+            self.conn().exec(&t)?;
+        }
+        Ok(())
+    }
+
+    fn save_def(&mut self, schema: &str, temp: bool, def: &TableDef) -> Result<(), SqlError> {
+        let conn = self.conn.as_mut().expect("conn");
+        if temp {
+            conn.temp.tables.insert(def.name.to_ascii_lowercase(), Arc::new(def.clone()));
+            return Ok(());
+        }
+        let json = serde_json::to_string(def).map_err(|e| SqlError::internal(e.to_string()))?;
+        let sql = format!("INSERT OR REPLACE INTO {}.{}(name, def) VALUES (?1, ?2)", sq_ident(schema), META_TABLE);
+        conn.db.execute(&sql, rusqlite::params![def.name.to_ascii_lowercase(), json]).map_err(|e| errors::from_rusqlite(conn, &e, &sql))?;
+        Ok(())
+    }
+
+    fn remove_def(&mut self, schema: &str, temp: bool, name: &str) -> Result<(), SqlError> {
+        let conn = self.conn.as_mut().expect("conn");
+        if temp {
+            conn.temp.tables.remove(&name.to_ascii_lowercase());
+            return Ok(());
+        }
+        let sql = format!("DELETE FROM {}.{} WHERE name = ?1", sq_ident(schema), META_TABLE);
+        conn.db.execute(&sql, [name.to_ascii_lowercase()]).map_err(|e| errors::from_rusqlite(conn, &e, &sql))?;
+        Ok(())
+    }
+
+    fn rename_table(&mut self, schema: &str, temp: bool, def: &TableDef, to: &str) -> Result<(), SqlError> {
+        self.conn().exec(&format!("ALTER TABLE {}.{} RENAME TO {}", sq_ident(schema), sq_ident(&def.name), sq_ident(to)))?;
+        let conn = self.conn();
+        if def.auto_increment_column().is_some() {
+            let _ = conn.exec(&format!("UPDATE {}.sqlite_sequence SET name = {} WHERE name = {}", sq_ident(schema), sq_str(to), sq_str(&def.name)));
+        }
+        self.remove_def(schema, temp, &def.name)?;
+        let mut nd = def.clone();
+        nd.name = to.to_string();
+        self.save_def(schema, temp, &nd)
+    }
+
+    fn alter(&mut self, schema: &str, temp: bool, dbname: &str, old: &TableDef, ops: &[AlterOp]) -> Result<Outcome, SqlError> {
+        let mut nd = old.clone();
+        let (rebuild, renames) = ddl::apply_alter(&mut nd, ops)?;
+        let new_name = ops.iter().rev().find_map(|o| if let AlterOp::RenameTable(n) = o { Some(n.clone()) } else { None });
+        if let Some(n) = &new_name {
+            if n.0.as_deref().map_or(false, |d| d != dbname) {
+                return Err(SqlError::unsupported("RENAME TABLE across databases"));
+            }
+            if !n.1.eq_ignore_ascii_case(&old.name) && self.def_of(schema, &n.1).is_some() {
+                return Err(SqlError::new(1050, "42S01", format!("Table '{}' already exists", n.1)));
+            }
+        }
+        if rebuild {
+            // Copy algorithm: new table, copy rows, drop old, rename.
+            let tmp = format!("ts_rebuild_{}", old.name);
+            let mut tmp_def = nd.clone();
+            tmp_def.name = tmp.clone();
+            for ix in tmp_def.indexes.iter_mut() {
+                ix.sqlite_name.clear();
+            }
+            let sql = ddl::sqlite_create_table(&tmp_def, schema, &tmp);
+            self.conn().exec(&sql)?;
+            let mut cols = Vec::new();
+            let mut exprs = Vec::new();
+            for c in &nd.columns {
+                cols.push(sq_ident(&c.name));
+                match renames.iter().find(|(_, new)| new.eq_ignore_ascii_case(&c.name)) {
+                    Some((oldname, _)) => exprs.push(sq_ident(oldname)),
+                    None => exprs.push(ddl::implicit_default(c)),
+                }
+            }
+            let copy = format!("INSERT INTO {s}.{} ({}) SELECT {} FROM {s}.{}", sq_ident(&tmp), cols.join(", "), exprs.join(", "), sq_ident(&old.name), s = sq_ident(schema));
+            self.conn().exec(&copy)?;
+            let conn = self.conn();
+            let seq = if old.auto_increment_column().is_some() {
+                conn.db.query_row(&format!("SELECT seq FROM {}.sqlite_sequence WHERE name = ?1", sq_ident(schema)), [&old.name], |r| r.get::<_, i64>(0)).ok()
+            } else {
+                None
+            };
+            conn.exec(&format!("DROP TABLE {}.{}", sq_ident(schema), sq_ident(&old.name)))?;
+            let final_name = new_name.as_ref().map(|n| n.1.clone()).unwrap_or_else(|| old.name.clone());
+            conn.exec(&format!("ALTER TABLE {}.{} RENAME TO {}", sq_ident(schema), sq_ident(&tmp), sq_ident(&final_name)))?;
+            if let (Some(seq), true) = (seq, nd.auto_increment_column().is_some()) {
+                let _ = conn.exec(&format!("UPDATE {}.sqlite_sequence SET seq = max(seq, {}) WHERE name = {}", sq_ident(schema), seq, sq_str(&final_name)));
+            }
+            nd.name = final_name;
+            let snapshot = nd.clone();
+            for ix in nd.indexes.iter_mut() {
+                ix.sqlite_name.clear();
+                self.create_index(&snapshot, ix, schema)?;
+            }
+            for t in ddl::sqlite_triggers(&nd, schema) {
+                self.conn().exec(&t)?;
+            }
+            self.remove_def(schema, temp, &old.name)?;
+            self.save_def(schema, temp, &nd)?;
+            return Ok(Outcome::Done(Done::default()));
+        }
+        // Index changes only.
+        for ix in &old.indexes {
+            let kept = nd.indexes.iter().any(|n| n.sqlite_name == ix.sqlite_name && n.columns == ix.columns && n.unique == ix.unique);
+            if !kept {
+                self.conn().exec(&format!("DROP INDEX IF EXISTS {}.{}", sq_ident(schema), sq_ident(&ix.sqlite_name)))?;
+            }
+        }
+        let snapshot = nd.clone();
+        for ix in nd.indexes.iter_mut() {
+            let exists = old.indexes.iter().any(|o| o.sqlite_name == ix.sqlite_name && !ix.sqlite_name.is_empty() && o.columns == ix.columns && o.unique == ix.unique);
+            if !exists {
+                ix.sqlite_name.clear();
+                self.create_index(&snapshot, ix, schema)?;
+            }
+        }
+        if let Some(n) = &new_name {
+            if !n.1.eq_ignore_ascii_case(&old.name) || n.1 != old.name {
+                self.save_def(schema, temp, &nd)?;
+                return self.rename_table(schema, temp, &nd, &n.1).map(|_| Outcome::Done(Done::default()));
+            }
+        }
+        self.save_def(schema, temp, &nd)?;
+        Ok(Outcome::Done(Done::default()))
+    }
+
+    // ------------------------------------------------------------ other statements
+
+    fn savepoint(&mut self, ctx: &ExecContext<'_>, sql: &str) -> Result<Outcome, SqlError> {
+        let toks = crate::lex::tokenize(sql).map_err(|e| SqlError::syntax(&sql[e.at..]))?;
+        let mut c = super::cursor::Cur::new(sql, &toks);
+        enum Op {
+            Set,
+            Release,
+            RollbackTo,
+        }
+        let op = if c.eat_kw("SAVEPOINT") {
+            Op::Set
+        } else if c.eat_kw("RELEASE") {
+            c.expect_kw("SAVEPOINT")?;
+            Op::Release
+        } else {
+            c.expect_kw("ROLLBACK")?;
+            c.eat_kw("WORK");
+            c.expect_kw("TO")?;
+            c.eat_kw("SAVEPOINT");
+            Op::RollbackTo
+        };
+        let name = c.ident()?;
+        c.eat_op(";");
+        if !c.at_end() {
+            return Err(c.error());
+        }
+        self.ensure_conn()?;
+        if self.txn.is_none() {
+            if self.autocommit {
+                // Outside a transaction a savepoint is gone at once (MySQL).
+                return match op {
+                    Op::Set => Ok(Outcome::Done(Done::default())),
+                    _ => Err(SqlError::new(1305, "42000", format!("SAVEPOINT {} does not exist", name))),
+                };
+            }
+        }
+        self.prelude(ctx, false, &[])?;
+        let q = sq_ident(&name);
+        let conn = self.conn.as_ref().expect("conn");
+        let r = match op {
+            Op::Set => conn.exec(&format!("SAVEPOINT {}", q)),
+            Op::Release => conn.exec(&format!("RELEASE {}", q)),
+            Op::RollbackTo => conn.exec(&format!("ROLLBACK TO {}", q)),
+        };
+        r.map_err(|e| if e.message.contains("no such savepoint") { SqlError::new(1305, "42000", format!("SAVEPOINT {} does not exist", name)) } else { e })?;
+        Ok(Outcome::Done(Done::default()))
+    }
+
+    fn maintenance(&mut self, sql: &str, sink: &mut dyn RowSink) -> Result<Outcome, SqlError> {
+        let toks = crate::lex::tokenize(sql).map_err(|e| SqlError::syntax(&sql[e.at..]))?;
+        let mut c = super::cursor::Cur::new(sql, &toks);
+        let op = c.ident()?.to_ascii_lowercase();
+        c.eat_kw("NO_WRITE_TO_BINLOG");
+        c.eat_kw("LOCAL");
+        if !(c.eat_kw("TABLE") || c.eat_kw("TABLES")) {
+            return Err(c.error());
+        }
+        let mut names = vec![c.qualified()?];
+        while c.eat_op(",") {
+            names.push(c.qualified()?);
+        }
+        self.ensure_conn()?;
+        sink.columns(&["Table", "Op", "Msg_type", "Msg_text"].map(Column::varchar))?;
+        for n in names {
+            let (s, dbn, _) = self.target(&n, false)?;
+            let exists = self.def_of(&s, &n.1).is_some();
+            let (ty, text) = if exists { ("status", "OK".to_string()) } else { ("Error", format!("Table '{}.{}' doesn't exist", dbn, n.1)) };
+            if exists && op == "analyze" {
+                let _ = self.conn().exec(&format!("ANALYZE {}.{}", sq_ident(&s), sq_ident(&n.1)));
+            }
+            sink.row(&[Value::str(&format!("{}.{}", dbn, n.1)), Value::str(&op), Value::str(ty), Value::str(&text)])?;
+        }
+        Ok(Outcome::Rows)
+    }
+
+    fn finish_txn(&mut self, ctx: &ExecContext<'_>, commit: bool) -> Result<(), SqlError> {
+        if self.paused.is_some() {
+            self.cancel_paused();
+        }
+        let Some(t) = self.txn.take() else { return Ok(()) };
+        let mut result = Ok(());
+        if t.begun {
+            if let Some(conn) = self.conn.as_ref() {
+                conn.begin_call(ctx, self.lock_wait);
+                result = conn.exec(if commit { "COMMIT" } else { "ROLLBACK" });
+                if result.is_err() && !conn.autocommit() {
+                    let _ = conn.exec("ROLLBACK");
+                }
+                conn.end_call();
+            }
+        }
+        self.release_locks(&t.locks);
+        self.prev_txn_wrote = t.wrote;
+        result?;
+        if commit && t.wrote {
+            self.durable(&t.locks, ctx)?;
+        }
+        Ok(())
+    }
+
+    pub(crate) fn inner(&self) -> &Inner {
+        &self.inner
+    }
+    pub(crate) fn current_db(&self) -> Option<&str> {
+        self.db.as_deref()
+    }
+    pub(crate) fn conn_for_show(&mut self) -> Result<&mut Conn, SqlError> {
+        self.ensure_conn()?;
+        Ok(self.conn.as_mut().expect("conn"))
+    }
+}
+
+/// Send rows from the current one on until the end, an error, or until the
+/// sink asks to pause (Outcome::Paused: the statement is left positioned).
+fn stream_rows(conn: &Conn, st: &super::conn::Stmt, first_rc: std::os::raw::c_int, meta: &ColMeta, sink: &mut dyn RowSink, sql: &str) -> Result<Outcome, SqlError> {
+    let mut row: Vec<Value> = Vec::with_capacity(meta.convs.len());
+    let mut rc = first_rc;
+    while rc == ffi::SQLITE_ROW {
+        row.clear();
+        for (i, conv) in meta.convs.iter().enumerate() {
+            row.push(convert(st, i, *conv));
+        }
+        sink.row(&row)?;
+        rc = st.step();
+        if rc == ffi::SQLITE_ROW && sink.wants_pause() {
+            // SQLite has the next row ready; it is sent first on resume.
+            return Ok(Outcome::Paused);
+        }
+    }
+    if rc != ffi::SQLITE_DONE {
+        return Err(errors::from_conn(conn, rc, sql));
+    }
+    Ok(Outcome::Rows)
+}
+
+/// A parameter of a normalized statement: the client's `?` number i, or a
+/// literal taken out of the text.
+enum Slot {
+    Param(usize),
+    Lit(Value),
+}
+
+/// Replace literals in value positions (after a comparison operator, BETWEEN/AND,
+/// LIMIT/OFFSET, inside IN (...) and VALUES (...) lists) by `?`. `None` when the
+/// text has no such literal. Positions where a literal changes meaning as a
+/// parameter (ORDER BY 1, select-list items, type arguments, LIKE patterns) are
+/// left alone.
+fn normalize(sql: &str) -> Option<(String, Vec<Slot>)> {
+    use crate::lex::Tok;
+    let toks = crate::lex::tokenize(sql).ok()?;
+    let mut out = String::with_capacity(sql.len());
+    let mut slots = Vec::new();
+    let mut last = 0;
+    let mut params = 0;
+    let mut lists: Vec<bool> = Vec::new(); // per open paren: is it an IN/VALUES list
+    let mut values_clause = false;
+    let mut between = false;
+    let mut changed = false;
+    for (i, t) in toks.iter().enumerate() {
+        let prev = if i > 0 { Some(&toks[i - 1]) } else { None };
+        match &t.tok {
+            Tok::Param => {
+                slots.push(Slot::Param(params));
+                params += 1;
+            }
+            Tok::Op("(") => {
+                let is_list = prev.map_or(false, |p| p.is_kw("IN") || p.is_kw("VALUES") || p.is_kw("VALUE") || p.is_kw("ROW")) || (values_clause && prev.map_or(false, |p| p.is_op(",")) && lists.is_empty());
+                lists.push(is_list);
+            }
+            Tok::Op(")") => {
+                lists.pop();
+            }
+            Tok::Word(w) => {
+                if w.eq_ignore_ascii_case("VALUES") || w.eq_ignore_ascii_case("VALUE") {
+                    values_clause = true;
+                } else if w.eq_ignore_ascii_case("BETWEEN") {
+                    between = true;
+                } else if ["ON", "SELECT", "UPDATE", "WHERE", "SET"].iter().any(|k| w.eq_ignore_ascii_case(k)) {
+                    values_clause = false;
+                }
+            }
+            Tok::Number(_) | Tok::Str(_) => {
+                let adjacent_word = prev.map_or(false, |p| matches!(p.tok, Tok::Word(_)) && p.end == t.start);
+                let value_pos = match prev {
+                    Some(p) => {
+                        ["=", "<", ">", "<=", ">=", "<>", "!=", "<=>"].iter().any(|o| p.is_op(o))
+                            || p.is_kw("BETWEEN")
+                            || (p.is_kw("AND") && between)
+                            || p.is_kw("LIMIT")
+                            || p.is_kw("OFFSET")
+                            || ((p.is_op("(") || p.is_op(",")) && lists.last() == Some(&true))
+                    }
+                    None => false,
+                };
+                let next_is_str = toks.get(i + 1).map_or(false, |n| matches!(n.tok, Tok::Str(_)));
+                if p_and_between_done(prev) {
+                    between = false;
+                }
+                if value_pos && !adjacent_word && !next_is_str {
+                    let v = match &t.tok {
+                        Tok::Number(n) => {
+                            if let Ok(i) = n.parse::<i64>() {
+                                Value::Int(i)
+                            } else if n.starts_with("0x") || n.starts_with("0X") || n.contains(['e', 'E']) {
+                                continue;
+                            } else if let Ok(f) = n.parse::<f64>() {
+                                // keep DECIMAL literal text (exact); SQLite converts by affinity
+                                let _ = f;
+                                Value::Bytes(n.as_bytes().to_vec())
+                            } else {
+                                continue;
+                            }
+                        }
+                        Tok::Str(b) => Value::Bytes(b.clone()),
+                        _ => unreachable!(),
+                    };
+                    if matches!(v, Value::Bytes(_)) && matches!(t.tok, Tok::Number(_)) {
+                        // a decimal literal: binding it as text would compare as text
+                        continue;
+                    }
+                    out.push_str(&sql[last..t.start]);
+                    out.push('?');
+                    last = t.end;
+                    slots.push(Slot::Lit(v));
+                    changed = true;
+                }
+            }
+            _ => {}
+        }
+    }
+    if !changed {
+        return None;
+    }
+    out.push_str(&sql[last..]);
+    Some((out, slots))
+}
+
+fn p_and_between_done(prev: Option<&crate::lex::Token>) -> bool {
+    prev.map_or(false, |p| p.is_kw("AND"))
+}
+
+/// A wire value from column `i` of the current row.
+fn convert(st: &super::conn::Stmt, i: usize, conv: Conv) -> Value {
+    let ty = st.column_type(i);
+    if ty == ffi::SQLITE_NULL {
+        return Value::Null;
+    }
+    match conv {
+        Conv::Int => match ty {
+            ffi::SQLITE_INTEGER => Value::Int(st.int64(i)),
+            ffi::SQLITE_FLOAT => Value::Int(st.double(i).round() as i64),
+            _ => Value::Bytes(st.bytes(i).to_vec()),
+        },
+        Conv::UInt => match ty {
+            ffi::SQLITE_INTEGER => Value::UInt(st.int64(i) as u64),
+            ffi::SQLITE_FLOAT => Value::UInt(st.double(i).round() as u64),
+            _ => Value::Bytes(st.bytes(i).to_vec()),
+        },
+        Conv::Double => match ty {
+            ffi::SQLITE_INTEGER | ffi::SQLITE_FLOAT => Value::Double(st.double(i)),
+            _ => Value::Bytes(st.bytes(i).to_vec()),
+        },
+        Conv::Float => match ty {
+            ffi::SQLITE_INTEGER | ffi::SQLITE_FLOAT => Value::Float(st.double(i) as f32),
+            _ => Value::Bytes(st.bytes(i).to_vec()),
+        },
+        Conv::Decimal(scale) => match ty {
+            ffi::SQLITE_INTEGER if scale == 0 => Value::Bytes(st.int64(i).to_string().into_bytes()),
+            ffi::SQLITE_INTEGER => Value::Bytes(format!("{}.{}", st.int64(i), "0".repeat(scale as usize)).into_bytes()),
+            ffi::SQLITE_FLOAT => {
+                let f = st.double(i);
+                let s = format!("{:.*}", scale as usize, f);
+                Value::Bytes(if s == "-0" || s.starts_with("-0.") && s[3..].bytes().all(|b| b == b'0') { s[1..].to_string() } else { s }.into_bytes())
+            }
+            _ => Value::Bytes(st.bytes(i).to_vec()),
+        },
+        Conv::Text => Value::Bytes(st.bytes(i).to_vec()),
+        Conv::CharTrim => {
+            let b = st.bytes(i);
+            let mut e = b.len();
+            while e > 0 && b[e - 1] == b' ' {
+                e -= 1;
+            }
+            Value::Bytes(b[..e].to_vec())
+        }
+        Conv::Temporal(base) => {
+            let b = st.bytes(i);
+            super::schema::parse_temporal(base, b).unwrap_or_else(|| Value::Bytes(b.to_vec()))
+        }
+        Conv::Any => match ty {
+            ffi::SQLITE_INTEGER => Value::Int(st.int64(i)),
+            ffi::SQLITE_FLOAT => Value::Double(st.double(i)),
+            _ => Value::Bytes(st.bytes(i).to_vec()),
+        },
+    }
+}
+
+fn conv_of(col: &super::schema::ColumnDef) -> Conv {
+    match col.base {
+        b if b.is_integer() && col.unsigned => Conv::UInt,
+        b if b.is_integer() => Conv::Int,
+        Base::Decimal => Conv::Decimal(col.scale.unwrap_or(0) as u8),
+        Base::Float => Conv::Float,
+        Base::Double => Conv::Double,
+        Base::Char => Conv::CharTrim,
+        b if b.is_temporal() => Conv::Temporal(b),
+        _ => Conv::Text,
+    }
+}
+
+/// The name MySQL gives an unaliased select item.
+fn mysql_item_name(text: &str) -> String {
+    let toks = match crate::lex::tokenize(text) {
+        Ok(t) => t,
+        Err(_) => return text.to_string(),
+    };
+    let idents = toks.iter().all(|t| t.ident().is_some() || t.is_op("."));
+    if idents && !toks.is_empty() {
+        return toks.last().and_then(|t| t.ident()).unwrap_or(text).to_string();
+    }
+    text.to_string()
+}
+
+/// Column definitions for a result. Returns whether they can be cached
+/// (false when a type was guessed from a NULL or from no row at all).
+fn column_meta(conn: &Conn, entry: &Cached, have_row: bool) -> (ColMeta, bool) {
+    let st = &entry.stmt;
+    let n = st.column_count();
+    let items = &entry.rw.select_items;
+    let items_ok = items.len() == n;
+    let mut cols = Vec::with_capacity(n);
+    let mut convs = Vec::with_capacity(n);
+    let mut stable = true;
+    let tables: Vec<Arc<TableDef>> = entry
+        .rw
+        .tables
+        .iter()
+        .filter_map(|(d, t)| match d {
+            None => conn.table_def("temp", t).or_else(|| conn.table_def("main", t)),
+            Some(d) if conn.home.as_ref().map_or(false, |h| &h.name == d) => conn.table_def("main", t),
+            Some(d) => conn.table_def(d, t),
+        })
+        .collect();
+    for i in 0..n {
+        let sqlite_name = st.column_name(i);
+        let name = match items.get(i) {
+            Some((text, false)) if items_ok => mysql_item_name(text),
+            _ => sqlite_name.clone(),
+        };
+        if let Some((dbn, tbl, orig)) = st.origin(i) {
+            if let Some(def) = conn.table_def(&dbn, &tbl) {
+                if let Some(cd) = def.column(&orig) {
+                    let c = cd.wire_column(&conn.mysql_db_name(&dbn), &def.name, &name, def.key_flags(&orig));
+                    convs.push(conv_of(cd));
+                    cols.push(c);
+                    continue;
+                }
+            }
+            // information_schema and other tables without MySQL definitions
+            let decl = st.decltype(i).unwrap_or_default().to_ascii_uppercase();
+            let mut c = if decl.contains("INT") { Column::computed(&name, coltype::LONGLONG) } else { Column::varchar(&name) };
+            c.schema = conn.mysql_db_name(&dbn);
+            c.table = tbl.clone();
+            c.org_table = tbl;
+            c.org_name = orig;
+            convs.push(if decl.contains("INT") { Conv::Int } else { Conv::Text });
+            cols.push(c);
+            continue;
+        }
+        // An expression: by the function it starts with, then by the value.
+        let text = items.get(i).filter(|_| items_ok).map(|x| x.0.clone()).unwrap_or_else(|| sqlite_name.clone());
+        let up = text.trim_start().to_ascii_uppercase();
+        let func = up.split('(').next().unwrap_or("").trim().to_string();
+        let arg = up.find('(').and_then(|a| up.rfind(')').map(|b| (a, b))).map(|(a, b)| text.trim_start()[a + 1..b].trim().to_string()).unwrap_or_default();
+        let arg_col = {
+            let a = arg.trim_start_matches("DISTINCT ").trim_start_matches("distinct ").trim();
+            let a = a.rsplit('.').next().unwrap_or(a).trim_matches('`');
+            tables.iter().find_map(|t| t.column(a).cloned())
+        };
+        let vt = if have_row { st.column_type(i) } else { 0 };
+        let (mut c, conv) = match func.as_str() {
+            "COUNT" => (Column::computed(&name, coltype::LONGLONG), Conv::Int),
+            "SUM" | "AVG" => {
+                let extra = if func == "AVG" { 4 } else { 0 };
+                match &arg_col {
+                    Some(cd) if matches!(cd.base, Base::Float | Base::Double) => (Column::computed(&name, coltype::DOUBLE), Conv::Double),
+                    Some(cd) if cd.base.is_numeric() => {
+                        let scale = cd.scale.unwrap_or(0) as u8 + extra;
+                        let mut c = Column::computed(&name, coltype::NEWDECIMAL);
+                        c.decimals = scale;
+                        (c, Conv::Decimal(scale))
+                    }
+                    _ if vt == ffi::SQLITE_FLOAT => (Column::computed(&name, coltype::DOUBLE), Conv::Double),
+                    _ => {
+                        let mut c = Column::computed(&name, coltype::NEWDECIMAL);
+                        c.decimals = extra;
+                        (c, Conv::Decimal(extra))
+                    }
+                }
+            }
+            "MIN" | "MAX" if arg_col.is_some() => {
+                let cd = arg_col.clone().expect("checked");
+                let mut c = cd.wire_column("", "", &name, 0);
+                c.flags &= !colflag::NOT_NULL;
+                c.org_name.clear();
+                (c, conv_of(&cd))
+            }
+            "NOW" | "CURRENT_TIMESTAMP" | "SYSDATE" | "UTC_TIMESTAMP" | "LOCALTIME" | "LOCALTIMESTAMP" => (Column::computed(&name, coltype::DATETIME), Conv::Temporal(Base::DateTime)),
+            "CURDATE" | "CURRENT_DATE" | "UTC_DATE" | "LAST_DAY" => (Column::computed(&name, coltype::DATE), Conv::Temporal(Base::Date)),
+            "CURTIME" | "CURRENT_TIME" | "UTC_TIME" => (Column::computed(&name, coltype::TIME), Conv::Temporal(Base::Time)),
+            _ => match vt {
+                ffi::SQLITE_INTEGER => (Column::computed(&name, coltype::LONGLONG), Conv::Int),
+                ffi::SQLITE_FLOAT => (Column::computed(&name, coltype::DOUBLE), Conv::Double),
+                ffi::SQLITE_BLOB => (Column::computed(&name, coltype::BLOB), Conv::Text),
+                ffi::SQLITE_TEXT => (Column::varchar(&name), Conv::Text),
+                _ => {
+                    stable = false;
+                    (Column::varchar(&name), Conv::Any)
+                }
+            },
+        };
+        c.name = name;
+        convs.push(conv);
+        cols.push(c);
+    }
+    (ColMeta { cols, convs }, stable)
+}
+
+/// ERR 1062 with MySQL's message: the duplicate value (from the first row of
+/// an INSERT) and the key's name.
+fn duplicate_entry(conn: &Conn, rw: &Rewritten, params: &[Value], fallback: &SqlError) -> SqlError {
+    let cols_text = fallback.message.split("for key '").nth(1).unwrap_or("").trim_end_matches('\'').to_string();
+    let cols: Vec<String> = cols_text.split(',').map(|c| c.trim().rsplit('.').next().unwrap_or("").to_string()).filter(|c| !c.is_empty()).collect();
+    let Some((db, table)) = rw.tables.first() else { return fallback.clone() };
+    let def = match db {
+        None => conn.table_def("temp", table).or_else(|| conn.table_def("main", table)),
+        Some(d) if conn.home.as_ref().map_or(false, |h| &h.name == d) => conn.table_def("main", table),
+        Some(d) => conn.table_def(d, table),
+    };
+    let Some(def) = def else { return fallback.clone() };
+    let same = |a: &[String]| a.len() == cols.len() && a.iter().zip(&cols).all(|(x, y)| x.eq_ignore_ascii_case(y));
+    let key = if same(&def.primary) {
+        "PRIMARY".to_string()
+    } else {
+        def.indexes.iter().find(|ix| ix.unique && same(&ix.columns)).map(|ix| ix.name.clone()).unwrap_or_else(|| cols.join(","))
+    };
+    let mut value = String::new();
+    if let Some(ins) = &rw.insert {
+        if !ins.first_row.is_empty() && ins.first_row.len() == ins.cols.len() {
+            let sel = format!("SELECT {}", ins.first_row.iter().map(|e| e.replace("ts_ai(", "(")).collect::<Vec<_>>().join(", "));
+            if let Ok(st) = conn.prepare(&sel, &sel) {
+                let n = st.param_count();
+                if n <= params.len() {
+                    for (i, p) in params[..n].iter().enumerate() {
+                        st.bind(i + 1, p);
+                    }
+                    if st.step() == ffi::SQLITE_ROW {
+                        let parts: Vec<String> = cols
+                            .iter()
+                            .filter_map(|c| ins.cols.iter().position(|x| x.eq_ignore_ascii_case(c)))
+                            .map(|k| String::from_utf8_lossy(st.bytes(k)).into_owned())
+                            .collect();
+                        value = parts.join("-");
+                    }
+                }
+            }
+        }
+    }
+    SqlError::new(1062, "23000", format!("Duplicate entry '{}' for key '{}.{}'", value, def.name, key))
+}
+
+impl SqliteSession {
+    fn execute_inner(&mut self, ctx: &ExecContext<'_>, sql: &str, params: &[Value], sink: &mut dyn RowSink) -> Result<Outcome, SqlError> {
+        if self.paused.is_some() {
+            self.cancel_paused();
+        }
+        let (w, n) = first_word(sql);
+        match &w[..n] {
+            b"SELECT" | b"WITH" | b"TABLE" => self.dml(ctx, sql, params, sink, Kind::Select),
+            b"INSERT" | b"REPLACE" => self.dml(ctx, sql, params, sink, Kind::Insert),
+            b"UPDATE" => self.dml(ctx, sql, params, sink, Kind::Update),
+            b"DELETE" => self.dml(ctx, sql, params, sink, Kind::Delete),
+            b"SHOW" | b"DESCRIBE" | b"DESC" | b"EXPLAIN" => show::run(self, sql, sink),
+            b"CREATE" | b"DROP" | b"ALTER" | b"RENAME" | b"TRUNCATE" => self.ddl(ctx, sql),
+            b"SAVEPOINT" | b"RELEASE" | b"ROLLBACK" => self.savepoint(ctx, sql),
+            b"LOCK" => {
+                // LOCK TABLES commits (MySQL) and is otherwise a no-op: writers are serialized anyway.
+                self.commit(ctx)?;
+                Ok(Outcome::Done(Done::default()))
+            }
+            b"UNLOCK" => Ok(Outcome::Done(Done::default())),
+            b"ANALYZE" | b"OPTIMIZE" | b"CHECK" | b"REPAIR" => self.maintenance(sql, sink),
+            b"BEGIN" => {
+                self.begin(ctx, false)?;
+                Ok(Outcome::Done(Done::default()))
+            }
+            b"COMMIT" => {
+                self.commit(ctx)?;
+                Ok(Outcome::Done(Done::default()))
+            }
+            _ => {
+                let what: String = sql.split_whitespace().take(2).collect::<Vec<_>>().join(" ");
+                Err(SqlError::unsupported(&what))
+            }
+        }
+    }
+
+    fn field_list_inner(&mut self, table: &str) -> Result<Vec<Column>, SqlError> {
+        let db = self.db.clone().ok_or_else(SqlError::no_database)?;
+        self.ensure_conn()?;
+        let def = self.conn.as_ref().and_then(|c| c.table_def("temp", table).or_else(|| c.table_def("main", table))).ok_or_else(|| errors::no_such_table(&db, table))?;
+        Ok(def.columns.iter().map(|c| c.wire_column(&db, &def.name, &c.name, def.key_flags(&c.name))).collect())
+    }
+
+    fn prepare_inner(&mut self, sql: &str) -> Result<Prepared, SqlError> {
+        let (w, n) = first_word(sql);
+        let kind = match &w[..n] {
+            b"SELECT" | b"WITH" | b"TABLE" => Kind::Select,
+            b"INSERT" | b"REPLACE" => Kind::Insert,
+            b"UPDATE" => Kind::Update,
+            b"DELETE" => Kind::Delete,
+            _ => {
+                let params = crate::lex::count_params(sql).map_err(|e| SqlError::syntax(&sql[e.at..]))?;
+                let columns = show::describe_columns(self, sql)?;
+                return Ok(Prepared { params, columns });
+            }
+        };
+        self.ensure_conn()?;
+        self.compile(sql, kind)?;
+        let conn = self.conn.as_ref().expect("conn");
+        let entry = conn.cache.get(sql).expect("compiled");
+        let params = entry.stmt.param_count();
+        let columns = if entry.stmt.column_count() > 0 {
+            match &entry.meta {
+                Some(m) => m.cols.clone(),
+                None => column_meta(conn, entry, false).0.cols,
+            }
+        } else {
+            Vec::new()
+        };
+        Ok(Prepared { params, columns })
+    }
+
+}
+
+impl EngineSession for SqliteSession {
+    fn set_database(&mut self, db: Option<&str>) -> Result<(), SqlError> {
+        if self.db.as_deref() == db {
+            return Ok(());
+        }
+        if self.txn.as_ref().map_or(false, |t| t.begun) {
+            return Err(SqlError::unsupported("changing the default database inside a transaction"));
+        }
+        if self.paused.is_some() {
+            self.cancel_paused();
+        }
+        if let Some(name) = db {
+            if !Catalog::is_system(name) {
+                self.inner.db(name)?;
+            }
+        }
+        if let Some(c) = self.conn.take() {
+            self.inner.return_conn(c);
+        }
+        self.db = db.filter(|d| !Catalog::is_system(d)).map(str::to_string);
+        Ok(())
+    }
+
+    fn execute(&mut self, ctx: &ExecContext<'_>, sql: &str, params: &[Value], sink: &mut dyn RowSink) -> Result<Outcome, SqlError> {
+        // No panic may reach the client's thread: a bug becomes ERR 1105, the
+        // connection (whose state is then unknown) is closed, not pooled, and
+        // the transaction's locks are released (SQLite rolls back on close).
+        match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.execute_inner(ctx, sql, params, sink))) {
+            Ok(r) => r,
+            Err(_) => {
+                self.paused = None;
+                if let Some(c) = self.conn.take() {
+                    c.end_call();
+                    drop(c);
+                }
+                if let Some(t) = self.txn.take() {
+                    self.release_locks(&t.locks);
+                }
+                Err(SqlError::internal("internal error in the sqlite engine; the statement was aborted and the transaction rolled back"))
+            }
+        }
+    }
+
+    fn field_list(&mut self, table: &str) -> Result<Vec<Column>, SqlError> {
+        self.field_list_inner(table)
+    }
+
+    fn prepare(&mut self, sql: &str) -> Result<Prepared, SqlError> {
+        match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.prepare_inner(sql))) {
+            Ok(r) => r,
+            Err(_) => {
+                self.conn = None;
+                Err(SqlError::internal("internal error in the sqlite engine while preparing the statement"))
+            }
+        }
+    }
+    fn begin(&mut self, ctx: &ExecContext<'_>, read_only: bool) -> Result<(), SqlError> {
+        if self.txn.is_some() {
+            self.commit(ctx)?;
+        }
+        self.txn = Some(Txn { read_only, begun: false, locks: Vec::new(), wrote: false });
+        Ok(())
+    }
+
+    fn commit(&mut self, ctx: &ExecContext<'_>) -> Result<(), SqlError> {
+        self.finish_txn(ctx, true)
+    }
+
+    fn rollback(&mut self, ctx: &ExecContext<'_>) -> Result<(), SqlError> {
+        self.finish_txn(ctx, false)
+    }
+
+    fn in_transaction(&self) -> bool {
+        self.txn.is_some()
+    }
+
+    fn resume(&mut self, ctx: &ExecContext<'_>, sink: &mut dyn RowSink) -> Result<Outcome, SqlError> {
+        let Some((key, meta)) = self.paused.take() else { return Err(SqlError::internal("no paused result to resume")) };
+        let lock_wait = self.lock_wait;
+        let Some(conn) = self.conn.as_mut() else { return Err(SqlError::internal("no paused result to resume")) };
+        let Some(entry) = conn.cache.get(&key) else { return Err(SqlError::internal("paused statement vanished")) };
+        let meta = match meta.or_else(|| entry.meta.clone()) {
+            Some(m) => m,
+            None => Arc::new(column_meta(conn, entry, true).0),
+        };
+        conn.begin_call(ctx, lock_wait);
+        let st = &conn.cache.get(&key).expect("checked").stmt;
+        let r = stream_rows(conn, st, ffi::SQLITE_ROW, &meta, sink, &key);
+        conn.end_call();
+        match r {
+            Ok(Outcome::Paused) => {
+                self.paused = Some((key, Some(meta)));
+                Ok(Outcome::Paused)
+            }
+            other => {
+                if let Some(e) = conn.cache.get(&key) {
+                    e.stmt.reset();
+                }
+                other
+            }
+        }
+    }
+
+    fn cancel_paused(&mut self) {
+        if let Some((key, _)) = self.paused.take() {
+            if let Some(e) = self.conn.as_ref().and_then(|c| c.cache.get(&key)) {
+                e.stmt.reset();
+            }
+        }
+    }
+
+    fn set_autocommit(&mut self, on: bool) {
+        self.autocommit = on;
+    }
+
+    fn set_variable(&mut self, name: &str, value: &Value) {
+        match name {
+            "innodb_lock_wait_timeout" | "lock_wait_timeout" => {
+                if let Some(v) = value.as_i64() {
+                    self.lock_wait = Duration::from_secs(v.clamp(1, 1 << 30) as u64);
+                }
+            }
+            "foreign_key_checks" => {
+                let on = value.as_i64().unwrap_or(1) != 0;
+                if self.ensure_conn().is_ok() {
+                    if let Some(c) = self.conn.as_ref() {
+                        let _ = c.exec(if on { "PRAGMA foreign_keys=ON" } else { "PRAGMA foreign_keys=OFF" });
+                        self.fk_off = !on;
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn reset(&mut self) {
+        self.cancel_paused();
+        let killed = std::sync::atomic::AtomicBool::new(false);
+        let ctx = ExecContext { waits: &crate::NoWait, killed: &killed };
+        let _ = self.finish_txn(&ctx, false);
+        if let Some(c) = self.conn.take() {
+            if self.fk_off {
+                let _ = c.exec("PRAGMA foreign_keys=ON");
+                self.fk_off = false;
+            }
+            self.inner.return_conn(c);
+        }
+        self.autocommit = true;
+        self.last_insert_id = 0;
+        self.lock_wait = Duration::from_secs(self.inner.opts.lock_wait_timeout);
+    }
+}
+
+impl Drop for SqliteSession {
+    fn drop(&mut self) {
+        self.cancel_paused();
+        let killed = std::sync::atomic::AtomicBool::new(false);
+        let ctx = ExecContext { waits: &crate::NoWait, killed: &killed };
+        let _ = self.finish_txn(&ctx, false);
+        if let Some(c) = self.conn.take() {
+            if self.fk_off {
+                let _ = c.exec("PRAGMA foreign_keys=ON");
+            }
+            self.inner.return_conn(c);
+        }
+    }
+}
+
+#[allow(dead_code)]
+fn unused(_: &Schema) {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sqlite::{Options, SqliteEngine};
+    use crate::{Engine, NoWait};
+    use std::sync::atomic::AtomicBool;
+
+    #[test]
+    fn literal_normalization() {
+        let (n, s) = normalize("SELECT c FROM sbtest1 WHERE id=5").unwrap();
+        assert_eq!(n, "SELECT c FROM sbtest1 WHERE id=?");
+        assert!(matches!(s[..], [Slot::Lit(Value::Int(5))]));
+        let (n, _) = normalize("INSERT INTO t VALUES (1,'a'),(2,'b')").unwrap();
+        assert_eq!(n, "INSERT INTO t VALUES (?,?),(?,?)");
+        let (n, s) = normalize("SELECT * FROM t WHERE a = ? AND b BETWEEN 3 AND 4 LIMIT 10").unwrap();
+        assert_eq!(n, "SELECT * FROM t WHERE a = ? AND b BETWEEN ? AND ? LIMIT ?");
+        assert!(matches!(s[0], Slot::Param(0)) && s.len() == 4);
+        assert!(normalize("SELECT c FROM t ORDER BY 1").is_none());
+        assert!(normalize("SELECT c FROM t WHERE c LIKE 'a%'").is_none());
+        assert!(normalize("SELECT 1, 'x' FROM t").is_none());
+        assert!(normalize("SELECT c FROM t WHERE d = 1.5").is_none());
+    }
+
+    struct Rows(Vec<Column>, Vec<Vec<Value>>);
+    impl RowSink for Rows {
+        fn columns(&mut self, c: &[Column]) -> Result<(), SqlError> {
+            self.0 = c.to_vec();
+            Ok(())
+        }
+        fn row(&mut self, r: &[Value]) -> Result<(), SqlError> {
+            self.1.push(r.to_vec());
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn engine_round_trip() {
+        let dir = std::env::temp_dir().join(format!("ts-sqlite-{}-{}", std::process::id(), line!()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let eng = SqliteEngine::open(&dir, Options::default()).unwrap();
+        eng.create_database("d", false).unwrap();
+        let mut s = eng.open_session().unwrap();
+        s.set_database(Some("d")).unwrap();
+        let killed = AtomicBool::new(false);
+        let ctx = ExecContext { waits: &NoWait, killed: &killed };
+        let mut rows = Rows(Vec::new(), Vec::new());
+        s.execute(&ctx, "CREATE TABLE t (id INT AUTO_INCREMENT PRIMARY KEY, name VARCHAR(10) NOT NULL, amount DECIMAL(8,2))", &[], &mut rows).unwrap();
+        let out = s.execute(&ctx, "INSERT INTO t (name, amount) VALUES (?, ?), ('b', 2.5)", &[Value::str("a"), Value::Double(1.25)], &mut rows).unwrap();
+        match out {
+            Outcome::Done(d) => {
+                assert_eq!(d.affected_rows, 2);
+                assert_eq!(d.generated_id, Some(1));
+            }
+            other => panic!("{:?}", other),
+        }
+        let p = s.prepare("SELECT id, name, amount, COUNT(*) FROM t WHERE name = ? GROUP BY id").unwrap();
+        assert_eq!(p.params, 1);
+        assert_eq!(p.columns[0].coltype, coltype::LONG);
+        for _ in 0..2 {
+            let mut rows = Rows(Vec::new(), Vec::new());
+            s.execute(&ctx, "SELECT id, name, amount, COUNT(*) FROM t WHERE name = ? GROUP BY id", &[Value::str("A ")], &mut rows).unwrap();
+            assert_eq!(rows.1, vec![vec![Value::Int(1), Value::str("a"), Value::str("1.25"), Value::Int(1)]]);
+            assert_eq!(rows.0[2].coltype, coltype::NEWDECIMAL);
+            assert_eq!(rows.0[3].coltype, coltype::LONGLONG);
+        }
+        let e = s.execute(&ctx, "INSERT INTO t (id, name) VALUES (1, 'x')", &[], &mut rows).unwrap_err();
+        assert_eq!((e.code, e.message.as_str()), (1062, "Duplicate entry '1' for key 't.PRIMARY'"));
+        // a transaction rolled back leaves nothing behind
+        s.begin(&ctx, false).unwrap();
+        s.execute(&ctx, "DELETE FROM t", &[], &mut rows).unwrap();
+        assert!(s.in_transaction());
+        s.rollback(&ctx).unwrap();
+        let mut rows = Rows(Vec::new(), Vec::new());
+        s.execute(&ctx, "SELECT COUNT(*) FROM t", &[], &mut rows).unwrap();
+        assert_eq!(rows.1, vec![vec![Value::Int(2)]]);
+        // a sink that asks to pause after every two rows gets the rest on resume
+        struct Pausing(Vec<Vec<Value>>, usize);
+        impl RowSink for Pausing {
+            fn columns(&mut self, _: &[Column]) -> Result<(), SqlError> {
+                Ok(())
+            }
+            fn row(&mut self, r: &[Value]) -> Result<(), SqlError> {
+                self.0.push(r.to_vec());
+                self.1 += 1;
+                Ok(())
+            }
+            fn wants_pause(&self) -> bool {
+                self.1 >= 2
+            }
+        }
+        s.execute(&ctx, "INSERT INTO t (name) VALUES ('c'), ('d'), ('e')", &[], &mut rows).unwrap();
+        let mut p = Pausing(Vec::new(), 0);
+        let mut out = s.execute(&ctx, "SELECT id FROM t ORDER BY id", &[], &mut p).unwrap();
+        let mut rounds = 0;
+        while out == Outcome::Paused {
+            p.1 = 0;
+            rounds += 1;
+            out = s.resume(&ctx, &mut p).unwrap();
+        }
+        assert_eq!(out, Outcome::Rows);
+        assert_eq!(rounds, 2);
+        assert_eq!(p.0.iter().map(|r| r[0].clone()).collect::<Vec<_>>(), (1..=5).map(Value::Int).collect::<Vec<_>>());
+        drop(s);
+        drop(eng);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}

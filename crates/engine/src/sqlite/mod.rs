@@ -1,0 +1,317 @@
+//! The embedded SQL engine: SQLite underneath, MySQL's dialect on top.
+//!
+//! Layout on disk: one SQLite file per database, `datadir/databases/<db>/
+//! data.sqlite` (WAL mode), beside the catalog directory MySQL-style tools
+//! expect. Each file also holds `turnstile_meta`, the MySQL definition of every
+//! table (schema.rs), written in the same transaction as the DDL.
+//!
+//! How a statement runs (exec.rs): the session's pooled connection (conn.rs)
+//! looks the client's text up in its statement cache; on a miss the text is
+//! translated once (rewrite.rs for DML, ddl.rs for DDL) and compiled. A cached
+//! prepared point select is: hash lookup, bind, step, convert, reset — no
+//! parsing. Writers are serialized per database by `sync::WriterLock` (SQLite
+//! has one writer per file); commits are made durable by group commit
+//! (`sync::GroupCommit`). Result metadata comes from the MySQL definitions, so
+//! drivers see MySQL's types and flags (exec.rs `column_meta`).
+//!
+//! Module map: `schema` (MySQL types and table definitions), `ddl` (DDL parser
+//! and SQLite DDL generator), `rewrite` (DML translation), `functions` (MySQL
+//! functions and the ts_ci collation), `conn` (connection, raw statements,
+//! cache), `exec` (the EngineSession: transactions, locks, results, DDL
+//! execution), `show` (SHOW, DESCRIBE, information_schema), `errors` (error
+//! mapping), `sync` (writer lock, group commit).
+
+mod conn;
+mod cursor;
+pub mod ddl;
+mod errors;
+mod exec;
+pub mod functions;
+pub mod rewrite;
+pub mod schema;
+mod show;
+mod sync;
+
+use crate::catalog::Catalog;
+use crate::{Engine, EngineSession, SqlError};
+use conn::Conn;
+use schema::{Schema, TableDef, META_TABLE};
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, RwLock, Weak};
+use std::time::Duration;
+
+/// VERSION() inside SQL evaluated by SQLite (kept equal to the server's).
+pub const SERVER_VERSION: &str = "8.0.36-turnstile";
+
+/// File name of a database's SQLite file inside its catalog directory.
+pub const DATA_FILE: &str = "data.sqlite";
+
+/// When an acknowledged COMMIT is on disk.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Durability {
+    /// fsync of the WAL (group commit) before COMMIT is acknowledged.
+    Full,
+    /// COMMIT is acknowledged once written to the OS; a background thread
+    /// fsyncs every `sync_interval`. Survives a crash of the server process;
+    /// an OS crash or power loss can lose the last interval's commits.
+    Periodic,
+}
+
+/// Engine settings (turnstile --help lists them with their defaults).
+#[derive(Debug, Clone)]
+pub struct Options {
+    pub durability: Durability,
+    pub sync_interval: Duration,
+    /// Idle SQLite connections kept per database for later sessions.
+    pub pool_size: usize,
+    /// Compiled statements cached per connection.
+    pub statement_cache: usize,
+    /// SQLite page cache per connection, KiB.
+    pub cache_kib: u64,
+    /// Bytes of each database file read through mmap.
+    pub mmap_bytes: u64,
+    /// Default innodb_lock_wait_timeout, seconds.
+    pub lock_wait_timeout: u64,
+    /// WAL pages before an automatic checkpoint.
+    pub wal_autocheckpoint: u32,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            durability: Durability::Full,
+            sync_interval: Duration::from_millis(1000),
+            pool_size: 256,
+            statement_cache: 256,
+            cache_kib: 2048,
+            mmap_bytes: 256 << 20,
+            lock_wait_timeout: 50,
+            wal_autocheckpoint: 1000,
+        }
+    }
+}
+
+/// One database (schema) and everything sessions share about it.
+pub struct Db {
+    pub name: String,
+    pub file: PathBuf,
+    schema: RwLock<Arc<Schema>>,
+    pub writer: sync::WriterLock,
+    pub sync: sync::GroupCommit,
+    pool: Mutex<Vec<Conn>>,
+    /// Keeps the WAL file alive (and its fsync target stable) while the server runs.
+    anchor: Mutex<Option<rusqlite::Connection>>,
+    dropped: AtomicBool,
+}
+
+impl Db {
+    pub fn schema(&self) -> Arc<Schema> {
+        self.schema.read().unwrap_or_else(|e| e.into_inner()).clone()
+    }
+    pub fn set_schema(&self, s: Schema) {
+        *self.schema.write().unwrap_or_else(|e| e.into_inner()) = Arc::new(s);
+    }
+    pub fn dropped(&self) -> bool {
+        self.dropped.load(Ordering::Relaxed)
+    }
+}
+
+/// Read every MySQL definition stored in a database (or attached schema).
+pub fn load_schema(db: &rusqlite::Connection, sqlite_schema: &str) -> Result<Schema, SqlError> {
+    let sql = format!("SELECT def FROM {}.{}", schema::sq_ident(sqlite_schema), META_TABLE);
+    let mut st = db.prepare(&sql).map_err(|e| SqlError::internal(format!("reading table definitions: {}", e)))?;
+    let rows = st.query_map([], |r| r.get::<_, String>(0)).map_err(|e| SqlError::internal(e.to_string()))?;
+    let mut s = Schema::default();
+    for r in rows {
+        let text = r.map_err(|e| SqlError::internal(e.to_string()))?;
+        let def: TableDef = serde_json::from_str(&text).map_err(|e| SqlError::internal(format!("bad table definition: {}", e)))?;
+        s.tables.insert(def.name.to_ascii_lowercase(), Arc::new(def));
+    }
+    Ok(s)
+}
+
+pub(crate) struct Inner {
+    catalog: Catalog,
+    opts: Options,
+    dbs: RwLock<HashMap<String, Arc<Db>>>,
+    nodb_pool: Mutex<Vec<Conn>>,
+    /// Bumped by every DDL: cached statements re-translate, metadata is rebuilt.
+    epoch: AtomicU64,
+    next_session: AtomicU64,
+}
+
+impl Inner {
+    pub fn epoch(&self) -> u64 {
+        self.epoch.load(Ordering::Acquire)
+    }
+    pub fn bump_epoch(&self) {
+        self.epoch.fetch_add(1, Ordering::AcqRel);
+    }
+
+    /// The shared state of a database, opening its file on first use.
+    pub fn db(&self, name: &str) -> Result<Arc<Db>, SqlError> {
+        if let Some(d) = self.dbs.read().unwrap_or_else(|e| e.into_inner()).get(name) {
+            return Ok(d.clone());
+        }
+        if Catalog::is_system(name) || !self.catalog.exists(name) {
+            return Err(SqlError::unknown_database(name));
+        }
+        let mut map = self.dbs.write().unwrap_or_else(|e| e.into_inner());
+        if let Some(d) = map.get(name) {
+            return Ok(d.clone());
+        }
+        let file = self.catalog.path_of(name).join(DATA_FILE);
+        let anchor = rusqlite::Connection::open(&file).map_err(|e| SqlError::new(1030, "HY000", format!("cannot open {}: {}", file.display(), e)))?;
+        anchor
+            .execute_batch(&format!(
+                "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; CREATE TABLE IF NOT EXISTS {} (name TEXT PRIMARY KEY, def TEXT NOT NULL);",
+                META_TABLE
+            ))
+            .map_err(|e| SqlError::new(1030, "HY000", format!("cannot initialise {}: {}", file.display(), e)))?;
+        let schema = load_schema(&anchor, "main")?;
+        let mut wal = file.clone().into_os_string();
+        wal.push("-wal");
+        let db = Arc::new(Db {
+            name: name.to_string(),
+            file,
+            schema: RwLock::new(Arc::new(schema)),
+            writer: sync::WriterLock::default(),
+            sync: sync::GroupCommit::new(PathBuf::from(wal)),
+            pool: Mutex::new(Vec::new()),
+            anchor: Mutex::new(Some(anchor)),
+            dropped: AtomicBool::new(false),
+        });
+        map.insert(name.to_string(), db.clone());
+        Ok(db)
+    }
+
+    /// A connection for a session whose current database is `db`.
+    pub fn take_conn(&self, db: Option<&str>) -> Result<Conn, SqlError> {
+        match db {
+            Some(name) => {
+                let d = self.db(name)?;
+                let pooled = d.pool.lock().unwrap_or_else(|e| e.into_inner()).pop();
+                match pooled {
+                    Some(c) => Ok(c),
+                    None => Conn::open(Some(d), &self.opts),
+                }
+            }
+            None => {
+                let pooled = self.nodb_pool.lock().unwrap_or_else(|e| e.into_inner()).pop();
+                match pooled {
+                    Some(c) => Ok(c),
+                    None => Conn::open(None, &self.opts),
+                }
+            }
+        }
+    }
+
+    /// Give a connection back (it must not be inside a transaction).
+    pub fn return_conn(&self, conn: Conn) {
+        if !conn.autocommit() {
+            let _ = conn.exec("ROLLBACK");
+        }
+        if !conn.temp.tables.is_empty() || conn.attached.iter().any(|a| a.dropped()) {
+            return; // session-private state: close it
+        }
+        conn.counters.last_insert_id.store(0, Ordering::Relaxed);
+        match conn.home.clone() {
+            Some(d) if !d.dropped() => {
+                let mut p = d.pool.lock().unwrap_or_else(|e| e.into_inner());
+                if p.len() < self.opts.pool_size {
+                    p.push(conn);
+                }
+            }
+            Some(_) => {}
+            None => {
+                let mut p = self.nodb_pool.lock().unwrap_or_else(|e| e.into_inner());
+                if p.len() < self.opts.pool_size {
+                    p.push(conn);
+                }
+            }
+        }
+    }
+
+    pub fn database_names(&self) -> Vec<String> {
+        self.catalog.list()
+    }
+}
+
+/// The engine handle the server holds.
+pub struct SqliteEngine {
+    inner: Arc<Inner>,
+}
+
+impl SqliteEngine {
+    pub fn open(datadir: &Path, opts: Options) -> std::io::Result<SqliteEngine> {
+        // No global memory statistics: they put a process-wide mutex on every
+        // SQLite allocation. Only possible before SQLite initialises; harmless
+        // (SQLITE_MISUSE, ignored) if it already has.
+        // SAFETY: sqlite3_config with an int argument, before any connection exists.
+        unsafe {
+            rusqlite::ffi::sqlite3_config(rusqlite::ffi::SQLITE_CONFIG_MEMSTATUS, 0 as std::os::raw::c_int);
+        }
+        let inner = Arc::new(Inner {
+            catalog: Catalog::open(datadir)?,
+            opts,
+            dbs: RwLock::new(HashMap::new()),
+            nodb_pool: Mutex::new(Vec::new()),
+            epoch: AtomicU64::new(1),
+            next_session: AtomicU64::new(1),
+        });
+        if inner.opts.durability == Durability::Periodic {
+            let weak: Weak<Inner> = Arc::downgrade(&inner);
+            let every = inner.opts.sync_interval.max(Duration::from_millis(1));
+            std::thread::Builder::new().name("sqlite-sync".into()).spawn(move || loop {
+                std::thread::sleep(every);
+                let Some(inner) = weak.upgrade() else { return };
+                let dbs: Vec<Arc<Db>> = inner.dbs.read().unwrap_or_else(|e| e.into_inner()).values().cloned().collect();
+                for d in dbs {
+                    d.sync.sync_pending();
+                }
+            })?;
+        }
+        Ok(SqliteEngine { inner })
+    }
+}
+
+impl Engine for SqliteEngine {
+    fn name(&self) -> &'static str {
+        "sqlite"
+    }
+    fn list_databases(&self) -> Vec<String> {
+        self.inner.catalog.list()
+    }
+    fn database_exists(&self, name: &str) -> bool {
+        self.inner.catalog.exists(name)
+    }
+    fn create_database(&self, name: &str, if_not_exists: bool) -> Result<bool, SqlError> {
+        self.inner.catalog.create(name, if_not_exists)
+    }
+    fn drop_database(&self, name: &str, if_exists: bool) -> Result<bool, SqlError> {
+        if Catalog::is_system(name) {
+            return Err(SqlError::specific_access_denied("DROP on a system schema"));
+        }
+        let existing = self.inner.dbs.read().unwrap_or_else(|e| e.into_inner()).get(name).cloned();
+        if let Some(d) = existing {
+            // Wait for a writer in progress (ERR 1205 after the timeout leaves
+            // everything as it was), then retire the database.
+            let killed = AtomicBool::new(false);
+            let ctx = crate::ExecContext { waits: &crate::NoWait, killed: &killed };
+            d.writer.acquire(u64::MAX, Duration::from_secs(self.inner.opts.lock_wait_timeout), &ctx)?;
+            self.inner.dbs.write().unwrap_or_else(|e| e.into_inner()).remove(name);
+            d.dropped.store(true, Ordering::SeqCst);
+            d.pool.lock().unwrap_or_else(|e| e.into_inner()).clear();
+            *d.anchor.lock().unwrap_or_else(|e| e.into_inner()) = None;
+            d.writer.release(u64::MAX);
+        }
+        self.inner.bump_epoch();
+        self.inner.catalog.drop(name, if_exists)
+    }
+    fn open_session(&self) -> Result<Box<dyn EngineSession>, SqlError> {
+        let id = self.inner.next_session.fetch_add(1, Ordering::Relaxed);
+        Ok(Box::new(exec::SqliteSession::new(self.inner.clone(), id)))
+    }
+}

@@ -1,0 +1,279 @@
+//! MySQL session semantics the front adds on top of any engine.
+//!
+//! - `select_reads_table`: the hot-path test "does this SELECT read a table?"
+//!   as one byte scan (no tokens, no allocation), so a prepared point select
+//!   goes to the engine without being lexed here;
+//! - `substitute`: @user_var, @@system_var, USER(), CURRENT_USER and
+//!   CONNECTION_ID() inside engine-bound statements become literals (the
+//!   engine knows nothing of session state); statements without `@` and
+//!   without those names are passed through untouched after one scan;
+//! - SQL-text prepared statements: PREPARE name FROM 'text' | @var,
+//!   EXECUTE name [USING @a, ...], {DEALLOCATE | DROP} PREPARE name, kept in
+//!   the session (bounded by MAX_SQL_PREPARED).
+
+use crate::front::{self, Call};
+use crate::SessionState;
+use turnstile_engine::lex::{self, Tok};
+use turnstile_engine::{Outcome, RowSink, SqlError, Value};
+
+/// SQL-text prepared statements a session may hold.
+pub const MAX_SQL_PREPARED: usize = 1024;
+
+fn is_ident(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_' || b == b'$' || b >= 0x80
+}
+
+/// True if a SELECT names a table anywhere (a FROM not followed by DUAL).
+/// Strings, quoted identifiers and comments are skipped.
+pub fn select_reads_table(sql: &str) -> bool {
+    let b = sql.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        let c = b[i];
+        match c {
+            b'\'' | b'"' | b'`' => {
+                i += 1;
+                while i < b.len() && b[i] != c {
+                    if b[i] == b'\\' && c != b'`' {
+                        i += 1;
+                    }
+                    i += 1;
+                }
+                i += 1;
+            }
+            b'#' => {
+                while i < b.len() && b[i] != b'\n' {
+                    i += 1;
+                }
+            }
+            b'-' if b.get(i + 1) == Some(&b'-') => {
+                while i < b.len() && b[i] != b'\n' {
+                    i += 1;
+                }
+            }
+            b'/' if b.get(i + 1) == Some(&b'*') && b.get(i + 2) != Some(&b'!') => {
+                i += 2;
+                while i + 1 < b.len() && !(b[i] == b'*' && b[i + 1] == b'/') {
+                    i += 1;
+                }
+                i += 2;
+            }
+            b'F' | b'f' if (i == 0 || !(is_ident(b[i - 1]) || b[i - 1] == b'@' || b[i - 1] == b'.')) && b.len() >= i + 4 && b[i..i + 4].eq_ignore_ascii_case(b"FROM") && b.get(i + 4).map_or(true, |x| !is_ident(*x)) => {
+                let mut j = i + 4;
+                while j < b.len() && b[j].is_ascii_whitespace() {
+                    j += 1;
+                }
+                let dual = b.len() >= j + 4 && b[j..j + 4].eq_ignore_ascii_case(b"DUAL") && b.get(j + 4).map_or(true, |x| !is_ident(*x));
+                if !dual {
+                    return true;
+                }
+                i = j;
+            }
+            _ => i += 1,
+        }
+    }
+    false
+}
+
+/// Does the text need `substitute` (one pass, no allocation)?
+fn needs_substitution(sql: &str) -> bool {
+    let b = sql.as_bytes();
+    for i in 0..b.len() {
+        match b[i] {
+            b'@' => return true,
+            b'U' | b'u' if b.len() >= i + 4 && b[i..i + 4].eq_ignore_ascii_case(b"USER") => return true,
+            b'C' | b'c' if b.len() >= i + 13 && b[i..i + 13].eq_ignore_ascii_case(b"CONNECTION_ID") => return true,
+            _ => {}
+        }
+    }
+    false
+}
+
+/// A value as a MySQL literal.
+pub fn literal(v: &Value) -> String {
+    match v {
+        Value::Null => "NULL".into(),
+        Value::Int(i) => i.to_string(),
+        Value::UInt(u) => u.to_string(),
+        Value::Float(_) | Value::Double(_) => String::from_utf8_lossy(&v.to_text().unwrap_or_default()).into_owned(),
+        other => {
+            let t = other.to_text().unwrap_or_default();
+            let mut s = String::with_capacity(t.len() + 2);
+            s.push('\'');
+            for ch in String::from_utf8_lossy(&t).chars() {
+                match ch {
+                    '\'' => s.push_str("''"),
+                    '\\' => s.push_str("\\\\"),
+                    '\0' => s.push_str("\\0"),
+                    c => s.push(c),
+                }
+            }
+            s.push('\'');
+            s
+        }
+    }
+}
+
+/// Replace session references with literals. `None`: nothing to replace.
+pub fn substitute(call: &mut Call<'_, '_>, sql: &str) -> Result<Option<String>, SqlError> {
+    if !needs_substitution(sql) {
+        return Ok(None);
+    }
+    let toks = lex::tokenize(sql).map_err(|e| SqlError::syntax(&sql[e.at..]))?;
+    let mut out = String::with_capacity(sql.len() + 16);
+    let mut last = 0;
+    let mut changed = false;
+    let mut i = 0;
+    while i < toks.len() {
+        let t = &toks[i];
+        let call_parens = toks.get(i + 1).map_or(false, |n| n.is_op("(")) && toks.get(i + 2).map_or(false, |n| n.is_op(")"));
+        let replacement = match &t.tok {
+            Tok::UserVar(name) => {
+                // `@x := ...` is an assignment: leave it (the engine refuses it clearly).
+                if toks.get(i + 1).map_or(false, |n| n.is_op(":=")) {
+                    None
+                } else {
+                    Some((literal(&call.sess.user_vars.get(name).cloned().unwrap_or(Value::Null)), i + 1))
+                }
+            }
+            Tok::SysVar(scope, name) => Some((literal(&front::read_sys_var(call.sess, call.ops, call.engine, scope.as_deref(), name)?), i + 1)),
+            Tok::Word(w) if w.eq_ignore_ascii_case("CONNECTION_ID") && call_parens => Some((call.sess.connection_id.to_string(), i + 3)),
+            Tok::Word(w) if (w.eq_ignore_ascii_case("USER") || w.eq_ignore_ascii_case("SESSION_USER") || w.eq_ignore_ascii_case("SYSTEM_USER")) && call_parens => {
+                Some((literal(&Value::str(&format!("{}@{}", call.sess.user, call.sess.host))), i + 3))
+            }
+            Tok::Word(w) if w.eq_ignore_ascii_case("CURRENT_USER") && !(i > 0 && toks[i - 1].is_op(".")) => {
+                let next = if call_parens { i + 3 } else { i + 1 };
+                Some((literal(&Value::str(&format!("{}@{}", call.sess.account_user, call.sess.account_host))), next))
+            }
+            _ => None,
+        };
+        if let Some((text, next)) = replacement {
+            out.push_str(&sql[last..t.start]);
+            out.push_str(&text);
+            last = toks[next - 1].end;
+            changed = true;
+            i = next;
+        } else {
+            i += 1;
+        }
+    }
+    if !changed {
+        return Ok(None);
+    }
+    out.push_str(&sql[last..]);
+    Ok(Some(out))
+}
+
+/// PREPARE / EXECUTE / DEALLOCATE PREPARE / DROP PREPARE.
+pub fn sql_prepared(call: &mut Call<'_, '_>, sql: &str, sink: &mut dyn RowSink) -> Result<Option<Outcome>, SqlError> {
+    let toks = lex::tokenize(sql).map_err(|e| SqlError::syntax(&sql[e.at..]))?;
+    let ok = || Ok(Some(Outcome::Done(Default::default())));
+    let word = |i: usize, k: &str| toks.get(i).map_or(false, |t| t.is_kw(k));
+    let name_at = |i: usize| -> Result<String, SqlError> {
+        toks.get(i).and_then(|t| t.ident()).map(|n| n.to_ascii_lowercase()).ok_or_else(|| SqlError::syntax(toks.get(i).map_or("", |t| &sql[t.start..])))
+    };
+    let trailing = |i: usize| -> Result<(), SqlError> {
+        match toks.get(i) {
+            None => Ok(()),
+            Some(t) if t.is_op(";") && i + 1 == toks.len() => Ok(()),
+            Some(t) => Err(SqlError::syntax(&sql[t.start..])),
+        }
+    };
+    if word(0, "PREPARE") {
+        let name = name_at(1)?;
+        if !word(2, "FROM") {
+            return Err(SqlError::syntax(toks.get(2).map_or("", |t| &sql[t.start..])));
+        }
+        let text = match toks.get(3).map(|t| &t.tok) {
+            Some(Tok::Str(s)) => String::from_utf8_lossy(s).into_owned(),
+            Some(Tok::UserVar(v)) => match call.sess.user_vars.get(v) {
+                Some(val) if !val.is_null() => String::from_utf8_lossy(&val.to_text().unwrap_or_default()).into_owned(),
+                _ => return Err(SqlError::syntax("NULL")),
+            },
+            _ => return Err(SqlError::syntax(toks.get(3).map_or("", |t| &sql[t.start..]))),
+        };
+        trailing(4)?;
+        let params = lex::count_params(&text).map_err(|e| SqlError::syntax(&text[e.at..]))?;
+        if lex::first_keyword(&text).is_empty() {
+            return Err(SqlError::empty_query());
+        }
+        if lex::split_statements(&text).len() > 1 {
+            return Err(SqlError::new(1295, "HY000", "This command is not supported in the prepared statement protocol yet"));
+        }
+        if call.sess.sql_prepared.len() >= MAX_SQL_PREPARED && !call.sess.sql_prepared.contains_key(&name) {
+            return Err(SqlError::new(1461, "42000", format!("Can't create more than max_prepared_stmt_count statements (current value: {})", MAX_SQL_PREPARED)));
+        }
+        call.sess.sql_prepared.insert(name, (text, params));
+        return ok();
+    }
+    if word(0, "EXECUTE") {
+        let name = name_at(1)?;
+        let mut args = Vec::new();
+        let mut i = 2;
+        if word(2, "USING") {
+            i = 3;
+            loop {
+                match toks.get(i).map(|t| &t.tok) {
+                    Some(Tok::UserVar(v)) => args.push(call.sess.user_vars.get(v).cloned().unwrap_or(Value::Null)),
+                    _ => return Err(SqlError::syntax(toks.get(i).map_or("", |t| &sql[t.start..]))),
+                }
+                i += 1;
+                if toks.get(i).map_or(false, |t| t.is_op(",")) {
+                    i += 1;
+                } else {
+                    break;
+                }
+            }
+        }
+        trailing(i)?;
+        let (text, params) = call.sess.sql_prepared.get(&name).cloned().ok_or_else(|| unknown_name(&name, "EXECUTE"))?;
+        if params != args.len() {
+            return Err(SqlError::wrong_arguments("EXECUTE"));
+        }
+        let mut inner = Call { sess: &mut *call.sess, engine: &mut *call.engine, ops: call.ops, ctx: call.ctx, params: &args };
+        return front::execute(&mut inner, &text, sink).map(Some);
+    }
+    if (word(0, "DEALLOCATE") || word(0, "DROP")) && word(1, "PREPARE") {
+        let name = name_at(2)?;
+        trailing(3)?;
+        if call.sess.sql_prepared.remove(&name).is_none() {
+            return Err(unknown_name(&name, "DEALLOCATE PREPARE"));
+        }
+        return ok();
+    }
+    Ok(None)
+}
+
+fn unknown_name(name: &str, call: &str) -> SqlError {
+    SqlError::new(1243, "HY000", format!("Unknown prepared statement handler ({}) given to {}", name, call))
+}
+
+/// Forget SQL-text prepared statements (COM_RESET_CONNECTION / CHANGE_USER).
+pub fn reset(sess: &mut SessionState) {
+    sess.sql_prepared.clear();
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn table_detection_by_scan() {
+        assert!(select_reads_table("SELECT c FROM sbtest1 WHERE id=?"));
+        assert!(select_reads_table("select (select count(*) from t)"));
+        assert!(!select_reads_table("SELECT 1"));
+        assert!(!select_reads_table("SELECT 1 FROM DUAL"));
+        assert!(!select_reads_table("SELECT 'from x', `from` , @from"));
+        assert!(!select_reads_table("SELECT 1 -- from t"));
+        assert!(!select_reads_table("SELECT fromage"));
+    }
+
+    #[test]
+    fn literals() {
+        assert_eq!(literal(&Value::str("it's \\")), "'it''s \\\\'");
+        assert_eq!(literal(&Value::Int(-3)), "-3");
+        assert_eq!(literal(&Value::Null), "NULL");
+        assert!(!needs_substitution("SELECT c FROM sbtest1 WHERE id=?"));
+        assert!(needs_substitution("SELECT @x FROM t"));
+    }
+}

@@ -1,0 +1,445 @@
+"""The sqlite engine through real drivers: databases, DDL and SHOW output,
+information_schema, DML semantics, MySQL types and result metadata, error
+codes, and prepared statements (binary protocol via mysql-connector's
+prepared cursor, and PREPARE/EXECUTE in SQL text)."""
+
+import datetime
+import decimal
+import threading
+import time
+
+import pymysql
+import pytest
+
+from helpers import clients
+from helpers.clients import query, scalar
+
+FIELD = pymysql.constants.FIELD_TYPE
+
+
+def err(fn, *args):
+    with pytest.raises(pymysql.MySQLError) as ei:
+        fn(*args)
+    return ei.value.args[0], ei.value.args[1]
+
+
+@pytest.fixture
+def db(sql_conn, uniq):
+    name = uniq("d")
+    query(sql_conn, f"CREATE DATABASE {name}")
+    query(sql_conn, f"USE {name}")
+    yield name
+    query(sql_conn, f"DROP DATABASE IF EXISTS {name}")
+
+
+# ---------------------------------------------------------------- databases
+
+
+def test_databases(sql_conn, uniq):
+    a, b = uniq("a"), uniq("b")
+    query(sql_conn, f"CREATE DATABASE {a}")
+    assert not query(sql_conn, f"CREATE DATABASE IF NOT EXISTS {a}")
+    assert err(query, sql_conn, f"CREATE DATABASE {a}")[0] == 1007
+    query(sql_conn, f"CREATE SCHEMA {b}")
+    names = [r[0] for r in query(sql_conn, "SHOW DATABASES")]
+    assert a in names and b in names and "information_schema" in names
+    query(sql_conn, f"CREATE TABLE {a}.t (id INT PRIMARY KEY, v VARCHAR(10))")
+    query(sql_conn, f"CREATE TABLE {b}.u (id INT PRIMARY KEY, w VARCHAR(10))")
+    query(sql_conn, f"INSERT INTO {a}.t VALUES (1, 'x'), (2, 'y')")
+    query(sql_conn, f"INSERT INTO {b}.u VALUES (1, 'p')")
+    query(sql_conn, f"USE {a}")
+    # a join across two databases (db.table names)
+    assert query(sql_conn, f"SELECT t.v, u.w FROM t JOIN {b}.u AS u ON u.id = t.id") == (("x", "p"),)
+    assert err(query, sql_conn, "SELECT * FROM u")[0] == 1146
+    assert err(query, sql_conn, "USE nosuchdb_zz")[0] == 1049
+    query(sql_conn, f"DROP DATABASE {b}")
+    assert err(query, sql_conn, f"SELECT * FROM {b}.u")[0] in (1146, 1049)
+    query(sql_conn, f"DROP DATABASE {a}")
+    assert err(query, sql_conn, f"DROP DATABASE {a}")[0] == 1008
+
+
+def test_no_database_selected(sql_server):
+    conn = clients.root(sql_server)
+    try:
+        assert err(query, conn, "SELECT * FROM t")[0] == 1046
+        assert err(query, conn, "CREATE TABLE t (a INT)")[0] == 1046
+    finally:
+        conn.close()
+
+
+# ---------------------------------------------------------------- DDL and SHOW
+
+TYPES_DDL = """CREATE TABLE types (
+  id BIGINT UNSIGNED NOT NULL AUTO_INCREMENT COMMENT 'key',
+  ti TINYINT, si SMALLINT UNSIGNED, mi MEDIUMINT, i INT(11) NOT NULL DEFAULT '0', b BOOL,
+  d DECIMAL(10,2), f FLOAT, db DOUBLE,
+  c CHAR(5), vc VARCHAR(20) CHARACTER SET utf8mb4 COLLATE utf8mb4_bin, tx TEXT,
+  bn BINARY(4), vb VARBINARY(8), bl BLOB,
+  dt DATE, dtm DATETIME, ts TIMESTAMP NULL DEFAULT CURRENT_TIMESTAMP ON UPDATE CURRENT_TIMESTAMP, tm TIME, yr YEAR,
+  e ENUM('small','large') DEFAULT 'small', j JSON,
+  PRIMARY KEY (id), UNIQUE KEY uvc (vc), KEY idx_i_d (i, d)
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 /*!80016 COMMENT='all types' */"""
+
+
+def test_create_table_and_show(sql_conn, db):
+    query(sql_conn, TYPES_DDL)
+    assert err(query, sql_conn, TYPES_DDL)[0] == 1050
+    assert not query(sql_conn, "CREATE TABLE IF NOT EXISTS types (a INT)")
+    assert query(sql_conn, "SHOW TABLES") == (("types",),)
+    ddl = query(sql_conn, "SHOW CREATE TABLE types")[0][1]
+    assert ddl.startswith("CREATE TABLE `types` (\n  `id` bigint unsigned NOT NULL AUTO_INCREMENT COMMENT 'key',")
+    for frag in ["`i` int NOT NULL DEFAULT '0'", "`b` tinyint(1) DEFAULT NULL", "`d` decimal(10,2) DEFAULT NULL",
+                 "`vc` varchar(20) CHARACTER SET utf8mb4 COLLATE utf8mb4_bin DEFAULT NULL",
+                 "`ts` timestamp NULL DEFAULT CURRENT_TIMESTAMP ON UPDATE CURRENT_TIMESTAMP",
+                 "`e` enum('small','large') DEFAULT 'small'", "PRIMARY KEY (`id`)", "UNIQUE KEY `uvc` (`vc`)",
+                 "KEY `idx_i_d` (`i`,`d`)", "ENGINE=InnoDB", "COMMENT='all types'"]:
+        assert frag in ddl, (frag, ddl)
+    cols = query(sql_conn, "DESCRIBE types")
+    assert cols[0] == ("id", "bigint unsigned", "NO", "PRI", None, "auto_increment")
+    assert ("vc", "varchar(20)", "YES", "UNI", None, "") in cols
+    full = query(sql_conn, "SHOW FULL COLUMNS FROM types LIKE 'vc'")
+    assert full[0][2] == "utf8mb4_bin"
+    idx = query(sql_conn, "SHOW INDEX FROM types")
+    assert [(r[2], r[3], r[4], r[1]) for r in idx] == [("PRIMARY", 1, "id", 0), ("uvc", 1, "vc", 0), ("idx_i_d", 1, "i", 1), ("idx_i_d", 2, "d", 1)]
+    status = query(sql_conn, "SHOW TABLE STATUS LIKE 'types'")
+    assert status[0][0] == "types" and status[0][1] == "InnoDB"
+
+
+def test_information_schema(sql_conn, db):
+    query(sql_conn, TYPES_DDL)
+    assert query(sql_conn, "SELECT SCHEMA_NAME FROM information_schema.SCHEMATA WHERE SCHEMA_NAME = %s", (db,)) == ((db,),)
+    assert query(sql_conn, "SELECT TABLE_NAME, TABLE_TYPE, ENGINE FROM information_schema.TABLES WHERE TABLE_SCHEMA = %s", (db,)) == (("types", "BASE TABLE", "InnoDB"),)
+    rows = query(sql_conn, "SELECT COLUMN_NAME, ORDINAL_POSITION, DATA_TYPE, COLUMN_TYPE, IS_NULLABLE, COLUMN_KEY, EXTRA, NUMERIC_PRECISION, NUMERIC_SCALE, CHARACTER_MAXIMUM_LENGTH "
+                 "FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = %s AND TABLE_NAME = 'types' ORDER BY ORDINAL_POSITION", (db,))
+    assert rows[0] == ("id", 1, "bigint", "bigint unsigned", "NO", "PRI", "auto_increment", 20, 0, None)
+    assert ("d", 7, "decimal", "decimal(10,2)", "YES", "", "", 10, 2, None) in rows
+    assert ("vc", 11, "varchar", "varchar(20)", "YES", "UNI", "", None, None, 20) in rows
+    stats = query(sql_conn, "SELECT INDEX_NAME, SEQ_IN_INDEX, COLUMN_NAME, NON_UNIQUE FROM information_schema.STATISTICS WHERE TABLE_SCHEMA = %s ORDER BY INDEX_NAME, SEQ_IN_INDEX", (db,))
+    assert ("idx_i_d", 2, "d", 1) in stats and ("PRIMARY", 1, "id", 0) in stats
+    # joins across information_schema tables work (it is real SQL)
+    n = scalar(sql_conn, "SELECT COUNT(*) FROM information_schema.TABLES t JOIN information_schema.COLUMNS c ON c.TABLE_SCHEMA = t.TABLE_SCHEMA AND c.TABLE_NAME = t.TABLE_NAME WHERE t.TABLE_SCHEMA = %s", (db,))
+    assert n == 22
+
+
+def test_alter_rename_truncate_index(sql_conn, db):
+    query(sql_conn, "CREATE TABLE t (id INT AUTO_INCREMENT PRIMARY KEY, a INT, b VARCHAR(5))")
+    query(sql_conn, "INSERT INTO t (a, b) VALUES (1, 'x'), (2, 'y')")
+    query(sql_conn, "ALTER TABLE t ADD COLUMN c INT NOT NULL DEFAULT 7 AFTER id, MODIFY b VARCHAR(10) NOT NULL, CHANGE a aa BIGINT")
+    assert [r[0] for r in query(sql_conn, "DESCRIBE t")] == ["id", "c", "aa", "b"]
+    assert query(sql_conn, "SELECT id, c, aa, b FROM t ORDER BY id") == ((1, 7, 1, "x"), (2, 7, 2, "y"))
+    query(sql_conn, "ALTER TABLE t ADD UNIQUE INDEX ub (b), DROP COLUMN c")
+    assert err(query, sql_conn, "INSERT INTO t (aa, b) VALUES (3, 'x')")[0] == 1062
+    query(sql_conn, "CREATE INDEX iaa ON t (aa)")
+    assert {r[2] for r in query(sql_conn, "SHOW INDEX FROM t")} == {"PRIMARY", "ub", "iaa"}
+    query(sql_conn, "DROP INDEX iaa ON t")
+    query(sql_conn, "ALTER TABLE t DROP INDEX ub")
+    assert {r[2] for r in query(sql_conn, "SHOW INDEX FROM t")} == {"PRIMARY"}
+    query(sql_conn, "RENAME TABLE t TO t2")
+    assert query(sql_conn, "SHOW TABLES") == (("t2",),)
+    query(sql_conn, "ALTER TABLE t2 RENAME TO t3")
+    # AUTO_INCREMENT continues after an ALTER, restarts after TRUNCATE
+    query(sql_conn, "INSERT INTO t3 (aa, b) VALUES (9, 'z')")
+    assert scalar(sql_conn, "SELECT LAST_INSERT_ID()") == 3
+    query(sql_conn, "TRUNCATE TABLE t3")
+    assert scalar(sql_conn, "SELECT COUNT(*) FROM t3") == 0
+    query(sql_conn, "INSERT INTO t3 (aa, b) VALUES (1, 'q')")
+    assert scalar(sql_conn, "SELECT id FROM t3") == 1
+    query(sql_conn, "DROP TABLE t3")
+    assert err(query, sql_conn, "DROP TABLE t3")[0] == 1051
+    query(sql_conn, "DROP TABLE IF EXISTS t3")
+
+
+# ---------------------------------------------------------------- DML
+
+
+@pytest.fixture
+def shop(sql_conn, db):
+    query(sql_conn, "CREATE TABLE customers (id INT AUTO_INCREMENT PRIMARY KEY, name VARCHAR(30) NOT NULL, city VARCHAR(20))")
+    query(sql_conn, "CREATE TABLE orders (id INT AUTO_INCREMENT PRIMARY KEY, customer_id INT NOT NULL, amount DECIMAL(10,2) NOT NULL, placed DATETIME NOT NULL, KEY (customer_id))")
+    query(sql_conn, "INSERT INTO customers (name, city) VALUES ('Ann', 'Oslo'), ('bob', 'Rome'), ('Cid', NULL)")
+    query(sql_conn, "INSERT INTO orders (customer_id, amount, placed) VALUES (1, 10.50, '2024-01-05 10:00:00'), (1, 4.25, '2024-02-01 09:30:00'), (2, 99.99, '2024-03-10 12:00:00')")
+    return sql_conn
+
+
+def test_select_features(shop):
+    c = shop
+    rows = query(c, "SELECT c.name, COUNT(o.id) AS n, SUM(o.amount) AS total FROM customers c LEFT JOIN orders o ON o.customer_id = c.id "
+                    "GROUP BY c.id, c.name HAVING n >= 0 ORDER BY total DESC LIMIT 2")
+    assert rows == (("bob", 1, decimal.Decimal("99.99")), ("Ann", 2, decimal.Decimal("14.75")))
+    assert query(c, "SELECT name FROM customers ORDER BY name LIMIT 1, 1") == (("bob",),)
+    assert query(c, "SELECT name FROM customers ORDER BY name LIMIT 1 OFFSET 2") == (("Cid",),)
+    assert query(c, "SELECT DISTINCT customer_id FROM orders ORDER BY 1") == ((1,), (2,))
+    assert query(c, "SELECT name FROM customers WHERE id IN (SELECT customer_id FROM orders WHERE amount > 50)") == (("bob",),)
+    assert query(c, "SELECT name FROM customers WHERE EXISTS (SELECT 1 FROM orders WHERE customer_id = customers.id) ORDER BY id") == (("Ann",), ("bob",))
+    # case-insensitive comparisons, GROUP BY and ORDER BY (utf8mb4_general_ci), CHAR/VARCHAR trailing spaces
+    assert query(c, "SELECT name FROM customers WHERE name = 'ANN '") == (("Ann",),)
+    assert [r[0] for r in query(c, "SELECT name FROM customers ORDER BY name")] == ["Ann", "bob", "Cid"]
+    assert query(c, "SELECT name FROM customers WHERE name LIKE 'b%'") == (("bob",),)
+    # functions
+    row = query(c, "SELECT CONCAT(name, '-', city), IFNULL(city, 'none'), COALESCE(NULL, city, 'x'), UPPER(name), LOWER(name), LENGTH(name), "
+                   "CHAR_LENGTH(name), SUBSTRING(name, 2), ROUND(2.567, 2), IF(id > 1, 'big', 'small') FROM customers WHERE id = 3")[0]
+    assert row == (None, "none", "x", "CID", "cid", 3, 3, "id", decimal.Decimal("2.57") if isinstance(row[8], decimal.Decimal) else 2.57, "big")
+    assert query(c, "SELECT DATE_FORMAT(placed, '%Y/%m/%d %H:%i'), UNIX_TIMESTAMP(placed) FROM orders WHERE id = 1") == (("2024/01/05 10:00", 1704448800),)
+    assert query(c, "SELECT COUNT(*) FROM orders WHERE placed > NOW() - 0 OR placed < DATE_ADD('2024-01-06', INTERVAL 1 DAY)")[0][0] == 1
+    assert scalar(c, "SELECT 7 / 2 FROM customers LIMIT 1") == pytest.approx(3.5)
+
+
+def test_insert_variants_and_last_insert_id(shop):
+    c = shop
+    with c.cursor() as cur:
+        cur.execute("INSERT INTO customers (name) VALUES ('d1'), ('d2'), ('d3')")
+        assert cur.rowcount == 3
+        assert cur.lastrowid == 4  # first id of a multi-row insert, as MySQL
+    assert scalar(c, "SELECT LAST_INSERT_ID()") == 4
+    with c.cursor() as cur:
+        cur.execute("INSERT INTO customers (id, name) VALUES (0, 'zero'), (NULL, 'null')")
+        assert cur.lastrowid == 7
+        # explicit id: OK packet carries it, LAST_INSERT_ID() does not change
+        cur.execute("INSERT INTO customers (id, name) VALUES (100, 'explicit')")
+        assert cur.lastrowid == 100
+    assert scalar(c, "SELECT LAST_INSERT_ID()") == 7
+    with c.cursor() as cur:
+        assert cur.execute("INSERT IGNORE INTO customers (id, name) VALUES (100, 'dup'), (101, 'new')") == 1
+        assert cur.execute("INSERT INTO customers (id, name) VALUES (101, 'x') ON DUPLICATE KEY UPDATE name = VALUES(name)") == 2
+        assert cur.execute("INSERT INTO customers (id, name) VALUES (102, 'y') ON DUPLICATE KEY UPDATE name = 'y'") == 1
+        cur.execute("REPLACE INTO customers (id, name) VALUES (102, 'replaced')")
+        cur.execute("INSERT INTO customers SET name = 'setform', city = 'Bern'")
+        cur.execute("INSERT INTO orders (customer_id, amount, placed) SELECT id, 1.00, '2024-05-05 00:00:00' FROM customers WHERE city = 'Bern'")
+        assert cur.rowcount == 1
+    assert scalar(c, "SELECT name FROM customers WHERE id = 101") == "x"
+    assert scalar(c, "SELECT name FROM customers WHERE id = 102") == "replaced"
+    with c.cursor() as cur:
+        assert cur.execute("UPDATE customers SET city = 'Nice' WHERE city IS NULL ORDER BY id DESC LIMIT 2") == 2
+        assert cur.execute("DELETE FROM customers WHERE city = 'Nice' ORDER BY id LIMIT 1") == 1
+        assert cur.execute("DELETE FROM orders") == 4
+
+
+def test_types_round_trip_text_protocol(sql_conn, db):
+    query(sql_conn, TYPES_DDL)
+    query(sql_conn, "INSERT INTO types (ti, si, mi, i, b, d, f, db, c, vc, tx, bn, vb, bl, dt, dtm, tm, yr, e, j) VALUES "
+                    "(-5, 65535, 100, 42, TRUE, 12.5, 1.5, 2.25, 'ab  ', 'Zz', 'long text', 'ab', x'00ff', %s, '2024-02-29', '2024-02-29 13:14:15', '-01:02:03', 2024, 'large', '{\"a\": [1, 2]}')",
+          (b"\x00\x01\xfe\xff",))
+    with sql_conn.cursor() as cur:
+        cur.execute("SELECT id, ti, si, mi, i, b, d, f, db, c, vc, tx, bn, vb, bl, dt, dtm, tm, yr, e, j, SUM(i), COUNT(*) FROM types GROUP BY id")
+        row = cur.fetchone()
+        desc = {d[0]: d for d in cur.description}
+    assert row[:6] == (1, -5, 65535, 100, 42, 1)
+    assert row[6] == decimal.Decimal("12.50")
+    assert row[7] == pytest.approx(1.5) and row[8] == pytest.approx(2.25)
+    assert row[9] == "ab"  # CHAR drops trailing spaces
+    assert row[10:12] == ("Zz", "long text")
+    assert row[12] == b"ab" and row[13] == b"\x00\xff" and row[14] == b"\x00\x01\xfe\xff"
+    assert row[15] == datetime.date(2024, 2, 29)
+    assert row[16] == datetime.datetime(2024, 2, 29, 13, 14, 15)
+    assert row[17] == -datetime.timedelta(hours=1, minutes=2, seconds=3)
+    assert row[18] == 2024 and row[19] == "large" and row[20] == '{"a": [1, 2]}'
+    assert row[21] == decimal.Decimal("42") and row[22] == 1
+    assert desc["id"][1] == FIELD.LONGLONG and desc["i"][1] == FIELD.LONG and desc["d"][1] == FIELD.NEWDECIMAL
+    assert desc["dtm"][1] == FIELD.DATETIME and desc["bl"][1] == FIELD.BLOB and desc["SUM(i)"][1] == FIELD.NEWDECIMAL
+    assert desc["COUNT(*)"][1] == FIELD.LONGLONG and desc["vc"][1] == FIELD.VAR_STRING and desc["e"][1] == FIELD.STRING
+    assert desc["id"][6] is False  # NOT NULL
+    assert scalar(sql_conn, "SELECT ts IS NOT NULL FROM types") == 1
+
+
+def test_binary_protocol_round_trip(sql_server, sql_conn, db):
+    mysql_connector = pytest.importorskip("mysql.connector")
+    query(sql_conn, TYPES_DDL)
+    cn = mysql_connector.connect(host="127.0.0.1", port=sql_server.port, user="root", password=clients.ROOT_PASSWORD, database=db, use_pure=True, autocommit=True)
+    try:
+        cur = cn.cursor(prepared=True)
+        ins = "INSERT INTO types (i, d, db, vc, bl, dtm, dt, tm) VALUES (%s, %s, %s, %s, %s, %s, %s, %s)"
+        params = [(7, decimal.Decimal("3.25"), 1.5, "héllo", b"\x00\x01", datetime.datetime(2023, 12, 31, 23, 59, 58), datetime.date(2020, 1, 2), datetime.timedelta(hours=5)),
+                  (8, None, None, None, None, None, None, None)]
+        for p in params:
+            cur.execute(ins, p)
+        assert cur.lastrowid == 2
+        cur.execute("SELECT id, i, d, db, vc, bl, dtm, dt, tm FROM types WHERE i >= %s ORDER BY id", (7,))
+        rows = cur.fetchall()
+        assert rows[0][:5] == (1, 7, decimal.Decimal("3.25"), 1.5, "héllo")
+        assert bytes(rows[0][5]) == b"\x00\x01"
+        assert rows[0][6] == datetime.datetime(2023, 12, 31, 23, 59, 58)
+        assert rows[0][7] == datetime.date(2020, 1, 2)
+        assert rows[0][8] == datetime.timedelta(hours=5)
+        assert rows[1] == (2, 8, None, None, None, None, None, None, None)
+        # the same statement again: parameter types are remembered server-side
+        cur.execute("SELECT COUNT(*) FROM types WHERE i >= %s", (8,))
+        assert cur.fetchall() == [(1,)]
+    finally:
+        cn.close()
+
+
+def test_sql_text_prepare_execute(sql_conn, db):
+    query(sql_conn, "CREATE TABLE p (id INT PRIMARY KEY, v VARCHAR(10))")
+    query(sql_conn, "PREPARE ins FROM 'INSERT INTO p VALUES (?, ?)'")
+    query(sql_conn, "SET @a = 1, @b = 'one'")
+    query(sql_conn, "EXECUTE ins USING @a, @b")
+    query(sql_conn, "SET @a = 2, @b = 'two'")
+    query(sql_conn, "EXECUTE ins USING @a, @b")
+    query(sql_conn, "SET @q = 'SELECT v FROM p WHERE id = ?'")
+    query(sql_conn, "PREPARE sel FROM @q")
+    assert query(sql_conn, "EXECUTE sel USING @a") == (("two",),)
+    assert err(query, sql_conn, "EXECUTE sel")[0] == 1210
+    query(sql_conn, "DEALLOCATE PREPARE sel")
+    assert err(query, sql_conn, "EXECUTE sel USING @a")[0] == 1243
+    # user variables inside engine statements
+    assert query(sql_conn, "SELECT v FROM p WHERE id = @a") == (("two",),)
+
+
+# ---------------------------------------------------------------- errors
+
+
+def test_error_codes(sql_conn, db):
+    query(sql_conn, "CREATE TABLE e (id INT PRIMARY KEY, s VARCHAR(3) NOT NULL, n TINYINT, u INT UNSIGNED, d DATE, j JSON, en ENUM('a','b'), UNIQUE KEY us (s))")
+    query(sql_conn, "INSERT INTO e (id, s) VALUES (1, 'abc')")
+    assert err(query, sql_conn, "INSERT INTO e (id, s) VALUES (1, 'x')") == (1062, "Duplicate entry '1' for key 'e.PRIMARY'")
+    assert err(query, sql_conn, "INSERT INTO e (id, s) VALUES (2, 'ABC')") == (1062, "Duplicate entry 'ABC' for key 'e.us'")
+    assert err(query, sql_conn, "INSERT INTO e (id, s) VALUES (3, 'abcd')") == (1406, "Data too long for column 's' at row 1")
+    assert err(query, sql_conn, "INSERT INTO e (id, s, n) VALUES (3, 'x', 300)") == (1264, "Out of range value for column 'n' at row 1")
+    assert err(query, sql_conn, "INSERT INTO e (id, s, u) VALUES (3, 'x', -1)")[0] == 1264
+    assert err(query, sql_conn, "INSERT INTO e (id, s) VALUES (3, NULL)") == (1048, "Column 's' cannot be null")
+    assert err(query, sql_conn, "INSERT INTO e (id, s, d) VALUES (3, 'x', '2023-02-30')")[0] == 1292
+    assert err(query, sql_conn, "INSERT INTO e (id, s, j) VALUES (3, 'x', '{bad')")[0] == 3140
+    assert err(query, sql_conn, "INSERT INTO e (id, s, en) VALUES (3, 'x', 'c')")[0] == 1265
+    assert err(query, sql_conn, "INSERT INTO e (id, s, n) VALUES (3, 'x', 'abc')")[0] == 1366
+    assert err(query, sql_conn, "SELECT * FROM nosuch") == (1146, f"Table '{db}.nosuch' doesn't exist")
+    assert err(query, sql_conn, "SELECT nosuchcol FROM e") == (1054, "Unknown column 'nosuchcol' in 'field list'")
+    code, msg = err(query, sql_conn, "SELECT * FROM e WHER id = 1")
+    assert code == 1064 and "near 'id = 1' at line 1" in msg
+    assert err(query, sql_conn, "CREATE TABLE e (a INT)") == (1050, "Table 'e' already exists")
+    code, msg = err(query, sql_conn, "SELECT a XOR b FROM e")
+    assert code == 1235 and "XOR" in msg
+    code, msg = err(query, sql_conn, "CREATE TABLE ft (a TEXT, FULLTEXT KEY (a))")
+    assert code == 1235 and "FULLTEXT" in msg
+    code, msg = err(query, sql_conn, "UPDATE e JOIN e AS f ON f.id = e.id SET e.s = 'q'")
+    assert code == 1235 and "multi-table UPDATE" in msg
+
+
+# ---------------------------------------------------------------- transactions
+
+
+def test_transactions_visibility_and_flags(sql_server, sql_conn, db):
+    query(sql_conn, "CREATE TABLE tx (id INT PRIMARY KEY, v INT)")
+    other = clients.root(sql_server, database=db)
+    try:
+        query(sql_conn, "BEGIN")
+        assert sql_conn.server_status & 1  # SERVER_STATUS_IN_TRANS
+        query(sql_conn, "INSERT INTO tx VALUES (1, 1)")
+        assert query(other, "SELECT COUNT(*) FROM tx") == ((0,),)
+        query(sql_conn, "ROLLBACK")
+        assert not sql_conn.server_status & 1
+        assert query(sql_conn, "SELECT COUNT(*) FROM tx") == ((0,),)
+        query(sql_conn, "START TRANSACTION READ WRITE")
+        query(sql_conn, "INSERT INTO tx VALUES (1, 1)")
+        query(sql_conn, "SAVEPOINT s1")
+        query(sql_conn, "INSERT INTO tx VALUES (2, 2)")
+        query(sql_conn, "ROLLBACK TO SAVEPOINT s1")
+        query(sql_conn, "RELEASE SAVEPOINT s1")
+        query(sql_conn, "COMMIT")
+        assert query(other, "SELECT id FROM tx") == ((1,),)
+        # autocommit off (as PyMySQL's autocommit(False) sends it)
+        sql_conn.autocommit(False)
+        query(sql_conn, "INSERT INTO tx VALUES (3, 3)")
+        assert sql_conn.server_status & 1
+        assert query(other, "SELECT COUNT(*) FROM tx") == ((1,),)
+        sql_conn.commit()
+        assert query(other, "SELECT COUNT(*) FROM tx") == ((2,),)
+        query(sql_conn, "INSERT INTO tx VALUES (4, 4)")
+        # DDL commits the open transaction implicitly
+        query(sql_conn, "CREATE TABLE tx2 (a INT)")
+        assert query(other, "SELECT COUNT(*) FROM tx") == ((3,),)
+        sql_conn.autocommit(True)
+        query(sql_conn, "START TRANSACTION READ ONLY")
+        assert err(query, sql_conn, "INSERT INTO tx VALUES (9, 9)")[0] == 1792
+        query(sql_conn, "COMMIT")
+    finally:
+        other.close()
+
+
+def test_lock_wait_timeout_and_deadlock(sql_server, sql_conn, db):
+    query(sql_conn, "CREATE TABLE lk (id INT PRIMARY KEY, v INT)")
+    query(sql_conn, "INSERT INTO lk VALUES (1, 0), (2, 0)")
+    a = clients.root(sql_server, database=db)
+    b = clients.root(sql_server, database=db)
+    try:
+        query(a, "BEGIN")
+        query(a, "UPDATE lk SET v = 1 WHERE id = 1")
+        query(b, "SET SESSION innodb_lock_wait_timeout = 1")
+        t0 = time.monotonic()
+        assert err(query, b, "UPDATE lk SET v = 2 WHERE id = 2")[0] == 1205
+        assert time.monotonic() - t0 < 10
+        query(a, "COMMIT")
+        a.close()
+        # a reader whose snapshot is older than another writer's commit cannot
+        # write: 1213, and the whole transaction is rolled back. (A fresh
+        # session: one whose last transaction wrote starts the next as a writer.)
+        a = clients.root(sql_server, database=db)
+        query(a, "BEGIN")
+        assert query(a, "SELECT v FROM lk WHERE id = 1") == ((1,),)
+        query(b, "UPDATE lk SET v = 5 WHERE id = 2")
+        code, _ = err(query, a, "UPDATE lk SET v = 6 WHERE id = 1")
+        assert code == 1213
+        query(a, "DO 1")  # PyMySQL reads the status flags from OK packets
+        assert not a.server_status & 1
+        assert query(a, "SELECT v FROM lk ORDER BY id") == ((1,), (5,))
+    finally:
+        a.close()
+        b.close()
+
+
+def test_kill_query_interrupts_long_statement(sql_server, sql_conn, db):
+    victim = clients.root(sql_server, database=db)
+    try:
+        vid = victim.thread_id()
+        result = {}
+
+        def run():
+            try:
+                query(victim, "WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r WHERE n < 100000000000) SELECT COUNT(*) FROM r")
+                result["ok"] = True
+            except pymysql.MySQLError as e:
+                result["err"] = e.args[0]
+
+        t = threading.Thread(target=run)
+        t.start()
+        time.sleep(0.5)
+        query(sql_conn, f"KILL QUERY {vid}")
+        t.join(20)
+        assert not t.is_alive()
+        assert result.get("err") == 1317, result
+        assert scalar(victim, "SELECT 1") == 1
+    finally:
+        victim.close()
+
+
+def test_mysql_cli(sql_server, sql_conn, db):
+    query(sql_conn, "CREATE TABLE cli (id INT PRIMARY KEY, name VARCHAR(10))")
+    query(sql_conn, "INSERT INTO cli VALUES (1, 'one')")
+    r = clients.run_cli(sql_server, database=db, execute="SHOW TABLES; SELECT name FROM cli; DESCRIBE cli; INSERT INTO cli VALUES (2, 'two'); SELECT COUNT(*) FROM cli", extra=["--batch"])
+    assert r.returncode == 0, r.stderr
+    out = r.stdout.splitlines()
+    assert f"Tables_in_{db}" in out and "cli" in out and "one" in out
+    assert "id\tint\tNO\tPRI\tNULL\t" in out
+    assert out[-1] == "2"
+    r = clients.run_cli(sql_server, database=db, execute="INSERT INTO cli VALUES (1, 'dup')")
+    assert r.returncode != 0 and "ERROR 1062 (23000)" in r.stderr
+
+
+def test_large_result_streams_completely(sql_server, sql_conn, db):
+    """A result much larger than the socket buffers arrives whole and in order
+    (under the pool-of-threads scheduler the engine pauses and resumes it)."""
+    query(sql_conn, "CREATE TABLE big (id INT PRIMARY KEY, pad CHAR(100) NOT NULL)")
+    query(sql_conn, "INSERT INTO big WITH RECURSIVE s(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM s WHERE n < 50000) SELECT n, REPEAT('x', 100) FROM s")
+    conn = clients.root(sql_server, database=db, cursorclass=pymysql.cursors.SSCursor)
+    try:
+        with conn.cursor() as cur:
+            cur.execute("SELECT id, pad FROM big ORDER BY id")
+            n = 0
+            for row in cur:
+                n += 1
+                assert row[0] == n and len(row[1]) == 100
+                if n % 10000 == 0:
+                    time.sleep(0.05)  # a slow reader
+        assert n == 50000
+        assert scalar(conn, "SELECT COUNT(*) FROM big") == 50000
+    finally:
+        conn.close()
