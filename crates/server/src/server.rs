@@ -53,6 +53,7 @@ impl Server {
             ("net_read_timeout", i(config.net_read_timeout)),
             ("net_write_timeout", i(config.net_write_timeout)),
             ("max_allowed_packet", i(config.max_allowed_packet)),
+            ("innodb_lock_wait_timeout", i(config.innodb_lock_wait_timeout)),
             ("pid_file", s("")),
         ]);
         Server {

@@ -77,9 +77,10 @@ struct PendingLogin {
 }
 
 struct Stmt {
-    sql: String,
+    /// Shared so an execute does not copy the text or the column list.
+    sql: Arc<str>,
     params: usize,
-    columns: Vec<Column>,
+    columns: Arc<[Column]>,
     types: Vec<ParamType>,
     long_data: Vec<Option<Vec<u8>>>,
 }
@@ -806,7 +807,7 @@ impl Session {
                 self.packet(out, |o| encode_eof(o, 0, st));
             }
         }
-        self.stmts.insert(id, Stmt { sql, params, columns, types: Vec::new(), long_data: vec![None; params] });
+        self.stmts.insert(id, Stmt { sql: sql.into(), params, columns: columns.into(), types: Vec::new(), long_data: vec![None; params] });
     }
 
     /// Does this statement go to the engine (rather than being answered by the front)?
@@ -831,7 +832,7 @@ impl Session {
                 return Flow::Continue;
             }
         };
-        let (sql, columns) = (st.sql.clone(), st.columns.clone());
+        let (sql, columns) = (Arc::clone(&st.sql), Arc::clone(&st.columns));
         self.begin_command("Execute", &sql);
         let result = self.run_statement(&sql, &params, true, &columns, out, flush);
         match self.finish_statement(result, false, out) {
