@@ -1291,20 +1291,7 @@ pub fn sqlite_create_table(def: &TableDef, schema: &str, name: &str) -> String {
         parts.push(format!("PRIMARY KEY ({})", def.primary.iter().map(|c| sq_ident(c)).collect::<Vec<_>>().join(", ")));
     }
     for fk in &def.foreign_keys {
-        let mut s = format!(
-            "CONSTRAINT {} FOREIGN KEY ({}) REFERENCES {} ({})",
-            sq_ident(&fk.name),
-            fk.columns.iter().map(|c| sq_ident(c)).collect::<Vec<_>>().join(", "),
-            sq_ident(&fk.ref_table),
-            fk.ref_columns.iter().map(|c| sq_ident(c)).collect::<Vec<_>>().join(", ")
-        );
-        if !fk.on_delete.is_empty() {
-            s.push_str(&format!(" ON DELETE {}", fk.on_delete));
-        }
-        if !fk.on_update.is_empty() {
-            s.push_str(&format!(" ON UPDATE {}", fk.on_update));
-        }
-        parts.push(s);
+        parts.push(fk.clause(sq_ident));
     }
     format!("CREATE TABLE {}.{} (\n  {}\n) STRICT", sq_ident(schema), sq_ident(name), parts.join(",\n  "))
 }

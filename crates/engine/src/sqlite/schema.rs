@@ -432,6 +432,22 @@ pub struct ForeignKey {
     pub on_update: String,
 }
 
+impl ForeignKey {
+    /// `CONSTRAINT .. FOREIGN KEY (..) REFERENCES .. (..) [ON DELETE ..] [ON UPDATE ..]`,
+    /// with identifiers quoted by `quote` (MySQL's backticks or SQLite's quotes).
+    pub fn clause(&self, quote: fn(&str) -> String) -> String {
+        let list = |cols: &[String]| cols.iter().map(|c| quote(c)).collect::<Vec<_>>().join(", ");
+        let mut s = format!("CONSTRAINT {} FOREIGN KEY ({}) REFERENCES {} ({})", quote(&self.name), list(&self.columns), quote(&self.ref_table), list(&self.ref_columns));
+        if !self.on_delete.is_empty() {
+            s.push_str(&format!(" ON DELETE {}", self.on_delete));
+        }
+        if !self.on_update.is_empty() {
+            s.push_str(&format!(" ON UPDATE {}", self.on_update));
+        }
+        s
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct TableDef {
     pub name: String,
@@ -549,20 +565,7 @@ impl TableDef {
             lines.push(l);
         }
         for fk in &self.foreign_keys {
-            let mut l = format!(
-                "  CONSTRAINT {} FOREIGN KEY ({}) REFERENCES {} ({})",
-                quote_ident(&fk.name),
-                fk.columns.iter().map(|c| quote_ident(c)).collect::<Vec<_>>().join(", "),
-                quote_ident(&fk.ref_table),
-                fk.ref_columns.iter().map(|c| quote_ident(c)).collect::<Vec<_>>().join(", ")
-            );
-            if !fk.on_delete.is_empty() {
-                l.push_str(&format!(" ON DELETE {}", fk.on_delete));
-            }
-            if !fk.on_update.is_empty() {
-                l.push_str(&format!(" ON UPDATE {}", fk.on_update));
-            }
-            lines.push(l);
+            lines.push(format!("  {}", fk.clause(quote_ident)));
         }
         let cs = charset_of(&self.collation);
         let mut s = format!("CREATE TABLE {} (\n{}\n) ENGINE={}", quote_ident(&self.name), lines.join(",\n"), self.engine);
