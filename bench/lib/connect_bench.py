@@ -38,7 +38,6 @@ import datetime as dt
 import json
 import os
 import re
-import resource
 import signal
 import statistics
 import subprocess
@@ -106,6 +105,87 @@ SB_PATTERNS = {
 }
 
 
+def run_measured(cmd, server_pid, timeout, log_path=None, stdin=None):
+    """Run one client command to completion and measure it.
+
+    Shared by connect.sh's runs and bench/run's suite (bench/lib/suite.py).
+    Returns a dict with the client's output and exit status and
+      server_cpu_s  delta utime+stime of server_pid over the run (/proc, all threads)
+      client_cpu_s  utime+stime of this very child (os.wait4 rusage; unaffected
+                    by other children reaped meanwhile)
+      machine_busy_s, softirq_s, other_cpu_s, other_cpu_frac (noise indicator)
+      wall_s, rc, timed_out, server_alive.
+    The child is killed after `timeout` seconds (bounded, always)."""
+    import tempfile
+    outf = open(log_path, "w+") if log_path else tempfile.TemporaryFile(mode="w+")
+    if log_path:
+        outf.write(" ".join(map(str, cmd)) + "\n\n")
+        outf.flush()
+    pos0 = outf.tell()
+    cpu0 = proc_cpu_seconds(server_pid) if server_pid else 0.0
+    busy0, sirq0 = machine_busy_seconds()
+    t0 = time.monotonic()
+    p = subprocess.Popen(cmd, stdout=outf, stderr=subprocess.STDOUT,
+                         stdin=subprocess.DEVNULL if stdin is None else stdin)
+    timed_out = False
+    ru = None
+    status = 0
+    try:
+        while True:
+            pid, status, ru = os.wait4(p.pid, os.WNOHANG)
+            if pid == p.pid:
+                break
+            if time.monotonic() - t0 > timeout:
+                timed_out = True
+                p.kill()
+                _, status, ru = os.wait4(p.pid, 0)
+                break
+            time.sleep(0.02)
+    except BaseException:
+        try:
+            p.kill()
+            os.wait4(p.pid, 0)
+        except Exception:
+            pass
+        raise
+    p.returncode = os.waitstatus_to_exitcode(status)
+    wall = time.monotonic() - t0
+    busy1, sirq1 = machine_busy_seconds()
+    server_alive = alive(server_pid) if server_pid else True
+    cpu1 = proc_cpu_seconds(server_pid) if (server_pid and server_alive) else cpu0
+    outf.seek(pos0)
+    out = outf.read()
+    outf.close()
+    server_cpu = cpu1 - cpu0
+    client_cpu = (ru.ru_utime + ru.ru_stime) if ru else 0.0
+    busy = busy1 - busy0
+    return {
+        "out": out, "rc": -1 if timed_out else p.returncode, "timed_out": timed_out,
+        "server_alive": server_alive, "wall_s": round(wall, 3),
+        "server_cpu_s": round(server_cpu, 3), "client_cpu_s": round(client_cpu, 3),
+        "machine_busy_s": round(busy, 3),
+        # softirq time not charged to any task (loopback TCP receive work can land here);
+        # it is part of other_cpu_s.
+        "softirq_s": round(sirq1 - sirq0, 3),
+        "other_cpu_s": round(max(0.0, busy - server_cpu - client_cpu), 3),
+        "other_cpu_frac": round(max(0.0, busy - server_cpu - client_cpu) / (max(wall, 1e-3) * (os.cpu_count() or 1)), 3),
+    }
+
+
+def parse_sysbench(out):
+    """Figures from sysbench 1.0.20's report (None when absent) and its error lines."""
+    rec = {}
+    for k, rx in SB_PATTERNS.items():
+        m = rx.search(out)
+        rec[k] = float(m.group(1)) if m else None
+    m = re.search(r"queries:\s+(\d+)", out)
+    rec["queries"] = float(m.group(1)) if m else None
+    fatal = [l.strip() for l in out.splitlines()
+             if "FATAL" in l or ("error" in l.lower() and "ignored errors" not in l)]
+    rec["fatal"] = fatal[:5]
+    return rec
+
+
 def run_sysbench(args, srv, transport, run_no, logdir):
     cmd = [
         args.sysbench, args.lua,
@@ -124,56 +204,21 @@ def run_sysbench(args, srv, transport, run_no, logdir):
         cmd += ["--mysql-host=localhost", f"--mysql-socket={srv['socket']}"]
     cmd.append("run")
 
-    pid = srv["pid"]
-    ru0 = resource.getrusage(resource.RUSAGE_CHILDREN)
-    cpu0 = proc_cpu_seconds(pid)
-    busy0, sirq0 = machine_busy_seconds()
-    t0 = time.monotonic()
-    timed_out = False
-    try:
-        p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                           text=True, timeout=args.duration + 60)
-        out, rc = p.stdout, p.returncode
-    except subprocess.TimeoutExpired as e:
-        out = (e.stdout or b"").decode() if isinstance(e.stdout, bytes) else (e.stdout or "")
-        rc, timed_out = -1, True
-    wall = time.monotonic() - t0
-    busy1, sirq1 = machine_busy_seconds()
-    server_alive = alive(pid)
-    cpu1 = proc_cpu_seconds(pid) if server_alive else cpu0
-    ru1 = resource.getrusage(resource.RUSAGE_CHILDREN)
-
     log = os.path.join(logdir, f"sysbench-{srv['name']}-{transport}-run{run_no}.log")
-    with open(log, "w") as f:
-        f.write(" ".join(cmd) + "\n\n" + out)
-
+    m = run_measured(cmd, srv["pid"], args.duration + 60, log_path=log)
     rec = {
         "server": srv["name"], "transport": transport, "run": run_no,
         "threads": args.threads, "duration_s": args.duration,
-        "rc": rc, "timed_out": timed_out, "server_alive": server_alive,
-        "wall_s": round(wall, 3),
+        "rc": m["rc"], "timed_out": m["timed_out"], "server_alive": m["server_alive"],
+        "wall_s": m["wall_s"],
     }
-    for k, rx in SB_PATTERNS.items():
-        m = rx.search(out)
-        rec[k] = float(m.group(1)) if m else None
-    fatal = [l.strip() for l in out.splitlines()
-             if "FATAL" in l or ("error" in l.lower() and "ignored errors" not in l)]
-    rec["fatal"] = fatal[:5]
+    rec.update(parse_sysbench(m["out"]))
+    rec.pop("queries", None)
+    for k in ("server_cpu_s", "client_cpu_s", "machine_busy_s", "softirq_s", "other_cpu_s", "other_cpu_frac"):
+        rec[k] = m[k]
     ev = rec["events"] or 0
-    server_cpu = cpu1 - cpu0
-    client_cpu = (ru1.ru_utime - ru0.ru_utime) + (ru1.ru_stime - ru0.ru_stime)
-    busy = busy1 - busy0
-    rec.update({
-        "server_cpu_s": round(server_cpu, 3),
-        "client_cpu_s": round(client_cpu, 3),
-        "machine_busy_s": round(busy, 3),
-        # softirq time not charged to any task (loopback TCP receive work can land here);
-        # it is part of other_cpu_s.
-        "softirq_s": round(sirq1 - sirq0, 3),
-        "other_cpu_s": round(max(0.0, busy - server_cpu - client_cpu), 3),
-        "other_cpu_frac": round(max(0.0, busy - server_cpu - client_cpu) / (wall * (os.cpu_count() or 1)), 3),
-    })
-    ok = rc == 0 and ev > 0 and server_alive and not fatal
+    server_cpu, client_cpu = m["server_cpu_s"], m["client_cpu_s"]
+    ok = m["rc"] == 0 and ev > 0 and m["server_alive"] and not rec["fatal"]
     rec["ok"] = ok
     if ev > 0 and rec["total_time"]:
         rec["conn_per_s"] = round(ev / rec["total_time"], 1)
