@@ -471,21 +471,7 @@ pub fn column_def(c: &mut Cur<'_>) -> Result<(ColumnDef, bool, bool), SqlError> 
             SqlError::syntax(&c.sql[c.toks[c.pos - 1].start..])
         }
     })?;
-    let mut col = ColumnDef {
-        name,
-        base,
-        length: None,
-        scale: None,
-        unsigned: false,
-        zerofill: false,
-        nullable: true,
-        default: None,
-        on_update_now: false,
-        auto_increment: false,
-        comment: String::new(),
-        collation: None,
-        members: Vec::new(),
-    };
+    let mut col = ColumnDef::new(name, base);
     if matches!(tname.as_str(), "BOOL" | "BOOLEAN") {
         col.length = Some(1);
     }

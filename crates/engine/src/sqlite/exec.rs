@@ -22,7 +22,7 @@ use super::conn::{Cached, ColMeta, Conn, Conv};
 use super::ddl::{self, AlterOp, Ddl, Name};
 use super::errors;
 use super::rewrite::{self, Kind, Resolver, Rewritten};
-use super::schema::{sq_ident, sq_str, Base, IndexDef, Schema, TableDef, META_TABLE};
+use super::schema::{sq_ident, sq_str, Base, IndexDef, TableDef, META_TABLE};
 use super::{show, Db, Durability, Inner};
 use crate::catalog::Catalog;
 use crate::{Column, Done, EngineSession, ExecContext, Outcome, Prepared, RowSink, SqlError, Value};
@@ -1510,6 +1510,17 @@ impl EngineSession for SqliteSession {
     }
 
     fn reset(&mut self) {
+        self.release_connection();
+        self.autocommit = true;
+        self.last_insert_id = 0;
+        self.lock_wait = Duration::from_secs(self.inner.opts.lock_wait_timeout);
+    }
+}
+
+impl SqliteSession {
+    /// Drop any paused result, roll back, and give the SQLite connection back
+    /// to the pool (foreign-key checks restored).
+    fn release_connection(&mut self) {
         self.cancel_paused();
         let killed = std::sync::atomic::AtomicBool::new(false);
         let ctx = ExecContext { waits: &crate::NoWait, killed: &killed };
@@ -1521,29 +1532,14 @@ impl EngineSession for SqliteSession {
             }
             self.inner.return_conn(c);
         }
-        self.autocommit = true;
-        self.last_insert_id = 0;
-        self.lock_wait = Duration::from_secs(self.inner.opts.lock_wait_timeout);
     }
 }
 
 impl Drop for SqliteSession {
     fn drop(&mut self) {
-        self.cancel_paused();
-        let killed = std::sync::atomic::AtomicBool::new(false);
-        let ctx = ExecContext { waits: &crate::NoWait, killed: &killed };
-        let _ = self.finish_txn(&ctx, false);
-        if let Some(c) = self.conn.take() {
-            if self.fk_off {
-                let _ = c.exec("PRAGMA foreign_keys=ON");
-            }
-            self.inner.return_conn(c);
-        }
+        self.release_connection();
     }
 }
-
-#[allow(dead_code)]
-fn unused(_: &Schema) {}
 
 #[cfg(test)]
 mod tests {

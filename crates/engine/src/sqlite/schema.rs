@@ -193,6 +193,25 @@ pub struct ColumnDef {
 }
 
 impl ColumnDef {
+    /// A nullable column of `base` with no length, default or options.
+    pub fn new(name: String, base: Base) -> ColumnDef {
+        ColumnDef {
+            name,
+            base,
+            length: None,
+            scale: None,
+            unsigned: false,
+            zerofill: false,
+            nullable: true,
+            default: None,
+            on_update_now: false,
+            auto_increment: false,
+            comment: String::new(),
+            collation: None,
+            members: Vec::new(),
+        }
+    }
+
     pub fn charset_name(&self) -> Option<&'static str> {
         match self.collation.as_deref() {
             None => None,
@@ -713,21 +732,7 @@ mod tests {
     use super::*;
 
     fn col(base: Base) -> ColumnDef {
-        ColumnDef {
-            name: "c".into(),
-            base,
-            length: None,
-            scale: None,
-            unsigned: false,
-            zerofill: false,
-            nullable: true,
-            default: None,
-            on_update_now: false,
-            auto_increment: false,
-            comment: String::new(),
-            collation: if base.is_text() { Some("utf8mb4_general_ci".into()) } else { None },
-            members: vec![],
-        }
+        ColumnDef { collation: if base.is_text() { Some("utf8mb4_general_ci".into()) } else { None }, ..ColumnDef::new("c".into(), base) }
     }
 
     #[test]
