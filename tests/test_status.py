@@ -179,3 +179,22 @@ def test_processlist(server, root_conn, full):
     finally:
         idle.close()
         over_socket.close()
+
+
+@pytest.mark.mysql_compat
+def test_idle_cached_threads_retire(server_factory):
+    """Cached threads beyond one waiter per listener retire after thread_idle_timeout."""
+    srv = server_factory("--thread-cache-size", "8", "--thread-idle-timeout", "1", "--connect-timeout", "2",
+                         "--thread-handling", "one-thread-per-connection")
+    watcher = clients.root(srv)
+    try:
+        burst = [clients.root(srv) for _ in range(5)]
+        for c in burst:
+            c.close()
+        assert clients.wait_until(lambda: clients.status(watcher, "Threads_cached") >= 3, timeout=10)
+        # Idle waiters wake at least every connect_timeout (the listener's SO_RCVTIMEO).
+        assert clients.wait_until(lambda: clients.status(watcher, "Threads_cached") == 0, timeout=15)
+        # And the server still accepts.
+        clients.root(srv).close()
+    finally:
+        watcher.close()

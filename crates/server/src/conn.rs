@@ -28,6 +28,8 @@ pub struct Accepted {
     pub addr: Option<std::net::SocketAddr>,
     /// Socket options already inherited from the listener (TCP only).
     pub inherited: Option<crate::listener::Inherited>,
+    /// The socket is already non-blocking (accepted with SOCK_NONBLOCK).
+    pub nonblocking: bool,
 }
 
 impl Accepted {

@@ -128,8 +128,9 @@ impl Running {
     /// stop accepting, let running statements finish, close every session.
     pub fn run(self) {
         let server = self.server.clone();
-        // Admin-port connections always get their own thread, so an
-        // administrator gets in even when every pool worker is blocked.
+        // Admin-port connections always get their own thread (accepting threads,
+        // see `per_thread`), so an administrator gets in even when every pool
+        // worker is blocked.
         let cache = per_thread::ThreadCache::new(server.clone());
         let pool = if server.config.thread_handling == "pool-of-threads" {
             let cfg = &server.config;
@@ -153,10 +154,33 @@ impl Running {
         } else {
             None
         };
-        self.listeners.run(&server.shutting_down, |conn| match &pool {
-            Some(p) if !conn.admin_port => p.dispatch(conn),
-            _ => cache.dispatch(conn),
+        let inherited = self.listeners.inherited;
+        let doors = match &pool {
+            Some(_) => self.listeners.admin_door().and_then(|admin| cache.open(per_thread::DoorSocket::Tcp(admin, inherited), true)),
+            None => self.listeners.doors().and_then(|(tcp, admin, unix)| {
+                cache.open(per_thread::DoorSocket::Tcp(tcp, inherited), false)?;
+                cache.open(per_thread::DoorSocket::Tcp(admin, inherited), true)?;
+                if let Some(u) = unix {
+                    cache.open(per_thread::DoorSocket::Unix(u), false)?;
+                }
+                Ok(())
+            }),
+        };
+        if let Err(e) = doors {
+            tracing::error!(error = %e, "cannot start accepting threads; shutting down");
+            server.shutting_down.store(true, Ordering::SeqCst);
+        }
+        // The pool's acceptor runs here; under thread-per-connection this thread only waits.
+        let socket_file = self.listeners.socket_file();
+        self.listeners.run(&server.shutting_down, pool.is_some(), |conn| {
+            if let Some(p) = &pool {
+                p.dispatch(conn)
+            }
         });
+        cache.close();
+        if let Some(path) = socket_file {
+            let _ = std::fs::remove_file(path);
+        }
         tracing::info!("shutting down: no longer accepting; waiting for sessions");
         let deadline = Instant::now() + Duration::from_secs(server.config.shutdown_timeout);
         // Half-close every session's read side: an idle session wakes and ends,

@@ -1,12 +1,15 @@
 //! Listeners and the acceptor.
 //!
-//! The acceptor thread only accepts: it polls the client TCP listener, the Unix
-//! socket and the admin listener, drains each ready listener with accept4 until
-//! EAGAIN, and hands the raw socket to the scheduler. TCP_NODELAY and the
-//! socket timeouts are set once on the listeners and inherited. No
-//! session state, authentication, DNS lookup or lock happens here. Listen
-//! backlogs are explicit (`back_log`). TCP_DEFER_ACCEPT is deliberately not set:
-//! the server speaks first, so a deferred accept would never complete.
+//! The listening sockets: client TCP, the Unix socket and the admin port.
+//! Under thread-per-connection they are served by the accepting threads of
+//! `per_thread` (blocking accept, no acceptor thread). Under pool-of-threads
+//! the acceptor thread here polls the client listeners, drains each ready one
+//! with accept4(SOCK_NONBLOCK) until EAGAIN and hands the raw socket to the
+//! pool; it only accepts: no session state, authentication, DNS lookup or lock.
+//! TCP_NODELAY and the socket timeouts are set once on the listeners and
+//! inherited. Listen backlogs are explicit (`back_log`). TCP_DEFER_ACCEPT is
+//! deliberately not set: the server speaks first, so a deferred accept would
+//! never complete.
 
 use crate::conn::{Accepted, Stream};
 use socket2::{Domain, SockAddr, Socket, Type};
@@ -128,15 +131,43 @@ impl Listeners {
         self.admin.local_addr().map(|a| a.port()).unwrap_or(0)
     }
 
-    /// Accept until `stop` is set; each connection goes to `dispatch`.
-    pub fn run(self, stop: &AtomicBool, mut dispatch: impl FnMut(Accepted)) {
-        let mut pfds = vec![
-            libc::pollfd { fd: self.wake_read.as_raw_fd(), events: libc::POLLIN, revents: 0 },
-            libc::pollfd { fd: self.tcp.as_raw_fd(), events: libc::POLLIN, revents: 0 },
-            libc::pollfd { fd: self.admin.as_raw_fd(), events: libc::POLLIN, revents: 0 },
-        ];
-        if let Some((u, _)) = &self.unix {
-            pfds.push(libc::pollfd { fd: u.as_raw_fd(), events: libc::POLLIN, revents: 0 });
+    /// The listeners as blocking sockets for accepting threads (`per_thread`):
+    /// (client TCP, admin TCP, Unix). The clones share the listening sockets.
+    pub fn doors(&self) -> io::Result<(TcpListener, TcpListener, Option<UnixListener>)> {
+        let tcp = self.tcp.try_clone()?;
+        tcp.set_nonblocking(false)?;
+        let admin = self.admin_door()?;
+        let unix = match &self.unix {
+            Some((u, _)) => {
+                let u = u.try_clone()?;
+                u.set_nonblocking(false)?;
+                // Waiting threads wake now and then to apply thread_idle_timeout
+                // (TCP listeners have SO_RCVTIMEO already, see `Inherited`).
+                socket2::SockRef::from(&u).set_read_timeout(Some(std::time::Duration::from_secs(self.inherited.read_timeout.max(1))))?;
+                Some(u)
+            }
+            None => None,
+        };
+        Ok((tcp, admin, unix))
+    }
+
+    /// The admin listener as a blocking socket for accepting threads.
+    pub fn admin_door(&self) -> io::Result<TcpListener> {
+        let admin = self.admin.try_clone()?;
+        admin.set_nonblocking(false)?;
+        Ok(admin)
+    }
+
+    /// Wait until `stop` is set. With `accept_clients`, also accept on the
+    /// client TCP listener and the Unix socket (non-blocking sockets) and hand
+    /// each connection to `dispatch`.
+    pub fn run(self, stop: &AtomicBool, accept_clients: bool, mut dispatch: impl FnMut(Accepted)) {
+        let mut pfds = vec![libc::pollfd { fd: self.wake_read.as_raw_fd(), events: libc::POLLIN, revents: 0 }];
+        if accept_clients {
+            pfds.push(libc::pollfd { fd: self.tcp.as_raw_fd(), events: libc::POLLIN, revents: 0 });
+            if let Some((u, _)) = &self.unix {
+                pfds.push(libc::pollfd { fd: u.as_raw_fd(), events: libc::POLLIN, revents: 0 });
+            }
         }
         while !stop.load(Ordering::SeqCst) {
             // SAFETY: pfds is a valid array of pollfd for the call's duration.
@@ -155,30 +186,18 @@ impl Listeners {
                 // SAFETY: reading into a local buffer from our own non-blocking pipe.
                 while unsafe { libc::read(self.wake_read.as_raw_fd(), buf.as_mut_ptr() as *mut libc::c_void, buf.len()) } > 0 {}
             }
-            if pfds[1].revents != 0 {
-                drain_tcp(&self.tcp, false, self.inherited, &mut dispatch);
-            }
-            if pfds[2].revents != 0 {
-                drain_tcp(&self.admin, true, self.inherited, &mut dispatch);
-            }
-            if let (Some(p), Some((u, _))) = (pfds.get(3), &self.unix) {
+            for p in &pfds[1..] {
                 if p.revents != 0 {
-                    loop {
-                        match u.accept() {
-                            Ok((s, _)) => dispatch(Accepted { stream: Stream::Unix(s), admin_port: false, addr: None, inherited: None }),
-                            Err(e) => {
-                                if !accept_error(e) {
-                                    break;
-                                }
-                            }
-                        }
-                    }
+                    let tcp = p.fd == self.tcp.as_raw_fd();
+                    drain_nonblocking(p.fd, tcp.then_some(self.inherited), &mut dispatch);
                 }
             }
         }
-        if let Some((_, path)) = &self.unix {
-            let _ = std::fs::remove_file(path);
-        }
+    }
+
+    /// The Unix socket's path, removed at shutdown.
+    pub fn socket_file(&self) -> Option<PathBuf> {
+        self.unix.as_ref().map(|(_, p)| p.clone())
     }
 }
 
@@ -196,12 +215,30 @@ fn accept_error(e: io::Error) -> bool {
     }
 }
 
-fn drain_tcp(l: &TcpListener, admin_port: bool, inherited: Inherited, dispatch: &mut impl FnMut(Accepted)) {
+/// Accept on a non-blocking listener until EAGAIN. The sockets come out
+/// non-blocking already (accept4 with SOCK_NONBLOCK: no fcntl per connection).
+/// `tcp` carries the options inherited from a TCP listener; None is the Unix socket.
+fn drain_nonblocking(fd: RawFd, tcp: Option<Inherited>, dispatch: &mut impl FnMut(Accepted)) {
     loop {
-        match l.accept() {
-            Ok((s, addr)) => {
+        // SAFETY: accept4 writes at most `len` bytes of address into the storage try_init provides.
+        let accepted = unsafe {
+            SockAddr::try_init(|storage, len| {
+                let r = libc::accept4(fd, storage.cast(), len, libc::SOCK_NONBLOCK | libc::SOCK_CLOEXEC);
+                if r < 0 {
+                    Err(io::Error::last_os_error())
+                } else {
+                    Ok(OwnedFd::from_raw_fd(r))
+                }
+            })
+        };
+        match accepted {
+            Ok((sock, addr)) => {
+                let stream = match tcp {
+                    Some(_) => Stream::Tcp(std::net::TcpStream::from(sock)),
+                    None => Stream::Unix(UnixStream::from(sock)),
+                };
                 // TCP_NODELAY and the timeouts came with the socket (see `Inherited`).
-                dispatch(Accepted { stream: Stream::Tcp(s), admin_port, addr: Some(addr), inherited: Some(inherited) });
+                dispatch(Accepted { stream, admin_port: false, addr: addr.as_socket(), inherited: tcp, nonblocking: true });
             }
             Err(e) => {
                 if !accept_error(e) {

@@ -1,28 +1,33 @@
 //! Thread-per-connection scheduler with a thread cache.
 //!
 //! Each connection runs on one thread from greeting to close; the session is
-//! built and torn down on that thread. When a connection ends, its thread parks
-//! in the cache (up to `thread_cache_size`, for `thread_idle_timeout`) and is
-//! handed the next connection, so creating a thread is the exception.
+//! built and torn down on that thread. The thread cache *is* the set of idle
+//! threads blocked in accept(2) on a listener (a "door"): the kernel wakes
+//! exactly one of them per incoming connection (accept waits are exclusive), and
+//! that thread serves the connection it accepted. Nothing is handed from one
+//! thread to another, so a connection costs no futex wake, no acceptor wake-up
+//! and one context switch less than an acceptor thread feeding a cache (the
+//! design measured first; see docs/architecture.md).
 //!
-//! Hand-off without a lock and without spinning: an idle thread publishes a
-//! `Slot` on a lock-free queue and parks (futex). The acceptor pops a slot,
-//! claims it with a compare-and-swap (WAITING -> CLAIMED), stores the socket
-//! and unparks the thread. A thread whose idle timeout expires retires only if
-//! its own CAS (WAITING -> RETIRED) wins; a slot that lost that race is already
-//! claimed, so its connection is on the way. Retired slots left in the queue
-//! are skipped by the acceptor. If no slot can be claimed, the acceptor starts
-//! a new thread. (A channel was used first; its receive loop spun with
-//! sched_yield, about two system calls per connection for nothing.)
+//! Invariant: every door always has at least one thread waiting in accept. A
+//! thread that accepts leaves the door's idle count; if it was the last one it
+//! starts a replacement before serving (the only place threads are created).
+//! After its connection a thread rejoins the door while the cache holds fewer
+//! than `thread_cache_size` idle threads beyond the one waiter per door, and
+//! retires otherwise. An idle thread retires after `thread_idle_timeout` unless
+//! it is the door's last waiter. Counts are atomics; there is no lock here.
+//! Shutdown wakes the waiters with shutdown(2) on the listening sockets.
 
 use crate::conn::{Accepted, Stream};
+use crate::listener::Inherited;
 use crate::server::Server;
 use crate::session::{Flow, Session};
-use crossbeam_queue::SegQueue;
 use std::io;
+use std::net::TcpListener;
 use std::os::fd::AsRawFd;
-use std::sync::atomic::{AtomicU8, Ordering};
-use std::sync::{Arc, Mutex};
+use std::os::unix::net::UnixListener;
+use std::sync::atomic::{AtomicI64, Ordering};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 use turnstile_engine::SqlError;
 use turnstile_wire::packet::{FrameError, PacketDecoder};
@@ -34,90 +39,162 @@ const LARGE_READ: usize = 64 * 1024;
 /// Buffers above this are released after the command that grew them.
 const KEEP_BUFFER: usize = 64 * 1024;
 
-const WAITING: u8 = 0;
-const CLAIMED: u8 = 1;
-const FILLED: u8 = 2;
-const RETIRED: u8 = 3;
+/// A listening socket served by accepting threads.
+pub enum DoorSocket {
+    Tcp(TcpListener, Inherited),
+    Unix(UnixListener),
+}
 
-/// One idle thread's mailbox.
-struct Slot {
-    state: AtomicU8,
-    conn: Mutex<Option<Accepted>>,
-    thread: std::thread::Thread,
+struct Door {
+    socket: DoorSocket,
+    admin_port: bool,
+    /// Threads blocked in accept on this door (or about to be).
+    idle: AtomicI64,
+}
+
+impl Door {
+    /// Blocking accept; the listener's SO_RCVTIMEO bounds the wait.
+    fn accept(&self) -> io::Result<Accepted> {
+        match &self.socket {
+            DoorSocket::Tcp(l, inherited) => {
+                let (s, addr) = l.accept()?;
+                Ok(Accepted { stream: Stream::Tcp(s), admin_port: self.admin_port, addr: Some(addr), inherited: Some(*inherited), nonblocking: false })
+            }
+            DoorSocket::Unix(l) => {
+                let (s, _) = l.accept()?;
+                Ok(Accepted { stream: Stream::Unix(s), admin_port: self.admin_port, addr: None, inherited: None, nonblocking: false })
+            }
+        }
+    }
+
+    fn raw_fd(&self) -> i32 {
+        match &self.socket {
+            DoorSocket::Tcp(l, _) => l.as_raw_fd(),
+            DoorSocket::Unix(l) => l.as_raw_fd(),
+        }
+    }
 }
 
 pub struct ThreadCache {
     server: Arc<Server>,
-    idle: SegQueue<Arc<Slot>>,
+    doors: std::sync::Mutex<Vec<Arc<Door>>>,
+    /// Idle threads at all doors (Threads_cached is this minus one per door).
+    idle_total: AtomicI64,
+    door_count: AtomicI64,
 }
 
 impl ThreadCache {
     pub fn new(server: Arc<Server>) -> Arc<ThreadCache> {
-        Arc::new(ThreadCache { server, idle: SegQueue::new() })
+        Arc::new(ThreadCache { server, doors: std::sync::Mutex::new(Vec::new()), idle_total: AtomicI64::new(0), door_count: AtomicI64::new(0) })
     }
 
-    /// Called by the acceptor: give the socket to a cached thread or a new one.
-    pub fn dispatch(self: &Arc<Self>, conn: Accepted) {
-        while let Some(slot) = self.idle.pop() {
-            if slot.state.compare_exchange(WAITING, CLAIMED, Ordering::AcqRel, Ordering::Acquire).is_ok() {
-                self.server.threads_cached.fetch_sub(1, Ordering::Relaxed);
-                *slot.conn.lock().unwrap_or_else(|e| e.into_inner()) = Some(conn);
-                slot.state.store(FILLED, Ordering::Release);
-                slot.thread.unpark();
-                return;
-            }
-            // Retired while queued: skip it.
+    /// Serve a listener with accepting threads. The socket must be blocking.
+    pub fn open(self: &Arc<Self>, socket: DoorSocket, admin_port: bool) -> io::Result<()> {
+        let door = Arc::new(Door { socket, admin_port, idle: AtomicI64::new(0) });
+        self.door_count.fetch_add(1, Ordering::Relaxed);
+        self.doors.lock().unwrap_or_else(|e| e.into_inner()).push(door.clone());
+        self.spawn_waiter(&door)
+    }
+
+    /// Wake every waiting thread so it sees the shutdown flag and leaves.
+    pub fn close(&self) {
+        for door in self.doors.lock().unwrap_or_else(|e| e.into_inner()).iter() {
+            // SAFETY: shutdown(2) on a listening socket we own; accept then fails with EINVAL.
+            unsafe { libc::shutdown(door.raw_fd(), libc::SHUT_RDWR) };
         }
-        let me = self.clone();
-        let spawned = std::thread::Builder::new().name("ts-conn".into()).stack_size(self.server.config.thread_stack.max(64 * 1024)).spawn(move || me.thread_main(conn));
+    }
+
+    fn publish_cached(&self) {
+        let n = self.idle_total.load(Ordering::Relaxed) - self.door_count.load(Ordering::Relaxed);
+        self.server.threads_cached.store(n.max(0), Ordering::Relaxed);
+    }
+
+    /// Start a thread that waits at `door`, counted as idle from now on.
+    fn spawn_waiter(self: &Arc<Self>, door: &Arc<Door>) -> io::Result<()> {
+        door.idle.fetch_add(1, Ordering::AcqRel);
+        self.idle_total.fetch_add(1, Ordering::AcqRel);
+        let (me, d) = (self.clone(), door.clone());
+        let spawned = std::thread::Builder::new().name("ts-conn".into()).stack_size(self.server.config.thread_stack.max(64 * 1024)).spawn(move || me.door_thread(d));
         match spawned {
             Ok(_) => {
                 if self.server.config.statistics {
                     self.server.stats.threads_created.inc();
                 }
+                self.publish_cached();
+                Ok(())
             }
-            Err(e) => tracing::error!(error = %e, "cannot start a connection thread; connection dropped"),
-        }
-    }
-
-    fn thread_main(self: Arc<Self>, first: Accepted) {
-        let mut conn = first;
-        loop {
-            serve(&self.server, conn);
-            match self.wait_for_next() {
-                Some(next) => conn = next,
-                None => return,
+            Err(e) => {
+                door.idle.fetch_sub(1, Ordering::AcqRel);
+                self.idle_total.fetch_sub(1, Ordering::AcqRel);
+                tracing::error!(error = %e, "cannot start a connection thread");
+                Err(e)
             }
         }
     }
 
-    /// Park in the cache; `None` means retire.
-    fn wait_for_next(&self) -> Option<Accepted> {
-        let cached = &self.server.threads_cached;
-        let limit = self.server.globals.hot.thread_cache_size.load(Ordering::Relaxed);
-        if self.server.is_shutting_down() || cached.fetch_update(Ordering::AcqRel, Ordering::Acquire, |n| if n < limit { Some(n + 1) } else { None }).is_err() {
-            return None;
+    /// Leave the idle set of `door`, unless this is its last waiter.
+    fn retire_idle(&self, door: &Door) -> bool {
+        if door.idle.fetch_update(Ordering::AcqRel, Ordering::Acquire, |n| if n > 1 { Some(n - 1) } else { None }).is_ok() {
+            self.idle_total.fetch_sub(1, Ordering::AcqRel);
+            self.publish_cached();
+            return true;
         }
-        let slot = Arc::new(Slot { state: AtomicU8::new(WAITING), conn: Mutex::new(None), thread: std::thread::current() });
-        self.idle.push(slot.clone());
-        let deadline = Instant::now() + Duration::from_secs(self.server.config.thread_idle_timeout.max(1));
+        false
+    }
+
+    /// Rejoin `door` after a connection if the cache has room.
+    fn rejoin(&self, door: &Door) -> bool {
+        let limit = self.server.globals.hot.thread_cache_size.load(Ordering::Relaxed).max(0);
+        let doors = self.door_count.load(Ordering::Relaxed);
+        if self.idle_total.fetch_update(Ordering::AcqRel, Ordering::Acquire, |n| if n - doors < limit { Some(n + 1) } else { None }).is_err() {
+            return false;
+        }
+        door.idle.fetch_add(1, Ordering::AcqRel);
+        self.publish_cached();
+        true
+    }
+
+    fn door_thread(self: Arc<Self>, door: Arc<Door>) {
+        // One read buffer per thread, reused by every connection it serves.
+        let mut scratch = vec![0u8; SMALL_READ].into_boxed_slice();
+        let idle_timeout = Duration::from_secs(self.server.config.thread_idle_timeout.max(1));
+        let mut idle_since = Instant::now();
         loop {
-            match slot.state.load(Ordering::Acquire) {
-                FILLED => return slot.conn.lock().unwrap_or_else(|e| e.into_inner()).take(),
-                WAITING => {
-                    let now = Instant::now();
-                    if now >= deadline || self.server.is_shutting_down() {
-                        if slot.state.compare_exchange(WAITING, RETIRED, Ordering::AcqRel, Ordering::Acquire).is_ok() {
-                            cached.fetch_sub(1, Ordering::Relaxed);
-                            return None;
-                        }
-                        // Claimed just now: the connection is on its way.
-                        continue;
+            if self.server.is_shutting_down() {
+                door.idle.fetch_sub(1, Ordering::AcqRel);
+                self.idle_total.fetch_sub(1, Ordering::AcqRel);
+                self.publish_cached();
+                return;
+            }
+            match door.accept() {
+                Ok(conn) => {
+                    self.idle_total.fetch_sub(1, Ordering::AcqRel);
+                    if door.idle.fetch_sub(1, Ordering::AcqRel) == 1 {
+                        // The door must never be left without a waiter.
+                        let _ = self.spawn_waiter(&door);
+                    } else {
+                        self.publish_cached();
                     }
-                    std::thread::park_timeout((deadline - now).min(Duration::from_secs(1)));
+                    serve(&self.server, conn, &mut scratch);
+                    if self.server.is_shutting_down() || !self.rejoin(&door) {
+                        return;
+                    }
+                    idle_since = Instant::now();
                 }
-                // CLAIMED: the acceptor is filling the slot.
-                _ => std::thread::park_timeout(Duration::from_millis(1)),
+                Err(e) => match e.kind() {
+                    io::ErrorKind::WouldBlock | io::ErrorKind::TimedOut => {
+                        if idle_since.elapsed() >= idle_timeout && self.retire_idle(&door) {
+                            return;
+                        }
+                    }
+                    io::ErrorKind::Interrupted | io::ErrorKind::ConnectionAborted => {}
+                    _ if self.server.is_shutting_down() => {}
+                    _ => {
+                        // EMFILE/ENFILE and friends: back off briefly instead of spinning.
+                        tracing::warn!(error = %e, "accept failed");
+                        std::thread::sleep(Duration::from_millis(5));
+                    }
+                },
             }
         }
     }
@@ -149,7 +226,7 @@ pub fn encode_inactivity_error(msg: &mut Vec<u8>) {
 }
 
 /// Serve one connection on this thread until it closes.
-pub fn serve(server: &Arc<Server>, conn: Accepted) {
+pub fn serve(server: &Arc<Server>, conn: Accepted, small: &mut [u8]) {
     let (peer, host) = conn.peer();
     let admin_port = conn.admin_port;
     let inherited = conn.inherited;
@@ -169,7 +246,6 @@ pub fn serve(server: &Arc<Server>, conn: Accepted) {
     let mut decoder = PacketDecoder::new(session.max_packet());
     let mut payload = Vec::new();
     let mut current_timeout = inherited.map_or(0, |i| i.read_timeout);
-    let mut small = [0u8; SMALL_READ];
     while flow == Flow::Continue {
         match decoder.next(&mut payload) {
             Ok(Some(seq)) => {
@@ -234,7 +310,7 @@ pub fn serve(server: &Arc<Server>, conn: Accepted) {
             decoder.commit(LARGE_READ, *r.as_ref().unwrap_or(&0));
             r
         } else {
-            let r = stream.read(&mut small);
+            let r = stream.read(small);
             if let Ok(n) = r {
                 decoder.feed(&small[..n]);
             }

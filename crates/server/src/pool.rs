@@ -418,9 +418,9 @@ impl Pool {
 
     fn new_connection(self: &Arc<Self>, g: &Arc<Group>, conn: Accepted) {
         let (peer, host) = conn.peer();
-        let stream = conn.stream;
+        let (stream, nonblocking) = (conn.stream, conn.nonblocking);
         let fd = stream.as_raw_fd();
-        if stream.set_nonblocking().is_err() {
+        if !nonblocking && stream.set_nonblocking().is_err() {
             return;
         }
         let mut session = Session::new(self.server.clone(), peer, host, false, fd);
@@ -621,8 +621,9 @@ impl Pool {
             return;
         }
         inner.closed = true;
-        // Deregister before the fd is closed so it cannot be reused under us.
-        let _ = epoll_ctl(g.epfd.as_raw_fd(), libc::EPOLL_CTL_DEL, c.fd, 0, 0);
+        // No EPOLL_CTL_DEL: closing the only descriptor of the socket removes
+        // it from the epoll set, and a ONESHOT registration is disarmed while
+        // the connection is BUSY, so no event can arrive for it meanwhile.
         g.conns.lock().unwrap_or_else(|e| e.into_inner()).remove(&c.key);
         inner.session.cancel_paused();
         inner.session.finish();
