@@ -600,7 +600,10 @@ impl<'a> Tr<'a> {
                     i = j;
                 }
                 Tok::Number(n) => {
-                    self.push(t, n);
+                    match hex_blob_literal(n) {
+                        Some(blob) => self.push(t, &blob),
+                        None => self.push(t, n),
+                    }
                     i += 1;
                 }
                 Tok::Param => {
@@ -1114,6 +1117,21 @@ fn expr_end(toks: &[Token], s: usize) -> usize {
     e
 }
 
+/// MySQL's `0x...` literal is a binary string of any length; SQLite reads
+/// `0x...` as a 64-bit integer and rejects more than 16 digits ("hex literal too
+/// big"). Short ones stay integers (their common use is numeric); longer ones
+/// become the string of their bytes, padded to whole bytes as MySQL does.
+fn hex_blob_literal(n: &str) -> Option<String> {
+    let digits = n.strip_prefix("0x").or_else(|| n.strip_prefix("0X"))?;
+    if digits.len() <= 16 || !digits.bytes().all(|b| b.is_ascii_hexdigit()) {
+        return None;
+    }
+    let padded = if digits.len() % 2 == 1 { format!("0{}", digits) } else { digits.to_string() };
+    let bytes: Vec<u8> = (0..padded.len()).step_by(2).map(|k| u8::from_str_radix(&padded[k..k + 2], 16).unwrap_or(0)).collect();
+    // The same literal as a quoted string with these bytes (binary columns store TEXT).
+    Some(str_literal(&bytes))
+}
+
 /// A SQLite string literal for MySQL string bytes.
 pub fn str_literal(s: &[u8]) -> String {
     match std::str::from_utf8(s) {
@@ -1178,6 +1196,8 @@ mod tests {
         assert_eq!(sel("SELECT CAST(x AS UNSIGNED), CONVERT(y, CHAR) FROM t"), "SELECT CAST(x AS INTEGER), CAST(y AS TEXT) FROM t");
         assert_eq!(sel("SELECT SQL_NO_CACHE c FROM t USE INDEX (k) WHERE 1"), "SELECT c FROM t WHERE 1");
         assert_eq!(sel("SELECT * FROM other.sbtest1"), "SELECT * FROM \"other\".sbtest1");
+        assert_eq!(sel("SELECT 0x41 + 0, 0xfffe00112233445566 FROM t"), "SELECT 0x41 + 0, CAST(X'FFFE00112233445566' AS TEXT) FROM t");
+        assert_eq!(sel("SELECT 0x14243444546474849 FROM t"), "SELECT '\u{1}BCDEFGHI' FROM t");
         assert!(rewrite("SELECT a XOR b FROM t", Kind::Select, &r()).unwrap_err().code == 1235);
         let rw = rewrite("SELECT DISTINCT c, COUNT(*), k AS kk FROM sbtest1", Kind::Select, &r()).unwrap();
         assert_eq!(rw.select_items, vec![("c".into(), false), ("COUNT(*)".into(), false), ("k".into(), true)]);
