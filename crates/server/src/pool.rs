@@ -3,9 +3,13 @@
 //!
 //! Design (after MariaDB's threadpool_generic.cc, written anew):
 //! - `thread_pool_size` groups, each with its own epoll set and work queues.
-//!   Connections are assigned round-robin. Sockets are armed EPOLLONESHOT, and a
-//!   per-connection state word (IDLE/BUSY/TIMEDOUT) is claimed by compare-and-swap,
-//!   so a connection is never on two workers at once.
+//!   Connections are assigned round-robin. A socket is registered once,
+//!   edge-triggered, and a per-connection state word (IDLE/BUSY/PENDING/
+//!   TIMEDOUT) is claimed by compare-and-swap, so a connection is never on two
+//!   workers at once: an event for a BUSY connection only marks it PENDING, and
+//!   the owner looks again before it lets go. This gives EPOLLONESHOT's
+//!   guarantee without its re-arm: one epoll_ctl per connection instead of one
+//!   per command (measured: see docs/architecture.md).
 //! - A worker takes queued work; when the queues are empty one worker waits in
 //!   epoll (the "listener"). When it wakes with events and nobody else is
 //!   active, it handles the first event itself instead of waking another thread.
@@ -44,6 +48,11 @@ use turnstile_wire::packet::{FrameError, PacketDecoder};
 const IDLE: u8 = 0;
 const BUSY: u8 = 1;
 const TIMEDOUT: u8 = 2;
+/// BUSY, and an event arrived meanwhile: the owner must look again.
+const PENDING: u8 = 3;
+
+/// Registration of every connection socket (EPOLLOUT is added on a full socket).
+const EPOLL_BASE: u32 = (libc::EPOLLIN | libc::EPOLLRDHUP | libc::EPOLLET) as u32;
 
 /// epoll data value of the group's wake-up eventfd.
 const WAKE_KEY: u64 = u64::MAX;
@@ -81,6 +90,10 @@ struct PConn {
     key: u64,
     fd: RawFd,
     state: AtomicU8,
+    /// The socket is in the group's epoll set (added after the greeting).
+    registered: AtomicBool,
+    /// EPOLLOUT has been added to the registration (a write once hit EAGAIN).
+    out_armed: AtomicBool,
     /// Milliseconds since pool start when the current wait expires (0: none).
     deadline_ms: AtomicU64,
     inner: Mutex<ConnInner>,
@@ -142,6 +155,8 @@ pub struct Pool {
 thread_local! {
     /// The group and pool of the current worker thread, for the wait hooks.
     static CURRENT: RefCell<Option<(Arc<Pool>, Arc<Group>)>> = const { RefCell::new(None) };
+    /// Each worker's read buffer (zeroed once per thread, not per read).
+    static READ_BUF: RefCell<Box<[u8]>> = RefCell::new(vec![0u8; READ_CHUNK].into_boxed_slice());
 }
 
 /// The pool's WaitHook: a worker about to block gives its slot to another.
@@ -158,7 +173,7 @@ impl WaitHook for PoolWait {
                 st.waiting += 1;
                 // Someone must take queued work and someone must listen.
                 if !st.high.is_empty() || !st.low.is_empty() || !st.listener {
-                    pool.wake_or_spawn(group, &mut st);
+                    pool.wake_or_spawn(group, &mut st, true);
                 }
             }
         })
@@ -260,12 +275,21 @@ impl Pool {
             st.low.push_back((Instant::now(), w));
         }
         self.server.pool.queue_length.fetch_add(1, Ordering::Relaxed);
-        self.wake_or_spawn(g, &mut st);
+        self.wake_or_spawn(g, &mut st, false);
     }
 
     /// Make sure someone will pick up queued work: a parked worker, the
     /// listener, or (if neither exists and the limit allows) a new worker.
-    fn wake_or_spawn(self: &Arc<Self>, g: &Arc<Group>, st: &mut GroupState) {
+    /// Unless `replace` (a worker is about to block), nobody is woken while a
+    /// worker of the group is active: it takes the queued work when it
+    /// finishes its item, so a busy group runs like one event loop per core
+    /// instead of handing events between threads (a futex wake and two context
+    /// switches each). The stall timer covers an active worker that does not
+    /// come back.
+    fn wake_or_spawn(self: &Arc<Self>, g: &Arc<Group>, st: &mut GroupState, replace: bool) {
+        if !replace && st.active > 0 {
+            return;
+        }
         if st.idle > 0 {
             g.cond.notify_one();
         } else if st.listener {
@@ -389,15 +413,17 @@ impl Pool {
                     }
                 }
                 self.server.pool.queue_length.fetch_add(pushed, Ordering::Relaxed);
+                if mine.is_some() {
+                    st.dequeued += 1;
+                    st.active += 1;
+                }
                 if pushed > 0 {
                     // Someone must take the rest. (No one is woken just to listen:
                     // the next worker to finish comes back to epoll, and the stall
                     // timer covers a worker that does not.)
-                    self.wake_or_spawn(g, &mut st);
+                    self.wake_or_spawn(g, &mut st, false);
                 }
                 if let Some(c) = mine {
-                    st.dequeued += 1;
-                    st.active += 1;
                     return Some(Work::Event(c));
                 }
                 continue;
@@ -431,6 +457,8 @@ impl Pool {
             key,
             fd,
             state: AtomicU8::new(BUSY),
+            registered: AtomicBool::new(false),
+            out_armed: AtomicBool::new(false),
             deadline_ms: AtomicU64::new(0),
             inner: Mutex::new(ConnInner { stream, session, decoder, payload: Vec::new(), out: Vec::new(), closed: false }),
         });
@@ -447,22 +475,28 @@ impl Pool {
             self.close(g, &c);
             return;
         }
-        let (want, deadline) = self.drive(&mut inner, true);
-        self.park(g, &c, inner, want, deadline, true);
+        self.run_connection(g, &c, inner, true);
     }
 
     fn handle_event(self: &Arc<Self>, g: &Arc<Group>, c: Arc<PConn>) {
-        let timed_out = match c.state.compare_exchange(IDLE, BUSY, Ordering::AcqRel, Ordering::Acquire) {
-            Ok(_) => false,
-            Err(TIMEDOUT) => {
-                if c.state.compare_exchange(TIMEDOUT, BUSY, Ordering::AcqRel, Ordering::Acquire).is_err() {
-                    return;
-                }
-                true
+        let mut current = c.state.load(Ordering::Acquire);
+        let timed_out = loop {
+            let (next, claimed) = match current {
+                IDLE => (BUSY, Some(false)),
+                TIMEDOUT => (BUSY, Some(true)),
+                // Another worker owns it: tell it to look again.
+                BUSY => (PENDING, None),
+                _ => return,
+            };
+            match c.state.compare_exchange(current, next, Ordering::AcqRel, Ordering::Acquire) {
+                Ok(_) => match claimed {
+                    Some(t) => break t,
+                    None => return,
+                },
+                Err(now) => current = now,
             }
-            Err(_) => return, // another worker owns it
         };
-        let mut inner = c.inner.lock().unwrap_or_else(|e| e.into_inner());
+        let inner = c.inner.lock().unwrap_or_else(|e| e.into_inner());
         if inner.closed {
             return;
         }
@@ -470,8 +504,26 @@ impl Pool {
             self.expire(g, &c, inner);
             return;
         }
-        let (want, deadline) = self.drive(&mut inner, false);
-        self.park(g, &c, inner, want, deadline, false);
+        self.run_connection(g, &c, inner, false);
+    }
+
+    /// Drive a connection this worker owns (BUSY) until it must wait, then let
+    /// go of it; if an event arrived meanwhile (PENDING), go round again.
+    fn run_connection<'c>(self: &Arc<Self>, g: &Arc<Group>, c: &'c Arc<PConn>, mut inner: MutexGuard<'c, ConnInner>, first: bool) {
+        // After the greeting the client must answer before there is anything to read.
+        let mut answered = first;
+        loop {
+            let (want, deadline) = self.drive(&mut inner, answered);
+            if !self.park(g, c, inner, want, deadline) {
+                return;
+            }
+            // PENDING: new bytes (or a hang-up) arrived while we held it.
+            inner = c.inner.lock().unwrap_or_else(|e| e.into_inner());
+            if inner.closed {
+                return;
+            }
+            answered = false;
+        }
     }
 
     /// The connection's deadline passed while it was waiting.
@@ -563,15 +615,21 @@ impl Pool {
             }
             // Read onto the stack; the decoder keeps only what arrived (so an idle
             // connection's buffer stays empty and small reads allocate little).
-            let mut chunk = [0u8; READ_CHUNK];
-            match stream.read(&mut chunk) {
+            let read = READ_BUF.with_borrow_mut(|chunk| {
+                let r = stream.read(chunk);
+                if let Ok(n) = r {
+                    decoder.feed(&chunk[..n]);
+                }
+                r
+            });
+            match read {
                 Ok(0) => {
                     if !session.authenticated {
                         server.stats.aborted_connects.inc();
                     }
                     return (0, 0);
                 }
-                Ok(n) => decoder.feed(&chunk[..n]),
+                Ok(_) => {}
                 Err(e) if e.kind() == io::ErrorKind::WouldBlock => {
                     let timeout = if decoder.buffered() > 0 { server.globals.hot.net_read_timeout.load(Ordering::Relaxed).max(1) as u64 } else { session.idle_timeout() };
                     return (libc::EPOLLIN as u32, timeout);
@@ -582,12 +640,15 @@ impl Pool {
         }
     }
 
-    /// Release the connection: shrink its buffers, arm it in epoll, let go.
-    fn park(self: &Arc<Self>, g: &Arc<Group>, c: &Arc<PConn>, mut inner: MutexGuard<'_, ConnInner>, want: u32, deadline_s: u64, first: bool) {
+    /// Release the connection: shrink its buffers, register it in epoll the
+    /// first time (or add EPOLLOUT when the socket was full), let go. Returns
+    /// true if an event arrived while we owned it: the connection is BUSY
+    /// again and still ours.
+    fn park(self: &Arc<Self>, g: &Arc<Group>, c: &Arc<PConn>, mut inner: MutexGuard<'_, ConnInner>, want: u32, deadline_s: u64) -> bool {
         if want == 0 {
             drop(inner);
             self.close(g, c);
-            return;
+            return false;
         }
         if inner.out.is_empty() && inner.decoder.buffered() == 0 {
             // Idle: give buffer memory back.
@@ -598,19 +659,33 @@ impl Pool {
         let in_tx = inner.session.in_transaction();
         drop(inner);
         if want == u32::MAX {
-            // Budget used up with a complete packet buffered: requeue, no epoll.
+            // Budget used up with a complete packet buffered: requeue.
             c.state.store(IDLE, Ordering::Release);
             self.enqueue(g, Work::Event(c.clone()), in_tx);
-            return;
+            return false;
         }
         c.deadline_ms.store(self.now_ms() + deadline_s.saturating_mul(1000), Ordering::Relaxed);
-        c.state.store(IDLE, Ordering::Release);
-        let events = want | libc::EPOLLONESHOT as u32 | libc::EPOLLRDHUP as u32;
-        let op = if first { libc::EPOLL_CTL_ADD } else { libc::EPOLL_CTL_MOD };
-        if let Err(e) = epoll_ctl(g.epfd.as_raw_fd(), op, c.fd, events, c.key) {
+        let registered = if !c.registered.swap(true, Ordering::Relaxed) {
+            // Bytes that arrived before this are reported at once (epoll checks readiness on add).
+            let out = if want & libc::EPOLLOUT as u32 != 0 && !c.out_armed.swap(true, Ordering::Relaxed) { libc::EPOLLOUT as u32 } else { 0 };
+            epoll_ctl(g.epfd.as_raw_fd(), libc::EPOLL_CTL_ADD, c.fd, EPOLL_BASE | out, c.key)
+        } else if want & libc::EPOLLOUT as u32 != 0 && !c.out_armed.swap(true, Ordering::Relaxed) {
+            // The socket is full: also wake us when it drains (fires at once if it already has).
+            epoll_ctl(g.epfd.as_raw_fd(), libc::EPOLL_CTL_MOD, c.fd, EPOLL_BASE | libc::EPOLLOUT as u32, c.key)
+        } else {
+            Ok(())
+        };
+        if let Err(e) = registered {
             tracing::warn!(error = %e, "epoll_ctl failed; closing connection");
-            if c.state.compare_exchange(IDLE, BUSY, Ordering::AcqRel, Ordering::Acquire).is_ok() {
-                self.close(g, c);
+            self.close(g, c);
+            return false;
+        }
+        match c.state.compare_exchange(BUSY, IDLE, Ordering::AcqRel, Ordering::Acquire) {
+            Ok(_) => false,
+            Err(_) => {
+                // PENDING: only we can clear it (nobody else claims a non-IDLE connection).
+                c.state.store(BUSY, Ordering::Release);
+                true
             }
         }
     }
@@ -622,8 +697,8 @@ impl Pool {
         }
         inner.closed = true;
         // No EPOLL_CTL_DEL: closing the only descriptor of the socket removes
-        // it from the epoll set, and a ONESHOT registration is disarmed while
-        // the connection is BUSY, so no event can arrive for it meanwhile.
+        // it from the epoll set. Events already taken from epoll find the
+        // connection closed (or not IDLE) and do nothing.
         g.conns.lock().unwrap_or_else(|e| e.into_inner()).remove(&c.key);
         inner.session.cancel_paused();
         inner.session.finish();
@@ -639,8 +714,9 @@ impl Pool {
             for g in &self.groups {
                 let mut st = g.lock();
                 let queued = !st.high.is_empty() || !st.low.is_empty();
-                // Work is waiting in the queue, or in epoll with nobody listening.
-                let needs_help = queued || (!st.listener && st.idle == 0 && st.active > 0);
+                // Work is waiting in the queue, or in epoll with nobody listening
+                // while every worker is busy.
+                let needs_help = queued || (!st.listener && st.active > 0);
                 if needs_help && st.dequeued == st.dequeued_at_last_check {
                     st.stalled = true;
                     self.server.pool.stalls.fetch_add(1, Ordering::Relaxed);
@@ -662,7 +738,7 @@ impl Pool {
     }
 
     /// Fire an event for every waiting connection whose deadline passed.
-    fn expire_idle(&self) {
+    fn expire_idle(self: &Arc<Self>) {
         let now = self.now_ms();
         for g in &self.groups {
             let expired: Vec<Arc<PConn>> = {
@@ -674,9 +750,8 @@ impl Pool {
             };
             for c in expired {
                 if c.state.compare_exchange(IDLE, TIMEDOUT, Ordering::AcqRel, Ordering::Acquire).is_ok() {
-                    // Re-arm for any event: the socket is writable, so it fires at once.
-                    let ev = (libc::EPOLLIN | libc::EPOLLOUT | libc::EPOLLONESHOT) as u32;
-                    let _ = epoll_ctl(g.epfd.as_raw_fd(), libc::EPOLL_CTL_MOD, c.fd, ev, c.key);
+                    // A worker closes it (after ERR 4031 where that applies).
+                    self.enqueue(g, Work::Event(c), false);
                 }
             }
         }
