@@ -1088,7 +1088,7 @@ func checkAffected() (string, error) {
 		}
 	}
 	if len(bad) > 0 {
-		return "", errors.New(strings.Join(bad, "; "))
+		return "", errors.New(strings.Join(bad, "; ") + " (MySQL reports changed rows unless the client sets CLIENT_FOUND_ROWS in its handshake)")
 	}
 	return "RowsAffected for UPDATE 3/2/0, no-op UPDATE 0 (changed rows, driver default) and 2 with clientFoundRows=true, DELETE 2/1/0", nil
 }
@@ -1367,7 +1367,7 @@ func checkInterpolate() (string, error) {
 	err := idb.QueryRowContext(ctx(), "SELECT ?, ?, ?, ?, ?, CAST(? AS DATETIME(6)), ?", s, b, int64(-5), uint64(math.MaxUint64), 2.5, t, nil).
 		Scan(&gs, &gb, &gi, &gu, &gf, &gt, &gn)
 	if err != nil {
-		return "", err
+		return "", fmt.Errorf("COM_QUERY with interpolated values, incl. _binary'...' holding non-UTF-8 bytes (MySQL takes any bytes inside a _binary string): %w", err)
 	}
 	if gs != s || !bytes.Equal(gb, b) || gi != -5 || gu != math.MaxUint64 || gf != 2.5 || !gt.Equal(t) || gn.Valid {
 		return "", fmt.Errorf("got %q %q %d %d %v %v %v", gs, gb, gi, gu, gf, gt, gn)

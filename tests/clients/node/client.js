@@ -226,7 +226,11 @@ async function checkFloat() {
   for (let i = 0; i < fs.length; i++) ids.push(i);
   const rowsOf = (fmt) => [...ids.map((i) => [fmt(fs[i]), ds[i]]), ...ids.map((i) => [fmt(fs[i]), ds[i]])];
   // Text protocol: FLOAT as MySQL prints it (shortest float32 text); binary: the float32 itself.
-  await readBoth(db, 't_float', ['f', 'd'], rowsOf(floatText), rowsOf(Math.fround));
+  try {
+    await readBoth(db, 't_float', ['f', 'd'], rowsOf(floatText), rowsOf(Math.fround));
+  } catch (e) {
+    throw new Error(`${e.message} (MySQL's text protocol prints a FLOAT as the shortest decimal of its float32, e.g. 0.1)`);
+  }
   return 'FLOAT and DOUBLE as numbers: DOUBLE exact (pi, 1e300, -2.5e-300, MAX_VALUE); FLOAT as its float32 (binary) and its shortest text (text protocol); parameters via execute and query';
 }
 
@@ -294,7 +298,11 @@ async function checkTemporal() {
   const wantText = all.map((r) => [...r]);
   wantText.push([null, null, '2021-03-04 05:06:07.890000', null, null], [null, null, '2021-03-04 05:06:07.890000', null, null]);
   const wantBin = wantText.map((r) => r.map((v, j) => (j === 2 && v ? v.replace(/\.000000$/, '') : v)));
-  await readBoth(ds, 't_time', cols, wantText, wantBin);
+  try {
+    await readBoth(ds, 't_time', cols, wantText, wantBin);
+  } catch (e) {
+    throw new Error(`dateStrings: ${e.message} (MySQL's text protocol prints DATETIME(n) with exactly n fractional digits)`);
+  }
   return 'DATE/DATETIME/DATETIME(6)/TIMESTAMP as Date (timezone Z) and exact strings with dateStrings:true, incl. 1000-01-01, 9999-12-31, microseconds; TIME as string incl. 838:59:59 and negative; string and Date parameters; both protocols';
 }
 
@@ -428,7 +436,7 @@ async function checkAffected() {
   // Without CLIENT_FOUND_ROWS MySQL reports changed rows.
   const nf = await connect({ flags: '-FOUND_ROWS' });
   const [res] = await nf.query('UPDATE t_aff SET v = v WHERE id <= 3');
-  if (res.affectedRows !== 0) bad.push(`no-op UPDATE of 2 rows with flags '-FOUND_ROWS': affectedRows ${res.affectedRows}, want 0 (changed rows)`);
+  if (res.affectedRows !== 0) bad.push(`no-op UPDATE matching 2 rows with flags '-FOUND_ROWS': affectedRows ${res.affectedRows}, want 0 (MySQL reports changed rows unless the client sets CLIENT_FOUND_ROWS in its handshake)`);
   if (bad.length) throw new Error(bad.join('; '));
   return 'affectedRows for UPDATE 3/2/0, no-op UPDATE 2 (CLIENT_FOUND_ROWS, mysql2 default) and 0 without it; DELETE 2/1/0';
 }
@@ -536,7 +544,11 @@ async function checkExecute() {
   if (types !== wantTypes) throw new Error(`column types ${types}, want ${wantTypes}`);
   // Same values through the text protocol.
   const [text] = await c.query(`SELECT ${cols.join(', ')} FROM t_exec WHERE id = 1`);
-  compareRows('query', text, cols, [want]);
+  try {
+    compareRows('query', text, cols, [want]);
+  } catch (e) {
+    throw new Error(`${e.message} (MySQL's text protocol prints DATETIME(n) with exactly n fractional digits)`);
+  }
   return `${cols.length} column types (incl. YEAR, ENUM, JSON, BOOL, DATETIME(3), typed LONGLONG) through execute: parameters in, values and column type codes out, equal to the text protocol`;
 }
 
