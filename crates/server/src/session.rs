@@ -413,9 +413,20 @@ impl Session {
                 Flow::Continue
             }
             Command::Query(sql) => {
-                let Ok(sql) = std::str::from_utf8(sql) else {
-                    self.send_err(out, &SqlError::new(1300, "HY000", "Invalid utf8mb4 character string in query"));
-                    return Flow::Continue;
+                let rewritten;
+                let sql = match std::str::from_utf8(sql) {
+                    Ok(sql) => sql,
+                    // Raw bytes in string literals (client-side interpolated binary values).
+                    Err(_) => match turnstile_sql::binary_text::hex_encode_binary_literals(sql) {
+                        Some(s) => {
+                            rewritten = s;
+                            &rewritten
+                        }
+                        None => {
+                            self.send_err(out, &SqlError::new(1300, "HY000", "Invalid utf8mb4 character string in query"));
+                            return Flow::Continue;
+                        }
+                    },
                 };
                 self.begin_command("Query", sql);
                 self.run_query(sql, out, flush)

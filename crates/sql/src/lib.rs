@@ -12,6 +12,7 @@
 //! global state of its own.
 
 pub mod account_sql;
+pub mod binary_text;
 pub mod dialect;
 pub mod expr;
 pub mod front;
@@ -72,6 +73,9 @@ pub struct SessionState {
     pub vars: HashMap<&'static str, Value>,
     pub user_vars: HashMap<String, Value>,
     pub last_insert_id: u64,
+    /// ROW_COUNT(): the affected rows of the previous statement, -1 after a
+    /// result set or an error (MySQL's rule).
+    pub row_count: i64,
     pub autocommit: bool,
     /// CLIENT_INTERACTIVE: wait_timeout comes from interactive_timeout.
     pub interactive: bool,
@@ -85,7 +89,7 @@ pub struct SessionState {
 
 impl SessionState {
     pub fn new(connection_id: u32) -> SessionState {
-        SessionState { connection_id, autocommit: true, ..Default::default() }
+        SessionState { connection_id, autocommit: true, row_count: -1, ..Default::default() }
     }
 
     /// Forget everything the session set (COM_RESET_CONNECTION, COM_CHANGE_USER).
@@ -93,6 +97,7 @@ impl SessionState {
         self.vars.clear();
         self.user_vars.clear();
         self.last_insert_id = 0;
+        self.row_count = -1;
         self.autocommit = true;
         self.priv_cache = None;
         self.sql_prepared.clear();

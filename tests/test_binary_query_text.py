@@ -1,0 +1,32 @@
+"""Binary values interpolated into query text by the client (not UTF-8).
+
+PyMySQL (like PHP PDO's emulated prepares and go-sql-driver with
+interpolateParams) sends bytes as `_binary'...'` with raw bytes in the query
+text. MySQL stores them byte for byte; so must we.  Invalid UTF-8 outside a
+string literal is still ERR 1300.
+"""
+
+import pymysql
+import pytest
+
+from helpers import clients
+
+
+def test_all_byte_values_round_trip_through_query_text(sql_server, sql_conn, uniq):
+    db = uniq("bq")
+    clients.query(sql_conn, f"CREATE DATABASE {db}")
+    clients.query(sql_conn, f"CREATE TABLE {db}.t (id INT PRIMARY KEY, b BLOB, v VARBINARY(300))")
+    data = bytes(range(256))
+    with sql_conn.cursor() as cur:
+        # PyMySQL escapes bytes and sends them as _binary'...' (raw bytes, not UTF-8).
+        cur.execute(f"INSERT INTO {db}.t VALUES (%s, %s, %s)", (1, data, data[::-1]))
+        assert cur.rowcount == 1
+        cur.execute(f"SELECT b, v, LENGTH(b) FROM {db}.t WHERE b = %s", (data,))
+        assert cur.fetchall() == ((data, data[::-1], 256),)
+
+
+def test_invalid_utf8_outside_literals_is_error_1300(sql_server, sql_conn):
+    with pytest.raises(pymysql.err.MySQLError) as e:
+        sql_conn.query(b"SELECT 1 \xff")  # raw bytes: PyMySQL sends them as they are
+    assert e.value.args[0] == 1300
+    assert clients.query(sql_conn, "SELECT 2") == ((2,),)
