@@ -1,8 +1,7 @@
 """Binary values interpolated into query text by the client (not UTF-8).
 
-PyMySQL (like PHP PDO's emulated prepares and go-sql-driver with
-interpolateParams) sends bytes as `_binary'...'` with raw bytes in the query
-text. MySQL stores them byte for byte; so must we.  Invalid UTF-8 outside a
+PHP PDO's emulated prepares and go-sql-driver with interpolateParams send
+bytes as `_binary'...'` with raw (escaped) bytes in the query text. MySQL stores them byte for byte; so must we.  Invalid UTF-8 outside a
 string literal is still ERR 1300.
 """
 
@@ -12,15 +11,22 @@ import pytest
 from helpers import clients
 
 
+def _escape(data: bytes) -> bytes:
+    """mysql_real_escape_string's escaping, as PHP and the C API send it."""
+    table = {0: b"\\0", 10: b"\\n", 13: b"\\r", 26: b"\\Z", 39: b"\\'", 34: b'\\"', 92: b"\\\\"}
+    return b"".join(table.get(c, bytes([c])) for c in data)
+
+
 def test_all_byte_values_round_trip_through_query_text(sql_server, sql_conn, uniq):
     db = uniq("bq")
     clients.query(sql_conn, f"CREATE DATABASE {db}")
     clients.query(sql_conn, f"CREATE TABLE {db}.t (id INT PRIMARY KEY, b BLOB, v VARBINARY(300))")
     data = bytes(range(256))
+    # Raw bytes in the query text, as PHP PDO (emulated prepares) and
+    # go-sql-driver (interpolateParams) send binary parameters.
+    sql_conn.query(f"INSERT INTO {db}.t VALUES (1, _binary'".encode() + _escape(data) + b"', '" + _escape(data[::-1]) + b"')")
+    assert sql_conn.affected_rows() == 1
     with sql_conn.cursor() as cur:
-        # PyMySQL escapes bytes and sends them as _binary'...' (raw bytes, not UTF-8).
-        cur.execute(f"INSERT INTO {db}.t VALUES (%s, %s, %s)", (1, data, data[::-1]))
-        assert cur.rowcount == 1
         cur.execute(f"SELECT b, v, LENGTH(b) FROM {db}.t WHERE b = %s", (data,))
         assert cur.fetchall() == ((data, data[::-1], 256),)
 
