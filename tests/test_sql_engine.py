@@ -214,6 +214,31 @@ def test_insert_variants_and_last_insert_id(shop):
         assert cur.execute("DELETE FROM orders") == 4
 
 
+def test_row_count_and_tableless_union(shop):
+    c = shop
+    # ROW_COUNT(): affected rows of the previous statement, -1 after a result set or an error.
+    assert scalar(c, "SELECT ROW_COUNT()") == 3  # the fixture's last INSERT
+    assert scalar(c, "SELECT ROW_COUNT()") == -1
+    query(c, "UPDATE customers SET city = 'Lyon' WHERE id <= 2")
+    assert scalar(c, "SELECT ROW_COUNT()") == 2
+    assert scalar(c, "SELECT ROW_COUNT()") == -1
+    query(c, "DELETE FROM orders WHERE customer_id = 1")
+    assert scalar(c, "SELECT ROW_COUNT() * 10") == 20
+    query(c, "UPDATE customers SET city = 'x' WHERE id > 100")
+    assert scalar(c, "SELECT ROW_COUNT() FROM customers LIMIT 1") == 0  # a statement the engine runs
+    query(c, "INSERT INTO customers (name) VALUES ('r1'), ('r2'), ('r3')")
+    assert scalar(c, "SELECT 5-ROW_COUNT() FROM customers LIMIT 1") == 2
+    with pytest.raises(pymysql.MySQLError):
+        query(c, "INSERT INTO customers (id, name) VALUES (1, 'dup')")
+    assert scalar(c, "SELECT ROW_COUNT()") == -1
+    query(c, "SET @rc = 1")
+    assert scalar(c, "SELECT ROW_COUNT()") == 0
+    # SELECT ... UNION without a table (with a database selected, the engine runs it).
+    assert query(c, "SELECT 1 AS a UNION ALL SELECT 2 UNION ALL SELECT 2") == ((1,), (2,), (2,))
+    assert query(c, "SELECT 'x' AS b, 2 AS c UNION SELECT 'y', 3 UNION SELECT 'x', 2") == (("x", 2), ("y", 3))
+    assert query(c, "SELECT (SELECT 1 UNION SELECT 1) AS one") == ((1,),)
+
+
 def test_types_round_trip_text_protocol(sql_conn, db):
     query(sql_conn, TYPES_DDL)
     query(sql_conn, "INSERT INTO types (ti, si, mi, i, b, d, f, db, c, vc, tx, bn, vb, bl, dt, dtm, tm, yr, e, j) VALUES "

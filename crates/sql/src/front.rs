@@ -31,6 +31,16 @@ fn lex_or_syntax(sql: &str) -> Result<Vec<Token>, SqlError> {
 
 /// Run one statement (multi-statement texts are split by the caller).
 pub fn execute(call: &mut Call<'_, '_>, sql: &str, sink: &mut dyn RowSink) -> Result<Outcome, SqlError> {
+    let result = statement(call, sql, sink);
+    // What ROW_COUNT() returns in the next statement.
+    call.sess.row_count = match &result {
+        Ok(Outcome::Done(d)) => d.affected_rows as i64,
+        Ok(Outcome::Rows | Outcome::Paused) | Err(_) => -1,
+    };
+    result
+}
+
+fn statement(call: &mut Call<'_, '_>, sql: &str, sink: &mut dyn RowSink) -> Result<Outcome, SqlError> {
     let kw = lex::first_keyword(sql);
     match kw.as_str() {
         "SELECT" => {
@@ -39,6 +49,10 @@ pub fn execute(call: &mut Call<'_, '_>, sql: &str, sink: &mut dyn RowSink) -> Re
                 return engine_statement(call, sql, privs::SELECT, sink);
             }
             let toks = lex_or_syntax(sql)?;
+            // `SELECT 1 UNION SELECT 2`: no table, but a query for the engine, which needs a database.
+            if call.sess.db.is_some() && has_union(&toks) {
+                return engine_statement(call, sql, 0, sink);
+            }
             local_select(call, sql, &toks, sink)
         }
         "PREPARE" | "EXECUTE" | "DEALLOCATE" => match crate::dialect::sql_prepared(call, sql, sink)? {
@@ -158,6 +172,11 @@ pub fn has_table(toks: &[Token]) -> bool {
         }
     }
     false
+}
+
+/// True if a statement has a UNION (at any depth: the local evaluator has none).
+fn has_union(toks: &[Token]) -> bool {
+    toks.iter().any(|t| t.is_kw("UNION"))
 }
 
 /// The session's privileges on `db`, cached until accounts change.
@@ -351,6 +370,7 @@ impl Env for SessionEnv<'_, '_, '_> {
             "CURRENT_USER" => Value::str(&format!("{}@{}", sess.account_user, sess.account_host)),
             "VERSION" => Value::str(SERVER_VERSION),
             "CONNECTION_ID" => Value::UInt(sess.connection_id as u64),
+            "ROW_COUNT" => Value::Int(sess.row_count),
             "LAST_INSERT_ID" => {
                 if let Some(v) = args.first() {
                     sess.last_insert_id = v.as_i64().unwrap_or(0) as u64;
