@@ -22,7 +22,7 @@ use turnstile_wire::command::{decode_execute_params, ChangeUser, Command, ParamT
 use turnstile_wire::consts::{cap, charset, status};
 use turnstile_wire::handshake::{encode_auth_more_data, encode_auth_switch, Greeting, HandshakeResponse};
 use turnstile_wire::packet::{begin_packet, end_packet};
-use turnstile_wire::response::{encode_binary_row, encode_column_count, encode_eof, encode_err, encode_ok, encode_text_row};
+use turnstile_wire::response::{encode_binary_row, encode_column_count, encode_eof, encode_err, encode_ok, encode_text_row, text_fsp};
 
 /// Output buffer size past which a result set is flushed to the socket.
 pub const FLUSH_AT: usize = 64 * 1024;
@@ -905,6 +905,8 @@ struct WireSink<'a, 'f> {
     deprecate_eof: bool,
     binary: bool,
     columns: Vec<Column>,
+    /// Fractional-second digits per column for text rows (see `text_fsp`).
+    fsp: Vec<u8>,
     sent_columns: bool,
     flush: &'a mut Flush<'f>,
     io_error: Option<io::Error>,
@@ -917,7 +919,7 @@ impl<'a, 'f> WireSink<'a, 'f> {
     fn new(out: &'a mut Vec<u8>, seq: &'a mut u8, deprecate_eof: bool, binary: bool, columns: &[Column], flush: &'a mut Flush<'f>, status: u16, pausable: bool) -> Self {
         // Column types are only needed to encode binary rows.
         let columns = if binary { columns.to_vec() } else { Vec::new() };
-        WireSink { out, seq, deprecate_eof, binary, columns, sent_columns: false, flush, io_error: None, status, pausable }
+        WireSink { out, seq, deprecate_eof, binary, columns, fsp: Vec::new(), sent_columns: false, flush, io_error: None, status, pausable }
     }
 
     fn packet(&mut self, f: impl FnOnce(&mut Vec<u8>)) {
@@ -949,6 +951,8 @@ impl RowSink for WireSink<'_, '_> {
         }
         if self.binary {
             self.columns = columns.to_vec();
+        } else {
+            self.fsp = text_fsp(columns);
         }
         self.sent_columns = true;
         self.maybe_flush()
@@ -960,7 +964,9 @@ impl RowSink for WireSink<'_, '_> {
             self.packet(|o| encode_binary_row(o, &cols, row));
             self.columns = cols;
         } else {
-            self.packet(|o| encode_text_row(o, row));
+            let fsp = std::mem::take(&mut self.fsp);
+            self.packet(|o| encode_text_row(o, row, &fsp));
+            self.fsp = fsp;
         }
         self.maybe_flush()
     }

@@ -111,14 +111,25 @@ impl Column {
     }
 }
 
+/// Fractional-second digits per column for `encode_text_row`: empty unless a
+/// column is DATETIME, TIMESTAMP or TIME.
+pub fn text_fsp(columns: &[Column]) -> Vec<u8> {
+    let temporal = |c: &Column| matches!(c.coltype, coltype::DATETIME | coltype::TIMESTAMP | coltype::TIME);
+    if !columns.iter().any(temporal) {
+        return Vec::new();
+    }
+    columns.iter().map(|c| if temporal(c) { c.decimals.min(6) } else { 0 }).collect()
+}
+
 pub fn encode_column_count(out: &mut Vec<u8>, n: usize) {
     put_lenenc_int(out, n as u64);
 }
 
-/// Append a text-protocol row.
-pub fn encode_text_row(out: &mut Vec<u8>, row: &[Value]) {
-    for v in row {
-        match v.to_text() {
+/// Append a text-protocol row. `fsp`: fractional-second digits of each
+/// column (see `Value::to_text_fsp`); empty when no column is temporal.
+pub fn encode_text_row(out: &mut Vec<u8>, row: &[Value], fsp: &[u8]) {
+    for (i, v) in row.iter().enumerate() {
+        match v.to_text_fsp(fsp.get(i).copied()) {
             None => out.push(0xfb),
             Some(t) => put_lenenc_bytes(out, &t),
         }
@@ -301,7 +312,7 @@ mod tests {
         use mysql_common::value::ClientSide;
         let cols = vec![Column::computed("a", coltype::LONGLONG), Column::varchar("b")];
         let mut out = Vec::new();
-        encode_text_row(&mut out, &[Value::Int(42), Value::Null]);
+        encode_text_row(&mut out, &[Value::Int(42), Value::Null], &[]);
         let mc: Vec<McColumn> = cols
             .iter()
             .map(|c| {
@@ -314,5 +325,30 @@ mod tests {
         let r: mysql_common::row::Row = r.into();
         assert_eq!(r.as_ref(0), Some(&mysql_common::value::Value::Bytes(b"42".to_vec())));
         assert_eq!(r.as_ref(1), Some(&mysql_common::value::Value::NULL));
+    }
+
+    #[test]
+    fn text_fractions_follow_the_column() {
+        let dt = Value::DateTime { year: 2024, month: 2, day: 29, hour: 1, minute: 2, second: 3, micro: 125_000 };
+        let zero = Value::DateTime { year: 2024, month: 2, day: 29, hour: 1, minute: 2, second: 3, micro: 0 };
+        let t = |v: &Value, fsp| String::from_utf8(v.to_text_fsp(fsp).unwrap().into_owned()).unwrap();
+        assert_eq!(t(&dt, Some(3)), "2024-02-29 01:02:03.125");
+        assert_eq!(t(&zero, Some(6)), "2024-02-29 01:02:03.000000");
+        assert_eq!(t(&dt, Some(0)), "2024-02-29 01:02:03");
+        assert_eq!(t(&dt, None), "2024-02-29 01:02:03.125000");
+        let time = Value::Time { negative: true, days: 1, hour: 2, minute: 3, second: 4, micro: 500_000 };
+        assert_eq!(t(&time, Some(1)), "-26:03:04.5");
+        let mut cols = vec![Column::computed("a", coltype::LONG), Column::computed("b", coltype::DATETIME)];
+        cols[1].decimals = 3;
+        assert_eq!(text_fsp(&cols), vec![0, 3]);
+        assert!(text_fsp(&cols[..1]).is_empty());
+    }
+
+    #[test]
+    fn float_text_is_the_shortest_f32_form() {
+        let t = |v: Value| String::from_utf8(v.to_text().unwrap().into_owned()).unwrap();
+        assert_eq!(t(Value::Float(0.1)), "0.1");
+        assert_eq!(t(Value::Float(-3.25)), "-3.25");
+        assert_eq!(t(Value::Float(16777216.0)), "16777216");
     }
 }

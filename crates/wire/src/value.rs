@@ -28,6 +28,14 @@ impl Value {
 
     /// Render as the text protocol does. `None` for NULL.
     pub fn to_text(&self) -> Option<std::borrow::Cow<'_, [u8]>> {
+        self.to_text_fsp(None)
+    }
+
+    /// Like `to_text`, for a column with `fsp` fractional-second digits: a
+    /// DATETIME/TIMESTAMP/TIME value shows exactly that many (MySQL prints
+    /// `.000000` for DATETIME(6) and `.125` for DATETIME(3)). Without a column
+    /// (None) the fraction is shown, as six digits, only when it is not zero.
+    pub fn to_text_fsp(&self, fsp: Option<u8>) -> Option<std::borrow::Cow<'_, [u8]>> {
         use std::borrow::Cow;
         let mut s = String::new();
         match self {
@@ -35,21 +43,18 @@ impl Value {
             Value::Bytes(b) => return Some(Cow::Borrowed(b)),
             Value::Int(v) => write!(s, "{}", v).ok()?,
             Value::UInt(v) => write!(s, "{}", v).ok()?,
-            Value::Float(v) => write!(s, "{}", format_float(*v as f64)).ok()?,
+            // The shortest text that reads back as the same 32-bit float (0.1, not 0.10000000149011612).
+            Value::Float(v) => write!(s, "{}", format_f32(*v)).ok()?,
             Value::Double(v) => write!(s, "{}", format_float(*v)).ok()?,
             Value::Date { year, month, day } => write!(s, "{:04}-{:02}-{:02}", year, month, day).ok()?,
             Value::DateTime { year, month, day, hour, minute, second, micro } => {
                 write!(s, "{:04}-{:02}-{:02} {:02}:{:02}:{:02}", year, month, day, hour, minute, second).ok()?;
-                if *micro > 0 {
-                    write!(s, ".{:06}", micro).ok()?;
-                }
+                write_fraction(&mut s, *micro, fsp);
             }
             Value::Time { negative, days, hour, minute, second, micro } => {
                 let hours = *days as u64 * 24 + *hour as u64;
                 write!(s, "{}{:02}:{:02}:{:02}", if *negative { "-" } else { "" }, hours, minute, second).ok()?;
-                if *micro > 0 {
-                    write!(s, ".{:06}", micro).ok()?;
-                }
+                write_fraction(&mut s, *micro, fsp);
             }
         }
         Some(Cow::Owned(s.into_bytes()))
@@ -81,6 +86,30 @@ impl Value {
 
 /// MySQL renders doubles in the shortest form that round-trips, without a
 /// trailing ".0" for integral values.
+fn write_fraction(s: &mut String, micro: u32, fsp: Option<u8>) {
+    match fsp {
+        Some(0) => {}
+        Some(d) => {
+            let d = d.min(6) as u32;
+            let _ = write!(s, ".{:0width$}", micro / 10u32.pow(6 - d), width = d as usize);
+        }
+        None if micro > 0 => {
+            let _ = write!(s, ".{:06}", micro);
+        }
+        None => {}
+    }
+}
+
+/// FLOAT as text: integral values without a fraction, others in the shortest
+/// form that reads back as the same f32.
+pub fn format_f32(v: f32) -> String {
+    if v.is_finite() && v == v.trunc() && v.abs() < 1e15 {
+        format!("{}", v as i64)
+    } else {
+        format!("{}", v)
+    }
+}
+
 pub fn format_float(v: f64) -> String {
     if v.is_finite() && v == v.trunc() && v.abs() < 1e15 {
         format!("{}", v as i64)
