@@ -293,6 +293,40 @@ def test_binary_protocol_round_trip(sql_server, sql_conn, db):
         cn.close()
 
 
+def test_temporal_values_are_stored_canonically(sql_server, sql_conn, db):
+    """Forms MySQL accepts for date/time columns are stored (and so compare) in
+    canonical form: unpadded parts (mysql-connector's C extension), TIME as
+    'D hh:mm:ss' (mysqlclient), a DATETIME into a DATE column (mysql_async binds
+    dates as DATETIME); in INSERT, INSERT ... SET, ON DUPLICATE KEY UPDATE and UPDATE."""
+    query(sql_conn, "CREATE TABLE tn (id INT PRIMARY KEY, d DATE, dt DATETIME(6), tm TIME)")
+    query(sql_conn, "INSERT INTO tn VALUES (1, '2024-2-9', '2024-2-9 1:2:3.5', '34 22:59:59'), "
+                    "(2, '2024-02-29 00:00:00', '2024-02-29', '0 1:0:0')")
+    query(sql_conn, "INSERT INTO tn SET id = 3, d = '20240101', dt = '2024-01-01T10:11:12', tm = '-1 1:0:0'")
+    D, DT, TD = datetime.date, datetime.datetime, datetime.timedelta
+    assert query(sql_conn, "SELECT * FROM tn ORDER BY id") == (
+        (1, D(2024, 2, 9), DT(2024, 2, 9, 1, 2, 3, 500000), TD(hours=838, minutes=59, seconds=59)),
+        (2, D(2024, 2, 29), DT(2024, 2, 29), TD(hours=1)),
+        (3, D(2024, 1, 1), DT(2024, 1, 1, 10, 11, 12), -TD(hours=25)),
+    )
+    assert query(sql_conn, "SELECT id, CAST(tm AS CHAR) FROM tn WHERE d = '2024-02-09'") == ((1, "838:59:59"),)
+    query(sql_conn, "UPDATE tn SET d = '2025-1-2', tm = '1 0:0:0' WHERE id = 1")
+    query(sql_conn, "UPDATE tn SET tm = '0 2:0:0' ORDER BY id DESC LIMIT 1")
+    query(sql_conn, "INSERT INTO tn (id, d) VALUES (2, '2020-1-1') ON DUPLICATE KEY UPDATE d = '2021-3-4'")
+    assert query(sql_conn, "SELECT id, d, tm FROM tn ORDER BY id") == (
+        (1, D(2025, 1, 2), TD(hours=24)), (2, D(2021, 3, 4), TD(hours=1)), (3, D(2024, 1, 1), TD(hours=2)))
+    assert err(query, sql_conn, "INSERT INTO tn (id, d) VALUES (4, '2024-13-1')")[0] == 1292
+    assert err(query, sql_conn, "INSERT INTO tn (id, tm) VALUES (4, 'x 1:0:0')")[0] == 1292
+    mysql_connector = pytest.importorskip("mysql.connector")
+    cn = mysql_connector.connect(host="127.0.0.1", port=sql_server.port, user="root", password=clients.ROOT_PASSWORD,
+                                 database=db, use_pure=True, autocommit=True)
+    try:
+        cur = cn.cursor(prepared=True)
+        cur.execute("INSERT INTO tn (id, d) VALUES (?, ?)", (5, DT(2024, 2, 29)))  # a DATETIME parameter
+    finally:
+        cn.close()
+    assert scalar(sql_conn, "SELECT CAST(d AS CHAR) FROM tn WHERE id = 5") == "2024-02-29"
+
+
 def test_sql_text_prepare_execute(sql_conn, db):
     query(sql_conn, "CREATE TABLE p (id INT PRIMARY KEY, v VARCHAR(10))")
     query(sql_conn, "PREPARE ins FROM 'INSERT INTO p VALUES (?, ?)'")

@@ -418,6 +418,22 @@ pub fn register(db: &Connection, counters: Arc<Counters>, home: Option<String>) 
         })
     })?;
     reg(db, "version", 0, true, |_| Ok(sv_text(crate::sqlite::SERVER_VERSION.into())))?;
+    // A float literal parsed exactly (rewrite.rs: needs_exact_float).
+    reg(db, "ts_f64", 1, true, |ctx| Ok(targ(ctx, 0).and_then(|t| t.parse::<f64>().ok()).map_or(SV::Null, SV::Real)))?;
+    // Values written to a date/time column pass through ts_tnorm(value, kind)
+    // (rewrite.rs): forms MySQL accepts are stored in the canonical form.
+    reg(db, "ts_tnorm", 2, true, |ctx| {
+        let v = ctx.get_raw(0);
+        if let ValueRef::Text(t) = v {
+            if let Ok(s) = std::str::from_utf8(t) {
+                let kind = targ(ctx, 1).unwrap_or_default();
+                if let Some(n) = super::schema::normalize_temporal(s, &kind) {
+                    return Ok(SV::Text(n));
+                }
+            }
+        }
+        Ok(SV::from(v))
+    })?;
     reg(db, "ts_temporal_ok", 3, true, |ctx| {
         let v = ctx.get_raw(0);
         let Some(s) = text(&v) else { return Ok(SV::Integer(1)) };

@@ -913,6 +913,8 @@ impl<'a> Tr<'a> {
                                 self.raw("ts_ai(");
                                 self.emit(s, e)?;
                                 self.raw(")");
+                            } else if let Some(kind) = cols.get(vi).and_then(|n| temporal_kind_of(def.as_deref(), n)) {
+                                self.emit_temporal(s, e, kind)?;
                             } else {
                                 self.emit(s, e)?;
                             }
@@ -967,12 +969,16 @@ impl<'a> Tr<'a> {
                     self.raw(", ");
                 }
                 self.raw(&format!("{} = ", sq_ident(&col)));
+                let kind = temporal_kind_of(def.as_deref(), &col);
                 if first {
                     self.raw("ts_upd(");
-                    self.emit(s, e)?;
+                }
+                match kind {
+                    Some(kind) => self.emit_temporal(s, e, kind)?,
+                    None => self.emit(s, e)?,
+                }
+                if first {
                     self.raw(")");
-                } else {
-                    self.emit(s, e)?;
                 }
                 first = false;
                 c.pos = e;
@@ -1072,10 +1078,36 @@ impl<'a> Tr<'a> {
             (true, false) => "UPDATE ",
             (false, _) => "DELETE FROM ",
         };
+        // Values assigned to date/time columns: (start, end, kind) token ranges.
+        let mut temporal: Vec<(usize, usize, &'static str)> = Vec::new();
+        if update && c.eat_kw("SET") {
+            let def = self.r.table(db.as_deref(), &table);
+            let set_end = [where_at, order_at, limit_at].into_iter().flatten().min().unwrap_or(toks.len());
+            while c.pos < set_end {
+                let mut col = c.ident()?;
+                while c.eat_op(".") {
+                    col = c.ident()?;
+                }
+                if !(c.eat_op("=") || c.eat_op(":=")) {
+                    return Err(c.error());
+                }
+                let s = c.pos;
+                let e = expr_end(toks, s).min(set_end);
+                if let Some(kind) = temporal_kind_of(def.as_deref(), &col) {
+                    if e > s {
+                        temporal.push((s, e, kind));
+                    }
+                }
+                c.pos = e;
+                if !c.eat_op(",") {
+                    break;
+                }
+            }
+        }
         self.raw(verb);
         let body_start = tend;
         if order_at.is_none() && limit_at.is_none() {
-            self.emit(tstart, toks.len())?;
+            self.emit_with_temporal(tstart, toks.len(), &temporal)?;
             return Ok(());
         }
         if alias {
@@ -1085,7 +1117,7 @@ impl<'a> Tr<'a> {
         let cut = where_at.unwrap_or(tail);
         // UPDATE t SET ... WHERE rowid IN (SELECT rowid FROM t [WHERE ...] [ORDER BY] [LIMIT])
         self.emit(tstart, tend)?;
-        self.emit(body_start, cut)?;
+        self.emit_with_temporal(body_start, cut, &temporal)?;
         self.raw(" WHERE rowid IN (SELECT rowid FROM ");
         self.last_end = None;
         self.emit(tstart, tend)?;
@@ -1093,6 +1125,36 @@ impl<'a> Tr<'a> {
         self.raw(")");
         Ok(())
     }
+}
+
+impl Tr<'_> {
+    /// A value for a date/time column: `ts_tnorm(value, 'kind')` stores the
+    /// forms MySQL accepts in canonical form (functions.rs).
+    fn emit_temporal(&mut self, s: usize, e: usize, kind: &str) -> Result<(), SqlError> {
+        self.raw("ts_tnorm(");
+        self.emit(s, e)?;
+        self.raw(&format!(", '{}')", kind));
+        Ok(())
+    }
+
+    /// `emit(from, to)` with the ranges in `temporal` (sorted, inside) wrapped by `emit_temporal`.
+    fn emit_with_temporal(&mut self, from: usize, to: usize, temporal: &[(usize, usize, &str)]) -> Result<(), SqlError> {
+        let mut at = from;
+        for &(s, e, kind) in temporal {
+            if s < at || e > to {
+                continue;
+            }
+            self.emit(at, s)?;
+            self.emit_temporal(s, e, kind)?;
+            at = e;
+        }
+        self.emit(at, to)
+    }
+}
+
+/// The temporal kind of column `col` of `def`, if it is a date/time column.
+fn temporal_kind_of(def: Option<&TableDef>, col: &str) -> Option<&'static str> {
+    def.and_then(|d| d.column(col)).and_then(|c| super::schema::temporal_kind(c.base))
 }
 
 /// End (exclusive) of the expression starting at `s`: the next top-level `,`,

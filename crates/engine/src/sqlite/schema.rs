@@ -702,6 +702,93 @@ pub fn parse_date(s: &str) -> Option<(u16, u8, u8)> {
     Some((y, m, d))
 }
 
+/// The temporal column kind a value is written to, as the SQL functions name it.
+pub fn temporal_kind(base: Base) -> Option<&'static str> {
+    match base {
+        Base::Date => Some("date"),
+        Base::Time => Some("time"),
+        Base::Timestamp => Some("timestamp"),
+        Base::DateTime => Some("datetime"),
+        _ => None,
+    }
+}
+
+/// A date/time text that MySQL accepts for a column of `kind` ("date", "datetime",
+/// "timestamp", "time") in the canonical form the engine stores and compares:
+/// `YYYY-MM-DD`, `YYYY-MM-DD hh:mm:ss[.f]`, `[-]hh:mm:ss[.f]` (fractions are kept as
+/// written). Accepted: one-digit month, day, hour, minute, second (`2024-2-9 1:2:3`),
+/// a `T` separator, a datetime for a DATE column and a date for a DATETIME column
+/// (MySQL converts both), `YYYYMMDD[hhmmss]`, and TIME as `[-]D hh:mm:ss` (days).
+/// `None`: already canonical, or not a value this recognises (the column's CHECK
+/// then reports it).
+pub fn normalize_temporal(s: &str, kind: &str) -> Option<String> {
+    let t = s.trim();
+    let out = if kind == "time" {
+        let (neg, rest) = match t.strip_prefix('-') {
+            Some(r) => (true, r),
+            None => (false, t),
+        };
+        let (days, clock) = match rest.split_once(' ') {
+            Some((d, c)) if !d.is_empty() && d.len() <= 2 && d.bytes().all(|b| b.is_ascii_digit()) => (d.parse::<u32>().ok()?, c.trim()),
+            Some(_) => return None,
+            None => (0, rest),
+        };
+        if !clock.contains(':') {
+            return None;
+        }
+        let (_, h, m, sec, _) = parse_time(clock)?;
+        let frac = clock.split_once('.').map(|(_, f)| f);
+        let hours = days.checked_mul(24)?.checked_add(h)?;
+        let mut o = format!("{}{:02}:{:02}:{:02}", if neg { "-" } else { "" }, hours, m, sec);
+        if let Some(f) = frac {
+            o.push('.');
+            o.push_str(f);
+        }
+        o
+    } else {
+        let digits = t.bytes().all(|b| b.is_ascii_digit());
+        let (date, clock): (String, Option<String>) = if digits && (t.len() == 8 || t.len() == 14) {
+            let d = format!("{}-{}-{}", &t[0..4], &t[4..6], &t[6..8]);
+            let c = (t.len() == 14).then(|| format!("{}:{}:{}", &t[8..10], &t[10..12], &t[12..14]));
+            (d, c)
+        } else {
+            match t.split_once(|c| c == ' ' || c == 'T') {
+                Some((d, c)) => (d.to_string(), Some(c.trim().to_string())),
+                None => (t.to_string(), None),
+            }
+        };
+        if date.bytes().filter(|&b| b == b'-').count() != 2 || date.split('-').next().map_or(true, |y| y.len() != 4) {
+            return None;
+        }
+        let (y, mo, d) = parse_date(&date)?;
+        let day = format!("{:04}-{:02}-{:02}", y, mo, d);
+        let clock = match clock {
+            Some(c) => {
+                if !c.contains(':') {
+                    return None;
+                }
+                let (neg, h, mi, sec, _) = parse_time(&c)?;
+                if neg || h > 23 {
+                    return None;
+                }
+                let mut o = format!("{:02}:{:02}:{:02}", h, mi, sec);
+                if let Some((_, f)) = c.split_once('.') {
+                    o.push('.');
+                    o.push_str(f);
+                }
+                Some(o)
+            }
+            None => None,
+        };
+        match (kind, clock) {
+            ("date", _) => day,
+            (_, Some(c)) => format!("{} {}", day, c),
+            (_, None) => format!("{} 00:00:00", day),
+        }
+    };
+    (out != s).then_some(out)
+}
+
 /// `[-]H:MM:SS[.ffffff]` → (negative, hours, minutes, seconds, micros).
 pub fn parse_time(s: &str) -> Option<(bool, u32, u8, u8, u32)> {
     let (neg, s) = match s.strip_prefix('-') {
@@ -758,6 +845,35 @@ mod tests {
         let b = col(Base::Blob).wire_column("db", "t", "c", 0);
         assert_eq!(b.charset, 63);
         assert!(b.flags & colflag::BINARY != 0 && b.flags & colflag::BLOB != 0);
+    }
+
+    #[test]
+    fn temporal_normalising() {
+        let n = |s: &str, k: &str| normalize_temporal(s, k);
+        // Canonical values are left alone.
+        assert_eq!(n("2024-02-29", "date"), None);
+        assert_eq!(n("2024-02-29 13:45:59.5", "datetime"), None);
+        assert_eq!(n("-838:59:59", "time"), None);
+        // mysql-connector-python's C extension: unpadded dates.
+        assert_eq!(n("2024-2-9", "date").as_deref(), Some("2024-02-09"));
+        assert_eq!(n("2024-2-9 1:2:3.25", "datetime").as_deref(), Some("2024-02-09 01:02:03.25"));
+        // A DATETIME into a DATE column (mysql_async binds NaiveDate as DATETIME) and back.
+        assert_eq!(n("2024-02-29 00:00:00", "date").as_deref(), Some("2024-02-29"));
+        assert_eq!(n("2024-02-29", "datetime").as_deref(), Some("2024-02-29 00:00:00"));
+        assert_eq!(n("2024-02-29T10:11:12", "timestamp").as_deref(), Some("2024-02-29 10:11:12"));
+        assert_eq!(n("20240229101112", "datetime").as_deref(), Some("2024-02-29 10:11:12"));
+        assert_eq!(n("20240229", "date").as_deref(), Some("2024-02-29"));
+        // mysqlclient: TIME as "D h:m:s".
+        assert_eq!(n("34 22:59:59", "time").as_deref(), Some("838:59:59"));
+        assert_eq!(n("0 1:0:0", "time").as_deref(), Some("01:00:00"));
+        assert_eq!(n("-1 1:0:0.000005", "time").as_deref(), Some("-25:00:00.000005"));
+        assert_eq!(n("1:2:3", "time").as_deref(), Some("01:02:03"));
+        // Not temporal values: left for the CHECK to refuse.
+        assert_eq!(n("garbage", "date"), None);
+        assert_eq!(n("24-2-9", "date"), None);
+        assert_eq!(n("2024-02-29 25:00:00", "datetime"), None);
+        assert_eq!(n("12", "time"), None);
+        assert_eq!(n("x 1:0:0", "time"), None);
     }
 
     #[test]
