@@ -271,12 +271,19 @@ def types_blob(v: Verdicts) -> str:
         r = cli(stdin=f"SELECT vb, HEX(b) = '{b.hex().upper()}', LENGTH(b) FROM t_blob WHERE id = {i};".encode())
         if ok_run(v, r, f"select vb of row {i}"):
             v.eq(r.out, vb + f"\t1\t{len(b)}\n".encode(), f"VARBINARY, HEX(b) and LENGTH(b) of row {i}")
+    # A dump-style script (mysqldump without --hex-blob): raw bytes in an escaped string literal.
+    esc = {0: b"\\0", 10: b"\\n", 13: b"\\r", 92: b"\\\\", 39: b"\\'", 34: b'\\"', 26: b"\\Z"}
+    raw = b"".join(esc.get(c, bytes([c])) for c in ALL_BYTES)
+    r = cli(stdin=b"INSERT INTO t_blob VALUES (5, '" + raw + b"', NULL);\nSELECT b FROM t_blob WHERE id = 5;\n")
+    if ok_run(v, r, "a script with raw bytes in a string literal"):
+        v.eq(r.out, ALL_BYTES + b"\n", "BLOB from raw bytes in a string literal")
     # A string literal with escapes into a BLOB, and --binary-as-hex output.
     ok_run(v, cli("INSERT INTO t_blob VALUES (4, 'a\\0b\\nc\\\\', NULL)"), "insert an escaped literal")
     v.eq(cli("SELECT HEX(b) FROM t_blob WHERE id = 4").lines(), ["610062 0A635C".replace(" ", "")], "escaped literal stored")
     r = cli("SELECT b FROM t_blob WHERE id = 1", opts=BATCH + ("--binary-as-hex",))
     v.eq(r.lines(), ["0x" + ALL_BYTES.hex().upper()], "--binary-as-hex output")
-    return "BLOB and VARBINARY with all 256 byte values (and 64 KiB) from X'..' literals, byte-exact with --raw, HEX() and --binary-as-hex agree"
+    return ("BLOB and VARBINARY with all 256 byte values (and 64 KiB) from X'..' literals and from a dump-style script with raw bytes"
+            " in an escaped literal, byte-exact with --raw; HEX() and --binary-as-hex agree")
 
 
 def types_temporal(v: Verdicts) -> str:

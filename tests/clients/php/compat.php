@@ -141,7 +141,8 @@ const BLOB_DDL = 'CREATE TABLE t_blob (id INT PRIMARY KEY, b BLOB, vb VARBINARY(
 function blob_rows(): array
 {
     $a = all_bytes();
-    return [1 => [$a, strrev($a)], 2 => [str_repeat($a, 255), $a . $a], 3 => ['', "\x00"]];
+    // Row 3 goes through the text protocol as an escaped string literal: raw bytes (not UTF-8) in COM_QUERY.
+    return [1 => [$a, strrev($a)], 2 => [str_repeat($a, 255), $a . $a], 3 => [strrev($a), "\x80\xff\x00'\"\\\x1a\xc3("], 4 => ['', "\x00"]];
 }
 
 const TEMP_DDL = 'CREATE TABLE t_temporal (id INT PRIMARY KEY, d DATE, dt DATETIME, ts TIMESTAMP NULL, tm TIME, dt6 DATETIME(6))';

@@ -274,8 +274,8 @@ check('types_string', function () use ($m) {
 
 check('types_blob', function () use ($m) {
     $m->query(BLOB_DDL);
-    // Row 1 through send_long_data (COM_STMT_SEND_LONG_DATA), row 2 as plain string parameters,
-    // row 3 as escaped text.
+    // Row 1 through send_long_data (COM_STMT_SEND_LONG_DATA), rows 2 and 4 as plain string parameters,
+    // row 3 as real_escape_string()d text (raw bytes in the query, as PHP code does it).
     $st = $m->prepare('INSERT INTO t_blob VALUES (?,?,?)');
     [$b1, $v1] = blob_rows()[1];
     $id = 1;
@@ -288,16 +288,17 @@ check('types_blob', function () use ($m) {
     $st->execute();
     $st->close();
     $st = $m->prepare('INSERT INTO t_blob VALUES (?,?,?)');
-    [$b2, $v2] = blob_rows()[2];
-    $id = 2;
-    $st->bind_param('iss', $id, $b2, $v2);
-    $st->execute();
+    foreach ([2, 4] as $id) {
+        [$b2, $v2] = blob_rows()[$id];
+        $st->bind_param('iss', $id, $b2, $v2);
+        $st->execute();
+    }
     $st->close();
     [$b3, $v3] = blob_rows()[3];
     $m->query("INSERT INTO t_blob VALUES (3, '" . $m->real_escape_string($b3) . "', '" . $m->real_escape_string($v3) . "')");
     $sel = 'SELECT id, b, vb, LENGTH(b) AS lb FROM t_blob ORDER BY id';
     foreach (['text' => text_rows($m, $sel), 'binary' => stmt_rows($m, $sel), 'binary bind_result' => stmt_bound_rows($m, $sel)] as $how => $rows) {
-        eq(count($rows), 3, "$how: rows");
+        eq(count($rows), 4, "$how: rows");
         foreach ($rows as $row) {
             [$b, $v] = blob_rows()[$row['id']];
             eq($row['b'], $b, "$how protocol: BLOB of row {$row['id']}");
@@ -310,7 +311,7 @@ check('types_blob', function () use ($m) {
     eq($f->charsetnr, 63, 'BLOB charset (63 = binary)');
     eq(($f->flags & MYSQLI_BINARY_FLAG) !== 0, true, 'BLOB has BINARY_FLAG');
     $r->free();
-    return 'BLOB and VARBINARY with all 256 byte values (and 64 KiB), via send_long_data, string parameters and escaped text; text and binary reads byte-exact';
+    return 'BLOB and VARBINARY with all 256 byte values (and 64 KiB), via send_long_data, string parameters and real_escape_string()d text; text and binary reads byte-exact';
 });
 
 check('types_temporal', function () use ($m) {

@@ -224,10 +224,14 @@ check('types_blob', function () use ($p, $pe) {
         $ins->bindValue(3, $v, PDO::PARAM_LOB);
         $ins->execute();
     }
-    $sel = 'SELECT id, b, vb, LENGTH(b) AS lb FROM t_blob ORDER BY id';
+    // PDO's default, emulated prepares: the bytes are interpolated into the query text.
+    $pe->prepare('INSERT INTO t_blob VALUES (?,?,?)')->execute([5, all_bytes(), "\xff\x00\xfe"]);
+    eq($p->query('SELECT b, vb FROM t_blob WHERE id = 5')->fetchAll(), [['b' => all_bytes(), 'vb' => "\xff\x00\xfe"]],
+        'row inserted through an emulated prepare');
+    $sel = 'SELECT id, b, vb, LENGTH(b) AS lb FROM t_blob WHERE id < 5 ORDER BY id';
     foreach (['binary' => $p, 'text' => $pe] as $how => $c) {
         $rows = $c->query($sel)->fetchAll();
-        eq(count($rows), 3, "$how: rows");
+        eq(count($rows), 4, "$how: rows");
         foreach ($rows as $row) {
             [$b, $v] = blob_rows()[$row['id']];
             eq($row['b'], $b, "$how protocol: BLOB of row {$row['id']}");
@@ -242,7 +246,7 @@ check('types_blob', function () use ($p, $pe) {
     $st->fetch(PDO::FETCH_BOUND);
     $st->closeCursor();
     eq(is_resource($lob) ? stream_get_contents($lob) : $lob, blob_rows()[1][0], 'bindColumn(PARAM_LOB)');
-    return 'BLOB and VARBINARY with all 256 byte values (and 64 KiB), bound as PARAM_LOB (stream and string) and quote()d; binary and text reads byte-exact';
+    return 'BLOB and VARBINARY with all 256 byte values (and 64 KiB), bound as PARAM_LOB (stream and string), quote()d and through an emulated prepare (raw bytes in the query text); binary and text reads byte-exact';
 });
 
 check('types_temporal', function () use ($p, $pe) {
