@@ -776,8 +776,11 @@ impl Session {
             return;
         }
         // Result columns: the engine describes its own statements; session
-        // statements describe theirs when executed.
-        let columns = if matches!(kw.as_str(), "SELECT" | "SHOW" | "DESCRIBE" | "DESC" | "EXPLAIN" | "WITH") && self.engine_bound(&sql) {
+        // statements describe theirs when executed. DML is compiled now too, so
+        // a syntax error or an unknown table or column is reported by PREPARE
+        // (1064/1146/1054), as MySQL does, not by the first EXECUTE.
+        let engine_prepares = matches!(kw.as_str(), "SELECT" | "SHOW" | "DESCRIBE" | "DESC" | "EXPLAIN" | "WITH" | "INSERT" | "REPLACE" | "UPDATE" | "DELETE");
+        let columns = if engine_prepares && self.engine_bound(&sql) {
             match self.engine.as_mut().expect("authenticated").prepare(&sql) {
                 Ok(p) => p.columns,
                 Err(e) => {
