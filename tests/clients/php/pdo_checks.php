@@ -113,12 +113,19 @@ check('types_integer', function () use ($p, $pe) {
         $ins->execute();
     }
     // BIGINT UNSIGNED max: beyond PHP_INT_MAX, so PDO hands it over as its decimal string.
-    $p->prepare("INSERT INTO t_int (k, biu) VALUES ('u64max', ?)")->execute([U64_MAX]);
+    $u64err = null;
+    try {
+        $p->prepare("INSERT INTO t_int (k, biu) VALUES ('u64max', ?)")->execute([U64_MAX]);
+    } catch (PDOException $e) {
+        $u64err = 'BIGINT UNSIGNED max ' . U64_MAX . ' not stored: ' . $e->getMessage();
+    }
     $want = [];
     foreach ($rows as $k => $vals) {
         $want[$k] = array_combine(INT_COLS, $vals);
     }
-    $want['u64max'] = array_combine(INT_COLS, array_merge(array_fill(0, 9, null), [U64_MAX]));
+    if ($u64err === null) {
+        $want['u64max'] = array_combine(INT_COLS, array_merge(array_fill(0, 9, null), [U64_MAX]));
+    }
     $sel = "SELECT k,$cols FROM t_int";
     foreach (['binary protocol (server-side prepare)' => $p, 'text protocol (emulated prepares)' => $pe] as $how => $c) {
         $got = $c->query($sel)->fetchAll();
@@ -133,6 +140,9 @@ check('types_integer', function () use ($p, $pe) {
     eq($st->getColumnMeta(10)['native_type'] ?? null, 'LONGLONG', 'native_type of BIGINT UNSIGNED');
     $st->closeCursor();
     eq(p1($p, 'SELECT COUNT(*) FROM t_int WHERE bi = ? AND ti = ?', [PHP_INT_MIN, -128]), 1, 'PHP_INT_MIN as a parameter');
+    if ($u64err !== null) {
+        throw new CheckFailed("$u64err (every other limit round-trips, binary and text protocol)");
+    }
     return 'TINYINT..BIGINT signed/unsigned at their limits as PHP int over the binary protocol and over the text protocol'
         . ' (emulated prepares, PHP >= 8.1 types them natively); BIGINT UNSIGNED max as the string ' . U64_MAX;
 });
