@@ -70,10 +70,13 @@ impl Resolver for Res<'_> {
     fn is_database(&self, name: &str) -> bool {
         !Catalog::is_system(name) && self.inner.catalog.exists(name)
     }
+    fn is_temp(&self, name: &str) -> bool {
+        self.conn.temp.table(name).is_some()
+    }
     fn table(&self, db: Option<&str>, name: &str) -> Option<Arc<TableDef>> {
         match db {
             None => self.conn.temp.table(name).cloned().or_else(|| self.conn.home.as_ref().and_then(|h| h.schema().table(name).cloned())),
-            Some(d) if Some(d) == self.home() => self.conn.home.as_ref().and_then(|h| h.schema().table(name).cloned()),
+            Some(d) if Some(d) == self.home() => self.conn.temp.table(name).cloned().or_else(|| self.conn.home.as_ref().and_then(|h| h.schema().table(name).cloned())),
             Some(d) => {
                 if !self.is_database(d) {
                     return None;
@@ -470,7 +473,8 @@ impl SqliteSession {
 
     /// Resolve a table name to (SQLite schema name, MySQL db, shared Db or None for TEMPORARY).
     fn target(&mut self, name: &Name, temporary: bool) -> Result<(String, String, Option<Arc<Db>>), SqlError> {
-        if temporary || (name.0.is_none() && self.conn.as_ref().map_or(false, |c| c.temp.table(&name.1).is_some())) {
+        let home_or_none = name.0.is_none() || name.0 == self.db;
+        if temporary || (home_or_none && self.conn.as_ref().map_or(false, |c| c.temp.table(&name.1).is_some())) {
             let home = self.db.clone().ok_or_else(SqlError::no_database)?;
             return Ok(("temp".into(), home, None));
         }

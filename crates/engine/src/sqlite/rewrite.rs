@@ -73,6 +73,10 @@ pub trait Resolver {
     fn home(&self) -> Option<&str>;
     fn is_database(&self, name: &str) -> bool;
     fn table(&self, db: Option<&str>, name: &str) -> Option<Arc<TableDef>>;
+    /// A TEMPORARY table of the session (SQLite's `temp` schema).
+    fn is_temp(&self, _name: &str) -> bool {
+        false
+    }
 }
 
 /// Translate a standalone expression (column DEFAULT (expr)).
@@ -113,6 +117,9 @@ pub fn rewrite(sql: &str, kind: Kind, r: &dyn Resolver) -> Result<Rewritten, Sql
         Kind::Update => tr.update_delete(true)?,
         Kind::Delete => tr.update_delete(false)?,
         Kind::Select => {
+            if let Some(again) = having_without_group_by(sql, toks) {
+                return rewrite(&again, kind, r);
+            }
             if toks.first().map_or(false, |t| t.is_kw("TABLE")) {
                 // TABLE t  →  SELECT * FROM t
                 tr.out.push_str("SELECT * FROM ");
@@ -134,6 +141,107 @@ pub fn rewrite(sql: &str, kind: Kind, r: &dyn Resolver) -> Result<Rewritten, Sql
         select_items,
         tables: tr.tables,
         ctes: tr.ctes,
+    })
+}
+
+const AGGREGATES: [&str; 18] = [
+    "COUNT", "SUM", "AVG", "MIN", "MAX", "GROUP_CONCAT", "BIT_AND", "BIT_OR", "BIT_XOR", "STD", "STDDEV", "STDDEV_POP",
+    "STDDEV_SAMP", "VAR_POP", "VAR_SAMP", "VARIANCE", "JSON_ARRAYAGG", "JSON_OBJECTAGG",
+];
+
+/// MySQL accepts HAVING without GROUP BY in a query without aggregates: it
+/// filters the rows like WHERE but sees the select list's aliases first
+/// (Connector/J's DatabaseMetaData.getTables sends `... HAVING TABLE_TYPE IN
+/// (...)` where TABLE_TYPE is both a column and an alias). SQLite refuses
+/// HAVING on a non-aggregate query, so the outermost SELECT's condition moves
+/// into WHERE with each alias replaced by its expression. Returns the MySQL
+/// text to translate instead, or None when the statement has no such HAVING.
+fn having_without_group_by(sql: &str, toks: &[Token]) -> Option<String> {
+    if !toks.first().map_or(false, |t| t.is_kw("SELECT")) {
+        return None;
+    }
+    // depth-0 clause positions
+    let (mut from, mut where_at, mut having, mut having_end) = (None, None, None, toks.len());
+    let mut depth = 0usize;
+    for (i, t) in toks.iter().enumerate() {
+        if t.is_op("(") {
+            depth += 1;
+        } else if t.is_op(")") {
+            depth = depth.checked_sub(1)?;
+        } else if let Tok::Word(w) = &t.tok {
+            if toks.get(i + 1).map_or(false, |n| n.is_op("(")) && AGGREGATES.iter().any(|a| w.eq_ignore_ascii_case(a)) {
+                return None;
+            }
+            if depth > 0 {
+                continue;
+            }
+            let up = w.to_ascii_uppercase();
+            match up.as_str() {
+                "FROM" if from.is_none() => from = Some(i),
+                "WHERE" if where_at.is_none() => where_at = Some(i),
+                "HAVING" if having.is_none() => having = Some(i),
+                "GROUP" | "UNION" | "EXCEPT" | "INTERSECT" | "WINDOW" => return None,
+                "ORDER" | "LIMIT" | "FOR" | "LOCK" | "INTO" if having.is_some() && having_end == toks.len() => having_end = i,
+                _ => {}
+            }
+        }
+    }
+    let (from, h) = (from?, having?);
+    if h + 1 >= having_end {
+        return None;
+    }
+    // aliases of the select list: name -> expression text
+    let mut aliases: Vec<(String, &str)> = Vec::new();
+    let (mut start, mut depth) = (1usize, 0usize);
+    for j in 1..=from {
+        let t = &toks[j];
+        if t.is_op("(") {
+            depth += 1;
+        } else if t.is_op(")") {
+            depth = depth.saturating_sub(1);
+        } else if depth == 0 && (j == from || t.is_op(",")) {
+            let part = &toks[start..j];
+            let n = part.len();
+            let alias = match part {
+                [.., a, name] if n >= 3 && a.is_kw("AS") => name.ident().map(|x| (x.to_string(), n - 2)),
+                [.., prev, name] if matches!(name.tok, Tok::Word(_) | Tok::Quoted(_)) && !prev.is_op(".") && is_value_end(prev) => {
+                    name.ident().map(|x| (x.to_string(), n - 1))
+                }
+                _ => None,
+            };
+            if let Some((name, e)) = alias {
+                // an expression with `?` cannot be repeated (parameters are positional)
+                let params = part[..e].iter().any(|t| matches!(t.tok, Tok::Param));
+                aliases.push((name, if params { "" } else { &sql[part[0].start..part[e - 1].end] }));
+            }
+            start = j + 1;
+        }
+    }
+    // the condition, aliases replaced
+    let mut cond = String::new();
+    let mut last = toks[h + 1].start;
+    for k in h + 1..having_end {
+        let t = &toks[k];
+        cond.push_str(&sql[last..t.start]);
+        let dotted = toks[k - 1].is_op(".") || toks.get(k + 1).map_or(false, |n| n.is_op(".") || n.is_op("("));
+        match (t.ident(), dotted) {
+            (Some(id), false) if matches!(t.tok, Tok::Word(_) | Tok::Quoted(_)) => match aliases.iter().find(|(a, _)| a.eq_ignore_ascii_case(id)) {
+                Some((_, "")) => return None,
+                Some((_, e)) => {
+                    cond.push('(');
+                    cond.push_str(e);
+                    cond.push(')');
+                }
+                None => cond.push_str(&sql[t.start..t.end]),
+            },
+            _ => cond.push_str(&sql[t.start..t.end]),
+        }
+        last = t.end;
+    }
+    let rest = toks.get(having_end).map_or("", |t| &sql[t.start..]);
+    Some(match where_at {
+        Some(w) => format!("{} ({}) AND ({}) {}", &sql[..toks[w].end], &sql[toks[w + 1].start..toks[h].start].trim_end(), cond, rest),
+        None => format!("{}WHERE {} {}", &sql[..toks[h].start], cond, rest),
     })
 }
 
@@ -284,13 +392,15 @@ impl<'a> Tr<'a> {
         self.toks.get(i).map_or(false, |t| t.is_op(op))
     }
 
-    fn qualifier(&mut self, name: &str) -> Option<String> {
+    /// The SQLite schema for `name.table`.
+    fn qualifier(&mut self, name: &str, table: &str) -> Option<String> {
         if name.eq_ignore_ascii_case("information_schema") {
             self.info_schema = true;
             return Some("information_schema".into());
         }
         if Some(name) == self.r.home() {
-            return Some("main".into());
+            // `db.t` names the session's temporary table t when there is one, as in MySQL.
+            return Some(if self.r.is_temp(table) { "temp" } else { "main" }.into());
         }
         if self.r.is_database(name) {
             if !self.dbs.iter().any(|d| d == name) {
@@ -322,7 +432,7 @@ impl<'a> Tr<'a> {
                             || three && (self.r.is_database(w) || Some(w.as_str()) == self.r.home())
                             || (!three && (Some(w.as_str()) == self.r.home() || self.r.is_database(w)) && self.r.table(Some(w), next).is_some());
                         if is_db {
-                            if let Some(q) = self.qualifier(w) {
+                            if let Some(q) = self.qualifier(w, next) {
                                 if !three {
                                     self.tables.push((Some(w.clone()), next.to_string()));
                                 }
@@ -599,6 +709,10 @@ impl<'a> Tr<'a> {
                     }
                     i = j;
                 }
+                Tok::Number(n) if needs_exact_float(n) => {
+                    self.push(t, &format!("ts_f64('{}')", n));
+                    i += 1;
+                }
                 Tok::Number(n) => {
                     match hex_blob_literal(n) {
                         Some(blob) => self.push(t, &blob),
@@ -754,7 +868,7 @@ impl<'a> Tr<'a> {
         let def = self.r.table(db.as_deref(), &table);
         self.tables.push((db.clone(), table.clone()));
         let qname = match &db {
-            Some(d) => match self.qualifier(d) {
+            Some(d) => match self.qualifier(d, &table) {
                 Some(q) => format!("{}.{}", q, sq_ident(&table)),
                 None => return Err(SqlError::new(1146, "42S02", format!("Table '{}.{}' doesn't exist", d, table))),
             },
@@ -1194,10 +1308,29 @@ fn hex_blob_literal(n: &str) -> Option<String> {
     Some(str_literal(&bytes))
 }
 
+/// SQLite's text-to-double conversion is not correctly rounded for large
+/// decimal exponents (1.0E-300 becomes 9.999999999999999e-301), and drivers
+/// write doubles into SQL text in exponent form (Java's Double.toString does
+/// below 1e-3 and from 1e7 up). Such literals, and those with more significant
+/// digits than a double holds exactly, go through ts_f64(), which parses them
+/// in Rust (correctly rounded).
+fn needs_exact_float(n: &str) -> bool {
+    let b = n.as_bytes();
+    if b.len() > 1 && b[0] == b'0' && matches!(b[1], b'x' | b'X' | b'b' | b'B') {
+        return false;
+    }
+    let exp = b.iter().any(|&c| c == b'e' || c == b'E');
+    let digits = n.split(|c| c == 'e' || c == 'E').next().unwrap_or("").bytes().filter(u8::is_ascii_digit).collect::<Vec<u8>>();
+    let significant = digits.iter().skip_while(|&&d| d == b'0').count();
+    (exp || (n.contains('.') && significant > 15)) && n.parse::<f64>().map_or(false, |v| v.is_finite())
+}
+
 /// A SQLite string literal for MySQL string bytes.
 pub fn str_literal(s: &[u8]) -> String {
+    // SQLite ends the statement text at a NUL byte, so a literal holding one
+    // (MySQL's '\0' escape, which drivers send for NUL) goes as hex too.
     match std::str::from_utf8(s) {
-        Ok(t) => {
+        Ok(t) if !s.contains(&0) => {
             let mut o = String::with_capacity(t.len() + 2);
             o.push('\'');
             for ch in t.chars() {
@@ -1209,7 +1342,7 @@ pub fn str_literal(s: &[u8]) -> String {
             o.push('\'');
             o
         }
-        Err(_) => {
+        _ => {
             let hex: String = s.iter().map(|b| format!("{:02X}", b)).collect();
             format!("CAST(X'{}' AS TEXT)", hex)
         }
@@ -1230,7 +1363,11 @@ mod tests {
             n == "other" || n == "sbtest"
         }
         fn table(&self, _: Option<&str>, name: &str) -> Option<Arc<TableDef>> {
-            self.0.iter().find(|t| t.name == name).cloned()
+            // tmp1: a temporary table (of sbtest1's shape)
+            self.0.iter().find(|t| t.name == name || name == "tmp1").cloned()
+        }
+        fn is_temp(&self, name: &str) -> bool {
+            name == "tmp1"
         }
     }
 
@@ -1260,6 +1397,21 @@ mod tests {
         assert_eq!(sel("SELECT * FROM other.sbtest1"), "SELECT * FROM \"other\".sbtest1");
         assert_eq!(sel("SELECT 0x41 + 0, 0xfffe00112233445566 FROM t"), "SELECT 0x41 + 0, CAST(X'FFFE00112233445566' AS TEXT) FROM t");
         assert_eq!(sel("SELECT 0x14243444546474849 FROM t"), "SELECT '\u{1}BCDEFGHI' FROM t");
+        assert_eq!(sel("SELECT 'a\\0b', 'c' FROM t WHERE x = 'd\\0'"), "SELECT CAST(X'610062' AS TEXT), 'c' FROM t WHERE x = CAST(X'6400' AS TEXT)");
+        assert_eq!(sel("SELECT sbtest.tmp1.c FROM sbtest.tmp1"), "SELECT temp.tmp1.c FROM temp.tmp1");
+        assert_eq!(
+            sel("SELECT a, CASE WHEN b = 1 THEN 'x' ELSE b END AS b FROM t WHERE a > 1 OR a < 0 HAVING b IN ('x', 'y') ORDER BY b"),
+            "SELECT a, CASE WHEN b = 1 THEN 'x' ELSE b END AS b FROM t WHERE (a > 1 OR a < 0) AND ((CASE WHEN b = 1 THEN 'x' ELSE b END) IN ('x', 'y')) ORDER BY b"
+        );
+        assert_eq!(sel("SELECT a AS k FROM t HAVING k = 1"), "SELECT a AS k FROM t WHERE (a) = 1");
+        assert_eq!(sel("SELECT COUNT(*) AS n FROM t HAVING n > 0"), "SELECT COUNT(*) AS n FROM t HAVING n > 0");
+        // A statement whose literals became parameters (exec.rs: normalize) keeps HAVING; the
+        // literal text it falls back to moves it.
+        assert_eq!(sel("SELECT IF(a = ?, 1, 2) AS k FROM t HAVING k = ?"), "SELECT iif(a = ?, 1, 2) AS k FROM t HAVING k = ?");
+        assert_eq!(
+            sel("SELECT 1.5E3, 2.5, 0.30000000000000004, 123456789012345.6, -1.0e-300, 10 FROM t"),
+            "SELECT ts_f64('1.5E3'), 2.5, ts_f64('0.30000000000000004'), ts_f64('123456789012345.6'), -ts_f64('1.0e-300'), 10 FROM t"
+        );
         assert!(rewrite("SELECT a XOR b FROM t", Kind::Select, &r()).unwrap_err().code == 1235);
         let rw = rewrite("SELECT DISTINCT c, COUNT(*), k AS kk FROM sbtest1", Kind::Select, &r()).unwrap();
         assert_eq!(rw.select_items, vec![("c".into(), false), ("COUNT(*)".into(), false), ("k".into(), true)]);
