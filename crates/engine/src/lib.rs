@@ -148,4 +148,8 @@ pub trait EngineSession: Send {
     }
     /// Drop a paused result (the client went away).
     fn cancel_paused(&mut self) {}
+    /// The client's CLIENT_FOUND_ROWS flag, set at login: UPDATE reports rows
+    /// matched when on, rows actually changed when off (MySQL's rule).
+    /// Default: ignored (the engine reports matched rows).
+    fn set_found_rows(&mut self, _on: bool) {}
 }

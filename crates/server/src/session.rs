@@ -368,6 +368,8 @@ impl Session {
                 }
             }
         }
+        let found_rows = self.caps & cap::FOUND_ROWS != 0;
+        self.engine.as_mut().expect("opened above").set_found_rows(found_rows);
         if let Some(db) = &login.database {
             let engine = self.engine.as_mut().expect("opened above");
             if let Err(e) = front::use_database(&mut self.sql, engine.as_mut(), &*self.server, db) {
