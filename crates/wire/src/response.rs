@@ -351,4 +351,19 @@ mod tests {
         assert_eq!(t(Value::Float(-3.25)), "-3.25");
         assert_eq!(t(Value::Float(16777216.0)), "16777216");
     }
+
+    #[test]
+    fn double_text_follows_mysql() {
+        let t = |v: f64| String::from_utf8(Value::Double(v).to_text().unwrap().into_owned()).unwrap();
+        assert_eq!(t(1e300), "1e300");
+        assert_eq!(t(-2.5e-300), "-2.5e-300");
+        assert_eq!(t(1e14), "100000000000000");
+        assert_eq!(t(1e15), "1e15");
+        assert_eq!(t(1.5e20), "1.5e20");
+        assert_eq!(t(0.1 + 0.2), "0.30000000000000004");
+        assert_eq!(t(1e-15), "0.000000000000001");
+        assert_eq!(t(1e-16), "1e-16");
+        assert_eq!(t(-0.0), "0");
+        assert_eq!(t(42.0), "42");
+    }
 }

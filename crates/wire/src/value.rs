@@ -103,6 +103,9 @@ fn write_fraction(s: &mut String, micro: u32, fsp: Option<u8>) {
 /// FLOAT as text: integral values without a fraction, others in the shortest
 /// form that reads back as the same f32.
 pub fn format_f32(v: f32) -> String {
+    if v.is_finite() && (v.abs() >= 1e15 || (v != 0.0 && v.abs() < 1e-15)) {
+        return format!("{:e}", v);
+    }
     if v.is_finite() && v == v.trunc() && v.abs() < 1e15 {
         format!("{}", v as i64)
     } else {
@@ -110,8 +113,22 @@ pub fn format_f32(v: f32) -> String {
     }
 }
 
+/// DOUBLE as text, as MySQL prints it: the shortest digits that read back as
+/// the same double, in plain notation for decimal exponents -15..14 and as
+/// `1e300` / `-2.5e-300` / `1.5e20` outside that range.
 pub fn format_float(v: f64) -> String {
-    if v.is_finite() && v == v.trunc() && v.abs() < 1e15 {
+    if !v.is_finite() {
+        return format!("{}", v);
+    }
+    if v == 0.0 {
+        return "0".into();
+    }
+    let exp = v.abs().log10().floor() as i32;
+    if !(-15..15).contains(&exp) {
+        // Rust's `{:e}` is the shortest round-trip form: "1e300", "-2.5e-300".
+        return format!("{:e}", v);
+    }
+    if v == v.trunc() {
         format!("{}", v as i64)
     } else {
         format!("{}", v)
