@@ -1268,7 +1268,7 @@ impl Tr<'_> {
 
 /// The temporal kind of column `col` of `def`, if it is a date/time column.
 fn temporal_kind_of(def: Option<&TableDef>, col: &str) -> Option<&'static str> {
-    def.and_then(|d| d.column(col)).and_then(|c| super::schema::temporal_kind(c.base))
+    def.and_then(|d| d.column(col)).and_then(|c| super::schema::temporal_kind_fsp(c.base, c.length.unwrap_or(0)))
 }
 
 /// End (exclusive) of the expression starting at `s`: the next top-level `,`,

@@ -702,6 +702,21 @@ pub fn parse_date(s: &str) -> Option<(u16, u8, u8)> {
     Some((y, m, d))
 }
 
+/// `temporal_kind` with the column's fractional-second precision: `time(3)`
+/// (see `normalize_temporal`).
+pub fn temporal_kind_fsp(base: Base, fsp: u64) -> Option<&'static str> {
+    const TIME: [&str; 7] = ["time(0)", "time(1)", "time(2)", "time(3)", "time(4)", "time(5)", "time(6)"];
+    const DATETIME: [&str; 7] = ["datetime(0)", "datetime(1)", "datetime(2)", "datetime(3)", "datetime(4)", "datetime(5)", "datetime(6)"];
+    const TIMESTAMP: [&str; 7] = ["timestamp(0)", "timestamp(1)", "timestamp(2)", "timestamp(3)", "timestamp(4)", "timestamp(5)", "timestamp(6)"];
+    let f = fsp.min(6) as usize;
+    match base {
+        Base::Time => Some(TIME[f]),
+        Base::DateTime => Some(DATETIME[f]),
+        Base::Timestamp => Some(TIMESTAMP[f]),
+        _ => temporal_kind(base),
+    }
+}
+
 /// The temporal column kind a value is written to, as the SQL functions name it.
 pub fn temporal_kind(base: Base) -> Option<&'static str> {
     match base {
@@ -721,7 +736,85 @@ pub fn temporal_kind(base: Base) -> Option<&'static str> {
 /// (MySQL converts both), `YYYYMMDD[hhmmss]`, and TIME as `[-]D hh:mm:ss` (days).
 /// `None`: already canonical, or not a value this recognises (the column's CHECK
 /// then reports it).
+///
+/// `kind` may carry the column's fractional-second precision, `time(3)`: the
+/// fraction is then rounded to that many digits and padded to them, as MySQL
+/// stores it (`12:34:56.789000` into TIME(3) is `12:34:56.789`, `...59.5` into
+/// DATETIME(0) is the next second).
 pub fn normalize_temporal(s: &str, kind: &str) -> Option<String> {
+    let (kind, fsp) = match kind.split_once('(') {
+        Some((k, f)) => (k, f.trim_end_matches(')').parse::<usize>().ok().filter(|f| *f <= 6)),
+        None => (kind, None),
+    };
+    let mut out = canonical_temporal(s, kind)?;
+    if let Some(fsp) = fsp {
+        if let Some(r) = round_fraction(&out, kind, fsp) {
+            out = r;
+        }
+    }
+    (out != s).then_some(out)
+}
+
+/// `v` (canonical) with exactly `fsp` fractional digits, rounded half up.
+fn round_fraction(v: &str, kind: &str, fsp: usize) -> Option<String> {
+    if kind == "date" {
+        return None;
+    }
+    let (main, frac) = v.split_once('.').unwrap_or((v, ""));
+    if !frac.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let mut digits: Vec<u8> = frac.bytes().map(|b| b - b'0').collect();
+    let mut carry = digits.len() > fsp && digits[fsp] >= 5;
+    digits.resize(fsp, 0);
+    for d in digits.iter_mut().rev() {
+        if !carry {
+            break;
+        }
+        if *d == 9 {
+            *d = 0;
+        } else {
+            *d += 1;
+            carry = false;
+        }
+    }
+    let mut o = if carry { next_second(main, kind)? } else { main.to_string() };
+    if fsp > 0 {
+        o.push('.');
+        o.extend(digits.iter().map(|d| (b'0' + d) as char));
+    }
+    Some(o)
+}
+
+/// A canonical `[-]hh:mm:ss` or `YYYY-MM-DD hh:mm:ss` one second further from zero.
+fn next_second(main: &str, kind: &str) -> Option<String> {
+    if kind == "time" {
+        let (neg, rest) = main.strip_prefix('-').map_or((false, main), |r| (true, r));
+        let mut p = rest.split(':').map(|x| x.parse::<u64>().ok());
+        let (h, m, sec) = (p.next()??, p.next()??, p.next()??);
+        let t = h * 3600 + m * 60 + sec + 1;
+        return Some(format!("{}{:02}:{:02}:{:02}", if neg { "-" } else { "" }, t / 3600, t / 60 % 60, t % 60));
+    }
+    let (date, clock) = main.split_once(' ')?;
+    let (y, mo, d) = parse_date(date)?;
+    if y == 0 || mo == 0 || d == 0 {
+        return None;
+    }
+    let mut p = clock.split(':').map(|x| x.parse::<i64>().ok());
+    let (h, mi, sec) = (p.next()??, p.next()??, p.next()??);
+    let mut days = super::functions::days_from_civil(y as i64, mo as i64, d as i64);
+    let mut t = h * 3600 + mi * 60 + sec + 1;
+    if t >= 86400 {
+        t -= 86400;
+        days += 1;
+    }
+    let (y, mo, d) = super::functions::civil_from_days(days);
+    Some(format!("{:04}-{:02}-{:02} {:02}:{:02}:{:02}", y, mo, d, t / 3600, t / 60 % 60, t % 60))
+}
+
+/// `normalize_temporal` without the precision: the canonical form of a value
+/// this recognises (possibly `s` itself), None otherwise.
+fn canonical_temporal(s: &str, kind: &str) -> Option<String> {
     let t = s.trim();
     let out = if kind == "time" {
         let (neg, rest) = match t.strip_prefix('-') {
@@ -786,7 +879,7 @@ pub fn normalize_temporal(s: &str, kind: &str) -> Option<String> {
             (_, None) => format!("{} 00:00:00", day),
         }
     };
-    (out != s).then_some(out)
+    Some(out)
 }
 
 /// `[-]H:MM:SS[.ffffff]` → (negative, hours, minutes, seconds, micros).
@@ -874,6 +967,25 @@ mod tests {
         assert_eq!(n("2024-02-29 25:00:00", "datetime"), None);
         assert_eq!(n("12", "time"), None);
         assert_eq!(n("x 1:0:0", "time"), None);
+    }
+
+    #[test]
+    fn temporal_fsp_rounding() {
+        let n = |s: &str, k: &str| normalize_temporal(s, k);
+        // Drivers send 6 digits; the column keeps its own precision.
+        assert_eq!(n("12:34:56.789000", "time(3)").as_deref(), Some("12:34:56.789"));
+        assert_eq!(n("12:34:56.789", "time(6)").as_deref(), Some("12:34:56.789000"));
+        assert_eq!(n("12:34:56", "time(2)").as_deref(), Some("12:34:56.00"));
+        assert_eq!(n("12:34:56.00", "time(2)"), None);
+        assert_eq!(n("2024-02-29 13:45:56.000000", "datetime(0)").as_deref(), Some("2024-02-29 13:45:56"));
+        // Rounded half up, carrying into the seconds and beyond.
+        assert_eq!(n("12:34:56.7895", "time(3)").as_deref(), Some("12:34:56.790"));
+        assert_eq!(n("-00:59:59.5", "time(0)").as_deref(), Some("-01:00:00"));
+        assert_eq!(n("2024-02-29 23:59:59.999995", "datetime(5)").as_deref(), Some("2024-03-01 00:00:00.00000"));
+        assert_eq!(n("1999-12-31 23:59:59.5", "timestamp(0)").as_deref(), Some("2000-01-01 00:00:00"));
+        assert_eq!(n("2024-2-9 1:2:3.25", "datetime(1)").as_deref(), Some("2024-02-09 01:02:03.3"));
+        assert_eq!(n("2024-02-29", "date"), None);
+        assert_eq!(n("garbage", "time(3)"), None);
     }
 
     #[test]
