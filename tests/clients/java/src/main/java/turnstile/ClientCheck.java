@@ -1023,8 +1023,22 @@ public final class ClientCheck {
         eq("server-side prepared DELETE", 2, ps.executeUpdate());
       }
       eq("rows left", 2L, count(c, "t_aff"));
+      eq("values left", "1:8,2:8", scalarString(c, "SELECT GROUP_CONCAT(CONCAT(id, ':', v) ORDER BY id) FROM t_aff"));
+    }
+    // useAffectedRows=true: the driver leaves CLIENT_FOUND_ROWS off, so MySQL counts changed rows only
+    try (Connection a = open("useAffectedRows=true"); Statement s = a.createStatement()) {
+      try {
+        eq("useAffectedRows=true: UPDATE matching 2 rows that changes 1", 1,
+            s.executeUpdate("UPDATE t_aff SET v = IF(id = 1, 9, v) WHERE grp = 1"));
+        eq("useAffectedRows=true: UPDATE matching 2 rows that changes none", 0, s.executeUpdate("UPDATE t_aff SET v = v WHERE grp = 1"));
+      } catch (AssertionError e) {
+        throw new AssertionError(e.getMessage() + " (the counts with the driver defaults passed; without CLIENT_FOUND_ROWS"
+            + " MySQL counts the rows an UPDATE changed, the server reported the rows it matched)", e);
+      }
+      eq("useAffectedRows=true: DELETE 1 row", 1, s.executeUpdate("DELETE FROM t_aff WHERE id = 2"));
       return "executeUpdate counts: INSERT 5, UPDATE 2, UPDATE 0 (no match), UPDATE 2 (matched, unchanged: found rows,"
-          + " the driver default), DELETE 1, executeLargeUpdate 0, getUpdateCount 2; server-side prepared UPDATE 2/2 and DELETE 2";
+          + " the driver default), DELETE 1, executeLargeUpdate 0, getUpdateCount 2; server-side prepared UPDATE 2/2 and DELETE 2;"
+          + " with useAffectedRows=true (no CLIENT_FOUND_ROWS) an UPDATE counts changed rows: 1 of 2 matched, then 0";
     }
   }
 
