@@ -101,6 +101,7 @@ pub fn tokenize(sql: &str) -> Result<Vec<Token>, LexError> {
         let start = i;
         if c == b'\'' || c == b'"' {
             let (s, end) = lex_string(b, i, c).ok_or(LexError { at: i })?;
+            drop_introducer(&mut out);
             out.push(Token { tok: Tok::Str(s), start, end });
             i = end;
             continue;
@@ -208,6 +209,19 @@ pub fn tokenize(sql: &str) -> Result<Vec<Token>, LexError> {
             let mut j = i;
             while j < b.len() && (is_ident(b[j]) || b[j] >= 0x80 || b[j] == b'$') {
                 j += 1;
+            }
+            // X'4142': a binary string given in hex (an even number of digits).
+            if j == i + 1 && (b[i] == b'X' || b[i] == b'x') && j < b.len() && b[j] == b'\'' {
+                let close = b[j + 1..].iter().position(|&c| c == b'\'').map(|p| j + 1 + p).ok_or(LexError { at: j })?;
+                let digits = &b[j + 1..close];
+                if digits.len() % 2 != 0 || !digits.iter().all(u8::is_ascii_hexdigit) {
+                    return Err(LexError { at: i });
+                }
+                let bytes = digits.chunks(2).map(|d| u8::from_str_radix(std::str::from_utf8(d).unwrap_or("00"), 16).unwrap_or(0)).collect();
+                drop_introducer(&mut out);
+                out.push(Token { tok: Tok::Str(bytes), start, end: close + 1 });
+                i = close + 1;
+                continue;
             }
             // _utf8mb4'text' and N'text' introducers: keep just the string.
             if j < b.len() && b[j] == b'\'' && (b[i] == b'_' || (j == i + 1 && (b[i] == b'N' || b[i] == b'n'))) {
@@ -360,6 +374,17 @@ pub fn count_params(sql: &str) -> Result<usize, LexError> {
     Ok(tokenize(sql)?.iter().filter(|t| t.tok == Tok::Param).count())
 }
 
+/// A charset introducer separated from its string by blanks (`_binary X'00'`,
+/// `_utf8mb4 'x'`): the string is what counts, so the introducer is dropped.
+fn drop_introducer(out: &mut Vec<Token>) {
+    const INTRODUCERS: &[&str] = &["_binary", "_utf8mb4", "_utf8mb3", "_utf8", "_latin1", "_ascii"];
+    if let Some(Token { tok: Tok::Word(w), .. }) = out.last() {
+        if INTRODUCERS.iter().any(|i| w.eq_ignore_ascii_case(i)) {
+            out.pop();
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -409,5 +434,17 @@ mod tests {
         assert_eq!(first_keyword("  /* c */ select 1"), "SELECT");
         assert_eq!(first_keyword("(SELECT 1)"), "SELECT");
         assert_eq!(count_params("SELECT ?, '?', `?` FROM t WHERE a=?").unwrap(), 2);
+    }
+
+    #[test]
+    fn hex_string_literals() {
+        let toks = tokenize("SELECT X'41ff', x'' , X'4'").unwrap_err();
+        assert_eq!(toks.at, 22);
+        let toks = tokenize("SELECT X'41ff', x''").unwrap();
+        assert!(matches!(&toks[1].tok, Tok::Str(b) if b == &vec![0x41, 0xff]));
+        assert!(matches!(&toks[3].tok, Tok::Str(b) if b.is_empty()));
+        let toks = tokenize("SELECT _binary X'43', _utf8mb4 'x'").unwrap();
+        assert_eq!(toks.len(), 4);
+        assert!(matches!(&toks[1].tok, Tok::Str(b) if b == b"C"));
     }
 }

@@ -777,6 +777,10 @@ impl Session {
             self.send_err(out, &SqlError::empty_query());
             return;
         }
+        if !front::is_statement_keyword(&kw) {
+            self.send_err(out, &SqlError::syntax(sql.trim_start()));
+            return;
+        }
         // Result columns: the engine describes its own statements; session
         // statements describe theirs when executed. DML is compiled now too, so
         // a syntax error or an unknown table or column is reported by PREPARE

@@ -153,6 +153,17 @@ fn statement(call: &mut Call<'_, '_>, sql: &str, sink: &mut dyn RowSink) -> Resu
     }
 }
 
+/// True if `kw` (upper case) can start a statement; `statement` answers any
+/// other first word with a syntax error. COM_STMT_PREPARE uses this to refuse
+/// such text at prepare time, as MySQL does.
+pub fn is_statement_keyword(kw: &str) -> bool {
+    const HANDLED: &[&str] = &[
+        "SELECT", "PREPARE", "EXECUTE", "DEALLOCATE", "SET", "SHOW", "USE", "KILL", "CREATE", "DROP", "ALTER", "GRANT", "REVOKE", "BEGIN", "START", "COMMIT",
+        "ROLLBACK", "DO", "FLUSH", "INSERT", "REPLACE", "UPDATE", "DELETE", "TRUNCATE", "DESCRIBE", "DESC", "EXPLAIN", "WITH", "TABLE", "VALUES", "RENAME",
+    ];
+    HANDLED.contains(&kw) || ENGINE_VERBS.contains(&kw)
+}
+
 /// Other statements an engine may understand; any other first word is a syntax error.
 const ENGINE_VERBS: &[&str] = &[
     "ANALYZE", "CALL", "CHECK", "CHECKSUM", "DEALLOCATE", "EXECUTE", "HANDLER", "LOAD", "LOCK", "OPTIMIZE", "PREPARE", "RELEASE", "REPAIR",
