@@ -794,6 +794,20 @@ fn builtin(name: &str, v: &[Value]) -> Result<Value, SqlError> {
                 "SIGNED" | "INTEGER" | "INT" => v[0].as_i64().map_or(Value::Null, Value::Int),
                 "UNSIGNED" => v[0].as_i64().map_or(Value::Null, |i| Value::UInt(i as u64)),
                 "DECIMAL" | "DOUBLE" | "FLOAT" | "REAL" => v[0].as_f64().map_or(Value::Null, Value::Double),
+                // Typed temporal values, so drivers get DATE/DATETIME/TIME columns.
+                "DATE" | "DATETIME" | "TIME" => {
+                    use turnstile_engine::sqlite::schema::{parse_temporal, Base};
+                    let base = match ty.as_str() {
+                        "DATE" => Base::Date,
+                        "DATETIME" => Base::DateTime,
+                        _ => Base::Time,
+                    };
+                    match &v[0] {
+                        Value::Null => Value::Null,
+                        Value::Date { .. } | Value::DateTime { .. } | Value::Time { .. } if base == Base::DateTime => v[0].clone(),
+                        other => other.to_text().and_then(|t| parse_temporal(base, &t)).unwrap_or(Value::Null),
+                    }
+                }
                 _ => v[0].to_text().map_or(Value::Null, |t| Value::Bytes(t.into_owned())),
             }
         }

@@ -112,14 +112,18 @@ impl Column {
 }
 
 /// Fractional-second digits per column for `encode_text_row`: empty unless a
-/// column is DATETIME, TIMESTAMP or TIME.
+/// table's column is DATETIME, TIMESTAMP or TIME. Computed columns (no table,
+/// e.g. NOW(6) or CAST) carry no reliable precision: `FSP_UNKNOWN`, which
+/// shows a non-zero fraction as six digits.
 pub fn text_fsp(columns: &[Column]) -> Vec<u8> {
-    let temporal = |c: &Column| matches!(c.coltype, coltype::DATETIME | coltype::TIMESTAMP | coltype::TIME);
+    let temporal = |c: &Column| matches!(c.coltype, coltype::DATETIME | coltype::TIMESTAMP | coltype::TIME) && !c.org_table.is_empty();
     if !columns.iter().any(temporal) {
         return Vec::new();
     }
-    columns.iter().map(|c| if temporal(c) { c.decimals.min(6) } else { 0 }).collect()
+    columns.iter().map(|c| if temporal(c) { c.decimals.min(6) } else { FSP_UNKNOWN }).collect()
 }
+
+pub const FSP_UNKNOWN: u8 = u8::MAX;
 
 pub fn encode_column_count(out: &mut Vec<u8>, n: usize) {
     put_lenenc_int(out, n as u64);
@@ -129,7 +133,7 @@ pub fn encode_column_count(out: &mut Vec<u8>, n: usize) {
 /// column (see `Value::to_text_fsp`); empty when no column is temporal.
 pub fn encode_text_row(out: &mut Vec<u8>, row: &[Value], fsp: &[u8]) {
     for (i, v) in row.iter().enumerate() {
-        match v.to_text_fsp(fsp.get(i).copied()) {
+        match v.to_text_fsp(fsp.get(i).copied().filter(|&d| d != FSP_UNKNOWN)) {
             None => out.push(0xfb),
             Some(t) => put_lenenc_bytes(out, &t),
         }
@@ -338,9 +342,10 @@ mod tests {
         assert_eq!(t(&dt, None), "2024-02-29 01:02:03.125000");
         let time = Value::Time { negative: true, days: 1, hour: 2, minute: 3, second: 4, micro: 500_000 };
         assert_eq!(t(&time, Some(1)), "-26:03:04.5");
-        let mut cols = vec![Column::computed("a", coltype::LONG), Column::computed("b", coltype::DATETIME)];
+        let mut cols = vec![Column::computed("a", coltype::LONG), Column::computed("b", coltype::DATETIME), Column::computed("c", coltype::DATETIME)];
         cols[1].decimals = 3;
-        assert_eq!(text_fsp(&cols), vec![0, 3]);
+        cols[1].org_table = "t".into();
+        assert_eq!(text_fsp(&cols), vec![FSP_UNKNOWN, 3, FSP_UNKNOWN]);
         assert!(text_fsp(&cols[..1]).is_empty());
     }
 
