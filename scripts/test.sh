@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # The whole test suite: installs what the tests need (Debian mariadb-client and
-# sysbench, the pinned Python packages), builds the release binary, runs the
-# Rust unit tests, then the integration tests that start the real `turnstile`
-# binary and drive it with real clients (mysql CLI, PyMySQL, sysbench).
+# sysbench, the pinned Python packages, and the toolchains of the client
+# compatibility suite: PHP, Go modules, npm, Maven, cargo), builds the release
+# binary, runs the Rust unit tests, then the integration tests that start the
+# real `turnstile` binary and drive it with real clients (mysql CLI, PyMySQL,
+# sysbench, and tests/clients/: PHP, Python, Go, Node, Java and Rust drivers),
+# once per scheduler, and regenerates the client matrix in docs/compatibility.md.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -18,6 +21,9 @@ fi
 echo "== python packages"
 python3 -m pip install -q --disable-pip-version-check -r tests/requirements.txt
 
+echo "== client compatibility suite: toolchains and builds (tests/clients/setup.sh)"
+bash tests/clients/setup.sh
+
 echo "== build"
 cargo build --release --locked -p turnstile
 echo "== rust unit tests"
@@ -25,9 +31,17 @@ cargo test --release --locked --workspace 2>&1 | tee /tmp/turnstile-cargo-test.l
 if grep -qE "FAILED|error(\[|:)" /tmp/turnstile-cargo-test.log; then
   echo "rust unit tests failed"; exit 1
 fi
-# The whole integration suite runs once per scheduler.
+# The whole integration suite runs once per scheduler; both runs are attempted
+# before the verdict so the client matrix covers both.
+results="$(mktemp -d /tmp/turnstile-clients-XXXXXX)"
+status=0
 for scheduler in one-thread-per-connection pool-of-threads; do
   echo "== integration tests, thread_handling=$scheduler (real binary, real clients)"
-  TURNSTILE_THREAD_HANDLING=$scheduler TURNSTILE_REQUIRE_BIN=1 TURNSTILE_BIN="$PWD/target/release/turnstile" \
-    python3 -m pytest tests -q -p no:cacheprovider "$@"
+  TURNSTILE_THREAD_HANDLING=$scheduler TURNSTILE_REQUIRE_BIN=1 TURNSTILE_REQUIRE_CLIENTS=1 \
+    TURNSTILE_CLIENT_RESULTS="$results" TURNSTILE_BIN="$PWD/target/release/turnstile" \
+    python3 -m pytest tests -q -p no:cacheprovider "$@" || status=1
 done
+echo "== client matrix"
+python3 tests/clients/matrix.py "$results" || status=1
+rm -rf "$results"
+exit $status
