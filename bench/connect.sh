@@ -4,7 +4,9 @@
 # Why: Turnstile's promise is cheap connections. This script measures, on this
 # machine and in the same run, what a short-lived connection (connect + auth +
 # SELECT 1 + disconnect) costs
-#   * Turnstile     (target/release/turnstile, blackhole engine),
+#   * Turnstile     (target/release/turnstile, blackhole engine), once with
+#                   one-thread-per-connection ("turnstile") and once with
+#                   pool-of-threads ("turnstile-pool"),
 #   * MariaDB 10.11 (mariadbd, one-thread-per-connection, private datadir),
 #   * floor         (crates/floor: canned replies, the machine's cost floor),
 # driving each with sysbench 1.0.20 + bench/lua/connect_select1.lua over TCP
@@ -23,7 +25,7 @@
 #   5. stops everything it started and removes the temp dir (trap on exit).
 #
 # Usage: bash bench/connect.sh [--quick] [--runs N] [--duration S] [--threads N]
-#          [--idle N] [--servers mariadb,turnstile,floor] [--transports tcp,unix]
+#          [--idle N] [--servers mariadb,turnstile,turnstile-pool,floor] [--transports tcp,unix]
 #          [--rebuild] [--no-install] [--require-turnstile] [--keep-tmp]
 #          [--turnstile-bin PATH] [--build-retries N] [--build-wait S]
 #          [--mariadb-perf-schema] [--mariadb-opt=--name=value ...] [--results DIR]
@@ -38,7 +40,7 @@ DURATION=20
 RUNS=3
 THREADS=100
 IDLE=1000
-SERVERS="mariadb,turnstile,floor"
+SERVERS="mariadb,turnstile,turnstile-pool,floor"
 TRANSPORTS="tcp,unix"
 REBUILD=0
 INSTALL=1
@@ -272,34 +274,54 @@ start_mariadb() {
 }
 
 TURNSTILE_PID=""; TURNSTILE_SOCK=""
+TPOOL_PID=""; TPOOL_SOCK=""; TPOOL_PORT=13309; TPOOL_ADMIN_PORT=13319; TPOOL_NOTE=""
+# start_turnstile [pool]: Turnstile with one-thread-per-connection (the
+# "turnstile" server), or with pool-of-threads ("turnstile-pool"); the pool
+# instance's pid/port/socket/note are copied into the TPOOL_* variables.
 start_turnstile() {
-  local d="$TMP/turnstile" line p s
+  local mode="${1:-}" name=turnstile handling=one-thread-per-connection
+  if [ "$mode" = pool ]; then
+    name=turnstile-pool; handling=pool-of-threads
+    local save=("$TURNSTILE_PID" "$TURNSTILE_PORT" "$TURNSTILE_ADMIN_PORT" "$TURNSTILE_SOCK" "$TURNSTILE_NOTE")
+    TURNSTILE_PORT=$TPOOL_PORT; TURNSTILE_ADMIN_PORT=$TPOOL_ADMIN_PORT; TURNSTILE_NOTE=""
+    local rc=0
+    start_turnstile_as "$name" "$handling" || rc=$?
+    TPOOL_PID="$TURNSTILE_PID"; TPOOL_PORT="$TURNSTILE_PORT"; TPOOL_SOCK="$TURNSTILE_SOCK"; TPOOL_NOTE="$TURNSTILE_NOTE"
+    TURNSTILE_PID="${save[0]}"; TURNSTILE_PORT="${save[1]}"; TURNSTILE_ADMIN_PORT="${save[2]}"; TURNSTILE_SOCK="${save[3]}"; TURNSTILE_NOTE="${save[4]}"
+    return $rc
+  fi
+  start_turnstile_as "$name" "$handling"
+}
+
+start_turnstile_as() {
+  local name="$1" handling="$2"
+  local d="$TMP/$name" line p s
   mkdir -p "$d/data"
   TURNSTILE_PORT="$(free_port "$TURNSTILE_PORT")"
   TURNSTILE_ADMIN_PORT="$(free_port "$TURNSTILE_ADMIN_PORT")"
   TURNSTILE_SOCK="$d/turnstile.sock"
-  log "starting Turnstile on port $TURNSTILE_PORT (admin $TURNSTILE_ADMIN_PORT)"
+  log "starting Turnstile ($handling) on port $TURNSTILE_PORT (admin $TURNSTILE_ADMIN_PORT)"
   "$TURNSTILE_BIN" --port "$TURNSTILE_PORT" --admin-port "$TURNSTILE_ADMIN_PORT" \
-    --socket "$TURNSTILE_SOCK" --datadir "$d/data" --engine blackhole \
+    --socket "$TURNSTILE_SOCK" --datadir "$d/data" --engine blackhole --thread-handling "$handling" \
     --max-connections 2000 --thread-cache-size 256 --root-password "$TURNSTILE_ROOT_PW" \
-    >"$TMP/turnstile-stdout.log" 2>"$TMP/turnstile.log" &
+    >"$TMP/$name-stdout.log" 2>"$TMP/$name.log" &
   TURNSTILE_PID=$!
   PIDS+=("$TURNSTILE_PID")
   local rc=0
-  wait_for_line "$TMP/turnstile.log" '^turnstile ready:' "$TURNSTILE_PID" 30 || rc=$?
+  wait_for_line "$TMP/$name.log" '^turnstile ready:' "$TURNSTILE_PID" 30 || rc=$?
   if [ "$rc" != 0 ]; then
     if [ "$rc" = 2 ]; then
       local st=0; wait "$TURNSTILE_PID" 2>/dev/null || st=$?
       TURNSTILE_NOTE="turnstile exited (status $st) without printing 'turnstile ready:'"
-      if [ -s "$TMP/turnstile.log" ]; then TURNSTILE_NOTE="$TURNSTILE_NOTE; last stderr line: $(tail -1 "$TMP/turnstile.log" | cut -c1-200)"; fi
+      if [ -s "$TMP/$name.log" ]; then TURNSTILE_NOTE="$TURNSTILE_NOTE; last stderr line: $(tail -1 "$TMP/$name.log" | cut -c1-200)"; fi
     else
       TURNSTILE_NOTE="turnstile printed no 'turnstile ready:' line within 30 s"
     fi
-    tail -5 "$TMP/turnstile.log" >&2 || true
+    tail -5 "$TMP/$name.log" >&2 || true
     return 1
   fi
   # Use what it says it listens on.
-  line="$(grep -m1 -E '^turnstile ready:' "$TMP/turnstile.log")"
+  line="$(grep -m1 -E '^turnstile ready:' "$TMP/$name.log")"
   p="$(sed -nE 's/.* port=([0-9]+).*/\1/p' <<<"$line")"; [ -n "$p" ] && TURNSTILE_PORT="$p"
   s="$(sed -nE 's/.* socket=([^ ]+).*/\1/p' <<<"$line")"; [ -n "$s" ] && TURNSTILE_SOCK="$s"
   local a b
@@ -309,7 +331,7 @@ start_turnstile() {
     TURNSTILE_NOTE="SELECT 1 as root failed: tcp='$a' unix='$b'"
     return 1
   fi
-  log "Turnstile ready (pid $TURNSTILE_PID)"
+  log "Turnstile ($handling) ready (pid $TURNSTILE_PID)"
 }
 
 FLOOR_PID=""; FLOOR_SOCK=""; FLOOR_NOTE=""
@@ -339,8 +361,17 @@ TMP="$(mktemp -d /tmp/turnstile-connect-bench.XXXXXX)"
 mkdir -p "$RESULTS" "$LOGDIR"
 log "temp dir $TMP; logs will be kept in ${LOGDIR#"$ROOT"/}"
 
-M_OK=false; T_OK=false; F_OK=false
+M_OK=false; T_OK=false; P_OK=false; F_OK=false
 if want floor; then build_floor; fi
+if want turnstile-pool; then
+  if build_turnstile; then
+    start_turnstile pool && P_OK=true || true
+  fi
+  if [ "$P_OK" != true ]; then
+    log "Turnstile pool-of-threads NOT measured: $TPOOL_NOTE"
+    if [ -n "$TPOOL_PID" ]; then kill -TERM "$TPOOL_PID" 2>/dev/null || true; fi
+  fi
+fi
 if want turnstile; then
   if build_turnstile; then
     start_turnstile && T_OK=true || true
@@ -355,7 +386,7 @@ if want mariadb; then start_mariadb && M_OK=true || log "MariaDB NOT measured: $
 if want floor; then start_floor && F_OK=true || log "floor NOT measured: $FLOOR_NOTE"; fi
 
 CONFIG="$TMP/servers.json"
-export M_OK T_OK F_OK MARIADB_PID MARIADB_PORT MARIADB_SOCK MARIADB_NOTE \
+export M_OK T_OK P_OK F_OK TPOOL_PID TPOOL_PORT TPOOL_SOCK TPOOL_NOTE MARIADB_PID MARIADB_PORT MARIADB_SOCK MARIADB_NOTE \
   TURNSTILE_PID TURNSTILE_PORT TURNSTILE_SOCK TURNSTILE_NOTE TURNSTILE_ROOT_PW TURNSTILE_BIN \
   FLOOR_PID FLOOR_PORT FLOOR_SOCK FLOOR_NOTE SERVERS ROOT
 MARIADB_EXTRA_OPTS="${MARIADB_EXTRA[*]:-}"; export MARIADB_EXTRA_OPTS
@@ -385,6 +416,8 @@ def add(name, ok, pid, port, sock, user, pw, note):
 add("mariadb", e["M_OK"], e["MARIADB_PID"], e["MARIADB_PORT"], e["MARIADB_SOCK"], "bench", "bench", e["MARIADB_NOTE"])
 add("turnstile", e["T_OK"], e["TURNSTILE_PID"], e["TURNSTILE_PORT"], e["TURNSTILE_SOCK"], "root",
     e["TURNSTILE_ROOT_PW"], e["TURNSTILE_NOTE"])
+add("turnstile-pool", e["P_OK"], e["TPOOL_PID"], e["TPOOL_PORT"], e["TPOOL_SOCK"], "root",
+    e["TURNSTILE_ROOT_PW"], e["TPOOL_NOTE"])
 add("floor", e["F_OK"], e["FLOOR_PID"], e["FLOOR_PORT"], e["FLOOR_SOCK"], "bench", "bench", e["FLOOR_NOTE"])
 uname = os.uname()
 def sysctl(name):

@@ -45,8 +45,8 @@ import sys
 import time
 
 CLK_TCK = os.sysconf("SC_CLK_TCK")
-ORDER = ["turnstile", "mariadb", "floor"]  # display order
-LABEL = {"turnstile": "Turnstile", "mariadb": "MariaDB", "floor": "floor"}
+ORDER = ["turnstile", "turnstile-pool", "mariadb", "floor"]  # display order
+LABEL = {"turnstile": "Turnstile", "turnstile-pool": "Turnstile pool", "mariadb": "MariaDB", "floor": "floor"}
 
 
 # ---------------------------------------------------------------- /proc helpers
@@ -358,21 +358,24 @@ def summarize(args, servers, runs, rss, meta):
               f"{'n/a' if other is None else f'{other:.0f}'} |")
     P("")
 
-    if "turnstile" in names and avail["turnstile"].get("available"):
+    ours = [n for n in ("turnstile", "turnstile-pool") if n in names and avail[n].get("available")]
+    if ours:
         P("## Ratios (medians)")
         P("")
-        P("conn/s: higher is better for Turnstile; CPU/conn: lower is better.")
+        P("conn/s: higher is better for Turnstile; CPU/conn: lower is better. MariaDB runs "
+          "one-thread-per-connection.")
         P("")
-        P("| transport | metric | Turnstile/MariaDB | Turnstile/floor |")
-        P("|---|---|---:|---:|")
-        for t in args.transports:
-            for key, label in (("conn_per_s", "conn/s"), ("server_us_per_conn", "server µs CPU/conn"),
-                               ("client_us_per_conn", "client µs CPU/conn"),
-                               ("total_us_per_conn", "total µs CPU/conn")):
-                tv = med_range(pick("turnstile", t, key))[0]
-                mv = med_range(pick("mariadb", t, key))[0] if "mariadb" in names else None
-                fv = med_range(pick("floor", t, key))[0] if "floor" in names else None
-                P(f"| {t} | {label} | {ratio(tv, mv)} | {ratio(tv, fv)} |")
+        P("| server | transport | metric | /MariaDB | /floor |")
+        P("|---|---|---|---:|---:|")
+        for n in ours:
+            for t in args.transports:
+                for key, label in (("conn_per_s", "conn/s"), ("server_us_per_conn", "server µs CPU/conn"),
+                                   ("client_us_per_conn", "client µs CPU/conn"),
+                                   ("total_us_per_conn", "total µs CPU/conn")):
+                    tv = med_range(pick(n, t, key))[0]
+                    mv = med_range(pick("mariadb", t, key))[0] if "mariadb" in names else None
+                    fv = med_range(pick("floor", t, key))[0] if "floor" in names else None
+                    P(f"| {LABEL[n]} | {t} | {label} | {ratio(tv, mv)} | {ratio(tv, fv)} |")
         P("")
     elif "mariadb" in names and "floor" in names:
         P("## Ratios (medians) — MariaDB/floor (Turnstile not measured)")
