@@ -18,11 +18,12 @@ use turnstile_engine::{Column, EngineSession, ExecContext, NoWait, Outcome, RowS
 use turnstile_sql::front::{self, Call};
 use turnstile_sql::{privs, SessionState, SERVER_VERSION};
 use turnstile_wire::auth;
+use turnstile_wire::buf::put_lenenc_bytes;
 use turnstile_wire::command::{decode_execute_params, ChangeUser, Command, ParamType};
 use turnstile_wire::consts::{cap, charset, status};
 use turnstile_wire::handshake::{encode_auth_more_data, encode_auth_switch, Greeting, HandshakeResponse};
 use turnstile_wire::packet::{begin_packet, end_packet};
-use turnstile_wire::response::{encode_binary_row, encode_column_count, encode_eof, encode_err, encode_ok, encode_text_row, text_fsp};
+use turnstile_wire::response::{encode_binary_row_typed, encode_column_count, encode_eof, encode_err, encode_ok, encode_text_row, text_fsp};
 
 /// Output buffer size past which a result set is flushed to the socket.
 pub const FLUSH_AT: usize = 64 * 1024;
@@ -205,8 +206,25 @@ impl Session {
     }
 
     fn send_ok(&mut self, out: &mut Vec<u8>, affected: u64, last_id: u64, warnings: u16, more: bool) {
+        self.send_ok_info(out, affected, last_id, warnings, "", more);
+    }
+
+    /// OK with MySQL's human-readable info string (`Rows matched: 3  Changed: 1
+    /// Warnings: 0` after UPDATE, `Records: ...` after a multi-row INSERT or
+    /// ALTER TABLE), which the mysql CLI prints and drivers parse (mysqli's
+    /// info, mysql2's changedRows).
+    /// The info is a length-encoded string, as mysqld writes it (net_send_ok
+    /// uses net_store_data also without CLIENT_SESSION_TRACK), and as
+    /// libmysqlclient, MariaDB Connector/C and mysql-connector-python read it:
+    /// sent raw, the MariaDB mysql CLI fails with 2027 "malformed packet".
+    fn send_ok_info(&mut self, out: &mut Vec<u8>, affected: u64, last_id: u64, warnings: u16, info: &str, more: bool) {
         let st = self.status_flags() | if more { status::MORE_RESULTS_EXISTS } else { 0 };
-        self.packet(out, |o| encode_ok(o, 0, affected, last_id, st, warnings, ""));
+        self.packet(out, |o| {
+            encode_ok(o, 0, affected, last_id, st, warnings, "");
+            if !info.is_empty() {
+                put_lenenc_bytes(o, info.as_bytes());
+            }
+        });
     }
 
     pub fn send_err(&mut self, out: &mut Vec<u8>, e: &SqlError) {
@@ -729,7 +747,7 @@ impl Session {
                 Step::Next
             }
             Ok(Outcome::Done(d)) => {
-                self.send_ok(out, d.affected_rows, d.last_insert_id, d.warnings, more);
+                self.send_ok_info(out, d.affected_rows, d.last_insert_id, d.warnings, &d.info, more);
                 Step::Next
             }
             Err(Some(e)) => {
@@ -913,7 +931,8 @@ struct WireSink<'a, 'f> {
     seq: &'a mut u8,
     deprecate_eof: bool,
     binary: bool,
-    columns: Vec<Column>,
+    /// Column types of the result, for binary rows.
+    coltypes: Vec<u8>,
     /// Fractional-second digits per column for text rows (see `text_fsp`).
     fsp: Vec<u8>,
     sent_columns: bool,
@@ -927,8 +946,8 @@ impl<'a, 'f> WireSink<'a, 'f> {
     #[allow(clippy::too_many_arguments)]
     fn new(out: &'a mut Vec<u8>, seq: &'a mut u8, deprecate_eof: bool, binary: bool, columns: &[Column], flush: &'a mut Flush<'f>, status: u16, pausable: bool) -> Self {
         // Column types are only needed to encode binary rows.
-        let columns = if binary { columns.to_vec() } else { Vec::new() };
-        WireSink { out, seq, deprecate_eof, binary, columns, fsp: Vec::new(), sent_columns: false, flush, io_error: None, status, pausable }
+        let coltypes = if binary { columns.iter().map(|c| c.coltype).collect() } else { Vec::new() };
+        WireSink { out, seq, deprecate_eof, binary, coltypes, fsp: Vec::new(), sent_columns: false, flush, io_error: None, status, pausable }
     }
 
     fn packet(&mut self, f: impl FnOnce(&mut Vec<u8>)) {
@@ -959,7 +978,8 @@ impl RowSink for WireSink<'_, '_> {
             self.packet(|o| encode_eof(o, 0, st));
         }
         if self.binary {
-            self.columns = columns.to_vec();
+            self.coltypes.clear();
+            self.coltypes.extend(columns.iter().map(|c| c.coltype));
         } else {
             self.fsp = text_fsp(columns);
         }
@@ -969,9 +989,9 @@ impl RowSink for WireSink<'_, '_> {
 
     fn row(&mut self, row: &[Value]) -> Result<(), SqlError> {
         if self.binary {
-            let cols = std::mem::take(&mut self.columns);
-            self.packet(|o| encode_binary_row(o, &cols, row));
-            self.columns = cols;
+            let types = std::mem::take(&mut self.coltypes);
+            self.packet(|o| encode_binary_row_typed(o, types.iter().copied(), row));
+            self.coltypes = types;
         } else {
             let fsp = std::mem::take(&mut self.fsp);
             self.packet(|o| encode_text_row(o, row, &fsp));

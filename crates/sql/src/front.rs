@@ -190,6 +190,19 @@ fn has_union(toks: &[Token]) -> bool {
     toks.iter().any(|t| t.is_kw("UNION"))
 }
 
+/// The session's privileges on its current database (the hot path: no copy
+/// of the database name while the cache holds).
+fn current_db_privileges(sess: &mut SessionState, ops: &dyn ServerOps) -> u32 {
+    let gen = ops.privilege_generation();
+    if let Some((g, d, bits)) = &sess.priv_cache {
+        if *g == gen && *d == sess.db {
+            return *bits;
+        }
+    }
+    let db = sess.db.clone();
+    privileges(sess, ops, db.as_deref())
+}
+
 /// The session's privileges on `db`, cached until accounts change.
 fn privileges(sess: &mut SessionState, ops: &dyn ServerOps, db: Option<&str>) -> u32 {
     let gen = ops.privilege_generation();
@@ -227,12 +240,9 @@ pub fn use_database(sess: &mut SessionState, engine: &mut dyn EngineSession, ops
 }
 
 fn engine_statement(call: &mut Call<'_, '_>, sql: &str, need: u32, sink: &mut dyn RowSink) -> Result<Outcome, SqlError> {
-    if need != 0 {
-        let db = call.sess.db.clone();
-        if privileges(call.sess, call.ops, db.as_deref()) & need != need {
-            let verb = lex::first_keyword(sql);
-            return Err(SqlError::command_denied(&verb, &call.sess.user, &call.sess.host, db.as_deref().unwrap_or("")));
-        }
+    if need != 0 && current_db_privileges(call.sess, call.ops) & need != need {
+        let verb = lex::first_keyword(sql);
+        return Err(SqlError::command_denied(&verb, &call.sess.user, &call.sess.host, call.sess.db.as_deref().unwrap_or("")));
     }
     let substituted = crate::dialect::substitute(call, sql)?;
     let sql = substituted.as_deref().unwrap_or(sql);

@@ -117,8 +117,13 @@ impl SessionState {
     }
 
     /// The idle timeout this session gets, in seconds (its wait_timeout).
+    /// Read before every wait for a command, so the common case (the session
+    /// never set it) is one hash probe and one atomic load.
     pub fn idle_timeout(&self, globals: &vars::Globals) -> i64 {
-        self.int_var(globals, "wait_timeout")
+        match self.vars.get("wait_timeout") {
+            Some(v) => v.as_i64().unwrap_or(0),
+            None => globals.hot.wait_timeout.load(std::sync::atomic::Ordering::Relaxed),
+        }
     }
 
     /// Session defaults applied at login and after a reset: as MySQL does, an

@@ -142,17 +142,23 @@ pub fn encode_text_row(out: &mut Vec<u8>, row: &[Value], fsp: &[u8]) {
 
 /// Append a binary-protocol row, each value encoded as its column's type says.
 pub fn encode_binary_row(out: &mut Vec<u8>, columns: &[Column], row: &[Value]) {
+    encode_binary_row_typed(out, columns.iter().map(|c| c.coltype), row)
+}
+
+/// `encode_binary_row` given just the column types (what a result set needs
+/// to keep between rows).
+pub fn encode_binary_row_typed(out: &mut Vec<u8>, coltypes: impl ExactSizeIterator<Item = u8>, row: &[Value]) {
     out.push(0x00);
-    let bitmap_len = (columns.len() + 7 + 2) / 8;
+    let bitmap_len = (coltypes.len() + 7 + 2) / 8;
     let bitmap_at = out.len();
     out.resize(bitmap_at + bitmap_len, 0);
-    for (i, (col, v)) in columns.iter().zip(row.iter()).enumerate() {
+    for (i, (ty, v)) in coltypes.zip(row.iter()).enumerate() {
         if v.is_null() {
             let bit = i + 2;
             out[bitmap_at + bit / 8] |= 1 << (bit % 8);
             continue;
         }
-        encode_binary_value(out, col.coltype, v);
+        encode_binary_value(out, ty, v);
     }
 }
 
