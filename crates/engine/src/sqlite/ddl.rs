@@ -1171,25 +1171,30 @@ pub fn sqlite_collation(col: &ColumnDef) -> &'static str {
     }
 }
 
+/// The SQLite type (and so affinity) a column is declared with.
+pub fn storage_affinity(col: &ColumnDef) -> &'static str {
+    if col.base.is_integer() {
+        "INTEGER"
+    } else if matches!(col.base, Base::Float | Base::Double) {
+        "REAL"
+    } else if col.base == Base::Decimal {
+        if col.scale.unwrap_or(0) == 0 && col.length.unwrap_or(10) <= 18 {
+            "INTEGER"
+        } else {
+            "REAL"
+        }
+    } else {
+        "TEXT"
+    }
+}
+
 /// CREATE TABLE for SQLite. `schema` is `main`, `temp` or an attached name.
 pub fn sqlite_create_table(def: &TableDef, schema: &str, name: &str) -> String {
     let mut parts: Vec<String> = Vec::new();
     let rowid_pk = def.primary.len() == 1 && def.column(&def.primary[0]).map_or(false, |c| c.base.is_integer() && c.base != Base::Bit && c.base != Base::Year);
     for col in &def.columns {
         let q = sq_ident(&col.name);
-        let storage = if col.base.is_integer() {
-            "INTEGER"
-        } else if matches!(col.base, Base::Float | Base::Double) {
-            "REAL"
-        } else if col.base == Base::Decimal {
-            if col.scale.unwrap_or(0) == 0 && col.length.unwrap_or(10) <= 18 {
-                "INTEGER"
-            } else {
-                "REAL"
-            }
-        } else {
-            "TEXT"
-        };
+        let storage = storage_affinity(col);
         let mut s = format!("{} {}", q, storage);
         if rowid_pk && def.primary[0].eq_ignore_ascii_case(&col.name) {
             s.push_str(" PRIMARY KEY");

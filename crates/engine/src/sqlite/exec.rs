@@ -56,6 +56,9 @@ pub struct SqliteSession {
     /// A result set paused by the sink: the cached statement's text and its
     /// column metadata (when it was cached; otherwise recomputed).
     paused: Option<(String, Option<Arc<ColMeta>>)>,
+    /// The client's CLIENT_FOUND_ROWS: UPDATE (and an upsert's unchanged
+    /// duplicates) count rows matched instead of rows changed.
+    found_rows: bool,
 }
 
 struct Res<'a> {
@@ -134,7 +137,7 @@ fn first_word(sql: &str) -> ([u8; 12], usize) {
 impl SqliteSession {
     pub(crate) fn new(inner: Arc<Inner>, id: u64) -> SqliteSession {
         let lock_wait = Duration::from_secs(inner.opts.lock_wait_timeout);
-        SqliteSession { inner, id, db: None, conn: None, txn: None, autocommit: true, prev_txn_wrote: false, lock_wait, last_insert_id: 0, fk_off: false, paused: None }
+        SqliteSession { inner, id, db: None, conn: None, txn: None, autocommit: true, prev_txn_wrote: false, lock_wait, last_insert_id: 0, fk_off: false, paused: None, found_rows: false }
     }
 
     fn ensure_conn(&mut self) -> Result<(), SqlError> {
@@ -390,6 +393,8 @@ impl SqliteSession {
         let counters = conn.counters.clone();
         counters.ai_generated.store(0, Ordering::Relaxed);
         counters.upserted.store(0, Ordering::Relaxed);
+        counters.matched.store(0, Ordering::Relaxed);
+        let found_rows = self.found_rows;
         conn.begin_call(ctx, lock_wait);
         let result = (|| -> Result<Outcome, SqlError> {
             let entry = conn.cache.get(sql).expect("compiled");
@@ -429,10 +434,33 @@ impl SqliteSession {
             }
             let changes = conn.changes();
             let mut done = Done { affected_rows: changes, ..Default::default() };
+            if rw.kind == Kind::Update {
+                // SQLite changed only the rows whose values differ (rewrite.rs: update).
+                let matched = counters.matched.load(Ordering::Relaxed);
+                done.affected_rows = if found_rows { matched } else { changes };
+                done.info = format!("Rows matched: {}  Changed: {}  Warnings: {}", matched, changes, done.warnings);
+            }
             if let Some(ins) = &rw.insert {
+                // Duplicates updated (and changed), duplicates met, rows inserted.
                 let upd = counters.upserted.load(Ordering::Relaxed);
+                let dups = if ins.odku { counters.matched.load(Ordering::Relaxed).max(upd) } else { 0 };
+                let inserted = changes.saturating_sub(upd);
                 if ins.odku {
-                    done.affected_rows = changes.saturating_sub(upd) + 2 * upd;
+                    // MySQL: 1 per row inserted, 2 per row updated, 0 per duplicate
+                    // left as it was (1 with CLIENT_FOUND_ROWS).
+                    done.affected_rows = inserted + 2 * upd + if found_rows { dups - upd } else { 0 };
+                }
+                if ins.rows != 1 {
+                    // Multi-row and INSERT ... SELECT: MySQL's info string.
+                    let records = if ins.rows > 0 { ins.rows as u64 } else { inserted + dups };
+                    let duplicates = if ins.odku {
+                        upd
+                    } else if ins.ignore && !ins.replace {
+                        records.saturating_sub(inserted)
+                    } else {
+                        0
+                    };
+                    done.info = format!("Records: {}  Duplicates: {}  Warnings: {}", records, duplicates, done.warnings);
                 }
                 if ins.has_ai && changes > upd {
                     let inserted = changes - upd;
@@ -645,7 +673,7 @@ impl SqliteSession {
                 let ix = nd.indexes.last_mut().expect("pushed");
                 self.create_index(&d, ix, schema)?;
                 self.save_def(schema, temp, &nd)?;
-                ok(0)
+                Ok(altered(0))
             }
             Ddl::DropIndex { table, name } => {
                 let d = self.def_of(schema, &table.1).ok_or_else(|| errors::no_such_table(dbname, &table.1))?;
@@ -783,6 +811,7 @@ impl SqliteSession {
             let copy = format!("INSERT INTO {s}.{} ({}) SELECT {} FROM {s}.{}", sq_ident(&tmp), cols.join(", "), exprs.join(", "), sq_ident(&old.name), s = sq_ident(schema));
             self.conn().exec(&copy)?;
             let conn = self.conn();
+            let copied = conn.changes();
             let seq = if old.auto_increment_column().is_some() {
                 conn.db.query_row(&format!("SELECT seq FROM {}.sqlite_sequence WHERE name = ?1", sq_ident(schema)), [&old.name], |r| r.get::<_, i64>(0)).ok()
             } else {
@@ -805,7 +834,7 @@ impl SqliteSession {
             }
             self.remove_def(schema, temp, &old.name)?;
             self.save_def(schema, temp, &nd)?;
-            return Ok(Outcome::Done(Done::default()));
+            return Ok(altered(if mysql_copies(old, ops) { copied } else { 0 }));
         }
         // Index changes only.
         for ix in &old.indexes {
@@ -825,11 +854,13 @@ impl SqliteSession {
         if let Some(n) = &new_name {
             if !n.1.eq_ignore_ascii_case(&old.name) || n.1 != old.name {
                 self.save_def(schema, temp, &nd)?;
-                return self.rename_table(schema, temp, &nd, &n.1).map(|_| Outcome::Done(Done::default()));
+                // A rename alone is answered without the info string (MySQL).
+                let rename_only = ops.iter().all(|o| matches!(o, AlterOp::RenameTable(_)));
+                return self.rename_table(schema, temp, &nd, &n.1).map(|_| if rename_only { Outcome::Done(Done::default()) } else { altered(0) });
             }
         }
         self.save_def(schema, temp, &nd)?;
-        Ok(Outcome::Done(Done::default()))
+        Ok(altered(0))
     }
 
     // ------------------------------------------------------------ other statements
@@ -943,6 +974,26 @@ impl SqliteSession {
         self.ensure_conn()?;
         Ok(self.conn.as_mut().expect("conn"))
     }
+}
+
+/// The OK of ALTER TABLE (and CREATE/DROP INDEX, which MySQL runs as one):
+/// `records` rows copied, MySQL's info string.
+fn altered(records: u64) -> Outcome {
+    Outcome::Done(Done { affected_rows: records, info: format!("Records: {}  Duplicates: 0  Warnings: 0", records), ..Default::default() })
+}
+
+/// Whether MySQL 8.0 runs these ALTER operations with the COPY algorithm (it
+/// then reports the rows copied; INSTANT and INPLACE report 0): changing a
+/// column's type, and adding a foreign key (with foreign_key_checks on).
+fn mysql_copies(old: &TableDef, ops: &[AlterOp]) -> bool {
+    ops.iter().any(|op| match op {
+        AlterOp::ChangeColumn { old: name, col, .. } => match old.column(name) {
+            Some(o) => o.base != col.base || o.unsigned != col.unsigned || o.scale != col.scale || col.length.unwrap_or(0) < o.length.unwrap_or(0),
+            None => false,
+        },
+        AlterOp::AddForeignKey(_) => true,
+        _ => false,
+    })
 }
 
 /// Send rows from the current one on until the end, an error, or until the
@@ -1481,6 +1532,10 @@ impl EngineSession for SqliteSession {
         }
     }
 
+    fn set_found_rows(&mut self, on: bool) {
+        self.found_rows = on;
+    }
+
     fn cancel_paused(&mut self) {
         if let Some((key, _)) = self.paused.take() {
             if let Some(e) = self.conn.as_ref().and_then(|c| c.cache.get(&key)) {
@@ -1578,6 +1633,100 @@ mod tests {
             self.1.push(r.to_vec());
             Ok(())
         }
+    }
+
+    /// UPDATE and upsert affected rows as MySQL counts them, with and
+    /// without CLIENT_FOUND_ROWS, and the OK packet's info string.
+    #[test]
+    fn affected_rows_follow_mysql() {
+        let dir = std::env::temp_dir().join(format!("ts-sqlite-{}-{}", std::process::id(), line!()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let eng = SqliteEngine::open(&dir, Options::default()).unwrap();
+        eng.create_database("d", false).unwrap();
+        let mut s = eng.open_session().unwrap();
+        s.set_database(Some("d")).unwrap();
+        let killed = AtomicBool::new(false);
+        let ctx = ExecContext { waits: &NoWait, killed: &killed };
+        let run = |s: &mut Box<dyn EngineSession>, sql: &str, params: &[Value]| -> (u64, String) {
+            let mut rows = Rows(Vec::new(), Vec::new());
+            match s.execute(&ctx, sql, params, &mut rows).unwrap_or_else(|e| panic!("{}: {:?}", sql, e)) {
+                Outcome::Done(d) => (d.affected_rows, d.info),
+                other => panic!("{}: {:?}", sql, other),
+            }
+        };
+        let query = |s: &mut Box<dyn EngineSession>, sql: &str| -> Vec<Vec<Value>> {
+            let mut rows = Rows(Vec::new(), Vec::new());
+            s.execute(&ExecContext { waits: &NoWait, killed: &AtomicBool::new(false) }, sql, &[], &mut rows).unwrap();
+            rows.1
+        };
+        let info = |m: u64, c: u64| format!("Rows matched: {}  Changed: {}  Warnings: 0", m, c);
+        run(&mut s, "CREATE TABLE t (id INT PRIMARY KEY, v INT, s VARCHAR(10), r DOUBLE, d DECIMAL(8,2), dt DATETIME, \
+                     ts TIMESTAMP NOT NULL DEFAULT CURRENT_TIMESTAMP ON UPDATE CURRENT_TIMESTAMP, KEY (v))", &[]);
+        assert_eq!(run(&mut s, "INSERT INTO t (id, v, s, ts) VALUES (1, 1, 'a', '2001-01-01 00:00:00'), (2, 1, NULL, '2001-01-01 00:00:00'), \
+                                 (3, 0, 'abc', '2001-01-01 00:00:00'), (4, 0, '5', '2001-01-01 00:00:00')", &[]),
+                   (4, "Records: 4  Duplicates: 0  Warnings: 0".into()));
+        for found_rows in [false, true] {
+            s.set_found_rows(found_rows);
+            let n = |matched: u64, changed: u64| (if found_rows { matched } else { changed }, info(matched, changed));
+            run(&mut s, "UPDATE t SET v = 0, s = NULL, r = NULL, d = NULL, dt = NULL", &[]);
+            run(&mut s, "UPDATE t SET v = 1, s = 'a' WHERE id = 1", &[]);
+            // some of the matched rows already hold the values
+            assert_eq!(run(&mut s, "UPDATE t SET v = 1 WHERE id <= 3", &[]), n(3, 2));
+            assert_eq!(run(&mut s, "UPDATE t SET v = v, s = s", &[]), n(4, 0));
+            // NULL compares as a value: NULL -> NULL is no change, 'a' -> NULL is one
+            assert_eq!(run(&mut s, "UPDATE t SET s = NULL WHERE id IN (1, 2)", &[]), n(2, 1));
+            assert_eq!(run(&mut s, "UPDATE t SET s = 'abc' WHERE id IN (1, 2)", &[]), n(2, 2));
+            // byte-exact, whatever the column's collation
+            assert_eq!(run(&mut s, "UPDATE t SET s = 'ABC' WHERE id IN (1, 2)", &[]), n(2, 2));
+            // the value as the column stores it: '5' into INT, 5 into VARCHAR, 2 into DOUBLE, 1.50 into DECIMAL(8,2)
+            run(&mut s, "UPDATE t SET v = 5, s = '5', r = 2.0, d = 1.5, dt = '2020-01-02 03:04:05' WHERE id = 4", &[]);
+            assert_eq!(run(&mut s, "UPDATE t SET v = '5' WHERE id = 4", &[]), n(1, 0));
+            assert_eq!(run(&mut s, "UPDATE t SET v = 5.0, s = 5, r = 2, d = 1.50 WHERE id = 4", &[]), n(1, 0));
+            assert_eq!(run(&mut s, "UPDATE t SET dt = '2020-01-02 03:04:05' WHERE id = 4", &[]), n(1, 0));
+            assert_eq!(run(&mut s, "UPDATE t SET v = 6 WHERE id = 4", &[]), n(1, 1));
+            // prepared, parameters used twice by the rewritten statement
+            assert_eq!(run(&mut s, "UPDATE t SET v = ?, s = ? WHERE id >= ?", &[Value::Int(6), Value::str("5"), Value::Int(3)]), n(2, 1));
+            assert_eq!(run(&mut s, "UPDATE t SET v = ?, s = ? WHERE id >= ?", &[Value::Int(6), Value::str("5"), Value::Int(3)]), n(2, 0));
+            // a secondary index drives the loop, the change test must still come after the WHERE
+            assert_eq!(run(&mut s, "UPDATE t SET v = 1 WHERE v >= 0 AND s = '5'", &[]), n(2, 2));
+            // a value that is not repeatable is not compared: every matched row is written
+            // (and ts_chg still runs once per row: it is not hoisted out of the loop)
+            assert_eq!(run(&mut s, "UPDATE t SET v = FLOOR(RAND() * 0) + 1 WHERE id >= 3", &[]), n(2, 2));
+            assert_eq!(run(&mut s, "UPDATE t SET r = RAND() * 0", &[]), n(4, 4));
+            // ORDER BY ... LIMIT counts matched rows: rows 1-3 are taken, 4 stays
+            run(&mut s, "UPDATE t SET v = 0", &[]);
+            run(&mut s, "UPDATE t SET v = 1 WHERE id IN (1, 2)", &[]);
+            assert_eq!(run(&mut s, "UPDATE t SET v = 1 ORDER BY id LIMIT 3", &[]), n(3, 1));
+            assert_eq!(query(&mut s, "SELECT id FROM t WHERE v = 0"), vec![vec![Value::Int(4)]]);
+            assert_eq!(run(&mut s, "UPDATE t SET v = 1 WHERE v = 1 ORDER BY id DESC LIMIT 2", &[]), n(2, 0));
+            // ON UPDATE CURRENT_TIMESTAMP moves only when another column changed
+            run(&mut s, "UPDATE t SET ts = '2001-01-01 00:00:00'", &[]);
+            assert_eq!(run(&mut s, "UPDATE t SET v = 1 WHERE id <= 2", &[]), n(2, 0));
+            assert_eq!(query(&mut s, "SELECT COUNT(*) FROM t WHERE ts = '2001-01-01 00:00:00'"), vec![vec![Value::Int(4)]]);
+            assert_eq!(run(&mut s, "UPDATE t SET v = 2 WHERE id = 1", &[]), n(1, 1));
+            assert_eq!(query(&mut s, "SELECT id FROM t WHERE ts <> '2001-01-01 00:00:00'"), vec![vec![Value::Int(1)]]);
+            // INSERT ... ON DUPLICATE KEY UPDATE: 1 inserted, 2 changed, 0 unchanged (1 with found_rows)
+            run(&mut s, "DELETE FROM t WHERE id >= 10", &[]);
+            assert_eq!(run(&mut s, "INSERT INTO t (id, v) VALUES (10, 1) ON DUPLICATE KEY UPDATE v = VALUES(v)", &[]), (1, String::new()));
+            assert_eq!(run(&mut s, "INSERT INTO t (id, v) VALUES (10, 2) ON DUPLICATE KEY UPDATE v = VALUES(v)", &[]), (2, String::new()));
+            assert_eq!(run(&mut s, "INSERT INTO t (id, v) VALUES (10, 2) ON DUPLICATE KEY UPDATE v = VALUES(v)", &[]), (found_rows as u64, String::new()));
+            assert_eq!(run(&mut s, "INSERT INTO t (id, v) VALUES (?, ?) ON DUPLICATE KEY UPDATE v = ?", &[Value::Int(10), Value::Int(7), Value::Int(2)]), (found_rows as u64, String::new()));
+            let r = run(&mut s, "INSERT INTO t (id, v) VALUES (10, 3), (11, 1), (1, 2) ON DUPLICATE KEY UPDATE v = VALUES(v)", &[]);
+            assert_eq!(r, (2 + 1 + found_rows as u64, "Records: 3  Duplicates: 1  Warnings: 0".into()));
+            let r = run(&mut s, "INSERT INTO t (id, v) SELECT id + 100, v FROM t WHERE id >= 10 ON DUPLICATE KEY UPDATE v = 9", &[]);
+            assert_eq!(r, (2, "Records: 2  Duplicates: 0  Warnings: 0".into()));
+            let r = run(&mut s, "INSERT IGNORE INTO t (id, v) VALUES (10, 3), (12, 1)", &[]);
+            assert_eq!(r, (1, "Records: 2  Duplicates: 1  Warnings: 0".into()));
+            run(&mut s, "DELETE FROM t WHERE id >= 10", &[]);
+        }
+        let r = run(&mut s, "ALTER TABLE t ADD COLUMN extra INT", &[]);
+        assert_eq!(r, (0, "Records: 0  Duplicates: 0  Warnings: 0".into()));
+        let r = run(&mut s, "ALTER TABLE t MODIFY extra BIGINT", &[]);
+        assert_eq!(r, (4, "Records: 4  Duplicates: 0  Warnings: 0".into()));
+        assert_eq!(run(&mut s, "DELETE FROM t WHERE id = 4", &[]), (1, String::new()));
+        drop(s);
+        drop(eng);
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

@@ -4,7 +4,9 @@
 //! rewriter maps names); the rest are implemented here in Rust. Also here:
 //! the helper functions the generated SQL relies on — `ts_ai` (0/NULL into an
 //! AUTO_INCREMENT column means "next value"), `ts_upd` (counts upsert
-//! updates for MySQL's affected-rows rule), `ts_temporal_ok` and `ts_set_ok`
+//! updates for MySQL's affected-rows rule), `ts_chg` (counts the rows an
+//! UPDATE matched and tells whether a row's new values change it),
+//! `ts_temporal_ok` and `ts_set_ok`
 //! (strict-mode checks with MySQL's messages) — and the `ts_ci` collation:
 //! utf8mb4_general_ci's case-insensitive, trailing-space-insensitive order.
 
@@ -23,8 +25,33 @@ pub struct Counters {
     pub ai_generated: AtomicU64,
     /// Rows an upsert updated (ts_upd).
     pub upserted: AtomicU64,
+    /// Rows an UPDATE matched, or duplicates an upsert met (ts_chg).
+    pub matched: AtomicU64,
     /// LAST_INSERT_ID() as the engine knows it.
     pub last_insert_id: AtomicU64,
+}
+
+/// Whether storing `new` into a column of SQLite affinity `aff` ('I', 'R',
+/// 'T'; anything else: none) would leave the stored value `old` exactly as it
+/// is: same storage class and same bytes, after the affinity's conversion.
+/// When unsure it answers false, which only costs a needless write (the row
+/// then counts as changed); a wrong true would lose an update.
+pub fn stored_same(aff: u8, old: ValueRef<'_>, new: ValueRef<'_>) -> bool {
+    match (old, new) {
+        (ValueRef::Null, ValueRef::Null) => true,
+        (ValueRef::Integer(a), ValueRef::Integer(b)) => a == b && aff != b'R',
+        (ValueRef::Real(a), ValueRef::Real(b)) => a.to_bits() == b.to_bits(),
+        (ValueRef::Text(a), ValueRef::Text(b)) => a == b,
+        (ValueRef::Blob(a), ValueRef::Blob(b)) => a == b,
+        // INTEGER affinity stores a whole REAL as an integer, and integer text as its value.
+        (ValueRef::Integer(a), ValueRef::Real(b)) if aff == b'I' => b.fract() == 0.0 && b.abs() < 9.0e18 && b as i64 == a,
+        (ValueRef::Integer(a), ValueRef::Text(b)) if aff == b'I' => std::str::from_utf8(b).ok().and_then(|t| t.parse::<i64>().ok()) == Some(a),
+        // REAL affinity stores an integer as a REAL.
+        (ValueRef::Real(a), ValueRef::Integer(b)) if aff == b'R' => a.to_bits() == (b as f64).to_bits(),
+        // TEXT affinity stores an integer as its decimal text.
+        (ValueRef::Text(a), ValueRef::Integer(b)) if aff == b'T' => a == b.to_string().as_bytes(),
+        _ => false,
+    }
 }
 
 fn user_err(msg: String) -> Error {
@@ -401,6 +428,23 @@ pub fn register(db: &Connection, counters: Arc<Counters>, home: Option<String>) 
     db.create_scalar_function("ts_upd", 1, FunctionFlags::SQLITE_UTF8, move |ctx| {
         c2.upserted.fetch_add(1, AO::Relaxed);
         Ok(SV::from(ctx.get_raw(0)))
+    })?;
+    let c5 = counters.clone();
+    db.create_scalar_function("ts_chg", -1, FunctionFlags::SQLITE_UTF8, move |ctx| {
+        c5.matched.fetch_add(1, AO::Relaxed);
+        let affs = match ctx.get_raw(0) {
+            ValueRef::Text(t) => t,
+            _ => &[],
+        };
+        if affs.is_empty() {
+            return Ok(SV::Integer(1));
+        }
+        for (k, &aff) in affs.iter().enumerate() {
+            if !stored_same(aff, ctx.get_raw(1 + 2 * k), ctx.get_raw(2 + 2 * k)) {
+                return Ok(SV::Integer(1));
+            }
+        }
+        Ok(SV::Integer(0))
     })?;
     let c3 = counters.clone();
     db.create_scalar_function("last_insert_id", 0, FunctionFlags::SQLITE_UTF8, move |_| Ok(SV::Integer(c3.last_insert_id.load(AO::Relaxed) as i64)))?;
@@ -898,5 +942,22 @@ mod tests {
         assert_eq!(q("SELECT timestampdiff('DAY', '2024-01-01', '2024-03-01')"), "Integer(60)");
         assert_eq!(q("SELECT hex(255)"), "Text(\"FF\")");
         assert!(temporal_ok("2024-02-29", "date") && !temporal_ok("2023-02-29", "date") && temporal_ok("2024-01-01 10:00:00", "datetime"));
+    }
+
+    #[test]
+    fn stored_same_follows_column_affinity() {
+        use ValueRef::*;
+        // identical values and NULL
+        assert!(stored_same(b'T', Text(b"abc"), Text(b"abc")) && stored_same(b'I', Null, Null));
+        assert!(!stored_same(b'T', Text(b"abc"), Text(b"ABC")) && !stored_same(b'T', Text(b"a"), Text(b"a ")));
+        assert!(!stored_same(b'T', Null, Text(b"")) && !stored_same(b'I', Integer(0), Null));
+        // what the column's affinity stores
+        assert!(stored_same(b'I', Integer(5), Text(b"5")) && stored_same(b'I', Integer(5), Real(5.0)));
+        assert!(!stored_same(b'I', Integer(5), Text(b"5.5")) && !stored_same(b'I', Integer(5), Real(5.5)));
+        assert!(stored_same(b'R', Real(2.0), Integer(2)) && !stored_same(b'R', Real(2.5), Integer(2)));
+        assert!(stored_same(b'T', Text(b"-12"), Integer(-12)) && !stored_same(b'T', Text(b"012"), Integer(12)));
+        // unsure: a write (counted as a change), never a lost update
+        assert!(!stored_same(b'T', Text(b"1.5"), Real(1.5)) && !stored_same(b'?', Integer(1), Text(b"1")));
+        assert!(!stored_same(b'R', Real(0.0), Real(-0.0)) && !stored_same(b'T', Text(b"ab"), Blob(b"ab")));
     }
 }

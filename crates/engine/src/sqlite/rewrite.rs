@@ -18,7 +18,9 @@
 //!   ATTACHed, information_schema is a per-connection in-memory database;
 //! - INSERT: IGNORE, ON DUPLICATE KEY UPDATE (→ UPSERT, VALUES(c) →
 //!   excluded.c), INSERT ... SET, DEFAULT values, 0/NULL into AUTO_INCREMENT;
-//! - UPDATE/DELETE with ORDER BY/LIMIT (→ rowid IN (subquery)).
+//! - UPDATE/DELETE with ORDER BY/LIMIT (→ rowid IN (subquery));
+//! - UPDATE and ON DUPLICATE KEY UPDATE write only rows whose values change
+//!   (`ts_chg`, for MySQL's affected rows: see `Tr::update`).
 //! Anything with no SQLite equivalent is refused with 1235 naming it.
 
 use super::cursor::Cur;
@@ -42,6 +44,10 @@ pub struct InsertInfo {
     /// ...and the statement names it (values go through `ts_ai`).
     pub ai_named: bool,
     pub odku: bool,
+    /// INSERT IGNORE / REPLACE (for the OK packet's "Duplicates").
+    pub ignore: bool,
+    pub replace: bool,
+    /// Rows of a VALUES list; 0 for INSERT ... SELECT.
     pub rows: usize,
     /// Target columns, and the SQLite text of the first row's values (used to
     /// name the duplicate value in ERR 1062).
@@ -345,11 +351,15 @@ struct Tr<'a> {
     /// Inside a FROM list (a comma introduces another table).
     in_from: bool,
     ctes: Vec<String>,
+    /// When set, `?` at token i is written `?N` with N = `param_ord[i]` + 1
+    /// (the statement repeats some expressions, which must reuse the
+    /// client's parameter, not add one).
+    param_ord: Option<Vec<usize>>,
 }
 
 impl<'a> Tr<'a> {
     fn new(sql: &'a str, toks: &'a [Token], r: &'a dyn Resolver) -> Tr<'a> {
-        Tr { sql, toks, r, out: String::with_capacity(sql.len() + 16), dbs: Vec::new(), info_schema: false, for_update: false, tables: Vec::new(), parens: Vec::new(), odku: false, last_end: None, parens_pending: None, in_from: false, ctes: Vec::new() }
+        Tr { sql, toks, r, out: String::with_capacity(sql.len() + 16), dbs: Vec::new(), info_schema: false, for_update: false, tables: Vec::new(), parens: Vec::new(), odku: false, last_end: None, parens_pending: None, in_from: false, ctes: Vec::new(), param_ord: None }
     }
 
     /// Separator before a token: the original whitespace when it was plain
@@ -721,7 +731,10 @@ impl<'a> Tr<'a> {
                     i += 1;
                 }
                 Tok::Param => {
-                    self.push(t, "?");
+                    match self.param_ord.as_ref().map(|o| o[i] + 1) {
+                        Some(n) => self.push(t, &format!("?{}", n)),
+                        None => self.push(t, "?"),
+                    }
                     i += 1;
                 }
                 Tok::SysVar(..) | Tok::UserVar(_) => {
@@ -891,7 +904,19 @@ impl<'a> Tr<'a> {
             c.expect_op(")")?;
         }
         let ai_col = def.as_ref().and_then(|d| d.auto_increment_column().map(|a| a.name.clone()));
-        let mut info = InsertInfo { has_ai: ai_col.is_some(), ..Default::default() };
+        let mut info = InsertInfo { has_ai: ai_col.is_some(), ignore, replace, ..Default::default() };
+        if self.has_odku(c.pos) {
+            // ON DUPLICATE KEY UPDATE values are written twice (see below).
+            let mut ord = Vec::with_capacity(toks.len());
+            let mut n = 0;
+            for t in toks {
+                ord.push(n);
+                if t.tok == Tok::Param {
+                    n += 1;
+                }
+            }
+            self.param_ord = Some(ord);
+        }
         let verb = if replace {
             "REPLACE"
         } else if ignore && !self.has_odku(c.pos) {
@@ -1068,6 +1093,9 @@ impl<'a> Tr<'a> {
             self.raw(" ON CONFLICT DO UPDATE SET ");
             self.odku = true;
             let mut first = true;
+            // (column, SQLite text of its new value), for the change test below
+            let mut values: Vec<(String, String)> = Vec::new();
+            let mut repeatable = true;
             loop {
                 let col = c.ident()?;
                 let col = if c.eat_op(".") { c.ident()? } else { col };
@@ -1087,9 +1115,14 @@ impl<'a> Tr<'a> {
                 if first {
                     self.raw("ts_upd(");
                 }
+                let from = self.out.len();
                 match kind {
                     Some(kind) => self.emit_temporal(s, e, kind)?,
                     None => self.emit(s, e)?,
+                }
+                values.push((col.clone(), self.out[from..].trim().to_string()));
+                if toks[s..e].iter().enumerate().any(|(k, t)| NOT_REPEATABLE.iter().any(|f| t.is_kw(f)) && toks.get(s + k + 1).map_or(false, |n| n.is_op("("))) {
+                    repeatable = false;
                 }
                 if first {
                     self.raw(")");
@@ -1101,6 +1134,19 @@ impl<'a> Tr<'a> {
                 }
             }
             self.odku = false;
+            // MySQL leaves a duplicate whose new values equal the stored ones
+            // alone (affected rows 0 for it, or 1 with CLIENT_FOUND_ROWS):
+            // ts_chg counts every duplicate and lets only real changes through
+            // (ts_upd, in the SET, then counts those). See `update`.
+            if !repeatable {
+                values.clear();
+            }
+            let affs: String = values.iter().map(|(col, _)| affinity_code(def.as_deref(), col)).collect();
+            self.raw(&format!(" WHERE ts_chg('{}'", affs));
+            for (col, v) in &values {
+                self.raw(&format!(", {}, ({})", sq_ident(col), v));
+            }
+            self.raw(")");
         }
         if !c.at_end() {
             return Err(c.error());
@@ -1163,6 +1209,7 @@ impl<'a> Tr<'a> {
                 alias = true;
             }
         }
+        let alias_end = c.pos;
         if c.is_op(",") || ["JOIN", "INNER", "LEFT", "RIGHT", "CROSS", "STRAIGHT_JOIN", "NATURAL", "USING"].iter().any(|k| c.is_kw(k)) {
             return Err(Self::unsupported(if update { "multi-table UPDATE" } else { "multi-table DELETE" }));
         }
@@ -1187,16 +1234,66 @@ impl<'a> Tr<'a> {
                 }
             }
         }
-        let verb = match (update, ignore) {
-            (true, true) => "UPDATE OR IGNORE ",
-            (true, false) => "UPDATE ",
-            (false, _) => "DELETE FROM ",
-        };
-        // Values assigned to date/time columns: (start, end, kind) token ranges.
-        let mut temporal: Vec<(usize, usize, &'static str)> = Vec::new();
-        if update && c.eat_kw("SET") {
-            let def = self.r.table(db.as_deref(), &table);
-            let set_end = [where_at, order_at, limit_at].into_iter().flatten().min().unwrap_or(toks.len());
+        if update {
+            return self.update(c, ignore, (db, table), (tstart, tend, alias_end), where_at, order_at.or(limit_at));
+        }
+        self.raw("DELETE FROM ");
+        let body_start = tend;
+        if order_at.is_none() && limit_at.is_none() {
+            self.emit(tstart, toks.len())?;
+            return Ok(());
+        }
+        if alias {
+            return Err(Self::unsupported("ORDER BY/LIMIT in UPDATE or DELETE with a table alias"));
+        }
+        let tail = order_at.or(limit_at).unwrap_or(toks.len());
+        let cut = where_at.unwrap_or(tail);
+        // DELETE FROM t WHERE rowid IN (SELECT rowid FROM t [WHERE ...] [ORDER BY] [LIMIT])
+        self.emit(tstart, tend)?;
+        self.emit(body_start, cut)?;
+        self.raw(" WHERE rowid IN (SELECT rowid FROM ");
+        self.last_end = None;
+        self.emit(tstart, tend)?;
+        self.emit(cut, toks.len())?;
+        self.raw(")");
+        Ok(())
+    }
+
+    /// UPDATE, with MySQL's affected-rows rule: a matched row whose new values
+    /// equal the stored ones is not written and not counted as changed.
+    ///
+    /// `UPDATE t SET a = X, b = Y WHERE cond` becomes
+    /// `UPDATE t SET a = X, b = Y WHERE (cond) AND ts_chg('<affinities>', a, X, b, Y, <cond's columns>)`.
+    /// `ts_chg` (functions.rs) runs once per row that satisfies `cond` (it is
+    /// the last WHERE term; the trailing column references keep SQLite from
+    /// testing it before cond's terms when an index covers it): it counts the
+    /// row as matched and is true when some new value, after the column's
+    /// affinity, differs from the stored one (NULL-safe, byte-exact). So
+    /// SQLite's change count is MySQL's "changed" and the function's count its
+    /// "matched". With ORDER BY/LIMIT (or a subquery in the WHERE) the rows are
+    /// chosen first, `WHERE rowid IN (SELECT rowid FROM t WHERE cond ORDER BY
+    /// .. LIMIT n) AND ts_chg(..)`, so LIMIT still counts matched rows.
+    /// Parameters are numbered (`?N`) because X and Y appear twice. A SET value
+    /// that is not repeatable (RAND(), UUID(), ...) is not compared: every
+    /// matched row is written and counts as changed.
+    fn update(&mut self, mut c: Cur<'_>, ignore: bool, target: (Option<String>, String), span: (usize, usize, usize), where_at: Option<usize>, tail: Option<usize>) -> Result<(), SqlError> {
+        let toks = self.toks;
+        let (db, table) = target;
+        let (tstart, tend, alias_end) = span;
+        let mut ord = Vec::with_capacity(toks.len());
+        let mut n = 0;
+        for t in toks {
+            ord.push(n);
+            if t.tok == Tok::Param {
+                n += 1;
+            }
+        }
+        self.param_ord = Some(ord);
+        let def = self.r.table(db.as_deref(), &table);
+        // SET col = value, ...: (column, value token range)
+        let mut assigns: Vec<(String, usize, usize)> = Vec::new();
+        let set_end = [where_at, tail].into_iter().flatten().min().unwrap_or(toks.len());
+        if c.eat_kw("SET") {
             while c.pos < set_end {
                 let mut col = c.ident()?;
                 while c.eat_op(".") {
@@ -1207,37 +1304,100 @@ impl<'a> Tr<'a> {
                 }
                 let s = c.pos;
                 let e = expr_end(toks, s).min(set_end);
-                if let Some(kind) = temporal_kind_of(def.as_deref(), &col) {
-                    if e > s {
-                        temporal.push((s, e, kind));
-                    }
-                }
+                assigns.push((col, s, e));
                 c.pos = e;
                 if !c.eat_op(",") {
                     break;
                 }
             }
         }
-        self.raw(verb);
-        let body_start = tend;
-        if order_at.is_none() && limit_at.is_none() {
-            self.emit_with_temporal(tstart, toks.len(), &temporal)?;
+        self.raw(if ignore { "UPDATE OR IGNORE " } else { "UPDATE " });
+        let mut at = tstart;
+        let mut values: Vec<(String, String)> = Vec::new();
+        for (col, s, e) in &assigns {
+            self.emit(at, *s)?;
+            let from = self.out.len();
+            match temporal_kind_of(def.as_deref(), col) {
+                Some(kind) if e > s => self.emit_temporal(*s, *e, kind)?,
+                _ => self.emit(*s, *e)?,
+            }
+            values.push((col.clone(), self.out[from..].trim().to_string()));
+            at = *e;
+        }
+        let repeatable = !assigns.iter().any(|&(_, s, e)| toks[s..e].iter().enumerate().any(|(k, t)| NOT_REPEATABLE.iter().any(|f| t.is_kw(f)) && toks.get(s + k + 1).map_or(false, |n| n.is_op("("))));
+        // Columns of the table the WHERE refers to (see above).
+        let mut refs: Vec<String> = Vec::new();
+        if let (Some(w), Some(d)) = (where_at, def.as_deref()) {
+            for t in &toks[w..tail.unwrap_or(toks.len())] {
+                if let Some(name) = t.ident() {
+                    if let Some(col) = d.column(name) {
+                        if !refs.iter().any(|r| r.eq_ignore_ascii_case(&col.name)) {
+                            refs.push(col.name.clone());
+                        }
+                    }
+                }
+            }
+        }
+        let mut chg = String::from("ts_chg('");
+        if repeatable {
+            for (col, _) in &values {
+                chg.push(affinity_code(def.as_deref(), col));
+            }
+        }
+        chg.push('\'');
+        if repeatable {
+            for (col, v) in &values {
+                chg.push_str(&format!(", {}, ({})", sq_ident(col), v));
+            }
+        }
+        let subquery = where_at.map_or(false, |w| toks[w..].iter().any(|t| t.is_kw("SELECT")));
+        let direct = tail.is_none() && !subquery;
+        if direct {
+            for r in &refs {
+                chg.push_str(&format!(", {}", sq_ident(r)));
+            }
+        }
+        chg.push(')');
+        if direct {
+            let cut = where_at.unwrap_or(toks.len());
+            self.emit(at, cut)?;
+            match where_at {
+                Some(w) => {
+                    self.raw(" WHERE (");
+                    self.emit(w + 1, toks.len())?;
+                    self.raw(") AND ");
+                }
+                None => self.raw(" WHERE "),
+            }
+            self.raw(&chg);
             return Ok(());
         }
-        if alias {
-            return Err(Self::unsupported("ORDER BY/LIMIT in UPDATE or DELETE with a table alias"));
-        }
-        let tail = order_at.or(limit_at).unwrap_or(toks.len());
-        let cut = where_at.unwrap_or(tail);
-        // UPDATE t SET ... WHERE rowid IN (SELECT rowid FROM t [WHERE ...] [ORDER BY] [LIMIT])
-        self.emit(tstart, tend)?;
-        self.emit_with_temporal(body_start, cut, &temporal)?;
+        // UPDATE t SET ... WHERE rowid IN (SELECT rowid FROM t [alias] [WHERE ...] [ORDER BY] [LIMIT]) AND ts_chg(..)
+        let cut = where_at.or(tail).unwrap_or(toks.len());
+        self.emit(at, cut)?;
         self.raw(" WHERE rowid IN (SELECT rowid FROM ");
         self.last_end = None;
         self.emit(tstart, tend)?;
+        self.emit(tend, alias_end)?;
         self.emit(cut, toks.len())?;
-        self.raw(")");
+        self.raw(") AND ");
+        self.raw(&chg);
         Ok(())
+    }
+}
+
+/// Functions whose value may differ between two calls in one statement: an
+/// UPDATE that assigns one is not compared with the stored row (ts_chg).
+const NOT_REPEATABLE: &[&str] = &["RAND", "UUID", "UUID_SHORT", "RANDOM_BYTES", "SYSDATE", "SLEEP", "GET_LOCK", "RELEASE_LOCK"];
+
+/// The SQLite affinity of a column as ddl.rs declares it: 'I' INTEGER,
+/// 'R' REAL, 'T' TEXT; '?' when unknown (then only identical values compare equal).
+pub fn affinity_code(def: Option<&TableDef>, col: &str) -> char {
+    match def.and_then(|d| d.column(col)).map(|c| super::ddl::storage_affinity(c)) {
+        Some("INTEGER") => 'I',
+        Some("REAL") => 'R',
+        Some("TEXT") => 'T',
+        _ => '?',
     }
 }
 
@@ -1251,19 +1411,6 @@ impl Tr<'_> {
         Ok(())
     }
 
-    /// `emit(from, to)` with the ranges in `temporal` (sorted, inside) wrapped by `emit_temporal`.
-    fn emit_with_temporal(&mut self, from: usize, to: usize, temporal: &[(usize, usize, &str)]) -> Result<(), SqlError> {
-        let mut at = from;
-        for &(s, e, kind) in temporal {
-            if s < at || e > to {
-                continue;
-            }
-            self.emit(at, s)?;
-            self.emit_temporal(s, e, kind)?;
-            at = e;
-        }
-        self.emit(at, to)
-    }
 }
 
 /// The temporal kind of column `col` of `def`, if it is a date/time column.
@@ -1425,7 +1572,13 @@ mod tests {
         let rw = rewrite("INSERT IGNORE INTO sbtest1 SET k=1, c='x'", Kind::Insert, &r()).unwrap();
         assert_eq!(rw.sql, "INSERT OR IGNORE INTO \"sbtest1\" (\"k\", \"c\") VALUES (1, 'x')");
         let rw = rewrite("INSERT INTO sbtest1 (id,k) VALUES (1,2),(3,4) ON DUPLICATE KEY UPDATE k=VALUES(k)+1", Kind::Insert, &r()).unwrap();
-        assert_eq!(rw.sql, "INSERT INTO \"sbtest1\" (\"id\", \"k\") VALUES (ts_ai(1), 2), (ts_ai(3), 4) ON CONFLICT DO UPDATE SET \"k\" = ts_upd(excluded.\"k\"+1)");
+        assert_eq!(rw.sql, "INSERT INTO \"sbtest1\" (\"id\", \"k\") VALUES (ts_ai(1), 2), (ts_ai(3), 4) ON CONFLICT DO UPDATE SET \"k\" = ts_upd(excluded.\"k\"+1) WHERE ts_chg('I', \"k\", (excluded.\"k\"+1))");
+        // ODKU values appear twice: parameters are numbered
+        let rw = rewrite("INSERT INTO sbtest1 (id,c) VALUES (?,?) ON DUPLICATE KEY UPDATE c=?, k=k+1", Kind::Insert, &r()).unwrap();
+        assert_eq!(rw.sql, "INSERT INTO \"sbtest1\" (\"id\", \"c\") VALUES (ts_ai(?1), ?2) ON CONFLICT DO UPDATE SET \"c\" = ts_upd(?3), \"k\" = k+1 WHERE ts_chg('TI', \"c\", (?3), \"k\", (k+1))");
+        // a value that differs between two evaluations is not compared
+        let rw = rewrite("INSERT INTO sbtest1 (id) VALUES (1) ON DUPLICATE KEY UPDATE k=RAND()", Kind::Insert, &r()).unwrap();
+        assert!(rw.sql.ends_with("SET \"k\" = ts_upd(ts_rand()) WHERE ts_chg('')"), "{}", rw.sql);
         assert_eq!(rewrite("INSERT INTO sbtest1 (k) VALUES (1,2)", Kind::Insert, &r()).unwrap_err().code, 1136);
         let rw = rewrite("INSERT INTO sbtest1 VALUES (DEFAULT, 1, 'a')", Kind::Insert, &r()).unwrap();
         assert_eq!(rw.sql, "INSERT INTO \"sbtest1\" (\"id\", \"k\", \"c\") VALUES (NULL, 1, 'a')");
@@ -1434,7 +1587,19 @@ mod tests {
     #[test]
     fn update_delete_limit() {
         let rw = rewrite("UPDATE sbtest1 SET k=k+1 WHERE id=? ORDER BY id LIMIT 1", Kind::Update, &r()).unwrap();
-        assert_eq!(rw.sql, "UPDATE sbtest1 SET k=k+1 WHERE rowid IN (SELECT rowid FROM sbtest1 WHERE id=? ORDER BY id LIMIT 1)");
+        assert_eq!(rw.sql, "UPDATE sbtest1 SET k=k+1 WHERE rowid IN (SELECT rowid FROM sbtest1 WHERE id=?1 ORDER BY id LIMIT 1) AND ts_chg('I', \"k\", (k+1))");
+        let rw = rewrite("UPDATE sbtest1 AS s SET s.k = 0 ORDER BY s.id DESC LIMIT ?", Kind::Update, &r()).unwrap();
+        assert_eq!(rw.sql, "UPDATE sbtest1 AS s SET s.k = 0 WHERE rowid IN (SELECT rowid FROM sbtest1 AS s ORDER BY s.id DESC LIMIT ?1) AND ts_chg('I', \"k\", (0))");
+        // sysbench's updates: the row is written (and counted as changed) only when a value differs
+        let rw = rewrite("UPDATE sbtest1 SET c=? WHERE id=?", Kind::Update, &r()).unwrap();
+        assert_eq!(rw.sql, "UPDATE sbtest1 SET c=?1 WHERE (id=?2) AND ts_chg('T', \"c\", (?1), \"id\")");
+        let rw = rewrite("UPDATE IGNORE sbtest1 SET k=k+1, c = CONCAT(c, 'x') WHERE k > 5 OR `c` IS NULL", Kind::Update, &r()).unwrap();
+        assert_eq!(rw.sql, "UPDATE OR IGNORE sbtest1 SET k=k+1, c = CONCAT(c, 'x') WHERE (k > 5 OR \"c\" IS NULL) AND ts_chg('IT', \"k\", (k+1), \"c\", (CONCAT(c, 'x')), \"k\", \"c\")");
+        let rw = rewrite("UPDATE sbtest1 SET k = FLOOR(RAND() * 2)", Kind::Update, &r()).unwrap();
+        assert_eq!(rw.sql, "UPDATE sbtest1 SET k = FLOOR(ts_rand() * 2) WHERE ts_chg('')");
+        // a subquery in the WHERE: rows are chosen first
+        let rw = rewrite("UPDATE sbtest1 SET k = 1 WHERE id IN (SELECT id FROM sbtest1 WHERE c = 'a')", Kind::Update, &r()).unwrap();
+        assert_eq!(rw.sql, "UPDATE sbtest1 SET k = 1 WHERE rowid IN (SELECT rowid FROM sbtest1 WHERE id IN (SELECT id FROM sbtest1 WHERE c = 'a')) AND ts_chg('I', \"k\", (1))");
         let rw = rewrite("DELETE FROM sbtest1 WHERE id=?", Kind::Delete, &r()).unwrap();
         assert_eq!(rw.sql, "DELETE FROM sbtest1 WHERE id=?");
         assert_eq!(rewrite("DELETE a FROM a JOIN b", Kind::Delete, &r()).unwrap_err().code, 1235);
