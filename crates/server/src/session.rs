@@ -18,7 +18,6 @@ use turnstile_engine::{Column, EngineSession, ExecContext, NoWait, Outcome, RowS
 use turnstile_sql::front::{self, Call};
 use turnstile_sql::{privs, SessionState, SERVER_VERSION};
 use turnstile_wire::auth;
-use turnstile_wire::buf::put_lenenc_bytes;
 use turnstile_wire::command::{decode_execute_params, ChangeUser, Command, ParamType};
 use turnstile_wire::consts::{cap, charset, status};
 use turnstile_wire::handshake::{encode_auth_more_data, encode_auth_switch, Greeting, HandshakeResponse};
@@ -219,12 +218,7 @@ impl Session {
     /// sent raw, the MariaDB mysql CLI fails with 2027 "malformed packet".
     fn send_ok_info(&mut self, out: &mut Vec<u8>, affected: u64, last_id: u64, warnings: u16, info: &str, more: bool) {
         let st = self.status_flags() | if more { status::MORE_RESULTS_EXISTS } else { 0 };
-        self.packet(out, |o| {
-            encode_ok(o, 0, affected, last_id, st, warnings, "");
-            if !info.is_empty() {
-                put_lenenc_bytes(o, info.as_bytes());
-            }
-        });
+        self.packet(out, |o| encode_ok(o, 0, affected, last_id, st, warnings, info));
     }
 
     pub fn send_err(&mut self, out: &mut Vec<u8>, e: &SqlError) {

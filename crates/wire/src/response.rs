@@ -14,8 +14,11 @@ pub fn encode_ok(out: &mut Vec<u8>, header: u8, affected_rows: u64, last_insert_
     put_lenenc_int(out, last_insert_id);
     put_u16(out, status);
     put_u16(out, warnings);
+    // Length-encoded, as mysqld sends it and libmysqlclient, MariaDB
+    // Connector/C and the other drivers read it (raw text makes the mysql CLI
+    // report ERROR 2027, malformed packet).
     if !info.is_empty() {
-        out.extend_from_slice(info.as_bytes());
+        put_lenenc_bytes(out, info.as_bytes());
     }
 }
 
@@ -231,6 +234,19 @@ mod tests {
         assert_eq!(ok.last_insert_id(), Some(77));
         assert_eq!(ok.warnings(), 1);
         assert_eq!(ok.status_flags().bits(), 0x0003);
+    }
+
+    #[test]
+    fn ok_info_is_length_encoded() {
+        let info = "Rows matched: 3  Changed: 2  Warnings: 0";
+        let mut out = Vec::new();
+        encode_ok(&mut out, 0, 2, 0, 0x0002, 0, info);
+        assert_eq!(out[7] as usize, info.len());
+        let caps = CapabilityFlags::CLIENT_PROTOCOL_41 | CapabilityFlags::CLIENT_SESSION_TRACK;
+        let ok = OkPacketDeserializer::<CommonOkPacket>::deserialize(caps, &mut ParseBuf(&out)).unwrap();
+        let ok: mysql_common::packets::OkPacket = ok.into();
+        assert_eq!(ok.info_ref(), Some(info.as_bytes()));
+        assert_eq!(ok.affected_rows(), 2);
     }
 
     #[test]
