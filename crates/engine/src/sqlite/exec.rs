@@ -1635,16 +1635,23 @@ mod tests {
         }
     }
 
-    /// UPDATE and upsert affected rows as MySQL counts them, with and
-    /// without CLIENT_FOUND_ROWS, and the OK packet's info string.
-    #[test]
-    fn affected_rows_follow_mysql() {
-        let dir = std::env::temp_dir().join(format!("ts-sqlite-{}-{}", std::process::id(), line!()));
+    /// A new engine in its own temporary directory, with database `d` and a
+    /// session using it.
+    fn fresh_session(tag: u32) -> (std::path::PathBuf, SqliteEngine, Box<dyn EngineSession>) {
+        let dir = std::env::temp_dir().join(format!("ts-sqlite-{}-{}", std::process::id(), tag));
         let _ = std::fs::remove_dir_all(&dir);
         let eng = SqliteEngine::open(&dir, Options::default()).unwrap();
         eng.create_database("d", false).unwrap();
         let mut s = eng.open_session().unwrap();
         s.set_database(Some("d")).unwrap();
+        (dir, eng, s)
+    }
+
+    /// UPDATE and upsert affected rows as MySQL counts them, with and
+    /// without CLIENT_FOUND_ROWS, and the OK packet's info string.
+    #[test]
+    fn affected_rows_follow_mysql() {
+        let (dir, eng, mut s) = fresh_session(line!());
         let killed = AtomicBool::new(false);
         let ctx = ExecContext { waits: &NoWait, killed: &killed };
         let run = |s: &mut Box<dyn EngineSession>, sql: &str, params: &[Value]| -> (u64, String) {
@@ -1731,12 +1738,7 @@ mod tests {
 
     #[test]
     fn engine_round_trip() {
-        let dir = std::env::temp_dir().join(format!("ts-sqlite-{}-{}", std::process::id(), line!()));
-        let _ = std::fs::remove_dir_all(&dir);
-        let eng = SqliteEngine::open(&dir, Options::default()).unwrap();
-        eng.create_database("d", false).unwrap();
-        let mut s = eng.open_session().unwrap();
-        s.set_database(Some("d")).unwrap();
+        let (dir, eng, mut s) = fresh_session(line!());
         let killed = AtomicBool::new(false);
         let ctx = ExecContext { waits: &NoWait, killed: &killed };
         let mut rows = Rows(Vec::new(), Vec::new());

@@ -907,15 +907,7 @@ impl<'a> Tr<'a> {
         let mut info = InsertInfo { has_ai: ai_col.is_some(), ignore, replace, ..Default::default() };
         if self.has_odku(c.pos) {
             // ON DUPLICATE KEY UPDATE values are written twice (see below).
-            let mut ord = Vec::with_capacity(toks.len());
-            let mut n = 0;
-            for t in toks {
-                ord.push(n);
-                if t.tok == Tok::Param {
-                    n += 1;
-                }
-            }
-            self.param_ord = Some(ord);
+            self.param_ord = Some(param_ordinals(toks));
         }
         let verb = if replace {
             "REPLACE"
@@ -1280,15 +1272,7 @@ impl<'a> Tr<'a> {
         let toks = self.toks;
         let (db, table) = target;
         let (tstart, tend, alias_end) = span;
-        let mut ord = Vec::with_capacity(toks.len());
-        let mut n = 0;
-        for t in toks {
-            ord.push(n);
-            if t.tok == Tok::Param {
-                n += 1;
-            }
-        }
-        self.param_ord = Some(ord);
+        self.param_ord = Some(param_ordinals(toks));
         let def = self.r.table(db.as_deref(), &table);
         // SET col = value, ...: (column, value token range)
         let mut assigns: Vec<(String, usize, usize)> = Vec::new();
@@ -1438,6 +1422,21 @@ fn expr_end(toks: &[Token], s: usize) -> usize {
         e += 1;
     }
     e
+}
+
+/// For each token, how many `?` placeholders come before it: the `?N` number
+/// of a parameter written more than once in the rewritten statement.
+fn param_ordinals(toks: &[Token]) -> Vec<usize> {
+    let mut n = 0;
+    toks.iter()
+        .map(|t| {
+            let at = n;
+            if t.tok == Tok::Param {
+                n += 1;
+            }
+            at
+        })
+        .collect()
 }
 
 /// MySQL's `0x...` literal is a binary string of any length; SQLite reads
