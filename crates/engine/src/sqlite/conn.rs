@@ -298,8 +298,8 @@ impl Conn {
         use rusqlite::OpenFlags;
         let flags = OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_CREATE | OpenFlags::SQLITE_OPEN_NO_MUTEX | OpenFlags::SQLITE_OPEN_URI;
         let db = match &home {
-            Some(d) => rusqlite::Connection::open_with_flags(&d.file, flags),
-            None => rusqlite::Connection::open_with_flags(":memory:", flags),
+            Some(d) => rusqlite::Connection::open_with_flags_and_vfs(&d.file, flags, super::VFS),
+            None => rusqlite::Connection::open_with_flags_and_vfs(":memory:", flags, super::VFS),
         }
         .map_err(|e| SqlError::internal(format!("cannot open database: {}", e)))?;
         let counters = Arc::new(Counters::default());

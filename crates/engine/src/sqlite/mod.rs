@@ -48,6 +48,17 @@ pub const SERVER_VERSION: &str = "8.0.36-turnstile";
 /// File name of a database's SQLite file inside its catalog directory.
 pub const DATA_FILE: &str = "data.sqlite";
 
+/// SQLite's "unix-excl" VFS for every connection. The server owns its data
+/// directory: the first connection to a database file takes an exclusive
+/// POSIX lock for the whole process, and the WAL index then lives in heap
+/// memory shared by this process's connections instead of a mapped `-shm` file
+/// locked with fcntl(2). The default VFS made two fcntl calls per read
+/// transaction, ~11% of the server's CPU on a prepared point select. The WAL
+/// file itself, and so durability and crash recovery, is unchanged. Another
+/// process (a second server, the sqlite3 shell) cannot open a database while
+/// the server runs; it gets "database is locked".
+pub const VFS: &str = "unix-excl";
+
 /// When an acknowledged COMMIT is on disk.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Durability {
@@ -163,7 +174,7 @@ impl Inner {
             return Ok(d.clone());
         }
         let file = self.catalog.path_of(name).join(DATA_FILE);
-        let anchor = rusqlite::Connection::open(&file).map_err(|e| SqlError::new(1030, "HY000", format!("cannot open {}: {}", file.display(), e)))?;
+        let anchor = rusqlite::Connection::open_with_flags_and_vfs(&file, rusqlite::OpenFlags::default(), VFS).map_err(|e| SqlError::new(1030, "HY000", format!("cannot open {}: {}", file.display(), e)))?;
         anchor
             .execute_batch(&format!(
                 "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; CREATE TABLE IF NOT EXISTS {} (name TEXT PRIMARY KEY, def TEXT NOT NULL);",
