@@ -43,12 +43,37 @@ impl Accepted {
                         v4 => v4,
                     };
                     let a = std::net::SocketAddr::new(ip, a.port());
-                    (Peer { ip: ip.to_string(), local: ip.is_loopback() }, Some(a))
+                    (Peer { ip: ip_text(ip), local: ip.is_loopback() }, Some(a))
                 }
                 Err(_) => (Peer { ip: "unknown".into(), local: false }, None),
             },
             Stream::Unix(_) | Stream::Closed => (Peer { ip: "localhost".into(), local: true }, None),
         }
+    }
+}
+
+/// The text form of a client address. IPv4 (every loopback client) is written
+/// digit by digit: `Display` goes through the formatting machinery and cost
+/// about 1,400 instructions per connection, more than the rest of accept.
+fn ip_text(ip: std::net::IpAddr) -> String {
+    match ip {
+        std::net::IpAddr::V4(v4) => {
+            let mut s = String::with_capacity(15);
+            for (i, o) in v4.octets().into_iter().enumerate() {
+                if i > 0 {
+                    s.push('.');
+                }
+                if o >= 100 {
+                    s.push((b'0' + o / 100) as char);
+                }
+                if o >= 10 {
+                    s.push((b'0' + o / 10 % 10) as char);
+                }
+                s.push((b'0' + o % 10) as char);
+            }
+            s
+        }
+        v6 => v6.to_string(),
     }
 }
 
@@ -110,6 +135,20 @@ impl AsRawFd for Stream {
             Stream::Tcp(s) => s.as_raw_fd(),
             Stream::Unix(s) => s.as_raw_fd(),
             Stream::Closed => -1,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ip_text;
+    use std::net::IpAddr;
+
+    #[test]
+    fn ip_text_matches_display() {
+        for s in ["127.0.0.1", "0.0.0.0", "10.9.100.255", "192.168.1.20", "::1", "fe80::1"] {
+            let ip: IpAddr = s.parse().unwrap();
+            assert_eq!(ip_text(ip), ip.to_string());
         }
     }
 }

@@ -122,9 +122,18 @@ pub fn unhex<const N: usize>(s: &str) -> Option<[u8; N]> {
     if s.len() != 2 * N {
         return None;
     }
+    fn nibble(c: u8) -> Option<u8> {
+        match c {
+            b'0'..=b'9' => Some(c - b'0'),
+            b'a'..=b'f' => Some(c - b'a' + 10),
+            b'A'..=b'F' => Some(c - b'A' + 10),
+            _ => None,
+        }
+    }
+    let b = s.as_bytes();
     let mut out = [0u8; N];
     for i in 0..N {
-        out[i] = u8::from_str_radix(s.get(2 * i..2 * i + 2)?, 16).ok()?;
+        out[i] = nibble(b[2 * i])? << 4 | nibble(b[2 * i + 1])?;
     }
     Some(out)
 }
