@@ -1,5 +1,5 @@
-//! An accepted client socket (TCP or Unix) as the acceptor hands it on: the raw
-//! stream plus who is on the other end. Nothing else is built on the accept thread.
+//! An accepted client socket (TCP or Unix) as accept returns it: the raw stream
+//! plus who is on the other end, worked out by the thread that serves it.
 
 use crate::accounts::Peer;
 use std::io::{self, Read, Write};
@@ -33,7 +33,7 @@ pub struct Accepted {
 }
 
 impl Accepted {
-    /// Who is connecting: computed on the session's thread, not the acceptor's.
+    /// Who is connecting: computed on the thread that serves the session.
     pub fn peer(&self) -> (Peer, Option<std::net::SocketAddr>) {
         match &self.stream {
             Stream::Tcp(s) => match self.addr.map(Ok).unwrap_or_else(|| s.peer_addr()) {

@@ -1,6 +1,6 @@
 //! turnstile-server: the connection layer.
 //!
-//! Listeners and the acceptor (`listener`), the thread-per-connection scheduler
+//! Listeners and accepting (`listener`), the pool-of-threads scheduler (`pool`), the thread-per-connection scheduler
 //! with its thread cache (`per_thread`), the protocol session (`session`), the
 //! sharded connection registry (`registry`), counters (`stats`), accounts
 //! (`accounts`) and settings (`config`). `start` brings a server up; the
@@ -144,7 +144,7 @@ impl Running {
                 kickup: Duration::from_millis(cfg.thread_pool_prio_kickup_timer),
                 stack: cfg.thread_stack.max(64 * 1024),
             };
-            match pool::Pool::start(server.clone(), settings) {
+            match pool::Pool::start(server.clone(), settings, self.listeners.client_fds()) {
                 Ok(p) => Some(p),
                 Err(e) => {
                     tracing::error!(error = %e, "cannot start the thread pool; using one-thread-per-connection");
@@ -170,13 +170,13 @@ impl Running {
             tracing::error!(error = %e, "cannot start accepting threads; shutting down");
             server.shutting_down.store(true, Ordering::SeqCst);
         }
-        // The pool's acceptor runs here; under thread-per-connection this thread only waits.
+        // Accepting threads and pool workers take connections; this thread waits.
         let socket_file = self.listeners.socket_file();
-        self.listeners.run(&server.shutting_down, pool.is_some(), |conn| {
-            if let Some(p) = &pool {
-                p.dispatch(conn)
-            }
-        });
+        self.listeners.wait_for_stop(&server.shutting_down);
+        if let Some(p) = &pool {
+            p.stop_accepting();
+        }
+        drop(self.listeners);
         cache.close();
         if let Some(path) = socket_file {
             let _ = std::fs::remove_file(path);

@@ -1,11 +1,14 @@
-//! Listeners and the acceptor.
+//! Listeners and accepting.
 //!
 //! The listening sockets: client TCP, the Unix socket and the admin port.
-//! Under thread-per-connection they are served by the accepting threads of
-//! `per_thread` (blocking accept, no acceptor thread). Under pool-of-threads
-//! the acceptor thread here polls the client listeners, drains each ready one
-//! with accept4(SOCK_NONBLOCK) until EAGAIN and hands the raw socket to the
-//! pool; it only accepts: no session state, authentication, DNS lookup or lock.
+//! There is no acceptor thread. Under thread-per-connection the accepting
+//! threads of `per_thread` block in accept and serve what they take; under
+//! pool-of-threads the client listeners sit in every thread group's epoll set
+//! (EPOLLEXCLUSIVE) and the worker that is woken drains a batch with
+//! `accept_nonblocking` (accept4(SOCK_NONBLOCK)) and builds the sessions on
+//! itself. Either way nothing but accept runs between the kernel's queue and
+//! the thread that will serve the connection: no hand-off, no session state
+//! built for somebody else, no lock.
 //! TCP_NODELAY and the socket timeouts are set once on the listeners and
 //! inherited. Listen backlogs are explicit (`back_log`). TCP_DEFER_ACCEPT is
 //! deliberately not set: the server speaks first, so a deferred accept would
@@ -158,39 +161,29 @@ impl Listeners {
         Ok(admin)
     }
 
-    /// Wait until `stop` is set. With `accept_clients`, also accept on the
-    /// client TCP listener and the Unix socket (non-blocking sockets) and hand
-    /// each connection to `dispatch`.
-    pub fn run(self, stop: &AtomicBool, accept_clients: bool, mut dispatch: impl FnMut(Accepted)) {
-        let mut pfds = vec![libc::pollfd { fd: self.wake_read.as_raw_fd(), events: libc::POLLIN, revents: 0 }];
-        if accept_clients {
-            pfds.push(libc::pollfd { fd: self.tcp.as_raw_fd(), events: libc::POLLIN, revents: 0 });
-            if let Some((u, _)) = &self.unix {
-                pfds.push(libc::pollfd { fd: u.as_raw_fd(), events: libc::POLLIN, revents: 0 });
-            }
+    /// The client listeners (TCP, then the Unix socket) as non-blocking
+    /// descriptors for the pool's workers to accept on (`pool`), each with the
+    /// options its accepted sockets inherit (None: the Unix socket).
+    pub fn client_fds(&self) -> Vec<(RawFd, Option<Inherited>)> {
+        let mut v = vec![(self.tcp.as_raw_fd(), Some(self.inherited))];
+        if let Some((u, _)) = &self.unix {
+            v.push((u.as_raw_fd(), None));
         }
+        v
+    }
+
+    /// Wait until `stop` is set (the signal thread wakes us through `Waker`).
+    /// Nobody accepts here: accepting threads (`per_thread`) and pool workers
+    /// (`pool`) take connections straight from the listeners.
+    pub fn wait_for_stop(&self, stop: &AtomicBool) {
+        let mut pfd = libc::pollfd { fd: self.wake_read.as_raw_fd(), events: libc::POLLIN, revents: 0 };
         while !stop.load(Ordering::SeqCst) {
-            // SAFETY: pfds is a valid array of pollfd for the call's duration.
-            let n = unsafe { libc::poll(pfds.as_mut_ptr(), pfds.len() as libc::nfds_t, 1000) };
-            if n < 0 {
-                let e = io::Error::last_os_error();
-                if e.kind() == io::ErrorKind::Interrupted {
-                    continue;
-                }
-                tracing::error!(error = %e, "poll failed in acceptor");
-                std::thread::sleep(std::time::Duration::from_millis(10));
-                continue;
-            }
-            if pfds[0].revents != 0 {
+            // SAFETY: one valid pollfd for the call's duration.
+            let n = unsafe { libc::poll(&mut pfd, 1, 1000) };
+            if n > 0 {
                 let mut buf = [0u8; 64];
                 // SAFETY: reading into a local buffer from our own non-blocking pipe.
                 while unsafe { libc::read(self.wake_read.as_raw_fd(), buf.as_mut_ptr() as *mut libc::c_void, buf.len()) } > 0 {}
-            }
-            for p in &pfds[1..] {
-                if p.revents != 0 {
-                    let tcp = p.fd == self.tcp.as_raw_fd();
-                    drain_nonblocking(p.fd, tcp.then_some(self.inherited), &mut dispatch);
-                }
             }
         }
     }
@@ -215,11 +208,13 @@ fn accept_error(e: io::Error) -> bool {
     }
 }
 
-/// Accept on a non-blocking listener until EAGAIN. The sockets come out
+/// Accept on a non-blocking listener until EAGAIN or `max` connections,
+/// handing each to `take`; returns how many were accepted. The sockets come out
 /// non-blocking already (accept4 with SOCK_NONBLOCK: no fcntl per connection).
 /// `tcp` carries the options inherited from a TCP listener; None is the Unix socket.
-fn drain_nonblocking(fd: RawFd, tcp: Option<Inherited>, dispatch: &mut impl FnMut(Accepted)) {
-    loop {
+pub fn accept_nonblocking(fd: RawFd, tcp: Option<Inherited>, max: usize, mut take: impl FnMut(Accepted)) -> usize {
+    let mut n = 0;
+    while n < max {
         // SAFETY: accept4 writes at most `len` bytes of address into the storage try_init provides.
         let accepted = unsafe {
             SockAddr::try_init(|storage, len| {
@@ -237,14 +232,16 @@ fn drain_nonblocking(fd: RawFd, tcp: Option<Inherited>, dispatch: &mut impl FnMu
                     Some(_) => Stream::Tcp(std::net::TcpStream::from(sock)),
                     None => Stream::Unix(UnixStream::from(sock)),
                 };
+                n += 1;
                 // TCP_NODELAY and the timeouts came with the socket (see `Inherited`).
-                dispatch(Accepted { stream, admin_port: false, addr: addr.as_socket(), inherited: tcp, nonblocking: true });
+                take(Accepted { stream, admin_port: false, addr: addr.as_socket(), inherited: tcp, nonblocking: true });
             }
             Err(e) => {
                 if !accept_error(e) {
-                    return;
+                    break;
                 }
             }
         }
     }
+    n
 }

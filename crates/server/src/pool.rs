@@ -3,7 +3,12 @@
 //!
 //! Design (after MariaDB's threadpool_generic.cc, written anew):
 //! - `thread_pool_size` groups, each with its own epoll set and work queues.
-//!   Connections are assigned round-robin. A socket is registered once,
+//! - No acceptor thread: the client listeners are in every group's epoll set
+//!   (EPOLLEXCLUSIVE, so one waiting worker is woken per connection burst).
+//!   The woken worker accepts a batch, keeps the connections while its group
+//!   holds no more than `BALANCE_SLACK` above the least loaded group (else it
+//!   queues them there), and builds the first session itself. The greeting
+//!   goes out from the thread that accepted: no hand-off, no wake-up. A socket is registered once,
 //!   edge-triggered, and a per-connection state word (IDLE/BUSY/PENDING/
 //!   TIMEDOUT) is claimed by compare-and-swap, so a connection is never on two
 //!   workers at once: an event for a BUSY connection only marks it PENDING, and
@@ -32,6 +37,7 @@
 //!   an administrator gets in even when every worker is blocked.
 
 use crate::conn::{Accepted, Stream};
+use crate::listener::Inherited;
 use crate::server::Server;
 use crate::session::{Flow, Session};
 use std::cell::RefCell;
@@ -56,6 +62,15 @@ const EPOLL_BASE: u32 = (libc::EPOLLIN | libc::EPOLLRDHUP | libc::EPOLLET) as u3
 
 /// epoll data value of the group's wake-up eventfd.
 const WAKE_KEY: u64 = u64::MAX;
+/// epoll data value of client listener i is `LISTEN_KEY - i`.
+const LISTEN_KEY: u64 = u64::MAX - 1;
+/// Connection keys stay below this (listener keys are above).
+const MAX_CONN_KEY: u64 = u64::MAX - 16;
+/// Connections one worker accepts per listener event.
+const ACCEPT_BATCH: usize = 16;
+/// A group keeps what it accepts while it holds at most this many connections
+/// more than the least loaded group.
+const BALANCE_SLACK: usize = 2;
 /// Packets one worker handles for one connection before giving others a turn.
 const PACKET_BUDGET: usize = 32;
 /// Bytes read per call.
@@ -139,17 +154,22 @@ struct Group {
     state: Mutex<GroupState>,
     cond: Condvar,
     conns: Mutex<HashMap<u64, Arc<PConn>>>,
+    /// Connections assigned to this group and not yet closed (for balancing).
+    load: AtomicUsize,
 }
 
 pub struct Pool {
     server: Arc<Server>,
     settings: PoolSettings,
     groups: Vec<Arc<Group>>,
-    next_group: AtomicUsize,
     next_key: AtomicU64,
     total_threads: AtomicUsize,
     stop: AtomicBool,
     started: Instant,
+    /// Client listeners (fd, options their sockets inherit; None: Unix socket).
+    listeners: Vec<(RawFd, Option<Inherited>)>,
+    /// Cleared at shutdown: listener events are ignored from then on.
+    accepting: AtomicBool,
 }
 
 thread_local! {
@@ -213,7 +233,7 @@ impl Group {
         }
         let wake_fd = unsafe { OwnedFd::from_raw_fd(efd) };
         epoll_ctl(epfd.as_raw_fd(), libc::EPOLL_CTL_ADD, wake_fd.as_raw_fd(), libc::EPOLLIN as u32, WAKE_KEY)?;
-        Ok(Group { epfd, wake_fd, state: Mutex::new(GroupState::default()), cond: Condvar::new(), conns: Mutex::new(HashMap::new()) })
+        Ok(Group { epfd, wake_fd, state: Mutex::new(GroupState::default()), cond: Condvar::new(), conns: Mutex::new(HashMap::new()), load: AtomicUsize::new(0) })
     }
 
     fn lock(&self) -> MutexGuard<'_, GroupState> {
@@ -234,19 +254,28 @@ impl Group {
 }
 
 impl Pool {
-    pub fn start(server: Arc<Server>, settings: PoolSettings) -> io::Result<Arc<Pool>> {
+    /// Start the groups' first workers. `listeners` (non-blocking, owned by
+    /// the caller until after `stop_accepting`) are added to every group's epoll set.
+    pub fn start(server: Arc<Server>, settings: PoolSettings, listeners: Vec<(RawFd, Option<Inherited>)>) -> io::Result<Arc<Pool>> {
         let n = settings.size.max(1);
         let groups = (0..n).map(|_| Group::new().map(Arc::new)).collect::<io::Result<Vec<_>>>()?;
+        for g in &groups {
+            for (i, (fd, _)) in listeners.iter().enumerate() {
+                let ev = (libc::EPOLLIN | libc::EPOLLEXCLUSIVE) as u32;
+                epoll_ctl(g.epfd.as_raw_fd(), libc::EPOLL_CTL_ADD, *fd, ev, LISTEN_KEY - i as u64)?;
+            }
+        }
         server.pool.groups.store(n as i64, Ordering::Relaxed);
         let pool = Arc::new(Pool {
             server,
             settings,
             groups,
-            next_group: AtomicUsize::new(0),
             next_key: AtomicU64::new(1),
             total_threads: AtomicUsize::new(0),
             stop: AtomicBool::new(false),
             started: Instant::now(),
+            listeners,
+            accepting: AtomicBool::new(true),
         });
         for g in &pool.groups {
             let mut st = g.lock();
@@ -261,10 +290,38 @@ impl Pool {
         self.started.elapsed().as_millis() as u64
     }
 
-    /// Called by the acceptor: queue the raw socket; a worker builds the session.
-    pub fn dispatch(self: &Arc<Self>, conn: Accepted) {
-        let g = &self.groups[self.next_group.fetch_add(1, Ordering::Relaxed) % self.groups.len()];
-        self.enqueue(g, Work::New(conn), false);
+    /// Shutdown: take the listeners out of every epoll set (before the caller
+    /// closes them) and ignore listener events already taken.
+    pub fn stop_accepting(&self) {
+        self.accepting.store(false, Ordering::SeqCst);
+        for g in &self.groups {
+            for (fd, _) in &self.listeners {
+                let _ = epoll_ctl(g.epfd.as_raw_fd(), libc::EPOLL_CTL_DEL, *fd, 0, 0);
+            }
+        }
+    }
+
+    /// Accept a batch from client listener `i` on group `g`'s worker. Returns
+    /// the connections this group keeps; the rest are queued on the least
+    /// loaded groups (see `BALANCE_SLACK`).
+    fn accept_batch(self: &Arc<Self>, g: &Arc<Group>, i: usize) -> Vec<Accepted> {
+        let mut keep = Vec::new();
+        let Some(&(fd, inherited)) = self.listeners.get(i) else { return keep };
+        if !self.accepting.load(Ordering::Acquire) {
+            return keep;
+        }
+        crate::listener::accept_nonblocking(fd, inherited, ACCEPT_BATCH, |conn| {
+            let least = self.groups.iter().min_by_key(|o| o.load.load(Ordering::Relaxed)).unwrap_or(g);
+            let mine = g.load.load(Ordering::Relaxed);
+            if Arc::ptr_eq(least, g) || mine <= least.load.load(Ordering::Relaxed) + BALANCE_SLACK {
+                g.load.fetch_add(1, Ordering::Relaxed);
+                keep.push(conn);
+            } else {
+                least.load.fetch_add(1, Ordering::Relaxed);
+                self.enqueue(least, Work::New(conn), false);
+            }
+        });
+        keep
     }
 
     fn enqueue(self: &Arc<Self>, g: &Arc<Group>, w: Work, high: bool) {
@@ -383,15 +440,24 @@ impl Pool {
                 // SAFETY: valid epoll fd and event buffer.
                 let n = unsafe { libc::epoll_wait(g.epfd.as_raw_fd(), events.as_mut_ptr(), MAX_EVENTS as i32, timeout) };
                 let mut ready = Vec::new();
+                let mut listeners_ready = 0u32;
                 if n > 0 {
                     let conns = g.conns.lock().unwrap_or_else(|e| e.into_inner());
                     for ev in &events[..n as usize] {
                         let key = ev.u64;
                         if key == WAKE_KEY {
                             g.drain_wake();
+                        } else if key > MAX_CONN_KEY {
+                            listeners_ready |= 1 << (LISTEN_KEY - key).min(31);
                         } else if let Some(c) = conns.get(&key) {
-                            ready.push(c.clone());
+                            ready.push(Work::Event(c.clone()));
                         }
+                    }
+                }
+                // Accept outside the group lock (queuing on another group takes its lock).
+                for i in 0..self.listeners.len().min(32) {
+                    if listeners_ready & (1 << i) != 0 {
+                        ready.extend(self.accept_batch(g, i).into_iter().map(Work::New));
                     }
                 }
                 st = g.lock();
@@ -404,12 +470,11 @@ impl Pool {
                 let mine = if st.high.is_empty() && st.low.is_empty() && st.active < self.active_limit(&st) { ready.next() } else { None };
                 let now = Instant::now();
                 let mut pushed = 0;
-                for c in ready {
+                for w in ready {
                     pushed += 1;
-                    if c.in_transaction() {
-                        st.high.push_back(Work::Event(c));
-                    } else {
-                        st.low.push_back((now, Work::Event(c)));
+                    match w {
+                        Work::Event(c) if c.in_transaction() => st.high.push_back(Work::Event(c)),
+                        w => st.low.push_back((now, w)),
                     }
                 }
                 self.server.pool.queue_length.fetch_add(pushed, Ordering::Relaxed);
@@ -423,8 +488,8 @@ impl Pool {
                     // timer covers a worker that does not.)
                     self.wake_or_spawn(g, &mut st, false);
                 }
-                if let Some(c) = mine {
-                    return Some(Work::Event(c));
+                if mine.is_some() {
+                    return mine;
                 }
                 continue;
             }
@@ -447,12 +512,13 @@ impl Pool {
         let (stream, nonblocking) = (conn.stream, conn.nonblocking);
         let fd = stream.as_raw_fd();
         if !nonblocking && stream.set_nonblocking().is_err() {
+            g.load.fetch_sub(1, Ordering::Relaxed);
             return;
         }
         let mut session = Session::new(self.server.clone(), peer, host, false, fd);
         session.set_scheduler_hooks(true, &POOL_WAIT);
         let decoder = PacketDecoder::new(session.max_packet());
-        let key = self.next_key.fetch_add(1, Ordering::Relaxed);
+        let key = self.next_key.fetch_add(1, Ordering::Relaxed) % MAX_CONN_KEY;
         let c = Arc::new(PConn {
             key,
             fd,
@@ -700,6 +766,7 @@ impl Pool {
         // it from the epoll set. Events already taken from epoll find the
         // connection closed (or not IDLE) and do nothing.
         g.conns.lock().unwrap_or_else(|e| e.into_inner()).remove(&c.key);
+        g.load.fetch_sub(1, Ordering::Relaxed);
         inner.session.cancel_paused();
         inner.session.finish();
         // Close the socket now, even if a stale queue entry still holds the connection.
