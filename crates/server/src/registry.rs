@@ -32,7 +32,10 @@ pub struct Info {
     pub db: Option<String>,
     pub command: &'static str,
     pub state: &'static str,
-    pub query: Option<String>,
+    /// The running statement's text (PROCESSLIST's Info) while `query_active`;
+    /// the buffer is kept between statements so setting it does not allocate.
+    pub query: String,
+    pub query_active: bool,
     pub since: Instant,
 }
 
@@ -59,7 +62,7 @@ impl Handle {
             id,
             peer,
             admin_port,
-            info: Mutex::new(Info { user: String::new(), db: None, command: "Connect", state: "login", query: None, since: Instant::now() }),
+            info: Mutex::new(Info { user: String::new(), db: None, command: "Connect", state: "login", query: String::new(), query_active: false, since: Instant::now() }),
             killed: AtomicBool::new(false),
             kill_connection: AtomicBool::new(false),
             fd: Mutex::new(Some(fd)),

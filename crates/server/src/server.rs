@@ -147,7 +147,7 @@ impl ServerOps for Server {
                     command: i.command,
                     time: i.since.elapsed().as_secs(),
                     state: i.state,
-                    info: i.query,
+                    info: i.query_active.then_some(i.query),
                 }
             })
             .collect()

@@ -589,14 +589,13 @@ impl Session {
         self.handle.set_info(|i| {
             i.command = command;
             i.state = "executing";
-            let mut q = i.query.take().unwrap_or_default();
-            q.clear();
             let mut end = text.len().min(MAX_INFO_LEN);
             while !text.is_char_boundary(end) {
                 end -= 1;
             }
-            q.push_str(&text[..end]);
-            i.query = Some(q);
+            i.query.clear();
+            i.query.push_str(&text[..end]);
+            i.query_active = true;
             if i.db != *db {
                 i.db.clone_from(db);
             }
@@ -611,7 +610,7 @@ impl Session {
         self.handle.set_info(|i| {
             i.command = "Sleep";
             i.state = "";
-            i.query = None;
+            i.query_active = false;
             i.since = std::time::Instant::now();
         });
     }
