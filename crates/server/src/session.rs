@@ -81,6 +81,8 @@ struct Stmt {
     sql: Arc<str>,
     params: usize,
     columns: Arc<[Column]>,
+    /// `front::direct_engine_privilege` of the text, decided at prepare.
+    direct: Option<u32>,
     types: Vec<ParamType>,
     long_data: Vec<Option<Vec<u8>>>,
 }
@@ -636,7 +638,7 @@ impl Session {
                 self.server.stats.questions.inc();
             }
             let more = !rest.is_empty();
-            let result = self.run_statement(stmt, &[], false, &[], out, flush);
+            let result = self.run_statement(stmt, &[], false, &[], None, out, flush);
             match self.finish_statement(result, more, out) {
                 Step::Next => {}
                 Step::Stop => break,
@@ -750,15 +752,20 @@ impl Session {
         }
     }
 
-    /// Run one statement, streaming its rows. `Err(None)` means the socket failed.
-    fn run_statement(&mut self, sql: &str, params: &[Value], binary: bool, columns: &[Column], out: &mut Vec<u8>, flush: &mut Flush<'_>) -> (Result<Outcome, Option<SqlError>>, bool) {
+    /// Run one statement, streaming its rows. `direct`: a prepared statement's
+    /// `front::direct_engine_privilege`. `Err(None)` means the socket failed.
+    #[allow(clippy::too_many_arguments)]
+    fn run_statement(&mut self, sql: &str, params: &[Value], binary: bool, columns: &[Column], direct: Option<u32>, out: &mut Vec<u8>, flush: &mut Flush<'_>) -> (Result<Outcome, Option<SqlError>>, bool) {
         let deprecate_eof = self.deprecate_eof();
         let status_before = self.status_flags();
         let engine = self.engine.as_mut().expect("authenticated");
         let mut sink = WireSink::new(out, &mut self.seq, deprecate_eof, binary, columns, flush, status_before, self.pausable);
         let ctx = ExecContext { waits: self.waits, killed: &self.handle.killed };
         let mut call = Call { sess: &mut self.sql, engine: engine.as_mut(), ops: &*self.server, ctx: &ctx, params };
-        let result = front::execute(&mut call, sql, &mut sink);
+        let result = match direct {
+            Some(need) => front::execute_direct(&mut call, sql, need, &mut sink),
+            None => front::execute(&mut call, sql, &mut sink),
+        };
         let sent_columns = sink.sent_columns;
         if sink.io_error.is_some() {
             return (Err(None), sent_columns);
@@ -838,7 +845,7 @@ impl Session {
                 self.packet(out, |o| encode_eof(o, 0, st));
             }
         }
-        self.stmts.insert(id, Stmt { sql: sql.into(), params, columns: columns.into(), types: Vec::new(), long_data: vec![None; params] });
+        self.stmts.insert(id, Stmt { direct: front::direct_engine_privilege(&sql), sql: sql.into(), params, columns: columns.into(), types: Vec::new(), long_data: vec![None; params] });
     }
 
     /// Does this statement go to the engine (rather than being answered by the front)?
@@ -863,9 +870,9 @@ impl Session {
                 return Flow::Continue;
             }
         };
-        let (sql, columns) = (Arc::clone(&st.sql), Arc::clone(&st.columns));
+        let (sql, columns, direct) = (Arc::clone(&st.sql), Arc::clone(&st.columns), st.direct);
         self.begin_command("Execute", &sql);
-        let result = self.run_statement(&sql, &params, true, &columns, out, flush);
+        let result = self.run_statement(&sql, &params, true, &columns, direct, out, flush);
         match self.finish_statement(result, false, out) {
             Step::Paused => {
                 self.paused = Some(PausedResult { rest: Default::default(), binary: true });

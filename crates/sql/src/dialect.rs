@@ -76,7 +76,7 @@ pub fn select_reads_table(sql: &str) -> bool {
 }
 
 /// Does the text need `substitute` (one pass, no allocation)?
-fn needs_substitution(sql: &str) -> bool {
+pub fn needs_substitution(sql: &str) -> bool {
     let b = sql.as_bytes();
     for i in 0..b.len() {
         match b[i] {

@@ -32,11 +32,40 @@ fn lex_or_syntax(sql: &str) -> Result<Vec<Token>, SqlError> {
 /// Run one statement (multi-statement texts are split by the caller).
 pub fn execute(call: &mut Call<'_, '_>, sql: &str, sink: &mut dyn RowSink) -> Result<Outcome, SqlError> {
     let result = statement(call, sql, sink);
-    // What ROW_COUNT() returns in the next statement.
-    call.sess.row_count = match &result {
+    note_row_count(call, &result);
+    result
+}
+
+/// What ROW_COUNT() returns in the next statement.
+fn note_row_count(call: &mut Call<'_, '_>, result: &Result<Outcome, SqlError>) {
+    call.sess.row_count = match result {
         Ok(Outcome::Done(d)) => d.affected_rows as i64,
         Ok(Outcome::Rows | Outcome::Paused) | Err(_) => -1,
     };
+}
+
+/// For a prepared statement, decided once when it is prepared: the privilege
+/// it needs if every execution can go straight to the engine (DML that reads
+/// a table or writes one and names no session value to substitute: no `@x`,
+/// USER(), CONNECTION_ID(), ROW_COUNT()); `None` if `execute` must look at it
+/// each time. Saves re-scanning the text on every execution (sysbench's
+/// point select: ~900 of ~11,000 instructions).
+pub fn direct_engine_privilege(sql: &str) -> Option<u32> {
+    let need = match lex::first_keyword(sql).as_str() {
+        "SELECT" if crate::dialect::select_reads_table(sql) => privs::SELECT,
+        "INSERT" | "REPLACE" => privs::INSERT,
+        "UPDATE" => privs::UPDATE,
+        "DELETE" => privs::DELETE,
+        _ => return None,
+    };
+    (!crate::dialect::needs_substitution(sql)).then_some(need)
+}
+
+/// Execute a statement `direct_engine_privilege` accepted, with privilege
+/// `need`: what `execute` does for it, without classifying the text again.
+pub fn execute_direct(call: &mut Call<'_, '_>, sql: &str, need: u32, sink: &mut dyn RowSink) -> Result<Outcome, SqlError> {
+    let result = engine_run(call, sql, need, sink);
+    note_row_count(call, &result);
     result
 }
 
@@ -240,12 +269,16 @@ pub fn use_database(sess: &mut SessionState, engine: &mut dyn EngineSession, ops
 }
 
 fn engine_statement(call: &mut Call<'_, '_>, sql: &str, need: u32, sink: &mut dyn RowSink) -> Result<Outcome, SqlError> {
+    let substituted = crate::dialect::substitute(call, sql)?;
+    engine_run(call, substituted.as_deref().unwrap_or(sql), need, sink)
+}
+
+/// Check privilege `need` on the current database and run `sql` in the engine.
+fn engine_run(call: &mut Call<'_, '_>, sql: &str, need: u32, sink: &mut dyn RowSink) -> Result<Outcome, SqlError> {
     if need != 0 && current_db_privileges(call.sess, call.ops) & need != need {
         let verb = lex::first_keyword(sql);
         return Err(SqlError::command_denied(&verb, &call.sess.user, &call.sess.host, call.sess.db.as_deref().unwrap_or("")));
     }
-    let substituted = crate::dialect::substitute(call, sql)?;
-    let sql = substituted.as_deref().unwrap_or(sql);
     let out = call.engine.execute(call.ctx, sql, call.params, sink)?;
     if let Outcome::Done(d) = &out {
         // LAST_INSERT_ID() changes only when a value was generated (MySQL).
@@ -1059,6 +1092,24 @@ fn show(call: &mut Call<'_, '_>, sql: &str, sink: &mut dyn RowSink) -> Result<Ou
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn direct_engine_privilege_only_for_plain_dml() {
+        use super::direct_engine_privilege as d;
+        assert_eq!(d("SELECT c FROM sbtest1 WHERE id=?"), Some(privs::SELECT));
+        assert_eq!(d("insert into t values (?)"), Some(privs::INSERT));
+        assert_eq!(d("REPLACE INTO t VALUES (1)"), Some(privs::INSERT));
+        assert_eq!(d("UPDATE t SET k=k+1 WHERE id=?"), Some(privs::UPDATE));
+        assert_eq!(d("DELETE FROM t WHERE id=?"), Some(privs::DELETE));
+        // Table-less SELECTs and session references take the full path.
+        assert_eq!(d("SELECT 1"), None);
+        assert_eq!(d("SELECT @x FROM t"), None);
+        assert_eq!(d("SELECT CONNECTION_ID() FROM t"), None);
+        assert_eq!(d("INSERT INTO t VALUES (ROW_COUNT())"), None);
+        assert_eq!(d("SET @a = 1"), None);
+        assert_eq!(d("SHOW TABLES"), None);
+    }
+
     use super::*;
 
     #[test]
