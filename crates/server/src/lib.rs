@@ -1,8 +1,9 @@
 //! turnstile-server: the connection layer.
 //!
-//! Listeners and accepting (`listener`), the pool-of-threads scheduler (`pool`), the thread-per-connection scheduler
-//! with its thread cache (`per_thread`), the protocol session (`session`), the
-//! sharded connection registry (`registry`), counters (`stats`), accounts
+//! Listeners and accepting (`listener`), the pool-of-threads scheduler
+//! (`pool`), the thread-per-connection scheduler with its thread cache
+//! (`per_thread`), the protocol session (`session`), the sharded connection
+//! registry (`registry`), counters (`stats`), accounts
 //! (`accounts`) and settings (`config`). `start` brings a server up; the
 //! binary adds the command line and signal handling.
 

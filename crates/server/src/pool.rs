@@ -8,9 +8,10 @@
 //!   The woken worker accepts a batch, keeps the connections while its group
 //!   holds no more than `BALANCE_SLACK` above the least loaded group (else it
 //!   queues them there), and builds the first session itself. The greeting
-//!   goes out from the thread that accepted: no hand-off, no wake-up. A socket is registered once,
-//!   edge-triggered, and a per-connection state word (IDLE/BUSY/PENDING/
-//!   TIMEDOUT) is claimed by compare-and-swap, so a connection is never on two
+//!   goes out from the thread that accepted: no hand-off, no wake-up.
+//! - A connection socket is registered once, edge-triggered, and a
+//!   per-connection state word (IDLE/BUSY/PENDING/TIMEDOUT) is claimed by
+//!   compare-and-swap, so a connection is never on two
 //!   workers at once: an event for a BUSY connection only marks it PENDING, and
 //!   the owner looks again before it lets go. This gives EPOLLONESHOT's
 //!   guarantee without its re-arm: one epoll_ctl per connection instead of one

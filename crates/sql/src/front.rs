@@ -51,14 +51,20 @@ fn note_row_count(call: &mut Call<'_, '_>, result: &Result<Outcome, SqlError>) {
 /// each time. Saves re-scanning the text on every execution (sysbench's
 /// point select: ~900 of ~11,000 instructions).
 pub fn direct_engine_privilege(sql: &str) -> Option<u32> {
-    let need = match lex::first_keyword(sql).as_str() {
-        "SELECT" if crate::dialect::select_reads_table(sql) => privs::SELECT,
-        "INSERT" | "REPLACE" => privs::INSERT,
-        "UPDATE" => privs::UPDATE,
-        "DELETE" => privs::DELETE,
-        _ => return None,
-    };
-    (!crate::dialect::needs_substitution(sql)).then_some(need)
+    engine_dml_privilege(&lex::first_keyword(sql), sql).filter(|_| !crate::dialect::needs_substitution(sql))
+}
+
+/// DML the engine runs as it is (after substitution), with the privilege it
+/// needs: a SELECT that reads a table (one byte scan decides; only table-less
+/// SELECTs are lexed by `statement`), INSERT, REPLACE, UPDATE, DELETE.
+fn engine_dml_privilege(kw: &str, sql: &str) -> Option<u32> {
+    match kw {
+        "SELECT" if crate::dialect::select_reads_table(sql) => Some(privs::SELECT),
+        "INSERT" | "REPLACE" => Some(privs::INSERT),
+        "UPDATE" => Some(privs::UPDATE),
+        "DELETE" => Some(privs::DELETE),
+        _ => None,
+    }
 }
 
 /// Execute a statement `direct_engine_privilege` accepted, with privilege
@@ -71,12 +77,12 @@ pub fn execute_direct(call: &mut Call<'_, '_>, sql: &str, need: u32, sink: &mut 
 
 fn statement(call: &mut Call<'_, '_>, sql: &str, sink: &mut dyn RowSink) -> Result<Outcome, SqlError> {
     let kw = lex::first_keyword(sql);
+    if let Some(need) = engine_dml_privilege(&kw, sql) {
+        return engine_statement(call, sql, need, sink);
+    }
     match kw.as_str() {
         "SELECT" => {
-            // Hot path: one byte scan decides; only table-less SELECTs are lexed here.
-            if crate::dialect::select_reads_table(sql) {
-                return engine_statement(call, sql, privs::SELECT, sink);
-            }
+            // A SELECT without a table.
             let toks = lex_or_syntax(sql)?;
             // `SELECT 1 UNION SELECT 2`: no table, but a query for the engine, which needs a database.
             if call.sess.db.is_some() && has_union(&toks) {
@@ -161,9 +167,6 @@ fn statement(call: &mut Call<'_, '_>, sql: &str, sink: &mut dyn RowSink) -> Resu
                 Err(SqlError::syntax(sql.trim()))
             }
         }
-        "INSERT" | "REPLACE" => engine_statement(call, sql, privs::INSERT, sink),
-        "UPDATE" => engine_statement(call, sql, privs::UPDATE, sink),
-        "DELETE" => engine_statement(call, sql, privs::DELETE, sink),
         "TRUNCATE" => {
             if call.engine.in_transaction() {
                 call.engine.commit(call.ctx)?;
