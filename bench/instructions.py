@@ -10,6 +10,10 @@ difference divided by N removes start-up and shutdown:
 
     bench/instructions.py --workload point-select target/release/turnstile
     bench/instructions.py --workload connect /tmp/old /tmp/new
+    bench/instructions.py --workload point-select "target/release/turnstile:--thread-handling pool-of-threads"
+
+Each argument is a turnstile binary, optionally followed by its own flags
+after a colon (as in bench/ab.py).
 
 Under valgrind the sha2 crate takes its software path (no SHA CPU extensions),
 so caching_sha2_password's check costs ~6,900 of a connect's instructions
@@ -35,7 +39,7 @@ import ab  # noqa: E402  (template data directory, workload commands)
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 
-def instructions(binary, workload, events, port, tmpl):
+def instructions(binary, flags, workload, events, port, tmpl):
     d = tempfile.mkdtemp(prefix="turnstile-cg-")
     try:
         if tmpl:
@@ -44,7 +48,7 @@ def instructions(binary, workload, events, port, tmpl):
         engine = "blackhole" if workload == "connect" else "sqlite"
         p = subprocess.Popen(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out_file}", binary, "--engine", engine,
                               "--port", str(port), "--admin-port", str(port + 1), "--socket", d + "/s.sock",
-                              "--datadir", d + "/data", "--root-password", "pw"],
+                              "--datadir", d + "/data", "--root-password", "pw", *flags],
                              stderr=subprocess.PIPE, text=True)
         deadline = time.time() + 120
         while time.time() < deadline:
@@ -81,12 +85,13 @@ def main():
     ap.add_argument("--port", type=int, default=14320)
     a = ap.parse_args()
     n = a.events or (10000 if a.workload == "point-select" else 2000)
-    tmpl = None if a.workload == "connect" else ab.template(os.path.abspath(a.binaries[0]), a.port, 10000)
-    for b in a.binaries:
-        b = os.path.abspath(b)
-        one = instructions(b, a.workload, n, a.port, tmpl)
-        two = instructions(b, a.workload, 2 * n, a.port, tmpl)
-        print(f"{b:48s} {a.workload}: {(two - one) / n:,.0f} instructions per operation (N={n})", flush=True)
+    tmpl = None if a.workload == "connect" else ab.template(os.path.abspath(a.binaries[0].partition(":")[0]), a.port, 10000)
+    for c in a.binaries:
+        binary, _, flags = c.partition(":")
+        binary = os.path.abspath(binary)
+        one = instructions(binary, flags.split(), a.workload, n, a.port, tmpl)
+        two = instructions(binary, flags.split(), a.workload, 2 * n, a.port, tmpl)
+        print(f"{c:48s} {a.workload}: {(two - one) / n:,.0f} instructions per operation (N={n})", flush=True)
 
 
 if __name__ == "__main__":

@@ -132,7 +132,8 @@ enum Work {
 #[derive(Default)]
 struct GroupState {
     high: VecDeque<Work>,
-    low: VecDeque<(Instant, Work)>,
+    /// Normal-priority work and when it was queued (`coarse_ms`).
+    low: VecDeque<(u64, Work)>,
     threads: usize,
     /// Workers handling a connection (not counting those blocked in a wait).
     active: usize,
@@ -154,7 +155,8 @@ struct Group {
     wake_fd: OwnedFd,
     state: Mutex<GroupState>,
     cond: Condvar,
-    conns: Mutex<HashMap<u64, Arc<PConn>>>,
+    /// Keyed by a counter: FxHash, not SipHash (looked up on every event).
+    conns: Mutex<HashMap<u64, Arc<PConn>, rustc_hash::FxBuildHasher>>,
     /// Connections assigned to this group and not yet closed (for balancing).
     load: AtomicUsize,
 }
@@ -166,7 +168,6 @@ pub struct Pool {
     next_key: AtomicU64,
     total_threads: AtomicUsize,
     stop: AtomicBool,
-    started: Instant,
     /// Client listeners (fd, options their sockets inherit; None: Unix socket).
     listeners: Vec<(RawFd, Option<Inherited>)>,
     /// Cleared at shutdown: listener events are ignored from then on.
@@ -178,6 +179,69 @@ thread_local! {
     static CURRENT: RefCell<Option<(Arc<Pool>, Arc<Group>)>> = const { RefCell::new(None) };
     /// Each worker's read buffer (zeroed once per thread, not per read).
     static READ_BUF: RefCell<Box<[u8]>> = RefCell::new(vec![0u8; READ_CHUNK].into_boxed_slice());
+    /// Each worker's reusable connection buffers (see `Scratch`).
+    static SCRATCH: RefCell<Scratch> = const { RefCell::new(Scratch { decoder: Vec::new(), payload: Vec::new(), out: Vec::new() }) };
+}
+
+/// Buffers a worker lends to the connection it drives and takes back when the
+/// connection goes idle. An idle connection then holds no buffer memory, and a
+/// command costs no allocation for its input, payload or output.
+struct Scratch {
+    decoder: Vec<u8>,
+    payload: Vec<u8>,
+    out: Vec<u8>,
+}
+
+/// A worker keeps a lent buffer only up to this capacity (larger ones, from a
+/// big statement or result, are freed when the connection goes idle).
+const SCRATCH_KEEP: usize = 64 * 1024;
+
+impl Scratch {
+    /// Lend the worker's buffers to a connection whose own are empty.
+    fn lend(inner: &mut ConnInner) {
+        SCRATCH.with_borrow_mut(|s| {
+            if inner.decoder.capacity() == 0 {
+                inner.decoder.swap_idle_buffer(&mut s.decoder);
+            }
+            if inner.payload.capacity() == 0 {
+                std::mem::swap(&mut inner.payload, &mut s.payload);
+            }
+            if inner.out.capacity() == 0 && inner.out.is_empty() {
+                std::mem::swap(&mut inner.out, &mut s.out);
+            }
+        });
+    }
+
+    /// Take back an idle connection's buffers (it keeps none): the larger of
+    /// its buffer and the worker's current one stays with the worker, within
+    /// `SCRATCH_KEEP`.
+    fn reclaim(inner: &mut ConnInner) {
+        fn keep(mine: &mut Vec<u8>, mut used: Vec<u8>) {
+            if used.capacity() > mine.capacity() && used.capacity() <= SCRATCH_KEEP {
+                used.clear();
+                *mine = used;
+            }
+        }
+        SCRATCH.with_borrow_mut(|s| {
+            let mut decoder = Vec::new();
+            if inner.decoder.swap_idle_buffer(&mut decoder) {
+                keep(&mut s.decoder, decoder);
+            }
+            keep(&mut s.payload, std::mem::take(&mut inner.payload));
+            keep(&mut s.out, std::mem::take(&mut inner.out));
+        });
+    }
+}
+
+/// Milliseconds on the coarse monotonic clock: a vDSO read with no system
+/// call and a resolution of a few milliseconds, plenty for timeouts counted in
+/// seconds and the kick-up timer. Read on every queued item and parked
+/// connection, where `Instant::now` was a measurable share of the pool's cost.
+fn coarse_ms() -> u64 {
+    let mut ts = libc::timespec { tv_sec: 0, tv_nsec: 0 };
+    // SAFETY: valid out-pointer; CLOCK_MONOTONIC_COARSE cannot fail on Linux.
+    unsafe { libc::clock_gettime(libc::CLOCK_MONOTONIC_COARSE, &mut ts) };
+    ts.tv_sec as u64 * 1000 + ts.tv_nsec as u64 / 1_000_000
 }
 
 /// The pool's WaitHook: a worker about to block gives its slot to another.
@@ -234,7 +298,7 @@ impl Group {
         }
         let wake_fd = unsafe { OwnedFd::from_raw_fd(efd) };
         epoll_ctl(epfd.as_raw_fd(), libc::EPOLL_CTL_ADD, wake_fd.as_raw_fd(), libc::EPOLLIN as u32, WAKE_KEY)?;
-        Ok(Group { epfd, wake_fd, state: Mutex::new(GroupState::default()), cond: Condvar::new(), conns: Mutex::new(HashMap::new()), load: AtomicUsize::new(0) })
+        Ok(Group { epfd, wake_fd, state: Mutex::new(GroupState::default()), cond: Condvar::new(), conns: Mutex::new(HashMap::with_hasher(rustc_hash::FxBuildHasher)), load: AtomicUsize::new(0) })
     }
 
     fn lock(&self) -> MutexGuard<'_, GroupState> {
@@ -274,7 +338,6 @@ impl Pool {
             next_key: AtomicU64::new(1),
             total_threads: AtomicUsize::new(0),
             stop: AtomicBool::new(false),
-            started: Instant::now(),
             listeners,
             accepting: AtomicBool::new(true),
         });
@@ -288,7 +351,7 @@ impl Pool {
     }
 
     fn now_ms(&self) -> u64 {
-        self.started.elapsed().as_millis() as u64
+        coarse_ms()
     }
 
     /// Shutdown: take the listeners out of every epoll set (before the caller
@@ -330,7 +393,7 @@ impl Pool {
         if high {
             st.high.push_back(w);
         } else {
-            st.low.push_back((Instant::now(), w));
+            st.low.push_back((coarse_ms(), w));
         }
         self.server.pool.queue_length.fetch_add(1, Ordering::Relaxed);
         self.wake_or_spawn(g, &mut st, false);
@@ -399,7 +462,7 @@ impl Pool {
     }
 
     fn pop(&self, st: &mut GroupState) -> Option<Work> {
-        let kick = st.low.front().map_or(false, |(t, _)| t.elapsed() >= self.settings.kickup);
+        let kick = st.low.front().map_or(false, |(t, _)| coarse_ms().saturating_sub(*t) >= self.settings.kickup.as_millis() as u64);
         let w = if kick {
             st.low.pop_front().map(|(_, w)| w)
         } else {
@@ -469,7 +532,7 @@ impl Pool {
                 let mut ready = ready.into_iter();
                 // Handle one event ourselves when nothing else is queued.
                 let mine = if st.high.is_empty() && st.low.is_empty() && st.active < self.active_limit(&st) { ready.next() } else { None };
-                let now = Instant::now();
+                let now = coarse_ms();
                 let mut pushed = 0;
                 for w in ready {
                     pushed += 1;
@@ -580,6 +643,7 @@ impl Pool {
         // After the greeting the client must answer before there is anything to read.
         let mut answered = first;
         loop {
+            Scratch::lend(&mut inner);
             let (want, deadline) = self.drive(&mut inner, answered);
             if !self.park(g, c, inner, want, deadline) {
                 return;
@@ -713,15 +777,14 @@ impl Pool {
     /// again and still ours.
     fn park(self: &Arc<Self>, g: &Arc<Group>, c: &Arc<PConn>, mut inner: MutexGuard<'_, ConnInner>, want: u32, deadline_s: u64) -> bool {
         if want == 0 {
+            Scratch::reclaim(&mut inner);
             drop(inner);
             self.close(g, c);
             return false;
         }
         if inner.out.is_empty() && inner.decoder.buffered() == 0 {
-            // Idle: give buffer memory back.
-            inner.decoder.shrink(0);
-            inner.out = Vec::new();
-            inner.payload = Vec::new();
+            // Idle: the buffers go back to the worker.
+            Scratch::reclaim(&mut inner);
         }
         let in_tx = inner.session.in_transaction();
         drop(inner);

@@ -59,6 +59,25 @@ impl PacketDecoder {
         self.buf.len() - self.start
     }
 
+    /// Capacity of the internal buffer.
+    pub fn capacity(&self) -> usize {
+        self.buf.capacity()
+    }
+
+    /// When nothing is buffered, exchange the (empty) internal buffer with
+    /// `other` (cleared first) and return true; otherwise change nothing. Lets
+    /// a caller lend the decoder a reusable buffer and take it back when idle.
+    pub fn swap_idle_buffer(&mut self, other: &mut Vec<u8>) -> bool {
+        if self.buffered() != 0 {
+            return false;
+        }
+        self.buf.clear();
+        self.start = 0;
+        other.clear();
+        std::mem::swap(&mut self.buf, other);
+        true
+    }
+
     /// Release buffer memory when idle (keeps at most `keep` bytes of capacity).
     pub fn shrink(&mut self, keep: usize) {
         self.compact();

@@ -230,48 +230,13 @@ unsafe extern "C" fn busy_cb(arg: *mut c_void, count: c_int) -> c_int {
     1
 }
 
-/// A fast hash for statement texts (multiply-rotate over 8-byte words, as
-/// rustc's FxHash): the cache is looked up on every execution, and SipHash's
-/// flooding resistance buys nothing for a bounded per-connection cache.
-#[derive(Default, Clone, Copy)]
-pub struct FxBuild;
-
-pub struct Fx(u64);
-
-impl std::hash::BuildHasher for FxBuild {
-    type Hasher = Fx;
-    fn build_hasher(&self) -> Fx {
-        Fx(0)
-    }
-}
-
-impl std::hash::Hasher for Fx {
-    fn write(&mut self, bytes: &[u8]) {
-        const K: u64 = 0x517c_c1b7_2722_0a95;
-        let mut chunks = bytes.chunks_exact(8);
-        for c in &mut chunks {
-            let w = u64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]]);
-            self.0 = (self.0.rotate_left(5) ^ w).wrapping_mul(K);
-        }
-        let rest = chunks.remainder();
-        if !rest.is_empty() {
-            let mut b = [0u8; 8];
-            b[..rest.len()].copy_from_slice(rest);
-            self.0 = (self.0.rotate_left(5) ^ u64::from_le_bytes(b)).wrapping_mul(K);
-        }
-    }
-    fn write_u8(&mut self, i: u8) {
-        self.0 = (self.0.rotate_left(5) ^ i as u64).wrapping_mul(0x517c_c1b7_2722_0a95);
-    }
-    fn finish(&self) -> u64 {
-        self.0
-    }
-}
 
 pub struct Conn {
     /// Compiled statements, keyed by the client's statement text. Dropped
     /// (finalized) before the connection closes.
-    pub cache: HashMap<String, Cached, FxBuild>,
+    /// Keyed with FxHash: looked up on every execution, and SipHash's flooding
+    /// resistance buys nothing for a bounded per-connection cache.
+    pub cache: HashMap<String, Cached, rustc_hash::FxBuildHasher>,
     pub call: Box<CallCtx>,
     pub counters: Arc<Counters>,
     pub home: Option<Arc<Db>>,
@@ -323,7 +288,7 @@ impl Conn {
             ffi::sqlite3_busy_handler(db.handle(), Some(busy_cb), arg);
         }
         Ok(Conn {
-            cache: HashMap::with_hasher(FxBuild),
+            cache: HashMap::with_hasher(rustc_hash::FxBuildHasher),
             call,
             counters,
             home,
