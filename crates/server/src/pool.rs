@@ -365,27 +365,25 @@ impl Pool {
         }
     }
 
-    /// Accept a batch from client listener `i` on group `g`'s worker. Returns
-    /// the connections this group keeps; the rest are queued on the least
-    /// loaded groups (see `BALANCE_SLACK`).
-    fn accept_batch(self: &Arc<Self>, g: &Arc<Group>, i: usize) -> Vec<Accepted> {
-        let mut keep = Vec::new();
-        let Some(&(fd, inherited)) = self.listeners.get(i) else { return keep };
+    /// Accept a batch from client listener `i` on group `g`'s worker. Adds the
+    /// connections this group keeps to `keep`; the rest are queued on the
+    /// least loaded groups (see `BALANCE_SLACK`).
+    fn accept_batch(self: &Arc<Self>, g: &Arc<Group>, i: usize, keep: &mut Vec<Work>) {
+        let Some(&(fd, inherited)) = self.listeners.get(i) else { return };
         if !self.accepting.load(Ordering::Acquire) {
-            return keep;
+            return;
         }
         crate::listener::accept_nonblocking(fd, inherited, ACCEPT_BATCH, |conn| {
             let least = self.groups.iter().min_by_key(|o| o.load.load(Ordering::Relaxed)).unwrap_or(g);
             let mine = g.load.load(Ordering::Relaxed);
             if Arc::ptr_eq(least, g) || mine <= least.load.load(Ordering::Relaxed) + BALANCE_SLACK {
                 g.load.fetch_add(1, Ordering::Relaxed);
-                keep.push(conn);
+                keep.push(Work::New(conn));
             } else {
                 least.load.fetch_add(1, Ordering::Relaxed);
                 self.enqueue(least, Work::New(conn), false);
             }
         });
-        keep
     }
 
     fn enqueue(self: &Arc<Self>, g: &Arc<Group>, w: Work, high: bool) {
@@ -449,7 +447,9 @@ impl Pool {
     fn worker_main(self: Arc<Self>, g: Arc<Group>) {
         CURRENT.with(|c| *c.borrow_mut() = Some((self.clone(), g.clone())));
         let mut finished = false;
-        while let Some(work) = self.get_work(&g, finished) {
+        // Reused for every epoll wake-up (no allocation per batch).
+        let mut ready = Vec::with_capacity(MAX_EVENTS + ACCEPT_BATCH);
+        while let Some(work) = self.get_work(&g, finished, &mut ready) {
             match work {
                 Work::New(conn) => self.new_connection(&g, conn),
                 Work::Event(c) => self.handle_event(&g, c),
@@ -479,7 +479,7 @@ impl Pool {
     /// The next piece of work for this worker; `None` to retire. `finished`:
     /// the worker just completed an item (counted out of `active` here, under
     /// the same lock).
-    fn get_work(self: &Arc<Self>, g: &Arc<Group>, finished: bool) -> Option<Work> {
+    fn get_work(self: &Arc<Self>, g: &Arc<Group>, finished: bool, ready: &mut Vec<Work>) -> Option<Work> {
         let mut st = g.lock();
         if finished {
             st.active = st.active.saturating_sub(1);
@@ -499,15 +499,17 @@ impl Pool {
             if !st.listener {
                 st.listener = true;
                 drop(st);
-                let mut events = [libc::epoll_event { events: 0, u64: 0 }; MAX_EVENTS];
+                let mut events = std::mem::MaybeUninit::<[libc::epoll_event; MAX_EVENTS]>::uninit();
                 let timeout = self.settings.idle_timeout.as_millis().min(1000) as i32;
-                // SAFETY: valid epoll fd and event buffer.
-                let n = unsafe { libc::epoll_wait(g.epfd.as_raw_fd(), events.as_mut_ptr(), MAX_EVENTS as i32, timeout) };
-                let mut ready = Vec::new();
+                // SAFETY: valid epoll fd and event buffer (epoll_wait writes the first n).
+                let n = unsafe { libc::epoll_wait(g.epfd.as_raw_fd(), events.as_mut_ptr().cast::<libc::epoll_event>(), MAX_EVENTS as i32, timeout) };
+                ready.clear();
                 let mut listeners_ready = 0u32;
                 if n > 0 {
                     let conns = g.conns.lock().unwrap_or_else(|e| e.into_inner());
-                    for ev in &events[..n as usize] {
+                    // SAFETY: epoll_wait initialised the first n entries.
+                    let events = unsafe { std::slice::from_raw_parts(events.as_ptr().cast::<libc::epoll_event>(), n as usize) };
+                    for ev in events {
                         let key = ev.u64;
                         if key == WAKE_KEY {
                             g.drain_wake();
@@ -521,7 +523,7 @@ impl Pool {
                 // Accept outside the group lock (queuing on another group takes its lock).
                 for i in 0..self.listeners.len().min(32) {
                     if listeners_ready & (1 << i) != 0 {
-                        ready.extend(self.accept_batch(g, i).into_iter().map(Work::New));
+                        self.accept_batch(g, i, ready);
                     }
                 }
                 st = g.lock();
@@ -529,7 +531,7 @@ impl Pool {
                 if ready.is_empty() {
                     continue;
                 }
-                let mut ready = ready.into_iter();
+                let mut ready = ready.drain(..);
                 // Handle one event ourselves when nothing else is queued.
                 let mine = if st.high.is_empty() && st.low.is_empty() && st.active < self.active_limit(&st) { ready.next() } else { None };
                 let now = coarse_ms();
@@ -594,6 +596,7 @@ impl Pool {
         });
         g.conns.lock().unwrap_or_else(|e| e.into_inner()).insert(key, c.clone());
         let mut inner = c.inner.lock().unwrap_or_else(|e| e.into_inner());
+        Scratch::lend(&mut inner);
         let flow = {
             let ConnInner { session, out, .. } = &mut *inner;
             session.start(out)
