@@ -111,3 +111,42 @@ def test_acknowledged_commits_survive_kill_9(server_factory, mode):
         assert db.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
     finally:
         db.close()
+
+
+def _wal_frames(path):
+    """Frames in a SQLite write-ahead log file (32-byte header, then 24 + page size each)."""
+    size = os.path.getsize(path) if os.path.exists(path) else 0
+    return 0 if size <= 32 else (size - 32) // (24 + 4096)
+
+
+def test_idle_checkpoint_and_shutdown_empty_the_log(server_factory):
+    """Once commits stop for --sqlite-idle-checkpoint-ms, the log is copied into
+    the database file (reads then skip the log); a graceful shutdown leaves an
+    empty (or no) log; the rows are all there after the restart."""
+    srv = server_factory("--sqlite-idle-checkpoint-ms", "100", engine="sqlite")
+    conn = clients.root(srv)
+    clients.query(conn, "CREATE DATABASE ckpt")
+    clients.query(conn, "CREATE TABLE ckpt.t (id INT PRIMARY KEY, v VARCHAR(200))")
+    for i in range(0, 2000, 100):
+        clients.query(conn, "INSERT INTO ckpt.t VALUES " + ",".join(f"({j}, REPEAT('x', 200))" for j in range(i, i + 100)))
+    db_file = os.path.join(srv.datadir, "databases", "ckpt", "data.sqlite")
+    wal = db_file + "-wal"
+    assert _wal_frames(wal) > 50, "the load did not go through the write-ahead log"
+    # Every page is in the log, so the database file is still small ...
+    assert os.path.getsize(db_file) < 100 * 4096
+    deadline = time.monotonic() + 10
+    while os.path.getsize(db_file) < 100 * 4096 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    # ... until the idle checkpoint copies the log into it.
+    assert os.path.getsize(db_file) >= 100 * 4096, "no checkpoint after the writes stopped"
+    assert clients.scalar(conn, "SELECT COUNT(*) FROM ckpt.t") == 2000
+    clients.query(conn, "INSERT INTO ckpt.t VALUES (-1, 'last')")
+    conn.close()
+    assert srv.stop() == 0
+    assert not os.path.exists(wal) or os.path.getsize(wal) == 0, "graceful shutdown left frames in the log"
+    srv2 = server_factory(engine="sqlite", datadir=srv.datadir)
+    conn = clients.root(srv2, database="ckpt")
+    try:
+        assert clients.scalar(conn, "SELECT COUNT(*) FROM t") == 2001
+    finally:
+        conn.close()

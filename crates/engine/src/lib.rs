@@ -118,6 +118,8 @@ pub trait Engine: Send + Sync {
     fn drop_database(&self, name: &str, if_exists: bool) -> Result<bool, SqlError>;
     /// A session's private handle (connections, caches, transaction state).
     fn open_session(&self) -> Result<Box<dyn EngineSession>, SqlError>;
+    /// Called once at graceful shutdown, after every session has ended.
+    fn shutdown(&self) {}
 }
 
 /// One client session's view of the engine. Not shared between threads at once,

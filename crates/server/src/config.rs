@@ -58,6 +58,9 @@ pub struct Config {
     /// sqlite engine: write-ahead-log pages after which a checkpoint runs.
     #[arg(long, default_value_t = 1000)]
     pub sqlite_wal_autocheckpoint: u32,
+    /// sqlite engine: milliseconds without commits after which a database's write-ahead log is copied into its file in the background, so reads skip the log (0: only at sqlite_wal_autocheckpoint and shutdown).
+    #[arg(long, default_value_t = 200)]
+    pub sqlite_idle_checkpoint_ms: u64,
     /// Default innodb_lock_wait_timeout (seconds a writer waits for the database's write lock; ERR 1205).
     #[arg(long, default_value_t = 50)]
     pub innodb_lock_wait_timeout: u64,

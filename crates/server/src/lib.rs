@@ -108,6 +108,7 @@ pub fn start(config: Config) -> Result<Running, String> {
                 mmap_bytes: config.sqlite_mmap_size,
                 lock_wait_timeout: config.innodb_lock_wait_timeout.max(1),
                 wal_autocheckpoint: config.sqlite_wal_autocheckpoint,
+                idle_checkpoint: Duration::from_millis(config.sqlite_idle_checkpoint_ms),
             };
             Box::new(SqliteEngine::open(&config.datadir, opts).map_err(|e| format!("sqlite engine: {}", e))?)
         }
@@ -204,6 +205,7 @@ impl Running {
         if let Some(p) = pool {
             p.stop();
         }
+        server.engine.shutdown();
         tracing::info!("shutdown complete");
     }
 }

@@ -87,6 +87,9 @@ pub struct Options {
     pub lock_wait_timeout: u64,
     /// WAL pages before an automatic checkpoint.
     pub wal_autocheckpoint: u32,
+    /// A database whose commits stopped for this long is checkpointed in the
+    /// background (zero: never; see `Db::checkpoint_when_idle`).
+    pub idle_checkpoint: Duration,
 }
 
 impl Default for Options {
@@ -100,6 +103,7 @@ impl Default for Options {
             mmap_bytes: 256 << 20,
             lock_wait_timeout: 50,
             wal_autocheckpoint: 1000,
+            idle_checkpoint: Duration::from_millis(200),
         }
     }
 }
@@ -115,6 +119,10 @@ pub struct Db {
     /// Keeps the WAL file alive (and its fsync target stable) while the server runs.
     anchor: Mutex<Option<rusqlite::Connection>>,
     dropped: AtomicBool,
+    /// `sync.commits()` when the log was last wholly copied into the database
+    /// file, and at the checkpointer's previous look.
+    checkpointed: AtomicU64,
+    seen: AtomicU64,
 }
 
 impl Db {
@@ -126,6 +134,43 @@ impl Db {
     }
     pub fn dropped(&self) -> bool {
         self.dropped.load(Ordering::Relaxed)
+    }
+
+    /// Copy the write-ahead log into the database file once commits have
+    /// stopped for a checkpointer interval. Why: a page that is in the log is
+    /// found through the log's hash index and read with pread into each SQLite
+    /// connection's private page cache; once the log is wholly copied back,
+    /// new read transactions skip the log and read pages straight from the
+    /// shared memory map (`sqlite_mmap_size`). Without this a database written
+    /// less than `wal_autocheckpoint` pages (a freshly loaded table) is read
+    /// from the log until the server stops. PASSIVE: it never waits for or
+    /// blocks readers and writers; what it cannot finish is retried next time.
+    fn checkpoint_when_idle(&self) {
+        let commits = self.sync.commits();
+        if commits == self.checkpointed.load(Ordering::Relaxed) {
+            return;
+        }
+        if self.seen.swap(commits, Ordering::Relaxed) != commits {
+            return; // still being written
+        }
+        if self.checkpoint("PASSIVE") {
+            self.checkpointed.store(commits, Ordering::Relaxed);
+        }
+    }
+
+    /// Run `PRAGMA wal_checkpoint(mode)` on the anchor connection; true when
+    /// every frame of the log is now in the database file.
+    fn checkpoint(&self, mode: &str) -> bool {
+        let anchor = self.anchor.lock().unwrap_or_else(|e| e.into_inner());
+        let Some(a) = anchor.as_ref() else { return false };
+        let r = a.query_row(&format!("PRAGMA wal_checkpoint({})", mode), [], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, i64>(1)?, r.get::<_, i64>(2)?)));
+        match r {
+            Ok((busy, log, done)) => busy == 0 && log == done,
+            Err(e) => {
+                tracing::warn!(database = %self.name, error = %e, "checkpoint failed");
+                false
+            }
+        }
     }
 }
 
@@ -193,6 +238,9 @@ impl Inner {
             pool: Mutex::new(Vec::new()),
             anchor: Mutex::new(Some(anchor)),
             dropped: AtomicBool::new(false),
+            // Unknown: a log left by the last run is checkpointed at the first look.
+            checkpointed: AtomicU64::new(u64::MAX),
+            seen: AtomicU64::new(0),
         });
         map.insert(name.to_string(), db.clone());
         Ok(db)
@@ -245,6 +293,10 @@ impl Inner {
         }
     }
 
+    fn open_dbs(&self) -> Vec<Arc<Db>> {
+        self.dbs.read().unwrap_or_else(|e| e.into_inner()).values().cloned().collect()
+    }
+
     pub fn database_names(&self) -> Vec<String> {
         self.catalog.list()
     }
@@ -278,9 +330,19 @@ impl SqliteEngine {
             std::thread::Builder::new().name("sqlite-sync".into()).spawn(move || loop {
                 std::thread::sleep(every);
                 let Some(inner) = weak.upgrade() else { return };
-                let dbs: Vec<Arc<Db>> = inner.dbs.read().unwrap_or_else(|e| e.into_inner()).values().cloned().collect();
-                for d in dbs {
+                for d in inner.open_dbs() {
                     d.sync.sync_pending();
+                }
+            })?;
+        }
+        if !inner.opts.idle_checkpoint.is_zero() {
+            let weak: Weak<Inner> = Arc::downgrade(&inner);
+            let every = inner.opts.idle_checkpoint;
+            std::thread::Builder::new().name("sqlite-checkpoint".into()).spawn(move || loop {
+                std::thread::sleep(every);
+                let Some(inner) = weak.upgrade() else { return };
+                for d in inner.open_dbs() {
+                    d.checkpoint_when_idle();
                 }
             })?;
         }
@@ -291,6 +353,13 @@ impl SqliteEngine {
 impl Engine for SqliteEngine {
     fn name(&self) -> &'static str {
         "sqlite"
+    }
+    /// Copy every log into its database file and empty it, so the next start
+    /// reads from the database files and has no log to recover.
+    fn shutdown(&self) {
+        for d in self.inner.open_dbs() {
+            d.checkpoint("TRUNCATE");
+        }
     }
     fn list_databases(&self) -> Vec<String> {
         self.inner.catalog.list()

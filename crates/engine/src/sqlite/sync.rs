@@ -121,6 +121,11 @@ impl GroupCommit {
         s.requested
     }
 
+    /// Commits counted so far (the checkpointer compares it between looks).
+    pub fn commits(&self) -> u64 {
+        lock(&self.state).requested
+    }
+
     fn open_wal(&self, s: &mut GcState) -> std::io::Result<()> {
         let meta = std::fs::metadata(&self.wal_path);
         let ino = match &meta {
