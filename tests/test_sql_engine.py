@@ -414,6 +414,69 @@ def test_transactions_visibility_and_flags(sql_server, sql_conn, db):
         other.close()
 
 
+def test_writers_keep_their_session_state(sql_server, sql_conn, db):
+    """Writers of a database run on one SQLite connection handed from writer
+    to writer with the lock; what belongs to a session (LAST_INSERT_ID,
+    TEMPORARY tables, foreign_key_checks=0, its own uncommitted rows) must
+    stay that session's."""
+    query(sql_conn, "CREATE TABLE par (id INT PRIMARY KEY)")
+    query(sql_conn, "CREATE TABLE kid (id INT AUTO_INCREMENT PRIMARY KEY, p INT, FOREIGN KEY (p) REFERENCES par (id))")
+    query(sql_conn, "INSERT INTO par VALUES (1)")
+    a = clients.root(sql_server, database=db)
+    b = clients.root(sql_server, database=db)
+    try:
+        for rnd in range(3):
+            # a session whose previous transaction wrote starts the next one as a writer
+            query(a, "BEGIN")
+            query(a, "INSERT INTO kid (p) VALUES (1)")
+            a_id = scalar(a, "SELECT LAST_INSERT_ID()")
+            query(a, "COMMIT")
+            query(b, "BEGIN")
+            query(b, "INSERT INTO kid (p) VALUES (1), (1)")
+            b_id = scalar(b, "SELECT LAST_INSERT_ID()")
+            query(b, "COMMIT")
+            assert b_id == a_id + 1
+            assert scalar(a, "SELECT LAST_INSERT_ID()") == a_id
+            assert scalar(b, "SELECT LAST_INSERT_ID()") == b_id
+            query(a, "INSERT INTO kid (p) VALUES (1)")  # autocommit write
+            assert scalar(a, "SELECT LAST_INSERT_ID()") == b_id + 2
+            assert scalar(b, "SELECT LAST_INSERT_ID()") == b_id
+        # foreign-key checks off in one session only
+        query(a, "SET foreign_key_checks = 0")
+        query(a, "BEGIN")
+        query(a, "INSERT INTO kid (p) VALUES (99)")
+        query(a, "COMMIT")
+        query(b, "BEGIN")
+        assert err(query, b, "INSERT INTO kid (p) VALUES (98)")[0] == 1452
+        query(b, "ROLLBACK")
+        query(a, "SET foreign_key_checks = 1")
+        assert err(query, a, "INSERT INTO kid (p) VALUES (97)")[0] == 1452
+        # a TEMPORARY table is seen by its session only, also inside write transactions
+        query(a, "CREATE TEMPORARY TABLE scratch (v INT)")
+        query(a, "BEGIN")
+        query(a, "INSERT INTO scratch VALUES (7)")
+        query(a, "INSERT INTO kid (p) VALUES (1)")
+        query(a, "COMMIT")
+        query(b, "BEGIN")
+        query(b, "INSERT INTO kid (p) VALUES (1)")
+        assert err(query, b, "SELECT v FROM scratch")[0] == 1146
+        query(b, "COMMIT")
+        assert query(a, "SELECT v FROM scratch") == ((7,),)
+        # a rolled-back writer leaves nothing behind for the next one
+        query(b, "BEGIN")
+        query(b, "DELETE FROM kid")
+        query(b, "ROLLBACK")
+        query(a, "BEGIN")
+        n = scalar(a, "SELECT COUNT(*) FROM kid")
+        query(a, "UPDATE par SET id = id")
+        query(a, "COMMIT")
+        assert n == 15  # 4 per round, 3 more since
+        assert scalar(sql_conn, "SELECT COUNT(*) FROM kid") == 15
+    finally:
+        a.close()
+        b.close()
+
+
 def test_lock_wait_timeout_and_deadlock(sql_server, sql_conn, db):
     query(sql_conn, "CREATE TABLE lk (id INT PRIMARY KEY, v INT)")
     query(sql_conn, "INSERT INTO lk VALUES (1, 0), (2, 0)")

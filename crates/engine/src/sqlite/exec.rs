@@ -13,6 +13,11 @@
 //! The lock is released at COMMIT before the group-commit fsync, so the next
 //! writer proceeds while the disk flushes.
 //!
+//! A writer that starts under the lock (BEGIN IMMEDIATE, or an autocommit
+//! write) runs on the database's writer connection, handed from writer to
+//! writer with the lock, and gets its own connection back when it releases
+//! the lock (`use_writer_conn`, `restore_own_conn`; why: `Inner::take_writer_conn`).
+//!
 //! DDL commits the open transaction first (MySQL's implicit commit), then runs
 //! in its own SQLite transaction together with the definition in
 //! `turnstile_meta`; the shared schema and the engine epoch are then updated,
@@ -51,6 +56,12 @@ pub struct SqliteSession {
     prev_txn_wrote: bool,
     lock_wait: Duration,
     last_insert_id: u64,
+    /// While this session drives its database's writer connection (which is
+    /// then in `conn`): the database and the session's own connection.
+    lent: Option<(Arc<Db>, Option<Conn>)>,
+    /// Incremented whenever `conn` is swapped (a cached statement must then be
+    /// looked up again).
+    swaps: u64,
     /// SET foreign_key_checks=0 was applied to the connection (undone before pooling it).
     fk_off: bool,
     /// A result set paused by the sink: the cached statement's text and its
@@ -137,7 +148,7 @@ fn first_word(sql: &str) -> ([u8; 12], usize) {
 impl SqliteSession {
     pub(crate) fn new(inner: Arc<Inner>, id: u64) -> SqliteSession {
         let lock_wait = Duration::from_secs(inner.opts.lock_wait_timeout);
-        SqliteSession { inner, id, db: None, conn: None, txn: None, autocommit: true, prev_txn_wrote: false, lock_wait, last_insert_id: 0, fk_off: false, paused: None, found_rows: false }
+        SqliteSession { inner, id, db: None, conn: None, txn: None, autocommit: true, prev_txn_wrote: false, lock_wait, last_insert_id: 0, lent: None, swaps: 0, fk_off: false, paused: None, found_rows: false }
     }
 
     fn ensure_conn(&mut self) -> Result<(), SqlError> {
@@ -154,8 +165,45 @@ impl SqliteSession {
     }
 
     fn release_locks(&mut self, locks: &[Arc<Db>]) {
+        if self.lent.as_ref().map_or(false, |(w, _)| locks.iter().any(|l| Arc::ptr_eq(l, w))) {
+            self.restore_own_conn();
+        }
         for d in locks {
             d.writer.release(self.id);
+        }
+    }
+
+    /// Having just taken the writer lock of `d`, run on its writer connection
+    /// unless this session's connection holds state of its own (TEMPORARY
+    /// tables, attached databases, foreign-key checks off, a paused result, an
+    /// open SQLite transaction) or another database's.
+    fn use_writer_conn(&mut self, d: &Arc<Db>) {
+        let Some(own) = self.conn.as_ref() else { return };
+        let plain = own.home.as_ref().map_or(false, |h| Arc::ptr_eq(h, d)) && own.attached.is_empty() && own.temp.tables.is_empty() && own.autocommit();
+        if !plain || self.lent.is_some() || self.fk_off || self.paused.is_some() {
+            return;
+        }
+        let Ok(w) = self.inner.take_writer_conn(d) else { return };
+        w.counters.last_insert_id.store(own.counters.last_insert_id.load(Ordering::Relaxed), Ordering::Relaxed);
+        let own = std::mem::replace(&mut self.conn, Some(w));
+        self.lent = Some((d.clone(), own));
+        self.swaps += 1;
+    }
+
+    /// Give the writer connection back (before the lock is released) and take
+    /// the session's own connection again.
+    fn restore_own_conn(&mut self) {
+        let Some((d, own)) = self.lent.take() else { return };
+        if self.paused.is_some() {
+            self.cancel_paused();
+        }
+        let w = std::mem::replace(&mut self.conn, own);
+        self.swaps += 1;
+        if let Some(w) = w {
+            if let Some(c) = self.conn.as_ref() {
+                c.counters.last_insert_id.store(w.counters.last_insert_id.load(Ordering::Relaxed), Ordering::Relaxed);
+            }
+            self.inner.return_writer_conn(&d, w);
         }
     }
 
@@ -287,10 +335,15 @@ impl SqliteSession {
             let eager = !t.read_only && (writes || self.prev_txn_wrote) && conn.attached.is_empty();
             let (sql, locks) = if eager {
                 let target: Vec<Arc<Db>> = if dbs.is_empty() { conn.home.iter().cloned().collect() } else { dbs.to_vec() };
-                (if target.is_empty() { "BEGIN" } else { "BEGIN IMMEDIATE" }, self.lock_dbs(&target, &[], ctx)?)
+                let locks = self.lock_dbs(&target, &[], ctx)?;
+                if let [d] = &locks[..] {
+                    self.use_writer_conn(d);
+                }
+                (if target.is_empty() { "BEGIN" } else { "BEGIN IMMEDIATE" }, locks)
             } else {
                 ("BEGIN", Vec::new())
             };
+            let conn = self.conn.as_ref().expect("conn");
             conn.begin_call(ctx, self.lock_wait);
             let r = conn.exec(sql);
             conn.end_call();
@@ -365,9 +418,19 @@ impl SqliteSession {
             show::refresh_info_schema(self.conn.as_mut().expect("conn"), &self.inner)?;
         }
         let dbs = if writes { self.stmt_dbs(&rw) } else { Vec::new() };
+        let swaps = self.swaps;
         let locks = self.prelude(ctx, writes, &dbs)?;
+        if let [d] = &locks[..] {
+            // An autocommit write (not a locking read, whose rows may be paused
+            // after the lock is released).
+            if !rw.for_update {
+                self.use_writer_conn(d);
+            }
+        }
+        // On another connection now: the statement is compiled there too.
+        let ready = if self.swaps != swaps { self.compile(sql, rw.kind) } else { Ok(()) };
         let before = if writes { self.conn.as_ref().map_or(0, |c| c.total_changes()) } else { 0 };
-        let r = self.run(ctx, sql, params, sink, &rw);
+        let r = ready.and_then(|()| self.run(ctx, sql, params, sink, &rw));
         let wrote = writes && self.conn.as_ref().map_or(0, |c| c.total_changes()) != before;
         if !locks.is_empty() {
             self.release_locks(&locks);
@@ -1467,6 +1530,12 @@ impl EngineSession for SqliteSession {
                 if let Some(t) = self.txn.take() {
                     self.release_locks(&t.locks);
                 }
+                // An autocommit statement's locks (and the writer connection it
+                // drove, now closed) too.
+                self.restore_own_conn();
+                for d in self.inner.open_dbs() {
+                    d.writer.release(self.id);
+                }
                 Err(SqlError::internal("internal error in the sqlite engine; the statement was aborted and the transaction rolled back"))
             }
         }
@@ -1558,7 +1627,12 @@ impl EngineSession for SqliteSession {
             "foreign_key_checks" => {
                 let on = value.as_i64().unwrap_or(1) != 0;
                 if self.ensure_conn().is_ok() {
-                    if let Some(c) = self.conn.as_ref() {
+                    // The session's own connection (not a writer connection it drives).
+                    let own = match &self.lent {
+                        Some((_, own)) => own.as_ref(),
+                        None => self.conn.as_ref(),
+                    };
+                    if let Some(c) = own {
                         let _ = c.exec(if on { "PRAGMA foreign_keys=ON" } else { "PRAGMA foreign_keys=OFF" });
                         self.fk_off = !on;
                     }

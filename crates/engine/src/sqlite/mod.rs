@@ -116,6 +116,9 @@ pub struct Db {
     pub writer: sync::WriterLock,
     pub sync: sync::GroupCommit,
     pool: Mutex<Vec<Conn>>,
+    /// The connection the last writer used, handed to the next writer (see
+    /// `Inner::take_writer_conn`). Only the holder of `writer` takes it.
+    writer_conn: Mutex<Option<Conn>>,
     /// Keeps the WAL file alive (and its fsync target stable) while the server runs.
     anchor: Mutex<Option<rusqlite::Connection>>,
     dropped: AtomicBool,
@@ -236,6 +239,7 @@ impl Inner {
             writer: sync::WriterLock::default(),
             sync: sync::GroupCommit::new(PathBuf::from(wal)),
             pool: Mutex::new(Vec::new()),
+            writer_conn: Mutex::new(None),
             anchor: Mutex::new(Some(anchor)),
             dropped: AtomicBool::new(false),
             // Unknown: a log left by the last run is checkpointed at the first look.
@@ -264,6 +268,37 @@ impl Inner {
                     None => Conn::open(None, &self.opts),
                 }
             }
+        }
+    }
+
+    /// The connection for a writer of `d` (the caller holds `d.writer`): the
+    /// one the previous writer used. Why: SQLite empties a connection's page
+    /// cache, and remaps its memory map, whenever another connection has
+    /// committed since its last transaction. Writers are serialized anyway, so
+    /// when they all run on one connection nobody else has committed when it
+    /// begins: its cache and map stay warm, and the transaction that holds the
+    /// writer lock (which every other writer waits for) does not spend its time
+    /// re-reading pages.
+    pub fn take_writer_conn(&self, d: &Arc<Db>) -> Result<Conn, SqlError> {
+        let hot = d.writer_conn.lock().unwrap_or_else(|e| e.into_inner()).take();
+        match hot {
+            Some(c) => Ok(c),
+            None => self.take_conn(Some(&d.name)),
+        }
+    }
+
+    /// Give the writer connection back to `d` (the caller still holds `d.writer`).
+    pub fn return_writer_conn(&self, d: &Arc<Db>, conn: Conn) {
+        if !conn.autocommit() {
+            let _ = conn.exec("ROLLBACK");
+        }
+        if !conn.temp.tables.is_empty() || conn.attached.iter().any(|a| a.dropped()) || d.dropped() {
+            return;
+        }
+        conn.counters.last_insert_id.store(0, Ordering::Relaxed);
+        let spare = d.writer_conn.lock().unwrap_or_else(|e| e.into_inner()).replace(conn);
+        if let Some(c) = spare {
+            self.return_conn(c);
         }
     }
 
@@ -384,6 +419,7 @@ impl Engine for SqliteEngine {
             self.inner.dbs.write().unwrap_or_else(|e| e.into_inner()).remove(name);
             d.dropped.store(true, Ordering::SeqCst);
             d.pool.lock().unwrap_or_else(|e| e.into_inner()).clear();
+            *d.writer_conn.lock().unwrap_or_else(|e| e.into_inner()) = None;
             *d.anchor.lock().unwrap_or_else(|e| e.into_inner()) = None;
             d.writer.release(u64::MAX);
         }
