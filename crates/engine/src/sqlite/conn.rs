@@ -263,8 +263,8 @@ impl Conn {
         use rusqlite::OpenFlags;
         let flags = OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_CREATE | OpenFlags::SQLITE_OPEN_NO_MUTEX | OpenFlags::SQLITE_OPEN_URI;
         let db = match &home {
-            Some(d) => rusqlite::Connection::open_with_flags_and_vfs(&d.file, flags, super::VFS),
-            None => rusqlite::Connection::open_with_flags_and_vfs(":memory:", flags, super::VFS),
+            Some(d) => rusqlite::Connection::open_with_flags_and_vfs(&d.file, flags, super::vfs::name()),
+            None => rusqlite::Connection::open_with_flags_and_vfs(":memory:", flags, super::vfs::name()),
         }
         .map_err(|e| SqlError::internal(format!("cannot open database: {}", e)))?;
         let counters = Arc::new(Counters::default());
