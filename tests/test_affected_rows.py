@@ -152,6 +152,37 @@ def test_insert_on_duplicate_key_update(sql_server, db, found_rows):
     conn.close()
 
 
+def test_replace_counts_the_rows_it_deleted(sql_server, db):
+    """REPLACE: 1 per row inserted plus 1 per row deleted to make room (a row
+    conflicting on two unique keys with two rows counts 3); Duplicates in the
+    info string = rows deleted. Also after a rollback, inside transactions, on a
+    TEMPORARY table that shadows the table, and under another qualifier."""
+    conn = clients.root(sql_server, database=db)
+    query(conn, "CREATE TABLE r (id INT PRIMARY KEY, u INT UNIQUE, v INT)")
+    query(conn, "INSERT INTO r VALUES (1, 10, 0), (2, 20, 0)")
+    assert execute(conn, "REPLACE INTO r VALUES (3, 30, 0)") == (1, "", 1)
+    assert execute(conn, "REPLACE INTO r VALUES (1, 11, 1)") == (2, "", 2)
+    assert execute(conn, "REPLACE INTO r VALUES (2, 11, 2)") == (3, "", 3)
+    n, info, rc = execute(conn, "REPLACE INTO r VALUES (5, 50, 0), (3, 31, 1), (6, 60, 0)")
+    assert (n, info, rc) == (4, "Records: 3  Duplicates: 1  Warnings: 0", 4)
+    assert execute(conn, f"REPLACE INTO {db}.r VALUES (6, 61, 1)") == (2, "", 2)
+    assert execute(conn, "REPLACE INTO r SET id = 6, u = 62, v = 2") == (2, "", 2)
+    query(conn, "BEGIN")
+    assert execute(conn, "REPLACE INTO r VALUES (7, 70, 0)")[0] == 1
+    query(conn, "ROLLBACK")
+    assert execute(conn, "REPLACE INTO r VALUES (5, 51, 0)")[0] == 2
+    assert execute(conn, "DELETE FROM r WHERE id = 5")[0] == 1
+    n, info, _ = execute(conn, "REPLACE INTO r (id, u, v) SELECT id, u + 1, 9 FROM r WHERE id IN (2, 3)")
+    assert (n, info) == (4, "Records: 2  Duplicates: 2  Warnings: 0")
+    assert query(conn, "SELECT id, u, v FROM r ORDER BY id") == ((2, 12, 9), (3, 32, 9), (6, 62, 2))
+    query(conn, "CREATE TEMPORARY TABLE r (id INT PRIMARY KEY)")
+    query(conn, "INSERT INTO r VALUES (1)")
+    assert execute(conn, "REPLACE INTO r VALUES (1)")[0] == 2
+    query(conn, "DROP TEMPORARY TABLE r")
+    assert execute(conn, "REPLACE INTO r VALUES (1, 1, 1)")[0] == 1
+    conn.close()
+
+
 def test_alter_table_info(sql_server, db):
     conn = clients.root(sql_server, database=db)
     fresh(conn)

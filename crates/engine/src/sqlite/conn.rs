@@ -270,7 +270,7 @@ impl Conn {
         let counters = Arc::new(Counters::default());
         functions::register(&db, counters.clone(), home.as_ref().map(|d| d.name.clone())).map_err(|e| SqlError::internal(format!("cannot register functions: {}", e)))?;
         let pragmas = format!(
-            "PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON; PRAGMA cache_size=-{}; PRAGMA mmap_size={}; PRAGMA temp_store=MEMORY; PRAGMA wal_autocheckpoint={};",
+            "PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON; PRAGMA recursive_triggers=ON; PRAGMA cache_size=-{}; PRAGMA mmap_size={}; PRAGMA temp_store=MEMORY; PRAGMA wal_autocheckpoint={};",
             opts.cache_kib, opts.mmap_bytes, opts.wal_autocheckpoint
         );
         db.execute_batch(&pragmas).map_err(|e| SqlError::internal(format!("cannot configure database: {}", e)))?;

@@ -1309,7 +1309,12 @@ pub fn sqlite_triggers(def: &TableDef, schema: &str) -> Vec<String> {
             .filter(|c| !c.name.eq_ignore_ascii_case(&col.name))
             .map(|c| format!("NEW.{q} IS NOT OLD.{q}", q = sq_ident(&c.name)))
             .collect();
-        let changed = if others.is_empty() { "1".to_string() } else { others.join(" OR ") };
+        if others.is_empty() {
+            // No other column can change, so MySQL never updates it (and the
+            // trigger's own UPDATE would re-fire it: recursive_triggers is on).
+            continue;
+        }
+        let changed = others.join(" OR ");
         let now = if col.length.map_or(false, |l| l > 0) { format!("ts_now({})", col.length.unwrap_or(0)) } else { "CURRENT_TIMESTAMP".into() };
         out.push(format!(
             "CREATE TRIGGER {}.{} AFTER UPDATE ON {} FOR EACH ROW WHEN NEW.{c} IS OLD.{c} AND ({}) BEGIN UPDATE {} SET {c} = {} WHERE rowid = NEW.rowid; END",

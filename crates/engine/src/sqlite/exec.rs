@@ -457,9 +457,19 @@ impl SqliteSession {
         counters.ai_generated.store(0, Ordering::Relaxed);
         counters.upserted.store(0, Ordering::Relaxed);
         counters.matched.store(0, Ordering::Relaxed);
+        counters.deleted.store(0, Ordering::Relaxed);
         let found_rows = self.found_rows;
         conn.begin_call(ctx, lock_wait);
         let result = (|| -> Result<Outcome, SqlError> {
+            if let Some(ins) = rw.insert.as_ref().filter(|i| i.replace) {
+                // SQLite does not count the rows REPLACE deletes to make room
+                // (MySQL does); a TEMP trigger on the target counts them (it
+                // fires for those deletes because recursive_triggers is on).
+                // Created here, not at compile time: a rollback or a DROP
+                // TABLE takes it away again.
+                let name = sq_ident(&format!("ts_replace:{}", ins.target.to_lowercase()));
+                conn.exec(&format!("CREATE TEMP TRIGGER IF NOT EXISTS {} AFTER DELETE ON {} BEGIN SELECT ts_deleted(); END", name, ins.target))?;
+            }
             let entry = conn.cache.get(sql).expect("compiled");
             let st = &entry.stmt;
             for (i, p) in params.iter().enumerate() {
@@ -508,6 +518,11 @@ impl SqliteSession {
                 let upd = counters.upserted.load(Ordering::Relaxed);
                 let dups = if ins.odku { counters.matched.load(Ordering::Relaxed).max(upd) } else { 0 };
                 let inserted = changes.saturating_sub(upd);
+                let replaced = if ins.replace { counters.deleted.load(Ordering::Relaxed) } else { 0 };
+                if ins.replace {
+                    // MySQL: 1 per row inserted plus 1 per row it deleted.
+                    done.affected_rows = changes + replaced;
+                }
                 if ins.odku {
                     // MySQL: 1 per row inserted, 2 per row updated, 0 per duplicate
                     // left as it was (1 with CLIENT_FOUND_ROWS).
@@ -518,7 +533,9 @@ impl SqliteSession {
                     let records = if ins.rows > 0 { ins.rows as u64 } else { inserted + dups };
                     let duplicates = if ins.odku {
                         upd
-                    } else if ins.ignore && !ins.replace {
+                    } else if ins.replace {
+                        replaced
+                    } else if ins.ignore {
                         records.saturating_sub(inserted)
                     } else {
                         0

@@ -29,6 +29,9 @@ pub struct Counters {
     pub matched: AtomicU64,
     /// LAST_INSERT_ID() as the engine knows it.
     pub last_insert_id: AtomicU64,
+    /// Rows a REPLACE deleted to make room (ts_deleted, from the connection's
+    /// TEMP trigger on the target table).
+    pub deleted: AtomicU64,
 }
 
 /// Whether storing `new` into a column of SQLite affinity `aff` ('I', 'R',
@@ -450,6 +453,11 @@ pub fn register(db: &Connection, counters: Arc<Counters>, home: Option<String>) 
         } else {
             Ok(SV::from(v))
         }
+    })?;
+    let c6 = counters.clone();
+    db.create_scalar_function("ts_deleted", 0, FunctionFlags::SQLITE_UTF8, move |_| {
+        c6.deleted.fetch_add(1, AO::Relaxed);
+        Ok(SV::Null)
     })?;
     let c2 = counters.clone();
     db.create_scalar_function("ts_upd", 1, FunctionFlags::SQLITE_UTF8, move |ctx| {

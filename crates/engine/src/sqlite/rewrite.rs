@@ -53,6 +53,8 @@ pub struct InsertInfo {
     /// name the duplicate value in ERR 1062).
     pub cols: Vec<String>,
     pub first_row: Vec<String>,
+    /// SQLite text naming the target table with its schema (`main."t"`).
+    pub target: String,
 }
 
 #[derive(Debug, Clone)]
@@ -904,7 +906,11 @@ impl<'a> Tr<'a> {
             c.expect_op(")")?;
         }
         let ai_col = def.as_ref().and_then(|d| d.auto_increment_column().map(|a| a.name.clone()));
-        let mut info = InsertInfo { has_ai: ai_col.is_some(), ignore, replace, ..Default::default() };
+        let target = match &db {
+            Some(_) => qname.clone(),
+            None => format!("{}.{}", if self.r.is_temp(&table) { "temp" } else { "main" }, sq_ident(&table)),
+        };
+        let mut info = InsertInfo { has_ai: ai_col.is_some(), ignore, replace, target, ..Default::default() };
         if self.has_odku(c.pos) {
             // ON DUPLICATE KEY UPDATE values are written twice (see below).
             self.param_ord = Some(param_ordinals(toks));
