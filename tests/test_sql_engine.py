@@ -472,6 +472,12 @@ def test_writers_keep_their_session_state(sql_server, sql_conn, db):
         query(a, "COMMIT")
         assert n == 15  # 4 per round, 3 more since
         assert scalar(sql_conn, "SELECT COUNT(*) FROM kid") == 15
+        # a write that reads information_schema sees the tables as they are now
+        query(b, "CREATE TABLE names (n VARCHAR(64))")
+        query(b, "INSERT INTO names SELECT table_name FROM information_schema.tables WHERE table_schema = DATABASE() AND table_name = 'par'")
+        query(a, "CREATE TABLE later (x INT)")
+        query(b, "INSERT INTO names SELECT table_name FROM information_schema.tables WHERE table_schema = DATABASE() AND table_name = 'later'")
+        assert query(b, "SELECT n FROM names ORDER BY n") == (("later",), ("par",))
     finally:
         a.close()
         b.close()

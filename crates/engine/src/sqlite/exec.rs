@@ -427,8 +427,13 @@ impl SqliteSession {
                 self.use_writer_conn(d);
             }
         }
-        // On another connection now: the statement is compiled there too.
-        let ready = if self.swaps != swaps { self.compile(sql, rw.kind) } else { Ok(()) };
+        // On another connection now: the statement is compiled there too (and
+        // the information_schema tables it reads are filled there).
+        let ready = if self.swaps != swaps {
+            self.compile(sql, rw.kind).and_then(|()| if rw.info_schema { show::refresh_info_schema(self.conn.as_mut().expect("conn"), &self.inner) } else { Ok(()) })
+        } else {
+            Ok(())
+        };
         let before = if writes { self.conn.as_ref().map_or(0, |c| c.total_changes()) } else { 0 };
         let r = ready.and_then(|()| self.run(ctx, sql, params, sink, &rw));
         let wrote = writes && self.conn.as_ref().map_or(0, |c| c.total_changes()) != before;
