@@ -18,6 +18,8 @@ use std::os::raw::{c_int, c_void};
 use std::sync::atomic::{AtomicU64, Ordering as AO};
 use std::sync::Arc;
 
+mod ext;
+
 /// Per-connection counters the helper functions update during a statement.
 #[derive(Debug, Default)]
 pub struct Counters {
@@ -927,6 +929,7 @@ pub fn register(db: &Connection, counters: Arc<Counters>, home: Option<String>) 
             _ => return Ok(SV::Null),
         }))
     })?;
+    ext::register(db)?;
     reg(db, "regexp", 2, true, |ctx| {
         let pat = targ(ctx, 0);
         let (Some(pat), Some(s)) = (pat, targ(ctx, 1)) else { return Ok(SV::Null) };
