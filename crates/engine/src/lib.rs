@@ -154,4 +154,15 @@ pub trait EngineSession: Send {
     /// matched when on, rows actually changed when off (MySQL's rule).
     /// Default: ignored (the engine reports matched rows).
     fn set_found_rows(&mut self, _on: bool) {}
+    /// The engine evaluates any expression MySQL allows in a SELECT without a
+    /// table (the SQL front evaluates the common ones itself and hands the
+    /// rest here). Default: no (the blackhole engine evaluates nothing).
+    fn evaluates_expressions(&self) -> bool {
+        false
+    }
+    /// What FOUND_ROWS() returns: the rows the last SELECT sent, or with
+    /// SQL_CALC_FOUND_ROWS the rows it found without its LIMIT. Default 0.
+    fn found_rows(&self) -> u64 {
+        0
+    }
 }

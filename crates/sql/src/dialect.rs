@@ -84,6 +84,7 @@ pub fn needs_substitution(sql: &str) -> bool {
             b'U' | b'u' if b.len() >= i + 4 && b[i..i + 4].eq_ignore_ascii_case(b"USER") => return true,
             b'C' | b'c' if b.len() >= i + 13 && b[i..i + 13].eq_ignore_ascii_case(b"CONNECTION_ID") => return true,
             b'R' | b'r' if b.len() >= i + 9 && b[i..i + 9].eq_ignore_ascii_case(b"ROW_COUNT") => return true,
+            b'F' | b'f' if b.len() >= i + 10 && b[i..i + 10].eq_ignore_ascii_case(b"FOUND_ROWS") => return true,
             _ => {}
         }
     }
@@ -141,6 +142,7 @@ pub fn substitute(call: &mut Call<'_, '_>, sql: &str) -> Result<Option<String>, 
             Tok::Word(w) if w.eq_ignore_ascii_case("CONNECTION_ID") && call_parens => Some((call.sess.connection_id.to_string(), i + 3)),
             // Parenthesized: `5-ROW_COUNT()` must not become `5--1`.
             Tok::Word(w) if w.eq_ignore_ascii_case("ROW_COUNT") && call_parens => Some((format!("({})", call.sess.row_count), i + 3)),
+            Tok::Word(w) if w.eq_ignore_ascii_case("FOUND_ROWS") && call_parens => Some((call.engine.found_rows().to_string(), i + 3)),
             Tok::Word(w) if (w.eq_ignore_ascii_case("USER") || w.eq_ignore_ascii_case("SESSION_USER") || w.eq_ignore_ascii_case("SYSTEM_USER")) && call_parens => {
                 Some((literal(&Value::str(&format!("{}@{}", call.sess.user, call.sess.host))), i + 3))
             }

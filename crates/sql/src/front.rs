@@ -88,7 +88,13 @@ fn statement(call: &mut Call<'_, '_>, sql: &str, sink: &mut dyn RowSink) -> Resu
             if call.sess.db.is_some() && has_union(&toks) {
                 return engine_statement(call, sql, 0, sink);
             }
-            local_select(call, sql, &toks, sink)
+            match local_select(call, sql, &toks, sink) {
+                // What the front does not know (a function, an operator, a
+                // clause) an engine that evaluates SQL may: it answers or
+                // refuses with its own error. Nothing was sent yet.
+                Err(e) if matches!(e.code, 1064 | 1235 | 1054 | 1305) && call.engine.evaluates_expressions() => engine_statement(call, sql, 0, sink),
+                r => r,
+            }
         }
         "PREPARE" | "EXECUTE" | "DEALLOCATE" => match crate::dialect::sql_prepared(call, sql, sink)? {
             Some(out) => Ok(out),
@@ -428,6 +434,7 @@ impl Env for SessionEnv<'_, '_, '_> {
             "VERSION" => Value::str(SERVER_VERSION),
             "CONNECTION_ID" => Value::UInt(sess.connection_id as u64),
             "ROW_COUNT" => Value::Int(sess.row_count),
+            "FOUND_ROWS" => Value::UInt(self.call.engine.found_rows()),
             "LAST_INSERT_ID" => {
                 if let Some(v) = args.first() {
                     sess.last_insert_id = v.as_i64().unwrap_or(0) as u64;

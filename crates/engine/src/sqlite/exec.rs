@@ -67,6 +67,9 @@ pub struct SqliteSession {
     /// A result set paused by the sink: the cached statement's text and its
     /// column metadata (when it was cached; otherwise recomputed).
     paused: Option<(String, Option<Arc<ColMeta>>)>,
+    /// FOUND_ROWS(): rows the last SELECT sent, or with SQL_CALC_FOUND_ROWS
+    /// the rows it would have sent without its LIMIT.
+    rows_found: u64,
     /// The client's CLIENT_FOUND_ROWS: UPDATE (and an upsert's unchanged
     /// duplicates) count rows matched instead of rows changed.
     found_rows: bool,
@@ -148,7 +151,7 @@ fn first_word(sql: &str) -> ([u8; 12], usize) {
 impl SqliteSession {
     pub(crate) fn new(inner: Arc<Inner>, id: u64) -> SqliteSession {
         let lock_wait = Duration::from_secs(inner.opts.lock_wait_timeout);
-        SqliteSession { inner, id, db: None, conn: None, txn: None, autocommit: true, prev_txn_wrote: false, lock_wait, last_insert_id: 0, lent: None, swaps: 0, fk_off: false, paused: None, found_rows: false }
+        SqliteSession { inner, id, db: None, conn: None, txn: None, autocommit: true, prev_txn_wrote: false, lock_wait, last_insert_id: 0, lent: None, swaps: 0, fk_off: false, paused: None, found_rows: false, rows_found: 0 }
     }
 
     fn ensure_conn(&mut self) -> Result<(), SqlError> {
@@ -464,6 +467,7 @@ impl SqliteSession {
         counters.matched.store(0, Ordering::Relaxed);
         counters.deleted.store(0, Ordering::Relaxed);
         let found_rows = self.found_rows;
+        let rows_found = &mut self.rows_found;
         conn.begin_call(ctx, lock_wait);
         let result = (|| -> Result<Outcome, SqlError> {
             if let Some(ins) = rw.insert.as_ref().filter(|i| i.replace) {
@@ -501,7 +505,12 @@ impl SqliteSession {
                 };
                 let st = &conn.cache.get(sql).expect("compiled").stmt;
                 sink.columns(&meta.cols)?;
-                return stream_rows(conn, st, rc, &meta, sink, sql);
+                *rows_found = 0;
+                let out = stream_rows(conn, st, rc, &meta, sink, sql, rows_found)?;
+                if let (Outcome::Rows, Some(count_sql)) = (&out, rw.count_sql.as_deref()) {
+                    *rows_found = count_rows(conn, count_sql, params, sql)?;
+                }
+                return Ok(out);
             }
             if rc != ffi::SQLITE_DONE && rc != ffi::SQLITE_ROW {
                 let mut e = errors::from_conn(conn, rc, sql);
@@ -1083,7 +1092,7 @@ fn mysql_copies(old: &TableDef, ops: &[AlterOp]) -> bool {
 
 /// Send rows from the current one on until the end, an error, or until the
 /// sink asks to pause (Outcome::Paused: the statement is left positioned).
-fn stream_rows(conn: &Conn, st: &super::conn::Stmt, first_rc: std::os::raw::c_int, meta: &ColMeta, sink: &mut dyn RowSink, sql: &str) -> Result<Outcome, SqlError> {
+fn stream_rows(conn: &Conn, st: &super::conn::Stmt, first_rc: std::os::raw::c_int, meta: &ColMeta, sink: &mut dyn RowSink, sql: &str, sent: &mut u64) -> Result<Outcome, SqlError> {
     let mut row: Vec<Value> = Vec::with_capacity(meta.convs.len());
     let mut rc = first_rc;
     while rc == ffi::SQLITE_ROW {
@@ -1092,6 +1101,7 @@ fn stream_rows(conn: &Conn, st: &super::conn::Stmt, first_rc: std::os::raw::c_in
             row.push(convert(st, i, *conv));
         }
         sink.row(&row)?;
+        *sent += 1;
         rc = st.step();
         if rc == ffi::SQLITE_ROW && sink.wants_pause() {
             // SQLite has the next row ready; it is sent first on resume.
@@ -1102,6 +1112,23 @@ fn stream_rows(conn: &Conn, st: &super::conn::Stmt, first_rc: std::os::raw::c_in
         return Err(errors::from_conn(conn, rc, sql));
     }
     Ok(Outcome::Rows)
+}
+
+/// FOUND_ROWS() after SELECT SQL_CALC_FOUND_ROWS: run the statement's count
+/// query (its text without the LIMIT) with the parameters that precede it.
+fn count_rows(conn: &mut Conn, count_sql: &str, params: &[Value], sql: &str) -> Result<u64, SqlError> {
+    let st = conn.prepare(count_sql, sql)?;
+    let n = st.param_count().min(params.len());
+    for (i, p) in params.iter().take(n).enumerate() {
+        let rc = st.bind(i + 1, p);
+        if rc != ffi::SQLITE_OK {
+            return Err(errors::from_conn(conn, rc, sql));
+        }
+    }
+    match st.step() {
+        ffi::SQLITE_ROW => Ok(st.int64(0).max(0) as u64),
+        rc => Err(errors::from_conn(conn, rc, sql)),
+    }
 }
 
 /// A parameter of a normalized statement: the client's `?` number i, or a
@@ -1127,6 +1154,9 @@ fn normalize(sql: &str) -> Option<(String, Vec<Slot>)> {
     let mut values_clause = false;
     let mut between = false;
     let mut changed = false;
+    // Paren depth of the select list being read: its literals stay, because
+    // the text of an expression column is its name (`SELECT a = 1 FROM t`).
+    let mut select_list: Option<usize> = None;
     for (i, t) in toks.iter().enumerate() {
         let prev = if i > 0 { Some(&toks[i - 1]) } else { None };
         match &t.tok {
@@ -1140,8 +1170,16 @@ fn normalize(sql: &str) -> Option<(String, Vec<Slot>)> {
             }
             Tok::Op(")") => {
                 lists.pop();
+                if select_list.map_or(false, |d| lists.len() < d) {
+                    select_list = None;
+                }
             }
             Tok::Word(w) => {
+                if w.eq_ignore_ascii_case("SELECT") && select_list.is_none() {
+                    select_list = Some(lists.len());
+                } else if w.eq_ignore_ascii_case("FROM") && select_list == Some(lists.len()) {
+                    select_list = None;
+                }
                 if w.eq_ignore_ascii_case("VALUES") || w.eq_ignore_ascii_case("VALUE") {
                     values_clause = true;
                 } else if w.eq_ignore_ascii_case("BETWEEN") {
@@ -1167,7 +1205,7 @@ fn normalize(sql: &str) -> Option<(String, Vec<Slot>)> {
                 if p_and_between_done(prev) {
                     between = false;
                 }
-                if value_pos && !adjacent_word && !next_is_str {
+                if value_pos && !adjacent_word && !next_is_str && select_list.is_none() {
                     let v = match &t.tok {
                         Tok::Number(n) => {
                             if let Ok(i) = n.parse::<i64>() {
@@ -1607,7 +1645,7 @@ impl EngineSession for SqliteSession {
         };
         conn.begin_call(ctx, lock_wait);
         let st = &conn.cache.get(&key).expect("checked").stmt;
-        let r = stream_rows(conn, st, ffi::SQLITE_ROW, &meta, sink, &key);
+        let r = stream_rows(conn, st, ffi::SQLITE_ROW, &meta, sink, &key, &mut self.rows_found);
         conn.end_call();
         match r {
             Ok(Outcome::Paused) => {
@@ -1625,6 +1663,14 @@ impl EngineSession for SqliteSession {
 
     fn set_found_rows(&mut self, on: bool) {
         self.found_rows = on;
+    }
+
+    fn evaluates_expressions(&self) -> bool {
+        true
+    }
+
+    fn found_rows(&self) -> u64 {
+        self.rows_found
     }
 
     fn cancel_paused(&mut self) {
@@ -1717,6 +1763,10 @@ mod tests {
         assert!(normalize("SELECT c FROM t WHERE c LIKE 'a%'").is_none());
         assert!(normalize("SELECT 1, 'x' FROM t").is_none());
         assert!(normalize("SELECT c FROM t WHERE d = 1.5").is_none());
+        // select-list literals name their columns: left alone, the rest still normalized
+        assert!(normalize("SELECT IF(a>0,'y','n'), b = 2 FROM t").is_none());
+        assert_eq!(normalize("SELECT a = 1, (SELECT 2 > 1) FROM t WHERE b = 3").unwrap().0, "SELECT a = 1, (SELECT 2 > 1) FROM t WHERE b = ?");
+        assert_eq!(normalize("SELECT a FROM t WHERE b IN (SELECT c FROM u WHERE d = 4)").unwrap().0, "SELECT a FROM t WHERE b IN (SELECT c FROM u WHERE d = ?)");
     }
 
     struct Rows(Vec<Column>, Vec<Vec<Value>>);

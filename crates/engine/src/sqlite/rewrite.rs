@@ -73,6 +73,9 @@ pub struct Rewritten {
     pub tables: Vec<(Option<String>, String)>,
     /// Names defined by WITH (not tables).
     pub ctes: Vec<String>,
+    /// SELECT SQL_CALC_FOUND_ROWS ... LIMIT: the query counting every row
+    /// without the LIMIT, for FOUND_ROWS().
+    pub count_sql: Option<String>,
 }
 
 /// What the rewriter needs to know about the schema.
@@ -119,6 +122,7 @@ pub fn rewrite(sql: &str, kind: Kind, r: &dyn Resolver) -> Result<Rewritten, Sql
     }
     let mut tr = Tr::new(sql, toks, r);
     let mut insert = None;
+    let mut count_sql = None;
     let mut kind = kind;
     match kind {
         Kind::Insert => insert = Some(tr.insert()?),
@@ -134,6 +138,12 @@ pub fn rewrite(sql: &str, kind: Kind, r: &dyn Resolver) -> Result<Rewritten, Sql
                 tr.emit(1, toks.len())?;
             } else {
                 tr.emit(0, toks.len())?;
+                if toks.iter().take(8).any(|t| t.is_kw("SQL_CALC_FOUND_ROWS")) {
+                    count_sql = Some(match top_level_limit(toks).map(|l| tr.out_at[l]).filter(|at| *at != usize::MAX) {
+                        Some(at) => format!("SELECT COUNT(*) FROM ({})", &tr.out[..at]),
+                        None => format!("SELECT COUNT(*) FROM ({})", tr.out),
+                    });
+                }
             }
             kind = Kind::Select;
         }
@@ -149,7 +159,24 @@ pub fn rewrite(sql: &str, kind: Kind, r: &dyn Resolver) -> Result<Rewritten, Sql
         select_items,
         tables: tr.tables,
         ctes: tr.ctes,
+        count_sql,
     })
+}
+
+/// The LIMIT clause of the outermost query, if any.
+fn top_level_limit(toks: &[Token]) -> Option<usize> {
+    let mut depth = 0i32;
+    let mut found = None;
+    for (i, t) in toks.iter().enumerate() {
+        if t.is_op("(") {
+            depth += 1;
+        } else if t.is_op(")") {
+            depth -= 1;
+        } else if depth == 0 && t.is_kw("LIMIT") {
+            found = Some(i);
+        }
+    }
+    found
 }
 
 const AGGREGATES: [&str; 18] = [
@@ -357,11 +384,17 @@ struct Tr<'a> {
     /// (the statement repeats some expressions, which must reuse the
     /// client's parameter, not add one).
     param_ord: Option<Vec<usize>>,
+    /// Output offset at which token i began (usize::MAX: not emitted), for
+    /// `x + INTERVAL n unit`, which wraps x after it was written.
+    out_at: Vec<usize>,
+    /// (unit token, first token of the wrapped operand) of the last
+    /// `x ± INTERVAL` rewritten, so a chain wraps the whole left side.
+    last_interval: Option<(usize, usize)>,
 }
 
 impl<'a> Tr<'a> {
     fn new(sql: &'a str, toks: &'a [Token], r: &'a dyn Resolver) -> Tr<'a> {
-        Tr { sql, toks, r, out: String::with_capacity(sql.len() + 16), dbs: Vec::new(), info_schema: false, for_update: false, tables: Vec::new(), parens: Vec::new(), odku: false, last_end: None, parens_pending: None, in_from: false, ctes: Vec::new(), param_ord: None }
+        Tr { sql, toks, r, out: String::with_capacity(sql.len() + 16), dbs: Vec::new(), info_schema: false, for_update: false, tables: Vec::new(), parens: Vec::new(), odku: false, last_end: None, parens_pending: None, in_from: false, ctes: Vec::new(), param_ord: None, out_at: vec![usize::MAX; toks.len()], last_interval: None }
     }
 
     /// Separator before a token: the original whitespace when it was plain
@@ -433,6 +466,7 @@ impl<'a> Tr<'a> {
         let mut i = from;
         while i < to {
             let t = &toks[i];
+            self.out_at[i] = self.out.len();
             match &t.tok {
                 Tok::Word(w) | Tok::Quoted(w) => {
                     let quoted = matches!(t.tok, Tok::Quoted(_));
@@ -489,7 +523,10 @@ impl<'a> Tr<'a> {
                         "MOD" if !call => self.push(t, "%"),
                         "XOR" => return Err(Self::unsupported("XOR")),
                         "RLIKE" => self.push(t, "REGEXP"),
-                        "SEPARATOR" => self.push(t, ","),
+                        "GROUP_CONCAT" if call => {
+                            i = self.group_concat(i, to)?;
+                            continue;
+                        }
                         "STRAIGHT_JOIN" => {
                             let after_select = i > 0 && toks[i - 1].is_kw("SELECT");
                             if !after_select {
@@ -543,8 +580,12 @@ impl<'a> Tr<'a> {
                         "INTERVAL" => {
                             // DATE_ADD(d, INTERVAL n unit) → date_add(d, n, 'unit')
                             let inside = self.parens.last().map_or(false, |f| matches!(f.as_str(), "DATE_ADD" | "DATE_SUB" | "ADDDATE" | "SUBDATE"));
+                            if !inside && i > from && (toks[i - 1].is_op("+") || toks[i - 1].is_op("-")) {
+                                i = self.interval_arithmetic(from, i, to)?;
+                                continue;
+                            }
                             if !inside {
-                                return Err(Self::unsupported("INTERVAL arithmetic outside DATE_ADD/DATE_SUB"));
+                                return Err(Self::unsupported("INTERVAL arithmetic other than date + INTERVAL n unit and date - INTERVAL n unit"));
                             }
                             let mut j = i + 1;
                             let mut depth = 0;
@@ -673,12 +714,26 @@ impl<'a> Tr<'a> {
                             i = self.cast_type(i + 1, to)?;
                             continue;
                         }
-                        "TRIM" if call && toks.get(i + 2).map_or(false, |n| n.is_kw("BOTH") || n.is_kw("LEADING") || n.is_kw("TRAILING")) => {
-                            return Err(Self::unsupported("TRIM(BOTH|LEADING|TRAILING ... FROM ...)"));
+                        "TRIM" if call && (toks.get(i + 2).map_or(false, |n| n.is_kw("BOTH") || n.is_kw("LEADING") || n.is_kw("TRAILING")) || self.top_level_word(i + 1, to, "FROM").is_some()) => {
+                            i = self.trim_from(i, to)?;
+                            continue;
                         }
-                        "TRIM" if call && toks[i + 2..to].iter().take_while(|x| !x.is_op(")")).any(|x| x.is_kw("FROM")) => {
-                            return Err(Self::unsupported("TRIM(... FROM ...)"));
+                        "POSITION" if call => {
+                            // POSITION(sub IN s) → locate(sub, s)
+                            let close = self.close_paren(i + 1, to).ok_or_else(|| SqlError::syntax(&self.sql[t.start..]))?;
+                            let inn = self.top_level_word(i + 1, to, "IN").ok_or_else(|| SqlError::syntax(&self.sql[t.start..]))?;
+                            self.push(t, "locate(");
+                            self.emit(i + 2, inn)?;
+                            self.raw(", ");
+                            self.emit(inn + 1, close)?;
+                            self.raw(")");
+                            self.last_end = Some(toks[close].end);
+                            i = close + 1;
+                            continue;
                         }
+                        "INSERT" if call && i > from => self.push(t, "ts_insert"),
+                        "JSON_ARRAYAGG" if call => self.push(t, "json_group_array"),
+                        "JSON_OBJECTAGG" if call => self.push(t, "json_group_object"),
                         "LIKE" => {
                             self.push(t, "LIKE");
                             // MySQL's LIKE escapes with backslash by default.
@@ -750,6 +805,9 @@ impl<'a> Tr<'a> {
                         "!" => self.push(t, "NOT "),
                         "<=>" => self.push(t, "IS"),
                         ":=" => return Err(Self::unsupported("':=' assignment in a query")),
+                        // MySQL's bitwise results are unsigned 64-bit; SQLite has no ^ and a signed ~.
+                        "^" => return Err(Self::unsupported("the ^ (bitwise XOR) operator")),
+                        "~" => return Err(Self::unsupported("the ~ (bitwise NOT) operator")),
                         "/" => self.push(t, "* 1.0 /"),
                         "-" if toks.get(i + 1).map_or(false, |n| (n.is_op(">") || n.is_op(">>")) && n.start == t.end) => {
                             let arrow = if toks[i + 1].is_op(">>") { "->>" } else { "->" };
@@ -779,6 +837,198 @@ impl<'a> Tr<'a> {
             }
         }
         Ok(())
+    }
+
+    /// GROUP_CONCAT([DISTINCT] e1[, e2...] [ORDER BY ...] [SEPARATOR s]) at
+    /// token `i` → SQLite's group_concat(e, s ORDER BY ...): the separator
+    /// goes before ORDER BY, several expressions are concatenated (a row
+    /// with a NULL among them is skipped, as in MySQL), and DISTINCT with a
+    /// separator uses ts_group_concat_distinct (SQLite's DISTINCT aggregates
+    /// take one argument). Returns the index after the closing parenthesis.
+    fn group_concat(&mut self, i: usize, to: usize) -> Result<usize, SqlError> {
+        let toks = self.toks;
+        let syntax = || SqlError::syntax(&self.sql[toks[i].start..]);
+        let (mut depth, mut close, mut order, mut sep, mut commas) = (0usize, None, None, None, Vec::new());
+        for (j, t) in toks.iter().enumerate().take(to).skip(i + 1) {
+            if t.is_op("(") {
+                depth += 1;
+            } else if t.is_op(")") {
+                depth -= 1;
+                if depth == 0 {
+                    close = Some(j);
+                    break;
+                }
+            } else if depth == 1 && t.is_kw("ORDER") && self.word_at(j + 1, "BY") && order.is_none() {
+                order = Some(j);
+            } else if depth == 1 && t.is_kw("SEPARATOR") {
+                sep = Some(j);
+            } else if depth == 1 && t.is_op(",") && order.is_none() && sep.is_none() {
+                commas.push(j);
+            }
+        }
+        let close = close.ok_or_else(syntax)?;
+        let distinct = self.word_at(i + 2, "DISTINCT");
+        let args_from = if distinct { i + 3 } else { i + 2 };
+        let args_to = order.or(sep).unwrap_or(close);
+        if args_from >= args_to || sep.map_or(false, |s| s + 1 >= close || order.map_or(false, |o| o > s)) {
+            return Err(syntax());
+        }
+        let name = if distinct && sep.is_some() { "ts_group_concat_distinct" } else { "group_concat" };
+        self.push(&toks[i], name);
+        self.raw("(");
+        if distinct && sep.is_none() {
+            self.raw("DISTINCT ");
+        }
+        if commas.is_empty() {
+            self.emit(args_from, args_to)?;
+        } else {
+            self.raw("concat(");
+            self.emit(args_from, args_to)?;
+            self.raw(")");
+        }
+        if let Some(s) = sep {
+            self.raw(", ");
+            self.emit(s + 1, close)?;
+        }
+        if let Some(o) = order {
+            self.raw(" ");
+            self.emit(o, sep.unwrap_or(close))?;
+        }
+        self.raw(")");
+        self.last_end = Some(toks[close].end);
+        Ok(close + 1)
+    }
+
+    /// `x + INTERVAL n unit` / `x - INTERVAL n unit` with INTERVAL at token
+    /// `i`, x and the operator already written: rewrite the output to
+    /// date_add(x, [-](n), 'UNIT'). x is the primary before the operator (a
+    /// literal, a column, a function call, a parenthesized expression, or
+    /// the previous such rewrite). Returns the index after the unit.
+    fn interval_arithmetic(&mut self, from: usize, i: usize, to: usize) -> Result<usize, SqlError> {
+        let toks = self.toks;
+        let syntax = || SqlError::syntax(&self.sql[toks[i].start..]);
+        let op = i - 1;
+        if op <= from {
+            return Err(syntax());
+        }
+        let mut k = op - 1;
+        if let Some((unit, start)) = self.last_interval.filter(|(u, _)| *u == k) {
+            let _ = unit;
+            k = start;
+        } else if toks[k].is_op(")") {
+            let mut depth = 0usize;
+            loop {
+                if toks[k].is_op(")") {
+                    depth += 1;
+                } else if toks[k].is_op("(") {
+                    depth -= 1;
+                    if depth == 0 {
+                        break;
+                    }
+                }
+                if k == from {
+                    return Err(syntax());
+                }
+                k -= 1;
+            }
+            if k > from && toks[k - 1].ident().is_some() {
+                k -= 1;
+            }
+        } else {
+            while k >= from + 2 && toks[k - 1].is_op(".") && toks[k - 2].ident().is_some() {
+                k -= 2;
+            }
+        }
+        let (start, op_at) = (self.out_at[k], self.out_at[op]);
+        if start == usize::MAX || op_at == usize::MAX || start > op_at {
+            return Err(syntax());
+        }
+        let start = start + self.out[start..].len() - self.out[start..].trim_start().len();
+        // Drop the operator, wrap the operand.
+        self.out.truncate(op_at);
+        self.out.insert_str(start, "date_add(");
+        for p in self.out_at.iter_mut() {
+            if *p != usize::MAX && *p >= start {
+                *p += "date_add(".len();
+            }
+        }
+        let mut j = i + 1;
+        while j < to && !INTERVAL_UNITS.iter().any(|u| toks[j].is_kw(u)) {
+            j += 1;
+        }
+        if j >= to || j == i + 1 {
+            return Err(syntax());
+        }
+        self.raw(if toks[op].is_op("-") { ", -(" } else { ", (" });
+        self.emit(i + 1, j)?;
+        let unit = toks[j].ident().unwrap_or("").to_ascii_uppercase();
+        self.raw(&format!("), '{}')", unit));
+        self.last_end = Some(toks[j].end);
+        self.last_interval = Some((j, k));
+        Ok(j + 1)
+    }
+
+    /// Index of the `)` closing the `(` at token `open`.
+    fn close_paren(&self, open: usize, to: usize) -> Option<usize> {
+        let mut depth = 0usize;
+        for (j, t) in self.toks.iter().enumerate().take(to).skip(open) {
+            if t.is_op("(") {
+                depth += 1;
+            } else if t.is_op(")") {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(j);
+                }
+            }
+        }
+        None
+    }
+
+    /// Index of keyword `kw` directly inside the parentheses opened at `open`.
+    fn top_level_word(&self, open: usize, to: usize, kw: &str) -> Option<usize> {
+        let close = self.close_paren(open, to)?;
+        let mut depth = 0usize;
+        for j in open + 1..close {
+            let t = &self.toks[j];
+            if t.is_op("(") {
+                depth += 1;
+            } else if t.is_op(")") {
+                depth -= 1;
+            } else if depth == 0 && t.is_kw(kw) {
+                return Some(j);
+            }
+        }
+        None
+    }
+
+    /// TRIM([BOTH|LEADING|TRAILING] [remstr] FROM s) at token `i` →
+    /// ts_trim(s, remstr, mode) (functions/ext.rs). Returns the index after `)`.
+    fn trim_from(&mut self, i: usize, to: usize) -> Result<usize, SqlError> {
+        let toks = self.toks;
+        let syntax = || SqlError::syntax(&self.sql[toks[i].start..]);
+        let close = self.close_paren(i + 1, to).ok_or_else(syntax)?;
+        let mode = ["BOTH", "LEADING", "TRAILING"].into_iter().find(|m| self.word_at(i + 2, m));
+        let rem_from = if mode.is_some() { i + 3 } else { i + 2 };
+        let from_kw = self.top_level_word(i + 1, to, "FROM");
+        let (rem, subject) = match from_kw {
+            Some(f) if f > rem_from => (Some((rem_from, f)), (f + 1, close)),
+            Some(f) => (None, (f + 1, close)),
+            // TRIM(LEADING s): trim spaces
+            None => (None, (rem_from, close)),
+        };
+        if subject.0 >= subject.1 {
+            return Err(syntax());
+        }
+        self.push(&toks[i], "ts_trim(");
+        self.emit(subject.0, subject.1)?;
+        self.raw(", ");
+        match rem {
+            Some((a, b)) => self.emit(a, b)?,
+            None => self.raw("' '"),
+        }
+        self.raw(&format!(", '{}')", mode.unwrap_or("BOTH")));
+        self.last_end = Some(toks[close].end);
+        Ok(close + 1)
     }
 
     fn note_table(&mut self, i: usize) {
