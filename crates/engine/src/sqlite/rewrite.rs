@@ -720,8 +720,9 @@ impl<'a> Tr<'a> {
                         }
                         "POSITION" if call => {
                             // POSITION(sub IN s) → locate(sub, s)
-                            let close = self.close_paren(i + 1, to).ok_or_else(|| SqlError::syntax(&self.sql[t.start..]))?;
-                            let inn = self.top_level_word(i + 1, to, "IN").ok_or_else(|| SqlError::syntax(&self.sql[t.start..]))?;
+                            let syntax = || SqlError::syntax(&self.sql[t.start..]);
+                            let (close, inner) = self.paren_span(i + 1, to).ok_or_else(syntax)?;
+                            let inn = inner.into_iter().find(|&j| toks[j].is_kw("IN")).ok_or_else(syntax)?;
                             self.push(t, "locate(");
                             self.emit(i + 2, inn)?;
                             self.raw(", ");
@@ -848,28 +849,13 @@ impl<'a> Tr<'a> {
     fn group_concat(&mut self, i: usize, to: usize) -> Result<usize, SqlError> {
         let toks = self.toks;
         let syntax = || SqlError::syntax(&self.sql[toks[i].start..]);
-        let (mut depth, mut close, mut order, mut sep, mut commas) = (0usize, None, None, None, Vec::new());
-        for (j, t) in toks.iter().enumerate().take(to).skip(i + 1) {
-            if t.is_op("(") {
-                depth += 1;
-            } else if t.is_op(")") {
-                depth -= 1;
-                if depth == 0 {
-                    close = Some(j);
-                    break;
-                }
-            } else if depth == 1 && t.is_kw("ORDER") && self.word_at(j + 1, "BY") && order.is_none() {
-                order = Some(j);
-            } else if depth == 1 && t.is_kw("SEPARATOR") {
-                sep = Some(j);
-            } else if depth == 1 && t.is_op(",") && order.is_none() && sep.is_none() {
-                commas.push(j);
-            }
-        }
-        let close = close.ok_or_else(syntax)?;
+        let (close, inner) = self.paren_span(i + 1, to).ok_or_else(syntax)?;
+        let order = inner.iter().copied().find(|&j| toks[j].is_kw("ORDER") && self.word_at(j + 1, "BY"));
+        let sep = inner.iter().copied().filter(|&j| toks[j].is_kw("SEPARATOR")).last();
         let distinct = self.word_at(i + 2, "DISTINCT");
         let args_from = if distinct { i + 3 } else { i + 2 };
         let args_to = order.or(sep).unwrap_or(close);
+        let several = inner.iter().any(|&j| toks[j].is_op(",") && j < args_to);
         if args_from >= args_to || sep.map_or(false, |s| s + 1 >= close || order.map_or(false, |o| o > s)) {
             return Err(syntax());
         }
@@ -879,7 +865,7 @@ impl<'a> Tr<'a> {
         if distinct && sep.is_none() {
             self.raw("DISTINCT ");
         }
-        if commas.is_empty() {
+        if !several {
             self.emit(args_from, args_to)?;
         } else {
             self.raw("concat(");
@@ -912,8 +898,7 @@ impl<'a> Tr<'a> {
             return Err(syntax());
         }
         let mut k = op - 1;
-        if let Some((unit, start)) = self.last_interval.filter(|(u, _)| *u == k) {
-            let _ = unit;
+        if let Some((_, start)) = self.last_interval.filter(|(unit, _)| *unit == k) {
             k = start;
         } else if toks[k].is_op(")") {
             let mut depth = 0usize;
@@ -968,17 +953,21 @@ impl<'a> Tr<'a> {
         Ok(j + 1)
     }
 
-    /// Index of the `)` closing the `(` at token `open`.
-    fn close_paren(&self, open: usize, to: usize) -> Option<usize> {
+    /// The `)` closing the `(` at token `open`, and the indices of the tokens
+    /// directly inside (not in nested parentheses).
+    fn paren_span(&self, open: usize, to: usize) -> Option<(usize, Vec<usize>)> {
         let mut depth = 0usize;
+        let mut inner = Vec::new();
         for (j, t) in self.toks.iter().enumerate().take(to).skip(open) {
             if t.is_op("(") {
                 depth += 1;
             } else if t.is_op(")") {
                 depth -= 1;
                 if depth == 0 {
-                    return Some(j);
+                    return Some((j, inner));
                 }
+            } else if depth == 1 {
+                inner.push(j);
             }
         }
         None
@@ -986,19 +975,7 @@ impl<'a> Tr<'a> {
 
     /// Index of keyword `kw` directly inside the parentheses opened at `open`.
     fn top_level_word(&self, open: usize, to: usize, kw: &str) -> Option<usize> {
-        let close = self.close_paren(open, to)?;
-        let mut depth = 0usize;
-        for j in open + 1..close {
-            let t = &self.toks[j];
-            if t.is_op("(") {
-                depth += 1;
-            } else if t.is_op(")") {
-                depth -= 1;
-            } else if depth == 0 && t.is_kw(kw) {
-                return Some(j);
-            }
-        }
-        None
+        self.paren_span(open, to)?.1.into_iter().find(|&j| self.toks[j].is_kw(kw))
     }
 
     /// TRIM([BOTH|LEADING|TRAILING] [remstr] FROM s) at token `i` →
@@ -1006,10 +983,10 @@ impl<'a> Tr<'a> {
     fn trim_from(&mut self, i: usize, to: usize) -> Result<usize, SqlError> {
         let toks = self.toks;
         let syntax = || SqlError::syntax(&self.sql[toks[i].start..]);
-        let close = self.close_paren(i + 1, to).ok_or_else(syntax)?;
+        let (close, inner) = self.paren_span(i + 1, to).ok_or_else(syntax)?;
         let mode = ["BOTH", "LEADING", "TRAILING"].into_iter().find(|m| self.word_at(i + 2, m));
         let rem_from = if mode.is_some() { i + 3 } else { i + 2 };
-        let from_kw = self.top_level_word(i + 1, to, "FROM");
+        let from_kw = inner.into_iter().find(|&j| toks[j].is_kw("FROM"));
         let (rem, subject) = match from_kw {
             Some(f) if f > rem_from => (Some((rem_from, f)), (f + 1, close)),
             Some(f) => (None, (f + 1, close)),

@@ -456,13 +456,19 @@ fn week(dt: &Dt, mode: i64, year_mode: bool) -> (i64, i64) {
 /// Seconds of a TIME or DATETIME text ('[-][D ]HH:MM:SS[.f]').
 fn time_seconds(s: &str) -> Option<f64> {
     let s = s.trim();
-    let t = match s.split_once(' ') {
-        Some((d, t)) if d.contains('-') => t,
-        Some((d, t)) => return Some(d.parse::<f64>().ok()? * 86400.0 * if s.starts_with('-') { -1.0 } else { 1.0 } + time_seconds(t)?.copysign(if s.starts_with('-') { -1.0 } else { 1.0 })),
-        None => s,
+    let (neg, body) = match s.strip_prefix('-') {
+        Some(r) => (true, r),
+        None => (false, s),
     };
-    let (neg, h, m, sec, us) = super::super::schema::parse_time(t)?;
-    let v = (h as f64) * 3600.0 + (m as f64) * 60.0 + sec as f64 + us as f64 / 1e6;
+    let (days, t) = match body.split_once(' ') {
+        // a DATETIME: its time of day
+        Some((d, t)) if d.contains('-') => (0.0, t),
+        // 'D HH:MM:SS'
+        Some((d, t)) => (d.parse::<f64>().ok()?, t),
+        None => (0.0, body),
+    };
+    let (_, h, m, sec, us) = super::super::schema::parse_time(t)?;
+    let v = days * 86400.0 + (h as f64) * 3600.0 + (m as f64) * 60.0 + sec as f64 + us as f64 / 1e6;
     Some(if neg { -v } else { v })
 }
 
