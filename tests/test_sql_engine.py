@@ -483,6 +483,71 @@ def test_writers_keep_their_session_state(sql_server, sql_conn, db):
         b.close()
 
 
+def test_sessions_sharing_a_worker_keep_their_own_state(server_factory):
+    """Between statements a session gives its SQLite connection back (the
+    worker keeps it for the next statement it runs), so with one pool worker
+    every session below runs on the same SQLite connection in turn. What is a
+    session's own must not move with it: LAST_INSERT_ID (also when set with
+    LAST_INSERT_ID(expr)), an open transaction with autocommit off, TEMPORARY
+    tables, its current database, FOUND_ROWS()."""
+    srv = server_factory("--thread-handling", "pool-of-threads", "--thread-pool-size", "1", engine="sqlite")
+    setup = clients.root(srv)
+    query(setup, "CREATE DATABASE s1")
+    query(setup, "CREATE DATABASE s2")
+    query(setup, "CREATE TABLE s1.t (id INT AUTO_INCREMENT PRIMARY KEY, v INT)")
+    query(setup, "CREATE TABLE s2.t (id INT AUTO_INCREMENT PRIMARY KEY, w VARCHAR(8))")
+    query(setup, "INSERT INTO s2.t (w) VALUES ('x'), ('y'), ('z')")
+    a = clients.root(srv, database="s1")
+    b = clients.root(srv, database="s1")
+    c = clients.root(srv, database="s2")
+    try:
+        query(a, "INSERT INTO t (v) VALUES (1)")
+        query(b, "INSERT INTO t (v) VALUES (2), (3)")
+        assert scalar(a, "SELECT LAST_INSERT_ID()") == 1
+        assert scalar(b, "SELECT LAST_INSERT_ID()") == 2
+        assert scalar(c, "SELECT LAST_INSERT_ID()") == 0
+        assert scalar(a, "SELECT LAST_INSERT_ID(42)") == 42
+        assert scalar(b, "SELECT LAST_INSERT_ID()") == 2
+        assert scalar(a, "SELECT LAST_INSERT_ID()") == 42
+        # ... and as the engine sees it inside statements on a table
+        query(b, "UPDATE t SET v = LAST_INSERT_ID(v + 100) WHERE id = 3")
+        assert scalar(a, "SELECT LAST_INSERT_ID() FROM t WHERE id = 1") == 42
+        assert scalar(b, "SELECT LAST_INSERT_ID() FROM t WHERE id = 1") == 103
+        query(b, "UPDATE t SET v = v - 100 WHERE id = 3")
+        # each session's current database
+        assert query(c, "SELECT w FROM t ORDER BY id") == (("x",), ("y",), ("z",))
+        assert scalar(a, "SELECT COUNT(*) FROM t") == 3
+        assert scalar(c, "SELECT DATABASE()") == "s2"
+        # FOUND_ROWS() is the session's last SELECT
+        query(c, "SELECT SQL_CALC_FOUND_ROWS w FROM t LIMIT 1")
+        assert scalar(a, "SELECT COUNT(*) FROM t WHERE v > 1") == 2
+        assert scalar(c, "SELECT FOUND_ROWS()") == 3
+        # autocommit off: the open transaction stays with its session
+        query(a, "SET autocommit = 0")
+        query(a, "INSERT INTO t (v) VALUES (4)")
+        assert scalar(b, "SELECT COUNT(*) FROM t") == 3
+        assert scalar(a, "SELECT COUNT(*) FROM t") == 4
+        query(a, "ROLLBACK")
+        query(a, "SET autocommit = 1")
+        assert scalar(b, "SELECT COUNT(*) FROM t") == 3
+        # TEMPORARY tables stay with their session (and shadow the real table)
+        query(b, "CREATE TEMPORARY TABLE t (only_b INT)")
+        query(b, "INSERT INTO t VALUES (7)")
+        assert query(b, "SELECT only_b FROM t") == ((7,),)
+        assert scalar(a, "SELECT COUNT(*) FROM t") == 3
+        assert query(b, "SELECT only_b FROM t") == ((7,),)
+        query(b, "DROP TEMPORARY TABLE t")
+        assert scalar(b, "SELECT COUNT(*) FROM t") == 3
+        # a session that ends leaves nothing behind for the others
+        c.close()
+        assert scalar(b, "SELECT LAST_INSERT_ID()") == 103
+        assert scalar(a, "SELECT LAST_INSERT_ID() FROM t WHERE id = 1") == 4  # its rolled-back insert's id, as in MySQL
+        assert scalar(a, "SELECT SUM(v) FROM t") == 6
+    finally:
+        for x in (a, b, setup):
+            x.close()
+
+
 def test_lock_wait_timeout_and_deadlock(sql_server, sql_conn, db):
     query(sql_conn, "CREATE TABLE lk (id INT PRIMARY KEY, v INT)")
     query(sql_conn, "INSERT INTO lk VALUES (1, 0), (2, 0)")

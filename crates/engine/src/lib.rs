@@ -165,4 +165,13 @@ pub trait EngineSession: Send {
     fn found_rows(&self) -> u64 {
         0
     }
+    /// LAST_INSERT_ID() as the engine last left it (a generated id, or
+    /// LAST_INSERT_ID(expr) inside a statement); None when the engine does not
+    /// keep one. The SQL front reads it after every statement.
+    fn last_insert_id(&self) -> Option<u64> {
+        None
+    }
+    /// The SQL front evaluated LAST_INSERT_ID(expr) itself (a SELECT without a
+    /// table): statements the engine runs later must see the new value.
+    fn set_last_insert_id(&mut self, _id: u64) {}
 }

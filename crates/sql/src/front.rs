@@ -289,10 +289,14 @@ fn engine_run(call: &mut Call<'_, '_>, sql: &str, need: u32, sink: &mut dyn RowS
         return Err(SqlError::command_denied(&verb, &call.sess.user, &call.sess.host, call.sess.db.as_deref().unwrap_or("")));
     }
     let out = call.engine.execute(call.ctx, sql, call.params, sink)?;
-    if let Outcome::Done(d) = &out {
-        // LAST_INSERT_ID() changes only when a value was generated (MySQL).
-        if let Some(id) = d.generated_id {
-            call.sess.last_insert_id = id;
+    // LAST_INSERT_ID() changes only when a value was generated or set with
+    // LAST_INSERT_ID(expr) (MySQL); an engine that keeps it knows both.
+    match call.engine.last_insert_id() {
+        Some(id) => call.sess.last_insert_id = id,
+        None => {
+            if let Outcome::Done(Done { generated_id: Some(id), .. }) = &out {
+                call.sess.last_insert_id = *id;
+            }
         }
     }
     Ok(out)
@@ -438,6 +442,7 @@ impl Env for SessionEnv<'_, '_, '_> {
             "LAST_INSERT_ID" => {
                 if let Some(v) = args.first() {
                     sess.last_insert_id = v.as_i64().unwrap_or(0) as u64;
+                    self.call.engine.set_last_insert_id(sess.last_insert_id);
                     v.clone()
                 } else {
                     Value::UInt(sess.last_insert_id)

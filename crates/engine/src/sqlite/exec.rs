@@ -163,6 +163,31 @@ impl SqliteSession {
         Ok(())
     }
 
+    /// Between statements a session holds a SQLite connection only while it
+    /// has state there: an open transaction, TEMPORARY tables, foreign-key
+    /// checks off, a paused result or a writer connection it drives. Otherwise
+    /// the connection goes back to its database's pool (a LIFO stack) after
+    /// each statement. Why: a thousand sessions then share the few connections
+    /// that are actually running (as many as statements run at once), whose
+    /// page caches and compiled statements stay hot, instead of each touching
+    /// its own cold copies; and an idle session costs no SQLite memory.
+    /// Measured with `bench/ab.py --workload point-select --threads 1000`: see
+    /// docs/architecture.md.
+    fn detach_conn(&mut self) {
+        if self.txn.is_some() || self.lent.is_some() || self.fk_off || self.paused.is_some() {
+            return;
+        }
+        let Some(c) = self.conn.as_ref() else { return };
+        if !c.autocommit() || !c.temp.tables.is_empty() {
+            return;
+        }
+        self.last_insert_id = c.counters.last_insert_id.load(Ordering::Relaxed);
+        if let Some(c) = self.conn.take() {
+            self.swaps += 1;
+            self.inner.park_conn(c);
+        }
+    }
+
     fn conn(&mut self) -> &mut Conn {
         self.conn.as_mut().expect("ensure_conn first")
     }
@@ -1580,7 +1605,10 @@ impl EngineSession for SqliteSession {
         // connection (whose state is then unknown) is closed, not pooled, and
         // the transaction's locks are released (SQLite rolls back on close).
         match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.execute_inner(ctx, sql, params, sink))) {
-            Ok(r) => r,
+            Ok(r) => {
+                self.detach_conn();
+                r
+            }
             Err(_) => {
                 self.paused = None;
                 if let Some(c) = self.conn.take() {
@@ -1602,12 +1630,17 @@ impl EngineSession for SqliteSession {
     }
 
     fn field_list(&mut self, table: &str) -> Result<Vec<Column>, SqlError> {
-        self.field_list_inner(table)
+        let r = self.field_list_inner(table);
+        self.detach_conn();
+        r
     }
 
     fn prepare(&mut self, sql: &str) -> Result<Prepared, SqlError> {
         match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.prepare_inner(sql))) {
-            Ok(r) => r,
+            Ok(r) => {
+                self.detach_conn();
+                r
+            }
             Err(_) => {
                 self.conn = None;
                 Err(SqlError::internal("internal error in the sqlite engine while preparing the statement"))
@@ -1623,11 +1656,15 @@ impl EngineSession for SqliteSession {
     }
 
     fn commit(&mut self, ctx: &ExecContext<'_>) -> Result<(), SqlError> {
-        self.finish_txn(ctx, true)
+        let r = self.finish_txn(ctx, true);
+        self.detach_conn();
+        r
     }
 
     fn rollback(&mut self, ctx: &ExecContext<'_>) -> Result<(), SqlError> {
-        self.finish_txn(ctx, false)
+        let r = self.finish_txn(ctx, false);
+        self.detach_conn();
+        r
     }
 
     fn in_transaction(&self) -> bool {
@@ -1656,6 +1693,7 @@ impl EngineSession for SqliteSession {
                 if let Some(e) = conn.cache.get(&key) {
                     e.stmt.reset();
                 }
+                self.detach_conn();
                 other
             }
         }
@@ -1671,6 +1709,17 @@ impl EngineSession for SqliteSession {
 
     fn found_rows(&self) -> u64 {
         self.rows_found
+    }
+
+    fn last_insert_id(&self) -> Option<u64> {
+        Some(self.conn.as_ref().map_or(self.last_insert_id, |c| c.counters.last_insert_id.load(Ordering::Relaxed)))
+    }
+
+    fn set_last_insert_id(&mut self, id: u64) {
+        self.last_insert_id = id;
+        if let Some(c) = self.conn.as_ref() {
+            c.counters.last_insert_id.store(id, Ordering::Relaxed);
+        }
     }
 
     fn cancel_paused(&mut self) {
@@ -1705,6 +1754,7 @@ impl EngineSession for SqliteSession {
                         self.fk_off = !on;
                     }
                 }
+                self.detach_conn();
             }
             _ => {}
         }
@@ -1733,6 +1783,7 @@ impl SqliteSession {
             }
             self.inner.return_conn(c);
         }
+        self.inner.unpark_conn();
     }
 }
 

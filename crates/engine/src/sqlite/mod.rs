@@ -43,6 +43,12 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, RwLock, Weak};
 use std::time::Duration;
 
+thread_local! {
+    /// The connection this thread's last statement ran on, kept for its next
+    /// statement (see `Inner::park_conn`).
+    static PARKED: std::cell::RefCell<Option<Conn>> = const { std::cell::RefCell::new(None) };
+}
+
 /// VERSION() inside SQL evaluated by SQLite (kept equal to the server's).
 pub const SERVER_VERSION: &str = "8.0.36-turnstile";
 
@@ -257,6 +263,10 @@ impl Inner {
         match db {
             Some(name) => {
                 let d = self.db(name)?;
+                let parked = PARKED.with_borrow_mut(|p| if p.as_ref().map_or(false, |c| c.home.as_ref().map_or(false, |h| Arc::ptr_eq(h, &d))) { p.take() } else { None });
+                if let Some(c) = parked {
+                    return Ok(c);
+                }
                 let pooled = d.pool.lock().unwrap_or_else(|e| e.into_inner()).pop();
                 match pooled {
                     Some(c) => Ok(c),
@@ -300,6 +310,28 @@ impl Inner {
         conn.counters.last_insert_id.store(0, Ordering::Relaxed);
         let spare = d.writer_conn.lock().unwrap_or_else(|e| e.into_inner()).replace(conn);
         if let Some(c) = spare {
+            self.return_conn(c);
+        }
+    }
+
+    /// A session lets go of its connection between statements: the thread
+    /// keeps it for the next statement it runs on that database (no lock, and
+    /// the connection stays on the core that just used it); the one it kept
+    /// before goes back to the pool. A thread therefore holds at most one.
+    pub fn park_conn(&self, conn: Conn) {
+        if conn.home.is_none() {
+            return self.return_conn(conn);
+        }
+        if let Some(previous) = PARKED.with_borrow_mut(|p| p.replace(conn)) {
+            self.return_conn(previous);
+        }
+    }
+
+    /// At the end of a session: the thread's parked connection goes back to
+    /// the pool too, so a thread between sessions (a cached per-connection
+    /// thread, an idle pool worker) holds no SQLite connection.
+    pub fn unpark_conn(&self) {
+        if let Some(c) = PARKED.with_borrow_mut(Option::take) {
             self.return_conn(c);
         }
     }
