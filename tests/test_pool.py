@@ -15,6 +15,7 @@ force the pool themselves, so they are skipped in the thread-per-connection pass
 """
 
 import os
+import shutil
 import socket
 import subprocess
 import sys
@@ -221,4 +222,66 @@ def test_admin_port_when_pool_saturated(server_factory):
     finally:
         admin.close()
         for c in sleepers:
+            c.close()
+
+
+def worker_nice_values(pid: int) -> list:
+    values = []
+    for tid in os.listdir(f"/proc/{pid}/task"):
+        try:
+            with open(f"/proc/{pid}/task/{tid}/comm") as f:
+                comm = f.read().strip()
+            with open(f"/proc/{pid}/task/{tid}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue  # the thread exited meanwhile
+        if comm == "ts-pool":
+            values.append(int(fields[16]))  # field 19 of stat: nice
+    return values
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="raising a thread's priority needs CAP_SYS_NICE")
+def test_workers_run_at_thread_pool_nice(server_factory):
+    """thread_pool_nice gives every pool worker that nice value (workers added
+    later included), and the connection threads of the admin port keep the
+    process's; 0 leaves workers alone."""
+    srv = server_factory(*POOL, "--thread-pool-nice", "-7", "--thread-pool-size", "2")
+    conns = [clients.root(srv) for _ in range(4)]
+    try:
+        for c in conns:
+            assert clients.scalar(c, "SELECT 1") == 1
+        nice = worker_nice_values(srv.pid)
+        assert len(nice) >= 2 and set(nice) == {-7}, nice
+    finally:
+        for c in conns:
+            c.close()
+    plain = server_factory(*POOL, "--thread-pool-nice", "0")
+    c = clients.root(plain)
+    try:
+        assert clients.scalar(c, "SELECT 1") == 1
+        assert set(worker_nice_values(plain.pid)) == {0}
+    finally:
+        c.close()
+
+
+@pytest.mark.skipif(shutil.which("setpriv") is None, reason="needs setpriv (util-linux)")
+def test_thread_pool_nice_without_privilege_is_logged(server_factory, tmp_path):
+    """Where the process may not raise priority (here: started without
+    CAP_SYS_NICE), workers keep the process's priority, the log says so once,
+    and the pool serves as usual."""
+    wrapper = tmp_path / "turnstile-no-sys-nice"
+    srv = server_factory.new(*POOL, "--thread-pool-nice", "-20", "--thread-pool-size", "2")
+    wrapper.write_text(f'#!/bin/sh\nexec setpriv --bounding-set -sys_nice -- "{srv.binary}" "$@"\n')
+    wrapper.chmod(0o755)
+    srv.binary = wrapper
+    srv.start()
+    conns = [clients.root(srv) for _ in range(3)]
+    try:
+        for c in conns:
+            assert clients.scalar(c, "SELECT 1") == 1
+        assert set(worker_nice_values(srv.pid)) == {0}
+        log = srv.log_tail(500)
+        assert log.count("thread_pool_nice needs CAP_SYS_NICE") == 1, log
+    finally:
+        for c in conns:
             c.close()

@@ -91,6 +91,13 @@ pub struct Config {
     /// Pool-of-threads: milliseconds before queued normal-priority work is taken ahead of high-priority work.
     #[arg(long, default_value_t = 1000)]
     pub thread_pool_prio_kickup_timer: u64,
+    /// Pool-of-threads: nice value of the pool's workers (-20..19). Each worker
+    /// serves many connections, so on CPUs shared with client processes it
+    /// should not get the same share as one client thread. Raising priority
+    /// needs CAP_SYS_NICE (or RLIMIT_NICE); without it the workers keep the
+    /// process's priority and the log says so.
+    #[arg(long, default_value_t = -10, allow_hyphen_values = true, value_parser = clap::value_parser!(i32).range(-20..=19))]
+    pub thread_pool_nice: i32,
     /// Idle threads kept for reuse by later connections.
     #[arg(long, default_value_t = 128)]
     pub thread_cache_size: u32,

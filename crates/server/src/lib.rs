@@ -145,6 +145,7 @@ impl Running {
                 stall_limit: Duration::from_millis(cfg.thread_pool_stall_limit.max(10)),
                 kickup: Duration::from_millis(cfg.thread_pool_prio_kickup_timer),
                 stack: cfg.thread_stack.max(64 * 1024),
+                nice: cfg.thread_pool_nice,
             };
             match pool::Pool::start(server.clone(), settings, self.listeners.client_fds()) {
                 Ok(p) => Some(p),
