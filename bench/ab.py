@@ -15,6 +15,7 @@ Workloads (sysbench 1.0.20, loopback, every run bounded by --duration):
   connect               connect + SELECT 1 + disconnect (bench/lua/connect_select1.lua), blackhole engine
   connect-point-select  connect + point select on sbtest1 + disconnect (bench/lua/connect_point_select.lua)
   point-select          persistent oltp_point_select (prepared statements)
+  read-only             persistent oltp_read_only (an operation is one transaction of 16 statements)
   read-write            persistent oltp_read_write (an operation is one transaction of 18 statements)
 The SQL workloads copy a template data directory prepared once per table size
 (sbtest1 with --table-size rows) so every run starts from the same files.
@@ -88,14 +89,14 @@ def one_run(a, binary, flags, port, tmpl):
             cmd = ["sysbench", os.path.join(HERE, "lua/connect_point_select.lua"), *common, "--mysql-db=sbtest",
                    f"--table-size={a.table_size}", "run"]
         else:
-            test = "oltp_point_select" if a.workload == "point-select" else "oltp_read_write"
+            test = {"point-select": "oltp_point_select", "read-only": "oltp_read_only"}.get(a.workload, "oltp_read_write")
             cmd = ["sysbench", test, "--tables=1", f"--table-size={a.table_size}", *common, "run"]
         c0, t0 = cpu_seconds(p.pid), time.time()
         out = subprocess.run(cmd, capture_output=True, text=True, timeout=a.duration + 120).stdout
         c1, t1 = cpu_seconds(p.pid), time.time()
         p.terminate()
         p.wait()
-        pattern = {"point-select": r"queries:\s+(\d+)", "read-write": r"transactions:\s+(\d+)"}.get(a.workload, r"total number of events:\s+(\d+)")
+        pattern = {"point-select": r"queries:\s+(\d+)", "read-only": r"transactions:\s+(\d+)", "read-write": r"transactions:\s+(\d+)"}.get(a.workload, r"total number of events:\s+(\d+)")
         m = re.search(pattern, out)
         if not m or int(m.group(1)) == 0:
             return None
@@ -108,7 +109,7 @@ def one_run(a, binary, flags, port, tmpl):
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("candidates", nargs="+", help="BINARY[:FLAGS...]")
-    ap.add_argument("--workload", choices=["connect", "connect-point-select", "point-select", "read-write"], default="connect")
+    ap.add_argument("--workload", choices=["connect", "connect-point-select", "point-select", "read-only", "read-write"], default="connect")
     ap.add_argument("--transport", choices=["tcp", "unix"], default="tcp")
     ap.add_argument("--threads", type=int, default=100)
     ap.add_argument("--runs", type=int, default=3)

@@ -15,6 +15,8 @@
 #
 # Usage: bash bench/sql.sh [--runs N] [--duration S] [--threads "16,100"]
 #          [--table-size N] [--turnstile-bin PATH] [--keep-tmp]
+#          [--thread-handling one-thread-per-connection|pool-of-threads]
+#   --thread-handling  Turnstile's scheduler (default: its default, one-thread-per-connection)
 # Output: the table on stdout, bench/results/sql-<stamp>.md and .json.
 # Exit status: 0 when every run succeeded.
 
@@ -28,6 +30,7 @@ THREADS="16,100"
 TABLE_SIZE=100000
 TURNSTILE_BIN="${TURNSTILE_BIN:-${CARGO_TARGET_DIR:-$ROOT/target}/release/turnstile}"
 KEEP_TMP=0
+THREAD_HANDLING=one-thread-per-connection
 MARIADB_PORT=13406
 TURNSTILE_PORT=13407
 
@@ -39,6 +42,7 @@ while [ $# -gt 0 ]; do
     --table-size) TABLE_SIZE="$2"; shift ;;
     --turnstile-bin) TURNSTILE_BIN="$2"; shift ;;
     --keep-tmp) KEEP_TMP=1 ;;
+    --thread-handling) THREAD_HANDLING="$2"; shift ;;
     -h|--help) sed -n '2,/^# Exit status/p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "sql.sh: unknown option $1" >&2; exit 2 ;;
   esac
@@ -116,7 +120,7 @@ t="$TMP/turnstile"; mkdir -p "$t"
 TURNSTILE_PORT="$(free_port "$TURNSTILE_PORT")"
 "$TURNSTILE_BIN" --engine sqlite --sqlite-durability full --port "$TURNSTILE_PORT" --admin-port 0 \
   --socket "$t/t.sock" --datadir "$t/data" --root-password bench --max-connections 2000 \
-  --log-level warn >"$t/stdout.log" 2>"$t/stderr.log" &
+  --thread-handling "$THREAD_HANDLING" --log-level warn >"$t/stdout.log" 2>"$t/stderr.log" &
 TURNSTILE_PID=$!; PIDS+=("$TURNSTILE_PID")
 wait_for_line "$t/stderr.log" 'turnstile ready' "$TURNSTILE_PID" 30 || die "turnstile did not start: $(tail -5 "$t/stderr.log")"
 "$MYSQL" --no-defaults -uroot -pbench -h127.0.0.1 -P"$TURNSTILE_PORT" -e "CREATE DATABASE sbtest" || die "Turnstile setup failed"
@@ -128,4 +132,4 @@ SERVERS="[{\"name\":\"turnstile\",\"pid\":$TURNSTILE_PID,\"port\":$TURNSTILE_POR
           {\"name\":\"mariadb\",\"pid\":$MARIADB_PID,\"port\":$MARIADB_PORT,\"user\":\"bench\",\"password\":\"bench\"}]"
 python3 "$BENCH/lib/sql_bench.py" --servers "$SERVERS" --runs "$RUNS" --duration "$DURATION" \
   --threads "$THREADS" --table-size "$TABLE_SIZE" --out "$BENCH/results/sql-$STAMP" \
-  --command "bash bench/sql.sh --runs $RUNS --duration $DURATION --threads $THREADS --table-size $TABLE_SIZE"
+  --command "bash bench/sql.sh --runs $RUNS --duration $DURATION --threads $THREADS --table-size $TABLE_SIZE --thread-handling $THREAD_HANDLING"
