@@ -483,6 +483,42 @@ def test_writers_keep_their_session_state(sql_server, sql_conn, db):
         b.close()
 
 
+def test_rolled_back_auto_increment_ids_are_not_reused(sql_conn, db, uniq):
+    """MySQL never hands an AUTO_INCREMENT id out twice: ids a rolled-back
+    transaction generated stay used (SQLite would roll its counter back)."""
+    other = uniq("o")
+    query(sql_conn, "CREATE TABLE t (id INT AUTO_INCREMENT PRIMARY KEY, v INT)")
+    query(sql_conn, f"CREATE DATABASE {other}")
+    try:
+        query(sql_conn, f"CREATE TABLE {other}.u (id BIGINT AUTO_INCREMENT PRIMARY KEY, v INT)")
+        # the table's very first ids rolled back, in two tables, one in another database
+        query(sql_conn, "BEGIN")
+        query(sql_conn, "INSERT INTO t (v) VALUES (1), (2), (3)")
+        query(sql_conn, f"INSERT INTO {other}.u (v) VALUES (1)")
+        query(sql_conn, "ROLLBACK")
+        query(sql_conn, "INSERT INTO t (v) VALUES (4)")
+        assert scalar(sql_conn, "SELECT LAST_INSERT_ID()") == 4
+        query(sql_conn, f"INSERT INTO {other}.u (v) VALUES (2)")
+        assert scalar(sql_conn, f"SELECT id FROM {other}.u") == 2
+        # autocommit off, then ROLLBACK
+        query(sql_conn, "SET autocommit = 0")
+        query(sql_conn, "INSERT INTO t (v) VALUES (5)")
+        query(sql_conn, "ROLLBACK")
+        query(sql_conn, "SET autocommit = 1")
+        query(sql_conn, "INSERT INTO t (v) VALUES (6)")
+        assert query(sql_conn, "SELECT id, v FROM t ORDER BY id") == ((4, 4), (6, 6))
+        # a committed transaction's ids are unaffected
+        query(sql_conn, "BEGIN")
+        query(sql_conn, "INSERT INTO t (v) VALUES (7)")
+        query(sql_conn, "COMMIT")
+        assert scalar(sql_conn, "SELECT MAX(id) FROM t") == 7
+        with sql_conn.cursor(pymysql.cursors.DictCursor) as cur:
+            cur.execute("SHOW TABLE STATUS LIKE 't'")
+            assert cur.fetchone()["Auto_increment"] == 8
+    finally:
+        query(sql_conn, f"DROP DATABASE {other}")
+
+
 def test_sessions_sharing_a_worker_keep_their_own_state(server_factory):
     """Between statements a session gives its SQLite connection back (the
     worker keeps it for the next statement it runs), so with one pool worker

@@ -44,6 +44,11 @@ struct Txn {
     /// Writer locks held (released at the end of the transaction).
     locks: Vec<Arc<Db>>,
     wrote: bool,
+    /// AUTO_INCREMENT values generated in the transaction: the insert's
+    /// target (`main."t"`) and the highest id. SQLite rolls its counter back
+    /// with the transaction; MySQL does not reuse the ids, so a ROLLBACK puts
+    /// the counter back up to these (`keep_generated_ids`).
+    generated: Vec<(String, u64)>,
 }
 
 pub struct SqliteSession {
@@ -350,7 +355,7 @@ impl SqliteSession {
     /// an autocommit statement (released by the caller).
     fn prelude(&mut self, ctx: &ExecContext<'_>, writes: bool, dbs: &[Arc<Db>]) -> Result<Vec<Arc<Db>>, SqlError> {
         if self.txn.is_none() && !self.autocommit {
-            self.txn = Some(Txn { read_only: false, begun: false, locks: Vec::new(), wrote: false });
+            self.txn = Some(Txn { read_only: false, begun: false, locks: Vec::new(), wrote: false, generated: Vec::new() });
         }
         let Some(t) = self.txn.as_ref() else {
             return if writes { self.lock_dbs(dbs, &[], ctx) } else { Ok(Vec::new()) };
@@ -464,6 +469,10 @@ impl SqliteSession {
         };
         let before = if writes { self.conn.as_ref().map_or(0, |c| c.total_changes()) } else { 0 };
         let r = ready.and_then(|()| self.run(ctx, sql, params, sink, &rw));
+        if let (Ok(Outcome::Done(Done { generated_id: Some(_), .. })), Some(ins), Some(t)) = (&r, &rw.insert, self.txn.as_mut()) {
+            let high = self.conn.as_ref().map_or(0, |c| c.last_rowid().max(0) as u64);
+            t.generated.push((ins.target.clone(), high));
+        }
         let wrote = writes && self.conn.as_ref().map_or(0, |c| c.total_changes()) != before;
         if !locks.is_empty() {
             self.release_locks(&locks);
@@ -1071,6 +1080,9 @@ impl SqliteSession {
                 if result.is_err() && !conn.autocommit() {
                     let _ = conn.exec("ROLLBACK");
                 }
+                if !commit || result.is_err() {
+                    keep_generated_ids(conn, &t.generated);
+                }
                 conn.end_call();
             }
         }
@@ -1503,6 +1515,63 @@ fn duplicate_entry(conn: &Conn, rw: &Rewritten, params: &[Value], fallback: &Sql
     SqlError::new(1062, "23000", format!("Duplicate entry '{}' for key '{}.{}'", value, def.name, key))
 }
 
+/// After a rollback (the writer lock still held): raise each table's
+/// AUTO_INCREMENT counter to the highest id the transaction generated, so
+/// the next insert does not reuse ids a client may already have seen (MySQL
+/// never hands an id out twice). Best effort: a failure leaves SQLite's
+/// counter, which reuses the ids.
+fn keep_generated_ids(conn: &Conn, generated: &[(String, u64)]) {
+    let mut highest: Vec<(&str, u64)> = Vec::new();
+    for (target, high) in generated {
+        match highest.iter_mut().find(|(t, _)| *t == target.as_str()) {
+            Some(h) => h.1 = h.1.max(*high),
+            None => highest.push((target.as_str(), *high)),
+        }
+    }
+    for (target, high) in highest {
+        let Some((schema, table)) = split_target(target) else { continue };
+        let name = sq_str(&table);
+        let seq = format!("{}.sqlite_sequence", schema);
+        let _ = conn.exec(&format!(
+            "UPDATE {seq} SET seq = max(seq, {high}) WHERE name = {name}; INSERT INTO {seq}(name, seq) SELECT {name}, {high} WHERE NOT EXISTS (SELECT 1 FROM {seq} WHERE name = {name})"
+        ));
+    }
+}
+
+/// `main."t"` / `"db"."t"` → (`main` / `"db"`, `t`): the schema as SQLite
+/// text and the table's plain name.
+fn split_target(target: &str) -> Option<(String, String)> {
+    let b = target.as_bytes();
+    let mut i = 0;
+    if b.first() == Some(&b'"') {
+        i = 1;
+        while i < b.len() {
+            if b[i] == b'"' {
+                if b.get(i + 1) == Some(&b'"') {
+                    i += 2;
+                    continue;
+                }
+                break;
+            }
+            i += 1;
+        }
+        i += 1;
+    } else {
+        while i < b.len() && b[i] != b'.' {
+            i += 1;
+        }
+    }
+    if b.get(i) != Some(&b'.') {
+        return None;
+    }
+    let (schema, rest) = (&target[..i], &target[i + 1..]);
+    let table = match rest.strip_prefix('"').and_then(|r| r.strip_suffix('"')) {
+        Some(q) => q.replace("\"\"", "\""),
+        None => rest.to_string(),
+    };
+    Some((schema.to_string(), table))
+}
+
 impl SqliteSession {
     fn execute_inner(&mut self, ctx: &ExecContext<'_>, sql: &str, params: &[Value], sink: &mut dyn RowSink) -> Result<Outcome, SqlError> {
         if self.paused.is_some() {
@@ -1651,7 +1720,7 @@ impl EngineSession for SqliteSession {
         if self.txn.is_some() {
             self.commit(ctx)?;
         }
-        self.txn = Some(Txn { read_only, begun: false, locks: Vec::new(), wrote: false });
+        self.txn = Some(Txn { read_only, begun: false, locks: Vec::new(), wrote: false, generated: Vec::new() });
         Ok(())
     }
 
@@ -1799,6 +1868,14 @@ mod tests {
     use crate::sqlite::{Options, SqliteEngine};
     use crate::{Engine, NoWait};
     use std::sync::atomic::AtomicBool;
+
+    #[test]
+    fn insert_targets_split_into_schema_and_table() {
+        assert_eq!(split_target(r#"main."t""#), Some(("main".into(), "t".into())));
+        assert_eq!(split_target(r#"temp."a.b""#), Some(("temp".into(), "a.b".into())));
+        assert_eq!(split_target(r#""my.db"."x""y""#), Some((r#""my.db""#.into(), r#"x"y"#.into())));
+        assert_eq!(split_target("nodot"), None);
+    }
 
     #[test]
     fn literal_normalization() {
