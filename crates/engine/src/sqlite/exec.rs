@@ -44,11 +44,12 @@ struct Txn {
     /// Writer locks held (released at the end of the transaction).
     locks: Vec<Arc<Db>>,
     wrote: bool,
-    /// AUTO_INCREMENT values generated in the transaction: the insert's
-    /// target (`main."t"`) and the highest id. SQLite rolls its counter back
-    /// with the transaction; MySQL does not reuse the ids, so a ROLLBACK puts
-    /// the counter back up to these (`keep_generated_ids`).
-    generated: Vec<(String, u64)>,
+    /// AUTO_INCREMENT values generated in the transaction: per table written
+    /// (`InsertInfo::schema/table`), the highest id.
+    /// SQLite rolls its counter back with the transaction; MySQL does not
+    /// reuse the ids, so a ROLLBACK puts the counter back up to these
+    /// (`keep_generated_ids`).
+    generated: Vec<(String, String, u64)>,
 }
 
 pub struct SqliteSession {
@@ -471,7 +472,10 @@ impl SqliteSession {
         let r = ready.and_then(|()| self.run(ctx, sql, params, sink, &rw));
         if let (Ok(Outcome::Done(Done { generated_id: Some(_), .. })), Some(ins), Some(t)) = (&r, &rw.insert, self.txn.as_mut()) {
             let high = self.conn.as_ref().map_or(0, |c| c.last_rowid().max(0) as u64);
-            t.generated.push((ins.target.clone(), high));
+            match t.generated.iter_mut().find(|(s, n, _)| *s == ins.schema && *n == ins.table) {
+                Some(g) => g.2 = g.2.max(high),
+                None => t.generated.push((ins.schema.clone(), ins.table.clone(), high)),
+            }
         }
         let wrote = writes && self.conn.as_ref().map_or(0, |c| c.total_changes()) != before;
         if !locks.is_empty() {
@@ -1520,56 +1524,14 @@ fn duplicate_entry(conn: &Conn, rw: &Rewritten, params: &[Value], fallback: &Sql
 /// the next insert does not reuse ids a client may already have seen (MySQL
 /// never hands an id out twice). Best effort: a failure leaves SQLite's
 /// counter, which reuses the ids.
-fn keep_generated_ids(conn: &Conn, generated: &[(String, u64)]) {
-    let mut highest: Vec<(&str, u64)> = Vec::new();
-    for (target, high) in generated {
-        match highest.iter_mut().find(|(t, _)| *t == target.as_str()) {
-            Some(h) => h.1 = h.1.max(*high),
-            None => highest.push((target.as_str(), *high)),
-        }
-    }
-    for (target, high) in highest {
-        let Some((schema, table)) = split_target(target) else { continue };
-        let name = sq_str(&table);
+fn keep_generated_ids(conn: &Conn, generated: &[(String, String, u64)]) {
+    for (schema, table, high) in generated {
+        let name = sq_str(table);
         let seq = format!("{}.sqlite_sequence", schema);
         let _ = conn.exec(&format!(
             "UPDATE {seq} SET seq = max(seq, {high}) WHERE name = {name}; INSERT INTO {seq}(name, seq) SELECT {name}, {high} WHERE NOT EXISTS (SELECT 1 FROM {seq} WHERE name = {name})"
         ));
     }
-}
-
-/// `main."t"` / `"db"."t"` → (`main` / `"db"`, `t`): the schema as SQLite
-/// text and the table's plain name.
-fn split_target(target: &str) -> Option<(String, String)> {
-    let b = target.as_bytes();
-    let mut i = 0;
-    if b.first() == Some(&b'"') {
-        i = 1;
-        while i < b.len() {
-            if b[i] == b'"' {
-                if b.get(i + 1) == Some(&b'"') {
-                    i += 2;
-                    continue;
-                }
-                break;
-            }
-            i += 1;
-        }
-        i += 1;
-    } else {
-        while i < b.len() && b[i] != b'.' {
-            i += 1;
-        }
-    }
-    if b.get(i) != Some(&b'.') {
-        return None;
-    }
-    let (schema, rest) = (&target[..i], &target[i + 1..]);
-    let table = match rest.strip_prefix('"').and_then(|r| r.strip_suffix('"')) {
-        Some(q) => q.replace("\"\"", "\""),
-        None => rest.to_string(),
-    };
-    Some((schema.to_string(), table))
 }
 
 impl SqliteSession {
@@ -1868,14 +1830,6 @@ mod tests {
     use crate::sqlite::{Options, SqliteEngine};
     use crate::{Engine, NoWait};
     use std::sync::atomic::AtomicBool;
-
-    #[test]
-    fn insert_targets_split_into_schema_and_table() {
-        assert_eq!(split_target(r#"main."t""#), Some(("main".into(), "t".into())));
-        assert_eq!(split_target(r#"temp."a.b""#), Some(("temp".into(), "a.b".into())));
-        assert_eq!(split_target(r#""my.db"."x""y""#), Some((r#""my.db""#.into(), r#"x"y"#.into())));
-        assert_eq!(split_target("nodot"), None);
-    }
 
     #[test]
     fn literal_normalization() {

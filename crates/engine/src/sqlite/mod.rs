@@ -45,8 +45,9 @@ use std::time::Duration;
 
 thread_local! {
     /// The connection this thread's last statement ran on, kept for its next
-    /// statement (see `Inner::park_conn`).
-    static PARKED: std::cell::RefCell<Option<Conn>> = const { std::cell::RefCell::new(None) };
+    /// statement (see `Inner::park_conn`), with the engine it belongs to
+    /// (`Inner::id`: tests run several engines in one process).
+    static PARKED: std::cell::RefCell<Option<(u64, Conn)>> = const { std::cell::RefCell::new(None) };
 }
 
 /// VERSION() inside SQL evaluated by SQLite (kept equal to the server's).
@@ -207,7 +208,13 @@ pub(crate) struct Inner {
     /// Bumped by every DDL: cached statements re-translate, metadata is rebuilt.
     epoch: AtomicU64,
     next_session: AtomicU64,
+    /// Unique in the process (never reused, unlike an address): tells a
+    /// parked connection's engine apart (`PARKED`).
+    id: u64,
 }
+
+/// Source of `Inner::id`.
+static NEXT_ENGINE_ID: AtomicU64 = AtomicU64::new(1);
 
 impl Inner {
     pub fn epoch(&self) -> u64 {
@@ -262,11 +269,20 @@ impl Inner {
     pub fn take_conn(&self, db: Option<&str>) -> Result<Conn, SqlError> {
         match db {
             Some(name) => {
-                let d = self.db(name)?;
-                let parked = PARKED.with_borrow_mut(|p| if p.as_ref().map_or(false, |c| c.home.as_ref().map_or(false, |h| Arc::ptr_eq(h, &d))) { p.take() } else { None });
+                // The thread's parked connection, if it is on this database (no
+                // lookup in the database map: this runs for most statements).
+                let parked = PARKED.with_borrow_mut(|p| {
+                    let mine = p.as_ref().map_or(false, |(engine, c)| *engine == self.id && c.home.as_ref().map_or(false, |h| h.name == name && !h.dropped()));
+                    if mine {
+                        p.take().map(|(_, c)| c)
+                    } else {
+                        None
+                    }
+                });
                 if let Some(c) = parked {
                     return Ok(c);
                 }
+                let d = self.db(name)?;
                 let pooled = d.pool.lock().unwrap_or_else(|e| e.into_inner()).pop();
                 match pooled {
                     Some(c) => Ok(c),
@@ -322,16 +338,17 @@ impl Inner {
         if conn.home.is_none() {
             return self.return_conn(conn);
         }
-        if let Some(previous) = PARKED.with_borrow_mut(|p| p.replace(conn)) {
+        if let Some((_, previous)) = PARKED.with_borrow_mut(|p| p.replace((self.id, conn))) {
             self.return_conn(previous);
         }
     }
+
 
     /// At the end of a session: the thread's parked connection goes back to
     /// the pool too, so a thread between sessions (a cached per-connection
     /// thread, an idle pool worker) holds no SQLite connection.
     pub fn unpark_conn(&self) {
-        if let Some(c) = PARKED.with_borrow_mut(Option::take) {
+        if let Some((_, c)) = PARKED.with_borrow_mut(Option::take) {
             self.return_conn(c);
         }
     }
@@ -392,6 +409,7 @@ impl SqliteEngine {
             nodb_pool: Mutex::new(Vec::new()),
             epoch: AtomicU64::new(1),
             next_session: AtomicU64::new(1),
+            id: NEXT_ENGINE_ID.fetch_add(1, Ordering::Relaxed),
         });
         if inner.opts.durability == Durability::Periodic {
             let weak: Weak<Inner> = Arc::downgrade(&inner);

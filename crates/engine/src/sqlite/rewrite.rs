@@ -55,6 +55,10 @@ pub struct InsertInfo {
     pub first_row: Vec<String>,
     /// SQLite text naming the target table with its schema (`main."t"`).
     pub target: String,
+    /// The same as its parts: the schema as SQLite text (`main`, `temp`, an
+    /// attached database) and the table's plain name.
+    pub schema: String,
+    pub table: String,
 }
 
 #[derive(Debug, Clone)]
@@ -1109,11 +1113,15 @@ impl<'a> Tr<'a> {
         }
         let def = self.r.table(db.as_deref(), &table);
         self.tables.push((db.clone(), table.clone()));
-        let qname = match &db {
+        let schema = match &db {
             Some(d) => match self.qualifier(d, &table) {
-                Some(q) => format!("{}.{}", q, sq_ident(&table)),
+                Some(q) => Some(q),
                 None => return Err(SqlError::new(1146, "42S02", format!("Table '{}.{}' doesn't exist", d, table))),
             },
+            None => None,
+        };
+        let qname = match &schema {
+            Some(q) => format!("{}.{}", q, sq_ident(&table)),
             None => sq_ident(&table),
         };
         // column list
@@ -1133,11 +1141,9 @@ impl<'a> Tr<'a> {
             c.expect_op(")")?;
         }
         let ai_col = def.as_ref().and_then(|d| d.auto_increment_column().map(|a| a.name.clone()));
-        let target = match &db {
-            Some(_) => qname.clone(),
-            None => format!("{}.{}", if self.r.is_temp(&table) { "temp" } else { "main" }, sq_ident(&table)),
-        };
-        let mut info = InsertInfo { has_ai: ai_col.is_some(), ignore, replace, target, ..Default::default() };
+        let schema = schema.unwrap_or_else(|| if self.r.is_temp(&table) { "temp" } else { "main" }.to_string());
+        let target = format!("{}.{}", schema, sq_ident(&table));
+        let mut info = InsertInfo { has_ai: ai_col.is_some(), ignore, replace, target, schema, table: table.clone(), ..Default::default() };
         if self.has_odku(c.pos) {
             // ON DUPLICATE KEY UPDATE values are written twice (see below).
             self.param_ord = Some(param_ordinals(toks));
