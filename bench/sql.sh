@@ -16,7 +16,7 @@
 # Usage: bash bench/sql.sh [--runs N] [--duration S] [--threads "16,100"]
 #          [--table-size N] [--turnstile-bin PATH] [--keep-tmp]
 #          [--thread-handling one-thread-per-connection|pool-of-threads]
-#   --thread-handling  Turnstile's scheduler (default: its default, one-thread-per-connection)
+#   --thread-handling  Turnstile's scheduler (default: its default, pool-of-threads)
 # Output: the table on stdout, bench/results/sql-<stamp>.md and .json.
 # Exit status: 0 when every run succeeded.
 
@@ -30,7 +30,7 @@ THREADS="16,100"
 TABLE_SIZE=100000
 TURNSTILE_BIN="${TURNSTILE_BIN:-${CARGO_TARGET_DIR:-$ROOT/target}/release/turnstile}"
 KEEP_TMP=0
-THREAD_HANDLING=one-thread-per-connection
+THREAD_HANDLING=pool-of-threads
 MARIADB_PORT=13406
 TURNSTILE_PORT=13407
 

@@ -39,7 +39,7 @@ def _save(run: harness.ClientRun) -> None:
     out = os.environ.get("TURNSTILE_CLIENT_RESULTS")
     if not out:
         return
-    scheduler = os.environ.get("TURNSTILE_THREAD_HANDLING", "one-thread-per-connection")
+    scheduler = os.environ.get("TURNSTILE_THREAD_HANDLING", "pool-of-threads")
     path = os.path.join(out, scheduler)
     os.makedirs(path, exist_ok=True)
     slug = re.sub(r"[^a-z0-9]+", "-", run.client.name.lower()).strip("-")

@@ -70,8 +70,8 @@ pub struct Config {
     /// Listen backlog of each listener (the kernel caps it at net.core.somaxconn).
     #[arg(long, default_value_t = 4096)]
     pub back_log: u32,
-    /// Scheduler: "one-thread-per-connection" or "pool-of-threads".
-    #[arg(long, default_value = "one-thread-per-connection")]
+    /// Scheduler: "pool-of-threads" (epoll thread groups; the default) or "one-thread-per-connection" (a thread per connection, with a thread cache).
+    #[arg(long, default_value = "pool-of-threads")]
     pub thread_handling: String,
     /// Pool-of-threads: thread groups, each with its own epoll set (0: one per CPU).
     #[arg(long, default_value_t = 0)]

@@ -282,7 +282,7 @@ fn defaults() -> Vec<(&'static str, Value)> {
         ("storage_engine", s("InnoDB")),
         ("system_time_zone", s("UTC")),
         ("thread_cache_size", Value::Int(128)),
-        ("thread_handling", s("one-thread-per-connection")),
+        ("thread_handling", s("pool-of-threads")),
         ("thread_stack", Value::Int(256 << 10)),
         ("time_zone", s("SYSTEM")),
         ("transaction_isolation", s("REPEATABLE-READ")),
