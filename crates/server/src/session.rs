@@ -18,7 +18,7 @@ use turnstile_engine::{Column, EngineSession, ExecContext, NoWait, Outcome, RowS
 use turnstile_sql::front::{self, Call};
 use turnstile_sql::{privs, SessionState, SERVER_VERSION};
 use turnstile_wire::auth;
-use turnstile_wire::command::{decode_execute_params, ChangeUser, Command, ParamType};
+use turnstile_wire::command::{decode_execute_params_into, ChangeUser, Command, ParamType};
 use turnstile_wire::consts::{cap, charset, status};
 use turnstile_wire::handshake::{encode_auth_more_data, encode_auth_switch, Greeting, HandshakeResponse};
 use turnstile_wire::packet::{begin_packet, end_packet};
@@ -88,6 +88,14 @@ struct Stmt {
 }
 
 pub type Flush<'a> = dyn FnMut(&mut Vec<u8>) -> io::Result<()> + 'a;
+
+thread_local! {
+    /// Each thread's parameter vector for COM_STMT_EXECUTE (see `execute_prepared`).
+    static EXEC_PARAMS: std::cell::RefCell<Vec<Value>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// `EXEC_PARAMS` keeps at most this many parameters' room.
+const EXEC_PARAMS_KEEP: usize = 256;
 
 pub struct Session {
     server: Arc<Server>,
@@ -863,16 +871,20 @@ impl Session {
             self.send_err(out, &SqlError::unknown_stmt_handler(id, "mysqld_stmt_execute"));
             return Flow::Continue;
         };
-        let params = match decode_execute_params(rest, st.params, &mut st.types, &mut st.long_data) {
-            Ok(p) => p,
-            Err(_) => {
-                self.send_err(out, &SqlError::wrong_arguments("mysqld_stmt_execute"));
-                return Flow::Continue;
-            }
-        };
+        // The thread's parameter vector, reused by every execute it runs
+        // (the engine copies what it binds).
+        let mut params = EXEC_PARAMS.with_borrow_mut(std::mem::take);
+        if decode_execute_params_into(rest, st.params, &mut st.types, &mut st.long_data, &mut params).is_err() {
+            self.send_err(out, &SqlError::wrong_arguments("mysqld_stmt_execute"));
+            return Flow::Continue;
+        }
         let (sql, columns, direct) = (Arc::clone(&st.sql), Arc::clone(&st.columns), st.direct);
         self.begin_command("Execute", &sql);
         let result = self.run_statement(&sql, &params, true, &columns, direct, out, flush);
+        params.clear();
+        if params.capacity() <= EXEC_PARAMS_KEEP {
+            EXEC_PARAMS.with_borrow_mut(|slot| *slot = params);
+        }
         match self.finish_statement(result, false, out) {
             Step::Paused => {
                 self.paused = Some(PausedResult { rest: Default::default(), binary: true });

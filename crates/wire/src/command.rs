@@ -140,8 +140,23 @@ pub fn decode_execute_params(
     types: &mut Vec<ParamType>,
     long_data: &mut [Option<Vec<u8>>],
 ) -> Result<Vec<Value>> {
+    let mut values = Vec::new();
+    decode_execute_params_into(rest, num_params, types, long_data, &mut values)?;
+    Ok(values)
+}
+
+/// `decode_execute_params` into `values` (cleared first), so a caller that
+/// executes statements in a loop reuses one vector.
+pub fn decode_execute_params_into(
+    rest: &[u8],
+    num_params: usize,
+    types: &mut Vec<ParamType>,
+    long_data: &mut [Option<Vec<u8>>],
+    values: &mut Vec<Value>,
+) -> Result<()> {
+    values.clear();
     if num_params == 0 {
-        return Ok(Vec::new());
+        return Ok(());
     }
     let mut r = Reader::new(rest);
     let null_bitmap = r.take((num_params + 7) / 8)?;
@@ -156,7 +171,7 @@ pub fn decode_execute_params(
     } else if types.len() != num_params {
         return Err(ProtocolError("parameter types were never sent"));
     }
-    let mut values = Vec::with_capacity(num_params);
+    values.reserve(num_params);
     for i in 0..num_params {
         if let Some(data) = long_data.get_mut(i).and_then(|d| d.take()) {
             values.push(Value::Bytes(data));
@@ -168,7 +183,7 @@ pub fn decode_execute_params(
         }
         values.push(decode_binary_value(&mut r, types[i])?);
     }
-    Ok(values)
+    Ok(())
 }
 
 fn decode_binary_value(r: &mut Reader<'_>, t: ParamType) -> Result<Value> {

@@ -259,7 +259,7 @@ impl Drop for Conn {
 impl Conn {
     /// Open a connection whose `main` is `home`'s file (or an empty in-memory
     /// database for sessions without a current database).
-    pub fn open(home: Option<Arc<Db>>, opts: &Options) -> Result<Conn, SqlError> {
+    pub fn open(home: Option<Arc<Db>>, opts: &Options) -> Result<Box<Conn>, SqlError> {
         use rusqlite::OpenFlags;
         let flags = OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_CREATE | OpenFlags::SQLITE_OPEN_NO_MUTEX | OpenFlags::SQLITE_OPEN_URI;
         let db = match &home {
@@ -287,7 +287,7 @@ impl Conn {
             ffi::sqlite3_progress_handler(db.handle(), 1000, Some(progress_cb), arg);
             ffi::sqlite3_busy_handler(db.handle(), Some(busy_cb), arg);
         }
-        Ok(Conn {
+        Ok(Box::new(Conn {
             cache: HashMap::with_hasher(rustc_hash::FxBuildHasher),
             call,
             counters,
@@ -299,7 +299,7 @@ impl Conn {
             cache_limit: opts.statement_cache.max(1),
             tick: 0,
             db,
-        })
+        }))
     }
 
     pub fn handle(&self) -> *mut ffi::sqlite3 {

@@ -47,7 +47,7 @@ thread_local! {
     /// The connection this thread's last statement ran on, kept for its next
     /// statement (see `Inner::park_conn`), with the engine it belongs to
     /// (`Inner::id`: tests run several engines in one process).
-    static PARKED: std::cell::RefCell<Option<(u64, Conn)>> = const { std::cell::RefCell::new(None) };
+    static PARKED: std::cell::RefCell<Option<(u64, Box<Conn>)>> = const { std::cell::RefCell::new(None) };
 }
 
 /// VERSION() inside SQL evaluated by SQLite (kept equal to the server's).
@@ -124,10 +124,10 @@ pub struct Db {
     schema: RwLock<Arc<Schema>>,
     pub writer: sync::WriterLock,
     pub sync: sync::GroupCommit,
-    pool: Mutex<Vec<Conn>>,
+    pool: Mutex<Vec<Box<Conn>>>,
     /// The connection the last writer used, handed to the next writer (see
     /// `Inner::take_writer_conn`). Only the holder of `writer` takes it.
-    writer_conn: Mutex<Option<Conn>>,
+    writer_conn: Mutex<Option<Box<Conn>>>,
     /// Keeps the WAL file alive (and its fsync target stable) while the server runs.
     anchor: Mutex<Option<rusqlite::Connection>>,
     dropped: AtomicBool,
@@ -204,7 +204,7 @@ pub(crate) struct Inner {
     catalog: Catalog,
     opts: Options,
     dbs: RwLock<HashMap<String, Arc<Db>>>,
-    nodb_pool: Mutex<Vec<Conn>>,
+    nodb_pool: Mutex<Vec<Box<Conn>>>,
     /// Bumped by every DDL: cached statements re-translate, metadata is rebuilt.
     epoch: AtomicU64,
     next_session: AtomicU64,
@@ -266,7 +266,7 @@ impl Inner {
     }
 
     /// A connection for a session whose current database is `db`.
-    pub fn take_conn(&self, db: Option<&str>) -> Result<Conn, SqlError> {
+    pub fn take_conn(&self, db: Option<&str>) -> Result<Box<Conn>, SqlError> {
         match db {
             Some(name) => {
                 // The thread's parked connection, if it is on this database (no
@@ -307,7 +307,7 @@ impl Inner {
     /// begins: its cache and map stay warm, and the transaction that holds the
     /// writer lock (which every other writer waits for) does not spend its time
     /// re-reading pages.
-    pub fn take_writer_conn(&self, d: &Arc<Db>) -> Result<Conn, SqlError> {
+    pub fn take_writer_conn(&self, d: &Arc<Db>) -> Result<Box<Conn>, SqlError> {
         let hot = d.writer_conn.lock().unwrap_or_else(|e| e.into_inner()).take();
         match hot {
             Some(c) => Ok(c),
@@ -316,7 +316,7 @@ impl Inner {
     }
 
     /// Give the writer connection back to `d` (the caller still holds `d.writer`).
-    pub fn return_writer_conn(&self, d: &Arc<Db>, conn: Conn) {
+    pub fn return_writer_conn(&self, d: &Arc<Db>, conn: Box<Conn>) {
         if !conn.autocommit() {
             let _ = conn.exec("ROLLBACK");
         }
@@ -334,7 +334,7 @@ impl Inner {
     /// keeps it for the next statement it runs on that database (no lock, and
     /// the connection stays on the core that just used it); the one it kept
     /// before goes back to the pool. A thread therefore holds at most one.
-    pub fn park_conn(&self, conn: Conn) {
+    pub fn park_conn(&self, conn: Box<Conn>) {
         if conn.home.is_none() {
             return self.return_conn(conn);
         }
@@ -354,7 +354,7 @@ impl Inner {
     }
 
     /// Give a connection back (it must not be inside a transaction).
-    pub fn return_conn(&self, conn: Conn) {
+    pub fn return_conn(&self, conn: Box<Conn>) {
         if !conn.autocommit() {
             let _ = conn.exec("ROLLBACK");
         }
