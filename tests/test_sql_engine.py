@@ -121,6 +121,33 @@ def test_information_schema(sql_conn, db):
     assert n == 22
 
 
+def test_information_schema_auto_increment(sql_server, sql_conn, db, uniq):
+    """information_schema.TABLES.AUTO_INCREMENT is the next id (as SHOW TABLE
+    STATUS gives it) for tables with an AUTO_INCREMENT column, in the current
+    database and in one the session has never touched; NULL for the others."""
+    other = uniq("ai")
+    query(sql_conn, "CREATE TABLE counted (id INT AUTO_INCREMENT PRIMARY KEY, v INT)")
+    query(sql_conn, "CREATE TABLE fresh (id INT AUTO_INCREMENT PRIMARY KEY, v INT) AUTO_INCREMENT = 100")
+    query(sql_conn, "CREATE TABLE plain (k INT PRIMARY KEY)")
+    query(sql_conn, "INSERT INTO counted (v) VALUES (1), (2), (3)")
+    query(sql_conn, "INSERT INTO plain VALUES (1)")
+    query(sql_conn, f"CREATE DATABASE {other}")
+    try:
+        setup = clients.root(sql_server)
+        try:
+            query(setup, f"CREATE TABLE {other}.elsewhere (id BIGINT AUTO_INCREMENT PRIMARY KEY, v INT)")
+            query(setup, f"INSERT INTO {other}.elsewhere (id, v) VALUES (41, 1)")
+        finally:
+            setup.close()
+        rows = dict(query(sql_conn, "SELECT TABLE_NAME, AUTO_INCREMENT FROM information_schema.TABLES WHERE TABLE_SCHEMA = %s", (db,)))
+        assert rows == {"counted": 4, "fresh": 100, "plain": None}
+        status = {r[0]: r[10] for r in query(sql_conn, "SHOW TABLE STATUS")}
+        assert status["counted"] == 4 and status["fresh"] == 100
+        assert scalar(sql_conn, "SELECT AUTO_INCREMENT FROM information_schema.TABLES WHERE TABLE_SCHEMA = %s AND TABLE_NAME = 'elsewhere'", (other,)) == 42
+    finally:
+        query(sql_conn, f"DROP DATABASE {other}")
+
+
 def test_alter_rename_truncate_index(sql_conn, db):
     query(sql_conn, "CREATE TABLE t (id INT AUTO_INCREMENT PRIMARY KEY, a INT, b VARCHAR(5))")
     query(sql_conn, "INSERT INTO t (a, b) VALUES (1, 'x'), (2, 'y')")

@@ -17,6 +17,7 @@ use super::Inner;
 use crate::catalog::Catalog;
 use crate::lex::{self, Tok};
 use crate::{Column, Outcome, RowSink, SqlError, Value};
+use std::collections::HashMap;
 use std::sync::Arc;
 use turnstile_wire::consts::coltype;
 
@@ -437,6 +438,34 @@ fn auto_increment_of(sess: &mut SqliteSession, db: &str, table: &str) -> Option<
     Some(seq + 1)
 }
 
+/// The next AUTO_INCREMENT value (SQLite's sqlite_sequence + 1, as SHOW TABLE
+/// STATUS gives it) of every table of database `name` that has generated
+/// one, read on `conn` where the database is its main or attached, and
+/// otherwise on a pooled connection to that database.
+fn next_auto_increments(conn: &Conn, inner: &Inner, name: &str) -> HashMap<String, i64> {
+    fn read(c: &Conn, schema: &str) -> HashMap<String, i64> {
+        let sql = format!("SELECT name, seq FROM {}.sqlite_sequence", sq_ident(schema));
+        // No sqlite_sequence yet: no table of the database has generated an id.
+        let Ok(mut st) = c.db.prepare(&sql) else { return HashMap::new() };
+        let rows = st.query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)? + 1)));
+        rows.map(|rows| rows.flatten().collect()).unwrap_or_default()
+    }
+    if conn.home.as_ref().map_or(false, |h| h.name == name) {
+        return read(conn, "main");
+    }
+    if conn.attached.iter().any(|a| a.name == name) {
+        return read(conn, name);
+    }
+    match inner.take_conn(Some(name)) {
+        Ok(other) => {
+            let next = read(&other, "main");
+            inner.return_conn(other);
+            next
+        }
+        Err(_) => HashMap::new(),
+    }
+}
+
 fn datetime_of(secs: u64) -> String {
     let days = (secs / 86400) as i64;
     let (y, m, d) = super::functions::civil_from_days(days);
@@ -510,7 +539,14 @@ pub fn refresh_info_schema(conn: &mut Conn, inner: &Inner) -> Result<(), SqlErro
     run("INSERT INTO information_schema.SCHEMATA VALUES (?1,?2,?3,?4,?5,?6)", schemata)?;
     let (mut tables, mut columns, mut stats, mut kcu, mut tc) = (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
     for (dbn, defs) in &all {
+        let seqs = if defs.iter().any(|d| d.auto_increment_column().is_some()) { next_auto_increments(conn, inner, dbn) } else { HashMap::new() };
         for d in defs {
+            let temp = conn.temp.tables.values().any(|x| Arc::ptr_eq(x, d));
+            let auto_increment = match d.auto_increment_column() {
+                Some(_) if temp => V::Null,
+                Some(_) => i(seqs.get(&d.name).copied().unwrap_or(1)),
+                None => V::Null,
+            };
             tables.push(vec![
                 t("def"),
                 t(dbn),
@@ -525,7 +561,7 @@ pub fn refresh_info_schema(conn: &mut Conn, inner: &Inner) -> Result<(), SqlErro
                 i(0),
                 i(0),
                 i(0),
-                V::Null,
+                auto_increment,
                 t(&datetime_of(d.created)),
                 V::Null,
                 V::Null,
