@@ -528,8 +528,21 @@ impl Pool {
                 drop(st);
                 let mut events = std::mem::MaybeUninit::<[libc::epoll_event; MAX_EVENTS]>::uninit();
                 let timeout = self.settings.idle_timeout.as_millis().min(1000) as i32;
-                // SAFETY: valid epoll fd and event buffer (epoll_wait writes the first n).
-                let n = unsafe { libc::epoll_wait(g.epfd.as_raw_fd(), events.as_mut_ptr().cast::<libc::epoll_event>(), MAX_EVENTS as i32, timeout) };
+                let mut wait = |ms: i32| {
+                    // SAFETY: valid epoll fd and event buffer (epoll_wait writes the first n).
+                    unsafe { libc::epoll_wait(g.epfd.as_raw_fd(), events.as_mut_ptr().cast::<libc::epoll_event>(), MAX_EVENTS as i32, ms) }
+                };
+                // Nothing ready: give the CPU to a runnable thread (often the
+                // client just answered) before sleeping, and look once more.
+                // The client's next command then tends to arrive while this
+                // worker is still awake: no sleep, no wake-up (see
+                // docs/architecture.md, "Yield before sleeping").
+                let mut n = wait(0);
+                if n == 0 {
+                    // SAFETY: a plain system call.
+                    unsafe { libc::sched_yield() };
+                    n = wait(timeout);
+                }
                 ready.clear();
                 let mut listeners_ready = 0u32;
                 if n > 0 {
