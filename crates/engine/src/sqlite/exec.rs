@@ -1201,7 +1201,7 @@ fn convert_into(st: &super::conn::Stmt, i: usize, conv: Conv, slot: &mut Value) 
             buf.clear();
             buf.extend_from_slice(b);
         }
-        _ => *slot = convert(st, i, conv),
+        _ => *slot = convert(st, i, conv, ty),
     }
 }
 
@@ -1340,8 +1340,9 @@ fn p_and_between_done(prev: Option<&crate::lex::Token>) -> bool {
 }
 
 /// A wire value from column `i` of the current row.
-fn convert(st: &super::conn::Stmt, i: usize, conv: Conv) -> Value {
-    let ty = st.column_type(i);
+/// `ty` is the column's `sqlite3_column_type`, read before any text
+/// conversion (the caller has it already).
+fn convert(st: &super::conn::Stmt, i: usize, conv: Conv, ty: std::os::raw::c_int) -> Value {
     if ty == ffi::SQLITE_NULL {
         return Value::Null;
     }

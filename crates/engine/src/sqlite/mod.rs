@@ -343,7 +343,6 @@ impl Inner {
         }
     }
 
-
     /// At the end of a session: the thread's parked connection goes back to
     /// the pool too, so a thread between sessions (a cached per-connection
     /// thread, an idle pool worker) holds no SQLite connection.

@@ -427,15 +427,23 @@ fn show_columns(sess: &mut SqliteSession, db: Option<String>, name: &str, full: 
 }
 
 fn auto_increment_of(sess: &mut SqliteSession, db: &str, table: &str) -> Option<i64> {
-    let is_home = sess.current_db() == Some(db);
     let conn = sess.conn_for_show().ok()?;
-    let schema = if is_home { "main".to_string() } else { db.to_string() };
-    if !is_home && !conn.attached.iter().any(|a| a.name == db) {
-        return None;
-    }
-    let sql = format!("SELECT seq FROM {}.sqlite_sequence WHERE name = ?1", sq_ident(&schema));
+    let schema = schema_on(conn, db)?;
+    let sql = format!("SELECT seq FROM {}.sqlite_sequence WHERE name = ?1", sq_ident(schema));
     let seq: i64 = conn.db.query_row(&sql, [table], |r| r.get(0)).unwrap_or(0);
     Some(seq + 1)
+}
+
+/// The SQLite schema under which database `db` is open on `conn`: `main` for
+/// its home database, the database's name where it is attached, else none.
+fn schema_on<'a>(conn: &Conn, db: &'a str) -> Option<&'a str> {
+    if conn.home.as_ref().map_or(false, |h| h.name == db) {
+        Some("main")
+    } else if conn.attached.iter().any(|a| a.name == db) {
+        Some(db)
+    } else {
+        None
+    }
 }
 
 /// The next AUTO_INCREMENT value (SQLite's sqlite_sequence + 1, as SHOW TABLE
@@ -450,11 +458,8 @@ fn next_auto_increments(conn: &Conn, inner: &Inner, name: &str) -> HashMap<Strin
         let rows = st.query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)? + 1)));
         rows.map(|rows| rows.flatten().collect()).unwrap_or_default()
     }
-    if conn.home.as_ref().map_or(false, |h| h.name == name) {
-        return read(conn, "main");
-    }
-    if conn.attached.iter().any(|a| a.name == name) {
-        return read(conn, name);
+    if let Some(schema) = schema_on(conn, name) {
+        return read(conn, schema);
     }
     match inner.take_conn(Some(name)) {
         Ok(other) => {
@@ -541,11 +546,11 @@ pub fn refresh_info_schema(conn: &mut Conn, inner: &Inner) -> Result<(), SqlErro
     for (dbn, defs) in &all {
         let seqs = if defs.iter().any(|d| d.auto_increment_column().is_some()) { next_auto_increments(conn, inner, dbn) } else { HashMap::new() };
         for d in defs {
-            let temp = conn.temp.tables.values().any(|x| Arc::ptr_eq(x, d));
+            // TEMPORARY tables' counters live in `temp`, not in their database.
+            let temp = |d: &Arc<TableDef>| conn.temp.tables.values().any(|x| Arc::ptr_eq(x, d));
             let auto_increment = match d.auto_increment_column() {
-                Some(_) if temp => V::Null,
-                Some(_) => i(seqs.get(&d.name).copied().unwrap_or(1)),
-                None => V::Null,
+                Some(_) if !temp(d) => i(seqs.get(&d.name).copied().unwrap_or(1)),
+                _ => V::Null,
             };
             tables.push(vec![
                 t("def"),
