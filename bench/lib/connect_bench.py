@@ -46,7 +46,7 @@ import time
 
 CLK_TCK = os.sysconf("SC_CLK_TCK")
 ORDER = ["turnstile", "turnstile-pool", "mariadb", "floor"]  # display order
-LABEL = {"turnstile": "Turnstile", "turnstile-pool": "Turnstile pool", "mariadb": "MariaDB", "floor": "floor"}
+LABEL = {"turnstile": "Turnstile per-thread", "turnstile-pool": "Turnstile pool (default)", "mariadb": "MariaDB", "floor": "floor"}
 
 
 # ---------------------------------------------------------------- /proc helpers
@@ -408,20 +408,24 @@ def summarize(args, servers, runs, rss, meta):
             P(f"| {LABEL[n]} | {r['rss_before_kib'] / 1024:.1f} | {r['rss_with_idle_kib'] / 1024:.1f} | {r['held']} | "
               f"{per} | {r['threads_before']}→{r['threads_with_idle']} | {r['rss_after_close_kib'] / 1024:.1f} |")
         errs = [f"{LABEL[r['server']]}: {r['error']}" for r in rss if r.get("error")]
-        if "turnstile" in by and by["turnstile"].get("rss_per_conn_kib") is not None:
-            t = by["turnstile"]["rss_per_conn_kib"]
-            parts = []
+        parts = []
+        for ours in ("turnstile", "turnstile-pool"):
+            t = by.get(ours, {}).get("rss_per_conn_kib")
+            if t is None:
+                continue
             for n in ("mariadb", "floor"):
                 v = by.get(n, {}).get("rss_per_conn_kib")
                 if v is None:
                     continue
                 if v < 1.0:  # the floor keeps no per-connection user memory: a ratio would be meaningless
-                    parts.append(f"{LABEL[n]} ≈ 0 KiB/conn (kernel socket memory is not in RSS)")
+                    note = f"{LABEL[n]} ≈ 0 KiB/conn (kernel socket memory is not in RSS)"
+                    if note not in parts:
+                        parts.append(note)
                 else:
-                    parts.append(f"Turnstile/{LABEL[n]} = {ratio(t, v)}")
-            if parts:
-                P("")
-                P("RSS ratios: " + ", ".join(parts))
+                    parts.append(f"{LABEL[ours]}/{LABEL[n]} = {ratio(t, v)}")
+        if parts:
+            P("")
+            P("RSS ratios: " + ", ".join(parts))
         if errs:
             P("")
             P("Idle-connection errors: " + "; ".join(errs))
