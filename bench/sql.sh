@@ -5,7 +5,8 @@
 # (InnoDB, thread_handling=one-thread-per-connection) on this machine. This
 # script starts both servers with private data directories, prepares sbtest1
 # (100,000 rows) on each and runs, alternating servers run by run:
-#   oltp_point_select, oltp_read_only, oltp_read_write at 16 and 100 threads
+#   oltp_point_select, oltp_read_only, oltp_read_write at 16 and 100 threads (and
+#   oltp_read_write with both servers at READ COMMITTED)
 #   (sysbench 1.0.20, --db-ps-mode=auto), and connect + one point select on
 #   sbtest1 + disconnect at 100 threads (bench/lua/connect_point_select.lua);
 # reporting QPS/TPS and the server's CPU time per query (per connection for

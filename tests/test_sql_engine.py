@@ -642,6 +642,78 @@ def test_lock_wait_timeout_and_deadlock(sql_server, sql_conn, db):
         b.close()
 
 
+def test_read_committed(sql_server, sql_conn, db):
+    """READ COMMITTED: each read in a transaction sees the latest commit, and a
+    transaction that read before another writer committed can still write (no
+    1213, unlike the default REPEATABLE READ above). Savepoints set before the
+    first write still roll back what follows them."""
+    query(sql_conn, "CREATE TABLE rc (id INT PRIMARY KEY, v INT)")
+    query(sql_conn, "INSERT INTO rc VALUES (1, 0), (2, 0)")
+    a = clients.root(sql_server, database=db)
+    b = clients.root(sql_server, database=db)
+    try:
+        # REPEATABLE READ (the default): the snapshot holds for the transaction.
+        assert scalar(a, "SELECT @@transaction_isolation") == "REPEATABLE-READ"
+        query(a, "BEGIN")
+        assert scalar(a, "SELECT v FROM rc WHERE id = 1") == 0
+        query(b, "UPDATE rc SET v = 1 WHERE id = 1")
+        assert scalar(a, "SELECT v FROM rc WHERE id = 1") == 0
+        query(a, "COMMIT")
+
+        query(a, "SET SESSION TRANSACTION ISOLATION LEVEL READ COMMITTED")
+        assert scalar(a, "SELECT @@tx_isolation") == "READ-COMMITTED"
+        for _ in range(3):  # also after a transaction that wrote
+            query(a, "BEGIN")
+            before = scalar(a, "SELECT v FROM rc WHERE id = 1")
+            query(b, "UPDATE rc SET v = v + 1 WHERE id = 1")
+            assert scalar(a, "SELECT v FROM rc WHERE id = 1") == before + 1
+            query(a, "UPDATE rc SET v = v + 10 WHERE id = 2")
+            query(a, "COMMIT")
+        assert scalar(b, "SELECT v FROM rc WHERE id = 2") == 30
+
+        # savepoints before the first write
+        query(a, "SET autocommit = 0")
+        query(a, "SAVEPOINT s1")
+        assert scalar(a, "SELECT COUNT(*) FROM rc") == 2
+        query(a, "SAVEPOINT s2")
+        query(a, "RELEASE SAVEPOINT s2")
+        assert err(query, a, "ROLLBACK TO SAVEPOINT s2")[0] == 1305
+        query(a, "INSERT INTO rc VALUES (3, 0)")
+        query(a, "SAVEPOINT s3")
+        query(a, "INSERT INTO rc VALUES (4, 0)")
+        query(a, "ROLLBACK TO SAVEPOINT s3")
+        assert scalar(a, "SELECT COUNT(*) FROM rc") == 3
+        query(a, "ROLLBACK TO SAVEPOINT s1")
+        assert scalar(a, "SELECT COUNT(*) FROM rc") == 2
+        query(a, "COMMIT")
+        query(a, "SET autocommit = 1")
+        assert scalar(b, "SELECT COUNT(*) FROM rc") == 2
+
+        # bad values are refused at both scopes
+        assert err(query, a, "SET SESSION transaction_isolation = 'SOMETIMES'")[0] == 1231
+        assert err(query, sql_conn, "SET GLOBAL transaction_isolation = 'SOMETIMES'")[0] == 1231
+
+        # a global READ COMMITTED reaches new sessions
+        query(sql_conn, "SET GLOBAL transaction_isolation = 'read-committed'")
+        try:
+            c = clients.root(sql_server, database=db)
+            try:
+                assert scalar(c, "SELECT @@transaction_isolation") == "READ-COMMITTED"
+                assert scalar(c, "SELECT @@GLOBAL.tx_isolation") == "READ-COMMITTED"
+                query(c, "BEGIN")
+                before = scalar(c, "SELECT v FROM rc WHERE id = 1")
+                query(b, "UPDATE rc SET v = v + 1 WHERE id = 1")
+                assert scalar(c, "SELECT v FROM rc WHERE id = 1") == before + 1
+                query(c, "COMMIT")
+            finally:
+                c.close()
+        finally:
+            query(sql_conn, "SET GLOBAL transaction_isolation = 'REPEATABLE-READ'")
+    finally:
+        a.close()
+        b.close()
+
+
 def test_kill_query_interrupts_long_statement(sql_server, sql_conn, db):
     victim = clients.root(sql_server, database=db)
     try:

@@ -8,7 +8,10 @@ one run. For each server this prepares sysbench's sbtest1 (one table,
 
   * oltp_point_select, oltp_read_only, oltp_read_write at each thread count
     (default 16 and 100), --db-ps-mode=auto (prepared statements, as sysbench
-    does by default);
+    does by default), every server at its default isolation, REPEATABLE READ;
+  * oltp_read_write_rc: oltp_read_write with both servers' global
+    tx_isolation set to READ-COMMITTED for the run (the sysbench sessions
+    start with it), restored to REPEATABLE-READ after;
   * connect + one point select on sbtest1 + disconnect, 100 threads
     (bench/lua/connect_point_select.lua).
 
@@ -52,7 +55,24 @@ def num(pattern, out, conv=float):
     return conv(m.group(1)) if m else None
 
 
+def set_isolation(srv, level):
+    """SET GLOBAL tx_isolation (MariaDB 10.11 knows only this name) through the mysql CLI."""
+    p = subprocess.run(["mysql", "-h127.0.0.1", f"-P{srv['port']}", f"-u{srv['user']}", f"-p{srv['password']}",
+                        "-e", f"SET GLOBAL tx_isolation = '{level}'"], capture_output=True, text=True, timeout=30)
+    if p.returncode != 0:
+        raise RuntimeError(f"SET GLOBAL tx_isolation on {srv['name']}: {p.stderr.strip()}")
+
+
 def measure(srv, workload, threads, duration, table_size):
+    if workload.endswith("_rc"):
+        try:
+            set_isolation(srv, "READ-COMMITTED")
+            try:
+                return measure(srv, workload[:-3], threads, duration, table_size)
+            finally:
+                set_isolation(srv, "REPEATABLE-READ")
+        except (RuntimeError, subprocess.TimeoutExpired) as e:
+            return {"ok": False, "error": str(e)}
     if workload == "connect":
         args = [os.path.join(BENCH, "lua", "connect_point_select.lua"), f"--threads={threads}", f"--time={duration}",
                 f"--table-size={table_size}", "--events=0", "run"]
@@ -101,7 +121,7 @@ def main():
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--duration", type=int, default=10)
     ap.add_argument("--threads", default="16,100")
-    ap.add_argument("--workloads", default="oltp_point_select,oltp_read_only,oltp_read_write")
+    ap.add_argument("--workloads", default="oltp_point_select,oltp_read_only,oltp_read_write,oltp_read_write_rc")
     ap.add_argument("--connect-threads", type=int, default=100)
     ap.add_argument("--table-size", type=int, default=100000)
     ap.add_argument("--out", required=True)
@@ -154,7 +174,8 @@ def main():
             cpu = [r["cpu_us_per_unit"] for r in rs]
             ign = sum(r["ignored"] for r in rs)
             summary[(w, t, n)] = (med(qps)[0], med(cpu)[0])
-            label = "connect+point select+disconnect (conn/s, CPU µs/conn)" if w == "connect" else w
+            label = {"connect": "connect+point select+disconnect (conn/s, CPU µs/conn)",
+                     "oltp_read_write_rc": "oltp_read_write, READ COMMITTED"}.get(w, w)
             P(f"| {label} | {t} | {n} | {cell(qps)} | {cell(tps) if tps else '-'} | {cell(cpu, 1)} | {ign}{' (' + str(failed) + ' runs failed)' if failed else ''} |")
     if len(names) == 2:
         t_name, m_name = names[0], names[1]

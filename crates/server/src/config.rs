@@ -64,6 +64,9 @@ pub struct Config {
     /// Default innodb_lock_wait_timeout (seconds a writer waits for the database's write lock; ERR 1205).
     #[arg(long, default_value_t = 50)]
     pub innodb_lock_wait_timeout: u64,
+    /// Global transaction_isolation sessions start with: REPEATABLE-READ, READ-COMMITTED, READ-UNCOMMITTED (run as READ-COMMITTED) or SERIALIZABLE (run as REPEATABLE-READ).
+    #[arg(long, default_value = "REPEATABLE-READ")]
+    pub transaction_isolation: String,
     /// Client connections allowed at once; one more is kept for an administrator.
     #[arg(long, default_value_t = 151)]
     pub max_connections: u32,

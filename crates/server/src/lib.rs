@@ -83,6 +83,9 @@ fn lock_datadir(datadir: &std::path::Path) -> Result<std::fs::File, String> {
 
 /// Open the data directory, accounts, engine and listeners.
 pub fn start(config: Config) -> Result<Running, String> {
+    if turnstile_sql::vars::isolation_level(&turnstile_engine::Value::str(&config.transaction_isolation)).is_none() {
+        return Err(format!("transaction_isolation '{}' is not known; use REPEATABLE-READ, READ-COMMITTED, READ-UNCOMMITTED or SERIALIZABLE", config.transaction_isolation));
+    }
     if !matches!(config.thread_handling.as_str(), "one-thread-per-connection" | "pool-of-threads") {
         return Err(format!("thread_handling '{}' is not known; use one-thread-per-connection or pool-of-threads", config.thread_handling));
     }

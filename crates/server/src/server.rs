@@ -54,6 +54,7 @@ impl Server {
             ("net_write_timeout", i(config.net_write_timeout)),
             ("max_allowed_packet", i(config.max_allowed_packet)),
             ("innodb_lock_wait_timeout", i(config.innodb_lock_wait_timeout)),
+            ("transaction_isolation", s(turnstile_sql::vars::isolation_level(&s(&config.transaction_isolation)).unwrap_or("REPEATABLE-READ"))),
             ("pid_file", s("")),
         ]);
         Server {

@@ -167,6 +167,20 @@ impl Session {
         self.waits = waits;
     }
 
+    /// At login and reset: a READ COMMITTED (or READ UNCOMMITTED) global
+    /// transaction_isolation becomes the session's, as MySQL copies globals at
+    /// login. The default, REPEATABLE-READ, is the engine's own: one atomic load.
+    fn apply_global_isolation(&mut self) {
+        if !self.server.globals.weak_isolation.load(Ordering::Relaxed) {
+            return;
+        }
+        let Some(def) = turnstile_sql::vars::lookup("transaction_isolation") else { return };
+        let Some(level) = turnstile_sql::vars::isolation_level(&self.server.globals.get(def)) else { return };
+        if let Some(e) = self.engine.as_mut() {
+            front::set_session_isolation(&mut self.sql, e.as_mut(), level);
+        }
+    }
+
     pub fn in_transaction(&self) -> bool {
         self.engine.as_ref().map_or(false, |e| e.in_transaction())
     }
@@ -392,6 +406,7 @@ impl Session {
         }
         let found_rows = self.caps & cap::FOUND_ROWS != 0;
         self.engine.as_mut().expect("opened above").set_found_rows(found_rows);
+        self.apply_global_isolation();
         if let Some(db) = &login.database {
             let engine = self.engine.as_mut().expect("opened above");
             if let Err(e) = front::use_database(&mut self.sql, engine.as_mut(), &*self.server, db) {
@@ -520,6 +535,7 @@ impl Session {
                 self.sql.reset();
                 self.sql.db = db;
                 self.sql.apply_login_defaults(&self.server.globals);
+                self.apply_global_isolation();
                 self.stmts.clear();
                 self.send_ok(out, 0, 0, 0, false);
                 Flow::Continue

@@ -826,12 +826,10 @@ fn assign(call: &mut Call<'_, '_>, def: &'static vars::VarDef, scope: Option<&st
             call.engine.set_autocommit(on);
         }
         "transaction_isolation" | "tx_isolation" => {
-            let level = v.to_text().map(|t| String::from_utf8_lossy(&t).to_ascii_uppercase().replace(' ', "-")).unwrap_or_default();
-            if !matches!(level.as_str(), "READ-UNCOMMITTED" | "READ-COMMITTED" | "REPEATABLE-READ" | "SERIALIZABLE") {
-                return Err(SqlError::wrong_value_for_var(def.name, &level));
-            }
-            call.sess.vars.insert("transaction_isolation", Value::str(&level));
-            call.sess.vars.insert("tx_isolation", Value::str(&level));
+            let Some(level) = vars::isolation_level(&v) else {
+                return Err(SqlError::wrong_value_for_var(def.name, &String::from_utf8_lossy(&v.to_text().unwrap_or_default())));
+            };
+            set_session_isolation(call.sess, call.engine, level);
         }
         _ => {
             call.engine.set_variable(def.name, &v);
@@ -839,6 +837,14 @@ fn assign(call: &mut Call<'_, '_>, def: &'static vars::VarDef, scope: Option<&st
         }
     }
     Ok(())
+}
+
+/// Make `level` the session's transaction_isolation (both names) and tell the
+/// engine, which applies it from the next transaction.
+pub fn set_session_isolation(sess: &mut SessionState, engine: &mut dyn EngineSession, level: &'static str) {
+    sess.vars.insert("transaction_isolation", Value::str(level));
+    sess.vars.insert("tx_isolation", Value::str(level));
+    engine.set_variable("transaction_isolation", &Value::str(level));
 }
 
 /// SET [GLOBAL|SESSION] TRANSACTION ISOLATION LEVEL ... | READ ONLY | READ WRITE

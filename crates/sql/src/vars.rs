@@ -156,6 +156,23 @@ impl HotGlobals {
 pub struct Globals {
     pub hot: HotGlobals,
     other: RwLock<HashMap<&'static str, Value>>,
+    /// The global transaction_isolation is READ-COMMITTED or READ-UNCOMMITTED:
+    /// a login copies it into the session (read without the lock on the
+    /// connect path; the default, REPEATABLE-READ, needs no copy).
+    pub weak_isolation: std::sync::atomic::AtomicBool,
+}
+
+/// A transaction isolation level as MySQL spells it in the variable
+/// ("READ COMMITTED" or "read-committed" become "READ-COMMITTED"), or None.
+pub fn isolation_level(v: &Value) -> Option<&'static str> {
+    let t = v.to_text()?;
+    let level = String::from_utf8_lossy(&t).trim().to_ascii_uppercase().replace(' ', "-");
+    ["READ-UNCOMMITTED", "READ-COMMITTED", "REPEATABLE-READ", "SERIALIZABLE"].into_iter().find(|l| *l == level)
+}
+
+/// READ COMMITTED and READ UNCOMMITTED (which the engine runs as READ COMMITTED).
+pub fn is_weak_isolation(level: &str) -> bool {
+    level == "READ-COMMITTED" || level == "READ-UNCOMMITTED"
 }
 
 impl Globals {
@@ -171,6 +188,15 @@ impl Globals {
     }
 
     fn store(&self, def: &'static VarDef, value: Value) {
+        if def.name == "transaction_isolation" || def.name == "tx_isolation" {
+            // One setting under two names.
+            let weak = isolation_level(&value).map_or(false, is_weak_isolation);
+            self.weak_isolation.store(weak, Ordering::Relaxed);
+            let mut other = self.other.write().unwrap_or_else(|e| e.into_inner());
+            other.insert("transaction_isolation", value.clone());
+            other.insert("tx_isolation", value);
+            return;
+        }
         match self.hot.slot(def.name) {
             Some(slot) => slot.store(value.as_i64().unwrap_or(0), Ordering::Relaxed),
             None => {
@@ -195,6 +221,11 @@ impl Globals {
             return Err(SqlError::new(1228, "HY000", format!("Variable '{}' is a SESSION variable and can't be used with SET GLOBAL", def.name)));
         }
         let value = coerce(def, value)?;
+        let value = if def.name == "transaction_isolation" || def.name == "tx_isolation" {
+            Value::str(isolation_level(&value).ok_or_else(|| SqlError::wrong_value_for_var(def.name, &String::from_utf8_lossy(&value.to_text().unwrap_or_default())))?)
+        } else {
+            value
+        };
         self.store(def, value);
         Ok(())
     }

@@ -9,6 +9,12 @@
 //! transaction is rolled back with ERR 1213, which clients retry. To keep that
 //! rare, a session whose previous transaction wrote starts the next one as a
 //! writer (BEGIN IMMEDIATE under the writer lock), unless it is READ ONLY.
+//! Under READ COMMITTED (and READ UNCOMMITTED) a transaction opens no SQLite
+//! transaction until it writes: each read sees the latest commit, as MySQL's
+//! READ COMMITTED does, so there is no snapshot to go stale, no 1213 on the
+//! first write and no need to start as a writer. Savepoints set before the
+//! first write are kept in `Txn::savepoints` and replayed into SQLite when it
+//! begins.
 //! Autocommit statements that write hold the lock for the statement only.
 //! The lock is released at COMMIT before the group-commit fsync, so the next
 //! writer proceeds while the disk flushes.
@@ -50,6 +56,17 @@ struct Txn {
     /// reuse the ids, so a ROLLBACK puts the counter back up to these
     /// (`keep_generated_ids`).
     generated: Vec<(String, String, u64)>,
+    /// READ COMMITTED (or READ UNCOMMITTED), fixed when the transaction starts.
+    read_committed: bool,
+    /// Savepoints set while the SQLite transaction has not begun (READ
+    /// COMMITTED before the first write), oldest first.
+    savepoints: Vec<String>,
+}
+
+impl Txn {
+    fn new(read_only: bool, read_committed: bool) -> Txn {
+        Txn { read_only, begun: false, locks: Vec::new(), wrote: false, generated: Vec::new(), read_committed, savepoints: Vec::new() }
+    }
 }
 
 pub struct SqliteSession {
@@ -60,6 +77,10 @@ pub struct SqliteSession {
     txn: Option<Txn>,
     autocommit: bool,
     prev_txn_wrote: bool,
+    /// The session's transaction_isolation is READ COMMITTED or READ
+    /// UNCOMMITTED (see the module header); REPEATABLE READ and SERIALIZABLE
+    /// both get snapshot transactions.
+    read_committed: bool,
     lock_wait: Duration,
     last_insert_id: u64,
     /// While this session drives its database's writer connection (which is
@@ -157,7 +178,7 @@ fn first_word(sql: &str) -> ([u8; 12], usize) {
 impl SqliteSession {
     pub(crate) fn new(inner: Arc<Inner>, id: u64) -> SqliteSession {
         let lock_wait = Duration::from_secs(inner.opts.lock_wait_timeout);
-        SqliteSession { inner, id, db: None, conn: None, txn: None, autocommit: true, prev_txn_wrote: false, lock_wait, last_insert_id: 0, lent: None, swaps: 0, fk_off: false, paused: None, found_rows: false, rows_found: 0 }
+        SqliteSession { inner, id, db: None, conn: None, txn: None, autocommit: true, prev_txn_wrote: false, read_committed: false, lock_wait, last_insert_id: 0, lent: None, swaps: 0, fk_off: false, paused: None, found_rows: false, rows_found: 0 }
     }
 
     fn ensure_conn(&mut self) -> Result<(), SqlError> {
@@ -356,7 +377,7 @@ impl SqliteSession {
     /// an autocommit statement (released by the caller).
     fn prelude(&mut self, ctx: &ExecContext<'_>, writes: bool, dbs: &[Arc<Db>]) -> Result<Vec<Arc<Db>>, SqlError> {
         if self.txn.is_none() && !self.autocommit {
-            self.txn = Some(Txn { read_only: false, begun: false, locks: Vec::new(), wrote: false, generated: Vec::new() });
+            self.txn = Some(Txn::new(false, self.read_committed));
         }
         let Some(t) = self.txn.as_ref() else {
             return if writes { self.lock_dbs(dbs, &[], ctx) } else { Ok(Vec::new()) };
@@ -365,8 +386,13 @@ impl SqliteSession {
             return Err(SqlError::new(1792, "25006", "Cannot execute statement in a READ ONLY transaction."));
         }
         if !t.begun {
+            if t.read_committed && !writes {
+                // Each read sees the latest commit; the SQLite transaction
+                // starts with the first write.
+                return Ok(Vec::new());
+            }
             let conn = self.conn.as_ref().expect("conn");
-            let eager = !t.read_only && (writes || self.prev_txn_wrote) && conn.attached.is_empty();
+            let eager = !t.read_only && (writes || (self.prev_txn_wrote && !t.read_committed)) && conn.attached.is_empty();
             let (sql, locks) = if eager {
                 let target: Vec<Arc<Db>> = if dbs.is_empty() { conn.home.iter().cloned().collect() } else { dbs.to_vec() };
                 let locks = self.lock_dbs(&target, &[], ctx)?;
@@ -379,7 +405,15 @@ impl SqliteSession {
             };
             let conn = self.conn.as_ref().expect("conn");
             conn.begin_call(ctx, self.lock_wait);
-            let r = conn.exec(sql);
+            let mut r = conn.exec(sql);
+            for name in &self.txn.as_ref().expect("txn").savepoints {
+                if r.is_ok() {
+                    r = conn.exec(&format!("SAVEPOINT {}", sq_ident(name)));
+                }
+            }
+            if r.is_err() && !conn.autocommit() {
+                let _ = conn.exec("ROLLBACK");
+            }
             conn.end_call();
             if let Err(e) = r {
                 self.release_locks(&locks);
@@ -388,6 +422,7 @@ impl SqliteSession {
             let t = self.txn.as_mut().expect("txn");
             t.begun = true;
             t.locks = locks;
+            t.savepoints.clear();
         }
         if writes {
             let held = self.txn.as_ref().expect("txn").locks.clone();
@@ -1033,6 +1068,23 @@ impl SqliteSession {
             }
         }
         self.prelude(ctx, false, &[])?;
+        if let Some(t) = self.txn.as_mut().filter(|t| !t.begun) {
+            // READ COMMITTED before the first write: nothing to undo yet; the
+            // savepoints are replayed when the SQLite transaction begins.
+            let at = t.savepoints.iter().position(|s| s.eq_ignore_ascii_case(&name));
+            match (op, at) {
+                (Op::Set, at) => {
+                    if let Some(i) = at {
+                        t.savepoints.remove(i);
+                    }
+                    t.savepoints.push(name);
+                }
+                (Op::Release, Some(i)) => t.savepoints.truncate(i),
+                (Op::RollbackTo, Some(i)) => t.savepoints.truncate(i + 1),
+                (_, None) => return Err(SqlError::new(1305, "42000", format!("SAVEPOINT {} does not exist", name))),
+            }
+            return Ok(Outcome::Done(Done::default()));
+        }
         let q = sq_ident(&name);
         let conn = self.conn.as_ref().expect("conn");
         let r = match op {
@@ -1733,7 +1785,7 @@ impl EngineSession for SqliteSession {
         if self.txn.is_some() {
             self.commit(ctx)?;
         }
-        self.txn = Some(Txn { read_only, begun: false, locks: Vec::new(), wrote: false, generated: Vec::new() });
+        self.txn = Some(Txn::new(read_only, self.read_committed));
         Ok(())
     }
 
@@ -1818,6 +1870,11 @@ impl EngineSession for SqliteSession {
 
     fn set_variable(&mut self, name: &str, value: &Value) {
         match name {
+            "transaction_isolation" | "tx_isolation" => {
+                // Applies from the next transaction (the open one keeps its level).
+                let level = value.to_text().unwrap_or_default();
+                self.read_committed = level.eq_ignore_ascii_case(b"READ-COMMITTED") || level.eq_ignore_ascii_case(b"READ-UNCOMMITTED");
+            }
             "innodb_lock_wait_timeout" | "lock_wait_timeout" => {
                 if let Some(v) = value.as_i64() {
                     self.lock_wait = Duration::from_secs(v.clamp(1, 1 << 30) as u64);
@@ -1847,6 +1904,7 @@ impl EngineSession for SqliteSession {
         self.autocommit = true;
         self.last_insert_id = 0;
         self.lock_wait = Duration::from_secs(self.inner.opts.lock_wait_timeout);
+        self.read_committed = false;
     }
 }
 
