@@ -11,6 +11,11 @@
 #   sbtest1 + disconnect at 100 threads (bench/lua/connect_point_select.lua);
 # reporting QPS/TPS and the server's CPU time per query (per connection for
 # the connect run) from /proc/PID/stat, median and [min-max] of the runs.
+# The point select and connect rows are also run against crates/floor, a
+# canned-reply server that does no SQL work (same client, same protocol
+# round trips): its CPU per query is what loopback TCP and the protocol cost
+# on this machine, so the report shows how much of each server's cost is
+# above that floor.
 # Both servers are durable at commit (InnoDB innodb_flush_log_at_trx_commit=1,
 # Turnstile --sqlite-durability=full) and use utf8mb4_general_ci.
 #
@@ -34,6 +39,8 @@ KEEP_TMP=0
 THREAD_HANDLING=pool-of-threads
 MARIADB_PORT=13406
 TURNSTILE_PORT=13407
+FLOOR_PORT=13408
+FLOOR_BIN="${CARGO_TARGET_DIR:-$ROOT/target}/release/floor"
 
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -53,7 +60,7 @@ done
 log() { printf '[sql.sh %s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
 die() { log "ERROR: $*"; exit 1; }
 
-for c in sysbench mariadbd mariadb-install-db python3; do
+for c in sysbench mariadbd mariadb-install-db python3 cargo; do
   command -v "$c" >/dev/null || die "$c not found (apt-get install mariadb-server mariadb-client sysbench)"
 done
 MYSQL="$(command -v mysql || command -v mariadb)"
@@ -127,10 +134,20 @@ wait_for_line "$t/stderr.log" 'turnstile ready' "$TURNSTILE_PID" 30 || die "turn
 "$MYSQL" --no-defaults -uroot -pbench -h127.0.0.1 -P"$TURNSTILE_PORT" -e "CREATE DATABASE sbtest" || die "Turnstile setup failed"
 log "Turnstile ready: pid $TURNSTILE_PID port $TURNSTILE_PORT ($TURNSTILE_BIN)"
 
+# ---------------------------------------------------------------- floor (canned replies)
+log "building crates/floor"
+cargo build --release --manifest-path "$ROOT/crates/floor/Cargo.toml" --target-dir "${CARGO_TARGET_DIR:-$ROOT/target}" \
+  >"$TMP/build-floor.log" 2>&1 || die "building crates/floor failed: $(tail -5 "$TMP/build-floor.log")"
+FLOOR_PORT="$(free_port "$FLOOR_PORT")"
+"$FLOOR_BIN" --port "$FLOOR_PORT" >"$TMP/floor-stdout.log" 2>"$TMP/floor.log" &
+FLOOR_PID=$!; PIDS+=("$FLOOR_PID")
+wait_for_line "$TMP/floor.log" '^floor ready:' "$FLOOR_PID" 10 || die "floor did not start: $(tail -5 "$TMP/floor.log")"
+
 mkdir -p "$BENCH/results"
 STAMP="$(date +%Y%m%d-%H%M%S)"
 SERVERS="[{\"name\":\"turnstile\",\"pid\":$TURNSTILE_PID,\"port\":$TURNSTILE_PORT,\"user\":\"root\",\"password\":\"bench\"},
-          {\"name\":\"mariadb\",\"pid\":$MARIADB_PID,\"port\":$MARIADB_PORT,\"user\":\"bench\",\"password\":\"bench\"}]"
+          {\"name\":\"mariadb\",\"pid\":$MARIADB_PID,\"port\":$MARIADB_PORT,\"user\":\"bench\",\"password\":\"bench\"},
+          {\"name\":\"floor\",\"pid\":$FLOOR_PID,\"port\":$FLOOR_PORT,\"user\":\"bench\",\"password\":\"bench\",\"canned\":true}]"
 python3 "$BENCH/lib/sql_bench.py" --servers "$SERVERS" --runs "$RUNS" --duration "$DURATION" \
   --threads "$THREADS" --table-size "$TABLE_SIZE" --out "$BENCH/results/sql-$STAMP" \
   --command "bash bench/sql.sh --runs $RUNS --duration $DURATION --threads $THREADS --table-size $TABLE_SIZE --thread-handling $THREAD_HANDLING"

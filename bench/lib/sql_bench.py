@@ -20,6 +20,10 @@ and reports: QPS and TPS (sysbench), server CPU per query (or per connection
 for the connect run) = CPU delta / queries, and ignored (retried 1213/1205)
 errors. Each cell shows the median of the runs and [min-max]. Prints a
 Markdown table and writes it to bench/results/sql-<stamp>.md (+ .json).
+
+A server marked "canned" (crates/floor, which answers every query with a fixed
+row and does no SQL work) runs only the point select and connect rows, beside
+the others; the report then shows each real server's CPU above that floor.
 """
 
 import argparse
@@ -100,6 +104,11 @@ def measure(srv, workload, threads, duration, table_size):
     }
 
 
+# The workloads a canned-reply server can answer as the real servers do
+# (prepared point select; connect + one query + disconnect).
+CANNED_WORKLOADS = {"oltp_point_select", "connect"}
+
+
 def med(vals):
     vals = [v for v in vals if v is not None]
     if not vals:
@@ -117,7 +126,9 @@ def cell(vals, nd=0):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--servers", required=True, help="JSON list of {name,pid,port,user,password}")
+    ap.add_argument("--servers", required=True,
+                    help="JSON list of {name,pid,port,user,password[,canned]}; canned: the floor server, "
+                         "run only for the workloads in CANNED_WORKLOADS and not prepared")
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--duration", type=int, default=10)
     ap.add_argument("--threads", default="16,100")
@@ -130,6 +141,8 @@ def main():
     servers = json.loads(a.servers)
 
     for srv in servers:
+        if srv.get("canned"):
+            continue  # the floor server has no tables: it answers everything with a canned row
         print(f"[sql_bench] preparing sbtest1 ({a.table_size} rows) on {srv['name']}", file=sys.stderr, flush=True)
         sysbench(srv, ["oltp_read_only", "--tables=1", f"--table-size={a.table_size}", "cleanup"], 300)
         p = sysbench(srv, ["oltp_read_only", "--tables=1", f"--table-size={a.table_size}", "prepare"], 1200)
@@ -140,11 +153,12 @@ def main():
     cases = [(w, int(t)) for w in a.workloads.split(",") for t in a.threads.split(",")] + [("connect", a.connect_threads)]
     results = {}
     for (w, t) in cases:
+        runs_on = [s for s in servers if not s.get("canned") or w in CANNED_WORKLOADS]
         # warm-up (caches, connection pools), not measured
-        for srv in servers:
+        for srv in runs_on:
             measure(srv, w, t, 2, a.table_size)
         for run in range(a.runs):
-            order = servers if run % 2 == 0 else list(reversed(servers))
+            order = runs_on if run % 2 == 0 else list(reversed(runs_on))
             for srv in order:
                 r = measure(srv, w, t, a.duration, a.table_size)
                 results.setdefault(f"{w}|{t}|{srv['name']}", []).append(r)
@@ -153,6 +167,7 @@ def main():
                 print(f"[sql_bench] {w} threads={t} run={run + 1} {srv['name']}: {status} {extra}", file=sys.stderr, flush=True)
 
     names = [s["name"] for s in servers]
+    floor = next((s["name"] for s in servers if s.get("canned")), None)
     lines = []
     P = lines.append
     P(f"# SQL engine benchmark ({time.strftime('%Y-%m-%d %H:%M:%S')})")
@@ -167,6 +182,8 @@ def main():
     summary = {}
     for (w, t) in cases:
         for n in names:
+            if f"{w}|{t}|{n}" not in results:
+                continue  # the floor runs only the workloads it can answer
             rs = [r for r in results.get(f"{w}|{t}|{n}", []) if r["ok"]]
             failed = len(results.get(f"{w}|{t}|{n}", [])) - len(rs)
             qps = [r["eps"] if w == "connect" else r["qps"] for r in rs]
@@ -177,8 +194,9 @@ def main():
             label = {"connect": "connect+point select+disconnect (conn/s, CPU µs/conn)",
                      "oltp_read_write_rc": "oltp_read_write, READ COMMITTED"}.get(w, w)
             P(f"| {label} | {t} | {n} | {cell(qps)} | {cell(tps) if tps else '-'} | {cell(cpu, 1)} | {ign}{' (' + str(failed) + ' runs failed)' if failed else ''} |")
-    if len(names) == 2:
-        t_name, m_name = names[0], names[1]
+    measured = [n for n in names if n != floor]
+    if len(measured) == 2:
+        t_name, m_name = measured
         P("")
         P(f"Ratios ({t_name} / {m_name}, medians):")
         P("")
@@ -190,6 +208,24 @@ def main():
             qr = f"{tq / mq:.2f}x" if tq and mq else "n/a"
             cr = f"{tc / mc:.2f}" if tc and mc else "n/a"
             P(f"| {w} | {t} | {qr} | {cr} |")
+    if floor and len(measured) == 2:
+        P("")
+        P(f"Above the floor ({floor}: canned replies, no SQL; the same client and round trips). "
+          "Server CPU per query (per connection for connect) minus the floor's, medians:")
+        P("")
+        P(f"| workload | threads | {floor} µs | {measured[0]} above floor µs | {measured[1]} above floor µs | "
+          f"{measured[0]} / {measured[1]} above floor |")
+        P("|---|---|---|---|---|---|")
+        for (w, t) in cases:
+            fc = summary.get((w, t, floor), (None, None))[1]
+            if fc is None:
+                continue
+            tc, mc = summary[(w, t, measured[0])][1], summary[(w, t, measured[1])][1]
+            ta = tc - fc if tc is not None else None
+            ma = mc - fc if mc is not None else None
+            ratio = f"{ta / ma:.2f}" if ta is not None and ma else "n/a"
+            fmt = lambda v: "n/a" if v is None else f"{v:.1f}"
+            P(f"| {w} | {t} | {fc:.1f} | {fmt(ta)} | {fmt(ma)} | {ratio} |")
     text = "\n".join(lines) + "\n"
     print(text)
     with open(a.out + ".md", "w") as f:

@@ -12,7 +12,12 @@
 //!      client negotiated DEPRECATE_EOF, in which case the final packet is an
 //!      OK with the 0xFE header). Queries beginning with `SET` or `USE` get a
 //!      plain OK instead so that drivers issuing session setup keep working;
-//!   4. COM_PING / COM_INIT_DB / COM_RESET_CONNECTION -> OK,
+//!   4. prepared statements: COM_STMT_PREPARE gets a PREPARE_OK with one
+//!      parameter per `?` and one CHAR column; every COM_STMT_EXECUTE gets
+//!      one fixed binary-protocol row of 120 characters (the size of
+//!      sysbench's `c`), whatever the statement and parameters;
+//!      COM_STMT_CLOSE gets no reply, COM_STMT_RESET an OK;
+//!   5. COM_PING / COM_INIT_DB / COM_RESET_CONNECTION -> OK,
 //!      COM_SET_OPTION -> EOF, COM_QUIT or end of stream -> close,
 //!      anything else -> ERR 1047 "Unknown command".
 //!
@@ -62,6 +67,10 @@ const COM_QUIT: u8 = 0x01;
 const COM_INIT_DB: u8 = 0x02;
 const COM_QUERY: u8 = 0x03;
 const COM_PING: u8 = 0x0e;
+const COM_STMT_PREPARE: u8 = 0x16;
+const COM_STMT_EXECUTE: u8 = 0x17;
+const COM_STMT_CLOSE: u8 = 0x19;
+const COM_STMT_RESET: u8 = 0x1a;
 const COM_SET_OPTION: u8 = 0x1b;
 const COM_RESET_CONNECTION: u8 = 0x1f;
 
@@ -123,29 +132,47 @@ fn lenenc_str(out: &mut Vec<u8>, s: &[u8]) {
     out.extend_from_slice(s);
 }
 
-/// Result set answering a COM_QUERY (whose sequence id is 0).
-fn build_result_set(deprecate_eof: bool) -> Vec<u8> {
-    let mut out = Vec::with_capacity(96);
-    let mut seq = put_packet(&mut out, 1, &[1]); // column count = 1
+/// One column definition (protocol 4.1).
+fn column_def(name: &[u8], charset: u16, length: u32, ty: u8, flags: u16) -> Vec<u8> {
     let mut col = Vec::with_capacity(32);
     lenenc_str(&mut col, b"def"); // catalog
     lenenc_str(&mut col, b""); // schema
     lenenc_str(&mut col, b""); // table
     lenenc_str(&mut col, b""); // org_table
-    lenenc_str(&mut col, b"1"); // name
+    lenenc_str(&mut col, name);
     lenenc_str(&mut col, b""); // org_name
     col.push(0x0c); // length of the fixed fields
-    col.extend_from_slice(&63u16.to_le_bytes()); // charset: binary
-    col.extend_from_slice(&1u32.to_le_bytes()); // display length
-    col.push(0x08); // MYSQL_TYPE_LONGLONG
-    col.extend_from_slice(&0x0081u16.to_le_bytes()); // NOT_NULL | BINARY
+    col.extend_from_slice(&charset.to_le_bytes());
+    col.extend_from_slice(&length.to_le_bytes());
+    col.push(ty);
+    col.extend_from_slice(&flags.to_le_bytes());
     col.push(0); // decimals
     col.extend_from_slice(&[0, 0]);
-    seq = put_packet(&mut out, seq, &col);
+    col
+}
+
+/// The column every canned row has: BIGINT `1` for COM_QUERY.
+fn query_column() -> Vec<u8> {
+    column_def(b"1", 63, 1, 0x08, 0x0081) // binary charset, LONGLONG, NOT_NULL | BINARY
+}
+
+/// The column every prepared statement has: CHAR(120) `c`, as sysbench's.
+fn stmt_column() -> Vec<u8> {
+    column_def(b"c", CHARSET_UTF8MB4_GENERAL_CI as u16, 480, 0xfe, 0x0001) // STRING, NOT_NULL
+}
+
+const STMT_VALUE: &[u8; 120] = b"floor-canned-value-floor-canned-value-floor-canned-value-\
+floor-canned-value-floor-canned-value-floor-canned-value-123456";
+
+/// A result set (column count, one column, one row, end) numbered from 1.
+fn result_set(column: &[u8], row: &[u8], deprecate_eof: bool) -> Vec<u8> {
+    let mut out = Vec::with_capacity(96 + row.len());
+    let mut seq = put_packet(&mut out, 1, &[1]); // column count = 1
+    seq = put_packet(&mut out, seq, column);
     if !deprecate_eof {
         seq = put_packet(&mut out, seq, &eof_payload());
     }
-    seq = put_packet(&mut out, seq, &[1, b'1']); // row: "1"
+    seq = put_packet(&mut out, seq, row);
     if deprecate_eof {
         put_packet(&mut out, seq, &ok_payload(0xfe));
     } else {
@@ -154,9 +181,75 @@ fn build_result_set(deprecate_eof: bool) -> Vec<u8> {
     out
 }
 
+/// Result set answering a COM_QUERY (whose sequence id is 0): text row "1".
+fn build_result_set(deprecate_eof: bool) -> Vec<u8> {
+    result_set(&query_column(), &[1, b'1'], deprecate_eof)
+}
+
+/// Result set answering a COM_STMT_EXECUTE: binary row with the 120-byte value.
+fn build_stmt_result_set(deprecate_eof: bool) -> Vec<u8> {
+    let mut row = Vec::with_capacity(3 + STMT_VALUE.len());
+    row.push(0x00); // binary row header
+    row.push(0x00); // NULL bitmap: (1 column + 7 + 2) / 8 = 1 byte, nothing NULL
+    lenenc_str(&mut row, STMT_VALUE);
+    result_set(&stmt_column(), &row, deprecate_eof)
+}
+
+/// PREPARE_OK for a statement with `params` placeholders and the one column.
+fn put_prepare_ok(out: &mut Vec<u8>, seq: u8, id: u32, params: u16, deprecate_eof: bool) {
+    let mut ok = Vec::with_capacity(12);
+    ok.push(0x00);
+    ok.extend_from_slice(&id.to_le_bytes());
+    ok.extend_from_slice(&1u16.to_le_bytes()); // columns
+    ok.extend_from_slice(&params.to_le_bytes());
+    ok.push(0); // filler
+    ok.extend_from_slice(&0u16.to_le_bytes()); // warnings
+    let mut seq = put_packet(out, seq, &ok);
+    if params > 0 {
+        let param = column_def(b"?", 63, 0, 0xfd, 0x0080); // VAR_STRING, BINARY
+        for _ in 0..params {
+            seq = put_packet(out, seq, &param);
+        }
+        if !deprecate_eof {
+            seq = put_packet(out, seq, &eof_payload());
+        }
+    }
+    seq = put_packet(out, seq, &stmt_column());
+    if !deprecate_eof {
+        put_packet(out, seq, &eof_payload());
+    }
+}
+
+/// Placeholders in a statement: `?` outside quotes (enough for benchmark SQL).
+fn count_placeholders(sql: &[u8]) -> u16 {
+    let mut quote = 0u8;
+    let mut n = 0u16;
+    for &b in sql {
+        match (quote, b) {
+            (0, b'\'' | b'"' | b'`') => quote = b,
+            (0, b'?') => n = n.saturating_add(1),
+            (q, c) if q != 0 && c == q => quote = 0,
+            _ => {}
+        }
+    }
+    n
+}
+
+/// Appends `canned` (packets numbered from 1) renumbered from `first`.
+fn put_renumbered(out: &mut Vec<u8>, canned: &[u8], first: u8) {
+    let mut p = 0;
+    let mut s = first;
+    while p < canned.len() {
+        let l = canned[p] as usize | (canned[p + 1] as usize) << 8 | (canned[p + 2] as usize) << 16;
+        s = put_packet(out, s, &canned[p + 4..p + 4 + l]);
+        p += 4 + l;
+    }
+}
+
 struct Conn {
     authed: bool,
     deprecate_eof: bool,
+    next_stmt_id: u32,
     out_armed: bool,
     pending_in: Vec<u8>,
     pending_out: Vec<u8>,
@@ -169,6 +262,8 @@ struct Server {
     greeting: Vec<u8>,
     rs_eof: Vec<u8>,
     rs_deof: Vec<u8>,
+    stmt_rs_eof: Vec<u8>,
+    stmt_rs_deof: Vec<u8>,
     next_id: u32,
     rbuf: Vec<u8>,
     wbuf: Vec<u8>,
@@ -208,6 +303,15 @@ fn send_some(fd: RawFd, buf: &[u8]) -> Option<usize> {
         off += n as usize;
     }
     Some(off)
+}
+
+/// Appends a canned result set; renumbers it when the command's sequence id is unusual.
+fn put_canned(out: &mut Vec<u8>, canned: &[u8], first: u8) {
+    if first == 1 {
+        out.extend_from_slice(canned);
+    } else {
+        put_renumbered(out, canned, first);
+    }
 }
 
 fn starts_with_word(q: &[u8], word: &[u8]) -> bool {
@@ -260,6 +364,7 @@ impl Server {
             let mut conn = Conn {
                 authed: false,
                 deprecate_eof: false,
+                next_stmt_id: 0,
                 out_armed: false,
                 pending_in: Vec::new(),
                 pending_out: Vec::new(),
@@ -330,19 +435,23 @@ impl Server {
                     let q = &payload[1..];
                     if starts_with_word(q, b"SET") || starts_with_word(q, b"USE") {
                         put_packet(out, reply, &ok_payload(0x00));
-                    } else if reply == 1 {
-                        out.extend_from_slice(if conn.deprecate_eof { &self.rs_deof } else { &self.rs_eof });
                     } else {
-                        // Unusual sequence id: renumber the canned packets.
                         let rs = if conn.deprecate_eof { &self.rs_deof } else { &self.rs_eof };
-                        let mut p = 0;
-                        let mut s = reply;
-                        while p < rs.len() {
-                            let l = rs[p] as usize | (rs[p + 1] as usize) << 8;
-                            s = put_packet(out, s, &rs[p + 4..p + 4 + l]);
-                            p += 4 + l;
-                        }
+                        put_canned(out, rs, reply);
                     }
+                }
+                Some(COM_STMT_PREPARE) => {
+                    conn.next_stmt_id = conn.next_stmt_id.wrapping_add(1);
+                    let params = count_placeholders(&payload[1..]);
+                    put_prepare_ok(out, reply, conn.next_stmt_id, params, conn.deprecate_eof);
+                }
+                Some(COM_STMT_EXECUTE) => {
+                    let rs = if conn.deprecate_eof { &self.stmt_rs_deof } else { &self.stmt_rs_eof };
+                    put_canned(out, rs, reply);
+                }
+                Some(COM_STMT_CLOSE) => {}
+                Some(COM_STMT_RESET) => {
+                    put_packet(out, reply, &ok_payload(0x00));
                 }
                 Some(COM_PING) | Some(COM_INIT_DB) | Some(COM_RESET_CONNECTION) => {
                     put_packet(out, reply, &ok_payload(0x00));
@@ -535,6 +644,8 @@ fn main() {
         greeting: build_greeting(caps),
         rs_eof: build_result_set(false),
         rs_deof: build_result_set(true),
+        stmt_rs_eof: build_stmt_result_set(false),
+        stmt_rs_deof: build_stmt_result_set(true),
         next_id: 0,
         rbuf: vec![0u8; 16 * 1024],
         wbuf: Vec::with_capacity(4096),
@@ -596,6 +707,32 @@ mod tests {
             assert_eq!(p, rs.len());
             let want: Vec<u8> = if deof { vec![1, 2, 3, 4] } else { vec![1, 2, 3, 4, 5] };
             assert_eq!(seqs, want);
+        }
+    }
+
+    #[test]
+    fn prepared_statement_packets() {
+        assert_eq!(count_placeholders(b"SELECT c FROM sbtest1 WHERE id=?"), 1);
+        assert_eq!(count_placeholders(b"SELECT '?' , ? , `a?` FROM t WHERE x BETWEEN ? AND ?"), 3);
+        for deof in [false, true] {
+            let mut out = Vec::new();
+            put_prepare_ok(&mut out, 1, 7, 2, deof);
+            // PREPARE_OK, 2 params (+EOF), 1 column (+EOF)
+            let mut p = 0;
+            let mut seqs = vec![];
+            while p < out.len() {
+                let l = out[p] as usize | (out[p + 1] as usize) << 8;
+                seqs.push(out[p + 3]);
+                p += 4 + l;
+            }
+            assert_eq!(p, out.len());
+            assert_eq!(seqs.len(), if deof { 4 } else { 6 });
+            assert_eq!(&out[5..9], &7u32.to_le_bytes());
+            let rs = build_stmt_result_set(deof);
+            let mut renumbered = Vec::new();
+            put_canned(&mut renumbered, &rs, 3);
+            assert_eq!(renumbered.len(), rs.len());
+            assert_eq!(renumbered[3], 3);
         }
     }
 
