@@ -123,6 +123,10 @@ pub struct Session {
     /// Told about blocking waits (the pool scheduler's hook, or none).
     waits: &'static (dyn WaitHook + Sync),
     paused: Option<PausedResult>,
+    /// How the current (or paused) result's rows are encoded; kept between
+    /// statements so an execute allocates nothing for it, and so a paused
+    /// result resumes with its column types.
+    row_format: RowFormat,
 }
 
 impl Session {
@@ -157,6 +161,7 @@ impl Session {
             pausable: false,
             waits: &NoWait,
             paused: None,
+            row_format: RowFormat::default(),
         }
     }
 
@@ -693,11 +698,14 @@ impl Session {
         let result = {
             let deprecate_eof = self.deprecate_eof();
             let engine = self.engine.as_mut().expect("authenticated");
-            let mut sink = WireSink::new(out, &mut self.seq, deprecate_eof, p.binary, &[], flush, 0, self.pausable);
+            // The paused result's row format (its column types) carries on.
+            let format = std::mem::take(&mut self.row_format);
+            let mut sink = WireSink::new(out, &mut self.seq, deprecate_eof, p.binary, format, flush, 0, self.pausable);
             sink.sent_columns = true;
             let ctx = ExecContext { waits: self.waits, killed: &self.handle.killed };
             let r = engine.resume(&ctx, &mut sink);
             let r = if sink.io_error.is_some() { Err(None) } else { r.map_err(Some) };
+            self.row_format = std::mem::take(&mut sink.format);
             (r, true)
         };
         let more = !p.rest.is_empty();
@@ -783,7 +791,11 @@ impl Session {
         let deprecate_eof = self.deprecate_eof();
         let status_before = self.status_flags();
         let engine = self.engine.as_mut().expect("authenticated");
-        let mut sink = WireSink::new(out, &mut self.seq, deprecate_eof, binary, columns, flush, status_before, self.pausable);
+        // A prepared statement's known columns set the format up front; the
+        // engine's column definitions (if it sends them) set it again.
+        let mut format = std::mem::take(&mut self.row_format);
+        set_row_format(&mut format, binary, columns);
+        let mut sink = WireSink::new(out, &mut self.seq, deprecate_eof, binary, format, flush, status_before, self.pausable);
         let ctx = ExecContext { waits: self.waits, killed: &self.handle.killed };
         let mut call = Call { sess: &mut self.sql, engine: engine.as_mut(), ops: &*self.server, ctx: &ctx, params };
         let result = match direct {
@@ -791,6 +803,7 @@ impl Session {
             None => front::execute(&mut call, sql, &mut sink),
         };
         let sent_columns = sink.sent_columns;
+        self.row_format = std::mem::take(&mut sink.format);
         if sink.io_error.is_some() {
             return (Err(None), sent_columns);
         }
@@ -954,15 +967,21 @@ impl Session {
 }
 
 /// Streams a result set into the output buffer, flushing as it fills.
+/// What a result's rows need from its column definitions.
+#[derive(Default)]
+struct RowFormat {
+    /// Column types of the result, for binary rows.
+    coltypes: Vec<u8>,
+    /// Fractional-second digits per column for text rows (see `text_fsp`).
+    fsp: Vec<u8>,
+}
+
 struct WireSink<'a, 'f> {
     out: &'a mut Vec<u8>,
     seq: &'a mut u8,
     deprecate_eof: bool,
     binary: bool,
-    /// Column types of the result, for binary rows.
-    coltypes: Vec<u8>,
-    /// Fractional-second digits per column for text rows (see `text_fsp`).
-    fsp: Vec<u8>,
+    format: RowFormat,
     sent_columns: bool,
     flush: &'a mut Flush<'f>,
     io_error: Option<io::Error>,
@@ -972,10 +991,8 @@ struct WireSink<'a, 'f> {
 
 impl<'a, 'f> WireSink<'a, 'f> {
     #[allow(clippy::too_many_arguments)]
-    fn new(out: &'a mut Vec<u8>, seq: &'a mut u8, deprecate_eof: bool, binary: bool, columns: &[Column], flush: &'a mut Flush<'f>, status: u16, pausable: bool) -> Self {
-        // Column types are only needed to encode binary rows.
-        let coltypes = if binary { columns.iter().map(|c| c.coltype).collect() } else { Vec::new() };
-        WireSink { out, seq, deprecate_eof, binary, coltypes, fsp: Vec::new(), sent_columns: false, flush, io_error: None, status, pausable }
+    fn new(out: &'a mut Vec<u8>, seq: &'a mut u8, deprecate_eof: bool, binary: bool, format: RowFormat, flush: &'a mut Flush<'f>, status: u16, pausable: bool) -> Self {
+        WireSink { out, seq, deprecate_eof, binary, format, sent_columns: false, flush, io_error: None, status, pausable }
     }
 
     fn packet(&mut self, f: impl FnOnce(&mut Vec<u8>)) {
@@ -995,6 +1012,17 @@ impl<'a, 'f> WireSink<'a, 'f> {
     }
 }
 
+/// Fill `format` for a result with `columns` (reusing its buffers): column
+/// types for binary rows, fractional-second digits for text rows.
+fn set_row_format(format: &mut RowFormat, binary: bool, columns: &[Column]) {
+    if binary {
+        format.coltypes.clear();
+        format.coltypes.extend(columns.iter().map(|c| c.coltype));
+    } else {
+        format.fsp = text_fsp(columns);
+    }
+}
+
 impl RowSink for WireSink<'_, '_> {
     fn columns(&mut self, columns: &[Column]) -> Result<(), SqlError> {
         self.packet(|o| encode_column_count(o, columns.len()));
@@ -1005,26 +1033,19 @@ impl RowSink for WireSink<'_, '_> {
             let st = self.status;
             self.packet(|o| encode_eof(o, 0, st));
         }
-        if self.binary {
-            self.coltypes.clear();
-            self.coltypes.extend(columns.iter().map(|c| c.coltype));
-        } else {
-            self.fsp = text_fsp(columns);
-        }
+        set_row_format(&mut self.format, self.binary, columns);
         self.sent_columns = true;
         self.maybe_flush()
     }
 
     fn row(&mut self, row: &[Value]) -> Result<(), SqlError> {
+        let format = std::mem::take(&mut self.format);
         if self.binary {
-            let types = std::mem::take(&mut self.coltypes);
-            self.packet(|o| encode_binary_row_typed(o, types.iter().copied(), row));
-            self.coltypes = types;
+            self.packet(|o| encode_binary_row_typed(o, format.coltypes.iter().copied(), row));
         } else {
-            let fsp = std::mem::take(&mut self.fsp);
-            self.packet(|o| encode_text_row(o, row, &fsp));
-            self.fsp = fsp;
+            self.packet(|o| encode_text_row(o, row, &format.fsp));
         }
+        self.format = format;
         self.maybe_flush()
     }
 
