@@ -231,6 +231,23 @@ unsafe extern "C" fn busy_cb(arg: *mut c_void, count: c_int) -> c_int {
 }
 
 
+/// SQLite's default lookaside (SQLITE_DEFAULT_LOOKASIDE): slots of this many
+/// bytes, this many of them (48 KB per connection; SQLite splits it into
+/// large and small slots itself).
+const LOOKASIDE_SLOT: i32 = 1200;
+const LOOKASIDE_SLOTS: i32 = 40;
+
+/// Configure the connection's lookaside allocator (0 slots: off). SQLite
+/// refuses (SQLITE_BUSY) while lookaside memory is in use; then the old
+/// setting stays, which only costs speed.
+fn set_lookaside(db: &rusqlite::Connection, slot: i32, slots: i32) {
+    // SAFETY: a valid open handle; a NULL buffer lets SQLite allocate it.
+    let rc = unsafe { ffi::sqlite3_db_config(db.handle(), ffi::SQLITE_DBCONFIG_LOOKASIDE, std::ptr::null_mut::<c_void>(), slot as c_int, slots as c_int) };
+    if rc != ffi::SQLITE_OK {
+        tracing::debug!(rc, slot, slots, "SQLite lookaside not reconfigured");
+    }
+}
+
 pub struct Conn {
     /// Compiled statements, keyed by the client's statement text. Dropped
     /// (finalized) before the connection closes.
@@ -268,12 +285,19 @@ impl Conn {
         }
         .map_err(|e| SqlError::internal(format!("cannot open database: {}", e)))?;
         let counters = Arc::new(Counters::default());
+        // Lookaside off while the functions and pragmas are set up: their
+        // allocations live as long as the connection and would otherwise
+        // keep SQLite's per-connection lookaside slots (its fast allocator)
+        // full for good, sending every statement's cursors and values to
+        // malloc. Turned back on below, empty, for statements.
+        set_lookaside(&db, 0, 0);
         functions::register(&db, counters.clone(), home.as_ref().map(|d| d.name.clone())).map_err(|e| SqlError::internal(format!("cannot register functions: {}", e)))?;
         let pragmas = format!(
             "PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON; PRAGMA recursive_triggers=ON; PRAGMA cache_size=-{}; PRAGMA mmap_size={}; PRAGMA temp_store=MEMORY; PRAGMA wal_autocheckpoint={};",
             opts.cache_kib, opts.mmap_bytes, opts.wal_autocheckpoint
         );
         db.execute_batch(&pragmas).map_err(|e| SqlError::internal(format!("cannot configure database: {}", e)))?;
+        set_lookaside(&db, LOOKASIDE_SLOT, LOOKASIDE_SLOTS);
         let call = Box::new(CallCtx {
             killed: Cell::new(std::ptr::null()),
             waits: Cell::new(None),
