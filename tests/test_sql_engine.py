@@ -5,6 +5,8 @@ prepared cursor, and PREPARE/EXECUTE in SQL text)."""
 
 import datetime
 import decimal
+import os
+import subprocess
 import threading
 import time
 
@@ -640,6 +642,50 @@ def test_lock_wait_timeout_and_deadlock(sql_server, sql_conn, db):
     finally:
         a.close()
         b.close()
+
+
+def test_autocommit_reads_see_every_acknowledged_commit(sql_server, sql_conn, db):
+    """Autocommit reads on a busy server may share a read transaction (a pool
+    worker keeps one open while nothing commits); a read that starts after a
+    commit was acknowledged must still see it, on every connection, also
+    writes to another table and DDL, and after the readers went idle.
+    sysbench (tests/lua/read_spin.lua) keeps the workers busy meanwhile."""
+    query(sql_conn, "CREATE TABLE seen (id INT PRIMARY KEY, v INT)")
+    query(sql_conn, "CREATE TABLE other (id INT PRIMARY KEY, v INT)")
+    query(sql_conn, "INSERT INTO seen VALUES (1, 0)")
+    query(sql_conn, "INSERT INTO other VALUES (1, 0)")
+    writer = clients.root(sql_server, database=db, autocommit=True)
+    readers = [clients.root(sql_server, database=db, autocommit=True) for _ in range(3)]
+    spin = subprocess.Popen(
+        ["sysbench", os.path.join(os.path.dirname(__file__), "lua", "read_spin.lua"), "--threads=4", "--time=60",
+         "--events=0", "--db-driver=mysql", "--mysql-host=127.0.0.1", f"--mysql-port={sql_server.port}",
+         "--mysql-user=root", f"--mysql-password={clients.ROOT_PASSWORD}", f"--mysql-db={db}", "run"],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        time.sleep(0.5)
+        for i in range(1, 401):
+            query(writer, "UPDATE seen SET v = %s WHERE id = 1", (i,))
+            for r in readers:
+                assert scalar(r, "SELECT v FROM seen WHERE id = 1") == i
+            if i % 50 == 0:
+                query(writer, "UPDATE other SET v = %s WHERE id = 1", (i,))
+                assert scalar(readers[0], "SELECT v FROM other WHERE id = 1") == i
+                query(writer, f"CREATE TABLE ddl_{i} (id INT PRIMARY KEY)")
+                assert scalar(readers[1], f"SELECT COUNT(*) FROM ddl_{i}") == 0
+        assert spin.poll() is None, spin.communicate()[0][-2000:]
+    finally:
+        spin.terminate()
+        out = spin.communicate(timeout=30)[0]
+    assert "FATAL" not in out, out[-2000:]
+    try:
+        # After the readers went idle, a commit is seen by every one of them.
+        time.sleep(0.3)
+        query(writer, "UPDATE seen SET v = -1 WHERE id = 1")
+        for r in readers:
+            assert scalar(r, "SELECT v FROM seen WHERE id = 1") == -1
+    finally:
+        for c in [writer, *readers]:
+            c.close()
 
 
 def test_read_committed(sql_server, sql_conn, db):

@@ -120,6 +120,16 @@ pub trait Engine: Send + Sync {
     fn open_session(&self) -> Result<Box<dyn EngineSession>, SqlError>;
     /// Called once at graceful shutdown, after every session has ended.
     fn shutdown(&self) {}
+    /// The calling thread (a pool worker) promises to call `thread_idle`
+    /// before it sleeps, so the engine may keep per-thread state (an open
+    /// read snapshot) from one statement to the next.
+    fn thread_holds_reads(&self) {}
+    /// The calling thread is about to sleep: let go of what it kept.
+    fn thread_idle(&self) {}
+    /// Does the calling thread keep anything `thread_idle` would let go of?
+    fn thread_keeps_state(&self) -> bool {
+        false
+    }
 }
 
 /// One client session's view of the engine. Not shared between threads at once,

@@ -452,6 +452,8 @@ impl Pool {
     fn worker_main(self: Arc<Self>, g: Arc<Group>) {
         CURRENT.with(|c| *c.borrow_mut() = Some((self.clone(), g.clone())));
         self.set_worker_priority();
+        // This worker ends what the engine keeps for it before every sleep.
+        self.server.engine.thread_holds_reads();
         let mut finished = false;
         // Reused for every epoll wake-up (no allocation per batch).
         let mut ready = Vec::with_capacity(MAX_EVENTS + ACCEPT_BATCH);
@@ -541,6 +543,10 @@ impl Pool {
                 if n == 0 {
                     // SAFETY: a plain system call.
                     unsafe { libc::sched_yield() };
+                    // About to sleep: the engine lets go of this thread's
+                    // open read snapshot (kept between statements only
+                    // while the worker is busy).
+                    self.server.engine.thread_idle();
                     n = wait(timeout);
                 }
                 ready.clear();
@@ -599,7 +605,14 @@ impl Pool {
                 }
                 continue;
             }
-            // Park until work arrives.
+            // Park until work arrives, first (outside the group lock) letting
+            // go of what the engine keeps for this thread.
+            if self.server.engine.thread_keeps_state() {
+                drop(st);
+                self.server.engine.thread_idle();
+                st = g.lock();
+                continue;
+            }
             st.idle += 1;
             self.server.pool.idle_threads.fetch_add(1, Ordering::Relaxed);
             let (guard, res) = g.cond.wait_timeout(st, self.settings.idle_timeout).unwrap_or_else(|e| e.into_inner());

@@ -264,6 +264,18 @@ pub struct Conn {
     pub temp_version: u64,
     pub cache_limit: usize,
     tick: u64,
+    /// A read transaction left open after an autocommit read, and the log
+    /// generation (`vfs::log_generation`) read before it began: while the
+    /// generation is unchanged nothing has committed since, so the next
+    /// autocommit read may run in it instead of beginning and ending a
+    /// transaction of its own. Only a pool worker's parked connection keeps
+    /// one between statements; the worker ends it before it sleeps
+    /// (`Inner::thread_idle`), and taking the connection for anything else
+    /// ends it first (`Inner::take_conn`, `SqliteSession::ensure_conn`).
+    pub held_read: Option<u64>,
+    /// The log generation at this connection's last autocommit read: a read
+    /// transaction is kept open only when no commit came between two reads.
+    pub last_read_generation: u64,
     pub db: rusqlite::Connection,
 }
 
@@ -322,6 +334,8 @@ impl Conn {
             temp_version: 0,
             cache_limit: opts.statement_cache.max(1),
             tick: 0,
+            held_read: None,
+            last_read_generation: u64::MAX,
             db,
         }))
     }
@@ -385,6 +399,39 @@ impl Conn {
             Some(ptr) => Ok(Stmt { ptr }),
             None => Err(SqlError::empty_query()),
         }
+    }
+
+    /// Before an autocommit read (the caller checked that nothing else is
+    /// open here): reuse the held read transaction if nothing has committed
+    /// since it began, end it if something has, and begin one when two reads
+    /// in a row saw the same generation.
+    pub fn prepare_autocommit_read(&mut self) {
+        let generation = super::vfs::log_generation();
+        match self.held_read {
+            Some(g) if g == generation && !self.autocommit() => {}
+            Some(_) => {
+                self.end_held_read();
+                self.last_read_generation = generation;
+            }
+            None if self.last_read_generation == generation && self.autocommit() => {
+                if self.run_cached("BEGIN").is_ok() {
+                    self.held_read = Some(generation);
+                }
+            }
+            None => self.last_read_generation = generation,
+        }
+    }
+
+    /// End the held read transaction, if any.
+    pub fn end_held_read(&mut self) {
+        if self.held_read.take().is_some() && !self.autocommit() && self.run_cached("COMMIT").is_err() && !self.autocommit() {
+            let _ = self.exec("ROLLBACK");
+        }
+    }
+
+    /// Run a statement without results through rusqlite's statement cache.
+    fn run_cached(&self, sql: &str) -> rusqlite::Result<usize> {
+        self.db.prepare_cached(sql)?.execute([])
     }
 
     /// Run SQLite text with no result (DDL, transaction control).

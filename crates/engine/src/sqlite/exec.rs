@@ -181,9 +181,18 @@ impl SqliteSession {
         SqliteSession { inner, id, db: None, conn: None, txn: None, autocommit: true, prev_txn_wrote: false, read_committed: false, lock_wait, last_insert_id: 0, lent: None, swaps: 0, fk_off: false, paused: None, found_rows: false, rows_found: 0 }
     }
 
+    /// The session's connection, with no held read transaction left open.
     fn ensure_conn(&mut self) -> Result<(), SqlError> {
+        self.ensure_conn_for_read()?;
+        self.conn.as_mut().expect("conn").end_held_read();
+        Ok(())
+    }
+
+    /// The session's connection, possibly with a held read transaction
+    /// (`dml_compiled` reuses it for an autocommit read, or ends it).
+    fn ensure_conn_for_read(&mut self) -> Result<(), SqlError> {
         if self.conn.is_none() {
-            let c = self.inner.take_conn(self.db.as_deref())?;
+            let c = self.inner.take_conn_for_read(self.db.as_deref())?;
             c.counters.last_insert_id.store(self.last_insert_id, Ordering::Relaxed);
             self.conn = Some(c);
         }
@@ -205,7 +214,8 @@ impl SqliteSession {
             return;
         }
         let Some(c) = self.conn.as_ref() else { return };
-        if !c.autocommit() || !c.temp.tables.is_empty() {
+        // A held read transaction (`Conn::held_read`) is parked with the connection.
+        if (!c.autocommit() && c.held_read.is_none()) || !c.temp.tables.is_empty() {
             return;
         }
         self.last_insert_id = c.counters.last_insert_id.load(Ordering::Relaxed);
@@ -451,7 +461,7 @@ impl SqliteSession {
     }
 
     fn dml(&mut self, ctx: &ExecContext<'_>, sql: &str, params: &[Value], sink: &mut dyn RowSink, kind: Kind) -> Result<Outcome, SqlError> {
-        self.ensure_conn()?;
+        self.ensure_conn_for_read()?;
         // A statement text seen before (prepared statements) is used as is. A new
         // text has its comparison/IN/VALUES/LIMIT literals replaced by parameters,
         // so that text-protocol statements differing only in values share one
@@ -482,6 +492,18 @@ impl SqliteSession {
         };
         if nparams != params.len() {
             return Err(SqlError::wrong_arguments("mysqld_stmt_execute"));
+        }
+        // An autocommit read on a connection with nothing else open may run
+        // in the read transaction the previous one left (see `Conn::held_read`);
+        // anything else ends that transaction first.
+        let plain_read = !writes && !rw.for_update && !rw.info_schema && self.autocommit && self.txn.is_none() && self.lent.is_none() && !self.fk_off && self.paused.is_none();
+        {
+            let conn = self.conn.as_mut().expect("conn");
+            if plain_read && conn.attached.is_empty() && conn.temp.tables.is_empty() && super::thread_may_hold_reads() {
+                conn.prepare_autocommit_read();
+            } else {
+                conn.end_held_read();
+            }
         }
         if rw.info_schema {
             show::refresh_info_schema(self.conn.as_mut().expect("conn"), &self.inner)?;

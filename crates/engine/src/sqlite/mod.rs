@@ -48,6 +48,15 @@ thread_local! {
     /// statement (see `Inner::park_conn`), with the engine it belongs to
     /// (`Inner::id`: tests run several engines in one process).
     static PARKED: std::cell::RefCell<Option<(u64, Box<Conn>)>> = const { std::cell::RefCell::new(None) };
+    /// This thread ends its parked connection's held read transaction before
+    /// it sleeps (a pool worker: `Inner::thread_idle`), so one may be kept.
+    static HOLDS_READS: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// May an autocommit read on this thread leave its read transaction open
+/// for the next one (see `Conn::held_read`)?
+pub(crate) fn thread_may_hold_reads() -> bool {
+    HOLDS_READS.get() && vfs::log_generation_tracked()
 }
 
 /// VERSION() inside SQL evaluated by SQLite (kept equal to the server's).
@@ -266,7 +275,16 @@ impl Inner {
     }
 
     /// A connection for a session whose current database is `db`.
+    /// A connection on `db` with no transaction open.
     pub fn take_conn(&self, db: Option<&str>) -> Result<Box<Conn>, SqlError> {
+        let mut c = self.take_conn_for_read(db)?;
+        c.end_held_read();
+        Ok(c)
+    }
+
+    /// A connection on `db`, possibly with a held read transaction (for an
+    /// autocommit read, which reuses or ends it).
+    pub fn take_conn_for_read(&self, db: Option<&str>) -> Result<Box<Conn>, SqlError> {
         match db {
             Some(name) => {
                 // The thread's parked connection, if it is on this database (no
@@ -316,7 +334,8 @@ impl Inner {
     }
 
     /// Give the writer connection back to `d` (the caller still holds `d.writer`).
-    pub fn return_writer_conn(&self, d: &Arc<Db>, conn: Box<Conn>) {
+    pub fn return_writer_conn(&self, d: &Arc<Db>, mut conn: Box<Conn>) {
+        conn.held_read = None;
         if !conn.autocommit() {
             let _ = conn.exec("ROLLBACK");
         }
@@ -352,8 +371,25 @@ impl Inner {
         }
     }
 
+    /// The calling thread will end held reads before sleeping (pool workers).
+    pub fn thread_holds_reads(&self) {
+        HOLDS_READS.set(true);
+    }
+
+    /// The calling thread is about to sleep: its parked connection's held
+    /// read transaction ends, so no snapshot outlives the work that used it
+    /// (an open snapshot keeps checkpoints from finishing).
+    pub fn thread_idle(&self) {
+        PARKED.with_borrow_mut(|p| {
+            if let Some((_, c)) = p.as_mut() {
+                c.end_held_read();
+            }
+        });
+    }
+
     /// Give a connection back (it must not be inside a transaction).
-    pub fn return_conn(&self, conn: Box<Conn>) {
+    pub fn return_conn(&self, mut conn: Box<Conn>) {
+        conn.held_read = None;
         if !conn.autocommit() {
             let _ = conn.exec("ROLLBACK");
         }
@@ -446,6 +482,15 @@ impl Engine for SqliteEngine {
         for d in self.inner.open_dbs() {
             d.checkpoint("TRUNCATE");
         }
+    }
+    fn thread_holds_reads(&self) {
+        self.inner.thread_holds_reads();
+    }
+    fn thread_idle(&self) {
+        self.inner.thread_idle();
+    }
+    fn thread_keeps_state(&self) -> bool {
+        PARKED.with_borrow(|p| p.as_ref().map_or(false, |(_, c)| c.held_read.is_some()))
     }
     fn list_databases(&self) -> Vec<String> {
         self.inner.catalog.list()

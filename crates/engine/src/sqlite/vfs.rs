@@ -9,10 +9,16 @@
 //! is "unix-excl" with `xOpen` wrapped: files it opens get a copy of the unix
 //! I/O methods whose `xShmBarrier` is a sequentially consistent fence.
 //! Everything else (locking, the WAL, fsync) is the unix VFS's own code.
+//!
+//! The copy's `xShmLock` also counts every release of a WAL's write lock or
+//! checkpoint lock (`log_generation`): whatever committed, rolled back or
+//! checkpointed, in any database, has finished by then. A read snapshot taken
+//! when the count was N has seen every commit if the count is still N (see
+//! `Conn::held_read`).
 
 use rusqlite::ffi;
 use std::os::raw::{c_char, c_int};
-use std::sync::atomic::{fence, AtomicPtr, Ordering};
+use std::sync::atomic::{fence, AtomicPtr, AtomicU64, Ordering};
 use std::sync::{Once, OnceLock};
 
 /// The VFS name connections are opened with.
@@ -28,6 +34,41 @@ unsafe extern "C" fn shm_barrier(_file: *mut ffi::sqlite3_file) {
     fence(Ordering::SeqCst);
 }
 
+/// Releases of a WAL write or checkpoint lock since the server started.
+static LOG_GENERATION: AtomicU64 = AtomicU64::new(0);
+/// The unix VFS's xShmLock, which `shm_lock` calls.
+static BASE_SHM_LOCK: AtomicPtr<()> = AtomicPtr::new(std::ptr::null_mut());
+
+/// WAL-index lock slots (SQLite's WAL_WRITE_LOCK and WAL_CKPT_LOCK).
+const WAL_WRITE_LOCK: c_int = 0;
+const WAL_CKPT_LOCK: c_int = 1;
+
+/// Set when a file was opened without the counting methods (another locking
+/// style): then the count misses its commits and is not to be relied on.
+static UNTRACKED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// True while every file opened so far counts its lock releases.
+pub fn log_generation_tracked() -> bool {
+    !BASE_SHM_LOCK.load(Ordering::Acquire).is_null() && !UNTRACKED.load(Ordering::Acquire)
+}
+
+/// Changes whenever a write transaction or checkpoint on any database has
+/// ended (after its WAL-index header is published, before its caller returns).
+pub fn log_generation() -> u64 {
+    LOG_GENERATION.load(Ordering::Acquire)
+}
+
+unsafe extern "C" fn shm_lock(file: *mut ffi::sqlite3_file, ofst: c_int, n: c_int, flags: c_int) -> c_int {
+    type ShmLock = unsafe extern "C" fn(*mut ffi::sqlite3_file, c_int, c_int, c_int) -> c_int;
+    // SAFETY: set to the unix method (a valid ShmLock) before any file gets this table.
+    let base: ShmLock = std::mem::transmute::<*mut (), ShmLock>(BASE_SHM_LOCK.load(Ordering::Acquire));
+    let rc = base(file, ofst, n, flags);
+    if flags == ffi::SQLITE_SHM_UNLOCK | ffi::SQLITE_SHM_EXCLUSIVE && ofst <= WAL_CKPT_LOCK && ofst + n > WAL_WRITE_LOCK {
+        LOG_GENERATION.fetch_add(1, Ordering::AcqRel);
+    }
+    rc
+}
+
 unsafe extern "C" fn open(_vfs: *mut ffi::sqlite3_vfs, name: *const c_char, file: *mut ffi::sqlite3_file, flags: c_int, out_flags: *mut c_int) -> c_int {
     let base = BASE_VFS.load(Ordering::Acquire);
     // SAFETY: base is the registered unix-excl VFS (set before this VFS was
@@ -41,12 +82,20 @@ unsafe extern "C" fn open(_vfs: *mut ffi::sqlite3_vfs, name: *const c_char, file
         let (from, copy) = *METHODS.get_or_init(|| {
             let mut m: ffi::sqlite3_io_methods = std::ptr::read(orig);
             m.xShmBarrier = Some(shm_barrier);
+            if let Some(lock) = m.xShmLock {
+                BASE_SHM_LOCK.store(lock as *mut (), Ordering::Release);
+                m.xShmLock = Some(shm_lock);
+            }
             (orig as usize, Box::into_raw(Box::new(m)) as usize)
         });
         // Only files with the very methods the copy was made from (the unix
         // VFS uses one table per locking style; a different one is left as is).
         if from == orig as usize {
             (*file).pMethods = copy as *const ffi::sqlite3_io_methods;
+        } else if (*orig).xShmMap.is_some() {
+            // A file with shared memory (a database) the copy does not cover.
+            // (Logs and journals use lock-free methods without it.)
+            UNTRACKED.store(true, Ordering::Release);
         }
     }
     rc
