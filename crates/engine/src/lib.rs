@@ -124,8 +124,10 @@ pub trait Engine: Send + Sync {
     /// before it sleeps, so the engine may keep per-thread state (an open
     /// read snapshot) from one statement to the next.
     fn thread_holds_reads(&self) {}
-    /// The calling thread is about to sleep: let go of what it kept.
-    fn thread_idle(&self) {}
+    /// The calling thread is about to sleep: let go of what it kept that
+    /// is out of date (`for_long`: of everything; otherwise it wakes within
+    /// a second).
+    fn thread_idle(&self, _for_long: bool) {}
     /// Does the calling thread keep anything `thread_idle` would let go of?
     fn thread_keeps_state(&self) -> bool {
         false

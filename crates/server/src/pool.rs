@@ -543,10 +543,9 @@ impl Pool {
                 if n == 0 {
                     // SAFETY: a plain system call.
                     unsafe { libc::sched_yield() };
-                    // About to sleep: the engine lets go of this thread's
-                    // open read snapshot (kept between statements only
-                    // while the worker is busy).
-                    self.server.engine.thread_idle();
+                    // About to sleep (at most `timeout`, ≤ 1 s): the engine
+                    // lets go of this thread's read snapshot if it is out of date.
+                    self.server.engine.thread_idle(false);
                     n = wait(timeout);
                 }
                 ready.clear();
@@ -609,7 +608,7 @@ impl Pool {
             // go of what the engine keeps for this thread.
             if self.server.engine.thread_keeps_state() {
                 drop(st);
-                self.server.engine.thread_idle();
+                self.server.engine.thread_idle(true);
                 st = g.lock();
                 continue;
             }

@@ -377,12 +377,17 @@ impl Inner {
     }
 
     /// The calling thread is about to sleep: its parked connection's held
-    /// read transaction ends, so no snapshot outlives the work that used it
-    /// (an open snapshot keeps checkpoints from finishing).
-    pub fn thread_idle(&self) {
+    /// read transaction ends if something has committed since it began (a
+    /// snapshot older than the log's end keeps checkpoints from finishing),
+    /// or whatever its age when the thread may sleep long (`for_long`). A
+    /// current snapshot held over a short sleep (at most a second: the pool's
+    /// epoll wait) blocks nothing and saves the next read beginning one.
+    pub fn thread_idle(&self, for_long: bool) {
         PARKED.with_borrow_mut(|p| {
             if let Some((_, c)) = p.as_mut() {
-                c.end_held_read();
+                if for_long || c.held_read.map_or(false, |g| g != vfs::log_generation()) {
+                    c.end_held_read();
+                }
             }
         });
     }
@@ -486,8 +491,8 @@ impl Engine for SqliteEngine {
     fn thread_holds_reads(&self) {
         self.inner.thread_holds_reads();
     }
-    fn thread_idle(&self) {
-        self.inner.thread_idle();
+    fn thread_idle(&self, for_long: bool) {
+        self.inner.thread_idle(for_long);
     }
     fn thread_keeps_state(&self) -> bool {
         PARKED.with_borrow(|p| p.as_ref().map_or(false, |(_, c)| c.held_read.is_some()))
