@@ -364,8 +364,13 @@ impl Inner {
 
     /// At the end of a session: the thread's parked connection goes back to
     /// the pool too, so a thread between sessions (a cached per-connection
-    /// thread, an idle pool worker) holds no SQLite connection.
+    /// thread) holds no SQLite connection. A pool worker keeps it, with its
+    /// read snapshot, for the next session it serves (connect-per-query
+    /// clients); it lets go of the snapshot before it sleeps (`thread_idle`).
     pub fn unpark_conn(&self) {
+        if HOLDS_READS.get() {
+            return;
+        }
         if let Some((_, c)) = PARKED.with_borrow_mut(Option::take) {
             self.return_conn(c);
         }
