@@ -465,7 +465,9 @@ impl Pool {
             finished = true;
         }
         CURRENT.with(|c| *c.borrow_mut() = None);
-        self.total_threads.fetch_sub(1, Ordering::Relaxed);
+        // Nothing this worker kept (a read snapshot) outlives it.
+        self.server.engine.thread_idle(true);
+        self.total_threads.fetch_sub(1, Ordering::Release);
         self.server.pool.threads.fetch_sub(1, Ordering::Relaxed);
     }
 
@@ -944,12 +946,18 @@ impl Pool {
     }
 
     /// Stop workers after the sessions are gone (graceful shutdown).
+    /// Stop the workers and wait (up to 2 s) until they are gone, so that
+    /// nothing they kept (read snapshots) is open when the engine shuts down.
     pub fn stop(&self) {
         self.stop.store(true, Ordering::Release);
         for g in &self.groups {
             let _st = g.lock();
             g.cond.notify_all();
             g.wake_listener();
+        }
+        let deadline = std::time::Instant::now() + Duration::from_secs(2);
+        while self.total_threads.load(Ordering::Acquire) > 0 && std::time::Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(5));
         }
     }
 
