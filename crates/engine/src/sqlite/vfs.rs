@@ -36,6 +36,21 @@ unsafe extern "C" fn shm_barrier(_file: *mut ffi::sqlite3_file) {
 
 /// Releases of a WAL write or checkpoint lock since the server started.
 static LOG_GENERATION: AtomicU64 = AtomicU64::new(0);
+/// When the last one happened (coarse monotonic clock, milliseconds).
+static LOG_CHANGED_MS: AtomicU64 = AtomicU64::new(0);
+
+/// Milliseconds on the coarse monotonic clock (a vDSO read, no system call).
+pub fn coarse_ms() -> u64 {
+    let mut ts = libc::timespec { tv_sec: 0, tv_nsec: 0 };
+    // SAFETY: valid out-pointer; CLOCK_MONOTONIC_COARSE cannot fail on Linux.
+    unsafe { libc::clock_gettime(libc::CLOCK_MONOTONIC_COARSE, &mut ts) };
+    ts.tv_sec as u64 * 1000 + ts.tv_nsec as u64 / 1_000_000
+}
+
+/// Milliseconds since the log generation last changed.
+pub fn log_quiet_ms() -> u64 {
+    coarse_ms().saturating_sub(LOG_CHANGED_MS.load(Ordering::Relaxed))
+}
 /// The unix VFS's xShmLock, which `shm_lock` calls.
 static BASE_SHM_LOCK: AtomicPtr<()> = AtomicPtr::new(std::ptr::null_mut());
 
@@ -65,6 +80,7 @@ unsafe extern "C" fn shm_lock(file: *mut ffi::sqlite3_file, ofst: c_int, n: c_in
     let rc = base(file, ofst, n, flags);
     if flags == ffi::SQLITE_SHM_UNLOCK | ffi::SQLITE_SHM_EXCLUSIVE && ofst <= WAL_CKPT_LOCK && ofst + n > WAL_WRITE_LOCK {
         LOG_GENERATION.fetch_add(1, Ordering::AcqRel);
+        LOG_CHANGED_MS.store(coarse_ms(), Ordering::Relaxed);
     }
     rc
 }
