@@ -16,6 +16,7 @@
 
 pub mod blackhole;
 pub mod catalog;
+pub mod clock;
 pub mod error;
 pub mod lex;
 pub mod sqlite;

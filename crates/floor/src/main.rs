@@ -683,6 +683,19 @@ fn main() {
 mod tests {
     use super::*;
 
+    /// The sequence ids of the packets in `buf`, which must hold whole packets only.
+    fn sequence_ids(buf: &[u8]) -> Vec<u8> {
+        let mut p = 0;
+        let mut seqs = vec![];
+        while p < buf.len() {
+            let l = buf[p] as usize | (buf[p + 1] as usize) << 8 | (buf[p + 2] as usize) << 16;
+            seqs.push(buf[p + 3]);
+            p += 4 + l;
+        }
+        assert_eq!(p, buf.len());
+        seqs
+    }
+
     #[test]
     fn greeting_layout() {
         let g = build_greeting(CLIENT_PROTOCOL_41 | CLIENT_PLUGIN_AUTH);
@@ -696,17 +709,8 @@ mod tests {
     #[test]
     fn result_set_packets() {
         for deof in [false, true] {
-            let rs = build_result_set(deof);
-            let mut p = 0;
-            let mut seqs = vec![];
-            while p < rs.len() {
-                let l = rs[p] as usize | (rs[p + 1] as usize) << 8;
-                seqs.push(rs[p + 3]);
-                p += 4 + l;
-            }
-            assert_eq!(p, rs.len());
             let want: Vec<u8> = if deof { vec![1, 2, 3, 4] } else { vec![1, 2, 3, 4, 5] };
-            assert_eq!(seqs, want);
+            assert_eq!(sequence_ids(&build_result_set(deof)), want);
         }
     }
 
@@ -718,15 +722,7 @@ mod tests {
             let mut out = Vec::new();
             put_prepare_ok(&mut out, 1, 7, 2, deof);
             // PREPARE_OK, 2 params (+EOF), 1 column (+EOF)
-            let mut p = 0;
-            let mut seqs = vec![];
-            while p < out.len() {
-                let l = out[p] as usize | (out[p + 1] as usize) << 8;
-                seqs.push(out[p + 3]);
-                p += 4 + l;
-            }
-            assert_eq!(p, out.len());
-            assert_eq!(seqs.len(), if deof { 4 } else { 6 });
+            assert_eq!(sequence_ids(&out).len(), if deof { 4 } else { 6 });
             assert_eq!(&out[5..9], &7u32.to_le_bytes());
             let rs = build_stmt_result_set(deof);
             let mut renumbered = Vec::new();

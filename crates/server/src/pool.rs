@@ -48,6 +48,7 @@ use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
 use std::sync::atomic::{AtomicBool, AtomicI64, AtomicU64, AtomicU8, AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
+use turnstile_engine::clock::coarse_ms;
 use turnstile_engine::{SqlError, WaitHook, WaitKind};
 use turnstile_wire::packet::{FrameError, PacketDecoder};
 
@@ -235,17 +236,6 @@ impl Scratch {
             keep(&mut s.out, std::mem::take(&mut inner.out));
         });
     }
-}
-
-/// Milliseconds on the coarse monotonic clock: a vDSO read with no system
-/// call and a resolution of a few milliseconds, plenty for timeouts counted in
-/// seconds and the kick-up timer. Read on every queued item and parked
-/// connection, where `Instant::now` was a measurable share of the pool's cost.
-fn coarse_ms() -> u64 {
-    let mut ts = libc::timespec { tv_sec: 0, tv_nsec: 0 };
-    // SAFETY: valid out-pointer; CLOCK_MONOTONIC_COARSE cannot fail on Linux.
-    unsafe { libc::clock_gettime(libc::CLOCK_MONOTONIC_COARSE, &mut ts) };
-    ts.tv_sec as u64 * 1000 + ts.tv_nsec as u64 / 1_000_000
 }
 
 /// The pool's WaitHook: a worker about to block gives its slot to another.

@@ -16,6 +16,7 @@
 //! when the count was N has seen every commit if the count is still N (see
 //! `Conn::held_read`).
 
+use crate::clock::coarse_ms;
 use rusqlite::ffi;
 use std::os::raw::{c_char, c_int};
 use std::sync::atomic::{fence, AtomicPtr, AtomicU64, Ordering};
@@ -38,14 +39,6 @@ unsafe extern "C" fn shm_barrier(_file: *mut ffi::sqlite3_file) {
 static LOG_GENERATION: AtomicU64 = AtomicU64::new(0);
 /// When the last one happened (coarse monotonic clock, milliseconds).
 static LOG_CHANGED_MS: AtomicU64 = AtomicU64::new(0);
-
-/// Milliseconds on the coarse monotonic clock (a vDSO read, no system call).
-pub fn coarse_ms() -> u64 {
-    let mut ts = libc::timespec { tv_sec: 0, tv_nsec: 0 };
-    // SAFETY: valid out-pointer; CLOCK_MONOTONIC_COARSE cannot fail on Linux.
-    unsafe { libc::clock_gettime(libc::CLOCK_MONOTONIC_COARSE, &mut ts) };
-    ts.tv_sec as u64 * 1000 + ts.tv_nsec as u64 / 1_000_000
-}
 
 /// Milliseconds since the log generation last changed.
 pub fn log_quiet_ms() -> u64 {
