@@ -116,7 +116,7 @@ fn select_columns(sql: &str) -> Result<Vec<Column>, SqlError> {
         if depth == 0 && t.is_kw("AS") {
             if let Some(n) = tokens.get(i + 1) {
                 alias = match &n.tok {
-                    Tok::Word(w) | Tok::Quoted(w) => Some(w.clone()),
+                    Tok::Word(w) | Tok::Quoted(w) => Some(w.to_string()),
                     Tok::Str(s) => Some(String::from_utf8_lossy(s).into_owned()),
                     _ => None,
                 };

@@ -7,13 +7,17 @@
 //! (--, #, /* */) and MySQL's executable comments `/*! ... */`, whose content is
 //! lexed as ordinary SQL.
 
+/// Text of a word, quoted identifier or number: up to 24 bytes live inline, so
+/// lexing a statement of short words allocates only the token vector.
+pub type TokText = compact_str::CompactString;
+
 #[derive(Debug, Clone, PartialEq)]
 pub enum Tok {
     /// Bare identifier or keyword (compare case-insensitively with `is_kw`).
-    Word(String),
+    Word(TokText),
     /// `quoted identifier` (backticks, or double quotes outside ANSI_QUOTES as strings).
-    Quoted(String),
-    Number(String),
+    Quoted(TokText),
+    Number(TokText),
     Str(Vec<u8>),
     /// @@name, @@session.name, @@global.name: (scope, name), both lowercased.
     SysVar(Option<String>, String),
@@ -125,7 +129,7 @@ pub fn tokenize(sql: &str) -> Result<Vec<Token>, LexError> {
                     }
                 }
             }
-            out.push(Token { tok: Tok::Quoted(String::from_utf8_lossy(&s).into_owned()), start, end: j + 1 });
+            out.push(Token { tok: Tok::Quoted(TokText::from(String::from_utf8_lossy(&s))), start, end: j + 1 });
             i = j + 1;
             continue;
         }
@@ -200,9 +204,9 @@ pub fn tokenize(sql: &str) -> Result<Vec<Token>, LexError> {
                 while j < b.len() && is_ident(b[j]) {
                     j += 1;
                 }
-                out.push(Token { tok: Tok::Word(sql[i..j].to_string()), start, end: j });
+                out.push(Token { tok: Tok::Word(TokText::from(&sql[i..j])), start, end: j });
             } else {
-                out.push(Token { tok: Tok::Number(sql[i..j].to_string()), start, end: j });
+                out.push(Token { tok: Tok::Number(TokText::from(&sql[i..j])), start, end: j });
             }
             i = j;
             continue;
@@ -232,7 +236,7 @@ pub fn tokenize(sql: &str) -> Result<Vec<Token>, LexError> {
                 i = end;
                 continue;
             }
-            out.push(Token { tok: Tok::Word(sql[i..j].to_string()), start, end: j });
+            out.push(Token { tok: Tok::Word(TokText::from(&sql[i..j])), start, end: j });
             i = j;
             continue;
         }

@@ -394,7 +394,7 @@ impl Session {
             self.stmts.clear();
             self.sql.db = None;
         }
-        self.sql.user = login.username.clone();
+        self.sql.user = login.username;
         self.sql.host = if self.peer.ip == "localhost" { "localhost".into() } else { self.peer.ip.clone() };
         self.sql.account_user = account.user.clone();
         self.sql.account_host = account.host.clone();

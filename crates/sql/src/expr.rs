@@ -102,7 +102,7 @@ impl<'a> Parser<'a> {
         match self.peek().map(|t| &t.tok) {
             Some(Tok::Word(w)) | Some(Tok::Quoted(w)) => {
                 self.pos += 1;
-                Ok(w.clone())
+                Ok(w.to_string())
             }
             Some(Tok::Str(s)) => {
                 self.pos += 1;
@@ -265,7 +265,7 @@ impl<'a> Parser<'a> {
             Tok::Str(s) => Expr::Lit(Value::Bytes(s.clone())),
             Tok::SysVar(scope, name) => Expr::SysVar(scope.clone(), name.clone()),
             Tok::UserVar(name) => Expr::UserVar(name.clone()),
-            Tok::Quoted(w) => Expr::Word(w.clone()),
+            Tok::Quoted(w) => Expr::Word(w.to_string()),
             Tok::Param => {
                 self.params_seen += 1;
                 Expr::Param(self.params_seen - 1)
@@ -284,7 +284,7 @@ impl<'a> Parser<'a> {
                 }
             }
             Tok::Word(w) => {
-                let upper = w.to_ascii_uppercase();
+                let upper = w.as_str().to_ascii_uppercase();
                 match upper.as_str() {
                     "NULL" => return Ok(Expr::Lit(Value::Null)),
                     "TRUE" => return Ok(Expr::Lit(Value::Int(1))),
@@ -340,7 +340,7 @@ impl<'a> Parser<'a> {
                     Expr::Func(upper, args)
                 } else {
                     // A qualified name a.b is a column reference.
-                    let mut name = w.clone();
+                    let mut name = w.to_string();
                     while self.eat_op(".") {
                         name.push('.');
                         name.push_str(&self.name()?);

@@ -580,7 +580,7 @@ fn local_select(call: &mut Call<'_, '_>, sql: &str, toks: &[Token], sink: &mut d
             name = p.name()?;
         } else if let Some(Tok::Word(w)) | Some(Tok::Quoted(w)) = p.peek().map(|t| &t.tok) {
             if !is_clause_keyword(w) {
-                name = w.clone();
+                name = w.to_string();
                 p.next();
             }
         } else if let Some(Tok::Str(s)) = p.peek().map(|t| &t.tok) {
@@ -729,7 +729,7 @@ fn set_one(call: &mut Call<'_, '_>, p: &mut Parser<'_>) -> Result<(), SqlError> 
         Tok::UserVar(n) => Target::User(n.clone()),
         Tok::SysVar(s, n) => Target::Sys(s.clone().or(scope.map(str::to_string)), n.clone()),
         Tok::Word(w) | Tok::Quoted(w) => {
-            let mut name = w.to_ascii_lowercase();
+            let mut name = w.as_str().to_ascii_lowercase();
             if p.eat_op(".") {
                 // SET @@session.x is lexed as SysVar; `SET session.x` is not valid.
                 name = p.name()?.to_ascii_lowercase();

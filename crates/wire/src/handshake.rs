@@ -47,7 +47,7 @@ pub struct HandshakeResponse {
     pub auth_response: Vec<u8>,
     pub database: Option<String>,
     pub auth_plugin: Option<String>,
-    /// Connection attributes, still encoded (validated; decode with `attributes()`).
+    /// Connection attributes, still encoded (framing checked; decode with `attributes()`).
     /// Kept raw so a login does not allocate two strings per attribute.
     pub attributes_raw: Vec<u8>,
 }
@@ -104,9 +104,11 @@ impl HandshakeResponse {
             }
             let raw = r.take(total)?;
             let mut attrs = Reader::new(raw);
+            // Framing only, as MySQL checks them: every name has a value and
+            // no length runs past the block. Text is decoded (lossily) when read.
             while !attrs.is_empty() {
-                std::str::from_utf8(attrs.lenenc_bytes()?).map_err(|_| ProtocolError("invalid UTF-8"))?;
-                std::str::from_utf8(attrs.lenenc_bytes()?).map_err(|_| ProtocolError("invalid UTF-8"))?;
+                attrs.lenenc_bytes()?;
+                attrs.lenenc_bytes()?;
             }
             attributes_raw = raw.to_vec();
         }

@@ -90,7 +90,7 @@ impl<'a> Cur<'a> {
     pub fn ident(&mut self) -> Result<String, SqlError> {
         match self.peek().map(|t| &t.tok) {
             Some(Tok::Word(w)) | Some(Tok::Quoted(w)) => {
-                let w = w.clone();
+                let w = w.to_string();
                 self.pos += 1;
                 Ok(w)
             }

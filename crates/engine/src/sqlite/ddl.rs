@@ -673,7 +673,7 @@ fn default_value(c: &mut Cur<'_>) -> Result<Default_, SqlError> {
             }
             Default_::Literal(s)
         }
-        Tok::Number(n) => Default_::Literal(n.clone()),
+        Tok::Number(n) => Default_::Literal(n.to_string()),
         Tok::Op("-") | Tok::Op("+") => {
             let sign = if t.is_op("-") { "-" } else { "" };
             match c.next().map(|t| &t.tok) {

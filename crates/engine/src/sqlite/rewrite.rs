@@ -484,7 +484,7 @@ impl<'a> Tr<'a> {
                         if is_db {
                             if let Some(q) = self.qualifier(w, next) {
                                 if !three {
-                                    self.tables.push((Some(w.clone()), next.to_string()));
+                                    self.tables.push((Some(w.to_string()), next.to_string()));
                                 }
                                 self.push(t, &q);
                                 i += 1;
@@ -658,7 +658,7 @@ impl<'a> Tr<'a> {
                         }
                         "COLLATE" => {
                             let name = toks.get(i + 1).and_then(|n| match &n.tok {
-                                Tok::Word(w) | Tok::Quoted(w) => Some(w.clone()),
+                                Tok::Word(w) | Tok::Quoted(w) => Some(w.to_string()),
                                 Tok::Str(s) => Some(String::from_utf8_lossy(s).into_owned()),
                                 _ => None,
                             });

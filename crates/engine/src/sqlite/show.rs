@@ -228,7 +228,7 @@ pub fn run(sess: &mut SqliteSession, sql: &str, sink: &mut dyn RowSink) -> Resul
         let (db, name) = c.qualified()?;
         let col_filter = match c.peek().map(|t| &t.tok) {
             Some(Tok::Word(w)) | Some(Tok::Quoted(w)) => {
-                let w = w.clone();
+                let w = w.to_string();
                 c.next();
                 Filter::Like(w)
             }
