@@ -168,6 +168,32 @@ def test_ping_and_statistics(server):
     conn.close()
 
 
+@pytest.mark.parametrize("reset", [True, False])
+def test_close_after_quit(server_factory, reset):
+    """After COM_QUIT the server closes a TCP connection with an RST
+    (reset_after_quit, the default), so the client, which has already closed
+    its end, keeps no TIME_WAIT socket; with the setting off it closes with a
+    FIN, as MySQL does. Either way a client still reading sees the end."""
+    srv = server_factory("--reset-after-quit", "true" if reset else "false")
+    c = rawproto.connect(srv, "root", ROOT_PASSWORD)
+    c.command(rawproto.COM_QUIT)
+    c.sock.settimeout(10)
+    try:
+        if reset:
+            with pytest.raises(ConnectionResetError):
+                c.sock.recv(1)
+        else:
+            assert c.sock.recv(1) == b""
+    finally:
+        c.close()
+    # Everyone else is served as before.
+    conn = clients.root(srv)
+    with conn.cursor() as cur:
+        cur.execute("SELECT 1")
+        assert cur.fetchone() == (1,)
+    conn.close()
+
+
 # ----------------------------------------------------------------------------
 # COM_CHANGE_USER / COM_RESET_CONNECTION
 

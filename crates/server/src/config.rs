@@ -140,6 +140,11 @@ pub struct Config {
     /// On first start, create `root`@`localhost` with an empty password (socket and loopback only).
     #[arg(long, default_value_t = false)]
     pub allow_empty_root_password: bool,
+    /// After a client's COM_QUIT, close its TCP socket with an RST (SO_LINGER 0)
+    /// instead of a FIN: the client, which has already closed its end, keeps no
+    /// TIME_WAIT socket, and the server skips the FIN/ACK exchange.
+    #[arg(long, default_value_t = true, action = clap::ArgAction::Set)]
+    pub reset_after_quit: bool,
     /// Shards of the connection registry (0: four per CPU).
     #[arg(long, default_value_t = 0)]
     pub registry_shards: usize,

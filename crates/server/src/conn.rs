@@ -78,6 +78,18 @@ fn ip_text(ip: std::net::IpAddr) -> String {
 }
 
 impl Stream {
+    /// Called before the socket is closed after the client's COM_QUIT: make
+    /// close(2) send an RST instead of a FIN (SO_LINGER with a zero timeout).
+    /// The client has said goodbye and closed its end, so nothing is lost; its
+    /// socket then goes away at once instead of waiting in TIME_WAIT for a
+    /// minute, and the server skips the FIN/ACK exchange (about 5 µs of
+    /// kernel time per connection here, see docs/configuration.md).
+    pub fn reset_on_close(&self) {
+        if let Stream::Tcp(s) = self {
+            let _ = socket2::SockRef::from(s).set_linger(Some(Duration::ZERO));
+        }
+    }
+
     pub fn set_read_timeout(&self, d: Duration) -> io::Result<()> {
         match self {
             Stream::Tcp(s) => s.set_read_timeout(Some(d)),

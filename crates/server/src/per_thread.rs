@@ -339,5 +339,8 @@ pub fn serve(server: &Arc<Server>, conn: Accepted, small: &mut [u8]) {
         }
     }
     session.finish();
+    if session.quit && server.config.reset_after_quit {
+        stream.reset_on_close();
+    }
     drop(stream);
 }
