@@ -36,6 +36,11 @@ pub use turnstile_wire::value::Value;
 /// that cannot pause simply keeps producing (the buffer grows past its target).
 pub trait RowSink {
     fn columns(&mut self, columns: &[Column]) -> Result<(), SqlError>;
+    /// The same columns with their definitions already encoded (a cached
+    /// statement's); a sink that writes the wire protocol copies them.
+    fn columns_encoded(&mut self, columns: &[Column], _encoded: &turnstile_wire::response::EncodedColumns) -> Result<(), SqlError> {
+        self.columns(columns)
+    }
     fn row(&mut self, row: &[Value]) -> Result<(), SqlError>;
     /// True when the producer should stop after the current row and return `Outcome::Paused`.
     fn wants_pause(&self) -> bool {

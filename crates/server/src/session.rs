@@ -22,7 +22,7 @@ use turnstile_wire::command::{decode_execute_params_into, ChangeUser, Command, P
 use turnstile_wire::consts::{cap, charset, status};
 use turnstile_wire::handshake::{encode_auth_more_data, encode_auth_switch, Greeting, HandshakeResponse};
 use turnstile_wire::packet::{begin_packet, end_packet};
-use turnstile_wire::response::{encode_binary_row_typed, encode_column_count, encode_eof, encode_err, encode_ok, encode_text_row, text_fsp};
+use turnstile_wire::response::{encode_binary_row_typed, encode_column_count, encode_eof, encode_err, encode_ok, encode_text_row, text_fsp, EncodedColumns};
 
 /// Output buffer size past which a result set is flushed to the socket.
 pub const FLUSH_AT: usize = 64 * 1024;
@@ -107,7 +107,7 @@ pub struct Session {
     seq: u8,
     sql: SessionState,
     engine: Option<Box<dyn EngineSession>>,
-    stmts: HashMap<u32, Stmt>,
+    stmts: HashMap<u32, Stmt, rustc_hash::FxBuildHasher>,
     next_stmt_id: u32,
     multi_statements: bool,
     pending: Option<PendingLogin>,
@@ -150,7 +150,7 @@ impl Session {
             caps: 0,
             seq: 0,
             engine: None,
-            stmts: HashMap::new(),
+            stmts: HashMap::with_hasher(rustc_hash::FxBuildHasher),
             next_stmt_id: 1,
             multi_statements: false,
             pending: None,
@@ -1001,6 +1001,18 @@ impl<'a, 'f> WireSink<'a, 'f> {
         end_packet(self.out, start, self.seq);
     }
 
+    /// After the column definitions: the EOF packet (unless DEPRECATE_EOF) and
+    /// the row format for the rows that follow.
+    fn columns_end(&mut self, columns: &[Column]) -> Result<(), SqlError> {
+        if !self.deprecate_eof {
+            let st = self.status;
+            self.packet(|o| encode_eof(o, 0, st));
+        }
+        set_row_format(&mut self.format, self.binary, columns);
+        self.sent_columns = true;
+        self.maybe_flush()
+    }
+
     fn maybe_flush(&mut self) -> Result<(), SqlError> {
         if self.out.len() >= FLUSH_AT {
             if let Err(e) = (self.flush)(self.out) {
@@ -1029,13 +1041,15 @@ impl RowSink for WireSink<'_, '_> {
         for c in columns {
             self.packet(|o| c.encode(o));
         }
-        if !self.deprecate_eof {
-            let st = self.status;
-            self.packet(|o| encode_eof(o, 0, st));
+        self.columns_end(columns)
+    }
+
+    fn columns_encoded(&mut self, columns: &[Column], encoded: &EncodedColumns) -> Result<(), SqlError> {
+        self.packet(|o| encode_column_count(o, columns.len()));
+        for payload in encoded.payloads() {
+            self.packet(|o| o.extend_from_slice(payload));
         }
-        set_row_format(&mut self.format, self.binary, columns);
-        self.sent_columns = true;
-        self.maybe_flush()
+        self.columns_end(columns)
     }
 
     fn row(&mut self, row: &[Value]) -> Result<(), SqlError> {

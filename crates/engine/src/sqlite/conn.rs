@@ -169,6 +169,8 @@ pub enum Conv {
 #[derive(Debug, Clone)]
 pub struct ColMeta {
     pub cols: Vec<Column>,
+    /// `cols` encoded for the wire once, sent by copy on every execution.
+    pub encoded: turnstile_wire::response::EncodedColumns,
     pub convs: Vec<Conv>,
 }
 

@@ -466,7 +466,13 @@ impl SqliteSession {
         // text has its comparison/IN/VALUES/LIMIT literals replaced by parameters,
         // so that text-protocol statements differing only in values share one
         // compiled statement.
-        let cached = self.conn.as_ref().map_or(false, |c| c.cache.contains_key(sql));
+        // One lookup: a statement compiled for the current schema is used as is.
+        let stamp = self.stamp();
+        let cached = match self.conn.as_mut().and_then(|c| c.cache_get(sql)) {
+            Some(c) if c.stamp == stamp => return self.dml_compiled(ctx, sql, params, sink),
+            Some(_) => true,
+            None => false,
+        };
         if !cached {
             if let Some((norm, slots)) = normalize(sql) {
                 let merged: Vec<Value> = slots
@@ -585,21 +591,24 @@ impl SqliteSession {
             let rc = st.step();
             let ncols = st.column_count();
             if ncols > 0 && (rc == ffi::SQLITE_ROW || rc == ffi::SQLITE_DONE) {
-                let meta = match &entry.meta {
-                    Some(m) => m.clone(),
+                // Column metadata is worked out on the first execution and kept
+                // with the statement when it cannot change.
+                let (meta, keep) = match &entry.meta {
+                    Some(m) => (m.clone(), false),
                     None => {
-                        let (m, stable) = column_meta(conn, conn.cache.get(sql).expect("compiled"), rc == ffi::SQLITE_ROW);
-                        let m = Arc::new(m);
-                        if stable {
-                            if let Some(e) = conn.cache.get_mut(sql) {
-                                e.meta = Some(m.clone());
-                            }
-                        }
-                        m
+                        let (m, stable) = column_meta(conn, entry, rc == ffi::SQLITE_ROW);
+                        (Arc::new(m), stable)
                     }
                 };
-                let st = &conn.cache.get(sql).expect("compiled").stmt;
-                sink.columns(&meta.cols)?;
+                let st = if keep {
+                    if let Some(e) = conn.cache.get_mut(sql) {
+                        e.meta = Some(meta.clone());
+                    }
+                    &conn.cache.get(sql).expect("compiled").stmt
+                } else {
+                    st
+                };
+                sink.columns_encoded(&meta.cols, &meta.encoded)?;
                 *rows_found = 0;
                 let out = stream_rows(conn, st, rc, &meta, sink, sql, rows_found)?;
                 if let (Outcome::Rows, Some(count_sql)) = (&out, rw.count_sql.as_deref()) {
@@ -1598,7 +1607,8 @@ fn column_meta(conn: &Conn, entry: &Cached, have_row: bool) -> (ColMeta, bool) {
         convs.push(conv);
         cols.push(c);
     }
-    (ColMeta { cols, convs }, stable)
+    let encoded = turnstile_wire::response::EncodedColumns::new(&cols);
+    (ColMeta { cols, encoded, convs }, stable)
 }
 
 /// ERR 1062 with MySQL's message: the duplicate value (from the first row of
