@@ -339,7 +339,7 @@ pub fn serve(server: &Arc<Server>, conn: Accepted, small: &mut [u8]) {
         }
     }
     session.finish();
-    if session.quit && server.config.reset_after_quit {
+    if session.close_with_reset() {
         stream.reset_on_close();
     }
     drop(stream);

@@ -880,7 +880,7 @@ impl Pool {
         g.load.fetch_sub(1, Ordering::Relaxed);
         inner.session.cancel_paused();
         inner.session.finish();
-        if inner.session.quit && self.server.config.reset_after_quit {
+        if inner.session.close_with_reset() {
             inner.stream.reset_on_close();
         }
         // Close the socket now, even if a stale queue entry still holds the connection.

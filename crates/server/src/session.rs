@@ -944,6 +944,12 @@ impl Session {
     }
 
     /// Tear down: unregister and release the connection slot.
+    /// The connection should be closed with an RST: the client said COM_QUIT
+    /// and `reset_after_quit` is on (see `Stream::reset_on_close`).
+    pub fn close_with_reset(&self) -> bool {
+        self.quit && self.server.config.reset_after_quit
+    }
+
     pub fn finish(&mut self) {
         self.handle.detach_socket();
         if let Some(mut e) = self.engine.take() {

@@ -134,14 +134,6 @@ impl EncodedColumns {
         e
     }
 
-    pub fn len(&self) -> usize {
-        self.ends.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.ends.is_empty()
-    }
-
     /// Each column definition's payload, in order.
     pub fn payloads(&self) -> impl Iterator<Item = &[u8]> + '_ {
         let mut start = 0;
