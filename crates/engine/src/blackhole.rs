@@ -2,19 +2,25 @@
 //! results. It exists to measure the connection layer alone (as MySQL's
 //! BLACKHOLE engine does in the classic experiments). Databases are still real
 //! (catalog directories), so USE and unknown-database errors behave as usual.
+//!
+//! Privileges: with no tables to resolve, a statement needs its verb's
+//! privilege on the current database (when it names a table without a
+//! database) and on every existing database it names as `db.`; conservative,
+//! so `INSERT INTO d1.t SELECT ... FROM d2.u` needs INSERT on both.
 
 use crate::catalog::Catalog;
 use crate::lex::{self, Tok};
-use crate::{Column, Done, Engine, EngineSession, ExecContext, Outcome, Prepared, RowSink, SqlError, Value};
+use crate::{privs, Access, Column, Done, Engine, EngineSession, ExecContext, Outcome, Prepared, RowSink, SqlError, Value};
 use std::path::Path;
+use std::sync::Arc;
 
 pub struct Blackhole {
-    catalog: Catalog,
+    catalog: Arc<Catalog>,
 }
 
 impl Blackhole {
     pub fn open(datadir: &Path) -> std::io::Result<Blackhole> {
-        Ok(Blackhole { catalog: Catalog::open(datadir)? })
+        Ok(Blackhole { catalog: Arc::new(Catalog::open(datadir)?) })
     }
 }
 
@@ -32,16 +38,55 @@ impl Engine for Blackhole {
         self.catalog.create(name, if_not_exists)
     }
     fn drop_database(&self, name: &str, if_exists: bool) -> Result<bool, SqlError> {
-        self.catalog.drop(name, if_exists)
+        Catalog::drop(&self.catalog, name, if_exists)
     }
     fn open_session(&self) -> Result<Box<dyn EngineSession>, SqlError> {
-        Ok(Box::new(BlackholeSession { db: None, in_trans: false }))
+        Ok(Box::new(BlackholeSession { db: None, in_trans: false, catalog: self.catalog.clone() }))
     }
 }
 
 struct BlackholeSession {
     db: Option<String>,
     in_trans: bool,
+    catalog: Arc<Catalog>,
+}
+
+/// The privilege a statement's verb needs on each database it touches.
+fn verb_privilege(kw: &str) -> u32 {
+    match kw {
+        "SELECT" | "WITH" | "TABLE" | "VALUES" | "SHOW" | "DESCRIBE" | "DESC" | "EXPLAIN" | "LOCK" | "CHECK" => privs::SELECT,
+        "INSERT" | "REPLACE" => privs::INSERT,
+        "UPDATE" => privs::UPDATE,
+        "DELETE" => privs::DELETE,
+        "CREATE" => privs::CREATE,
+        "ALTER" => privs::ALTER,
+        "DROP" | "TRUNCATE" => privs::DROP,
+        "RENAME" => privs::CREATE | privs::DROP,
+        "ANALYZE" | "OPTIMIZE" | "REPAIR" => privs::SELECT | privs::INSERT,
+        _ => 0,
+    }
+}
+
+impl BlackholeSession {
+    /// See the module header: the verb's privilege on every database named.
+    fn check_access(&self, access: &dyn Access, sql: &str) -> Result<(), SqlError> {
+        let need = verb_privilege(&lex::first_keyword(sql));
+        if need == 0 {
+            return Ok(());
+        }
+        let tokens = lex::tokenize(sql).map_err(|e| SqlError::syntax(&sql[e.at..]))?;
+        for w in tokens.windows(3) {
+            if let (Some(db), true, Some(table)) = (w[0].ident(), w[1].is_op("."), w[2].ident().or(w[2].is_op("*").then_some("*"))) {
+                if w[0].end == w[1].start && self.catalog.exists(db) && !crate::catalog::Catalog::is_system(db) {
+                    access.check_table(db, table, need)?;
+                }
+            }
+        }
+        match &self.db {
+            Some(db) if touches_table(sql)? => access.check_table(db, "*", need),
+            _ => Ok(()),
+        }
+    }
 }
 
 /// Result columns a statement would have, from its text alone.
@@ -67,6 +112,13 @@ fn result_columns(sql: &str, db: Option<&str>) -> Result<Vec<Column>, SqlError> 
 /// A statement that names a table without a database (`t`, not `db.t`) needs a
 /// current database, as in MySQL (ERR 1046).
 fn needs_database(sql: &str) -> Result<bool, SqlError> {
+    let tokens = lex::tokenize(sql).map_err(|e| SqlError::syntax(&sql[e.at..]))?;
+    let qualified = tokens.windows(3).any(|w| w[0].ident().is_some() && w[1].is_op(".") && (w[2].ident().is_some() || w[2].is_op("*")));
+    Ok(touches_table(sql)? && !qualified)
+}
+
+/// Does the statement name a table at all?
+fn touches_table(sql: &str) -> Result<bool, SqlError> {
     let kw = lex::first_keyword(sql);
     let tokens = lex::tokenize(sql).map_err(|e| SqlError::syntax(&sql[e.at..]))?;
     let touches_table = match kw.as_str() {
@@ -76,8 +128,7 @@ fn needs_database(sql: &str) -> Result<bool, SqlError> {
         "SHOW" => tokens.iter().any(|t| t.is_kw("TABLES") || t.is_kw("COLUMNS") || t.is_kw("FIELDS") || t.is_kw("INDEX") || t.is_kw("INDEXES") || t.is_kw("KEYS")) && !tokens.iter().any(|t| t.is_kw("FROM") || t.is_kw("IN")),
         _ => false,
     };
-    let qualified = tokens.windows(3).any(|w| w[0].ident().is_some() && w[1].is_op(".") && (w[2].ident().is_some() || w[2].is_op("*")));
-    Ok(touches_table && !qualified)
+    Ok(touches_table)
 }
 
 /// Names of a SELECT's result columns: the alias, or the expression's text.
@@ -149,10 +200,11 @@ impl EngineSession for BlackholeSession {
         Ok(())
     }
 
-    fn execute(&mut self, _ctx: &ExecContext<'_>, sql: &str, _params: &[Value], sink: &mut dyn RowSink) -> Result<Outcome, SqlError> {
+    fn execute(&mut self, ctx: &ExecContext<'_>, sql: &str, _params: &[Value], sink: &mut dyn RowSink) -> Result<Outcome, SqlError> {
         if self.db.is_none() && needs_database(sql)? {
             return Err(SqlError::no_database());
         }
+        self.check_access(ctx.access, sql)?;
         let columns = result_columns(sql, self.db.as_deref())?;
         if columns.is_empty() {
             return Ok(Outcome::Done(Done::default()));
@@ -161,12 +213,16 @@ impl EngineSession for BlackholeSession {
         Ok(Outcome::Rows)
     }
 
-    fn field_list(&mut self, _table: &str) -> Result<Vec<Column>, SqlError> {
+    fn field_list(&mut self, access: &dyn Access, table: &str) -> Result<Vec<Column>, SqlError> {
+        if let Some(db) = &self.db {
+            access.check_table(db, table, privs::SELECT)?;
+        }
         // Blackhole tables have no stored definition, hence no columns to list.
         Ok(Vec::new())
     }
 
-    fn prepare(&mut self, sql: &str) -> Result<Prepared, SqlError> {
+    fn prepare(&mut self, access: &dyn Access, sql: &str) -> Result<Prepared, SqlError> {
+        self.check_access(access, sql)?;
         let params = lex::count_params(sql).map_err(|e| SqlError::syntax(&sql[e.at..]))?;
         Ok(Prepared { params, columns: result_columns(sql, self.db.as_deref())? })
     }

@@ -31,8 +31,9 @@ impl SqlError {
     pub fn db_access_denied(user: &str, host: &str, db: &str) -> Self {
         Self::new(1044, "42000", format!("Access denied for user '{}'@'{}' to database '{}'", user, host, db))
     }
-    pub fn command_denied(command: &str, user: &str, host: &str, table: &str) -> Self {
-        Self::new(1142, "42000", format!("{} command denied to user '{}'@'{}' for table '{}'", command, user, host, table))
+    /// ERR 1142 in MariaDB's wording, which names the database too.
+    pub fn table_access_denied(command: &str, user: &str, host: &str, db: &str, table: &str) -> Self {
+        Self::new(1142, "42000", format!("{} command denied to user '{}'@'{}' for table `{}`.`{}`", command, user, host, db.replace('`', "``"), table.replace('`', "``")))
     }
     pub fn specific_access_denied(privilege: &str) -> Self {
         Self::new(

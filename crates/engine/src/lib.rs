@@ -14,13 +14,17 @@
 //! Also here: `SqlError` (MySQL error code + SQLSTATE + message), the shared
 //! lexer and the on-disk database catalog.
 
+pub mod access;
 pub mod blackhole;
 pub mod catalog;
 pub mod clock;
 pub mod error;
 pub mod lex;
+pub mod like;
 pub mod sqlite;
+pub mod stack;
 
+pub use access::{privs, Access};
 pub use error::SqlError;
 pub use turnstile_wire::response::Column;
 pub use turnstile_wire::value::Value;
@@ -45,6 +49,18 @@ pub trait RowSink {
     /// True when the producer should stop after the current row and return `Outcome::Paused`.
     fn wants_pause(&self) -> bool {
         false
+    }
+}
+
+/// A sink that keeps nothing (a statement run only for its errors).
+pub struct DiscardRows;
+
+impl RowSink for DiscardRows {
+    fn columns(&mut self, _: &[Column]) -> Result<(), SqlError> {
+        Ok(())
+    }
+    fn row(&mut self, _: &[Value]) -> Result<(), SqlError> {
+        Ok(())
     }
 }
 
@@ -110,6 +126,25 @@ pub struct ExecContext<'a> {
     pub waits: &'a dyn WaitHook,
     /// Set by KILL QUERY / KILL CONNECTION; long-running engine work polls it.
     pub killed: &'a std::sync::atomic::AtomicBool,
+    /// The session's privileges: the engine checks every table a statement
+    /// names against them (see `access`). `&NoAccess` until the SQL front
+    /// supplies the session's own.
+    pub access: &'a dyn Access,
+}
+
+impl<'a> ExecContext<'a> {
+    /// A context for work the engine does on its own behalf (no client).
+    pub fn internal(killed: &'a std::sync::atomic::AtomicBool) -> ExecContext<'a> {
+        ExecContext { waits: &NoWait, killed, access: &access::Unrestricted }
+    }
+
+    /// The same context with the session's privileges.
+    pub fn with_access<'b>(&self, access: &'b dyn Access) -> ExecContext<'b>
+    where
+        'a: 'b,
+    {
+        ExecContext { waits: self.waits, killed: self.killed, access }
+    }
 }
 
 /// A storage engine, shared by all sessions.
@@ -147,10 +182,12 @@ pub trait EngineSession: Send {
     fn set_database(&mut self, db: Option<&str>) -> Result<(), SqlError>;
     /// Run one statement (already split from a multi-statement text).
     fn execute(&mut self, ctx: &ExecContext<'_>, sql: &str, params: &[Value], sink: &mut dyn RowSink) -> Result<Outcome, SqlError>;
-    /// Columns of a table for COM_FIELD_LIST (the mysql CLI's auto-rehash).
-    fn field_list(&mut self, table: &str) -> Result<Vec<Column>, SqlError>;
-    /// Describe a statement for COM_STMT_PREPARE.
-    fn prepare(&mut self, sql: &str) -> Result<Prepared, SqlError>;
+    /// Columns of a table for COM_FIELD_LIST (the mysql CLI's auto-rehash),
+    /// if `access` may see the table.
+    fn field_list(&mut self, access: &dyn Access, table: &str) -> Result<Vec<Column>, SqlError>;
+    /// Describe a statement for COM_STMT_PREPARE, refusing what `access`
+    /// may not run (as `execute` would).
+    fn prepare(&mut self, access: &dyn Access, sql: &str) -> Result<Prepared, SqlError>;
     fn begin(&mut self, ctx: &ExecContext<'_>, read_only: bool) -> Result<(), SqlError>;
     fn commit(&mut self, ctx: &ExecContext<'_>) -> Result<(), SqlError>;
     fn rollback(&mut self, ctx: &ExecContext<'_>) -> Result<(), SqlError>;

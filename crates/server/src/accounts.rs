@@ -116,6 +116,30 @@ fn specificity(a: &Account) -> (u8, u8) {
 #[derive(Debug, Default, Serialize, Deserialize)]
 struct File {
     accounts: Vec<Account>,
+    /// 0 (absent): written before ALTER, INDEX, REFERENCES, CREATE TEMPORARY
+    /// TABLES and LOCK TABLES had privileges of their own; see `upgrade`.
+    #[serde(default)]
+    version: u32,
+}
+
+/// The accounts file format this build writes.
+const FILE_VERSION: u32 = 1;
+
+/// Bring privileges from a version-0 file to today's bits, keeping what each
+/// account could do: CREATE used to allow ALTER, CREATE/DROP INDEX, foreign
+/// keys and temporary tables, and LOCK TABLES was not checked at all.
+fn upgrade(bits: u32) -> u32 {
+    let mut b = bits;
+    if b & privs::ADMIN != 0 {
+        b |= privs::ALL;
+    }
+    if b & privs::CREATE != 0 {
+        b |= privs::ALTER | privs::INDEX | privs::REFERENCES | privs::CREATE_TMP_TABLE;
+    }
+    if b & privs::DB_ALL != 0 {
+        b |= privs::LOCK_TABLES;
+    }
+    b
 }
 
 pub struct Accounts {
@@ -151,7 +175,17 @@ impl Accounts {
     pub fn open(datadir: &Path, root_password: Option<&str>, allow_empty_root: bool) -> Result<Accounts, BootstrapError> {
         let path = datadir.join(FILE_NAME);
         let list = match std::fs::read(&path) {
-            Ok(bytes) => serde_json::from_slice::<File>(&bytes).map_err(|e| BootstrapError::Corrupt(e.to_string()))?.accounts,
+            Ok(bytes) => {
+                let file = serde_json::from_slice::<File>(&bytes).map_err(|e| BootstrapError::Corrupt(e.to_string()))?;
+                let mut list = file.accounts;
+                if file.version < FILE_VERSION {
+                    for a in list.iter_mut() {
+                        a.global_privs = upgrade(a.global_privs);
+                        a.db_privs.values_mut().for_each(|b| *b = upgrade(*b));
+                    }
+                }
+                list
+            }
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
                 let root = match root_password {
                     Some(pw) if !pw.is_empty() => {
@@ -200,12 +234,42 @@ impl Accounts {
         Ok(out)
     }
 
+    /// May the account `by` grant (or revoke) `bits` at this level (`*.*`
+    /// when `db` is None)? It must hold GRANT OPTION there and every
+    /// privilege it hands out, as in MySQL: GRANT OPTION on `*.*` with SELECT
+    /// alone does not let an account give itself ALL. Refused with MariaDB's
+    /// errors: 1045 at the global level, 1044 naming the database.
+    fn may_grant(&self, by_user: &str, by_host: &str, db: Option<&str>, bits: u32) -> Result<(), SqlError> {
+        let held = self.privileges(by_user, by_host, db);
+        // ADMIN exists only at the global level; ALL on `db.*` means the rest.
+        let want = if db.is_some() { bits & !privs::ADMIN } else { bits } | privs::GRANT_OPTION;
+        if held & want == want {
+            return Ok(());
+        }
+        Err(match db {
+            None => SqlError::access_denied(by_user, by_host, true),
+            Some(d) => SqlError::db_access_denied(by_user, by_host, d),
+        })
+    }
+
     /// Apply an account statement on behalf of `by` (user, host of its account,
     /// and its global privileges). Returns SHOW GRANTS lines.
-    pub fn apply(&self, by_user: &str, by_host: &str, by_privs: u32, stmt: AccountStmt) -> Result<Vec<String>, SqlError> {
-        let admin = by_privs & privs::ADMIN != 0;
-        let need_admin = || if admin { Ok(()) } else { Err(SqlError::specific_access_denied("CREATE USER")) };
-        let me = |n: &UserName| if n.user.is_empty() && n.host.is_empty() { UserName { user: by_user.into(), host: by_host.into() } } else { n.clone() };
+    pub fn apply(&self, by_user: &str, by_host: &str, stmt: AccountStmt) -> Result<Vec<String>, SqlError> {
+        let admin = self.privileges(by_user, by_host, None) & privs::ADMIN != 0;
+        let need_admin = || {
+            if admin {
+                Ok(())
+            } else {
+                Err(SqlError::specific_access_denied("CREATE USER"))
+            }
+        };
+        let me = |n: &UserName| {
+            if n.user.is_empty() && n.host.is_empty() {
+                UserName { user: by_user.into(), host: by_host.into() }
+            } else {
+                n.clone()
+            }
+        };
         match stmt {
             AccountStmt::CreateUser { users, if_not_exists } => {
                 need_admin()?;
@@ -289,9 +353,8 @@ impl Accounts {
                 })
             }
             AccountStmt::Grant { privs: bits, db, users, grant_option } => {
-                if by_privs & privs::GRANT_OPTION == 0 {
-                    return Err(SqlError::specific_access_denied("GRANT OPTION"));
-                }
+                let extra = if grant_option { privs::GRANT_OPTION } else { 0 };
+                self.may_grant(by_user, by_host, db.as_deref(), bits | extra)?;
                 self.modify(|list| {
                     for u in &users {
                         let name = me(&u.name);
@@ -313,9 +376,7 @@ impl Accounts {
                 })
             }
             AccountStmt::Revoke { privs: bits, db, users } => {
-                if by_privs & privs::GRANT_OPTION == 0 {
-                    return Err(SqlError::specific_access_denied("GRANT OPTION"));
-                }
+                self.may_grant(by_user, by_host, db.as_deref(), bits)?;
                 self.modify(|list| {
                     for u in &users {
                         let name = me(u);
@@ -375,10 +436,16 @@ fn priv_text(bits: u32) -> String {
 /// SHOW GRANTS lines in MySQL's format.
 pub fn grant_lines(a: &Account) -> Vec<String> {
     let who = format!("`{}`@`{}`", a.user, a.host);
-    let opt = |bits: u32| if bits & privs::GRANT_OPTION != 0 { " WITH GRANT OPTION" } else { "" };
+    let opt = |bits: u32| {
+        if bits & privs::GRANT_OPTION != 0 {
+            " WITH GRANT OPTION"
+        } else {
+            ""
+        }
+    };
     let mut lines = vec![format!("GRANT {} ON *.* TO {}{}", priv_text(a.global_privs), who, opt(a.global_privs))];
     for (db, bits) in &a.db_privs {
-        let text = if bits & !privs::GRANT_OPTION & (privs::ALL & !privs::ADMIN) == privs::ALL & !privs::ADMIN { "ALL PRIVILEGES".to_string() } else { priv_text(*bits) };
+        let text = if bits & privs::DB_ALL == privs::DB_ALL { "ALL PRIVILEGES".to_string() } else { priv_text(*bits) };
         lines.push(format!("GRANT {} ON `{}`.* TO {}{}", text, db, who, opt(*bits)));
     }
     lines
@@ -389,7 +456,7 @@ fn write_file(path: &Path, list: &[Account]) -> std::io::Result<()> {
     let tmp = path.with_extension("json.tmp");
     {
         let mut f = std::fs::File::create(&tmp)?;
-        f.write_all(&serde_json::to_vec_pretty(&File { accounts: list.to_vec() }).map_err(std::io::Error::other)?)?;
+        f.write_all(&serde_json::to_vec_pretty(&File { accounts: list.to_vec(), version: FILE_VERSION }).map_err(std::io::Error::other)?)?;
         f.sync_all()?;
     }
     std::fs::rename(&tmp, path)?;
@@ -422,14 +489,43 @@ mod tests {
             users: vec![UserSpec { name: UserName { user: "bob".into(), host: "localhost".into() }, plugin: None, password: Some("b".into()) }],
             if_not_exists: false,
         };
-        acc.apply("root", "%", privs::ALL | privs::GRANT_OPTION, stmt.clone()).unwrap();
-        assert_eq!(acc.apply("root", "%", privs::ALL, stmt).unwrap_err().code, 1396);
+        acc.apply("root", "%", stmt.clone()).unwrap();
+        assert_eq!(acc.apply("root", "%", stmt).unwrap_err().code, 1396);
         assert!(acc.find("bob", &peer("10.0.0.1")).is_none());
         assert!(acc.find("bob", &peer("127.0.0.1")).is_some());
         // Reopen: persisted; the root password option no longer matters.
         let again = Accounts::open(&dir, None, false).unwrap();
         assert!(again.find("bob", &peer("localhost")).is_some());
         assert_eq!(grant_lines(&again.find("root", &peer("x")).unwrap()), vec!["GRANT ALL PRIVILEGES ON *.* TO `root`@`%` WITH GRANT OPTION"]);
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+
+    #[test]
+    fn grant_option_hands_out_only_what_the_grantor_holds() {
+        let dir = std::env::temp_dir().join(format!("ts-acc-grant-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let acc = Accounts::open(&dir, Some("pw"), false).unwrap();
+        let name = |u: &str| UserName { user: u.into(), host: "%".into() };
+        let create = |u: &str| AccountStmt::CreateUser { users: vec![UserSpec { name: name(u), plugin: None, password: Some("p".into()) }], if_not_exists: false };
+        let grant = |bits: u32, db: Option<&str>, u: &str, opt: bool| AccountStmt::Grant {
+            privs: bits,
+            db: db.map(str::to_string),
+            users: vec![UserSpec { name: name(u), plugin: None, password: None }],
+            grant_option: opt,
+        };
+        acc.apply("root", "%", create("g1")).unwrap();
+        acc.apply("root", "%", create("victim")).unwrap();
+        acc.apply("root", "%", grant(privs::SELECT, None, "g1", true)).unwrap();
+        // SELECT ON *.* WITH GRANT OPTION: may pass SELECT on, nothing more.
+        assert_eq!(acc.apply("g1", "%", grant(privs::ALL, None, "g1", false)).unwrap_err().code, 1045);
+        assert_eq!(acc.apply("g1", "%", grant(privs::ALL, Some("d1"), "victim", false)).unwrap_err().code, 1044);
+        assert_eq!(acc.apply("g1", "%", grant(privs::SELECT, None, "victim", false)).map(|_| ()), Ok(()));
+        assert_eq!(acc.apply("g1", "%", grant(privs::SELECT, Some("d1"), "victim", false)).map(|_| ()), Ok(()));
+        assert_eq!(acc.privileges("g1", "%", None), privs::SELECT | privs::GRANT_OPTION);
+        // Without GRANT OPTION nothing can be granted or revoked, not even
+        // what the account holds.
+        assert_eq!(acc.apply("victim", "%", grant(privs::SELECT, Some("d2"), "victim", false)).unwrap_err().code, 1044);
+        assert_eq!(acc.apply("victim", "%", AccountStmt::Revoke { privs: privs::SELECT, db: None, users: vec![name("g1")] }).unwrap_err().code, 1045);
         std::fs::remove_dir_all(dir).unwrap();
     }
 }

@@ -107,8 +107,8 @@ pub struct Config {
     /// Seconds a cached thread waits for a connection before it exits.
     #[arg(long, default_value_t = 60)]
     pub thread_idle_timeout: u64,
-    /// Stack size of connection threads, in bytes.
-    #[arg(long, default_value_t = 256 * 1024)]
+    /// Stack size of connection threads and pool workers, in bytes (MySQL 8.0's default, 1 MiB). How deep a statement may nest depends on it: deeper ones get ERR 1436
+    #[arg(long, default_value_t = 1024 * 1024)]
     pub thread_stack: usize,
     /// Seconds a client has to complete the handshake.
     #[arg(long, default_value_t = 10)]

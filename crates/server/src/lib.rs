@@ -112,6 +112,7 @@ pub fn start(config: Config) -> Result<Running, String> {
                 lock_wait_timeout: config.innodb_lock_wait_timeout.max(1),
                 wal_autocheckpoint: config.sqlite_wal_autocheckpoint,
                 idle_checkpoint: Duration::from_millis(config.sqlite_idle_checkpoint_ms),
+                expr_depth: turnstile_engine::sqlite::expr_depth_for_stack(config.thread_stack),
             };
             Box::new(SqliteEngine::open(&config.datadir, opts).map_err(|e| format!("sqlite engine: {}", e))?)
         }

@@ -175,7 +175,6 @@ impl ServerOps for Server {
     }
 
     fn account(&self, by: &SessionState, stmt: AccountStmt) -> Result<Vec<String>, SqlError> {
-        let bits = self.privileges(by, None);
-        self.accounts.apply(&by.account_user, &by.account_host, bits, stmt)
+        self.accounts.apply(&by.account_user, &by.account_host, stmt)
     }
 }

@@ -14,6 +14,7 @@ use std::collections::HashMap;
 use std::io;
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
+use turnstile_engine::access::NoAccess;
 use turnstile_engine::{Column, EngineSession, ExecContext, NoWait, Outcome, RowSink, SqlError, Value, WaitHook};
 use turnstile_sql::front::{self, Call};
 use turnstile_sql::{privs, SessionState, SERVER_VERSION};
@@ -81,8 +82,8 @@ struct Stmt {
     sql: Arc<str>,
     params: usize,
     columns: Arc<[Column]>,
-    /// `front::direct_engine_privilege` of the text, decided at prepare.
-    direct: Option<u32>,
+    /// `front::is_direct_engine` of the text, decided at prepare.
+    direct: bool,
     types: Vec<ParamType>,
     long_data: Vec<Option<Vec<u8>>>,
 }
@@ -489,7 +490,7 @@ impl Session {
             Command::FieldList { table, .. } => {
                 let table = String::from_utf8_lossy(table).into_owned();
                 let engine = self.engine.as_mut().expect("authenticated");
-                match engine.field_list(&table) {
+                match front::field_list(&mut self.sql, engine.as_mut(), &*self.server, &table) {
                     Ok(cols) => {
                         for c in cols {
                             self.packet(out, |o| c.encode_for_field_list(o));
@@ -667,7 +668,7 @@ impl Session {
                 self.server.stats.questions.inc();
             }
             let more = !rest.is_empty();
-            let result = self.run_statement(stmt, &[], false, &[], None, out, flush);
+            let result = self.run_statement(stmt, &[], false, &[], false, out, flush);
             match self.finish_statement(result, more, out) {
                 Step::Next => {}
                 Step::Stop => break,
@@ -702,7 +703,7 @@ impl Session {
             let format = std::mem::take(&mut self.row_format);
             let mut sink = WireSink::new(out, &mut self.seq, deprecate_eof, p.binary, format, flush, 0, self.pausable);
             sink.sent_columns = true;
-            let ctx = ExecContext { waits: self.waits, killed: &self.handle.killed };
+            let ctx = ExecContext { waits: self.waits, killed: &self.handle.killed, access: &NoAccess };
             let r = engine.resume(&ctx, &mut sink);
             let r = if sink.io_error.is_some() { Err(None) } else { r.map_err(Some) };
             self.row_format = std::mem::take(&mut sink.format);
@@ -785,9 +786,9 @@ impl Session {
     }
 
     /// Run one statement, streaming its rows. `direct`: a prepared statement's
-    /// `front::direct_engine_privilege`. `Err(None)` means the socket failed.
+    /// `front::is_direct_engine`. `Err(None)` means the socket failed.
     #[allow(clippy::too_many_arguments)]
-    fn run_statement(&mut self, sql: &str, params: &[Value], binary: bool, columns: &[Column], direct: Option<u32>, out: &mut Vec<u8>, flush: &mut Flush<'_>) -> (Result<Outcome, Option<SqlError>>, bool) {
+    fn run_statement(&mut self, sql: &str, params: &[Value], binary: bool, columns: &[Column], direct: bool, out: &mut Vec<u8>, flush: &mut Flush<'_>) -> (Result<Outcome, Option<SqlError>>, bool) {
         let deprecate_eof = self.deprecate_eof();
         let status_before = self.status_flags();
         let engine = self.engine.as_mut().expect("authenticated");
@@ -796,12 +797,9 @@ impl Session {
         let mut format = std::mem::take(&mut self.row_format);
         set_row_format(&mut format, binary, columns);
         let mut sink = WireSink::new(out, &mut self.seq, deprecate_eof, binary, format, flush, status_before, self.pausable);
-        let ctx = ExecContext { waits: self.waits, killed: &self.handle.killed };
+        let ctx = ExecContext { waits: self.waits, killed: &self.handle.killed, access: &NoAccess };
         let mut call = Call { sess: &mut self.sql, engine: engine.as_mut(), ops: &*self.server, ctx: &ctx, params };
-        let result = match direct {
-            Some(need) => front::execute_direct(&mut call, sql, need, &mut sink),
-            None => front::execute(&mut call, sql, &mut sink),
-        };
+        let result = if direct { front::execute_direct(&mut call, sql, &mut sink) } else { front::execute(&mut call, sql, &mut sink) };
         let sent_columns = sink.sent_columns;
         self.row_format = std::mem::take(&mut sink.format);
         if sink.io_error.is_some() {
@@ -842,7 +840,7 @@ impl Session {
         // (1064/1146/1054), as MySQL does, not by the first EXECUTE.
         let engine_prepares = matches!(kw.as_str(), "SELECT" | "SHOW" | "DESCRIBE" | "DESC" | "EXPLAIN" | "WITH" | "INSERT" | "REPLACE" | "UPDATE" | "DELETE");
         let columns = if engine_prepares && self.engine_bound(&sql) {
-            match self.engine.as_mut().expect("authenticated").prepare(&sql) {
+            match front::prepare(&mut self.sql, self.engine.as_mut().expect("authenticated").as_mut(), &*self.server, &sql) {
                 Ok(p) => p.columns,
                 Err(e) => {
                     self.send_err(out, &e);
@@ -882,7 +880,7 @@ impl Session {
                 self.packet(out, |o| encode_eof(o, 0, st));
             }
         }
-        self.stmts.insert(id, Stmt { direct: front::direct_engine_privilege(&sql), sql: sql.into(), params, columns: columns.into(), types: Vec::new(), long_data: vec![None; params] });
+        self.stmts.insert(id, Stmt { direct: front::is_direct_engine(&sql), sql: sql.into(), params, columns: columns.into(), types: Vec::new(), long_data: vec![None; params] });
     }
 
     /// Does this statement go to the engine (rather than being answered by the front)?
@@ -955,7 +953,7 @@ impl Session {
         if let Some(mut e) = self.engine.take() {
             e.cancel_paused();
             if e.in_transaction() {
-                let ctx = ExecContext { waits: self.waits, killed: &self.handle.killed };
+                let ctx = ExecContext { waits: self.waits, killed: &self.handle.killed, access: &NoAccess };
                 let _ = e.rollback(&ctx);
             }
         }

@@ -124,13 +124,16 @@ fn priv_list(p: &mut Parser<'_>) -> Result<u32, SqlError> {
                 p.eat_kw("PRIVILEGES");
                 privs::ALL
             }
-            "SELECT" => privs::SELECT,
-            "INSERT" => privs::INSERT,
-            "UPDATE" => privs::UPDATE,
-            "DELETE" => privs::DELETE,
-            "CREATE" => privs::CREATE,
-            "DROP" => privs::DROP,
+            "CREATE" if p.eat_kw("TEMPORARY") => {
+                p.expect_kw("TABLES")?;
+                privs::CREATE_TMP_TABLE
+            }
+            "LOCK" => {
+                p.expect_kw("TABLES")?;
+                privs::LOCK_TABLES
+            }
             "USAGE" => 0,
+            name if privs::NAMES.iter().any(|(_, n)| *n == name) => privs::NAMES.iter().find(|(_, n)| *n == name).map_or(0, |(b, _)| *b),
             other => return Err(SqlError::unsupported(&format!("privilege {}", other))),
         };
         if !p.eat_op(",") {
@@ -267,6 +270,9 @@ mod tests {
         assert!(matches!(parse_str("SET PASSWORD FOR 'u'@'%' = 'x'").unwrap(), Some(AccountStmt::SetPassword { user: Some(_), .. })));
         assert!(matches!(parse_str("SHOW GRANTS").unwrap(), Some(AccountStmt::ShowGrants { user: None })));
         assert_eq!(parse_str("SELECT 1").unwrap(), None);
-        assert_eq!(parse_str("GRANT ALTER ON *.* TO x").unwrap_err().code, 1235);
+        assert!(
+            matches!(parse_str("GRANT ALTER, INDEX, CREATE TEMPORARY TABLES, LOCK TABLES ON d.* TO x").unwrap(), Some(AccountStmt::Grant { privs: b, .. }) if b == privs::ALTER | privs::INDEX | privs::CREATE_TMP_TABLE | privs::LOCK_TABLES)
+        );
+        assert_eq!(parse_str("GRANT EVENT ON *.* TO x").unwrap_err().code, 1235);
     }
 }

@@ -199,8 +199,14 @@ pub fn sql_prepared(call: &mut Call<'_, '_>, sql: &str, sink: &mut dyn RowSink) 
         };
         trailing(4)?;
         let params = lex::count_params(&text).map_err(|e| SqlError::syntax(&text[e.at..]))?;
-        if lex::first_keyword(&text).is_empty() {
+        let first = lex::first_keyword(&text);
+        if first.is_empty() {
             return Err(SqlError::empty_query());
+        }
+        // PREPARE s FROM 'EXECUTE s' would run itself for ever (MySQL refuses
+        // these in a prepared statement, as here).
+        if matches!(first.as_str(), "PREPARE" | "EXECUTE" | "DEALLOCATE") || (first == "DROP" && lex::tokenize(&text).ok().and_then(|t| t.get(1).map(|t| t.is_kw("PREPARE"))).unwrap_or(false)) {
+            return Err(SqlError::new(1295, "HY000", "This command is not supported in the prepared statement protocol yet"));
         }
         if lex::split_statements(&text).len() > 1 {
             return Err(SqlError::new(1295, "HY000", "This command is not supported in the prepared statement protocol yet"));

@@ -30,6 +30,49 @@ pub enum Expr {
     Param(usize),
 }
 
+/// Children are moved to a heap stack and freed one by one, so a deep tree
+/// (a chain of 100,000 `+ 1` terms is 100,000 levels deep without a single
+/// parenthesis) is freed without recursing on a small thread stack.
+impl Drop for Expr {
+    fn drop(&mut self) {
+        let mut pending = Vec::new();
+        take_children(self, &mut pending);
+        while let Some(mut e) = pending.pop() {
+            take_children(&mut e, &mut pending);
+        }
+    }
+}
+
+/// Move `e`'s children (those not yet taken) onto `out`.
+fn take_children(e: &mut Expr, out: &mut Vec<Expr>) {
+    fn take(b: &mut Expr, out: &mut Vec<Expr>) {
+        if !matches!(b, Expr::Default) {
+            out.push(std::mem::replace(b, Expr::Default));
+        }
+    }
+    match e {
+        Expr::Neg(x) | Expr::Not(x) | Expr::Subquery(x) | Expr::IsNull(x, _) => take(x, out),
+        Expr::Bin(_, l, r) => {
+            take(l, out);
+            take(r, out);
+        }
+        Expr::Func(_, args) => out.append(args),
+        Expr::Case(operand, arms, els) => {
+            if let Some(o) = operand {
+                take(o, out);
+            }
+            for (w, t) in arms.iter_mut() {
+                take(w, out);
+                take(t, out);
+            }
+            if let Some(x) = els {
+                take(x, out);
+            }
+        }
+        _ => {}
+    }
+}
+
 pub struct Parser<'a> {
     pub toks: &'a [Token],
     pub pos: usize,
@@ -112,7 +155,10 @@ impl<'a> Parser<'a> {
         }
     }
 
+    /// Every recursion of the parser passes through `expr`, `not` or
+    /// `unary`, each of which checks the thread's stack first (ERR 1436).
     pub fn expr(&mut self) -> Result<Expr, SqlError> {
+        turnstile_engine::stack::check()?;
         self.or()
     }
 
@@ -144,6 +190,7 @@ impl<'a> Parser<'a> {
     }
 
     fn not(&mut self) -> Result<Expr, SqlError> {
+        turnstile_engine::stack::check()?;
         if self.eat_kw("NOT") {
             return Ok(Expr::Not(Box::new(self.not()?)));
         }
@@ -246,6 +293,7 @@ impl<'a> Parser<'a> {
     }
 
     fn unary(&mut self) -> Result<Expr, SqlError> {
+        turnstile_engine::stack::check()?;
         if self.eat_op("-") {
             return Ok(Expr::Neg(Box::new(self.unary()?)));
         }
@@ -447,18 +495,7 @@ fn compare(a: &Value, b: &Value) -> Option<std::cmp::Ordering> {
 }
 
 fn like(s: &str, pat: &str) -> bool {
-    fn go(s: &[char], p: &[char]) -> bool {
-        match p.split_first() {
-            None => s.is_empty(),
-            Some(('%', rest)) => (0..=s.len()).any(|i| go(&s[i..], rest)),
-            Some(('_', rest)) => !s.is_empty() && go(&s[1..], rest),
-            Some(('\\', rest)) if !rest.is_empty() => !s.is_empty() && s[0] == rest[0] && go(&s[1..], &rest[1..]),
-            Some((c, rest)) => !s.is_empty() && s[0] == *c && go(&s[1..], rest),
-        }
-    }
-    let s: Vec<char> = s.to_lowercase().chars().collect();
-    let p: Vec<char> = pat.to_lowercase().chars().collect();
-    go(&s, &p)
+    turnstile_engine::like::like(s, pat, true)
 }
 
 /// Public for SHOW ... LIKE.
@@ -528,6 +565,9 @@ fn arith(op: &str, a: &Value, b: &Value) -> Result<Value, SqlError> {
 }
 
 pub fn eval(e: &Expr, env: &mut dyn Env) -> Result<Value, SqlError> {
+    // A left-deep chain (`1+1+...`) is built by loops, not recursion: its
+    // depth is met here first.
+    turnstile_engine::stack::check()?;
     Ok(match e {
         Expr::Lit(v) => v.clone(),
         Expr::SysVar(scope, name) => env.sys_var(scope.as_deref(), name)?,

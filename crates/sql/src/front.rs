@@ -5,7 +5,7 @@ use crate::expr::{self, Env, Expr, Parser};
 use crate::vars::{self, Scope};
 use crate::{privs, ServerOps, SessionState, SERVER_VERSION};
 use turnstile_engine::lex::{self, Tok, Token};
-use turnstile_engine::{Column, Done, EngineSession, ExecContext, Outcome, RowSink, SqlError, Value, WaitKind};
+use turnstile_engine::{Access, Column, Done, EngineSession, ExecContext, Outcome, Prepared, RowSink, SqlError, Value, WaitKind};
 use turnstile_wire::consts::{colflag, coltype};
 
 /// Everything one statement execution needs.
@@ -44,41 +44,40 @@ fn note_row_count(call: &mut Call<'_, '_>, result: &Result<Outcome, SqlError>) {
     };
 }
 
-/// For a prepared statement, decided once when it is prepared: the privilege
-/// it needs if every execution can go straight to the engine (DML that reads
-/// a table or writes one and names no session value to substitute: no `@x`,
-/// USER(), CONNECTION_ID(), ROW_COUNT()); `None` if `execute` must look at it
-/// each time. Saves re-scanning the text on every execution (sysbench's
-/// point select: ~900 of ~11,000 instructions).
-pub fn direct_engine_privilege(sql: &str) -> Option<u32> {
-    engine_dml_privilege(&lex::first_keyword(sql), sql).filter(|_| !crate::dialect::needs_substitution(sql))
+/// For a prepared statement, decided once when it is prepared: true if every
+/// execution can go straight to the engine (DML that reads a table or writes
+/// one and names no session value to substitute: no `@x`, USER(),
+/// CONNECTION_ID(), ROW_COUNT()); false if `execute` must look at it each
+/// time. Saves re-scanning the text on every execution (sysbench's point
+/// select: ~900 of ~11,000 instructions). The engine checks privileges either
+/// way.
+pub fn is_direct_engine(sql: &str) -> bool {
+    is_engine_dml(&lex::first_keyword(sql), sql) && !crate::dialect::needs_substitution(sql)
 }
 
-/// DML the engine runs as it is (after substitution), with the privilege it
-/// needs: a SELECT that reads a table (one byte scan decides; only table-less
-/// SELECTs are lexed by `statement`), INSERT, REPLACE, UPDATE, DELETE.
-fn engine_dml_privilege(kw: &str, sql: &str) -> Option<u32> {
+/// DML the engine runs as it is (after substitution): a SELECT that reads a
+/// table (one byte scan decides; only table-less SELECTs are lexed by
+/// `statement`), INSERT, REPLACE, UPDATE, DELETE.
+fn is_engine_dml(kw: &str, sql: &str) -> bool {
     match kw {
-        "SELECT" if crate::dialect::select_reads_table(sql) => Some(privs::SELECT),
-        "INSERT" | "REPLACE" => Some(privs::INSERT),
-        "UPDATE" => Some(privs::UPDATE),
-        "DELETE" => Some(privs::DELETE),
-        _ => None,
+        "SELECT" => crate::dialect::select_reads_table(sql),
+        "INSERT" | "REPLACE" | "UPDATE" | "DELETE" => true,
+        _ => false,
     }
 }
 
-/// Execute a statement `direct_engine_privilege` accepted, with privilege
-/// `need`: what `execute` does for it, without classifying the text again.
-pub fn execute_direct(call: &mut Call<'_, '_>, sql: &str, need: u32, sink: &mut dyn RowSink) -> Result<Outcome, SqlError> {
-    let result = engine_run(call, sql, need, sink);
+/// Execute a statement `is_direct_engine` accepted: what `execute` does for
+/// it, without classifying the text again.
+pub fn execute_direct(call: &mut Call<'_, '_>, sql: &str, sink: &mut dyn RowSink) -> Result<Outcome, SqlError> {
+    let result = engine_run(call, sql, sink);
     note_row_count(call, &result);
     result
 }
 
 fn statement(call: &mut Call<'_, '_>, sql: &str, sink: &mut dyn RowSink) -> Result<Outcome, SqlError> {
     let kw = lex::first_keyword(sql);
-    if let Some(need) = engine_dml_privilege(&kw, sql) {
-        return engine_statement(call, sql, need, sink);
+    if is_engine_dml(&kw, sql) {
+        return engine_statement(call, sql, sink);
     }
     match kw.as_str() {
         "SELECT" => {
@@ -86,13 +85,13 @@ fn statement(call: &mut Call<'_, '_>, sql: &str, sink: &mut dyn RowSink) -> Resu
             let toks = lex_or_syntax(sql)?;
             // `SELECT 1 UNION SELECT 2`: no table, but a query for the engine, which needs a database.
             if call.sess.db.is_some() && has_union(&toks) {
-                return engine_statement(call, sql, 0, sink);
+                return engine_statement(call, sql, sink);
             }
             match local_select(call, sql, &toks, sink) {
                 // What the front does not know (a function, an operator, a
                 // clause) an engine that evaluates SQL may: it answers or
                 // refuses with its own error. Nothing was sent yet.
-                Err(e) if matches!(e.code, 1064 | 1235 | 1054 | 1305) && call.engine.evaluates_expressions() => engine_statement(call, sql, 0, sink),
+                Err(e) if matches!(e.code, 1064 | 1235 | 1054 | 1305) && call.engine.evaluates_expressions() => engine_statement(call, sql, sink),
                 r => r,
             }
         }
@@ -142,11 +141,7 @@ fn statement(call: &mut Call<'_, '_>, sql: &str, sink: &mut dyn RowSink) -> Resu
             if let Some(out) = database_ddl(call, sql, &toks)? {
                 return Ok(out);
             }
-            let need = match kw.as_str() {
-                "DROP" => privs::DROP,
-                _ => privs::CREATE,
-            };
-            engine_statement(call, sql, need, sink)
+            engine_statement(call, sql, sink)
         }
         "BEGIN" | "START" | "COMMIT" | "ROLLBACK" => transaction(call, sql, sink),
         "DO" => {
@@ -177,16 +172,16 @@ fn statement(call: &mut Call<'_, '_>, sql: &str, sink: &mut dyn RowSink) -> Resu
             if call.engine.in_transaction() {
                 call.engine.commit(call.ctx)?;
             }
-            engine_statement(call, sql, privs::DELETE, sink)
+            engine_statement(call, sql, sink)
         }
-        "DESCRIBE" | "DESC" | "EXPLAIN" | "WITH" | "TABLE" | "VALUES" => engine_statement(call, sql, privs::SELECT, sink),
+        "DESCRIBE" | "DESC" | "EXPLAIN" | "WITH" | "TABLE" | "VALUES" => engine_statement(call, sql, sink),
         "RENAME" => {
             if call.engine.in_transaction() {
                 call.engine.commit(call.ctx)?;
             }
-            engine_statement(call, sql, privs::CREATE | privs::DROP, sink)
+            engine_statement(call, sql, sink)
         }
-        verb if ENGINE_VERBS.contains(&verb) => engine_statement(call, sql, 0, sink),
+        verb if ENGINE_VERBS.contains(&verb) => engine_statement(call, sql, sink),
         _ => Err(SqlError::syntax(sql.trim_start())),
     }
 }
@@ -254,6 +249,49 @@ fn privileges(sess: &mut SessionState, ops: &dyn ServerOps, db: Option<&str>) ->
     bits
 }
 
+/// The session's privileges as the engine asks for them, for each table a
+/// statement names: the current database's bits (from the session's cache,
+/// refreshed by `session_access` before the statement), the accounts for
+/// any other.
+struct SessionAccess<'a> {
+    sess: &'a SessionState,
+    ops: &'a dyn ServerOps,
+    /// The current database and the session's bits on it.
+    current: Option<(&'a str, u32)>,
+}
+
+impl Access for SessionAccess<'_> {
+    fn privileges(&self, db: &str) -> u32 {
+        match self.current {
+            Some((d, bits)) if d == db => bits,
+            _ => self.ops.privileges(self.sess, Some(db)),
+        }
+    }
+    fn who(&self) -> (&str, &str) {
+        (&self.sess.user, &self.sess.host)
+    }
+}
+
+/// The `Access` of a session, with its current database's privileges cached.
+fn session_access<'a>(sess: &'a mut SessionState, ops: &'a dyn ServerOps) -> SessionAccess<'a> {
+    let bits = current_db_privileges(sess, ops);
+    let sess: &'a SessionState = sess;
+    SessionAccess { current: sess.db.as_deref().map(|d| (d, bits)), sess, ops }
+}
+
+/// COM_STMT_PREPARE of a statement the engine runs: its description, or the
+/// error MySQL gives at prepare (no privilege, no such table, bad syntax).
+pub fn prepare(sess: &mut SessionState, engine: &mut dyn EngineSession, ops: &dyn ServerOps, sql: &str) -> Result<Prepared, SqlError> {
+    let access = session_access(sess, ops);
+    engine.prepare(&access, sql)
+}
+
+/// COM_FIELD_LIST: the columns of `table` in the current database.
+pub fn field_list(sess: &mut SessionState, engine: &mut dyn EngineSession, ops: &dyn ServerOps, table: &str) -> Result<Vec<Column>, SqlError> {
+    let access = session_access(sess, ops);
+    engine.field_list(&access, table)
+}
+
 fn require(call: &mut Call<'_, '_>, db: Option<&str>, need: u32, name: &str) -> Result<(), SqlError> {
     if privileges(call.sess, call.ops, db) & need == need {
         Ok(())
@@ -277,18 +315,17 @@ pub fn use_database(sess: &mut SessionState, engine: &mut dyn EngineSession, ops
     Ok(())
 }
 
-fn engine_statement(call: &mut Call<'_, '_>, sql: &str, need: u32, sink: &mut dyn RowSink) -> Result<Outcome, SqlError> {
+fn engine_statement(call: &mut Call<'_, '_>, sql: &str, sink: &mut dyn RowSink) -> Result<Outcome, SqlError> {
     let substituted = crate::dialect::substitute(call, sql)?;
-    engine_run(call, substituted.as_deref().unwrap_or(sql), need, sink)
+    engine_run(call, substituted.as_deref().unwrap_or(sql), sink)
 }
 
-/// Check privilege `need` on the current database and run `sql` in the engine.
-fn engine_run(call: &mut Call<'_, '_>, sql: &str, need: u32, sink: &mut dyn RowSink) -> Result<Outcome, SqlError> {
-    if need != 0 && current_db_privileges(call.sess, call.ops) & need != need {
-        let verb = lex::first_keyword(sql);
-        return Err(SqlError::command_denied(&verb, &call.sess.user, &call.sess.host, call.sess.db.as_deref().unwrap_or("")));
-    }
-    let out = call.engine.execute(call.ctx, sql, call.params, sink)?;
+/// Run `sql` in the engine, which checks the session's privileges on every
+/// table it names.
+fn engine_run(call: &mut Call<'_, '_>, sql: &str, sink: &mut dyn RowSink) -> Result<Outcome, SqlError> {
+    let access = session_access(call.sess, call.ops);
+    let ctx = call.ctx.with_access(&access);
+    let out = call.engine.execute(&ctx, sql, call.params, sink)?;
     // LAST_INSERT_ID() changes only when a value was generated or set with
     // LAST_INSERT_ID(expr) (MySQL); an engine that keeps it knows both.
     match call.engine.last_insert_id() {
@@ -394,7 +431,7 @@ fn transaction(call: &mut Call<'_, '_>, sql: &str, sink: &mut dyn RowSink) -> Re
     p.eat_kw("WORK");
     if !commit && p.peek().map_or(false, |t| t.is_kw("TO")) {
         // ROLLBACK TO SAVEPOINT belongs to the engine.
-        return engine_statement(call, sql, 0, sink);
+        return engine_statement(call, sql, sink);
     }
     if p.eat_kw("AND") {
         p.eat_kw("NO");
@@ -1108,27 +1145,27 @@ fn show(call: &mut Call<'_, '_>, sql: &str, sink: &mut dyn RowSink) -> Result<Ou
         return Ok(Outcome::Rows);
     }
     // SHOW TABLES, COLUMNS, CREATE TABLE, INDEX, TABLE STATUS: the engine's.
-    engine_statement(call, sql, privs::SELECT, sink)
+    engine_statement(call, sql, sink)
 }
 
 #[cfg(test)]
 mod tests {
 
     #[test]
-    fn direct_engine_privilege_only_for_plain_dml() {
-        use super::direct_engine_privilege as d;
-        assert_eq!(d("SELECT c FROM sbtest1 WHERE id=?"), Some(privs::SELECT));
-        assert_eq!(d("insert into t values (?)"), Some(privs::INSERT));
-        assert_eq!(d("REPLACE INTO t VALUES (1)"), Some(privs::INSERT));
-        assert_eq!(d("UPDATE t SET k=k+1 WHERE id=?"), Some(privs::UPDATE));
-        assert_eq!(d("DELETE FROM t WHERE id=?"), Some(privs::DELETE));
+    fn direct_engine_only_for_plain_dml() {
+        use super::is_direct_engine as d;
+        assert!(d("SELECT c FROM sbtest1 WHERE id=?"));
+        assert!(d("insert into t values (?)"));
+        assert!(d("REPLACE INTO t VALUES (1)"));
+        assert!(d("UPDATE t SET k=k+1 WHERE id=?"));
+        assert!(d("DELETE FROM t WHERE id=?"));
         // Table-less SELECTs and session references take the full path.
-        assert_eq!(d("SELECT 1"), None);
-        assert_eq!(d("SELECT @x FROM t"), None);
-        assert_eq!(d("SELECT CONNECTION_ID() FROM t"), None);
-        assert_eq!(d("INSERT INTO t VALUES (ROW_COUNT())"), None);
-        assert_eq!(d("SET @a = 1"), None);
-        assert_eq!(d("SHOW TABLES"), None);
+        assert!(!d("SELECT 1"));
+        assert!(!d("SELECT @x FROM t"));
+        assert!(!d("SELECT CONNECTION_ID() FROM t"));
+        assert!(!d("INSERT INTO t VALUES (ROW_COUNT())"));
+        assert!(!d("SET @a = 1"));
+        assert!(!d("SHOW TABLES"));
     }
 
     use super::*;

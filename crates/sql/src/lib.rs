@@ -28,22 +28,7 @@ pub use front::execute;
 /// drivers use their modern code paths; the suffix says what we are.
 pub const SERVER_VERSION: &str = "8.0.36-turnstile";
 
-/// Privilege bits. `ADMIN` stands for the administrative privileges (SUPER,
-/// PROCESS, CREATE USER, ...) that only `GRANT ALL ON *.*` gives.
-pub mod privs {
-    pub const SELECT: u32 = 1;
-    pub const INSERT: u32 = 2;
-    pub const UPDATE: u32 = 4;
-    pub const DELETE: u32 = 8;
-    pub const CREATE: u32 = 16;
-    pub const DROP: u32 = 32;
-    pub const ADMIN: u32 = 1 << 30;
-    pub const GRANT_OPTION: u32 = 1 << 29;
-    pub const ALL: u32 = SELECT | INSERT | UPDATE | DELETE | CREATE | DROP | ADMIN;
-
-    /// Names in MySQL's canonical order, for SHOW GRANTS.
-    pub const NAMES: [(u32, &str); 6] = [(SELECT, "SELECT"), (INSERT, "INSERT"), (UPDATE, "UPDATE"), (DELETE, "DELETE"), (CREATE, "CREATE"), (DROP, "DROP")];
-}
+pub use turnstile_engine::privs;
 
 /// One row of SHOW PROCESSLIST.
 #[derive(Debug, Clone)]

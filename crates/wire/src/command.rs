@@ -159,7 +159,7 @@ pub fn decode_execute_params_into(
         return Ok(());
     }
     let mut r = Reader::new(rest);
-    let null_bitmap = r.take((num_params + 7) / 8)?;
+    let null_bitmap = r.take(num_params.div_ceil(8))?;
     let new_params_bound = r.u8()?;
     if new_params_bound == 1 {
         types.clear();
@@ -187,7 +187,13 @@ pub fn decode_execute_params_into(
 }
 
 fn decode_binary_value(r: &mut Reader<'_>, t: ParamType) -> Result<Value> {
-    let int = |v: i64, u: u64| if t.unsigned { Value::UInt(u) } else { Value::Int(v) };
+    let int = |v: i64, u: u64| {
+        if t.unsigned {
+            Value::UInt(u)
+        } else {
+            Value::Int(v)
+        }
+    };
     Ok(match t.coltype {
         coltype::NULL => Value::Null,
         coltype::TINY => {

@@ -177,6 +177,9 @@ pub struct ColMeta {
 pub struct Cached {
     pub stmt: Stmt,
     pub rw: Arc<Rewritten>,
+    /// The tables it touches and the privileges that takes (checked on every
+    /// execution: see `authorize`).
+    pub needs: Box<[super::authorize::Need]>,
     /// Statement writes (not sqlite3_stmt_readonly, or SELECT ... FOR UPDATE).
     pub writes: bool,
     pub meta: Option<Arc<ColMeta>>,
@@ -319,6 +322,10 @@ impl Conn {
         );
         db.execute_batch(&pragmas).map_err(|e| SqlError::internal(format!("cannot configure database: {}", e)))?;
         set_lookaside(&db, LOOKASIDE_SLOT, LOOKASIDE_SLOTS);
+        // SAFETY: a valid open handle.
+        unsafe {
+            ffi::sqlite3_limit(db.handle(), ffi::SQLITE_LIMIT_EXPR_DEPTH, opts.expr_depth as c_int);
+        }
         let call = Box::new(CallCtx {
             killed: Cell::new(std::ptr::null()),
             waits: Cell::new(None),
@@ -474,6 +481,12 @@ impl Conn {
     pub fn attach(&mut self, db: &Arc<Db>) -> Result<(), SqlError> {
         if self.home.as_ref().map_or(false, |h| Arc::ptr_eq(h, db)) || self.attached.iter().any(|a| Arc::ptr_eq(a, db)) {
             return Ok(());
+        }
+        // A database dropped (and perhaps created again) since it was
+        // attached still holds its name here.
+        if let Some(i) = self.attached.iter().position(|a| a.name == db.name) {
+            self.db.execute("DETACH DATABASE ?1", [&db.name]).map_err(|e| SqlError::new(1105, "HY000", format!("cannot close database '{}': {}", db.name, e)))?;
+            self.attached.remove(i);
         }
         let path = db.file.to_string_lossy().into_owned();
         self.db

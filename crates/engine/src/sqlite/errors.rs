@@ -166,7 +166,14 @@ pub fn map(ext: c_int, msg: &str, original: &str, home: Option<&str>) -> SqlErro
             if msg.contains("too many attached databases") {
                 return SqlError::unsupported("more than 10 databases in one session");
             }
-            SqlError::new(1105, "HY000", msg.to_string())
+            if msg.starts_with("Expression tree is too large") || msg.contains("parser stack overflow") {
+                // SQLite's depth limit is set from the thread's stack
+                // (`expr_depth_for_stack`): MySQL's error for running out of it.
+                return SqlError::new(1436, "HY000", "Thread stack overrun: the statement nests expressions too deeply for the thread stack. Consider increasing the thread_stack system variable.");
+            }
+            // Nothing of SQLite's own wording reaches a client; the server log keeps it.
+            tracing::debug!(sqlite_error = msg, code = ext, "unmapped SQLite error");
+            SqlError::new(1105, "HY000", "Unknown error in the storage engine")
         }
     }
 }

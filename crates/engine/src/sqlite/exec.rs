@@ -29,6 +29,7 @@
 //! `turnstile_meta`; the shared schema and the engine epoch are then updated,
 //! which makes every connection re-translate statements that depend on it.
 
+use super::authorize;
 use super::conn::{Cached, ColMeta, Conn, Conv};
 use super::ddl::{self, AlterOp, Ddl, Name};
 use super::errors;
@@ -36,7 +37,7 @@ use super::rewrite::{self, Kind, Resolver, Rewritten};
 use super::schema::{sq_ident, sq_str, Base, IndexDef, TableDef, META_TABLE};
 use super::{show, Db, Durability, Inner};
 use crate::catalog::Catalog;
-use crate::{Column, Done, EngineSession, ExecContext, Outcome, Prepared, RowSink, SqlError, Value};
+use crate::{privs, Access, Column, Done, EngineSession, ExecContext, Outcome, Prepared, RowSink, SqlError, Value};
 use rusqlite::ffi;
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
@@ -359,9 +360,13 @@ impl SqliteSession {
         if rw.info_schema {
             show::attach_info_schema(conn)?;
         }
-        let stmt = conn.prepare(&rw.sql, sql)?;
+        let (stmt, mut needs) = authorize::compile(conn, &rw.sql, sql, &rw.ctes).map_err(|e| name_missing_table(conn, &rw, e))?;
+        if let Some(ins) = rw.insert.as_ref().filter(|i| i.replace) {
+            // REPLACE deletes the rows it replaces: MySQL asks for DELETE too.
+            needs.iter_mut().filter(|n| n.bits & privs::INSERT != 0 && n.table.eq_ignore_ascii_case(&ins.table)).for_each(|n| n.bits |= privs::DELETE);
+        }
         let writes = !stmt.readonly() || rw.for_update;
-        conn.cache_put(sql, Cached { stmt, rw: Arc::new(rw), writes, meta: None, stamp, last_use: 0 });
+        conn.cache_put(sql, Cached { stmt, rw: Arc::new(rw), needs, writes, meta: None, stamp, last_use: 0 });
         Ok(())
     }
 
@@ -494,6 +499,7 @@ impl SqliteSession {
     fn dml_compiled(&mut self, ctx: &ExecContext<'_>, sql: &str, params: &[Value], sink: &mut dyn RowSink) -> Result<Outcome, SqlError> {
         let (writes, rw, nparams) = {
             let c = self.conn.as_ref().expect("conn").cache.get(sql).expect("compiled");
+            authorize::check(&c.needs, ctx.access)?;
             (c.writes, c.rw.clone(), c.stmt.param_count())
         };
         if nparams != params.len() {
@@ -512,7 +518,7 @@ impl SqliteSession {
             }
         }
         if rw.info_schema {
-            show::refresh_info_schema(self.conn.as_mut().expect("conn"), &self.inner)?;
+            show::refresh_info_schema(self.conn.as_mut().expect("conn"), &self.inner, ctx.access)?;
         }
         let dbs = if writes { self.stmt_dbs(&rw) } else { Vec::new() };
         let swaps = self.swaps;
@@ -527,7 +533,7 @@ impl SqliteSession {
         // On another connection now: the statement is compiled there too (and
         // the information_schema tables it reads are filled there).
         let ready = if self.swaps != swaps {
-            self.compile(sql, rw.kind).and_then(|()| if rw.info_schema { show::refresh_info_schema(self.conn.as_mut().expect("conn"), &self.inner) } else { Ok(()) })
+            self.compile(sql, rw.kind).and_then(|()| if rw.info_schema { show::refresh_info_schema(self.conn.as_mut().expect("conn"), &self.inner, ctx.access) } else { Ok(()) })
         } else {
             Ok(())
         };
@@ -738,6 +744,7 @@ impl SqliteSession {
             self.commit(ctx)?;
         }
         self.ensure_conn()?;
+        self.check_ddl(&stmt, ctx.access)?;
         let temporary = matches!(&stmt, Ddl::CreateTable { temporary: true, .. } | Ddl::DropTable { temporary: true, .. });
         let first = match &stmt {
             Ddl::CreateTable { table, .. } | Ddl::CreateIndex { table, .. } | Ddl::DropIndex { table, .. } | Ddl::Alter { table, .. } | Ddl::Truncate { table } => table.clone(),
@@ -795,6 +802,55 @@ impl SqliteSession {
             self.durable(&locks, ctx)?;
         }
         result
+    }
+
+    /// The privileges a DDL statement needs on each table it names (as
+    /// MariaDB 10.11 asks: ALTER TABLE needs ALTER; a rename also DROP on the
+    /// old name and CREATE and INSERT on the new; indexes INDEX; foreign keys
+    /// REFERENCES on the parent), checked before anything is resolved or
+    /// opened, so a database the account may not see is not revealed by
+    /// "unknown database". The session's own TEMPORARY tables need none.
+    fn check_ddl(&self, stmt: &Ddl, access: &dyn Access) -> Result<(), SqlError> {
+        let temp = |n: &Name| (n.0.is_none() || n.0 == self.db) && self.conn.as_ref().map_or(false, |c| c.temp.table(&n.1).is_some());
+        let check = |n: &Name, bits: u32| -> Result<(), SqlError> {
+            let db = n.0.as_deref().or(self.db.as_deref()).ok_or_else(SqlError::no_database)?;
+            access.check_table(db, &n.1, bits)
+        };
+        // A parent table lives in the child's database (ddl.rs ignores a
+        // database named in REFERENCES).
+        let parent = |child: &Name, fk: &super::schema::ForeignKey| -> Result<(), SqlError> { check(&(child.0.clone(), fk.ref_table.clone()), privs::REFERENCES) };
+        match stmt {
+            Ddl::CreateTable { temporary, table, like, def, .. } => {
+                check(table, if *temporary { privs::CREATE_TMP_TABLE } else { privs::CREATE })?;
+                def.foreign_keys.iter().try_for_each(|fk| parent(table, fk))?;
+                match like {
+                    Some(src) if !temp(src) => check(src, privs::SELECT),
+                    _ => Ok(()),
+                }
+            }
+            Ddl::DropTable { temporary, tables, .. } => tables.iter().filter(|t| !*temporary && !temp(t)).try_for_each(|t| check(t, privs::DROP)),
+            Ddl::Truncate { table } if !temp(table) => check(table, privs::DROP),
+            Ddl::CreateIndex { table, .. } | Ddl::DropIndex { table, .. } if !temp(table) => check(table, privs::INDEX),
+            Ddl::Alter { table, ops } if !temp(table) => {
+                check(table, privs::ALTER)?;
+                for op in ops {
+                    match op {
+                        AlterOp::RenameTable(to) => {
+                            check(table, privs::DROP)?;
+                            check(&(to.0.clone().or_else(|| table.0.clone()), to.1.clone()), privs::CREATE | privs::INSERT)?;
+                        }
+                        AlterOp::AddForeignKey(fk) => parent(table, fk)?,
+                        _ => {}
+                    }
+                }
+                Ok(())
+            }
+            Ddl::Rename { pairs } => pairs.iter().filter(|(from, _)| !temp(from)).try_for_each(|(from, to)| {
+                check(from, privs::ALTER | privs::DROP)?;
+                check(to, privs::CREATE | privs::INSERT)
+            }),
+            Ddl::Truncate { .. } | Ddl::DropIndex { .. } | Ddl::CreateIndex { .. } | Ddl::Alter { .. } => Ok(()),
+        }
     }
 
     fn ddl_body(&mut self, stmt: &Ddl, schema: &str, dbname: &str, db: Option<&Arc<Db>>) -> Result<Outcome, SqlError> {
@@ -1127,7 +1183,49 @@ impl SqliteSession {
         Ok(Outcome::Done(Done::default()))
     }
 
-    fn maintenance(&mut self, sql: &str, sink: &mut dyn RowSink) -> Result<Outcome, SqlError> {
+    /// `LOCK TABLE[S] name [[AS] alias] {READ [LOCAL] | [LOW_PRIORITY] WRITE}, ...`:
+    /// LOCK TABLES on the database and SELECT on every table named, as MySQL asks.
+    fn check_lock_tables(&self, sql: &str, access: &dyn Access) -> Result<(), SqlError> {
+        let toks = crate::lex::tokenize(sql).map_err(|e| SqlError::syntax(&sql[e.at..]))?;
+        let mut c = super::cursor::Cur::new(sql, &toks);
+        c.expect_kw("LOCK")?;
+        if !(c.eat_kw("TABLES") || c.eat_kw("TABLE")) {
+            return Err(c.error());
+        }
+        loop {
+            let (db, table) = c.qualified()?;
+            let db = db.or_else(|| self.db.clone()).ok_or_else(SqlError::no_database)?;
+            let temp = db.as_str() == self.db.as_deref().unwrap_or("") && self.conn.as_ref().map_or(false, |c| c.temp.table(&table).is_some());
+            if !temp {
+                // A database privilege, checked first (1044), then SELECT (1142).
+                if access.privileges(&db) & privs::LOCK_TABLES == 0 {
+                    let (user, host) = access.who();
+                    return Err(SqlError::db_access_denied(user, host, &db));
+                }
+                access.check_table(&db, &table, privs::SELECT)?;
+            }
+            if c.eat_kw("AS") || !(c.is_kw("READ") || c.is_kw("WRITE") || c.is_kw("LOW_PRIORITY")) {
+                c.ident()?;
+            }
+            if c.eat_kw("READ") {
+                c.eat_kw("LOCAL");
+            } else {
+                c.eat_kw("LOW_PRIORITY");
+                c.expect_kw("WRITE")?;
+            }
+            if !c.eat_op(",") {
+                break;
+            }
+        }
+        c.eat_op(";");
+        if c.at_end() {
+            Ok(())
+        } else {
+            Err(c.error())
+        }
+    }
+
+    fn maintenance(&mut self, access: &dyn Access, sql: &str, sink: &mut dyn RowSink) -> Result<Outcome, SqlError> {
         let toks = crate::lex::tokenize(sql).map_err(|e| SqlError::syntax(&sql[e.at..]))?;
         let mut c = super::cursor::Cur::new(sql, &toks);
         let op = c.ident()?.to_ascii_lowercase();
@@ -1139,6 +1237,12 @@ impl SqliteSession {
         let mut names = vec![c.qualified()?];
         while c.eat_op(",") {
             names.push(c.qualified()?);
+        }
+        // MySQL: SELECT and INSERT (CHECK TABLE: any privilege on the table).
+        let need = if op == "check" { privs::SELECT } else { privs::SELECT | privs::INSERT };
+        for (db, table) in &names {
+            let db = db.as_deref().or(self.db.as_deref()).ok_or_else(SqlError::no_database)?;
+            access.check_table(db, table, need)?;
         }
         self.ensure_conn()?;
         sink.columns(&["Table", "Op", "Msg_type", "Msg_text"].map(Column::varchar))?;
@@ -1191,6 +1295,29 @@ impl SqliteSession {
     pub(crate) fn conn_for_show(&mut self) -> Result<&mut Conn, SqlError> {
         self.ensure_conn()?;
         Ok(self.conn.as_mut().expect("conn"))
+    }
+}
+
+/// A statement refused for touching a table that is not a MySQL table (a
+/// table-valued function such as `pragma_table_info` first touches SQLite's
+/// own `sqlite_master`): name the table the client wrote.
+fn name_missing_table(conn: &Conn, rw: &Rewritten, e: SqlError) -> SqlError {
+    if e.code != 1146 {
+        return e;
+    }
+    let home = conn.home.as_ref().map_or("", |h| h.name.as_str());
+    let unknown = rw.tables.iter().find(|(db, t)| {
+        let cte = rw.ctes.iter().any(|c| c.eq_ignore_ascii_case(t));
+        let known = match db.as_deref() {
+            None => conn.temp.table(t).is_some() || conn.table_def("main", t).is_some(),
+            Some(d) if d == home => conn.table_def("main", t).is_some() || conn.temp.table(t).is_some(),
+            Some(d) => conn.table_def(d, t).is_some() || d.eq_ignore_ascii_case("information_schema"),
+        };
+        !cte && !known
+    });
+    match unknown {
+        Some((db, t)) => errors::no_such_table(db.as_deref().unwrap_or(home), t),
+        None => e,
     }
 }
 
@@ -1680,16 +1807,18 @@ impl SqliteSession {
             b"INSERT" | b"REPLACE" => self.dml(ctx, sql, params, sink, Kind::Insert),
             b"UPDATE" => self.dml(ctx, sql, params, sink, Kind::Update),
             b"DELETE" => self.dml(ctx, sql, params, sink, Kind::Delete),
-            b"SHOW" | b"DESCRIBE" | b"DESC" | b"EXPLAIN" => show::run(self, sql, sink),
+            b"SHOW" | b"DESCRIBE" | b"DESC" | b"EXPLAIN" => show::run(self, ctx.access, sql, sink),
             b"CREATE" | b"DROP" | b"ALTER" | b"RENAME" | b"TRUNCATE" => self.ddl(ctx, sql),
             b"SAVEPOINT" | b"RELEASE" | b"ROLLBACK" => self.savepoint(ctx, sql),
             b"LOCK" => {
-                // LOCK TABLES commits (MySQL) and is otherwise a no-op: writers are serialized anyway.
+                // LOCK TABLES commits (MySQL) and is otherwise a no-op:
+                // writers are serialized anyway. The tables still need SELECT.
+                self.check_lock_tables(sql, ctx.access)?;
                 self.commit(ctx)?;
                 Ok(Outcome::Done(Done::default()))
             }
             b"UNLOCK" => Ok(Outcome::Done(Done::default())),
-            b"ANALYZE" | b"OPTIMIZE" | b"CHECK" | b"REPAIR" => self.maintenance(sql, sink),
+            b"ANALYZE" | b"OPTIMIZE" | b"CHECK" | b"REPAIR" => self.maintenance(ctx.access, sql, sink),
             b"BEGIN" => {
                 self.begin(ctx, false)?;
                 Ok(Outcome::Done(Done::default()))
@@ -1705,14 +1834,15 @@ impl SqliteSession {
         }
     }
 
-    fn field_list_inner(&mut self, table: &str) -> Result<Vec<Column>, SqlError> {
+    fn field_list_inner(&mut self, access: &dyn Access, table: &str) -> Result<Vec<Column>, SqlError> {
         let db = self.db.clone().ok_or_else(SqlError::no_database)?;
+        access.check_table(&db, table, privs::SELECT)?;
         self.ensure_conn()?;
         let def = self.conn.as_ref().and_then(|c| c.table_def("temp", table).or_else(|| c.table_def("main", table))).ok_or_else(|| errors::no_such_table(&db, table))?;
         Ok(def.columns.iter().map(|c| c.wire_column(&db, &def.name, &c.name, def.key_flags(&c.name))).collect())
     }
 
-    fn prepare_inner(&mut self, sql: &str) -> Result<Prepared, SqlError> {
+    fn prepare_inner(&mut self, access: &dyn Access, sql: &str) -> Result<Prepared, SqlError> {
         let (w, n) = first_word(sql);
         let kind = match &w[..n] {
             b"SELECT" | b"WITH" | b"TABLE" => Kind::Select,
@@ -1721,6 +1851,9 @@ impl SqliteSession {
             b"DELETE" => Kind::Delete,
             _ => {
                 let params = crate::lex::count_params(sql).map_err(|e| SqlError::syntax(&sql[e.at..]))?;
+                // What SHOW and DESCRIBE would refuse (no privilege, no such
+                // table), PREPARE refuses too: run it into a sink that keeps nothing.
+                show::run(self, access, sql, &mut crate::DiscardRows)?;
                 let columns = show::describe_columns(self, sql)?;
                 return Ok(Prepared { params, columns });
             }
@@ -1729,6 +1862,7 @@ impl SqliteSession {
         self.compile(sql, kind)?;
         let conn = self.conn.as_ref().expect("conn");
         let entry = conn.cache.get(sql).expect("compiled");
+        authorize::check(&entry.needs, access)?;
         let params = entry.stmt.param_count();
         let columns = if entry.stmt.column_count() > 0 {
             match &entry.meta {
@@ -1795,14 +1929,14 @@ impl EngineSession for SqliteSession {
         }
     }
 
-    fn field_list(&mut self, table: &str) -> Result<Vec<Column>, SqlError> {
-        let r = self.field_list_inner(table);
+    fn field_list(&mut self, access: &dyn Access, table: &str) -> Result<Vec<Column>, SqlError> {
+        let r = self.field_list_inner(access, table);
         self.detach_conn();
         r
     }
 
-    fn prepare(&mut self, sql: &str) -> Result<Prepared, SqlError> {
-        match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.prepare_inner(sql))) {
+    fn prepare(&mut self, access: &dyn Access, sql: &str) -> Result<Prepared, SqlError> {
+        match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.prepare_inner(access, sql))) {
             Ok(r) => {
                 self.detach_conn();
                 r
@@ -1946,7 +2080,7 @@ impl SqliteSession {
     fn release_connection(&mut self) {
         self.cancel_paused();
         let killed = std::sync::atomic::AtomicBool::new(false);
-        let ctx = ExecContext { waits: &crate::NoWait, killed: &killed };
+        let ctx = ExecContext::internal(&killed);
         let _ = self.finish_txn(&ctx, false);
         if let Some(c) = self.conn.take() {
             if self.fk_off {
@@ -1969,7 +2103,7 @@ impl Drop for SqliteSession {
 mod tests {
     use super::*;
     use crate::sqlite::{Options, SqliteEngine};
-    use crate::{Engine, NoWait};
+    use crate::Engine;
     use std::sync::atomic::AtomicBool;
 
     #[test]
@@ -2022,7 +2156,7 @@ mod tests {
     fn affected_rows_follow_mysql() {
         let (dir, eng, mut s) = fresh_session(line!());
         let killed = AtomicBool::new(false);
-        let ctx = ExecContext { waits: &NoWait, killed: &killed };
+        let ctx = ExecContext::internal(&killed);
         let run = |s: &mut Box<dyn EngineSession>, sql: &str, params: &[Value]| -> (u64, String) {
             let mut rows = Rows(Vec::new(), Vec::new());
             match s.execute(&ctx, sql, params, &mut rows).unwrap_or_else(|e| panic!("{}: {:?}", sql, e)) {
@@ -2032,7 +2166,7 @@ mod tests {
         };
         let query = |s: &mut Box<dyn EngineSession>, sql: &str| -> Vec<Vec<Value>> {
             let mut rows = Rows(Vec::new(), Vec::new());
-            s.execute(&ExecContext { waits: &NoWait, killed: &AtomicBool::new(false) }, sql, &[], &mut rows).unwrap();
+            s.execute(&ExecContext::internal(&AtomicBool::new(false)), sql, &[], &mut rows).unwrap();
             rows.1
         };
         let info = |m: u64, c: u64| format!("Rows matched: {}  Changed: {}  Warnings: 0", m, c);
@@ -2109,7 +2243,7 @@ mod tests {
     fn engine_round_trip() {
         let (dir, eng, mut s) = fresh_session(line!());
         let killed = AtomicBool::new(false);
-        let ctx = ExecContext { waits: &NoWait, killed: &killed };
+        let ctx = ExecContext::internal(&killed);
         let mut rows = Rows(Vec::new(), Vec::new());
         s.execute(&ctx, "CREATE TABLE t (id INT AUTO_INCREMENT PRIMARY KEY, name VARCHAR(10) NOT NULL, amount DECIMAL(8,2))", &[], &mut rows).unwrap();
         let out = s.execute(&ctx, "INSERT INTO t (name, amount) VALUES (?, ?), ('b', 2.5)", &[Value::str("a"), Value::Double(1.25)], &mut rows).unwrap();
@@ -2120,7 +2254,7 @@ mod tests {
             }
             other => panic!("{:?}", other),
         }
-        let p = s.prepare("SELECT id, name, amount, COUNT(*) FROM t WHERE name = ? GROUP BY id").unwrap();
+        let p = s.prepare(&crate::access::Unrestricted, "SELECT id, name, amount, COUNT(*) FROM t WHERE name = ? GROUP BY id").unwrap();
         assert_eq!(p.params, 1);
         assert_eq!(p.columns[0].coltype, coltype::LONG);
         for _ in 0..2 {

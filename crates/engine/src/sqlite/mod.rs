@@ -14,13 +14,15 @@
 //! (`sync::GroupCommit`). Result metadata comes from the MySQL definitions, so
 //! drivers see MySQL's types and flags (exec.rs `column_meta`).
 //!
-//! Module map: `schema` (MySQL types and table definitions), `ddl` (DDL parser
+//! Module map: `authorize` (what a statement touches, checked against the
+//! session's privileges; SQLite internals refused), `schema` (MySQL types and table definitions), `ddl` (DDL parser
 //! and SQLite DDL generator), `rewrite` (DML translation), `functions` (MySQL
 //! functions and the ts_ci collation), `conn` (connection, raw statements,
 //! cache), `exec` (the EngineSession: transactions, locks, results, DDL
 //! execution), `show` (SHOW, DESCRIBE, information_schema), `errors` (error
 //! mapping), `sync` (writer lock, group commit).
 
+mod authorize;
 mod conn;
 mod cursor;
 pub mod ddl;
@@ -108,6 +110,26 @@ pub struct Options {
     /// A database whose commits stopped for this long is checkpointed in the
     /// background (zero: never; see `Db::checkpoint_when_idle`).
     pub idle_checkpoint: Duration,
+    /// SQLite's expression depth limit (SQLITE_LIMIT_EXPR_DEPTH), set from
+    /// the threads' stack size by `expr_depth_for_stack`.
+    pub expr_depth: u32,
+}
+
+/// Stack SQLite needs per level of expression nesting while it compiles,
+/// measured: nested ABS() (the worst of parentheses, +, unary minus, OR,
+/// CASE, subqueries) overflowed a bare 256 KiB thread at 403 levels, 128 KiB
+/// at 193 (about 650 bytes a level); with margin.
+const SQLITE_STACK_PER_LEVEL: usize = 768;
+
+/// Stack already in use when a connection thread or pool worker asks SQLite
+/// to compile, and what the deepest compile needs beside the nesting.
+const SQLITE_STACK_BASE: usize = 96 * 1024;
+
+/// The expression depth SQLite may reach on a thread with `stack_bytes` of
+/// stack without overflowing it: deeper statements get ERR 1436 instead of
+/// killing the process. SQLite's own default (1000) is the cap.
+pub fn expr_depth_for_stack(stack_bytes: usize) -> u32 {
+    (stack_bytes.saturating_sub(SQLITE_STACK_BASE) / SQLITE_STACK_PER_LEVEL).clamp(16, 1000) as u32
 }
 
 impl Default for Options {
@@ -122,6 +144,7 @@ impl Default for Options {
             lock_wait_timeout: 50,
             wal_autocheckpoint: 1000,
             idle_checkpoint: Duration::from_millis(200),
+            expr_depth: 1000,
         }
     }
 }
@@ -520,7 +543,7 @@ impl Engine for SqliteEngine {
             // Wait for a writer in progress (ERR 1205 after the timeout leaves
             // everything as it was), then retire the database.
             let killed = AtomicBool::new(false);
-            let ctx = crate::ExecContext { waits: &crate::NoWait, killed: &killed };
+            let ctx = crate::ExecContext::internal(&killed);
             d.writer.acquire(u64::MAX, Duration::from_secs(self.inner.opts.lock_wait_timeout), &ctx)?;
             self.inner.dbs.write().unwrap_or_else(|e| e.into_inner()).remove(name);
             d.dropped.store(true, Ordering::SeqCst);

@@ -425,6 +425,11 @@ impl<'a> Tr<'a> {
 
     fn push(&mut self, t: &Token, text: &str) {
         self.gap(t);
+        // MySQL reads `--1` as two minuses (its comments need `-- `); SQLite
+        // would read a comment.
+        if self.out.ends_with('-') && text.starts_with('-') {
+            self.out.push(' ');
+        }
         self.out.push_str(text);
     }
 
@@ -465,7 +470,10 @@ impl<'a> Tr<'a> {
     }
 
     /// Copy tokens [from, to) translating as described in the module header.
+    /// Every recursion of the rewriter passes through here: the thread's
+    /// stack is checked first (ERR 1436 on a deep nesting).
     fn emit(&mut self, from: usize, to: usize) -> Result<(), SqlError> {
+        crate::stack::check()?;
         let toks = self.toks;
         let mut i = from;
         while i < to {
@@ -1023,10 +1031,16 @@ impl<'a> Tr<'a> {
         } else if ["WHERE", "GROUP", "ORDER", "LIMIT", "HAVING", "ON", "USING", "SET", "UNION", "WINDOW", "SELECT", "VALUES"].iter().any(|k| t.is_kw(k)) {
             self.in_from = false;
         }
-        if t.ident().is_some() && self.op_at(i + 1, "(") == false && self.word_at(i + 1, "AS") && self.op_at(i + 2, "(") {
-            self.ctes.push(t.ident().unwrap_or("").to_string());
-        }
         let prev = &toks[i - 1];
+        // A WITH name: `name AS (` or `name (columns) AS (`, first in the
+        // WITH list or after a comma at the top level.
+        let starts_cte = prev.is_kw("WITH") || prev.is_kw("RECURSIVE") || (prev.is_op(",") && self.parens.is_empty());
+        if let (Some(n), true) = (t.ident(), starts_cte) {
+            let after_columns = if self.op_at(i + 1, "(") { self.paren_span(i + 1, toks.len()).map(|(close, _)| close + 1) } else { Some(i + 1) };
+            if after_columns.map_or(false, |j| self.word_at(j, "AS") && self.op_at(j + 1, "(")) {
+                self.ctes.push(n.to_string());
+            }
+        }
         let after_comma = prev.is_op(",") && self.in_from && self.parens.is_empty();
         if (prev.is_kw("FROM") || prev.is_kw("JOIN") || prev.is_kw("INTO") || prev.is_kw("UPDATE") || after_comma) && !self.op_at(i + 1, ".") && !self.op_at(i + 1, "(") {
             if let Some(n) = toks[i].ident() {

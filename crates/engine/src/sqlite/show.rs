@@ -16,7 +16,7 @@ use super::schema::{charset_of, sq_ident, Base, TableDef};
 use super::Inner;
 use crate::catalog::Catalog;
 use crate::lex::{self, Tok};
-use crate::{Column, Outcome, RowSink, SqlError, Value};
+use crate::{Access, Column, Outcome, RowSink, SqlError, Value};
 use std::collections::HashMap;
 use std::sync::Arc;
 use turnstile_wire::consts::coltype;
@@ -35,18 +35,7 @@ fn opt(v: Option<String>) -> Value {
 }
 
 fn like(name: &str, pat: &str) -> bool {
-    fn m(s: &[char], p: &[char]) -> bool {
-        match p.first() {
-            None => s.is_empty(),
-            Some('%') => (0..=s.len()).any(|i| m(&s[i..], &p[1..])),
-            Some('_') => !s.is_empty() && m(&s[1..], &p[1..]),
-            Some('\\') if p.len() > 1 => !s.is_empty() && s[0] == p[1] && m(&s[1..], &p[2..]),
-            Some(c) => !s.is_empty() && s[0].to_lowercase().eq(c.to_lowercase()) && m(&s[1..], &p[1..]),
-        }
-    }
-    let s: Vec<char> = name.chars().collect();
-    let p: Vec<char> = pat.chars().collect();
-    m(&s, &p)
+    crate::like::like(name, pat, true)
 }
 
 enum Filter {
@@ -114,11 +103,27 @@ fn tables_of(sess: &mut SqliteSession, db: &str) -> Result<Vec<Arc<TableDef>>, S
     Ok(v)
 }
 
-fn table(sess: &mut SqliteSession, db: Option<String>, name: &str) -> Result<(String, Arc<TableDef>), SqlError> {
+/// What a statement that describes one table asks of the session.
+#[derive(Clone, Copy)]
+enum Describe {
+    /// SHOW COLUMNS, DESCRIBE, SHOW INDEX: SELECT (MariaDB 10.11 refuses
+    /// them to an account holding only INSERT, say).
+    Columns,
+    /// SHOW CREATE TABLE: any privilege on the table ("SHOW command denied").
+    Create,
+}
+
+/// The definition of table `name` (in `db`, or the current database), if the
+/// session may describe it.
+fn table(sess: &mut SqliteSession, access: &dyn Access, what: Describe, db: Option<String>, name: &str) -> Result<(String, Arc<TableDef>), SqlError> {
     let db = match db.or_else(|| sess.current_db().map(str::to_string)) {
         Some(d) => d,
         None => return Err(SqlError::no_database()),
     };
+    match what {
+        Describe::Columns => access.check_table(&db, name, crate::privs::SELECT)?,
+        Describe::Create => access.check_table_any(&db, name, "SHOW")?,
+    }
     if sess.current_db() == Some(db.as_str()) {
         let conn = sess.conn_for_show()?;
         if let Some(t) = conn.temp.table(name) {
@@ -218,7 +223,7 @@ pub fn describe_columns(sess: &mut SqliteSession, sql: &str) -> Result<Vec<Colum
 }
 
 /// SHOW ... / DESCRIBE / EXPLAIN.
-pub fn run(sess: &mut SqliteSession, sql: &str, sink: &mut dyn RowSink) -> Result<Outcome, SqlError> {
+pub fn run(sess: &mut SqliteSession, access: &dyn Access, sql: &str, sink: &mut dyn RowSink) -> Result<Outcome, SqlError> {
     let toks = lex::tokenize(sql).map_err(|e| SqlError::syntax(&sql[e.at..]))?;
     let mut c = Cur::new(sql, &toks);
     if c.eat_kw("DESCRIBE") || c.eat_kw("DESC") || c.eat_kw("EXPLAIN") {
@@ -236,7 +241,7 @@ pub fn run(sess: &mut SqliteSession, sql: &str, sink: &mut dyn RowSink) -> Resul
             _ => Filter::All,
         };
         end(&mut c)?;
-        return show_columns(sess, db, &name, false, col_filter, sink);
+        return show_columns(sess, access, db, &name, false, col_filter, sink);
     }
     c.expect_kw("SHOW")?;
     let full = c.eat_kw("FULL");
@@ -248,6 +253,7 @@ pub fn run(sess: &mut SqliteSession, sql: &str, sink: &mut dyn RowSink) -> Resul
         if full {
             cols.push(txt("Table_type"));
         }
+        access.check_db(&db)?;
         if !Catalog::is_system(&db) && !sess.inner().catalog.exists(&db) {
             return Err(SqlError::unknown_database(&db));
         }
@@ -274,7 +280,7 @@ pub fn run(sess: &mut SqliteSession, sql: &str, sink: &mut dyn RowSink) -> Resul
         }
         let f = Filter::parse(&mut c)?;
         end(&mut c)?;
-        return show_columns(sess, db, &name, full, f, sink);
+        return show_columns(sess, access, db, &name, full, f, sink);
     }
     if c.eat_kw("INDEX") || c.eat_kw("INDEXES") || c.eat_kw("KEYS") {
         if !(c.eat_kw("FROM") || c.eat_kw("IN")) {
@@ -288,7 +294,7 @@ pub fn run(sess: &mut SqliteSession, sql: &str, sink: &mut dyn RowSink) -> Resul
             return Err(SqlError::unsupported("SHOW INDEX ... WHERE"));
         }
         end(&mut c)?;
-        let (_, t) = table(sess, db, &name)?;
+        let (_, t) = table(sess, access, Describe::Columns, db, &name)?;
         sink.columns(&index_header())?;
         let mut keys: Vec<(String, bool, Vec<String>, Vec<Option<u64>>, String)> = Vec::new();
         if !t.primary.is_empty() {
@@ -326,6 +332,7 @@ pub fn run(sess: &mut SqliteSession, sql: &str, sink: &mut dyn RowSink) -> Resul
             let _ = c.eat_kws(&["IF", "NOT", "EXISTS"]);
             let db = c.ident()?;
             end(&mut c)?;
+            access.check_db(&db)?;
             if !sess.inner().catalog.exists(&db) {
                 return Err(SqlError::unknown_database(&db));
             }
@@ -344,7 +351,7 @@ pub fn run(sess: &mut SqliteSession, sql: &str, sink: &mut dyn RowSink) -> Resul
         }
         let (db, name) = c.qualified()?;
         end(&mut c)?;
-        let (dbn, t) = table(sess, db, &name)?;
+        let (dbn, t) = table(sess, access, Describe::Create, db, &name)?;
         let ai = if t.auto_increment_column().is_some() { auto_increment_of(sess, &dbn, &t.name) } else { None };
         sink.columns(&[txt("Table"), txt("Create Table")])?;
         sink.row(&[s(&t.name), s(&t.show_create(ai))])?;
@@ -355,6 +362,7 @@ pub fn run(sess: &mut SqliteSession, sql: &str, sink: &mut dyn RowSink) -> Resul
         let db = from_db(&mut c)?.or_else(|| sess.current_db().map(str::to_string)).ok_or_else(SqlError::no_database)?;
         let f = Filter::parse(&mut c)?;
         end(&mut c)?;
+        access.check_db(&db)?;
         let tables = tables_of(sess, &db)?;
         sink.columns(&status_header())?;
         for t in tables {
@@ -395,8 +403,9 @@ pub fn run(sess: &mut SqliteSession, sql: &str, sink: &mut dyn RowSink) -> Resul
     Err(SqlError::unsupported(&sql.split_whitespace().take(3).collect::<Vec<_>>().join(" ")))
 }
 
-fn show_columns(sess: &mut SqliteSession, db: Option<String>, name: &str, full: bool, f: Filter, sink: &mut dyn RowSink) -> Result<Outcome, SqlError> {
-    let (_, t) = table(sess, db, name)?;
+#[allow(clippy::too_many_arguments)]
+fn show_columns(sess: &mut SqliteSession, access: &dyn Access, db: Option<String>, name: &str, full: bool, f: Filter, sink: &mut dyn RowSink) -> Result<Outcome, SqlError> {
+    let (_, t) = table(sess, access, Describe::Columns, db, name)?;
     sink.columns(&columns_header(full))?;
     for col in &t.columns {
         if !f.ok(&col.name) {
@@ -503,10 +512,11 @@ pub fn attach_info_schema(conn: &mut Conn) -> Result<(), SqlError> {
     Ok(())
 }
 
-/// Refill information_schema from the definitions of every database.
-pub fn refresh_info_schema(conn: &mut Conn, inner: &Inner) -> Result<(), SqlError> {
+/// Refill information_schema from the definitions of every database the
+/// session may see (MySQL shows an account only what it holds privileges on).
+pub fn refresh_info_schema(conn: &mut Conn, inner: &Inner, access: &dyn Access) -> Result<(), SqlError> {
     attach_info_schema(conn)?;
-    let names = inner.database_names();
+    let names: Vec<String> = inner.database_names().into_iter().filter(|n| access.sees(n)).collect();
     let mut all: Vec<(String, Vec<Arc<TableDef>>)> = Vec::new();
     for n in &names {
         let d = inner.db(n)?;
@@ -535,7 +545,7 @@ pub fn refresh_info_schema(conn: &mut Conn, inner: &Inner) -> Result<(), SqlErro
     )
     .map_err(|e| SqlError::internal(e.to_string()))?;
     let mut schemata = Vec::new();
-    let mut sys: Vec<String> = crate::catalog::SYSTEM_SCHEMAS.iter().map(|x| x.to_string()).collect();
+    let mut sys: Vec<String> = crate::catalog::SYSTEM_SCHEMAS.iter().filter(|x| access.sees(x)).map(|x| x.to_string()).collect();
     sys.extend(names.iter().cloned());
     sys.sort();
     for n in &sys {
@@ -575,7 +585,11 @@ pub fn refresh_info_schema(conn: &mut Conn, inner: &Inner) -> Result<(), SqlErro
                 t(""),
                 t(&d.comment),
             ]);
-            for (pos, c) in d.columns.iter().enumerate() {
+            // Columns only for an account with a privilege that applies to
+            // columns (MariaDB hides them from, say, DROP alone).
+            let column_privs = crate::privs::SELECT | crate::privs::INSERT | crate::privs::UPDATE | crate::privs::REFERENCES;
+            let columns_visible = temp(d) || access.privileges(dbn) & column_privs != 0;
+            for (pos, c) in d.columns.iter().enumerate().filter(|_| columns_visible) {
                 let data_type = c.base.sql_name().to_string();
                 let (clen, olen) = match c.base.max_len(c.length) {
                     Some(n) if c.base.is_text() => (Some(n as i64), Some(n as i64 * 4)),

@@ -208,7 +208,6 @@ impl GroupCommit {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::NoWait;
     use std::sync::atomic::AtomicBool;
     use std::sync::Arc;
 
@@ -216,7 +215,7 @@ mod tests {
     fn writer_lock_times_out_with_1205() {
         let l = Arc::new(WriterLock::default());
         let killed = AtomicBool::new(false);
-        let ctx = ExecContext { waits: &NoWait, killed: &killed };
+        let ctx = ExecContext::internal(&killed);
         l.acquire(1, Duration::from_secs(1), &ctx).unwrap();
         l.acquire(1, Duration::from_secs(1), &ctx).unwrap();
         let e = l.acquire(2, Duration::from_millis(50), &ctx).unwrap_err();
@@ -224,7 +223,7 @@ mod tests {
         let l2 = l.clone();
         let t = std::thread::spawn(move || {
             let killed = AtomicBool::new(false);
-            let ctx = ExecContext { waits: &NoWait, killed: &killed };
+            let ctx = ExecContext::internal(&killed);
             l2.acquire(2, Duration::from_secs(5), &ctx).is_ok()
         });
         std::thread::sleep(Duration::from_millis(30));
@@ -240,7 +239,7 @@ mod tests {
         std::fs::write(&wal, b"frames").unwrap();
         let gc = GroupCommit::new(wal);
         let killed = AtomicBool::new(false);
-        let ctx = ExecContext { waits: &NoWait, killed: &killed };
+        let ctx = ExecContext::internal(&killed);
         let t = gc.committed();
         gc.wait_durable(t, &ctx).unwrap();
         assert!(lock(&gc.state).synced >= t);

@@ -1,0 +1,166 @@
+//! Privileges, as the engine sees them: what a session may do to each table
+//! a statement names.
+//!
+//! Why here and not in the SQL front: only the engine knows every table a
+//! statement really touches (a subquery, a JOIN, a CTE, `INSERT ... SELECT`,
+//! `db.table` under any quoting). The SQLite engine learns them from SQLite's
+//! own authorizer while it compiles a statement and checks them against the
+//! session's `Access` on every execution, so a cached statement run by another
+//! session, or after a REVOKE, is checked again. The front supplies `Access`
+//! (it knows the account and caches its privileges); an engine never looks up
+//! accounts itself.
+//!
+//! Privileges are granted per database (`db.*`) or globally (`*.*`), as bits.
+
+use crate::SqlError;
+
+/// Privilege bits. `ADMIN` stands for the administrative privileges (SUPER,
+/// PROCESS, CREATE USER, ...) that only `GRANT ALL ON *.*` gives.
+pub mod privs {
+    pub const SELECT: u32 = 1;
+    pub const INSERT: u32 = 2;
+    pub const UPDATE: u32 = 4;
+    pub const DELETE: u32 = 8;
+    pub const CREATE: u32 = 16;
+    pub const DROP: u32 = 32;
+    pub const ALTER: u32 = 64;
+    pub const INDEX: u32 = 128;
+    pub const REFERENCES: u32 = 256;
+    pub const CREATE_TMP_TABLE: u32 = 512;
+    pub const LOCK_TABLES: u32 = 1024;
+    pub const ADMIN: u32 = 1 << 30;
+    pub const GRANT_OPTION: u32 = 1 << 29;
+    /// The privileges of a database-level grant (`ALL ON db.*`).
+    pub const DB_ALL: u32 = SELECT | INSERT | UPDATE | DELETE | CREATE | DROP | ALTER | INDEX | REFERENCES | CREATE_TMP_TABLE | LOCK_TABLES;
+    pub const ALL: u32 = DB_ALL | ADMIN;
+
+    /// Names in MySQL's canonical order, for GRANT, SHOW GRANTS and error
+    /// messages.
+    pub const NAMES: [(u32, &str); 11] = [
+        (SELECT, "SELECT"),
+        (INSERT, "INSERT"),
+        (UPDATE, "UPDATE"),
+        (DELETE, "DELETE"),
+        (CREATE, "CREATE"),
+        (DROP, "DROP"),
+        (REFERENCES, "REFERENCES"),
+        (INDEX, "INDEX"),
+        (ALTER, "ALTER"),
+        (CREATE_TMP_TABLE, "CREATE TEMPORARY TABLES"),
+        (LOCK_TABLES, "LOCK TABLES"),
+    ];
+
+    /// The name of the first privilege of `need` that `held` lacks.
+    pub fn first_missing(need: u32, held: u32) -> &'static str {
+        NAMES.iter().find(|(b, _)| need & b != 0 && held & b == 0).map_or("ALL", |(_, n)| n)
+    }
+}
+
+/// The privileges of the session a statement runs for.
+pub trait Access {
+    /// Privilege bits held on database `db` (global ones included).
+    fn privileges(&self, db: &str) -> u32;
+    /// The login's user and host, for error messages.
+    fn who(&self) -> (&str, &str);
+}
+
+impl dyn Access + '_ {
+    /// Ok if the session holds `need` on `db`; ERR 1142 naming the table and
+    /// the first missing privilege otherwise (MariaDB's wording).
+    pub fn check_table(&self, db: &str, table: &str, need: u32) -> Result<(), SqlError> {
+        let held = self.privileges(db);
+        if held & need == need {
+            return Ok(());
+        }
+        let (user, host) = self.who();
+        Err(SqlError::table_access_denied(privs::first_missing(need, held), user, host, db, table))
+    }
+
+    /// Ok if the session holds some privilege on `db` (what MySQL asks for
+    /// SHOW CREATE TABLE, SHOW COLUMNS, DESCRIBE: "any privilege on the
+    /// table"); ERR 1142 naming `command` otherwise.
+    pub fn check_table_any(&self, db: &str, table: &str, command: &str) -> Result<(), SqlError> {
+        if self.privileges(db) & privs::ALL != 0 {
+            return Ok(());
+        }
+        let (user, host) = self.who();
+        Err(SqlError::table_access_denied(command, user, host, db, table))
+    }
+
+    /// Ok if the session holds some privilege on `db`; ERR 1044 otherwise.
+    pub fn check_db(&self, db: &str) -> Result<(), SqlError> {
+        if self.sees(db) {
+            return Ok(());
+        }
+        let (user, host) = self.who();
+        Err(SqlError::db_access_denied(user, host, db))
+    }
+
+    /// May the session see that `db` and what is in it exists (SHOW
+    /// DATABASES, SHOW TABLES, information_schema)? information_schema is
+    /// everyone's.
+    pub fn sees(&self, db: &str) -> bool {
+        db.eq_ignore_ascii_case("information_schema") || self.privileges(db) & privs::ALL != 0
+    }
+}
+
+/// Every privilege everywhere: for work the engine does on its own behalf
+/// (shutdown checkpoints, tests of engine internals), never for a client.
+pub struct Unrestricted;
+
+impl Access for Unrestricted {
+    fn privileges(&self, _db: &str) -> u32 {
+        privs::ALL
+    }
+    fn who(&self) -> (&str, &str) {
+        ("", "")
+    }
+}
+
+/// No privilege at all: what a context starts with until the SQL front puts
+/// the session's own privileges in, so that a path that forgets to fails
+/// closed.
+pub struct NoAccess;
+
+impl Access for NoAccess {
+    fn privileges(&self, _db: &str) -> u32 {
+        0
+    }
+    fn who(&self) -> (&str, &str) {
+        ("", "")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    struct Ro;
+    impl Access for Ro {
+        fn privileges(&self, db: &str) -> u32 {
+            if db == "d1" {
+                privs::SELECT
+            } else {
+                0
+            }
+        }
+        fn who(&self) -> (&str, &str) {
+            ("ro", "localhost")
+        }
+    }
+
+    #[test]
+    fn table_checks_name_the_missing_privilege_and_the_table() {
+        let a: &dyn Access = &Ro;
+        assert!(a.check_table("d1", "t", privs::SELECT).is_ok());
+        let e = a.check_table("d1", "t", privs::SELECT | privs::UPDATE).unwrap_err();
+        assert_eq!((e.code, e.state), (1142, "42000"));
+        assert_eq!(e.message, "UPDATE command denied to user 'ro'@'localhost' for table `d1`.`t`");
+        let e = a.check_table("d2", "secret", privs::SELECT).unwrap_err();
+        assert!(e.message.starts_with("SELECT command denied"), "{}", e.message);
+        assert_eq!(a.check_db("d2").unwrap_err().code, 1044);
+        assert!(a.sees("d1") && a.sees("INFORMATION_SCHEMA") && !a.sees("d2"));
+        let none: &dyn Access = &NoAccess;
+        assert!(none.check_table("d1", "t", privs::SELECT).is_err());
+    }
+}

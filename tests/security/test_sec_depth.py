@@ -1,0 +1,118 @@
+"""Deep nesting from an account with no privileges at all: never a crash.
+
+Every recursive parser, evaluator and rewriter checks the thread's stack and
+answers ERR 1436 (MySQL's "Thread stack overrun") when it runs low; SQLite's
+own expression depth limit is set from `thread_stack` so that it cannot run
+out either. Each shape is run at depths up to 100,000, at the exact edge
+(found by bisection: the deepest statement that works, and one level more),
+through the SQL front (no table) and through the engine (with a table), on the
+scheduler under test with the default stack and with a 256 KiB one, and the
+server must keep serving everyone else after each.
+"""
+
+from __future__ import annotations
+
+import pymysql
+import pytest
+
+from helpers import clients
+
+DEPTHS = (1, 10, 100, 1000, 10_000, 100_000)
+
+
+def shapes(from_table: bool):
+    tail = " FROM t" if from_table else ""
+    col = "a" if from_table else "1"
+    return {
+        "parens": lambda n: (f"SELECT {'(' * n}{col}{')' * n}{tail}", 1),
+        "abs": lambda n: (f"SELECT {'ABS(' * n}{col}{')' * n}{tail}", 1),
+        "plus_chain": lambda n: (f"SELECT {col}{'+1' * n}{tail}", 1 + n),
+        "unary_minus": lambda n: (f"SELECT {'- ' * n}{col}{tail}", -1 if n % 2 else 1),
+        "not_chain": lambda n: (f"SELECT {'NOT ' * n}{col}{tail}", 0 if n % 2 else 1),
+        "scalar_subquery": lambda n: (f"SELECT {'(SELECT ' * n}{col}{tail}{')' * n}", 1),
+        "or_chain": lambda n: (f"SELECT {col} = 0{' OR 1 = 0' * n} OR 1{tail}", 1),
+        "case": lambda n: (f"SELECT {'CASE WHEN 1 THEN ' * n}{col}{' END' * n}{tail}", 1),
+    }
+
+
+class Probe:
+    """Runs one statement as the account with no privileges (or its own
+    database's) and checks the server is still there for root."""
+
+    def __init__(self, srv, db, user):
+        self.srv, self.db, self.user = srv, db, user
+
+    def run(self, sql):
+        conn = clients.connect(self.srv, self.user, "pw", database=self.db, read_timeout=120)
+        try:
+            with conn.cursor() as cur:
+                cur.execute(sql)
+                rows = cur.fetchall()
+            return ("ok", rows[0][0] if rows else None)
+        except pymysql.err.MySQLError as e:
+            return ("err", e.args[0])
+        finally:
+            conn.close()
+
+    def alive(self):
+        root = clients.root(self.srv)
+        try:
+            return clients.scalar(root, "SELECT 1") == 1
+        finally:
+            root.close()
+
+
+def setup_account(srv, uniq):
+    root = clients.root(srv)
+    db, user = uniq("deep"), uniq("nobody")
+    clients.query(root, f"CREATE DATABASE {db}")
+    clients.query(root, f"CREATE TABLE {db}.t (a INT)")
+    clients.query(root, f"INSERT INTO {db}.t VALUES (1)")
+    clients.query(root, f"CREATE USER '{user}'@'%' IDENTIFIED BY 'pw'")
+    clients.query(root, f"GRANT SELECT ON {db}.* TO '{user}'@'%'")
+    root.close()
+    return db, user
+
+
+def check_shape(probe, make, n):
+    sql, want = make(n)
+    kind, val = probe.run(sql)
+    assert probe.alive(), f"server gone after {sql[:60]}... ({n} levels)"
+    if kind == "ok":
+        assert int(val) == want, (sql[:80], n, val)
+    else:
+        assert val == 1436, (sql[:80], n, val)
+    return kind == "ok"
+
+
+@pytest.mark.parametrize("stack", [None, "262144"], ids=["default-stack", "256KiB-stack"])
+@pytest.mark.parametrize("from_table", [False, True], ids=["front", "engine"])
+def test_nesting_never_crashes(server_factory, uniq, stack, from_table):
+    extra = ["--thread-stack", stack] if stack else []
+    srv = server_factory(*extra, engine="sqlite")
+    db, user = setup_account(srv, uniq)
+    probe = Probe(srv, db, user)
+    for name, make in shapes(from_table).items():
+        results = [check_shape(probe, make, n) for n in DEPTHS]
+        assert results[0] and results[1], f"{name}: 1 and 10 levels must work"
+        assert not results[-1] or name in ("parens", "plus_chain", "unary_minus", "or_chain"), f"{name}: 100,000 levels accepted?"
+
+
+@pytest.mark.parametrize("from_table", [False, True], ids=["front", "engine"])
+def test_the_edge_is_clean(server_factory, uniq, from_table):
+    """The deepest statement that works, and one level more, on a 256 KiB stack."""
+    srv = server_factory("--thread-stack", "262144", engine="sqlite")
+    db, user = setup_account(srv, uniq)
+    probe = Probe(srv, db, user)
+    for name in ("abs", "scalar_subquery", "case"):
+        make = shapes(from_table)[name]
+        lo, hi = 10, 100_000
+        assert check_shape(probe, make, lo)
+        while lo + 1 < hi:
+            mid = (lo + hi) // 2
+            if check_shape(probe, make, mid):
+                lo = mid
+            else:
+                hi = mid
+        assert check_shape(probe, make, lo), (name, lo)
+        assert not check_shape(probe, make, lo + 1), (name, lo)
