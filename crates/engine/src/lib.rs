@@ -121,21 +121,73 @@ impl WaitHook for NoWait {
     fn wait_end(&self) {}
 }
 
+/// Asks whether the client of a running statement is still connected.
+pub trait ClientProbe {
+    fn gone(&self) -> bool;
+}
+
+/// No client to ask about (engine-internal work, tests).
+pub struct NoClient;
+
+impl ClientProbe for NoClient {
+    fn gone(&self) -> bool {
+        false
+    }
+}
+
+/// Why a running statement must stop.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Interruption {
+    /// KILL QUERY or KILL CONNECTION.
+    Killed,
+    /// max_execution_time (or its hint) passed.
+    TimedOut,
+    /// The client disconnected: nobody will read the result.
+    ClientGone,
+}
+
+impl Interruption {
+    /// The error the statement ends with.
+    pub fn error(self) -> SqlError {
+        match self {
+            Interruption::TimedOut => SqlError::new(3024, "HY000", "Query execution was interrupted, maximum statement execution time exceeded"),
+            Interruption::Killed | Interruption::ClientGone => SqlError::query_interrupted(),
+        }
+    }
+}
+
+/// How often a running statement asks whether its client is still there.
+pub const CLIENT_PROBE_MS: u64 = 500;
+
 /// Per-call context handed to the engine.
 pub struct ExecContext<'a> {
     pub waits: &'a dyn WaitHook,
-    /// Set by KILL QUERY / KILL CONNECTION; long-running engine work polls it.
+    /// Set by KILL QUERY / KILL CONNECTION; long-running engine work polls it
+    /// (through `interruption`).
     pub killed: &'a std::sync::atomic::AtomicBool,
     /// The session's privileges: the engine checks every table a statement
     /// names against them (see `access`). `&NoAccess` until the SQL front
     /// supplies the session's own.
     pub access: &'a dyn Access,
+    /// When the statement must end, on the coarse clock (`clock::coarse_ms`);
+    /// 0: no limit. Set by the front from max_execution_time.
+    pub deadline_ms: u64,
+    /// The statement's client, asked at most every `CLIENT_PROBE_MS`.
+    pub client: &'a dyn ClientProbe,
+    /// When the client is asked next (0: not yet started).
+    next_probe_ms: std::cell::Cell<u64>,
 }
 
 impl<'a> ExecContext<'a> {
+    /// A context for a session's statement: its kill flag, wait hook and
+    /// client; no privileges until the front adds them.
+    pub fn new(waits: &'a dyn WaitHook, killed: &'a std::sync::atomic::AtomicBool, client: &'a dyn ClientProbe) -> ExecContext<'a> {
+        ExecContext { waits, killed, access: &access::NoAccess, deadline_ms: 0, client, next_probe_ms: std::cell::Cell::new(0) }
+    }
+
     /// A context for work the engine does on its own behalf (no client).
     pub fn internal(killed: &'a std::sync::atomic::AtomicBool) -> ExecContext<'a> {
-        ExecContext { waits: &NoWait, killed, access: &access::Unrestricted }
+        ExecContext { waits: &NoWait, killed, access: &access::Unrestricted, deadline_ms: 0, client: &NoClient, next_probe_ms: std::cell::Cell::new(0) }
     }
 
     /// The same context with the session's privileges.
@@ -143,7 +195,37 @@ impl<'a> ExecContext<'a> {
     where
         'a: 'b,
     {
-        ExecContext { waits: self.waits, killed: self.killed, access }
+        ExecContext { waits: self.waits, killed: self.killed, access, deadline_ms: self.deadline_ms, client: self.client, next_probe_ms: std::cell::Cell::new(self.next_probe_ms.get()) }
+    }
+
+    /// The same context with a deadline (coarse-clock milliseconds, 0: none).
+    pub fn with_deadline(&self, deadline_ms: u64) -> ExecContext<'a> {
+        ExecContext { deadline_ms, next_probe_ms: std::cell::Cell::new(self.next_probe_ms.get()), ..*self }
+    }
+
+    /// Must the statement stop now, and why? Cheap enough for SQLite's
+    /// progress handler: a flag, the coarse clock, and the client probe at
+    /// most every `CLIENT_PROBE_MS` (the first call only starts that timer, so
+    /// a short statement never probes).
+    pub fn interruption(&self) -> Option<Interruption> {
+        if self.killed.load(std::sync::atomic::Ordering::Relaxed) {
+            return Some(Interruption::Killed);
+        }
+        let now = clock::coarse_ms();
+        if self.deadline_ms != 0 && now >= self.deadline_ms {
+            return Some(Interruption::TimedOut);
+        }
+        match self.next_probe_ms.get() {
+            0 => self.next_probe_ms.set(now + CLIENT_PROBE_MS),
+            next if now >= next => {
+                self.next_probe_ms.set(now + CLIENT_PROBE_MS);
+                if self.client.gone() {
+                    return Some(Interruption::ClientGone);
+                }
+            }
+            _ => {}
+        }
+        None
     }
 }
 

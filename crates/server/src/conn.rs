@@ -164,3 +164,20 @@ mod tests {
         }
     }
 }
+
+/// Whether a client socket's peer has gone, asked by a long statement (see
+/// `turnstile_engine::ClientProbe`) so that the statement of a client that
+/// disconnected stops instead of running on for nobody.
+pub struct PeerProbe {
+    pub fd: RawFd,
+}
+
+impl turnstile_engine::ClientProbe for PeerProbe {
+    fn gone(&self) -> bool {
+        let mut p = libc::pollfd { fd: self.fd, events: libc::POLLRDHUP, revents: 0 };
+        // SAFETY: one valid pollfd; a zero timeout never blocks. The session
+        // owns the socket for the whole statement, so `fd` is still its own.
+        let n = unsafe { libc::poll(&mut p, 1, 0) };
+        n > 0 && p.revents & (libc::POLLRDHUP | libc::POLLHUP | libc::POLLERR | libc::POLLNVAL) != 0
+    }
+}

@@ -14,7 +14,6 @@ use std::collections::HashMap;
 use std::io;
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
-use turnstile_engine::access::NoAccess;
 use turnstile_engine::{Column, EngineSession, ExecContext, NoWait, Outcome, RowSink, SqlError, Value, WaitHook};
 use turnstile_sql::front::{self, Call};
 use turnstile_sql::{privs, SessionState, SERVER_VERSION};
@@ -123,6 +122,8 @@ pub struct Session {
     pausable: bool,
     /// Told about blocking waits (the pool scheduler's hook, or none).
     waits: &'static (dyn WaitHook + Sync),
+    /// Asked by long statements whether the client is still connected.
+    probe: crate::conn::PeerProbe,
     paused: Option<PausedResult>,
     /// How the current (or paused) result's rows are encoded; kept between
     /// statements so an execute allocates nothing for it, and so a paused
@@ -161,6 +162,7 @@ impl Session {
             quit: false,
             pausable: false,
             waits: &NoWait,
+            probe: crate::conn::PeerProbe { fd },
             paused: None,
             row_format: RowFormat::default(),
         }
@@ -703,7 +705,7 @@ impl Session {
             let format = std::mem::take(&mut self.row_format);
             let mut sink = WireSink::new(out, &mut self.seq, deprecate_eof, p.binary, format, flush, 0, self.pausable);
             sink.sent_columns = true;
-            let ctx = ExecContext { waits: self.waits, killed: &self.handle.killed, access: &NoAccess };
+            let ctx = ExecContext::new(self.waits, &self.handle.killed, &self.probe).with_deadline(self.sql.deadline_ms);
             let r = engine.resume(&ctx, &mut sink);
             let r = if sink.io_error.is_some() { Err(None) } else { r.map_err(Some) };
             self.row_format = std::mem::take(&mut sink.format);
@@ -797,7 +799,7 @@ impl Session {
         let mut format = std::mem::take(&mut self.row_format);
         set_row_format(&mut format, binary, columns);
         let mut sink = WireSink::new(out, &mut self.seq, deprecate_eof, binary, format, flush, status_before, self.pausable);
-        let ctx = ExecContext { waits: self.waits, killed: &self.handle.killed, access: &NoAccess };
+        let ctx = ExecContext::new(self.waits, &self.handle.killed, &self.probe);
         let mut call = Call { sess: &mut self.sql, engine: engine.as_mut(), ops: &*self.server, ctx: &ctx, params };
         let result = if direct { front::execute_direct(&mut call, sql, &mut sink) } else { front::execute(&mut call, sql, &mut sink) };
         let sent_columns = sink.sent_columns;
@@ -953,7 +955,7 @@ impl Session {
         if let Some(mut e) = self.engine.take() {
             e.cancel_paused();
             if e.in_transaction() {
-                let ctx = ExecContext { waits: self.waits, killed: &self.handle.killed, access: &NoAccess };
+                let ctx = ExecContext::new(self.waits, &self.handle.killed, &self.probe);
                 let _ = e.rollback(&ctx);
             }
         }

@@ -75,6 +75,36 @@ pub fn select_reads_table(sql: &str) -> bool {
     false
 }
 
+/// The text after leading whitespace and opening parentheses, if it starts
+/// with the word `kw` (ASCII, any case); no allocation.
+fn after_word<'a>(sql: &'a str, kw: &str) -> Option<&'a str> {
+    let t = sql.trim_start_matches(|c: char| c.is_ascii_whitespace() || c == '(');
+    let b = t.as_bytes();
+    if b.len() >= kw.len() && b[..kw.len()].eq_ignore_ascii_case(kw.as_bytes()) && b.get(kw.len()).map_or(true, |c| !is_ident(*c)) {
+        Some(&t[kw.len()..])
+    } else {
+        None
+    }
+}
+
+/// Is this a SELECT (or WITH ... SELECT): the statements max_execution_time
+/// applies to, as in MySQL?
+pub fn is_select(sql: &str) -> bool {
+    after_word(sql, "SELECT").is_some() || after_word(sql, "WITH").is_some()
+}
+
+/// The milliseconds of a `SELECT /*+ ... MAX_EXECUTION_TIME(n) ... */` hint
+/// (MySQL reads hints only right after the SELECT keyword).
+pub fn max_execution_time_hint(sql: &str) -> Option<u64> {
+    let rest = after_word(sql, "SELECT")?.trim_start();
+    let body = rest.strip_prefix("/*+")?;
+    let body = &body[..body.find("*/")?];
+    let at = body.to_ascii_uppercase().find("MAX_EXECUTION_TIME")?;
+    let args = body[at + "MAX_EXECUTION_TIME".len()..].trim_start().strip_prefix('(')?;
+    let digits = args[..args.find(')')?].trim();
+    digits.parse::<u64>().ok().map(|ms| ms.min(u32::MAX as u64))
+}
+
 /// Does the text need `substitute` (one pass, no allocation)?
 pub fn needs_substitution(sql: &str) -> bool {
     let b = sql.as_bytes();
@@ -267,6 +297,16 @@ pub fn reset(sess: &mut SessionState) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn select_time_limit_hints() {
+        assert!(is_select("  (SELECT 1)") && is_select("with c as (select 1) select * from c") && !is_select("SELECTX") && !is_select("INSERT INTO t SELECT 1"));
+        assert_eq!(max_execution_time_hint("SELECT /*+ MAX_EXECUTION_TIME(1500) */ * FROM t"), Some(1500));
+        assert_eq!(max_execution_time_hint("select /*+ BKA(t) max_execution_time( 20 ) */ 1"), Some(20));
+        assert_eq!(max_execution_time_hint("SELECT /* MAX_EXECUTION_TIME(5) */ 1"), None);
+        assert_eq!(max_execution_time_hint("SELECT 1 /*+ MAX_EXECUTION_TIME(5) */"), None);
+        assert_eq!(max_execution_time_hint("SELECT /*+ MAX_EXECUTION_TIME(x) */ 1"), None);
+    }
 
     #[test]
     fn table_detection_by_scan() {

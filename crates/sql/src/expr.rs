@@ -450,9 +450,10 @@ pub trait Env {
     fn word(&self, word: &str) -> Result<Value, SqlError>;
     /// The value bound to placeholder `i`.
     fn param(&self, i: usize) -> Value;
-    /// KILL QUERY asked the running statement to stop.
-    fn interrupted(&self) -> bool {
-        false
+    /// Why the running statement must stop (KILL QUERY, max_execution_time,
+    /// the client gone), as the error it ends with.
+    fn interruption(&self) -> Option<SqlError> {
+        None
     }
 }
 
@@ -668,12 +669,14 @@ pub fn eval(e: &Expr, env: &mut dyn Env) -> Result<Value, SqlError> {
                     return eval(if truthy(&c) == Some(true) { &args[1] } else { &args[2] }, env);
                 }
                 "BENCHMARK" if args.len() == 2 => {
-                    // CPU-bound on purpose (tests and diagnostics); stops on KILL QUERY.
+                    // CPU-bound on purpose (tests and diagnostics); stops on KILL QUERY and at max_execution_time.
                     let n = eval(&args[0], env)?.as_i64().unwrap_or(0);
                     for i in 0..n.max(0) {
                         eval(&args[1], env)?;
-                        if i % 4096 == 0 && env.interrupted() {
-                            return Err(SqlError::query_interrupted());
+                        if i % 4096 == 0 {
+                            if let Some(e) = env.interruption() {
+                                return Err(e);
+                            }
                         }
                     }
                     return Ok(Value::Int(0));

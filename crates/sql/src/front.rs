@@ -31,9 +31,41 @@ fn lex_or_syntax(sql: &str) -> Result<Vec<Token>, SqlError> {
 
 /// Run one statement (multi-statement texts are split by the caller).
 pub fn execute(call: &mut Call<'_, '_>, sql: &str, sink: &mut dyn RowSink) -> Result<Outcome, SqlError> {
-    let result = statement(call, sql, sink);
+    let result = time_limited(call, sql, |call| statement(call, sql, sink));
     note_row_count(call, &result);
     result
+}
+
+/// max_execution_time for this statement in milliseconds (0: none): a
+/// SELECT's `/*+ MAX_EXECUTION_TIME(n) */` hint, else the session's
+/// variable. MySQL applies it to SELECT statements only.
+fn time_limit_ms(sess: &SessionState, ops: &dyn ServerOps, sql: &str) -> u64 {
+    if !crate::dialect::is_select(sql) {
+        return 0;
+    }
+    if let Some(ms) = crate::dialect::max_execution_time_hint(sql) {
+        return ms;
+    }
+    let ms = match sess.vars.get("max_execution_time") {
+        Some(v) => v.as_i64().unwrap_or(0),
+        None => ops.globals().hot.max_execution_time.load(std::sync::atomic::Ordering::Relaxed),
+    };
+    ms.max(0) as u64
+}
+
+/// Run `f` with the statement's time limit in its context (and remembered
+/// in the session, for the rest of a paused result).
+fn time_limited<R>(call: &mut Call<'_, '_>, sql: &str, f: impl FnOnce(&mut Call<'_, '_>) -> R) -> R {
+    let limit = time_limit_ms(call.sess, call.ops, sql);
+    if limit == 0 {
+        call.sess.deadline_ms = 0;
+        return f(call);
+    }
+    let deadline = turnstile_engine::clock::coarse_ms() + limit;
+    call.sess.deadline_ms = deadline;
+    let ctx = call.ctx.with_deadline(deadline);
+    let mut limited = Call { sess: &mut *call.sess, engine: &mut *call.engine, ops: call.ops, ctx: &ctx, params: call.params };
+    f(&mut limited)
 }
 
 /// What ROW_COUNT() returns in the next statement.
@@ -69,7 +101,7 @@ fn is_engine_dml(kw: &str, sql: &str) -> bool {
 /// Execute a statement `is_direct_engine` accepted: what `execute` does for
 /// it, without classifying the text again.
 pub fn execute_direct(call: &mut Call<'_, '_>, sql: &str, sink: &mut dyn RowSink) -> Result<Outcome, SqlError> {
-    let result = engine_run(call, sql, sink);
+    let result = time_limited(call, sql, |call| engine_run(call, sql, sink));
     note_row_count(call, &result);
     result
 }
@@ -513,20 +545,20 @@ impl Env for SessionEnv<'_, '_, '_> {
     fn param(&self, i: usize) -> Value {
         self.call.params.get(i).cloned().unwrap_or(Value::Null)
     }
-    fn interrupted(&self) -> bool {
-        self.call.ctx.killed.load(std::sync::atomic::Ordering::Relaxed)
+    fn interruption(&self) -> Option<SqlError> {
+        self.call.ctx.interruption().map(|why| why.error())
     }
 }
 
-/// SLEEP(n): a blocking wait the scheduler is told about, cut short by KILL.
-/// Returns true if interrupted (MySQL's SLEEP returns 1 then).
+/// SLEEP(n): a blocking wait the scheduler is told about, cut short by KILL,
+/// max_execution_time or the client going away. Returns true if interrupted
+/// (MySQL's SLEEP returns 1 then).
 fn sleep(ctx: &ExecContext<'_>, secs: f64) -> bool {
-    use std::sync::atomic::Ordering;
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs_f64(secs.clamp(0.0, 365.0 * 86400.0));
     ctx.waits.wait_begin(WaitKind::Sleep);
     let mut interrupted = false;
     loop {
-        if ctx.killed.load(Ordering::Relaxed) {
+        if ctx.interruption().is_some() {
             interrupted = true;
             break;
         }

@@ -68,6 +68,9 @@ pub struct SessionState {
     pub priv_cache: Option<(u64, Option<String>, u32)>,
     /// Set when KILL CONNECTION targeted this very session.
     pub kill_self: bool,
+    /// When the current statement must end (coarse-clock ms; 0: no limit):
+    /// its max_execution_time, kept for the rest of a paused result.
+    pub deadline_ms: u64,
     /// SQL-text prepared statements: name -> (text, parameter count).
     pub sql_prepared: HashMap<String, (String, usize)>,
 }

@@ -63,6 +63,7 @@ pub static VARS: &[VarDef] = &[
     v("collation_database", Both, Str, false),
     v("collation_server", Both, Str, false),
     v("connect_timeout", Global, Int, false),
+    v("cte_max_recursion_depth", Both, Int, false),
     v("datadir", Global, Str, true),
     v("default_authentication_plugin", Global, Str, true),
     v("default_storage_engine", Both, Str, false),
@@ -133,6 +134,9 @@ pub struct HotGlobals {
     pub net_write_timeout: AtomicI64,
     pub max_allowed_packet: AtomicI64,
     pub thread_cache_size: AtomicI64,
+    /// Read by every SELECT (its time limit) and recursive CTE.
+    pub max_execution_time: AtomicI64,
+    pub cte_max_recursion_depth: AtomicI64,
 }
 
 impl HotGlobals {
@@ -146,6 +150,8 @@ impl HotGlobals {
             "net_write_timeout" => &self.net_write_timeout,
             "max_allowed_packet" => &self.max_allowed_packet,
             "thread_cache_size" => &self.thread_cache_size,
+            "max_execution_time" => &self.max_execution_time,
+            "cte_max_recursion_depth" => &self.cte_max_recursion_depth,
             _ => return None,
         })
     }
@@ -245,16 +251,32 @@ pub fn coerce(def: &VarDef, value: Value) -> Result<Value, SqlError> {
             },
             _ => Err(SqlError::wrong_value_for_var(def.name, &text())),
         },
-        Int => match &value {
-            Value::Int(_) | Value::UInt(_) => Ok(value),
-            Value::Double(f) => Ok(Value::Int(*f as i64)),
-            _ => Err(SqlError::wrong_type_for_var(def.name)),
-        },
+        Int => {
+            let n = match &value {
+                Value::Int(n) => *n as i128,
+                Value::UInt(n) => *n as i128,
+                Value::Double(f) => *f as i128,
+                _ => return Err(SqlError::wrong_type_for_var(def.name)),
+            };
+            // MySQL's ranges: out-of-range values are clamped.
+            Ok(match int_range(def.name) {
+                Some((lo, hi)) => Value::Int(n.clamp(lo as i128, hi as i128) as i64),
+                None => Value::Int(n.clamp(i64::MIN as i128, i64::MAX as i128) as i64),
+            })
+        }
         Str => match &value {
             Value::Null if def.name == "character_set_results" => Ok(Value::Null),
             Value::Null => Err(SqlError::wrong_value_for_var(def.name, "NULL")),
             _ => Ok(value),
         },
+    }
+}
+
+/// The range MySQL allows an integer variable, where it matters here.
+fn int_range(name: &str) -> Option<(i64, i64)> {
+    match name {
+        "max_execution_time" | "cte_max_recursion_depth" => Some((0, u32::MAX as i64)),
+        _ => None,
     }
 }
 
@@ -279,6 +301,7 @@ fn defaults() -> Vec<(&'static str, Value)> {
         ("collation_database", s("utf8mb4_general_ci")),
         ("collation_server", s("utf8mb4_general_ci")),
         ("connect_timeout", Value::Int(10)),
+        ("cte_max_recursion_depth", Value::Int(1000)),
         ("default_authentication_plugin", s("caching_sha2_password")),
         ("default_storage_engine", s("InnoDB")),
         ("foreign_key_checks", Value::Int(1)),

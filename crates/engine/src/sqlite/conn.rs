@@ -9,23 +9,24 @@
 //! the `statement_cache` setting.
 //!
 //! Each connection has a busy handler and a progress handler whose context
-//! (`CallCtx`) is pointed at the running call's KILL flag and wait hook, so a
-//! long statement stops on KILL (sqlite3 progress callback → SQLITE_INTERRUPT)
-//! and an unexpected SQLite-level lock wait is reported to the scheduler.
+//! (`CallCtx`) is pointed at the running call's `ExecContext` and wait hook,
+//! so a long statement stops on KILL, at max_execution_time and when its
+//! client has gone (sqlite3 progress callback → SQLITE_INTERRUPT, the reason
+//! kept in `CallCtx::stopped`) and an unexpected SQLite-level lock wait is
+//! reported to the scheduler.
 
 use super::errors;
 use super::functions::{self, Counters};
 use super::rewrite::Rewritten;
 use super::schema::Schema;
 use super::{Db, Options};
-use crate::{Column, ExecContext, SqlError, WaitHook, WaitKind};
+use crate::{Column, ExecContext, Interruption, SqlError, WaitHook, WaitKind};
 use rusqlite::ffi;
 use std::cell::Cell;
 use std::collections::HashMap;
 use std::ffi::{CStr, CString};
 use std::os::raw::{c_int, c_void};
 use std::ptr::NonNull;
-use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -189,7 +190,10 @@ pub struct Cached {
 
 /// Context of the call running on this connection, read by the C callbacks.
 pub struct CallCtx {
-    killed: Cell<*const AtomicBool>,
+    /// The running call's context (KILL flag, deadline, client probe).
+    exec: Cell<*const ExecContext<'static>>,
+    /// Why the progress or busy handler stopped the call, for the error.
+    pub stopped: Cell<Option<Interruption>>,
     waits: Cell<Option<*const (dyn WaitHook + 'static)>>,
     waiting: Cell<bool>,
     /// Set on the first busy callback of a call: now + lock_wait.
@@ -201,14 +205,30 @@ pub struct CallCtx {
 // thread and cleared before the call returns.
 unsafe impl Send for CallCtx {}
 
-unsafe extern "C" fn progress_cb(arg: *mut c_void) -> c_int {
-    // SAFETY: arg is the connection's boxed CallCtx, alive as long as the connection.
-    let c = &*(arg as *const CallCtx);
-    let k = c.killed.get();
-    if !k.is_null() && (*k).load(std::sync::atomic::Ordering::Relaxed) {
-        return 1;
+/// Should the running call stop (KILL, max_execution_time, client gone)?
+/// Records why, for the error the statement ends with.
+///
+/// # Safety
+/// `c.exec` is null or points at the context of the call in progress.
+unsafe fn must_stop(c: &CallCtx) -> bool {
+    let e = c.exec.get();
+    if e.is_null() {
+        return false;
     }
-    0
+    match (*e).interruption() {
+        Some(why) => {
+            c.stopped.set(Some(why));
+            true
+        }
+        None => false,
+    }
+}
+
+unsafe extern "C" fn progress_cb(arg: *mut c_void) -> c_int {
+    // SAFETY: arg is the connection's boxed CallCtx, alive as long as the
+    // connection; its context pointer is set for the call in progress.
+    let c = &*(arg as *const CallCtx);
+    must_stop(c) as c_int
 }
 
 unsafe extern "C" fn busy_cb(arg: *mut c_void, count: c_int) -> c_int {
@@ -221,8 +241,7 @@ unsafe extern "C" fn busy_cb(arg: *mut c_void, count: c_int) -> c_int {
             c.waiting.set(true);
         }
     }
-    let k = c.killed.get();
-    if !k.is_null() && (*k).load(std::sync::atomic::Ordering::Relaxed) {
+    if must_stop(c) {
         return 0;
     }
     if let Some(d) = c.deadline.get() {
@@ -327,7 +346,8 @@ impl Conn {
             ffi::sqlite3_limit(db.handle(), ffi::SQLITE_LIMIT_EXPR_DEPTH, opts.expr_depth as c_int);
         }
         let call = Box::new(CallCtx {
-            killed: Cell::new(std::ptr::null()),
+            exec: Cell::new(std::ptr::null()),
+            stopped: Cell::new(None),
             waits: Cell::new(None),
             waiting: Cell::new(false),
             deadline: Cell::new(None),
@@ -363,7 +383,10 @@ impl Conn {
 
     /// Point the callbacks at the current call (cleared by `end_call`).
     pub fn begin_call(&self, ctx: &ExecContext<'_>, lock_wait: Duration) {
-        self.call.killed.set(ctx.killed as *const AtomicBool);
+        // SAFETY: erase the lifetime; cleared in end_call, before the context can go away.
+        let e: *const ExecContext<'static> = unsafe { std::mem::transmute(ctx as *const ExecContext<'_>) };
+        self.call.exec.set(e);
+        self.call.stopped.set(None);
         // SAFETY: erase the lifetime; the pointer is cleared in end_call before
         // the borrowed hook can go away.
         let w: *const (dyn WaitHook + '_) = ctx.waits;
@@ -379,7 +402,7 @@ impl Conn {
                 unsafe { (*w).wait_end() };
             }
         }
-        self.call.killed.set(std::ptr::null());
+        self.call.exec.set(std::ptr::null());
         self.call.waits.set(None);
         self.call.deadline.set(None);
     }

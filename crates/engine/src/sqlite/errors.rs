@@ -33,11 +33,18 @@ pub fn from_conn(conn: &Conn, rc: c_int, original: &str) -> SqlError {
         (ffi::sqlite3_extended_errcode(h), msg)
     };
     let ext = if ext & 0xff == rc & 0xff { ext } else { rc };
+    if ext & 0xff == ffi::SQLITE_INTERRUPT {
+        // Stopped by the progress or busy handler: say why (3024 for max_execution_time).
+        if let Some(why) = conn.call.stopped.get() {
+            return why.error();
+        }
+    }
     map(ext, &msg, original, conn.home.as_ref().map(|h| h.name.as_str()))
 }
 
 pub fn from_rusqlite(conn: &Conn, e: &rusqlite::Error, original: &str) -> SqlError {
     match e {
+        rusqlite::Error::SqliteFailure(f, _) if f.extended_code & 0xff == ffi::SQLITE_INTERRUPT && conn.call.stopped.get().is_some() => conn.call.stopped.get().map(|w| w.error()).unwrap_or_else(SqlError::query_interrupted),
         rusqlite::Error::SqliteFailure(f, msg) => map(f.extended_code, msg.as_deref().unwrap_or(""), original, conn.home.as_ref().map(|h| h.name.as_str())),
         other => SqlError::internal(other.to_string()),
     }

@@ -21,7 +21,6 @@ use crate::{ExecContext, SqlError, WaitKind};
 use std::fs::File;
 use std::os::unix::fs::MetadataExt;
 use std::path::PathBuf;
-use std::sync::atomic::Ordering;
 use std::sync::{Condvar, Mutex};
 use std::time::{Duration, Instant};
 
@@ -53,8 +52,8 @@ impl WriterLock {
         let deadline = Instant::now() + timeout;
         ctx.waits.wait_begin(WaitKind::RowLock);
         let result = loop {
-            if ctx.killed.load(Ordering::Relaxed) {
-                break Err(SqlError::query_interrupted());
+            if let Some(why) = ctx.interruption() {
+                break Err(why.error());
             }
             let now = Instant::now();
             if now >= deadline {

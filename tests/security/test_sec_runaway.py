@@ -1,0 +1,88 @@
+"""Runaway statements end: max_execution_time, recursion depth, a vanished client.
+
+A recursive CTE that never ends is the simplest runaway statement any account
+can send. MySQL stops a SELECT at `max_execution_time` (session or global
+variable, or the `/*+ MAX_EXECUTION_TIME(n) */` hint) with 3024, stops a
+recursive CTE at `cte_max_recursion_depth` iterations with 3636, and a
+statement whose client disconnected is cancelled instead of running on for
+nobody.
+"""
+
+from __future__ import annotations
+
+import socket
+import time
+
+import pymysql
+import pytest
+
+from helpers import clients, rawproto
+
+FOREVER = "WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r WHERE n < 100000000000) SELECT COUNT(*) FROM r"
+
+
+def _err(conn, sql):
+    t = time.monotonic()
+    with pytest.raises(pymysql.err.MySQLError) as ei:
+        clients.query(conn, sql)
+    return ei.value.args[0], time.monotonic() - t
+
+
+def test_max_execution_time_session_variable(sql_conn):
+    clients.query(sql_conn, "SET SESSION max_execution_time = 300")
+    try:
+        code, secs = _err(sql_conn, FOREVER)
+        assert code == 3024 and secs < 10, (code, secs)
+        assert clients.scalar(sql_conn, "SELECT @@max_execution_time") == 300
+        # Only SELECT statements are limited (MySQL's rule); a quick one is fine.
+        assert clients.scalar(sql_conn, "SELECT 1") == 1
+    finally:
+        clients.query(sql_conn, "SET SESSION max_execution_time = DEFAULT")
+
+
+def test_max_execution_time_hint(sql_conn):
+    hinted = "SELECT /*+ MAX_EXECUTION_TIME(200) */ COUNT(*) FROM (" + FOREVER.replace(" SELECT COUNT(*) FROM r", " SELECT n FROM r") + ") AS x"
+    code, secs = _err(sql_conn, hinted)
+    assert code == 3024 and secs < 10, (code, secs)
+    # SLEEP() cut short by the limit returns 1, as in MySQL.
+    t = time.monotonic()
+    assert clients.scalar(sql_conn, "SELECT /*+ MAX_EXECUTION_TIME(200) */ SLEEP(5)") == 1
+    assert time.monotonic() - t < 4
+
+
+def test_max_execution_time_global_reaches_new_sessions(sql_server):
+    root = clients.root(sql_server)
+    clients.query(root, "SET GLOBAL max_execution_time = 250")
+    try:
+        other = clients.root(sql_server)
+        code, _ = _err(other, FOREVER)
+        assert code == 3024
+        other.close()
+    finally:
+        clients.query(root, "SET GLOBAL max_execution_time = 0")
+        root.close()
+
+
+@pytest.mark.parametrize("value,shown", [(-5, 0), (2**40, 4294967295), (0, 0)])
+def test_max_execution_time_range(sql_conn, value, shown):
+    clients.query(sql_conn, f"SET SESSION max_execution_time = {value}")
+    assert clients.scalar(sql_conn, "SELECT @@session.max_execution_time") == shown
+    clients.query(sql_conn, "SET SESSION max_execution_time = DEFAULT")
+
+
+def test_statement_of_a_vanished_client_is_cancelled(sql_server):
+    """The client sends a never-ending query and closes its socket; the
+    statement must stop (it no longer shows in the process list)."""
+    raw = rawproto.connect(sql_server, "root", clients.ROOT_PASSWORD)
+    raw.command(0x03, FOREVER.encode())
+    root = clients.root(sql_server)
+
+    def running():
+        return [r for r in clients.query(root, "SHOW FULL PROCESSLIST") if r[7] and "RECURSIVE" in r[7]]
+
+    assert clients.wait_until(lambda: len(running()) == 1, timeout=10)
+    raw.sock.shutdown(socket.SHUT_RDWR)
+    raw.close()
+    assert clients.wait_until(lambda: not running(), timeout=10), running()
+    assert clients.scalar(root, "SELECT 1") == 1
+    root.close()
