@@ -72,14 +72,17 @@ fn raise_fd_limit() -> u64 {
     r.rlim_cur
 }
 
-/// Descriptors kept for everything but client connections: listeners,
-/// epoll sets, database files, the reserve for refusing with 1040.
+/// Descriptors kept for everything but connections: listeners, epoll sets,
+/// database files, the reserve for refusing with 1040.
 pub const FDS_RESERVED: u64 = 64;
 
 /// Client connections an open-file limit of `fd_limit` allows: one descriptor
-/// each, after `FDS_RESERVED` and the admin port's connections (at least 1).
-pub fn connections_by_fds(fd_limit: u64, admin_max_connections: u32) -> u64 {
-    fd_limit.saturating_sub(FDS_RESERVED + admin_max_connections as u64).max(1)
+/// each, after `FDS_RESERVED`, the admin port's connections and the threads
+/// waiting in accept (thread_cache_size plus one per listener: the kernel
+/// gives a blocked accept(2) its descriptor before it waits). At least 1.
+pub fn connections_by_fds(fd_limit: u64, config: &Config) -> u64 {
+    let waiters = config.thread_cache_size as u64 + 3;
+    fd_limit.saturating_sub(FDS_RESERVED + config.admin_max_connections as u64 + waiters).max(1)
 }
 
 /// max_connections as the open-file limit allows it: a server that announces
@@ -102,7 +105,7 @@ pub fn start(mut config: Config) -> Result<Running, String> {
     }
     let lock = datadir::prepare(&config.datadir)?;
     let fd_limit = raise_fd_limit();
-    let max_connections_by_fds = connections_by_fds(fd_limit, config.admin_max_connections);
+    let max_connections_by_fds = connections_by_fds(fd_limit, &config);
     limit_connections(&mut config, max_connections_by_fds, fd_limit);
     listener::take_reserve_fd();
     let accounts = accounts::Accounts::open(&config.datadir, config.root_password.as_deref(), config.allow_empty_root_password).map_err(|e| e.to_string())?;

@@ -17,9 +17,11 @@
 //! Out of file descriptors (EMFILE/ENFILE), accept leaves the connection in
 //! the kernel's queue, where its client would wait for a greeting that never
 //! comes. `refuse_out_of_files` keeps one descriptor in reserve: it frees it,
-//! accepts, sends ERR 1040 and closes, then takes the reserve again. The
-//! warning is logged at most once per `ACCEPT_LOG_INTERVAL_MS` with a count of
-//! the ones left out.
+//! accepts, sends ERR 1040 and closes, then takes the reserve again. Another
+//! thread's accept can take the freed descriptor first; with no reserve left
+//! the oldest connection that has not logged in is closed to free one
+//! (`Registry::drop_oldest_login`). The warning is logged at most once per
+//! `ACCEPT_LOG_INTERVAL_MS` with a count of the ones left out.
 
 use crate::conn::{Accepted, Stream};
 use socket2::{Domain, SockAddr, Socket, Type};
@@ -242,8 +244,9 @@ pub fn log_accept_error(e: &io::Error) {
 /// Out of descriptors: accept one pending connection on `listener` with the
 /// reserve descriptor, send it ERR 1040 and close it, so its client is told
 /// instead of waiting for a greeting. Returns false when there is no reserve
-/// or no pending connection (the caller then backs off).
-pub fn refuse_out_of_files(listener: RawFd) -> bool {
+/// or no pending connection (the caller then backs off); without a reserve
+/// the oldest login in progress is closed so that a descriptor comes free.
+pub fn refuse_out_of_files(listener: RawFd, registry: &crate::registry::Registry) -> bool {
     let mut pfd = libc::pollfd { fd: listener, events: libc::POLLIN, revents: 0 };
     // SAFETY: one valid pollfd; a zero timeout never blocks (the listener may be blocking).
     if unsafe { libc::poll(&mut pfd, 1, 0) } != 1 {
@@ -252,6 +255,9 @@ pub fn refuse_out_of_files(listener: RawFd) -> bool {
     let reserve = RESERVE_FD.swap(-1, Ordering::AcqRel);
     if reserve < 0 {
         take_reserve_fd();
+        if RESERVE_FD.load(Ordering::Acquire) < 0 {
+            registry.drop_oldest_login();
+        }
         return false;
     }
     // SAFETY: closing our reserve descriptor, then accept4 on a listener we own.
@@ -288,13 +294,13 @@ pub fn out_of_files(e: &io::Error) -> bool {
 }
 
 /// Returns true to keep accepting (transient error), false at EAGAIN.
-fn accept_error(e: io::Error, listener: RawFd) -> bool {
+fn accept_error(e: io::Error, listener: RawFd, registry: &crate::registry::Registry) -> bool {
     match e.kind() {
         io::ErrorKind::WouldBlock => false,
         io::ErrorKind::Interrupted | io::ErrorKind::ConnectionAborted => true,
         _ => {
             log_accept_error(&e);
-            if out_of_files(&e) && refuse_out_of_files(listener) {
+            if out_of_files(&e) && refuse_out_of_files(listener, registry) {
                 return true;
             }
             // Back off briefly instead of spinning.
@@ -308,7 +314,7 @@ fn accept_error(e: io::Error, listener: RawFd) -> bool {
 /// handing each to `take`; returns how many were accepted. The sockets come out
 /// non-blocking already (accept4 with SOCK_NONBLOCK: no fcntl per connection).
 /// `tcp` carries the options inherited from a TCP listener; None is the Unix socket.
-pub fn accept_nonblocking(fd: RawFd, tcp: Option<Inherited>, max: usize, mut take: impl FnMut(Accepted)) -> usize {
+pub fn accept_nonblocking(fd: RawFd, tcp: Option<Inherited>, max: usize, registry: &crate::registry::Registry, mut take: impl FnMut(Accepted)) -> usize {
     let mut n = 0;
     // Connections refused for want of descriptors count against the batch too.
     let mut refused = 0;
@@ -336,7 +342,7 @@ pub fn accept_nonblocking(fd: RawFd, tcp: Option<Inherited>, max: usize, mut tak
             }
             Err(e) => {
                 let out_of_files = out_of_files(&e);
-                if !accept_error(e, fd) {
+                if !accept_error(e, fd, registry) {
                     break;
                 }
                 refused += out_of_files as usize;

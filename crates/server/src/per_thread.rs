@@ -195,11 +195,19 @@ impl ThreadCache {
                         // (reserve descriptor) rather than leave it hanging.
                         // A blocking accept here could only wait as long as the
                         // listener's SO_RCVTIMEO if another thread took that client.
-                        if crate::listener::out_of_files(&e) && crate::listener::refuse_out_of_files(door.raw_fd()) {
-                            continue;
+                        if crate::listener::out_of_files(&e) {
+                            if crate::listener::refuse_out_of_files(door.raw_fd(), &self.server.registry) {
+                                continue;
+                            }
+                            // Every thread blocked in accept holds a descriptor
+                            // (the kernel allocates it before waiting): with
+                            // none left, the cache shrinks to one waiter.
+                            if self.retire_idle(&door) {
+                                return;
+                            }
                         }
-                        // Back off briefly instead of spinning.
-                        std::thread::sleep(Duration::from_millis(5));
+                        // Back off instead of spinning.
+                        std::thread::sleep(Duration::from_millis(50));
                     }
                 },
             }

@@ -368,7 +368,7 @@ impl Pool {
         if !self.accepting.load(Ordering::Acquire) {
             return;
         }
-        crate::listener::accept_nonblocking(fd, inherited, ACCEPT_BATCH, |conn| {
+        crate::listener::accept_nonblocking(fd, inherited, ACCEPT_BATCH, &self.server.registry, |conn| {
             let least = self.groups.iter().min_by_key(|o| o.load.load(Ordering::Relaxed)).unwrap_or(g);
             let mine = g.load.load(Ordering::Relaxed);
             if Arc::ptr_eq(least, g) || mine <= least.load.load(Ordering::Relaxed) + BALANCE_SLACK {

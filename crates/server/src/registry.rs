@@ -235,6 +235,21 @@ impl Registry {
         false
     }
 
+    /// Out of file descriptors with none in reserve: close the oldest
+    /// connection that has not logged in (either kind), so its descriptor
+    /// comes free for a waiting client. It releases its slot as usual.
+    /// Returns false when there is none.
+    pub fn drop_oldest_login(&self) -> bool {
+        let oldest = [false, true].into_iter().filter_map(|admin| self.oldest_pending(admin, 0)).min_by_key(|h| h.id);
+        match oldest {
+            Some(h) => {
+                h.shutdown_socket(std::net::Shutdown::Both);
+                true
+            }
+            None => false,
+        }
+    }
+
     /// The PENDING connection with the smallest id (admin port or not), other than `except`.
     fn oldest_pending(&self, admin_port: bool, except: u32) -> Option<Arc<Handle>> {
         let mut oldest: Option<Arc<Handle>> = None;
