@@ -257,7 +257,7 @@ impl Registry {
             let m = s.lock().unwrap_or_else(|e| e.into_inner());
             for h in m.values() {
                 let candidate = h.admin_port == admin_port && h.id != except && h.login.load(Ordering::Acquire) == login::PENDING;
-                if candidate && oldest.as_ref().map_or(true, |o| h.id < o.id) {
+                if candidate && oldest.as_ref().is_none_or(|o| h.id < o.id) {
                     oldest = Some(h.clone());
                 }
             }
