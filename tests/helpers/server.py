@@ -52,12 +52,15 @@ class TurnstileServer:
         datadir: Optional[str] = None,
         env: Optional[Dict[str, str]] = None,
         engine: str = "blackhole",
+        preexec_fn=None,
     ):
         self.binary = binary_path()
         self.extra_args = list(extra_args)
         self.root_password = root_password
         self.engine = engine
         self.env_extra = dict(env or {})
+        # Run in the child before exec (e.g. resource.setrlimit for a low `ulimit -n`).
+        self.preexec_fn = preexec_fn
         # Unix socket paths are limited to ~108 bytes, so keep them short
         # (pytest's tmp_path can be long).
         self._own_base = base_dir is None
@@ -137,6 +140,7 @@ class TurnstileServer:
             stderr=subprocess.PIPE,
             env=env,
             cwd=self.base_dir,
+            preexec_fn=self.preexec_fn,
         )
         self._drain_thread = threading.Thread(target=self._drain, daemon=True, name="turnstile-stderr")
         self._drain_thread.start()

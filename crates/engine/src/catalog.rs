@@ -1,8 +1,10 @@
 //! The durable list of databases: one directory per database under the data
-//! directory, as MySQL does. Engines keep their own files inside it.
+//! directory, as MySQL does. Engines keep their own files inside it. The
+//! directories are created 0700: only the server's user may look inside.
 
 use crate::SqlError;
 use std::collections::BTreeSet;
+use std::os::unix::fs::DirBuilderExt;
 use std::path::{Path, PathBuf};
 use std::sync::RwLock;
 
@@ -11,6 +13,8 @@ pub const SYSTEM_SCHEMAS: [&str; 3] = ["information_schema", "mysql", "performan
 
 /// Sub-directory of the data directory that holds databases.
 const DATABASES_DIR: &str = "databases";
+/// Mode of the catalog's directories (owner only).
+const DIR_MODE: u32 = 0o700;
 
 /// The directory listing is read once at start and kept in memory (every
 /// create and drop goes through here), so checking a database on connect costs
@@ -24,7 +28,7 @@ pub struct Catalog {
 impl Catalog {
     pub fn open(datadir: &Path) -> std::io::Result<Catalog> {
         let root = datadir.join(DATABASES_DIR);
-        std::fs::create_dir_all(&root)?;
+        std::fs::DirBuilder::new().recursive(true).mode(DIR_MODE).create(&root)?;
         let names = std::fs::read_dir(&root)?
             .filter_map(|e| e.ok())
             .filter(|e| e.path().is_dir())
@@ -77,7 +81,7 @@ impl Catalog {
             return if if_not_exists { Ok(false) } else { Err(SqlError::database_exists(name)) };
         }
         let mut names = self.names.write().unwrap_or_else(|e| e.into_inner());
-        match std::fs::create_dir(self.path_of(name)) {
+        match std::fs::DirBuilder::new().mode(DIR_MODE).create(self.path_of(name)) {
             Ok(()) => {
                 sync_dir(&self.root);
                 names.insert(name.to_string());
@@ -125,6 +129,8 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("ts-catalog-{}", std::process::id()));
         let c = Catalog::open(&dir).unwrap();
         assert!(c.create("a", false).unwrap());
+        use std::os::unix::fs::PermissionsExt;
+        assert_eq!(std::fs::metadata(c.path_of("a")).unwrap().permissions().mode() & 0o777, 0o700);
         assert!(!c.create("a", true).unwrap());
         assert_eq!(c.create("a", false).unwrap_err().code, 1007);
         assert_eq!(c.create("../x", false).unwrap_err().code, 1102);

@@ -455,7 +455,8 @@ fn write_file(path: &Path, list: &[Account]) -> std::io::Result<()> {
     use std::io::Write;
     let tmp = path.with_extension("json.tmp");
     {
-        let mut f = std::fs::File::create(&tmp)?;
+        // 0600: the file holds password hashes.
+        let mut f = crate::datadir::create_private_file(&tmp)?;
         f.write_all(&serde_json::to_vec_pretty(&File { accounts: list.to_vec(), version: FILE_VERSION }).map_err(std::io::Error::other)?)?;
         f.sync_all()?;
     }

@@ -15,7 +15,7 @@ pub struct Config {
     /// Address the client TCP listener binds to ("0.0.0.0" for all IPv4 interfaces).
     #[arg(long, default_value = "127.0.0.1")]
     pub bind_address: String,
-    /// Unix socket path ("" disables the socket listener).
+    /// Unix socket path ("" disables the socket listener); created 0777 so any local user may connect.
     #[arg(long, default_value = "/tmp/turnstile.sock")]
     pub socket: String,
     /// Administrative TCP port: admin accounts only, reachable when max_connections is reached (0 picks a free port).
@@ -24,10 +24,10 @@ pub struct Config {
     /// Address the admin listener binds to.
     #[arg(long, default_value = "127.0.0.1")]
     pub admin_address: String,
-    /// Connections the admin port accepts at once.
+    /// Connections the admin port accepts at once; past it a newcomer takes the slot of the oldest one not yet logged in.
     #[arg(long, default_value_t = 16)]
     pub admin_max_connections: u32,
-    /// Data directory: accounts, databases, lock file.
+    /// Data directory: accounts, databases, lock file; kept 0700 (files 0600), tightened at start-up.
     #[arg(long, default_value = "./turnstile-data")]
     pub datadir: PathBuf,
     /// Storage engine: "sqlite" (the embedded SQL engine) or "blackhole" (stores nothing; measures the connection layer).
@@ -67,7 +67,8 @@ pub struct Config {
     /// Global transaction_isolation sessions start with: REPEATABLE-READ, READ-COMMITTED, READ-UNCOMMITTED (run as READ-COMMITTED) or SERIALIZABLE (run as REPEATABLE-READ).
     #[arg(long, default_value = "REPEATABLE-READ")]
     pub transaction_isolation: String,
-    /// Client connections allowed at once; one more is kept for an administrator.
+    /// Client connections allowed at once; one more is kept for an administrator. Past it a newcomer
+    /// takes the slot of the oldest connection not yet logged in. Lowered to what the open-file limit allows.
     #[arg(long, default_value_t = 151)]
     pub max_connections: u32,
     /// Listen backlog of each listener (the kernel caps it at net.core.somaxconn).
@@ -110,7 +111,7 @@ pub struct Config {
     /// Stack size of connection threads and pool workers, in bytes (MySQL 8.0's default, 1 MiB). How deep a statement may nest depends on it: deeper ones get ERR 1436
     #[arg(long, default_value_t = 1024 * 1024)]
     pub thread_stack: usize,
-    /// Seconds a client has to complete the handshake.
+    /// Seconds from accept to the end of authentication (the whole handshake, not each read).
     #[arg(long, default_value_t = 10)]
     pub connect_timeout: u64,
     /// Seconds an idle non-interactive session may wait between commands.
@@ -125,7 +126,8 @@ pub struct Config {
     /// Seconds a write to a client may block.
     #[arg(long, default_value_t = 60)]
     pub net_write_timeout: u64,
-    /// Largest packet (logical payload) accepted from a client, in bytes.
+    /// Largest packet (logical payload) accepted from a client, in bytes; also the most long data
+    /// (COM_STMT_SEND_LONG_DATA) one prepared statement may hold.
     #[arg(long, default_value_t = 64 * 1024 * 1024)]
     pub max_allowed_packet: u64,
     /// Prepared statements one session may hold.

@@ -10,6 +10,7 @@
 pub mod accounts;
 pub mod config;
 pub mod conn;
+pub mod datadir;
 pub mod listener;
 pub mod per_thread;
 pub mod pool;
@@ -18,7 +19,6 @@ pub mod server;
 pub mod session;
 pub mod stats;
 
-use std::os::fd::AsRawFd;
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -34,8 +34,10 @@ pub struct Running {
     pub port: u16,
     pub admin_port: u16,
     pub socket: Option<String>,
-    /// How many connections the file-descriptor limit allows.
+    /// The open-file limit (soft, after raising it to the hard limit).
     pub fd_limit: u64,
+    /// Client connections that limit allows (`connections_by_fds`).
+    pub max_connections_by_fds: u64,
 }
 
 /// Triggers graceful shutdown from another thread (signal handler).
@@ -70,28 +72,42 @@ fn raise_fd_limit() -> u64 {
     r.rlim_cur
 }
 
-/// Exclusive lock on the data directory so two servers never share it.
-fn lock_datadir(datadir: &std::path::Path) -> Result<std::fs::File, String> {
-    let path = datadir.join("turnstile.lock");
-    let f = std::fs::OpenOptions::new().create(true).truncate(false).write(true).open(&path).map_err(|e| format!("{}: {}", path.display(), e))?;
-    // SAFETY: flock on an fd we own.
-    if unsafe { libc::flock(f.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } != 0 {
-        return Err(format!("data directory {} is in use by another turnstile process", datadir.display()));
+/// Descriptors kept for everything but connections: listeners, epoll sets,
+/// database files, the reserve for refusing with 1040.
+pub const FDS_RESERVED: u64 = 64;
+
+/// Client connections an open-file limit of `fd_limit` allows: one descriptor
+/// each, after `FDS_RESERVED`, the admin port's connections and the threads
+/// waiting in accept (thread_cache_size plus one per listener: the kernel
+/// gives a blocked accept(2) its descriptor before it waits). At least 1.
+pub fn connections_by_fds(fd_limit: u64, config: &Config) -> u64 {
+    let waiters = config.thread_cache_size as u64 + 3;
+    fd_limit.saturating_sub(FDS_RESERVED + config.admin_max_connections as u64 + waiters).max(1)
+}
+
+/// max_connections as the open-file limit allows it: a server that announces
+/// slots it has no descriptors for leaves clients hanging in the accept queue
+/// (MySQL and MariaDB lower it the same way at start-up). Logged once.
+fn limit_connections(config: &mut Config, by_fds: u64, fd_limit: u64) {
+    if config.max_connections as u64 > by_fds {
+        tracing::warn!(requested = config.max_connections, fd_limit, "max_connections lowered to {}: the open-file limit allows about {} connections (raise `ulimit -n` for more)", by_fds, by_fds);
+        config.max_connections = by_fds as u32;
     }
-    Ok(f)
 }
 
 /// Open the data directory, accounts, engine and listeners.
-pub fn start(config: Config) -> Result<Running, String> {
+pub fn start(mut config: Config) -> Result<Running, String> {
     if turnstile_sql::vars::isolation_level(&turnstile_engine::Value::str(&config.transaction_isolation)).is_none() {
         return Err(format!("transaction_isolation '{}' is not known; use REPEATABLE-READ, READ-COMMITTED, READ-UNCOMMITTED or SERIALIZABLE", config.transaction_isolation));
     }
     if !matches!(config.thread_handling.as_str(), "one-thread-per-connection" | "pool-of-threads") {
         return Err(format!("thread_handling '{}' is not known; use one-thread-per-connection or pool-of-threads", config.thread_handling));
     }
-    std::fs::create_dir_all(&config.datadir).map_err(|e| format!("cannot create datadir {}: {}", config.datadir.display(), e))?;
-    let lock = lock_datadir(&config.datadir)?;
+    let lock = datadir::prepare(&config.datadir)?;
     let fd_limit = raise_fd_limit();
+    let max_connections_by_fds = connections_by_fds(fd_limit, &config);
+    limit_connections(&mut config, max_connections_by_fds, fd_limit);
+    listener::take_reserve_fd();
     let accounts = accounts::Accounts::open(&config.datadir, config.root_password.as_deref(), config.allow_empty_root_password).map_err(|e| e.to_string())?;
     let engine: Box<dyn turnstile_engine::Engine> = match config.engine.as_str() {
         "blackhole" => Box::new(turnstile_engine::blackhole::Blackhole::open(&config.datadir).map_err(|e| format!("blackhole engine: {}", e))?),
@@ -121,8 +137,10 @@ pub fn start(config: Config) -> Result<Running, String> {
     let listeners = listener::Listeners::bind(&config).map_err(|e| e.to_string())?;
     let (port, admin_port) = (listeners.tcp_port(), listeners.admin_port());
     let socket = listeners.unix.as_ref().map(|(_, p)| p.display().to_string());
-    let server = Arc::new(Server::new(config, engine, accounts, socket.clone(), port, admin_port));
-    Ok(Running { server, listeners, _lock: lock, port, admin_port, socket, fd_limit })
+    let mut server = Server::new(config, engine, accounts, socket.clone(), port, admin_port);
+    server.max_connections_by_fds = max_connections_by_fds;
+    let server = Arc::new(server);
+    Ok(Running { server, listeners, _lock: lock, port, admin_port, socket, fd_limit, max_connections_by_fds })
 }
 
 impl Running {

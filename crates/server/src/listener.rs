@@ -13,6 +13,15 @@
 //! inherited. Listen backlogs are explicit (`back_log`). TCP_DEFER_ACCEPT is
 //! deliberately not set: the server speaks first, so a deferred accept would
 //! never complete.
+//!
+//! Out of file descriptors (EMFILE/ENFILE), accept leaves the connection in
+//! the kernel's queue, where its client would wait for a greeting that never
+//! comes. `refuse_out_of_files` keeps one descriptor in reserve: it frees it,
+//! accepts, sends ERR 1040 and closes, then takes the reserve again. Another
+//! thread's accept can take the freed descriptor first; with no reserve left
+//! the oldest connection that has not logged in is closed to free one
+//! (`Registry::drop_oldest_login`). The warning is logged at most once per
+//! `ACCEPT_LOG_INTERVAL_MS` with a count of the ones left out.
 
 use crate::conn::{Accepted, Stream};
 use socket2::{Domain, SockAddr, Socket, Type};
@@ -21,7 +30,7 @@ use std::net::{SocketAddr, TcpListener, ToSocketAddrs};
 use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
 use std::os::unix::net::{UnixListener, UnixStream};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, Ordering};
 use std::sync::Arc;
 
 pub struct Listeners {
@@ -94,6 +103,10 @@ fn unix_listener(path: &Path, backlog: u32) -> io::Result<UnixListener> {
     }
     let s = Socket::new(Domain::UNIX, Type::STREAM, None)?;
     s.bind(&SockAddr::unix(path)?)?;
+    // Any local user may connect (connecting needs write permission on the
+    // file), as with MySQL's socket; the umask (see `datadir`) would leave 0700.
+    // Set before listen(2), so nobody connects before.
+    std::fs::set_permissions(path, <std::fs::Permissions as std::os::unix::fs::PermissionsExt>::from_mode(0o777))?;
     s.listen(backlog.min(i32::MAX as u32) as i32)?;
     s.set_nonblocking(true)?;
     // SAFETY: the fd comes from a Socket we own and release here.
@@ -194,14 +207,103 @@ impl Listeners {
     }
 }
 
+/// The descriptor kept in reserve for `refuse_out_of_files` (-1: none now).
+static RESERVE_FD: AtomicI32 = AtomicI32::new(-1);
+/// At most one "accept failed" line per this many milliseconds.
+pub const ACCEPT_LOG_INTERVAL_MS: u64 = 5000;
+static ACCEPT_LOG_AT_MS: AtomicU64 = AtomicU64::new(0);
+static ACCEPT_LOG_SUPPRESSED: AtomicU64 = AtomicU64::new(0);
+
+/// Take a descriptor in reserve (at start-up, and again after each use).
+pub fn take_reserve_fd() {
+    if RESERVE_FD.load(Ordering::Acquire) >= 0 {
+        return;
+    }
+    // SAFETY: opening /dev/null; the descriptor is owned by RESERVE_FD.
+    let fd = unsafe { libc::open(c"/dev/null".as_ptr(), libc::O_RDONLY | libc::O_CLOEXEC) };
+    if fd >= 0 && RESERVE_FD.compare_exchange(-1, fd, Ordering::AcqRel, Ordering::Acquire).is_err() {
+        // SAFETY: our own descriptor, not stored anywhere.
+        unsafe { libc::close(fd) };
+    }
+}
+
+/// Log a failed accept, at most once per `ACCEPT_LOG_INTERVAL_MS`, counting
+/// the lines left out (a flood of EMFILE once wrote 390 lines a second).
+pub fn log_accept_error(e: &io::Error) {
+    let now = turnstile_engine::clock::coarse_ms().max(1);
+    let last = ACCEPT_LOG_AT_MS.load(Ordering::Relaxed);
+    let due = last == 0 || now.saturating_sub(last) >= ACCEPT_LOG_INTERVAL_MS;
+    if !due || ACCEPT_LOG_AT_MS.compare_exchange(last, now, Ordering::AcqRel, Ordering::Relaxed).is_err() {
+        ACCEPT_LOG_SUPPRESSED.fetch_add(1, Ordering::Relaxed);
+        return;
+    }
+    let suppressed = ACCEPT_LOG_SUPPRESSED.swap(0, Ordering::Relaxed);
+    tracing::warn!(error = %e, suppressed, "accept failed (logged at most once per {} s; `suppressed` counts the failures since the last line)", ACCEPT_LOG_INTERVAL_MS / 1000);
+}
+
+/// Out of descriptors: accept one pending connection on `listener` with the
+/// reserve descriptor, send it ERR 1040 and close it, so its client is told
+/// instead of waiting for a greeting. Returns false when there is no reserve
+/// or no pending connection (the caller then backs off); without a reserve
+/// the oldest login in progress is closed so that a descriptor comes free.
+pub fn refuse_out_of_files(listener: RawFd, registry: &crate::registry::Registry) -> bool {
+    let mut pfd = libc::pollfd { fd: listener, events: libc::POLLIN, revents: 0 };
+    // SAFETY: one valid pollfd; a zero timeout never blocks (the listener may be blocking).
+    if unsafe { libc::poll(&mut pfd, 1, 0) } != 1 {
+        return false;
+    }
+    let reserve = RESERVE_FD.swap(-1, Ordering::AcqRel);
+    if reserve < 0 {
+        take_reserve_fd();
+        if RESERVE_FD.load(Ordering::Acquire) < 0 {
+            registry.drop_oldest_login();
+        }
+        return false;
+    }
+    // SAFETY: closing our reserve descriptor, then accept4 on a listener we own.
+    let fd = unsafe {
+        libc::close(reserve);
+        libc::accept4(listener, std::ptr::null_mut(), std::ptr::null_mut(), libc::SOCK_CLOEXEC | libc::SOCK_NONBLOCK)
+    };
+    if fd >= 0 {
+        let msg = too_many_connections_packet();
+        // SAFETY: a send on the socket just accepted, then its close.
+        unsafe {
+            libc::send(fd, msg.as_ptr().cast(), msg.len(), libc::MSG_DONTWAIT | libc::MSG_NOSIGNAL);
+            libc::close(fd);
+        }
+    }
+    take_reserve_fd();
+    fd >= 0
+}
+
+/// ERR 1040 in place of the greeting (sequence id 0).
+fn too_many_connections_packet() -> Vec<u8> {
+    let mut msg = Vec::with_capacity(32);
+    let mut seq = 0u8;
+    let e = turnstile_engine::SqlError::too_many_connections();
+    let start = turnstile_wire::packet::begin_packet(&mut msg);
+    turnstile_wire::response::encode_err(&mut msg, e.code, e.state, &e.message);
+    turnstile_wire::packet::end_packet(&mut msg, start, &mut seq);
+    msg
+}
+
+/// EMFILE or ENFILE.
+pub fn out_of_files(e: &io::Error) -> bool {
+    matches!(e.raw_os_error(), Some(libc::EMFILE) | Some(libc::ENFILE))
+}
+
 /// Returns true to keep accepting (transient error), false at EAGAIN.
-fn accept_error(e: io::Error) -> bool {
+fn accept_error(e: io::Error, listener: RawFd, registry: &crate::registry::Registry) -> bool {
     match e.kind() {
         io::ErrorKind::WouldBlock => false,
         io::ErrorKind::Interrupted | io::ErrorKind::ConnectionAborted => true,
         _ => {
-            // EMFILE/ENFILE and friends: back off briefly instead of spinning.
-            tracing::warn!(error = %e, "accept failed");
+            log_accept_error(&e);
+            if out_of_files(&e) && refuse_out_of_files(listener, registry) {
+                return true;
+            }
+            // Back off briefly instead of spinning.
             std::thread::sleep(std::time::Duration::from_millis(5));
             false
         }
@@ -212,9 +314,11 @@ fn accept_error(e: io::Error) -> bool {
 /// handing each to `take`; returns how many were accepted. The sockets come out
 /// non-blocking already (accept4 with SOCK_NONBLOCK: no fcntl per connection).
 /// `tcp` carries the options inherited from a TCP listener; None is the Unix socket.
-pub fn accept_nonblocking(fd: RawFd, tcp: Option<Inherited>, max: usize, mut take: impl FnMut(Accepted)) -> usize {
+pub fn accept_nonblocking(fd: RawFd, tcp: Option<Inherited>, max: usize, registry: &crate::registry::Registry, mut take: impl FnMut(Accepted)) -> usize {
     let mut n = 0;
-    while n < max {
+    // Connections refused for want of descriptors count against the batch too.
+    let mut refused = 0;
+    while n + refused < max {
         // SAFETY: accept4 writes at most `len` bytes of address into the storage try_init provides.
         let accepted = unsafe {
             SockAddr::try_init(|storage, len| {
@@ -237,9 +341,11 @@ pub fn accept_nonblocking(fd: RawFd, tcp: Option<Inherited>, max: usize, mut tak
                 take(Accepted { stream, admin_port: false, addr: addr.as_socket(), inherited: tcp, nonblocking: true });
             }
             Err(e) => {
-                if !accept_error(e) {
+                let out_of_files = out_of_files(&e);
+                if !accept_error(e, fd, registry) {
                     break;
                 }
+                refused += out_of_files as usize;
             }
         }
     }

@@ -190,9 +190,24 @@ impl ThreadCache {
                     io::ErrorKind::Interrupted | io::ErrorKind::ConnectionAborted => {}
                     _ if self.server.is_shutting_down() => {}
                     _ => {
-                        // EMFILE/ENFILE and friends: back off briefly instead of spinning.
-                        tracing::warn!(error = %e, "accept failed");
-                        std::thread::sleep(Duration::from_millis(5));
+                        crate::listener::log_accept_error(&e);
+                        // Out of descriptors: refuse a waiting client with 1040
+                        // (reserve descriptor) rather than leave it hanging.
+                        // A blocking accept here could only wait as long as the
+                        // listener's SO_RCVTIMEO if another thread took that client.
+                        if crate::listener::out_of_files(&e) {
+                            if crate::listener::refuse_out_of_files(door.raw_fd(), &self.server.registry) {
+                                continue;
+                            }
+                            // Every thread blocked in accept holds a descriptor
+                            // (the kernel allocates it before waiting): with
+                            // none left, the cache shrinks to one waiter.
+                            if self.retire_idle(&door) {
+                                return;
+                            }
+                        }
+                        // Back off instead of spinning.
+                        std::thread::sleep(Duration::from_millis(50));
                     }
                 },
             }
@@ -223,6 +238,23 @@ pub fn encode_inactivity_error(msg: &mut Vec<u8>) {
         "The client was disconnected by the server because of inactivity. See wait_timeout and interactive_timeout for configuring this behavior.",
     );
     turnstile_wire::packet::end_packet(msg, start, &mut seq);
+}
+
+/// The read timeout, in seconds, for the next read: net_read_timeout inside a
+/// packet, the idle timeout between commands, and before login what is left of
+/// connect_timeout since accept (rounded up to a second, so the first read
+/// keeps the listener's inherited timeout and costs no setsockopt). None: the
+/// login's time is up.
+fn read_timeout_s(server: &Server, session: &Session, mid_packet: bool) -> Option<u64> {
+    let net_read = server.globals.hot.net_read_timeout.load(Ordering::Relaxed).max(1) as u64;
+    if session.authenticated {
+        return Some(if mid_packet { net_read } else { session.idle_timeout() });
+    }
+    let left_s = match session.login_time_left_ms() {
+        0 => return None,
+        left_ms => left_ms.div_ceil(1000),
+    };
+    Some(if mid_packet { left_s.min(net_read) } else { left_s })
 }
 
 /// Serve one connection on this thread until it closes.
@@ -289,14 +321,18 @@ pub fn serve(server: &Arc<Server>, conn: Accepted, small: &mut [u8]) {
                 }
                 break;
             }
-            Err(FrameError::OutOfOrder) => break,
+            Err(FrameError::OutOfOrder) => {
+                session.packets_out_of_order(&mut out);
+                let _ = write_out(&mut stream, server, &mut out);
+                break;
+            }
         }
         // Need more bytes. The timeout depends on where we are.
         let mid_packet = decoder.buffered() > 0;
-        let timeout = if mid_packet {
-            server.globals.hot.net_read_timeout.load(Ordering::Relaxed).max(1) as u64
-        } else {
-            session.idle_timeout()
+        let Some(timeout) = read_timeout_s(server, &session, mid_packet) else {
+            // connect_timeout has passed since accept: the login is over.
+            server.stats.aborted_connects.inc();
+            break;
         };
         if timeout != current_timeout {
             let _ = stream.set_read_timeout(Duration::from_secs(timeout));
@@ -320,6 +356,10 @@ pub fn serve(server: &Arc<Server>, conn: Accepted, small: &mut [u8]) {
             Ok(0) => {
                 if !session.authenticated {
                     server.stats.aborted_connects.inc();
+                    // Woken because a newer connection took our slot: say so.
+                    if session.evicted_notice(&mut out) {
+                        let _ = write_out(&mut stream, server, &mut out);
+                    }
                 }
                 break;
             }

@@ -368,7 +368,7 @@ impl Pool {
         if !self.accepting.load(Ordering::Acquire) {
             return;
         }
-        crate::listener::accept_nonblocking(fd, inherited, ACCEPT_BATCH, |conn| {
+        crate::listener::accept_nonblocking(fd, inherited, ACCEPT_BATCH, &self.server.registry, |conn| {
             let least = self.groups.iter().min_by_key(|o| o.load.load(Ordering::Relaxed)).unwrap_or(g);
             let mine = g.load.load(Ordering::Relaxed);
             if Arc::ptr_eq(least, g) || mine <= least.load.load(Ordering::Relaxed) + BALANCE_SLACK {
@@ -719,7 +719,7 @@ impl Pool {
     }
 
     /// Run the connection until it must wait. Returns the epoll events to wait
-    /// for (0 = close) and the wait's deadline in seconds.
+    /// for (0 = close) and when the wait expires (`coarse_ms`; 0: none).
     ///
     /// `answered`: we just sent something the client must reply to (the
     /// greeting). After a response the client cannot have answered yet, so we
@@ -735,7 +735,8 @@ impl Pool {
                     return (0, 0);
                 }
                 if !out.is_empty() {
-                    return (libc::EPOLLOUT as u32, server.globals.hot.net_write_timeout.load(Ordering::Relaxed).max(1) as u64);
+                    let write_s = server.globals.hot.net_write_timeout.load(Ordering::Relaxed).max(1) as u64;
+                    return (libc::EPOLLOUT as u32, self.now_ms() + write_s * 1000);
                 }
             }
             if session.is_paused() {
@@ -772,7 +773,7 @@ impl Pool {
                 }
                 Ok(None) => {
                     if answered && decoder.buffered() == 0 && !session.is_paused() {
-                        return (libc::EPOLLIN as u32, session.idle_timeout());
+                        return (libc::EPOLLIN as u32, self.read_deadline_ms(session, false));
                     }
                 }
                 Err(FrameError::TooLarge) => {
@@ -789,7 +790,11 @@ impl Pool {
                     }
                     return (0, 0);
                 }
-                Err(FrameError::OutOfOrder) => return (0, 0),
+                Err(FrameError::OutOfOrder) => {
+                    session.packets_out_of_order(out);
+                    let _ = write_nonblocking(stream, server, out);
+                    return (0, 0);
+                }
             }
             // Read onto the stack; the decoder keeps only what arrived (so an idle
             // connection's buffer stays empty and small reads allocate little).
@@ -804,13 +809,16 @@ impl Pool {
                 Ok(0) => {
                     if !session.authenticated {
                         server.stats.aborted_connects.inc();
+                        // Woken because a newer connection took our slot: say so.
+                        if session.evicted_notice(out) {
+                            let _ = write_nonblocking(stream, server, out);
+                        }
                     }
                     return (0, 0);
                 }
                 Ok(_) => {}
                 Err(e) if e.kind() == io::ErrorKind::WouldBlock => {
-                    let timeout = if decoder.buffered() > 0 { server.globals.hot.net_read_timeout.load(Ordering::Relaxed).max(1) as u64 } else { session.idle_timeout() };
-                    return (libc::EPOLLIN as u32, timeout);
+                    return (libc::EPOLLIN as u32, self.read_deadline_ms(session, decoder.buffered() > 0));
                 }
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
                 Err(_) => return (0, 0),
@@ -818,11 +826,24 @@ impl Pool {
         }
     }
 
+    /// When a read wait expires: net_read_timeout inside a packet, the idle
+    /// timeout between commands; before login, connect_timeout counted from
+    /// accept, however the handshake's bytes are spread out.
+    fn read_deadline_ms(&self, session: &Session, mid_packet: bool) -> u64 {
+        let now = self.now_ms();
+        let net_read_ms = self.server.globals.hot.net_read_timeout.load(Ordering::Relaxed).max(1) as u64 * 1000;
+        if !session.authenticated {
+            let login = session.login_deadline_ms();
+            return if mid_packet { login.min(now + net_read_ms) } else { login };
+        }
+        now + if mid_packet { net_read_ms } else { session.idle_timeout() * 1000 }
+    }
+
     /// Release the connection: shrink its buffers, register it in epoll the
     /// first time (or add EPOLLOUT when the socket was full), let go. Returns
     /// true if an event arrived while we owned it: the connection is BUSY
     /// again and still ours.
-    fn park(self: &Arc<Self>, g: &Arc<Group>, c: &Arc<PConn>, mut inner: MutexGuard<'_, ConnInner>, want: u32, deadline_s: u64) -> bool {
+    fn park(self: &Arc<Self>, g: &Arc<Group>, c: &Arc<PConn>, mut inner: MutexGuard<'_, ConnInner>, want: u32, deadline_ms: u64) -> bool {
         if want == 0 {
             Scratch::reclaim(&mut inner);
             drop(inner);
@@ -841,7 +862,7 @@ impl Pool {
             self.enqueue(g, Work::Event(c.clone()), in_tx);
             return false;
         }
-        c.deadline_ms.store(self.now_ms() + deadline_s.saturating_mul(1000), Ordering::Relaxed);
+        c.deadline_ms.store(deadline_ms, Ordering::Relaxed);
         let registered = if !c.registered.swap(true, Ordering::Relaxed) {
             // Bytes that arrived before this are reported at once (epoll checks readiness on add).
             let out = if want & libc::EPOLLOUT as u32 != 0 && !c.out_armed.swap(true, Ordering::Relaxed) { libc::EPOLLOUT as u32 } else { 0 };

@@ -16,11 +16,18 @@
 //!   there is one group per CPU.
 //! Connection ids, the connected count and the counters are atomics.
 //! PROCESSLIST and KILL read one shard at a time, so they never stop connects.
+//!
+//! Connections that have not logged in yet hold their slot only until the
+//! server is full: a newcomer past the limit takes the slot of the oldest one
+//! (`evict_oldest_login`), which is told 1040 and closed. So silent or slow
+//! handshakes cannot keep an administrator out (see docs/architecture.md,
+//! Limits); the scan that finds the oldest runs only past the limit and only
+//! when a login is pending.
 
 use crossbeam_utils::CachePadded;
 use std::collections::HashMap;
 use std::os::fd::RawFd;
-use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicU8, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
@@ -39,6 +46,23 @@ pub struct Info {
     pub since: Instant,
 }
 
+/// Login states of a connection (`Handle::login`). Only the owner moves a
+/// connection out of STARTING and PENDING, except that another connection may
+/// move it from PENDING to EVICTED (taking over its slot).
+pub mod login {
+    /// Registered, not yet counted against a limit: never evicted.
+    pub const STARTING: u8 = 0;
+    /// Counted and greeted, not logged in: may be evicted.
+    pub const PENDING: u8 = 1;
+    /// Logged in.
+    pub const DONE: u8 = 2;
+    /// Its slot was given to a newer connection; it must answer 1040 and close
+    /// without releasing the slot.
+    pub const EVICTED: u8 = 3;
+    /// Closed before logging in.
+    pub const GONE: u8 = 4;
+}
+
 /// One live session as others see it.
 pub struct Handle {
     pub id: u32,
@@ -51,6 +75,8 @@ pub struct Handle {
     pub killed: AtomicBool,
     /// KILL CONNECTION: close after the current statement.
     pub kill_connection: AtomicBool,
+    /// Where the login stands (`login::*`).
+    pub login: AtomicU8,
     /// The socket, so KILL and shutdown can wake a session blocked in read.
     /// Cleared (under the lock) before the session closes its socket.
     fd: Mutex<Option<RawFd>>,
@@ -65,6 +91,7 @@ impl Handle {
             info: Mutex::new(Info { user: String::new(), db: None, command: "Connect", state: "login", query: String::new(), query_active: false, since: Instant::now() }),
             killed: AtomicBool::new(false),
             kill_connection: AtomicBool::new(false),
+            login: AtomicU8::new(login::STARTING),
             fd: Mutex::new(Some(fd)),
         }
     }
@@ -110,12 +137,24 @@ pub struct Registry {
     pub connected: AtomicU64,
     /// Admin-port connections currently registered.
     pub admin_connected: AtomicU64,
+    /// Client connections logged in (the administrator's extra slot past
+    /// max_connections is checked against this at login).
+    pub logged_in: AtomicU64,
+    /// Connections in state PENDING: [client listeners, admin port].
+    pending: [AtomicU64; 2],
 }
 
 impl Registry {
     pub fn new(shards: usize) -> Registry {
         let n = shards.max(1);
-        Registry { shards: (0..n).map(|_| CachePadded::new(Mutex::new(HashMap::new()))).collect(), next_id: AtomicU32::new(1), connected: AtomicU64::new(0), admin_connected: AtomicU64::new(0) }
+        Registry {
+            shards: (0..n).map(|_| CachePadded::new(Mutex::new(HashMap::new()))).collect(),
+            next_id: AtomicU32::new(1),
+            connected: AtomicU64::new(0),
+            admin_connected: AtomicU64::new(0),
+            logged_in: AtomicU64::new(0),
+            pending: [AtomicU64::new(0), AtomicU64::new(0)],
+        }
     }
 
     pub fn next_id(&self) -> u32 {
@@ -150,6 +189,80 @@ impl Registry {
             v.extend(s.lock().unwrap_or_else(|e| e.into_inner()).values().cloned());
         }
         v
+    }
+
+    /// `h` has been counted against its limit and greeted: from now on it may
+    /// be evicted until it logs in.
+    pub fn login_pending(&self, h: &Handle) {
+        self.pending[h.admin_port as usize].fetch_add(1, Ordering::AcqRel);
+        let was = h.login.swap(login::PENDING, Ordering::AcqRel);
+        debug_assert_eq!(was, login::STARTING);
+    }
+
+    /// The owner leaves PENDING (`to`: DONE or GONE). Returns the state it was
+    /// in: PENDING (left it), EVICTED, or STARTING/DONE (never pending).
+    pub fn login_leave(&self, h: &Handle, to: u8) -> u8 {
+        debug_assert!(to == login::DONE || to == login::GONE);
+        match h.login.compare_exchange(login::PENDING, to, Ordering::AcqRel, Ordering::Acquire) {
+            Ok(was) => {
+                self.pending[h.admin_port as usize].fetch_sub(1, Ordering::AcqRel);
+                was
+            }
+            Err(now) => now,
+        }
+    }
+
+    /// Evict the oldest connection of the same kind (admin port or not) that
+    /// has not logged in, other than `except`: it goes EVICTED, its read side
+    /// is shut down to wake its thread, and the caller owns its slot. Returns
+    /// false when there is none. The scan covers every shard, so it runs only
+    /// when a login is pending and the limit is reached. Ids grow with time,
+    /// so the smallest id is the oldest (until ids wrap after 4 billion
+    /// connections; then it is merely some pending login).
+    pub fn evict_oldest_login(&self, admin_port: bool, except: u32) -> bool {
+        for _ in 0..4 {
+            if self.pending[admin_port as usize].load(Ordering::Acquire) == 0 {
+                return false;
+            }
+            let Some(h) = self.oldest_pending(admin_port, except) else { return false };
+            if h.login.compare_exchange(login::PENDING, login::EVICTED, Ordering::AcqRel, Ordering::Acquire).is_ok() {
+                self.pending[admin_port as usize].fetch_sub(1, Ordering::AcqRel);
+                h.shutdown_socket(std::net::Shutdown::Read);
+                return true;
+            }
+            // It logged in or closed meanwhile: look again.
+        }
+        false
+    }
+
+    /// Out of file descriptors with none in reserve: close the oldest
+    /// connection that has not logged in (either kind), so its descriptor
+    /// comes free for a waiting client. It releases its slot as usual.
+    /// Returns false when there is none.
+    pub fn drop_oldest_login(&self) -> bool {
+        let oldest = [false, true].into_iter().filter_map(|admin| self.oldest_pending(admin, 0)).min_by_key(|h| h.id);
+        match oldest {
+            Some(h) => {
+                h.shutdown_socket(std::net::Shutdown::Both);
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// The PENDING connection with the smallest id (admin port or not), other than `except`.
+    fn oldest_pending(&self, admin_port: bool, except: u32) -> Option<Arc<Handle>> {
+        let mut oldest: Option<Arc<Handle>> = None;
+        for s in &self.shards {
+            let m = s.lock().unwrap_or_else(|e| e.into_inner());
+            for h in m.values() {
+                let candidate = h.admin_port == admin_port && h.id != except && h.login.load(Ordering::Acquire) == login::PENDING;
+                if candidate && oldest.as_ref().is_none_or(|o| h.id < o.id) {
+                    oldest = Some(h.clone());
+                }
+            }
+        }
+        oldest
     }
 
     pub fn len(&self) -> usize {

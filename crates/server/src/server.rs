@@ -24,6 +24,9 @@ pub struct Server {
     pub threads_cached: AtomicI64,
     /// Pool-of-threads counters (all zero under thread-per-connection).
     pub pool: crate::pool::PoolCounters,
+    /// Client connections the open-file limit allows (`connections_by_fds`):
+    /// max_connections, also after SET GLOBAL, never goes above it.
+    pub max_connections_by_fds: u64,
 }
 
 impl Server {
@@ -67,6 +70,7 @@ impl Server {
             shutting_down: AtomicBool::new(false),
             threads_cached: AtomicI64::new(0),
             pool: Default::default(),
+            max_connections_by_fds: u64::MAX,
             config,
         }
     }
@@ -76,7 +80,7 @@ impl Server {
     }
 
     pub fn max_connections(&self) -> u64 {
-        self.globals.hot.max_connections.load(Ordering::Relaxed).max(1) as u64
+        (self.globals.hot.max_connections.load(Ordering::Relaxed).max(1) as u64).min(self.max_connections_by_fds)
     }
 
     pub fn max_allowed_packet(&self) -> usize {

@@ -8,7 +8,7 @@
 //! holds a whole result in memory. The same session runs under either scheduler.
 
 use crate::accounts::{Account, Peer};
-use crate::registry::Handle;
+use crate::registry::{login, Handle};
 use crate::server::Server;
 use std::collections::HashMap;
 use std::io;
@@ -85,6 +85,37 @@ struct Stmt {
     direct: bool,
     types: Vec<ParamType>,
     long_data: Vec<Option<Vec<u8>>>,
+    /// Bytes held in `long_data`, at most max_allowed_packet for the whole
+    /// statement (`add_long_data`).
+    long_data_bytes: usize,
+    /// More long data arrived than max_allowed_packet allows: what was sent is
+    /// dropped and the next execute fails (ERR 1105, as MariaDB).
+    long_data_over: bool,
+}
+
+impl Stmt {
+    /// COM_STMT_SEND_LONG_DATA: append to parameter `param`, unless the
+    /// statement's long data would pass `max` bytes; then everything buffered
+    /// is freed and further chunks are ignored until the execute (or
+    /// COM_STMT_RESET), so memory stays bounded however much the client sends.
+    fn add_long_data(&mut self, param: usize, data: &[u8], max: usize) {
+        if self.long_data_over || param >= self.long_data.len() {
+            return;
+        }
+        if self.long_data_bytes + data.len() > max {
+            self.long_data_over = true;
+            self.clear_long_data();
+            return;
+        }
+        self.long_data_bytes += data.len();
+        self.long_data[param].get_or_insert_with(Vec::new).extend_from_slice(data);
+    }
+
+    /// Forget the long data (after an execute or COM_STMT_RESET), keeping `long_data_over`.
+    fn clear_long_data(&mut self) {
+        self.long_data.iter_mut().for_each(|d| *d = None);
+        self.long_data_bytes = 0;
+    }
 }
 
 pub type Flush<'a> = dyn FnMut(&mut Vec<u8>) -> io::Result<()> + 'a;
@@ -111,10 +142,15 @@ pub struct Session {
     next_stmt_id: u32,
     multi_statements: bool,
     pending: Option<PendingLogin>,
-    /// This connection took the extra administrator slot past max_connections.
-    admin_slot: bool,
     /// The counter this connection was added to (released on drop).
     counted_admin_port: bool,
+    /// `start` added this connection to its listener's count.
+    counted: bool,
+    /// The login took one of `Registry::logged_in` (released on drop).
+    counted_login: bool,
+    /// When the handshake must be over (`coarse_ms`): connect_timeout from
+    /// accept, for the whole login however slowly the bytes come.
+    login_deadline_ms: u64,
     pub authenticated: bool,
     /// The client said COM_QUIT (not an aborted client).
     pub quit: bool,
@@ -142,6 +178,7 @@ impl Session {
         }
         let mut random = [0u8; 20];
         rand::Rng::fill(&mut rand::thread_rng(), &mut random);
+        let connect_timeout_ms = server.globals.hot.connect_timeout.load(Ordering::Relaxed).max(1) as u64 * 1000;
         Session {
             sql: SessionState::new(id),
             server,
@@ -156,8 +193,10 @@ impl Session {
             next_stmt_id: 1,
             multi_statements: false,
             pending: None,
-            admin_slot: false,
             counted_admin_port: admin_port,
+            counted: false,
+            counted_login: false,
+            login_deadline_ms: turnstile_engine::clock::coarse_ms() + connect_timeout_ms,
             authenticated: false,
             quit: false,
             pausable: false,
@@ -199,6 +238,17 @@ impl Session {
 
     pub fn id(&self) -> u32 {
         self.handle.id
+    }
+
+    /// Milliseconds left of the login (connect_timeout counted from accept,
+    /// however the handshake's bytes are spread out); 0 once it is over.
+    pub fn login_time_left_ms(&self) -> u64 {
+        self.login_deadline_ms.saturating_sub(turnstile_engine::clock::coarse_ms())
+    }
+
+    /// When the login must be over (`coarse_ms` milliseconds).
+    pub fn login_deadline_ms(&self) -> u64 {
+        self.login_deadline_ms
     }
 
     /// Idle timeout in seconds for the current phase.
@@ -258,17 +308,28 @@ impl Session {
     }
 
     /// First bytes of the connection: the greeting, or ERR 1040 past the limits.
+    /// Past the limit, the oldest connection still logging in gives its slot
+    /// to this one (`Registry::evict_oldest_login`); without one, the client
+    /// listeners keep one more slot for an administrator (checked at login).
     pub fn start(&mut self, out: &mut Vec<u8>) -> Flow {
         let reg = &self.server.registry;
-        let over = if self.counted_admin_port {
-            reg.admin_connected.fetch_add(1, Ordering::AcqRel) + 1 > self.server.config.admin_max_connections as u64
-        } else {
-            let n = reg.connected.fetch_add(1, Ordering::AcqRel) + 1;
+        let admin_port = self.counted_admin_port;
+        let (count, limit) = if admin_port { (&reg.admin_connected, self.server.config.admin_max_connections as u64) } else { (&reg.connected, self.server.max_connections()) };
+        let n = count.fetch_add(1, Ordering::AcqRel) + 1;
+        self.counted = true;
+        if !admin_port {
             self.server.stats.note_connected(n);
-            let max = self.server.max_connections();
-            self.admin_slot = n == max + 1;
-            n > max + 1
-        };
+        }
+        let mut over = false;
+        if n > limit {
+            if reg.evict_oldest_login(admin_port, self.id()) {
+                // The evicted connection's slot is ours; it does not release it.
+                count.fetch_sub(1, Ordering::AcqRel);
+            } else {
+                // The client listeners' extra slot is for an administrator.
+                over = admin_port || n > limit + 1;
+            }
+        }
         if over || self.server.is_shutting_down() {
             self.server.stats.connection_errors_max_connections.inc();
             self.server.stats.aborted_connects.inc();
@@ -277,6 +338,7 @@ impl Session {
             self.send_err(out, &e);
             return Flow::Close;
         }
+        reg.login_pending(&self.handle);
         self.seq = 0;
         let scramble = self.scramble;
         let g = Greeting {
@@ -293,16 +355,59 @@ impl Session {
     }
 
     /// Handle one complete packet. `seq` is the sequence id it arrived with.
+    /// A packet whose sequence id is not the one expected (0 for a command,
+    /// the next one during a login exchange) gets ERR 1156 and the connection
+    /// closes, as MySQL does.
     pub fn on_packet(&mut self, seq: u8, payload: &[u8], out: &mut Vec<u8>, flush: &mut Flush<'_>) -> Flow {
-        self.seq = seq.wrapping_add(1);
         if self.server.config.statistics {
             self.server.stats.bytes_received.add(payload.len() as i64 + 4);
         }
+        // `seq` is the id of the last physical packet; the first one's is checked.
+        let physical = payload.len() / turnstile_wire::consts::MAX_PACKET_PAYLOAD + 1;
+        if seq.wrapping_sub((physical - 1) as u8) != self.expected_seq() {
+            return self.packets_out_of_order(out);
+        }
+        self.seq = seq.wrapping_add(1);
         match self.phase {
             Phase::Handshake => self.on_handshake(payload, out),
             Phase::AuthSwitch => self.on_auth_switch(payload, out),
             Phase::Command => self.on_command(payload, out, flush),
         }
+    }
+
+    /// The sequence id the client's next packet must start with.
+    fn expected_seq(&self) -> u8 {
+        match self.phase {
+            Phase::Command => 0,
+            // After the greeting or an auth switch request: one past ours.
+            Phase::Handshake | Phase::AuthSwitch => self.seq,
+        }
+    }
+
+    /// ERR 1156 (sent with the sequence id the client should have used, as
+    /// MariaDB does), then close. Also for a continuation packet out of order
+    /// (`FrameError::OutOfOrder` from the decoder).
+    pub fn packets_out_of_order(&mut self, out: &mut Vec<u8>) -> Flow {
+        if !self.authenticated {
+            self.server.stats.aborted_connects.inc();
+        }
+        self.seq = self.expected_seq();
+        self.send_err(out, &SqlError::new(1156, "08S01", "Got packets out of order"));
+        Flow::Close
+    }
+
+    /// After the socket reported end of input: if another connection took
+    /// this one's slot (`Registry::evict_oldest_login`), ERR 1040 for the
+    /// client; true when there is something in `out` to send before closing.
+    pub fn evicted_notice(&mut self, out: &mut Vec<u8>) -> bool {
+        if self.handle.login.load(Ordering::Acquire) != login::EVICTED {
+            return false;
+        }
+        self.server.stats.connection_errors_max_connections.inc();
+        // The client answers the greeting (or auth switch) with `seq`; a reply to that is one more.
+        self.seq = self.expected_seq().wrapping_add(1);
+        self.send_err(out, &SqlError::too_many_connections());
+        true
     }
 
     fn login_failed(&mut self, out: &mut Vec<u8>, user: &str, token_given: bool) -> Flow {
@@ -382,11 +487,16 @@ impl Session {
 
     fn finish_login(&mut self, login: PendingLogin, out: &mut Vec<u8>) -> Flow {
         let account = login.account.expect("checked by caller");
-        let global = account.privileges(None);
-        if (self.admin_slot || self.handle.admin_port) && global & privs::ADMIN == 0 {
+        let admin = account.privileges(None) & privs::ADMIN != 0;
+        if self.handle.admin_port && !admin {
             self.server.stats.aborted_connects.inc();
-            let e = if self.handle.admin_port { SqlError::specific_access_denied("SERVICE_CONNECTION_ADMIN") } else { SqlError::too_many_connections() };
-            self.send_err(out, &e);
+            self.send_err(out, &SqlError::specific_access_denied("SERVICE_CONNECTION_ADMIN"));
+            return Flow::Close;
+        }
+        if !login.change_user && !self.claim_login_slot(admin) {
+            self.server.stats.aborted_connects.inc();
+            self.server.stats.connection_errors_max_connections.inc();
+            self.send_err(out, &SqlError::too_many_connections());
             return Flow::Close;
         }
         if login.change_user {
@@ -435,6 +545,27 @@ impl Session {
         });
         self.send_ok(out, 0, 0, 0, false);
         Flow::Continue
+    }
+
+    /// At the first login: leave PENDING (so nobody can evict us any more)
+    /// and, on the client listeners, take a logged-in slot: max_connections of
+    /// them, one more for an administrator. False: no slot (ERR 1040), or the
+    /// slot was already given to a newer connection.
+    fn claim_login_slot(&mut self, admin: bool) -> bool {
+        let reg = &self.server.registry;
+        if reg.login_leave(&self.handle, login::DONE) == login::EVICTED {
+            return false;
+        }
+        if self.counted_admin_port {
+            return true;
+        }
+        let limit = self.server.max_connections() + admin as u64;
+        if reg.logged_in.fetch_add(1, Ordering::AcqRel) + 1 > limit {
+            reg.logged_in.fetch_sub(1, Ordering::AcqRel);
+            return false;
+        }
+        self.counted_login = true;
+        true
     }
 
     fn deprecate_eof(&self) -> bool {
@@ -579,12 +710,7 @@ impl Session {
             Command::StmtSendLongData { statement_id, param, data } => {
                 let max = self.server.max_allowed_packet();
                 if let Some(st) = self.stmts.get_mut(&statement_id) {
-                    if let Some(slot) = st.long_data.get_mut(param as usize) {
-                        let buf = slot.get_or_insert_with(Vec::new);
-                        if buf.len() + data.len() <= max {
-                            buf.extend_from_slice(data);
-                        }
-                    }
+                    st.add_long_data(param as usize, data, max);
                 }
                 // COM_STMT_SEND_LONG_DATA has no response.
                 Flow::Continue
@@ -596,7 +722,8 @@ impl Session {
             Command::StmtReset(id) => {
                 match self.stmts.get_mut(&id) {
                     Some(st) => {
-                        st.long_data.iter_mut().for_each(|d| *d = None);
+                        st.clear_long_data();
+                        st.long_data_over = false;
                         self.send_ok(out, 0, 0, 0, false);
                     }
                     None => self.send_err(out, &SqlError::unknown_stmt_handler(id, "mysqld_stmt_reset")),
@@ -882,7 +1009,7 @@ impl Session {
                 self.packet(out, |o| encode_eof(o, 0, st));
             }
         }
-        self.stmts.insert(id, Stmt { direct: front::is_direct_engine(&sql), sql: sql.into(), params, columns: columns.into(), types: Vec::new(), long_data: vec![None; params] });
+        self.stmts.insert(id, Stmt { direct: front::is_direct_engine(&sql), sql: sql.into(), params, columns: columns.into(), types: Vec::new(), long_data: vec![None; params], long_data_bytes: 0, long_data_over: false });
     }
 
     /// Does this statement go to the engine (rather than being answered by the front)?
@@ -900,10 +1027,19 @@ impl Session {
             self.send_err(out, &SqlError::unknown_stmt_handler(id, "mysqld_stmt_execute"));
             return Flow::Continue;
         };
+        if std::mem::take(&mut st.long_data_over) {
+            st.clear_long_data();
+            let e = SqlError::new(1105, "HY000", "Parameter of prepared statement which is set through mysql_send_long_data() is longer than 'max_allowed_packet' bytes");
+            self.send_err(out, &e);
+            return Flow::Continue;
+        }
         // The thread's parameter vector, reused by every execute it runs
         // (the engine copies what it binds).
         let mut params = EXEC_PARAMS.with_borrow_mut(std::mem::take);
-        if decode_execute_params_into(rest, st.params, &mut st.types, &mut st.long_data, &mut params).is_err() {
+        let decoded = decode_execute_params_into(rest, st.params, &mut st.types, &mut st.long_data, &mut params);
+        // The execute consumed the long data (what it did not take is dropped too).
+        st.clear_long_data();
+        if decoded.is_err() {
             self.send_err(out, &SqlError::wrong_arguments("mysqld_stmt_execute"));
             return Flow::Continue;
         }
@@ -961,10 +1097,14 @@ impl Session {
         }
         let reg = &self.server.registry;
         reg.remove(self.handle.id);
-        if self.counted_admin_port {
-            reg.admin_connected.fetch_sub(1, Ordering::AcqRel);
-        } else {
-            reg.connected.fetch_sub(1, Ordering::AcqRel);
+        // An evicted connection's slot now belongs to the one that evicted it.
+        let evicted = reg.login_leave(&self.handle, login::GONE) == login::EVICTED;
+        if self.counted && !evicted {
+            let count = if self.counted_admin_port { &reg.admin_connected } else { &reg.connected };
+            count.fetch_sub(1, Ordering::AcqRel);
+        }
+        if self.counted_login {
+            reg.logged_in.fetch_sub(1, Ordering::AcqRel);
         }
         if self.authenticated && !self.quit {
             self.server.stats.aborted_clients.inc();

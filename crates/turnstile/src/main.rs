@@ -119,7 +119,7 @@ fn main() {
     // SAFETY: setting a signal disposition at start-up, before other threads use it.
     unsafe { libc::signal(libc::SIGPIPE, libc::SIG_IGN) };
 
-    let max_conn_by_fds = running.fd_limit.saturating_sub(64);
+    let max_conn_by_fds = running.max_connections_by_fds;
     tracing::info!(
         engine = %running.server.engine.name(),
         fd_limit = running.fd_limit,

@@ -22,7 +22,24 @@ pub fn encode_ok(out: &mut Vec<u8>, header: u8, affected_rows: u64, last_insert_
     }
 }
 
-/// Append an ERR payload (protocol 4.1 form, with SQLSTATE).
+/// Longest error message sent, in bytes: MySQL formats every message into a
+/// buffer of MYSQL_ERRMSG_SIZE (512) bytes with its terminating NUL, so a client
+/// never receives more than 511. Truncating here, where every ERR is encoded,
+/// keeps a name of megabytes echoed in a message (an identifier, a user or
+/// database name) from being sent back whole.
+pub const MAX_ERROR_MESSAGE: usize = 511;
+
+/// `message` cut to at most `MAX_ERROR_MESSAGE` bytes, at a character boundary.
+pub fn truncate_error_message(message: &str) -> &str {
+    let mut end = message.len().min(MAX_ERROR_MESSAGE);
+    while !message.is_char_boundary(end) {
+        end -= 1;
+    }
+    &message[..end]
+}
+
+/// Append an ERR payload (protocol 4.1 form, with SQLSTATE). The message is
+/// cut to `MAX_ERROR_MESSAGE` bytes.
 pub fn encode_err(out: &mut Vec<u8>, code: u16, sqlstate: &str, message: &str) {
     out.push(0xff);
     put_u16(out, code);
@@ -33,7 +50,7 @@ pub fn encode_err(out: &mut Vec<u8>, code: u16, sqlstate: &str, message: &str) {
         s[i] = *b;
     }
     out.extend_from_slice(&s);
-    out.extend_from_slice(message.as_bytes());
+    out.extend_from_slice(truncate_error_message(message).as_bytes());
 }
 
 /// Append an EOF payload (clients without CLIENT_DEPRECATE_EOF).
@@ -249,6 +266,20 @@ pub fn encode_binary_value(out: &mut Vec<u8>, ty: u8, v: &Value) {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn error_messages_are_cut_at_512_bytes_on_a_char_boundary() {
+        let mut out = Vec::new();
+        let long = format!("Unknown database '{}'", "d".repeat(4 << 20));
+        encode_err(&mut out, 1049, "42000", &long);
+        assert_eq!(out.len(), 9 + MAX_ERROR_MESSAGE);
+        assert_eq!(&out[9..], &long.as_bytes()[..MAX_ERROR_MESSAGE]);
+        // 'é' is two bytes: the cut never splits one.
+        let wide = "é".repeat(400);
+        assert_eq!(truncate_error_message(&wide).len(), MAX_ERROR_MESSAGE - 1);
+        assert_eq!(truncate_error_message("short"), "short");
+        assert_eq!(truncate_error_message(&"x".repeat(MAX_ERROR_MESSAGE)).len(), MAX_ERROR_MESSAGE);
+    }
+
     use super::*;
     use mysql_common::packets::{Column as McColumn, ErrPacket, OkPacketDeserializer, ResultSetTerminator, CommonOkPacket};
     use mysql_common::proto::MyDeserialize;
