@@ -20,6 +20,7 @@ pub mod clock;
 pub mod error;
 pub mod lex;
 pub mod sqlite;
+pub mod strtype;
 
 pub use error::SqlError;
 pub use turnstile_wire::response::Column;
