@@ -85,9 +85,27 @@ struct Stmt {
     direct: Option<u32>,
     types: Vec<ParamType>,
     long_data: Vec<Option<Vec<u8>>>,
+    /// COM_STMT_SEND_LONG_DATA went past max_allowed_packet for a parameter:
+    /// the next execute fails (as in MariaDB) instead of running with the
+    /// value cut short.
+    long_data_too_long: bool,
 }
 
 pub type Flush<'a> = dyn FnMut(&mut Vec<u8>) -> io::Result<()> + 'a;
+
+/// The text of COM_QUERY / COM_STMT_PREPARE. Raw bytes in string literals
+/// (binary values a client interpolated) become hex literals, byte for byte
+/// (`binary_text`); other bytes that are not UTF-8 are ERR 1300.
+fn statement_text(sql: &[u8]) -> Result<std::borrow::Cow<'_, str>, SqlError> {
+    match std::str::from_utf8(sql) {
+        Ok(sql) => Ok(std::borrow::Cow::Borrowed(sql)),
+        Err(_) => turnstile_sql::binary_text::hex_encode_binary_literals(sql)
+            .map(std::borrow::Cow::Owned)
+            .ok_or_else(|| {
+                SqlError::new(1300, "HY000", "Invalid utf8mb4 character string in query")
+            }),
+    }
+}
 
 thread_local! {
     /// Each thread's parameter vector for COM_STMT_EXECUTE (see `execute_prepared`).
@@ -457,23 +475,15 @@ impl Session {
                 Flow::Continue
             }
             Command::Query(sql) => {
-                let rewritten;
-                let sql = match std::str::from_utf8(sql) {
+                let sql = match statement_text(sql) {
                     Ok(sql) => sql,
-                    // Raw bytes in string literals (client-side interpolated binary values).
-                    Err(_) => match turnstile_sql::binary_text::hex_encode_binary_literals(sql) {
-                        Some(s) => {
-                            rewritten = s;
-                            &rewritten
-                        }
-                        None => {
-                            self.send_err(out, &SqlError::new(1300, "HY000", "Invalid utf8mb4 character string in query"));
-                            return Flow::Continue;
-                        }
-                    },
+                    Err(e) => {
+                        self.send_err(out, &e);
+                        return Flow::Continue;
+                    }
                 };
-                self.begin_command("Query", sql);
-                self.run_query(sql, out, flush)
+                self.begin_command("Query", &sql);
+                self.run_query(&sql, out, flush)
             }
             Command::InitDb(db) => {
                 let db = String::from_utf8_lossy(db).into_owned();
@@ -562,8 +572,10 @@ impl Session {
                 if stats {
                     self.server.stats.com_stmt_prepare.inc();
                 }
-                let sql = String::from_utf8_lossy(sql).into_owned();
-                self.prepare(sql, out);
+                match statement_text(sql) {
+                    Ok(sql) => self.prepare(sql.into_owned(), out),
+                    Err(e) => self.send_err(out, &e),
+                }
                 Flow::Continue
             }
             Command::StmtExecute { statement_id, rest, .. } => {
@@ -580,6 +592,9 @@ impl Session {
                         let buf = slot.get_or_insert_with(Vec::new);
                         if buf.len() + data.len() <= max {
                             buf.extend_from_slice(data);
+                        } else {
+                            *buf = Vec::new();
+                            st.long_data_too_long = true;
                         }
                     }
                 }
@@ -594,6 +609,7 @@ impl Session {
                 match self.stmts.get_mut(&id) {
                     Some(st) => {
                         st.long_data.iter_mut().for_each(|d| *d = None);
+                        st.long_data_too_long = false;
                         self.send_ok(out, 0, 0, 0, false);
                     }
                     None => self.send_err(out, &SqlError::unknown_stmt_handler(id, "mysqld_stmt_reset")),
@@ -882,7 +898,7 @@ impl Session {
                 self.packet(out, |o| encode_eof(o, 0, st));
             }
         }
-        self.stmts.insert(id, Stmt { direct: front::direct_engine_privilege(&sql), sql: sql.into(), params, columns: columns.into(), types: Vec::new(), long_data: vec![None; params] });
+        self.stmts.insert(id, Stmt { direct: front::direct_engine_privilege(&sql), sql: sql.into(), params, columns: columns.into(), types: Vec::new(), long_data: vec![None; params], long_data_too_long: false });
     }
 
     /// Does this statement go to the engine (rather than being answered by the front)?
@@ -900,6 +916,11 @@ impl Session {
             self.send_err(out, &SqlError::unknown_stmt_handler(id, "mysqld_stmt_execute"));
             return Flow::Continue;
         };
+        if std::mem::take(&mut st.long_data_too_long) {
+            st.long_data.iter_mut().for_each(|d| *d = None);
+            self.send_err(out, &SqlError::internal("Parameter of prepared statement which is set through mysql_send_long_data() is longer than 'max_allowed_packet' bytes"));
+            return Flow::Continue;
+        }
         // The thread's parameter vector, reused by every execute it runs
         // (the engine copies what it binds).
         let mut params = EXEC_PARAMS.with_borrow_mut(std::mem::take);
