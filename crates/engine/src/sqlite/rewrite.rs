@@ -642,6 +642,10 @@ impl<'a> Tr<'a> {
                         "ISNULL" if call => self.push(t, "ts_isnull"),
                         "RAND" if call => self.push(t, "ts_rand"),
                         "DATABASE" | "SCHEMA" if call => self.push(t, "ts_database"),
+                        "CAST" | "CONVERT" if call && self.binary_n_cast(i, to).is_some() => {
+                            i = self.emit_binary_n_cast(i, to)?;
+                            continue;
+                        }
                         "CONVERT" if call => self.push(t, "CAST"),
                         "BINARY" if !call && !self.parens.last().map_or(false, |f| f == "CAST#AS") => {
                             // BINARY expr: a binary comparison; SQLite compares with the column's collation.
@@ -974,6 +978,33 @@ impl<'a> Tr<'a> {
             }
         }
         None
+    }
+
+    /// `CAST(x AS BINARY(n))` / `CONVERT(x, BINARY(n))` at token `i`: the
+    /// index of the AS or comma, n, and the index of the closing parenthesis.
+    fn binary_n_cast(&self, i: usize, to: usize) -> Option<(usize, u64, usize)> {
+        let toks = self.toks;
+        let (close, inner) = self.paren_span(i + 1, to)?;
+        let sep = inner.into_iter().find(|&j| toks[j].is_kw("AS") || toks[j].is_op(","))?;
+        let n = match toks.get(sep + 3).map(|t| &t.tok) {
+            Some(Tok::Number(n)) => n.parse::<u64>().ok()?,
+            _ => return None,
+        };
+        let shape = self.word_at(sep + 1, "BINARY") && self.op_at(sep + 2, "(") && self.op_at(sep + 4, ")") && sep + 5 == close;
+        shape.then_some((sep, n, close))
+    }
+
+    /// `CAST(x AS BINARY(n))` → `ts_bin_n(x, n)`: exactly n bytes, padded with
+    /// 0x00 or cut, as MySQL's cast. Returns the index after the cast.
+    fn emit_binary_n_cast(&mut self, i: usize, to: usize) -> Result<usize, SqlError> {
+        let toks = self.toks;
+        let (sep, n, close) = self.binary_n_cast(i, to).ok_or_else(|| SqlError::syntax(&self.sql[toks[i].start..]))?;
+        self.push(&toks[i], "ts_bin_n(");
+        self.last_end = None;
+        self.emit(i + 2, sep)?;
+        self.raw(&format!(", {})", n));
+        self.last_end = Some(toks[close].end);
+        Ok(close + 1)
     }
 
     /// Index of keyword `kw` directly inside the parentheses opened at `open`.
@@ -1960,6 +1991,7 @@ mod tests {
         assert_eq!(sel("SELECT 0x41, b'1000001', 0x00, -0x41, 0x41 AND 1 FROM t"), "SELECT 'A', 'A', CAST(X'00' AS TEXT), -65, 65 AND 1 FROM t");
         assert_eq!(sel("SELECT 0x41 = 'A', 0x41 = 65, 65 < 0x41, CAST(0x41 AS UNSIGNED), ABS(0x41), HEX(0x41) FROM t"), "SELECT 'A' = 'A', 65 = 65, 65 < 65, CAST(65 AS INTEGER), ABS(65), HEX('A') FROM t");
         assert_eq!(sel("SELECT 0x14243444546474849 FROM t"), "SELECT '\u{1}BCDEFGHI' FROM t");
+        assert_eq!(sel("SELECT CAST(a AS BINARY(4)), CONVERT(b, BINARY(2)), CAST(c AS BINARY) FROM t"), "SELECT ts_bin_n(a, 4), ts_bin_n(b, 2), CAST(c AS TEXT) FROM t");
         assert_eq!(sel("SELECT 'a\\0b', 'c' FROM t WHERE x = 'd\\0'"), "SELECT CAST(X'610062' AS TEXT), 'c' FROM t WHERE x = CAST(X'6400' AS TEXT)");
         assert_eq!(sel("SELECT sbtest.tmp1.c FROM sbtest.tmp1"), "SELECT temp.tmp1.c FROM temp.tmp1");
         assert_eq!(

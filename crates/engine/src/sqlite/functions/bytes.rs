@@ -418,6 +418,16 @@ fn passthrough(db: &Connection) -> rusqlite::Result<()> {
             _ => Out::Val(SV::Null),
         })
     })?;
+    // CAST(x AS BINARY(n)) (rewrite.rs): exactly n bytes, padded with 0x00 or cut.
+    reg_bytes(db, "ts_bin_n", 2, |ctx| {
+        let (Some(b), Some(n)) = (barg(ctx, 0), count(ctx, 1)) else { return Ok(Out::Val(SV::Null)) };
+        if n > MAX_RESULT_BYTES {
+            return Ok(Out::Val(SV::Null));
+        }
+        let mut b = b.into_owned();
+        b.resize(n, 0);
+        Ok(Out::Bytes(b))
+    })?;
     // A value written to a BINARY/VARBINARY/BLOB column (rewrite.rs): its
     // bytes as TEXT (a number as its text), padded with 0x00 to n bytes
     // for BINARY(n) as MySQL pads (n = 0: no padding).
@@ -506,6 +516,8 @@ mod tests {
         assert_eq!(q("SELECT ts_bin(X'41', 0)"), b"A");
         assert_eq!(q("SELECT typeof(ts_bin(X'41', 0))"), b"text");
         assert_eq!(q("SELECT ts_bin(65, 0)"), b"65");
+        assert_eq!(q("SELECT ts_bin_n('abc', 5)"), b"abc\0\0");
+        assert_eq!(q("SELECT ts_bin_n('abc', 2)"), b"ab");
         assert_eq!(
             q("SELECT md5(CAST(X'FF' AS TEXT))"),
             b"00594fd4f42ba43fc1ca0427a0576295"
