@@ -142,6 +142,19 @@ mod tests {
     }
 
     #[test]
+    fn the_installed_hook_goes_through_the_limiter() {
+        install();
+        for _ in 0..3 {
+            let r = std::panic::catch_unwind(|| panic!("boom"));
+            assert!(r.is_err());
+        }
+        drop(std::panic::take_hook());
+        let places = limiter().places.lock().unwrap();
+        let (_, p) = places.iter().find(|(loc, _)| loc.contains("panics.rs")).expect("panic recorded");
+        assert_eq!(p.suppressed, 2);
+    }
+
+    #[test]
     fn one_short_line() {
         let long = "\u{e9}".repeat(1000) + "\n\x1b[31m";
         let line = report_line("f.rs:9", &long, 3);
