@@ -282,7 +282,8 @@ def test_types_round_trip_text_protocol(sql_conn, db):
     assert row[7] == pytest.approx(1.5) and row[8] == pytest.approx(2.25)
     assert row[9] == "ab"  # CHAR drops trailing spaces
     assert row[10:12] == ("Zz", "long text")
-    assert row[12] == b"ab" and row[13] == b"\x00\xff" and row[14] == b"\x00\x01\xfe\xff"
+    # BINARY(4) pads with 0x00, as MySQL does
+    assert row[12] == b"ab\x00\x00" and row[13] == b"\x00\xff" and row[14] == b"\x00\x01\xfe\xff"
     assert row[15] == datetime.date(2024, 2, 29)
     assert row[16] == datetime.datetime(2024, 2, 29, 13, 14, 15)
     assert row[17] == -datetime.timedelta(hours=1, minutes=2, seconds=3)

@@ -4,8 +4,11 @@
 //! statement by its first tokens and evaluates the small expressions that
 //! session statements use (SET, SELECT @@var). This lexer is shared by the SQL
 //! front and the engines. It understands quoting (' " `), escapes, comments
-//! (--, #, /* */) and MySQL's executable comments `/*! ... */`, whose content is
-//! lexed as ordinary SQL.
+//! (--, #, /* */) and MySQL's executable comments `/*! ... */` (up to our
+//! version), whose content is lexed as ordinary SQL. Hex and bit literals
+//! (`0x41`, `0b1`, `b'1'`) are `Number` tokens (`hybrid_bytes`: binary strings
+//! that are numbers in numeric context); `X'41'` is a `Str` like any string
+//! (`is_binary_string` tells it and `_binary '..'` apart from text).
 
 /// Text of a word, quoted identifier or number: up to 24 bytes live inline, so
 /// lexing a statement of short words allocates only the token vector.
@@ -84,13 +87,10 @@ pub fn tokenize(sql: &str) -> Result<Vec<Token>, LexError> {
             continue;
         }
         if c == b'/' && b.get(i + 1) == Some(&b'*') {
-            if b.get(i + 2) == Some(&b'!') || b.get(i + 2) == Some(&b'M') && b.get(i + 3) == Some(&b'!') {
-                // Executable comment: skip the marker and optional version digits;
+            if let Some(content) = executed_comment(b, i) {
+                // Executable comment: skip the marker and version digits;
                 // the closing */ is skipped when we reach it.
-                i += if b[i + 2] == b'!' { 3 } else { 4 };
-                while i < b.len() && b[i].is_ascii_digit() {
-                    i += 1;
-                }
+                i = content;
                 continue;
             }
             match find(b, i + 2, b"*/") {
@@ -107,7 +107,7 @@ pub fn tokenize(sql: &str) -> Result<Vec<Token>, LexError> {
         let start = i;
         if c == b'\'' || c == b'"' {
             let (s, end) = lex_string(b, i, c).ok_or(LexError { at: i })?;
-            drop_introducer(&mut out);
+            let start = drop_introducer(&mut out).unwrap_or(start);
             out.push(Token { tok: Tok::Str(s), start, end });
             i = end;
             continue;
@@ -175,32 +175,37 @@ pub fn tokenize(sql: &str) -> Result<Vec<Token>, LexError> {
             i = j;
             continue;
         }
+        if let Some(j) = hybrid_literal_end(b, i) {
+            // 0x41 / 0b101: a binary string that is a number in numeric
+            // context (`hybrid_bytes`). MySQL spells the prefix in lower case
+            // only, and digits followed by a letter make a name (0x41g).
+            out.push(Token {
+                tok: Tok::Number(TokText::from(&sql[i..j])),
+                start,
+                end: j,
+            });
+            i = j;
+            continue;
+        }
         if c.is_ascii_digit() || (c == b'.' && b.get(i + 1).map_or(false, |x| x.is_ascii_digit())) {
             let mut j = i;
-            if c == b'0' && matches!(b.get(i + 1), Some(b'x' | b'X')) {
-                j += 2;
-                while j < b.len() && b[j].is_ascii_hexdigit() {
-                    j += 1;
+            while j < b.len() && (b[j].is_ascii_digit() || b[j] == b'.') {
+                j += 1;
+            }
+            if j < b.len() && (b[j] == b'e' || b[j] == b'E') {
+                let mut k = j + 1;
+                if k < b.len() && (b[k] == b'+' || b[k] == b'-') {
+                    k += 1;
                 }
-            } else {
-                while j < b.len() && (b[j].is_ascii_digit() || b[j] == b'.') {
-                    j += 1;
-                }
-                if j < b.len() && (b[j] == b'e' || b[j] == b'E') {
-                    let mut k = j + 1;
-                    if k < b.len() && (b[k] == b'+' || b[k] == b'-') {
-                        k += 1;
-                    }
-                    if k < b.len() && b[k].is_ascii_digit() {
-                        j = k;
-                        while j < b.len() && b[j].is_ascii_digit() {
-                            j += 1;
-                        }
+                if k < b.len() && b[k].is_ascii_digit() {
+                    j = k;
+                    while j < b.len() && b[j].is_ascii_digit() {
+                        j += 1;
                     }
                 }
             }
             // A number immediately followed by letters is an identifier (e.g. 1abc).
-            if j < b.len() && is_ident(b[j]) && !(c == b'0' && j == i + 2) {
+            if j < b.len() && is_ident(b[j]) {
                 while j < b.len() && is_ident(b[j]) {
                     j += 1;
                 }
@@ -223,9 +228,28 @@ pub fn tokenize(sql: &str) -> Result<Vec<Token>, LexError> {
                 if digits.len() % 2 != 0 || !digits.iter().all(u8::is_ascii_hexdigit) {
                     return Err(LexError { at: i });
                 }
-                let bytes = digits.chunks(2).map(|d| u8::from_str_radix(std::str::from_utf8(d).unwrap_or("00"), 16).unwrap_or(0)).collect();
-                drop_introducer(&mut out);
+                let bytes = digits.chunks(2).map(|d| (hex_val(d[0]) << 4) | hex_val(d[1])).collect();
+                let start = drop_introducer(&mut out).unwrap_or(start);
                 out.push(Token { tok: Tok::Str(bytes), start, end: close + 1 });
+                i = close + 1;
+                continue;
+            }
+            // b'0101': a bit literal, lexed as the number 0b0101 (b'' as 0b).
+            if j == i + 1 && (b[i] == b'B' || b[i] == b'b') && j < b.len() && b[j] == b'\'' {
+                let close = b[j + 1..]
+                    .iter()
+                    .position(|&c| c == b'\'')
+                    .map(|p| j + 1 + p)
+                    .ok_or(LexError { at: j })?;
+                let digits = &sql[j + 1..close];
+                if !digits.bytes().all(|d| d == b'0' || d == b'1') {
+                    return Err(LexError { at: i });
+                }
+                out.push(Token {
+                    tok: Tok::Number(TokText::from(format!("0b{}", digits))),
+                    start,
+                    end: close + 1,
+                });
                 i = close + 1;
                 continue;
             }
@@ -259,6 +283,30 @@ pub fn tokenize(sql: &str) -> Result<Vec<Token>, LexError> {
         }
     }
     Ok(out)
+}
+
+/// The MySQL version Turnstile answers as (`SERVER_VERSION` 8.0.36), for
+/// versioned executable comments.
+pub const VERSION_ID: u32 = 80036;
+
+/// Where the content of the executable comment at `i` starts, if it is one
+/// that runs: `/*! ... */` and `/*!NNNNN ... */` with NNNNN up to
+/// `VERSION_ID`, as in MySQL. A later version's comment, and MariaDB's
+/// `/*M! ... */` (which MySQL reads as a comment: mariadb-dump writes
+/// `/*M!999999\- enable the sandbox mode */` and MariaDB-only SETs there),
+/// are comments.
+fn executed_comment(b: &[u8], i: usize) -> Option<usize> {
+    if !b[i..].starts_with(b"/*!") {
+        return None;
+    }
+    let digits = b[i + 3..].iter().take_while(|d| d.is_ascii_digit()).count();
+    let version = std::str::from_utf8(&b[i + 3..i + 3 + digits])
+        .ok()
+        .and_then(|d| d.parse::<u64>().ok());
+    match version {
+        Some(v) if v > u64::from(VERSION_ID) => None,
+        _ => Some(i + 3 + digits),
+    }
 }
 
 fn is_ident(c: u8) -> bool {
@@ -344,11 +392,8 @@ pub fn first_keyword(sql: &str) -> String {
         while i < b.len() && (b[i].is_ascii_whitespace() || b[i] == b'(') {
             i += 1;
         }
-        if b[i..].starts_with(b"/*!") {
-            i += 3;
-            while i < b.len() && b[i].is_ascii_digit() {
-                i += 1;
-            }
+        if let Some(content) = executed_comment(b, i) {
+            i = content;
             continue;
         }
         if b[i..].starts_with(b"/*") {
@@ -381,14 +426,98 @@ pub fn count_params(sql: &str) -> Result<usize, LexError> {
 }
 
 /// A charset introducer separated from its string by blanks (`_binary X'00'`,
-/// `_utf8mb4 'x'`): the string is what counts, so the introducer is dropped.
-fn drop_introducer(out: &mut Vec<Token>) {
+/// `_utf8mb4 'x'`): the string is what counts, so the introducer token is
+/// dropped; its start is returned, and the string's token starts there, so
+/// `is_binary_string` still sees `_binary`.
+fn drop_introducer(out: &mut Vec<Token>) -> Option<usize> {
     const INTRODUCERS: &[&str] = &["_binary", "_utf8mb4", "_utf8mb3", "_utf8", "_latin1", "_ascii"];
-    if let Some(Token { tok: Tok::Word(w), .. }) = out.last() {
+    if let Some(Token { tok: Tok::Word(w), start, .. }) = out.last() {
         if INTRODUCERS.iter().any(|i| w.eq_ignore_ascii_case(i)) {
+            let start = *start;
             out.pop();
+            return Some(start);
         }
     }
+    None
+}
+
+fn hex_val(d: u8) -> u8 {
+    match d {
+        b'0'..=b'9' => d - b'0',
+        b'a'..=b'f' => d - b'a' + 10,
+        b'A'..=b'F' => d - b'A' + 10,
+        _ => 0,
+    }
+}
+
+/// End of a `0x<hex digits>` or `0b<binary digits>` literal starting at `i`,
+/// or None when there is none there (`0x` alone, `0X41`, `0x41g` are names).
+fn hybrid_literal_end(b: &[u8], i: usize) -> Option<usize> {
+    if b.get(i) != Some(&b'0') {
+        return None;
+    }
+    let digit: fn(&u8) -> bool = match b.get(i + 1) {
+        Some(b'x') => u8::is_ascii_hexdigit,
+        Some(b'b') => |d| *d == b'0' || *d == b'1',
+        _ => return None,
+    };
+    let n = b[i + 2..].iter().take_while(|d| digit(d)).count();
+    let end = i + 2 + n;
+    if n == 0
+        || b.get(end)
+            .is_some_and(|&c| is_ident(c) || c >= 0x80 || c == b'$')
+    {
+        return None;
+    }
+    Some(end)
+}
+
+/// The bytes of a hybrid literal's token text (`0x..` or `0b..`, as the
+/// lexer makes them): hex digits two per byte and bits eight per byte, both
+/// counted from the right, so an odd digit or a short group is a leading
+/// byte (0x123 is 01 23, 0b101 is 05). None for any other number.
+pub fn hybrid_bytes(n: &str) -> Option<Vec<u8>> {
+    let (digits, bits) = if let Some(d) = n.strip_prefix("0x") {
+        (d.as_bytes(), 4)
+    } else if let Some(d) = n.strip_prefix("0b") {
+        (d.as_bytes(), 1)
+    } else {
+        return None;
+    };
+    let per_byte = 8 / bits;
+    let mut out = Vec::with_capacity(digits.len() / per_byte + 1);
+    let lead = digits.len() % per_byte;
+    let groups = std::iter::once(&digits[..lead])
+        .filter(|g| !g.is_empty())
+        .chain(digits[lead..].chunks(per_byte));
+    for g in groups {
+        out.push(g.iter().fold(0u8, |acc, &d| (acc << bits) | hex_val(d)));
+    }
+    Some(out)
+}
+
+/// The value of a hybrid literal in numeric context: its last eight bytes as
+/// a big-endian unsigned integer (MySQL's rule; 0x4142434445464748494a + 0 is
+/// 0x434445464748494a).
+pub fn hybrid_u64(bytes: &[u8]) -> u64 {
+    bytes
+        .iter()
+        .rev()
+        .take(8)
+        .rev()
+        .fold(0u64, |acc, &b| (acc << 8) | u64::from(b))
+}
+
+/// True if string token `t` of `sql` is a binary string: `X'..'` or one with
+/// the `_binary` introducer. (Non-UTF-8 literals reach the engine as `X'..'`,
+/// `binary_text.rs`.)
+pub fn is_binary_string(sql: &str, t: &Token) -> bool {
+    if !matches!(t.tok, Tok::Str(_)) {
+        return false;
+    }
+    let b = &sql.as_bytes()[t.start.min(sql.len())..];
+    matches!(b, [b'x' | b'X', b'\'', ..])
+        || (b.len() >= 7 && b[..7].eq_ignore_ascii_case(b"_binary"))
 }
 
 #[cfg(test)]
@@ -452,5 +581,85 @@ mod tests {
         let toks = tokenize("SELECT _binary X'43', _utf8mb4 'x'").unwrap();
         assert_eq!(toks.len(), 4);
         assert!(matches!(&toks[1].tok, Tok::Str(b) if b == b"C"));
+    }
+
+    #[test]
+    fn versioned_comments() {
+        assert_eq!(
+            toks("/*!40101 SET x */"),
+            vec![Tok::Word("SET".into()), Tok::Word("x".into())]
+        );
+        assert_eq!(
+            toks("/*!80036 SET x */"),
+            vec![Tok::Word("SET".into()), Tok::Word("x".into())]
+        );
+        assert_eq!(
+            toks("/*!80100 SET x */ SELECT"),
+            vec![Tok::Word("SELECT".into())]
+        );
+        assert_eq!(
+            toks("/*M!999999\\- enable the sandbox mode */ SELECT 1"),
+            vec![Tok::Word("SELECT".into()), Tok::Number("1".into())]
+        );
+        assert_eq!(
+            toks("/*M!100616 SET @OLD_NOTE_VERBOSITY=@@NOTE_VERBOSITY */"),
+            vec![]
+        );
+        assert_eq!(
+            first_keyword("/*M!999999\\- enable the sandbox mode */\n/*!40101 SET NAMES utf8 */"),
+            "SET"
+        );
+        assert_eq!(first_keyword("/*!90000 DROP */ SELECT 1"), "SELECT");
+    }
+
+    #[test]
+    fn hybrid_literals() {
+        let sql = "SELECT 0x41, 0b101, b'1', B'', 0x, 0X41, 0x41g, 0b12, 0x0123456789abcdefAB";
+        let t = toks(sql);
+        let nums: Vec<&str> = t
+            .iter()
+            .filter_map(|t| {
+                if let Tok::Number(n) = t {
+                    Some(n.as_str())
+                } else {
+                    None
+                }
+            })
+            .collect();
+        assert_eq!(nums, ["0x41", "0b101", "0b1", "0b", "0x0123456789abcdefAB"]);
+        let words: Vec<&str> = t
+            .iter()
+            .filter_map(|t| {
+                if let Tok::Word(w) = t {
+                    Some(w.as_str())
+                } else {
+                    None
+                }
+            })
+            .collect();
+        assert_eq!(words, ["SELECT", "0x", "0X41", "0x41g", "0b12"]);
+        assert!(tokenize("SELECT b'102'").is_err());
+        assert_eq!(hybrid_bytes("0x41").unwrap(), b"A");
+        assert_eq!(hybrid_bytes("0x123").unwrap(), [1, 0x23]);
+        assert_eq!(hybrid_bytes("0b101").unwrap(), [5]);
+        assert_eq!(hybrid_bytes("0b000000001").unwrap(), [0, 1]);
+        assert_eq!(hybrid_bytes("0b1111111111").unwrap(), [3, 0xff]);
+        assert_eq!(hybrid_bytes("0b").unwrap(), b"");
+        assert!(hybrid_bytes("65").is_none());
+        assert_eq!(hybrid_u64(b"A"), 65);
+        assert_eq!(hybrid_u64(b"ABCDEFGHIJ"), 0x434445464748494a);
+        assert_eq!(hybrid_u64(&[0xff; 8]), u64::MAX);
+    }
+
+    #[test]
+    fn binary_strings() {
+        let sql = "SELECT X'41', 'a', _binary'b', _binary 'c', _utf8mb4'd', x''";
+        let t = tokenize(sql).unwrap();
+        let kinds: Vec<bool> = t
+            .iter()
+            .filter(|t| matches!(t.tok, Tok::Str(_)))
+            .map(|t| is_binary_string(sql, t))
+            .collect();
+        assert_eq!(kinds, [true, false, true, true, false, true]);
     }
 }

@@ -23,6 +23,7 @@ pub mod lex;
 pub mod like;
 pub mod sqlite;
 pub mod stack;
+pub mod strtype;
 
 pub use access::{privs, Access};
 pub use error::SqlError;

@@ -3,15 +3,16 @@
 //! Listeners and accepting (`listener`), the pool-of-threads scheduler
 //! (`pool`), the thread-per-connection scheduler with its thread cache
 //! (`per_thread`), the protocol session (`session`), the sharded connection
-//! registry (`registry`), counters (`stats`), accounts
-//! (`accounts`) and settings (`config`). `start` brings a server up; the
-//! binary adds the command line and signal handling.
+//! registry (`registry`), counters (`stats`), accounts (`accounts`),
+//! settings (`config`) and the panic hook (`panics`). `start` brings a
+//! server up; the binary adds the command line and signal handling.
 
 pub mod accounts;
 pub mod config;
 pub mod conn;
 pub mod datadir;
 pub mod listener;
+pub mod panics;
 pub mod per_thread;
 pub mod pool;
 pub mod registry;

@@ -120,6 +120,20 @@ impl Stmt {
 
 pub type Flush<'a> = dyn FnMut(&mut Vec<u8>) -> io::Result<()> + 'a;
 
+/// The text of COM_QUERY / COM_STMT_PREPARE. Raw bytes in string literals
+/// (binary values a client interpolated) become hex literals, byte for byte
+/// (`binary_text`); other bytes that are not UTF-8 are ERR 1300.
+fn statement_text(sql: &[u8]) -> Result<std::borrow::Cow<'_, str>, SqlError> {
+    match std::str::from_utf8(sql) {
+        Ok(sql) => Ok(std::borrow::Cow::Borrowed(sql)),
+        Err(_) => turnstile_sql::binary_text::hex_encode_binary_literals(sql)
+            .map(std::borrow::Cow::Owned)
+            .ok_or_else(|| {
+                SqlError::new(1300, "HY000", "Invalid utf8mb4 character string in query")
+            }),
+    }
+}
+
 thread_local! {
     /// Each thread's parameter vector for COM_STMT_EXECUTE (see `execute_prepared`).
     static EXEC_PARAMS: std::cell::RefCell<Vec<Value>> = const { std::cell::RefCell::new(Vec::new()) };
@@ -591,23 +605,15 @@ impl Session {
                 Flow::Continue
             }
             Command::Query(sql) => {
-                let rewritten;
-                let sql = match std::str::from_utf8(sql) {
+                let sql = match statement_text(sql) {
                     Ok(sql) => sql,
-                    // Raw bytes in string literals (client-side interpolated binary values).
-                    Err(_) => match turnstile_sql::binary_text::hex_encode_binary_literals(sql) {
-                        Some(s) => {
-                            rewritten = s;
-                            &rewritten
-                        }
-                        None => {
-                            self.send_err(out, &SqlError::new(1300, "HY000", "Invalid utf8mb4 character string in query"));
-                            return Flow::Continue;
-                        }
-                    },
+                    Err(e) => {
+                        self.send_err(out, &e);
+                        return Flow::Continue;
+                    }
                 };
-                self.begin_command("Query", sql);
-                self.run_query(sql, out, flush)
+                self.begin_command("Query", &sql);
+                self.run_query(&sql, out, flush)
             }
             Command::InitDb(db) => {
                 let db = String::from_utf8_lossy(db).into_owned();
@@ -696,8 +702,10 @@ impl Session {
                 if stats {
                     self.server.stats.com_stmt_prepare.inc();
                 }
-                let sql = String::from_utf8_lossy(sql).into_owned();
-                self.prepare(sql, out);
+                match statement_text(sql) {
+                    Ok(sql) => self.prepare(sql.into_owned(), out),
+                    Err(e) => self.send_err(out, &e),
+                }
                 Flow::Continue
             }
             Command::StmtExecute { statement_id, rest, .. } => {

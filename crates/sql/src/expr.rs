@@ -1,7 +1,8 @@
 //! Expressions of session statements: a small precedence-climbing parser over
 //! the shared lexer's tokens, and an evaluator.
 //!
-//! This covers what clients really send without a table: literals, @@system and
+//! This covers what clients really send without a table: literals (a hex or
+//! bit literal is a binary string, and a number in numeric context), @@system and
 //! @user variables, arithmetic and comparison, CONCAT/IF/IFNULL and friends,
 //! session functions (DATABASE(), USER(), CONNECTION_ID(), ...) and scalar
 //! subqueries such as `(SELECT CONCAT(@@sql_mode, ',X'))`.
@@ -13,6 +14,10 @@ use turnstile_wire::value::format_float;
 #[derive(Debug, Clone, PartialEq)]
 pub enum Expr {
     Lit(Value),
+    /// A hex or bit literal (`0x41`, `b'1'`): a binary string that is a
+    /// number in numeric context (arithmetic, comparison with a number,
+    /// CAST to a number, numeric functions): `eval_num`.
+    Hybrid(Vec<u8>),
     SysVar(Option<String>, String),
     UserVar(String),
     /// A bare word: a column reference in SELECT, a keyword value in SET (ON, utf8mb4).
@@ -309,7 +314,10 @@ impl<'a> Parser<'a> {
     fn primary(&mut self) -> Result<Expr, SqlError> {
         let Some(t) = self.next() else { return Err(self.error()) };
         Ok(match &t.tok {
-            Tok::Number(n) => Expr::Lit(parse_number(n)),
+            Tok::Number(n) => match turnstile_engine::lex::hybrid_bytes(n) {
+                Some(b) => Expr::Hybrid(b),
+                None => Expr::Lit(parse_number(n)),
+            },
             Tok::Str(s) => Expr::Lit(Value::Bytes(s.clone())),
             Tok::SysVar(scope, name) => Expr::SysVar(scope.clone(), name.clone()),
             Tok::UserVar(name) => Expr::UserVar(name.clone()),
@@ -352,9 +360,13 @@ impl<'a> Parser<'a> {
                     let mut args = Vec::new();
                     if upper == "CAST" || upper == "CONVERT" {
                         let e = self.expr()?;
+                        let mut len = Value::Null;
                         let ty = if self.eat_kw("AS") || self.eat_op(",") {
                             let ty = self.name()?.to_ascii_uppercase();
                             if self.eat_op("(") {
+                                if let Some(Tok::Number(n)) = self.peek().map(|t| &t.tok) {
+                                    len = parse_number(n);
+                                }
                                 while !self.eat_op(")") {
                                     if self.next().is_none() {
                                         return Err(self.error());
@@ -363,13 +375,18 @@ impl<'a> Parser<'a> {
                             }
                             ty
                         } else if self.eat_kw("USING") {
-                            self.name()?;
-                            "CHAR".to_string()
+                            let cs = self.name()?;
+                            if cs.eq_ignore_ascii_case("binary") {
+                                "BINARY"
+                            } else {
+                                "CHAR"
+                            }
+                            .to_string()
                         } else {
                             return Err(self.error());
                         };
                         self.expect_op(")")?;
-                        return Ok(Expr::Func("CAST".into(), vec![e, Expr::Lit(Value::str(&ty))]));
+                        return Ok(Expr::Func("CAST".into(), vec![e, Expr::Lit(Value::str(&ty)), Expr::Lit(len)]));
                     }
                     if self.eat_op(")") {
                         return Ok(Expr::Func(upper, args));
@@ -508,6 +525,36 @@ fn arith(op: &str, a: &Value, b: &Value) -> Result<Value, SqlError> {
     if a.is_null() || b.is_null() {
         return Ok(Value::Null);
     }
+    if let (Some(x), Some(y), true) = (
+        integral(a),
+        integral(b),
+        matches!((a, b), (Value::UInt(_), _) | (_, Value::UInt(_))),
+    ) {
+        // An unsigned operand (a hex literal in numeric context): exact in i128.
+        let r = match op {
+            "+" => Some(x + y),
+            "-" => Some(x - y),
+            "*" => x.checked_mul(y),
+            "DIV" | "%" if y == 0 => return Ok(Value::Null),
+            "DIV" => Some(x / y),
+            "%" => Some(x % y),
+            _ => None,
+        };
+        if let Some(r) = r {
+            return match (i64::try_from(r), u64::try_from(r)) {
+                (Ok(v), _) => Ok(Value::Int(v)),
+                (_, Ok(v)) => Ok(Value::UInt(v)),
+                _ => Err(SqlError::new(
+                    1690,
+                    "22003",
+                    format!(
+                        "BIGINT UNSIGNED value is out of range in '({} {} {})'",
+                        x, op, y
+                    ),
+                )),
+            };
+        }
+    }
     if let (Value::Int(x), Value::Int(y)) = (a, b) {
         let r = match op {
             "+" => x.checked_add(*y),
@@ -565,19 +612,58 @@ fn arith(op: &str, a: &Value, b: &Value) -> Result<Value, SqlError> {
     })
 }
 
+fn integral(v: &Value) -> Option<i128> {
+    match v {
+        Value::Int(i) => Some(i128::from(*i)),
+        Value::UInt(u) => Some(i128::from(*u)),
+        _ => None,
+    }
+}
+
+/// `e` in numeric context: a hybrid literal is its number, anything else its value.
+fn eval_num(e: &Expr, env: &mut dyn Env) -> Result<Value, SqlError> {
+    match e {
+        Expr::Hybrid(b) => Ok(Value::UInt(turnstile_engine::lex::hybrid_u64(b))),
+        _ => eval(e, env),
+    }
+}
+
+/// A comparison of a hybrid literal with a number compares numbers (`0x41 = 65`);
+/// with a string, strings (`0x41 = 'A'`).
+fn hybrids_as_numbers(l: &Expr, r: &Expr, a: Value, b: Value) -> (Value, Value) {
+    let num = |e: &Expr, v: Value, other: &Value| match e {
+        Expr::Hybrid(h) if is_numeric(other) => Value::UInt(turnstile_engine::lex::hybrid_u64(h)),
+        _ => v,
+    };
+    let a2 = num(l, a, &b);
+    let b2 = num(r, b, &a2);
+    (a2, b2)
+}
+
+/// CAST(x AS SIGNED/UNSIGNED/DECIMAL/DOUBLE...): numeric context for x.
+fn is_numeric_cast(args: &[Expr]) -> bool {
+    matches!(args.get(1), Some(Expr::Lit(Value::Bytes(t))) if matches!(&t[..], b"SIGNED" | b"UNSIGNED" | b"INTEGER" | b"INT" | b"DECIMAL" | b"DOUBLE" | b"FLOAT" | b"REAL"))
+}
+
+/// Functions whose arguments are numbers (a hybrid literal passed to one is its number).
+const NUMERIC_ARGS: &[&str] = &[
+    "ABS", "ROUND", "FLOOR", "CEIL", "CEILING", "TRUNCATE", "SIGN", "MOD", "POW", "POWER", "SQRT",
+];
+
 pub fn eval(e: &Expr, env: &mut dyn Env) -> Result<Value, SqlError> {
     // A left-deep chain (`1+1+...`) is built by loops, not recursion: its
     // depth is met here first.
     turnstile_engine::stack::check()?;
     Ok(match e {
         Expr::Lit(v) => v.clone(),
+        Expr::Hybrid(b) => Value::Bytes(b.clone()),
         Expr::SysVar(scope, name) => env.sys_var(scope.as_deref(), name)?,
         Expr::UserVar(name) => env.user_var(name),
         Expr::Word(w) => env.word(w)?,
         Expr::Default => Value::Null,
         Expr::Param(i) => env.param(*i),
         Expr::Subquery(inner) => eval(inner, env)?,
-        Expr::Neg(x) => match eval(x, env)? {
+        Expr::Neg(x) => match eval_num(x, env)? {
             Value::Int(i) => Value::Int(-i),
             Value::UInt(u) if u <= i64::MAX as u64 => Value::Int(-(u as i64)),
             Value::Null => Value::Null,
@@ -591,14 +677,19 @@ pub fn eval(e: &Expr, env: &mut dyn Env) -> Result<Value, SqlError> {
         Expr::Not(x) => bool_val(truthy(&eval(x, env)?).map(|b| !b)),
         Expr::IsNull(x, neg) => Value::Int((eval(x, env)?.is_null() != *neg) as i64),
         Expr::Bin(op, l, r) => {
-            let a = eval(l, env)?;
+            let cmp = matches!(*op, "=" | "<>" | "<" | ">" | "<=" | ">=" | "<=>");
+            let a = if cmp {
+                eval(l, env)?
+            } else {
+                eval_num(l, env)?
+            };
             match *op {
                 "AND" => {
                     let ta = truthy(&a);
                     if ta == Some(false) {
                         return Ok(Value::Int(0));
                     }
-                    let tb = truthy(&eval(r, env)?);
+                    let tb = truthy(&eval_num(r, env)?);
                     return Ok(match (ta, tb) {
                         (_, Some(false)) => Value::Int(0),
                         (Some(true), Some(true)) => Value::Int(1),
@@ -610,7 +701,7 @@ pub fn eval(e: &Expr, env: &mut dyn Env) -> Result<Value, SqlError> {
                     if ta == Some(true) {
                         return Ok(Value::Int(1));
                     }
-                    let tb = truthy(&eval(r, env)?);
+                    let tb = truthy(&eval_num(r, env)?);
                     return Ok(match (ta, tb) {
                         (_, Some(true)) => Value::Int(1),
                         (Some(false), Some(false)) => Value::Int(0),
@@ -619,7 +710,16 @@ pub fn eval(e: &Expr, env: &mut dyn Env) -> Result<Value, SqlError> {
                 }
                 _ => {}
             }
-            let b = eval(r, env)?;
+            let b = if cmp {
+                eval(r, env)?
+            } else {
+                eval_num(r, env)?
+            };
+            let (a, b) = if cmp {
+                hybrids_as_numbers(l, r, a, b)
+            } else {
+                (a, b)
+            };
             match *op {
                 "XOR" => bool_val(truthy(&a).zip(truthy(&b)).map(|(x, y)| x != y)),
                 "<=>" => Value::Int(match (a.is_null(), b.is_null()) {
@@ -693,8 +793,14 @@ pub fn eval(e: &Expr, env: &mut dyn Env) -> Result<Value, SqlError> {
                 _ => {}
             }
             let mut vals = Vec::with_capacity(args.len());
+            let numeric =
+                NUMERIC_ARGS.contains(&name.as_str()) || (name == "CAST" && is_numeric_cast(args));
             for a in args {
-                vals.push(eval(a, env)?);
+                vals.push(if numeric {
+                    eval_num(a, env)?
+                } else {
+                    eval(a, env)?
+                });
             }
             if let Some(r) = env.session_function(name, &vals) {
                 return r;
@@ -776,6 +882,7 @@ fn builtin(name: &str, v: &[Value]) -> Result<Value, SqlError> {
             arg_count(name, v, 1, 1)?;
             match &v[0] {
                 Value::Int(i) => Value::Int(i.abs()),
+                Value::UInt(u) => Value::UInt(*u),
                 Value::Null => Value::Null,
                 x => Value::Double(x.as_f64().unwrap_or(0.0).abs()),
             }
@@ -785,10 +892,8 @@ fn builtin(name: &str, v: &[Value]) -> Result<Value, SqlError> {
             if v[0].is_null() {
                 return Ok(Value::Null);
             }
-            if let Value::Int(i) = v[0] {
-                if v.len() == 1 {
-                    return Ok(Value::Int(i));
-                }
+            if matches!(v[0], Value::Int(_) | Value::UInt(_)) && v.len() == 1 {
+                return Ok(v[0].clone());
             }
             let x = v[0].as_f64().unwrap_or(0.0);
             let d = if v.len() == 2 { v[1].as_i64().unwrap_or(0) } else { 0 };
@@ -835,7 +940,10 @@ fn builtin(name: &str, v: &[Value]) -> Result<Value, SqlError> {
             let ty = s(1).unwrap_or_default();
             match ty.as_str() {
                 "SIGNED" | "INTEGER" | "INT" => v[0].as_i64().map_or(Value::Null, Value::Int),
-                "UNSIGNED" => v[0].as_i64().map_or(Value::Null, |i| Value::UInt(i as u64)),
+                "UNSIGNED" => match v[0] {
+                    Value::UInt(u) => Value::UInt(u),
+                    _ => v[0].as_i64().map_or(Value::Null, |i| Value::UInt(i as u64)),
+                },
                 "DECIMAL" | "DOUBLE" | "FLOAT" | "REAL" => v[0].as_f64().map_or(Value::Null, Value::Double),
                 // Typed temporal values, so drivers get DATE/DATETIME/TIME columns.
                 "DATE" | "DATETIME" | "TIME" => {
@@ -851,7 +959,18 @@ fn builtin(name: &str, v: &[Value]) -> Result<Value, SqlError> {
                         other => other.to_text().and_then(|t| parse_temporal(base, &t)).unwrap_or(Value::Null),
                     }
                 }
-                _ => v[0].to_text().map_or(Value::Null, |t| Value::Bytes(t.into_owned())),
+                _ => {
+                    let Some(t) = v[0].to_text() else { return Ok(Value::Null) };
+                    let mut t = t.into_owned();
+                    match (ty.as_str(), v.get(2).and_then(Value::as_i64)) {
+                        // BINARY(n): exactly n bytes, padded with 0x00 as MySQL does.
+                        ("BINARY", Some(n)) => t.resize(n.clamp(0, MAX_CAST_LEN) as usize, 0),
+                        // CHAR(n): the first n characters (a byte that is no UTF-8 counts as one).
+                        ("CHAR" | "NCHAR", Some(n)) => t.truncate(char_prefix_len(&t, n.max(0) as usize)),
+                        _ => {}
+                    }
+                    Value::Bytes(t)
+                }
             }
         }
         "GREATEST" | "LEAST" => {
@@ -884,10 +1003,17 @@ fn builtin(name: &str, v: &[Value]) -> Result<Value, SqlError> {
             arg_count(name, v, 1, 1)?;
             v[0].clone()
         }
+        "UNHEX" => {
+            arg_count(name, v, 1, 1)?;
+            v[0].to_text().map_or(Value::Null, |t| {
+                turnstile_engine::sqlite::functions::unhex(&t).map_or(Value::Null, Value::Bytes)
+            })
+        }
         "HEX" => {
             arg_count(name, v, 1, 1)?;
             match &v[0] {
                 Value::Int(i) => Value::str(&format!("{:X}", i)),
+                Value::UInt(u) => Value::str(&format!("{:X}", u)),
                 x => x.to_text().map_or(Value::Null, |t| Value::str(&t.iter().map(|b| format!("{:02X}", b)).collect::<String>())),
             }
         }
@@ -895,6 +1021,33 @@ fn builtin(name: &str, v: &[Value]) -> Result<Value, SqlError> {
         _ => return Err(SqlError::unknown_function(name)),
     })
 }
+
+/// Bytes of the first `n` characters of `t` (UTF-8 characters; each byte
+/// that is not part of one counts as one).
+fn char_prefix_len(t: &[u8], n: usize) -> usize {
+    let mut at = 0;
+    let mut left = n;
+    for chunk in t.utf8_chunks() {
+        for c in chunk.valid().chars() {
+            if left == 0 {
+                return at;
+            }
+            at += c.len_utf8();
+            left -= 1;
+        }
+        for _ in chunk.invalid() {
+            if left == 0 {
+                return at;
+            }
+            at += 1;
+            left -= 1;
+        }
+    }
+    at
+}
+
+/// Longest CAST(x AS BINARY(n)) the front builds (MySQL's limit is max_allowed_packet).
+const MAX_CAST_LEN: i64 = 64 << 20;
 
 pub fn unix_now() -> u64 {
     std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0)
@@ -996,6 +1149,44 @@ mod tests {
         assert_eq!(ev("CASE WHEN 1 THEN 'a' ELSE 'b' END"), Value::str("a"));
         assert_eq!(ev("ROUND(2.567, 2)"), Value::str("2.57"));
         assert_eq!(ev("CAST('12' AS SIGNED)"), Value::Int(12));
+    }
+
+    #[test]
+    fn hybrid_literals() {
+        let bytes = |b: &[u8]| Value::Bytes(b.to_vec());
+        assert_eq!(ev("0x41"), bytes(b"A"));
+        assert_eq!(ev("b'1000001'"), bytes(b"A"));
+        assert_eq!(ev("0x41 + 0"), Value::Int(65));
+        assert_eq!(ev("b'1000001' + 0"), Value::Int(65));
+        assert_eq!(ev("-0x41"), Value::Int(-65));
+        assert_eq!(ev("0x41 = 65"), Value::Int(1));
+        assert_eq!(ev("65 = 0x41"), Value::Int(1));
+        assert_eq!(ev("0x41 = 'A'"), Value::Int(1));
+        assert_eq!(ev("0x00 OR 0"), Value::Int(0));
+        assert_eq!(ev("0xffffffffffffffff + 0"), Value::UInt(u64::MAX));
+        assert_eq!(
+            ev("0x4142434445464748494a + 0"),
+            Value::Int(0x434445464748494a)
+        );
+        assert_eq!(ev("0x4142434445464748494a"), bytes(b"ABCDEFGHIJ"));
+        assert_eq!(ev("CAST(0x41 AS UNSIGNED)"), Value::UInt(65));
+        assert_eq!(ev("ABS(0x41)"), Value::UInt(65));
+        assert_eq!(ev("CAST(0x41 AS CHAR)"), bytes(b"A"));
+        assert_eq!(ev("CAST('abc' AS BINARY(5))"), bytes(b"abc\0\0"));
+        assert_eq!(ev("CAST('abcdef' AS BINARY(2))"), bytes(b"ab"));
+        assert_eq!(ev("CONVERT('abc' USING binary)"), bytes(b"abc"));
+        assert_eq!(ev("HEX(0x41)"), Value::str("41"));
+        assert_eq!(ev("LENGTH(0x0000)"), Value::Int(2));
+        assert_eq!(ev("UNHEX('414')"), bytes(&[4, 0x14]));
+        assert_eq!(ev("UNHEX('zz')"), Value::Null);
+        // X'..' is a string, also in numeric context (MariaDB)
+        assert_eq!(ev("X'41' + 0"), Value::Double(0.0));
+    }
+
+    #[test]
+    fn executable_comments_run_up_to_the_server_version() {
+        let v: Vec<u32> = crate::SERVER_VERSION.split('-').next().unwrap().split('.').map(|p| p.parse().unwrap()).collect();
+        assert_eq!(v[0] * 10000 + v[1] * 100 + v[2], turnstile_engine::lex::VERSION_ID);
     }
 
     #[test]

@@ -611,9 +611,15 @@ fn hostname() -> String {
     std::fs::read_to_string("/proc/sys/kernel/hostname").map(|s| s.trim().to_string()).unwrap_or_else(|_| "localhost".into())
 }
 
-/// A column definition that describes a computed value.
-fn column_for(name: &str, v: &Value) -> Column {
+/// A column definition that describes a computed value; `binary`: the
+/// expression is a binary string (`strtype`), so a string value is one.
+fn column_for(name: &str, v: &Value, binary: bool) -> Column {
     let mut c = match v {
+        Value::Bytes(b) if binary => {
+            let mut c = Column::varbinary(name);
+            c.length = b.len() as u32;
+            c
+        }
         Value::Int(_) => Column::computed(name, coltype::LONGLONG),
         Value::UInt(_) => {
             let mut c = Column::computed(name, coltype::LONGLONG);
@@ -640,9 +646,12 @@ fn local_select(call: &mut Call<'_, '_>, sql: &str, toks: &[Token], sink: &mut d
     while p.eat_kw("SQL_NO_CACHE") || p.eat_kw("SQL_CACHE") || p.eat_kw("DISTINCT") || p.eat_kw("ALL") || p.eat_kw("SQL_CALC_FOUND_ROWS") {}
     let mut names = Vec::new();
     let mut exprs = Vec::new();
+    let mut binary = Vec::new();
     loop {
         let start = p.peek().map_or(sql.len(), |t| t.start);
+        let first = p.pos;
         let e = p.expr()?;
+        binary.push(turnstile_engine::strtype::is_binary_expr(sql, &toks[first..p.pos], &|_| false));
         let end = p.toks.get(p.pos.wrapping_sub(1)).map_or(sql.len(), |t| t.end);
         let mut name = sql[start..end].to_string();
         if p.eat_kw("AS") {
@@ -656,9 +665,9 @@ fn local_select(call: &mut Call<'_, '_>, sql: &str, toks: &[Token], sink: &mut d
             name = String::from_utf8_lossy(s).into_owned();
             p.next();
         }
-        // MySQL names a string literal column by its contents.
+        // MySQL names a string literal column by its contents (X'41' by its text).
         if let (Expr::Lit(Value::Bytes(b)), true) = (&e, name == sql[start..end]) {
-            if matches!(toks.iter().find(|t| t.start == start).map(|t| &t.tok), Some(Tok::Str(_))) {
+            if matches!(toks.iter().find(|t| t.start == start).map(|t| &t.tok), Some(Tok::Str(_))) && !matches!(sql.as_bytes()[start], b'x' | b'X') {
                 name = String::from_utf8_lossy(b).into_owned();
             }
         }
@@ -710,7 +719,7 @@ fn local_select(call: &mut Call<'_, '_>, sql: &str, toks: &[Token], sink: &mut d
     for e in &exprs {
         row.push(eval_in(call, e)?);
     }
-    let cols: Vec<Column> = names.iter().zip(&row).map(|(n, v)| column_for(n, v)).collect();
+    let cols: Vec<Column> = names.iter().zip(&row).zip(&binary).map(|((n, v), &b)| column_for(n, v, b)).collect();
     sink.columns(&cols)?;
     if limit != Some(0) {
         sink.row(&row)?;

@@ -89,6 +89,8 @@ fn main() {
         use std::io::IsTerminal;
         tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr).with_ansi(std::io::stderr().is_terminal()).with_target(false).init();
     }
+    // A caught panic logs one line per place a minute, never a backtrace.
+    turnstile_server::panics::install();
 
     let running = match turnstile_server::start(cfg) {
         Ok(r) => r,

@@ -108,6 +108,14 @@ impl Column {
         Column::computed(name, coltype::VAR_STRING)
     }
 
+    /// A computed binary string (VARBINARY): charset binary, BINARY flag.
+    pub fn varbinary(name: &str) -> Column {
+        let mut c = Column::computed(name, coltype::VAR_STRING);
+        c.charset = crate::consts::charset::BINARY;
+        c.flags |= colflag::BINARY;
+        c
+    }
+
     pub fn encode(&self, out: &mut Vec<u8>) {
         put_lenenc_bytes(out, b"def");
         put_lenenc_bytes(out, self.schema.as_bytes());

@@ -75,6 +75,7 @@ pub fn map(ext: c_int, msg: &str, original: &str, home: Option<&str>) -> SqlErro
                     1292 if col.starts_with("Incorrect") => SqlError::new(1292, "22007", col.to_string()),
                     1292 => SqlError::new(1292, "22007", format!("Incorrect datetime value for column '{}' at row 1", col)),
                     3685 => SqlError::new(3685, "HY000", col.to_string()),
+                    1582 => SqlError::new(1582, "42000", col.to_string()),
                     other => SqlError::new(other, "HY000", col.to_string()),
                 };
             }
@@ -116,6 +117,13 @@ pub fn map(ext: c_int, msg: &str, original: &str, home: Option<&str>) -> SqlErro
             }
         }
         ffi::SQLITE_LOCKED => deadlock(),
+        // A value that is no integer for a rowid (INTEGER PRIMARY KEY)
+        // column; the session names the column (`exec.rs`).
+        ffi::SQLITE_MISMATCH => SqlError::new(
+            1366,
+            "HY000",
+            "Incorrect integer value for column '?' at row 1",
+        ),
         ffi::SQLITE_INTERRUPT => SqlError::query_interrupted(),
         ffi::SQLITE_FULL => SqlError::new(1114, "HY000", "The table is full"),
         ffi::SQLITE_TOOBIG => SqlError::new(1301, "HY000", "Result of a string function was larger than max_allowed_packet"),
@@ -172,6 +180,10 @@ pub fn map(ext: c_int, msg: &str, original: &str, home: Option<&str>) -> SqlErro
             }
             if msg.contains("too many attached databases") {
                 return SqlError::unsupported("more than 10 databases in one session");
+            }
+            if msg == "unwinding panic" {
+                // A bug in one of our SQL functions (rusqlite caught its panic).
+                return SqlError::internal("internal error in a SQL function; the statement was aborted");
             }
             if msg.starts_with("Expression tree is too large") || msg.contains("parser stack overflow") {
                 // SQLite's depth limit is set from the thread's stack

@@ -626,6 +626,8 @@ impl SqliteSession {
                 let mut e = errors::from_conn(conn, rc, sql);
                 if e.code == 1062 {
                     e = duplicate_entry(conn, rw, params, &e);
+                } else if rc & 0xff == ffi::SQLITE_MISMATCH {
+                    e = rowid_mismatch(conn, rw).unwrap_or(e);
                 }
                 return Err(e);
             }
@@ -1511,7 +1513,7 @@ fn normalize(sql: &str) -> Option<(String, Vec<Slot>)> {
                         Tok::Number(n) => {
                             if let Ok(i) = n.parse::<i64>() {
                                 Value::Int(i)
-                            } else if n.starts_with("0x") || n.starts_with("0X") || n.contains(['e', 'E']) {
+                            } else if crate::lex::hybrid_bytes(n).is_some() || n.contains(['e', 'E']) {
                                 continue;
                             } else if let Ok(f) = n.parse::<f64>() {
                                 // keep DECIMAL literal text (exact); SQLite converts by affinity
@@ -1632,6 +1634,16 @@ fn mysql_item_name(text: &str) -> String {
     text.to_string()
 }
 
+/// Is select item `text` a binary string expression (`strtype`), given the
+/// statement's tables for its column references?
+fn is_binary_item(text: &str, tables: &[Arc<TableDef>]) -> bool {
+    crate::strtype::is_binary_text(text, &|c| {
+        tables
+            .iter()
+            .any(|t| t.column(c).is_some_and(|cd| cd.base.is_binary()))
+    })
+}
+
 /// Column definitions for a result. Returns whether they can be cached
 /// (false when a type was guessed from a NULL or from no row at all).
 fn column_meta(conn: &Conn, entry: &Cached, have_row: bool) -> (ColMeta, bool) {
@@ -1730,12 +1742,42 @@ fn column_meta(conn: &Conn, entry: &Cached, have_row: bool) -> (ColMeta, bool) {
                 }
             },
         };
+        if items_ok
+            && matches!(vt, 0 | ffi::SQLITE_NULL | ffi::SQLITE_TEXT)
+            && matches!(conv, Conv::Text | Conv::Any)
+            && is_binary_item(&text, &tables)
+        {
+            c = Column::varbinary(&name);
+        }
         c.name = name;
         convs.push(conv);
         cols.push(c);
     }
     let encoded = turnstile_wire::response::EncodedColumns::new(&cols);
     (ColMeta { cols, encoded, convs }, stable)
+}
+
+/// ERR 1366 naming the column when a value that is no integer was written to
+/// the table's INTEGER PRIMARY KEY (SQLite's rowid: "datatype mismatch").
+fn rowid_mismatch(conn: &Conn, rw: &Rewritten) -> Option<SqlError> {
+    let def = match &rw.insert {
+        Some(ins) => conn.table_def(&ins.schema, &ins.table),
+        None => rw.tables.first().and_then(|(d, t)| match d {
+            None => conn
+                .table_def("temp", t)
+                .or_else(|| conn.table_def("main", t)),
+            Some(d) if conn.home.as_ref().is_some_and(|h| &h.name == d) => {
+                conn.table_def("main", t)
+            }
+            Some(d) => conn.table_def(d, t),
+        }),
+    }?;
+    let pk = def.primary.first().filter(|_| def.primary.len() == 1)?;
+    Some(SqlError::new(
+        1366,
+        "HY000",
+        format!("Incorrect integer value for column '{}' at row 1", pk),
+    ))
 }
 
 /// ERR 1062 with MySQL's message: the duplicate value (from the first row of

@@ -9,6 +9,10 @@
 //! `ts_temporal_ok` and `ts_set_ok`
 //! (strict-mode checks with MySQL's messages) — and the `ts_ci` collation:
 //! utf8mb4_general_ci's case-insensitive, trailing-space-insensitive order.
+//! String functions that hand back their arguments' bytes live in bytes.rs
+//! (MySQL strings need not be UTF-8; none may be changed or panic). No
+//! function panics on any input: a variadic one checks its argument count
+//! (`need`), and a unit test calls every one with hostile arguments.
 
 use rusqlite::functions::{Context, FunctionFlags};
 use rusqlite::types::{Value as SV, ValueRef};
@@ -18,7 +22,11 @@ use std::os::raw::{c_int, c_void};
 use std::sync::atomic::{AtomicU64, Ordering as AO};
 use std::sync::Arc;
 
+mod bytes;
 mod ext;
+
+use bytes::{need, Out};
+pub use bytes::{substring_index, unhex, MAX_RESULT_BYTES};
 
 /// Per-connection counters the helper functions update during a statement.
 #[derive(Debug, Default)]
@@ -59,8 +67,11 @@ pub fn stored_same(aff: u8, old: ValueRef<'_>, new: ValueRef<'_>) -> bool {
     }
 }
 
+/// An error raised by one of our functions; `ts:<code>:` at its start carries
+/// the MySQL code (errors.rs). A NUL would make rusqlite drop the message
+/// (SQLite's is a C string), so it is written `\x00`.
 fn user_err(msg: String) -> Error {
-    Error::UserFunctionError(msg.into())
+    Error::UserFunctionError(msg.replace('\0', "\\x00").into())
 }
 
 /// utf8mb4_general_ci: compare case-insensitively, ignoring trailing spaces.
@@ -451,9 +462,10 @@ pub fn register(db: &Connection, counters: Arc<Counters>, home: Option<String>) 
         };
         if zero {
             c1.ai_generated.fetch_add(1, AO::Relaxed);
-            Ok(SV::Null)
+            Ok(Out::Val(SV::Null))
         } else {
-            Ok(SV::from(v))
+            // As it came: a string that is no number fails the column's type check (1366).
+            Ok(Out::Arg(0))
         }
     })?;
     let c6 = counters.clone();
@@ -462,18 +474,21 @@ pub fn register(db: &Connection, counters: Arc<Counters>, home: Option<String>) 
         Ok(SV::Null)
     })?;
     let c2 = counters.clone();
-    db.create_scalar_function("ts_upd", 1, FunctionFlags::SQLITE_UTF8, move |ctx| {
+    db.create_scalar_function("ts_upd", 1, FunctionFlags::SQLITE_UTF8, move |_| {
         c2.upserted.fetch_add(1, AO::Relaxed);
-        Ok(SV::from(ctx.get_raw(0)))
+        Ok(Out::Arg(0))
     })?;
     let c5 = counters.clone();
     db.create_scalar_function("ts_chg", -1, FunctionFlags::SQLITE_UTF8, move |ctx| {
         c5.matched.fetch_add(1, AO::Relaxed);
-        let affs = match ctx.get_raw(0) {
-            ValueRef::Text(t) => t,
-            _ => &[],
+        let affs = match ctx.len() {
+            0 => &[],
+            _ => match ctx.get_raw(0) {
+                ValueRef::Text(t) => t,
+                _ => &[],
+            },
         };
-        if affs.is_empty() {
+        if affs.is_empty() || ctx.len() < 1 + 2 * affs.len() {
             return Ok(SV::Integer(1));
         }
         for (k, &aff) in affs.iter().enumerate() {
@@ -503,26 +518,32 @@ pub fn register(db: &Connection, counters: Arc<Counters>, home: Option<String>) 
     reg(db, "ts_f64", 1, true, |ctx| Ok(targ(ctx, 0).and_then(|t| t.parse::<f64>().ok()).map_or(SV::Null, SV::Real)))?;
     // Values written to a date/time column pass through ts_tnorm(value, kind)
     // (rewrite.rs): forms MySQL accepts are stored in the canonical form.
-    reg(db, "ts_tnorm", 2, true, |ctx| {
-        let v = ctx.get_raw(0);
-        if let ValueRef::Text(t) = v {
+    bytes::reg_bytes(db, "ts_tnorm", 2, |ctx| {
+        if let ValueRef::Text(t) = ctx.get_raw(0) {
             if let Ok(s) = std::str::from_utf8(t) {
                 let kind = targ(ctx, 1).unwrap_or_default();
                 if let Some(n) = super::schema::normalize_temporal(s, &kind) {
-                    return Ok(SV::Text(n));
+                    return Ok(Out::Val(SV::Text(n)));
                 }
             }
         }
-        Ok(SV::from(v))
+        // Anything else as it came: ts_temporal_ok refuses what is no date.
+        Ok(Out::Arg(0))
     })?;
     reg(db, "ts_temporal_ok", 3, true, |ctx| {
         let v = ctx.get_raw(0);
         let Some(s) = text(&v) else { return Ok(SV::Integer(1)) };
+        let s = match v {
+            ValueRef::Text(t) | ValueRef::Blob(t) => bytes::shown(t).into(),
+            _ => s,
+        };
         let kind = targ(ctx, 1).unwrap_or_default();
         if temporal_ok(&s, &kind) {
             return Ok(SV::Integer(1));
         }
-        let col = targ(ctx, 2).unwrap_or_default();
+        let col = bytes::barg(ctx, 2)
+            .map(|c| bytes::shown(&c))
+            .unwrap_or_default();
         let what = match kind.as_str() {
             "date" => "date",
             "time" => "time",
@@ -531,6 +552,7 @@ pub fn register(db: &Connection, counters: Arc<Counters>, home: Option<String>) 
         Err(user_err(format!("ts:1292:Incorrect {} value: '{}' for column '{}' at row 1", what, s, col)))
     })?;
     reg(db, "ts_set_ok", -1, true, |ctx| {
+        need(ctx, 1, "ts_set_ok")?;
         let v = ctx.get_raw(0);
         let Some(s) = text(&v) else { return Ok(SV::Integer(1)) };
         if s.is_empty() {
@@ -539,58 +561,11 @@ pub fn register(db: &Connection, counters: Arc<Counters>, home: Option<String>) 
         let members: Vec<String> = (1..ctx.len()).filter_map(|i| targ(ctx, i).map(|t| t.to_lowercase())).collect();
         Ok(SV::Integer(s.split(',').all(|p| members.contains(&p.to_lowercase())) as i64))
     })?;
-    // ---- strings
-    reg(db, "concat", -1, true, |ctx| {
-        let mut o = Vec::new();
-        for i in 0..ctx.len() {
-            match ctx.get_raw(i) {
-                ValueRef::Null => return Ok(SV::Null),
-                ValueRef::Text(t) | ValueRef::Blob(t) => o.extend_from_slice(t),
-                other => o.extend_from_slice(text(&other).unwrap_or_default().as_bytes()),
-            }
-        }
-        Ok(SV::Text(String::from_utf8_lossy(&o).into_owned()))
-    })?;
-    reg(db, "concat_ws", -1, true, |ctx| {
-        if ctx.len() == 0 {
-            return Ok(SV::Null);
-        }
-        let Some(sep) = targ(ctx, 0) else { return Ok(SV::Null) };
-        let parts: Vec<String> = (1..ctx.len()).filter_map(|i| targ(ctx, i)).collect();
-        Ok(SV::Text(parts.join(&sep)))
-    })?;
-    reg(db, "lower", 1, true, |ctx| Ok(targ(ctx, 0).map_or(SV::Null, |s| SV::Text(s.to_lowercase()))))?;
-    reg(db, "upper", 1, true, |ctx| Ok(targ(ctx, 0).map_or(SV::Null, |s| SV::Text(s.to_uppercase()))))?;
-    reg(db, "ts_left", 2, true, |ctx| {
-        let (Some(s), Some(n)) = (targ(ctx, 0), int(&ctx.get_raw(1))) else { return Ok(SV::Null) };
-        Ok(SV::Text(s.chars().take(n.max(0) as usize).collect()))
-    })?;
-    reg(db, "ts_right", 2, true, |ctx| {
-        let (Some(s), Some(n)) = (targ(ctx, 0), int(&ctx.get_raw(1))) else { return Ok(SV::Null) };
-        let count = s.chars().count();
-        Ok(SV::Text(s.chars().skip(count.saturating_sub(n.max(0) as usize)).collect()))
-    })?;
-    for (name, left) in [("lpad", true), ("rpad", false)] {
-        let f: F = if left {
-            |ctx| pad(ctx, true)
-        } else {
-            |ctx| pad(ctx, false)
-        };
-        reg(db, name, 3, true, f)?;
-    }
-    reg(db, "repeat", 2, true, |ctx| {
-        let (Some(s), Some(n)) = (targ(ctx, 0), int(&ctx.get_raw(1))) else { return Ok(SV::Null) };
-        if s.len() as i64 * n.max(0) > 64 * 1024 * 1024 {
-            return Ok(SV::Null);
-        }
-        Ok(SV::Text(s.repeat(n.max(0) as usize)))
-    })?;
+    // ---- strings (the ones that return their arguments' bytes: bytes.rs)
+    bytes::register(db)?;
     reg(db, "space", 1, true, |ctx| Ok(int(&ctx.get_raw(0)).map_or(SV::Null, |n| SV::Text(" ".repeat(n.clamp(0, 1 << 20) as usize)))))?;
-    reg(db, "reverse", 1, true, |ctx| Ok(targ(ctx, 0).map_or(SV::Null, |s| SV::Text(s.chars().rev().collect()))))?;
     reg(db, "locate", -1, true, |ctx| {
-        if ctx.len() < 2 {
-            return Err(user_err("Incorrect parameter count in the call to native function 'locate'".into()));
-        }
+        need(ctx, 2, "locate")?;
         let (Some(sub), Some(s)) = (targ(ctx, 0), targ(ctx, 1)) else { return Ok(SV::Null) };
         let start = if ctx.len() > 2 { int(&ctx.get_raw(2)).unwrap_or(1).max(1) as usize } else { 1 };
         let (sl, subl) = (s.to_lowercase(), sub.to_lowercase());
@@ -605,6 +580,7 @@ pub fn register(db: &Connection, counters: Arc<Counters>, home: Option<String>) 
         }))
     })?;
     reg(db, "field", -1, true, |ctx| {
+        need(ctx, 2, "field")?;
         let Some(first) = targ(ctx, 0) else { return Ok(SV::Integer(0)) };
         for i in 1..ctx.len() {
             if let Some(t) = targ(ctx, i) {
@@ -615,50 +591,9 @@ pub fn register(db: &Connection, counters: Arc<Counters>, home: Option<String>) 
         }
         Ok(SV::Integer(0))
     })?;
-    reg(db, "elt", -1, true, |ctx| {
-        let n = int(&ctx.get_raw(0)).unwrap_or(0);
-        if n < 1 || n as usize >= ctx.len() {
-            return Ok(SV::Null);
-        }
-        Ok(SV::from(ctx.get_raw(n as usize)))
-    })?;
     reg(db, "find_in_set", 2, true, |ctx| {
         let (Some(s), Some(list)) = (targ(ctx, 0), targ(ctx, 1)) else { return Ok(SV::Null) };
         Ok(SV::Integer(list.split(',').position(|p| ci_compare(p.as_bytes(), s.as_bytes()) == Ordering::Equal).map_or(0, |p| p as i64 + 1)))
-    })?;
-    reg(db, "hex", 1, true, |ctx| {
-        Ok(match ctx.get_raw(0) {
-            ValueRef::Null => SV::Null,
-            ValueRef::Integer(i) => SV::Text(format!("{:X}", i)),
-            ValueRef::Real(f) => SV::Text(format!("{:X}", f.round() as i64)),
-            ValueRef::Text(t) | ValueRef::Blob(t) => SV::Text(t.iter().map(|b| format!("{:02X}", b)).collect()),
-        })
-    })?;
-    reg(db, "sha1", 1, true, |ctx| {
-        use sha1::Digest;
-        Ok(match ctx.get_raw(0) {
-            ValueRef::Null => SV::Null,
-            v => SV::Text(sha1::Sha1::digest(text(&v).unwrap_or_default().as_bytes()).iter().map(|b| format!("{:02x}", b)).collect()),
-        })
-    })?;
-    reg(db, "sha", 1, true, |ctx| {
-        use sha1::Digest;
-        Ok(match ctx.get_raw(0) {
-            ValueRef::Null => SV::Null,
-            v => SV::Text(sha1::Sha1::digest(text(&v).unwrap_or_default().as_bytes()).iter().map(|b| format!("{:02x}", b)).collect()),
-        })
-    })?;
-    reg(db, "sha2", 2, true, |ctx| {
-        use sha2::Digest;
-        let Some(s) = targ(ctx, 0) else { return Ok(SV::Null) };
-        let hex = |b: &[u8]| -> String { b.iter().map(|x| format!("{:02x}", x)).collect() };
-        Ok(match int(&ctx.get_raw(1)).unwrap_or(256) {
-            0 | 256 => SV::Text(hex(&sha2::Sha256::digest(s.as_bytes()))),
-            224 => SV::Text(hex(&sha2::Sha224::digest(s.as_bytes()))),
-            384 => SV::Text(hex(&sha2::Sha384::digest(s.as_bytes()))),
-            512 => SV::Text(hex(&sha2::Sha512::digest(s.as_bytes()))),
-            _ => SV::Null,
-        })
     })?;
     reg(db, "uuid", 0, false, |_| {
         use std::hash::{BuildHasher, Hasher};
@@ -673,6 +608,7 @@ pub fn register(db: &Connection, counters: Arc<Counters>, home: Option<String>) 
     reg(db, "ts_isnull", 1, true, |ctx| Ok(SV::Integer(matches!(ctx.get_raw(0), ValueRef::Null) as i64)))?;
     // ---- numbers
     reg(db, "round", -1, true, |ctx| {
+        need(ctx, 1, "round")?;
         let d = if ctx.len() > 1 { int(&ctx.get_raw(1)).unwrap_or(0) } else { 0 };
         Ok(match ctx.get_raw(0) {
             ValueRef::Null => SV::Null,
@@ -768,7 +704,8 @@ pub fn register(db: &Connection, counters: Arc<Counters>, home: Option<String>) 
     reg(db, "pi", 0, true, |_| Ok(SV::Real(std::f64::consts::PI)))?;
     reg(db, "sign", 1, true, |ctx| Ok(num(&ctx.get_raw(0)).map_or(SV::Null, |x| SV::Integer(if x > 0.0 { 1 } else if x < 0.0 { -1 } else { 0 }))))?;
     reg(db, "mod", 2, true, |ctx| Ok(match (ctx.get_raw(0), ctx.get_raw(1)) {
-        (ValueRef::Integer(a), ValueRef::Integer(b)) => if b == 0 { SV::Null } else { SV::Integer(a % b) },
+        // wrapping: i64::MIN % -1 is 0 (MySQL), where `%` panics
+        (ValueRef::Integer(a), ValueRef::Integer(b)) => if b == 0 { SV::Null } else { SV::Integer(a.wrapping_rem(b)) },
         (a, b) => match (num(&a), num(&b)) {
             (Some(x), Some(y)) if y != 0.0 => SV::Real(x % y),
             _ => SV::Null,
@@ -817,6 +754,7 @@ pub fn register(db: &Connection, counters: Arc<Counters>, home: Option<String>) 
         })
     })?;
     reg(db, "from_unixtime", -1, true, |ctx| {
+        need(ctx, 1, "from_unixtime")?;
         let Some(t) = num(&ctx.get_raw(0)) else { return Ok(SV::Null) };
         let dt = Dt::from_epoch_micros((t * 1e6) as i64);
         if ctx.len() > 1 {
@@ -873,6 +811,7 @@ pub fn register(db: &Connection, counters: Arc<Counters>, home: Option<String>) 
     }))?;
     for (name, sign) in [("date_add", 1.0), ("adddate", 1.0), ("date_sub", -1.0), ("subdate", -1.0)] {
         db.create_scalar_function(name, -1, FunctionFlags::SQLITE_UTF8 | FunctionFlags::SQLITE_DETERMINISTIC, move |ctx| {
+            need(ctx, 2, name)?;
             let Some(dt) = dt_arg(ctx, 0) else { return Ok(SV::Null) };
             let Some(n) = num(&ctx.get_raw(1)) else { return Ok(SV::Null) };
             let unit = if ctx.len() > 2 { targ(ctx, 2).unwrap_or_default().to_ascii_uppercase() } else { "DAY".into() };
@@ -939,20 +878,6 @@ pub fn register(db: &Connection, counters: Arc<Counters>, home: Option<String>) 
     Ok(())
 }
 
-fn pad(ctx: &Context<'_>, left: bool) -> rusqlite::Result<SV> {
-    let (Some(s), Some(n), Some(p)) = (targ(ctx, 0), int(&ctx.get_raw(1)), targ(ctx, 2)) else { return Ok(SV::Null) };
-    let n = n.clamp(0, 1 << 20) as usize;
-    let cur: Vec<char> = s.chars().collect();
-    if cur.len() >= n {
-        return Ok(SV::Text(cur[..n].iter().collect()));
-    }
-    if p.is_empty() {
-        return Ok(SV::Null);
-    }
-    let fill: String = p.chars().cycle().take(n - cur.len()).collect();
-    Ok(SV::Text(if left { format!("{}{}", fill, s) } else { format!("{}{}", s, fill) }))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -990,6 +915,104 @@ mod tests {
         assert_eq!(q("SELECT timestampdiff('DAY', '2024-01-01', '2024-03-01')"), "Integer(60)");
         assert_eq!(q("SELECT hex(255)"), "Text(\"FF\")");
         assert!(temporal_ok("2024-02-29", "date") && !temporal_ok("2023-02-29", "date") && temporal_ok("2024-01-01 10:00:00", "datetime"));
+    }
+
+    /// Every function registered here, called with hostile arguments (bytes
+    /// that are not UTF-8, a cut UTF-8 sequence, extreme numbers, odd dates
+    /// and paths) at every position, answers a value or an error: never a
+    /// panic (which rusqlite reports as "unwinding panic").
+    #[test]
+    fn no_function_panics_on_hostile_arguments() {
+        let plain = Connection::open_in_memory().unwrap();
+        let names = |db: &Connection| -> Vec<(String, i64)> {
+            let mut st = db
+                .prepare("SELECT name, narg FROM pragma_function_list")
+                .unwrap();
+            let rows = st
+                .query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?)))
+                .unwrap();
+            rows.map(Result::unwrap).collect()
+        };
+        let builtin = names(&plain);
+        let db = Connection::open_in_memory().unwrap();
+        register(&db, Arc::new(Counters::default()), Some("d".into())).unwrap();
+        let ours: Vec<(String, i64)> = names(&db)
+            .into_iter()
+            .filter(|f| !builtin.contains(f))
+            .collect();
+        assert!(ours.len() > 150, "{} functions", ours.len());
+        const HOSTILE: &[&str] = &[
+            "NULL",
+            "0",
+            "-1",
+            "1",
+            "-9223372036854775808",
+            "9223372036854775807",
+            "1e308",
+            "-1e308",
+            "0.5",
+            "''",
+            "'a'",
+            "CAST(X'FF' AS TEXT)",
+            "CAST(X'C3' AS TEXT)",
+            "CAST(X'61FFC3A9FE00' AS TEXT)",
+            "X'FF'",
+            "X''",
+            "'\u{e9}\u{e9}\u{e9}'",
+            "'%M%b%W%a%j%D%f%p'",
+            "'$.a'",
+            "'$[99999999999999999999]'",
+            "'[1,'",
+            "'{\"a\":1}'",
+            "'9999999999-99-99 99:99:99.9999999'",
+            "'0000-00-00 00:00:00'",
+            "'-838:59:59.999999'",
+            "'2024-02-29 23:59:59.999999'",
+            "'255.255.255.255'",
+            "'::'",
+            "'+14:00'",
+            "'('",
+            "'-'",
+            "'1e999'",
+            "'36'",
+            "'-36'",
+            "'65536'",
+        ];
+        const BASE: &[&str] = &["'a'", "1", "'2024-01-31 10:11:12'"];
+        let mut calls = 0;
+        let mut panicked: Vec<String> = Vec::new();
+        for (name, narg) in &ours {
+            let arities: Vec<usize> = if *narg < 0 {
+                (0..=4).collect()
+            } else {
+                vec![*narg as usize]
+            };
+            for k in arities {
+                let mut arg_lists: Vec<Vec<&str>> = Vec::new();
+                for h in HOSTILE {
+                    arg_lists.push(vec![h; k]);
+                    for p in 0..k {
+                        for b in BASE {
+                            arg_lists.push((0..k).map(|q| if q == p { *h } else { *b }).collect());
+                        }
+                    }
+                }
+                for args in arg_lists {
+                    let sql = format!("SELECT {}({})", name, args.join(", "));
+                    calls += 1;
+                    let r: rusqlite::Result<()> = db.query_row(&sql, [], |_| Ok(()));
+                    if matches!(&r, Err(e) if e.to_string().contains("panic"))
+                        && !panicked
+                            .iter()
+                            .any(|p| p.starts_with(&format!("SELECT {}(", name)))
+                    {
+                        panicked.push(sql);
+                    }
+                }
+            }
+        }
+        assert!(panicked.is_empty(), "panics in:\n{}", panicked.join("\n"));
+        assert!(calls > 10_000, "{} calls", calls);
     }
 
     #[test]

@@ -16,8 +16,15 @@
 //!   LIKE's default backslash escape;
 //! - `db.table` names: the current database becomes `main`, others are
 //!   ATTACHed, information_schema is a per-connection in-memory database;
+//! - hex and bit literals (`0x41`, `b'1'`): the string of their bytes (TEXT,
+//!   as binary columns store it), or their number in numeric context
+//!   (`numeric_context`: MySQL's operator precedence decides which operator
+//!   a literal is an operand of);
 //! - INSERT: IGNORE, ON DUPLICATE KEY UPDATE (→ UPSERT, VALUES(c) →
 //!   excluded.c), INSERT ... SET, DEFAULT values, 0/NULL into AUTO_INCREMENT;
+//! - values written to a column (INSERT, UPDATE, upsert; `emit_store`): dates
+//!   in canonical form, a hybrid literal into a number column as its number,
+//!   bytes for a binary column as TEXT padded to BINARY(n) (`ts_bin`);
 //! - UPDATE/DELETE with ORDER BY/LIMIT (→ rowid IN (subquery));
 //! - UPDATE and ON DUPLICATE KEY UPDATE write only rows whose values change
 //!   (`ts_chg`, for MySQL's affected rows: see `Tr::update`).
@@ -508,23 +515,6 @@ impl<'a> Tr<'a> {
                     }
                     let up = w.to_ascii_uppercase();
                     let call = self.op_at(i + 1, "(");
-                    // x'ab' / b'01' literals
-                    if (up == "X" || up == "B") && matches!(toks.get(i + 1).map(|n| &n.tok), Some(Tok::Str(_))) && toks[i + 1].start == t.end {
-                        let s = match &toks[i + 1].tok {
-                            Tok::Str(s) => s.clone(),
-                            _ => unreachable!(),
-                        };
-                        let txt = String::from_utf8_lossy(&s).into_owned();
-                        if up == "X" {
-                            self.push(t, &format!("CAST(X'{}' AS TEXT)", txt));
-                        } else {
-                            let v = u64::from_str_radix(&txt, 2).map_err(|_| SqlError::syntax(&self.sql[t.start..]))?;
-                            self.push(t, &v.to_string());
-                        }
-                        self.last_end = Some(toks[i + 1].end);
-                        i += 2;
-                        continue;
-                    }
                     if SKIP_WORDS.contains(&up.as_str()) {
                         i += 1;
                         continue;
@@ -660,6 +650,10 @@ impl<'a> Tr<'a> {
                         "ISNULL" if call => self.push(t, "ts_isnull"),
                         "RAND" if call => self.push(t, "ts_rand"),
                         "DATABASE" | "SCHEMA" if call => self.push(t, "ts_database"),
+                        "CAST" | "CONVERT" if call && self.binary_n_cast(i, to).is_some() => {
+                            i = self.emit_binary_n_cast(i, to)?;
+                            continue;
+                        }
                         "CONVERT" if call => self.push(t, "CAST"),
                         "BINARY" if !call && !self.parens.last().map_or(false, |f| f == "CAST#AS") => {
                             // BINARY expr: a binary comparison; SQLite compares with the column's collation.
@@ -761,6 +755,12 @@ impl<'a> Tr<'a> {
                                 }
                             }
                         }
+                        // A name that starts with a digit (MySQL allows `1abc`, and `0x`
+                        // is one): SQLite reads it only quoted.
+                        _ if w.starts_with(|c: char| c.is_ascii_digit()) => {
+                            self.push(t, &sq_ident(w));
+                            self.note_table(i);
+                        }
                         _ => {
                             self.push(t, w);
                             self.note_table(i);
@@ -794,8 +794,11 @@ impl<'a> Tr<'a> {
                     i += 1;
                 }
                 Tok::Number(n) => {
-                    match hex_blob_literal(n) {
-                        Some(blob) => self.push(t, &blob),
+                    match lex::hybrid_bytes(n) {
+                        Some(b) => {
+                            let text = self.hybrid_literal(i, &b);
+                            self.push(t, &text);
+                        }
                         None => self.push(t, n),
                     }
                     i += 1;
@@ -983,6 +986,33 @@ impl<'a> Tr<'a> {
             }
         }
         None
+    }
+
+    /// `CAST(x AS BINARY(n))` / `CONVERT(x, BINARY(n))` at token `i`: the
+    /// index of the AS or comma, n, and the index of the closing parenthesis.
+    fn binary_n_cast(&self, i: usize, to: usize) -> Option<(usize, u64, usize)> {
+        let toks = self.toks;
+        let (close, inner) = self.paren_span(i + 1, to)?;
+        let sep = inner.into_iter().find(|&j| toks[j].is_kw("AS") || toks[j].is_op(","))?;
+        let n = match toks.get(sep + 3).map(|t| &t.tok) {
+            Some(Tok::Number(n)) => n.parse::<u64>().ok()?,
+            _ => return None,
+        };
+        let shape = self.word_at(sep + 1, "BINARY") && self.op_at(sep + 2, "(") && self.op_at(sep + 4, ")") && sep + 5 == close;
+        shape.then_some((sep, n, close))
+    }
+
+    /// `CAST(x AS BINARY(n))` → `ts_bin_n(x, n)`: exactly n bytes, padded with
+    /// 0x00 or cut, as MySQL's cast. Returns the index after the cast.
+    fn emit_binary_n_cast(&mut self, i: usize, to: usize) -> Result<usize, SqlError> {
+        let toks = self.toks;
+        let (sep, n, close) = self.binary_n_cast(i, to).ok_or_else(|| SqlError::syntax(&self.sql[toks[i].start..]))?;
+        self.push(&toks[i], "ts_bin_n(");
+        self.last_end = None;
+        self.emit(i + 2, sep)?;
+        self.raw(&format!(", {})", n));
+        self.last_end = Some(toks[close].end);
+        Ok(close + 1)
     }
 
     /// Index of keyword `kw` directly inside the parentheses opened at `open`.
@@ -1293,14 +1323,15 @@ impl<'a> Tr<'a> {
                                 continue;
                             }
                             let at = self.out.len();
+                            let cd = cols
+                                .get(vi)
+                                .and_then(|n| def.as_deref().and_then(|d| d.column(n)));
                             if Some(vi) == ai_pos {
                                 self.raw("ts_ai(");
-                                self.emit(s, e)?;
+                                self.emit_store(s, e, cd)?;
                                 self.raw(")");
-                            } else if let Some(kind) = cols.get(vi).and_then(|n| temporal_kind_of(def.as_deref(), n)) {
-                                self.emit_temporal(s, e, kind)?;
                             } else {
-                                self.emit(s, e)?;
+                                self.emit_store(s, e, cd)?;
                             }
                             if ri == 0 {
                                 let text = self.out[at..].trim().to_string();
@@ -1314,12 +1345,29 @@ impl<'a> Tr<'a> {
             Source::Select(s, e) => {
                 info.rows = 0;
                 let odku = self.has_odku(e);
-                if ai_pos.is_some() || odku {
+                let binary: Vec<Option<u64>> = cols
+                    .iter()
+                    .map(|n| {
+                        def.as_deref()
+                            .and_then(|d| d.column(n))
+                            .filter(|cd| cd.base.is_binary())
+                            .map(binary_pad)
+                    })
+                    .collect();
+                if ai_pos.is_some() || odku || binary.iter().any(Option::is_some) {
                     let n = cols.len();
                     let names: Vec<String> = (0..n).map(|k| format!("c{}", k)).collect();
                     self.raw(&format!(" WITH ts_src({}) AS (", names.join(", ")));
                     self.emit(s, e)?;
-                    let sel: Vec<String> = names.iter().enumerate().map(|(k, nm)| if Some(k) == ai_pos { format!("ts_ai({})", nm) } else { nm.clone() }).collect();
+                    let sel: Vec<String> = names
+                        .iter()
+                        .enumerate()
+                        .map(|(k, nm)| match binary[k] {
+                            _ if Some(k) == ai_pos => format!("ts_ai({})", nm),
+                            Some(pad) => format!("ts_bin({}, {})", nm, pad),
+                            None => nm.clone(),
+                        })
+                        .collect();
                     self.raw(&format!(") SELECT {} FROM ts_src WHERE true", sel.join(", ")));
                 } else {
                     self.raw(" ");
@@ -1356,15 +1404,11 @@ impl<'a> Tr<'a> {
                     self.raw(", ");
                 }
                 self.raw(&format!("{} = ", sq_ident(&col)));
-                let kind = temporal_kind_of(def.as_deref(), &col);
                 if first {
                     self.raw("ts_upd(");
                 }
                 let from = self.out.len();
-                match kind {
-                    Some(kind) => self.emit_temporal(s, e, kind)?,
-                    None => self.emit(s, e)?,
-                }
+                self.emit_store(s, e, def.as_deref().and_then(|d| d.column(&col)))?;
                 values.push((col.clone(), self.out[from..].trim().to_string()));
                 if toks[s..e].iter().enumerate().any(|(k, t)| NOT_REPEATABLE.iter().any(|f| t.is_kw(f)) && toks.get(s + k + 1).map_or(false, |n| n.is_op("("))) {
                     repeatable = false;
@@ -1554,8 +1598,8 @@ impl<'a> Tr<'a> {
         for (col, s, e) in &assigns {
             self.emit(at, *s)?;
             let from = self.out.len();
-            match temporal_kind_of(def.as_deref(), col) {
-                Some(kind) if e > s => self.emit_temporal(*s, *e, kind)?,
+            match def.as_deref().and_then(|d| d.column(col)) {
+                Some(cd) if e > s => self.emit_store(*s, *e, Some(cd))?,
                 _ => self.emit(*s, *e)?,
             }
             values.push((col.clone(), self.out[from..].trim().to_string()));
@@ -1639,6 +1683,138 @@ pub fn affinity_code(def: Option<&TableDef>, col: &str) -> char {
 }
 
 impl Tr<'_> {
+    /// SQLite text for the hybrid literal (`0x..`, `b'..'`) at token `i`:
+    /// its number in numeric context, else the string of its bytes (TEXT,
+    /// as binary columns store them, so `b = 0x41` compares bytes).
+    fn hybrid_literal(&self, i: usize, b: &[u8]) -> String {
+        if self.numeric_context(i) {
+            hybrid_number(b)
+        } else {
+            str_literal(b)
+        }
+    }
+
+    /// MySQL's numeric context for the operand at token `i`: an operand of
+    /// an arithmetic, bit or logical operator, of a comparison with a
+    /// number or a numeric column, an argument of a numeric function or of
+    /// CAST to a number. The operator it belongs to is the adjacent one
+    /// that binds tighter (`b = 0x41 AND ...` compares b with 0x41).
+    fn numeric_context(&self, i: usize) -> bool {
+        let toks = self.toks;
+        let before = i.checked_sub(1).and_then(|k| precedence(&toks[k]));
+        let after = toks.get(i + 1).and_then(precedence);
+        let next = toks.get(i + 1);
+        match (before, after) {
+            (Some(b), a) if a.is_none_or(|a| b >= a) => {
+                return if b == COMPARISON {
+                    i >= 2 && self.numeric_operand(i - 2, false)
+                } else {
+                    true
+                }
+            }
+            (_, Some(a)) => {
+                return if a == COMPARISON {
+                    self.numeric_operand(i + 2, true)
+                } else {
+                    true
+                }
+            }
+            _ => {}
+        }
+        match self.parens.last().map(String::as_str) {
+            Some(f) if NUMERIC_FUNCTIONS.contains(&f) => true,
+            Some("CAST" | "CONVERT") => {
+                next.is_some_and(|n| n.is_kw("AS") || n.is_op(","))
+                    && toks
+                        .get(i + 2)
+                        .is_some_and(|t| NUMERIC_TYPES.iter().any(|k| t.is_kw(k)))
+            }
+            _ => false,
+        }
+    }
+
+    /// Is the operand ending (or, `forward`, starting) at token `k` a number:
+    /// a numeric literal, or a column of a numeric type of a table the
+    /// statement names (`c`, `t.c`)?
+    fn numeric_operand(&self, k: usize, forward: bool) -> bool {
+        let toks = self.toks;
+        let Some(t) = toks.get(k) else { return false };
+        match &t.tok {
+            Tok::Number(n) => lex::hybrid_bytes(n).is_none(),
+            Tok::Word(_) | Tok::Quoted(_) => {
+                // `t.c`: the column is the last part.
+                let col = if forward && self.op_at(k + 1, ".") {
+                    toks.get(k + 2).and_then(Token::ident)
+                } else {
+                    t.ident()
+                };
+                col.is_some_and(|c| {
+                    self.statement_tables()
+                        .iter()
+                        .any(|d| d.column(c).is_some_and(|cd| cd.base.is_numeric()))
+                })
+            }
+            _ => false,
+        }
+    }
+
+    /// Definitions of the tables the statement names anywhere.
+    fn statement_tables(&self) -> Vec<Arc<TableDef>> {
+        let toks = self.toks;
+        let mut out: Vec<Arc<TableDef>> = Vec::new();
+        for (k, t) in toks.iter().enumerate() {
+            let Some(w) = t.ident() else { continue };
+            let def = match toks.get(k + 2).and_then(Token::ident) {
+                Some(next) if self.op_at(k + 1, ".") => self
+                    .r
+                    .table(Some(w), next)
+                    .or_else(|| self.r.table(None, w)),
+                _ => self.r.table(None, w),
+            };
+            if let Some(d) = def {
+                if !out.iter().any(|o| Arc::ptr_eq(o, &d)) {
+                    out.push(d);
+                }
+            }
+        }
+        out
+    }
+
+    /// A value written to column `col` (INSERT, UPDATE SET, ON DUPLICATE KEY
+    /// UPDATE): dates in canonical form (`ts_tnorm`); a hybrid literal into
+    /// a numeric column as its number; bytes for a binary column as TEXT,
+    /// padded to BINARY(n) (`ts_bin`).
+    fn emit_store(
+        &mut self,
+        s: usize,
+        e: usize,
+        col: Option<&super::schema::ColumnDef>,
+    ) -> Result<(), SqlError> {
+        let Some(cd) = col else {
+            return self.emit(s, e);
+        };
+        if let Some(kind) = super::schema::temporal_kind_fsp(cd.base, cd.length.unwrap_or(0)) {
+            return self.emit_temporal(s, e, kind);
+        }
+        let toks = self.toks;
+        if cd.base.is_numeric() && e == s + 1 {
+            if let Tok::Number(n) = &toks[s].tok {
+                if let Some(b) = lex::hybrid_bytes(n) {
+                    self.push(&toks[s], &hybrid_number(&b));
+                    return Ok(());
+                }
+            }
+        }
+        if cd.base.is_binary() {
+            self.gap(&toks[s]);
+            self.raw("ts_bin(");
+            self.emit(s, e)?;
+            self.raw(&format!(", {})", binary_pad(cd)));
+            return Ok(());
+        }
+        self.emit(s, e)
+    }
+
     /// A value for a date/time column: `ts_tnorm(value, 'kind')` stores the
     /// forms MySQL accepts in canonical form (functions.rs).
     fn emit_temporal(&mut self, s: usize, e: usize, kind: &str) -> Result<(), SqlError> {
@@ -1650,9 +1826,13 @@ impl Tr<'_> {
 
 }
 
-/// The temporal kind of column `col` of `def`, if it is a date/time column.
-fn temporal_kind_of(def: Option<&TableDef>, col: &str) -> Option<&'static str> {
-    def.and_then(|d| d.column(col)).and_then(|c| super::schema::temporal_kind_fsp(c.base, c.length.unwrap_or(0)))
+/// Bytes a value written to `cd` is padded to: n for BINARY(n), else 0.
+fn binary_pad(cd: &super::schema::ColumnDef) -> u64 {
+    if cd.base == super::schema::Base::Binary {
+        cd.length.unwrap_or(1)
+    } else {
+        0
+    }
 }
 
 /// End (exclusive) of the expression starting at `s`: the next top-level `,`,
@@ -1692,20 +1872,47 @@ fn param_ordinals(toks: &[Token]) -> Vec<usize> {
         .collect()
 }
 
-/// MySQL's `0x...` literal is a binary string of any length; SQLite reads
-/// `0x...` as a 64-bit integer and rejects more than 16 digits ("hex literal too
-/// big"). Short ones stay integers (their common use is numeric); longer ones
-/// become the string of their bytes, padded to whole bytes as MySQL does.
-fn hex_blob_literal(n: &str) -> Option<String> {
-    let digits = n.strip_prefix("0x").or_else(|| n.strip_prefix("0X"))?;
-    if digits.len() <= 16 || !digits.bytes().all(|b| b.is_ascii_hexdigit()) {
-        return None;
-    }
-    let padded = if digits.len() % 2 == 1 { format!("0{}", digits) } else { digits.to_string() };
-    let bytes: Vec<u8> = (0..padded.len()).step_by(2).map(|k| u8::from_str_radix(&padded[k..k + 2], 16).unwrap_or(0)).collect();
-    // The same literal as a quoted string with these bytes (binary columns store TEXT).
-    Some(str_literal(&bytes))
+/// A hybrid literal's number: its last eight bytes, as SQLite integer text
+/// (above i64::MAX SQLite reads the digits as a REAL).
+fn hybrid_number(b: &[u8]) -> String {
+    lex::hybrid_u64(b).to_string()
 }
+
+/// MySQL's operator precedence (higher binds tighter), for the operators
+/// a literal can be an operand of; comparisons are `COMPARISON`.
+fn precedence(t: &Token) -> Option<u8> {
+    const COMPARISON_OPS: &[&str] = &["=", "<>", "!=", "<", ">", "<=", ">=", "<=>"];
+    Some(match &t.tok {
+        Tok::Op("~" | "!") => 10,
+        Tok::Op("^") => 9,
+        Tok::Op("*" | "/" | "%") => 8,
+        Tok::Op("+" | "-") => 7,
+        Tok::Op("<<" | ">>") => 6,
+        Tok::Op("&") => 5,
+        Tok::Op("|") => 4,
+        Tok::Op(o) if COMPARISON_OPS.contains(o) => COMPARISON,
+        Tok::Op("&&") => 1,
+        Tok::Op("||") => 0,
+        Tok::Word(w) => match w.to_ascii_uppercase().as_str() {
+            "DIV" | "MOD" => 8,
+            "NOT" => 2,
+            "AND" => 1,
+            "XOR" | "OR" => 0,
+            _ => return None,
+        },
+        _ => return None,
+    })
+}
+
+const COMPARISON: u8 = 3;
+
+/// Functions whose arguments are numbers.
+const NUMERIC_FUNCTIONS: &[&str] = &[
+    "ABS", "ROUND", "FLOOR", "CEIL", "CEILING", "TRUNCATE", "SIGN", "MOD", "POW", "POWER", "SQRT", "EXP", "LN", "LOG", "LOG2", "LOG10", "SIN", "COS",
+    "TAN", "ASIN", "ACOS", "ATAN", "ATAN2", "COT", "DEGREES", "RADIANS", "BIT_COUNT", "BIN", "OCT", "FROM_UNIXTIME", "SUM", "AVG", "BIT_AND",
+    "BIT_OR", "BIT_XOR", "INET_NTOA",
+];
+const NUMERIC_TYPES: &[&str] = &["SIGNED", "UNSIGNED", "INTEGER", "INT", "DECIMAL", "NUMERIC", "DOUBLE", "FLOAT", "REAL"];
 
 /// SQLite's text-to-double conversion is not correctly rounded for large
 /// decimal exponents (1.0E-300 becomes 9.999999999999999e-301), and drivers
@@ -1794,8 +2001,11 @@ mod tests {
         assert_eq!(sel("SELECT CAST(x AS UNSIGNED), CONVERT(y, CHAR) FROM t"), "SELECT CAST(x AS INTEGER), CAST(y AS TEXT) FROM t");
         assert_eq!(sel("SELECT SQL_NO_CACHE c FROM t USE INDEX (k) WHERE 1"), "SELECT c FROM t WHERE 1");
         assert_eq!(sel("SELECT * FROM other.sbtest1"), "SELECT * FROM \"other\".sbtest1");
-        assert_eq!(sel("SELECT 0x41 + 0, 0xfffe00112233445566 FROM t"), "SELECT 0x41 + 0, CAST(X'FFFE00112233445566' AS TEXT) FROM t");
+        assert_eq!(sel("SELECT 0x41 + 0, 0xfffe00112233445566 FROM t"), "SELECT 65 + 0, CAST(X'FFFE00112233445566' AS TEXT) FROM t");
+        assert_eq!(sel("SELECT 0x41, b'1000001', 0x00, -0x41, 0x41 AND 1 FROM t"), "SELECT 'A', 'A', CAST(X'00' AS TEXT), -65, 65 AND 1 FROM t");
+        assert_eq!(sel("SELECT 0x41 = 'A', 0x41 = 65, 65 < 0x41, CAST(0x41 AS UNSIGNED), ABS(0x41), HEX(0x41) FROM t"), "SELECT 'A' = 'A', 65 = 65, 65 < 65, CAST(65 AS INTEGER), ABS(65), HEX('A') FROM t");
         assert_eq!(sel("SELECT 0x14243444546474849 FROM t"), "SELECT '\u{1}BCDEFGHI' FROM t");
+        assert_eq!(sel("SELECT CAST(a AS BINARY(4)), CONVERT(b, BINARY(2)), CAST(c AS BINARY) FROM t"), "SELECT ts_bin_n(a, 4), ts_bin_n(b, 2), CAST(c AS TEXT) FROM t");
         assert_eq!(sel("SELECT 'a\\0b', 'c' FROM t WHERE x = 'd\\0'"), "SELECT CAST(X'610062' AS TEXT), 'c' FROM t WHERE x = CAST(X'6400' AS TEXT)");
         assert_eq!(sel("SELECT sbtest.tmp1.c FROM sbtest.tmp1"), "SELECT temp.tmp1.c FROM temp.tmp1");
         assert_eq!(
@@ -1834,6 +2044,32 @@ mod tests {
         assert_eq!(rewrite("INSERT INTO sbtest1 (k) VALUES (1,2)", Kind::Insert, &r()).unwrap_err().code, 1136);
         let rw = rewrite("INSERT INTO sbtest1 VALUES (DEFAULT, 1, 'a')", Kind::Insert, &r()).unwrap();
         assert_eq!(rw.sql, "INSERT INTO \"sbtest1\" (\"id\", \"k\", \"c\") VALUES (NULL, 1, 'a')");
+    }
+
+    #[test]
+    fn binary_values() {
+        let d = match ddl::parse("CREATE TABLE bt (id INT, b BINARY(4), vb VARBINARY(8), n BIGINT)")
+            .unwrap()
+            .unwrap()
+        {
+            ddl::Ddl::CreateTable { def, .. } => *def,
+            _ => unreachable!(),
+        };
+        let r = R(vec![Arc::new(d)]);
+        let rw = |sql: &str, kind| rewrite(sql, kind, &r).unwrap().sql;
+        // into a binary column: TEXT of the bytes, BINARY(n) padded; into a number: the number
+        assert_eq!(rw("INSERT INTO bt VALUES (0x01, 0x41, X'00', 0x41)", Kind::Insert), "INSERT INTO \"bt\" (\"id\", \"b\", \"vb\", \"n\") VALUES (1, ts_bin('A', 4), ts_bin(CAST(X'00' AS TEXT), 0), 65)");
+        assert_eq!(rw("UPDATE bt SET b = UNHEX(?), n = b'11' WHERE id = 1", Kind::Update), "UPDATE bt SET b = ts_bin(UNHEX(?1), 4) , n = 3 WHERE (id = 1) AND ts_chg('TI', \"b\", (ts_bin(UNHEX(?1), 4)), \"n\", (3), \"id\")");
+        assert!(rw("INSERT INTO bt (id, b) SELECT 1, 0x41", Kind::Insert)
+            .ends_with("SELECT c0, ts_bin(c1, 4) FROM ts_src WHERE true"));
+        // compared with a numeric column a hybrid literal is a number; with a binary column, bytes
+        assert_eq!(
+            rw(
+                "SELECT id FROM bt WHERE n = 0x41 AND b = 0x41 AND 0x41 < bt.n",
+                Kind::Select
+            ),
+            "SELECT id FROM bt WHERE n = 65 AND b = 'A' AND 65 < bt.n"
+        );
     }
 
     #[test]

@@ -7,6 +7,7 @@
 //! the long tail applications call. Each follows MySQL's documented result
 //! for NULL and bad input (NULL, not an error, unless MySQL errors).
 
+use super::bytes::{barg, need};
 use super::{civil_from_days, date_format, days_from_civil, dt_arg, int, num, reg, targ, text, user_err, Dt, F};
 use rusqlite::functions::{Aggregate, Context, FunctionFlags};
 use rusqlite::types::{Value as SV, ValueRef};
@@ -142,6 +143,7 @@ fn json(db: &Connection) -> rusqlite::Result<()> {
         Ok(SV::Text(s))
     })?;
     reg(db, "json_length", -1, true, |ctx| {
+        need(ctx, 1, "json_length")?;
         Ok(match json_target(ctx, 1)? {
             None => SV::Null,
             Some(J::Array(a)) => SV::Integer(a.len() as i64),
@@ -151,12 +153,14 @@ fn json(db: &Connection) -> rusqlite::Result<()> {
     })?;
     reg(db, "json_depth", 1, true, |ctx| Ok(json_arg(ctx, 0)?.map_or(SV::Null, |v| SV::Integer(depth(&v)))))?;
     reg(db, "json_keys", -1, true, |ctx| {
+        need(ctx, 1, "json_keys")?;
         Ok(match json_target(ctx, 1)? {
             Some(J::Object(m)) => SV::Text(J::Array(m.keys().map(|k| J::String(k.clone())).collect()).to_string()),
             _ => SV::Null,
         })
     })?;
     reg(db, "json_contains", -1, true, |ctx| {
+        need(ctx, 2, "json_contains")?;
         let Some(cand) = json_arg(ctx, 1)? else { return Ok(SV::Null) };
         Ok(match json_target(ctx, 2)? {
             Some(t) => SV::Integer(contains(&t, &cand) as i64),
@@ -164,6 +168,7 @@ fn json(db: &Connection) -> rusqlite::Result<()> {
         })
     })?;
     reg(db, "json_contains_path", -1, true, |ctx| {
+        need(ctx, 3, "json_contains_path")?;
         let (Some(doc), Some(mode)) = (json_arg(ctx, 0)?, targ(ctx, 1)) else { return Ok(SV::Null) };
         let all = match mode.to_ascii_lowercase().as_str() {
             "all" => true,
@@ -212,55 +217,12 @@ fn json(db: &Connection) -> rusqlite::Result<()> {
 // ---------------------------------------------------------------- strings
 
 fn strings(db: &Connection) -> rusqlite::Result<()> {
-    reg(db, "substring_index", 3, true, |ctx| {
-        let (Some(s), Some(d), Some(n)) = (targ(ctx, 0), targ(ctx, 1), int(&ctx.get_raw(2))) else { return Ok(SV::Null) };
-        if d.is_empty() || n == 0 {
-            return Ok(SV::Text(String::new()));
-        }
-        let parts: Vec<&str> = s.split(d.as_str()).collect();
-        let k = n.unsigned_abs() as usize;
-        Ok(SV::Text(if k >= parts.len() {
-            s
-        } else if n > 0 {
-            parts[..k].join(&d)
-        } else {
-            parts[parts.len() - k..].join(&d)
-        }))
-    })?;
     reg(db, "ascii", 1, true, |ctx| Ok(targ(ctx, 0).map_or(SV::Null, |s| SV::Integer(s.bytes().next().map_or(0, i64::from)))))?;
     reg(db, "ord", 1, true, |ctx| {
         Ok(targ(ctx, 0).map_or(SV::Null, |s| SV::Integer(s.chars().next().map_or(0, |c| {
             let mut buf = [0u8; 4];
             c.encode_utf8(&mut buf).bytes().fold(0i64, |acc, b| acc * 256 + i64::from(b))
         }))))
-    })?;
-    reg(db, "ts_insert", 4, true, |ctx| {
-        let (Some(s), Some(pos), Some(len), Some(new)) = (targ(ctx, 0), int(&ctx.get_raw(1)), int(&ctx.get_raw(2)), targ(ctx, 3)) else { return Ok(SV::Null) };
-        let chars: Vec<char> = s.chars().collect();
-        if pos < 1 || pos as usize > chars.len() {
-            return Ok(SV::Text(s));
-        }
-        let from = pos as usize - 1;
-        let to = if len < 0 { chars.len() } else { (from + len as usize).min(chars.len()) };
-        Ok(SV::Text(chars[..from].iter().collect::<String>() + &new + &chars[to..].iter().collect::<String>()))
-    })?;
-    // TRIM([BOTH|LEADING|TRAILING] [remstr] FROM s) (rewrite.rs): whole remstr repeats, not a set of characters.
-    reg(db, "ts_trim", 3, true, |ctx| {
-        let (Some(mut s), Some(r), Some(mode)) = (targ(ctx, 0), targ(ctx, 1), targ(ctx, 2)) else { return Ok(SV::Null) };
-        if r.is_empty() {
-            return Ok(SV::Text(s));
-        }
-        if mode != "TRAILING" {
-            while s.starts_with(r.as_str()) {
-                s.drain(..r.len());
-            }
-        }
-        if mode != "LEADING" {
-            while s.ends_with(r.as_str()) {
-                s.truncate(s.len() - r.len());
-            }
-        }
-        Ok(SV::Text(s))
     })?;
     reg(db, "strcmp", 2, true, |ctx| {
         let (Some(a), Some(b)) = (targ(ctx, 0), targ(ctx, 1)) else { return Ok(SV::Null) };
@@ -272,34 +234,6 @@ fn strings(db: &Connection) -> rusqlite::Result<()> {
             ValueRef::Text(t) | ValueRef::Blob(t) => SV::Integer(t.len() as i64 * 8),
             v => SV::Integer(text(&v).map_or(0, |t| t.len() as i64 * 8)),
         })
-    })?;
-    reg(db, "md5", 1, true, |ctx| {
-        use md5::Digest;
-        Ok(match ctx.get_raw(0) {
-            ValueRef::Null => SV::Null,
-            ValueRef::Blob(b) => SV::Text(hex_lower(&md5::Md5::digest(b))),
-            v => SV::Text(hex_lower(&md5::Md5::digest(text(&v).unwrap_or_default().as_bytes()))),
-        })
-    })?;
-    reg(db, "to_base64", 1, true, |ctx| {
-        use base64::Engine;
-        Ok(match ctx.get_raw(0) {
-            ValueRef::Null => SV::Null,
-            ValueRef::Blob(b) => SV::Text(base64::engine::general_purpose::STANDARD.encode(b)),
-            v => SV::Text(base64::engine::general_purpose::STANDARD.encode(text(&v).unwrap_or_default().as_bytes())),
-        })
-    })?;
-    reg(db, "from_base64", 1, true, |ctx| {
-        use base64::Engine;
-        let Some(s) = targ(ctx, 0) else { return Ok(SV::Null) };
-        let clean: String = s.chars().filter(|c| !c.is_ascii_whitespace()).collect();
-        Ok(base64::engine::general_purpose::STANDARD.decode(clean).map_or(SV::Null, SV::Blob))
-    })?;
-    reg(db, "unhex", 1, true, |ctx| {
-        let Some(s) = targ(ctx, 0) else { return Ok(SV::Null) };
-        let s = if s.len() % 2 == 1 { format!("0{}", s) } else { s };
-        let bytes: Option<Vec<u8>> = (0..s.len()).step_by(2).map(|i| s.get(i..i + 2).and_then(|h| u8::from_str_radix(h, 16).ok())).collect();
-        Ok(bytes.map_or(SV::Null, SV::Blob))
     })?;
     // Strings are utf8mb4 with the default collation here; blobs are binary.
     reg(db, "charset", 1, true, |ctx| Ok(SV::Text(if matches!(ctx.get_raw(0), ValueRef::Blob(_)) { "binary" } else { "utf8mb4" }.into())))?;
@@ -329,15 +263,12 @@ fn strings(db: &Connection) -> rusqlite::Result<()> {
         })?;
     }
     reg(db, "make_set", -1, true, |ctx| {
+        need(ctx, 1, "make_set")?;
         let Some(bits) = int(&ctx.get_raw(0)) else { return Ok(SV::Null) };
         let parts: Vec<String> = (1..ctx.len()).filter(|i| *i <= 64 && bits as u64 >> (i - 1) & 1 == 1).filter_map(|i| targ(ctx, i)).collect();
         Ok(SV::Text(parts.join(",")))
     })?;
     Ok(())
-}
-
-fn hex_lower(b: &[u8]) -> String {
-    b.iter().map(|x| format!("{:02x}", x)).collect()
 }
 
 // ---------------------------------------------------------------- numbers
@@ -349,6 +280,7 @@ fn numbers(db: &Connection) -> rusqlite::Result<()> {
         })?;
     }
     let atan: F = |ctx| {
+        need(ctx, 1, "atan")?;
         Ok(match ctx.len() {
             1 => num(&ctx.get_raw(0)).map_or(SV::Null, |x| SV::Real(x.atan())),
             _ => match (num(&ctx.get_raw(0)), num(&ctx.get_raw(1))) {
@@ -359,13 +291,6 @@ fn numbers(db: &Connection) -> rusqlite::Result<()> {
     };
     reg(db, "atan", -1, true, atan)?;
     reg(db, "atan2", 2, true, atan)?;
-    reg(db, "crc32", 1, true, |ctx| {
-        Ok(match ctx.get_raw(0) {
-            ValueRef::Null => SV::Null,
-            ValueRef::Blob(b) => SV::Integer(i64::from(crc32fast::hash(b))),
-            v => SV::Integer(i64::from(crc32fast::hash(text(&v).unwrap_or_default().as_bytes()))),
-        })
-    })?;
     reg(db, "bit_count", 1, true, |ctx| Ok(int(&ctx.get_raw(0)).map_or(SV::Null, |n| SV::Integer(i64::from(n.count_ones())))))?;
     reg(db, "bin", 1, true, |ctx| Ok(int(&ctx.get_raw(0)).map_or(SV::Null, |n| SV::Text(format!("{:b}", n as u64)))))?;
     reg(db, "oct", 1, true, |ctx| Ok(int(&ctx.get_raw(0)).map_or(SV::Null, |n| SV::Text(format!("{:o}", n as u64)))))?;
@@ -504,7 +429,9 @@ fn str_to_date(s: &str, fmt: &str) -> Option<String> {
     let word = |i: &mut usize, names: &[&str], short: bool| -> Option<i64> {
         for (k, n) in names.iter().enumerate() {
             let cand = if short { &n[..3] } else { n };
-            if s.len() >= *i + cand.len() && s[*i..*i + cand.len()].eq_ignore_ascii_case(cand) {
+            if b.get(*i..*i + cand.len())
+                .is_some_and(|w| w.eq_ignore_ascii_case(cand.as_bytes()))
+            {
                 *i += cand.len();
                 return Some(k as i64);
             }
@@ -646,12 +573,14 @@ fn dates(db: &Connection) -> rusqlite::Result<()> {
         Ok(str_to_date(&s, &f).map_or(SV::Null, SV::Text))
     })?;
     reg(db, "week", -1, true, |ctx| {
+        need(ctx, 1, "week")?;
         let Some(dt) = dt_arg(ctx, 0) else { return Ok(SV::Null) };
         let mode = if ctx.len() > 1 { int(&ctx.get_raw(1)).unwrap_or(0) } else { 0 };
         Ok(SV::Integer(week(&dt, mode, false).1))
     })?;
     reg(db, "weekofyear", 1, true, |ctx| Ok(dt_arg(ctx, 0).map_or(SV::Null, |dt| SV::Integer(week(&dt, 3, false).1))))?;
     reg(db, "yearweek", -1, true, |ctx| {
+        need(ctx, 1, "yearweek")?;
         let Some(dt) = dt_arg(ctx, 0) else { return Ok(SV::Null) };
         let mode = if ctx.len() > 1 { int(&ctx.get_raw(1)).unwrap_or(0) } else { 0 };
         let (y, w) = week(&dt, mode, true);
@@ -731,6 +660,7 @@ fn dates(db: &Connection) -> rusqlite::Result<()> {
         })
     })?;
     reg(db, "timestamp", -1, true, |ctx| {
+        need(ctx, 1, "timestamp")?;
         let Some(dt) = dt_arg(ctx, 0) else { return Ok(SV::Null) };
         let add = if ctx.len() > 1 { targ(ctx, 1).and_then(|t| time_seconds(&t)).unwrap_or(0.0) } else { 0.0 };
         let r = Dt::from_epoch_micros(dt.epoch_micros() + (add * 1e6).round() as i64);
@@ -826,18 +756,22 @@ fn regex_arg(ctx: &Context<'_>, pat_at: usize, flags_at: Option<usize>) -> rusql
 
 fn regexps(db: &Connection) -> rusqlite::Result<()> {
     reg(db, "regexp_like", -1, true, |ctx| {
+        need(ctx, 2, "regexp_like")?;
         let Some(s) = targ(ctx, 0) else { return Ok(SV::Null) };
         Ok(regex_arg(ctx, 1, Some(2))?.map_or(SV::Null, |re| SV::Integer(re.is_match(&s) as i64)))
     })?;
     reg(db, "regexp_instr", -1, true, |ctx| {
+        need(ctx, 2, "regexp_instr")?;
         let Some(s) = targ(ctx, 0) else { return Ok(SV::Null) };
         Ok(regex_arg(ctx, 1, None)?.map_or(SV::Null, |re| SV::Integer(re.find(&s).map_or(0, |m| s[..m.start()].chars().count() as i64 + 1))))
     })?;
     reg(db, "regexp_substr", -1, true, |ctx| {
+        need(ctx, 2, "regexp_substr")?;
         let Some(s) = targ(ctx, 0) else { return Ok(SV::Null) };
         Ok(regex_arg(ctx, 1, None)?.map_or(SV::Null, |re| re.find(&s).map_or(SV::Null, |m| SV::Text(m.as_str().to_string()))))
     })?;
     reg(db, "regexp_replace", -1, true, |ctx| {
+        need(ctx, 3, "regexp_replace")?;
         let (Some(s), Some(r)) = (targ(ctx, 0), targ(ctx, 2)) else { return Ok(SV::Null) };
         // MySQL's $1 / \1 references: the regex crate reads ${1}.
         let r = r.replace('\\', "$");
@@ -882,23 +816,25 @@ impl Aggregate<(u64, f64, f64), Option<f64>> for Spread {
 /// arrival order (SQLite feeds them in the call's ORDER BY order).
 struct ConcatDistinct;
 
-impl Aggregate<(Vec<String>, Option<String>), Option<String>> for ConcatDistinct {
-    fn init(&self, _: &mut Context<'_>) -> rusqlite::Result<(Vec<String>, Option<String>)> {
+type Distinct = (Vec<Vec<u8>>, Option<Vec<u8>>);
+
+impl Aggregate<Distinct, Option<super::Out>> for ConcatDistinct {
+    fn init(&self, _: &mut Context<'_>) -> rusqlite::Result<Distinct> {
         Ok((Vec::new(), None))
     }
-    fn step(&self, ctx: &mut Context<'_>, acc: &mut (Vec<String>, Option<String>)) -> rusqlite::Result<()> {
+    fn step(&self, ctx: &mut Context<'_>, acc: &mut Distinct) -> rusqlite::Result<()> {
         if acc.1.is_none() {
-            acc.1 = Some(targ(ctx, 1).unwrap_or_default());
+            acc.1 = Some(barg(ctx, 1).map(|s| s.into_owned()).unwrap_or_default());
         }
-        if let Some(v) = targ(ctx, 0) {
-            if !acc.0.iter().any(|s| super::ci_compare(s.as_bytes(), v.as_bytes()) == std::cmp::Ordering::Equal) {
-                acc.0.push(v);
+        if let Some(v) = barg(ctx, 0) {
+            if !acc.0.iter().any(|s| super::ci_compare(s, &v) == std::cmp::Ordering::Equal) {
+                acc.0.push(v.into_owned());
             }
         }
         Ok(())
     }
-    fn finalize(&self, _: &mut Context<'_>, acc: Option<(Vec<String>, Option<String>)>) -> rusqlite::Result<Option<String>> {
-        Ok(acc.filter(|a| !a.0.is_empty()).map(|(v, sep)| v.join(sep.as_deref().unwrap_or(","))))
+    fn finalize(&self, _: &mut Context<'_>, acc: Option<Distinct>) -> rusqlite::Result<Option<super::Out>> {
+        Ok(acc.filter(|a| !a.0.is_empty()).map(|(v, sep)| super::Out::Bytes(v.join(sep.as_deref().unwrap_or(b",")))))
     }
 }
 
@@ -941,6 +877,5 @@ fn aggregates(db: &Connection) -> rusqlite::Result<()> {
     db.create_aggregate_function("ts_group_concat_distinct", 2, flags, ConcatDistinct)?;
     db.create_aggregate_function("bit_and", 1, flags, Bits { op: |a, b| a & b, empty: u64::MAX })?;
     db.create_aggregate_function("bit_or", 1, flags, Bits { op: |a, b| a | b, empty: 0 })?;
-    db.create_aggregate_function("bit_xor", 1, flags, Bits { op: |a, b| a ^ b, empty: 0 })?;
-    reg(db, "any_value", 1, true, |ctx| Ok(SV::from(ctx.get_raw(0))))
+    db.create_aggregate_function("bit_xor", 1, flags, Bits { op: |a, b| a ^ b, empty: 0 })
 }
