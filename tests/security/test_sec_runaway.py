@@ -18,7 +18,9 @@ import pytest
 
 from helpers import clients, rawproto
 
-FOREVER = "WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r WHERE n < 100000000000) SELECT COUNT(*) FROM r"
+# UNION DISTINCT: not stopped by cte_max_recursion_depth here (see cte.rs), so
+# it runs until something else ends it.
+FOREVER = "WITH RECURSIVE r(n) AS (SELECT 1 UNION SELECT n + 1 FROM r WHERE n < 100000000000) SELECT COUNT(*) FROM r"
 
 
 def _err(conn, sql):
@@ -42,6 +44,7 @@ def test_max_execution_time_session_variable(sql_conn):
 
 def test_max_execution_time_hint(sql_conn):
     hinted = "SELECT /*+ MAX_EXECUTION_TIME(200) */ COUNT(*) FROM (" + FOREVER.replace(" SELECT COUNT(*) FROM r", " SELECT n FROM r") + ") AS x"
+    assert FOREVER.endswith(" SELECT COUNT(*) FROM r")
     code, secs = _err(sql_conn, hinted)
     assert code == 3024 and secs < 10, (code, secs)
     # SLEEP() cut short by the limit returns 1, as in MySQL.
@@ -86,3 +89,43 @@ def test_statement_of_a_vanished_client_is_cancelled(sql_server):
     assert clients.wait_until(lambda: not running(), timeout=10), running()
     assert clients.scalar(root, "SELECT 1") == 1
     root.close()
+
+
+def _cte(limit_n: int) -> str:
+    return f"WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r WHERE n < {limit_n}) SELECT COUNT(*) FROM r"
+
+
+def test_cte_max_recursion_depth_default_edge(sql_conn):
+    """MySQL's edge: with the default 1000, 1,000 rows (999 recursions) work and one more fails."""
+    assert clients.scalar(sql_conn, _cte(1000)) == 1000
+    with pytest.raises(pymysql.err.OperationalError) as ei:
+        clients.query(sql_conn, _cte(1001))
+    assert ei.value.args[0] == 3636
+    assert "aborted after 1001 iterations" in ei.value.args[1]
+    # Unbounded recursion ends the same way, promptly.
+    code, secs = _err(sql_conn, "WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r) SELECT * FROM r")
+    assert code == 3636 and secs < 10
+
+
+def test_cte_max_recursion_depth_setting(sql_conn):
+    clients.query(sql_conn, "SET SESSION cte_max_recursion_depth = 5000")
+    try:
+        assert clients.scalar(sql_conn, _cte(4000)) == 4000
+        clients.query(sql_conn, "SET SESSION cte_max_recursion_depth = 10")
+        with pytest.raises(pymysql.err.OperationalError) as ei:
+            clients.query(sql_conn, _cte(11))
+        assert ei.value.args[0] == 3636
+        assert clients.scalar(sql_conn, _cte(10)) == 10
+    finally:
+        clients.query(sql_conn, "SET SESSION cte_max_recursion_depth = DEFAULT")
+    assert clients.scalar(sql_conn, "SELECT @@cte_max_recursion_depth") == 1000
+
+
+def test_limited_cte_keeps_its_columns(sql_conn):
+    """The depth rides in a hidden column that no result shows."""
+    with sql_conn.cursor() as cur:
+        cur.execute("WITH RECURSIVE t AS (SELECT 1 AS a, 'x' b UNION ALL SELECT a + 1, CONCAT(b, 'y') FROM t AS p WHERE a < 3) SELECT * FROM t")
+        assert [d[0] for d in cur.description] == ["a", "b"]
+        assert cur.fetchall() == ((1, "x"), (2, "xy"), (3, "xyy"))
+    # UNION DISTINCT stops on a cycle by itself and is left as it is.
+    assert clients.query(sql_conn, "WITH RECURSIVE r(n) AS (SELECT 1 UNION SELECT n % 3 + 1 FROM r) SELECT COUNT(*) FROM r") == ((3,),)

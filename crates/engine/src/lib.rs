@@ -157,6 +157,9 @@ impl Interruption {
     }
 }
 
+/// MySQL's default cte_max_recursion_depth.
+pub const DEFAULT_CTE_DEPTH: u64 = 1000;
+
 /// How often a running statement asks whether its client is still there.
 pub const CLIENT_PROBE_MS: u64 = 500;
 
@@ -175,6 +178,8 @@ pub struct ExecContext<'a> {
     pub deadline_ms: u64,
     /// The statement's client, asked at most every `CLIENT_PROBE_MS`.
     pub client: &'a dyn ClientProbe,
+    /// How deep a recursive CTE may go (the session's cte_max_recursion_depth).
+    pub cte_max_recursion_depth: u64,
     /// When the client is asked next (0: not yet started).
     next_probe_ms: std::cell::Cell<u64>,
 }
@@ -183,12 +188,12 @@ impl<'a> ExecContext<'a> {
     /// A context for a session's statement: its kill flag, wait hook and
     /// client; no privileges until the front adds them.
     pub fn new(waits: &'a dyn WaitHook, killed: &'a std::sync::atomic::AtomicBool, client: &'a dyn ClientProbe) -> ExecContext<'a> {
-        ExecContext { waits, killed, access: &access::NoAccess, deadline_ms: 0, client, next_probe_ms: std::cell::Cell::new(0) }
+        ExecContext { waits, killed, access: &access::NoAccess, deadline_ms: 0, client, cte_max_recursion_depth: DEFAULT_CTE_DEPTH, next_probe_ms: std::cell::Cell::new(0) }
     }
 
     /// A context for work the engine does on its own behalf (no client).
     pub fn internal(killed: &'a std::sync::atomic::AtomicBool) -> ExecContext<'a> {
-        ExecContext { waits: &NoWait, killed, access: &access::Unrestricted, deadline_ms: 0, client: &NoClient, next_probe_ms: std::cell::Cell::new(0) }
+        ExecContext { waits: &NoWait, killed, access: &access::Unrestricted, deadline_ms: 0, client: &NoClient, cte_max_recursion_depth: DEFAULT_CTE_DEPTH, next_probe_ms: std::cell::Cell::new(0) }
     }
 
     /// The same context with the session's privileges.
@@ -196,7 +201,7 @@ impl<'a> ExecContext<'a> {
     where
         'a: 'b,
     {
-        ExecContext { waits: self.waits, killed: self.killed, access, deadline_ms: self.deadline_ms, client: self.client, next_probe_ms: std::cell::Cell::new(self.next_probe_ms.get()) }
+        ExecContext { waits: self.waits, killed: self.killed, access, deadline_ms: self.deadline_ms, client: self.client, cte_max_recursion_depth: self.cte_max_recursion_depth, next_probe_ms: std::cell::Cell::new(self.next_probe_ms.get()) }
     }
 
     /// The same context with a deadline (coarse-clock milliseconds, 0: none).

@@ -46,11 +46,17 @@ fn time_limit_ms(sess: &SessionState, ops: &dyn ServerOps, sql: &str) -> u64 {
     if let Some(ms) = crate::dialect::max_execution_time_hint(sql) {
         return ms;
     }
-    let ms = match sess.vars.get("max_execution_time") {
-        Some(v) => v.as_i64().unwrap_or(0),
-        None => ops.globals().hot.max_execution_time.load(std::sync::atomic::Ordering::Relaxed),
-    };
-    ms.max(0) as u64
+    session_int(sess, ops, "max_execution_time", &ops.globals().hot.max_execution_time).max(0) as u64
+}
+
+/// An integer variable kept in an atomic global: the session's value if it
+/// set one (no lookup when it set none), else the global.
+fn session_int(sess: &SessionState, _ops: &dyn ServerOps, name: &str, global: &std::sync::atomic::AtomicI64) -> i64 {
+    match sess.vars.is_empty() {
+        true => None,
+        false => sess.vars.get(name).and_then(Value::as_i64),
+    }
+    .unwrap_or_else(|| global.load(std::sync::atomic::Ordering::Relaxed))
 }
 
 /// Run `f` with the statement's time limit in its context (and remembered
@@ -355,8 +361,10 @@ fn engine_statement(call: &mut Call<'_, '_>, sql: &str, sink: &mut dyn RowSink) 
 /// Run `sql` in the engine, which checks the session's privileges on every
 /// table it names.
 fn engine_run(call: &mut Call<'_, '_>, sql: &str, sink: &mut dyn RowSink) -> Result<Outcome, SqlError> {
+    let cte_depth = session_int(call.sess, call.ops, "cte_max_recursion_depth", &call.ops.globals().hot.cte_max_recursion_depth);
     let access = session_access(call.sess, call.ops);
-    let ctx = call.ctx.with_access(&access);
+    let mut ctx = call.ctx.with_access(&access);
+    ctx.cte_max_recursion_depth = cte_depth.max(0) as u64;
     let out = call.engine.execute(&ctx, sql, call.params, sink)?;
     // LAST_INSERT_ID() changes only when a value was generated or set with
     // LAST_INSERT_ID(expr) (MySQL); an engine that keeps it knows both.

@@ -327,7 +327,7 @@ impl Conn {
             None => rusqlite::Connection::open_with_flags_and_vfs(":memory:", flags, super::vfs::name()),
         }
         .map_err(|e| SqlError::internal(format!("cannot open database: {}", e)))?;
-        let counters = Arc::new(Counters::default());
+        let counters = Arc::new(Counters { cte_limit: crate::DEFAULT_CTE_DEPTH.into(), ..Counters::default() });
         // Lookaside off while the functions and pragmas are set up: their
         // allocations live as long as the connection and would otherwise
         // keep SQLite's per-connection lookaside slots (its fast allocator)

@@ -339,7 +339,10 @@ impl SqliteSession {
         }
         let rw = {
             let r = Res { conn, inner: &inner };
-            rewrite::rewrite(sql, kind, &r)?
+            match super::cte::limit_depth(sql) {
+                Some(limited) => rewrite::rewrite(&limited, kind, &r).map(|rw| Rewritten { cte_limited: true, ..rw })?,
+                None => rewrite::rewrite(sql, kind, &r)?,
+            }
         };
         for name in &rw.dbs {
             let d = inner.db(name)?;
@@ -569,6 +572,9 @@ impl SqliteSession {
         let lock_wait = self.lock_wait;
         let conn = self.conn.as_mut().expect("conn");
         let counters = conn.counters.clone();
+        if rw.cte_limited {
+            counters.cte_limit.store(ctx.cte_max_recursion_depth, Ordering::Relaxed);
+        }
         counters.ai_generated.store(0, Ordering::Relaxed);
         counters.upserted.store(0, Ordering::Relaxed);
         counters.matched.store(0, Ordering::Relaxed);

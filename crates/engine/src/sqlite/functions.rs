@@ -42,6 +42,9 @@ pub struct Counters {
     /// Rows a REPLACE deleted to make room (ts_deleted, from the connection's
     /// TEMP trigger on the target table).
     pub deleted: AtomicU64,
+    /// cte_max_recursion_depth of the running statement (ts_cte_depth; set
+    /// before a statement with a limited recursive CTE runs: cte.rs).
+    pub cte_limit: AtomicU64,
 }
 
 /// Whether storing `new` into a column of SQLite affinity `aff` ('I', 'R',
@@ -472,6 +475,16 @@ pub fn register(db: &Connection, counters: Arc<Counters>, home: Option<String>) 
     db.create_scalar_function("ts_deleted", 0, FunctionFlags::SQLITE_UTF8, move |_| {
         c6.deleted.fetch_add(1, AO::Relaxed);
         Ok(SV::Null)
+    })?;
+    let c7 = counters.clone();
+    db.create_scalar_function("ts_cte_depth", 1, FunctionFlags::SQLITE_UTF8, move |ctx| {
+        // The depth of a recursive CTE's new row (cte.rs): past the limit, MySQL's 3636.
+        let depth = ctx.get::<i64>(0).unwrap_or(0).max(0) as u64;
+        let limit = c7.cte_limit.load(AO::Relaxed);
+        if depth >= limit {
+            return Err(user_err(format!("ts:3636:Recursive query aborted after {} iterations. Try increasing @@cte_max_recursion_depth to a larger value.", limit.saturating_add(1))));
+        }
+        Ok(SV::Integer(depth as i64))
     })?;
     let c2 = counters.clone();
     db.create_scalar_function("ts_upd", 1, FunctionFlags::SQLITE_UTF8, move |_| {

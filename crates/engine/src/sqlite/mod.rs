@@ -15,7 +15,8 @@
 //! drivers see MySQL's types and flags (exec.rs `column_meta`).
 //!
 //! Module map: `authorize` (what a statement touches, checked against the
-//! session's privileges; SQLite internals refused), `schema` (MySQL types and table definitions), `ddl` (DDL parser
+//! session's privileges; SQLite internals refused), `cte` (the depth limit of
+//! recursive CTEs), `schema` (MySQL types and table definitions), `ddl` (DDL parser
 //! and SQLite DDL generator), `rewrite` (DML translation), `functions` (MySQL
 //! functions and the ts_ci collation), `conn` (connection, raw statements,
 //! cache), `exec` (the EngineSession: transactions, locks, results, DDL
@@ -24,6 +25,7 @@
 
 mod authorize;
 mod conn;
+mod cte;
 mod cursor;
 pub mod ddl;
 mod errors;

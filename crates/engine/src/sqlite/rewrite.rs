@@ -87,6 +87,9 @@ pub struct Rewritten {
     /// SELECT SQL_CALC_FOUND_ROWS ... LIMIT: the query counting every row
     /// without the LIMIT, for FOUND_ROWS().
     pub count_sql: Option<String>,
+    /// A recursive CTE carries its depth (cte.rs): cte_max_recursion_depth
+    /// must be set before the statement runs.
+    pub cte_limited: bool,
 }
 
 /// What the rewriter needs to know about the schema.
@@ -171,6 +174,7 @@ pub fn rewrite(sql: &str, kind: Kind, r: &dyn Resolver) -> Result<Rewritten, Sql
         tables: tr.tables,
         ctes: tr.ctes,
         count_sql,
+        cte_limited: false,
     })
 }
 
