@@ -170,10 +170,16 @@ mod tests {
 /// disconnected stops instead of running on for nobody.
 pub struct PeerProbe {
     pub fd: RawFd,
+    /// The session's registry entry: a read side the server shut down itself
+    /// (graceful shutdown lets running statements finish) is no sign.
+    pub handle: std::sync::Arc<crate::registry::Handle>,
 }
 
 impl turnstile_engine::ClientProbe for PeerProbe {
     fn gone(&self) -> bool {
+        if self.handle.closed_by_server.load(std::sync::atomic::Ordering::Relaxed) {
+            return false;
+        }
         let mut p = libc::pollfd { fd: self.fd, events: libc::POLLRDHUP, revents: 0 };
         // SAFETY: one valid pollfd; a zero timeout never blocks. The session
         // owns the socket for the whole statement, so `fd` is still its own.

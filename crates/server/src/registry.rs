@@ -77,6 +77,9 @@ pub struct Handle {
     pub kill_connection: AtomicBool,
     /// Where the login stands (`login::*`).
     pub login: AtomicU8,
+    /// The server shut the socket down itself (graceful shutdown, KILL): a
+    /// closed read side is then not a client that went away (`PeerProbe`).
+    pub closed_by_server: AtomicBool,
     /// The socket, so KILL and shutdown can wake a session blocked in read.
     /// Cleared (under the lock) before the session closes its socket.
     fd: Mutex<Option<RawFd>>,
@@ -92,6 +95,7 @@ impl Handle {
             killed: AtomicBool::new(false),
             kill_connection: AtomicBool::new(false),
             login: AtomicU8::new(login::STARTING),
+            closed_by_server: AtomicBool::new(false),
             fd: Mutex::new(Some(fd)),
         }
     }
@@ -114,6 +118,7 @@ impl Handle {
     pub fn shutdown_socket(&self, how: std::net::Shutdown) {
         let fd = self.fd.lock().unwrap_or_else(|e| e.into_inner());
         if let Some(fd) = *fd {
+            self.closed_by_server.store(true, std::sync::atomic::Ordering::SeqCst);
             let how = match how {
                 std::net::Shutdown::Read => libc::SHUT_RD,
                 std::net::Shutdown::Write => libc::SHUT_WR,

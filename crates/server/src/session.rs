@@ -187,6 +187,7 @@ impl Session {
         let id = server.registry.next_id();
         let handle = Arc::new(Handle::new(id, addr, admin_port, fd));
         server.registry.insert(handle.clone());
+        let probe_handle = handle.clone();
         if server.config.statistics {
             server.stats.connections.inc();
         }
@@ -215,7 +216,7 @@ impl Session {
             quit: false,
             pausable: false,
             waits: &NoWait,
-            probe: crate::conn::PeerProbe { fd },
+            probe: crate::conn::PeerProbe { fd, handle: probe_handle },
             paused: None,
             row_format: RowFormat::default(),
         }
