@@ -3,8 +3,8 @@
 //! A panic is a bug, but one a client may be able to trigger again and again.
 //! The SQLite engine runs each statement under `catch_unwind` (`execute`,
 //! `prepare`), and rusqlite catches a panic in one of our SQL functions, so
-//! the client gets an error and the server goes on (crates/server itself
-//! catches none: a panic elsewhere ends its thread). Rust's default hook
+//! the client gets an error and the server goes on; a panic anywhere else
+//! in a command ends only that connection (`Session::guarded`). Rust's default hook
 //! would still write the message and, with RUST_BACKTRACE set, a backtrace of
 //! several KB to stderr on every one, so any account able to trigger one
 //! could fill the log's disk. This hook writes one line: the location, the

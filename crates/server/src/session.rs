@@ -386,7 +386,7 @@ impl Session {
         match self.phase {
             Phase::Handshake => self.on_handshake(payload, out),
             Phase::AuthSwitch => self.on_auth_switch(payload, out),
-            Phase::Command => self.on_command(payload, out, flush),
+            Phase::Command => self.guarded(out, |s, out| s.on_command(payload, out, flush)),
         }
     }
 
@@ -833,6 +833,27 @@ impl Session {
 
     /// Continue a paused result set once the client has read some output.
     pub fn resume(&mut self, out: &mut Vec<u8>, flush: &mut Flush<'_>) -> Flow {
+        self.guarded(out, |s, out| s.resume_inner(out, flush))
+    }
+
+    /// Run a command with panics caught: a bug anywhere in the front or the
+    /// session (the engine catches its own) ends this connection with ERR
+    /// 1105, not the worker thread serving it and every other connection
+    /// queued on it. The panic hook (`panics.rs`) logs it once, briefly.
+    fn guarded(&mut self, out: &mut Vec<u8>, f: impl FnOnce(&mut Session, &mut Vec<u8>) -> Flow) -> Flow {
+        match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| f(self, out))) {
+            Ok(flow) => flow,
+            Err(_) => {
+                out.clear();
+                self.seq = 1;
+                self.paused = None;
+                self.send_err(out, &SqlError::internal("internal error; the connection is closed"));
+                Flow::Close
+            }
+        }
+    }
+
+    fn resume_inner(&mut self, out: &mut Vec<u8>, flush: &mut Flush<'_>) -> Flow {
         let Some(p) = self.paused.take() else { return Flow::Continue };
         let result = {
             let deprecate_eof = self.deprecate_eof();

@@ -9,7 +9,6 @@
 
 use turnstile_engine::lex::{Tok, Token};
 use turnstile_engine::{SqlError, Value};
-use turnstile_wire::value::format_float;
 
 #[derive(Debug, Clone, PartialEq)]
 pub enum Expr {
@@ -342,6 +341,11 @@ impl<'a> Parser<'a> {
             Tok::Word(w) => {
                 let upper = w.as_str().to_ascii_uppercase();
                 match upper.as_str() {
+                    // Operators, not functions: `IN(1)` is a syntax error, as in MySQL.
+                    "IN" | "LIKE" | "BETWEEN" | "AND" | "OR" | "XOR" | "IS" | "DIV" => {
+                        self.pos -= 1;
+                        return Err(self.error());
+                    }
                     "NULL" => return Ok(Expr::Lit(Value::Null)),
                     "TRUE" => return Ok(Expr::Lit(Value::Int(1))),
                     "FALSE" => return Ok(Expr::Lit(Value::Int(0))),
@@ -664,6 +668,8 @@ pub fn eval(e: &Expr, env: &mut dyn Env) -> Result<Value, SqlError> {
         Expr::Param(i) => env.param(*i),
         Expr::Subquery(inner) => eval(inner, env)?,
         Expr::Neg(x) => match eval_num(x, env)? {
+            // -(-9223372036854775808) is 9223372036854775808 (MariaDB).
+            Value::Int(i64::MIN) => Value::UInt(1 << 63),
             Value::Int(i) => Value::Int(-i),
             Value::UInt(u) if u <= i64::MAX as u64 => Value::Int(-(u as i64)),
             Value::Null => Value::Null,
@@ -867,7 +873,15 @@ fn builtin(name: &str, v: &[Value]) -> Result<Value, SqlError> {
             let Some(t) = s(0) else { return Ok(Value::Null) };
             let chars: Vec<char> = t.chars().collect();
             let pos = v[1].as_i64().unwrap_or(0);
-            let start = if pos > 0 { (pos - 1) as usize } else if pos < 0 { chars.len().saturating_sub((-pos) as usize) } else { chars.len() };
+            // A position counted from the end that is before the start: empty (MySQL).
+            let back = pos.unsigned_abs();
+            let start = if pos > 0 {
+                (pos - 1) as usize
+            } else if pos < 0 && back <= chars.len() as u64 {
+                chars.len() - back as usize
+            } else {
+                chars.len()
+            };
             let len = if v.len() == 3 { v[2].as_i64().unwrap_or(0).max(0) as usize } else { usize::MAX };
             Value::str(&chars.iter().skip(start).take(len).collect::<String>())
         }
@@ -881,6 +895,7 @@ fn builtin(name: &str, v: &[Value]) -> Result<Value, SqlError> {
         "ABS" => {
             arg_count(name, v, 1, 1)?;
             match &v[0] {
+                Value::Int(i64::MIN) => return Err(SqlError::new(1690, "22003", "BIGINT value is out of range in 'abs(-9223372036854775808)'")),
                 Value::Int(i) => Value::Int(i.abs()),
                 Value::UInt(u) => Value::UInt(*u),
                 Value::Null => Value::Null,
@@ -896,25 +911,28 @@ fn builtin(name: &str, v: &[Value]) -> Result<Value, SqlError> {
                 return Ok(v[0].clone());
             }
             let x = v[0].as_f64().unwrap_or(0.0);
-            let d = if v.len() == 2 { v[1].as_i64().unwrap_or(0) } else { 0 };
+            // MySQL keeps at most 30 decimals; far to the left everything rounds to 0.
+            let d = if v.len() == 2 { v[1].as_i64().unwrap_or(0).clamp(-64, 30) } else { 0 };
             let m = 10f64.powi(d as i32);
-            let r = match name {
+            // Past 15 decimals a double has nothing left to round.
+            let r = if d > 15 { x } else { match name {
                 "ROUND" => (x * m).round() / m,
                 "FLOOR" => (x * m).floor() / m,
                 "TRUNCATE" => (x * m).trunc() / m,
                 _ => (x * m).ceil() / m,
-            };
+            } };
             if d <= 0 {
                 Value::Int(r as i64)
             } else {
                 Value::str(&format!("{:.*}", d as usize, r))
             }
         }
-        "LIKE" => bool_val(match (s(0), s(1)) {
+        "LIKE" => bool_val(match (arg_count(name, v, 2, 2).map(|_| s(0))?, s(1)) {
             (Some(a), Some(b)) => Some(like(&a, &b)),
             _ => None,
         }),
         "IN" => {
+            arg_count(name, v, 2, usize::MAX)?;
             if v[0].is_null() {
                 return Ok(Value::Null);
             }
@@ -932,11 +950,12 @@ fn builtin(name: &str, v: &[Value]) -> Result<Value, SqlError> {
                 Value::Int(0)
             }
         }
-        "BETWEEN" => bool_val(match (compare(&v[0], &v[1]), compare(&v[0], &v[2])) {
+        "BETWEEN" => bool_val(match (arg_count(name, v, 3, 3).map(|_| compare(&v[0], &v[1]))?, compare(&v[0], &v[2])) {
             (Some(a), Some(b)) => Some(a != std::cmp::Ordering::Less && b != std::cmp::Ordering::Greater),
             _ => None,
         }),
         "CAST" => {
+            arg_count(name, v, 2, 3)?;
             let ty = s(1).unwrap_or_default();
             match ty.as_str() {
                 "SIGNED" | "INTEGER" | "INT" => v[0].as_i64().map_or(Value::Null, Value::Int),
@@ -1017,7 +1036,6 @@ fn builtin(name: &str, v: &[Value]) -> Result<Value, SqlError> {
                 x => x.to_text().map_or(Value::Null, |t| Value::str(&t.iter().map(|b| format!("{:02X}", b)).collect::<String>())),
             }
         }
-        "FORMAT_FLOAT" => Value::str(&format_float(v[0].as_f64().unwrap_or(0.0))),
         _ => return Err(SqlError::unknown_function(name)),
     })
 }
@@ -1118,6 +1136,24 @@ mod tests {
         let e = p.expr().unwrap();
         assert!(p.at_end(), "trailing tokens in {}", s);
         eval(&e, &mut E).unwrap()
+    }
+
+    #[test]
+    fn hostile_arguments_are_errors_not_panics() {
+        // Found by fuzz/fuzz_targets/sql_expr.rs.
+        for bad in ["IN()", "BETWEEN(1)", "LIKE(1)", "FORMAT_FLOAT()"] {
+            let toks = turnstile_engine::lex::tokenize(bad).unwrap();
+            if let Ok(e) = Parser::new(bad, &toks).expr() {
+                assert!(eval(&e, &mut E).is_err(), "{}", bad);
+            }
+        }
+        assert_eq!(ev("-(-9223372036854775807 - 1)"), Value::UInt(1 << 63));
+        assert_eq!(ev("SUBSTRING('abc', -9223372036854775807 - 1)"), Value::str(""));
+        assert_eq!(ev("SUBSTRING('abc', -2)"), Value::str("bc"));
+        assert_eq!(ev("ROUND(1.5, 100000)"), Value::str(&format!("1.5{}", "0".repeat(29))));
+        let toks = turnstile_engine::lex::tokenize("ABS(-9223372036854775807 - 1)").unwrap();
+        let e = Parser::new("", &toks).expr().unwrap();
+        assert_eq!(eval(&e, &mut E).unwrap_err().code, 1690);
     }
 
     #[test]

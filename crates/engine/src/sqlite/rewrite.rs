@@ -1527,6 +1527,16 @@ impl<'a> Tr<'a> {
                 }
             }
         }
+        // WHERE, then ORDER BY, then LIMIT: anything else is MySQL's 1064
+        // (and the translation below relies on that order).
+        let out_of_place = match (where_at, order_at.or(limit_at), order_at, limit_at) {
+            (Some(w), Some(t), _, _) if w > t => Some(w),
+            (_, _, Some(o), Some(l)) if o > l => Some(o),
+            _ => None,
+        };
+        if let Some(at) = out_of_place {
+            return Err(SqlError::syntax(&self.sql[toks[at].start..]));
+        }
         if update {
             return self.update(c, ignore, (db, table), (tstart, tend, alias_end), where_at, order_at.or(limit_at));
         }
@@ -1991,6 +2001,15 @@ mod tests {
 
     fn sel(sql: &str) -> String {
         rewrite(sql, Kind::Select, &r()).unwrap().sql
+    }
+
+    #[test]
+    fn clauses_out_of_order_are_syntax_errors() {
+        // Found by fuzz/fuzz_targets/rewrite.rs (a slice panic before).
+        for sql in ["UPDATE sbtest1 SET k = 1 ORDER BY id WHERE 1", "UPDATE sbtest1 SET k = 1 LIMIT 1 ORDER BY id", "DELETE FROM sbtest1 ORDER BY id WHERE 1", "DELETE FROM sbtest1 LIMIT 1 WHERE 1"] {
+            let kind = if sql.starts_with("UPDATE") { Kind::Update } else { Kind::Delete };
+            assert_eq!(rewrite(sql, kind, &r()).unwrap_err().code, 1064, "{}", sql);
+        }
     }
 
     #[test]
