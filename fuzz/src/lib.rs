@@ -19,9 +19,17 @@
 //! The worker therefore gets an alternate signal stack and a SIGSEGV handler
 //! (`overflow`) that names the overflow and hands over to libFuzzer's handler,
 //! which saves the input as a crash.
+//!
+//! Hangs are measured in the worker's CPU time, not in wall time: on a machine
+//! shared with builds, a fuzzer at nice 19 can wait tens of seconds for a core,
+//! and libFuzzer's wall-clock `-timeout` then blames an innocent input. An
+//! input that keeps the worker busy for `TURNSTILE_FUZZ_CPU_S` seconds (default
+//! 5) aborts the process with a message; libFuzzer saves it as a crash.
 
-use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
+use std::os::unix::thread::JoinHandleExt;
+use std::sync::mpsc::{sync_channel, Receiver, RecvTimeoutError, SyncSender};
 use std::sync::{Arc, Mutex, OnceLock};
+use std::time::Duration;
 
 use turnstile_engine::sqlite::ddl::{self, Ddl};
 use turnstile_engine::sqlite::rewrite::Resolver;
@@ -31,12 +39,39 @@ use turnstile_sql::expr::Env;
 
 /// The server's default `thread_stack` (crates/server/src/config.rs).
 pub const SERVER_STACK_BYTES: usize = 256 * 1024;
+/// CPU seconds one input may take before it counts as a hang.
+const DEFAULT_CPU_LIMIT_S: f64 = 5.0;
+/// How often the waiting thread looks at the worker's CPU time.
+const WATCH_INTERVAL: Duration = Duration::from_millis(250);
 
 type Job = (fn(&[u8]), Vec<u8>);
 
 struct Runner {
     jobs: SyncSender<Job>,
     done: Receiver<()>,
+    /// The worker thread's CPU-time clock.
+    cpu_clock: libc::clockid_t,
+}
+
+fn cpu_limit_s() -> f64 {
+    static LIMIT: OnceLock<f64> = OnceLock::new();
+    *LIMIT.get_or_init(|| {
+        std::env::var("TURNSTILE_FUZZ_CPU_S")
+            .ok()
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(DEFAULT_CPU_LIMIT_S)
+    })
+}
+
+fn cpu_seconds(clock: libc::clockid_t) -> f64 {
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: clock_gettime writes the timespec it is given.
+    let rc = unsafe { libc::clock_gettime(clock, &mut ts) };
+    assert_eq!(rc, 0, "clock_gettime on the worker's CPU clock");
+    ts.tv_sec as f64 + ts.tv_nsec as f64 * 1e-9
 }
 
 fn stack_bytes() -> usize {
@@ -55,7 +90,7 @@ fn runner() -> &'static Mutex<Runner> {
         let stack = stack_bytes();
         let (jobs, job_rx) = sync_channel::<Job>(0);
         let (done_tx, done) = sync_channel::<()>(0);
-        std::thread::Builder::new()
+        let worker = std::thread::Builder::new()
             .name("fuzz-server-stack".into())
             .stack_size(stack)
             .spawn(move || {
@@ -70,7 +105,15 @@ fn runner() -> &'static Mutex<Runner> {
                 }
             })
             .expect("spawn the fuzz worker thread");
-        Mutex::new(Runner { jobs, done })
+        let mut cpu_clock: libc::clockid_t = 0;
+        // SAFETY: the thread is alive (it never returns while `jobs` exists).
+        let rc = unsafe { libc::pthread_getcpuclockid(worker.as_pthread_t(), &mut cpu_clock) };
+        assert_eq!(rc, 0, "pthread_getcpuclockid");
+        Mutex::new(Runner {
+            jobs,
+            done,
+            cpu_clock,
+        })
     })
 }
 
@@ -83,7 +126,20 @@ pub fn on_server_stack(data: &[u8], f: fn(&[u8])) {
     r.jobs
         .send((f, data.to_vec()))
         .expect("fuzz worker thread is gone");
-    r.done.recv().expect("fuzz worker thread is gone");
+    let start_s = cpu_seconds(r.cpu_clock);
+    loop {
+        match r.done.recv_timeout(WATCH_INTERVAL) {
+            Ok(()) => return,
+            Err(RecvTimeoutError::Timeout) => {
+                let used_s = cpu_seconds(r.cpu_clock) - start_s;
+                if used_s > cpu_limit_s() {
+                    eprintln!("\n==turnstile-fuzz== hang: this input has used {used_s:.1} s of CPU (TURNSTILE_FUZZ_CPU_S)");
+                    std::process::abort();
+                }
+            }
+            Err(RecvTimeoutError::Disconnected) => panic!("fuzz worker thread is gone"),
+        }
+    }
 }
 
 /// SQL text as the server sees it: COM_STMT_PREPARE decodes lossily, so every
