@@ -2,7 +2,8 @@
 # The whole test suite: installs what the tests need (Debian mariadb-client and
 # sysbench, the pinned Python packages, and the toolchains of the client
 # compatibility suite: PHP, Go modules, npm, Maven, cargo), builds the release
-# binary, runs the Rust unit tests, then the integration tests that start the
+# binary, runs the Rust unit tests, the fuzz targets for 60 s each
+# (scripts/fuzz.sh, docs/fuzzing.md), then the integration tests that start the
 # real `turnstile` binary and drive it with real clients (mysql CLI, PyMySQL,
 # sysbench, and tests/clients/: PHP, Python, Go, Node, Java and Rust drivers),
 # once per scheduler, and regenerates the client matrix in docs/compatibility.md.
@@ -31,6 +32,8 @@ cargo test --release --locked --workspace 2>&1 | tee /tmp/turnstile-cargo-test.l
 if grep -qE "FAILED|error(\[|:)" /tmp/turnstile-cargo-test.log; then
   echo "rust unit tests failed"; exit 1
 fi
+echo "== fuzz targets, 60 s each (scripts/fuzz.sh)"
+bash scripts/fuzz.sh --seconds 60
 # The whole integration suite runs once per scheduler; both runs are attempted
 # before the verdict so the client matrix covers both.
 results="$(mktemp -d /tmp/turnstile-clients-XXXXXX)"

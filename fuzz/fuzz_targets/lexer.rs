@@ -1,0 +1,49 @@
+//! Fuzz target: the shared SQL lexer (crates/engine/src/lex.rs).
+//!
+//! Input: a statement text. Besides not panicking, checks what callers rely
+//! on when they slice the text with the offsets the lexer returns (1064's
+//! "near '...'" and the rewriter's copies): every token's `start..end` and a
+//! `LexError`'s `at` lie inside the text on character boundaries, tokens come
+//! in order, and the helpers (`split_statements`, `first_keyword`,
+//! `count_params`) agree with `tokenize`.
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+use turnstile_engine::lex::{count_params, first_keyword, split_statements, tokenize, Tok};
+use turnstile_fuzz::{on_server_stack, sql_text};
+
+fn check(data: &[u8]) {
+    let sql = sql_text(data);
+    let _ = first_keyword(&sql);
+    let _ = split_statements(&sql);
+    match tokenize(&sql) {
+        Ok(toks) => {
+            let mut prev_end = 0;
+            for t in &toks {
+                assert!(
+                    t.start <= t.end && t.end <= sql.len(),
+                    "token {t:?} outside the text"
+                );
+                assert!(
+                    sql.is_char_boundary(t.start) && sql.is_char_boundary(t.end),
+                    "token {t:?} splits a character"
+                );
+                assert!(t.start >= prev_end, "token {t:?} overlaps the previous one");
+                prev_end = t.end;
+                let _ = &sql[t.start..t.end];
+            }
+            let params = toks.iter().filter(|t| t.tok == Tok::Param).count();
+            assert_eq!(count_params(&sql), Ok(params));
+        }
+        Err(e) => {
+            assert!(
+                e.at <= sql.len() && sql.is_char_boundary(e.at),
+                "error offset {} not a character boundary",
+                e.at
+            );
+            let _ = &sql[e.at..];
+        }
+    }
+}
+
+fuzz_target!(|data: &[u8]| on_server_stack(data, check));

@@ -1,0 +1,39 @@
+//! Fuzz target: the SQLite engine's dialect rewriter
+//! (crates/engine/src/sqlite/rewrite.rs).
+//!
+//! Input: a statement text. Like `SqliteSession::dml`, the statement's first
+//! keyword picks the kind (SELECT/WITH/TABLE, INSERT/REPLACE, UPDATE, DELETE;
+//! other statements never reach the rewriter), and `rewrite` runs against
+//! `StubSchema` (databases `fz` and `other`, tables `sbtest1`, `t`, `tmp1`).
+//! Column DEFAULT expressions go through `expression`, so that runs too.
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+use turnstile_engine::lex::first_keyword;
+use turnstile_engine::sqlite::rewrite::{expression, rewrite, Kind};
+use turnstile_fuzz::{on_server_stack, sql_text, StubSchema};
+
+thread_local! {
+    static SCHEMA: StubSchema = StubSchema::new();
+}
+
+fn check(data: &[u8]) {
+    let sql = sql_text(data);
+    let kind = match first_keyword(&sql).as_str() {
+        "SELECT" | "WITH" | "TABLE" => Kind::Select,
+        "INSERT" | "REPLACE" => Kind::Insert,
+        "UPDATE" => Kind::Update,
+        "DELETE" => Kind::Delete,
+        _ => {
+            let _ = expression(&sql);
+            return;
+        }
+    };
+    SCHEMA.with(|schema| {
+        if let Ok(rw) = rewrite(&sql, kind, schema) {
+            assert!(!rw.sql.is_empty());
+        }
+    });
+}
+
+fuzz_target!(|data: &[u8]| on_server_stack(data, check));
