@@ -213,10 +213,10 @@ impl Env for StubEnv {
             _ => Value::Null,
         }
     }
-    fn interrupted(&self) -> bool {
+    fn interruption(&self) -> Option<SqlError> {
         let n = self.interrupt_checks.get() + 1;
         self.interrupt_checks.set(n);
-        n > INTERRUPT_AFTER_CHECKS
+        (n > INTERRUPT_AFTER_CHECKS).then(SqlError::query_interrupted)
     }
 }
 

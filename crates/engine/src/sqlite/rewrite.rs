@@ -237,7 +237,9 @@ fn having_without_group_by(sql: &str, toks: &[Token]) -> Option<String> {
         }
     }
     let (from, h) = (from?, having?);
-    if h + 1 >= having_end {
+    // Clauses out of MySQL's order (WHERE or FROM after HAVING): left to
+    // SQLite, which calls it a syntax error.
+    if h + 1 >= having_end || from > h || where_at.is_some_and(|w| w > h) {
         return None;
     }
     // aliases of the select list: name -> expression text
@@ -2006,6 +2008,7 @@ mod tests {
     #[test]
     fn clauses_out_of_order_are_syntax_errors() {
         // Found by fuzz/fuzz_targets/rewrite.rs (a slice panic before).
+        assert_eq!(rewrite("SELECT c FROM sbtest1 HAVING c > 1 WHERE id > 0", Kind::Select, &r()).map(|_| ()).unwrap_or(()), ());
         for sql in ["UPDATE sbtest1 SET k = 1 ORDER BY id WHERE 1", "UPDATE sbtest1 SET k = 1 LIMIT 1 ORDER BY id", "DELETE FROM sbtest1 ORDER BY id WHERE 1", "DELETE FROM sbtest1 LIMIT 1 WHERE 1"] {
             let kind = if sql.starts_with("UPDATE") { Kind::Update } else { Kind::Delete };
             assert_eq!(rewrite(sql, kind, &r()).unwrap_err().code, 1064, "{}", sql);
