@@ -773,6 +773,8 @@ def test_kill_query_interrupts_long_statement(sql_server, sql_conn, db):
 
         def run():
             try:
+                # Deeper than the default cte_max_recursion_depth allows (as in MySQL).
+                query(victim, "SET SESSION cte_max_recursion_depth = 4294967295")
                 query(victim, "WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r WHERE n < 100000000000) SELECT COUNT(*) FROM r")
                 result["ok"] = True
             except pymysql.MySQLError as e:
@@ -807,7 +809,9 @@ def test_large_result_streams_completely(sql_server, sql_conn, db):
     """A result much larger than the socket buffers arrives whole and in order
     (under the pool-of-threads scheduler the engine pauses and resumes it)."""
     query(sql_conn, "CREATE TABLE big (id INT PRIMARY KEY, pad CHAR(100) NOT NULL)")
+    query(sql_conn, "SET SESSION cte_max_recursion_depth = 50000")
     query(sql_conn, "INSERT INTO big WITH RECURSIVE s(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM s WHERE n < 50000) SELECT n, REPEAT('x', 100) FROM s")
+    query(sql_conn, "SET SESSION cte_max_recursion_depth = DEFAULT")
     conn = clients.root(sql_server, database=db, cursorclass=pymysql.cursors.SSCursor)
     try:
         with conn.cursor() as cur:
