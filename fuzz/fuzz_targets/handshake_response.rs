@@ -21,26 +21,16 @@ fn check(data: &[u8]) {
     let _ = HandshakeResponse::is_ssl_request(data);
     if let Ok(r) = HandshakeResponse::decode(data) {
         let _ = r.attributes();
-        let _ = auth::verify_native(
-            Some(&auth::native_stored(b"pw")),
-            SCRAMBLE,
-            &r.auth_response,
-        );
+        let _ = auth::verify_native(Some(&auth::native_stored(b"pw")), SCRAMBLE, &r.auth_response);
         let _ = auth::verify_sha2(Some(&auth::sha2_stored(b"pw")), SCRAMBLE, &r.auth_response);
         // `encode` writes the token length-prefixed; decode reads it so only
         // with one of these two capabilities.
-        let prefixed =
-            r.capabilities & (cap::SECURE_CONNECTION | cap::PLUGIN_AUTH_LENENC_CLIENT_DATA) != 0;
-        let fits = r.capabilities & cap::PLUGIN_AUTH_LENENC_CLIENT_DATA != 0
-            || r.auth_response.len() < 256;
+        let prefixed = r.capabilities & (cap::SECURE_CONNECTION | cap::PLUGIN_AUTH_LENENC_CLIENT_DATA) != 0;
+        let fits = r.capabilities & cap::PLUGIN_AUTH_LENENC_CLIENT_DATA != 0 || r.auth_response.len() < 256;
         if prefixed && fits {
             let mut again = Vec::new();
             r.encode(&mut again);
-            assert_eq!(
-                HandshakeResponse::decode(&again).as_ref(),
-                Ok(&r),
-                "re-encoded handshake response differs"
-            );
+            assert_eq!(HandshakeResponse::decode(&again).as_ref(), Ok(&r), "re-encoded handshake response differs");
         }
     }
     if data.len() >= 4 {

@@ -20,14 +20,8 @@ fn check(data: &[u8]) {
         Ok(toks) => {
             let mut prev_end = 0;
             for t in &toks {
-                assert!(
-                    t.start <= t.end && t.end <= sql.len(),
-                    "token {t:?} outside the text"
-                );
-                assert!(
-                    sql.is_char_boundary(t.start) && sql.is_char_boundary(t.end),
-                    "token {t:?} splits a character"
-                );
+                assert!(t.start <= t.end && t.end <= sql.len(), "token {t:?} outside the text");
+                assert!(sql.is_char_boundary(t.start) && sql.is_char_boundary(t.end), "token {t:?} splits a character");
                 assert!(t.start >= prev_end, "token {t:?} overlaps the previous one");
                 prev_end = t.end;
                 let _ = &sql[t.start..t.end];
@@ -36,11 +30,7 @@ fn check(data: &[u8]) {
             assert_eq!(count_params(&sql), Ok(params));
         }
         Err(e) => {
-            assert!(
-                e.at <= sql.len() && sql.is_char_boundary(e.at),
-                "error offset {} not a character boundary",
-                e.at
-            );
+            assert!(e.at <= sql.len() && sql.is_char_boundary(e.at), "error offset {} not a character boundary", e.at);
             let _ = &sql[e.at..];
         }
     }

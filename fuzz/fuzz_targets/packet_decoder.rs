@@ -80,11 +80,7 @@ fn check(data: &[u8]) {
     };
     let max = MAX_PAYLOADS[*pick as usize % MAX_PAYLOADS.len()];
     let expected = whole(max, stream);
-    assert_eq!(
-        pieces(max, *seed as u32, stream),
-        expected,
-        "decoding depends on how the bytes arrive"
-    );
+    assert_eq!(pieces(max, *seed as u32, stream), expected, "decoding depends on how the bytes arrive");
     for item in &expected {
         if let Item::Payload(p, seq) = item {
             let mut framed = Vec::new();

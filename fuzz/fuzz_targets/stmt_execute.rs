@@ -27,13 +27,10 @@ fn check(data: &[u8]) {
         return;
     };
     let mut types: Vec<ParamType> = Vec::new();
-    let mut long_data: Vec<Option<Vec<u8>>> = (0..params)
-        .map(|i| (i < 8 && long_mask & (1 << i) != 0).then(|| b"long".to_vec()))
-        .collect();
+    let mut long_data: Vec<Option<Vec<u8>>> = (0..params).map(|i| (i < 8 && long_mask & (1 << i) != 0).then(|| b"long".to_vec())).collect();
     let mut values = Vec::new();
     for _ in 0..2 {
-        if decode_execute_params_into(rest, params, &mut types, &mut long_data, &mut values).is_ok()
-        {
+        if decode_execute_params_into(rest, params, &mut types, &mut long_data, &mut values).is_ok() {
             assert_eq!(values.len(), params);
             assert_eq!(types.len(), params);
             for v in &values {

@@ -55,19 +55,11 @@ struct Runner {
 
 fn cpu_limit_s() -> f64 {
     static LIMIT: OnceLock<f64> = OnceLock::new();
-    *LIMIT.get_or_init(|| {
-        std::env::var("TURNSTILE_FUZZ_CPU_S")
-            .ok()
-            .and_then(|s| s.parse().ok())
-            .unwrap_or(DEFAULT_CPU_LIMIT_S)
-    })
+    *LIMIT.get_or_init(|| std::env::var("TURNSTILE_FUZZ_CPU_S").ok().and_then(|s| s.parse().ok()).unwrap_or(DEFAULT_CPU_LIMIT_S))
 }
 
 fn cpu_seconds(clock: libc::clockid_t) -> f64 {
-    let mut ts = libc::timespec {
-        tv_sec: 0,
-        tv_nsec: 0,
-    };
+    let mut ts = libc::timespec { tv_sec: 0, tv_nsec: 0 };
     // SAFETY: clock_gettime writes the timespec it is given.
     let rc = unsafe { libc::clock_gettime(clock, &mut ts) };
     assert_eq!(rc, 0, "clock_gettime on the worker's CPU clock");
@@ -76,12 +68,7 @@ fn cpu_seconds(clock: libc::clockid_t) -> f64 {
 
 fn stack_bytes() -> usize {
     static STACK: OnceLock<usize> = OnceLock::new();
-    *STACK.get_or_init(|| {
-        std::env::var("TURNSTILE_FUZZ_STACK")
-            .ok()
-            .and_then(|s| s.parse().ok())
-            .unwrap_or(SERVER_STACK_BYTES)
-    })
+    *STACK.get_or_init(|| std::env::var("TURNSTILE_FUZZ_STACK").ok().and_then(|s| s.parse().ok()).unwrap_or(SERVER_STACK_BYTES))
 }
 
 fn runner() -> &'static Mutex<Runner> {
@@ -109,11 +96,7 @@ fn runner() -> &'static Mutex<Runner> {
         // SAFETY: the thread is alive (it never returns while `jobs` exists).
         let rc = unsafe { libc::pthread_getcpuclockid(worker.as_pthread_t(), &mut cpu_clock) };
         assert_eq!(rc, 0, "pthread_getcpuclockid");
-        Mutex::new(Runner {
-            jobs,
-            done,
-            cpu_clock,
-        })
+        Mutex::new(Runner { jobs, done, cpu_clock })
     })
 }
 
@@ -123,9 +106,7 @@ pub fn on_server_stack(data: &[u8], f: fn(&[u8])) {
         return f(data);
     }
     let r = runner().lock().unwrap_or_else(|e| e.into_inner());
-    r.jobs
-        .send((f, data.to_vec()))
-        .expect("fuzz worker thread is gone");
+    r.jobs.send((f, data.to_vec())).expect("fuzz worker thread is gone");
     let start_s = cpu_seconds(r.cpu_clock);
     loop {
         match r.done.recv_timeout(WATCH_INTERVAL) {
@@ -164,10 +145,7 @@ const INTERRUPT_AFTER_CHECKS: u32 = 64;
 
 impl StubEnv {
     pub fn new(words_are_values: bool) -> StubEnv {
-        StubEnv {
-            words_are_values,
-            interrupt_checks: std::cell::Cell::new(0),
-        }
+        StubEnv { words_are_values, interrupt_checks: std::cell::Cell::new(0) }
     }
 }
 
@@ -178,11 +156,7 @@ impl Env for StubEnv {
             "sql_mode" => Ok(Value::str("STRICT_TRANS_TABLES,NO_ENGINE_SUBSTITUTION")),
             "max_allowed_packet" => Ok(Value::Int(64 << 20)),
             "autocommit" => Ok(Value::Int(1)),
-            _ => Err(SqlError::new(
-                1193,
-                "HY000",
-                format!("Unknown system variable '{}'", name),
-            )),
+            _ => Err(SqlError::new(1193, "HY000", format!("Unknown system variable '{}'", name))),
         }
     }
     fn user_var(&self, _name: &str) -> Value {
@@ -191,9 +165,7 @@ impl Env for StubEnv {
     fn session_function(&mut self, name: &str, _args: &[Value]) -> Option<Result<Value, SqlError>> {
         match name {
             "DATABASE" | "SCHEMA" => Some(Ok(Value::str("fz"))),
-            "USER" | "CURRENT_USER" | "SESSION_USER" | "SYSTEM_USER" => {
-                Some(Ok(Value::str("root@localhost")))
-            }
+            "USER" | "CURRENT_USER" | "SESSION_USER" | "SYSTEM_USER" => Some(Ok(Value::str("root@localhost"))),
             "CONNECTION_ID" => Some(Ok(Value::UInt(7))),
             "VERSION" => Some(Ok(Value::str(turnstile_sql::SERVER_VERSION))),
             _ => None,
@@ -299,11 +271,7 @@ mod overflow {
             STACK_LOW.store(addr as usize, Ordering::Relaxed);
 
             let alt = Box::leak(vec![0u8; ALT_STACK_BYTES].into_boxed_slice());
-            let ss = libc::stack_t {
-                ss_sp: alt.as_mut_ptr().cast(),
-                ss_flags: 0,
-                ss_size: alt.len(),
-            };
+            let ss = libc::stack_t { ss_sp: alt.as_mut_ptr().cast(), ss_flags: 0, ss_size: alt.len() };
             assert_eq!(libc::sigaltstack(&ss, std::ptr::null_mut()), 0);
 
             let mut old: libc::sigaction = std::mem::zeroed();
@@ -328,11 +296,7 @@ mod overflow {
             }
             match PREVIOUS.get() {
                 Some(prev) if prev.sa_flags & libc::SA_SIGINFO != 0 && prev.sa_sigaction > 1 => {
-                    let handler: extern "C" fn(
-                        libc::c_int,
-                        *mut libc::siginfo_t,
-                        *mut libc::c_void,
-                    ) = std::mem::transmute(prev.sa_sigaction);
+                    let handler: extern "C" fn(libc::c_int, *mut libc::siginfo_t, *mut libc::c_void) = std::mem::transmute(prev.sa_sigaction);
                     handler(sig, info, ctx);
                 }
                 Some(prev) => {

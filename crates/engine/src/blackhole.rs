@@ -102,9 +102,7 @@ fn result_columns(sql: &str, db: Option<&str>) -> Result<Vec<Column>, SqlError> 
                 Ok(["Field", "Type", "Null", "Key", "Default", "Extra"].iter().map(|n| Column::varchar(n)).collect())
             }
         }
-        "DESCRIBE" | "DESC" | "EXPLAIN" => {
-            Ok(["Field", "Type", "Null", "Key", "Default", "Extra"].iter().map(|n| Column::varchar(n)).collect())
-        }
+        "DESCRIBE" | "DESC" | "EXPLAIN" => Ok(["Field", "Type", "Null", "Key", "Default", "Extra"].iter().map(|n| Column::varchar(n)).collect()),
         _ => Ok(Vec::new()),
     }
 }
@@ -125,7 +123,10 @@ fn touches_table(sql: &str) -> Result<bool, SqlError> {
         "SELECT" | "WITH" => tokens.iter().any(|t| t.is_kw("FROM")),
         "INSERT" | "REPLACE" | "UPDATE" | "DELETE" | "TRUNCATE" | "DESCRIBE" | "DESC" | "RENAME" | "LOCK" | "ANALYZE" | "OPTIMIZE" | "CHECK" | "REPAIR" => true,
         "CREATE" | "DROP" | "ALTER" => tokens.iter().take(4).any(|t| t.is_kw("TABLE") || t.is_kw("INDEX") || t.is_kw("VIEW")),
-        "SHOW" => tokens.iter().any(|t| t.is_kw("TABLES") || t.is_kw("COLUMNS") || t.is_kw("FIELDS") || t.is_kw("INDEX") || t.is_kw("INDEXES") || t.is_kw("KEYS")) && !tokens.iter().any(|t| t.is_kw("FROM") || t.is_kw("IN")),
+        "SHOW" => {
+            tokens.iter().any(|t| t.is_kw("TABLES") || t.is_kw("COLUMNS") || t.is_kw("FIELDS") || t.is_kw("INDEX") || t.is_kw("INDEXES") || t.is_kw("KEYS"))
+                && !tokens.iter().any(|t| t.is_kw("FROM") || t.is_kw("IN"))
+        }
         _ => false,
     };
     Ok(touches_table)
@@ -188,10 +189,7 @@ fn select_columns(sql: &str) -> Result<Vec<Column>, SqlError> {
     if items.is_empty() {
         return Err(SqlError::syntax(sql));
     }
-    Ok(items
-        .into_iter()
-        .map(|(s, e, alias)| Column::varchar(alias.as_deref().unwrap_or(&sql[s..e])))
-        .collect())
+    Ok(items.into_iter().map(|(s, e, alias)| Column::varchar(alias.as_deref().unwrap_or(&sql[s..e]))).collect())
 }
 
 impl EngineSession for BlackholeSession {

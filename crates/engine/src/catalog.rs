@@ -29,11 +29,7 @@ impl Catalog {
     pub fn open(datadir: &Path) -> std::io::Result<Catalog> {
         let root = datadir.join(DATABASES_DIR);
         std::fs::DirBuilder::new().recursive(true).mode(DIR_MODE).create(&root)?;
-        let names = std::fs::read_dir(&root)?
-            .filter_map(|e| e.ok())
-            .filter(|e| e.path().is_dir())
-            .filter_map(|e| e.file_name().into_string().ok())
-            .collect();
+        let names = std::fs::read_dir(&root)?.filter_map(|e| e.ok()).filter(|e| e.path().is_dir()).filter_map(|e| e.file_name().into_string().ok()).collect();
         Ok(Catalog { root, names: RwLock::new(names) })
     }
 
@@ -47,12 +43,7 @@ impl Catalog {
 
     /// MySQL's rules, restricted so a name is always a safe directory name.
     pub fn validate_name(name: &str) -> Result<(), SqlError> {
-        let ok = !name.is_empty()
-            && name.len() <= 64
-            && !name.ends_with(' ')
-            && name != "."
-            && name != ".."
-            && !name.chars().any(|c| c == '/' || c == '\\' || c == '\0' || c.is_control());
+        let ok = !name.is_empty() && name.len() <= 64 && !name.ends_with(' ') && name != "." && name != ".." && !name.chars().any(|c| c == '/' || c == '\\' || c == '\0' || c.is_control());
         if ok {
             Ok(())
         } else {
@@ -107,8 +98,7 @@ impl Catalog {
         }
         let mut names = self.names.write().unwrap_or_else(|e| e.into_inner());
         names.remove(name);
-        std::fs::remove_dir_all(self.path_of(name))
-            .map_err(|e| SqlError::new(1010, "HY000", format!("Error dropping database (can't rmdir '{}', errno: {})", name, e)))?;
+        std::fs::remove_dir_all(self.path_of(name)).map_err(|e| SqlError::new(1010, "HY000", format!("Error dropping database (can't rmdir '{}', errno: {})", name, e)))?;
         sync_dir(&self.root);
         Ok(true)
     }

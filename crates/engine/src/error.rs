@@ -22,11 +22,7 @@ impl SqlError {
     }
 
     pub fn access_denied(user: &str, host: &str, using_password: bool) -> Self {
-        Self::new(
-            1045,
-            "28000",
-            format!("Access denied for user '{}'@'{}' (using password: {})", user, host, if using_password { "YES" } else { "NO" }),
-        )
+        Self::new(1045, "28000", format!("Access denied for user '{}'@'{}' (using password: {})", user, host, if using_password { "YES" } else { "NO" }))
     }
     pub fn db_access_denied(user: &str, host: &str, db: &str) -> Self {
         Self::new(1044, "42000", format!("Access denied for user '{}'@'{}' to database '{}'", user, host, db))
@@ -36,11 +32,7 @@ impl SqlError {
         Self::new(1142, "42000", format!("{} command denied to user '{}'@'{}' for table `{}`.`{}`", command, user, host, db.replace('`', "``"), table.replace('`', "``")))
     }
     pub fn specific_access_denied(privilege: &str) -> Self {
-        Self::new(
-            1227,
-            "42000",
-            format!("Access denied; you need (at least one of) the {} privilege(s) for this operation", privilege),
-        )
+        Self::new(1227, "42000", format!("Access denied; you need (at least one of) the {} privilege(s) for this operation", privilege))
     }
     pub fn unknown_database(db: &str) -> Self {
         Self::new(1049, "42000", format!("Unknown database '{}'", db))
@@ -68,14 +60,7 @@ impl SqlError {
     }
     pub fn syntax(near: &str) -> Self {
         let near: String = near.chars().take(80).collect();
-        Self::new(
-            1064,
-            "42000",
-            format!(
-                "You have an error in your SQL syntax; check the manual that corresponds to your MySQL server version for the right syntax to use near '{}' at line 1",
-                near
-            ),
-        )
+        Self::new(1064, "42000", format!("You have an error in your SQL syntax; check the manual that corresponds to your MySQL server version for the right syntax to use near '{}' at line 1", near))
     }
     pub fn empty_query() -> Self {
         Self::new(1065, "42000", "Query was empty")

@@ -62,9 +62,7 @@ pub struct LexError {
     pub at: usize,
 }
 
-const OPS: [&str; 27] = [
-    "<=>", ":=", "<=", ">=", "<>", "!=", "||", "&&", "<<", ">>", "(", ")", ",", ";", ".", "=", "<", ">", "+", "-", "*", "/", "%", "&", "|", "^", "~",
-];
+const OPS: [&str; 27] = ["<=>", ":=", "<=", ">=", "<>", "!=", "||", "&&", "<<", ">>", "(", ")", ",", ";", ".", "=", "<", ">", "+", "-", "*", "/", "%", "&", "|", "^", "~"];
 
 /// Lex a whole statement (or several, separated by `;` tokens).
 pub fn tokenize(sql: &str) -> Result<Vec<Token>, LexError> {
@@ -142,9 +140,7 @@ pub fn tokenize(sql: &str) -> Result<Vec<Token>, LexError> {
                 }
                 let full = sql[name_start..j].to_ascii_lowercase();
                 let (scope, name) = match full.split_once('.') {
-                    Some((s, n)) if matches!(s, "session" | "global" | "local") => {
-                        (Some(if s == "local" { "session".to_string() } else { s.to_string() }), n.to_string())
-                    }
+                    Some((s, n)) if matches!(s, "session" | "global" | "local") => (Some(if s == "local" { "session".to_string() } else { s.to_string() }), n.to_string()),
                     _ => (None, full),
                 };
                 if name.is_empty() {
@@ -179,11 +175,7 @@ pub fn tokenize(sql: &str) -> Result<Vec<Token>, LexError> {
             // 0x41 / 0b101: a binary string that is a number in numeric
             // context (`hybrid_bytes`). MySQL spells the prefix in lower case
             // only, and digits followed by a letter make a name (0x41g).
-            out.push(Token {
-                tok: Tok::Number(TokText::from(&sql[i..j])),
-                start,
-                end: j,
-            });
+            out.push(Token { tok: Tok::Number(TokText::from(&sql[i..j])), start, end: j });
             i = j;
             continue;
         }
@@ -236,20 +228,12 @@ pub fn tokenize(sql: &str) -> Result<Vec<Token>, LexError> {
             }
             // b'0101': a bit literal, lexed as the number 0b0101 (b'' as 0b).
             if j == i + 1 && (b[i] == b'B' || b[i] == b'b') && j < b.len() && b[j] == b'\'' {
-                let close = b[j + 1..]
-                    .iter()
-                    .position(|&c| c == b'\'')
-                    .map(|p| j + 1 + p)
-                    .ok_or(LexError { at: j })?;
+                let close = b[j + 1..].iter().position(|&c| c == b'\'').map(|p| j + 1 + p).ok_or(LexError { at: j })?;
                 let digits = &sql[j + 1..close];
                 if !digits.bytes().all(|d| d == b'0' || d == b'1') {
                     return Err(LexError { at: i });
                 }
-                out.push(Token {
-                    tok: Tok::Number(TokText::from(format!("0b{}", digits))),
-                    start,
-                    end: close + 1,
-                });
+                out.push(Token { tok: Tok::Number(TokText::from(format!("0b{}", digits))), start, end: close + 1 });
                 i = close + 1;
                 continue;
             }
@@ -300,9 +284,7 @@ fn executed_comment(b: &[u8], i: usize) -> Option<usize> {
         return None;
     }
     let digits = b[i + 3..].iter().take_while(|d| d.is_ascii_digit()).count();
-    let version = std::str::from_utf8(&b[i + 3..i + 3 + digits])
-        .ok()
-        .and_then(|d| d.parse::<u64>().ok());
+    let version = std::str::from_utf8(&b[i + 3..i + 3 + digits]).ok().and_then(|d| d.parse::<u64>().ok());
     match version {
         Some(v) if v > u64::from(VERSION_ID) => None,
         _ => Some(i + 3 + digits),
@@ -463,10 +445,7 @@ fn hybrid_literal_end(b: &[u8], i: usize) -> Option<usize> {
     };
     let n = b[i + 2..].iter().take_while(|d| digit(d)).count();
     let end = i + 2 + n;
-    if n == 0
-        || b.get(end)
-            .is_some_and(|&c| is_ident(c) || c >= 0x80 || c == b'$')
-    {
+    if n == 0 || b.get(end).is_some_and(|&c| is_ident(c) || c >= 0x80 || c == b'$') {
         return None;
     }
     Some(end)
@@ -487,9 +466,7 @@ pub fn hybrid_bytes(n: &str) -> Option<Vec<u8>> {
     let per_byte = 8 / bits;
     let mut out = Vec::with_capacity(digits.len() / per_byte + 1);
     let lead = digits.len() % per_byte;
-    let groups = std::iter::once(&digits[..lead])
-        .filter(|g| !g.is_empty())
-        .chain(digits[lead..].chunks(per_byte));
+    let groups = std::iter::once(&digits[..lead]).filter(|g| !g.is_empty()).chain(digits[lead..].chunks(per_byte));
     for g in groups {
         out.push(g.iter().fold(0u8, |acc, &d| (acc << bits) | hex_val(d)));
     }
@@ -500,12 +477,7 @@ pub fn hybrid_bytes(n: &str) -> Option<Vec<u8>> {
 /// a big-endian unsigned integer (MySQL's rule; 0x4142434445464748494a + 0 is
 /// 0x434445464748494a).
 pub fn hybrid_u64(bytes: &[u8]) -> u64 {
-    bytes
-        .iter()
-        .rev()
-        .take(8)
-        .rev()
-        .fold(0u64, |acc, &b| (acc << 8) | u64::from(b))
+    bytes.iter().rev().take(8).rev().fold(0u64, |acc, &b| (acc << 8) | u64::from(b))
 }
 
 /// True if string token `t` of `sql` is a binary string: `X'..'` or one with
@@ -516,8 +488,7 @@ pub fn is_binary_string(sql: &str, t: &Token) -> bool {
         return false;
     }
     let b = &sql.as_bytes()[t.start.min(sql.len())..];
-    matches!(b, [b'x' | b'X', b'\'', ..])
-        || (b.len() >= 7 && b[..7].eq_ignore_ascii_case(b"_binary"))
+    matches!(b, [b'x' | b'X', b'\'', ..]) || (b.len() >= 7 && b[..7].eq_ignore_ascii_case(b"_binary"))
 }
 
 #[cfg(test)]
@@ -585,30 +556,12 @@ mod tests {
 
     #[test]
     fn versioned_comments() {
-        assert_eq!(
-            toks("/*!40101 SET x */"),
-            vec![Tok::Word("SET".into()), Tok::Word("x".into())]
-        );
-        assert_eq!(
-            toks("/*!80036 SET x */"),
-            vec![Tok::Word("SET".into()), Tok::Word("x".into())]
-        );
-        assert_eq!(
-            toks("/*!80100 SET x */ SELECT"),
-            vec![Tok::Word("SELECT".into())]
-        );
-        assert_eq!(
-            toks("/*M!999999\\- enable the sandbox mode */ SELECT 1"),
-            vec![Tok::Word("SELECT".into()), Tok::Number("1".into())]
-        );
-        assert_eq!(
-            toks("/*M!100616 SET @OLD_NOTE_VERBOSITY=@@NOTE_VERBOSITY */"),
-            vec![]
-        );
-        assert_eq!(
-            first_keyword("/*M!999999\\- enable the sandbox mode */\n/*!40101 SET NAMES utf8 */"),
-            "SET"
-        );
+        assert_eq!(toks("/*!40101 SET x */"), vec![Tok::Word("SET".into()), Tok::Word("x".into())]);
+        assert_eq!(toks("/*!80036 SET x */"), vec![Tok::Word("SET".into()), Tok::Word("x".into())]);
+        assert_eq!(toks("/*!80100 SET x */ SELECT"), vec![Tok::Word("SELECT".into())]);
+        assert_eq!(toks("/*M!999999\\- enable the sandbox mode */ SELECT 1"), vec![Tok::Word("SELECT".into()), Tok::Number("1".into())]);
+        assert_eq!(toks("/*M!100616 SET @OLD_NOTE_VERBOSITY=@@NOTE_VERBOSITY */"), vec![]);
+        assert_eq!(first_keyword("/*M!999999\\- enable the sandbox mode */\n/*!40101 SET NAMES utf8 */"), "SET");
         assert_eq!(first_keyword("/*!90000 DROP */ SELECT 1"), "SELECT");
     }
 
@@ -616,27 +569,9 @@ mod tests {
     fn hybrid_literals() {
         let sql = "SELECT 0x41, 0b101, b'1', B'', 0x, 0X41, 0x41g, 0b12, 0x0123456789abcdefAB";
         let t = toks(sql);
-        let nums: Vec<&str> = t
-            .iter()
-            .filter_map(|t| {
-                if let Tok::Number(n) = t {
-                    Some(n.as_str())
-                } else {
-                    None
-                }
-            })
-            .collect();
+        let nums: Vec<&str> = t.iter().filter_map(|t| if let Tok::Number(n) = t { Some(n.as_str()) } else { None }).collect();
         assert_eq!(nums, ["0x41", "0b101", "0b1", "0b", "0x0123456789abcdefAB"]);
-        let words: Vec<&str> = t
-            .iter()
-            .filter_map(|t| {
-                if let Tok::Word(w) = t {
-                    Some(w.as_str())
-                } else {
-                    None
-                }
-            })
-            .collect();
+        let words: Vec<&str> = t.iter().filter_map(|t| if let Tok::Word(w) = t { Some(w.as_str()) } else { None }).collect();
         assert_eq!(words, ["SELECT", "0x", "0X41", "0x41g", "0b12"]);
         assert!(tokenize("SELECT b'102'").is_err());
         assert_eq!(hybrid_bytes("0x41").unwrap(), b"A");
@@ -655,11 +590,7 @@ mod tests {
     fn binary_strings() {
         let sql = "SELECT X'41', 'a', _binary'b', _binary 'c', _utf8mb4'd', x''";
         let t = tokenize(sql).unwrap();
-        let kinds: Vec<bool> = t
-            .iter()
-            .filter(|t| matches!(t.tok, Tok::Str(_)))
-            .map(|t| is_binary_string(sql, t))
-            .collect();
+        let kinds: Vec<bool> = t.iter().filter(|t| matches!(t.tok, Tok::Str(_))).map(|t| is_binary_string(sql, t)).collect();
         assert_eq!(kinds, [true, false, true, true, false, true]);
     }
 }

@@ -201,7 +201,15 @@ impl<'a> ExecContext<'a> {
     where
         'a: 'b,
     {
-        ExecContext { waits: self.waits, killed: self.killed, access, deadline_ms: self.deadline_ms, client: self.client, cte_max_recursion_depth: self.cte_max_recursion_depth, next_probe_ms: std::cell::Cell::new(self.next_probe_ms.get()) }
+        ExecContext {
+            waits: self.waits,
+            killed: self.killed,
+            access,
+            deadline_ms: self.deadline_ms,
+            client: self.client,
+            cte_max_recursion_depth: self.cte_max_recursion_depth,
+            next_probe_ms: std::cell::Cell::new(self.next_probe_ms.get()),
+        }
     }
 
     /// The same context with a deadline (coarse-clock milliseconds, 0: none).

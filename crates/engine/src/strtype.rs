@@ -16,21 +16,8 @@
 use crate::lex::{self, Tok, Token};
 
 /// Functions whose result is always a binary string.
-const BYTE_FUNCTIONS: &[&str] = &[
-    "UNHEX",
-    "FROM_BASE64",
-    "AES_ENCRYPT",
-    "AES_DECRYPT",
-    "DES_ENCRYPT",
-    "DES_DECRYPT",
-    "COMPRESS",
-    "UNCOMPRESS",
-    "RANDOM_BYTES",
-    "INET6_ATON",
-    "WEIGHT_STRING",
-    "ST_ASBINARY",
-    "ST_ASWKB",
-];
+const BYTE_FUNCTIONS: &[&str] =
+    &["UNHEX", "FROM_BASE64", "AES_ENCRYPT", "AES_DECRYPT", "DES_ENCRYPT", "DES_DECRYPT", "COMPRESS", "UNCOMPRESS", "RANDOM_BYTES", "INET6_ATON", "WEIGHT_STRING", "ST_ASBINARY", "ST_ASWKB"];
 
 /// String functions whose result is binary when one of their string
 /// arguments is.
@@ -83,26 +70,9 @@ pub fn is_binary_expr(sql: &str, toks: &[Token], column: &dyn Fn(&str) -> bool) 
             _ => false,
         },
         [first, ..] if first.is_kw("BINARY") => true,
-        [first, dot, rest @ ..]
-            if first.ident().is_some()
-                && dot.is_op(".")
-                && rest.iter().all(|t| t.ident().is_some() || t.is_op(".")) =>
-        {
-            rest.last().and_then(Token::ident).is_some_and(column)
-        }
-        [name, open, .., close]
-            if name.ident().is_some()
-                && matches!(name.tok, Tok::Word(_))
-                && open.is_op("(")
-                && close.is_op(")")
-                && closes(toks, 1) == Some(toks.len() - 1) =>
-        {
-            call_is_binary(
-                sql,
-                &name.ident().unwrap_or_default().to_ascii_uppercase(),
-                &toks[2..toks.len() - 1],
-                column,
-            )
+        [first, dot, rest @ ..] if first.ident().is_some() && dot.is_op(".") && rest.iter().all(|t| t.ident().is_some() || t.is_op(".")) => rest.last().and_then(Token::ident).is_some_and(column),
+        [name, open, .., close] if name.ident().is_some() && matches!(name.tok, Tok::Word(_)) && open.is_op("(") && close.is_op(")") && closes(toks, 1) == Some(toks.len() - 1) => {
+            call_is_binary(sql, &name.ident().unwrap_or_default().to_ascii_uppercase(), &toks[2..toks.len() - 1], column)
         }
         _ => false,
     }
@@ -111,22 +81,15 @@ pub fn is_binary_expr(sql: &str, toks: &[Token], column: &dyn Fn(&str) -> bool) 
 fn call_is_binary(sql: &str, name: &str, inner: &[Token], column: &dyn Fn(&str) -> bool) -> bool {
     let args = split_args(inner);
     match name {
-        "CAST" => top_level(inner, |t| t.is_kw("AS")).is_some_and(|k| {
-            inner.get(k + 1).is_some_and(|t| t.is_kw("BINARY"))
-        }),
+        "CAST" => top_level(inner, |t| t.is_kw("AS")).is_some_and(|k| inner.get(k + 1).is_some_and(|t| t.is_kw("BINARY"))),
         "CONVERT" => {
-            (args.len() == 2 && args[1].first().is_some_and(|t| t.is_kw("BINARY")))
-                || top_level(inner, |t| t.is_kw("USING")).is_some_and(|k| {
-                    inner.get(k + 1).is_some_and(|t| t.is_kw("BINARY"))
-                })
+            (args.len() == 2 && args[1].first().is_some_and(|t| t.is_kw("BINARY"))) || top_level(inner, |t| t.is_kw("USING")).is_some_and(|k| inner.get(k + 1).is_some_and(|t| t.is_kw("BINARY")))
         }
         // CHAR(n, ...) without USING is a binary string.
         "CHAR" => top_level(inner, |t| t.is_kw("USING")).is_none(),
         "IF" => args.iter().skip(1).any(|a| is_binary_expr(sql, a, column)),
         _ if BYTE_FUNCTIONS.contains(&name) => true,
-        _ if PASS_FUNCTIONS.contains(&name) => args
-            .iter()
-            .any(|a| is_binary_expr(sql, trim_distinct(a), column)),
+        _ if PASS_FUNCTIONS.contains(&name) => args.iter().any(|a| is_binary_expr(sql, trim_distinct(a), column)),
         _ => false,
     }
 }
@@ -213,32 +176,10 @@ mod tests {
 
     #[test]
     fn literals() {
-        for t in [
-            "0x41",
-            "X'41'",
-            "x''",
-            "b'1'",
-            "0b1",
-            "_binary'a'",
-            "_binary 'a'",
-            "(0x41)",
-            "_BINARY'a'",
-        ] {
+        for t in ["0x41", "X'41'", "x''", "b'1'", "0b1", "_binary'a'", "_binary 'a'", "(0x41)", "_BINARY'a'"] {
             assert!(bin(t), "{}", t);
         }
-        for t in [
-            "'a'",
-            "_utf8mb4'a'",
-            "N'a'",
-            "65",
-            "1.5",
-            "NULL",
-            "0x41 + 0",
-            "0x41 = 'A'",
-            "-0x41",
-            "HEX(0x41)",
-            "LENGTH(0x41)",
-        ] {
+        for t in ["'a'", "_utf8mb4'a'", "N'a'", "65", "1.5", "NULL", "0x41 + 0", "0x41 = 'A'", "-0x41", "HEX(0x41)", "LENGTH(0x41)"] {
             assert!(!bin(t), "{}", t);
         }
     }
@@ -263,16 +204,7 @@ mod tests {
         ] {
             assert!(bin(t), "{}", t);
         }
-        for t in [
-            "CAST(0x41 AS CHAR)",
-            "CONVERT(0x41 USING utf8mb4)",
-            "CONCAT('a', 'b')",
-            "CONCAT('a', c)",
-            "IF(0x41, 'a', 'b')",
-            "CHAR(65 USING utf8mb4)",
-            "b + 1",
-            "LOWER(c)",
-        ] {
+        for t in ["CAST(0x41 AS CHAR)", "CONVERT(0x41 USING utf8mb4)", "CONCAT('a', 'b')", "CONCAT('a', c)", "IF(0x41, 'a', 'b')", "CHAR(65 USING utf8mb4)", "b + 1", "LOWER(c)"] {
             assert!(!bin(t), "{}", t);
         }
         assert!(bin("b") && bin("t.b") && bin("`b`") && !bin("c"));

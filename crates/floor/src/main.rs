@@ -285,14 +285,7 @@ fn epoll_ctl(ep: RawFd, op: i32, fd: RawFd, events: u32, token: u64) -> io::Resu
 fn send_some(fd: RawFd, buf: &[u8]) -> Option<usize> {
     let mut off = 0;
     while off < buf.len() {
-        let n = unsafe {
-            libc::send(
-                fd,
-                buf[off..].as_ptr() as *const libc::c_void,
-                buf.len() - off,
-                libc::MSG_NOSIGNAL,
-            )
-        };
+        let n = unsafe { libc::send(fd, buf[off..].as_ptr() as *const libc::c_void, buf.len() - off, libc::MSG_NOSIGNAL) };
         if n < 0 {
             match errno() {
                 libc::EINTR => continue,
@@ -319,22 +312,13 @@ fn starts_with_word(q: &[u8], word: &[u8]) -> bool {
         Some(i) => &q[i..],
         None => return false,
     };
-    q.len() >= word.len()
-        && q[..word.len()].eq_ignore_ascii_case(word)
-        && q.get(word.len()).is_none_or(|b| !b.is_ascii_alphanumeric() && *b != b'_')
+    q.len() >= word.len() && q[..word.len()].eq_ignore_ascii_case(word) && q.get(word.len()).is_none_or(|b| !b.is_ascii_alphanumeric() && *b != b'_')
 }
 
 impl Server {
     fn accept_all(&mut self, lfd: RawFd, tcp: bool) {
         loop {
-            let fd = unsafe {
-                libc::accept4(
-                    lfd,
-                    std::ptr::null_mut(),
-                    std::ptr::null_mut(),
-                    libc::SOCK_NONBLOCK | libc::SOCK_CLOEXEC,
-                )
-            };
+            let fd = unsafe { libc::accept4(lfd, std::ptr::null_mut(), std::ptr::null_mut(), libc::SOCK_NONBLOCK | libc::SOCK_CLOEXEC) };
             if fd < 0 {
                 match errno() {
                     libc::EINTR | libc::ECONNABORTED => continue,
@@ -349,26 +333,13 @@ impl Server {
             if tcp {
                 let one: libc::c_int = 1;
                 unsafe {
-                    libc::setsockopt(
-                        fd,
-                        libc::IPPROTO_TCP,
-                        libc::TCP_NODELAY,
-                        &one as *const _ as *const libc::c_void,
-                        std::mem::size_of::<libc::c_int>() as libc::socklen_t,
-                    );
+                    libc::setsockopt(fd, libc::IPPROTO_TCP, libc::TCP_NODELAY, &one as *const _ as *const libc::c_void, std::mem::size_of::<libc::c_int>() as libc::socklen_t);
                 }
             }
             self.next_id = self.next_id.wrapping_add(1);
             let off = greeting_id_offset();
             self.greeting[off..off + 4].copy_from_slice(&self.next_id.to_le_bytes());
-            let mut conn = Conn {
-                authed: false,
-                deprecate_eof: false,
-                next_stmt_id: 0,
-                out_armed: false,
-                pending_in: Vec::new(),
-                pending_out: Vec::new(),
-            };
+            let mut conn = Conn { authed: false, deprecate_eof: false, next_stmt_id: 0, out_armed: false, pending_in: Vec::new(), pending_out: Vec::new() };
             let sent = match send_some(fd, &self.greeting) {
                 Some(n) => n,
                 None => {
@@ -651,10 +622,7 @@ fn main() {
         wbuf: Vec::with_capacity(4096),
     };
 
-    let port_s = tcp
-        .as_ref()
-        .map(|l| l.local_addr().map(|a| a.port().to_string()).unwrap_or_default())
-        .unwrap_or_default();
+    let port_s = tcp.as_ref().map(|l| l.local_addr().map(|a| a.port().to_string()).unwrap_or_default()).unwrap_or_default();
     eprintln!("floor ready: port={} socket={}", port_s, socket.as_deref().unwrap_or(""));
 
     let tcp_fd = tcp.as_ref().map(|l| l.as_raw_fd()).unwrap_or(-1);

@@ -143,10 +143,7 @@ pub fn run(spec: Spec) -> Outcome {
     let handles: Vec<_> = (0..spec.concurrency)
         .map(|i| {
             let (s, b) = (spec.clone(), budget.clone());
-            std::thread::Builder::new()
-                .stack_size(256 * 1024)
-                .spawn(move || worker(s, i, b, deadline))
-                .expect("spawn worker thread")
+            std::thread::Builder::new().stack_size(256 * 1024).spawn(move || worker(s, i, b, deadline)).expect("spawn worker thread")
         })
         .collect();
     let mut out = Outcome { ops: 0, errors: Errors::default(), hist: stats::new_hist(), elapsed: Duration::ZERO };

@@ -30,9 +30,7 @@ pub struct Config {
 
 fn accept_all(listener: Fd, ep: &Epoll, open: &mut usize, max_conns: usize, greeting: &[u8]) {
     loop {
-        let fd = unsafe {
-            libc::accept4(listener, std::ptr::null_mut(), std::ptr::null_mut(), libc::SOCK_NONBLOCK | libc::SOCK_CLOEXEC)
-        };
+        let fd = unsafe { libc::accept4(listener, std::ptr::null_mut(), std::ptr::null_mut(), libc::SOCK_NONBLOCK | libc::SOCK_CLOEXEC) };
         if fd < 0 {
             return; // EAGAIN (drained) or a transient error: wait for the next wake-up
         }

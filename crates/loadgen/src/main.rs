@@ -119,12 +119,7 @@ impl Args {
     }
     fn login(&self) -> Login {
         let db = self.s("database", "");
-        Login {
-            user: self.s("user", "root"),
-            password: self.s("password", ""),
-            database: if db.is_empty() { None } else { Some(db) },
-            deprecate_eof: self.flag("deprecate-eof"),
-        }
+        Login { user: self.s("user", "root"), password: self.s("password", ""), database: if db.is_empty() { None } else { Some(db) }, deprecate_eof: self.flag("deprecate-eof") }
     }
     fn clients(&self, d: usize) -> Result<usize, String> {
         let n: usize = self.n("clients", d)?;
@@ -287,11 +282,7 @@ fn release_flag() -> Arc<AtomicBool> {
 fn mode_hold(a: &Args, slow: bool) -> Result<(), String> {
     let n = a.clients(1000)?;
     let limit = check_fds(n)?;
-    let goal = if slow {
-        many::Goal::Slow { query: a.s("query", "SELECT REPEAT('x', 4000000)").into_bytes() }
-    } else {
-        many::Goal::Idle
-    };
+    let goal = if slow { many::Goal::Slow { query: a.s("query", "SELECT REPEAT('x', 4000000)").into_bytes() } } else { many::Goal::Idle };
     let spec = many::Spec {
         target: a.target()?,
         sources: a.sources()?,
@@ -350,10 +341,7 @@ fn mode_floor(a: &Args) -> Result<(), String> {
     };
     let sock = cfg.socket.clone();
     floor::serve(cfg, |port| {
-        eprintln!(
-            "rawfloor ready: port={port} socket={}",
-            sock.as_ref().map(|p| p.display().to_string()).unwrap_or_default()
-        );
+        eprintln!("rawfloor ready: port={port} socket={}", sock.as_ref().map(|p| p.display().to_string()).unwrap_or_default());
     })
     .map_err(|e| format!("floor-server: {e}"))
 }

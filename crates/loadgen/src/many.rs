@@ -99,16 +99,7 @@ impl Driver {
             conns: Vec::with_capacity(spec.n),
             free_slots: Vec::new(),
             in_flight: 0,
-            out: Outcome {
-                started: 0,
-                reached: 0,
-                errors: Errors::default(),
-                hist: stats::new_hist(),
-                first_start: None,
-                last_done: None,
-                dropped: 0,
-                alive_at_release: 0,
-            },
+            out: Outcome { started: 0, reached: 0, errors: Errors::default(), hist: stats::new_hist(), first_start: None, last_done: None, dropped: 0, alive_at_release: 0 },
             buf: vec![0u8; 64 * 1024],
             spec,
         })
@@ -144,14 +135,7 @@ impl Driver {
                 return;
             }
         };
-        let conn = Conn {
-            fd,
-            client: Client::new(self.spec.login.clone()),
-            t0: now,
-            phase: if connected { Phase::Login } else { Phase::Connecting },
-            written: 0,
-            want_out: false,
-        };
+        let conn = Conn { fd, client: Client::new(self.spec.login.clone()), t0: now, phase: if connected { Phase::Login } else { Phase::Connecting }, written: 0, want_out: false };
         let slot = match self.free_slots.pop() {
             Some(s) => s,
             None => {

@@ -62,30 +62,13 @@ fn sockaddr_un(path: &PathBuf) -> io::Result<(libc::sockaddr_un, libc::socklen_t
 }
 
 pub fn set_int_opt(fd: Fd, level: libc::c_int, name: libc::c_int, v: libc::c_int) -> io::Result<()> {
-    cvt(unsafe {
-        libc::setsockopt(
-            fd,
-            level,
-            name,
-            &v as *const libc::c_int as *const libc::c_void,
-            std::mem::size_of::<libc::c_int>() as libc::socklen_t,
-        )
-    })
-    .map(|_| ())
+    cvt(unsafe { libc::setsockopt(fd, level, name, &v as *const libc::c_int as *const libc::c_void, std::mem::size_of::<libc::c_int>() as libc::socklen_t) }).map(|_| ())
 }
 
 pub fn set_timeouts(fd: Fd, secs: f64) -> io::Result<()> {
     let tv = libc::timeval { tv_sec: secs as libc::time_t, tv_usec: ((secs.fract()) * 1e6) as libc::suseconds_t };
     for opt in [libc::SO_RCVTIMEO, libc::SO_SNDTIMEO] {
-        cvt(unsafe {
-            libc::setsockopt(
-                fd,
-                libc::SOL_SOCKET,
-                opt,
-                &tv as *const libc::timeval as *const libc::c_void,
-                std::mem::size_of::<libc::timeval>() as libc::socklen_t,
-            )
-        })?;
+        cvt(unsafe { libc::setsockopt(fd, libc::SOL_SOCKET, opt, &tv as *const libc::timeval as *const libc::c_void, std::mem::size_of::<libc::timeval>() as libc::socklen_t) })?;
     }
     Ok(())
 }
@@ -112,13 +95,7 @@ pub fn client_socket(target: &Target, source: Option<Ipv4Addr>, nonblocking: boo
             // for every destination and one source address runs out early.
             set_int_opt(fd, libc::IPPROTO_IP, libc::IP_BIND_ADDRESS_NO_PORT, 1)?;
             let sa = sockaddr_in(&SocketAddrV4::new(src, 0));
-            cvt(unsafe {
-                libc::bind(
-                    fd,
-                    &sa as *const libc::sockaddr_in as *const libc::sockaddr,
-                    std::mem::size_of::<libc::sockaddr_in>() as libc::socklen_t,
-                )
-            })?;
+            cvt(unsafe { libc::bind(fd, &sa as *const libc::sockaddr_in as *const libc::sockaddr, std::mem::size_of::<libc::sockaddr_in>() as libc::socklen_t) })?;
         }
     }
     std::mem::forget(guard);
@@ -131,13 +108,7 @@ pub fn connect(fd: Fd, target: &Target) -> io::Result<bool> {
     let r = match target {
         Target::Tcp(a) => {
             let sa = sockaddr_in(a);
-            unsafe {
-                libc::connect(
-                    fd,
-                    &sa as *const libc::sockaddr_in as *const libc::sockaddr,
-                    std::mem::size_of::<libc::sockaddr_in>() as libc::socklen_t,
-                )
-            }
+            unsafe { libc::connect(fd, &sa as *const libc::sockaddr_in as *const libc::sockaddr, std::mem::size_of::<libc::sockaddr_in>() as libc::socklen_t) }
         }
         Target::Unix(p) => {
             let (sa, len) = sockaddr_un(p)?;
@@ -158,9 +129,7 @@ pub fn connect(fd: Fd, target: &Target) -> io::Result<bool> {
 pub fn take_error(fd: Fd) -> Option<io::Error> {
     let mut v: libc::c_int = 0;
     let mut len = std::mem::size_of::<libc::c_int>() as libc::socklen_t;
-    let r = unsafe {
-        libc::getsockopt(fd, libc::SOL_SOCKET, libc::SO_ERROR, &mut v as *mut libc::c_int as *mut libc::c_void, &mut len)
-    };
+    let r = unsafe { libc::getsockopt(fd, libc::SOL_SOCKET, libc::SO_ERROR, &mut v as *mut libc::c_int as *mut libc::c_void, &mut len) };
     if r < 0 {
         return Some(io::Error::last_os_error());
     }

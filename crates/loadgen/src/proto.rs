@@ -23,14 +23,8 @@ pub const MAX_PACKET: usize = 64 << 20;
 
 /// Capabilities the load generator asks for (no SSL, no compression, no
 /// DEPRECATE_EOF unless `deprecate_eof` is set and the server offers it).
-const CLIENT_CAPS: u32 = cap::LONG_PASSWORD
-    | cap::LONG_FLAG
-    | cap::PROTOCOL_41
-    | cap::TRANSACTIONS
-    | cap::SECURE_CONNECTION
-    | cap::MULTI_RESULTS
-    | cap::PLUGIN_AUTH
-    | cap::PLUGIN_AUTH_LENENC_CLIENT_DATA;
+const CLIENT_CAPS: u32 =
+    cap::LONG_PASSWORD | cap::LONG_FLAG | cap::PROTOCOL_41 | cap::TRANSACTIONS | cap::SECURE_CONNECTION | cap::MULTI_RESULTS | cap::PLUGIN_AUTH | cap::PLUGIN_AUTH_LENENC_CLIENT_DATA;
 
 #[derive(Debug, Clone)]
 pub struct Login {
@@ -67,7 +61,9 @@ pub enum Step {
     /// Login finished with OK.
     Authenticated,
     /// The query's result (or OK) has been read completely.
-    QueryDone { rows: u64 },
+    QueryDone {
+        rows: u64,
+    },
     /// COM_PING answered with OK.
     Pong,
     Failed(Failure),
@@ -181,18 +177,7 @@ fn token_for(plugin: &str, password: &str, scramble: &[u8]) -> Result<Vec<u8>, F
 
 impl Client {
     pub fn new(login: Login) -> Client {
-        Client {
-            login,
-            state: State::Greeting,
-            inbuf: Vec::new(),
-            partial: Vec::new(),
-            out: Vec::new(),
-            seq: 0,
-            server_caps: 0,
-            deprecate_eof: false,
-            server_version: String::new(),
-            connection_id: 0,
-        }
+        Client { login, state: State::Greeting, inbuf: Vec::new(), partial: Vec::new(), out: Vec::new(), seq: 0, server_caps: 0, deprecate_eof: false, server_version: String::new(), connection_id: 0 }
     }
 
     /// True once the login finished and no command is in flight.
@@ -427,15 +412,7 @@ mod tests {
     }
 
     fn greeting(plugin: &str, caps: u32) -> Vec<u8> {
-        let g = Greeting {
-            server_version: "8.0.36-test",
-            connection_id: 7,
-            scramble: &SCRAMBLE,
-            capabilities: caps,
-            charset: 45,
-            status: 2,
-            auth_plugin: plugin,
-        };
+        let g = Greeting { server_version: "8.0.36-test", connection_id: 7, scramble: &SCRAMBLE, capabilities: caps, charset: 45, status: 2, auth_plugin: plugin };
         let mut p = Vec::new();
         g.encode(&mut p);
         frame(0, &p)

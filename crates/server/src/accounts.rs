@@ -160,10 +160,9 @@ pub enum BootstrapError {
 impl std::fmt::Display for BootstrapError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            BootstrapError::NoRootPassword => write!(
-                f,
-                "the data directory has no accounts yet: give --root-password (or TURNSTILE_ROOT_PASSWORD), or --allow-empty-root-password for a root@localhost without password"
-            ),
+            BootstrapError::NoRootPassword => {
+                write!(f, "the data directory has no accounts yet: give --root-password (or TURNSTILE_ROOT_PASSWORD), or --allow-empty-root-password for a root@localhost without password")
+            }
             BootstrapError::Io(e) => write!(f, "accounts file: {}", e),
             BootstrapError::Corrupt(e) => write!(f, "accounts file is not valid: {}", e),
         }
@@ -486,10 +485,8 @@ mod tests {
         assert!(root.verify(auth::CACHING_SHA2, scramble, &auth::sha2_token(b"pw", scramble)));
         assert!(root.verify(auth::NATIVE, scramble, &auth::native_token(b"pw", scramble)));
         assert!(!root.verify(auth::NATIVE, scramble, &auth::native_token(b"no", scramble)));
-        let stmt = AccountStmt::CreateUser {
-            users: vec![UserSpec { name: UserName { user: "bob".into(), host: "localhost".into() }, plugin: None, password: Some("b".into()) }],
-            if_not_exists: false,
-        };
+        let stmt =
+            AccountStmt::CreateUser { users: vec![UserSpec { name: UserName { user: "bob".into(), host: "localhost".into() }, plugin: None, password: Some("b".into()) }], if_not_exists: false };
         acc.apply("root", "%", stmt.clone()).unwrap();
         assert_eq!(acc.apply("root", "%", stmt).unwrap_err().code, 1396);
         assert!(acc.find("bob", &peer("10.0.0.1")).is_none());

@@ -31,11 +31,7 @@ const LOG_EACH: usize = 20;
 pub fn prepare(datadir: &Path) -> Result<fs::File, String> {
     // SAFETY: umask(2) only sets the process's file-creation mask.
     unsafe { libc::umask(0o077) };
-    fs::DirBuilder::new()
-        .recursive(true)
-        .mode(DIR_MODE)
-        .create(datadir)
-        .map_err(|e| format!("cannot create datadir {}: {}", datadir.display(), e))?;
+    fs::DirBuilder::new().recursive(true).mode(DIR_MODE).create(datadir).map_err(|e| format!("cannot create datadir {}: {}", datadir.display(), e))?;
     tighten(datadir);
     lock(datadir)
 }
@@ -43,19 +39,10 @@ pub fn prepare(datadir: &Path) -> Result<fs::File, String> {
 /// Exclusive lock on the data directory (the lock file is created 0600).
 fn lock(datadir: &Path) -> Result<fs::File, String> {
     let path = datadir.join(LOCK_FILE);
-    let f = fs::OpenOptions::new()
-        .create(true)
-        .truncate(false)
-        .write(true)
-        .mode(FILE_MODE)
-        .open(&path)
-        .map_err(|e| format!("{}: {}", path.display(), e))?;
+    let f = fs::OpenOptions::new().create(true).truncate(false).write(true).mode(FILE_MODE).open(&path).map_err(|e| format!("{}: {}", path.display(), e))?;
     // SAFETY: flock on an fd we own.
     if unsafe { libc::flock(f.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } != 0 {
-        return Err(format!(
-            "data directory {} is in use by another turnstile process",
-            datadir.display()
-        ));
+        return Err(format!("data directory {} is in use by another turnstile process", datadir.display()));
     }
     Ok(f)
 }
@@ -105,12 +92,7 @@ fn walk(path: &Path, depth: usize, changed: &mut Vec<(PathBuf, u32, u32)>) {
 /// Create `path` for writing with mode 0600 (also when it already exists with
 /// a wider mode, e.g. left over from a crash).
 pub fn create_private_file(path: &Path) -> io::Result<fs::File> {
-    let f = fs::OpenOptions::new()
-        .create(true)
-        .truncate(true)
-        .write(true)
-        .mode(FILE_MODE)
-        .open(path)?;
+    let f = fs::OpenOptions::new().create(true).truncate(true).write(true).mode(FILE_MODE).open(path)?;
     f.set_permissions(fs::Permissions::from_mode(FILE_MODE))?;
     Ok(f)
 }
@@ -125,25 +107,13 @@ mod tests {
         fs::create_dir_all(dir.join("databases/d1")).unwrap();
         fs::write(dir.join("accounts.json"), b"{}").unwrap();
         fs::write(dir.join("databases/d1/data.sqlite"), b"").unwrap();
-        for (p, m) in [
-            ("", 0o755),
-            ("databases", 0o775),
-            ("databases/d1", 0o705),
-            ("accounts.json", 0o644),
-            ("databases/d1/data.sqlite", 0o664),
-        ] {
+        for (p, m) in [("", 0o755), ("databases", 0o775), ("databases/d1", 0o705), ("accounts.json", 0o644), ("databases/d1/data.sqlite", 0o664)] {
             fs::set_permissions(dir.join(p), fs::Permissions::from_mode(m)).unwrap();
         }
         tighten(&dir);
         let mode = |p: &str| fs::metadata(dir.join(p)).unwrap().permissions().mode() & 0o777;
-        assert_eq!(
-            (mode(""), mode("databases"), mode("databases/d1")),
-            (0o700, 0o700, 0o700)
-        );
-        assert_eq!(
-            (mode("accounts.json"), mode("databases/d1/data.sqlite")),
-            (0o600, 0o600)
-        );
+        assert_eq!((mode(""), mode("databases"), mode("databases/d1")), (0o700, 0o700, 0o700));
+        assert_eq!((mode("accounts.json"), mode("databases/d1/data.sqlite")), (0o600, 0o600));
         fs::remove_dir_all(dir).unwrap();
     }
 }

@@ -67,10 +67,7 @@ pub struct Inherited {
 }
 
 fn tcp_listener(addr: &str, port: u16, backlog: u32, inherit: Inherited) -> io::Result<TcpListener> {
-    let sa: SocketAddr = (addr, port)
-        .to_socket_addrs()?
-        .next()
-        .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, format!("cannot resolve bind address {}", addr)))?;
+    let sa: SocketAddr = (addr, port).to_socket_addrs()?.next().ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, format!("cannot resolve bind address {}", addr)))?;
     let s = Socket::new(Domain::for_address(sa), Type::STREAM, None)?;
     s.set_reuse_address(true)?;
     s.set_nodelay(true)?;
@@ -116,8 +113,7 @@ fn unix_listener(path: &Path, backlog: u32) -> io::Result<UnixListener> {
 impl Listeners {
     pub fn bind(cfg: &crate::config::Config) -> io::Result<Listeners> {
         let inherited = Inherited { read_timeout: cfg.connect_timeout.max(1), write_timeout: cfg.net_write_timeout.max(1) };
-        let tcp = tcp_listener(&cfg.bind_address, cfg.port, cfg.back_log, inherited)
-            .map_err(|e| io::Error::new(e.kind(), format!("cannot listen on {}:{}: {}", cfg.bind_address, cfg.port, e)))?;
+        let tcp = tcp_listener(&cfg.bind_address, cfg.port, cfg.back_log, inherited).map_err(|e| io::Error::new(e.kind(), format!("cannot listen on {}:{}: {}", cfg.bind_address, cfg.port, e)))?;
         let admin = tcp_listener(&cfg.admin_address, cfg.admin_port, cfg.back_log.min(128), inherited)
             .map_err(|e| io::Error::new(e.kind(), format!("cannot listen on admin {}:{}: {}", cfg.admin_address, cfg.admin_port, e)))?;
         let unix = if cfg.socket.is_empty() {

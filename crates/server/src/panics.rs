@@ -41,11 +41,7 @@ impl Limiter {
     /// not logged since its last line), or None to stay quiet.
     pub fn admit(&self, loc: &str, now: Instant) -> Option<u64> {
         let mut places = self.places.lock().unwrap_or_else(|e| e.into_inner());
-        let key = if places.contains_key(loc) || places.len() < MAX_PLACES - 1 {
-            loc
-        } else {
-            OTHER_PLACES
-        };
+        let key = if places.contains_key(loc) || places.len() < MAX_PLACES - 1 { loc } else { OTHER_PLACES };
         match places.get_mut(key) {
             Some(p) if now.duration_since(p.last) < INTERVAL => {
                 p.suppressed += 1;
@@ -56,13 +52,7 @@ impl Limiter {
                 Some(std::mem::take(&mut p.suppressed))
             }
             None => {
-                places.insert(
-                    key.to_string(),
-                    Place {
-                        last: now,
-                        suppressed: 0,
-                    },
-                );
+                places.insert(key.to_string(), Place { last: now, suppressed: 0 });
                 Some(0)
             }
         }
@@ -87,19 +77,12 @@ fn limiter() -> &'static Limiter {
 /// Replace the default panic hook (call once at start-up, after logging is set up).
 pub fn install() {
     std::panic::set_hook(Box::new(|info| {
-        let loc = info.location().map_or_else(
-            || "<unknown>".to_string(),
-            |l| format!("{}:{}", l.file(), l.line()),
-        );
+        let loc = info.location().map_or_else(|| "<unknown>".to_string(), |l| format!("{}:{}", l.file(), l.line()));
         let Some(suppressed) = limiter().admit(&loc, Instant::now()) else {
             return;
         };
         let payload = info.payload();
-        let message = payload
-            .downcast_ref::<&str>()
-            .copied()
-            .or_else(|| payload.downcast_ref::<String>().map(String::as_str))
-            .unwrap_or("");
+        let message = payload.downcast_ref::<&str>().copied().or_else(|| payload.downcast_ref::<String>().map(String::as_str)).unwrap_or("");
         tracing::error!("{}", report_line(&loc, message, suppressed));
     }));
 }
@@ -119,10 +102,7 @@ mod tests {
         // another location has its own allowance
         assert_eq!(l.admit("b.rs:2", t0), Some(0));
         assert_eq!(l.admit("a.rs:1", t0 + INTERVAL), Some(500));
-        assert_eq!(
-            l.admit("a.rs:1", t0 + INTERVAL + Duration::from_secs(1)),
-            None
-        );
+        assert_eq!(l.admit("a.rs:1", t0 + INTERVAL + Duration::from_secs(1)), None);
         assert_eq!(l.admit("a.rs:1", t0 + INTERVAL * 2), Some(1));
     }
 
@@ -135,10 +115,7 @@ mod tests {
         }
         assert!(l.places.lock().unwrap().len() <= MAX_PLACES);
         // the overflow shares one entry: one line per interval for all of them
-        assert_eq!(
-            l.admit("new.rs:1", t0 + INTERVAL),
-            Some(MAX_PLACES as u64 * 2)
-        );
+        assert_eq!(l.admit("new.rs:1", t0 + INTERVAL), Some(MAX_PLACES as u64 * 2));
     }
 
     #[test]

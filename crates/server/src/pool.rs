@@ -484,11 +484,7 @@ impl Pool {
 
     fn pop(&self, st: &mut GroupState) -> Option<Work> {
         let kick = st.low.front().map_or(false, |(t, _)| coarse_ms().saturating_sub(*t) >= self.settings.kickup.as_millis() as u64);
-        let w = if kick {
-            st.low.pop_front().map(|(_, w)| w)
-        } else {
-            st.high.pop_front().or_else(|| st.low.pop_front().map(|(_, w)| w))
-        };
+        let w = if kick { st.low.pop_front().map(|(_, w)| w) } else { st.high.pop_front().or_else(|| st.low.pop_front().map(|(_, w)| w)) };
         if w.is_some() {
             st.dequeued += 1;
             st.active += 1;
@@ -945,10 +941,14 @@ impl Pool {
         for g in &self.groups {
             let expired: Vec<Arc<PConn>> = {
                 let conns = g.conns.lock().unwrap_or_else(|e| e.into_inner());
-                conns.values().filter(|c| {
-                    let d = c.deadline_ms.load(Ordering::Relaxed);
-                    d != 0 && d <= now
-                }).cloned().collect()
+                conns
+                    .values()
+                    .filter(|c| {
+                        let d = c.deadline_ms.load(Ordering::Relaxed);
+                        d != 0 && d <= now
+                    })
+                    .cloned()
+                    .collect()
             };
             for c in expired {
                 if c.state.compare_exchange(IDLE, TIMEDOUT, Ordering::AcqRel, Ordering::Acquire).is_ok() {

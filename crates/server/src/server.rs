@@ -31,11 +31,7 @@ pub struct Server {
 
 impl Server {
     pub fn new(config: Config, engine: Box<dyn Engine>, accounts: Accounts, socket: Option<String>, port: u16, admin_port: u16) -> Server {
-        let shards = if config.registry_shards == 0 {
-            4 * std::thread::available_parallelism().map(|n| n.get()).unwrap_or(2)
-        } else {
-            config.registry_shards
-        };
+        let shards = if config.registry_shards == 0 { 4 * std::thread::available_parallelism().map(|n| n.get()).unwrap_or(2) } else { config.registry_shards };
         let s = |x: &str| Value::str(x);
         let i = |x: u64| Value::Int(x as i64);
         let globals = Globals::new(&[

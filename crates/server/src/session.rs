@@ -126,11 +126,7 @@ pub type Flush<'a> = dyn FnMut(&mut Vec<u8>) -> io::Result<()> + 'a;
 fn statement_text(sql: &[u8]) -> Result<std::borrow::Cow<'_, str>, SqlError> {
     match std::str::from_utf8(sql) {
         Ok(sql) => Ok(std::borrow::Cow::Borrowed(sql)),
-        Err(_) => turnstile_sql::binary_text::hex_encode_binary_literals(sql)
-            .map(std::borrow::Cow::Owned)
-            .ok_or_else(|| {
-                SqlError::new(1300, "HY000", "Invalid utf8mb4 character string in query")
-            }),
+        Err(_) => turnstile_sql::binary_text::hex_encode_binary_literals(sql).map(std::borrow::Cow::Owned).ok_or_else(|| SqlError::new(1300, "HY000", "Invalid utf8mb4 character string in query")),
     }
 }
 
@@ -1039,7 +1035,19 @@ impl Session {
                 self.packet(out, |o| encode_eof(o, 0, st));
             }
         }
-        self.stmts.insert(id, Stmt { direct: front::is_direct_engine(&sql), sql: sql.into(), params, columns: columns.into(), types: Vec::new(), long_data: vec![None; params], long_data_bytes: 0, long_data_over: false });
+        self.stmts.insert(
+            id,
+            Stmt {
+                direct: front::is_direct_engine(&sql),
+                sql: sql.into(),
+                params,
+                columns: columns.into(),
+                types: Vec::new(),
+                long_data: vec![None; params],
+                long_data_bytes: 0,
+                long_data_over: false,
+            },
+        );
     }
 
     /// Does this statement go to the engine (rather than being answered by the front)?
@@ -1047,7 +1055,9 @@ impl Session {
         let Ok(toks) = turnstile_engine::lex::tokenize(sql) else { return false };
         match turnstile_engine::lex::first_keyword(sql).as_str() {
             "SELECT" => front::has_table(&toks),
-            "SHOW" => !toks.iter().any(|t| ["VARIABLES", "STATUS", "PROCESSLIST", "DATABASES", "SCHEMAS", "GRANTS", "WARNINGS", "ERRORS", "ENGINES", "COLLATION", "CHARACTER", "CHARSET"].iter().any(|k| t.is_kw(k))),
+            "SHOW" => !toks
+                .iter()
+                .any(|t| ["VARIABLES", "STATUS", "PROCESSLIST", "DATABASES", "SCHEMAS", "GRANTS", "WARNINGS", "ERRORS", "ENGINES", "COLLATION", "CHARACTER", "CHARSET"].iter().any(|k| t.is_kw(k))),
             _ => true,
         }
     }

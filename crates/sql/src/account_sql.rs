@@ -30,15 +30,38 @@ pub struct UserSpec {
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum AccountStmt {
-    CreateUser { users: Vec<UserSpec>, if_not_exists: bool },
-    DropUser { users: Vec<UserName>, if_exists: bool },
-    AlterUser { users: Vec<UserSpec>, if_exists: bool },
+    CreateUser {
+        users: Vec<UserSpec>,
+        if_not_exists: bool,
+    },
+    DropUser {
+        users: Vec<UserName>,
+        if_exists: bool,
+    },
+    AlterUser {
+        users: Vec<UserSpec>,
+        if_exists: bool,
+    },
     /// `None` user: the current user.
-    SetPassword { user: Option<UserName>, password: String },
+    SetPassword {
+        user: Option<UserName>,
+        password: String,
+    },
     /// db `None` means `*.*`.
-    Grant { privs: u32, db: Option<String>, users: Vec<UserSpec>, grant_option: bool },
-    Revoke { privs: u32, db: Option<String>, users: Vec<UserName> },
-    ShowGrants { user: Option<UserName> },
+    Grant {
+        privs: u32,
+        db: Option<String>,
+        users: Vec<UserSpec>,
+        grant_option: bool,
+    },
+    Revoke {
+        privs: u32,
+        db: Option<String>,
+        users: Vec<UserName>,
+    },
+    ShowGrants {
+        user: Option<UserName>,
+    },
 }
 
 pub fn user_name(p: &mut Parser<'_>) -> Result<UserName, SqlError> {
@@ -253,11 +276,7 @@ mod tests {
         assert_eq!(
             parse_str("CREATE USER 'bob'@'%' IDENTIFIED WITH mysql_native_password BY 'pw'").unwrap(),
             Some(AccountStmt::CreateUser {
-                users: vec![UserSpec {
-                    name: UserName { user: "bob".into(), host: "%".into() },
-                    plugin: Some("mysql_native_password".into()),
-                    password: Some("pw".into())
-                }],
+                users: vec![UserSpec { name: UserName { user: "bob".into(), host: "%".into() }, plugin: Some("mysql_native_password".into()), password: Some("pw".into()) }],
                 if_not_exists: false
             })
         );

@@ -58,7 +58,12 @@ pub fn select_reads_table(sql: &str) -> bool {
                 }
                 i += 2;
             }
-            b'F' | b'f' if (i == 0 || !(is_ident(b[i - 1]) || b[i - 1] == b'@' || b[i - 1] == b'.')) && b.len() >= i + 4 && b[i..i + 4].eq_ignore_ascii_case(b"FROM") && b.get(i + 4).map_or(true, |x| !is_ident(*x)) => {
+            b'F' | b'f'
+                if (i == 0 || !(is_ident(b[i - 1]) || b[i - 1] == b'@' || b[i - 1] == b'.'))
+                    && b.len() >= i + 4
+                    && b[i..i + 4].eq_ignore_ascii_case(b"FROM")
+                    && b.get(i + 4).map_or(true, |x| !is_ident(*x)) =>
+            {
                 let mut j = i + 4;
                 while j < b.len() && b[j].is_ascii_whitespace() {
                     j += 1;
@@ -204,9 +209,8 @@ pub fn sql_prepared(call: &mut Call<'_, '_>, sql: &str, sink: &mut dyn RowSink) 
     let toks = lex::tokenize(sql).map_err(|e| SqlError::syntax(&sql[e.at..]))?;
     let ok = || Ok(Some(Outcome::Done(Default::default())));
     let word = |i: usize, k: &str| toks.get(i).map_or(false, |t| t.is_kw(k));
-    let name_at = |i: usize| -> Result<String, SqlError> {
-        toks.get(i).and_then(|t| t.ident()).map(|n| n.to_ascii_lowercase()).ok_or_else(|| SqlError::syntax(toks.get(i).map_or("", |t| &sql[t.start..])))
-    };
+    let name_at =
+        |i: usize| -> Result<String, SqlError> { toks.get(i).and_then(|t| t.ident()).map(|n| n.to_ascii_lowercase()).ok_or_else(|| SqlError::syntax(toks.get(i).map_or("", |t| &sql[t.start..]))) };
     let trailing = |i: usize| -> Result<(), SqlError> {
         match toks.get(i) {
             None => Ok(()),

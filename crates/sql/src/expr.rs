@@ -219,8 +219,7 @@ impl<'a> Parser<'a> {
                 }
                 continue;
             }
-            let negated = self.peek().map_or(false, |t| t.is_kw("NOT"))
-                && self.toks.get(self.pos + 1).map_or(false, |t| t.is_kw("LIKE") || t.is_kw("IN") || t.is_kw("BETWEEN"));
+            let negated = self.peek().map_or(false, |t| t.is_kw("NOT")) && self.toks.get(self.pos + 1).map_or(false, |t| t.is_kw("LIKE") || t.is_kw("IN") || t.is_kw("BETWEEN"));
             if negated {
                 self.pos += 1;
             }
@@ -380,12 +379,7 @@ impl<'a> Parser<'a> {
                             ty
                         } else if self.eat_kw("USING") {
                             let cs = self.name()?;
-                            if cs.eq_ignore_ascii_case("binary") {
-                                "BINARY"
-                            } else {
-                                "CHAR"
-                            }
-                            .to_string()
+                            if cs.eq_ignore_ascii_case("binary") { "BINARY" } else { "CHAR" }.to_string()
                         } else {
                             return Err(self.error());
                         };
@@ -529,11 +523,7 @@ fn arith(op: &str, a: &Value, b: &Value) -> Result<Value, SqlError> {
     if a.is_null() || b.is_null() {
         return Ok(Value::Null);
     }
-    if let (Some(x), Some(y), true) = (
-        integral(a),
-        integral(b),
-        matches!((a, b), (Value::UInt(_), _) | (_, Value::UInt(_))),
-    ) {
+    if let (Some(x), Some(y), true) = (integral(a), integral(b), matches!((a, b), (Value::UInt(_), _) | (_, Value::UInt(_)))) {
         // An unsigned operand (a hex literal in numeric context): exact in i128.
         let r = match op {
             "+" => Some(x + y),
@@ -548,14 +538,7 @@ fn arith(op: &str, a: &Value, b: &Value) -> Result<Value, SqlError> {
             return match (i64::try_from(r), u64::try_from(r)) {
                 (Ok(v), _) => Ok(Value::Int(v)),
                 (_, Ok(v)) => Ok(Value::UInt(v)),
-                _ => Err(SqlError::new(
-                    1690,
-                    "22003",
-                    format!(
-                        "BIGINT UNSIGNED value is out of range in '({} {} {})'",
-                        x, op, y
-                    ),
-                )),
+                _ => Err(SqlError::new(1690, "22003", format!("BIGINT UNSIGNED value is out of range in '({} {} {})'", x, op, y))),
             };
         }
     }
@@ -650,9 +633,7 @@ fn is_numeric_cast(args: &[Expr]) -> bool {
 }
 
 /// Functions whose arguments are numbers (a hybrid literal passed to one is its number).
-const NUMERIC_ARGS: &[&str] = &[
-    "ABS", "ROUND", "FLOOR", "CEIL", "CEILING", "TRUNCATE", "SIGN", "MOD", "POW", "POWER", "SQRT",
-];
+const NUMERIC_ARGS: &[&str] = &["ABS", "ROUND", "FLOOR", "CEIL", "CEILING", "TRUNCATE", "SIGN", "MOD", "POW", "POWER", "SQRT"];
 
 pub fn eval(e: &Expr, env: &mut dyn Env) -> Result<Value, SqlError> {
     // A left-deep chain (`1+1+...`) is built by loops, not recursion: its
@@ -684,11 +665,7 @@ pub fn eval(e: &Expr, env: &mut dyn Env) -> Result<Value, SqlError> {
         Expr::IsNull(x, neg) => Value::Int((eval(x, env)?.is_null() != *neg) as i64),
         Expr::Bin(op, l, r) => {
             let cmp = matches!(*op, "=" | "<>" | "<" | ">" | "<=" | ">=" | "<=>");
-            let a = if cmp {
-                eval(l, env)?
-            } else {
-                eval_num(l, env)?
-            };
+            let a = if cmp { eval(l, env)? } else { eval_num(l, env)? };
             match *op {
                 "AND" => {
                     let ta = truthy(&a);
@@ -716,16 +693,8 @@ pub fn eval(e: &Expr, env: &mut dyn Env) -> Result<Value, SqlError> {
                 }
                 _ => {}
             }
-            let b = if cmp {
-                eval(r, env)?
-            } else {
-                eval_num(r, env)?
-            };
-            let (a, b) = if cmp {
-                hybrids_as_numbers(l, r, a, b)
-            } else {
-                (a, b)
-            };
+            let b = if cmp { eval(r, env)? } else { eval_num(r, env)? };
+            let (a, b) = if cmp { hybrids_as_numbers(l, r, a, b) } else { (a, b) };
             match *op {
                 "XOR" => bool_val(truthy(&a).zip(truthy(&b)).map(|(x, y)| x != y)),
                 "<=>" => Value::Int(match (a.is_null(), b.is_null()) {
@@ -799,14 +768,9 @@ pub fn eval(e: &Expr, env: &mut dyn Env) -> Result<Value, SqlError> {
                 _ => {}
             }
             let mut vals = Vec::with_capacity(args.len());
-            let numeric =
-                NUMERIC_ARGS.contains(&name.as_str()) || (name == "CAST" && is_numeric_cast(args));
+            let numeric = NUMERIC_ARGS.contains(&name.as_str()) || (name == "CAST" && is_numeric_cast(args));
             for a in args {
-                vals.push(if numeric {
-                    eval_num(a, env)?
-                } else {
-                    eval(a, env)?
-                });
+                vals.push(if numeric { eval_num(a, env)? } else { eval(a, env)? });
             }
             if let Some(r) = env.session_function(name, &vals) {
                 return r;
@@ -915,12 +879,16 @@ fn builtin(name: &str, v: &[Value]) -> Result<Value, SqlError> {
             let d = if v.len() == 2 { v[1].as_i64().unwrap_or(0).clamp(-64, 30) } else { 0 };
             let m = 10f64.powi(d as i32);
             // Past 15 decimals a double has nothing left to round.
-            let r = if d > 15 { x } else { match name {
-                "ROUND" => (x * m).round() / m,
-                "FLOOR" => (x * m).floor() / m,
-                "TRUNCATE" => (x * m).trunc() / m,
-                _ => (x * m).ceil() / m,
-            } };
+            let r = if d > 15 {
+                x
+            } else {
+                match name {
+                    "ROUND" => (x * m).round() / m,
+                    "FLOOR" => (x * m).floor() / m,
+                    "TRUNCATE" => (x * m).trunc() / m,
+                    _ => (x * m).ceil() / m,
+                }
+            };
             if d <= 0 {
                 Value::Int(r as i64)
             } else {
@@ -1024,9 +992,7 @@ fn builtin(name: &str, v: &[Value]) -> Result<Value, SqlError> {
         }
         "UNHEX" => {
             arg_count(name, v, 1, 1)?;
-            v[0].to_text().map_or(Value::Null, |t| {
-                turnstile_engine::sqlite::functions::unhex(&t).map_or(Value::Null, Value::Bytes)
-            })
+            v[0].to_text().map_or(Value::Null, |t| turnstile_engine::sqlite::functions::unhex(&t).map_or(Value::Null, Value::Bytes))
         }
         "HEX" => {
             arg_count(name, v, 1, 1)?;
@@ -1080,15 +1046,7 @@ pub fn now_value(date_only: bool) -> Value {
     if date_only {
         Value::Date { year: y as u16, month: m as u8, day: d as u8 }
     } else {
-        Value::DateTime {
-            year: y as u16,
-            month: m as u8,
-            day: d as u8,
-            hour: (rem / 3600) as u8,
-            minute: (rem / 60 % 60) as u8,
-            second: (rem % 60) as u8,
-            micro: 0,
-        }
+        Value::DateTime { year: y as u16, month: m as u8, day: d as u8, hour: (rem / 3600) as u8, minute: (rem / 60 % 60) as u8, second: (rem % 60) as u8, micro: 0 }
     }
 }
 
@@ -1200,10 +1158,7 @@ mod tests {
         assert_eq!(ev("0x41 = 'A'"), Value::Int(1));
         assert_eq!(ev("0x00 OR 0"), Value::Int(0));
         assert_eq!(ev("0xffffffffffffffff + 0"), Value::UInt(u64::MAX));
-        assert_eq!(
-            ev("0x4142434445464748494a + 0"),
-            Value::Int(0x434445464748494a)
-        );
+        assert_eq!(ev("0x4142434445464748494a + 0"), Value::Int(0x434445464748494a));
         assert_eq!(ev("0x4142434445464748494a"), bytes(b"ABCDEFGHIJ"));
         assert_eq!(ev("CAST(0x41 AS UNSIGNED)"), Value::UInt(65));
         assert_eq!(ev("ABS(0x41)"), Value::UInt(65));

@@ -229,17 +229,43 @@ fn statement(call: &mut Call<'_, '_>, sql: &str, sink: &mut dyn RowSink) -> Resu
 /// such text at prepare time, as MySQL does.
 pub fn is_statement_keyword(kw: &str) -> bool {
     const HANDLED: &[&str] = &[
-        "SELECT", "PREPARE", "EXECUTE", "DEALLOCATE", "SET", "SHOW", "USE", "KILL", "CREATE", "DROP", "ALTER", "GRANT", "REVOKE", "BEGIN", "START", "COMMIT",
-        "ROLLBACK", "DO", "FLUSH", "INSERT", "REPLACE", "UPDATE", "DELETE", "TRUNCATE", "DESCRIBE", "DESC", "EXPLAIN", "WITH", "TABLE", "VALUES", "RENAME",
+        "SELECT",
+        "PREPARE",
+        "EXECUTE",
+        "DEALLOCATE",
+        "SET",
+        "SHOW",
+        "USE",
+        "KILL",
+        "CREATE",
+        "DROP",
+        "ALTER",
+        "GRANT",
+        "REVOKE",
+        "BEGIN",
+        "START",
+        "COMMIT",
+        "ROLLBACK",
+        "DO",
+        "FLUSH",
+        "INSERT",
+        "REPLACE",
+        "UPDATE",
+        "DELETE",
+        "TRUNCATE",
+        "DESCRIBE",
+        "DESC",
+        "EXPLAIN",
+        "WITH",
+        "TABLE",
+        "VALUES",
+        "RENAME",
     ];
     HANDLED.contains(&kw) || ENGINE_VERBS.contains(&kw)
 }
 
 /// Other statements an engine may understand; any other first word is a syntax error.
-const ENGINE_VERBS: &[&str] = &[
-    "ANALYZE", "CALL", "CHECK", "CHECKSUM", "DEALLOCATE", "EXECUTE", "HANDLER", "LOAD", "LOCK", "OPTIMIZE", "PREPARE", "RELEASE", "REPAIR",
-    "SAVEPOINT", "UNLOCK", "XA",
-];
+const ENGINE_VERBS: &[&str] = &["ANALYZE", "CALL", "CHECK", "CHECKSUM", "DEALLOCATE", "EXECUTE", "HANDLER", "LOAD", "LOCK", "OPTIMIZE", "PREPARE", "RELEASE", "REPAIR", "SAVEPOINT", "UNLOCK", "XA"];
 
 /// True if a SELECT reads a table (a top-level FROM other than DUAL).
 pub fn has_table(toks: &[Token]) -> bool {
@@ -697,24 +723,26 @@ fn local_select(call: &mut Call<'_, '_>, sql: &str, toks: &[Token], sink: &mut d
     }
     if p.eat_kw("LIMIT") {
         let first = number(&mut p)?;
-        limit = Some(if p.eat_op(",") {
-            let n = number(&mut p)?;
-            if first > 0 {
-                0
-            } else {
-                n
-            }
-        } else if p.eat_kw("OFFSET") {
-            let off = number(&mut p)?;
-            if off > 0 {
-                0
+        limit = Some(
+            if p.eat_op(",") {
+                let n = number(&mut p)?;
+                if first > 0 {
+                    0
+                } else {
+                    n
+                }
+            } else if p.eat_kw("OFFSET") {
+                let off = number(&mut p)?;
+                if off > 0 {
+                    0
+                } else {
+                    first
+                }
             } else {
                 first
             }
-        } else {
-            first
-        }
-        .min(limit.unwrap_or(u64::MAX)));
+            .min(limit.unwrap_or(u64::MAX)),
+        );
     }
     if p.eat_kw("FOR") {
         p.expect_kw("UPDATE")?;
@@ -1101,11 +1129,7 @@ fn show(call: &mut Call<'_, '_>, sql: &str, sink: &mut dyn RowSink) -> Result<Ou
         let globals = call.ops.globals();
         let sess = &*call.sess;
         let rows = vars::VARS.iter().filter(|d| f.matches(d.name)).map(|d| {
-            let v = if global {
-                globals.get(d)
-            } else {
-                read_sys_var(sess, call.ops, call.engine, None, d.name).unwrap_or(Value::Null)
-            };
+            let v = if global { globals.get(d) } else { read_sys_var(sess, call.ops, call.engine, None, d.name).unwrap_or(Value::Null) };
             (d.name.to_string(), vars::show_value(d, &v))
         });
         let rows: Vec<_> = rows.collect();
@@ -1175,8 +1199,22 @@ fn show(call: &mut Call<'_, '_>, sql: &str, sink: &mut dyn RowSink) -> Result<Ou
     }
     if p.eat_kw("COLLATION") {
         let f = Filter::parse(&mut p)?;
-        sink.columns(&[Column::varchar("Collation"), Column::varchar("Charset"), Column::computed("Id", coltype::LONGLONG), Column::varchar("Default"), Column::varchar("Compiled"), Column::computed("Sortlen", coltype::LONGLONG)])?;
-        for (c, cs, id, def) in [("utf8mb4_general_ci", "utf8mb4", 45, "Yes"), ("utf8mb4_bin", "utf8mb4", 46, ""), ("utf8mb4_0900_ai_ci", "utf8mb4", 255, ""), ("utf8mb3_general_ci", "utf8mb3", 33, "Yes"), ("latin1_swedish_ci", "latin1", 8, "Yes"), ("binary", "binary", 63, "Yes")] {
+        sink.columns(&[
+            Column::varchar("Collation"),
+            Column::varchar("Charset"),
+            Column::computed("Id", coltype::LONGLONG),
+            Column::varchar("Default"),
+            Column::varchar("Compiled"),
+            Column::computed("Sortlen", coltype::LONGLONG),
+        ])?;
+        for (c, cs, id, def) in [
+            ("utf8mb4_general_ci", "utf8mb4", 45, "Yes"),
+            ("utf8mb4_bin", "utf8mb4", 46, ""),
+            ("utf8mb4_0900_ai_ci", "utf8mb4", 255, ""),
+            ("utf8mb3_general_ci", "utf8mb3", 33, "Yes"),
+            ("latin1_swedish_ci", "latin1", 8, "Yes"),
+            ("binary", "binary", 63, "Yes"),
+        ] {
             if f.matches(c) {
                 sink.row(&[Value::str(c), Value::str(cs), Value::Int(id), Value::str(def), Value::str("Yes"), Value::Int(1)])?;
             }
@@ -1186,7 +1224,12 @@ fn show(call: &mut Call<'_, '_>, sql: &str, sink: &mut dyn RowSink) -> Result<Ou
     if (p.eat_kw("CHARACTER") && p.eat_kw("SET")) || p.eat_kw("CHARSET") {
         let f = Filter::parse(&mut p)?;
         sink.columns(&[Column::varchar("Charset"), Column::varchar("Description"), Column::varchar("Default collation"), Column::computed("Maxlen", coltype::LONGLONG)])?;
-        for (cs, d, c, n) in [("utf8mb4", "UTF-8 Unicode", "utf8mb4_general_ci", 4), ("utf8mb3", "UTF-8 Unicode", "utf8mb3_general_ci", 3), ("latin1", "cp1252 West European", "latin1_swedish_ci", 1), ("binary", "Binary pseudo charset", "binary", 1)] {
+        for (cs, d, c, n) in [
+            ("utf8mb4", "UTF-8 Unicode", "utf8mb4_general_ci", 4),
+            ("utf8mb3", "UTF-8 Unicode", "utf8mb3_general_ci", 3),
+            ("latin1", "cp1252 West European", "latin1_swedish_ci", 1),
+            ("binary", "Binary pseudo charset", "binary", 1),
+        ] {
             if f.matches(cs) {
                 sink.row(&[Value::str(cs), Value::str(d), Value::str(c), Value::Int(n)])?;
             }

@@ -128,12 +128,7 @@ fn main() {
         "open-file limit allows about {} connections",
         max_conn_by_fds
     );
-    eprintln!(
-        "turnstile ready: port={} admin_port={} socket={}",
-        running.port,
-        running.admin_port,
-        running.socket.as_deref().unwrap_or("")
-    );
+    eprintln!("turnstile ready: port={} admin_port={} socket={}", running.port, running.admin_port, running.socket.as_deref().unwrap_or(""));
     running.run();
     std::process::exit(0);
 }

@@ -15,17 +15,31 @@ pub enum Command<'a> {
     Quit,
     InitDb(&'a [u8]),
     Query(&'a [u8]),
-    FieldList { table: &'a [u8], wildcard: &'a [u8] },
+    FieldList {
+        table: &'a [u8],
+        wildcard: &'a [u8],
+    },
     Statistics,
     ProcessKill(u32),
     Ping,
     ChangeUser(ChangeUser),
     StmtPrepare(&'a [u8]),
-    StmtExecute { statement_id: u32, flags: u8, rest: &'a [u8] },
-    StmtSendLongData { statement_id: u32, param: u16, data: &'a [u8] },
+    StmtExecute {
+        statement_id: u32,
+        flags: u8,
+        rest: &'a [u8],
+    },
+    StmtSendLongData {
+        statement_id: u32,
+        param: u16,
+        data: &'a [u8],
+    },
     StmtClose(u32),
     StmtReset(u32),
-    StmtFetch { statement_id: u32, rows: u32 },
+    StmtFetch {
+        statement_id: u32,
+        rows: u32,
+    },
     SetOption(u16),
     ResetConnection,
     Sleep,
@@ -134,12 +148,7 @@ pub struct ParamType {
 /// `types` holds the types remembered from an earlier execute; when the client
 /// sets new-params-bound it is overwritten (sysbench sends types only once).
 /// `long_data[i]`, when present, replaces parameter `i` (COM_STMT_SEND_LONG_DATA).
-pub fn decode_execute_params(
-    rest: &[u8],
-    num_params: usize,
-    types: &mut Vec<ParamType>,
-    long_data: &mut [Option<Vec<u8>>],
-) -> Result<Vec<Value>> {
+pub fn decode_execute_params(rest: &[u8], num_params: usize, types: &mut Vec<ParamType>, long_data: &mut [Option<Vec<u8>>]) -> Result<Vec<Value>> {
     let mut values = Vec::new();
     decode_execute_params_into(rest, num_params, types, long_data, &mut values)?;
     Ok(values)
@@ -147,13 +156,7 @@ pub fn decode_execute_params(
 
 /// `decode_execute_params` into `values` (cleared first), so a caller that
 /// executes statements in a loop reuses one vector.
-pub fn decode_execute_params_into(
-    rest: &[u8],
-    num_params: usize,
-    types: &mut Vec<ParamType>,
-    long_data: &mut [Option<Vec<u8>>],
-    values: &mut Vec<Value>,
-) -> Result<()> {
+pub fn decode_execute_params_into(rest: &[u8], num_params: usize, types: &mut Vec<ParamType>, long_data: &mut [Option<Vec<u8>>], values: &mut Vec<Value>) -> Result<()> {
     values.clear();
     if num_params == 0 {
         return Ok(());

@@ -112,16 +112,7 @@ impl HandshakeResponse {
             }
             attributes_raw = raw.to_vec();
         }
-        Ok(HandshakeResponse {
-            capabilities,
-            max_packet,
-            charset,
-            username,
-            auth_response,
-            database,
-            auth_plugin,
-            attributes_raw,
-        })
+        Ok(HandshakeResponse { capabilities, max_packet, charset, username, auth_response, database, auth_plugin, attributes_raw })
     }
 
     /// The connection attributes as (name, value) pairs.
@@ -184,12 +175,7 @@ mod tests {
     #[test]
     fn response_round_trip_all_options() {
         let r = HandshakeResponse {
-            capabilities: cap::PROTOCOL_41
-                | cap::SECURE_CONNECTION
-                | cap::PLUGIN_AUTH
-                | cap::PLUGIN_AUTH_LENENC_CLIENT_DATA
-                | cap::CONNECT_WITH_DB
-                | cap::CONNECT_ATTRS,
+            capabilities: cap::PROTOCOL_41 | cap::SECURE_CONNECTION | cap::PLUGIN_AUTH | cap::PLUGIN_AUTH_LENENC_CLIENT_DATA | cap::CONNECT_WITH_DB | cap::CONNECT_ATTRS,
             max_packet: 1 << 24,
             charset: 45,
             username: "root".into(),
@@ -227,15 +213,8 @@ mod tests {
         use mysql_common::packets::HandshakePacket;
         use mysql_common::proto::MyDeserialize;
         let scramble = *b"0123456789abcdefghij";
-        let g = Greeting {
-            server_version: "8.0.36-turnstile",
-            connection_id: 42,
-            scramble: &scramble,
-            capabilities: cap::SERVER_DEFAULT,
-            charset: 45,
-            status: 2,
-            auth_plugin: "caching_sha2_password",
-        };
+        let g =
+            Greeting { server_version: "8.0.36-turnstile", connection_id: 42, scramble: &scramble, capabilities: cap::SERVER_DEFAULT, charset: 45, status: 2, auth_plugin: "caching_sha2_password" };
         let mut out = Vec::new();
         g.encode(&mut out);
         let p = HandshakePacket::deserialize((), &mut mysql_common::io::ParseBuf(&out)).unwrap();

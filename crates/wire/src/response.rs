@@ -3,7 +3,7 @@
 //! caller frames it with `packet::begin_packet`/`end_packet`.
 
 use crate::buf::{put_lenenc_bytes, put_lenenc_int, put_u16, put_u32, put_u64};
-use crate::consts::{coltype, colflag};
+use crate::consts::{colflag, coltype};
 use crate::value::Value;
 
 /// Append an OK payload. `header` is 0x00, or 0xfe when the OK replaces an EOF
@@ -90,18 +90,7 @@ impl Column {
             coltype::BLOB => (63, 65535, colflag::BINARY | colflag::BLOB, 0),
             _ => (crate::consts::charset::UTF8MB4_GENERAL_CI, 1024, 0, 31),
         };
-        Column {
-            schema: String::new(),
-            table: String::new(),
-            org_table: String::new(),
-            name: name.to_string(),
-            org_name: String::new(),
-            charset,
-            length,
-            coltype,
-            flags,
-            decimals,
-        }
+        Column { schema: String::new(), table: String::new(), org_table: String::new(), name: name.to_string(), org_name: String::new(), charset, length, coltype, flags, decimals }
     }
 
     pub fn varchar(name: &str) -> Column {
@@ -289,10 +278,10 @@ mod tests {
     }
 
     use super::*;
-    use mysql_common::packets::{Column as McColumn, ErrPacket, OkPacketDeserializer, ResultSetTerminator, CommonOkPacket};
-    use mysql_common::proto::MyDeserialize;
-    use mysql_common::io::ParseBuf;
     use mysql_common::constants::CapabilityFlags;
+    use mysql_common::io::ParseBuf;
+    use mysql_common::packets::{Column as McColumn, CommonOkPacket, ErrPacket, OkPacketDeserializer, ResultSetTerminator};
+    use mysql_common::proto::MyDeserialize;
 
     #[test]
     fn ok_packet_decodes_with_mysql_common() {
@@ -373,13 +362,7 @@ mod tests {
             Column::computed("d", coltype::DATETIME),
             Column::computed("e", coltype::LONG),
         ];
-        let row = vec![
-            Value::Int(-9),
-            Value::str("héllo"),
-            Value::Double(1.5),
-            Value::DateTime { year: 2020, month: 2, day: 29, hour: 23, minute: 59, second: 58, micro: 7 },
-            Value::Null,
-        ];
+        let row = vec![Value::Int(-9), Value::str("héllo"), Value::Double(1.5), Value::DateTime { year: 2020, month: 2, day: 29, hour: 23, minute: 59, second: 58, micro: 7 }, Value::Null];
         let mut out = Vec::new();
         encode_binary_row(&mut out, &cols, &row);
         let mc: Vec<McColumn> = cols

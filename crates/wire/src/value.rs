@@ -12,9 +12,28 @@ pub enum Value {
     Double(f64),
     /// Strings, DECIMAL text and binary data alike.
     Bytes(Vec<u8>),
-    Date { year: u16, month: u8, day: u8 },
-    DateTime { year: u16, month: u8, day: u8, hour: u8, minute: u8, second: u8, micro: u32 },
-    Time { negative: bool, days: u32, hour: u8, minute: u8, second: u8, micro: u32 },
+    Date {
+        year: u16,
+        month: u8,
+        day: u8,
+    },
+    DateTime {
+        year: u16,
+        month: u8,
+        day: u8,
+        hour: u8,
+        minute: u8,
+        second: u8,
+        micro: u32,
+    },
+    Time {
+        negative: bool,
+        days: u32,
+        hour: u8,
+        minute: u8,
+        second: u8,
+        micro: u32,
+    },
 }
 
 impl Value {

@@ -254,7 +254,6 @@ unsafe extern "C" fn busy_cb(arg: *mut c_void, count: c_int) -> c_int {
     1
 }
 
-
 /// A read transaction is kept open for the next read only once the log has
 /// been quiet this long. Why: under steady writes a kept snapshot is soon out
 /// of date, and snapshots kept a little longer than single statements made
@@ -512,9 +511,7 @@ impl Conn {
             self.attached.remove(i);
         }
         let path = db.file.to_string_lossy().into_owned();
-        self.db
-            .execute("ATTACH DATABASE ?1 AS ?2", rusqlite::params![path, db.name])
-            .map_err(|e| SqlError::new(1105, "HY000", format!("cannot open database '{}': {}", db.name, e)))?;
+        self.db.execute("ATTACH DATABASE ?1 AS ?2", rusqlite::params![path, db.name]).map_err(|e| SqlError::new(1105, "HY000", format!("cannot open database '{}': {}", db.name, e)))?;
         let q = super::schema::sq_ident(&db.name);
         let _ = self.db.execute_batch(&format!("PRAGMA {q}.synchronous=NORMAL; PRAGMA {q}.journal_mode=WAL;"));
         self.attached.push(db.clone());

@@ -181,7 +181,9 @@ fn one_cte(toks: &[Token], name: &str, name_tok: usize, columns: Option<Vec<Stri
         }
     }
     parts.push((from, close));
-    let refers = |(s, e): (usize, usize)| toks[s..e].iter().enumerate().filter(|(k, t)| t.ident().is_some_and(|x| x.eq_ignore_ascii_case(name)) && !toks.get(s + k + 1).is_some_and(|n| n.is_op(".") || n.is_op("("))).count();
+    let refers = |(s, e): (usize, usize)| {
+        toks[s..e].iter().enumerate().filter(|(k, t)| t.ident().is_some_and(|x| x.eq_ignore_ascii_case(name)) && !toks.get(s + k + 1).is_some_and(|n| n.is_op(".") || n.is_op("("))).count()
+    };
     let first_recursive = parts.iter().position(|p| refers(*p) > 0)?;
     if first_recursive == 0 || parts[first_recursive..].iter().any(|p| refers(*p) != 1) || parts.iter().any(|(s, _)| !toks[*s].is_kw("SELECT")) {
         return None;

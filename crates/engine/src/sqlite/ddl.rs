@@ -43,21 +43,46 @@ pub enum Position {
 
 #[derive(Debug, Clone)]
 pub enum AlterOp {
-    AddColumn { col: ColumnDef, position: Position, primary: bool, unique: bool },
+    AddColumn {
+        col: ColumnDef,
+        position: Position,
+        primary: bool,
+        unique: bool,
+    },
     DropColumn(String),
     /// MODIFY (old == new name) or CHANGE.
-    ChangeColumn { old: String, col: ColumnDef, position: Position, primary: bool, unique: bool },
-    RenameColumn { old: String, new: String },
-    SetDefault { col: String, default: Option<Default_> },
+    ChangeColumn {
+        old: String,
+        col: ColumnDef,
+        position: Position,
+        primary: bool,
+        unique: bool,
+    },
+    RenameColumn {
+        old: String,
+        new: String,
+    },
+    SetDefault {
+        col: String,
+        default: Option<Default_>,
+    },
     AddIndex(IndexDef),
     AddPrimary(Vec<String>),
     DropIndex(String),
     DropPrimary,
-    RenameIndex { old: String, new: String },
+    RenameIndex {
+        old: String,
+        new: String,
+    },
     RenameTable(Name),
     AddForeignKey(ForeignKey),
     DropForeignKey(String),
-    Options { engine: Option<String>, collation: Option<String>, comment: Option<String>, auto_increment: Option<u64> },
+    Options {
+        engine: Option<String>,
+        collation: Option<String>,
+        comment: Option<String>,
+        auto_increment: Option<u64>,
+    },
 }
 
 /// Parse a DDL statement. `Ok(None)`: not a table DDL statement Turnstile handles here.
@@ -462,7 +487,12 @@ pub fn column_def(c: &mut Cur<'_>) -> Result<(ColumnDef, bool, bool), SqlError> 
         }
     }
     if tname == "LONG" && (c.is_kw("VARCHAR") || c.is_kw("VARBINARY")) {
-        tname = if c.eat_kw("VARBINARY") { "MEDIUMBLOB".into() } else { c.next(); "MEDIUMTEXT".into() };
+        tname = if c.eat_kw("VARBINARY") {
+            "MEDIUMBLOB".into()
+        } else {
+            c.next();
+            "MEDIUMTEXT".into()
+        };
     }
     let base = Base::from_name(&tname).ok_or_else(|| {
         if matches!(tname.as_str(), "GEOMETRY" | "POINT" | "LINESTRING" | "POLYGON" | "MULTIPOINT" | "MULTIPOLYGON" | "GEOMETRYCOLLECTION") {
@@ -745,9 +775,26 @@ fn table_options(c: &mut Cur<'_>) -> Result<TableOpts, SqlError> {
 
 fn is_ignored_table_option(w: &str) -> bool {
     [
-        "ROW_FORMAT", "KEY_BLOCK_SIZE", "AVG_ROW_LENGTH", "MAX_ROWS", "MIN_ROWS", "PACK_KEYS", "CHECKSUM", "DELAY_KEY_WRITE", "STATS_PERSISTENT",
-        "STATS_AUTO_RECALC", "STATS_SAMPLE_PAGES", "COMPRESSION", "ENCRYPTION", "INSERT_METHOD", "TABLESPACE", "DATA", "INDEX", "PAGE_CHECKSUM",
-        "TRANSACTIONAL", "SECONDARY_ENGINE",
+        "ROW_FORMAT",
+        "KEY_BLOCK_SIZE",
+        "AVG_ROW_LENGTH",
+        "MAX_ROWS",
+        "MIN_ROWS",
+        "PACK_KEYS",
+        "CHECKSUM",
+        "DELAY_KEY_WRITE",
+        "STATS_PERSISTENT",
+        "STATS_AUTO_RECALC",
+        "STATS_SAMPLE_PAGES",
+        "COMPRESSION",
+        "ENCRYPTION",
+        "INSERT_METHOD",
+        "TABLESPACE",
+        "DATA",
+        "INDEX",
+        "PAGE_CHECKSUM",
+        "TRANSACTIONAL",
+        "SECONDARY_ENGINE",
     ]
     .iter()
     .any(|k| k.eq_ignore_ascii_case(w))
@@ -1063,7 +1110,8 @@ pub fn apply_alter(def: &mut TableDef, ops: &[AlterOp]) -> Result<(bool, Vec<(St
                     rebuild = true;
                     continue;
                 }
-                let i = def.indexes.iter().position(|ix| ix.name.eq_ignore_ascii_case(name)).ok_or_else(|| SqlError::new(1091, "42000", format!("Can't DROP '{}'; check that column/key exists", name)))?;
+                let i =
+                    def.indexes.iter().position(|ix| ix.name.eq_ignore_ascii_case(name)).ok_or_else(|| SqlError::new(1091, "42000", format!("Can't DROP '{}'; check that column/key exists", name)))?;
                 def.indexes.remove(i);
             }
             AlterOp::DropPrimary => {
@@ -1079,7 +1127,8 @@ pub fn apply_alter(def: &mut TableDef, ops: &[AlterOp]) -> Result<(bool, Vec<(St
                 rebuild = true;
             }
             AlterOp::RenameIndex { old, new } => {
-                let i = def.indexes.iter().position(|ix| ix.name.eq_ignore_ascii_case(old)).ok_or_else(|| SqlError::new(1176, "42000", format!("Key '{}' doesn't exist in table '{}'", old, def.name)))?;
+                let i =
+                    def.indexes.iter().position(|ix| ix.name.eq_ignore_ascii_case(old)).ok_or_else(|| SqlError::new(1176, "42000", format!("Key '{}' doesn't exist in table '{}'", old, def.name)))?;
                 def.indexes[i].name = new.clone();
             }
             AlterOp::RenameTable(_) => {}
@@ -1303,12 +1352,7 @@ pub fn sqlite_create_index(def: &TableDef, ix: &IndexDef, schema: &str) -> Strin
 pub fn sqlite_triggers(def: &TableDef, schema: &str) -> Vec<String> {
     let mut out = Vec::new();
     for col in def.columns.iter().filter(|c| c.on_update_now) {
-        let others: Vec<String> = def
-            .columns
-            .iter()
-            .filter(|c| !c.name.eq_ignore_ascii_case(&col.name))
-            .map(|c| format!("NEW.{q} IS NOT OLD.{q}", q = sq_ident(&c.name)))
-            .collect();
+        let others: Vec<String> = def.columns.iter().filter(|c| !c.name.eq_ignore_ascii_case(&col.name)).map(|c| format!("NEW.{q} IS NOT OLD.{q}", q = sq_ident(&c.name))).collect();
         if others.is_empty() {
             // No other column can change, so MySQL never updates it (and the
             // trigger's own UPDATE would re-fire it: recursive_triggers is on).

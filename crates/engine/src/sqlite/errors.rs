@@ -44,7 +44,9 @@ pub fn from_conn(conn: &Conn, rc: c_int, original: &str) -> SqlError {
 
 pub fn from_rusqlite(conn: &Conn, e: &rusqlite::Error, original: &str) -> SqlError {
     match e {
-        rusqlite::Error::SqliteFailure(f, _) if f.extended_code & 0xff == ffi::SQLITE_INTERRUPT && conn.call.stopped.get().is_some() => conn.call.stopped.get().map(|w| w.error()).unwrap_or_else(SqlError::query_interrupted),
+        rusqlite::Error::SqliteFailure(f, _) if f.extended_code & 0xff == ffi::SQLITE_INTERRUPT && conn.call.stopped.get().is_some() => {
+            conn.call.stopped.get().map(|w| w.error()).unwrap_or_else(SqlError::query_interrupted)
+        }
         rusqlite::Error::SqliteFailure(f, msg) => map(f.extended_code, msg.as_deref().unwrap_or(""), original, conn.home.as_ref().map(|h| h.name.as_str())),
         other => SqlError::internal(other.to_string()),
     }
@@ -119,11 +121,7 @@ pub fn map(ext: c_int, msg: &str, original: &str, home: Option<&str>) -> SqlErro
         ffi::SQLITE_LOCKED => deadlock(),
         // A value that is no integer for a rowid (INTEGER PRIMARY KEY)
         // column; the session names the column (`exec.rs`).
-        ffi::SQLITE_MISMATCH => SqlError::new(
-            1366,
-            "HY000",
-            "Incorrect integer value for column '?' at row 1",
-        ),
+        ffi::SQLITE_MISMATCH => SqlError::new(1366, "HY000", "Incorrect integer value for column '?' at row 1"),
         ffi::SQLITE_INTERRUPT => SqlError::query_interrupted(),
         ffi::SQLITE_FULL => SqlError::new(1114, "HY000", "The table is full"),
         ffi::SQLITE_TOOBIG => SqlError::new(1301, "HY000", "Result of a string function was larger than max_allowed_packet"),

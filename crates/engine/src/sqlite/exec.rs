@@ -179,7 +179,24 @@ fn first_word(sql: &str) -> ([u8; 12], usize) {
 impl SqliteSession {
     pub(crate) fn new(inner: Arc<Inner>, id: u64) -> SqliteSession {
         let lock_wait = Duration::from_secs(inner.opts.lock_wait_timeout);
-        SqliteSession { inner, id, db: None, conn: None, txn: None, autocommit: true, prev_txn_wrote: false, read_committed: false, lock_wait, last_insert_id: 0, lent: None, swaps: 0, fk_off: false, paused: None, found_rows: false, rows_found: 0 }
+        SqliteSession {
+            inner,
+            id,
+            db: None,
+            conn: None,
+            txn: None,
+            autocommit: true,
+            prev_txn_wrote: false,
+            read_committed: false,
+            lock_wait,
+            last_insert_id: 0,
+            lent: None,
+            swaps: 0,
+            fk_off: false,
+            paused: None,
+            found_rows: false,
+            rows_found: 0,
+        }
     }
 
     /// The session's connection, with no held read transaction left open.
@@ -1378,7 +1395,16 @@ fn stream_rows(conn: &Conn, st: &super::conn::Stmt, first_rc: std::os::raw::c_in
 }
 
 #[allow(clippy::too_many_arguments)]
-fn stream_rows_into(conn: &Conn, st: &super::conn::Stmt, first_rc: std::os::raw::c_int, meta: &ColMeta, sink: &mut dyn RowSink, sql: &str, sent: &mut u64, row: &mut [Value]) -> Result<Outcome, SqlError> {
+fn stream_rows_into(
+    conn: &Conn,
+    st: &super::conn::Stmt,
+    first_rc: std::os::raw::c_int,
+    meta: &ColMeta,
+    sink: &mut dyn RowSink,
+    sql: &str,
+    sent: &mut u64,
+    row: &mut [Value],
+) -> Result<Outcome, SqlError> {
     let mut rc = first_rc;
     while rc == ffi::SQLITE_ROW {
         for (i, (conv, slot)) in meta.convs.iter().zip(row.iter_mut()).enumerate() {
@@ -1474,7 +1500,8 @@ fn normalize(sql: &str) -> Option<(String, Vec<Slot>)> {
                 params += 1;
             }
             Tok::Op("(") => {
-                let is_list = prev.map_or(false, |p| p.is_kw("IN") || p.is_kw("VALUES") || p.is_kw("VALUE") || p.is_kw("ROW")) || (values_clause && prev.map_or(false, |p| p.is_op(",")) && lists.is_empty());
+                let is_list =
+                    prev.map_or(false, |p| p.is_kw("IN") || p.is_kw("VALUES") || p.is_kw("VALUE") || p.is_kw("ROW")) || (values_clause && prev.map_or(false, |p| p.is_op(",")) && lists.is_empty());
                 lists.push(is_list);
             }
             Tok::Op(")") => {
@@ -1643,11 +1670,7 @@ fn mysql_item_name(text: &str) -> String {
 /// Is select item `text` a binary string expression (`strtype`), given the
 /// statement's tables for its column references?
 fn is_binary_item(text: &str, tables: &[Arc<TableDef>]) -> bool {
-    crate::strtype::is_binary_text(text, &|c| {
-        tables
-            .iter()
-            .any(|t| t.column(c).is_some_and(|cd| cd.base.is_binary()))
-    })
+    crate::strtype::is_binary_text(text, &|c| tables.iter().any(|t| t.column(c).is_some_and(|cd| cd.base.is_binary())))
 }
 
 /// Column definitions for a result. Returns whether they can be cached
@@ -1748,11 +1771,7 @@ fn column_meta(conn: &Conn, entry: &Cached, have_row: bool) -> (ColMeta, bool) {
                 }
             },
         };
-        if items_ok
-            && matches!(vt, 0 | ffi::SQLITE_NULL | ffi::SQLITE_TEXT)
-            && matches!(conv, Conv::Text | Conv::Any)
-            && is_binary_item(&text, &tables)
-        {
+        if items_ok && matches!(vt, 0 | ffi::SQLITE_NULL | ffi::SQLITE_TEXT) && matches!(conv, Conv::Text | Conv::Any) && is_binary_item(&text, &tables) {
             c = Column::varbinary(&name);
         }
         c.name = name;
@@ -1769,21 +1788,13 @@ fn rowid_mismatch(conn: &Conn, rw: &Rewritten) -> Option<SqlError> {
     let def = match &rw.insert {
         Some(ins) => conn.table_def(&ins.schema, &ins.table),
         None => rw.tables.first().and_then(|(d, t)| match d {
-            None => conn
-                .table_def("temp", t)
-                .or_else(|| conn.table_def("main", t)),
-            Some(d) if conn.home.as_ref().is_some_and(|h| &h.name == d) => {
-                conn.table_def("main", t)
-            }
+            None => conn.table_def("temp", t).or_else(|| conn.table_def("main", t)),
+            Some(d) if conn.home.as_ref().is_some_and(|h| &h.name == d) => conn.table_def("main", t),
             Some(d) => conn.table_def(d, t),
         }),
     }?;
     let pk = def.primary.first().filter(|_| def.primary.len() == 1)?;
-    Some(SqlError::new(
-        1366,
-        "HY000",
-        format!("Incorrect integer value for column '{}' at row 1", pk),
-    ))
+    Some(SqlError::new(1366, "HY000", format!("Incorrect integer value for column '{}' at row 1", pk)))
 }
 
 /// ERR 1062 with MySQL's message: the duplicate value (from the first row of
@@ -1799,11 +1810,7 @@ fn duplicate_entry(conn: &Conn, rw: &Rewritten, params: &[Value], fallback: &Sql
     };
     let Some(def) = def else { return fallback.clone() };
     let same = |a: &[String]| a.len() == cols.len() && a.iter().zip(&cols).all(|(x, y)| x.eq_ignore_ascii_case(y));
-    let key = if same(&def.primary) {
-        "PRIMARY".to_string()
-    } else {
-        def.indexes.iter().find(|ix| ix.unique && same(&ix.columns)).map(|ix| ix.name.clone()).unwrap_or_else(|| cols.join(","))
-    };
+    let key = if same(&def.primary) { "PRIMARY".to_string() } else { def.indexes.iter().find(|ix| ix.unique && same(&ix.columns)).map(|ix| ix.name.clone()).unwrap_or_else(|| cols.join(",")) };
     let mut value = String::new();
     if let Some(ins) = &rw.insert {
         if !ins.first_row.is_empty() && ins.first_row.len() == ins.cols.len() {
@@ -1815,11 +1822,8 @@ fn duplicate_entry(conn: &Conn, rw: &Rewritten, params: &[Value], fallback: &Sql
                         st.bind(i + 1, p);
                     }
                     if st.step() == ffi::SQLITE_ROW {
-                        let parts: Vec<String> = cols
-                            .iter()
-                            .filter_map(|c| ins.cols.iter().position(|x| x.eq_ignore_ascii_case(c)))
-                            .map(|k| String::from_utf8_lossy(st.bytes(k)).into_owned())
-                            .collect();
+                        let parts: Vec<String> =
+                            cols.iter().filter_map(|c| ins.cols.iter().position(|x| x.eq_ignore_ascii_case(c))).map(|k| String::from_utf8_lossy(st.bytes(k)).into_owned()).collect();
                         value = parts.join("-");
                     }
                 }
@@ -1922,7 +1926,6 @@ impl SqliteSession {
         };
         Ok(Prepared { params, columns })
     }
-
 }
 
 impl EngineSession for SqliteSession {
@@ -2218,11 +2221,21 @@ mod tests {
             rows.1
         };
         let info = |m: u64, c: u64| format!("Rows matched: {}  Changed: {}  Warnings: 0", m, c);
-        run(&mut s, "CREATE TABLE t (id INT PRIMARY KEY, v INT, s VARCHAR(10), r DOUBLE, d DECIMAL(8,2), dt DATETIME, \
-                     ts TIMESTAMP NOT NULL DEFAULT CURRENT_TIMESTAMP ON UPDATE CURRENT_TIMESTAMP, KEY (v))", &[]);
-        assert_eq!(run(&mut s, "INSERT INTO t (id, v, s, ts) VALUES (1, 1, 'a', '2001-01-01 00:00:00'), (2, 1, NULL, '2001-01-01 00:00:00'), \
-                                 (3, 0, 'abc', '2001-01-01 00:00:00'), (4, 0, '5', '2001-01-01 00:00:00')", &[]),
-                   (4, "Records: 4  Duplicates: 0  Warnings: 0".into()));
+        run(
+            &mut s,
+            "CREATE TABLE t (id INT PRIMARY KEY, v INT, s VARCHAR(10), r DOUBLE, d DECIMAL(8,2), dt DATETIME, \
+                     ts TIMESTAMP NOT NULL DEFAULT CURRENT_TIMESTAMP ON UPDATE CURRENT_TIMESTAMP, KEY (v))",
+            &[],
+        );
+        assert_eq!(
+            run(
+                &mut s,
+                "INSERT INTO t (id, v, s, ts) VALUES (1, 1, 'a', '2001-01-01 00:00:00'), (2, 1, NULL, '2001-01-01 00:00:00'), \
+                                 (3, 0, 'abc', '2001-01-01 00:00:00'), (4, 0, '5', '2001-01-01 00:00:00')",
+                &[]
+            ),
+            (4, "Records: 4  Duplicates: 0  Warnings: 0".into())
+        );
         for found_rows in [false, true] {
             s.set_found_rows(found_rows);
             let n = |matched: u64, changed: u64| (if found_rows { matched } else { changed }, info(matched, changed));

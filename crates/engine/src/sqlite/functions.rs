@@ -109,7 +109,11 @@ pub fn ci_compare(a: &[u8], b: &[u8]) -> Ordering {
     // Equal up to the shorter length: the longer is greater unless the rest is spaces.
     let (rest, longer) = if a.len() > n { (&a[n..], Ordering::Greater) } else { (&b[n..], Ordering::Less) };
     if rest.is_ascii() {
-        if all_spaces(rest) { Ordering::Equal } else { longer }
+        if all_spaces(rest) {
+            Ordering::Equal
+        } else {
+            longer
+        }
     } else {
         ci_compare_unicode(a, b)
     }
@@ -375,11 +379,12 @@ fn add_interval(dt: Dt, n: f64, unit: &str) -> Option<Dt> {
         "DAY" => (n * 86400e6) as i64,
         "WEEK" => (n * 7.0 * 86400e6) as i64,
         "MONTH" | "QUARTER" | "YEAR" => {
-            let months = n as i64 * match unit {
-                "MONTH" => 1,
-                "QUARTER" => 3,
-                _ => 12,
-            };
+            let months = n as i64
+                * match unit {
+                    "MONTH" => 1,
+                    "QUARTER" => 3,
+                    _ => 12,
+                };
             let total = dt.y * 12 + (dt.mo - 1) + months;
             let (y, m) = (total.div_euclid(12), total.rem_euclid(12) + 1);
             let last = last_day(y, m);
@@ -554,9 +559,7 @@ pub fn register(db: &Connection, counters: Arc<Counters>, home: Option<String>) 
         if temporal_ok(&s, &kind) {
             return Ok(SV::Integer(1));
         }
-        let col = bytes::barg(ctx, 2)
-            .map(|c| bytes::shown(&c))
-            .unwrap_or_default();
+        let col = bytes::barg(ctx, 2).map(|c| bytes::shown(&c)).unwrap_or_default();
         let what = match kind.as_str() {
             "date" => "date",
             "time" => "time",
@@ -706,24 +709,46 @@ pub fn register(db: &Connection, counters: Arc<Counters>, home: Option<String>) 
         };
         Ok(r.filter(|v| v.is_finite()).map_or(SV::Null, SV::Real))
     })?;
-    reg(db, "pow", 2, true, |ctx| Ok(match (num(&ctx.get_raw(0)), num(&ctx.get_raw(1))) {
-        (Some(a), Some(b)) => SV::Real(a.powf(b)),
-        _ => SV::Null,
-    }))?;
-    reg(db, "power", 2, true, |ctx| Ok(match (num(&ctx.get_raw(0)), num(&ctx.get_raw(1))) {
-        (Some(a), Some(b)) => SV::Real(a.powf(b)),
-        _ => SV::Null,
-    }))?;
-    reg(db, "pi", 0, true, |_| Ok(SV::Real(std::f64::consts::PI)))?;
-    reg(db, "sign", 1, true, |ctx| Ok(num(&ctx.get_raw(0)).map_or(SV::Null, |x| SV::Integer(if x > 0.0 { 1 } else if x < 0.0 { -1 } else { 0 }))))?;
-    reg(db, "mod", 2, true, |ctx| Ok(match (ctx.get_raw(0), ctx.get_raw(1)) {
-        // wrapping: i64::MIN % -1 is 0 (MySQL), where `%` panics
-        (ValueRef::Integer(a), ValueRef::Integer(b)) => if b == 0 { SV::Null } else { SV::Integer(a.wrapping_rem(b)) },
-        (a, b) => match (num(&a), num(&b)) {
-            (Some(x), Some(y)) if y != 0.0 => SV::Real(x % y),
+    reg(db, "pow", 2, true, |ctx| {
+        Ok(match (num(&ctx.get_raw(0)), num(&ctx.get_raw(1))) {
+            (Some(a), Some(b)) => SV::Real(a.powf(b)),
             _ => SV::Null,
-        },
-    }))?;
+        })
+    })?;
+    reg(db, "power", 2, true, |ctx| {
+        Ok(match (num(&ctx.get_raw(0)), num(&ctx.get_raw(1))) {
+            (Some(a), Some(b)) => SV::Real(a.powf(b)),
+            _ => SV::Null,
+        })
+    })?;
+    reg(db, "pi", 0, true, |_| Ok(SV::Real(std::f64::consts::PI)))?;
+    reg(db, "sign", 1, true, |ctx| {
+        Ok(num(&ctx.get_raw(0)).map_or(SV::Null, |x| {
+            SV::Integer(if x > 0.0 {
+                1
+            } else if x < 0.0 {
+                -1
+            } else {
+                0
+            })
+        }))
+    })?;
+    reg(db, "mod", 2, true, |ctx| {
+        Ok(match (ctx.get_raw(0), ctx.get_raw(1)) {
+            // wrapping: i64::MIN % -1 is 0 (MySQL), where `%` panics
+            (ValueRef::Integer(a), ValueRef::Integer(b)) => {
+                if b == 0 {
+                    SV::Null
+                } else {
+                    SV::Integer(a.wrapping_rem(b))
+                }
+            }
+            (a, b) => match (num(&a), num(&b)) {
+                (Some(x), Some(y)) if y != 0.0 => SV::Real(x % y),
+                _ => SV::Null,
+            },
+        })
+    })?;
     reg(db, "ts_rand", -1, false, |_| {
         use std::hash::{BuildHasher, Hasher};
         let mut h = std::collections::hash_map::RandomState::new().build_hasher();
@@ -818,10 +843,12 @@ pub fn register(db: &Connection, counters: Arc<Counters>, home: Option<String>) 
     reg(db, "monthname", 1, true, |ctx| Ok(dt_arg(ctx, 0).map_or(SV::Null, |d| SV::Text(MONTHS[(d.mo as usize).clamp(1, 12) - 1].into()))))?;
     reg(db, "last_day", 1, true, |ctx| Ok(dt_arg(ctx, 0).map_or(SV::Null, |d| SV::Text(format!("{:04}-{:02}-{:02}", d.y, d.mo, last_day(d.y, d.mo))))))?;
     reg(db, "to_days", 1, true, |ctx| Ok(dt_arg(ctx, 0).map_or(SV::Null, |d| SV::Integer(days_from_civil(d.y, d.mo, d.d) + 719528))))?;
-    reg(db, "datediff", 2, true, |ctx| Ok(match (dt_arg(ctx, 0), dt_arg(ctx, 1)) {
-        (Some(a), Some(b)) => SV::Integer(days_from_civil(a.y, a.mo, a.d) - days_from_civil(b.y, b.mo, b.d)),
-        _ => SV::Null,
-    }))?;
+    reg(db, "datediff", 2, true, |ctx| {
+        Ok(match (dt_arg(ctx, 0), dt_arg(ctx, 1)) {
+            (Some(a), Some(b)) => SV::Integer(days_from_civil(a.y, a.mo, a.d) - days_from_civil(b.y, b.mo, b.d)),
+            _ => SV::Null,
+        })
+    })?;
     for (name, sign) in [("date_add", 1.0), ("adddate", 1.0), ("date_sub", -1.0), ("subdate", -1.0)] {
         db.create_scalar_function(name, -1, FunctionFlags::SQLITE_UTF8 | FunctionFlags::SQLITE_DETERMINISTIC, move |ctx| {
             need(ctx, 2, name)?;
@@ -885,7 +912,9 @@ pub fn register(db: &Connection, counters: Arc<Counters>, home: Option<String>) 
     reg(db, "regexp", 2, true, |ctx| {
         let pat = targ(ctx, 0);
         let (Some(pat), Some(s)) = (pat, targ(ctx, 1)) else { return Ok(SV::Null) };
-        let re = ctx.get_or_create_aux(0, |_| regex::RegexBuilder::new(&pat).case_insensitive(true).size_limit(1 << 20).build().map_err(|e| user_err(format!("ts:3685:Illegal argument to a regular expression: {}", e))))?;
+        let re = ctx.get_or_create_aux(0, |_| {
+            regex::RegexBuilder::new(&pat).case_insensitive(true).size_limit(1 << 20).build().map_err(|e| user_err(format!("ts:3685:Illegal argument to a regular expression: {}", e)))
+        })?;
         Ok(SV::Integer(re.is_match(&s) as i64))
     })?;
     Ok(())
@@ -938,21 +967,14 @@ mod tests {
     fn no_function_panics_on_hostile_arguments() {
         let plain = Connection::open_in_memory().unwrap();
         let names = |db: &Connection| -> Vec<(String, i64)> {
-            let mut st = db
-                .prepare("SELECT name, narg FROM pragma_function_list")
-                .unwrap();
-            let rows = st
-                .query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?)))
-                .unwrap();
+            let mut st = db.prepare("SELECT name, narg FROM pragma_function_list").unwrap();
+            let rows = st.query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?))).unwrap();
             rows.map(Result::unwrap).collect()
         };
         let builtin = names(&plain);
         let db = Connection::open_in_memory().unwrap();
         register(&db, Arc::new(Counters::default()), Some("d".into())).unwrap();
-        let ours: Vec<(String, i64)> = names(&db)
-            .into_iter()
-            .filter(|f| !builtin.contains(f))
-            .collect();
+        let ours: Vec<(String, i64)> = names(&db).into_iter().filter(|f| !builtin.contains(f)).collect();
         assert!(ours.len() > 150, "{} functions", ours.len());
         const HOSTILE: &[&str] = &[
             "NULL",
@@ -995,11 +1017,7 @@ mod tests {
         let mut calls = 0;
         let mut panicked: Vec<String> = Vec::new();
         for (name, narg) in &ours {
-            let arities: Vec<usize> = if *narg < 0 {
-                (0..=4).collect()
-            } else {
-                vec![*narg as usize]
-            };
+            let arities: Vec<usize> = if *narg < 0 { (0..=4).collect() } else { vec![*narg as usize] };
             for k in arities {
                 let mut arg_lists: Vec<Vec<&str>> = Vec::new();
                 for h in HOSTILE {
@@ -1014,11 +1032,7 @@ mod tests {
                     let sql = format!("SELECT {}({})", name, args.join(", "));
                     calls += 1;
                     let r: rusqlite::Result<()> = db.query_row(&sql, [], |_| Ok(()));
-                    if matches!(&r, Err(e) if e.to_string().contains("panic"))
-                        && !panicked
-                            .iter()
-                            .any(|p| p.starts_with(&format!("SELECT {}(", name)))
-                    {
+                    if matches!(&r, Err(e) if e.to_string().contains("panic")) && !panicked.iter().any(|p| p.starts_with(&format!("SELECT {}(", name))) {
                         panicked.push(sql);
                     }
                 }

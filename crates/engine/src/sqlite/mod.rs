@@ -271,12 +271,10 @@ impl Inner {
             return Ok(d.clone());
         }
         let file = self.catalog.path_of(name).join(DATA_FILE);
-        let anchor = rusqlite::Connection::open_with_flags_and_vfs(&file, rusqlite::OpenFlags::default(), vfs::name()).map_err(|e| SqlError::new(1030, "HY000", format!("cannot open {}: {}", file.display(), e)))?;
+        let anchor = rusqlite::Connection::open_with_flags_and_vfs(&file, rusqlite::OpenFlags::default(), vfs::name())
+            .map_err(|e| SqlError::new(1030, "HY000", format!("cannot open {}: {}", file.display(), e)))?;
         anchor
-            .execute_batch(&format!(
-                "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; CREATE TABLE IF NOT EXISTS {} (name TEXT PRIMARY KEY, def TEXT NOT NULL);",
-                META_TABLE
-            ))
+            .execute_batch(&format!("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; CREATE TABLE IF NOT EXISTS {} (name TEXT PRIMARY KEY, def TEXT NOT NULL);", META_TABLE))
             .map_err(|e| SqlError::new(1030, "HY000", format!("cannot initialise {}: {}", file.display(), e)))?;
         let schema = load_schema(&anchor, "main")?;
         let mut wal = file.clone().into_os_string();

@@ -163,19 +163,7 @@ pub fn rewrite(sql: &str, kind: Kind, r: &dyn Resolver) -> Result<Rewritten, Sql
         }
     }
     let select_items = if kind == Kind::Select { select_items(sql, toks) } else { Vec::new() };
-    Ok(Rewritten {
-        sql: tr.out,
-        kind,
-        dbs: tr.dbs,
-        info_schema: tr.info_schema,
-        for_update: tr.for_update,
-        insert,
-        select_items,
-        tables: tr.tables,
-        ctes: tr.ctes,
-        count_sql,
-        cte_limited: false,
-    })
+    Ok(Rewritten { sql: tr.out, kind, dbs: tr.dbs, info_schema: tr.info_schema, for_update: tr.for_update, insert, select_items, tables: tr.tables, ctes: tr.ctes, count_sql, cte_limited: false })
 }
 
 /// The LIMIT clause of the outermost query, if any.
@@ -195,8 +183,24 @@ fn top_level_limit(toks: &[Token]) -> Option<usize> {
 }
 
 const AGGREGATES: [&str; 18] = [
-    "COUNT", "SUM", "AVG", "MIN", "MAX", "GROUP_CONCAT", "BIT_AND", "BIT_OR", "BIT_XOR", "STD", "STDDEV", "STDDEV_POP",
-    "STDDEV_SAMP", "VAR_POP", "VAR_SAMP", "VARIANCE", "JSON_ARRAYAGG", "JSON_OBJECTAGG",
+    "COUNT",
+    "SUM",
+    "AVG",
+    "MIN",
+    "MAX",
+    "GROUP_CONCAT",
+    "BIT_AND",
+    "BIT_OR",
+    "BIT_XOR",
+    "STD",
+    "STDDEV",
+    "STDDEV_POP",
+    "STDDEV_SAMP",
+    "VAR_POP",
+    "VAR_SAMP",
+    "VARIANCE",
+    "JSON_ARRAYAGG",
+    "JSON_OBJECTAGG",
 ];
 
 /// MySQL accepts HAVING without GROUP BY in a query without aggregates: it
@@ -256,9 +260,7 @@ fn having_without_group_by(sql: &str, toks: &[Token]) -> Option<String> {
             let n = part.len();
             let alias = match part {
                 [.., a, name] if n >= 3 && a.is_kw("AS") => name.ident().map(|x| (x.to_string(), n - 2)),
-                [.., prev, name] if matches!(name.tok, Tok::Word(_) | Tok::Quoted(_)) && !prev.is_op(".") && is_value_end(prev) => {
-                    name.ident().map(|x| (x.to_string(), n - 1))
-                }
+                [.., prev, name] if matches!(name.tok, Tok::Word(_) | Tok::Quoted(_)) && !prev.is_op(".") && is_value_end(prev) => name.ident().map(|x| (x.to_string(), n - 1)),
                 _ => None,
             };
             if let Some((name, e)) = alias {
@@ -328,7 +330,13 @@ fn select_items(sql: &str, toks: &[Token]) -> Vec<(String, bool)> {
         let n = part.len();
         let with_as = n >= 2 && part[n - 2].is_kw("AS");
         let bare = n >= 2 && matches!(part[n - 1].tok, Tok::Word(_) | Tok::Quoted(_) | Tok::Str(_)) && !part[n - 2].is_op(".") && is_value_end(&part[n - 2]);
-        let expr_end = if with_as { n - 2 } else if bare { n - 1 } else { n };
+        let expr_end = if with_as {
+            n - 2
+        } else if bare {
+            n - 1
+        } else {
+            n
+        };
         if expr_end == 0 {
             return false;
         }
@@ -365,18 +373,39 @@ fn select_items(sql: &str, toks: &[Token]) -> Vec<(String, bool)> {
 fn is_value_end(t: &Token) -> bool {
     match &t.tok {
         Tok::Op(o) => *o == ")",
-        Tok::Word(w) => !["SELECT", "DISTINCT", "AND", "OR", "NOT", "IS", "NULL", "CASE", "WHEN", "THEN", "ELSE", "BY", "ON", "AS"].iter().any(|k| w.eq_ignore_ascii_case(k)) || w.eq_ignore_ascii_case("END") || w.eq_ignore_ascii_case("NULL"),
+        Tok::Word(w) => {
+            !["SELECT", "DISTINCT", "AND", "OR", "NOT", "IS", "NULL", "CASE", "WHEN", "THEN", "ELSE", "BY", "ON", "AS"].iter().any(|k| w.eq_ignore_ascii_case(k))
+                || w.eq_ignore_ascii_case("END")
+                || w.eq_ignore_ascii_case("NULL")
+        }
         _ => true,
     }
 }
 
-const SKIP_WORDS: &[&str] = &[
-    "SQL_CALC_FOUND_ROWS", "SQL_NO_CACHE", "SQL_CACHE", "HIGH_PRIORITY", "SQL_SMALL_RESULT", "SQL_BIG_RESULT", "SQL_BUFFER_RESULT", "LOW_PRIORITY", "DELAYED", "QUICK", "DISTINCTROW",
-];
+const SKIP_WORDS: &[&str] =
+    &["SQL_CALC_FOUND_ROWS", "SQL_NO_CACHE", "SQL_CACHE", "HIGH_PRIORITY", "SQL_SMALL_RESULT", "SQL_BIG_RESULT", "SQL_BUFFER_RESULT", "LOW_PRIORITY", "DELAYED", "QUICK", "DISTINCTROW"];
 
 const INTERVAL_UNITS: &[&str] = &[
-    "MICROSECOND", "SECOND", "MINUTE", "HOUR", "DAY", "WEEK", "MONTH", "QUARTER", "YEAR", "SECOND_MICROSECOND", "MINUTE_MICROSECOND", "MINUTE_SECOND", "HOUR_MICROSECOND",
-    "HOUR_SECOND", "HOUR_MINUTE", "DAY_MICROSECOND", "DAY_SECOND", "DAY_MINUTE", "DAY_HOUR", "YEAR_MONTH",
+    "MICROSECOND",
+    "SECOND",
+    "MINUTE",
+    "HOUR",
+    "DAY",
+    "WEEK",
+    "MONTH",
+    "QUARTER",
+    "YEAR",
+    "SECOND_MICROSECOND",
+    "MINUTE_MICROSECOND",
+    "MINUTE_SECOND",
+    "HOUR_MICROSECOND",
+    "HOUR_SECOND",
+    "HOUR_MINUTE",
+    "DAY_MICROSECOND",
+    "DAY_SECOND",
+    "DAY_MINUTE",
+    "DAY_HOUR",
+    "YEAR_MONTH",
 ];
 
 struct Tr<'a> {
@@ -411,7 +440,25 @@ struct Tr<'a> {
 
 impl<'a> Tr<'a> {
     fn new(sql: &'a str, toks: &'a [Token], r: &'a dyn Resolver) -> Tr<'a> {
-        Tr { sql, toks, r, out: String::with_capacity(sql.len() + 16), dbs: Vec::new(), info_schema: false, for_update: false, tables: Vec::new(), parens: Vec::new(), odku: false, last_end: None, parens_pending: None, in_from: false, ctes: Vec::new(), param_ord: None, out_at: vec![usize::MAX; toks.len()], last_interval: None }
+        Tr {
+            sql,
+            toks,
+            r,
+            out: String::with_capacity(sql.len() + 16),
+            dbs: Vec::new(),
+            info_schema: false,
+            for_update: false,
+            tables: Vec::new(),
+            parens: Vec::new(),
+            odku: false,
+            last_end: None,
+            parens_pending: None,
+            in_from: false,
+            ctes: Vec::new(),
+            param_ord: None,
+            out_at: vec![usize::MAX; toks.len()],
+            last_interval: None,
+        }
     }
 
     /// Separator before a token: the original whitespace when it was plain
@@ -1329,9 +1376,7 @@ impl<'a> Tr<'a> {
                                 continue;
                             }
                             let at = self.out.len();
-                            let cd = cols
-                                .get(vi)
-                                .and_then(|n| def.as_deref().and_then(|d| d.column(n)));
+                            let cd = cols.get(vi).and_then(|n| def.as_deref().and_then(|d| d.column(n)));
                             if Some(vi) == ai_pos {
                                 self.raw("ts_ai(");
                                 self.emit_store(s, e, cd)?;
@@ -1351,15 +1396,7 @@ impl<'a> Tr<'a> {
             Source::Select(s, e) => {
                 info.rows = 0;
                 let odku = self.has_odku(e);
-                let binary: Vec<Option<u64>> = cols
-                    .iter()
-                    .map(|n| {
-                        def.as_deref()
-                            .and_then(|d| d.column(n))
-                            .filter(|cd| cd.base.is_binary())
-                            .map(binary_pad)
-                    })
-                    .collect();
+                let binary: Vec<Option<u64>> = cols.iter().map(|n| def.as_deref().and_then(|d| d.column(n)).filter(|cd| cd.base.is_binary()).map(binary_pad)).collect();
                 if ai_pos.is_some() || odku || binary.iter().any(Option::is_some) {
                     let n = cols.len();
                     let names: Vec<String> = (0..n).map(|k| format!("c{}", k)).collect();
@@ -1721,30 +1758,13 @@ impl Tr<'_> {
         let after = toks.get(i + 1).and_then(precedence);
         let next = toks.get(i + 1);
         match (before, after) {
-            (Some(b), a) if a.is_none_or(|a| b >= a) => {
-                return if b == COMPARISON {
-                    i >= 2 && self.numeric_operand(i - 2, false)
-                } else {
-                    true
-                }
-            }
-            (_, Some(a)) => {
-                return if a == COMPARISON {
-                    self.numeric_operand(i + 2, true)
-                } else {
-                    true
-                }
-            }
+            (Some(b), a) if a.is_none_or(|a| b >= a) => return if b == COMPARISON { i >= 2 && self.numeric_operand(i - 2, false) } else { true },
+            (_, Some(a)) => return if a == COMPARISON { self.numeric_operand(i + 2, true) } else { true },
             _ => {}
         }
         match self.parens.last().map(String::as_str) {
             Some(f) if NUMERIC_FUNCTIONS.contains(&f) => true,
-            Some("CAST" | "CONVERT") => {
-                next.is_some_and(|n| n.is_kw("AS") || n.is_op(","))
-                    && toks
-                        .get(i + 2)
-                        .is_some_and(|t| NUMERIC_TYPES.iter().any(|k| t.is_kw(k)))
-            }
+            Some("CAST" | "CONVERT") => next.is_some_and(|n| n.is_kw("AS") || n.is_op(",")) && toks.get(i + 2).is_some_and(|t| NUMERIC_TYPES.iter().any(|k| t.is_kw(k))),
             _ => false,
         }
     }
@@ -1759,16 +1779,8 @@ impl Tr<'_> {
             Tok::Number(n) => lex::hybrid_bytes(n).is_none(),
             Tok::Word(_) | Tok::Quoted(_) => {
                 // `t.c`: the column is the last part.
-                let col = if forward && self.op_at(k + 1, ".") {
-                    toks.get(k + 2).and_then(Token::ident)
-                } else {
-                    t.ident()
-                };
-                col.is_some_and(|c| {
-                    self.statement_tables()
-                        .iter()
-                        .any(|d| d.column(c).is_some_and(|cd| cd.base.is_numeric()))
-                })
+                let col = if forward && self.op_at(k + 1, ".") { toks.get(k + 2).and_then(Token::ident) } else { t.ident() };
+                col.is_some_and(|c| self.statement_tables().iter().any(|d| d.column(c).is_some_and(|cd| cd.base.is_numeric())))
             }
             _ => false,
         }
@@ -1781,10 +1793,7 @@ impl Tr<'_> {
         for (k, t) in toks.iter().enumerate() {
             let Some(w) = t.ident() else { continue };
             let def = match toks.get(k + 2).and_then(Token::ident) {
-                Some(next) if self.op_at(k + 1, ".") => self
-                    .r
-                    .table(Some(w), next)
-                    .or_else(|| self.r.table(None, w)),
+                Some(next) if self.op_at(k + 1, ".") => self.r.table(Some(w), next).or_else(|| self.r.table(None, w)),
                 _ => self.r.table(None, w),
             };
             if let Some(d) = def {
@@ -1800,12 +1809,7 @@ impl Tr<'_> {
     /// UPDATE): dates in canonical form (`ts_tnorm`); a hybrid literal into
     /// a numeric column as its number; bytes for a binary column as TEXT,
     /// padded to BINARY(n) (`ts_bin`).
-    fn emit_store(
-        &mut self,
-        s: usize,
-        e: usize,
-        col: Option<&super::schema::ColumnDef>,
-    ) -> Result<(), SqlError> {
+    fn emit_store(&mut self, s: usize, e: usize, col: Option<&super::schema::ColumnDef>) -> Result<(), SqlError> {
         let Some(cd) = col else {
             return self.emit(s, e);
         };
@@ -1839,7 +1843,6 @@ impl Tr<'_> {
         self.raw(&format!(", '{}')", kind));
         Ok(())
     }
-
 }
 
 /// Bytes a value written to `cd` is padded to: n for BINARY(n), else 0.
@@ -1924,9 +1927,42 @@ const COMPARISON: u8 = 3;
 
 /// Functions whose arguments are numbers.
 const NUMERIC_FUNCTIONS: &[&str] = &[
-    "ABS", "ROUND", "FLOOR", "CEIL", "CEILING", "TRUNCATE", "SIGN", "MOD", "POW", "POWER", "SQRT", "EXP", "LN", "LOG", "LOG2", "LOG10", "SIN", "COS",
-    "TAN", "ASIN", "ACOS", "ATAN", "ATAN2", "COT", "DEGREES", "RADIANS", "BIT_COUNT", "BIN", "OCT", "FROM_UNIXTIME", "SUM", "AVG", "BIT_AND",
-    "BIT_OR", "BIT_XOR", "INET_NTOA",
+    "ABS",
+    "ROUND",
+    "FLOOR",
+    "CEIL",
+    "CEILING",
+    "TRUNCATE",
+    "SIGN",
+    "MOD",
+    "POW",
+    "POWER",
+    "SQRT",
+    "EXP",
+    "LN",
+    "LOG",
+    "LOG2",
+    "LOG10",
+    "SIN",
+    "COS",
+    "TAN",
+    "ASIN",
+    "ACOS",
+    "ATAN",
+    "ATAN2",
+    "COT",
+    "DEGREES",
+    "RADIANS",
+    "BIT_COUNT",
+    "BIN",
+    "OCT",
+    "FROM_UNIXTIME",
+    "SUM",
+    "AVG",
+    "BIT_AND",
+    "BIT_OR",
+    "BIT_XOR",
+    "INET_NTOA",
 ];
 const NUMERIC_TYPES: &[&str] = &["SIGNED", "UNSIGNED", "INTEGER", "INT", "DECIMAL", "NUMERIC", "DOUBLE", "FLOAT", "REAL"];
 
@@ -2029,7 +2065,10 @@ mod tests {
         assert_eq!(sel("SELECT * FROM other.sbtest1"), "SELECT * FROM \"other\".sbtest1");
         assert_eq!(sel("SELECT 0x41 + 0, 0xfffe00112233445566 FROM t"), "SELECT 65 + 0, CAST(X'FFFE00112233445566' AS TEXT) FROM t");
         assert_eq!(sel("SELECT 0x41, b'1000001', 0x00, -0x41, 0x41 AND 1 FROM t"), "SELECT 'A', 'A', CAST(X'00' AS TEXT), -65, 65 AND 1 FROM t");
-        assert_eq!(sel("SELECT 0x41 = 'A', 0x41 = 65, 65 < 0x41, CAST(0x41 AS UNSIGNED), ABS(0x41), HEX(0x41) FROM t"), "SELECT 'A' = 'A', 65 = 65, 65 < 65, CAST(65 AS INTEGER), ABS(65), HEX('A') FROM t");
+        assert_eq!(
+            sel("SELECT 0x41 = 'A', 0x41 = 65, 65 < 0x41, CAST(0x41 AS UNSIGNED), ABS(0x41), HEX(0x41) FROM t"),
+            "SELECT 'A' = 'A', 65 = 65, 65 < 65, CAST(65 AS INTEGER), ABS(65), HEX('A') FROM t"
+        );
         assert_eq!(sel("SELECT 0x14243444546474849 FROM t"), "SELECT '\u{1}BCDEFGHI' FROM t");
         assert_eq!(sel("SELECT CAST(a AS BINARY(4)), CONVERT(b, BINARY(2)), CAST(c AS BINARY) FROM t"), "SELECT ts_bin_n(a, 4), ts_bin_n(b, 2), CAST(c AS TEXT) FROM t");
         assert_eq!(sel("SELECT 'a\\0b', 'c' FROM t WHERE x = 'd\\0'"), "SELECT CAST(X'610062' AS TEXT), 'c' FROM t WHERE x = CAST(X'6400' AS TEXT)");
@@ -2060,7 +2099,10 @@ mod tests {
         let rw = rewrite("INSERT IGNORE INTO sbtest1 SET k=1, c='x'", Kind::Insert, &r()).unwrap();
         assert_eq!(rw.sql, "INSERT OR IGNORE INTO \"sbtest1\" (\"k\", \"c\") VALUES (1, 'x')");
         let rw = rewrite("INSERT INTO sbtest1 (id,k) VALUES (1,2),(3,4) ON DUPLICATE KEY UPDATE k=VALUES(k)+1", Kind::Insert, &r()).unwrap();
-        assert_eq!(rw.sql, "INSERT INTO \"sbtest1\" (\"id\", \"k\") VALUES (ts_ai(1), 2), (ts_ai(3), 4) ON CONFLICT DO UPDATE SET \"k\" = ts_upd(excluded.\"k\"+1) WHERE ts_chg('I', \"k\", (excluded.\"k\"+1))");
+        assert_eq!(
+            rw.sql,
+            "INSERT INTO \"sbtest1\" (\"id\", \"k\") VALUES (ts_ai(1), 2), (ts_ai(3), 4) ON CONFLICT DO UPDATE SET \"k\" = ts_upd(excluded.\"k\"+1) WHERE ts_chg('I', \"k\", (excluded.\"k\"+1))"
+        );
         // ODKU values appear twice: parameters are numbered
         let rw = rewrite("INSERT INTO sbtest1 (id,c) VALUES (?,?) ON DUPLICATE KEY UPDATE c=?, k=k+1", Kind::Insert, &r()).unwrap();
         assert_eq!(rw.sql, "INSERT INTO \"sbtest1\" (\"id\", \"c\") VALUES (ts_ai(?1), ?2) ON CONFLICT DO UPDATE SET \"c\" = ts_upd(?3), \"k\" = k+1 WHERE ts_chg('TI', \"c\", (?3), \"k\", (k+1))");
@@ -2074,28 +2116,24 @@ mod tests {
 
     #[test]
     fn binary_values() {
-        let d = match ddl::parse("CREATE TABLE bt (id INT, b BINARY(4), vb VARBINARY(8), n BIGINT)")
-            .unwrap()
-            .unwrap()
-        {
+        let d = match ddl::parse("CREATE TABLE bt (id INT, b BINARY(4), vb VARBINARY(8), n BIGINT)").unwrap().unwrap() {
             ddl::Ddl::CreateTable { def, .. } => *def,
             _ => unreachable!(),
         };
         let r = R(vec![Arc::new(d)]);
         let rw = |sql: &str, kind| rewrite(sql, kind, &r).unwrap().sql;
         // into a binary column: TEXT of the bytes, BINARY(n) padded; into a number: the number
-        assert_eq!(rw("INSERT INTO bt VALUES (0x01, 0x41, X'00', 0x41)", Kind::Insert), "INSERT INTO \"bt\" (\"id\", \"b\", \"vb\", \"n\") VALUES (1, ts_bin('A', 4), ts_bin(CAST(X'00' AS TEXT), 0), 65)");
-        assert_eq!(rw("UPDATE bt SET b = UNHEX(?), n = b'11' WHERE id = 1", Kind::Update), "UPDATE bt SET b = ts_bin(UNHEX(?1), 4) , n = 3 WHERE (id = 1) AND ts_chg('TI', \"b\", (ts_bin(UNHEX(?1), 4)), \"n\", (3), \"id\")");
-        assert!(rw("INSERT INTO bt (id, b) SELECT 1, 0x41", Kind::Insert)
-            .ends_with("SELECT c0, ts_bin(c1, 4) FROM ts_src WHERE true"));
-        // compared with a numeric column a hybrid literal is a number; with a binary column, bytes
         assert_eq!(
-            rw(
-                "SELECT id FROM bt WHERE n = 0x41 AND b = 0x41 AND 0x41 < bt.n",
-                Kind::Select
-            ),
-            "SELECT id FROM bt WHERE n = 65 AND b = 'A' AND 65 < bt.n"
+            rw("INSERT INTO bt VALUES (0x01, 0x41, X'00', 0x41)", Kind::Insert),
+            "INSERT INTO \"bt\" (\"id\", \"b\", \"vb\", \"n\") VALUES (1, ts_bin('A', 4), ts_bin(CAST(X'00' AS TEXT), 0), 65)"
         );
+        assert_eq!(
+            rw("UPDATE bt SET b = UNHEX(?), n = b'11' WHERE id = 1", Kind::Update),
+            "UPDATE bt SET b = ts_bin(UNHEX(?1), 4) , n = 3 WHERE (id = 1) AND ts_chg('TI', \"b\", (ts_bin(UNHEX(?1), 4)), \"n\", (3), \"id\")"
+        );
+        assert!(rw("INSERT INTO bt (id, b) SELECT 1, 0x41", Kind::Insert).ends_with("SELECT c0, ts_bin(c1, 4) FROM ts_src WHERE true"));
+        // compared with a numeric column a hybrid literal is a number; with a binary column, bytes
+        assert_eq!(rw("SELECT id FROM bt WHERE n = 0x41 AND b = 0x41 AND 0x41 < bt.n", Kind::Select), "SELECT id FROM bt WHERE n = 65 AND b = 'A' AND 65 < bt.n");
     }
 
     #[test]

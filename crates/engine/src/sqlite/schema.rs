@@ -301,10 +301,34 @@ impl ColumnDef {
             _ => 1,
         };
         let length: u64 = match self.base {
-            Base::TinyInt => if self.unsigned { 3 } else { 4 },
-            Base::SmallInt => if self.unsigned { 5 } else { 6 },
-            Base::MediumInt => if self.unsigned { 8 } else { 9 },
-            Base::Int => if self.unsigned { 10 } else { 11 },
+            Base::TinyInt => {
+                if self.unsigned {
+                    3
+                } else {
+                    4
+                }
+            }
+            Base::SmallInt => {
+                if self.unsigned {
+                    5
+                } else {
+                    6
+                }
+            }
+            Base::MediumInt => {
+                if self.unsigned {
+                    8
+                } else {
+                    9
+                }
+            }
+            Base::Int => {
+                if self.unsigned {
+                    10
+                } else {
+                    11
+                }
+            }
             Base::BigInt => 20,
             Base::Decimal => {
                 let p = self.length.unwrap_or(10);
@@ -548,7 +572,9 @@ impl TableDef {
                 Some(Default_::Literal(v)) => l.push_str(&format!(" DEFAULT {}", quote_str(v))),
                 Some(Default_::CurrentTimestamp) => l.push_str(" DEFAULT CURRENT_TIMESTAMP"),
                 Some(Default_::Expr(e)) => l.push_str(&format!(" DEFAULT ({})", e)),
-                None if c.nullable && !matches!(c.base, Base::TinyText | Base::Text | Base::MediumText | Base::LongText | Base::TinyBlob | Base::Blob | Base::MediumBlob | Base::LongBlob | Base::Json) => {
+                None if c.nullable
+                    && !matches!(c.base, Base::TinyText | Base::Text | Base::MediumText | Base::LongText | Base::TinyBlob | Base::Blob | Base::MediumBlob | Base::LongBlob | Base::Json) =>
+                {
                     l.push_str(" DEFAULT NULL")
                 }
                 _ => {}

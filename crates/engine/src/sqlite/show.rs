@@ -337,10 +337,7 @@ pub fn run(sess: &mut SqliteSession, access: &dyn Access, sql: &str, sink: &mut 
                 return Err(SqlError::unknown_database(&db));
             }
             sink.columns(&[txt("Database"), txt("Create Database")])?;
-            sink.row(&[
-                s(&db),
-                s(&format!("CREATE DATABASE `{}` /*!40100 DEFAULT CHARACTER SET utf8mb4 COLLATE utf8mb4_general_ci */ /*!80016 DEFAULT ENCRYPTION='N' */", db.replace('`', "``"))),
-            ])?;
+            sink.row(&[s(&db), s(&format!("CREATE DATABASE `{}` /*!40100 DEFAULT CHARACTER SET utf8mb4 COLLATE utf8mb4_general_ci */ /*!80016 DEFAULT ENCRYPTION='N' */", db.replace('`', "``")))])?;
             return Ok(Outcome::Rows);
         }
         if !c.eat_kw("TABLE") {
@@ -393,10 +390,13 @@ pub fn run(sess: &mut SqliteSession, access: &dyn Access, sql: &str, sink: &mut 
         }
         return Ok(Outcome::Rows);
     }
-    if c.eat_kw("TRIGGERS") || c.eat_kw("EVENTS") || (c.is_kw("PROCEDURE") || c.is_kw("FUNCTION")) && {
-        c.next();
-        c.eat_kw("STATUS")
-    } {
+    if c.eat_kw("TRIGGERS")
+        || c.eat_kw("EVENTS")
+        || (c.is_kw("PROCEDURE") || c.is_kw("FUNCTION")) && {
+            c.next();
+            c.eat_kw("STATUS")
+        }
+    {
         sink.columns(&[txt("Db"), txt("Name"), txt("Type")])?;
         return Ok(Outcome::Rows);
     }
@@ -416,17 +416,7 @@ fn show_columns(sess: &mut SqliteSession, access: &dyn Access, db: Option<String
         let default = opt(col.default_text());
         let extra = s(&col.extra());
         let row = if full {
-            vec![
-                s(&col.name),
-                s(&col.column_type()),
-                opt(col.collation.clone()),
-                null,
-                key,
-                default,
-                extra,
-                s("select,insert,update,references"),
-                s(&col.comment),
-            ]
+            vec![s(&col.name), s(&col.column_type()), opt(col.collation.clone()), null, key, default, extra, s("select,insert,update,references"), s(&col.comment)]
         } else {
             vec![s(&col.name), s(&col.column_type()), null, key, default, extra]
         };
@@ -678,20 +668,7 @@ pub fn refresh_info_schema(conn: &mut Conn, inner: &Inner, access: &dyn Access) 
             }
             for fk in &d.foreign_keys {
                 for (k, col) in fk.columns.iter().enumerate() {
-                    kcu.push(vec![
-                        t("def"),
-                        t(dbn),
-                        t(&fk.name),
-                        t("def"),
-                        t(dbn),
-                        t(&d.name),
-                        t(col),
-                        i(k as i64 + 1),
-                        i(k as i64 + 1),
-                        t(dbn),
-                        t(&fk.ref_table),
-                        o(fk.ref_columns.get(k).cloned()),
-                    ]);
+                    kcu.push(vec![t("def"), t(dbn), t(&fk.name), t("def"), t(dbn), t(&d.name), t(col), i(k as i64 + 1), i(k as i64 + 1), t(dbn), t(&fk.ref_table), o(fk.ref_columns.get(k).cloned())]);
                 }
                 tc.push(vec![t("def"), t(dbn), t(&fk.name), t(dbn), t(&d.name), t("FOREIGN KEY"), t("YES")]);
             }

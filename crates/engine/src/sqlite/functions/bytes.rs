@@ -51,12 +51,7 @@ impl From<SV> for Out {
 pub type FB = fn(&Context<'_>) -> rusqlite::Result<Out>;
 
 pub fn reg_bytes(db: &Connection, name: &str, n: c_int, f: FB) -> rusqlite::Result<()> {
-    db.create_scalar_function(
-        name,
-        n,
-        FunctionFlags::SQLITE_UTF8 | FunctionFlags::SQLITE_DETERMINISTIC,
-        f,
-    )
+    db.create_scalar_function(name, n, FunctionFlags::SQLITE_UTF8 | FunctionFlags::SQLITE_DETERMINISTIC, f)
 }
 
 /// Argument `i` as a string's bytes (a number as its text); None for NULL or
@@ -76,10 +71,7 @@ pub fn barg<'c>(ctx: &'c Context<'_>, i: usize) -> Option<Cow<'c, [u8]>> {
 /// are registered for any count; reading a missing argument panics).
 pub fn need(ctx: &Context<'_>, min: usize, name: &str) -> rusqlite::Result<()> {
     if ctx.len() < min {
-        return Err(user_err(format!(
-            "ts:1582:Incorrect parameter count in the call to native function '{}'",
-            name
-        )));
+        return Err(user_err(format!("ts:1582:Incorrect parameter count in the call to native function '{}'", name)));
     }
     Ok(())
 }
@@ -171,19 +163,10 @@ fn concat(db: &Connection) -> rusqlite::Result<()> {
         let (Some(s), Some(n)) = (barg(ctx, 0), count(ctx, 1)) else {
             return Ok(Out::Val(SV::Null));
         };
-        Ok(bytes_or_null(
-            s.len()
-                .checked_mul(n)
-                .filter(|&len| len <= MAX_RESULT_BYTES)
-                .map(|_| s.repeat(n)),
-        ))
+        Ok(bytes_or_null(s.len().checked_mul(n).filter(|&len| len <= MAX_RESULT_BYTES).map(|_| s.repeat(n))))
     })?;
     for (name, left) in [("lpad", true), ("rpad", false)] {
-        let f: FB = if left {
-            |ctx| pad(ctx, true)
-        } else {
-            |ctx| pad(ctx, false)
-        };
+        let f: FB = if left { |ctx| pad(ctx, true) } else { |ctx| pad(ctx, false) };
         reg_bytes(db, name, 3, f)?;
     }
     Ok(())
@@ -202,42 +185,19 @@ fn pad(ctx: &Context<'_>, left: bool) -> rusqlite::Result<Out> {
     if fill_units.is_empty() || n.saturating_mul(4) > MAX_RESULT_BYTES {
         return Ok(Out::Val(SV::Null));
     }
-    let fill: Vec<u8> = fill_units
-        .iter()
-        .cycle()
-        .take(n - cur.len())
-        .flat_map(|u| u.iter().copied())
-        .collect();
-    Ok(Out::Bytes(if left {
-        [&fill[..], &s[..]].concat()
-    } else {
-        [&s[..], &fill[..]].concat()
-    }))
+    let fill: Vec<u8> = fill_units.iter().cycle().take(n - cur.len()).flat_map(|u| u.iter().copied()).collect();
+    Ok(Out::Bytes(if left { [&fill[..], &s[..]].concat() } else { [&s[..], &fill[..]].concat() }))
 }
 
 fn slices(db: &Connection) -> rusqlite::Result<()> {
-    reg_bytes(db, "lower", 1, |ctx| {
-        Ok(bytes_or_null(
-            barg(ctx, 0).map(|s| map_chars(&s, str::to_lowercase)),
-        ))
-    })?;
-    reg_bytes(db, "upper", 1, |ctx| {
-        Ok(bytes_or_null(
-            barg(ctx, 0).map(|s| map_chars(&s, str::to_uppercase)),
-        ))
-    })?;
-    reg_bytes(db, "reverse", 1, |ctx| {
-        Ok(bytes_or_null(barg(ctx, 0).map(|s| {
-            units(&s).into_iter().rev().collect::<Vec<_>>().concat()
-        })))
-    })?;
+    reg_bytes(db, "lower", 1, |ctx| Ok(bytes_or_null(barg(ctx, 0).map(|s| map_chars(&s, str::to_lowercase)))))?;
+    reg_bytes(db, "upper", 1, |ctx| Ok(bytes_or_null(barg(ctx, 0).map(|s| map_chars(&s, str::to_uppercase)))))?;
+    reg_bytes(db, "reverse", 1, |ctx| Ok(bytes_or_null(barg(ctx, 0).map(|s| units(&s).into_iter().rev().collect::<Vec<_>>().concat()))))?;
     reg_bytes(db, "ts_left", 2, |ctx| {
         let (Some(s), Some(n)) = (barg(ctx, 0), count(ctx, 1)) else {
             return Ok(Out::Val(SV::Null));
         };
-        Ok(Out::Bytes(
-            units(&s).into_iter().take(n).collect::<Vec<_>>().concat(),
-        ))
+        Ok(Out::Bytes(units(&s).into_iter().take(n).collect::<Vec<_>>().concat()))
     })?;
     reg_bytes(db, "ts_right", 2, |ctx| {
         let (Some(s), Some(n)) = (barg(ctx, 0), count(ctx, 1)) else {
@@ -248,12 +208,7 @@ fn slices(db: &Connection) -> rusqlite::Result<()> {
     })?;
     // INSERT(s, pos, len, new): characters pos..pos+len of s replaced by new.
     reg_bytes(db, "ts_insert", 4, |ctx| {
-        let (Some(s), Some(pos), Some(len), Some(new)) = (
-            barg(ctx, 0),
-            int(&ctx.get_raw(1)),
-            int(&ctx.get_raw(2)),
-            barg(ctx, 3),
-        ) else {
+        let (Some(s), Some(pos), Some(len), Some(new)) = (barg(ctx, 0), int(&ctx.get_raw(1)), int(&ctx.get_raw(2)), barg(ctx, 3)) else {
             return Ok(Out::Val(SV::Null));
         };
         let u = units(&s);
@@ -261,14 +216,8 @@ fn slices(db: &Connection) -> rusqlite::Result<()> {
             return Ok(Out::Arg(0));
         }
         let from = pos as usize - 1;
-        let to = if len < 0 {
-            u.len()
-        } else {
-            from.saturating_add(len as usize).min(u.len())
-        };
-        Ok(bytes_or_null(Some(
-            [u[..from].concat(), new.into_owned(), u[to..].concat()].concat(),
-        )))
+        let to = if len < 0 { u.len() } else { from.saturating_add(len as usize).min(u.len()) };
+        Ok(bytes_or_null(Some([u[..from].concat(), new.into_owned(), u[to..].concat()].concat())))
     })?;
     // TRIM([BOTH|LEADING|TRAILING] [remstr] FROM s) (rewrite.rs): whole remstr repeats, not a set of characters.
     reg_bytes(db, "ts_trim", 3, |ctx| {
@@ -299,9 +248,7 @@ pub fn substring_index<'a>(s: &'a [u8], d: &[u8], n: i64) -> &'a [u8] {
     if d.is_empty() || n == 0 {
         return &[];
     }
-    let hits: Vec<usize> = (0..s.len().saturating_sub(d.len() - 1))
-        .filter(|&i| s[i..].starts_with(d))
-        .collect();
+    let hits: Vec<usize> = (0..s.len().saturating_sub(d.len() - 1)).filter(|&i| s[i..].starts_with(d)).collect();
     // MySQL counts non-overlapping occurrences from the left.
     let mut starts: Vec<usize> = Vec::with_capacity(hits.len());
     for h in hits {
@@ -327,16 +274,12 @@ fn hex_lower(b: &[u8]) -> String {
 fn digests(db: &Connection) -> rusqlite::Result<()> {
     reg_bytes(db, "md5", 1, |ctx| {
         use md5::Digest;
-        Ok(Out::Val(barg(ctx, 0).map_or(SV::Null, |b| {
-            SV::Text(hex_lower(&md5::Md5::digest(&b)))
-        })))
+        Ok(Out::Val(barg(ctx, 0).map_or(SV::Null, |b| SV::Text(hex_lower(&md5::Md5::digest(&b))))))
     })?;
     for name in ["sha1", "sha"] {
         reg_bytes(db, name, 1, |ctx| {
             use sha1::Digest;
-            Ok(Out::Val(barg(ctx, 0).map_or(SV::Null, |b| {
-                SV::Text(hex_lower(&sha1::Sha1::digest(&b)))
-            })))
+            Ok(Out::Val(barg(ctx, 0).map_or(SV::Null, |b| SV::Text(hex_lower(&sha1::Sha1::digest(&b))))))
         })?;
     }
     reg_bytes(db, "sha2", 2, |ctx| {
@@ -352,43 +295,27 @@ fn digests(db: &Connection) -> rusqlite::Result<()> {
             _ => SV::Null,
         }))
     })?;
-    reg_bytes(db, "crc32", 1, |ctx| {
-        Ok(Out::Val(barg(ctx, 0).map_or(SV::Null, |b| {
-            SV::Integer(i64::from(crc32fast::hash(&b)))
-        })))
-    })?;
+    reg_bytes(db, "crc32", 1, |ctx| Ok(Out::Val(barg(ctx, 0).map_or(SV::Null, |b| SV::Integer(i64::from(crc32fast::hash(&b)))))))?;
     reg_bytes(db, "to_base64", 1, |ctx| {
         use base64::Engine;
-        Ok(Out::Val(barg(ctx, 0).map_or(SV::Null, |b| {
-            SV::Text(base64::engine::general_purpose::STANDARD.encode(&b))
-        })))
+        Ok(Out::Val(barg(ctx, 0).map_or(SV::Null, |b| SV::Text(base64::engine::general_purpose::STANDARD.encode(&b)))))
     })?;
     reg_bytes(db, "from_base64", 1, |ctx| {
         use base64::Engine;
         let Some(s) = barg(ctx, 0) else {
             return Ok(Out::Val(SV::Null));
         };
-        let clean: Vec<u8> = s
-            .iter()
-            .copied()
-            .filter(|c| !c.is_ascii_whitespace())
-            .collect();
-        Ok(bytes_or_null(
-            base64::engine::general_purpose::STANDARD.decode(clean).ok(),
-        ))
+        let clean: Vec<u8> = s.iter().copied().filter(|c| !c.is_ascii_whitespace()).collect();
+        Ok(bytes_or_null(base64::engine::general_purpose::STANDARD.decode(clean).ok()))
     })?;
     // UNHEX: TEXT of the bytes, so it compares equal to (and is stored as) a binary column's value.
-    reg_bytes(db, "unhex", 1, |ctx| {
-        Ok(bytes_or_null(barg(ctx, 0).and_then(|s| unhex(&s))))
-    })?;
+    reg_bytes(db, "unhex", 1, |ctx| Ok(bytes_or_null(barg(ctx, 0).and_then(|s| unhex(&s)))))?;
     reg_bytes(db, "hex", 1, |ctx| {
         Ok(Out::Val(match ctx.get_raw(0) {
             ValueRef::Null => SV::Null,
             ValueRef::Integer(i) => SV::Text(format!("{:X}", i)),
             ValueRef::Real(f) => SV::Text(format!("{:X}", f.round() as i64)),
-            ValueRef::Text(t) | ValueRef::Blob(t) => {
-                SV::Text(t.iter().map(|b| format!("{:02X}", b)).collect())
-            }
+            ValueRef::Text(t) | ValueRef::Blob(t) => SV::Text(t.iter().map(|b| format!("{:02X}", b)).collect()),
         }))
     })
 }
@@ -487,29 +414,13 @@ mod tests {
             ValueRef::Integer(i) => i.to_string().into_bytes(),
             ValueRef::Real(f) => f.to_string().into_bytes(),
         };
-        let q =
-            |sql: &str| -> Vec<u8> { db.query_row(sql, [], |r| r.get_ref(0).map(show)).unwrap() };
-        assert_eq!(
-            q("SELECT concat(CAST(X'00FF' AS TEXT), 'a', 1)"),
-            b"\x00\xffa1"
-        );
-        assert_eq!(
-            q("SELECT concat_ws(CAST(X'FE' AS TEXT), CAST(X'FF' AS TEXT), NULL, 'a')"),
-            b"\xff\xfea"
-        );
-        assert_eq!(
-            q("SELECT ts_left(CAST(X'FFC3A9FF' AS TEXT), 2)"),
-            b"\xff\xc3\xa9"
-        );
+        let q = |sql: &str| -> Vec<u8> { db.query_row(sql, [], |r| r.get_ref(0).map(show)).unwrap() };
+        assert_eq!(q("SELECT concat(CAST(X'00FF' AS TEXT), 'a', 1)"), b"\x00\xffa1");
+        assert_eq!(q("SELECT concat_ws(CAST(X'FE' AS TEXT), CAST(X'FF' AS TEXT), NULL, 'a')"), b"\xff\xfea");
+        assert_eq!(q("SELECT ts_left(CAST(X'FFC3A9FF' AS TEXT), 2)"), b"\xff\xc3\xa9");
         assert_eq!(q("SELECT ts_right(CAST(X'FFC3A9FF' AS TEXT), 1)"), b"\xff");
-        assert_eq!(
-            q("SELECT reverse(CAST(X'01C3A902' AS TEXT))"),
-            b"\x02\xc3\xa9\x01"
-        );
-        assert_eq!(
-            q("SELECT lpad(CAST(X'FF' AS TEXT), 3, CAST(X'00' AS TEXT))"),
-            b"\x00\x00\xff"
-        );
+        assert_eq!(q("SELECT reverse(CAST(X'01C3A902' AS TEXT))"), b"\x02\xc3\xa9\x01");
+        assert_eq!(q("SELECT lpad(CAST(X'FF' AS TEXT), 3, CAST(X'00' AS TEXT))"), b"\x00\x00\xff");
         assert_eq!(q("SELECT unhex('00ff')"), b"\x00\xff");
         assert_eq!(q("SELECT typeof(unhex('00ff'))"), b"text");
         assert_eq!(q("SELECT ts_bin(CAST(X'41' AS TEXT), 4)"), b"A\x00\x00\x00");
@@ -518,17 +429,10 @@ mod tests {
         assert_eq!(q("SELECT ts_bin(65, 0)"), b"65");
         assert_eq!(q("SELECT ts_bin_n('abc', 5)"), b"abc\0\0");
         assert_eq!(q("SELECT ts_bin_n('abc', 2)"), b"ab");
-        assert_eq!(
-            q("SELECT md5(CAST(X'FF' AS TEXT))"),
-            b"00594fd4f42ba43fc1ca0427a0576295"
-        );
+        assert_eq!(q("SELECT md5(CAST(X'FF' AS TEXT))"), b"00594fd4f42ba43fc1ca0427a0576295");
         assert_eq!(q("SELECT any_value(CAST(X'FF' AS TEXT))"), b"\xff");
         assert_eq!(q("SELECT repeat('ab', 4611686018427387904)"), b"NULL");
         assert_eq!(q("SELECT elt(2, 'a', CAST(X'FF' AS TEXT))"), b"\xff");
-        assert!(db
-            .query_row("SELECT elt()", [], |_| Ok(()))
-            .unwrap_err()
-            .to_string()
-            .contains("ts:1582:"));
+        assert!(db.query_row("SELECT elt()", [], |_| Ok(())).unwrap_err().to_string().contains("ts:1582:"));
     }
 }

@@ -219,10 +219,12 @@ fn json(db: &Connection) -> rusqlite::Result<()> {
 fn strings(db: &Connection) -> rusqlite::Result<()> {
     reg(db, "ascii", 1, true, |ctx| Ok(targ(ctx, 0).map_or(SV::Null, |s| SV::Integer(s.bytes().next().map_or(0, i64::from)))))?;
     reg(db, "ord", 1, true, |ctx| {
-        Ok(targ(ctx, 0).map_or(SV::Null, |s| SV::Integer(s.chars().next().map_or(0, |c| {
-            let mut buf = [0u8; 4];
-            c.encode_utf8(&mut buf).bytes().fold(0i64, |acc, b| acc * 256 + i64::from(b))
-        }))))
+        Ok(targ(ctx, 0).map_or(SV::Null, |s| {
+            SV::Integer(s.chars().next().map_or(0, |c| {
+                let mut buf = [0u8; 4];
+                c.encode_utf8(&mut buf).bytes().fold(0i64, |acc, b| acc * 256 + i64::from(b))
+            }))
+        }))
     })?;
     reg(db, "strcmp", 2, true, |ctx| {
         let (Some(a), Some(b)) = (targ(ctx, 0), targ(ctx, 1)) else { return Ok(SV::Null) };
@@ -429,9 +431,7 @@ fn str_to_date(s: &str, fmt: &str) -> Option<String> {
     let word = |i: &mut usize, names: &[&str], short: bool| -> Option<i64> {
         for (k, n) in names.iter().enumerate() {
             let cand = if short { &n[..3] } else { n };
-            if b.get(*i..*i + cand.len())
-                .is_some_and(|w| w.eq_ignore_ascii_case(cand.as_bytes()))
-            {
+            if b.get(*i..*i + cand.len()).is_some_and(|w| w.eq_ignore_ascii_case(cand.as_bytes())) {
                 *i += cand.len();
                 return Some(k as i64);
             }
@@ -600,7 +600,13 @@ fn dates(db: &Connection) -> rusqlite::Result<()> {
         if doy < 1 {
             return Ok(SV::Null);
         }
-        let y = if (0..70).contains(&y) { y + 2000 } else if (70..100).contains(&y) { y + 1900 } else { y };
+        let y = if (0..70).contains(&y) {
+            y + 2000
+        } else if (70..100).contains(&y) {
+            y + 1900
+        } else {
+            y
+        };
         let (yy, m, d) = civil_from_days(days_from_civil(y, 1, 1) + doy - 1);
         Ok(if yy > 9999 { SV::Null } else { SV::Text(format!("{:04}-{:02}-{:02}", yy, m, d)) })
     })?;
@@ -616,7 +622,13 @@ fn dates(db: &Connection) -> rusqlite::Result<()> {
         let (Some(a), Some(b)) = (int(&ctx.get_raw(0)), int(&ctx.get_raw(1))) else { return Ok(SV::Null) };
         let months = |p: i64| {
             let (y, m) = (p / 100, p % 100);
-            let y = if y < 70 { y + 2000 } else if y < 100 { y + 1900 } else { y };
+            let y = if y < 70 {
+                y + 2000
+            } else if y < 100 {
+                y + 1900
+            } else {
+                y
+            };
             y * 12 + m - 1
         };
         Ok(SV::Integer(months(a) - months(b)))
@@ -624,14 +636,18 @@ fn dates(db: &Connection) -> rusqlite::Result<()> {
     reg(db, "period_add", 2, true, |ctx| {
         let (Some(p), Some(n)) = (int(&ctx.get_raw(0)), int(&ctx.get_raw(1))) else { return Ok(SV::Null) };
         let (y, m) = (p / 100, p % 100);
-        let y = if y < 70 { y + 2000 } else if y < 100 { y + 1900 } else { y };
+        let y = if y < 70 {
+            y + 2000
+        } else if y < 100 {
+            y + 1900
+        } else {
+            y
+        };
         let t = y * 12 + m - 1 + n;
         Ok(SV::Integer(t.div_euclid(12) * 100 + t.rem_euclid(12) + 1))
     })?;
     reg(db, "sec_to_time", 1, true, |ctx| Ok(num(&ctx.get_raw(0)).map_or(SV::Null, |s| SV::Text(fmt_time(s)))))?;
-    reg(db, "time_to_sec", 1, true, |ctx| {
-        Ok(targ(ctx, 0).and_then(|s| time_seconds(&s)).map_or(SV::Null, |v| if v.fract() == 0.0 { SV::Integer(v as i64) } else { SV::Real(v) }))
-    })?;
+    reg(db, "time_to_sec", 1, true, |ctx| Ok(targ(ctx, 0).and_then(|s| time_seconds(&s)).map_or(SV::Null, |v| if v.fract() == 0.0 { SV::Integer(v as i64) } else { SV::Real(v) })))?;
     for (name, sign) in [("addtime", 1.0), ("subtime", -1.0)] {
         db.create_scalar_function(name, 2, FunctionFlags::SQLITE_UTF8 | FunctionFlags::SQLITE_DETERMINISTIC, move |ctx| {
             let (Some(base), Some(delta)) = (targ(ctx, 0), targ(ctx, 1).and_then(|t| time_seconds(&t))) else { return Ok(SV::Null) };
@@ -692,9 +708,7 @@ fn network(db: &Connection) -> rusqlite::Result<()> {
         let Some(s) = targ(ctx, 0) else { return Ok(SV::Null) };
         Ok(s.trim().parse::<Ipv4Addr>().map_or(SV::Null, |a| SV::Integer(i64::from(u32::from(a)))))
     })?;
-    reg(db, "inet_ntoa", 1, true, |ctx| {
-        Ok(int(&ctx.get_raw(0)).filter(|n| (0..=u32::MAX as i64).contains(n)).map_or(SV::Null, |n| SV::Text(Ipv4Addr::from(n as u32).to_string())))
-    })?;
+    reg(db, "inet_ntoa", 1, true, |ctx| Ok(int(&ctx.get_raw(0)).filter(|n| (0..=u32::MAX as i64).contains(n)).map_or(SV::Null, |n| SV::Text(Ipv4Addr::from(n as u32).to_string()))))?;
     reg(db, "is_ipv4", 1, true, |ctx| Ok(SV::Integer(targ(ctx, 0).map_or(false, |s| s.parse::<Ipv4Addr>().is_ok()) as i64)))?;
     reg(db, "is_ipv6", 1, true, |ctx| Ok(SV::Integer(targ(ctx, 0).map_or(false, |s| s.parse::<Ipv6Addr>().is_ok()) as i64)))?;
     reg(db, "inet6_aton", 1, true, |ctx| {
@@ -863,15 +877,9 @@ impl Aggregate<u64, SV> for Bits {
 
 fn aggregates(db: &Connection) -> rusqlite::Result<()> {
     let flags = FunctionFlags::SQLITE_UTF8 | FunctionFlags::SQLITE_DETERMINISTIC;
-    for (name, sample, sqrt) in [
-        ("std", false, true),
-        ("stddev", false, true),
-        ("stddev_pop", false, true),
-        ("stddev_samp", true, true),
-        ("variance", false, false),
-        ("var_pop", false, false),
-        ("var_samp", true, false),
-    ] {
+    for (name, sample, sqrt) in
+        [("std", false, true), ("stddev", false, true), ("stddev_pop", false, true), ("stddev_samp", true, true), ("variance", false, false), ("var_pop", false, false), ("var_samp", true, false)]
+    {
         db.create_aggregate_function(name, 1, flags, Spread { sample, sqrt })?;
     }
     db.create_aggregate_function("ts_group_concat_distinct", 2, flags, ConcatDistinct)?;
