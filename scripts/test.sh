@@ -27,6 +27,9 @@ bash tests/clients/setup.sh
 
 echo "== build"
 cargo build --release --locked -p turnstile
+echo "== style (cargo fmt --check, cargo clippy -D warnings)"
+cargo fmt --all --check
+cargo clippy --release --locked --workspace --all-targets --quiet -- -D warnings
 echo "== rust unit tests"
 cargo test --release --locked --workspace 2>&1 | tee /tmp/turnstile-cargo-test.log | grep -E "^test result|FAILED|panicked|error" || true
 if grep -qE "FAILED|error(\[|:)" /tmp/turnstile-cargo-test.log; then

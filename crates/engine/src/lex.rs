@@ -78,7 +78,7 @@ pub fn tokenize(sql: &str) -> Result<Vec<Token>, LexError> {
             continue;
         }
         // Comments.
-        if c == b'#' || (c == b'-' && b.get(i + 1) == Some(&b'-') && b.get(i + 2).map_or(true, |x| x.is_ascii_whitespace())) {
+        if c == b'#' || (c == b'-' && b.get(i + 1) == Some(&b'-') && b.get(i + 2).is_none_or(|x| x.is_ascii_whitespace())) {
             while i < b.len() && b[i] != b'\n' {
                 i += 1;
             }
@@ -179,7 +179,7 @@ pub fn tokenize(sql: &str) -> Result<Vec<Token>, LexError> {
             i = j;
             continue;
         }
-        if c.is_ascii_digit() || (c == b'.' && b.get(i + 1).map_or(false, |x| x.is_ascii_digit())) {
+        if c.is_ascii_digit() || (c == b'.' && b.get(i + 1).is_some_and(|x| x.is_ascii_digit())) {
             let mut j = i;
             while j < b.len() && (b[j].is_ascii_digit() || b[j] == b'.') {
                 j += 1;
@@ -217,7 +217,7 @@ pub fn tokenize(sql: &str) -> Result<Vec<Token>, LexError> {
             if j == i + 1 && (b[i] == b'X' || b[i] == b'x') && j < b.len() && b[j] == b'\'' {
                 let close = b[j + 1..].iter().position(|&c| c == b'\'').map(|p| j + 1 + p).ok_or(LexError { at: j })?;
                 let digits = &b[j + 1..close];
-                if digits.len() % 2 != 0 || !digits.iter().all(u8::is_ascii_hexdigit) {
+                if !digits.len().is_multiple_of(2) || !digits.iter().all(u8::is_ascii_hexdigit) {
                     return Err(LexError { at: i });
                 }
                 let bytes = digits.chunks(2).map(|d| (hex_val(d[0]) << 4) | hex_val(d[1])).collect();

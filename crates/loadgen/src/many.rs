@@ -108,7 +108,7 @@ impl Driver {
     fn interest(c: &Conn) -> u32 {
         match c.phase {
             Phase::Connecting => EV_OUT,
-            Phase::Holding if matches!(c.client.is_ready(), false) => EV_RDHUP, // slow: never read
+            Phase::Holding if !c.client.is_ready() => EV_RDHUP, // slow: never read
             Phase::Holding => EV_RDHUP | EV_IN,
             _ => EV_IN | if c.want_out { EV_OUT } else { 0 },
         }

@@ -47,7 +47,7 @@ fn sockaddr_in(a: &SocketAddrV4) -> libc::sockaddr_in {
     sa
 }
 
-fn sockaddr_un(path: &PathBuf) -> io::Result<(libc::sockaddr_un, libc::socklen_t)> {
+fn sockaddr_un(path: &std::path::Path) -> io::Result<(libc::sockaddr_un, libc::socklen_t)> {
     let mut sa: libc::sockaddr_un = unsafe { std::mem::zeroed() };
     sa.sun_family = libc::AF_UNIX as libc::sa_family_t;
     let bytes = path.as_os_str().as_bytes();

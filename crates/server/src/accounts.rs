@@ -56,11 +56,11 @@ impl Account {
         match plugin {
             auth::NATIVE => match &self.native {
                 None => auth::verify_native(None, scramble, token),
-                Some(h) => auth::unhex::<20>(h).map_or(false, |s| auth::verify_native(Some(&s), scramble, token)),
+                Some(h) => auth::unhex::<20>(h).is_some_and(|s| auth::verify_native(Some(&s), scramble, token)),
             },
             auth::CACHING_SHA2 => match &self.sha2 {
                 None => auth::verify_sha2(None, scramble, token),
-                Some(h) => auth::unhex::<32>(h).map_or(false, |s| auth::verify_sha2(Some(&s), scramble, token)),
+                Some(h) => auth::unhex::<32>(h).is_some_and(|s| auth::verify_sha2(Some(&s), scramble, token)),
             },
             _ => false,
         }
@@ -313,7 +313,7 @@ impl Accounts {
                 let mut failed = Vec::new();
                 for u in &users {
                     let name = me(&u.name);
-                    if !admin && !(name.user == by_user && name.host == by_host) {
+                    if !admin && (name.user != by_user || name.host != by_host) {
                         return Err(SqlError::specific_access_denied("CREATE USER"));
                     }
                     match find_mut(list, &name) {
@@ -340,7 +340,7 @@ impl Accounts {
             }),
             AccountStmt::SetPassword { user, password } => {
                 let name = user.map(|u| me(&u)).unwrap_or(UserName { user: by_user.into(), host: by_host.into() });
-                if !admin && !(name.user == by_user && name.host == by_host) {
+                if !admin && (name.user != by_user || name.host != by_host) {
                     return Err(SqlError::specific_access_denied("CREATE USER"));
                 }
                 self.modify(|list| match find_mut(list, &name) {
@@ -397,7 +397,7 @@ impl Accounts {
             }
             AccountStmt::ShowGrants { user } => {
                 let name = user.map(|u| me(&u)).unwrap_or(UserName { user: by_user.into(), host: by_host.into() });
-                if !admin && !(name.user == by_user && name.host == by_host) {
+                if !admin && (name.user != by_user || name.host != by_host) {
                     return Err(SqlError::new(1044, "42000", format!("Access denied for user '{}'@'{}' to database 'mysql'", by_user, by_host)));
                 }
                 let list = self.list.read().unwrap_or_else(|e| e.into_inner());

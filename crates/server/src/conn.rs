@@ -151,20 +151,6 @@ impl AsRawFd for Stream {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::ip_text;
-    use std::net::IpAddr;
-
-    #[test]
-    fn ip_text_matches_display() {
-        for s in ["127.0.0.1", "0.0.0.0", "10.9.100.255", "192.168.1.20", "::1", "fe80::1"] {
-            let ip: IpAddr = s.parse().unwrap();
-            assert_eq!(ip_text(ip), ip.to_string());
-        }
-    }
-}
-
 /// Whether a client socket's peer has gone, asked by a long statement (see
 /// `turnstile_engine::ClientProbe`) so that the statement of a client that
 /// disconnected stops instead of running on for nobody.
@@ -185,5 +171,19 @@ impl turnstile_engine::ClientProbe for PeerProbe {
         // owns the socket for the whole statement, so `fd` is still its own.
         let n = unsafe { libc::poll(&mut p, 1, 0) };
         n > 0 && p.revents & (libc::POLLRDHUP | libc::POLLHUP | libc::POLLERR | libc::POLLNVAL) != 0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ip_text;
+    use std::net::IpAddr;
+
+    #[test]
+    fn ip_text_matches_display() {
+        for s in ["127.0.0.1", "0.0.0.0", "10.9.100.255", "192.168.1.20", "::1", "fe80::1"] {
+            let ip: IpAddr = s.parse().unwrap();
+            assert_eq!(ip_text(ip), ip.to_string());
+        }
     }
 }

@@ -483,7 +483,7 @@ impl Pool {
     }
 
     fn pop(&self, st: &mut GroupState) -> Option<Work> {
-        let kick = st.low.front().map_or(false, |(t, _)| coarse_ms().saturating_sub(*t) >= self.settings.kickup.as_millis() as u64);
+        let kick = st.low.front().is_some_and(|(t, _)| coarse_ms().saturating_sub(*t) >= self.settings.kickup.as_millis() as u64);
         let w = if kick { st.low.pop_front().map(|(_, w)| w) } else { st.high.pop_front().or_else(|| st.low.pop_front().map(|(_, w)| w)) };
         if w.is_some() {
             st.dequeued += 1;

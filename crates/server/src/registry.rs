@@ -14,6 +14,7 @@
 //! - the thread cache hand-off is a lock-free queue plus park/unpark (`per_thread.rs`); the
 //!   pool's hand-off takes one thread group's queue lock (`pool.rs`), and
 //!   there is one group per CPU.
+//!
 //! Connection ids, the connected count and the counters are atomics.
 //! PROCESSLIST and KILL read one shard at a time, so they never stop connects.
 //!
@@ -135,8 +136,11 @@ impl Handle {
     }
 }
 
+/// One shard: the sessions whose id falls in it.
+type Shard = CachePadded<Mutex<HashMap<u32, Arc<Handle>>>>;
+
 pub struct Registry {
-    shards: Vec<CachePadded<Mutex<HashMap<u32, Arc<Handle>>>>>,
+    shards: Vec<Shard>,
     next_id: AtomicU32,
     /// Client connections (main port and socket) currently registered.
     pub connected: AtomicU64,

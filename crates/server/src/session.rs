@@ -240,7 +240,7 @@ impl Session {
     }
 
     pub fn in_transaction(&self) -> bool {
-        self.engine.as_ref().map_or(false, |e| e.in_transaction())
+        self.engine.as_ref().is_some_and(|e| e.in_transaction())
     }
 
     pub fn is_paused(&self) -> bool {
@@ -291,7 +291,7 @@ impl Session {
         if self.sql.autocommit {
             s |= status::AUTOCOMMIT;
         }
-        if self.engine.as_ref().map_or(false, |e| e.in_transaction()) {
+        if self.engine.as_ref().is_some_and(|e| e.in_transaction()) {
             s |= status::IN_TRANS;
         }
         s

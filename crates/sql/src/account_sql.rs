@@ -133,7 +133,7 @@ fn if_exists(p: &mut Parser<'_>) -> Result<bool, SqlError> {
 
 /// Consume MySQL options we accept and ignore (REQUIRE NONE, PASSWORD EXPIRE NEVER, ...).
 fn skip_account_options(p: &mut Parser<'_>) {
-    while !p.at_end() && !p.peek().map_or(false, |t| t.is_op(";")) {
+    while !p.at_end() && !p.peek().is_some_and(|t| t.is_op(";")) {
         p.next();
     }
 }
@@ -183,6 +183,8 @@ fn priv_level(p: &mut Parser<'_>) -> Result<Option<String>, SqlError> {
 }
 
 /// Parse an account statement; `None` if the text is not one.
+/// (Each `else if { rewind; try the next form }` reads as the list of forms.)
+#[allow(clippy::blocks_in_conditions)]
 pub fn parse(p: &mut Parser<'_>) -> Result<Option<AccountStmt>, SqlError> {
     let start = p.pos;
     let stmt = if p.eat_kw("CREATE") && p.eat_kw("USER") {

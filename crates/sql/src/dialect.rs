@@ -62,13 +62,13 @@ pub fn select_reads_table(sql: &str) -> bool {
                 if (i == 0 || !(is_ident(b[i - 1]) || b[i - 1] == b'@' || b[i - 1] == b'.'))
                     && b.len() >= i + 4
                     && b[i..i + 4].eq_ignore_ascii_case(b"FROM")
-                    && b.get(i + 4).map_or(true, |x| !is_ident(*x)) =>
+                    && b.get(i + 4).is_none_or(|x| !is_ident(*x)) =>
             {
                 let mut j = i + 4;
                 while j < b.len() && b[j].is_ascii_whitespace() {
                     j += 1;
                 }
-                let dual = b.len() >= j + 4 && b[j..j + 4].eq_ignore_ascii_case(b"DUAL") && b.get(j + 4).map_or(true, |x| !is_ident(*x));
+                let dual = b.len() >= j + 4 && b[j..j + 4].eq_ignore_ascii_case(b"DUAL") && b.get(j + 4).is_none_or(|x| !is_ident(*x));
                 if !dual {
                     return true;
                 }
@@ -85,7 +85,7 @@ pub fn select_reads_table(sql: &str) -> bool {
 fn after_word<'a>(sql: &'a str, kw: &str) -> Option<&'a str> {
     let t = sql.trim_start_matches(|c: char| c.is_ascii_whitespace() || c == '(');
     let b = t.as_bytes();
-    if b.len() >= kw.len() && b[..kw.len()].eq_ignore_ascii_case(kw.as_bytes()) && b.get(kw.len()).map_or(true, |c| !is_ident(*c)) {
+    if b.len() >= kw.len() && b[..kw.len()].eq_ignore_ascii_case(kw.as_bytes()) && b.get(kw.len()).is_none_or(|c| !is_ident(*c)) {
         Some(&t[kw.len()..])
     } else {
         None
@@ -163,11 +163,11 @@ pub fn substitute(call: &mut Call<'_, '_>, sql: &str) -> Result<Option<String>, 
     let mut i = 0;
     while i < toks.len() {
         let t = &toks[i];
-        let call_parens = toks.get(i + 1).map_or(false, |n| n.is_op("(")) && toks.get(i + 2).map_or(false, |n| n.is_op(")"));
+        let call_parens = toks.get(i + 1).is_some_and(|n| n.is_op("(")) && toks.get(i + 2).is_some_and(|n| n.is_op(")"));
         let replacement = match &t.tok {
             Tok::UserVar(name) => {
                 // `@x := ...` is an assignment: leave it (the engine refuses it clearly).
-                if toks.get(i + 1).map_or(false, |n| n.is_op(":=")) {
+                if toks.get(i + 1).is_some_and(|n| n.is_op(":=")) {
                     None
                 } else {
                     Some((literal(&call.sess.user_vars.get(name).cloned().unwrap_or(Value::Null)), i + 1))
@@ -208,7 +208,7 @@ pub fn substitute(call: &mut Call<'_, '_>, sql: &str) -> Result<Option<String>, 
 pub fn sql_prepared(call: &mut Call<'_, '_>, sql: &str, sink: &mut dyn RowSink) -> Result<Option<Outcome>, SqlError> {
     let toks = lex::tokenize(sql).map_err(|e| SqlError::syntax(&sql[e.at..]))?;
     let ok = || Ok(Some(Outcome::Done(Default::default())));
-    let word = |i: usize, k: &str| toks.get(i).map_or(false, |t| t.is_kw(k));
+    let word = |i: usize, k: &str| toks.get(i).is_some_and(|t| t.is_kw(k));
     let name_at =
         |i: usize| -> Result<String, SqlError> { toks.get(i).and_then(|t| t.ident()).map(|n| n.to_ascii_lowercase()).ok_or_else(|| SqlError::syntax(toks.get(i).map_or("", |t| &sql[t.start..]))) };
     let trailing = |i: usize| -> Result<(), SqlError> {
@@ -263,7 +263,7 @@ pub fn sql_prepared(call: &mut Call<'_, '_>, sql: &str, sink: &mut dyn RowSink) 
                     _ => return Err(SqlError::syntax(toks.get(i).map_or("", |t| &sql[t.start..]))),
                 }
                 i += 1;
-                if toks.get(i).map_or(false, |t| t.is_op(",")) {
+                if toks.get(i).is_some_and(|t| t.is_op(",")) {
                     i += 1;
                 } else {
                     break;

@@ -98,6 +98,8 @@ impl<'a> Parser<'a> {
         self.pos >= self.toks.len()
     }
 
+    /// The next token, consumed (a cursor, not an Iterator: it also steps back).
+    #[allow(clippy::should_implement_trait)]
     pub fn next(&mut self) -> Option<&'a Token> {
         let t = self.toks.get(self.pos);
         self.pos += 1;
@@ -105,7 +107,7 @@ impl<'a> Parser<'a> {
     }
 
     pub fn eat_kw(&mut self, kw: &str) -> bool {
-        if self.peek().map_or(false, |t| t.is_kw(kw)) {
+        if self.peek().is_some_and(|t| t.is_kw(kw)) {
             self.pos += 1;
             true
         } else {
@@ -114,7 +116,7 @@ impl<'a> Parser<'a> {
     }
 
     pub fn eat_op(&mut self, op: &str) -> bool {
-        if self.peek().map_or(false, |t| t.is_op(op)) {
+        if self.peek().is_some_and(|t| t.is_op(op)) {
             self.pos += 1;
             true
         } else {
@@ -219,7 +221,7 @@ impl<'a> Parser<'a> {
                 }
                 continue;
             }
-            let negated = self.peek().map_or(false, |t| t.is_kw("NOT")) && self.toks.get(self.pos + 1).map_or(false, |t| t.is_kw("LIKE") || t.is_kw("IN") || t.is_kw("BETWEEN"));
+            let negated = self.peek().is_some_and(|t| t.is_kw("NOT")) && self.toks.get(self.pos + 1).is_some_and(|t| t.is_kw("LIKE") || t.is_kw("IN") || t.is_kw("BETWEEN"));
             if negated {
                 self.pos += 1;
             }
@@ -325,7 +327,7 @@ impl<'a> Parser<'a> {
                 Expr::Param(self.params_seen - 1)
             }
             Tok::Op("(") => {
-                if self.peek().map_or(false, |t| t.is_kw("SELECT")) {
+                if self.peek().is_some_and(|t| t.is_kw("SELECT")) {
                     self.pos += 1;
                     let e = self.expr()?;
                     let _ = self.eat_kw("FROM") && self.eat_kw("DUAL");
@@ -348,12 +350,12 @@ impl<'a> Parser<'a> {
                     "NULL" => return Ok(Expr::Lit(Value::Null)),
                     "TRUE" => return Ok(Expr::Lit(Value::Int(1))),
                     "FALSE" => return Ok(Expr::Lit(Value::Int(0))),
-                    "DEFAULT" if !self.peek().map_or(false, |t| t.is_op("(")) => return Ok(Expr::Default),
+                    "DEFAULT" if !self.peek().is_some_and(|t| t.is_op("(")) => return Ok(Expr::Default),
                     "CASE" => return self.case(),
                     "INTERVAL" => return Err(SqlError::unsupported("INTERVAL expressions without a table")),
-                    "BINARY" if !self.peek().map_or(false, |t| t.is_op("(")) => return self.unary(),
+                    "BINARY" if !self.peek().is_some_and(|t| t.is_op("(")) => return self.unary(),
                     "CURRENT_USER" | "CURRENT_TIMESTAMP" | "CURRENT_DATE" | "CURRENT_TIME" | "LOCALTIME" | "LOCALTIMESTAMP" | "UTC_TIMESTAMP" | "UTC_DATE"
-                        if !self.peek().map_or(false, |t| t.is_op("(")) =>
+                        if !self.peek().is_some_and(|t| t.is_op("(")) =>
                     {
                         return Ok(Expr::Func(upper, vec![]))
                     }
@@ -419,7 +421,7 @@ impl<'a> Parser<'a> {
     }
 
     fn case(&mut self) -> Result<Expr, SqlError> {
-        let operand = if self.peek().map_or(false, |t| t.is_kw("WHEN")) { None } else { Some(Box::new(self.expr()?)) };
+        let operand = if self.peek().is_some_and(|t| t.is_kw("WHEN")) { None } else { Some(Box::new(self.expr()?)) };
         let mut arms = Vec::new();
         while self.eat_kw("WHEN") {
             let w = self.expr()?;

@@ -161,7 +161,7 @@ fn statement(call: &mut Call<'_, '_>, sql: &str, sink: &mut dyn RowSink) -> Resu
         "KILL" => kill(call, sql),
         "CREATE" | "DROP" | "ALTER" | "GRANT" | "REVOKE" => {
             let toks = lex_or_syntax(sql)?;
-            if kw == "DROP" && toks.get(1).map_or(false, |t| t.is_kw("PREPARE")) {
+            if kw == "DROP" && toks.get(1).is_some_and(|t| t.is_kw("PREPARE")) {
                 return match crate::dialect::sql_prepared(call, sql, sink)? {
                     Some(out) => Ok(out),
                     None => Err(SqlError::syntax(sql.trim_start())),
@@ -169,7 +169,7 @@ fn statement(call: &mut Call<'_, '_>, sql: &str, sink: &mut dyn RowSink) -> Resu
             }
             // MySQL commits an open transaction before DDL and account statements
             // (CREATE TEMPORARY TABLE excepted).
-            if call.engine.in_transaction() && !toks.get(1).map_or(false, |t| t.is_kw("TEMPORARY")) {
+            if call.engine.in_transaction() && !toks.get(1).is_some_and(|t| t.is_kw("TEMPORARY")) {
                 call.engine.commit(call.ctx)?;
             }
             let mut p = Parser::new(sql, &toks);
@@ -276,7 +276,7 @@ pub fn has_table(toks: &[Token]) -> bool {
         } else if t.is_op(")") {
             depth -= 1;
         } else if depth == 0 && t.is_kw("FROM") {
-            return !toks.get(i + 1).map_or(false, |n| n.is_kw("DUAL"));
+            return !toks.get(i + 1).is_some_and(|n| n.is_kw("DUAL"));
         }
     }
     false
@@ -495,7 +495,7 @@ fn transaction(call: &mut Call<'_, '_>, sql: &str, sink: &mut dyn RowSink) -> Re
         p.expect_kw("ROLLBACK")?;
     }
     p.eat_kw("WORK");
-    if !commit && p.peek().map_or(false, |t| t.is_kw("TO")) {
+    if !commit && p.peek().is_some_and(|t| t.is_kw("TO")) {
         // ROLLBACK TO SAVEPOINT belongs to the engine.
         return engine_statement(call, sql, sink);
     }
@@ -503,7 +503,7 @@ fn transaction(call: &mut Call<'_, '_>, sql: &str, sink: &mut dyn RowSink) -> Re
         p.eat_kw("NO");
         p.expect_kw("CHAIN")?;
     }
-    if p.eat_kw("NO") || p.peek().map_or(false, |t| t.is_kw("RELEASE")) {
+    if p.eat_kw("NO") || p.peek().is_some_and(|t| t.is_kw("RELEASE")) {
         p.expect_kw("RELEASE")?;
     }
     p.eat_op(";");
@@ -813,7 +813,7 @@ fn set_one(call: &mut Call<'_, '_>, p: &mut Parser<'_>) -> Result<(), SqlError> 
         return Ok(());
     }
     // SET CHARACTER SET x / SET CHARSET x
-    if p.peek().map_or(false, |t| t.is_kw("CHARSET")) || (p.peek().map_or(false, |t| t.is_kw("CHARACTER")) && p.toks.get(p.pos + 1).map_or(false, |t| t.is_kw("SET"))) {
+    if p.peek().is_some_and(|t| t.is_kw("CHARSET")) || (p.peek().is_some_and(|t| t.is_kw("CHARACTER")) && p.toks.get(p.pos + 1).is_some_and(|t| t.is_kw("SET"))) {
         if !p.eat_kw("CHARSET") {
             p.next();
             p.next();
@@ -994,7 +994,7 @@ fn set_transaction(call: &mut Call<'_, '_>, p: &mut Parser<'_>, scope: Option<&s
         } else {
             return Err(p.error());
         }
-        if !(p.peek().map_or(false, |t| t.is_op(",")) && p.toks.get(p.pos + 1).map_or(false, |t| t.is_kw("ISOLATION") || t.is_kw("READ"))) {
+        if !(p.peek().is_some_and(|t| t.is_op(",")) && p.toks.get(p.pos + 1).is_some_and(|t| t.is_kw("ISOLATION") || t.is_kw("READ"))) {
             return Ok(());
         }
         p.next();

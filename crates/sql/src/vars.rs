@@ -196,7 +196,7 @@ impl Globals {
     fn store(&self, def: &'static VarDef, value: Value) {
         if def.name == "transaction_isolation" || def.name == "tx_isolation" {
             // One setting under two names.
-            let weak = isolation_level(&value).map_or(false, is_weak_isolation);
+            let weak = isolation_level(&value).is_some_and(is_weak_isolation);
             self.weak_isolation.store(weak, Ordering::Relaxed);
             let mut other = self.other.write().unwrap_or_else(|e| e.into_inner());
             other.insert("transaction_isolation", value.clone());

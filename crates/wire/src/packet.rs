@@ -253,7 +253,7 @@ mod tests {
     #[test]
     fn out_of_order_continuation_rejected() {
         let mut wire = vec![0xff, 0xff, 0xff, 0];
-        wire.extend(std::iter::repeat(0).take(MAX_PACKET_PAYLOAD));
+        wire.extend(std::iter::repeat_n(0, MAX_PACKET_PAYLOAD));
         wire.extend_from_slice(&[1, 0, 0, 5, 9]);
         let mut d = PacketDecoder::new(64 << 20);
         d.feed(&wire);

@@ -389,7 +389,7 @@ mod tests {
     fn text_row_decodes_with_mysql_common() {
         use mysql_common::row::RowDeserializer;
         use mysql_common::value::ClientSide;
-        let cols = vec![Column::computed("a", coltype::LONGLONG), Column::varchar("b")];
+        let cols = [Column::computed("a", coltype::LONGLONG), Column::varchar("b")];
         let mut out = Vec::new();
         encode_text_row(&mut out, &[Value::Int(42), Value::Null], &[]);
         let mc: Vec<McColumn> = cols

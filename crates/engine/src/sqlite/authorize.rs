@@ -127,7 +127,7 @@ impl Seen<'_> {
             Some(s) => s,
             None if c.temp.table(table).is_some() => "temp",
             None => match c.attached.iter().find(|a| a.schema().table(table).is_some()) {
-                Some(a) if c.home.as_ref().map_or(true, |h| h.schema().table(table).is_none()) => a.name.as_str(),
+                Some(a) if c.home.as_ref().is_none_or(|h| h.schema().table(table).is_none()) => a.name.as_str(),
                 _ => "main",
             },
         };

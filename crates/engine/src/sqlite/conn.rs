@@ -429,7 +429,7 @@ impl Conn {
         let mut p: *mut ffi::sqlite3_stmt = std::ptr::null_mut();
         let mut tail: *const std::os::raw::c_char = std::ptr::null();
         // SAFETY: valid handle and NUL-terminated input.
-        let rc = unsafe { ffi::sqlite3_prepare_v3(self.handle(), c.as_ptr(), c.as_bytes().len() as c_int + 1, ffi::SQLITE_PREPARE_PERSISTENT as u32, &mut p, &mut tail) };
+        let rc = unsafe { ffi::sqlite3_prepare_v3(self.handle(), c.as_ptr(), c.as_bytes().len() as c_int + 1, ffi::SQLITE_PREPARE_PERSISTENT, &mut p, &mut tail) };
         if rc != ffi::SQLITE_OK {
             return Err(errors::from_conn(self, rc, original));
         }
@@ -501,7 +501,7 @@ impl Conn {
 
     /// Make `db` reachable under its own name.
     pub fn attach(&mut self, db: &Arc<Db>) -> Result<(), SqlError> {
-        if self.home.as_ref().map_or(false, |h| Arc::ptr_eq(h, db)) || self.attached.iter().any(|a| Arc::ptr_eq(a, db)) {
+        if self.home.as_ref().is_some_and(|h| Arc::ptr_eq(h, db)) || self.attached.iter().any(|a| Arc::ptr_eq(a, db)) {
             return Ok(());
         }
         // A database dropped (and perhaps created again) since it was

@@ -35,10 +35,10 @@ impl<'a> Cur<'a> {
         t
     }
     pub fn is_kw(&self, kw: &str) -> bool {
-        self.peek().map_or(false, |t| t.is_kw(kw))
+        self.peek().is_some_and(|t| t.is_kw(kw))
     }
     pub fn is_op(&self, op: &str) -> bool {
-        self.peek().map_or(false, |t| t.is_op(op))
+        self.peek().is_some_and(|t| t.is_op(op))
     }
     pub fn eat_kw(&mut self, kw: &str) -> bool {
         if self.is_kw(kw) {
@@ -50,7 +50,7 @@ impl<'a> Cur<'a> {
     }
     pub fn eat_kws(&mut self, kws: &[&str]) -> bool {
         for (i, k) in kws.iter().enumerate() {
-            if !self.peek_at(i).map_or(false, |t| t.is_kw(k)) {
+            if !self.peek_at(i).is_some_and(|t| t.is_kw(k)) {
                 return false;
             }
         }
@@ -100,7 +100,7 @@ impl<'a> Cur<'a> {
     /// `name` or `db.name`.
     pub fn qualified(&mut self) -> Result<(Option<String>, String), SqlError> {
         let first = self.ident()?;
-        if self.is_op(".") && self.peek_at(1).map_or(false, |t| t.ident().is_some()) {
+        if self.is_op(".") && self.peek_at(1).is_some_and(|t| t.ident().is_some()) {
             self.pos += 1;
             let second = self.ident()?;
             return Ok((Some(first), second));

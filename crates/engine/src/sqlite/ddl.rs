@@ -234,7 +234,7 @@ fn create_table(c: &mut Cur<'_>, temporary: bool) -> Result<Ddl, SqlError> {
         let like = c.qualified()?;
         return Ok(Ddl::CreateTable { temporary, if_not_exists, def: Box::new(empty_def(&table.1)), table, auto_increment: None, like: Some(like) });
     }
-    if c.is_op("(") && c.peek_at(1).map_or(false, |t| t.is_kw("LIKE")) {
+    if c.is_op("(") && c.peek_at(1).is_some_and(|t| t.is_kw("LIKE")) {
         c.next();
         c.next();
         let like = c.qualified()?;
@@ -358,7 +358,7 @@ pub fn finish_def(def: &mut TableDef) -> Result<(), SqlError> {
         }
         let is_pk = def.primary.len() == 1 && def.primary[0].eq_ignore_ascii_case(&a.name);
         if !is_pk {
-            let keyed = def.indexes.iter().any(|i| i.columns.first().map_or(false, |c| c.eq_ignore_ascii_case(&a.name)));
+            let keyed = def.indexes.iter().any(|i| i.columns.first().is_some_and(|c| c.eq_ignore_ascii_case(&a.name)));
             if !keyed {
                 return Err(SqlError::new(1075, "42000", "Incorrect table definition; there can be only one auto column and it must be defined as a key"));
             }
@@ -370,10 +370,8 @@ pub fn finish_def(def: &mut TableDef) -> Result<(), SqlError> {
 
 fn table_element(c: &mut Cur<'_>, def: &mut TableDef, inline_pk: &mut Vec<String>, inline_unique: &mut Vec<String>) -> Result<(), SqlError> {
     let mut constraint_name: Option<String> = None;
-    if c.eat_kw("CONSTRAINT") {
-        if !(c.is_kw("PRIMARY") || c.is_kw("UNIQUE") || c.is_kw("FOREIGN") || c.is_kw("CHECK")) {
-            constraint_name = Some(c.ident()?);
-        }
+    if c.eat_kw("CONSTRAINT") && !(c.is_kw("PRIMARY") || c.is_kw("UNIQUE") || c.is_kw("FOREIGN") || c.is_kw("CHECK")) {
+        constraint_name = Some(c.ident()?);
     }
     if c.eat_kw("PRIMARY") {
         c.expect_kw("KEY")?;
@@ -539,14 +537,12 @@ pub fn column_def(c: &mut Cur<'_>) -> Result<(ColumnDef, bool, bool), SqlError> 
             col.length = Some(p);
             col.scale = Some(s);
         }
-        Base::Float => {
-            if col.scale.is_none() {
-                if let Some(p) = col.length {
-                    // FLOAT(p): precision in bits; above 24 it is a DOUBLE.
-                    col.length = None;
-                    if p > 24 {
-                        col.base = Base::Double;
-                    }
+        Base::Float if col.scale.is_none() => {
+            if let Some(p) = col.length {
+                // FLOAT(p): precision in bits; above 24 it is a DOUBLE.
+                col.length = None;
+                if p > 24 {
+                    col.base = Base::Double;
                 }
             }
         }
@@ -570,10 +566,8 @@ pub fn column_def(c: &mut Cur<'_>) -> Result<(ColumnDef, bool, bool), SqlError> 
             }
             col.length = Some(n);
         }
-        Base::DateTime | Base::Timestamp | Base::Time => {
-            if col.length.map_or(false, |l| l > 6) {
-                return Err(SqlError::new(1426, "42000", format!("Too-big precision {} specified for '{}'. Maximum is 6.", col.length.unwrap_or(0), col.name)));
-            }
+        Base::DateTime | Base::Timestamp | Base::Time if col.length.is_some_and(|l| l > 6) => {
+            return Err(SqlError::new(1426, "42000", format!("Too-big precision {} specified for '{}'. Maximum is 6.", col.length.unwrap_or(0), col.name)));
         }
         _ => {}
     }
@@ -634,7 +628,7 @@ pub fn column_def(c: &mut Cur<'_>) -> Result<(ColumnDef, bool, bool), SqlError> 
             c.number()?;
         } else if c.is_kw("GENERATED") || c.is_kw("AS") {
             return Err(SqlError::unsupported("generated columns"));
-        } else if c.is_kw("CHECK") || (c.is_kw("CONSTRAINT") && c.peek_at(2).map_or(false, |t| t.is_kw("CHECK"))) {
+        } else if c.is_kw("CHECK") || (c.is_kw("CONSTRAINT") && c.peek_at(2).is_some_and(|t| t.is_kw("CHECK"))) {
             return Err(SqlError::unsupported("CHECK constraints"));
         } else if c.is_kw("REFERENCES") {
             return Err(SqlError::unsupported("inline REFERENCES on a column (use FOREIGN KEY)"));
@@ -655,7 +649,7 @@ pub fn column_def(c: &mut Cur<'_>) -> Result<(ColumnDef, bool, bool), SqlError> 
     if !(col.base.is_text()) {
         col.collation = None;
     }
-    if col.auto_increment && matches!(col.default, Some(_)) {
+    if col.auto_increment && col.default.is_some() {
         return Err(SqlError::new(1067, "42000", format!("Invalid default value for '{}'", col.name)));
     }
     if let Some(Default_::CurrentTimestamp) = col.default {
@@ -743,12 +737,12 @@ fn table_options(c: &mut Cur<'_>) -> Result<TableOpts, SqlError> {
                 "memory" | "heap" => "MEMORY".into(),
                 _ => e,
             });
-        } else if c.is_kw("DEFAULT") && (c.peek_at(1).map_or(false, |t| t.is_kw("CHARSET") || t.is_kw("CHARACTER") || t.is_kw("COLLATE"))) {
+        } else if c.is_kw("DEFAULT") && (c.peek_at(1).is_some_and(|t| t.is_kw("CHARSET") || t.is_kw("CHARACTER") || t.is_kw("COLLATE"))) {
             c.next();
         } else if c.eat_kws(&["CHARACTER", "SET"]) || c.eat_kw("CHARSET") {
             c.eat_op("=");
             let cs = c.ident()?.to_ascii_lowercase();
-            if o.collation.as_deref().map_or(true, |x| !x.starts_with(&cs)) {
+            if o.collation.as_deref().is_none_or(|x| !x.starts_with(&cs)) {
                 o.collation = Some(default_collation_for(&cs));
             }
         } else if c.eat_kw("COLLATE") {
@@ -760,7 +754,7 @@ fn table_options(c: &mut Cur<'_>) -> Result<TableOpts, SqlError> {
         } else if c.eat_kw("AUTO_INCREMENT") {
             c.eat_op("=");
             o.auto_increment = Some(c.number()?);
-        } else if c.peek().map_or(false, |t| matches!(&t.tok, Tok::Word(w) if is_ignored_table_option(w))) {
+        } else if c.peek().is_some_and(|t| matches!(&t.tok, Tok::Word(w) if is_ignored_table_option(w))) {
             c.next();
             c.eat_op("=");
             match c.next().map(|t| &t.tok) {
@@ -813,10 +807,8 @@ fn position(c: &mut Cur<'_>) -> Result<Position, SqlError> {
 fn alter_op(c: &mut Cur<'_>, ops: &mut Vec<AlterOp>) -> Result<(), SqlError> {
     if c.eat_kw("ADD") {
         let mut constraint_name = None;
-        if c.eat_kw("CONSTRAINT") {
-            if !(c.is_kw("PRIMARY") || c.is_kw("UNIQUE") || c.is_kw("FOREIGN")) {
-                constraint_name = Some(c.ident()?);
-            }
+        if c.eat_kw("CONSTRAINT") && !(c.is_kw("PRIMARY") || c.is_kw("UNIQUE") || c.is_kw("FOREIGN")) {
+            constraint_name = Some(c.ident()?);
         }
         if c.eat_kw("PRIMARY") {
             c.expect_kw("KEY")?;
@@ -1188,7 +1180,7 @@ fn sqlite_literal_default(col: &ColumnDef) -> Option<String> {
     Some(match col.default.as_ref()? {
         Default_::Null => "NULL".into(),
         Default_::CurrentTimestamp => {
-            if col.length.map_or(false, |l| l > 0) {
+            if col.length.is_some_and(|l| l > 0) {
                 format!("(ts_now({}))", col.length.unwrap_or(0))
             } else {
                 "CURRENT_TIMESTAMP".into()
@@ -1197,7 +1189,7 @@ fn sqlite_literal_default(col: &ColumnDef) -> Option<String> {
         Default_::Literal(v) => {
             if col.base.is_integer() || matches!(col.base, Base::Decimal | Base::Float | Base::Double) {
                 match v.parse::<f64>() {
-                    Ok(_) if v.parse::<i64>().is_ok() || col.base.is_integer() == false => v.clone(),
+                    Ok(_) if v.parse::<i64>().is_ok() || !col.base.is_integer() => v.clone(),
                     Ok(f) => format!("{}", f as i64),
                     Err(_) => sq_str(v),
                 }
@@ -1240,7 +1232,7 @@ pub fn storage_affinity(col: &ColumnDef) -> &'static str {
 /// CREATE TABLE for SQLite. `schema` is `main`, `temp` or an attached name.
 pub fn sqlite_create_table(def: &TableDef, schema: &str, name: &str) -> String {
     let mut parts: Vec<String> = Vec::new();
-    let rowid_pk = def.primary.len() == 1 && def.column(&def.primary[0]).map_or(false, |c| c.base.is_integer() && c.base != Base::Bit && c.base != Base::Year);
+    let rowid_pk = def.primary.len() == 1 && def.column(&def.primary[0]).is_some_and(|c| c.base.is_integer() && c.base != Base::Bit && c.base != Base::Year);
     for col in &def.columns {
         let q = sq_ident(&col.name);
         let storage = storage_affinity(col);
@@ -1359,7 +1351,7 @@ pub fn sqlite_triggers(def: &TableDef, schema: &str) -> Vec<String> {
             continue;
         }
         let changed = others.join(" OR ");
-        let now = if col.length.map_or(false, |l| l > 0) { format!("ts_now({})", col.length.unwrap_or(0)) } else { "CURRENT_TIMESTAMP".into() };
+        let now = if col.length.is_some_and(|l| l > 0) { format!("ts_now({})", col.length.unwrap_or(0)) } else { "CURRENT_TIMESTAMP".into() };
         out.push(format!(
             "CREATE TRIGGER {}.{} AFTER UPDATE ON {} FOR EACH ROW WHEN NEW.{c} IS OLD.{c} AND ({}) BEGIN UPDATE {} SET {c} = {} WHERE rowid = NEW.rowid; END",
             sq_ident(schema),

@@ -248,7 +248,7 @@ impl SqliteSession {
     }
 
     fn release_locks(&mut self, locks: &[Arc<Db>]) {
-        if self.lent.as_ref().map_or(false, |(w, _)| locks.iter().any(|l| Arc::ptr_eq(l, w))) {
+        if self.lent.as_ref().is_some_and(|(w, _)| locks.iter().any(|l| Arc::ptr_eq(l, w))) {
             self.restore_own_conn();
         }
         for d in locks {
@@ -262,13 +262,13 @@ impl SqliteSession {
     /// open SQLite transaction) or another database's.
     fn use_writer_conn(&mut self, d: &Arc<Db>) {
         let Some(own) = self.conn.as_ref() else { return };
-        let plain = own.home.as_ref().map_or(false, |h| Arc::ptr_eq(h, d)) && own.attached.is_empty() && own.temp.tables.is_empty() && own.autocommit();
+        let plain = own.home.as_ref().is_some_and(|h| Arc::ptr_eq(h, d)) && own.attached.is_empty() && own.temp.tables.is_empty() && own.autocommit();
         if !plain || self.lent.is_some() || self.fk_off || self.paused.is_some() {
             return;
         }
         let Ok(w) = self.inner.take_writer_conn(d) else { return };
         w.counters.last_insert_id.store(own.counters.last_insert_id.load(Ordering::Relaxed), Ordering::Relaxed);
-        let own = std::mem::replace(&mut self.conn, Some(w));
+        let own = self.conn.replace(w);
         self.lent = Some((d.clone(), own));
         self.swaps += 1;
     }
@@ -369,7 +369,7 @@ impl SqliteSession {
         // MySQL only in the current one.
         if !conn.attached.is_empty() {
             for (d, t) in &rw.tables {
-                if d.is_none() && !rw.ctes.iter().any(|c| c.eq_ignore_ascii_case(t)) && conn.temp.table(t).is_none() && conn.home.as_ref().map_or(true, |h| h.schema().table(t).is_none()) {
+                if d.is_none() && !rw.ctes.iter().any(|c| c.eq_ignore_ascii_case(t)) && conn.temp.table(t).is_none() && conn.home.as_ref().is_none_or(|h| h.schema().table(t).is_none()) {
                     return Err(match &conn.home {
                         Some(h) => errors::no_such_table(&h.name, t),
                         None => SqlError::no_database(),
@@ -473,7 +473,7 @@ impl SqliteSession {
     /// back (or the error is a deadlock), end it on our side too.
     fn after_error(&mut self, e: &SqlError) {
         let Some(conn) = self.conn.as_ref() else { return };
-        let sqlite_rolled_back = self.txn.as_ref().map_or(false, |t| t.begun) && conn.autocommit();
+        let sqlite_rolled_back = self.txn.as_ref().is_some_and(|t| t.begun) && conn.autocommit();
         if e.code == 1213 || sqlite_rolled_back {
             if !conn.autocommit() {
                 let _ = conn.exec("ROLLBACK");
@@ -731,7 +731,7 @@ impl SqliteSession {
     /// Resolve a table name to (SQLite schema name, MySQL db, shared Db or None for TEMPORARY).
     fn target(&mut self, name: &Name, temporary: bool) -> Result<(String, String, Option<Arc<Db>>), SqlError> {
         let home_or_none = name.0.is_none() || name.0 == self.db;
-        if temporary || (home_or_none && self.conn.as_ref().map_or(false, |c| c.temp.table(&name.1).is_some())) {
+        if temporary || (home_or_none && self.conn.as_ref().is_some_and(|c| c.temp.table(&name.1).is_some())) {
             let home = self.db.clone().ok_or_else(SqlError::no_database)?;
             return Ok(("temp".into(), home, None));
         }
@@ -744,7 +744,7 @@ impl SqliteSession {
         }
         let d = self.inner.db(&dbname)?;
         let conn = self.conn.as_mut().expect("conn");
-        if conn.home.as_ref().map_or(false, |h| Arc::ptr_eq(h, &d)) {
+        if conn.home.as_ref().is_some_and(|h| Arc::ptr_eq(h, &d)) {
             return Ok(("main".into(), dbname, Some(d)));
         }
         conn.attach(&d)?;
@@ -836,7 +836,7 @@ impl SqliteSession {
     /// opened, so a database the account may not see is not revealed by
     /// "unknown database". The session's own TEMPORARY tables need none.
     fn check_ddl(&self, stmt: &Ddl, access: &dyn Access) -> Result<(), SqlError> {
-        let temp = |n: &Name| (n.0.is_none() || n.0 == self.db) && self.conn.as_ref().map_or(false, |c| c.temp.table(&n.1).is_some());
+        let temp = |n: &Name| (n.0.is_none() || n.0 == self.db) && self.conn.as_ref().is_some_and(|c| c.temp.table(&n.1).is_some());
         let check = |n: &Name, bits: u32| -> Result<(), SqlError> {
             let db = n.0.as_deref().or(self.db.as_deref()).ok_or_else(SqlError::no_database)?;
             access.check_table(db, &n.1, bits)
@@ -1061,7 +1061,7 @@ impl SqliteSession {
         let (rebuild, renames) = ddl::apply_alter(&mut nd, ops)?;
         let new_name = ops.iter().rev().find_map(|o| if let AlterOp::RenameTable(n) = o { Some(n.clone()) } else { None });
         if let Some(n) = &new_name {
-            if n.0.as_deref().map_or(false, |d| d != dbname) {
+            if n.0.as_deref().is_some_and(|d| d != dbname) {
                 return Err(SqlError::unsupported("RENAME TABLE across databases"));
             }
             if !n.1.eq_ignore_ascii_case(&old.name) && self.def_of(schema, &n.1).is_some() {
@@ -1170,14 +1170,12 @@ impl SqliteSession {
             return Err(c.error());
         }
         self.ensure_conn()?;
-        if self.txn.is_none() {
-            if self.autocommit {
-                // Outside a transaction a savepoint is gone at once (MySQL).
-                return match op {
-                    Op::Set => Ok(Outcome::Done(Done::default())),
-                    _ => Err(SqlError::new(1305, "42000", format!("SAVEPOINT {} does not exist", name))),
-                };
-            }
+        if self.txn.is_none() && self.autocommit {
+            // Outside a transaction a savepoint is gone at once (MySQL).
+            return match op {
+                Op::Set => Ok(Outcome::Done(Done::default())),
+                _ => Err(SqlError::new(1305, "42000", format!("SAVEPOINT {} does not exist", name))),
+            };
         }
         self.prelude(ctx, false, &[])?;
         if let Some(t) = self.txn.as_mut().filter(|t| !t.begun) {
@@ -1220,7 +1218,7 @@ impl SqliteSession {
         loop {
             let (db, table) = c.qualified()?;
             let db = db.or_else(|| self.db.clone()).ok_or_else(SqlError::no_database)?;
-            let temp = db.as_str() == self.db.as_deref().unwrap_or("") && self.conn.as_ref().map_or(false, |c| c.temp.table(&table).is_some());
+            let temp = db.as_str() == self.db.as_deref().unwrap_or("") && self.conn.as_ref().is_some_and(|c| c.temp.table(&table).is_some());
             if !temp {
                 // A database privilege, checked first (1044), then SELECT (1142).
                 if access.privileges(&db) & privs::LOCK_TABLES == 0 {
@@ -1501,12 +1499,12 @@ fn normalize(sql: &str) -> Option<(String, Vec<Slot>)> {
             }
             Tok::Op("(") => {
                 let is_list =
-                    prev.map_or(false, |p| p.is_kw("IN") || p.is_kw("VALUES") || p.is_kw("VALUE") || p.is_kw("ROW")) || (values_clause && prev.map_or(false, |p| p.is_op(",")) && lists.is_empty());
+                    prev.is_some_and(|p| p.is_kw("IN") || p.is_kw("VALUES") || p.is_kw("VALUE") || p.is_kw("ROW")) || (values_clause && prev.is_some_and(|p| p.is_op(",")) && lists.is_empty());
                 lists.push(is_list);
             }
             Tok::Op(")") => {
                 lists.pop();
-                if select_list.map_or(false, |d| lists.len() < d) {
+                if select_list.is_some_and(|d| lists.len() < d) {
                     select_list = None;
                 }
             }
@@ -1525,7 +1523,7 @@ fn normalize(sql: &str) -> Option<(String, Vec<Slot>)> {
                 }
             }
             Tok::Number(_) | Tok::Str(_) => {
-                let adjacent_word = prev.map_or(false, |p| matches!(p.tok, Tok::Word(_)) && p.end == t.start);
+                let adjacent_word = prev.is_some_and(|p| matches!(p.tok, Tok::Word(_)) && p.end == t.start);
                 let value_pos = match prev {
                     Some(p) => {
                         ["=", "<", ">", "<=", ">=", "<>", "!=", "<=>"].iter().any(|o| p.is_op(o))
@@ -1537,7 +1535,7 @@ fn normalize(sql: &str) -> Option<(String, Vec<Slot>)> {
                     }
                     None => false,
                 };
-                let next_is_str = toks.get(i + 1).map_or(false, |n| matches!(n.tok, Tok::Str(_)));
+                let next_is_str = toks.get(i + 1).is_some_and(|n| matches!(n.tok, Tok::Str(_)));
                 if p_and_between_done(prev) {
                     between = false;
                 }
@@ -1581,7 +1579,7 @@ fn normalize(sql: &str) -> Option<(String, Vec<Slot>)> {
 }
 
 fn p_and_between_done(prev: Option<&crate::lex::Token>) -> bool {
-    prev.map_or(false, |p| p.is_kw("AND"))
+    prev.is_some_and(|p| p.is_kw("AND"))
 }
 
 /// A wire value from column `i` of the current row.
@@ -1689,7 +1687,7 @@ fn column_meta(conn: &Conn, entry: &Cached, have_row: bool) -> (ColMeta, bool) {
         .iter()
         .filter_map(|(d, t)| match d {
             None => conn.table_def("temp", t).or_else(|| conn.table_def("main", t)),
-            Some(d) if conn.home.as_ref().map_or(false, |h| &h.name == d) => conn.table_def("main", t),
+            Some(d) if conn.home.as_ref().is_some_and(|h| &h.name == d) => conn.table_def("main", t),
             Some(d) => conn.table_def(d, t),
         })
         .collect();
@@ -1805,7 +1803,7 @@ fn duplicate_entry(conn: &Conn, rw: &Rewritten, params: &[Value], fallback: &Sql
     let Some((db, table)) = rw.tables.first() else { return fallback.clone() };
     let def = match db {
         None => conn.table_def("temp", table).or_else(|| conn.table_def("main", table)),
-        Some(d) if conn.home.as_ref().map_or(false, |h| &h.name == d) => conn.table_def("main", table),
+        Some(d) if conn.home.as_ref().is_some_and(|h| &h.name == d) => conn.table_def("main", table),
         Some(d) => conn.table_def(d, table),
     };
     let Some(def) = def else { return fallback.clone() };
@@ -1933,7 +1931,7 @@ impl EngineSession for SqliteSession {
         if self.db.as_deref() == db {
             return Ok(());
         }
-        if self.txn.as_ref().map_or(false, |t| t.begun) {
+        if self.txn.as_ref().is_some_and(|t| t.begun) {
             return Err(SqlError::unsupported("changing the default database inside a transaction"));
         }
         if self.paused.is_some() {

@@ -246,7 +246,7 @@ struct Dt {
 impl Dt {
     fn parse(s: &str) -> Option<Dt> {
         let s = s.trim();
-        let (date, time) = match s.split_once(|c| c == ' ' || c == 'T') {
+        let (date, time) = match s.split_once([' ', 'T']) {
             Some((a, b)) => (a, Some(b)),
             None => (s, None),
         };
@@ -413,7 +413,7 @@ fn fmt_dt_result(dt: &Dt) -> String {
 /// Validate a value stored into a DATE/DATETIME/TIMESTAMP/TIME column.
 pub fn temporal_ok(v: &str, kind: &str) -> bool {
     match kind {
-        "time" => super::schema::parse_time(v).map_or(false, |(_, h, ..)| h <= 838),
+        "time" => super::schema::parse_time(v).is_some_and(|(_, h, ..)| h <= 838),
         "date" => {
             if v == "0000-00-00" {
                 return true;
@@ -757,7 +757,7 @@ pub fn register(db: &Connection, counters: Arc<Counters>, home: Option<String>) 
     })?;
     // ---- dates
     reg(db, "now", -1, false, |ctx| {
-        let fsp = if ctx.len() > 0 { int(&ctx.get_raw(0)).unwrap_or(0).clamp(0, 6) as usize } else { 0 };
+        let fsp = if !ctx.is_empty() { int(&ctx.get_raw(0)).unwrap_or(0).clamp(0, 6) as usize } else { 0 };
         Ok(SV::Text(Dt::from_epoch_micros(now_micros()).fmt_datetime(fsp)))
     })?;
     reg(db, "ts_now", 1, false, |ctx| {
@@ -776,7 +776,7 @@ pub fn register(db: &Connection, counters: Arc<Counters>, home: Option<String>) 
         Ok(SV::Text(format!("{:02}:{:02}:{:02}", d.h, d.mi, d.s)))
     })?;
     reg(db, "unix_timestamp", -1, false, |ctx| {
-        if ctx.len() == 0 {
+        if ctx.is_empty() {
             return Ok(SV::Integer(now_micros() / 1_000_000));
         }
         Ok(match dt_arg(ctx, 0) {
@@ -805,6 +805,7 @@ pub fn register(db: &Connection, counters: Arc<Counters>, home: Option<String>) 
         let (Some(dt), Some(f)) = (dt_arg(ctx, 0), targ(ctx, 1)) else { return Ok(SV::Null) };
         Ok(SV::Text(date_format(&dt, &f)))
     })?;
+    #[allow(clippy::type_complexity)]
     let parts: [(&str, fn(&Dt) -> i64); 12] = [
         ("year", |d| d.y),
         ("month", |d| d.mo),

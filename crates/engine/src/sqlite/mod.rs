@@ -158,6 +158,8 @@ pub struct Db {
     schema: RwLock<Arc<Schema>>,
     pub writer: sync::WriterLock,
     pub sync: sync::GroupCommit,
+    /// Boxed: a connection moves between the pool, sessions and threads' parked slots by pointer.
+    #[allow(clippy::vec_box)]
     pool: Mutex<Vec<Box<Conn>>>,
     /// The connection the last writer used, handed to the next writer (see
     /// `Inner::take_writer_conn`). Only the holder of `writer` takes it.
@@ -238,6 +240,7 @@ pub(crate) struct Inner {
     catalog: Catalog,
     opts: Options,
     dbs: RwLock<HashMap<String, Arc<Db>>>,
+    #[allow(clippy::vec_box)]
     nodb_pool: Mutex<Vec<Box<Conn>>>,
     /// Bumped by every DDL: cached statements re-translate, metadata is rebuilt.
     epoch: AtomicU64,
@@ -313,7 +316,7 @@ impl Inner {
                 // The thread's parked connection, if it is on this database (no
                 // lookup in the database map: this runs for most statements).
                 let parked = PARKED.with_borrow_mut(|p| {
-                    let mine = p.as_ref().map_or(false, |(engine, c)| *engine == self.id && c.home.as_ref().map_or(false, |h| h.name == name && !h.dropped()));
+                    let mine = p.as_ref().is_some_and(|(engine, c)| *engine == self.id && c.home.as_ref().is_some_and(|h| h.name == name && !h.dropped()));
                     if mine {
                         p.take().map(|(_, c)| c)
                     } else {
@@ -413,7 +416,7 @@ impl Inner {
     pub fn thread_idle(&self, for_long: bool) {
         PARKED.with_borrow_mut(|p| {
             if let Some((_, c)) = p.as_mut() {
-                if for_long || c.held_read.map_or(false, |g| g != vfs::log_generation()) {
+                if for_long || c.held_read.is_some_and(|g| g != vfs::log_generation()) {
                     c.end_held_read();
                 }
             }
@@ -523,7 +526,7 @@ impl Engine for SqliteEngine {
         self.inner.thread_idle(for_long);
     }
     fn thread_keeps_state(&self) -> bool {
-        PARKED.with_borrow(|p| p.as_ref().map_or(false, |(_, c)| c.held_read.is_some()))
+        PARKED.with_borrow(|p| p.as_ref().is_some_and(|(_, c)| c.held_read.is_some()))
     }
     fn list_databases(&self) -> Vec<String> {
         self.inner.catalog.list()

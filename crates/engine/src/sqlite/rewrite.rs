@@ -28,6 +28,7 @@
 //! - UPDATE/DELETE with ORDER BY/LIMIT (→ rowid IN (subquery));
 //! - UPDATE and ON DUPLICATE KEY UPDATE write only rows whose values change
 //!   (`ts_chg`, for MySQL's affected rows: see `Tr::update`).
+//!
 //! Anything with no SQLite equivalent is refused with 1235 naming it.
 
 use super::cursor::Cur;
@@ -146,7 +147,7 @@ pub fn rewrite(sql: &str, kind: Kind, r: &dyn Resolver) -> Result<Rewritten, Sql
             if let Some(again) = having_without_group_by(sql, toks) {
                 return rewrite(&again, kind, r);
             }
-            if toks.first().map_or(false, |t| t.is_kw("TABLE")) {
+            if toks.first().is_some_and(|t| t.is_kw("TABLE")) {
                 // TABLE t  →  SELECT * FROM t
                 tr.out.push_str("SELECT * FROM ");
                 tr.emit(1, toks.len())?;
@@ -211,7 +212,7 @@ const AGGREGATES: [&str; 18] = [
 /// into WHERE with each alias replaced by its expression. Returns the MySQL
 /// text to translate instead, or None when the statement has no such HAVING.
 fn having_without_group_by(sql: &str, toks: &[Token]) -> Option<String> {
-    if !toks.first().map_or(false, |t| t.is_kw("SELECT")) {
+    if !toks.first().is_some_and(|t| t.is_kw("SELECT")) {
         return None;
     }
     // depth-0 clause positions
@@ -223,7 +224,7 @@ fn having_without_group_by(sql: &str, toks: &[Token]) -> Option<String> {
         } else if t.is_op(")") {
             depth = depth.checked_sub(1)?;
         } else if let Tok::Word(w) = &t.tok {
-            if toks.get(i + 1).map_or(false, |n| n.is_op("(")) && AGGREGATES.iter().any(|a| w.eq_ignore_ascii_case(a)) {
+            if toks.get(i + 1).is_some_and(|n| n.is_op("(")) && AGGREGATES.iter().any(|a| w.eq_ignore_ascii_case(a)) {
                 return None;
             }
             if depth > 0 {
@@ -277,7 +278,7 @@ fn having_without_group_by(sql: &str, toks: &[Token]) -> Option<String> {
     for k in h + 1..having_end {
         let t = &toks[k];
         cond.push_str(&sql[last..t.start]);
-        let dotted = toks[k - 1].is_op(".") || toks.get(k + 1).map_or(false, |n| n.is_op(".") || n.is_op("("));
+        let dotted = toks[k - 1].is_op(".") || toks.get(k + 1).is_some_and(|n| n.is_op(".") || n.is_op("("));
         match (t.ident(), dotted) {
             (Some(id), false) if matches!(t.tok, Tok::Word(_) | Tok::Quoted(_)) => match aliases.iter().find(|(a, _)| a.eq_ignore_ascii_case(id)) {
                 Some((_, "")) => return None,
@@ -302,7 +303,7 @@ fn having_without_group_by(sql: &str, toks: &[Token]) -> Option<String> {
 /// Top-level select items of the outermost SELECT: Some(text) when unaliased.
 fn select_items(sql: &str, toks: &[Token]) -> Vec<(String, bool)> {
     let mut i = 0;
-    while i < toks.len() && (toks[i].is_op("(") || toks[i].is_kw("SELECT") == false) {
+    while i < toks.len() && (toks[i].is_op("(") || !toks[i].is_kw("SELECT")) {
         if toks[i].is_kw("WITH") {
             return Vec::new();
         }
@@ -500,10 +501,10 @@ impl<'a> Tr<'a> {
     }
 
     fn word_at(&self, i: usize, kw: &str) -> bool {
-        self.toks.get(i).map_or(false, |t| t.is_kw(kw))
+        self.toks.get(i).is_some_and(|t| t.is_kw(kw))
     }
     fn op_at(&self, i: usize, op: &str) -> bool {
-        self.toks.get(i).map_or(false, |t| t.is_op(op))
+        self.toks.get(i).is_some_and(|t| t.is_op(op))
     }
 
     /// The SQLite schema for `name.table`.
@@ -634,7 +635,7 @@ impl<'a> Tr<'a> {
                         }
                         "INTERVAL" => {
                             // DATE_ADD(d, INTERVAL n unit) → date_add(d, n, 'unit')
-                            let inside = self.parens.last().map_or(false, |f| matches!(f.as_str(), "DATE_ADD" | "DATE_SUB" | "ADDDATE" | "SUBDATE"));
+                            let inside = self.parens.last().is_some_and(|f| matches!(f.as_str(), "DATE_ADD" | "DATE_SUB" | "ADDDATE" | "SUBDATE"));
                             if !inside && i > from && (toks[i - 1].is_op("+") || toks[i - 1].is_op("-")) {
                                 i = self.interval_arithmetic(from, i, to)?;
                                 continue;
@@ -708,7 +709,7 @@ impl<'a> Tr<'a> {
                             continue;
                         }
                         "CONVERT" if call => self.push(t, "CAST"),
-                        "BINARY" if !call && !self.parens.last().map_or(false, |f| f == "CAST#AS") => {
+                        "BINARY" if !call && self.parens.last().is_none_or(|f| f != "CAST#AS") => {
                             // BINARY expr: a binary comparison; SQLite compares with the column's collation.
                         }
                         "COLLATE" => {
@@ -761,19 +762,19 @@ impl<'a> Tr<'a> {
                             i += 4;
                             continue;
                         }
-                        "FROM" | "FOR" if self.parens.last().map_or(false, |f| f == "SUBSTRING" || f == "SUBSTR") => self.push(t, ","),
-                        "USING" if self.parens.last().map_or(false, |f| f == "CONVERT") => {
+                        "FROM" | "FOR" if self.parens.last().is_some_and(|f| f == "SUBSTRING" || f == "SUBSTR") => self.push(t, ","),
+                        "USING" if self.parens.last().is_some_and(|f| f == "CONVERT") => {
                             // CONVERT(x USING cs) → CAST(x AS TEXT)
                             self.push(t, "AS TEXT");
                             i += 2;
                             continue;
                         }
-                        "AS" if self.parens.last().map_or(false, |f| f == "CAST" || f == "CONVERT") => {
+                        "AS" if self.parens.last().is_some_and(|f| f == "CAST" || f == "CONVERT") => {
                             self.push(t, "AS");
                             i = self.cast_type(i + 1, to)?;
                             continue;
                         }
-                        "TRIM" if call && (toks.get(i + 2).map_or(false, |n| n.is_kw("BOTH") || n.is_kw("LEADING") || n.is_kw("TRAILING")) || self.top_level_word(i + 1, to, "FROM").is_some()) => {
+                        "TRIM" if call && (toks.get(i + 2).is_some_and(|n| n.is_kw("BOTH") || n.is_kw("LEADING") || n.is_kw("TRAILING")) || self.top_level_word(i + 1, to, "FROM").is_some()) => {
                             i = self.trim_from(i, to)?;
                             continue;
                         }
@@ -878,7 +879,7 @@ impl<'a> Tr<'a> {
                         "^" => return Err(Self::unsupported("the ^ (bitwise XOR) operator")),
                         "~" => return Err(Self::unsupported("the ~ (bitwise NOT) operator")),
                         "/" => self.push(t, "* 1.0 /"),
-                        "-" if toks.get(i + 1).map_or(false, |n| (n.is_op(">") || n.is_op(">>")) && n.start == t.end) => {
+                        "-" if toks.get(i + 1).is_some_and(|n| (n.is_op(">") || n.is_op(">>")) && n.start == t.end) => {
                             let arrow = if toks[i + 1].is_op(">>") { "->>" } else { "->" };
                             self.push(t, arrow);
                             self.last_end = Some(toks[i + 1].end);
@@ -894,7 +895,7 @@ impl<'a> Tr<'a> {
                             self.push(t, ")");
                             self.parens.pop();
                         }
-                        "," if self.parens.last().map_or(false, |f| f == "CONVERT") => {
+                        "," if self.parens.last().is_some_and(|f| f == "CONVERT") => {
                             self.push(t, " AS");
                             i = self.cast_type(i + 1, to)?;
                             continue;
@@ -919,12 +920,12 @@ impl<'a> Tr<'a> {
         let syntax = || SqlError::syntax(&self.sql[toks[i].start..]);
         let (close, inner) = self.paren_span(i + 1, to).ok_or_else(syntax)?;
         let order = inner.iter().copied().find(|&j| toks[j].is_kw("ORDER") && self.word_at(j + 1, "BY"));
-        let sep = inner.iter().copied().filter(|&j| toks[j].is_kw("SEPARATOR")).last();
+        let sep = inner.iter().copied().rfind(|&j| toks[j].is_kw("SEPARATOR"));
         let distinct = self.word_at(i + 2, "DISTINCT");
         let args_from = if distinct { i + 3 } else { i + 2 };
         let args_to = order.or(sep).unwrap_or(close);
         let several = inner.iter().any(|&j| toks[j].is_op(",") && j < args_to);
-        if args_from >= args_to || sep.map_or(false, |s| s + 1 >= close || order.map_or(false, |o| o > s)) {
+        if args_from >= args_to || sep.is_some_and(|s| s + 1 >= close || order.is_some_and(|o| o > s)) {
             return Err(syntax());
         }
         let name = if distinct && sep.is_some() { "ts_group_concat_distinct" } else { "group_concat" };
@@ -1120,7 +1121,7 @@ impl<'a> Tr<'a> {
         let starts_cte = prev.is_kw("WITH") || prev.is_kw("RECURSIVE") || (prev.is_op(",") && self.parens.is_empty());
         if let (Some(n), true) = (t.ident(), starts_cte) {
             let after_columns = if self.op_at(i + 1, "(") { self.paren_span(i + 1, toks.len()).map(|(close, _)| close + 1) } else { Some(i + 1) };
-            if after_columns.map_or(false, |j| self.word_at(j, "AS") && self.op_at(j + 1, "(")) {
+            if after_columns.is_some_and(|j| self.word_at(j, "AS") && self.op_at(j + 1, "(")) {
                 self.ctes.push(n.to_string());
             }
         }
@@ -1224,7 +1225,7 @@ impl<'a> Tr<'a> {
         // column list
         let mut cols: Vec<String> = Vec::new();
         let mut explicit_cols = false;
-        if c.is_op("(") && !c.peek_at(1).map_or(false, |t| t.is_kw("SELECT") || t.is_kw("WITH")) {
+        if c.is_op("(") && !c.peek_at(1).is_some_and(|t| t.is_kw("SELECT") || t.is_kw("WITH")) {
             c.next();
             explicit_cols = true;
             if !c.is_op(")") {
@@ -1316,7 +1317,7 @@ impl<'a> Tr<'a> {
                     depth += 1;
                 } else if toks[e].is_op(")") {
                     depth -= 1;
-                } else if depth == 0 && toks[e].is_kw("ON") && toks.get(e + 1).map_or(false, |t| t.is_kw("DUPLICATE")) {
+                } else if depth == 0 && toks[e].is_kw("ON") && toks.get(e + 1).is_some_and(|t| t.is_kw("DUPLICATE")) {
                     break;
                 }
                 e += 1;
@@ -1453,7 +1454,7 @@ impl<'a> Tr<'a> {
                 let from = self.out.len();
                 self.emit_store(s, e, def.as_deref().and_then(|d| d.column(&col)))?;
                 values.push((col.clone(), self.out[from..].trim().to_string()));
-                if toks[s..e].iter().enumerate().any(|(k, t)| NOT_REPEATABLE.iter().any(|f| t.is_kw(f)) && toks.get(s + k + 1).map_or(false, |n| n.is_op("("))) {
+                if toks[s..e].iter().enumerate().any(|(k, t)| NOT_REPEATABLE.iter().any(|f| t.is_kw(f)) && toks.get(s + k + 1).is_some_and(|n| n.is_op("("))) {
                     repeatable = false;
                 }
                 if first {
@@ -1550,8 +1551,7 @@ impl<'a> Tr<'a> {
         let mut order_at = None;
         let mut limit_at = None;
         let mut where_at = None;
-        for k in c.pos..toks.len() {
-            let t = &toks[k];
+        for (k, t) in toks.iter().enumerate().skip(c.pos) {
             if t.is_op("(") {
                 depth += 1;
             } else if t.is_op(")") {
@@ -1658,7 +1658,7 @@ impl<'a> Tr<'a> {
             values.push((col.clone(), self.out[from..].trim().to_string()));
             at = *e;
         }
-        let repeatable = !assigns.iter().any(|&(_, s, e)| toks[s..e].iter().enumerate().any(|(k, t)| NOT_REPEATABLE.iter().any(|f| t.is_kw(f)) && toks.get(s + k + 1).map_or(false, |n| n.is_op("("))));
+        let repeatable = !assigns.iter().any(|&(_, s, e)| toks[s..e].iter().enumerate().any(|(k, t)| NOT_REPEATABLE.iter().any(|f| t.is_kw(f)) && toks.get(s + k + 1).is_some_and(|n| n.is_op("("))));
         // Columns of the table the WHERE refers to (see above).
         let mut refs: Vec<String> = Vec::new();
         if let (Some(w), Some(d)) = (where_at, def.as_deref()) {
@@ -1684,7 +1684,7 @@ impl<'a> Tr<'a> {
                 chg.push_str(&format!(", {}, ({})", sq_ident(col), v));
             }
         }
-        let subquery = where_at.map_or(false, |w| toks[w..].iter().any(|t| t.is_kw("SELECT")));
+        let subquery = where_at.is_some_and(|w| toks[w..].iter().any(|t| t.is_kw("SELECT")));
         let direct = tail.is_none() && !subquery;
         if direct {
             for r in &refs {
@@ -1868,7 +1868,7 @@ fn expr_end(toks: &[Token], s: usize) -> usize {
                 break;
             }
             depth -= 1;
-        } else if depth == 0 && (t.is_op(",") || (t.is_kw("ON") && toks.get(e + 1).map_or(false, |n| n.is_kw("DUPLICATE")))) {
+        } else if depth == 0 && (t.is_op(",") || (t.is_kw("ON") && toks.get(e + 1).is_some_and(|n| n.is_kw("DUPLICATE")))) {
             break;
         }
         e += 1;
@@ -1978,9 +1978,9 @@ fn needs_exact_float(n: &str) -> bool {
         return false;
     }
     let exp = b.iter().any(|&c| c == b'e' || c == b'E');
-    let digits = n.split(|c| c == 'e' || c == 'E').next().unwrap_or("").bytes().filter(u8::is_ascii_digit).collect::<Vec<u8>>();
+    let digits = n.split(['e', 'E']).next().unwrap_or("").bytes().filter(u8::is_ascii_digit).collect::<Vec<u8>>();
     let significant = digits.iter().skip_while(|&&d| d == b'0').count();
-    (exp || (n.contains('.') && significant > 15)) && n.parse::<f64>().map_or(false, |v| v.is_finite())
+    (exp || (n.contains('.') && significant > 15)) && n.parse::<f64>().is_ok_and(|v| v.is_finite())
 }
 
 /// A SQLite string literal for MySQL string bytes.

@@ -225,7 +225,7 @@ impl ColumnDef {
 
     /// Case-insensitive collation (utf8mb4_general_ci and friends)?
     pub fn is_ci(&self) -> bool {
-        self.collation.as_deref().map_or(false, |c| !c.ends_with("_bin") && c != "binary" && !c.ends_with("_cs"))
+        self.collation.as_deref().is_some_and(|c| !c.ends_with("_bin") && c != "binary" && !c.ends_with("_cs"))
     }
 
     /// The type as MySQL 8.0 prints it in SHOW CREATE TABLE / COLUMN_TYPE.
@@ -233,11 +233,9 @@ impl ColumnDef {
         let mut s = self.base.sql_name().to_string();
         match self.base {
             Base::TinyInt if self.length == Some(1) && !self.unsigned => s.push_str("(1)"),
-            Base::TinyInt | Base::SmallInt | Base::MediumInt | Base::Int | Base::BigInt => {
-                if self.zerofill {
-                    if let Some(l) = self.length {
-                        s.push_str(&format!("({})", l));
-                    }
+            Base::TinyInt | Base::SmallInt | Base::MediumInt | Base::Int | Base::BigInt if self.zerofill => {
+                if let Some(l) = self.length {
+                    s.push_str(&format!("({})", l));
                 }
             }
             Base::Decimal => s.push_str(&format!("({},{})", self.length.unwrap_or(10), self.scale.unwrap_or(0))),
@@ -525,7 +523,7 @@ impl TableDef {
             f |= colflag::PRI_KEY;
         }
         for ix in &self.indexes {
-            if ix.columns.first().map_or(false, |c| c.eq_ignore_ascii_case(col)) {
+            if ix.columns.first().is_some_and(|c| c.eq_ignore_ascii_case(col)) {
                 if ix.unique && ix.columns.len() == 1 {
                     f |= colflag::UNIQUE_KEY;
                 } else {
@@ -542,7 +540,7 @@ impl TableDef {
             return "PRI";
         }
         for ix in &self.indexes {
-            if ix.columns.first().map_or(false, |c| c.eq_ignore_ascii_case(col)) {
+            if ix.columns.first().is_some_and(|c| c.eq_ignore_ascii_case(col)) {
                 return if ix.unique && ix.columns.len() == 1 { "UNI" } else { "MUL" };
             }
         }
@@ -695,7 +693,7 @@ pub fn parse_temporal(base: Base, s: &[u8]) -> Option<Value> {
             Some(Value::Date { year: y, month: m, day: d })
         }
         Base::DateTime | Base::Timestamp => {
-            let (date, time) = match s.split_once(|c| c == ' ' || c == 'T') {
+            let (date, time) = match s.split_once([' ', 'T']) {
                 Some((a, b)) => (a, Some(b)),
                 None => (s, None),
             };
@@ -871,12 +869,12 @@ fn canonical_temporal(s: &str, kind: &str) -> Option<String> {
             let c = (t.len() == 14).then(|| format!("{}:{}:{}", &t[8..10], &t[10..12], &t[12..14]));
             (d, c)
         } else {
-            match t.split_once(|c| c == ' ' || c == 'T') {
+            match t.split_once([' ', 'T']) {
                 Some((d, c)) => (d.to_string(), Some(c.trim().to_string())),
                 None => (t.to_string(), None),
             }
         };
-        if date.bytes().filter(|&b| b == b'-').count() != 2 || date.split('-').next().map_or(true, |y| y.len() != 4) {
+        if date.bytes().filter(|&b| b == b'-').count() != 2 || date.split('-').next().is_none_or(|y| y.len() != 4) {
             return None;
         }
         let (y, mo, d) = parse_date(&date)?;

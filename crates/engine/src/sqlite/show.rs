@@ -193,7 +193,7 @@ fn status_header() -> Vec<Column> {
 pub fn describe_columns(sess: &mut SqliteSession, sql: &str) -> Result<Vec<Column>, SqlError> {
     let toks = lex::tokenize(sql).map_err(|e| SqlError::syntax(&sql[e.at..]))?;
     let has = |k: &str| toks.iter().any(|t| t.is_kw(k));
-    let first = toks.first().map_or(false, |t| t.is_kw("SHOW"));
+    let first = toks.first().is_some_and(|t| t.is_kw("SHOW"));
     if !first {
         return Ok(columns_header(false));
     }
@@ -296,6 +296,8 @@ pub fn run(sess: &mut SqliteSession, access: &dyn Access, sql: &str, sink: &mut 
         end(&mut c)?;
         let (_, t) = table(sess, access, Describe::Columns, db, &name)?;
         sink.columns(&index_header())?;
+        // (name, unique, columns, prefix lengths, comment)
+        #[allow(clippy::type_complexity)]
         let mut keys: Vec<(String, bool, Vec<String>, Vec<Option<u64>>, String)> = Vec::new();
         if !t.primary.is_empty() {
             keys.push(("PRIMARY".into(), true, t.primary.clone(), vec![None; t.primary.len()], String::new()));
@@ -305,7 +307,7 @@ pub fn run(sess: &mut SqliteSession, access: &dyn Access, sql: &str, sink: &mut 
         }
         for (kname, unique, cols, prefix, comment) in keys {
             for (i, col) in cols.iter().enumerate() {
-                let nullable = t.column(col).map_or(false, |c| c.nullable);
+                let nullable = t.column(col).is_some_and(|c| c.nullable);
                 sink.row(&[
                     s(&t.name),
                     Value::Int(!unique as i64),
@@ -436,7 +438,7 @@ fn auto_increment_of(sess: &mut SqliteSession, db: &str, table: &str) -> Option<
 /// The SQLite schema under which database `db` is open on `conn`: `main` for
 /// its home database, the database's name where it is attached, else none.
 fn schema_on<'a>(conn: &Conn, db: &'a str) -> Option<&'a str> {
-    if conn.home.as_ref().map_or(false, |h| h.name == db) {
+    if conn.home.as_ref().is_some_and(|h| h.name == db) {
         Some("main")
     } else if conn.attached.iter().any(|a| a.name == db) {
         Some(db)
@@ -511,7 +513,7 @@ pub fn refresh_info_schema(conn: &mut Conn, inner: &Inner, access: &dyn Access) 
     for n in &names {
         let d = inner.db(n)?;
         let mut v: Vec<Arc<TableDef>> = d.schema().tables.values().cloned().collect();
-        if conn.home.as_ref().map_or(false, |h| &h.name == n) {
+        if conn.home.as_ref().is_some_and(|h| &h.name == n) {
             v.extend(conn.temp.tables.values().cloned());
         }
         v.sort_by(|a, b| a.name.cmp(&b.name));
@@ -629,6 +631,8 @@ pub fn refresh_info_schema(conn: &mut Conn, inner: &Inner, access: &dyn Access) 
                     V::Null,
                 ]);
             }
+            // (name, unique, columns, prefix lengths)
+            #[allow(clippy::type_complexity)]
             let mut keys: Vec<(String, bool, Vec<String>, Vec<Option<u64>>)> = Vec::new();
             if !d.primary.is_empty() {
                 keys.push(("PRIMARY".into(), true, d.primary.clone(), vec![None; d.primary.len()]));
@@ -651,7 +655,7 @@ pub fn refresh_info_schema(conn: &mut Conn, inner: &Inner, access: &dyn Access) 
                         i(0),
                         prefix.get(k).copied().flatten().map_or(V::Null, |p| V::Integer(p as i64)),
                         V::Null,
-                        t(if d.column(col).map_or(false, |c| c.nullable) { "YES" } else { "" }),
+                        t(if d.column(col).is_some_and(|c| c.nullable) { "YES" } else { "" }),
                         t("BTREE"),
                         t(""),
                         t(""),

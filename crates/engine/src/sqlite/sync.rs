@@ -135,7 +135,7 @@ impl GroupCommit {
             }
             Err(e) => return Err(std::io::Error::new(e.kind(), e.to_string())),
         };
-        if s.wal.as_ref().map_or(true, |(_, i)| *i != ino) {
+        if s.wal.as_ref().is_none_or(|(_, i)| *i != ino) {
             s.wal = Some((File::open(&self.wal_path)?, ino));
         }
         Ok(())
@@ -194,7 +194,7 @@ impl GroupCommit {
         let _ = self.open_wal(&mut s);
         let file = s.wal.as_ref().and_then(|(f, _)| f.try_clone().ok());
         drop(s);
-        let ok = file.map_or(true, |f| f.sync_data().is_ok());
+        let ok = file.is_none_or(|f| f.sync_data().is_ok());
         let mut s = lock(&self.state);
         s.syncing = false;
         if ok {

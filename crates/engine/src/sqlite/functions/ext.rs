@@ -96,7 +96,7 @@ fn contains(target: &J, cand: &J) -> bool {
     match (target, cand) {
         (J::Array(t), J::Array(c)) => c.iter().all(|x| t.iter().any(|y| contains(y, x))),
         (J::Array(t), c) => t.iter().any(|y| contains(y, c)),
-        (J::Object(t), J::Object(c)) => c.iter().all(|(k, v)| t.get(k).map_or(false, |tv| contains(tv, v))),
+        (J::Object(t), J::Object(c)) => c.iter().all(|(k, v)| t.get(k).is_some_and(|tv| contains(tv, v))),
         (J::Number(a), J::Number(b)) => a.as_f64() == b.as_f64(),
         (a, b) => a == b,
     }
@@ -308,7 +308,7 @@ fn numbers(db: &Connection) -> rusqlite::Result<()> {
             None => (false, s),
         };
         // MySQL reads the longest valid prefix.
-        let valid: String = digits.chars().take_while(|c| c.to_digit(fb).is_some()).collect();
+        let valid: String = digits.chars().take_while(|c| c.is_digit(fb)).collect();
         let v = u64::from_str_radix(if valid.is_empty() { "0" } else { &valid }, fb).unwrap_or(u64::MAX);
         let v = if neg { v.wrapping_neg() } else { v };
         let (mut n, neg_out) = if to < 0 && (v as i64) < 0 { ((v as i64).unsigned_abs(), true) } else { (v, false) };
@@ -709,8 +709,8 @@ fn network(db: &Connection) -> rusqlite::Result<()> {
         Ok(s.trim().parse::<Ipv4Addr>().map_or(SV::Null, |a| SV::Integer(i64::from(u32::from(a)))))
     })?;
     reg(db, "inet_ntoa", 1, true, |ctx| Ok(int(&ctx.get_raw(0)).filter(|n| (0..=u32::MAX as i64).contains(n)).map_or(SV::Null, |n| SV::Text(Ipv4Addr::from(n as u32).to_string()))))?;
-    reg(db, "is_ipv4", 1, true, |ctx| Ok(SV::Integer(targ(ctx, 0).map_or(false, |s| s.parse::<Ipv4Addr>().is_ok()) as i64)))?;
-    reg(db, "is_ipv6", 1, true, |ctx| Ok(SV::Integer(targ(ctx, 0).map_or(false, |s| s.parse::<Ipv6Addr>().is_ok()) as i64)))?;
+    reg(db, "is_ipv4", 1, true, |ctx| Ok(SV::Integer(targ(ctx, 0).is_some_and(|s| s.parse::<Ipv4Addr>().is_ok()) as i64)))?;
+    reg(db, "is_ipv6", 1, true, |ctx| Ok(SV::Integer(targ(ctx, 0).is_some_and(|s| s.parse::<Ipv6Addr>().is_ok()) as i64)))?;
     reg(db, "inet6_aton", 1, true, |ctx| {
         let Some(s) = targ(ctx, 0) else { return Ok(SV::Null) };
         Ok(if let Ok(a) = s.parse::<Ipv4Addr>() {
