@@ -116,19 +116,7 @@ class ByteClient:
     def query(self, sql: Union[str, bytes]) -> Union[rawproto.OkPacket, Rows]:
         """COM_QUERY of one statement; text rows as bytes (None for NULL)."""
         self.c.command(rawproto.COM_QUERY, sql.encode() if isinstance(sql, str) else sql)
-        head = self._head()
-        if isinstance(head, rawproto.OkPacket):
-            return head
-        cols = self._columns(head)
-        rows = []
-        while True:
-            pkt = self.c.read_packet()
-            if _is_eof(pkt):
-                return Rows(cols, rows)
-            if pkt[:1] == b"\xff":
-                raise rawproto.parse_err(pkt)
-            r = rawproto.Reader(pkt)
-            rows.append(tuple(r.lenenc_str() for _ in cols))
+        return self._result(_text_row)
 
     def prepare(self, sql: Union[str, bytes]) -> Stmt:
         self.c.command(COM_STMT_PREPARE, sql.encode() if isinstance(sql, str) else sql)
@@ -160,6 +148,10 @@ class ByteClient:
             payload += b"".join(struct.pack("<BB", t, 0) for t, _ in params)
             payload += b"".join(_encode_param(t, v) for t, v in params if v is not None)
         self.c.command(COM_STMT_EXECUTE, payload)
+        return self._result(_binary_row)
+
+    def _result(self, decode) -> Union[rawproto.OkPacket, Rows]:
+        """An OK, or a result set whose rows `decode(packet, columns)` reads."""
         head = self._head()
         if isinstance(head, rawproto.OkPacket):
             return head
@@ -171,7 +163,7 @@ class ByteClient:
                 return Rows(cols, rows)
             if pkt[:1] == b"\xff":
                 raise rawproto.parse_err(pkt)
-            rows.append(_binary_row(pkt, cols))
+            rows.append(decode(pkt, cols))
 
 
 def _encode_param(t: int, v: object) -> bytes:
@@ -185,6 +177,11 @@ def _encode_param(t: int, v: object) -> bytes:
     if t == T_DOUBLE:
         return struct.pack("<d", v)
     raise ValueError(f"parameter type {t} not supported by this helper")
+
+
+def _text_row(pkt: bytes, cols) -> tuple:
+    r = rawproto.Reader(pkt)
+    return tuple(r.lenenc_str() for _ in cols)
 
 
 def _binary_row(pkt: bytes, cols: List[Col]) -> tuple:
