@@ -52,6 +52,9 @@ class Template:
     visibility: bool = False
     # Not understood by MariaDB 10.11 (MySQL-only syntax).
     mysql_only: bool = False
+    # When allowed, the statement fails with this code instead of succeeding
+    # (the table it names does not exist).
+    allowed_code: Optional[int] = None
     protocols: Tuple[str, ...] = ("text", "binary", "sqlprep", "multi")
 
 
@@ -71,6 +74,11 @@ TEMPLATES: List[Template] = [
     T("cte", "WITH c AS (SELECT * FROM {v}) SELECT * FROM c", ("v", {SELECT})),
     T("union", "SELECT s FROM {h}.t UNION SELECT s FROM {v}", ("v", {SELECT})),
     T("where_column", "SELECT 1 FROM {h}.t WHERE s = (SELECT max(s) FROM {v})", ("v", {SELECT})),
+    # What does not exist: refused (1142) without the privilege, so that no
+    # account learns which databases and tables exist; 1146 with it.
+    T("missing_table", "SELECT * FROM {vdb}.nosuch", ("v", {SELECT}), allowed_code=1146),
+    T("missing_db", "SELECT * FROM {vdb}_none.t", ("v", {"NOBODY"}), allowed_code=1146),
+    T("insert_missing_table", "INSERT INTO {vdb}.nosuch VALUES (1)", ("v", {INSERT}), allowed_code=1146),
     # Writes, and writes that read.
     T("insert", "INSERT INTO {v} VALUES (100, 'x')", ("v", {INSERT}), destructive=True),
     T("insert_select_into_v", "INSERT INTO {v} (id, s) SELECT id + 1000, s FROM {h}.t", ("v", {INSERT}), destructive=True),
@@ -331,6 +339,8 @@ def judge(case: Case, out: Outcome, vdb: str) -> Optional[str]:
     if SECRET in out.text and not want:
         return f"leaked the victim's data: {out.text[:120]}"
     if want:
+        if t.allowed_code is not None:
+            return None if out.code == t.allowed_code else f"got {out.code}, not {t.allowed_code}: {out.text[:160]}"
         if out.ok or t.may_be_unsupported:
             return None
         if out.code in (1142, 1143, 1044):

@@ -336,7 +336,7 @@ impl SqliteSession {
     }
 
     /// Find or compile the statement; returns nothing (it stays in the cache).
-    fn compile(&mut self, sql: &str, kind: Kind) -> Result<(), SqlError> {
+    fn compile(&mut self, sql: &str, kind: Kind, access: &dyn Access) -> Result<(), SqlError> {
         let stamp = self.stamp();
         let inner = self.inner.clone();
         let conn = self.conn.as_mut().expect("conn");
@@ -380,7 +380,7 @@ impl SqliteSession {
         if rw.info_schema {
             show::attach_info_schema(conn)?;
         }
-        let (stmt, mut needs) = authorize::compile(conn, &rw.sql, sql, &rw.ctes).map_err(|e| name_missing_table(conn, &rw, e))?;
+        let (stmt, mut needs) = authorize::compile(conn, &rw.sql, sql, &rw.ctes).map_err(|e| hide_missing_table(conn, &rw, name_missing_table(conn, &rw, e), access))?;
         if let Some(ins) = rw.insert.as_ref().filter(|i| i.replace) {
             // REPLACE deletes the rows it replaces: MySQL asks for DELETE too.
             needs.iter_mut().filter(|n| n.bits & privs::INSERT != 0 && n.table.eq_ignore_ascii_case(&ins.table)).for_each(|n| n.bits |= privs::DELETE);
@@ -507,12 +507,12 @@ impl SqliteSession {
                         Slot::Lit(v) => v,
                     })
                     .collect();
-                if self.compile(&norm, kind).is_ok() {
+                if self.compile(&norm, kind, ctx.access).is_ok() {
                     return self.dml_compiled(ctx, &norm, &merged, sink);
                 }
             }
         }
-        self.compile(sql, kind)?;
+        self.compile(sql, kind, ctx.access)?;
         self.dml_compiled(ctx, sql, params, sink)
     }
 
@@ -553,7 +553,7 @@ impl SqliteSession {
         // On another connection now: the statement is compiled there too (and
         // the information_schema tables it reads are filled there).
         let ready = if self.swaps != swaps {
-            self.compile(sql, rw.kind).and_then(|()| if rw.info_schema { show::refresh_info_schema(self.conn.as_mut().expect("conn"), &self.inner, ctx.access) } else { Ok(()) })
+            self.compile(sql, rw.kind, ctx.access).and_then(|()| if rw.info_schema { show::refresh_info_schema(self.conn.as_mut().expect("conn"), &self.inner, ctx.access) } else { Ok(()) })
         } else {
             Ok(())
         };
@@ -1344,6 +1344,31 @@ fn name_missing_table(conn: &Conn, rw: &Rewritten, e: SqlError) -> SqlError {
     }
 }
 
+/// A table that does not exist, named in a database where the session lacks
+/// the privilege the statement needs, is refused as MySQL refuses it, with
+/// 1142 (the privilege check comes first), not 1146: otherwise "doesn't
+/// exist" against "denied" would tell any account which databases and tables
+/// exist.
+fn hide_missing_table(conn: &Conn, rw: &Rewritten, e: SqlError, access: &dyn Access) -> SqlError {
+    if e.code != 1146 {
+        return e;
+    }
+    let home = conn.home.as_ref().map_or("", |h| h.name.as_str());
+    // "Table 'db.table' doesn't exist" (errors::no_such_table).
+    let Some((db, table)) = e.message.strip_prefix("Table '").and_then(|m| m.strip_suffix("' doesn't exist")).and_then(|m| m.split_once('.')) else { return e };
+    if db == home || db.eq_ignore_ascii_case("information_schema") {
+        return e;
+    }
+    let target = rw.insert.as_ref().map(|i| i.table.as_str());
+    let need = match rw.kind {
+        Kind::Insert if target.is_some_and(|t| t.eq_ignore_ascii_case(table)) => privs::INSERT,
+        Kind::Update => privs::UPDATE,
+        Kind::Delete => privs::DELETE,
+        _ => privs::SELECT,
+    };
+    access.check_table(db, table, need).err().unwrap_or(e)
+}
+
 /// The OK of ALTER TABLE (and CREATE/DROP INDEX, which MySQL runs as one):
 /// `records` rows copied, MySQL's info string.
 fn altered(records: u64) -> Outcome {
@@ -1909,7 +1934,7 @@ impl SqliteSession {
             }
         };
         self.ensure_conn()?;
-        self.compile(sql, kind)?;
+        self.compile(sql, kind, access)?;
         let conn = self.conn.as_ref().expect("conn");
         let entry = conn.cache.get(sql).expect("compiled");
         authorize::check(&entry.needs, access)?;
