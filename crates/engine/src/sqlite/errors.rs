@@ -183,6 +183,10 @@ pub fn map(ext: c_int, msg: &str, original: &str, home: Option<&str>) -> SqlErro
                 // A bug in one of our SQL functions (rusqlite caught its panic).
                 return SqlError::internal("internal error in a SQL function; the statement was aborted");
             }
+            if msg.starts_with("malformed JSON") {
+                // SQLite's own JSON functions (json_extract and friends), past their depth too.
+                return SqlError::new(3141, "22032", "Invalid JSON text in argument 1 to function.");
+            }
             if msg.starts_with("Expression tree is too large") || msg.contains("parser stack overflow") {
                 // SQLite's depth limit is set from the thread's stack
                 // (`expr_depth_for_stack`): MySQL's error for running out of it.
