@@ -74,6 +74,17 @@ TEMPLATES: List[Template] = [
     T("cte", "WITH c AS (SELECT * FROM {v}) SELECT * FROM c", ("v", {SELECT})),
     T("union", "SELECT s FROM {h}.t UNION SELECT s FROM {v}", ("v", {SELECT})),
     T("where_column", "SELECT 1 FROM {h}.t WHERE s = (SELECT max(s) FROM {v})", ("v", {SELECT})),
+    # Joins whose columns SQLite does not report to its authorizer.
+    T("natural_join", "SELECT * FROM (SELECT NULL AS id, NULL AS s) x NATURAL JOIN {v}", ("v", {SELECT})),
+    T("natural_left_join", "SELECT * FROM {h}.t NATURAL LEFT JOIN {v}", ("v", {SELECT})),
+    T("using_join", "SELECT x.s FROM (SELECT 'zzz' AS s) x JOIN {v} USING (s)", ("v", {SELECT})),
+    T("using_join_count", "SELECT COUNT(*) FROM (SELECT 1 AS id) x JOIN {v} USING (id)", ("v", {SELECT})),
+    # Errors that would tell whether a column or function exists.
+    T("column_oracle", "SELECT nosuchcol FROM {v}", ("v", {SELECT}), allowed_code=1054),
+    T("function_oracle", "SELECT nosuchfunc(1) FROM {v}", ("v", {SELECT}), allowed_code=1305),
+    T("insert_column_oracle", "INSERT INTO {v} (nosuchcol) VALUES (1)", ("v", {INSERT}), allowed_code=1054),
+    # DROP TEMPORARY TABLE never drops a real table (MariaDB: 1051 for everyone).
+    T("drop_temporary", "DROP TEMPORARY TABLE {v}", allowed_code=1051, destructive=True),
     # What does not exist: refused (1142) without the privilege, so that no
     # account learns which databases and tables exist; 1146 with it.
     T("missing_table", "SELECT * FROM {vdb}.nosuch", ("v", {SELECT}), allowed_code=1146),

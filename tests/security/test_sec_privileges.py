@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 import sys
+import time
 
 import pymysql
 import pytest
@@ -177,3 +178,101 @@ def test_blackhole_engine_checks_named_databases(server, uniq):
     att.close()
     clients.query(root, f"DROP USER '{user}'@'%'")
     root.close()
+
+
+def test_grant_identified_by_cannot_take_over_an_account(sql_server, uniq):
+    """GRANT OPTION on one database used to set any account's password."""
+    root = clients.root(sql_server)
+    g, db = uniq("gi"), uniq("gidb")
+    clients.query(root, f"CREATE DATABASE {db}")
+    clients.query(root, f"CREATE USER '{g}'@'%' IDENTIFIED BY 'pw'")
+    clients.query(root, f"GRANT SELECT ON {db}.* TO '{g}'@'%' WITH GRANT OPTION")
+    att = clients.connect(sql_server, g, "pw")
+    for sql in (f"GRANT SELECT ON {db}.* TO 'root'@'%' IDENTIFIED BY 'pwned'", f"GRANT SELECT ON {db}.* TO 'root'@'%' IDENTIFIED WITH mysql_native_password BY 'pwned'"):
+        with pytest.raises(pymysql.err.OperationalError) as ei:
+            clients.query(att, sql)
+        assert _code(ei) == 1044, sql
+    # root's password is unchanged.
+    clients.root(sql_server).close()
+    with pytest.raises(pymysql.err.OperationalError):
+        clients.connect(sql_server, "root", "pwned").close()
+    att.close()
+    clients.query(root, f"DROP USER '{g}'@'%'")
+    clients.query(root, f"DROP DATABASE {db}")
+    root.close()
+
+
+def test_drop_temporary_table_never_drops_a_real_table(two_dbs):
+    srv, root, v, h, user = two_dbs
+    att = clients.connect(srv, user, "pw", database=h)
+    for sql in (f"DROP TEMPORARY TABLE {v}.secret", "DROP TEMPORARY TABLE t", f"DROP TEMPORARY TABLE IF EXISTS {v}.secret"):
+        try:
+            clients.query(att, sql)
+        except pymysql.err.OperationalError as e:
+            assert e.args[0] == 1051, (sql, e.args)
+    assert clients.query(root, f"SELECT s FROM {v}.secret") == (("top",),)
+    assert clients.query(root, f"SELECT COUNT(*) FROM {h}.t") == ((0,),)
+    att.close()
+
+
+def test_schema_change_race_reads_nothing_of_another_database(two_dbs):
+    """A statement compiled for `secret` in the current database must not run
+    against another database's `secret` when the current one's is dropped
+    under it: SQLite recompiles statements on its own after a schema change,
+    and the name would then resolve to the attached database."""
+    import threading
+
+    srv, root, v, h, user = two_dbs
+    clients.query(root, f"GRANT ALL ON {h}.* TO '{user}'@'%'")
+    reader = clients.connect(srv, user, "pw", database=h)
+    ddl = clients.connect(srv, user, "pw", database=h)
+    # Attach the victim's database to the reader's connection (refused, but attached).
+    with pytest.raises(pymysql.err.OperationalError):
+        clients.query(reader, f"SELECT s FROM {v}.secret")
+    stop = time.monotonic() + 4
+    leaked = []
+
+    def churn():
+        while time.monotonic() < stop:
+            clients.query(ddl, "CREATE TABLE IF NOT EXISTS secret (id INT PRIMARY KEY, s VARCHAR(20))")
+            clients.query(ddl, "DROP TABLE IF EXISTS secret")
+
+    t = threading.Thread(target=churn)
+    t.start()
+    while time.monotonic() < stop:
+        for sql in ("SELECT s FROM secret", "UPDATE secret SET s = 'pwned'"):
+            try:
+                rows = clients.query(reader, sql)
+                if rows and any(r[0] == "top" for r in rows):
+                    leaked.append(sql)
+            except pymysql.err.MySQLError as e:
+                assert e.args[0] in (1146, 1142, 1412), e.args
+    t.join()
+    assert not leaked
+    assert clients.query(root, f"SELECT s FROM {v}.secret") == (("top",),)
+    reader.close()
+    ddl.close()
+
+
+@pytest.mark.parametrize("query", [
+    'SELECT table_schema, table_name FROM "information_schema"."TABLES"',
+    "SELECT table_schema, table_name FROM `information_schema`.`TABLES`",
+    "SELECT table_schema, table_name FROM TABLES",
+    "SELECT table_schema, column_name FROM information_schema.COLUMNS",
+])
+def test_information_schema_shows_only_what_the_account_may_see(two_dbs, query):
+    """information_schema is filled per statement for the session running it;
+    a statement that reaches it another way must not read what the last one
+    left there (root's view of every database)."""
+    srv, root, v, h, user = two_dbs
+    clients.query(root, f"USE {h}")
+    assert any(r[0] == v for r in clients.query(root, "SELECT table_schema, table_name FROM information_schema.TABLES"))
+    att = clients.connect(srv, user, "pw", database=h)
+    for _ in range(3):
+        try:
+            rows = clients.query(att, query)
+        except pymysql.err.MySQLError as e:
+            assert e.args[0] in (1146, 1064), e.args
+            continue
+        assert not any(v in r for r in rows), rows
+    att.close()

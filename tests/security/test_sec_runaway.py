@@ -129,3 +129,91 @@ def test_limited_cte_keeps_its_columns(sql_conn):
         assert cur.fetchall() == ((1, "x"), (2, "xy"), (3, "xyy"))
     # UNION DISTINCT stops on a cycle by itself and is left as it is.
     assert clients.query(sql_conn, "WITH RECURSIVE r(n) AS (SELECT 1 UNION SELECT n % 3 + 1 FROM r) SELECT COUNT(*) FROM r") == ((3,),)
+
+
+def _rss_kib(pid: int) -> int:
+    with open(f"/proc/{pid}/status") as f:
+        return next(int(line.split()[1]) for line in f if line.startswith("VmRSS:"))
+
+
+def test_results_past_max_allowed_packet_are_not_built(server_factory):
+    """Functions that multiply their input (REPLACE, CONCAT, HEX, ...) stop at
+    max_allowed_packet before they build the result: one statement made 1 GB
+    and a few of them drove the host out of memory."""
+    srv = server_factory("--max-allowed-packet", str(16 << 20), engine="sqlite")
+    conn = clients.root(srv)
+    clients.query(conn, "CREATE DATABASE mem")
+    clients.query(conn, "USE mem")
+    clients.query(conn, "CREATE TABLE t (a INT)")
+    clients.query(conn, "INSERT INTO t VALUES (1)")
+    before = _rss_kib(srv.pid)
+    big = "REPEAT('a', 1000000)"
+    for expr in (f"REPLACE({big}, 'a', REPEAT('b', 1000))", f"CONCAT({big}, {big}, " + ", ".join([big] * 30) + ")", f"HEX(REPEAT({big}, 10))",
+                 f"TO_BASE64(REPEAT({big}, 15))", f"REGEXP_REPLACE({big}, 'a', REPEAT('b', 1000))", f"MAKE_SET(3, REPEAT({big}, 10), REPEAT({big}, 10))"):
+        for sql in (f"SELECT LENGTH({expr})", f"SELECT LENGTH({expr}) FROM t"):
+            try:
+                value = clients.scalar(conn, sql)
+                assert value is None or value <= 16 << 20, (sql[:60], value)
+            except pymysql.err.OperationalError as e:
+                assert e.args[0] == 1301, (sql[:60], e.args)
+    # Well under what one of them made before (about 1 GB).
+    assert _rss_kib(srv.pid) - before < 400 * 1024
+    conn.close()
+
+
+def test_tableless_select_stops_on_time_limit_and_kill(sql_server):
+    """A SELECT without a table is evaluated by the front, not SQLite: it
+    stops at max_execution_time and on KILL QUERY too."""
+    heavy = "SELECT " + ", ".join(["LENGTH(REPLACE(REPEAT('a', 100000), 'a', REPEAT('b', 100)))"] * 2000)
+    conn = clients.root(sql_server)
+    clients.query(conn, "SET SESSION max_execution_time = 200")
+    code, secs = _err(conn, heavy)
+    assert code == 3024 and secs < 10, (code, secs)
+    clients.query(conn, "SET SESSION max_execution_time = DEFAULT")
+    import threading
+
+    vid = conn.thread_id()
+    out = {}
+
+    def run():
+        try:
+            clients.query(conn, heavy)
+        except pymysql.err.MySQLError as e:
+            out["err"] = e.args[0]
+
+    t = threading.Thread(target=run)
+    t.start()
+    time.sleep(0.3)
+    killer = clients.root(sql_server)
+    clients.query(killer, f"KILL QUERY {vid}")
+    t.join(20)
+    assert out.get("err") == 1317, out
+    killer.close()
+    conn.close()
+
+
+def test_max_statement_time_ends_any_statement(sql_conn):
+    """MariaDB's max_statement_time (seconds) ends writes too: an INSERT ...
+    SELECT from a never-ending recursion held the database's write lock."""
+    clients.query(sql_conn, "CREATE DATABASE IF NOT EXISTS runaway")
+    clients.query(sql_conn, "USE runaway")
+    clients.query(sql_conn, "CREATE TABLE IF NOT EXISTS sink (n BIGINT)")
+    forever_insert = "INSERT INTO sink " + FOREVER.replace("SELECT COUNT(*) FROM r", "SELECT n FROM r WHERE n < 0")
+    clients.query(sql_conn, "SET SESSION max_statement_time = 0.3")
+    try:
+        code, secs = _err(sql_conn, forever_insert)
+        assert code == 1969 and secs < 10, (code, secs)
+        # SELECTs too, as in MariaDB (max_execution_time is MySQL's, SELECT only).
+        code, _ = _err(sql_conn, FOREVER)
+        assert code == 1969
+        assert clients.scalar(sql_conn, "SELECT @@max_statement_time") == 0.3
+    finally:
+        clients.query(sql_conn, "SET SESSION max_statement_time = DEFAULT")
+    # The nearer limit wins and is the one named.
+    clients.query(sql_conn, "SET SESSION max_statement_time = 10, max_execution_time = 200")
+    try:
+        code, _ = _err(sql_conn, FOREVER)
+        assert code == 3024
+    finally:
+        clients.query(sql_conn, "SET SESSION max_statement_time = DEFAULT, max_execution_time = DEFAULT")
+    assert clients.scalar(sql_conn, "SELECT COUNT(*) FROM sink") == 0

@@ -137,12 +137,15 @@ impl ClientProbe for NoClient {
 }
 
 /// Why a running statement must stop.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Interruption {
     /// KILL QUERY or KILL CONNECTION.
     Killed,
     /// max_execution_time (or its hint) passed.
+    #[default]
     TimedOut,
+    /// max_statement_time (MariaDB's, for every statement) passed.
+    StatementTimedOut,
     /// The client disconnected: nobody will read the result.
     ClientGone,
 }
@@ -152,6 +155,7 @@ impl Interruption {
     pub fn error(self) -> SqlError {
         match self {
             Interruption::TimedOut => SqlError::new(3024, "HY000", "Query execution was interrupted, maximum statement execution time exceeded"),
+            Interruption::StatementTimedOut => SqlError::new(1969, "70100", "Query execution was interrupted (max_statement_time exceeded)"),
             Interruption::Killed | Interruption::ClientGone => SqlError::query_interrupted(),
         }
     }
@@ -174,8 +178,10 @@ pub struct ExecContext<'a> {
     /// supplies the session's own.
     pub access: &'a dyn Access,
     /// When the statement must end, on the coarse clock (`clock::coarse_ms`);
-    /// 0: no limit. Set by the front from max_execution_time.
+    /// 0: no limit. Set by the front from max_execution_time or
+    /// max_statement_time, and which of them it is.
     pub deadline_ms: u64,
+    pub deadline_kind: Interruption,
     /// The statement's client, asked at most every `CLIENT_PROBE_MS`.
     pub client: &'a dyn ClientProbe,
     /// How deep a recursive CTE may go (the session's cte_max_recursion_depth).
@@ -188,12 +194,30 @@ impl<'a> ExecContext<'a> {
     /// A context for a session's statement: its kill flag, wait hook and
     /// client; no privileges until the front adds them.
     pub fn new(waits: &'a dyn WaitHook, killed: &'a std::sync::atomic::AtomicBool, client: &'a dyn ClientProbe) -> ExecContext<'a> {
-        ExecContext { waits, killed, access: &access::NoAccess, deadline_ms: 0, client, cte_max_recursion_depth: DEFAULT_CTE_DEPTH, next_probe_ms: std::cell::Cell::new(0) }
+        ExecContext {
+            waits,
+            killed,
+            access: &access::NoAccess,
+            deadline_ms: 0,
+            deadline_kind: Interruption::TimedOut,
+            client,
+            cte_max_recursion_depth: DEFAULT_CTE_DEPTH,
+            next_probe_ms: std::cell::Cell::new(0),
+        }
     }
 
     /// A context for work the engine does on its own behalf (no client).
     pub fn internal(killed: &'a std::sync::atomic::AtomicBool) -> ExecContext<'a> {
-        ExecContext { waits: &NoWait, killed, access: &access::Unrestricted, deadline_ms: 0, client: &NoClient, cte_max_recursion_depth: DEFAULT_CTE_DEPTH, next_probe_ms: std::cell::Cell::new(0) }
+        ExecContext {
+            waits: &NoWait,
+            killed,
+            access: &access::Unrestricted,
+            deadline_ms: 0,
+            deadline_kind: Interruption::TimedOut,
+            client: &NoClient,
+            cte_max_recursion_depth: DEFAULT_CTE_DEPTH,
+            next_probe_ms: std::cell::Cell::new(0),
+        }
     }
 
     /// The same context with the session's privileges.
@@ -206,15 +230,17 @@ impl<'a> ExecContext<'a> {
             killed: self.killed,
             access,
             deadline_ms: self.deadline_ms,
+            deadline_kind: self.deadline_kind,
             client: self.client,
             cte_max_recursion_depth: self.cte_max_recursion_depth,
             next_probe_ms: std::cell::Cell::new(self.next_probe_ms.get()),
         }
     }
 
-    /// The same context with a deadline (coarse-clock milliseconds, 0: none).
-    pub fn with_deadline(&self, deadline_ms: u64) -> ExecContext<'a> {
-        ExecContext { deadline_ms, next_probe_ms: std::cell::Cell::new(self.next_probe_ms.get()), ..*self }
+    /// The same context with a deadline (coarse-clock milliseconds, 0: none)
+    /// and what passing it is (`TimedOut` or `StatementTimedOut`).
+    pub fn with_deadline(&self, deadline_ms: u64, deadline_kind: Interruption) -> ExecContext<'a> {
+        ExecContext { deadline_ms, deadline_kind, next_probe_ms: std::cell::Cell::new(self.next_probe_ms.get()), ..*self }
     }
 
     /// Must the statement stop now, and why? Cheap enough for SQLite's
@@ -227,7 +253,7 @@ impl<'a> ExecContext<'a> {
         }
         let now = clock::coarse_ms();
         if self.deadline_ms != 0 && now >= self.deadline_ms {
-            return Some(Interruption::TimedOut);
+            return Some(self.deadline_kind);
         }
         match self.next_probe_ms.get() {
             0 => self.next_probe_ms.set(now + CLIENT_PROBE_MS),

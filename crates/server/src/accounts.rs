@@ -354,6 +354,14 @@ impl Accounts {
             AccountStmt::Grant { privs: bits, db, users, grant_option } => {
                 let extra = if grant_option { privs::GRANT_OPTION } else { 0 };
                 self.may_grant(by_user, by_host, db.as_deref(), bits | extra)?;
+                // `GRANT ... IDENTIFIED BY` changes a password: only an
+                // administrator may, as with ALTER USER for another account
+                // (MariaDB: 1044 to database 'mysql'). Without this, GRANT
+                // OPTION on any database was enough to take over root.
+                let sets_password = users.iter().any(|u| u.password.is_some() || u.plugin.is_some());
+                if sets_password && !admin {
+                    return Err(SqlError::new(1044, "42000", format!("Access denied for user '{}'@'{}' to database 'mysql'", by_user, by_host)));
+                }
                 self.modify(|list| {
                     for u in &users {
                         let name = me(&u.name);
@@ -520,6 +528,9 @@ mod tests {
         assert_eq!(acc.apply("g1", "%", grant(privs::SELECT, None, "victim", false)).map(|_| ()), Ok(()));
         assert_eq!(acc.apply("g1", "%", grant(privs::SELECT, Some("d1"), "victim", false)).map(|_| ()), Ok(()));
         assert_eq!(acc.privileges("g1", "%", None), privs::SELECT | privs::GRANT_OPTION);
+        // GRANT ... IDENTIFIED BY another account's password: account takeover.
+        let takeover = AccountStmt::Grant { privs: privs::SELECT, db: None, users: vec![UserSpec { name: name("root"), plugin: None, password: Some("pwned".into()) }], grant_option: false };
+        assert_eq!(acc.apply("g1", "%", takeover).unwrap_err().code, 1044);
         // Without GRANT OPTION nothing can be granted or revoked, not even
         // what the account holds.
         assert_eq!(acc.apply("victim", "%", grant(privs::SELECT, Some("d2"), "victim", false)).unwrap_err().code, 1044);

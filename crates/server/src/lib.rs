@@ -130,6 +130,7 @@ pub fn start(mut config: Config) -> Result<Running, String> {
                 wal_autocheckpoint: config.sqlite_wal_autocheckpoint,
                 idle_checkpoint: Duration::from_millis(config.sqlite_idle_checkpoint_ms),
                 expr_depth: turnstile_engine::sqlite::expr_depth_for_stack(config.thread_stack),
+                max_value_bytes: usize::try_from(config.max_allowed_packet).unwrap_or(usize::MAX),
             };
             Box::new(SqliteEngine::open(&config.datadir, opts).map_err(|e| format!("sqlite engine: {}", e))?)
         }

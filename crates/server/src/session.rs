@@ -858,7 +858,7 @@ impl Session {
             let format = std::mem::take(&mut self.row_format);
             let mut sink = WireSink::new(out, &mut self.seq, deprecate_eof, p.binary, format, flush, 0, self.pausable);
             sink.sent_columns = true;
-            let ctx = ExecContext::new(self.waits, &self.handle.killed, &self.probe).with_deadline(self.sql.deadline_ms);
+            let ctx = ExecContext::new(self.waits, &self.handle.killed, &self.probe).with_deadline(self.sql.deadline_ms, self.sql.deadline_kind);
             let r = engine.resume(&ctx, &mut sink);
             let r = if sink.io_error.is_some() { Err(None) } else { r.map_err(Some) };
             self.row_format = std::mem::take(&mut sink.format);

@@ -179,7 +179,9 @@ fn priv_level(p: &mut Parser<'_>) -> Result<Option<String>, SqlError> {
     if !p.eat_op("*") {
         return Err(SqlError::unsupported("table-level privileges"));
     }
-    Ok(Some(db))
+    // `a\_b` (as mysqldump writes grants) is the database `a_b`; grants match
+    // names exactly (MySQL reads an unescaped `_` or `%` as a wildcard).
+    Ok(Some(db.replace("\\_", "_").replace("\\%", "%")))
 }
 
 /// Parse an account statement; `None` if the text is not one.

@@ -769,6 +769,11 @@ pub fn eval(e: &Expr, env: &mut dyn Env) -> Result<Value, SqlError> {
                 }
                 _ => {}
             }
+            // Functions are where a table-less SELECT spends its time: KILL,
+            // max_execution_time and a vanished client stop it here.
+            if let Some(e) = env.interruption() {
+                return Err(e);
+            }
             let mut vals = Vec::with_capacity(args.len());
             let numeric = NUMERIC_ARGS.contains(&name.as_str()) || (name == "CAST" && is_numeric_cast(args));
             for a in args {
@@ -795,19 +800,26 @@ fn builtin(name: &str, v: &[Value]) -> Result<Value, SqlError> {
     Ok(match name {
         "CONCAT" => {
             arg_count(name, v, 1, usize::MAX)?;
-            let mut out = Vec::new();
+            let mut parts = Vec::with_capacity(v.len());
             for x in v {
                 match x.to_text() {
                     None => return Ok(Value::Null),
-                    Some(t) => out.extend_from_slice(&t),
+                    Some(t) => parts.push(t),
                 }
             }
-            Value::Bytes(out)
+            // Past max_allowed_packet MySQL answers NULL; checked before building it.
+            if !fits(parts.iter().map(|p| p.len()).sum()) {
+                return Ok(Value::Null);
+            }
+            Value::Bytes(parts.concat())
         }
         "CONCAT_WS" => {
             arg_count(name, v, 2, usize::MAX)?;
             let Some(sep) = v[0].to_text() else { return Ok(Value::Null) };
             let parts: Vec<Vec<u8>> = v[1..].iter().filter_map(|x| x.to_text().map(|t| t.into_owned())).collect();
+            if !fits(parts.iter().map(|p| p.len() + sep.len()).sum()) {
+                return Ok(Value::Null);
+            }
             Value::Bytes(parts.join(&sep[..]))
         }
         "NULLIF" => {
@@ -854,6 +866,7 @@ fn builtin(name: &str, v: &[Value]) -> Result<Value, SqlError> {
         "REPLACE" => {
             arg_count(name, v, 3, 3)?;
             match (s(0), s(1), s(2)) {
+                (Some(a), Some(b), _) if !b.is_empty() && c_len(&s(2)) > b.len() && !fits(a.len() + a.matches(b.as_str()).count().saturating_mul(c_len(&s(2)) - b.len())) => Value::Null,
                 (Some(a), Some(b), Some(c)) => Value::str(&if b.is_empty() { a } else { a.replace(&b, &c) }),
                 _ => Value::Null,
             }
@@ -999,6 +1012,7 @@ fn builtin(name: &str, v: &[Value]) -> Result<Value, SqlError> {
         "HEX" => {
             arg_count(name, v, 1, 1)?;
             match &v[0] {
+                Value::Bytes(b) if !fits(b.len().saturating_mul(2)) => Value::Null,
                 Value::Int(i) => Value::str(&format!("{:X}", i)),
                 Value::UInt(u) => Value::str(&format!("{:X}", u)),
                 x => x.to_text().map_or(Value::Null, |t| Value::str(&t.iter().map(|b| format!("{:02X}", b)).collect::<String>())),
@@ -1006,6 +1020,15 @@ fn builtin(name: &str, v: &[Value]) -> Result<Value, SqlError> {
         }
         _ => return Err(SqlError::unknown_function(name)),
     })
+}
+
+/// Does a result of `len` bytes fit under max_allowed_packet (the engine's limit)?
+fn fits(len: usize) -> bool {
+    turnstile_engine::sqlite::functions::fits(len)
+}
+
+fn c_len(s: &Option<String>) -> usize {
+    s.as_ref().map_or(0, String::len)
 }
 
 /// Bytes of the first `n` characters of `t` (UTF-8 characters; each byte

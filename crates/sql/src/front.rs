@@ -5,7 +5,7 @@ use crate::expr::{self, Env, Expr, Parser};
 use crate::vars::{self, Scope};
 use crate::{privs, ServerOps, SessionState, SERVER_VERSION};
 use turnstile_engine::lex::{self, Tok, Token};
-use turnstile_engine::{Access, Column, Done, EngineSession, ExecContext, Outcome, Prepared, RowSink, SqlError, Value, WaitKind};
+use turnstile_engine::{Access, Column, Done, EngineSession, ExecContext, Interruption, Outcome, Prepared, RowSink, SqlError, Value, WaitKind};
 use turnstile_wire::consts::{colflag, coltype};
 
 /// Everything one statement execution needs.
@@ -36,17 +36,26 @@ pub fn execute(call: &mut Call<'_, '_>, sql: &str, sink: &mut dyn RowSink) -> Re
     result
 }
 
-/// max_execution_time for this statement in milliseconds (0: none): a
-/// SELECT's `/*+ MAX_EXECUTION_TIME(n) */` hint, else the session's
-/// variable. MySQL applies it to SELECT statements only.
-fn time_limit_ms(sess: &SessionState, ops: &dyn ServerOps, sql: &str) -> u64 {
-    if !crate::dialect::is_select(sql) {
-        return 0;
+/// The statement's time limit in milliseconds and what passing it is, if it
+/// has one: for a SELECT its `/*+ MAX_EXECUTION_TIME(n) */` hint, else the
+/// session's max_execution_time (MySQL applies both to SELECT only); for any
+/// statement MariaDB's max_statement_time (seconds). The nearer one counts.
+fn time_limit(sess: &SessionState, ops: &dyn ServerOps, sql: &str) -> Option<(u64, Interruption)> {
+    let hot = &ops.globals().hot;
+    let select_ms = if crate::dialect::is_select(sql) {
+        crate::dialect::max_execution_time_hint(sql).unwrap_or_else(|| session_int(sess, ops, "max_execution_time", &hot.max_execution_time).max(0) as u64)
+    } else {
+        0
+    };
+    let statement_ms = match sess.vars.get("max_statement_time").filter(|_| !sess.vars.is_empty()) {
+        Some(v) => (v.as_f64().unwrap_or(0.0) * 1000.0).round().max(0.0) as u64,
+        None => hot.max_statement_time_ms.load(std::sync::atomic::Ordering::Relaxed).max(0) as u64,
+    };
+    match (select_ms, statement_ms) {
+        (0, 0) => None,
+        (s, t) if s != 0 && (t == 0 || s <= t) => Some((s, Interruption::TimedOut)),
+        (_, t) => Some((t, Interruption::StatementTimedOut)),
     }
-    if let Some(ms) = crate::dialect::max_execution_time_hint(sql) {
-        return ms;
-    }
-    session_int(sess, ops, "max_execution_time", &ops.globals().hot.max_execution_time).max(0) as u64
 }
 
 /// An integer variable kept in an atomic global: the session's value if it
@@ -62,14 +71,14 @@ fn session_int(sess: &SessionState, _ops: &dyn ServerOps, name: &str, global: &s
 /// Run `f` with the statement's time limit in its context (and remembered
 /// in the session, for the rest of a paused result).
 fn time_limited<R>(call: &mut Call<'_, '_>, sql: &str, f: impl FnOnce(&mut Call<'_, '_>) -> R) -> R {
-    let limit = time_limit_ms(call.sess, call.ops, sql);
-    if limit == 0 {
+    let Some((limit_ms, kind)) = time_limit(call.sess, call.ops, sql) else {
         call.sess.deadline_ms = 0;
         return f(call);
-    }
-    let deadline = turnstile_engine::clock::coarse_ms() + limit;
+    };
+    let deadline = turnstile_engine::clock::coarse_ms() + limit_ms;
     call.sess.deadline_ms = deadline;
-    let ctx = call.ctx.with_deadline(deadline);
+    call.sess.deadline_kind = kind;
+    let ctx = call.ctx.with_deadline(deadline, kind);
     let mut limited = Call { sess: &mut *call.sess, engine: &mut *call.engine, ops: call.ops, ctx: &ctx, params: call.params };
     f(&mut limited)
 }

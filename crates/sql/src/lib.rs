@@ -71,6 +71,7 @@ pub struct SessionState {
     /// When the current statement must end (coarse-clock ms; 0: no limit):
     /// its max_execution_time, kept for the rest of a paused result.
     pub deadline_ms: u64,
+    pub deadline_kind: turnstile_engine::Interruption,
     /// SQL-text prepared statements: name -> (text, parameter count).
     pub sql_prepared: HashMap<String, (String, usize)>,
 }

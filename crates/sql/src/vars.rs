@@ -26,6 +26,8 @@ pub enum Kind {
     Int,
     Bool,
     Str,
+    /// A number with a fraction (seconds, as MariaDB's max_statement_time).
+    Float,
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -78,6 +80,7 @@ pub static VARS: &[VarDef] = &[
     v("max_allowed_packet", Both, Int, false),
     v("max_connections", Global, Int, false),
     v("max_execution_time", Both, Int, false),
+    v("max_statement_time", Both, Float, false),
     v("net_buffer_length", Both, Int, false),
     v("net_read_timeout", Both, Int, false),
     v("net_write_timeout", Both, Int, false),
@@ -137,6 +140,8 @@ pub struct HotGlobals {
     /// Read by every SELECT (its time limit) and recursive CTE.
     pub max_execution_time: AtomicI64,
     pub cte_max_recursion_depth: AtomicI64,
+    /// max_statement_time (a Float, seconds) in milliseconds.
+    pub max_statement_time_ms: AtomicI64,
 }
 
 impl HotGlobals {
@@ -203,6 +208,11 @@ impl Globals {
             other.insert("tx_isolation", value);
             return;
         }
+        if def.name == "max_statement_time" {
+            // Read by every statement: its milliseconds in an atomic too.
+            let ms = (value.as_f64().unwrap_or(0.0) * 1000.0).round() as i64;
+            self.hot.max_statement_time_ms.store(ms, Ordering::Relaxed);
+        }
         match self.hot.slot(def.name) {
             Some(slot) => slot.store(value.as_i64().unwrap_or(0), Ordering::Relaxed),
             None => {
@@ -264,6 +274,10 @@ pub fn coerce(def: &VarDef, value: Value) -> Result<Value, SqlError> {
                 None => Value::Int(n.clamp(i64::MIN as i128, i64::MAX as i128) as i64),
             })
         }
+        Float => match value.as_f64() {
+            Some(f) if f.is_finite() => Ok(Value::Double(f.clamp(0.0, 31_536_000.0))),
+            _ => Err(SqlError::wrong_type_for_var(def.name)),
+        },
         Str => match &value {
             Value::Null if def.name == "character_set_results" => Ok(Value::Null),
             Value::Null => Err(SqlError::wrong_value_for_var(def.name, "NULL")),
@@ -314,6 +328,7 @@ fn defaults() -> Vec<(&'static str, Value)> {
         ("max_allowed_packet", Value::Int(64 << 20)),
         ("max_connections", Value::Int(151)),
         ("max_execution_time", Value::Int(0)),
+        ("max_statement_time", Value::Double(0.0)),
         ("net_buffer_length", Value::Int(16384)),
         ("net_read_timeout", Value::Int(30)),
         ("net_write_timeout", Value::Int(60)),

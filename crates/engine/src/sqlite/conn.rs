@@ -27,6 +27,7 @@ use std::collections::HashMap;
 use std::ffi::{CStr, CString};
 use std::os::raw::{c_int, c_void};
 use std::ptr::NonNull;
+use std::sync::atomic::AtomicU64;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -185,7 +186,16 @@ pub struct Cached {
     pub writes: bool,
     pub meta: Option<Arc<ColMeta>>,
     pub stamp: u64,
+    /// The engine's DDL epoch when it was compiled.
+    pub epoch: u64,
     pub last_use: u64,
+}
+
+/// The engine's DDL epoch and its value when a statement was compiled (see
+/// `Conn::step_user`).
+pub struct StatementEpoch<'a> {
+    pub now: &'a AtomicU64,
+    pub compiled: u64,
 }
 
 /// Context of the call running on this connection, read by the C callbacks.
@@ -194,6 +204,18 @@ pub struct CallCtx {
     exec: Cell<*const ExecContext<'static>>,
     /// Why the progress or busy handler stopped the call, for the error.
     pub stopped: Cell<Option<Interruption>>,
+    /// The authorizer's collector while a client's statement compiles
+    /// (`authorize::compile`), else null.
+    pub auth_seen: Cell<*mut c_void>,
+    /// A client's statement is stepping (`step_user`): the authorizer refuses
+    /// tables, so SQLite cannot recompile it on its own.
+    pub stepping: Cell<bool>,
+    /// ... and it tried to: the statement must be compiled again by the engine.
+    pub recompile_refused: Cell<bool>,
+    /// While stepping: the engine's DDL epoch, and its value when the
+    /// statement was compiled (`schema_changed`).
+    epoch_now: Cell<*const AtomicU64>,
+    epoch_compiled: Cell<u64>,
     waits: Cell<Option<*const (dyn WaitHook + 'static)>>,
     waiting: Cell<bool>,
     /// Set on the first busy callback of a call: now + lock_wait.
@@ -204,6 +226,15 @@ pub struct CallCtx {
 // SAFETY: the pointers are set only for the duration of a call on the owning
 // thread and cleared before the call returns.
 unsafe impl Send for CallCtx {}
+
+impl CallCtx {
+    /// Has any DDL run since the stepping statement was compiled?
+    pub fn schema_changed(&self) -> bool {
+        let now = self.epoch_now.get();
+        // SAFETY: set by `step_user` from the engine, which outlives the call.
+        now.is_null() || unsafe { (*now).load(std::sync::atomic::Ordering::Acquire) } != self.epoch_compiled.get()
+    }
+}
 
 /// Should the running call stop (KILL, max_execution_time, client gone)?
 /// Records why, for the error the statement ends with.
@@ -343,10 +374,18 @@ impl Conn {
         // SAFETY: a valid open handle.
         unsafe {
             ffi::sqlite3_limit(db.handle(), ffi::SQLITE_LIMIT_EXPR_DEPTH, opts.expr_depth as c_int);
+            // No value (a string built by replace(), a bound blob) past
+            // max_allowed_packet: SQLite's default allowed 1 GB each.
+            ffi::sqlite3_limit(db.handle(), ffi::SQLITE_LIMIT_LENGTH, opts.max_value_bytes.min(i32::MAX as usize) as c_int);
         }
         let call = Box::new(CallCtx {
             exec: Cell::new(std::ptr::null()),
             stopped: Cell::new(None),
+            auth_seen: Cell::new(std::ptr::null_mut()),
+            stepping: Cell::new(false),
+            recompile_refused: Cell::new(false),
+            epoch_now: Cell::new(std::ptr::null()),
+            epoch_compiled: Cell::new(0),
             waits: Cell::new(None),
             waiting: Cell::new(false),
             deadline: Cell::new(None),
@@ -358,7 +397,7 @@ impl Conn {
             ffi::sqlite3_progress_handler(db.handle(), 1000, Some(progress_cb), arg);
             ffi::sqlite3_busy_handler(db.handle(), Some(busy_cb), arg);
         }
-        Ok(Box::new(Conn {
+        let conn = Box::new(Conn {
             cache: HashMap::with_hasher(rustc_hash::FxBuildHasher),
             call,
             counters,
@@ -372,7 +411,24 @@ impl Conn {
             held_read: None,
             last_read_generation: u64::MAX,
             db,
-        }))
+        });
+        super::authorize::install(&conn);
+        Ok(conn)
+    }
+
+    /// Step a client's statement. Meanwhile the authorizer refuses tables, so
+    /// SQLite cannot recompile it on its own after a schema change (names
+    /// might resolve elsewhere than when it was checked); `errors::from_conn`
+    /// then answers 1412 and the engine compiles it again (authorize.rs).
+    pub fn step_user(&self, st: &Stmt, epoch: &StatementEpoch<'_>) -> c_int {
+        self.call.stepping.set(true);
+        self.call.recompile_refused.set(false);
+        self.call.epoch_now.set(epoch.now as *const AtomicU64);
+        self.call.epoch_compiled.set(epoch.compiled);
+        let rc = st.step();
+        self.call.stepping.set(false);
+        self.call.epoch_now.set(std::ptr::null());
+        rc
     }
 
     pub fn handle(&self) -> *mut ffi::sqlite3 {

@@ -422,11 +422,12 @@ fn table_element(c: &mut Cur<'_>, def: &mut TableDef, inline_pk: &mut Vec<String
 fn foreign_key(c: &mut Cur<'_>, name: Option<String>, def: &TableDef) -> Result<ForeignKey, SqlError> {
     let (cols, _) = key_parts(c)?;
     c.expect_kw("REFERENCES")?;
-    let (_, ref_table) = c.qualified()?;
+    let (ref_db, ref_table) = c.qualified()?;
     let (ref_cols, _) = key_parts(c)?;
     let mut fk = ForeignKey {
         name: name.unwrap_or_else(|| format!("{}_ibfk_{}", def.name, def.foreign_keys.len() + 1)),
         columns: cols,
+        ref_db,
         ref_table,
         ref_columns: ref_cols,
         on_delete: String::new(),

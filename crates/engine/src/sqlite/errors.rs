@@ -19,6 +19,12 @@ pub fn lock_wait_timeout() -> SqlError {
     SqlError::new(1205, "HY000", "Lock wait timeout exceeded; try restarting transaction")
 }
 
+/// ER_TABLE_DEF_CHANGED: the statement must be compiled again (the engine
+/// does, once, before a client sees this).
+pub fn table_definition_changed() -> SqlError {
+    SqlError::new(1412, "HY000", "Table definition has changed, please retry transaction")
+}
+
 pub fn no_such_table(db: &str, table: &str) -> SqlError {
     SqlError::new(1146, "42S02", format!("Table '{}.{}' doesn't exist", db, table))
 }
@@ -33,6 +39,10 @@ pub fn from_conn(conn: &Conn, rc: c_int, original: &str) -> SqlError {
         (ffi::sqlite3_extended_errcode(h), msg)
     };
     let ext = if ext & 0xff == rc & 0xff { ext } else { rc };
+    if conn.call.recompile_refused.replace(false) {
+        // SQLite tried to recompile the statement after a schema change.
+        return table_definition_changed();
+    }
     if ext & 0xff == ffi::SQLITE_INTERRUPT {
         // Stopped by the progress or busy handler: say why (3024 for max_execution_time).
         if let Some(why) = conn.call.stopped.get() {
@@ -182,6 +192,23 @@ pub fn map(ext: c_int, msg: &str, original: &str, home: Option<&str>) -> SqlErro
             if msg == "unwinding panic" {
                 // A bug in one of our SQL functions (rusqlite caught its panic).
                 return SqlError::internal("internal error in a SQL function; the statement was aborted");
+            }
+            if let Some(rest) = msg.strip_prefix("table ") {
+                if let Some((_, col)) = rest.split_once(" has no column named ") {
+                    return SqlError::unknown_column(col, "field list");
+                }
+            }
+            if msg.contains("too many terms in compound SELECT") {
+                return SqlError::unsupported("more than 500 SELECTs joined by UNION");
+            }
+            if let Some(f) = msg.strip_prefix("too many arguments on function ") {
+                return SqlError::unsupported(&format!("that many arguments to {}", f));
+            }
+            if msg.contains("LIKE or GLOB pattern too complex") {
+                return SqlError::unsupported("LIKE patterns longer than 50,000 characters");
+            }
+            if msg.contains("string or blob too big") {
+                return SqlError::new(1301, "HY000", "Result of a function was larger than max_allowed_packet");
             }
             if msg.starts_with("malformed JSON") {
                 // SQLite's own JSON functions (json_extract and friends), past their depth too.

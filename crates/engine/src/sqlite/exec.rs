@@ -30,7 +30,7 @@
 //! which makes every connection re-translate statements that depend on it.
 
 use super::authorize;
-use super::conn::{Cached, ColMeta, Conn, Conv};
+use super::conn::{Cached, ColMeta, Conn, Conv, StatementEpoch};
 use super::ddl::{self, AlterOp, Ddl, Name};
 use super::errors;
 use super::rewrite::{self, Kind, Resolver, Rewritten};
@@ -380,13 +380,15 @@ impl SqliteSession {
         if rw.info_schema {
             show::attach_info_schema(conn)?;
         }
-        let (stmt, mut needs) = authorize::compile(conn, &rw.sql, sql, &rw.ctes).map_err(|e| hide_missing_table(conn, &rw, name_missing_table(conn, &rw, e), access))?;
+        let rules = authorize::Rules { ctes: &rw.ctes, info_schema: rw.info_schema };
+        let (stmt, mut needs) = authorize::compile(conn, &rw.sql, sql, &rules).map_err(|e| hide_missing_table(conn, &rw, name_missing_table(conn, &rw, e), access))?;
+        needs = named_tables_need_select(conn, &rw, needs);
         if let Some(ins) = rw.insert.as_ref().filter(|i| i.replace) {
             // REPLACE deletes the rows it replaces: MySQL asks for DELETE too.
             needs.iter_mut().filter(|n| n.bits & privs::INSERT != 0 && n.table.eq_ignore_ascii_case(&ins.table)).for_each(|n| n.bits |= privs::DELETE);
         }
         let writes = !stmt.readonly() || rw.for_update;
-        conn.cache_put(sql, Cached { stmt, rw: Arc::new(rw), needs, writes, meta: None, stamp, last_use: 0 });
+        conn.cache_put(sql, Cached { stmt, rw: Arc::new(rw), needs, writes, meta: None, stamp, epoch: inner.epoch(), last_use: 0 });
         Ok(())
     }
 
@@ -486,6 +488,21 @@ impl SqliteSession {
     }
 
     fn dml(&mut self, ctx: &ExecContext<'_>, sql: &str, params: &[Value], sink: &mut dyn RowSink, kind: Kind) -> Result<Outcome, SqlError> {
+        match self.dml_once(ctx, sql, params, sink, kind) {
+            // The schema changed under a compiled statement and SQLite may not
+            // recompile it by itself (authorize.rs): compile it again here,
+            // checked again, and run it once more. Nothing ran the first time.
+            Err(e) if e.code == 1412 => {
+                if let Some(c) = self.conn.as_mut() {
+                    c.cache.clear();
+                }
+                self.dml_once(ctx, sql, params, sink, kind)
+            }
+            r => r,
+        }
+    }
+
+    fn dml_once(&mut self, ctx: &ExecContext<'_>, sql: &str, params: &[Value], sink: &mut dyn RowSink, kind: Kind) -> Result<Outcome, SqlError> {
         self.ensure_conn_for_read()?;
         // A statement text seen before (prepared statements) is used as is. A new
         // text has its comparison/IN/VALUES/LIMIT literals replaced by parameters,
@@ -587,6 +604,7 @@ impl SqliteSession {
     /// Bind, step, stream rows or count changes.
     fn run(&mut self, ctx: &ExecContext<'_>, sql: &str, params: &[Value], sink: &mut dyn RowSink, rw: &Rewritten) -> Result<Outcome, SqlError> {
         let lock_wait = self.lock_wait;
+        let epoch_now = self.inner.epoch_cell();
         let conn = self.conn.as_mut().expect("conn");
         let counters = conn.counters.clone();
         if rw.cte_limited {
@@ -617,7 +635,8 @@ impl SqliteSession {
                     return Err(errors::from_conn(conn, rc, sql));
                 }
             }
-            let rc = st.step();
+            // Only the first step may recompile (see authorize.rs).
+            let rc = conn.step_user(st, &StatementEpoch { now: epoch_now, compiled: entry.epoch });
             let ncols = st.column_count();
             if ncols > 0 && (rc == ffi::SQLITE_ROW || rc == ffi::SQLITE_DONE) {
                 // Column metadata is worked out on the first execution and kept
@@ -770,6 +789,9 @@ impl SqliteSession {
         }
         self.ensure_conn()?;
         self.check_ddl(&stmt, ctx.access)?;
+        // Before the schema changes as well as after: a statement compiled
+        // meanwhile must not be recompiled by SQLite on its own (authorize.rs).
+        self.inner.bump_epoch();
         let temporary = matches!(&stmt, Ddl::CreateTable { temporary: true, .. } | Ddl::DropTable { temporary: true, .. });
         let first = match &stmt {
             Ddl::CreateTable { table, .. } | Ddl::CreateIndex { table, .. } | Ddl::DropIndex { table, .. } | Ddl::Alter { table, .. } | Ddl::Truncate { table } => table.clone(),
@@ -841,9 +863,16 @@ impl SqliteSession {
             let db = n.0.as_deref().or(self.db.as_deref()).ok_or_else(SqlError::no_database)?;
             access.check_table(db, &n.1, bits)
         };
-        // A parent table lives in the child's database (ddl.rs ignores a
-        // database named in REFERENCES).
-        let parent = |child: &Name, fk: &super::schema::ForeignKey| -> Result<(), SqlError> { check(&(child.0.clone(), fk.ref_table.clone()), privs::REFERENCES) };
+        // A parent table lives in the child's database: another database's
+        // is refused (not silently taken for a table of the child's own).
+        let parent = |child: &Name, fk: &super::schema::ForeignKey| -> Result<(), SqlError> {
+            let own = child.0.as_deref().or(self.db.as_deref());
+            if let Some(other) = fk.ref_db.as_deref().filter(|d| Some(*d) != own) {
+                check(&(Some(other.to_string()), fk.ref_table.clone()), privs::REFERENCES)?;
+                return Err(SqlError::unsupported("foreign keys to a table of another database"));
+            }
+            check(&(child.0.clone(), fk.ref_table.clone()), privs::REFERENCES)
+        };
         match stmt {
             Ddl::CreateTable { temporary, table, like, def, .. } => {
                 check(table, if *temporary { privs::CREATE_TMP_TABLE } else { privs::CREATE })?;
@@ -918,16 +947,19 @@ impl SqliteSession {
                 self.save_def(schema, temp, &def)?;
                 ok(0)
             }
-            Ddl::DropTable { if_exists, tables, .. } => {
+            Ddl::DropTable { if_exists, tables, temporary } => {
                 let mut missing = Vec::new();
                 for t in tables {
-                    let (s, dbn, _) = self.target(t, false)?;
+                    // DROP TEMPORARY TABLE drops only the session's own
+                    // temporary tables (an unknown one is 1051), never a real
+                    // table of the same name.
+                    let (s, dbn, _) = self.target(t, *temporary)?;
                     match self.def_of(&s, &t.1) {
                         Some(d) => {
                             self.conn().exec(&format!("DROP TABLE {}.{}", sq_ident(&s), sq_ident(&d.name)))?;
                             self.remove_def(&s, s == "temp", &d.name)?;
                         }
-                        None => missing.push(format!("{}.{}", dbn, t.1)),
+                        None => missing.push(format!("{}.{}", t.0.as_deref().unwrap_or(&dbn), t.1)),
                     }
                 }
                 if !missing.is_empty() && !if_exists {
@@ -1344,29 +1376,67 @@ fn name_missing_table(conn: &Conn, rw: &Rewritten, e: SqlError) -> SqlError {
     }
 }
 
-/// A table that does not exist, named in a database where the session lacks
-/// the privilege the statement needs, is refused as MySQL refuses it, with
-/// 1142 (the privilege check comes first), not 1146: otherwise "doesn't
-/// exist" against "denied" would tell any account which databases and tables
-/// exist.
+/// Every table the statement names, other than what it writes, needs SELECT
+/// as in MySQL, even where SQLite reads nothing of it: it drops a LEFT JOIN
+/// that cannot change the result (NATURAL LEFT JOIN on a unique key), and
+/// success against "doesn't exist" would still tell whether the table exists.
+fn named_tables_need_select(conn: &Conn, rw: &Rewritten, needs: Box<[authorize::Need]>) -> Box<[authorize::Need]> {
+    let mut needs = needs.into_vec();
+    let home = conn.home.as_ref().map(|h| h.name.as_str());
+    for (db, table) in &rw.tables {
+        let unqualified = db.is_none();
+        let Some(db) = db.as_deref().or(home) else { continue };
+        let private = db.eq_ignore_ascii_case("information_schema") || (unqualified && conn.temp.table(table).is_some()) || (unqualified && rw.ctes.iter().any(|c| c.eq_ignore_ascii_case(table)));
+        if private {
+            continue;
+        }
+        match needs.iter_mut().find(|n| *n.db == *db && n.table.eq_ignore_ascii_case(table)) {
+            Some(n) if n.bits & (privs::INSERT | privs::UPDATE | privs::DELETE) != 0 => {}
+            Some(n) => n.bits |= privs::SELECT,
+            None => needs.push(authorize::Need { db: db.into(), table: table.as_str().into(), bits: privs::SELECT }),
+        }
+    }
+    needs.into_boxed_slice()
+}
+
+/// A statement that fails to compile (a table, a column or a function that
+/// does not exist, bad syntax near it) while it names a database where the
+/// session lacks the privilege the statement needs is refused as MySQL
+/// refuses it, with 1142: MySQL checks privileges before it looks for
+/// columns and tables. Otherwise "doesn't exist" against "denied" would tell
+/// any account which databases, tables and columns exist.
 fn hide_missing_table(conn: &Conn, rw: &Rewritten, e: SqlError, access: &dyn Access) -> SqlError {
-    if e.code != 1146 {
+    if matches!(e.code, 1142 | 1044) {
         return e;
     }
     let home = conn.home.as_ref().map_or("", |h| h.name.as_str());
-    // "Table 'db.table' doesn't exist" (errors::no_such_table).
-    let Some((db, table)) = e.message.strip_prefix("Table '").and_then(|m| m.strip_suffix("' doesn't exist")).and_then(|m| m.split_once('.')) else { return e };
-    if db == home || db.eq_ignore_ascii_case("information_schema") {
-        return e;
-    }
-    let target = rw.insert.as_ref().map(|i| i.table.as_str());
-    let need = match rw.kind {
-        Kind::Insert if target.is_some_and(|t| t.eq_ignore_ascii_case(table)) => privs::INSERT,
-        Kind::Update => privs::UPDATE,
-        Kind::Delete => privs::DELETE,
-        _ => privs::SELECT,
+    let need_for = |table: &str| -> u32 {
+        let target = rw.insert.as_ref().map(|i| i.table.as_str());
+        match rw.kind {
+            Kind::Insert if target.is_some_and(|t| t.eq_ignore_ascii_case(table)) => privs::INSERT,
+            Kind::Update => privs::UPDATE,
+            Kind::Delete => privs::DELETE,
+            _ => privs::SELECT,
+        }
     };
-    access.check_table(db, table, need).err().unwrap_or(e)
+    let other = |db: &str| db != home && !db.eq_ignore_ascii_case("information_schema");
+    // The tables it names in other databases (the rewriter saw them).
+    for (db, table) in &rw.tables {
+        if let Some(db) = db.as_deref().filter(|d| other(d)) {
+            if let Err(denied) = access.check_table(db, table, need_for(table)) {
+                return denied;
+            }
+        }
+    }
+    // A database the rewriter did not know ("Table 'db.table' doesn't exist").
+    if e.code == 1146 {
+        if let Some((db, table)) = e.message.strip_prefix("Table '").and_then(|m| m.strip_suffix("' doesn't exist")).and_then(|m| m.split_once('.')) {
+            if other(db) {
+                return access.check_table(db, table, need_for(table)).err().unwrap_or(e);
+            }
+        }
+    }
+    e
 }
 
 /// The OK of ALTER TABLE (and CREATE/DROP INDEX, which MySQL runs as one):
@@ -1934,7 +2004,11 @@ impl SqliteSession {
             }
         };
         self.ensure_conn()?;
-        self.compile(sql, kind, access)?;
+        match self.compile(sql, kind, access) {
+            // The schema changed while it compiled: once more (as `dml`).
+            Err(e) if e.code == 1412 => self.compile(sql, kind, access)?,
+            r => r?,
+        }
         let conn = self.conn.as_ref().expect("conn");
         let entry = conn.cache.get(sql).expect("compiled");
         authorize::check(&entry.needs, access)?;

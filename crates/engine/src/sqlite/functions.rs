@@ -25,8 +25,8 @@ use std::sync::Arc;
 mod bytes;
 mod ext;
 
+pub use bytes::{fits, max_result_bytes, set_max_result_bytes, substring_index, unhex};
 use bytes::{need, Out};
-pub use bytes::{substring_index, unhex, MAX_RESULT_BYTES};
 
 /// Per-connection counters the helper functions update during a statement.
 #[derive(Debug, Default)]

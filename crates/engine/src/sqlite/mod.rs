@@ -115,6 +115,9 @@ pub struct Options {
     /// SQLite's expression depth limit (SQLITE_LIMIT_EXPR_DEPTH), set from
     /// the threads' stack size by `expr_depth_for_stack`.
     pub expr_depth: u32,
+    /// The longest value a statement may make (max_allowed_packet): SQLite's
+    /// SQLITE_LIMIT_LENGTH and our functions' results.
+    pub max_value_bytes: usize,
 }
 
 /// Stack SQLite needs per level of expression nesting while it compiles,
@@ -147,6 +150,7 @@ impl Default for Options {
             wal_autocheckpoint: 1000,
             idle_checkpoint: Duration::from_millis(200),
             expr_depth: 1000,
+            max_value_bytes: 64 << 20,
         }
     }
 }
@@ -259,6 +263,10 @@ impl Inner {
     }
     pub fn bump_epoch(&self) {
         self.epoch.fetch_add(1, Ordering::AcqRel);
+    }
+    /// The epoch itself, for statements stepping against it (`Conn::step_user`).
+    pub fn epoch_cell(&self) -> &AtomicU64 {
+        &self.epoch
     }
 
     /// The shared state of a database, opening its file on first use.
@@ -473,6 +481,7 @@ impl SqliteEngine {
         unsafe {
             rusqlite::ffi::sqlite3_config(rusqlite::ffi::SQLITE_CONFIG_MEMSTATUS, 0 as std::os::raw::c_int);
         }
+        functions::set_max_result_bytes(opts.max_value_bytes);
         let inner = Arc::new(Inner {
             catalog: Catalog::open(datadir)?,
             opts,
@@ -535,12 +544,22 @@ impl Engine for SqliteEngine {
         self.inner.catalog.exists(name)
     }
     fn create_database(&self, name: &str, if_not_exists: bool) -> Result<bool, SqlError> {
+        // SQLite names attached databases case-insensitively and keeps `main`
+        // and `temp` for itself: such a database could not be named in a
+        // statement beside the other (MySQL on Linux allows them).
+        let clash = name.eq_ignore_ascii_case("main") || name.eq_ignore_ascii_case("temp") || self.inner.catalog.list().iter().any(|n| n != name && n.eq_ignore_ascii_case(name));
+        if clash && !self.inner.catalog.exists(name) {
+            return Err(SqlError::unsupported("database names that are 'main', 'temp' or another database's name in other letter case"));
+        }
         self.inner.catalog.create(name, if_not_exists)
     }
     fn drop_database(&self, name: &str, if_exists: bool) -> Result<bool, SqlError> {
         if Catalog::is_system(name) {
             return Err(SqlError::specific_access_denied("DROP on a system schema"));
         }
+        // Statements compiled before the drop may not be recompiled by
+        // SQLite on their own afterwards (authorize.rs).
+        self.inner.bump_epoch();
         let existing = self.inner.dbs.read().unwrap_or_else(|e| e.into_inner()).get(name).cloned();
         if let Some(d) = existing {
             // Wait for a writer in progress (ERR 1205 after the timeout leaves

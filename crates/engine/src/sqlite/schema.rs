@@ -467,6 +467,10 @@ pub struct IndexDef {
 pub struct ForeignKey {
     pub name: String,
     pub columns: Vec<String>,
+    /// The database REFERENCES named, if it named one (only the table's own
+    /// is supported: `check_ddl` refuses another).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ref_db: Option<String>,
     pub ref_table: String,
     pub ref_columns: Vec<String>,
     pub on_delete: String,

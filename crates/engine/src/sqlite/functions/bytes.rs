@@ -19,9 +19,24 @@ use rusqlite::Connection;
 use std::borrow::Cow;
 use std::os::raw::c_int;
 
-/// Longest string a function builds (MySQL answers NULL past
-/// max_allowed_packet; this is its default, 64 MiB).
-pub const MAX_RESULT_BYTES: usize = 64 << 20;
+/// Longest string a function builds: max_allowed_packet, as in MySQL, which
+/// answers NULL past it (`set_max_result_bytes`, at start-up; 64 MiB, its
+/// default, until then). A function checks the size of its result before it
+/// builds it, so a statement cannot make one far larger first.
+static MAX_RESULT_BYTES: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(64 << 20);
+
+pub fn max_result_bytes() -> usize {
+    MAX_RESULT_BYTES.load(std::sync::atomic::Ordering::Relaxed)
+}
+
+pub fn set_max_result_bytes(n: usize) {
+    MAX_RESULT_BYTES.store(n.max(1 << 20), std::sync::atomic::Ordering::Relaxed);
+}
+
+/// Does a result of `len` bytes fit?
+pub fn fits(len: usize) -> bool {
+    len <= max_result_bytes()
+}
 
 /// A function's result.
 pub enum Out {
@@ -129,7 +144,7 @@ fn count(ctx: &Context<'_>, i: usize) -> Option<usize> {
 
 fn bytes_or_null(b: Option<Vec<u8>>) -> Out {
     match b {
-        Some(b) if b.len() <= MAX_RESULT_BYTES => Out::Bytes(b),
+        Some(b) if fits(b.len()) => Out::Bytes(b),
         _ => Out::Val(SV::Null),
     }
 }
@@ -143,27 +158,33 @@ pub fn register(db: &Connection) -> rusqlite::Result<()> {
 
 fn concat(db: &Connection) -> rusqlite::Result<()> {
     reg_bytes(db, "concat", -1, |ctx| {
-        let mut o = Vec::new();
+        let mut parts = Vec::with_capacity(ctx.len());
         for i in 0..ctx.len() {
             let Some(b) = barg(ctx, i) else {
                 return Ok(Out::Val(SV::Null));
             };
-            o.extend_from_slice(&b);
+            parts.push(b);
         }
-        Ok(bytes_or_null(Some(o)))
+        if !fits(parts.iter().map(|p| p.len()).sum()) {
+            return Ok(Out::Val(SV::Null));
+        }
+        Ok(Out::Bytes(parts.concat()))
     })?;
     reg_bytes(db, "concat_ws", -1, |ctx| {
         let Some(sep) = barg(ctx, 0) else {
             return Ok(Out::Val(SV::Null));
         };
         let parts: Vec<Cow<'_, [u8]>> = (1..ctx.len()).filter_map(|i| barg(ctx, i)).collect();
-        Ok(bytes_or_null(Some(parts.join(&sep[..]))))
+        if !fits(parts.iter().map(|p| p.len() + sep.len()).sum()) {
+            return Ok(Out::Val(SV::Null));
+        }
+        Ok(Out::Bytes(parts.join(&sep[..])))
     })?;
     reg_bytes(db, "repeat", 2, |ctx| {
         let (Some(s), Some(n)) = (barg(ctx, 0), count(ctx, 1)) else {
             return Ok(Out::Val(SV::Null));
         };
-        Ok(bytes_or_null(s.len().checked_mul(n).filter(|&len| len <= MAX_RESULT_BYTES).map(|_| s.repeat(n))))
+        Ok(bytes_or_null(s.len().checked_mul(n).filter(|&len| fits(len)).map(|_| s.repeat(n))))
     })?;
     for (name, left) in [("lpad", true), ("rpad", false)] {
         let f: FB = if left { |ctx| pad(ctx, true) } else { |ctx| pad(ctx, false) };
@@ -182,7 +203,7 @@ fn pad(ctx: &Context<'_>, left: bool) -> rusqlite::Result<Out> {
         return Ok(Out::Bytes(cur[..n].concat()));
     }
     let fill_units = units(&p);
-    if fill_units.is_empty() || n.saturating_mul(4) > MAX_RESULT_BYTES {
+    if fill_units.is_empty() || !fits(n.saturating_mul(4)) {
         return Ok(Out::Val(SV::Null));
     }
     let fill: Vec<u8> = fill_units.iter().cycle().take(n - cur.len()).flat_map(|u| u.iter().copied()).collect();
@@ -298,7 +319,7 @@ fn digests(db: &Connection) -> rusqlite::Result<()> {
     reg_bytes(db, "crc32", 1, |ctx| Ok(Out::Val(barg(ctx, 0).map_or(SV::Null, |b| SV::Integer(i64::from(crc32fast::hash(&b)))))))?;
     reg_bytes(db, "to_base64", 1, |ctx| {
         use base64::Engine;
-        Ok(Out::Val(barg(ctx, 0).map_or(SV::Null, |b| SV::Text(base64::engine::general_purpose::STANDARD.encode(&b)))))
+        Ok(Out::Val(barg(ctx, 0).filter(|b| fits(b.len() / 3 * 4 + 4)).map_or(SV::Null, |b| SV::Text(base64::engine::general_purpose::STANDARD.encode(&b)))))
     })?;
     reg_bytes(db, "from_base64", 1, |ctx| {
         use base64::Engine;
@@ -315,6 +336,7 @@ fn digests(db: &Connection) -> rusqlite::Result<()> {
             ValueRef::Null => SV::Null,
             ValueRef::Integer(i) => SV::Text(format!("{:X}", i)),
             ValueRef::Real(f) => SV::Text(format!("{:X}", f.round() as i64)),
+            ValueRef::Text(t) | ValueRef::Blob(t) if !fits(t.len().saturating_mul(2)) => SV::Null,
             ValueRef::Text(t) | ValueRef::Blob(t) => SV::Text(t.iter().map(|b| format!("{:02X}", b)).collect()),
         }))
     })
@@ -348,7 +370,7 @@ fn passthrough(db: &Connection) -> rusqlite::Result<()> {
     // CAST(x AS BINARY(n)) (rewrite.rs): exactly n bytes, padded with 0x00 or cut.
     reg_bytes(db, "ts_bin_n", 2, |ctx| {
         let (Some(b), Some(n)) = (barg(ctx, 0), count(ctx, 1)) else { return Ok(Out::Val(SV::Null)) };
-        if n > MAX_RESULT_BYTES {
+        if !fits(n) {
             return Ok(Out::Val(SV::Null));
         }
         let mut b = b.into_owned();

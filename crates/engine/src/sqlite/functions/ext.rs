@@ -268,6 +268,9 @@ fn strings(db: &Connection) -> rusqlite::Result<()> {
         need(ctx, 1, "make_set")?;
         let Some(bits) = int(&ctx.get_raw(0)) else { return Ok(SV::Null) };
         let parts: Vec<String> = (1..ctx.len()).filter(|i| *i <= 64 && bits as u64 >> (i - 1) & 1 == 1).filter_map(|i| targ(ctx, i)).collect();
+        if !super::fits(parts.iter().map(|p| p.len() + 1).sum()) {
+            return Ok(SV::Null);
+        }
         Ok(SV::Text(parts.join(",")))
     })?;
     Ok(())
@@ -789,7 +792,26 @@ fn regexps(db: &Connection) -> rusqlite::Result<()> {
         let (Some(s), Some(r)) = (targ(ctx, 0), targ(ctx, 2)) else { return Ok(SV::Null) };
         // MySQL's $1 / \1 references: the regex crate reads ${1}.
         let r = r.replace('\\', "$");
-        Ok(regex_arg(ctx, 1, None)?.map_or(SV::Null, |re| SV::Text(re.replace_all(&s, r.as_str()).into_owned())))
+        Ok(regex_arg(ctx, 1, None)?.map_or(SV::Null, |re| {
+            // Built match by match, and given up (NULL) once past the limit.
+            let mut out = String::new();
+            let mut last = 0;
+            for caps in re.captures_iter(&s) {
+                let m = caps.get(0).expect("group 0 is the match");
+                out.push_str(&s[last..m.start()]);
+                caps.expand(&r, &mut out);
+                last = m.end();
+                if !super::fits(out.len()) {
+                    return SV::Null;
+                }
+            }
+            out.push_str(&s[last..]);
+            if super::fits(out.len()) {
+                SV::Text(out)
+            } else {
+                SV::Null
+            }
+        }))
     })?;
     Ok(())
 }
