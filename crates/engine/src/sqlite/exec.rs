@@ -1559,6 +1559,9 @@ fn count_rows(conn: &mut Conn, count_sql: &str, params: &[Value], sql: &str) -> 
     }
 }
 
+/// Statements longer than this are not normalized (`normalize`).
+const NORMALIZE_MAX_BYTES: usize = 64 * 1024;
+
 /// A parameter of a normalized statement: the client's `?` number i, or a
 /// literal taken out of the text.
 enum Slot {
@@ -1573,6 +1576,12 @@ enum Slot {
 /// left alone.
 fn normalize(sql: &str) -> Option<(String, Vec<Slot>)> {
     use crate::lex::Tok;
+    // A statement this long is not one of many that differ only in values
+    // (and SQLite takes at most 32,766 parameters): compiled as it is, not
+    // copied into a second text with a value per literal.
+    if sql.len() > NORMALIZE_MAX_BYTES {
+        return None;
+    }
     let toks = crate::lex::tokenize(sql).ok()?;
     let mut out = String::with_capacity(sql.len());
     let mut slots = Vec::new();
