@@ -31,7 +31,13 @@
 //!   statement's own program is read (`sqlite3_stmt_explain`): every table it
 //!   opens for reading (OpenRead, by root page) needs SELECT, every table it
 //!   opens for writing must be one the statement writes, and a virtual table
-//!   (VOpen: `pragma_*`, `json_each`) is refused.
+//!   (VOpen: `pragma_*`, `json_each`) is refused. Root pages are read against
+//!   the schema as it is now, so the program must be compiled against the
+//!   same: SQLite compiles against its in-memory copy and checks the copy
+//!   only when a statement steps, so `Conn::refresh_schemas` brings the copy
+//!   up to date before a compile when any DDL ran since, and a compile during
+//!   which DDL ran is compiled again (1412). Without both, sessions creating
+//!   and filling tables at once had their INSERTs refused (sysbench prepare).
 //! - SQLite recompiles a cached statement by itself when the schema changed,
 //!   and names may then resolve elsewhere (a table dropped from the current
 //!   database, another attached database with a table of that name). The

@@ -337,6 +337,9 @@ pub struct Conn {
     /// The log generation at this connection's last autocommit read: a read
     /// transaction is kept open only when no commit came between two reads.
     pub last_read_generation: u64,
+    /// The engine's schema epoch when SQLite's own copy of every schema this
+    /// connection has open was last brought up to date (`refresh_schemas`).
+    pub schema_epoch: u64,
     pub db: rusqlite::Connection,
 }
 
@@ -410,6 +413,7 @@ impl Conn {
             tick: 0,
             held_read: None,
             last_read_generation: u64::MAX,
+            schema_epoch: u64::MAX,
             db,
         });
         super::authorize::install(&conn);
@@ -530,6 +534,28 @@ impl Conn {
     }
 
     /// Run SQLite text with no result (DDL, transaction control).
+    /// Bring SQLite's in-memory copy of each open schema up to date when any
+    /// DDL ran since it last was (`epoch` moved). SQLite compiles against the
+    /// copy it holds and checks it against the file only when the statement
+    /// steps; a program compiled against an old copy names b-trees by root
+    /// pages that may belong to other tables now, and the authorizer reads
+    /// those (authorize.rs). A read of each schema table makes SQLite load the
+    /// new copy.
+    pub fn refresh_schemas(&mut self, epoch: u64) -> Result<(), SqlError> {
+        if self.schema_epoch == epoch {
+            return Ok(());
+        }
+        let names: Vec<String> = std::iter::once("main".to_string()).chain(self.attached.iter().map(|a| a.name.clone())).collect();
+        for name in names {
+            let sql = format!("SELECT 1 FROM {}.sqlite_schema LIMIT 1", super::schema::sq_ident(&name));
+            let mut st = self.db.prepare_cached(&sql).map_err(|e| errors::from_rusqlite(self, &e, &sql))?;
+            let mut rows = st.query([]).map_err(|e| errors::from_rusqlite(self, &e, &sql))?;
+            rows.next().map_err(|e| errors::from_rusqlite(self, &e, &sql))?;
+        }
+        self.schema_epoch = epoch;
+        Ok(())
+    }
+
     pub fn exec(&self, sql: &str) -> Result<(), SqlError> {
         self.db.execute_batch(sql).map_err(|e| errors::from_rusqlite(self, &e, sql))
     }

@@ -381,7 +381,15 @@ impl SqliteSession {
             show::attach_info_schema(conn)?;
         }
         let rules = authorize::Rules { ctes: &rw.ctes, info_schema: rw.info_schema };
-        let (stmt, mut needs) = authorize::compile(conn, &rw.sql, sql, &rules).map_err(|e| hide_missing_table(conn, &rw, name_missing_table(conn, &rw, e), access))?;
+        let epoch = inner.epoch();
+        conn.refresh_schemas(epoch)?;
+        let (stmt, mut needs) = match authorize::compile(conn, &rw.sql, sql, &rules) {
+            Ok(c) => c,
+            // DDL ran while it compiled: what it read of the schema may be
+            // from before and after. Compiled again (1412 is retried once).
+            Err(_) if inner.epoch() != epoch => return Err(errors::table_definition_changed()),
+            Err(e) => return Err(hide_missing_table(conn, &rw, name_missing_table(conn, &rw, e), access)),
+        };
         needs = named_tables_need_select(conn, &rw, needs);
         if let Some(ins) = rw.insert.as_ref().filter(|i| i.replace) {
             // REPLACE deletes the rows it replaces: MySQL asks for DELETE too.
