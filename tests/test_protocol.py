@@ -155,6 +155,20 @@ def test_unknown_command_byte(server):
         assert (err.code, err.sqlstate) == (1047, "08S01")
 
 
+def test_many_pipelined_commands_are_all_answered(server):
+    """A client may send many commands before reading any answer. The pool
+    runs at most 32 packets of one connection before giving others a turn; the
+    33rd was decoded and then dropped, and the client waited forever."""
+    with rawproto.connect(server, "root", ROOT_PASSWORD) as c:
+        n = 100
+        c.send_raw(b"".join(b"\x01\x00\x00\x00\x0e" for _ in range(n)))
+        for _ in range(n):
+            c.seq = 1
+            pkt = c.read_packet()
+            assert pkt[:1] == b"\x00", pkt
+        assert c.scalar("SELECT 1") == "1"
+
+
 def test_ping_and_statistics(server):
     with rawproto.connect(server, "root", ROOT_PASSWORD) as c:
         ok = c.ping()

@@ -47,6 +47,37 @@ def test_config_file_with_unknown_setting_is_rejected(turnstile_bin, tmp_path):
     assert "no_such_setting" in r.stderr
 
 
+@pytest.mark.parametrize("setting, value, shown", [
+    ("connect_timeout", "0", "2..=31536000"),
+    ("max_allowed_packet", "5", "1024..=1073741824"),
+    ("thread_stack", "4096", "131072..=1073741824"),
+    ("max_connections", "0", "1..=100000"),
+    ("thread_pool_stall_limit", "1", "10..=4294967295"),
+    ("thread_handling", "bogus", ("one-thread-per-connection", "pool-of-threads")),
+    ("engine", "innodb", ("sqlite", "blackhole")),
+    ("sqlite_durability", "sometimes", ("full", "periodic")),
+])
+@pytest.mark.parametrize("where", ["flag", "file"])
+def test_a_value_out_of_range_stops_start_up_naming_the_setting_and_range(turnstile_bin, tmp_path, setting, value, shown, where):
+    """Limits are checked once, where settings are read; nothing is clamped
+    silently later. SET GLOBAL clamps to the same ranges (vars.rs)."""
+    base = ["--datadir", str(tmp_path / "d"), "--port", "0", "--admin-port", "0", "--socket", "", "--root-password", "x"]
+    if where == "flag":
+        args = base + [f"--{setting}={value}"]
+    else:
+        cfg = tmp_path / "bad.toml"
+        quoted = value if value.lstrip("-").isdigit() else f'"{value}"'
+        cfg.write_text(f"{setting} = {quoted}\n")
+        args = base + ["--config", str(cfg)]
+    r = run_to_exit(turnstile_bin, args)
+    assert r.returncode != 0
+    flag = "--" + setting.replace("_", "-")
+    assert flag in r.stderr or setting in r.stderr, r.stderr
+    for part in (shown,) if isinstance(shown, str) else shown:
+        assert part in r.stderr, r.stderr
+    assert not (tmp_path / "d").exists(), "nothing is created before the settings are known to be valid"
+
+
 def test_stale_socket_file_is_replaced(turnstile_bin, root_password, tmp_path):
     srv = TurnstileServer()
     path = srv.socket_path

@@ -2,7 +2,8 @@
 //! flags with MySQL-familiar names. Each field is a documented limit or choice
 //! with a default; `turnstile --help` prints them all.
 
-use clap::Args;
+use clap::builder::TypedValueParser;
+use clap::{Args, ValueEnum};
 use serde::Deserialize;
 use std::path::PathBuf;
 
@@ -25,29 +26,29 @@ pub struct Config {
     #[arg(long, default_value = "127.0.0.1")]
     pub admin_address: String,
     /// Connections the admin port accepts at once; past it a newcomer takes the slot of the oldest one not yet logged in.
-    #[arg(long, default_value_t = 16)]
+    #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u32).range(1..=100000))]
     pub admin_max_connections: u32,
     /// Data directory: accounts, databases, lock file; kept 0700 (files 0600), tightened at start-up.
     #[arg(long, default_value = "./turnstile-data")]
     pub datadir: PathBuf,
     /// Storage engine: "sqlite" (the embedded SQL engine) or "blackhole" (stores nothing; measures the connection layer).
-    #[arg(long, default_value = "sqlite")]
-    pub engine: String,
+    #[arg(long, value_enum, default_value_t = EngineKind::Sqlite)]
+    pub engine: EngineKind,
     /// sqlite engine: when an acknowledged COMMIT is on disk. "full": the write-ahead log is fsynced
     /// (group commit) before COMMIT returns, like innodb_flush_log_at_trx_commit=1. "periodic": COMMIT
     /// returns once the log is written to the OS (survives a server crash) and a background thread
     /// fsyncs every sqlite_sync_interval_ms (an OS crash or power loss loses at most that window).
-    #[arg(long, default_value = "full")]
-    pub sqlite_durability: String,
+    #[arg(long, value_enum, default_value_t = Durability::Full)]
+    pub sqlite_durability: Durability,
     /// sqlite engine: milliseconds between background fsyncs in the "periodic" durability mode.
-    #[arg(long, default_value_t = 1000)]
+    #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..=3600000))]
     pub sqlite_sync_interval_ms: u64,
     /// sqlite engine: idle SQLite connections kept per database for later sessions (a warm pool makes
     /// connect-per-query clients cheap).
     #[arg(long, default_value_t = 256)]
     pub sqlite_pool_size: usize,
     /// sqlite engine: compiled statements cached per connection (keyed by statement text).
-    #[arg(long, default_value_t = 256)]
+    #[arg(long, default_value_t = 256, value_parser = clap::value_parser!(u64).range(1..=1000000).map(|v| v as usize))]
     pub sqlite_statement_cache: usize,
     /// sqlite engine: page cache per SQLite connection, KiB.
     #[arg(long, default_value_t = 2048)]
@@ -62,35 +63,35 @@ pub struct Config {
     #[arg(long, default_value_t = 200)]
     pub sqlite_idle_checkpoint_ms: u64,
     /// Default innodb_lock_wait_timeout (seconds a writer waits for the database's write lock; ERR 1205).
-    #[arg(long, default_value_t = 50)]
+    #[arg(long, default_value_t = 50, value_parser = clap::value_parser!(u64).range(1..=1073741824))]
     pub innodb_lock_wait_timeout: u64,
     /// Global transaction_isolation sessions start with: REPEATABLE-READ, READ-COMMITTED, READ-UNCOMMITTED (run as READ-COMMITTED) or SERIALIZABLE (run as REPEATABLE-READ).
     #[arg(long, default_value = "REPEATABLE-READ")]
     pub transaction_isolation: String,
     /// Client connections allowed at once; one more is kept for an administrator. Past it a newcomer
     /// takes the slot of the oldest connection not yet logged in. Lowered to what the open-file limit allows.
-    #[arg(long, default_value_t = 151)]
+    #[arg(long, default_value_t = 151, value_parser = clap::value_parser!(u32).range(1..=100000))]
     pub max_connections: u32,
     /// Listen backlog of each listener (the kernel caps it at net.core.somaxconn).
-    #[arg(long, default_value_t = 4096)]
+    #[arg(long, default_value_t = 4096, value_parser = clap::value_parser!(u32).range(1..=65535))]
     pub back_log: u32,
     /// Scheduler: "pool-of-threads" (epoll thread groups; the default) or "one-thread-per-connection" (a thread per connection, with a thread cache).
-    #[arg(long, default_value = "pool-of-threads")]
-    pub thread_handling: String,
+    #[arg(long, value_enum, default_value_t = ThreadHandling::PoolOfThreads)]
+    pub thread_handling: ThreadHandling,
     /// Pool-of-threads: thread groups, each with its own epoll set (0: one per CPU).
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u64).range(0..=128).map(|v| v as usize))]
     pub thread_pool_size: usize,
     /// Pool-of-threads: workers allowed to run at once per group beyond the first.
-    #[arg(long, default_value_t = 3)]
+    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u64).range(0..=1000).map(|v| v as usize))]
     pub thread_pool_oversubscribe: usize,
     /// Pool-of-threads: cap on worker threads in all groups.
-    #[arg(long, default_value_t = 1000)]
+    #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..=65536).map(|v| v as usize))]
     pub thread_pool_max_threads: usize,
     /// Pool-of-threads: seconds an idle worker waits before it retires.
-    #[arg(long, default_value_t = 60)]
+    #[arg(long, default_value_t = 60, value_parser = clap::value_parser!(u64).range(1..=31536000))]
     pub thread_pool_idle_timeout: u64,
     /// Pool-of-threads: milliseconds without progress before a group counts as stalled and gets another worker.
-    #[arg(long, default_value_t = 200)]
+    #[arg(long, default_value_t = 200, value_parser = clap::value_parser!(u64).range(10..=4294967295))]
     pub thread_pool_stall_limit: u64,
     /// Pool-of-threads: milliseconds before queued normal-priority work is taken ahead of high-priority work.
     #[arg(long, default_value_t = 1000)]
@@ -103,35 +104,35 @@ pub struct Config {
     #[arg(long, default_value_t = -10, allow_hyphen_values = true, value_parser = clap::value_parser!(i32).range(-20..=19))]
     pub thread_pool_nice: i32,
     /// Idle threads kept for reuse by later connections.
-    #[arg(long, default_value_t = 128)]
+    #[arg(long, default_value_t = 128, value_parser = clap::value_parser!(u32).range(0..=16384))]
     pub thread_cache_size: u32,
     /// Seconds a cached thread waits for a connection before it exits.
-    #[arg(long, default_value_t = 60)]
+    #[arg(long, default_value_t = 60, value_parser = clap::value_parser!(u64).range(1..=31536000))]
     pub thread_idle_timeout: u64,
     /// Stack size of connection threads and pool workers, in bytes (MySQL 8.0's default, 1 MiB). How deep a statement may nest depends on it: deeper ones get ERR 1436
-    #[arg(long, default_value_t = 1024 * 1024)]
+    #[arg(long, default_value_t = 1024 * 1024, value_parser = clap::value_parser!(u64).range(131072..=1073741824).map(|v| v as usize))]
     pub thread_stack: usize,
     /// Seconds from accept to the end of authentication (the whole handshake, not each read).
-    #[arg(long, default_value_t = 10)]
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(2..=31536000))]
     pub connect_timeout: u64,
     /// Seconds an idle non-interactive session may wait between commands.
-    #[arg(long, default_value_t = 28800)]
+    #[arg(long, default_value_t = 28800, value_parser = clap::value_parser!(u64).range(1..=31536000))]
     pub wait_timeout: u64,
     /// Seconds an idle interactive session (CLIENT_INTERACTIVE) may wait.
-    #[arg(long, default_value_t = 28800)]
+    #[arg(long, default_value_t = 28800, value_parser = clap::value_parser!(u64).range(1..=31536000))]
     pub interactive_timeout: u64,
     /// Seconds to wait for the rest of a packet once it has started arriving.
-    #[arg(long, default_value_t = 30)]
+    #[arg(long, default_value_t = 30, value_parser = clap::value_parser!(u64).range(1..=31536000))]
     pub net_read_timeout: u64,
     /// Seconds a write to a client may block.
-    #[arg(long, default_value_t = 60)]
+    #[arg(long, default_value_t = 60, value_parser = clap::value_parser!(u64).range(1..=31536000))]
     pub net_write_timeout: u64,
     /// Largest packet (logical payload) accepted from a client, in bytes; also the most long data
     /// (COM_STMT_SEND_LONG_DATA) one prepared statement may hold.
-    #[arg(long, default_value_t = 64 * 1024 * 1024)]
+    #[arg(long, default_value_t = 64 * 1024 * 1024, value_parser = clap::value_parser!(u64).range(1024..=1073741824))]
     pub max_allowed_packet: u64,
     /// Prepared statements one session may hold.
-    #[arg(long, default_value_t = 1024)]
+    #[arg(long, default_value_t = 1024, value_parser = clap::value_parser!(u32).range(0..=4194304))]
     pub max_prepared_stmt_count: u32,
     /// Seconds graceful shutdown waits for sessions to finish their statements.
     #[arg(long, default_value_t = 30)]
@@ -148,7 +149,7 @@ pub struct Config {
     #[arg(long, default_value_t = true, action = clap::ArgAction::Set)]
     pub reset_after_quit: bool,
     /// Shards of the connection registry (0: four per CPU).
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u64).range(0..=4096).map(|v| v as usize))]
     pub registry_shards: usize,
     /// Count statements and connections in SHOW STATUS (off saves a few atomic adds).
     #[arg(long, default_value_t = true, action = clap::ArgAction::Set)]
@@ -169,3 +170,46 @@ impl Default for Config {
         Wrapper::parse_from(["turnstile"]).c
     }
 }
+
+/// How connections are scheduled (`thread_handling`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ThreadHandling {
+    /// A thread per connection, from a cache of threads waiting in accept.
+    OneThreadPerConnection,
+    /// Epoll thread groups: a worker per running statement, not per connection.
+    PoolOfThreads,
+}
+
+/// The storage engine (`engine`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum EngineKind {
+    Sqlite,
+    Blackhole,
+}
+
+/// When the sqlite engine's acknowledged COMMIT is on disk (`sqlite_durability`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Durability {
+    Full,
+    Periodic,
+}
+
+/// The name a setting's value has on the command line, in the TOML file and
+/// in SHOW VARIABLES.
+pub fn value_name(v: impl ValueEnum) -> String {
+    v.to_possible_value().map(|p| p.get_name().to_string()).unwrap_or_default()
+}
+
+macro_rules! display_as_value_name {
+    ($($t:ty),*) => {$(
+        impl std::fmt::Display for $t {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str(&value_name(*self))
+            }
+        }
+    )*};
+}
+display_as_value_name!(ThreadHandling, EngineKind, Durability);

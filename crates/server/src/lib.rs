@@ -11,11 +11,13 @@ pub mod accounts;
 pub mod config;
 pub mod conn;
 pub mod datadir;
+pub mod driver;
 pub mod listener;
 pub mod panics;
 pub mod per_thread;
 pub mod pool;
 pub mod registry;
+pub mod scheduler;
 pub mod server;
 pub mod session;
 pub mod stats;
@@ -101,32 +103,28 @@ pub fn start(mut config: Config) -> Result<Running, String> {
     if turnstile_sql::vars::isolation_level(&turnstile_engine::Value::str(&config.transaction_isolation)).is_none() {
         return Err(format!("transaction_isolation '{}' is not known; use REPEATABLE-READ, READ-COMMITTED, READ-UNCOMMITTED or SERIALIZABLE", config.transaction_isolation));
     }
-    if !matches!(config.thread_handling.as_str(), "one-thread-per-connection" | "pool-of-threads") {
-        return Err(format!("thread_handling '{}' is not known; use one-thread-per-connection or pool-of-threads", config.thread_handling));
-    }
     let lock = datadir::prepare(&config.datadir)?;
     let fd_limit = raise_fd_limit();
     let max_connections_by_fds = connections_by_fds(fd_limit, &config);
     limit_connections(&mut config, max_connections_by_fds, fd_limit);
     listener::take_reserve_fd();
     let accounts = accounts::Accounts::open(&config.datadir, config.root_password.as_deref(), config.allow_empty_root_password).map_err(|e| e.to_string())?;
-    let engine: Box<dyn turnstile_engine::Engine> = match config.engine.as_str() {
-        "blackhole" => Box::new(turnstile_engine::blackhole::Blackhole::open(&config.datadir).map_err(|e| format!("blackhole engine: {}", e))?),
-        "sqlite" => {
+    let engine: Box<dyn turnstile_engine::Engine> = match config.engine {
+        config::EngineKind::Blackhole => Box::new(turnstile_engine::blackhole::Blackhole::open(&config.datadir).map_err(|e| format!("blackhole engine: {}", e))?),
+        config::EngineKind::Sqlite => {
             use turnstile_engine::sqlite::{Durability, Options, SqliteEngine};
-            let durability = match config.sqlite_durability.as_str() {
-                "full" => Durability::Full,
-                "periodic" => Durability::Periodic,
-                other => return Err(format!("unknown sqlite_durability '{}' (full or periodic)", other)),
+            let durability = match config.sqlite_durability {
+                config::Durability::Full => Durability::Full,
+                config::Durability::Periodic => Durability::Periodic,
             };
             let opts = Options {
                 durability,
-                sync_interval: Duration::from_millis(config.sqlite_sync_interval_ms.max(1)),
+                sync_interval: Duration::from_millis(config.sqlite_sync_interval_ms),
                 pool_size: config.sqlite_pool_size,
-                statement_cache: config.sqlite_statement_cache.max(1),
+                statement_cache: config.sqlite_statement_cache,
                 cache_kib: config.sqlite_cache_kib,
                 mmap_bytes: config.sqlite_mmap_size,
-                lock_wait_timeout: config.innodb_lock_wait_timeout.max(1),
+                lock_wait_timeout: config.innodb_lock_wait_timeout,
                 wal_autocheckpoint: config.sqlite_wal_autocheckpoint,
                 idle_checkpoint: Duration::from_millis(config.sqlite_idle_checkpoint_ms),
                 expr_depth: turnstile_engine::sqlite::expr_depth_for_stack(config.thread_stack),
@@ -134,7 +132,6 @@ pub fn start(mut config: Config) -> Result<Running, String> {
             };
             Box::new(SqliteEngine::open(&config.datadir, opts).map_err(|e| format!("sqlite engine: {}", e))?)
         }
-        other => return Err(format!("unknown engine '{}' (available: sqlite, blackhole)", other)),
     };
     let listeners = listener::Listeners::bind(&config).map_err(|e| e.to_string())?;
     let (port, admin_port) = (listeners.tcp_port(), listeners.admin_port());
@@ -154,57 +151,12 @@ impl Running {
     /// stop accepting, let running statements finish, close every session.
     pub fn run(self) {
         let server = self.server.clone();
-        // Admin-port connections always get their own thread (accepting threads,
-        // see `per_thread`), so an administrator gets in even when every pool
-        // worker is blocked.
-        let cache = per_thread::ThreadCache::new(server.clone());
-        let pool = if server.config.thread_handling == "pool-of-threads" {
-            let cfg = &server.config;
-            let cpus = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(2);
-            let settings = pool::PoolSettings {
-                size: if cfg.thread_pool_size == 0 { cpus } else { cfg.thread_pool_size },
-                oversubscribe: cfg.thread_pool_oversubscribe,
-                max_threads: cfg.thread_pool_max_threads.max(1),
-                idle_timeout: Duration::from_secs(cfg.thread_pool_idle_timeout.max(1)),
-                stall_limit: Duration::from_millis(cfg.thread_pool_stall_limit.max(10)),
-                kickup: Duration::from_millis(cfg.thread_pool_prio_kickup_timer),
-                stack: cfg.thread_stack.max(64 * 1024),
-                nice: cfg.thread_pool_nice,
-            };
-            match pool::Pool::start(server.clone(), settings, self.listeners.client_fds()) {
-                Ok(p) => Some(p),
-                Err(e) => {
-                    tracing::error!(error = %e, "cannot start the thread pool; using one-thread-per-connection");
-                    None
-                }
-            }
-        } else {
-            None
-        };
-        let inherited = self.listeners.inherited;
-        let doors = match &pool {
-            Some(_) => self.listeners.admin_door().and_then(|admin| cache.open(per_thread::DoorSocket::Tcp(admin, inherited), true)),
-            None => self.listeners.doors().and_then(|(tcp, admin, unix)| {
-                cache.open(per_thread::DoorSocket::Tcp(tcp, inherited), false)?;
-                cache.open(per_thread::DoorSocket::Tcp(admin, inherited), true)?;
-                if let Some(u) = unix {
-                    cache.open(per_thread::DoorSocket::Unix(u), false)?;
-                }
-                Ok(())
-            }),
-        };
-        if let Err(e) = doors {
-            tracing::error!(error = %e, "cannot start accepting threads; shutting down");
-            server.shutting_down.store(true, Ordering::SeqCst);
-        }
+        let scheduler = scheduler::Scheduler::start(&server, &self.listeners);
         // Accepting threads and pool workers take connections; this thread waits.
         let socket_file = self.listeners.socket_file();
         self.listeners.wait_for_stop(&server.shutting_down);
-        if let Some(p) = &pool {
-            p.stop_accepting();
-        }
+        scheduler.stop_accepting();
         drop(self.listeners);
-        cache.close();
         if let Some(path) = socket_file {
             let _ = std::fs::remove_file(path);
         }
@@ -227,9 +179,7 @@ impl Running {
             }
             std::thread::sleep(Duration::from_millis(200));
         }
-        if let Some(p) = pool {
-            p.stop();
-        }
+        scheduler.stop();
         server.engine.shutdown();
         tracing::info!("shutdown complete");
     }

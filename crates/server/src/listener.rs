@@ -112,7 +112,7 @@ fn unix_listener(path: &Path, backlog: u32) -> io::Result<UnixListener> {
 
 impl Listeners {
     pub fn bind(cfg: &crate::config::Config) -> io::Result<Listeners> {
-        let inherited = Inherited { read_timeout: cfg.connect_timeout.max(1), write_timeout: cfg.net_write_timeout.max(1) };
+        let inherited = Inherited { read_timeout: cfg.connect_timeout, write_timeout: cfg.net_write_timeout };
         let tcp = tcp_listener(&cfg.bind_address, cfg.port, cfg.back_log, inherited).map_err(|e| io::Error::new(e.kind(), format!("cannot listen on {}:{}: {}", cfg.bind_address, cfg.port, e)))?;
         let admin = tcp_listener(&cfg.admin_address, cfg.admin_port, cfg.back_log.min(128), inherited)
             .map_err(|e| io::Error::new(e.kind(), format!("cannot listen on admin {}:{}: {}", cfg.admin_address, cfg.admin_port, e)))?;

@@ -19,9 +19,10 @@
 //! Shutdown wakes the waiters with shutdown(2) on the listening sockets.
 
 use crate::conn::{Accepted, Stream};
+use crate::driver::{self, Driver, Want};
 use crate::listener::Inherited;
 use crate::server::Server;
-use crate::session::{Flow, Session};
+use crate::session::Session;
 use std::io;
 use std::net::TcpListener;
 use std::os::fd::AsRawFd;
@@ -29,15 +30,10 @@ use std::os::unix::net::UnixListener;
 use std::sync::atomic::{AtomicI64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
-use turnstile_engine::SqlError;
-use turnstile_wire::packet::{FrameError, PacketDecoder};
+use turnstile_engine::clock::coarse_ms;
 
 /// Bytes read per idle read (a command packet usually fits).
 const SMALL_READ: usize = 4096;
-/// Bytes read per call while a large packet is arriving.
-const LARGE_READ: usize = 64 * 1024;
-/// Buffers above this are released after the command that grew them.
-const KEEP_BUFFER: usize = 64 * 1024;
 
 /// A listening socket served by accepting threads.
 pub enum DoorSocket {
@@ -114,7 +110,7 @@ impl ThreadCache {
         door.idle.fetch_add(1, Ordering::AcqRel);
         self.idle_total.fetch_add(1, Ordering::AcqRel);
         let (me, d) = (self.clone(), door.clone());
-        let spawned = std::thread::Builder::new().name("ts-conn".into()).stack_size(self.server.config.thread_stack.max(64 * 1024)).spawn(move || me.door_thread(d));
+        let spawned = std::thread::Builder::new().name("ts-conn".into()).stack_size(self.server.config.thread_stack).spawn(move || me.door_thread(d));
         match spawned {
             Ok(_) => {
                 if self.server.config.statistics {
@@ -157,7 +153,7 @@ impl ThreadCache {
     fn door_thread(self: Arc<Self>, door: Arc<Door>) {
         // One read buffer per thread, reused by every connection it serves.
         let mut scratch = vec![0u8; SMALL_READ].into_boxed_slice();
-        let idle_timeout = Duration::from_secs(self.server.config.thread_idle_timeout.max(1));
+        let idle_timeout = Duration::from_secs(self.server.config.thread_idle_timeout);
         let mut idle_since = Instant::now();
         loop {
             if self.server.is_shutting_down() {
@@ -215,7 +211,64 @@ impl ThreadCache {
     }
 }
 
-fn write_out(stream: &mut Stream, server: &Server, buf: &mut Vec<u8>) -> io::Result<()> {
+/// Serve one connection on this thread until it closes: the blocking I/O
+/// loop around the connection's `Driver`. Writes block (bounded by
+/// net_write_timeout); reads block until the driver's deadline, kept as the
+/// socket's SO_RCVTIMEO in whole seconds (set only when it changes, and not
+/// at all when the listener's inherited value already matches).
+pub fn serve(server: &Arc<Server>, conn: Accepted, small: &mut [u8]) {
+    let (peer, host) = conn.peer();
+    let inherited = conn.inherited;
+    let mut stream = conn.stream;
+    let session = Session::new(server.clone(), peer, host, conn.admin_port, stream.as_raw_fd());
+    let mut driver = Driver::new(session, coarse_ms());
+    let write_timeout_s = crate::server::seconds(&server.globals.hot.net_write_timeout);
+    if inherited.map(|i| i.write_timeout) != Some(write_timeout_s) {
+        let _ = stream.set_write_timeout(Duration::from_secs(write_timeout_s));
+    }
+    let mut current_timeout_s = inherited.map_or(0, |i| i.read_timeout);
+    driver.start();
+    loop {
+        let mut flush = |buf: &mut Vec<u8>| write_all(&mut stream, server, buf);
+        let mut unlimited = usize::MAX;
+        match driver.poll(&mut unlimited, &mut flush) {
+            Want::Write => {
+                if write_all(&mut stream, server, driver.out()).is_err() {
+                    break;
+                }
+            }
+            want @ Want::Read { .. } => {
+                let Some(timeout_s) = driver::timeout_s(driver.wait_ms(want, coarse_ms)) else {
+                    driver.deadline_passed();
+                    continue;
+                };
+                if timeout_s != current_timeout_s {
+                    let _ = stream.set_read_timeout(Duration::from_secs(timeout_s));
+                    current_timeout_s = timeout_s;
+                }
+                match driver.receive(small, |buf| stream.read(buf)) {
+                    Ok(_) => {}
+                    Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                    Err(e) if e.kind() == io::ErrorKind::WouldBlock || e.kind() == io::ErrorKind::TimedOut => driver.deadline_passed(),
+                    Err(_) => break,
+                }
+            }
+            // No budget here: a thread serves one connection.
+            Want::Yield => {}
+            Want::Close => {
+                let _ = write_all(&mut stream, server, driver.out());
+                break;
+            }
+        }
+    }
+    if driver.finish() {
+        stream.reset_on_close();
+    }
+    drop(stream);
+}
+
+/// Write all of `buf` (blocking), counting it in Bytes_sent.
+fn write_all(stream: &mut Stream, server: &Server, buf: &mut Vec<u8>) -> io::Result<()> {
     if buf.is_empty() {
         return Ok(());
     }
@@ -225,162 +278,4 @@ fn write_out(stream: &mut Stream, server: &Server, buf: &mut Vec<u8>) -> io::Res
     }
     buf.clear();
     r
-}
-
-/// ERR 4031, which MySQL 8.0.24+ sends before closing an idle session.
-pub fn encode_inactivity_error(msg: &mut Vec<u8>) {
-    let mut seq = 0u8;
-    let start = turnstile_wire::packet::begin_packet(msg);
-    turnstile_wire::response::encode_err(
-        msg,
-        4031,
-        "HY000",
-        "The client was disconnected by the server because of inactivity. See wait_timeout and interactive_timeout for configuring this behavior.",
-    );
-    turnstile_wire::packet::end_packet(msg, start, &mut seq);
-}
-
-/// The read timeout, in seconds, for the next read: net_read_timeout inside a
-/// packet, the idle timeout between commands, and before login what is left of
-/// connect_timeout since accept (rounded up to a second, so the first read
-/// keeps the listener's inherited timeout and costs no setsockopt). None: the
-/// login's time is up.
-fn read_timeout_s(server: &Server, session: &Session, mid_packet: bool) -> Option<u64> {
-    let net_read = server.globals.hot.net_read_timeout.load(Ordering::Relaxed).max(1) as u64;
-    if session.authenticated {
-        return Some(if mid_packet { net_read } else { session.idle_timeout() });
-    }
-    let left_s = match session.login_time_left_ms() {
-        0 => return None,
-        left_ms => left_ms.div_ceil(1000),
-    };
-    Some(if mid_packet { left_s.min(net_read) } else { left_s })
-}
-
-/// Serve one connection on this thread until it closes.
-pub fn serve(server: &Arc<Server>, conn: Accepted, small: &mut [u8]) {
-    let (peer, host) = conn.peer();
-    let admin_port = conn.admin_port;
-    let inherited = conn.inherited;
-    let mut stream = conn.stream;
-    let mut session = Session::new(server.clone(), peer, host, admin_port, stream.as_raw_fd());
-    // Set socket timeouts only where the listener's inherited values do not match
-    // the current settings (Unix sockets, or after SET GLOBAL).
-    let write_timeout = server.globals.hot.net_write_timeout.load(Ordering::Relaxed).max(1) as u64;
-    if inherited.map(|i| i.write_timeout) != Some(write_timeout) {
-        let _ = stream.set_write_timeout(Duration::from_secs(write_timeout));
-    }
-    let mut out = Vec::with_capacity(512);
-    let mut flow = session.start(&mut out);
-    if write_out(&mut stream, server, &mut out).is_err() {
-        flow = Flow::Close;
-    }
-    let mut decoder = PacketDecoder::new(session.max_packet());
-    let mut payload = Vec::new();
-    let mut current_timeout = inherited.map_or(0, |i| i.read_timeout);
-    while flow == Flow::Continue {
-        match decoder.next(&mut payload) {
-            Ok(Some(seq)) => {
-                {
-                    let mut flush = |buf: &mut Vec<u8>| write_out(&mut stream, server, buf);
-                    flow = session.on_packet(seq, &payload, &mut out, &mut flush);
-                    // Writes block here, so a paused result just continues.
-                    while flow == Flow::Paused {
-                        if flush(&mut out).is_err() {
-                            flow = Flow::Close;
-                            break;
-                        }
-                        flow = session.resume(&mut out, &mut flush);
-                    }
-                }
-                if write_out(&mut stream, server, &mut out).is_err() {
-                    break;
-                }
-                decoder.set_max_payload(session.max_packet());
-                if payload.capacity() > KEEP_BUFFER {
-                    payload = Vec::new();
-                }
-                if out.capacity() > KEEP_BUFFER {
-                    out = Vec::new();
-                }
-                decoder.shrink(KEEP_BUFFER);
-                continue;
-            }
-            Ok(None) => {}
-            Err(FrameError::TooLarge) => {
-                if session.authenticated {
-                    let mut seq_out = Vec::new();
-                    let mut seq = 1u8;
-                    let e = SqlError::packet_too_large();
-                    let start = turnstile_wire::packet::begin_packet(&mut seq_out);
-                    turnstile_wire::response::encode_err(&mut seq_out, e.code, e.state, &e.message);
-                    turnstile_wire::packet::end_packet(&mut seq_out, start, &mut seq);
-                    let _ = write_out(&mut stream, server, &mut seq_out);
-                } else {
-                    server.stats.aborted_connects.inc();
-                }
-                break;
-            }
-            Err(FrameError::OutOfOrder) => {
-                session.packets_out_of_order(&mut out);
-                let _ = write_out(&mut stream, server, &mut out);
-                break;
-            }
-        }
-        // Need more bytes. The timeout depends on where we are.
-        let mid_packet = decoder.buffered() > 0;
-        let Some(timeout) = read_timeout_s(server, &session, mid_packet) else {
-            // connect_timeout has passed since accept: the login is over.
-            server.stats.aborted_connects.inc();
-            break;
-        };
-        if timeout != current_timeout {
-            let _ = stream.set_read_timeout(Duration::from_secs(timeout));
-            current_timeout = timeout;
-        }
-        // Small reads land on the stack; only what they carry is copied to the
-        // decoder (allocations then stay small). Large packets read straight in.
-        let read = if mid_packet {
-            let spare = decoder.spare(LARGE_READ);
-            let r = stream.read(spare);
-            decoder.commit(LARGE_READ, *r.as_ref().unwrap_or(&0));
-            r
-        } else {
-            let r = stream.read(small);
-            if let Ok(n) = r {
-                decoder.feed(&small[..n]);
-            }
-            r
-        };
-        match read {
-            Ok(0) => {
-                if !session.authenticated {
-                    server.stats.aborted_connects.inc();
-                    // Woken because a newer connection took our slot: say so.
-                    if session.evicted_notice(&mut out) {
-                        let _ = write_out(&mut stream, server, &mut out);
-                    }
-                }
-                break;
-            }
-            Ok(_) => {}
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-            Err(e) if e.kind() == io::ErrorKind::WouldBlock || e.kind() == io::ErrorKind::TimedOut => {
-                if session.authenticated && !mid_packet {
-                    let mut msg = Vec::new();
-                    encode_inactivity_error(&mut msg);
-                    let _ = write_out(&mut stream, server, &mut msg);
-                } else if !session.authenticated {
-                    server.stats.aborted_connects.inc();
-                }
-                break;
-            }
-            Err(_) => break,
-        }
-    }
-    session.finish();
-    if session.close_with_reset() {
-        stream.reset_on_close();
-    }
-    drop(stream);
 }

@@ -38,9 +38,10 @@
 //!   an administrator gets in even when every worker is blocked.
 
 use crate::conn::{Accepted, Stream};
+use crate::driver::{Driver, Want};
 use crate::listener::Inherited;
 use crate::server::Server;
-use crate::session::{Flow, Session};
+use crate::session::Session;
 use std::cell::RefCell;
 use std::collections::{HashMap, VecDeque};
 use std::io;
@@ -49,8 +50,7 @@ use std::sync::atomic::{AtomicBool, AtomicI64, AtomicU64, AtomicU8, AtomicUsize,
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 use turnstile_engine::clock::coarse_ms;
-use turnstile_engine::{SqlError, WaitHook, WaitKind};
-use turnstile_wire::packet::{FrameError, PacketDecoder};
+use turnstile_engine::{WaitHook, WaitKind};
 
 /// Connection states (see module docs).
 const IDLE: u8 = 0;
@@ -120,10 +120,7 @@ struct PConn {
 
 struct ConnInner {
     stream: Stream,
-    session: Session,
-    decoder: PacketDecoder,
-    payload: Vec<u8>,
-    out: Vec<u8>,
+    driver: Driver,
     closed: bool,
 }
 
@@ -153,13 +150,21 @@ struct GroupState {
     stalled: bool,
 }
 
+type ConnMap = HashMap<u64, Arc<PConn>, rustc_hash::FxBuildHasher>;
+
+/// Shards of a group's connection map (see `Group::conns`).
+const CONN_SHARDS: usize = 16;
+
 struct Group {
     epfd: OwnedFd,
     wake_fd: OwnedFd,
     state: Mutex<GroupState>,
     cond: Condvar,
+    /// The group's connections by key, in `CONN_SHARDS` maps (shard = key %
+    /// CONN_SHARDS), so the once-a-second timeout scan holds one shard at a
+    /// time, never the whole group, while an epoll wake looks its events up.
     /// Keyed by a counter: FxHash, not SipHash (looked up on every event).
-    conns: Mutex<HashMap<u64, Arc<PConn>, rustc_hash::FxBuildHasher>>,
+    conns: Box<[Mutex<ConnMap>]>,
     /// Connections assigned to this group and not yet closed (for balancing).
     load: AtomicUsize,
 }
@@ -204,15 +209,16 @@ const SCRATCH_KEEP: usize = 64 * 1024;
 impl Scratch {
     /// Lend the worker's buffers to a connection whose own are empty.
     fn lend(inner: &mut ConnInner) {
+        let (decoder, payload, out) = inner.driver.buffers();
         SCRATCH.with_borrow_mut(|s| {
-            if inner.decoder.capacity() == 0 {
-                inner.decoder.swap_idle_buffer(&mut s.decoder);
+            if decoder.capacity() == 0 {
+                decoder.swap_idle_buffer(&mut s.decoder);
             }
-            if inner.payload.capacity() == 0 {
-                std::mem::swap(&mut inner.payload, &mut s.payload);
+            if payload.capacity() == 0 {
+                std::mem::swap(payload, &mut s.payload);
             }
-            if inner.out.capacity() == 0 && inner.out.is_empty() {
-                std::mem::swap(&mut inner.out, &mut s.out);
+            if out.capacity() == 0 && out.is_empty() {
+                std::mem::swap(out, &mut s.out);
             }
         });
     }
@@ -227,13 +233,14 @@ impl Scratch {
                 *mine = used;
             }
         }
+        let (decoder, payload, out) = inner.driver.buffers();
         SCRATCH.with_borrow_mut(|s| {
-            let mut decoder = Vec::new();
-            if inner.decoder.swap_idle_buffer(&mut decoder) {
-                keep(&mut s.decoder, decoder);
+            let mut idle = Vec::new();
+            if decoder.swap_idle_buffer(&mut idle) {
+                keep(&mut s.decoder, idle);
             }
-            keep(&mut s.payload, std::mem::take(&mut inner.payload));
-            keep(&mut s.out, std::mem::take(&mut inner.out));
+            keep(&mut s.payload, std::mem::take(payload));
+            keep(&mut s.out, std::mem::take(out));
         });
     }
 }
@@ -292,11 +299,23 @@ impl Group {
         }
         let wake_fd = unsafe { OwnedFd::from_raw_fd(efd) };
         epoll_ctl(epfd.as_raw_fd(), libc::EPOLL_CTL_ADD, wake_fd.as_raw_fd(), libc::EPOLLIN as u32, WAKE_KEY)?;
-        Ok(Group { epfd, wake_fd, state: Mutex::new(GroupState::default()), cond: Condvar::new(), conns: Mutex::new(HashMap::with_hasher(rustc_hash::FxBuildHasher)), load: AtomicUsize::new(0) })
+        Ok(Group {
+            epfd,
+            wake_fd,
+            state: Mutex::new(GroupState::default()),
+            cond: Condvar::new(),
+            conns: (0..CONN_SHARDS).map(|_| Mutex::new(ConnMap::default())).collect(),
+            load: AtomicUsize::new(0),
+        })
     }
 
     fn lock(&self) -> MutexGuard<'_, GroupState> {
         self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// The shard of the connection map holding `key`.
+    fn conns(&self, key: u64) -> MutexGuard<'_, ConnMap> {
+        self.conns[(key % CONN_SHARDS as u64) as usize].lock().unwrap_or_else(|e| e.into_inner())
     }
 
     fn wake_listener(&self) {
@@ -539,7 +558,6 @@ impl Pool {
                 ready.clear();
                 let mut listeners_ready = 0u32;
                 if n > 0 {
-                    let conns = g.conns.lock().unwrap_or_else(|e| e.into_inner());
                     // SAFETY: epoll_wait initialised the first n entries.
                     let events = unsafe { std::slice::from_raw_parts(events.as_ptr().cast::<libc::epoll_event>(), n as usize) };
                     for ev in events {
@@ -548,7 +566,7 @@ impl Pool {
                             g.drain_wake();
                         } else if key > MAX_CONN_KEY {
                             listeners_ready |= 1 << (LISTEN_KEY - key).min(31);
-                        } else if let Some(c) = conns.get(&key) {
+                        } else if let Some(c) = g.conns(key).get(&key) {
                             ready.push(Work::Event(c.clone()));
                         }
                     }
@@ -623,7 +641,7 @@ impl Pool {
         }
         let mut session = Session::new(self.server.clone(), peer, host, false, fd);
         session.set_scheduler_hooks(true, &POOL_WAIT);
-        let decoder = PacketDecoder::new(session.max_packet());
+        let driver = Driver::new(session, self.now_ms());
         let key = self.next_key.fetch_add(1, Ordering::Relaxed) % MAX_CONN_KEY;
         let c = Arc::new(PConn {
             key,
@@ -632,22 +650,12 @@ impl Pool {
             registered: AtomicBool::new(false),
             out_armed: AtomicBool::new(false),
             deadline_ms: AtomicU64::new(0),
-            inner: Mutex::new(ConnInner { stream, session, decoder, payload: Vec::new(), out: Vec::new(), closed: false }),
+            inner: Mutex::new(ConnInner { stream, driver, closed: false }),
         });
-        g.conns.lock().unwrap_or_else(|e| e.into_inner()).insert(key, c.clone());
+        g.conns(key).insert(key, c.clone());
         let mut inner = c.inner.lock().unwrap_or_else(|e| e.into_inner());
         Scratch::lend(&mut inner);
-        let flow = {
-            let ConnInner { session, out, .. } = &mut *inner;
-            session.start(out)
-        };
-        if flow == Flow::Close {
-            let ConnInner { stream, out, .. } = &mut *inner;
-            let _ = write_nonblocking(stream, &self.server, out);
-            drop(inner);
-            self.close(g, &c);
-            return;
-        }
+        inner.driver.start();
         self.run_connection(g, &c, inner, true);
     }
 
@@ -682,12 +690,14 @@ impl Pool {
 
     /// Drive a connection this worker owns (BUSY) until it must wait, then let
     /// go of it; if an event arrived meanwhile (PENDING), go round again.
+    /// `first`: the greeting just went out, so there is nothing to read yet.
     fn run_connection<'c>(self: &Arc<Self>, g: &Arc<Group>, c: &'c Arc<PConn>, mut inner: MutexGuard<'c, ConnInner>, first: bool) {
-        // After the greeting the client must answer before there is anything to read.
-        let mut answered = first;
+        if !first {
+            inner.driver.readable();
+        }
         loop {
             Scratch::lend(&mut inner);
-            let (want, deadline) = self.drive(&mut inner, answered);
+            let (want, deadline) = self.drive(&mut inner);
             if !self.park(g, c, inner, want, deadline) {
                 return;
             }
@@ -696,143 +706,65 @@ impl Pool {
             if inner.closed {
                 return;
             }
-            answered = false;
+            inner.driver.readable();
         }
     }
 
     /// The connection's deadline passed while it was waiting.
     fn expire(self: &Arc<Self>, g: &Arc<Group>, c: &Arc<PConn>, mut inner: MutexGuard<'_, ConnInner>) {
-        let ConnInner { stream, session, decoder, out, .. } = &mut *inner;
-        if session.authenticated && decoder.buffered() == 0 && out.is_empty() && !session.is_paused() {
-            let mut msg = Vec::new();
-            crate::per_thread::encode_inactivity_error(&mut msg);
-            let _ = write_nonblocking(stream, &self.server, &mut msg);
-        } else if !session.authenticated {
-            self.server.stats.aborted_connects.inc();
-        }
+        let ConnInner { stream, driver, .. } = &mut *inner;
+        driver.deadline_passed();
+        let _ = write_nonblocking(stream, &self.server, driver.out());
         drop(inner);
         self.close(g, c);
     }
 
-    /// Run the connection until it must wait. Returns the epoll events to wait
-    /// for (0 = close) and when the wait expires (`coarse_ms`; 0: none).
-    ///
-    /// `answered`: we just sent something the client must reply to (the
-    /// greeting). After a response the client cannot have answered yet, so we
-    /// arm for EPOLLIN instead of trying a read that would return EAGAIN;
-    /// pipelined bytes already in the socket make the re-armed event fire at once.
-    fn drive(self: &Arc<Self>, inner: &mut ConnInner, mut answered: bool) -> (u32, u64) {
+    /// The non-blocking I/O loop around the connection's `Driver`: run it
+    /// until it must wait. Returns the epoll events to wait for (0 = close,
+    /// u32::MAX = requeue) and when the wait expires (`coarse_ms`; 0: none).
+    fn drive(self: &Arc<Self>, inner: &mut ConnInner) -> (u32, u64) {
         let server = &self.server;
-        let ConnInner { stream, session, decoder, payload, out, .. } = inner;
+        let ConnInner { stream, driver, .. } = inner;
         let mut budget = PACKET_BUDGET;
         loop {
-            if !out.is_empty() {
-                if write_nonblocking(stream, server, out).is_err() {
-                    return (0, 0);
-                }
-                if !out.is_empty() {
-                    let write_s = server.globals.hot.net_write_timeout.load(Ordering::Relaxed).max(1) as u64;
-                    return (libc::EPOLLOUT as u32, self.now_ms() + write_s * 1000);
-                }
-            }
-            if session.is_paused() {
-                let mut flush = |buf: &mut Vec<u8>| write_nonblocking(stream, server, buf);
-                match session.resume(out, &mut flush) {
-                    Flow::Close => {
-                        let _ = write_nonblocking(stream, server, out);
+            let mut flush = |buf: &mut Vec<u8>| write_nonblocking(stream, server, buf);
+            match driver.poll(&mut budget, &mut flush) {
+                want @ Want::Write => {
+                    if write_nonblocking(stream, server, driver.out()).is_err() {
                         return (0, 0);
                     }
-                    Flow::Continue | Flow::Paused => continue,
-                }
-            }
-            match decoder.next(payload) {
-                Ok(Some(seq)) => {
-                    if budget == 0 {
-                        // Give others a turn; the complete packet waits in our buffer.
-                        return (u32::MAX, 0);
-                    }
-                    budget -= 1;
-                    let flow = {
-                        let mut flush = |buf: &mut Vec<u8>| write_nonblocking(stream, server, buf);
-                        session.on_packet(seq, payload, out, &mut flush)
-                    };
-                    decoder.set_max_payload(session.max_packet());
-                    if payload.capacity() > READ_CHUNK {
-                        *payload = Vec::new();
-                    }
-                    if flow == Flow::Close {
-                        let _ = write_nonblocking(stream, server, out);
-                        return (0, 0);
-                    }
-                    answered = true;
-                    continue;
-                }
-                Ok(None) => {
-                    if answered && decoder.buffered() == 0 && !session.is_paused() {
-                        return (libc::EPOLLIN as u32, self.read_deadline_ms(session, false));
+                    if !driver.out().is_empty() {
+                        return (libc::EPOLLOUT as u32, self.deadline_ms(driver, want));
                     }
                 }
-                Err(FrameError::TooLarge) => {
-                    if session.authenticated {
-                        let mut msg = Vec::new();
-                        let mut seq = 1u8;
-                        let e = SqlError::packet_too_large();
-                        let start = turnstile_wire::packet::begin_packet(&mut msg);
-                        turnstile_wire::response::encode_err(&mut msg, e.code, e.state, &e.message);
-                        turnstile_wire::packet::end_packet(&mut msg, start, &mut seq);
-                        let _ = write_nonblocking(stream, server, &mut msg);
-                    } else {
-                        server.stats.aborted_connects.inc();
+                // After a response the client cannot have answered yet: arm
+                // for EPOLLIN instead of a read that would return EAGAIN
+                // (pipelined bytes already there make the event fire at once).
+                want @ Want::Read { awaiting_reply: true } => return (libc::EPOLLIN as u32, self.deadline_ms(driver, want)),
+                want @ Want::Read { awaiting_reply: false } => {
+                    // Read onto the worker's buffer; the decoder keeps only what arrived.
+                    let read = READ_BUF.with_borrow_mut(|chunk| driver.receive(chunk, |buf| stream.read(buf)));
+                    match read {
+                        Ok(_) => {}
+                        Err(e) if e.kind() == io::ErrorKind::WouldBlock => return (libc::EPOLLIN as u32, self.deadline_ms(driver, want)),
+                        Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                        Err(_) => return (0, 0),
                     }
+                }
+                // Budget used up with a complete packet buffered: requeue.
+                Want::Yield => return (u32::MAX, 0),
+                Want::Close => {
+                    let _ = write_nonblocking(stream, server, driver.out());
                     return (0, 0);
                 }
-                Err(FrameError::OutOfOrder) => {
-                    session.packets_out_of_order(out);
-                    let _ = write_nonblocking(stream, server, out);
-                    return (0, 0);
-                }
-            }
-            // Read onto the stack; the decoder keeps only what arrived (so an idle
-            // connection's buffer stays empty and small reads allocate little).
-            let read = READ_BUF.with_borrow_mut(|chunk| {
-                let r = stream.read(chunk);
-                if let Ok(n) = r {
-                    decoder.feed(&chunk[..n]);
-                }
-                r
-            });
-            match read {
-                Ok(0) => {
-                    if !session.authenticated {
-                        server.stats.aborted_connects.inc();
-                        // Woken because a newer connection took our slot: say so.
-                        if session.evicted_notice(out) {
-                            let _ = write_nonblocking(stream, server, out);
-                        }
-                    }
-                    return (0, 0);
-                }
-                Ok(_) => {}
-                Err(e) if e.kind() == io::ErrorKind::WouldBlock => {
-                    return (libc::EPOLLIN as u32, self.read_deadline_ms(session, decoder.buffered() > 0));
-                }
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-                Err(_) => return (0, 0),
             }
         }
     }
 
-    /// When a read wait expires: net_read_timeout inside a packet, the idle
-    /// timeout between commands; before login, connect_timeout counted from
-    /// accept, however the handshake's bytes are spread out.
-    fn read_deadline_ms(&self, session: &Session, mid_packet: bool) -> u64 {
-        let now = self.now_ms();
-        let net_read_ms = self.server.globals.hot.net_read_timeout.load(Ordering::Relaxed).max(1) as u64 * 1000;
-        if !session.authenticated {
-            let login = session.login_deadline_ms();
-            return if mid_packet { login.min(now + net_read_ms) } else { login };
-        }
-        now + if mid_packet { net_read_ms } else { session.idle_timeout() * 1000 }
+    /// When the wait `want` expires (`coarse_ms`), for the timeout scan.
+    fn deadline_ms(&self, driver: &Driver, want: Want) -> u64 {
+        let now_ms = self.now_ms();
+        now_ms + driver.wait_ms(want, || now_ms)
     }
 
     /// Release the connection: shrink its buffers, register it in epoll the
@@ -846,11 +778,11 @@ impl Pool {
             self.close(g, c);
             return false;
         }
-        if inner.out.is_empty() && inner.decoder.buffered() == 0 {
+        if inner.driver.out().is_empty() && !inner.driver.holds_input() {
             // Idle: the buffers go back to the worker.
             Scratch::reclaim(&mut inner);
         }
-        let in_tx = inner.session.in_transaction();
+        let in_tx = inner.driver.session().in_transaction();
         drop(inner);
         if want == u32::MAX {
             // Budget used up with a complete packet buffered: requeue.
@@ -893,11 +825,9 @@ impl Pool {
         // No EPOLL_CTL_DEL: closing the only descriptor of the socket removes
         // it from the epoll set. Events already taken from epoll find the
         // connection closed (or not IDLE) and do nothing.
-        g.conns.lock().unwrap_or_else(|e| e.into_inner()).remove(&c.key);
+        g.conns(c.key).remove(&c.key);
         g.load.fetch_sub(1, Ordering::Relaxed);
-        inner.session.cancel_paused();
-        inner.session.finish();
-        if inner.session.close_with_reset() {
+        if inner.driver.finish() {
             inner.stream.reset_on_close();
         }
         // Close the socket now, even if a stale queue entry still holds the connection.
@@ -935,25 +865,29 @@ impl Pool {
         }
     }
 
-    /// Fire an event for every waiting connection whose deadline passed.
+    /// Fire an event for every waiting connection whose deadline passed. One
+    /// shard of a group's map is held at a time, and only while it is read.
     fn expire_idle(self: &Arc<Self>) {
         let now = self.now_ms();
+        let mut expired: Vec<Arc<PConn>> = Vec::new();
         for g in &self.groups {
-            let expired: Vec<Arc<PConn>> = {
-                let conns = g.conns.lock().unwrap_or_else(|e| e.into_inner());
-                conns
-                    .values()
-                    .filter(|c| {
-                        let d = c.deadline_ms.load(Ordering::Relaxed);
-                        d != 0 && d <= now
-                    })
-                    .cloned()
-                    .collect()
-            };
-            for c in expired {
-                if c.state.compare_exchange(IDLE, TIMEDOUT, Ordering::AcqRel, Ordering::Acquire).is_ok() {
-                    // A worker closes it (after ERR 4031 where that applies).
-                    self.enqueue(g, Work::Event(c), false);
+            for shard in g.conns.iter() {
+                let conns = shard.lock().unwrap_or_else(|e| e.into_inner());
+                expired.extend(
+                    conns
+                        .values()
+                        .filter(|c| {
+                            let d = c.deadline_ms.load(Ordering::Relaxed);
+                            d != 0 && d <= now
+                        })
+                        .cloned(),
+                );
+                drop(conns);
+                for c in expired.drain(..) {
+                    if c.state.compare_exchange(IDLE, TIMEDOUT, Ordering::AcqRel, Ordering::Acquire).is_ok() {
+                        // A worker closes it (after ERR 4031 where that applies).
+                        self.enqueue(g, Work::Event(c), false);
+                    }
                 }
             }
         }
@@ -977,7 +911,7 @@ impl Pool {
 
     /// Wake every connection's socket for read shutdown (graceful shutdown).
     pub fn connection_count(&self) -> usize {
-        self.groups.iter().map(|g| g.conns.lock().unwrap_or_else(|e| e.into_inner()).len()).sum()
+        self.groups.iter().flat_map(|g| g.conns.iter()).map(|m| m.lock().unwrap_or_else(|e| e.into_inner()).len()).sum()
     }
 }
 
@@ -986,7 +920,7 @@ impl PConn {
     /// a hint: read without waiting for the connection's lock.
     fn in_transaction(&self) -> bool {
         match self.inner.try_lock() {
-            Ok(i) => i.session.in_transaction(),
+            Ok(i) => i.driver.session().in_transaction(),
             Err(_) => false,
         }
     }

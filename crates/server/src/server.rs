@@ -44,7 +44,7 @@ impl Server {
             ("max_connections", i(config.max_connections as u64)),
             ("back_log", i(config.back_log as u64)),
             ("thread_cache_size", i(config.thread_cache_size as u64)),
-            ("thread_handling", s(&config.thread_handling)),
+            ("thread_handling", s(&config.thread_handling.to_string())),
             ("thread_stack", i(config.thread_stack as u64)),
             ("connect_timeout", i(config.connect_timeout)),
             ("wait_timeout", i(config.wait_timeout)),
@@ -86,6 +86,14 @@ impl Server {
     pub fn uptime(&self) -> u64 {
         self.started.elapsed().as_secs()
     }
+}
+
+/// A timeout global, in seconds. Its range (at least 1) is checked where it
+/// is set: on the command line (config.rs) and by SET GLOBAL (vars.rs).
+pub fn seconds(v: &AtomicI64) -> u64 {
+    let s = v.load(Ordering::Relaxed);
+    debug_assert!(s >= 1, "a timeout of {} s passed the range checks", s);
+    s as u64
 }
 
 impl ServerOps for Server {

@@ -158,9 +158,6 @@ pub struct Session {
     counted: bool,
     /// The login took one of `Registry::logged_in` (released on drop).
     counted_login: bool,
-    /// When the handshake must be over (`coarse_ms`): connect_timeout from
-    /// accept, for the whole login however slowly the bytes come.
-    login_deadline_ms: u64,
     pub authenticated: bool,
     /// The client said COM_QUIT (not an aborted client).
     pub quit: bool,
@@ -189,7 +186,6 @@ impl Session {
         }
         let mut random = [0u8; 20];
         rand::Rng::fill(&mut rand::thread_rng(), &mut random);
-        let connect_timeout_ms = server.globals.hot.connect_timeout.load(Ordering::Relaxed).max(1) as u64 * 1000;
         Session {
             sql: SessionState::new(id),
             server,
@@ -207,7 +203,6 @@ impl Session {
             counted_admin_port: admin_port,
             counted: false,
             counted_login: false,
-            login_deadline_ms: turnstile_engine::clock::coarse_ms() + connect_timeout_ms,
             authenticated: false,
             quit: false,
             pausable: false,
@@ -251,15 +246,8 @@ impl Session {
         self.handle.id
     }
 
-    /// Milliseconds left of the login (connect_timeout counted from accept,
-    /// however the handshake's bytes are spread out); 0 once it is over.
-    pub fn login_time_left_ms(&self) -> u64 {
-        self.login_deadline_ms.saturating_sub(turnstile_engine::clock::coarse_ms())
-    }
-
-    /// When the login must be over (`coarse_ms` milliseconds).
-    pub fn login_deadline_ms(&self) -> u64 {
-        self.login_deadline_ms
+    pub fn server(&self) -> &Server {
+        &self.server
     }
 
     /// Idle timeout in seconds for the current phase.
@@ -267,7 +255,7 @@ impl Session {
         if self.authenticated {
             self.sql.idle_timeout(&self.server.globals).max(1) as u64
         } else {
-            self.server.globals.hot.connect_timeout.load(Ordering::Relaxed).max(1) as u64
+            crate::server::seconds(&self.server.globals.hot.connect_timeout)
         }
     }
 

@@ -290,6 +290,13 @@ pub fn coerce(def: &VarDef, value: Value) -> Result<Value, SqlError> {
 fn int_range(name: &str) -> Option<(i64, i64)> {
     match name {
         "max_execution_time" | "cte_max_recursion_depth" => Some((0, u32::MAX as i64)),
+        // The same ranges as the command line's (turnstile-server's config.rs).
+        "connect_timeout" => Some((2, 31_536_000)),
+        "wait_timeout" | "interactive_timeout" | "net_read_timeout" | "net_write_timeout" => Some((1, 31_536_000)),
+        "max_connections" => Some((1, 100_000)),
+        "max_allowed_packet" => Some((1024, 1 << 30)),
+        "thread_cache_size" => Some((0, 16_384)),
+        "innodb_lock_wait_timeout" => Some((1, 1 << 30)),
         _ => None,
     }
 }

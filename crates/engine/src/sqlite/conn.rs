@@ -409,7 +409,7 @@ impl Conn {
             info_attached: false,
             temp: Schema::default(),
             temp_version: 0,
-            cache_limit: opts.statement_cache.max(1),
+            cache_limit: opts.statement_cache,
             tick: 0,
             held_read: None,
             last_read_generation: u64::MAX,
