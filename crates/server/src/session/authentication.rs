@@ -1,0 +1,212 @@
+//! Logging in: the handshake response, authentication with either plugin,
+//! the auth switch, the checks after a password is proved (admin port,
+//! connection slots, the database asked for), and COM_CHANGE_USER, which
+//! logs in again on the same connection.
+
+use super::{Flow, Phase, Session};
+use crate::accounts::Account;
+use crate::registry::login;
+use std::sync::atomic::Ordering;
+use turnstile_engine::SqlError;
+use turnstile_sql::front::{self};
+use turnstile_sql::privs;
+use turnstile_wire::auth;
+use turnstile_wire::command::ChangeUser;
+use turnstile_wire::consts::cap;
+use turnstile_wire::handshake::{encode_auth_more_data, encode_auth_switch, HandshakeResponse};
+
+/// Login details kept across an auth switch.
+pub(super) struct PendingLogin {
+    pub(super) account: Option<std::sync::Arc<Account>>,
+    pub(super) username: String,
+    pub(super) database: Option<String>,
+    pub(super) plugin: &'static str,
+    pub(super) change_user: bool,
+}
+
+impl Session {
+    /// At login and reset: a READ COMMITTED (or READ UNCOMMITTED) global
+    /// transaction_isolation becomes the session's, as MySQL copies globals at
+    /// login. The default, REPEATABLE-READ, is the engine's own: one atomic load.
+    pub(super) fn apply_global_isolation(&mut self) {
+        if !self.server.globals.weak_isolation.load(Ordering::Relaxed) {
+            return;
+        }
+        let Some(def) = turnstile_sql::vars::lookup("transaction_isolation") else { return };
+        let Some(level) = turnstile_sql::vars::isolation_level(&self.server.globals.get(def)) else { return };
+        if let Some(e) = self.engine.as_mut() {
+            front::set_session_isolation(&mut self.sql, e.as_mut(), level);
+        }
+    }
+
+    pub(super) fn login_failed(&mut self, out: &mut Vec<u8>, user: &str, token_given: bool) -> Flow {
+        self.server.stats.aborted_connects.inc();
+        let host = if self.peer.local && self.peer.ip == "localhost" { "localhost".to_string() } else { self.peer.ip.clone() };
+        let e = SqlError::access_denied(user, &host, token_given);
+        self.send_err(out, &e);
+        Flow::Close
+    }
+
+    pub(super) fn bad_handshake(&mut self, out: &mut Vec<u8>) -> Flow {
+        self.server.stats.aborted_connects.inc();
+        self.send_err(out, &SqlError::new(1043, "08S01", "Bad handshake"));
+        Flow::Close
+    }
+
+    pub(super) fn on_handshake(&mut self, payload: &[u8], out: &mut Vec<u8>) -> Flow {
+        if HandshakeResponse::is_ssl_request(payload) {
+            // We never offer CLIENT_SSL; a client asking anyway gets a clear refusal.
+            self.server.stats.aborted_connects.inc();
+            self.send_err(out, &SqlError::new(1043, "08S01", "Bad handshake: this server does not offer SSL/TLS"));
+            return Flow::Close;
+        }
+        let resp = match HandshakeResponse::decode(payload) {
+            Ok(r) => r,
+            Err(_) => return self.bad_handshake(out),
+        };
+        self.caps = (resp.capabilities & cap::SERVER_DEFAULT) | cap::PROTOCOL_41;
+        self.sql.interactive = resp.capabilities & cap::INTERACTIVE != 0;
+        self.multi_statements = resp.capabilities & cap::MULTI_STATEMENTS != 0;
+        let plugin = match resp.auth_plugin.as_deref() {
+            None => auth::NATIVE,
+            Some(auth::NATIVE) => auth::NATIVE,
+            Some(auth::CACHING_SHA2) => auth::CACHING_SHA2,
+            Some(_) => "",
+        };
+        let account = self.server.accounts.find(&resp.username, &self.peer);
+        self.authenticate(PendingLogin { account, username: resp.username, database: resp.database, plugin, change_user: false }, &resp.auth_response, out)
+    }
+
+    /// Check the token, or switch the client to the account's plugin first.
+    pub(super) fn authenticate(&mut self, login: PendingLogin, token: &[u8], out: &mut Vec<u8>) -> Flow {
+        let Some(account) = &login.account else {
+            return self.login_failed(out, &login.username, !token.is_empty());
+        };
+        let want: &'static str = if account.plugin == auth::NATIVE { auth::NATIVE } else { auth::CACHING_SHA2 };
+        if login.plugin != want {
+            let scramble = self.scramble;
+            self.packet(out, |o| encode_auth_switch(o, want, &scramble));
+            self.pending = Some(PendingLogin { plugin: want, ..login });
+            self.phase = Phase::AuthSwitch;
+            return Flow::Continue;
+        }
+        if !account.verify(want, &self.scramble, token) {
+            let user = login.username.clone();
+            return self.login_failed(out, &user, !token.is_empty());
+        }
+        if want == auth::CACHING_SHA2 && account.has_password() {
+            // Fast path: the scramble proved the password; no RSA, no TLS.
+            self.packet(out, |o| encode_auth_more_data(o, &[auth::FAST_AUTH_SUCCESS]));
+        }
+        self.finish_login(login, out)
+    }
+
+    pub(super) fn on_auth_switch(&mut self, payload: &[u8], out: &mut Vec<u8>) -> Flow {
+        let Some(login) = self.pending.take() else { return self.bad_handshake(out) };
+        let Some(account) = &login.account else { return self.bad_handshake(out) };
+        if !account.verify(login.plugin, &self.scramble, payload) {
+            let user = login.username.clone();
+            return self.login_failed(out, &user, !payload.is_empty());
+        }
+        if login.plugin == auth::CACHING_SHA2 && account.has_password() {
+            self.packet(out, |o| encode_auth_more_data(o, &[auth::FAST_AUTH_SUCCESS]));
+        }
+        self.finish_login(login, out)
+    }
+
+    pub(super) fn finish_login(&mut self, login: PendingLogin, out: &mut Vec<u8>) -> Flow {
+        let account = login.account.expect("checked by caller");
+        let admin = account.privileges(None) & privs::ADMIN != 0;
+        if self.handle.admin_port && !admin {
+            self.server.stats.aborted_connects.inc();
+            self.send_err(out, &SqlError::specific_access_denied("SERVICE_CONNECTION_ADMIN"));
+            return Flow::Close;
+        }
+        if !login.change_user && !self.claim_login_slot(admin) {
+            self.server.stats.aborted_connects.inc();
+            self.server.stats.connection_errors_max_connections.inc();
+            self.send_err(out, &SqlError::too_many_connections());
+            return Flow::Close;
+        }
+        if login.change_user {
+            if let Some(e) = self.engine.as_mut() {
+                e.reset();
+            }
+            self.sql.reset();
+            self.stmts.clear();
+            self.sql.db = None;
+        }
+        self.sql.user = login.username;
+        self.sql.host = if self.peer.ip == "localhost" { "localhost".into() } else { self.peer.ip.clone() };
+        self.sql.account_user = account.user.clone();
+        self.sql.account_host = account.host.clone();
+        self.sql.priv_cache = None;
+        self.sql.apply_login_defaults(&self.server.globals);
+        if self.engine.is_none() {
+            match self.server.engine.open_session() {
+                Ok(e) => self.engine = Some(e),
+                Err(e) => {
+                    self.send_err(out, &e);
+                    return Flow::Close;
+                }
+            }
+        }
+        let found_rows = self.caps & cap::FOUND_ROWS != 0;
+        self.engine.as_mut().expect("opened above").set_found_rows(found_rows);
+        self.apply_global_isolation();
+        if let Some(db) = &login.database {
+            let engine = self.engine.as_mut().expect("opened above");
+            if let Err(e) = front::use_database(&mut self.sql, engine.as_mut(), &*self.server, db) {
+                self.server.stats.aborted_connects.inc();
+                self.send_err(out, &e);
+                return Flow::Close;
+            }
+        }
+        self.phase = Phase::Command;
+        self.authenticated = true;
+        let (user, db) = (self.sql.user.clone(), self.sql.db.clone());
+        self.handle.set_info(|i| {
+            i.user = user;
+            i.db = db;
+            i.command = "Sleep";
+            i.state = "";
+            i.since = std::time::Instant::now();
+        });
+        self.send_ok(out, 0, 0, 0, false);
+        Flow::Continue
+    }
+
+    /// At the first login: leave PENDING (so nobody can evict us any more)
+    /// and, on the client listeners, take a logged-in slot: max_connections of
+    /// them, one more for an administrator. False: no slot (ERR 1040), or the
+    /// slot was already given to a newer connection.
+    pub(super) fn claim_login_slot(&mut self, admin: bool) -> bool {
+        let reg = &self.server.registry;
+        if reg.login_leave(&self.handle, login::DONE) == login::EVICTED {
+            return false;
+        }
+        if self.counted_admin_port {
+            return true;
+        }
+        let limit = self.server.max_connections() + admin as u64;
+        if reg.logged_in.fetch_add(1, Ordering::AcqRel) + 1 > limit {
+            reg.logged_in.fetch_sub(1, Ordering::AcqRel);
+            return false;
+        }
+        self.counted_login = true;
+        true
+    }
+
+    pub(super) fn change_user(&mut self, cu: ChangeUser, out: &mut Vec<u8>) -> Flow {
+        let plugin = match cu.auth_plugin.as_deref() {
+            None | Some(auth::NATIVE) => auth::NATIVE,
+            Some(auth::CACHING_SHA2) => auth::CACHING_SHA2,
+            Some(_) => "",
+        };
+        let account = self.server.accounts.find(&cu.username, &self.peer);
+        self.phase = Phase::Handshake;
+        self.authenticated = false;
+        let login = PendingLogin { account, username: cu.username, database: cu.database, plugin, change_user: true };
+        self.authenticate(login, &cu.auth_response, out)
+    }
+}

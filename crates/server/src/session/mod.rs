@@ -1,0 +1,571 @@
+//! One client session as a state machine: packets in, response bytes out.
+//!
+//! The session knows the protocol phases (greeting, authentication, auth
+//! switch, commands) and runs statements through the SQL front and the engine.
+//! It never touches the socket: the scheduler's driver reads packets, calls
+//! `on_packet`, and writes what the session appended to `out`. Large result
+//! sets call `flush` whenever the buffer passes `FLUSH_AT`, so the session never
+//! holds a whole result in memory. The same session runs under either scheduler.
+//!
+//! The session is split by job: `authentication` (handshake, authentication, COM_CHANGE_USER),
+//! `statements` (running COM_QUERY statements and paused results), `prepared`
+//! (COM_STMT_*), `result_sink` (encoding rows into packets as they come).
+
+mod authentication;
+mod prepared;
+mod result_sink;
+mod statements;
+
+use crate::accounts::Peer;
+use crate::registry::{login, Handle};
+use crate::server::Server;
+use authentication::PendingLogin;
+use prepared::Stmt;
+use result_sink::RowFormat;
+use statements::PausedResult;
+use std::collections::HashMap;
+use std::io;
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+use turnstile_engine::{EngineSession, ExecContext, NoWait, SqlError, WaitHook};
+use turnstile_sql::front::{self};
+use turnstile_sql::{SessionState, SERVER_VERSION};
+use turnstile_wire::auth;
+use turnstile_wire::command::Command;
+use turnstile_wire::consts::{cap, charset, status};
+use turnstile_wire::handshake::Greeting;
+use turnstile_wire::packet::{begin_packet, end_packet};
+use turnstile_wire::response::{encode_eof, encode_err, encode_ok};
+
+/// Output buffer size past which a result set is flushed to the socket.
+pub const FLUSH_AT: usize = 64 * 1024;
+/// Largest handshake packet accepted before authentication.
+pub const MAX_HANDSHAKE_PACKET: usize = 64 * 1024;
+/// Longest statement text kept for PROCESSLIST.
+const MAX_INFO_LEN: usize = 1024;
+
+/// What the driver does after a packet.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Flow {
+    Continue,
+    /// Write what is in `out`, then close the connection.
+    Close,
+    /// A result set is waiting for the client to read: write `out`, and when
+    /// the socket is writable again call `resume`. No new packet is read meanwhile.
+    Paused,
+}
+
+/// Output buffer size at which a pausable result set pauses.
+pub const PAUSE_AT: usize = 256 * 1024;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Phase {
+    Handshake,
+    /// Waiting for the client's answer to an AuthSwitchRequest.
+    AuthSwitch,
+    Command,
+}
+
+pub type Flush<'a> = dyn FnMut(&mut Vec<u8>) -> io::Result<()> + 'a;
+
+/// The text of COM_QUERY / COM_STMT_PREPARE. Raw bytes in string literals
+/// (binary values a client interpolated) become hex literals, byte for byte
+/// (`binary_text`); other bytes that are not UTF-8 are ERR 1300.
+fn statement_text(sql: &[u8]) -> Result<std::borrow::Cow<'_, str>, SqlError> {
+    match std::str::from_utf8(sql) {
+        Ok(sql) => Ok(std::borrow::Cow::Borrowed(sql)),
+        Err(_) => turnstile_sql::binary_text::hex_encode_binary_literals(sql).map(std::borrow::Cow::Owned).ok_or_else(|| SqlError::new(1300, "HY000", "Invalid utf8mb4 character string in query")),
+    }
+}
+
+pub struct Session {
+    server: Arc<Server>,
+    pub handle: Arc<Handle>,
+    peer: Peer,
+    phase: Phase,
+    scramble: [u8; 20],
+    caps: u32,
+    seq: u8,
+    sql: SessionState,
+    engine: Option<Box<dyn EngineSession>>,
+    stmts: HashMap<u32, Stmt, rustc_hash::FxBuildHasher>,
+    next_stmt_id: u32,
+    multi_statements: bool,
+    pending: Option<PendingLogin>,
+    /// The counter this connection was added to (released on drop).
+    counted_admin_port: bool,
+    /// `start` added this connection to its listener's count.
+    counted: bool,
+    /// The login took one of `Registry::logged_in` (released on drop).
+    counted_login: bool,
+    pub authenticated: bool,
+    /// The client said COM_QUIT (not an aborted client).
+    pub quit: bool,
+    /// Results may pause when the output buffer fills (pool scheduler).
+    pausable: bool,
+    /// Told about blocking waits (the pool scheduler's hook, or none).
+    waits: &'static (dyn WaitHook + Sync),
+    /// Asked by long statements whether the client is still connected.
+    probe: crate::conn::PeerProbe,
+    paused: Option<PausedResult>,
+    /// How the current (or paused) result's rows are encoded; kept between
+    /// statements so an execute allocates nothing for it, and so a paused
+    /// result resumes with its column types.
+    row_format: RowFormat,
+}
+
+impl Session {
+    /// Build a session on the connection's own thread and register it.
+    pub fn new(server: Arc<Server>, peer: Peer, addr: Option<std::net::SocketAddr>, admin_port: bool, fd: std::os::fd::RawFd) -> Session {
+        let id = server.registry.next_id();
+        let handle = Arc::new(Handle::new(id, addr, admin_port, fd));
+        server.registry.insert(handle.clone());
+        let probe_handle = handle.clone();
+        if server.config.statistics {
+            server.stats.connections.inc();
+        }
+        let mut random = [0u8; 20];
+        rand::Rng::fill(&mut rand::thread_rng(), &mut random);
+        Session {
+            sql: SessionState::new(id),
+            server,
+            handle,
+            peer,
+            phase: Phase::Handshake,
+            scramble: auth::scramble_from_random(&random),
+            caps: 0,
+            seq: 0,
+            engine: None,
+            stmts: HashMap::with_hasher(rustc_hash::FxBuildHasher),
+            next_stmt_id: 1,
+            multi_statements: false,
+            pending: None,
+            counted_admin_port: admin_port,
+            counted: false,
+            counted_login: false,
+            authenticated: false,
+            quit: false,
+            pausable: false,
+            waits: &NoWait,
+            probe: crate::conn::PeerProbe { fd, handle: probe_handle },
+            paused: None,
+            row_format: RowFormat::default(),
+        }
+    }
+
+    /// Configure for a non-blocking driver: results pause when output backs up,
+    /// and blocking waits are reported to `waits`.
+    pub fn set_scheduler_hooks(&mut self, pausable: bool, waits: &'static (dyn WaitHook + Sync)) {
+        self.pausable = pausable;
+        self.waits = waits;
+    }
+
+    pub fn in_transaction(&self) -> bool {
+        self.engine.as_ref().is_some_and(|e| e.in_transaction())
+    }
+
+    pub fn is_paused(&self) -> bool {
+        self.paused.is_some()
+    }
+
+    pub fn id(&self) -> u32 {
+        self.handle.id
+    }
+
+    pub fn server(&self) -> &Server {
+        &self.server
+    }
+
+    /// Idle timeout in seconds for the current phase.
+    pub fn idle_timeout(&self) -> u64 {
+        if self.authenticated {
+            self.sql.idle_timeout(&self.server.globals).max(1) as u64
+        } else {
+            crate::server::seconds(&self.server.globals.hot.connect_timeout)
+        }
+    }
+
+    /// Largest packet accepted now.
+    pub fn max_packet(&self) -> usize {
+        if self.authenticated {
+            self.server.max_allowed_packet()
+        } else {
+            MAX_HANDSHAKE_PACKET
+        }
+    }
+
+    fn packet(&mut self, out: &mut Vec<u8>, f: impl FnOnce(&mut Vec<u8>)) {
+        let start = begin_packet(out);
+        f(out);
+        end_packet(out, start, &mut self.seq);
+    }
+
+    fn status_flags(&self) -> u16 {
+        let mut s = 0;
+        if self.sql.autocommit {
+            s |= status::AUTOCOMMIT;
+        }
+        if self.engine.as_ref().is_some_and(|e| e.in_transaction()) {
+            s |= status::IN_TRANS;
+        }
+        s
+    }
+
+    fn send_ok(&mut self, out: &mut Vec<u8>, affected: u64, last_id: u64, warnings: u16, more: bool) {
+        self.send_ok_info(out, affected, last_id, warnings, "", more);
+    }
+
+    /// OK with MySQL's human-readable info string (`Rows matched: 3  Changed: 1
+    /// Warnings: 0` after UPDATE, `Records: ...` after a multi-row INSERT or
+    /// ALTER TABLE), which the mysql CLI prints and drivers parse (mysqli's
+    /// info, mysql2's changedRows).
+    /// The info is a length-encoded string, as mysqld writes it (net_send_ok
+    /// uses net_store_data also without CLIENT_SESSION_TRACK), and as
+    /// libmysqlclient, MariaDB Connector/C and mysql-connector-python read it:
+    /// sent raw, the MariaDB mysql CLI fails with 2027 "malformed packet".
+    fn send_ok_info(&mut self, out: &mut Vec<u8>, affected: u64, last_id: u64, warnings: u16, info: &str, more: bool) {
+        let st = self.status_flags() | if more { status::MORE_RESULTS_EXISTS } else { 0 };
+        self.packet(out, |o| encode_ok(o, 0, affected, last_id, st, warnings, info));
+    }
+
+    pub fn send_err(&mut self, out: &mut Vec<u8>, e: &SqlError) {
+        self.packet(out, |o| encode_err(o, e.code, e.state, &e.message));
+    }
+
+    /// First bytes of the connection: the greeting, or ERR 1040 past the limits.
+    /// Past the limit, the oldest connection still logging in gives its slot
+    /// to this one (`Registry::evict_oldest_login`); without one, the client
+    /// listeners keep one more slot for an administrator (checked at login).
+    pub fn start(&mut self, out: &mut Vec<u8>) -> Flow {
+        let reg = &self.server.registry;
+        let admin_port = self.counted_admin_port;
+        let (count, limit) = if admin_port { (&reg.admin_connected, self.server.config.admin_max_connections as u64) } else { (&reg.connected, self.server.max_connections()) };
+        let n = count.fetch_add(1, Ordering::AcqRel) + 1;
+        self.counted = true;
+        if !admin_port {
+            self.server.stats.note_connected(n);
+        }
+        let mut over = false;
+        if n > limit {
+            if reg.evict_oldest_login(admin_port, self.id()) {
+                // The evicted connection's slot is ours; it does not release it.
+                count.fetch_sub(1, Ordering::AcqRel);
+            } else {
+                // The client listeners' extra slot is for an administrator.
+                over = admin_port || n > limit + 1;
+            }
+        }
+        if over || self.server.is_shutting_down() {
+            self.server.stats.connection_errors_max_connections.inc();
+            self.server.stats.aborted_connects.inc();
+            let e = if over { SqlError::too_many_connections() } else { SqlError::server_shutdown() };
+            self.seq = 0;
+            self.send_err(out, &e);
+            return Flow::Close;
+        }
+        reg.login_pending(&self.handle);
+        self.seq = 0;
+        let scramble = self.scramble;
+        let g = Greeting {
+            server_version: SERVER_VERSION,
+            connection_id: self.id(),
+            scramble: &scramble,
+            capabilities: cap::SERVER_DEFAULT,
+            charset: charset::UTF8MB4_GENERAL_CI as u8,
+            status: status::AUTOCOMMIT,
+            auth_plugin: auth::CACHING_SHA2,
+        };
+        self.packet(out, |o| g.encode(o));
+        Flow::Continue
+    }
+
+    /// Handle one complete packet. `seq` is the sequence id it arrived with.
+    /// A packet whose sequence id is not the one expected (0 for a command,
+    /// the next one during a login exchange) gets ERR 1156 and the connection
+    /// closes, as MySQL does.
+    pub fn on_packet(&mut self, seq: u8, payload: &[u8], out: &mut Vec<u8>, flush: &mut Flush<'_>) -> Flow {
+        if self.server.config.statistics {
+            self.server.stats.bytes_received.add(payload.len() as i64 + 4);
+        }
+        // `seq` is the id of the last physical packet; the first one's is checked.
+        let physical = payload.len() / turnstile_wire::consts::MAX_PACKET_PAYLOAD + 1;
+        if seq.wrapping_sub((physical - 1) as u8) != self.expected_seq() {
+            return self.packets_out_of_order(out);
+        }
+        self.seq = seq.wrapping_add(1);
+        match self.phase {
+            Phase::Handshake => self.on_handshake(payload, out),
+            Phase::AuthSwitch => self.on_auth_switch(payload, out),
+            Phase::Command => self.guarded(out, |s, out| s.on_command(payload, out, flush)),
+        }
+    }
+
+    /// The sequence id the client's next packet must start with.
+    fn expected_seq(&self) -> u8 {
+        match self.phase {
+            Phase::Command => 0,
+            // After the greeting or an auth switch request: one past ours.
+            Phase::Handshake | Phase::AuthSwitch => self.seq,
+        }
+    }
+
+    /// ERR 1156 (sent with the sequence id the client should have used, as
+    /// MariaDB does), then close. Also for a continuation packet out of order
+    /// (`FrameError::OutOfOrder` from the decoder).
+    pub fn packets_out_of_order(&mut self, out: &mut Vec<u8>) -> Flow {
+        if !self.authenticated {
+            self.server.stats.aborted_connects.inc();
+        }
+        self.seq = self.expected_seq();
+        self.send_err(out, &SqlError::new(1156, "08S01", "Got packets out of order"));
+        Flow::Close
+    }
+
+    /// After the socket reported end of input: if another connection took
+    /// this one's slot (`Registry::evict_oldest_login`), ERR 1040 for the
+    /// client; true when there is something in `out` to send before closing.
+    pub fn evicted_notice(&mut self, out: &mut Vec<u8>) -> bool {
+        if self.handle.login.load(Ordering::Acquire) != login::EVICTED {
+            return false;
+        }
+        self.server.stats.connection_errors_max_connections.inc();
+        // The client answers the greeting (or auth switch) with `seq`; a reply to that is one more.
+        self.seq = self.expected_seq().wrapping_add(1);
+        self.send_err(out, &SqlError::too_many_connections());
+        true
+    }
+
+    fn deprecate_eof(&self) -> bool {
+        self.caps & cap::DEPRECATE_EOF != 0
+    }
+
+    fn on_command(&mut self, payload: &[u8], out: &mut Vec<u8>, flush: &mut Flush<'_>) -> Flow {
+        let cmd = match Command::decode(payload, self.caps) {
+            Ok(c) => c,
+            Err(_) => {
+                self.send_err(out, &SqlError::new(1835, "HY000", "Malformed communication packet."));
+                return Flow::Close;
+            }
+        };
+        let stats = self.server.config.statistics;
+        match cmd {
+            Command::Quit => {
+                self.quit = true;
+                Flow::Close
+            }
+            Command::Ping => {
+                self.send_ok(out, 0, 0, 0, false);
+                Flow::Continue
+            }
+            Command::Query(sql) => {
+                let sql = match statement_text(sql) {
+                    Ok(sql) => sql,
+                    Err(e) => {
+                        self.send_err(out, &e);
+                        return Flow::Continue;
+                    }
+                };
+                self.begin_command("Query", &sql);
+                self.run_query(&sql, out, flush)
+            }
+            Command::InitDb(db) => {
+                let db = String::from_utf8_lossy(db).into_owned();
+                self.begin_command("Init DB", &db);
+                let engine = self.engine.as_mut().expect("authenticated");
+                match front::use_database(&mut self.sql, engine.as_mut(), &*self.server, &db) {
+                    Ok(()) => self.send_ok(out, 0, 0, 0, false),
+                    Err(e) => self.send_err(out, &e),
+                }
+                self.end_command();
+                Flow::Continue
+            }
+            Command::FieldList { table, .. } => {
+                let table = String::from_utf8_lossy(table).into_owned();
+                let engine = self.engine.as_mut().expect("authenticated");
+                match front::field_list(&mut self.sql, engine.as_mut(), &*self.server, &table) {
+                    Ok(cols) => {
+                        for c in cols {
+                            self.packet(out, |o| c.encode_for_field_list(o));
+                        }
+                        let st = self.status_flags();
+                        if self.deprecate_eof() {
+                            self.packet(out, |o| encode_ok(o, 0xfe, 0, 0, st, 0, ""));
+                        } else {
+                            self.packet(out, |o| encode_eof(o, 0, st));
+                        }
+                    }
+                    Err(e) => self.send_err(out, &e),
+                }
+                Flow::Continue
+            }
+            Command::Statistics => {
+                let s = &self.server;
+                let up = s.uptime().max(1);
+                let q = s.stats.questions.get();
+                let text = format!(
+                    "Uptime: {}  Threads: {}  Questions: {}  Slow queries: 0  Opens: 0  Flush tables: 0  Open tables: 0  Queries per second avg: {:.3}",
+                    up,
+                    s.registry.connected.load(Ordering::Relaxed),
+                    q,
+                    q as f64 / up as f64
+                );
+                self.packet(out, |o| o.extend_from_slice(text.as_bytes()));
+                Flow::Continue
+            }
+            Command::ProcessKill(id) => {
+                use turnstile_sql::ServerOps;
+                match self.server.kill(&self.sql, id as u64, false) {
+                    Ok(()) if id == self.id() => {
+                        self.send_err(out, &SqlError::query_interrupted());
+                        return Flow::Close;
+                    }
+                    Ok(()) => self.send_ok(out, 0, 0, 0, false),
+                    Err(e) => self.send_err(out, &e),
+                }
+                Flow::Continue
+            }
+            Command::ChangeUser(cu) => self.change_user(cu, out),
+            Command::ResetConnection => {
+                if let Some(e) = self.engine.as_mut() {
+                    e.reset();
+                }
+                let db = self.sql.db.clone();
+                self.sql.reset();
+                self.sql.db = db;
+                self.sql.apply_login_defaults(&self.server.globals);
+                self.apply_global_isolation();
+                self.stmts.clear();
+                self.send_ok(out, 0, 0, 0, false);
+                Flow::Continue
+            }
+            Command::SetOption(opt) => {
+                match opt {
+                    0 => self.multi_statements = true,
+                    1 => self.multi_statements = false,
+                    _ => {
+                        self.send_err(out, &SqlError::unknown_command());
+                        return Flow::Continue;
+                    }
+                }
+                let st = self.status_flags();
+                self.packet(out, |o| encode_eof(o, 0, st));
+                Flow::Continue
+            }
+            Command::StmtPrepare(sql) => {
+                if stats {
+                    self.server.stats.com_stmt_prepare.inc();
+                }
+                match statement_text(sql) {
+                    Ok(sql) => self.prepare(sql.into_owned(), out),
+                    Err(e) => self.send_err(out, &e),
+                }
+                Flow::Continue
+            }
+            Command::StmtExecute { statement_id, rest, .. } => {
+                if stats {
+                    self.server.stats.com_stmt_execute.inc();
+                    self.server.stats.questions.inc();
+                }
+                self.execute_prepared(statement_id, rest, out, flush)
+            }
+            Command::StmtSendLongData { statement_id, param, data } => {
+                let max = self.server.max_allowed_packet();
+                if let Some(st) = self.stmts.get_mut(&statement_id) {
+                    st.add_long_data(param as usize, data, max);
+                }
+                // COM_STMT_SEND_LONG_DATA has no response.
+                Flow::Continue
+            }
+            Command::StmtClose(id) => {
+                self.stmts.remove(&id);
+                Flow::Continue
+            }
+            Command::StmtReset(id) => {
+                match self.stmts.get_mut(&id) {
+                    Some(st) => {
+                        st.clear_long_data();
+                        st.long_data_over = false;
+                        self.send_ok(out, 0, 0, 0, false);
+                    }
+                    None => self.send_err(out, &SqlError::unknown_stmt_handler(id, "mysqld_stmt_reset")),
+                }
+                Flow::Continue
+            }
+            Command::StmtFetch { .. } => {
+                self.send_err(out, &SqlError::unsupported("cursors (COM_STMT_FETCH)"));
+                Flow::Continue
+            }
+            Command::Sleep | Command::Unknown(_) => {
+                self.send_err(out, &SqlError::unknown_command());
+                Flow::Continue
+            }
+        }
+    }
+
+    fn begin_command(&mut self, command: &'static str, text: &str) {
+        if self.server.config.statistics {
+            self.server.stats.threads_running.inc();
+        }
+        self.handle.killed.store(false, Ordering::Relaxed);
+        let db = &self.sql.db;
+        self.handle.set_info(|i| {
+            i.command = command;
+            i.state = "executing";
+            let mut end = text.len().min(MAX_INFO_LEN);
+            while !text.is_char_boundary(end) {
+                end -= 1;
+            }
+            i.query.clear();
+            i.query.push_str(&text[..end]);
+            i.query_active = true;
+            if i.db != *db {
+                i.db.clone_from(db);
+            }
+            i.since = std::time::Instant::now();
+        });
+    }
+
+    fn end_command(&mut self) {
+        if self.server.config.statistics {
+            self.server.stats.threads_running.dec();
+        }
+        self.handle.set_info(|i| {
+            i.command = "Sleep";
+            i.state = "";
+            i.query_active = false;
+            i.since = std::time::Instant::now();
+        });
+    }
+
+    /// Tear down: unregister and release the connection slot.
+    /// The connection should be closed with an RST: the client said COM_QUIT
+    /// and `reset_after_quit` is on (see `Stream::reset_on_close`).
+    pub fn close_with_reset(&self) -> bool {
+        self.quit && self.server.config.reset_after_quit
+    }
+
+    pub fn finish(&mut self) {
+        self.handle.detach_socket();
+        if let Some(mut e) = self.engine.take() {
+            e.cancel_paused();
+            if e.in_transaction() {
+                let ctx = ExecContext::new(self.waits, &self.handle.killed, &self.probe);
+                let _ = e.rollback(&ctx);
+            }
+        }
+        let reg = &self.server.registry;
+        reg.remove(self.handle.id);
+        // An evicted connection's slot now belongs to the one that evicted it.
+        let evicted = reg.login_leave(&self.handle, login::GONE) == login::EVICTED;
+        if self.counted && !evicted {
+            let count = if self.counted_admin_port { &reg.admin_connected } else { &reg.connected };
+            count.fetch_sub(1, Ordering::AcqRel);
+        }
+        if self.counted_login {
+            reg.logged_in.fetch_sub(1, Ordering::AcqRel);
+        }
+        if self.authenticated && !self.quit {
+            self.server.stats.aborted_clients.inc();
+        }
+    }
+}

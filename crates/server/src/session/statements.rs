@@ -1,0 +1,219 @@
+//! Running COM_QUERY: one statement or several (CLIENT_MULTI_STATEMENTS), each
+//! through the SQL front into a `WireSink`, with panics caught per command; and
+//! a result set paused because the client is slow to read (pool scheduler),
+//! resumed when the socket drains.
+
+use super::result_sink::{set_row_format, WireSink};
+use super::{Flow, Flush, Session};
+use std::sync::atomic::Ordering;
+use turnstile_engine::{Column, ExecContext, Outcome, SqlError, Value};
+use turnstile_sql::front::{self, Call};
+use turnstile_wire::consts::status;
+use turnstile_wire::response::{encode_eof, encode_ok};
+
+/// What happens after one statement.
+pub(super) enum Step {
+    Next,
+    Stop,
+    Paused,
+    Close,
+}
+
+/// A result set waiting for the client to read, and what follows it.
+pub(super) struct PausedResult {
+    pub(super) rest: std::collections::VecDeque<String>,
+    pub(super) binary: bool,
+}
+
+impl Session {
+    /// COM_QUERY, possibly several statements.
+    pub(super) fn run_query(&mut self, sql: &str, out: &mut Vec<u8>, flush: &mut Flush<'_>) -> Flow {
+        if self.multi_statements && sql.contains(';') {
+            let mut stmts: std::collections::VecDeque<String> = turnstile_engine::lex::split_statements(sql).into_iter().map(str::to_string).collect();
+            let first = stmts.pop_front().unwrap_or_default();
+            self.run_statements(&first, stmts, out, flush)
+        } else {
+            // The common case: one statement, run from the packet without a copy.
+            self.run_statements(sql, Default::default(), out, flush)
+        }
+    }
+
+    /// Run `first`, then `rest`, in order until one fails or pauses.
+    pub(super) fn run_statements(&mut self, first: &str, mut rest: std::collections::VecDeque<String>, out: &mut Vec<u8>, flush: &mut Flush<'_>) -> Flow {
+        let mut owned;
+        let mut stmt: &str = first;
+        loop {
+            if self.server.config.statistics {
+                self.server.stats.questions.inc();
+            }
+            let more = !rest.is_empty();
+            let result = self.run_statement(stmt, &[], false, &[], false, out, flush);
+            match self.finish_statement(result, more, out) {
+                Step::Next => {}
+                Step::Stop => break,
+                Step::Paused => {
+                    self.paused = Some(PausedResult { rest, binary: false });
+                    return Flow::Paused;
+                }
+                Step::Close => {
+                    self.end_command();
+                    return Flow::Close;
+                }
+            }
+            match rest.pop_front() {
+                Some(next) => {
+                    owned = next;
+                    stmt = &owned;
+                }
+                None => break,
+            }
+        }
+        self.end_command();
+        Flow::Continue
+    }
+
+    /// Continue a paused result set once the client has read some output.
+    pub fn resume(&mut self, out: &mut Vec<u8>, flush: &mut Flush<'_>) -> Flow {
+        self.guarded(out, |s, out| s.resume_inner(out, flush))
+    }
+
+    /// Run a command with panics caught: a bug anywhere in the front or the
+    /// session (the engine catches its own) ends this connection with ERR
+    /// 1105, not the worker thread serving it and every other connection
+    /// queued on it. The panic hook (`panics.rs`) logs it once, briefly.
+    pub(super) fn guarded(&mut self, out: &mut Vec<u8>, f: impl FnOnce(&mut Session, &mut Vec<u8>) -> Flow) -> Flow {
+        match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| f(self, out))) {
+            Ok(flow) => flow,
+            Err(_) => {
+                out.clear();
+                self.seq = 1;
+                self.paused = None;
+                self.send_err(out, &SqlError::internal("internal error; the connection is closed"));
+                Flow::Close
+            }
+        }
+    }
+
+    pub(super) fn resume_inner(&mut self, out: &mut Vec<u8>, flush: &mut Flush<'_>) -> Flow {
+        let Some(p) = self.paused.take() else { return Flow::Continue };
+        let result = {
+            let deprecate_eof = self.deprecate_eof();
+            let engine = self.engine.as_mut().expect("authenticated");
+            // The paused result's row format (its column types) carries on.
+            let format = std::mem::take(&mut self.row_format);
+            let mut sink = WireSink::new(out, &mut self.seq, deprecate_eof, p.binary, format, flush, 0, self.pausable);
+            sink.sent_columns = true;
+            let ctx = ExecContext::new(self.waits, &self.handle.killed, &self.probe).with_deadline(self.sql.deadline_ms, self.sql.deadline_kind);
+            let r = engine.resume(&ctx, &mut sink);
+            let r = if sink.io_error.is_some() { Err(None) } else { r.map_err(Some) };
+            self.row_format = std::mem::take(&mut sink.format);
+            (r, true)
+        };
+        let more = !p.rest.is_empty();
+        match self.finish_statement(result, more, out) {
+            Step::Paused => {
+                self.paused = Some(p);
+                Flow::Paused
+            }
+            Step::Close => {
+                self.end_command();
+                Flow::Close
+            }
+            Step::Stop => {
+                self.end_command();
+                Flow::Continue
+            }
+            Step::Next => {
+                let mut rest = p.rest;
+                match rest.pop_front() {
+                    Some(next) if !p.binary => self.run_statements(&next, rest, out, flush),
+                    _ => {
+                        self.end_command();
+                        Flow::Continue
+                    }
+                }
+            }
+        }
+    }
+
+    /// Drop a paused result (client gone or killed).
+    pub fn cancel_paused(&mut self) {
+        if self.paused.take().is_some() {
+            if let Some(e) = self.engine.as_mut() {
+                e.cancel_paused();
+            }
+            self.end_command();
+        }
+    }
+
+    /// Write the end of one statement's response; decide what happens next.
+    pub(super) fn finish_statement(&mut self, result: (Result<Outcome, Option<SqlError>>, bool), more: bool, out: &mut Vec<u8>) -> Step {
+        let (result, sent_columns) = result;
+        if self.sql.kill_self || self.handle.kill_connection.load(Ordering::Relaxed) {
+            self.sql.kill_self = false;
+            if let Some(e) = self.engine.as_mut() {
+                e.cancel_paused();
+            }
+            out.clear();
+            self.seq = 1;
+            self.send_err(out, &SqlError::query_interrupted());
+            return Step::Close;
+        }
+        let st = self.status_flags() | if more { status::MORE_RESULTS_EXISTS } else { 0 };
+        match result {
+            Err(None) => Step::Close,
+            Ok(Outcome::Paused) => Step::Paused,
+            Ok(Outcome::Rows) => {
+                if !sent_columns {
+                    // An engine that streamed nothing still owes a well-formed reply.
+                    self.send_ok(out, 0, 0, 0, more);
+                } else if self.deprecate_eof() {
+                    self.packet(out, |o| encode_ok(o, 0xfe, 0, 0, st, 0, ""));
+                } else {
+                    self.packet(out, |o| encode_eof(o, 0, st));
+                }
+                Step::Next
+            }
+            Ok(Outcome::Done(d)) => {
+                self.send_ok_info(out, d.affected_rows, d.last_insert_id, d.warnings, &d.info, more);
+                Step::Next
+            }
+            Err(Some(e)) => {
+                self.send_err(out, &e);
+                Step::Stop
+            }
+        }
+    }
+
+    /// Run one statement, streaming its rows. `direct`: a prepared statement's
+    /// `front::is_direct_engine`. `Err(None)` means the socket failed.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn run_statement(
+        &mut self,
+        sql: &str,
+        params: &[Value],
+        binary: bool,
+        columns: &[Column],
+        direct: bool,
+        out: &mut Vec<u8>,
+        flush: &mut Flush<'_>,
+    ) -> (Result<Outcome, Option<SqlError>>, bool) {
+        let deprecate_eof = self.deprecate_eof();
+        let status_before = self.status_flags();
+        let engine = self.engine.as_mut().expect("authenticated");
+        // A prepared statement's known columns set the format up front; the
+        // engine's column definitions (if it sends them) set it again.
+        let mut format = std::mem::take(&mut self.row_format);
+        set_row_format(&mut format, binary, columns);
+        let mut sink = WireSink::new(out, &mut self.seq, deprecate_eof, binary, format, flush, status_before, self.pausable);
+        let ctx = ExecContext::new(self.waits, &self.handle.killed, &self.probe);
+        let mut call = Call { sess: &mut self.sql, engine: engine.as_mut(), ops: &*self.server, ctx: &ctx, params };
+        let result = if direct { front::execute_direct(&mut call, sql, &mut sink) } else { front::execute(&mut call, sql, &mut sink) };
+        let sent_columns = sink.sent_columns;
+        self.row_format = std::mem::take(&mut sink.format);
+        if sink.io_error.is_some() {
+            return (Err(None), sent_columns);
+        }
+        (result.map_err(Some), sent_columns)
+    }
+}
