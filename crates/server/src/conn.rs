@@ -2,19 +2,15 @@
 //! plus who is on the other end, worked out by the thread that serves it.
 
 use crate::accounts::Peer;
-use std::io::{self, Read, Write};
-use std::net::TcpStream;
+use crate::transport::Transport;
+use std::io;
 use std::os::fd::{AsRawFd, RawFd};
-use std::os::unix::net::UnixStream;
 use std::time::Duration;
 
-pub enum Stream {
-    Tcp(TcpStream),
-    Unix(UnixStream),
-    /// The socket was closed (the pool closes it as soon as the session ends,
-    /// even if a stale queue entry still refers to the connection).
-    Closed,
-}
+/// A connection's transport, or nothing once the connection is closed (the
+/// pool closes the socket as soon as the session ends, even if a stale queue
+/// entry still refers to the connection).
+pub struct Stream(Option<Box<dyn Transport>>);
 
 fn closed() -> io::Error {
     io::Error::new(io::ErrorKind::NotConnected, "connection closed")
@@ -35,19 +31,25 @@ pub struct Accepted {
 impl Accepted {
     /// Who is connecting: computed on the thread that serves the session.
     pub fn peer(&self) -> (Peer, Option<std::net::SocketAddr>) {
-        match &self.stream {
-            Stream::Tcp(s) => match self.addr.map(Ok).unwrap_or_else(|| s.peer_addr()) {
-                Ok(a) => {
-                    let ip = match a.ip() {
-                        std::net::IpAddr::V6(v6) => v6.to_ipv4_mapped().map(std::net::IpAddr::V4).unwrap_or(a.ip()),
-                        v4 => v4,
-                    };
-                    let a = std::net::SocketAddr::new(ip, a.port());
-                    (Peer { ip: ip_text(ip), local: ip.is_loopback() }, Some(a))
-                }
-                Err(_) => (Peer { ip: "unknown".into(), local: false }, None),
+        let local = || (Peer { ip: "localhost".into(), local: true }, None);
+        let Some(t) = self.stream.0.as_ref() else { return local() };
+        let addr = match self.addr {
+            Some(a) => Ok(a),
+            None => match t.peer_addr() {
+                Some(a) => a,
+                None => return local(),
             },
-            Stream::Unix(_) | Stream::Closed => (Peer { ip: "localhost".into(), local: true }, None),
+        };
+        match addr {
+            Ok(a) => {
+                let ip = match a.ip() {
+                    std::net::IpAddr::V6(v6) => v6.to_ipv4_mapped().map(std::net::IpAddr::V4).unwrap_or(a.ip()),
+                    v4 => v4,
+                };
+                let a = std::net::SocketAddr::new(ip, a.port());
+                (Peer { ip: ip_text(ip), local: ip.is_loopback() }, Some(a))
+            }
+            Err(_) => (Peer { ip: "unknown".into(), local: false }, None),
         }
     }
 }
@@ -78,76 +80,67 @@ fn ip_text(ip: std::net::IpAddr) -> String {
 }
 
 impl Stream {
-    /// Called before the socket is closed after the client's COM_QUIT: make
-    /// close(2) send an RST instead of a FIN (SO_LINGER with a zero timeout).
-    /// The client has said goodbye and closed its end, so nothing is lost; its
-    /// socket then goes away at once instead of waiting in TIME_WAIT for a
-    /// minute, and the server skips the FIN/ACK exchange (58.4 -> 51.6 µs of
-    /// server CPU per connection in bench/ab.py, see docs/configuration.md).
+    pub fn new(transport: impl Transport + 'static) -> Stream {
+        Stream(Some(Box::new(transport)))
+    }
+
+    /// Close the transport now.
+    pub fn close(&mut self) {
+        self.0 = None;
+    }
+
+    fn open(&self) -> io::Result<&dyn Transport> {
+        self.0.as_deref().ok_or_else(closed)
+    }
+
+    fn open_mut(&mut self) -> io::Result<&mut (dyn Transport + 'static)> {
+        self.0.as_deref_mut().ok_or_else(closed)
+    }
+
     pub fn reset_on_close(&self) {
-        if let Stream::Tcp(s) = self {
-            let _ = socket2::SockRef::from(s).set_linger(Some(Duration::ZERO));
+        if let Some(t) = &self.0 {
+            t.reset_on_close();
         }
     }
 
     pub fn set_read_timeout(&self, d: Duration) -> io::Result<()> {
-        match self {
-            Stream::Tcp(s) => s.set_read_timeout(Some(d)),
-            Stream::Unix(s) => s.set_read_timeout(Some(d)),
-            Stream::Closed => Err(closed()),
-        }
+        self.open()?.set_read_timeout(d)
     }
 
     pub fn set_write_timeout(&self, d: Duration) -> io::Result<()> {
-        match self {
-            Stream::Tcp(s) => s.set_write_timeout(Some(d)),
-            Stream::Unix(s) => s.set_write_timeout(Some(d)),
-            Stream::Closed => Err(closed()),
-        }
-    }
-
-    pub fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        match self {
-            Stream::Tcp(s) => s.read(buf),
-            Stream::Unix(s) => s.read(buf),
-            Stream::Closed => Err(closed()),
-        }
-    }
-
-    /// Write everything, retrying on EINTR; a timeout (net_write_timeout) is an error.
-    pub fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
-        match self {
-            Stream::Tcp(s) => s.write_all(buf),
-            Stream::Unix(s) => s.write_all(buf),
-            Stream::Closed => Err(closed()),
-        }
-    }
-
-    /// Write what the socket takes now (non-blocking sockets).
-    pub fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        match self {
-            Stream::Tcp(s) => s.write(buf),
-            Stream::Unix(s) => s.write(buf),
-            Stream::Closed => Err(closed()),
-        }
+        self.open()?.set_write_timeout(d)
     }
 
     pub fn set_nonblocking(&self) -> io::Result<()> {
-        match self {
-            Stream::Tcp(s) => s.set_nonblocking(true),
-            Stream::Unix(s) => s.set_nonblocking(true),
-            Stream::Closed => Err(closed()),
+        self.open()?.set_nonblocking()
+    }
+
+    pub fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        self.open_mut()?.read(buf)
+    }
+
+    pub fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.open_mut()?.write(buf)
+    }
+
+    /// Write all of `buf` (blocking transports).
+    pub fn write_all(&mut self, mut buf: &[u8]) -> io::Result<()> {
+        let t = self.open_mut()?;
+        while !buf.is_empty() {
+            match t.write(buf) {
+                Ok(0) => return Err(io::Error::new(io::ErrorKind::WriteZero, "peer closed")),
+                Ok(n) => buf = &buf[n..],
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(e),
+            }
         }
+        Ok(())
     }
 }
 
 impl AsRawFd for Stream {
     fn as_raw_fd(&self) -> RawFd {
-        match self {
-            Stream::Tcp(s) => s.as_raw_fd(),
-            Stream::Unix(s) => s.as_raw_fd(),
-            Stream::Closed => -1,
-        }
+        self.0.as_ref().map_or(-1, |t| t.fd())
     }
 }
 

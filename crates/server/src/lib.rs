@@ -21,6 +21,7 @@ pub mod scheduler;
 pub mod server;
 pub mod session;
 pub mod stats;
+pub mod transport;
 
 use std::sync::atomic::Ordering;
 use std::sync::Arc;

@@ -831,7 +831,7 @@ impl Pool {
             inner.stream.reset_on_close();
         }
         // Close the socket now, even if a stale queue entry still holds the connection.
-        inner.stream = Stream::Closed;
+        inner.stream.close();
     }
 
     /// Stall detection and timeouts.
