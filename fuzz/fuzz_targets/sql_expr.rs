@@ -1,5 +1,5 @@
 //! Fuzz target: the SQL front's expression parser and evaluator
-//! (crates/sql/src/expr.rs).
+//! (crates/sql/src/expr/).
 //!
 //! Input: an expression list as in `SELECT expr, expr` without a table or
 //! `SET @x = expr` (a leading SELECT or SET keyword is skipped; a first input

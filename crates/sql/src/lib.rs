@@ -141,3 +141,12 @@ pub trait ServerOps {
     /// Apply an account statement. SHOW GRANTS returns its lines.
     fn account(&self, by: &SessionState, stmt: AccountStmt) -> Result<Vec<String>, SqlError>;
 }
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn executable_comments_run_up_to_the_server_version() {
+        let version: Vec<u32> = crate::SERVER_VERSION.split('-').next().unwrap().split('.').map(|p| p.parse().unwrap()).collect();
+        assert_eq!(version[0] * 10000 + version[1] * 100 + version[2], turnstile_engine::lex::VERSION_ID);
+    }
+}

@@ -1,0 +1,75 @@
+//! The session's privileges: cached per database until accounts change, as
+//! the engine asks for them (`SessionAccess`) and as the front checks them
+//! (`require`).
+
+use super::Call;
+use crate::{privs, ServerOps, SessionState};
+use turnstile_engine::{Access, SqlError};
+
+/// The session's privileges on its current database (the hot path: no copy
+/// of the database name while the cache holds).
+fn current_db_privileges(sess: &mut SessionState, ops: &dyn ServerOps) -> u32 {
+    let gen = ops.privilege_generation();
+    if let Some((g, d, bits)) = &sess.priv_cache {
+        if *g == gen && *d == sess.db {
+            return *bits;
+        }
+    }
+    let db = sess.db.clone();
+    privileges(sess, ops, db.as_deref())
+}
+
+/// The session's privileges on `db`, cached until accounts change.
+pub(super) fn privileges(sess: &mut SessionState, ops: &dyn ServerOps, db: Option<&str>) -> u32 {
+    let gen = ops.privilege_generation();
+    if let Some((g, d, bits)) = &sess.priv_cache {
+        if *g == gen && d.as_deref() == db {
+            return *bits;
+        }
+    }
+    let bits = ops.privileges(sess, db);
+    sess.priv_cache = Some((gen, db.map(str::to_string), bits));
+    bits
+}
+
+/// The session's privileges as the engine asks for them, for each table a
+/// statement names: the current database's bits (from the session's cache,
+/// refreshed by `session_access` before the statement), the accounts for
+/// any other.
+pub(super) struct SessionAccess<'a> {
+    sess: &'a SessionState,
+    ops: &'a dyn ServerOps,
+    /// The current database and the session's bits on it.
+    current: Option<(&'a str, u32)>,
+}
+
+impl Access for SessionAccess<'_> {
+    fn privileges(&self, db: &str) -> u32 {
+        match self.current {
+            Some((d, bits)) if d == db => bits,
+            _ => self.ops.privileges(self.sess, Some(db)),
+        }
+    }
+    fn who(&self) -> (&str, &str) {
+        (&self.sess.user, &self.sess.host)
+    }
+}
+
+/// The `Access` of a session, with its current database's privileges cached.
+pub(super) fn session_access<'a>(sess: &'a mut SessionState, ops: &'a dyn ServerOps) -> SessionAccess<'a> {
+    let bits = current_db_privileges(sess, ops);
+    let sess: &'a SessionState = sess;
+    SessionAccess { current: sess.db.as_deref().map(|d| (d, bits)), sess, ops }
+}
+
+/// Fail unless the session holds all of `need` on `db` (None: global); for
+/// ADMIN the error names the privilege `name`.
+pub(super) fn require(call: &mut Call<'_, '_>, db: Option<&str>, need: u32, name: &str) -> Result<(), SqlError> {
+    if privileges(call.sess, call.ops, db) & need == need {
+        Ok(())
+    } else if need == privs::ADMIN {
+        Err(SqlError::specific_access_denied(name))
+    } else {
+        Err(SqlError::db_access_denied(&call.sess.user, &call.sess.host, db.unwrap_or("")))
+    }
+}

@@ -1,0 +1,50 @@
+//! Statements the engine runs: session values substituted into the text,
+//! the session's privileges and limits in the context, LAST_INSERT_ID() taken
+//! back; and the engine's COM_STMT_PREPARE and COM_FIELD_LIST.
+
+use super::access::session_access;
+use super::deadline::session_int;
+use super::Call;
+use crate::{ServerOps, SessionState};
+use turnstile_engine::{Column, Done, EngineSession, Outcome, Prepared, RowSink, SqlError};
+
+/// COM_STMT_PREPARE of a statement the engine runs: its description, or the
+/// error MySQL gives at prepare (no privilege, no such table, bad syntax).
+pub fn prepare(sess: &mut SessionState, engine: &mut dyn EngineSession, ops: &dyn ServerOps, sql: &str) -> Result<Prepared, SqlError> {
+    let access = session_access(sess, ops);
+    engine.prepare(&access, sql)
+}
+
+/// COM_FIELD_LIST: the columns of `table` in the current database.
+pub fn field_list(sess: &mut SessionState, engine: &mut dyn EngineSession, ops: &dyn ServerOps, table: &str) -> Result<Vec<Column>, SqlError> {
+    let access = session_access(sess, ops);
+    engine.field_list(&access, table)
+}
+
+/// Run `sql` in the engine after substituting the session's values into it
+/// (@x, @@x, USER(), CONNECTION_ID(), ...).
+pub(super) fn engine_statement(call: &mut Call<'_, '_>, sql: &str, sink: &mut dyn RowSink) -> Result<Outcome, SqlError> {
+    let substituted = crate::dialect::substitute(call, sql)?;
+    engine_run(call, substituted.as_deref().unwrap_or(sql), sink)
+}
+
+/// Run `sql` in the engine, which checks the session's privileges on every
+/// table it names.
+pub(super) fn engine_run(call: &mut Call<'_, '_>, sql: &str, sink: &mut dyn RowSink) -> Result<Outcome, SqlError> {
+    let cte_depth = session_int(call.sess, call.ops, "cte_max_recursion_depth", &call.ops.globals().hot.cte_max_recursion_depth);
+    let access = session_access(call.sess, call.ops);
+    let mut ctx = call.ctx.with_access(&access);
+    ctx.cte_max_recursion_depth = cte_depth.max(0) as u64;
+    let out = call.engine.execute(&ctx, sql, call.params, sink)?;
+    // LAST_INSERT_ID() changes only when a value was generated or set with
+    // LAST_INSERT_ID(expr) (MySQL); an engine that keeps it knows both.
+    match call.engine.last_insert_id() {
+        Some(id) => call.sess.last_insert_id = id,
+        None => {
+            if let Outcome::Done(Done { generated_id: Some(id), .. }) = &out {
+                call.sess.last_insert_id = *id;
+            }
+        }
+    }
+    Ok(out)
+}

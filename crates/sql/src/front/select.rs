@@ -1,0 +1,197 @@
+//! SELECT and DO without a table: the select list evaluated by the front's
+//! own expression evaluator, one row with computed column definitions. What
+//! the front cannot evaluate goes to an engine that evaluates SQL.
+
+use super::engine::engine_statement;
+use super::session_env::eval_in;
+use super::{lex_or_syntax, ok, Call};
+use crate::expr::{self, Expr, Parser};
+use turnstile_engine::lex::{Tok, Token};
+use turnstile_engine::{Column, Outcome, RowSink, SqlError, Value};
+use turnstile_wire::consts::{colflag, coltype};
+
+/// A SELECT without a table (one that reads a table never comes here):
+/// answered by the front, or by an engine that evaluates SQL when the front
+/// does not know something in it.
+pub(super) fn select_without_table(call: &mut Call<'_, '_>, sql: &str, sink: &mut dyn RowSink) -> Result<Outcome, SqlError> {
+    let toks = lex_or_syntax(sql)?;
+    // `SELECT 1 UNION SELECT 2`: no table, but a query for the engine, which needs a database.
+    if call.sess.db.is_some() && has_union(&toks) {
+        return engine_statement(call, sql, sink);
+    }
+    match local_select(call, sql, &toks, sink) {
+        // What the front does not know (a function, an operator, a
+        // clause) an engine that evaluates SQL may: it answers or
+        // refuses with its own error. Nothing was sent yet.
+        Err(e) if matches!(e.code, 1064 | 1235 | 1054 | 1305) && call.engine.evaluates_expressions() => engine_statement(call, sql, sink),
+        r => r,
+    }
+}
+
+/// True if a statement has a UNION (at any depth: the local evaluator has none).
+fn has_union(toks: &[Token]) -> bool {
+    toks.iter().any(|t| t.is_kw("UNION"))
+}
+
+/// A column definition that describes a computed value; `binary`: the
+/// expression is a binary string (`strtype`), so a string value is one.
+fn column_for(name: &str, v: &Value, binary: bool) -> Column {
+    let mut c = match v {
+        Value::Bytes(b) if binary => {
+            let mut c = Column::varbinary(name);
+            c.length = b.len() as u32;
+            c
+        }
+        Value::Int(_) => Column::computed(name, coltype::LONGLONG),
+        Value::UInt(_) => {
+            let mut c = Column::computed(name, coltype::LONGLONG);
+            c.flags |= colflag::UNSIGNED;
+            c
+        }
+        Value::Double(_) | Value::Float(_) => Column::computed(name, coltype::DOUBLE),
+        Value::Null => Column::computed(name, coltype::NULL),
+        Value::Date { .. } => Column::computed(name, coltype::DATE),
+        Value::DateTime { .. } => Column::computed(name, coltype::DATETIME),
+        Value::Time { .. } => Column::computed(name, coltype::TIME),
+        Value::Bytes(_) => Column::varchar(name),
+    };
+    if !v.is_null() {
+        c.flags |= colflag::NOT_NULL;
+    }
+    c
+}
+
+/// SELECT without a table: evaluate the list, return one row.
+fn local_select(call: &mut Call<'_, '_>, sql: &str, toks: &[Token], sink: &mut dyn RowSink) -> Result<Outcome, SqlError> {
+    let mut p = Parser::new(sql, toks);
+    p.expect_kw("SELECT")?;
+    while p.eat_kw("SQL_NO_CACHE") || p.eat_kw("SQL_CACHE") || p.eat_kw("DISTINCT") || p.eat_kw("ALL") || p.eat_kw("SQL_CALC_FOUND_ROWS") {}
+    let mut names = Vec::new();
+    let mut exprs = Vec::new();
+    let mut binary = Vec::new();
+    loop {
+        let (name, e, is_binary) = select_item(&mut p, sql, toks)?;
+        binary.push(is_binary);
+        names.push(name);
+        exprs.push(e);
+        if !p.eat_op(",") {
+            break;
+        }
+    }
+    if p.eat_kw("FROM") {
+        p.expect_kw("DUAL")?;
+    }
+    let mut limit: Option<u64> = None;
+    if p.eat_kw("WHERE") {
+        let cond = p.expr()?;
+        if expr::truthy(&eval_in(call, &cond)?) != Some(true) {
+            limit = Some(0);
+        }
+    }
+    if p.eat_kw("LIMIT") {
+        limit = Some(limit_rows(&mut p, limit)?);
+    }
+    if p.eat_kw("FOR") {
+        p.expect_kw("UPDATE")?;
+    }
+    p.eat_op(";");
+    if !p.at_end() {
+        return Err(p.error());
+    }
+    let mut row = Vec::with_capacity(exprs.len());
+    for e in &exprs {
+        row.push(eval_in(call, e)?);
+    }
+    let cols: Vec<Column> = names.iter().zip(&row).zip(&binary).map(|((n, v), &b)| column_for(n, v, b)).collect();
+    sink.columns(&cols)?;
+    if limit != Some(0) {
+        sink.row(&row)?;
+    }
+    Ok(Outcome::Rows)
+}
+
+/// One item of the select list: its column name (the alias, else the text
+/// of the expression, or a string literal's contents), the expression, and
+/// whether it is a binary string.
+fn select_item(p: &mut Parser<'_>, sql: &str, toks: &[Token]) -> Result<(String, Expr, bool), SqlError> {
+    let start = p.peek().map_or(sql.len(), |t| t.start);
+    let first = p.pos;
+    let e = p.expr()?;
+    let binary = turnstile_engine::strtype::is_binary_expr(sql, &toks[first..p.pos], &|_| false);
+    let end = p.toks.get(p.pos.wrapping_sub(1)).map_or(sql.len(), |t| t.end);
+    let mut name = sql[start..end].to_string();
+    if p.eat_kw("AS") {
+        name = p.name()?;
+    } else if let Some(Tok::Word(w)) | Some(Tok::Quoted(w)) = p.peek().map(|t| &t.tok) {
+        if !is_clause_keyword(w) {
+            name = w.to_string();
+            p.next();
+        }
+    } else if let Some(Tok::Str(s)) = p.peek().map(|t| &t.tok) {
+        name = String::from_utf8_lossy(s).into_owned();
+        p.next();
+    }
+    // MySQL names a string literal column by its contents (X'41' by its text).
+    if let (Expr::Lit(Value::Bytes(b)), true) = (&e, name == sql[start..end]) {
+        if matches!(toks.iter().find(|t| t.start == start).map(|t| &t.tok), Some(Tok::Str(_))) && !matches!(sql.as_bytes()[start], b'x' | b'X') {
+            name = String::from_utf8_lossy(b).into_owned();
+        }
+    }
+    Ok((name, e, binary))
+}
+
+/// After LIMIT: `n`, `offset, n` or `n OFFSET offset`, as how many of the
+/// one row to send (an offset past it sends none), at most `limit` (what
+/// WHERE left).
+fn limit_rows(p: &mut Parser<'_>, limit: Option<u64>) -> Result<u64, SqlError> {
+    let first = unsigned_number(p)?;
+    Ok(if p.eat_op(",") {
+        let n = unsigned_number(p)?;
+        if first > 0 {
+            0
+        } else {
+            n
+        }
+    } else if p.eat_kw("OFFSET") {
+        let off = unsigned_number(p)?;
+        if off > 0 {
+            0
+        } else {
+            first
+        }
+    } else {
+        first
+    }
+    .min(limit.unwrap_or(u64::MAX)))
+}
+
+/// A word that ends a select item rather than naming it (`SELECT 1 FROM ...`).
+fn is_clause_keyword(w: &str) -> bool {
+    ["FROM", "WHERE", "LIMIT", "FOR", "INTO", "ORDER", "GROUP", "HAVING", "UNION"].iter().any(|k| k.eq_ignore_ascii_case(w))
+}
+
+/// An unsigned integer literal (LIMIT's arguments).
+fn unsigned_number(p: &mut Parser<'_>) -> Result<u64, SqlError> {
+    match p.next().map(|t| &t.tok) {
+        Some(Tok::Number(n)) => n.parse().map_err(|_| p.error()),
+        _ => {
+            p.pos -= 1;
+            Err(p.error())
+        }
+    }
+}
+
+/// DO expr, ...: evaluate for the side effects, return nothing.
+pub(super) fn do_statement(call: &mut Call<'_, '_>, sql: &str) -> Result<Outcome, SqlError> {
+    let toks = lex_or_syntax(sql)?;
+    let mut p = Parser::new(sql, &toks);
+    p.expect_kw("DO")?;
+    loop {
+        let e = p.expr()?;
+        eval_in(call, &e)?;
+        if !p.eat_op(",") {
+            break;
+        }
+    }
+    Ok(ok())
+}

@@ -1,0 +1,251 @@
+//! SET statements: system and user variables (with MySQL's scope rules and
+//! side effects), NAMES, CHARACTER SET, TRANSACTION ISOLATION LEVEL / READ
+//! ONLY / READ WRITE.
+
+use super::access::privileges;
+use super::session_env::SessionEnv;
+use super::{ok, Call};
+use crate::expr::{self, Expr, Parser};
+use crate::vars::{self, Scope};
+use crate::{privs, SessionState};
+use turnstile_engine::lex::{Tok, Token};
+use turnstile_engine::{EngineSession, Outcome, SqlError, Value};
+
+/// SET statements: variables, NAMES, CHARACTER SET, TRANSACTION.
+pub(super) fn set_statement(call: &mut Call<'_, '_>, sql: &str, toks: &[Token]) -> Result<Outcome, SqlError> {
+    let mut p = Parser::new(sql, toks);
+    p.expect_kw("SET")?;
+    loop {
+        set_one(call, &mut p)?;
+        if !p.eat_op(",") {
+            break;
+        }
+    }
+    p.eat_op(";");
+    if !p.at_end() {
+        return Err(p.error());
+    }
+    Ok(ok())
+}
+
+/// Set a session variable by name, as SET SESSION does.
+fn set_session(call: &mut Call<'_, '_>, name: &str, v: Value) -> Result<(), SqlError> {
+    let def = vars::lookup(name).ok_or_else(|| SqlError::unknown_system_variable(name))?;
+    assign(call, def, Some("session"), v)
+}
+
+/// One assignment of a SET statement: NAMES, CHARACTER SET, [scope]
+/// TRANSACTION ..., @user_var = expr, or [scope] system_var = expr | DEFAULT.
+fn set_one(call: &mut Call<'_, '_>, p: &mut Parser<'_>) -> Result<(), SqlError> {
+    if p.eat_kw("NAMES") {
+        return set_names(call, p);
+    }
+    if p.peek().is_some_and(|t| t.is_kw("CHARSET")) || (p.peek().is_some_and(|t| t.is_kw("CHARACTER")) && p.toks.get(p.pos + 1).is_some_and(|t| t.is_kw("SET"))) {
+        return set_character_set(call, p);
+    }
+    // Scope keyword.
+    let mut scope: Option<&'static str> = None;
+    if p.eat_kw("GLOBAL") || p.eat_kw("PERSIST") || p.eat_kw("PERSIST_ONLY") {
+        scope = Some("global");
+    } else if p.eat_kw("SESSION") || p.eat_kw("LOCAL") {
+        scope = Some("session");
+    }
+    if p.eat_kw("TRANSACTION") {
+        return set_transaction(call, p, scope);
+    }
+    let target = p.next().ok_or_else(|| p.error())?;
+    enum Target {
+        UserVar(String),
+        SystemVar(Option<String>, String),
+    }
+    let target = match &target.tok {
+        Tok::UserVar(n) => Target::UserVar(n.clone()),
+        Tok::SysVar(var_scope, n) => Target::SystemVar(var_scope.clone().or(scope.map(str::to_string)), n.clone()),
+        Tok::Word(w) | Tok::Quoted(w) => {
+            let mut name = w.as_str().to_ascii_lowercase();
+            if p.eat_op(".") {
+                // SET @@session.x is lexed as SysVar; `SET session.x` is not valid.
+                name = p.name()?.to_ascii_lowercase();
+            }
+            Target::SystemVar(scope.map(str::to_string), name)
+        }
+        _ => {
+            p.pos -= 1;
+            return Err(p.error());
+        }
+    };
+    if !(p.eat_op("=") || p.eat_op(":=")) {
+        return Err(p.error());
+    }
+    let e = p.expr()?;
+    match target {
+        Target::UserVar(name) => {
+            let v = expr::eval(&e, &mut SessionEnv { call, words_are_values: false })?;
+            call.sess.user_vars.insert(name, v);
+            Ok(())
+        }
+        Target::SystemVar(scope, name) => {
+            let def = vars::lookup(&name).ok_or_else(|| SqlError::unknown_system_variable(&name))?;
+            let v = if e == Expr::Default {
+                match scope.as_deref() {
+                    Some("global") => return Err(SqlError::unsupported("SET GLOBAL ... = DEFAULT")),
+                    _ => {
+                        call.sess.vars.remove(def.name);
+                        if def.name == "autocommit" {
+                            return assign(call, def, None, call.ops.globals().get(def));
+                        }
+                        return Ok(());
+                    }
+                }
+            } else {
+                expr::eval(&e, &mut SessionEnv { call, words_are_values: true })?
+            };
+            assign(call, def, scope.as_deref(), v)
+        }
+    }
+}
+
+/// SET NAMES x [COLLATE y] (after NAMES): the client, connection and
+/// results character sets and the connection's collation.
+fn set_names(call: &mut Call<'_, '_>, p: &mut Parser<'_>) -> Result<(), SqlError> {
+    let charset = if p.eat_kw("DEFAULT") { "utf8mb4".to_string() } else { p.name()?.to_ascii_lowercase() };
+    let collation = if p.eat_kw("COLLATE") { Some(p.name()?.to_ascii_lowercase()) } else { None };
+    check_charset(&charset)?;
+    for var in ["character_set_client", "character_set_connection", "character_set_results"] {
+        set_session(call, var, Value::str(&charset))?;
+    }
+    let collation = collation.unwrap_or_else(|| default_collation(&charset));
+    set_session(call, "collation_connection", Value::str(&collation))?;
+    Ok(())
+}
+
+/// SET CHARACTER SET x / SET CHARSET x (at CHARACTER or CHARSET): the client
+/// and results character sets.
+fn set_character_set(call: &mut Call<'_, '_>, p: &mut Parser<'_>) -> Result<(), SqlError> {
+    if !p.eat_kw("CHARSET") {
+        p.next();
+        p.next();
+    }
+    let charset = if p.eat_kw("DEFAULT") { "utf8mb4".to_string() } else { p.name()?.to_ascii_lowercase() };
+    check_charset(&charset)?;
+    set_session(call, "character_set_client", Value::str(&charset))?;
+    set_session(call, "character_set_results", Value::str(&charset))?;
+    Ok(())
+}
+
+/// Refuse a character set the server does not know (ERR 1115).
+fn check_charset(cs: &str) -> Result<(), SqlError> {
+    match cs {
+        "utf8mb4" | "utf8" | "utf8mb3" | "latin1" | "binary" | "ascii" => Ok(()),
+        other => Err(SqlError::new(1115, "42000", format!("Unknown character set: '{}'", other))),
+    }
+}
+
+/// A character set's default collation.
+fn default_collation(cs: &str) -> String {
+    match cs {
+        "binary" => "binary".into(),
+        "latin1" => "latin1_swedish_ci".into(),
+        "ascii" => "ascii_general_ci".into(),
+        "utf8" | "utf8mb3" => "utf8mb3_general_ci".into(),
+        _ => "utf8mb4_general_ci".into(),
+    }
+}
+
+/// Store a system variable value with MySQL's scope rules and side effects.
+fn assign(call: &mut Call<'_, '_>, def: &'static vars::VarDef, scope: Option<&str>, v: Value) -> Result<(), SqlError> {
+    let v = vars::coerce(def, v)?;
+    let v = if def.name == "sql_mode" {
+        let text = v.to_text().map(|t| String::from_utf8_lossy(&t).to_ascii_uppercase()).unwrap_or_default();
+        let mut parts: Vec<&str> = Vec::new();
+        for part in text.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+            if !parts.contains(&part) {
+                parts.push(part);
+            }
+        }
+        Value::str(&parts.join(","))
+    } else {
+        v
+    };
+    if scope == Some("global") {
+        if privileges(call.sess, call.ops, None) & privs::ADMIN == 0 {
+            return Err(SqlError::specific_access_denied("SUPER or SYSTEM_VARIABLES_ADMIN"));
+        }
+        return call.ops.globals().set(def, v);
+    }
+    if def.scope == Scope::Global {
+        return Err(SqlError::global_only_var(def.name));
+    }
+    if def.read_only {
+        return Err(SqlError::read_only_var(def.name));
+    }
+    match def.name {
+        "autocommit" => {
+            let on = v == Value::Int(1);
+            if on && !call.sess.autocommit && call.engine.in_transaction() {
+                call.engine.commit(call.ctx)?;
+            }
+            call.sess.autocommit = on;
+            call.engine.set_autocommit(on);
+        }
+        "transaction_isolation" | "tx_isolation" => {
+            let Some(level) = vars::isolation_level(&v) else {
+                return Err(SqlError::wrong_value_for_var(def.name, &String::from_utf8_lossy(&v.to_text().unwrap_or_default())));
+            };
+            set_session_isolation(call.sess, call.engine, level);
+        }
+        _ => {
+            call.engine.set_variable(def.name, &v);
+            call.sess.vars.insert(def.name, v);
+        }
+    }
+    Ok(())
+}
+
+/// Make `level` the session's transaction_isolation (both names) and tell the
+/// engine, which applies it from the next transaction.
+pub fn set_session_isolation(sess: &mut SessionState, engine: &mut dyn EngineSession, level: &'static str) {
+    sess.vars.insert("transaction_isolation", Value::str(level));
+    sess.vars.insert("tx_isolation", Value::str(level));
+    engine.set_variable("transaction_isolation", &Value::str(level));
+}
+
+/// SET [GLOBAL|SESSION] TRANSACTION ISOLATION LEVEL ... | READ ONLY | READ WRITE
+fn set_transaction(call: &mut Call<'_, '_>, p: &mut Parser<'_>, scope: Option<&str>) -> Result<(), SqlError> {
+    loop {
+        if p.eat_kw("ISOLATION") {
+            p.expect_kw("LEVEL")?;
+            let level = if p.eat_kw("READ") {
+                if p.eat_kw("COMMITTED") {
+                    "READ-COMMITTED"
+                } else {
+                    p.expect_kw("UNCOMMITTED")?;
+                    "READ-UNCOMMITTED"
+                }
+            } else if p.eat_kw("REPEATABLE") {
+                p.expect_kw("READ")?;
+                "REPEATABLE-READ"
+            } else {
+                p.expect_kw("SERIALIZABLE")?;
+                "SERIALIZABLE"
+            };
+            let def = vars::lookup("transaction_isolation").unwrap();
+            assign(call, def, Some(scope.unwrap_or("session")), Value::str(level))?;
+        } else if p.eat_kw("READ") {
+            let read_only = if p.eat_kw("ONLY") {
+                1
+            } else {
+                p.expect_kw("WRITE")?;
+                0
+            };
+            let def = vars::lookup("transaction_read_only").unwrap();
+            assign(call, def, Some(scope.unwrap_or("session")), Value::Int(read_only))?;
+        } else {
+            return Err(p.error());
+        }
+        if !(p.peek().is_some_and(|t| t.is_op(",")) && p.toks.get(p.pos + 1).is_some_and(|t| t.is_kw("ISOLATION") || t.is_kw("READ"))) {
+            return Ok(());
+        }
+        p.next();
+    }
+}

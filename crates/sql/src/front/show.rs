@@ -1,0 +1,225 @@
+//! SHOW statements the front answers: VARIABLES, STATUS, DATABASES,
+//! WARNINGS/ERRORS, ENGINES, COLLATION, CHARACTER SET (PROCESSLIST is in
+//! `process`, GRANTS in `account`). SHOW TABLES, COLUMNS, CREATE TABLE, INDEX
+//! and TABLE STATUS are the engine's.
+
+use super::access::privileges;
+use super::account::account_statement;
+use super::engine::engine_statement;
+use super::process::show_processlist;
+use super::session_env::read_sys_var;
+use super::{lex_or_syntax, Call};
+use crate::account_sql;
+use crate::expr::{self, Parser};
+use crate::privs;
+use crate::vars;
+use turnstile_engine::lex::Tok;
+use turnstile_engine::{Column, Outcome, RowSink, SqlError, Value};
+use turnstile_wire::consts::coltype;
+
+/// The LIKE pattern or WHERE Variable_name = 'x' filter of a SHOW statement.
+enum Filter {
+    All,
+    Like(String),
+    Eq(Vec<String>),
+}
+
+impl Filter {
+    /// The filter after SHOW ... (LIKE 'pat', WHERE name = 'x' | LIKE 'pat' |
+    /// IN ('x', ...)), or `All` if none follows.
+    fn parse(p: &mut Parser<'_>) -> Result<Filter, SqlError> {
+        if p.eat_kw("LIKE") {
+            return match p.next().map(|t| &t.tok) {
+                Some(Tok::Str(s)) => Ok(Filter::Like(String::from_utf8_lossy(s).into_owned())),
+                _ => Err(p.error()),
+            };
+        }
+        if p.eat_kw("WHERE") {
+            p.name()?;
+            if p.eat_op("=") {
+                return Ok(Filter::Eq(vec![p.name()?]));
+            }
+            if p.eat_kw("LIKE") {
+                return Ok(Filter::Like(p.name()?));
+            }
+            p.expect_kw("IN")?;
+            p.expect_op("(")?;
+            let mut names = vec![p.name()?];
+            while p.eat_op(",") {
+                names.push(p.name()?);
+            }
+            p.expect_op(")")?;
+            return Ok(Filter::Eq(names));
+        }
+        Ok(Filter::All)
+    }
+
+    fn matches(&self, name: &str) -> bool {
+        match self {
+            Filter::All => true,
+            Filter::Like(pat) => expr::like_match(name, pat),
+            Filter::Eq(names) => names.iter().any(|n| n.eq_ignore_ascii_case(name)),
+        }
+    }
+}
+
+/// A two-column result (`first`, Value), as SHOW VARIABLES and SHOW STATUS send.
+fn name_value_rows(sink: &mut dyn RowSink, first: &str, rows: impl Iterator<Item = (String, Value)>) -> Result<Outcome, SqlError> {
+    sink.columns(&[Column::varchar(first), Column::varchar("Value")])?;
+    for (n, v) in rows {
+        sink.row(&[Value::str(&n), v])?;
+    }
+    Ok(Outcome::Rows)
+}
+
+/// SHOW statements: what follows SHOW [GLOBAL | SESSION | LOCAL] [FULL]
+/// picks the step; SHOW GRANTS is an account statement.
+pub(super) fn show(call: &mut Call<'_, '_>, sql: &str, sink: &mut dyn RowSink) -> Result<Outcome, SqlError> {
+    let toks = lex_or_syntax(sql)?;
+    let mut p = Parser::new(sql, &toks);
+    if let Some(stmt) = account_sql::parse(&mut p)? {
+        return account_statement(call, stmt, sink);
+    }
+    p.expect_kw("SHOW")?;
+    let mut global = false;
+    if p.eat_kw("GLOBAL") {
+        global = true;
+    } else {
+        p.eat_kw("SESSION");
+        p.eat_kw("LOCAL");
+    }
+    let full = p.eat_kw("FULL");
+    if p.eat_kw("VARIABLES") {
+        return show_variables(call, &mut p, global, sink);
+    }
+    if p.eat_kw("STATUS") {
+        return show_status(call, &mut p, global, sink);
+    }
+    if p.eat_kw("PROCESSLIST") {
+        expect_end(&mut p)?;
+        return show_processlist(call, full, sink);
+    }
+    if p.eat_kw("DATABASES") || p.eat_kw("SCHEMAS") {
+        return show_databases(call, &mut p, sink);
+    }
+    if p.eat_kw("WARNINGS") || p.eat_kw("ERRORS") {
+        sink.columns(&[Column::varchar("Level"), Column::computed("Code", coltype::LONG), Column::varchar("Message")])?;
+        return Ok(Outcome::Rows);
+    }
+    if p.eat_kw("ENGINES") {
+        return show_engines(call, sink);
+    }
+    if p.eat_kw("COLLATION") {
+        return show_collation(&mut p, sink);
+    }
+    if (p.eat_kw("CHARACTER") && p.eat_kw("SET")) || p.eat_kw("CHARSET") {
+        return show_character_set(&mut p, sink);
+    }
+    // SHOW TABLES, COLUMNS, CREATE TABLE, INDEX, TABLE STATUS: the engine's.
+    engine_statement(call, sql, sink)
+}
+
+/// The end of the statement (an optional `;`), or a syntax error.
+fn expect_end(p: &mut Parser<'_>) -> Result<(), SqlError> {
+    p.eat_op(";");
+    if p.at_end() {
+        Ok(())
+    } else {
+        Err(p.error())
+    }
+}
+
+/// SHOW [GLOBAL] VARIABLES [filter]: every known variable, as the session
+/// (or the server) sees it.
+fn show_variables(call: &mut Call<'_, '_>, p: &mut Parser<'_>, global: bool, sink: &mut dyn RowSink) -> Result<Outcome, SqlError> {
+    let filter = Filter::parse(p)?;
+    expect_end(p)?;
+    let globals = call.ops.globals();
+    let sess = &*call.sess;
+    let rows = vars::VARS.iter().filter(|def| filter.matches(def.name)).map(|def| {
+        let v = if global { globals.get(def) } else { read_sys_var(sess, call.ops, call.engine, None, def.name).unwrap_or(Value::Null) };
+        (def.name.to_string(), vars::show_value(def, &v))
+    });
+    let rows: Vec<_> = rows.collect();
+    name_value_rows(sink, "Variable_name", rows.into_iter())
+}
+
+/// SHOW [GLOBAL] STATUS [filter]: the server's counters.
+fn show_status(call: &mut Call<'_, '_>, p: &mut Parser<'_>, global: bool, sink: &mut dyn RowSink) -> Result<Outcome, SqlError> {
+    let filter = Filter::parse(p)?;
+    expect_end(p)?;
+    let rows: Vec<_> = call.ops.status(call.sess, global).into_iter().filter(|(n, _)| filter.matches(n)).map(|(n, v)| (n.to_string(), v)).collect();
+    name_value_rows(sink, "Variable_name", rows.into_iter())
+}
+
+/// SHOW DATABASES [filter]: the system schemas and the engine's databases
+/// the session has any privilege on (information_schema always).
+fn show_databases(call: &mut Call<'_, '_>, p: &mut Parser<'_>, sink: &mut dyn RowSink) -> Result<Outcome, SqlError> {
+    let filter = Filter::parse(p)?;
+    expect_end(p)?;
+    let mut names: Vec<String> = turnstile_engine::catalog::SYSTEM_SCHEMAS.iter().map(|s| s.to_string()).collect();
+    names.extend(call.ops.engine().list_databases());
+    names.sort();
+    sink.columns(&[Column::varchar("Database")])?;
+    for n in names {
+        if !filter.matches(&n) {
+            continue;
+        }
+        if n != "information_schema" && privileges(call.sess, call.ops, Some(&n)) & privs::ALL == 0 {
+            continue;
+        }
+        sink.row(&[Value::str(&n)])?;
+    }
+    Ok(Outcome::Rows)
+}
+
+/// SHOW ENGINES: one engine, named InnoDB for clients that look for it.
+fn show_engines(call: &mut Call<'_, '_>, sink: &mut dyn RowSink) -> Result<Outcome, SqlError> {
+    sink.columns(&["Engine", "Support", "Comment", "Transactions", "XA", "Savepoints"].map(Column::varchar))?;
+    let name = call.ops.engine().name();
+    sink.row(&[Value::str("InnoDB"), Value::str("DEFAULT"), Value::str(&format!("Served by Turnstile's {} engine", name)), Value::str("YES"), Value::str("NO"), Value::str("YES")])?;
+    Ok(Outcome::Rows)
+}
+
+/// SHOW COLLATION [filter]: the collations the server answers to.
+fn show_collation(p: &mut Parser<'_>, sink: &mut dyn RowSink) -> Result<Outcome, SqlError> {
+    let filter = Filter::parse(p)?;
+    sink.columns(&[
+        Column::varchar("Collation"),
+        Column::varchar("Charset"),
+        Column::computed("Id", coltype::LONGLONG),
+        Column::varchar("Default"),
+        Column::varchar("Compiled"),
+        Column::computed("Sortlen", coltype::LONGLONG),
+    ])?;
+    for (c, cs, id, def) in [
+        ("utf8mb4_general_ci", "utf8mb4", 45, "Yes"),
+        ("utf8mb4_bin", "utf8mb4", 46, ""),
+        ("utf8mb4_0900_ai_ci", "utf8mb4", 255, ""),
+        ("utf8mb3_general_ci", "utf8mb3", 33, "Yes"),
+        ("latin1_swedish_ci", "latin1", 8, "Yes"),
+        ("binary", "binary", 63, "Yes"),
+    ] {
+        if filter.matches(c) {
+            sink.row(&[Value::str(c), Value::str(cs), Value::Int(id), Value::str(def), Value::str("Yes"), Value::Int(1)])?;
+        }
+    }
+    Ok(Outcome::Rows)
+}
+
+/// SHOW CHARACTER SET | CHARSET [filter]: the character sets the server answers to.
+fn show_character_set(p: &mut Parser<'_>, sink: &mut dyn RowSink) -> Result<Outcome, SqlError> {
+    let filter = Filter::parse(p)?;
+    sink.columns(&[Column::varchar("Charset"), Column::varchar("Description"), Column::varchar("Default collation"), Column::computed("Maxlen", coltype::LONGLONG)])?;
+    for (cs, d, c, n) in [
+        ("utf8mb4", "UTF-8 Unicode", "utf8mb4_general_ci", 4),
+        ("utf8mb3", "UTF-8 Unicode", "utf8mb3_general_ci", 3),
+        ("latin1", "cp1252 West European", "latin1_swedish_ci", 1),
+        ("binary", "Binary pseudo charset", "binary", 1),
+    ] {
+        if filter.matches(cs) {
+            sink.row(&[Value::str(cs), Value::str(d), Value::str(c), Value::Int(n)])?;
+        }
+    }
+    Ok(Outcome::Rows)
+}
