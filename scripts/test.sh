@@ -35,6 +35,11 @@ cargo test --release --locked --workspace 2>&1 | tee /tmp/turnstile-cargo-test.l
 if grep -qE "FAILED|error(\[|:)" /tmp/turnstile-cargo-test.log; then
   echo "rust unit tests failed"; exit 1
 fi
+echo "== in-memory session and driver tests with debug assertions on (invariants are debug_assert!)"
+cargo test --locked -p turnstile-wire -p turnstile-server 2>&1 | tee /tmp/turnstile-cargo-test-debug.log | grep -E "^test result|FAILED|panicked|error" || true
+if grep -qE "FAILED|error(\[|:)" /tmp/turnstile-cargo-test-debug.log; then
+  echo "debug-assertion tests failed"; exit 1
+fi
 echo "== fuzz targets, 60 s each (scripts/fuzz.sh)"
 bash scripts/fuzz.sh --seconds 60
 # The whole integration suite runs once per scheduler; both runs are attempted

@@ -808,7 +808,9 @@ impl Pool {
         }
         match c.state.compare_exchange(BUSY, IDLE, Ordering::AcqRel, Ordering::Acquire) {
             Ok(_) => false,
-            Err(_) => {
+            Err(now) => {
+                // Only the owner lets go, and an event for an owned connection only marks it PENDING.
+                debug_assert_eq!(now, PENDING, "a connection this worker owns changed state under it");
                 // PENDING: only we can clear it (nobody else claims a non-IDLE connection).
                 c.state.store(BUSY, Ordering::Release);
                 true

@@ -50,12 +50,14 @@ impl PacketDecoder {
 
     /// Keep `n` of the bytes most recently handed out by `spare`.
     pub fn commit(&mut self, spare_len: usize, n: usize) {
+        debug_assert!(n <= spare_len && spare_len <= self.buf.len() - self.start, "commit {} of {} spare bytes", n, spare_len);
         let keep = self.buf.len() - spare_len + n;
         self.buf.truncate(keep);
     }
 
     /// Bytes received but not yet returned as a payload.
     pub fn buffered(&self) -> usize {
+        debug_assert!(self.start <= self.buf.len());
         self.buf.len() - self.start
     }
 
@@ -175,6 +177,7 @@ pub fn begin_packet(out: &mut Vec<u8>) -> usize {
 
 /// Finish a packet begun with `begin_packet`, splitting it if it is 16 MiB or more.
 pub fn end_packet(out: &mut Vec<u8>, start: usize, seq: &mut u8) {
+    debug_assert!(start + 4 <= out.len(), "end_packet without begin_packet");
     let len = out.len() - start - 4;
     if len < MAX_PACKET_PAYLOAD {
         out[start..start + 3].copy_from_slice(&(len as u32).to_le_bytes()[..3]);

@@ -249,7 +249,8 @@ impl Session {
         if n > limit {
             if reg.evict_oldest_login(admin_port, self.id()) {
                 // The evicted connection's slot is ours; it does not release it.
-                count.fetch_sub(1, Ordering::AcqRel);
+                let before = count.fetch_sub(1, Ordering::AcqRel);
+                debug_assert!(before > 0, "a connection slot released twice");
             } else {
                 // The client listeners' extra slot is for an administrator.
                 over = admin_port || n > limit + 1;
@@ -287,6 +288,8 @@ impl Session {
         if self.server.config.statistics {
             self.server.stats.bytes_received.add(payload.len() as i64 + 4);
         }
+        debug_assert_eq!(self.authenticated, self.phase == Phase::Command, "commands run only after a login");
+        debug_assert!(self.paused.is_none(), "no packet is read while a result is paused");
         // `seq` is the id of the last physical packet; the first one's is checked.
         let physical = payload.len() / turnstile_wire::consts::MAX_PACKET_PAYLOAD + 1;
         if seq.wrapping_sub((physical - 1) as u8) != self.expected_seq() {
@@ -562,7 +565,8 @@ impl Session {
             count.fetch_sub(1, Ordering::AcqRel);
         }
         if self.counted_login {
-            reg.logged_in.fetch_sub(1, Ordering::AcqRel);
+            let before = reg.logged_in.fetch_sub(1, Ordering::AcqRel);
+            debug_assert!(before > 0, "a login slot released twice");
         }
         if self.authenticated && !self.quit {
             self.server.stats.aborted_clients.inc();
