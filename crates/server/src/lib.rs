@@ -1,11 +1,14 @@
 //! turnstile-server: the connection layer.
 //!
-//! Listeners and accepting (`listener`), the pool-of-threads scheduler
-//! (`pool`), the thread-per-connection scheduler with its thread cache
-//! (`per_thread`), the protocol session (`session`), the sharded connection
-//! registry (`registry`), counters (`stats`), accounts (`accounts`),
-//! settings (`config`) and the panic hook (`panics`). `start` brings a
-//! server up; the binary adds the command line and signal handling.
+//! A connection's path, file by file: `listener` binds and accepts; a
+//! `transport` (TCP, Unix socket) carries its bytes; the `scheduler` chosen
+//! at start-up (`pool`: pool-of-threads, or `per_thread`:
+//! thread-per-connection with its thread cache) runs an I/O loop around the
+//! connection's `driver`, which frames packets, keeps the deadlines and feeds
+//! the protocol `session`; the session registers in the sharded `registry`,
+//! counts in `stats`, checks `accounts`. Also: settings (`config`), the data
+//! directory (`datadir`), the panic hook (`panics`). `start` brings a server
+//! up; the binary adds the command line and signal handling.
 
 pub mod accounts;
 pub mod config;
