@@ -124,7 +124,6 @@ impl Driver {
 
     /// Run the complete packets received (at most `budget`) and say what is
     /// wanted next.
-    #[inline]
     pub fn poll(&mut self, budget: &mut usize, flush: &mut Flush<'_>) -> Want {
         loop {
             if self.closing {

@@ -32,55 +32,49 @@ pub trait Transport: Send {
     fn peer_addr(&self) -> Option<io::Result<SocketAddr>>;
 }
 
-impl Transport for TcpStream {
-    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        Read::read(self, buf)
-    }
-    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        Write::write(self, buf)
-    }
-    fn fd(&self) -> RawFd {
-        self.as_raw_fd()
-    }
-    fn set_read_timeout(&self, timeout: Duration) -> io::Result<()> {
-        TcpStream::set_read_timeout(self, Some(timeout))
-    }
-    fn set_write_timeout(&self, timeout: Duration) -> io::Result<()> {
-        TcpStream::set_write_timeout(self, Some(timeout))
-    }
-    fn set_nonblocking(&self) -> io::Result<()> {
-        TcpStream::set_nonblocking(self, true)
-    }
-    /// SO_LINGER 0: the client, which has already closed its end after
-    /// COM_QUIT, keeps no TIME_WAIT socket.
-    fn reset_on_close(&self) {
-        let _ = socket2::SockRef::from(self).set_linger(Some(Duration::ZERO));
-    }
-    fn peer_addr(&self) -> Option<io::Result<SocketAddr>> {
-        Some(TcpStream::peer_addr(self))
-    }
+/// The methods a socket type implements the same way (std's TcpStream and
+/// UnixStream share their names but no trait).
+macro_rules! socket_transport {
+    ($t:ty, $reset:expr, $peer:expr) => {
+        impl Transport for $t {
+            fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+                Read::read(self, buf)
+            }
+            fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+                Write::write(self, buf)
+            }
+            fn fd(&self) -> RawFd {
+                self.as_raw_fd()
+            }
+            fn set_read_timeout(&self, timeout: Duration) -> io::Result<()> {
+                <$t>::set_read_timeout(self, Some(timeout))
+            }
+            fn set_write_timeout(&self, timeout: Duration) -> io::Result<()> {
+                <$t>::set_write_timeout(self, Some(timeout))
+            }
+            fn set_nonblocking(&self) -> io::Result<()> {
+                <$t>::set_nonblocking(self, true)
+            }
+            fn reset_on_close(&self) {
+                #[allow(clippy::redundant_closure_call)]
+                ($reset)(self)
+            }
+            fn peer_addr(&self) -> Option<io::Result<SocketAddr>> {
+                #[allow(clippy::redundant_closure_call)]
+                ($peer)(self)
+            }
+        }
+    };
 }
 
-impl Transport for UnixStream {
-    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        Read::read(self, buf)
-    }
-    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        Write::write(self, buf)
-    }
-    fn fd(&self) -> RawFd {
-        self.as_raw_fd()
-    }
-    fn set_read_timeout(&self, timeout: Duration) -> io::Result<()> {
-        UnixStream::set_read_timeout(self, Some(timeout))
-    }
-    fn set_write_timeout(&self, timeout: Duration) -> io::Result<()> {
-        UnixStream::set_write_timeout(self, Some(timeout))
-    }
-    fn set_nonblocking(&self) -> io::Result<()> {
-        UnixStream::set_nonblocking(self, true)
-    }
-    fn peer_addr(&self) -> Option<io::Result<SocketAddr>> {
-        None
-    }
-}
+// SO_LINGER 0 on TCP: the client, which has already closed its end after
+// COM_QUIT, keeps no TIME_WAIT socket.
+socket_transport!(
+    TcpStream,
+    |s: &TcpStream| {
+        let _ = socket2::SockRef::from(s).set_linger(Some(Duration::ZERO));
+    },
+    |s: &TcpStream| Some(TcpStream::peer_addr(s))
+);
+// A Unix socket has no reset and no peer address: the peer is "localhost".
+socket_transport!(UnixStream, |_: &UnixStream| {}, |_: &UnixStream| None);
