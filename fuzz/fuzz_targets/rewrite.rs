@@ -1,5 +1,5 @@
 //! Fuzz target: the SQLite engine's dialect rewriter
-//! (crates/engine/src/sqlite/rewrite.rs).
+//! (crates/engine/src/sqlite/rewrite/).
 //!
 //! Input: a statement text. Like `SqliteSession::dml`, the statement's first
 //! keyword picks the kind (SELECT/WITH/TABLE, INSERT/REPLACE, UPDATE, DELETE;
