@@ -52,8 +52,12 @@ impl SqliteSession {
 
     /// Find or compile the statement; returns nothing (it stays in the cache).
     pub(super) fn compile(&mut self, sql: &str, kind: Kind, access: &dyn Access) -> Result<(), SqlError> {
-        let stamp = self.stamp();
         let inner = self.inner.clone();
+        // The schema epoch this compile is for, read before anything is
+        // resolved: DDL that ends after this point moves the epoch, so SQLite
+        // may not recompile the statement on its own later (authorize.rs).
+        let epoch = inner.epoch();
+        let stamp = (epoch << 20) ^ self.conn.as_ref().map_or(0, |c| c.temp_version);
         let conn = self.conn.as_mut().expect("conn");
         if let Some(c) = conn.cache_get(sql) {
             if c.stamp == stamp {
@@ -96,7 +100,6 @@ impl SqliteSession {
             show::attach_info_schema(conn)?;
         }
         let rules = authorize::Rules { ctes: &rw.ctes, info_schema: rw.info_schema };
-        let epoch = inner.epoch();
         conn.refresh_schemas(epoch)?;
         let (stmt, mut needs) = match authorize::compile(conn, &rw.sql, sql, &rules) {
             Ok(c) => c,
@@ -111,7 +114,7 @@ impl SqliteSession {
             needs.iter_mut().filter(|n| n.bits & privs::INSERT != 0 && n.table.eq_ignore_ascii_case(&ins.table)).for_each(|n| n.bits |= privs::DELETE);
         }
         let writes = !stmt.readonly() || rw.for_update;
-        conn.cache_put(sql, Cached { stmt, rw: Arc::new(rw), needs, writes, meta: None, stamp, epoch: inner.epoch(), last_use: 0 });
+        conn.cache_put(sql, Cached { stmt, rw: Arc::new(rw), needs, writes, meta: None, stamp, epoch, last_use: 0 });
         Ok(())
     }
 }
