@@ -139,3 +139,22 @@ def test_sql_functions_never_panic_on_hostile_bytes(sql_server, db):
     assert clients.query(clients.root(sql_server), "SELECT 1") == ((1,),)
     assert "panic" not in log_text(sql_server)
     assert log_size(sql_server) - before < 1024
+
+
+@pytest.mark.parametrize("sql", [
+    "SELECT BINARY + INTERVAL 1 DAY",
+    "SELECT SQL_NO_CACHE + INTERVAL 1 DAY",
+    "SELECT DISTINCT + INTERVAL 1 DAY",
+])
+def test_interval_arithmetic_on_a_missing_operand_is_a_syntax_error(sql_server, sql):
+    """The word before `+` writes nothing in the rewrite; the interval rewrite
+    then cut the text at a position past its end and panicked (ERR 1105, the
+    transaction rolled back). MariaDB: 1064, as here now."""
+    before = log_size(sql_server)
+    conn = clients.root(sql_server)
+    with pytest.raises(pymysql.err.ProgrammingError) as e:
+        clients.query(conn, sql)
+    assert e.value.args[0] == 1064, e.value.args
+    assert clients.query(conn, "SELECT '2020-01-01' + INTERVAL 1 DAY") == (("2020-01-02",),)
+    conn.close()
+    assert "panic" not in log_text(sql_server)[before:]

@@ -101,9 +101,14 @@ impl Translator<'_> {
         if start == usize::MAX || op_at == usize::MAX || start > op_at {
             return Err(syntax());
         }
-        let start = start + self.out[start..].len() - self.out[start..].trim_start().len();
-        // Drop the operator, wrap the operand.
+        // Drop the operator, wrap the operand. An operand that wrote nothing
+        // (`BINARY + INTERVAL 1 DAY`: the word before `+` is dropped) is a
+        // syntax error, as in MySQL.
         self.out.truncate(op_at);
+        let start = start + self.out[start..].len() - self.out[start..].trim_start().len();
+        if start >= self.out.len() {
+            return Err(syntax());
+        }
         self.out.insert_str(start, "date_add(");
         for p in self.out_at.iter_mut() {
             if *p != usize::MAX && *p >= start {
