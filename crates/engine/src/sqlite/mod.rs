@@ -248,10 +248,27 @@ pub(crate) struct Inner {
     nodb_pool: Mutex<Vec<Box<Conn>>>,
     /// Bumped by every DDL: cached statements re-translate, metadata is rebuilt.
     epoch: AtomicU64,
+    /// DDL statements changing a schema right now (`SchemaChange`).
+    schema_changes: AtomicU64,
     next_session: AtomicU64,
     /// Unique in the process (never reused, unlike an address): tells a
     /// parked connection's engine apart (`PARKED`).
     id: u64,
+}
+
+/// A schema change under way (`Inner::begin_schema_change`).
+pub struct SchemaChange<'a> {
+    inner: &'a Inner,
+}
+
+impl Drop for SchemaChange<'_> {
+    fn drop(&mut self) {
+        // The epoch moves before the change stops counting as running: a
+        // compile that sees no change running sees the epoch after it.
+        self.inner.bump_epoch();
+        let before = self.inner.schema_changes.fetch_sub(1, Ordering::AcqRel);
+        debug_assert!(before > 0, "a schema change ended twice");
+    }
 }
 
 /// Source of `Inner::id`.
@@ -261,8 +278,25 @@ impl Inner {
     pub fn epoch(&self) -> u64 {
         self.epoch.load(Ordering::Acquire)
     }
-    pub fn bump_epoch(&self) {
+    fn bump_epoch(&self) {
         self.epoch.fetch_add(1, Ordering::AcqRel);
+    }
+
+    /// DDL is about to change a schema: the epoch moves now and again when
+    /// the returned guard drops (also on an early return), and meanwhile the
+    /// change counts as running (`schema_change_running`).
+    pub fn begin_schema_change(&self) -> SchemaChange<'_> {
+        self.schema_changes.fetch_add(1, Ordering::AcqRel);
+        self.bump_epoch();
+        SchemaChange { inner: self }
+    }
+
+    /// Whether some DDL is changing a schema now. A statement compiled
+    /// meanwhile may have been compiled against the schema before or after
+    /// the change, whatever the epoch says, so SQLite may not recompile it on
+    /// its own (authorize.rs; `exec/compile.rs`).
+    pub fn schema_change_running(&self) -> bool {
+        self.schema_changes.load(Ordering::Acquire) != 0
     }
     /// The epoch itself, for statements stepping against it (`Conn::step_user`).
     pub fn epoch_cell(&self) -> &AtomicU64 {
@@ -488,6 +522,7 @@ impl SqliteEngine {
             dbs: RwLock::new(HashMap::new()),
             nodb_pool: Mutex::new(Vec::new()),
             epoch: AtomicU64::new(1),
+            schema_changes: AtomicU64::new(0),
             next_session: AtomicU64::new(1),
             id: NEXT_ENGINE_ID.fetch_add(1, Ordering::Relaxed),
         });
@@ -559,7 +594,7 @@ impl Engine for SqliteEngine {
         }
         // Statements compiled before the drop may not be recompiled by
         // SQLite on their own afterwards (authorize.rs).
-        self.inner.bump_epoch();
+        let change = self.inner.begin_schema_change();
         let existing = self.inner.dbs.read().unwrap_or_else(|e| e.into_inner()).get(name).cloned();
         if let Some(d) = existing {
             // Wait for a writer in progress (ERR 1205 after the timeout leaves
@@ -574,7 +609,7 @@ impl Engine for SqliteEngine {
             *d.anchor.lock().unwrap_or_else(|e| e.into_inner()) = None;
             d.writer.release(u64::MAX);
         }
-        self.inner.bump_epoch();
+        drop(change);
         self.inner.catalog.drop(name, if_exists)
     }
     fn open_session(&self) -> Result<Box<dyn EngineSession>, SqlError> {

@@ -44,6 +44,10 @@ impl Resolver for ConnResolver<'_> {
     }
 }
 
+/// The epoch of a statement compiled while DDL was changing a schema: no
+/// epoch equals it, so SQLite may never recompile such a statement on its own.
+const UNTRUSTED_EPOCH: u64 = u64::MAX;
+
 impl SqliteSession {
     pub(super) fn stamp(&self) -> u64 {
         let t = self.conn.as_ref().map_or(0, |c| c.temp_version);
@@ -57,6 +61,9 @@ impl SqliteSession {
         // resolved: DDL that ends after this point moves the epoch, so SQLite
         // may not recompile the statement on its own later (authorize.rs).
         let epoch = inner.epoch();
+        // Read after the epoch: DDL that began before it and is still
+        // running shows here; DDL that ended in between moved the epoch.
+        let trusted = !inner.schema_change_running();
         let stamp = (epoch << 20) ^ self.conn.as_ref().map_or(0, |c| c.temp_version);
         let conn = self.conn.as_mut().expect("conn");
         if let Some(c) = conn.cache_get(sql) {
@@ -114,7 +121,7 @@ impl SqliteSession {
             needs.iter_mut().filter(|n| n.bits & privs::INSERT != 0 && n.table.eq_ignore_ascii_case(&ins.table)).for_each(|n| n.bits |= privs::DELETE);
         }
         let writes = !stmt.readonly() || rw.for_update;
-        conn.cache_put(sql, Cached { stmt, rw: Arc::new(rw), needs, writes, meta: None, stamp, epoch, last_use: 0 });
+        conn.cache_put(sql, Cached { stmt, rw: Arc::new(rw), needs, writes, meta: None, stamp, epoch: if trusted { epoch } else { UNTRUSTED_EPOCH }, last_use: 0 });
         Ok(())
     }
 }

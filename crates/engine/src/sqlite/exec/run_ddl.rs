@@ -63,9 +63,11 @@ impl SqliteSession {
         }
         self.ensure_conn()?;
         self.check_ddl(&stmt, ctx.access)?;
-        // Before the schema changes as well as after: a statement compiled
-        // meanwhile must not be recompiled by SQLite on its own (authorize.rs).
-        self.inner.bump_epoch();
+        // Before the schema changes as well as after (the guard, also on an
+        // early return): a statement compiled meanwhile must not be
+        // recompiled by SQLite on its own (authorize.rs).
+        let inner = self.inner.clone();
+        let change = inner.begin_schema_change();
         let temporary = matches!(&stmt, Ddl::CreateTable { temporary: true, .. } | Ddl::DropTable { temporary: true, .. });
         let first = match &stmt {
             Ddl::CreateTable { table, .. } | Ddl::CreateIndex { table, .. } | Ddl::DropIndex { table, .. } | Ddl::Alter { table, .. } | Ddl::Truncate { table } => table.clone(),
@@ -117,7 +119,7 @@ impl SqliteSession {
         }
         conn.temp_version += 1;
         conn.cache.clear();
-        self.inner.bump_epoch();
+        drop(change);
         self.release_locks(&locks);
         if result.is_ok() {
             self.durable(&locks, ctx)?;
