@@ -9,7 +9,8 @@
 //! `ts_temporal_ok` and `ts_set_ok`
 //! (strict-mode checks with MySQL's messages) — and the `ts_ci` collation:
 //! utf8mb4_general_ci's case-insensitive, trailing-space-insensitive order
-//! (its comparison is turnstile-sqltext's `collate::ci_compare`). The date functions' calendar
+//! (its comparison is turnstile-sqltext's `collate::ci_compare`, whose
+//! per-character rule Turnstile's LIKE shares). The date functions' calendar
 //! arithmetic and date-text parsing are turnstile-sqltext's too (`civil`,
 //! `temporal`), as is UNHEX; the result size limit is turnstile-engine's
 //! (`limits`).

@@ -1,12 +1,15 @@
 //! utf8mb4_general_ci, the case-insensitive collation: `ci_compare` orders
 //! two strings as it does, `fold` is its rule for one character.
 //!
-//! Why here: it is MySQL's rule for comparing text, not SQLite's; the SQLite
-//! engine registers `ci_compare` as the `ts_ci` collation (`=` and ORDER BY
-//! on text columns). `fold`: a character's upper case when that is one
-//! character, with the accents of Latin-1 letters dropped (É is E), as
-//! general_ci does; MariaDB's general_ci also equates a few more (ß with s,
-//! İ with i) that this does not.
+//! Why here: the SQLite engine registers `ci_compare` as the `ts_ci`
+//! collation (`=` and ORDER BY on text columns), and LIKE as Turnstile
+//! matches it (`like.rs`: SHOW ... LIKE, LIKE without a table) folds
+//! characters with `fold`, so the two agree on which characters are equal.
+//! (The LIKE matcher once lowercased instead, and disagreed with this and with
+//! MariaDB on accented Latin letters, final sigma and dotless i.) `fold`:
+//! a character's upper case when that is one character, with the accents of
+//! Latin-1 letters dropped (É is E), as general_ci does; MariaDB's
+//! general_ci also equates a few more (ß with s, İ with i) that this does not.
 
 use std::cmp::Ordering;
 

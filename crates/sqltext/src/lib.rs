@@ -14,7 +14,7 @@
 //!   lexer and every byte scanner;
 //! - `cursor`: `TokenCursor`, the cursor the parsers walk tokens with;
 //! - `like`: LIKE patterns, matched without recursion; `collate`: the
-//!   case-insensitive collation (utf8mb4_general_ci);
+//!   case-insensitive collation (utf8mb4_general_ci) LIKE folds case by;
 //! - `types`: the MySQL column types by name (`Base`);
 //! - `temporal`: date and time texts; `civil`: civil-date arithmetic;
 //! - `hex`: UNHEX.

@@ -1,13 +1,20 @@
 //! LIKE patterns (`%`, `_`, backslash escape), matched without recursion.
 //!
-//! Used where Turnstile itself matches (SHOW ... LIKE, LIKE in statements
-//! without a table); SQLite matches LIKE inside queries. The obvious recursive
+//! Used where Turnstile itself matches: SHOW ... LIKE in the SQLite engine
+//! and in the SQL front, and LIKE in statements without a table (the front),
+//! which is why it lives in turnstile-sqltext, below both. SQLite matches
+//! LIKE inside queries with its own matcher. The obvious recursive
 //! matcher recursed once per character and backtracked exponentially on
 //! patterns such as `%a%a%a...b`, so a long string or pattern from any client
 //! could exhaust a worker's stack or its time. This is the two-cursor
 //! matcher: on a mismatch it resumes after the last `%`, one character
 //! further on, so it takes at most len(text) x len(pattern) steps and no
 //! stack.
+//!
+//! Case-insensitive matching folds each character with the case-insensitive
+//! collation's own rule (`collate::fold`), so LIKE and `=` on a ts_ci column
+//! agree on which characters are equal, and both agree with MariaDB's
+//! utf8mb4_general_ci on accents and case (É, ä, final sigma, dotless i).
 
 #[derive(Clone, Copy, PartialEq)]
 enum Item {
@@ -35,7 +42,7 @@ fn items(pat: &str, fold_case: bool) -> Vec<Item> {
 
 fn fold(c: char, fold_case: bool) -> char {
     if fold_case {
-        c.to_lowercase().next().unwrap_or(c)
+        crate::collate::fold(c)
     } else {
         c
     }
@@ -95,6 +102,20 @@ mod tests {
         assert!(like("abcabd", "%ab_", false));
         assert!(like("mississippi", "%iss%ppi", false));
         assert!(like("x\\", "x\\", false));
+    }
+
+    #[test]
+    fn case_folds_as_general_ci() {
+        // MariaDB 10.11, utf8mb4_general_ci: 1 1 0 1 1 1 0 1.
+        assert!(like("Ä", "ä", true));
+        assert!(like("Ä", "a", true));
+        assert!(!like("ß", "ss", true));
+        assert!(like("é", "E", true));
+        assert!(like("Σ", "ς", true));
+        assert!(like("I", "ı", true));
+        assert!(!like("\u{212a}", "k", true));
+        assert!(like("ÿ", "Ÿ", true));
+        assert!(!like("é", "E", false));
     }
 
     #[test]
