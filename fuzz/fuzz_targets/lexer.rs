@@ -1,23 +1,32 @@
-//! Fuzz target: the shared SQL lexer (crates/engine/src/lex.rs).
+//! Fuzz target: the shared SQL lexer (crates/sqltext/src/lex.rs) and the
+//! first-keyword scan (crates/sqltext/src/scan.rs).
 //!
 //! Input: a statement text. Besides not panicking, checks what callers rely
 //! on when they slice the text with the offsets the lexer returns (1064's
 //! "near '...'" and the rewriter's copies): every token's `start..end` and a
 //! `LexError`'s `at` lie inside the text on character boundaries, tokens come
 //! in order, and the helpers (`split_statements`, `first_keyword`,
-//! `count_params`) agree with `tokenize`.
+//! `count_params`) agree with `tokenize`: when the first token after opening
+//! parentheses is a word, `first_keyword` is its leading letters, digits and
+//! underscores (the two skip comments by the same rules, so a statement is
+//! routed the way it is lexed).
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use turnstile_engine::lex::{count_params, first_keyword, split_statements, tokenize, Tok};
 use turnstile_fuzz::{on_server_stack, sql_text};
+use turnstile_sqltext::lex::{count_params, split_statements, tokenize, Tok};
+use turnstile_sqltext::scan::first_keyword;
 
 fn check(data: &[u8]) {
     let sql = sql_text(data);
-    let _ = first_keyword(&sql);
+    let keyword = first_keyword(&sql);
     let _ = split_statements(&sql);
     match tokenize(&sql) {
         Ok(toks) => {
+            if let Some(Tok::Word(w)) = toks.iter().find(|t| !t.is_op("(")).map(|t| &t.tok) {
+                let lead: String = w.chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect();
+                assert_eq!(keyword, lead.to_ascii_uppercase(), "first_keyword disagrees with the lexer's first word {w:?}");
+            }
             let mut prev_end = 0;
             for t in &toks {
                 assert!(t.start <= t.end && t.end <= sql.len(), "token {t:?} outside the text");

@@ -1,5 +1,5 @@
 //! Fuzz target: the SQLite engine's dialect rewriter
-//! (crates/engine/src/sqlite/rewrite/).
+//! (crates/sqlite/src/rewrite/).
 //!
 //! Input: a statement text. Like `SqliteSession::dml`, the statement's first
 //! keyword picks the kind (SELECT/WITH/TABLE, INSERT/REPLACE, UPDATE, DELETE;
@@ -9,9 +9,9 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use turnstile_engine::lex::first_keyword;
-use turnstile_engine::sqlite::rewrite::{expression, rewrite, Kind};
 use turnstile_fuzz::{on_server_stack, sql_text, StubSchema};
+use turnstile_sqlite::rewrite::{expression, rewrite, Kind};
+use turnstile_sqltext::scan::first_keyword;
 
 thread_local! {
     static SCHEMA: StubSchema = StubSchema::new();

@@ -9,9 +9,9 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use turnstile_engine::lex::tokenize;
 use turnstile_fuzz::{on_server_stack, sql_text, StubEnv};
 use turnstile_sql::expr::{eval, Parser};
+use turnstile_sqltext::lex::tokenize;
 
 fn check(data: &[u8]) {
     let words_are_values = data.first().is_some_and(|b| b & 1 == 1);
@@ -22,7 +22,7 @@ fn check(data: &[u8]) {
         p.eat_kw("SET");
     }
     let mut env = StubEnv::new(words_are_values);
-    while !p.at_end() {
+    while !p.exhausted() {
         let Ok(e) = p.expr() else { return };
         if let Ok(v) = eval(&e, &mut env) {
             let _ = v.to_text();

@@ -31,11 +31,11 @@ use std::sync::mpsc::{sync_channel, Receiver, RecvTimeoutError, SyncSender};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 
-use turnstile_engine::sqlite::ddl::{self, Ddl};
-use turnstile_engine::sqlite::rewrite::Resolver;
-use turnstile_engine::sqlite::schema::TableDef;
 use turnstile_engine::{SqlError, Value};
 use turnstile_sql::expr::Env;
+use turnstile_sqlite::ddl::{self, Ddl};
+use turnstile_sqlite::rewrite::Resolver;
+use turnstile_sqlite::schema::TableDef;
 
 /// The server's default `thread_stack` (crates/server/src/config.rs).
 pub const SERVER_STACK_BYTES: usize = 256 * 1024;

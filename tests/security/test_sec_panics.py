@@ -24,7 +24,7 @@ from helpers import clients, rawproto
 from helpers import stmtproto as sp
 
 REPO = Path(__file__).resolve().parents[2]
-FUNCTION_SOURCES = ["crates/engine/src/sqlite/functions.rs", "crates/engine/src/sqlite/functions/ext.rs", "crates/engine/src/sqlite/functions/bytes.rs"]
+FUNCTION_SOURCES = ["crates/sqlite/src/functions.rs", "crates/sqlite/src/functions/ext.rs", "crates/sqlite/src/functions/bytes.rs"]
 
 
 def log_size(server) -> int:

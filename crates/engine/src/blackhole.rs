@@ -9,10 +9,11 @@
 //! so `INSERT INTO d1.t SELECT ... FROM d2.u` needs INSERT on both.
 
 use crate::catalog::Catalog;
-use crate::lex::{self, Tok};
 use crate::{privs, Access, Column, Done, Engine, EngineSession, ExecContext, Outcome, Prepared, RowSink, SqlError, Value};
 use std::path::Path;
 use std::sync::Arc;
+use turnstile_sqltext::lex::{self, Tok};
+use turnstile_sqltext::scan::first_keyword;
 
 pub struct Blackhole {
     catalog: Arc<Catalog>,
@@ -70,7 +71,7 @@ fn verb_privilege(kw: &str) -> u32 {
 impl BlackholeSession {
     /// See the module header: the verb's privilege on every database named.
     fn check_access(&self, access: &dyn Access, sql: &str) -> Result<(), SqlError> {
-        let need = verb_privilege(&lex::first_keyword(sql));
+        let need = verb_privilege(&first_keyword(sql));
         if need == 0 {
             return Ok(());
         }
@@ -91,7 +92,7 @@ impl BlackholeSession {
 
 /// Result columns a statement would have, from its text alone.
 fn result_columns(sql: &str, db: Option<&str>) -> Result<Vec<Column>, SqlError> {
-    let kw = lex::first_keyword(sql);
+    let kw = first_keyword(sql);
     match kw.as_str() {
         "SELECT" | "WITH" | "VALUES" | "TABLE" => select_columns(sql),
         "SHOW" => {
@@ -117,7 +118,7 @@ fn needs_database(sql: &str) -> Result<bool, SqlError> {
 
 /// Does the statement name a table at all?
 fn touches_table(sql: &str) -> Result<bool, SqlError> {
-    let kw = lex::first_keyword(sql);
+    let kw = first_keyword(sql);
     let tokens = lex::tokenize(sql).map_err(|e| SqlError::syntax(&sql[e.at..]))?;
     let touches_table = match kw.as_str() {
         "SELECT" | "WITH" => tokens.iter().any(|t| t.is_kw("FROM")),

@@ -16,6 +16,17 @@ impl std::fmt::Display for SqlError {
 
 impl std::error::Error for SqlError {}
 
+/// A parser's syntax error (turnstile-sqltext's cursor knows no engine
+/// error): MySQL's 1064 near the same text. Kept out of line, as the error
+/// path of recursive parsers should not grow their frames.
+impl From<turnstile_sqltext::cursor::SyntaxError<'_>> for SqlError {
+    #[cold]
+    #[inline(never)]
+    fn from(e: turnstile_sqltext::cursor::SyntaxError<'_>) -> SqlError {
+        SqlError::syntax(e.near)
+    }
+}
+
 impl SqlError {
     pub fn new(code: u16, state: &'static str, message: impl Into<String>) -> Self {
         SqlError { code, state, message: message.into() }

@@ -11,17 +11,20 @@
 //!   `WaitHook`, so the pool-of-threads scheduler can replace a blocked worker;
 //! - transactions and the current database are per session.
 //!
-//! Also here: `SqlError` (MySQL error code + SQLSTATE + message), the shared
-//! lexer and the on-disk database catalog.
+//! Also here: `SqlError` (MySQL error code + SQLSTATE + message), privileges
+//! (`access`), the on-disk database catalog, the blackhole engine, the coarse
+//! clock, the stack guard, the string-type rules of expressions (`strtype`)
+//! and the server-wide result size limit (`limits`). The SQLite engine is its
+//! own crate (turnstile-sqlite) that implements these traits, so nothing that
+//! only needs the boundary (the SQL front) links SQLite; SQL text handling
+//! (lexer, LIKE, dates) is turnstile-sqltext, below both.
 
 pub mod access;
 pub mod blackhole;
 pub mod catalog;
 pub mod clock;
 pub mod error;
-pub mod lex;
-pub mod like;
-pub mod sqlite;
+pub mod limits;
 pub mod stack;
 pub mod strtype;
 

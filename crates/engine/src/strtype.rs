@@ -13,7 +13,7 @@
 //! one of these or a binary column. Shared by the front (SELECT without a
 //! table) and the SQLite engine, so both describe the same expression alike.
 
-use crate::lex::{self, Tok, Token};
+use turnstile_sqltext::lex::{self, Tok, Token};
 
 /// Functions whose result is always a binary string.
 const BYTE_FUNCTIONS: &[&str] =

@@ -116,7 +116,7 @@ pub fn start(mut config: Config) -> Result<Running, String> {
     let engine: Box<dyn turnstile_engine::Engine> = match config.engine {
         config::EngineKind::Blackhole => Box::new(turnstile_engine::blackhole::Blackhole::open(&config.datadir).map_err(|e| format!("blackhole engine: {}", e))?),
         config::EngineKind::Sqlite => {
-            use turnstile_engine::sqlite::{Durability, Options, SqliteEngine};
+            use turnstile_sqlite::{Durability, Options, SqliteEngine};
             let durability = match config.sqlite_durability {
                 config::Durability::Full => Durability::Full,
                 config::Durability::Periodic => Durability::Periodic,
@@ -131,7 +131,7 @@ pub fn start(mut config: Config) -> Result<Running, String> {
                 lock_wait_timeout: config.innodb_lock_wait_timeout,
                 wal_autocheckpoint: config.sqlite_wal_autocheckpoint,
                 idle_checkpoint: Duration::from_millis(config.sqlite_idle_checkpoint_ms),
-                expr_depth: turnstile_engine::sqlite::expr_depth_for_stack(config.thread_stack),
+                expr_depth: turnstile_sqlite::expr_depth_for_stack(config.thread_stack),
                 max_value_bytes: usize::try_from(config.max_allowed_packet).unwrap_or(usize::MAX),
             };
             Box::new(SqliteEngine::open(&config.datadir, opts).map_err(|e| format!("sqlite engine: {}", e))?)

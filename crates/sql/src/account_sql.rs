@@ -4,8 +4,8 @@
 
 use crate::expr::Parser;
 use crate::privs;
-use turnstile_engine::lex::Tok;
 use turnstile_engine::SqlError;
+use turnstile_sqltext::lex::Tok;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct UserName {
@@ -111,7 +111,7 @@ fn string(p: &mut Parser<'_>) -> Result<String, SqlError> {
             p.next();
             Ok(String::from_utf8_lossy(s).into_owned())
         }
-        _ => Err(p.error()),
+        _ => Err(p.error().into()),
     }
 }
 
@@ -133,7 +133,7 @@ fn if_exists(p: &mut Parser<'_>) -> Result<bool, SqlError> {
 
 /// Consume MySQL options we accept and ignore (REQUIRE NONE, PASSWORD EXPIRE NEVER, ...).
 fn skip_account_options(p: &mut Parser<'_>) {
-    while !p.at_end() && !p.peek().is_some_and(|t| t.is_op(";")) {
+    while !p.exhausted() && !p.peek().is_some_and(|t| t.is_op(";")) {
         p.next();
     }
 }
@@ -259,8 +259,8 @@ pub fn parse(p: &mut Parser<'_>) -> Result<Option<AccountStmt>, SqlError> {
         return Ok(None);
     };
     p.eat_op(";");
-    if !p.at_end() {
-        return Err(p.error());
+    if !p.exhausted() {
+        return Err(p.error().into());
     }
     Ok(Some(stmt))
 }
@@ -268,7 +268,7 @@ pub fn parse(p: &mut Parser<'_>) -> Result<Option<AccountStmt>, SqlError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use turnstile_engine::lex::tokenize;
+    use turnstile_sqltext::lex::tokenize;
 
     fn parse_str(s: &str) -> Result<Option<AccountStmt>, SqlError> {
         let t = tokenize(s).unwrap();

@@ -13,8 +13,9 @@
 
 use crate::front::{self, Call};
 use crate::SessionState;
-use turnstile_engine::lex::{self, Tok};
 use turnstile_engine::{Outcome, RowSink, SqlError, Value};
+use turnstile_sqltext::lex::{self, Tok};
+use turnstile_sqltext::scan::{self, Comment};
 
 /// SQL-text prepared statements a session may hold.
 pub const MAX_SQL_PREPARED: usize = 1024;
@@ -41,23 +42,12 @@ pub fn select_reads_table(sql: &str) -> bool {
                 }
                 i += 1;
             }
-            b'#' => {
-                while i < b.len() && b[i] != b'\n' {
-                    i += 1;
-                }
-            }
-            b'-' if b.get(i + 1) == Some(&b'-') => {
-                while i < b.len() && b[i] != b'\n' {
-                    i += 1;
-                }
-            }
-            b'/' if b.get(i + 1) == Some(&b'*') && b.get(i + 2) != Some(&b'!') => {
-                i += 2;
-                while i + 1 < b.len() && !(b[i] == b'*' && b[i + 1] == b'/') {
-                    i += 1;
-                }
-                i += 2;
-            }
+            // Comments, by the lexer's rules (an executable comment's content is scanned).
+            b'#' | b'-' | b'/' => match scan::comment_at(b, i) {
+                Some(Comment::Skip(next) | Comment::Executable(next)) => i = next,
+                Some(Comment::Unterminated) => i = b.len(),
+                None => i += 1,
+            },
             b'F' | b'f'
                 if (i == 0 || !(is_ident(b[i - 1]) || b[i - 1] == b'@' || b[i - 1] == b'.'))
                     && b.len() >= i + 4
@@ -80,10 +70,11 @@ pub fn select_reads_table(sql: &str) -> bool {
     false
 }
 
-/// The text after leading whitespace and opening parentheses, if it starts
-/// with the word `kw` (ASCII, any case); no allocation.
+/// The text after leading whitespace, opening parentheses and comments (as
+/// `scan::first_word_start` skips them), if it starts with the word `kw`
+/// (ASCII, any case); no allocation.
 fn after_word<'a>(sql: &'a str, kw: &str) -> Option<&'a str> {
-    let t = sql.trim_start_matches(|c: char| c.is_ascii_whitespace() || c == '(');
+    let t = &sql[scan::first_word_start(sql)?..];
     let b = t.as_bytes();
     if b.len() >= kw.len() && b[..kw.len()].eq_ignore_ascii_case(kw.as_bytes()) && b.get(kw.len()).is_none_or(|c| !is_ident(*c)) {
         Some(&t[kw.len()..])
@@ -233,7 +224,7 @@ pub fn sql_prepared(call: &mut Call<'_, '_>, sql: &str, sink: &mut dyn RowSink) 
         };
         trailing(4)?;
         let params = lex::count_params(&text).map_err(|e| SqlError::syntax(&text[e.at..]))?;
-        let first = lex::first_keyword(&text);
+        let first = scan::first_keyword(&text);
         if first.is_empty() {
             return Err(SqlError::empty_query());
         }
@@ -305,6 +296,8 @@ mod tests {
     #[test]
     fn select_time_limit_hints() {
         assert!(is_select("  (SELECT 1)") && is_select("with c as (select 1) select * from c") && !is_select("SELECTX") && !is_select("INSERT INTO t SELECT 1"));
+        assert!(is_select("/* c */ SELECT 1") && is_select("-- c\nSELECT 1") && !is_select("--c\nSELECT 1") && !is_select("/* c SELECT 1"));
+        assert_eq!(max_execution_time_hint("/* c */ SELECT /*+ MAX_EXECUTION_TIME(7) */ 1"), Some(7));
         assert_eq!(max_execution_time_hint("SELECT /*+ MAX_EXECUTION_TIME(1500) */ * FROM t"), Some(1500));
         assert_eq!(max_execution_time_hint("select /*+ BKA(t) max_execution_time( 20 ) */ 1"), Some(20));
         assert_eq!(max_execution_time_hint("SELECT /* MAX_EXECUTION_TIME(5) */ 1"), None);
@@ -320,6 +313,11 @@ mod tests {
         assert!(!select_reads_table("SELECT 1 FROM DUAL"));
         assert!(!select_reads_table("SELECT 'from x', `from` , @from"));
         assert!(!select_reads_table("SELECT 1 -- from t"));
+        assert!(!select_reads_table("SELECT 1 /* from t */"));
+        assert!(!select_reads_table("SELECT 1 /*!90000 from t */"));
+        // `--` before a non-blank is two minus signs (MySQL): 1--1 is 2.
+        assert!(select_reads_table("SELECT 1--1 FROM t"));
+        assert!(select_reads_table("SELECT 1 /*!40101 FROM t */"));
         assert!(!select_reads_table("SELECT fromage"));
     }
 

@@ -4,8 +4,13 @@
 //! functions without a table, SHOW VARIABLES/STATUS/PROCESSLIST/DATABASES/GRANTS,
 //! USE, KILL, account statements, transaction control) and passes everything
 //! else to the engine untouched. Classification looks at the first keyword and,
-//! where needed, the token stream from the shared lexer: no full SQL parse on
-//! the hot path.
+//! where needed, the token stream from the shared lexer (turnstile-sqltext):
+//! no full SQL parse on the hot path.
+//!
+//! It talks to storage only through turnstile-engine's traits and reads SQL
+//! text only with turnstile-sqltext; it depends on no engine implementation
+//! (the SQLite engine is a crate of its own that only the server opens), so
+//! it links no SQLite.
 //!
 //! Server-wide facts (status counters, the process list, accounts) come from the
 //! server through the `ServerOps` trait, so this crate does no I/O and holds no
@@ -148,6 +153,6 @@ mod tests {
     #[test]
     fn executable_comments_run_up_to_the_server_version() {
         let version: Vec<u32> = crate::SERVER_VERSION.split('-').next().unwrap().split('.').map(|p| p.parse().unwrap()).collect();
-        assert_eq!(version[0] * 10000 + version[1] * 100 + version[2], turnstile_engine::lex::VERSION_ID);
+        assert_eq!(version[0] * 10000 + version[1] * 100 + version[2], turnstile_sqltext::scan::VERSION_ID);
     }
 }

@@ -67,7 +67,7 @@ impl Session {
             self.send_err(out, &e);
             return;
         }
-        let params = match turnstile_engine::lex::count_params(&sql) {
+        let params = match turnstile_sqltext::lex::count_params(&sql) {
             Ok(n) => n,
             Err(e) => {
                 self.send_err(out, &SqlError::syntax(&sql[e.at..]));
@@ -78,7 +78,7 @@ impl Session {
             self.send_err(out, &SqlError::new(1390, "HY000", "Prepared statement contains too many placeholders"));
             return;
         }
-        let kw = turnstile_engine::lex::first_keyword(&sql);
+        let kw = turnstile_sqltext::scan::first_keyword(&sql);
         if kw.is_empty() {
             self.send_err(out, &SqlError::empty_query());
             return;
@@ -150,8 +150,8 @@ impl Session {
 
     /// Does this statement go to the engine (rather than being answered by the front)?
     pub(super) fn engine_bound(&self, sql: &str) -> bool {
-        let Ok(toks) = turnstile_engine::lex::tokenize(sql) else { return false };
-        match turnstile_engine::lex::first_keyword(sql).as_str() {
+        let Ok(toks) = turnstile_sqltext::lex::tokenize(sql) else { return false };
+        match turnstile_sqltext::scan::first_keyword(sql).as_str() {
             "SELECT" => front::has_table(&toks),
             "SHOW" => !toks
                 .iter()

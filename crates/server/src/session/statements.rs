@@ -29,7 +29,7 @@ impl Session {
     /// COM_QUERY, possibly several statements.
     pub(super) fn run_query(&mut self, sql: &str, out: &mut Vec<u8>, flush: &mut Flush<'_>) -> Flow {
         if self.multi_statements && sql.contains(';') {
-            let mut stmts: std::collections::VecDeque<String> = turnstile_engine::lex::split_statements(sql).into_iter().map(str::to_string).collect();
+            let mut stmts: std::collections::VecDeque<String> = turnstile_sqltext::lex::split_statements(sql).into_iter().map(str::to_string).collect();
             let first = stmts.pop_front().unwrap_or_default();
             self.run_statements(&first, stmts, out, flush)
         } else {

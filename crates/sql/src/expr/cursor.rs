@@ -1,83 +1,47 @@
-//! `Parser` as a cursor over the shared lexer's tokens: look at the next
-//! token, consume a keyword or operator, expect one or fail with the 1064
-//! error pointing at the current token, read a name.
+//! `Parser`: the front's cursor over the lexer's tokens, which the
+//! expression grammar (`parser.rs`), the front's statement parsers (SET,
+//! SHOW, KILL, ...) and `account_sql` are written on.
 //!
-//! The expression grammar (`parser.rs`) is written on these steps, and so are
-//! the front's statement parsers (SET, SHOW, KILL, ...) and `account_sql`,
-//! which is why they live apart from the grammar.
+//! The cursor itself is turnstile-sqltext's `TokenCursor` (the one the SQLite
+//! engine's parsers walk too): `Parser` derefs to it for peek, eat, expect,
+//! `error` and the position. What is left here is what only the front has:
+//! the count of `?` placeholders the expression grammar numbers, and `name`,
+//! which also takes a string as a name (user and database names). Two steps
+//! of the cursor are spelled differently from what the front once had:
+//! "no token left" is `exhausted()` (`at_end()` also takes a lone final
+//! `;` for the end), and `next()` stays at the end instead of stepping past
+//! it, so a caller that steps back with `pos -= 1` does so only after a
+//! token was consumed.
 
-use turnstile_engine::lex::{Tok, Token};
+use std::ops::{Deref, DerefMut};
 use turnstile_engine::SqlError;
+use turnstile_sqltext::cursor::TokenCursor;
+use turnstile_sqltext::lex::{Tok, Token};
 
 /// A cursor over one statement's tokens; `sql` is the text they came from
 /// (for error messages).
 pub struct Parser<'a> {
-    pub toks: &'a [Token],
-    pub pos: usize,
-    pub sql: &'a str,
+    cur: TokenCursor<'a>,
     /// Placeholders seen so far (numbers `?` in order).
     pub params_seen: usize,
 }
 
+impl<'a> Deref for Parser<'a> {
+    type Target = TokenCursor<'a>;
+    fn deref(&self) -> &TokenCursor<'a> {
+        &self.cur
+    }
+}
+
+impl DerefMut for Parser<'_> {
+    fn deref_mut(&mut self) -> &mut Self::Target {
+        &mut self.cur
+    }
+}
+
 impl<'a> Parser<'a> {
     pub fn new(sql: &'a str, toks: &'a [Token]) -> Self {
-        Parser { toks, pos: 0, sql, params_seen: 0 }
-    }
-
-    pub fn peek(&self) -> Option<&'a Token> {
-        self.toks.get(self.pos)
-    }
-
-    pub fn at_end(&self) -> bool {
-        self.pos >= self.toks.len()
-    }
-
-    /// The next token, consumed (a cursor, not an Iterator: it also steps back).
-    #[allow(clippy::should_implement_trait)]
-    pub fn next(&mut self) -> Option<&'a Token> {
-        let t = self.toks.get(self.pos);
-        self.pos += 1;
-        t
-    }
-
-    pub fn eat_kw(&mut self, kw: &str) -> bool {
-        if self.peek().is_some_and(|t| t.is_kw(kw)) {
-            self.pos += 1;
-            true
-        } else {
-            false
-        }
-    }
-
-    pub fn eat_op(&mut self, op: &str) -> bool {
-        if self.peek().is_some_and(|t| t.is_op(op)) {
-            self.pos += 1;
-            true
-        } else {
-            false
-        }
-    }
-
-    /// The 1064 error pointing at the current token.
-    pub fn error(&self) -> SqlError {
-        let at = self.peek().map_or(self.sql.len(), |t| t.start);
-        SqlError::syntax(&self.sql[at..])
-    }
-
-    pub fn expect_op(&mut self, op: &str) -> Result<(), SqlError> {
-        if self.eat_op(op) {
-            Ok(())
-        } else {
-            Err(self.error())
-        }
-    }
-
-    pub fn expect_kw(&mut self, kw: &str) -> Result<(), SqlError> {
-        if self.eat_kw(kw) {
-            Ok(())
-        } else {
-            Err(self.error())
-        }
+        Parser { cur: TokenCursor::new(sql, toks), params_seen: 0 }
     }
 
     /// An identifier or a string used as a name (user names, database names).
@@ -91,7 +55,7 @@ impl<'a> Parser<'a> {
                 self.pos += 1;
                 Ok(String::from_utf8_lossy(s).into_owned())
             }
-            _ => Err(self.error()),
+            _ => Err(self.error().into()),
         }
     }
 }

@@ -141,7 +141,7 @@ fn integral(v: &Value) -> Option<i128> {
 /// `e` in numeric context: a hybrid literal is its number, anything else its value.
 fn eval_num(e: &Expr, env: &mut dyn Env) -> Result<Value, SqlError> {
     match e {
-        Expr::Hybrid(b) => Ok(Value::UInt(turnstile_engine::lex::hybrid_u64(b))),
+        Expr::Hybrid(b) => Ok(Value::UInt(turnstile_sqltext::lex::hybrid_u64(b))),
         _ => eval(e, env),
     }
 }
@@ -150,7 +150,7 @@ fn eval_num(e: &Expr, env: &mut dyn Env) -> Result<Value, SqlError> {
 /// with a string, strings (`0x41 = 'A'`).
 fn hybrids_as_numbers(l: &Expr, r: &Expr, a: Value, b: Value) -> (Value, Value) {
     let num = |e: &Expr, v: Value, other: &Value| match e {
-        Expr::Hybrid(h) if is_numeric(other) => Value::UInt(turnstile_engine::lex::hybrid_u64(h)),
+        Expr::Hybrid(h) if is_numeric(other) => Value::UInt(turnstile_sqltext::lex::hybrid_u64(h)),
         _ => v,
     };
     let a2 = num(l, a, &b);

@@ -5,11 +5,13 @@
 
 use super::clock::{now_value, unix_now};
 use super::eval::{bool_val, compare, text};
+use turnstile_engine::limits::fits;
 use turnstile_engine::{SqlError, Value};
 
-/// SQL LIKE, case-insensitively (general_ci).
+/// SQL LIKE, case-insensitively (general_ci): turnstile-sqltext's matcher,
+/// the one the SQLite engine's SHOW ... LIKE uses too.
 fn like(subject: &str, pat: &str) -> bool {
-    turnstile_engine::like::like(subject, pat, true)
+    turnstile_sqltext::like::like(subject, pat, true)
 }
 
 /// Public for SHOW ... LIKE.
@@ -167,7 +169,7 @@ pub(super) fn builtin(name: &str, args: &[Value]) -> Result<Value, SqlError> {
         }
         "UNHEX" => {
             arg_count(name, args, 1, 1)?;
-            args[0].to_text().map_or(Value::Null, |t| turnstile_engine::sqlite::functions::unhex(&t).map_or(Value::Null, Value::Bytes))
+            args[0].to_text().map_or(Value::Null, |t| turnstile_sqltext::hex::unhex(&t).map_or(Value::Null, Value::Bytes))
         }
         "HEX" => {
             arg_count(name, args, 1, 1)?;
@@ -244,7 +246,8 @@ fn cast(args: &[Value]) -> Value {
         "DECIMAL" | "DOUBLE" | "FLOAT" | "REAL" => args[0].as_f64().map_or(Value::Null, Value::Double),
         // Typed temporal values, so drivers get DATE/DATETIME/TIME columns.
         "DATE" | "DATETIME" | "TIME" => {
-            use turnstile_engine::sqlite::schema::{parse_temporal, Base};
+            use turnstile_sqltext::temporal::parse_temporal;
+            use turnstile_sqltext::types::Base;
             let base = match ty.as_str() {
                 "DATE" => Base::Date,
                 "DATETIME" => Base::DateTime,
@@ -269,11 +272,6 @@ fn cast(args: &[Value]) -> Value {
             Value::Bytes(t)
         }
     }
-}
-
-/// Does a result of `len` bytes fit under max_allowed_packet (the engine's limit)?
-fn fits(len: usize) -> bool {
-    turnstile_engine::sqlite::functions::fits(len)
 }
 
 /// The length in bytes of an optional text (0 for NULL).
@@ -332,7 +330,7 @@ mod tests {
     fn hostile_arguments_are_errors_not_panics() {
         // Found by fuzz/fuzz_targets/sql_expr.rs.
         for bad in ["IN()", "BETWEEN(1)", "LIKE(1)", "FORMAT_FLOAT()"] {
-            let toks = turnstile_engine::lex::tokenize(bad).unwrap();
+            let toks = turnstile_sqltext::lex::tokenize(bad).unwrap();
             if let Ok(e) = Parser::new(bad, &toks).expr() {
                 assert!(eval(&e, &mut TestEnv).is_err(), "{}", bad);
             }
@@ -341,7 +339,7 @@ mod tests {
         assert_eq!(eval_text("SUBSTRING('abc', -9223372036854775807 - 1)"), Value::str(""));
         assert_eq!(eval_text("SUBSTRING('abc', -2)"), Value::str("bc"));
         assert_eq!(eval_text("ROUND(1.5, 100000)"), Value::str(&format!("1.5{}", "0".repeat(29))));
-        let toks = turnstile_engine::lex::tokenize("ABS(-9223372036854775807 - 1)").unwrap();
+        let toks = turnstile_sqltext::lex::tokenize("ABS(-9223372036854775807 - 1)").unwrap();
         let e = Parser::new("", &toks).expr().unwrap();
         assert_eq!(eval(&e, &mut TestEnv).unwrap_err().code, 1690);
     }

@@ -9,12 +9,13 @@
 //!
 //! This module holds the tree (`Expr`) and what the evaluator needs from the
 //! session (`Env`); the work is split by job:
-//! - `cursor`: `Parser` as a cursor over tokens (peek, eat, expect, names),
-//!   which the statement parsers of the front and `account_sql` also use;
+//! - `cursor`: `Parser`, the front's cursor over tokens (turnstile-sqltext's
+//!   `TokenCursor` plus placeholder numbering and names), which the statement
+//!   parsers of the front and `account_sql` also use;
 //! - `parser`: the expression grammar on that cursor;
 //! - `eval`: evaluation (operators, comparison, numeric context of hybrid literals);
 //! - `functions`: the pure built-in functions and LIKE;
-//! - `clock`: the current date and time.
+//! - `clock`: the current date and time (civil dates from turnstile-sqltext).
 //!
 //! The paths `expr::{Parser, eval, Env, like_match, ...}` stay as they were.
 
@@ -121,8 +122,8 @@ pub trait Env {
 #[cfg(test)]
 mod test_env {
     use super::{eval, Env, Parser};
-    use turnstile_engine::lex::tokenize;
     use turnstile_engine::{SqlError, Value};
+    use turnstile_sqltext::lex::tokenize;
 
     pub struct TestEnv;
 
@@ -149,7 +150,7 @@ mod test_env {
         let toks = tokenize(sql).unwrap();
         let mut p = Parser::new(sql, &toks);
         let e = p.expr().unwrap();
-        assert!(p.at_end(), "trailing tokens in {}", sql);
+        assert!(p.exhausted(), "trailing tokens in {}", sql);
         eval(&e, &mut TestEnv).unwrap()
     }
 }

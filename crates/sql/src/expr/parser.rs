@@ -6,8 +6,8 @@
 //! thread's stack first (ERR 1436), so hostile nesting is an error, not a crash.
 
 use super::{Expr, Parser};
-use turnstile_engine::lex::Tok;
 use turnstile_engine::{SqlError, Value};
+use turnstile_sqltext::lex::Tok;
 
 impl Parser<'_> {
     /// Every recursion of the parser passes through `expr`, `not` or
@@ -66,7 +66,7 @@ impl Parser<'_> {
                     let e = Expr::Bin("<=>", Box::new(l), Box::new(Expr::Lit(Value::Int(0))));
                     l = if neg { Expr::Not(Box::new(e)) } else { e };
                 } else {
-                    return Err(self.error());
+                    return Err(self.error().into());
                 }
                 continue;
             }
@@ -161,9 +161,9 @@ impl Parser<'_> {
     }
 
     fn primary(&mut self) -> Result<Expr, SqlError> {
-        let Some(t) = self.next() else { return Err(self.error()) };
+        let Some(t) = self.next() else { return Err(self.error().into()) };
         Ok(match &t.tok {
-            Tok::Number(n) => match turnstile_engine::lex::hybrid_bytes(n) {
+            Tok::Number(n) => match turnstile_sqltext::lex::hybrid_bytes(n) {
                 Some(b) => Expr::Hybrid(b),
                 None => Expr::Lit(parse_number(n)),
             },
@@ -194,7 +194,7 @@ impl Parser<'_> {
                     // Operators, not functions: `IN(1)` is a syntax error, as in MySQL.
                     "IN" | "LIKE" | "BETWEEN" | "AND" | "OR" | "XOR" | "IS" | "DIV" => {
                         self.pos -= 1;
-                        return Err(self.error());
+                        return Err(self.error().into());
                     }
                     "NULL" => return Ok(Expr::Lit(Value::Null)),
                     "TRUE" => return Ok(Expr::Lit(Value::Int(1))),
@@ -245,7 +245,7 @@ impl Parser<'_> {
             }
             _ => {
                 self.pos -= 1;
-                return Err(self.error());
+                return Err(self.error().into());
             }
         })
     }
@@ -263,7 +263,7 @@ impl Parser<'_> {
                 }
                 while !self.eat_op(")") {
                     if self.next().is_none() {
-                        return Err(self.error());
+                        return Err(self.error().into());
                     }
                 }
             }
@@ -272,7 +272,7 @@ impl Parser<'_> {
             let charset = self.name()?;
             if charset.eq_ignore_ascii_case("binary") { "BINARY" } else { "CHAR" }.to_string()
         } else {
-            return Err(self.error());
+            return Err(self.error().into());
         };
         Ok((ty, len))
     }
@@ -288,7 +288,7 @@ impl Parser<'_> {
         let els = if self.eat_kw("ELSE") { Some(Box::new(self.expr()?)) } else { None };
         self.expect_kw("END")?;
         if arms.is_empty() {
-            return Err(self.error());
+            return Err(self.error().into());
         }
         Ok(Expr::Case(operand, arms, els))
     }

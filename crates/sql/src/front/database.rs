@@ -6,8 +6,8 @@ use super::access::privileges;
 use super::{lex_or_syntax, ok, Call};
 use crate::expr::Parser;
 use crate::{privs, ServerOps, SessionState};
-use turnstile_engine::lex::Token;
 use turnstile_engine::{Done, EngineSession, Outcome, SqlError};
+use turnstile_sqltext::lex::Token;
 
 /// USE / COM_INIT_DB / CONNECT_WITH_DB.
 pub fn use_database(sess: &mut SessionState, engine: &mut dyn EngineSession, ops: &dyn ServerOps, db: &str) -> Result<(), SqlError> {
@@ -29,8 +29,8 @@ pub(super) fn use_statement(call: &mut Call<'_, '_>, sql: &str) -> Result<Outcom
     p.expect_kw("USE")?;
     let db = p.name()?;
     p.eat_op(";");
-    if !p.at_end() {
-        return Err(p.error());
+    if !p.exhausted() {
+        return Err(p.error().into());
     }
     use_database(call.sess, call.engine, call.ops, &db)?;
     Ok(ok())

@@ -38,8 +38,9 @@ pub use set::set_session_isolation;
 use crate::account_sql;
 use crate::expr::Parser;
 use crate::{privs, ServerOps, SessionState};
-use turnstile_engine::lex::{self, Token};
 use turnstile_engine::{Done, EngineSession, ExecContext, Outcome, RowSink, SqlError, Value};
+use turnstile_sqltext::lex::{self, Token};
+use turnstile_sqltext::scan;
 
 /// Everything one statement execution needs.
 pub struct Call<'a, 'b> {
@@ -85,7 +86,7 @@ fn note_row_count(call: &mut Call<'_, '_>, result: &Result<Outcome, SqlError>) {
 /// select: ~900 of ~11,000 instructions). The engine checks privileges either
 /// way.
 pub fn is_direct_engine(sql: &str) -> bool {
-    is_engine_dml(&lex::first_keyword(sql), sql) && !crate::dialect::needs_substitution(sql)
+    is_engine_dml(&scan::first_keyword(sql), sql) && !crate::dialect::needs_substitution(sql)
 }
 
 /// DML the engine runs as it is (after substitution): a SELECT that reads a
@@ -108,7 +109,7 @@ pub fn execute_direct(call: &mut Call<'_, '_>, sql: &str, sink: &mut dyn RowSink
 }
 
 fn statement(call: &mut Call<'_, '_>, sql: &str, sink: &mut dyn RowSink) -> Result<Outcome, SqlError> {
-    let kw = lex::first_keyword(sql);
+    let kw = scan::first_keyword(sql);
     if is_engine_dml(&kw, sql) {
         return engine::engine_statement(call, sql, sink);
     }

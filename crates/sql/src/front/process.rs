@@ -24,8 +24,8 @@ pub(super) fn kill(call: &mut Call<'_, '_>, sql: &str) -> Result<Outcome, SqlErr
     };
     let e = p.expr()?;
     p.eat_op(";");
-    if !p.at_end() {
-        return Err(p.error());
+    if !p.exhausted() {
+        return Err(p.error().into());
     }
     let id = eval_in(call, &e)?.as_i64().filter(|v| *v >= 0).ok_or_else(|| SqlError::wrong_arguments("KILL"))? as u64;
     call.ops.kill(call.sess, id, query_only)?;

@@ -6,8 +6,8 @@ use super::engine::engine_statement;
 use super::session_env::eval_in;
 use super::{lex_or_syntax, ok, Call};
 use crate::expr::{self, Expr, Parser};
-use turnstile_engine::lex::{Tok, Token};
 use turnstile_engine::{Column, Outcome, RowSink, SqlError, Value};
+use turnstile_sqltext::lex::{Tok, Token};
 use turnstile_wire::consts::{colflag, coltype};
 
 /// A SELECT without a table (one that reads a table never comes here):
@@ -95,8 +95,8 @@ fn local_select(call: &mut Call<'_, '_>, sql: &str, toks: &[Token], sink: &mut d
         p.expect_kw("UPDATE")?;
     }
     p.eat_op(";");
-    if !p.at_end() {
-        return Err(p.error());
+    if !p.exhausted() {
+        return Err(p.error().into());
     }
     let mut row = Vec::with_capacity(exprs.len());
     for e in &exprs {
@@ -172,12 +172,13 @@ fn is_clause_keyword(w: &str) -> bool {
 
 /// An unsigned integer literal (LIMIT's arguments).
 fn unsigned_number(p: &mut Parser<'_>) -> Result<u64, SqlError> {
-    match p.next().map(|t| &t.tok) {
-        Some(Tok::Number(n)) => n.parse().map_err(|_| p.error()),
-        _ => {
-            p.pos -= 1;
-            Err(p.error())
+    match p.peek().map(|t| &t.tok) {
+        // Too large: 1064 near what follows the number.
+        Some(Tok::Number(n)) => {
+            p.pos += 1;
+            n.parse().map_err(|_| p.error().into())
         }
+        _ => Err(p.error().into()),
     }
 }
 

@@ -8,8 +8,8 @@ use super::{ok, Call};
 use crate::expr::{self, Expr, Parser};
 use crate::vars::{self, Scope};
 use crate::{privs, SessionState};
-use turnstile_engine::lex::{Tok, Token};
 use turnstile_engine::{EngineSession, Outcome, SqlError, Value};
+use turnstile_sqltext::lex::{Tok, Token};
 
 /// SET statements: variables, NAMES, CHARACTER SET, TRANSACTION.
 pub(super) fn set_statement(call: &mut Call<'_, '_>, sql: &str, toks: &[Token]) -> Result<Outcome, SqlError> {
@@ -22,8 +22,8 @@ pub(super) fn set_statement(call: &mut Call<'_, '_>, sql: &str, toks: &[Token]) 
         }
     }
     p.eat_op(";");
-    if !p.at_end() {
-        return Err(p.error());
+    if !p.exhausted() {
+        return Err(p.error().into());
     }
     Ok(ok())
 }
@@ -71,11 +71,11 @@ fn set_one(call: &mut Call<'_, '_>, p: &mut Parser<'_>) -> Result<(), SqlError> 
         }
         _ => {
             p.pos -= 1;
-            return Err(p.error());
+            return Err(p.error().into());
         }
     };
     if !(p.eat_op("=") || p.eat_op(":=")) {
-        return Err(p.error());
+        return Err(p.error().into());
     }
     let e = p.expr()?;
     match target {
@@ -241,7 +241,7 @@ fn set_transaction(call: &mut Call<'_, '_>, p: &mut Parser<'_>, scope: Option<&s
             let def = vars::lookup("transaction_read_only").unwrap();
             assign(call, def, Some(scope.unwrap_or("session")), Value::Int(read_only))?;
         } else {
-            return Err(p.error());
+            return Err(p.error().into());
         }
         if !(p.peek().is_some_and(|t| t.is_op(",")) && p.toks.get(p.pos + 1).is_some_and(|t| t.is_kw("ISOLATION") || t.is_kw("READ"))) {
             return Ok(());

@@ -13,8 +13,8 @@ use crate::account_sql;
 use crate::expr::{self, Parser};
 use crate::privs;
 use crate::vars;
-use turnstile_engine::lex::Tok;
 use turnstile_engine::{Column, Outcome, RowSink, SqlError, Value};
+use turnstile_sqltext::lex::Tok;
 use turnstile_wire::consts::coltype;
 
 /// The LIKE pattern or WHERE Variable_name = 'x' filter of a SHOW statement.
@@ -31,7 +31,7 @@ impl Filter {
         if p.eat_kw("LIKE") {
             return match p.next().map(|t| &t.tok) {
                 Some(Tok::Str(s)) => Ok(Filter::Like(String::from_utf8_lossy(s).into_owned())),
-                _ => Err(p.error()),
+                _ => Err(p.error().into()),
             };
         }
         if p.eat_kw("WHERE") {
@@ -122,10 +122,10 @@ pub(super) fn show(call: &mut Call<'_, '_>, sql: &str, sink: &mut dyn RowSink) -
 /// The end of the statement (an optional `;`), or a syntax error.
 fn expect_end(p: &mut Parser<'_>) -> Result<(), SqlError> {
     p.eat_op(";");
-    if p.at_end() {
+    if p.exhausted() {
         Ok(())
     } else {
-        Err(p.error())
+        Err(p.error().into())
     }
 }
 

@@ -14,8 +14,8 @@ pub(super) fn transaction(call: &mut Call<'_, '_>, sql: &str, sink: &mut dyn Row
     if p.eat_kw("BEGIN") {
         p.eat_kw("WORK");
         p.eat_op(";");
-        if !p.at_end() {
-            return Err(p.error());
+        if !p.exhausted() {
+            return Err(p.error().into());
         }
         call.engine.begin(call.ctx, false)?;
         return Ok(ok());
@@ -41,8 +41,8 @@ pub(super) fn transaction(call: &mut Call<'_, '_>, sql: &str, sink: &mut dyn Row
             }
         }
         p.eat_op(";");
-        if !p.at_end() {
-            return Err(p.error());
+        if !p.exhausted() {
+            return Err(p.error().into());
         }
         call.engine.begin(call.ctx, read_only)?;
         return Ok(ok());
@@ -64,8 +64,8 @@ pub(super) fn transaction(call: &mut Call<'_, '_>, sql: &str, sink: &mut dyn Row
         p.expect_kw("RELEASE")?;
     }
     p.eat_op(";");
-    if !p.at_end() {
-        return Err(p.error());
+    if !p.exhausted() {
+        return Err(p.error().into());
     }
     if commit {
         call.engine.commit(call.ctx)?;

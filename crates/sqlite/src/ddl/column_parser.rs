@@ -1,0 +1,261 @@
+//! Parsing one column definition (`name type [attributes]`, in CREATE TABLE
+//! and ALTER TABLE): MySQL's type names and synonyms, lengths and precisions
+//! checked as MySQL checks them, DEFAULT values, and the collation a
+//! character set implies.
+
+use super::DEFAULT_COLLATION;
+use crate::schema::{Base, ColumnDef, Default_};
+use turnstile_engine::SqlError;
+use turnstile_sqltext::cursor::TokenCursor;
+use turnstile_sqltext::lex::Tok;
+
+/// `name type [attributes]`; returns the column and whether it was declared
+/// PRIMARY KEY / UNIQUE inline.
+pub fn column_def(c: &mut TokenCursor<'_>) -> Result<(ColumnDef, bool, bool), SqlError> {
+    let name = c.ident()?;
+    let type_tok = c.ident()?;
+    let mut tname = type_tok.to_ascii_uppercase();
+    if tname == "DOUBLE" {
+        c.eat_kw("PRECISION");
+    }
+    if tname == "CHARACTER" && c.eat_kw("VARYING") {
+        tname = "VARCHAR".into();
+    }
+    if tname == "NATIONAL" {
+        tname = c.ident()?.to_ascii_uppercase();
+        if tname == "CHARACTER" && c.eat_kw("VARYING") {
+            tname = "VARCHAR".into();
+        }
+    }
+    if tname == "LONG" && (c.is_kw("VARCHAR") || c.is_kw("VARBINARY")) {
+        tname = if c.eat_kw("VARBINARY") {
+            "MEDIUMBLOB".into()
+        } else {
+            c.next();
+            "MEDIUMTEXT".into()
+        };
+    }
+    let base = Base::from_name(&tname).ok_or_else(|| {
+        if matches!(tname.as_str(), "GEOMETRY" | "POINT" | "LINESTRING" | "POLYGON" | "MULTIPOINT" | "MULTIPOLYGON" | "GEOMETRYCOLLECTION") {
+            SqlError::unsupported("spatial types")
+        } else {
+            SqlError::syntax(&c.sql[c.toks[c.pos - 1].start..])
+        }
+    })?;
+    let mut col = ColumnDef::new(name, base);
+    if matches!(tname.as_str(), "BOOL" | "BOOLEAN") {
+        col.length = Some(1);
+    }
+    if tname == "SERIAL" {
+        col.unsigned = true;
+        col.nullable = false;
+        col.auto_increment = true;
+    }
+    if matches!(base, Base::Enum | Base::Set) {
+        c.expect_op("(")?;
+        loop {
+            col.members.push(c.string()?);
+            if !c.eat_op(",") {
+                break;
+            }
+        }
+        c.expect_op(")")?;
+    } else if c.eat_op("(") {
+        col.length = Some(c.number()?);
+        if c.eat_op(",") {
+            col.scale = Some(c.number()?);
+        }
+        c.expect_op(")")?;
+    }
+    match base {
+        Base::Decimal => {
+            let p = col.length.unwrap_or(10);
+            let s = col.scale.unwrap_or(0);
+            if p > 65 {
+                return Err(SqlError::new(1426, "42000", format!("Too-big precision {} specified for '{}'. Maximum is 65.", p, col.name)));
+            }
+            if s > 30 || s > p {
+                return Err(SqlError::new(1425, "42000", format!("Too big scale {} specified for column '{}'. Maximum is 30.", s, col.name)));
+            }
+            col.length = Some(p);
+            col.scale = Some(s);
+        }
+        Base::Float if col.scale.is_none() => {
+            if let Some(p) = col.length {
+                // FLOAT(p): precision in bits; above 24 it is a DOUBLE.
+                col.length = None;
+                if p > 24 {
+                    col.base = Base::Double;
+                }
+            }
+        }
+        Base::Char | Base::Binary => {
+            let n = col.length.unwrap_or(1);
+            if n > 255 {
+                return Err(SqlError::new(1074, "42000", format!("Column length too big for column '{}' (max = 255); use BLOB or TEXT instead", col.name)));
+            }
+            col.length = Some(n);
+        }
+        Base::VarChar | Base::VarBinary => {
+            let n = col.length.ok_or_else(|| c.error())?;
+            if n > 65535 {
+                return Err(SqlError::new(1074, "42000", format!("Column length too big for column '{}' (max = 16383); use BLOB or TEXT instead", col.name)));
+            }
+        }
+        Base::Bit => {
+            let n = col.length.unwrap_or(1);
+            if n == 0 || n > 64 {
+                return Err(SqlError::new(1439, "42000", format!("Display width out of range for column '{}' (max = 64)", col.name)));
+            }
+            col.length = Some(n);
+        }
+        Base::DateTime | Base::Timestamp | Base::Time if col.length.is_some_and(|l| l > 6) => {
+            return Err(SqlError::new(1426, "42000", format!("Too-big precision {} specified for '{}'. Maximum is 6.", col.length.unwrap_or(0), col.name)));
+        }
+        _ => {}
+    }
+    if base.is_text() || base == Base::Json {
+        // charset/collation may come right after the type or among the attributes.
+    }
+    let mut primary = false;
+    let mut unique = false;
+    loop {
+        if c.eat_kw("UNSIGNED") {
+            col.unsigned = true;
+        } else if c.eat_kw("SIGNED") {
+        } else if c.eat_kw("ZEROFILL") {
+            col.zerofill = true;
+            col.unsigned = true;
+        } else if c.eat_kws(&["NOT", "NULL"]) {
+            col.nullable = false;
+        } else if c.eat_kw("NULL") {
+            col.nullable = true;
+        } else if c.eat_kw("DEFAULT") {
+            col.default = Some(default_value(c)?);
+        } else if c.eat_kw("AUTO_INCREMENT") {
+            col.auto_increment = true;
+        } else if c.eat_kw("PRIMARY") {
+            c.expect_kw("KEY")?;
+            primary = true;
+        } else if c.eat_kw("UNIQUE") {
+            c.eat_kw("KEY");
+            unique = true;
+        } else if c.eat_kw("KEY") {
+            primary = true;
+        } else if c.eat_kw("COMMENT") {
+            col.comment = c.string()?;
+        } else if c.eat_kw("COLLATE") {
+            c.eat_op("=");
+            col.collation = Some(c.ident()?.to_ascii_lowercase());
+        } else if c.eat_kws(&["CHARACTER", "SET"]) || c.eat_kw("CHARSET") {
+            c.eat_op("=");
+            let cs = c.ident()?.to_ascii_lowercase();
+            if col.collation.is_none() || !col.collation.as_deref().unwrap_or("").starts_with(&cs) {
+                col.collation = Some(default_collation_for(&cs));
+            }
+        } else if c.eat_kw("ON") {
+            c.expect_kw("UPDATE")?;
+            let kw = c.ident()?.to_ascii_uppercase();
+            if !matches!(kw.as_str(), "CURRENT_TIMESTAMP" | "NOW" | "LOCALTIME" | "LOCALTIMESTAMP") {
+                return Err(c.error().into());
+            }
+            if c.eat_op("(") {
+                let _ = c.number();
+                c.expect_op(")")?;
+            }
+            col.on_update_now = true;
+        } else if c.eat_kw("COLUMN_FORMAT") || c.eat_kw("STORAGE") {
+            c.ident()?;
+        } else if c.eat_kw("VISIBLE") || c.eat_kw("INVISIBLE") {
+        } else if c.eat_kw("SRID") {
+            c.number()?;
+        } else if c.is_kw("GENERATED") || c.is_kw("AS") {
+            return Err(SqlError::unsupported("generated columns"));
+        } else if c.is_kw("CHECK") || (c.is_kw("CONSTRAINT") && c.peek_at(2).is_some_and(|t| t.is_kw("CHECK"))) {
+            return Err(SqlError::unsupported("CHECK constraints"));
+        } else if c.is_kw("REFERENCES") {
+            return Err(SqlError::unsupported("inline REFERENCES on a column (use FOREIGN KEY)"));
+        } else {
+            break;
+        }
+    }
+    if col.base.is_text() && col.collation.as_deref() == Some("binary") {
+        // CHAR(n) CHARACTER SET binary is BINARY(n).
+        col.base = match col.base {
+            Base::Char => Base::Binary,
+            Base::VarChar => Base::VarBinary,
+            Base::Text => Base::Blob,
+            other => other,
+        };
+        col.collation = None;
+    }
+    if !(col.base.is_text()) {
+        col.collation = None;
+    }
+    if col.auto_increment && col.default.is_some() {
+        return Err(SqlError::new(1067, "42000", format!("Invalid default value for '{}'", col.name)));
+    }
+    if let Some(Default_::CurrentTimestamp) = col.default {
+        if !matches!(col.base, Base::DateTime | Base::Timestamp) {
+            return Err(SqlError::new(1067, "42000", format!("Invalid default value for '{}'", col.name)));
+        }
+    }
+    if col.on_update_now && !matches!(col.base, Base::DateTime | Base::Timestamp) {
+        return Err(SqlError::new(1294, "HY000", format!("Invalid ON UPDATE clause for '{}' column", col.name)));
+    }
+    if primary {
+        col.nullable = false;
+    }
+    Ok((col, primary, unique))
+}
+
+pub fn default_collation_for(cs: &str) -> String {
+    match cs {
+        "binary" => "binary".into(),
+        "latin1" => "latin1_swedish_ci".into(),
+        "ascii" => "ascii_general_ci".into(),
+        "utf8" | "utf8mb3" => "utf8mb3_general_ci".into(),
+        _ => DEFAULT_COLLATION.into(),
+    }
+}
+
+pub(super) fn default_value(c: &mut TokenCursor<'_>) -> Result<Default_, SqlError> {
+    let t = c.next().ok_or_else(|| c.error())?;
+    Ok(match &t.tok {
+        Tok::Word(w) if w.eq_ignore_ascii_case("NULL") => Default_::Null,
+        Tok::Word(w) if w.eq_ignore_ascii_case("TRUE") => Default_::Literal("1".into()),
+        Tok::Word(w) if w.eq_ignore_ascii_case("FALSE") => Default_::Literal("0".into()),
+        Tok::Word(w) if ["CURRENT_TIMESTAMP", "NOW", "LOCALTIME", "LOCALTIMESTAMP"].iter().any(|k| w.eq_ignore_ascii_case(k)) => {
+            if c.eat_op("(") {
+                let _ = c.number();
+                c.expect_op(")")?;
+            }
+            Default_::CurrentTimestamp
+        }
+        Tok::Str(s) => {
+            let mut s = String::from_utf8_lossy(s).into_owned();
+            while let Some(Tok::Str(more)) = c.peek().map(|t| &t.tok) {
+                s.push_str(&String::from_utf8_lossy(more));
+                c.next();
+            }
+            Default_::Literal(s)
+        }
+        Tok::Number(n) => Default_::Literal(n.to_string()),
+        Tok::Op("-") | Tok::Op("+") => {
+            let sign = if t.is_op("-") { "-" } else { "" };
+            match c.next().map(|t| &t.tok) {
+                Some(Tok::Number(n)) => Default_::Literal(format!("{}{}", sign, n)),
+                _ => return Err(c.error().into()),
+            }
+        }
+        Tok::Op("(") => {
+            c.pos -= 1;
+            let inner = c.skip_group()?;
+            Default_::Expr(inner.trim().to_string())
+        }
+        _ => {
+            c.pos -= 1;
+            return Err(c.error().into());
+        }
+    })
+}

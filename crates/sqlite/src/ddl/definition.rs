@@ -1,0 +1,84 @@
+//! A table definition being built: an empty one with MySQL's defaults, the
+//! names of indexes not named in the statement, and the checks every finished
+//! definition passes (those MySQL makes on CREATE TABLE and ALTER TABLE).
+
+use super::DEFAULT_COLLATION;
+use crate::schema::{Base, ColumnDef, Default_, TableDef};
+use turnstile_engine::SqlError;
+
+pub(super) fn unique_index_name(def: &TableDef, col: &str) -> String {
+    let mut name = col.to_string();
+    let mut n = 2;
+    while def.indexes.iter().any(|i| i.name.eq_ignore_ascii_case(&name)) {
+        name = format!("{}_{}", col, n);
+        n += 1;
+    }
+    name
+}
+
+pub fn empty_def(name: &str) -> TableDef {
+    TableDef {
+        name: name.to_string(),
+        columns: Vec::new(),
+        primary: Vec::new(),
+        indexes: Vec::new(),
+        foreign_keys: Vec::new(),
+        engine: "InnoDB".into(),
+        collation: DEFAULT_COLLATION.into(),
+        comment: String::new(),
+        created: std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs()),
+    }
+}
+
+/// Validate a finished definition: names unique, keys name real columns,
+/// AUTO_INCREMENT rules, PRIMARY KEY columns NOT NULL.
+pub fn finish_def(def: &mut TableDef) -> Result<(), SqlError> {
+    if def.columns.is_empty() {
+        return Err(SqlError::new(1113, "42000", "A table must have at least 1 column"));
+    }
+    for (i, col) in def.columns.iter().enumerate() {
+        if def.columns[..i].iter().any(|c| c.name.eq_ignore_ascii_case(&col.name)) {
+            return Err(SqlError::new(1060, "42S21", format!("Duplicate column name '{}'", col.name)));
+        }
+        if col.name.len() > 64 {
+            return Err(SqlError::new(1059, "42000", format!("Identifier name '{}' is too long", col.name)));
+        }
+    }
+    for k in def.primary.iter().chain(def.indexes.iter().flat_map(|i| i.columns.iter())) {
+        if def.column(k).is_none() {
+            return Err(SqlError::new(1072, "42000", format!("Key column '{}' doesn't exist in table", k)));
+        }
+    }
+    for (i, ix) in def.indexes.iter().enumerate() {
+        if ix.name.eq_ignore_ascii_case("PRIMARY") || def.indexes[..i].iter().any(|o| o.name.eq_ignore_ascii_case(&ix.name)) {
+            return Err(SqlError::new(1061, "42000", format!("Duplicate key name '{}'", ix.name)));
+        }
+    }
+    let pk = def.primary.clone();
+    for col in def.columns.iter_mut() {
+        if pk.iter().any(|p| p.eq_ignore_ascii_case(&col.name)) {
+            col.nullable = false;
+        }
+        if !col.nullable && matches!(col.default, Some(Default_::Null)) {
+            return Err(SqlError::new(1067, "42000", format!("Invalid default value for '{}'", col.name)));
+        }
+    }
+    let ai: Vec<&ColumnDef> = def.columns.iter().filter(|c| c.auto_increment).collect();
+    if ai.len() > 1 {
+        return Err(SqlError::new(1075, "42000", "Incorrect table definition; there can be only one auto column and it must be defined as a key"));
+    }
+    if let Some(a) = ai.first() {
+        if !a.base.is_integer() || a.base == Base::Bit || a.base == Base::Year {
+            return Err(SqlError::new(1063, "42000", format!("Incorrect column specifier for column '{}'", a.name)));
+        }
+        let is_pk = def.primary.len() == 1 && def.primary[0].eq_ignore_ascii_case(&a.name);
+        if !is_pk {
+            let keyed = def.indexes.iter().any(|i| i.columns.first().is_some_and(|c| c.eq_ignore_ascii_case(&a.name)));
+            if !keyed {
+                return Err(SqlError::new(1075, "42000", "Incorrect table definition; there can be only one auto column and it must be defined as a key"));
+            }
+            return Err(SqlError::unsupported("AUTO_INCREMENT on a column that is not the whole PRIMARY KEY"));
+        }
+    }
+    Ok(())
+}

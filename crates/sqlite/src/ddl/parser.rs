@@ -1,0 +1,595 @@
+//! The DDL parser: a statement's text into a `Ddl`. CREATE TABLE with its
+//! elements (columns, keys, foreign keys) and table options, CREATE/DROP
+//! INDEX, DROP TABLE, RENAME, TRUNCATE, and ALTER TABLE's clauses into
+//! `AlterOp`s. One column's definition is parsed by column_parser.rs.
+
+use super::column_parser::{column_def, default_collation_for, default_value};
+use super::definition::{empty_def, finish_def, unique_index_name};
+use super::{AlterOp, Ddl, Position};
+use crate::schema::{ForeignKey, IndexDef, TableDef};
+use turnstile_engine::SqlError;
+use turnstile_sqltext::cursor::TokenCursor;
+use turnstile_sqltext::lex::{self, Tok};
+
+/// Parse a DDL statement. `Ok(None)`: not a table DDL statement Turnstile handles here.
+pub fn parse(sql: &str) -> Result<Option<Ddl>, SqlError> {
+    let toks = lex::tokenize(sql).map_err(|e| SqlError::syntax(&sql[e.at..]))?;
+    let mut c = TokenCursor::new(sql, &toks);
+    let out = if c.eat_kw("CREATE") {
+        let temporary = c.eat_kw("TEMPORARY");
+        if c.eat_kw("TABLE") {
+            Some(create_table(&mut c, temporary)?)
+        } else {
+            let unique = c.eat_kw("UNIQUE");
+            if c.is_kw("FULLTEXT") || c.is_kw("SPATIAL") {
+                return Err(SqlError::unsupported("FULLTEXT and SPATIAL indexes"));
+            }
+            if !c.eat_kw("INDEX") {
+                return Ok(None);
+            }
+            let name = c.ident()?;
+            skip_index_type(&mut c)?;
+            c.expect_kw("ON")?;
+            let table = c.qualified()?;
+            let (columns, prefix) = key_parts(&mut c)?;
+            let comment = index_options(&mut c)?;
+            Some(Ddl::CreateIndex { table, index: IndexDef { name, sqlite_name: String::new(), unique, columns, prefix, comment } })
+        }
+    } else if c.eat_kw("DROP") {
+        let temporary = c.eat_kw("TEMPORARY");
+        if c.eat_kw("TABLE") || c.eat_kw("TABLES") {
+            let if_exists = c.eat_kws(&["IF", "EXISTS"]);
+            let mut tables = vec![c.qualified()?];
+            while c.eat_op(",") {
+                tables.push(c.qualified()?);
+            }
+            c.eat_kw("RESTRICT");
+            c.eat_kw("CASCADE");
+            Some(Ddl::DropTable { temporary, if_exists, tables })
+        } else if c.eat_kw("INDEX") {
+            let name = c.ident()?;
+            c.expect_kw("ON")?;
+            let table = c.qualified()?;
+            Some(Ddl::DropIndex { table, name })
+        } else {
+            return Ok(None);
+        }
+    } else if c.eat_kw("ALTER") {
+        c.eat_kw("ONLINE");
+        c.eat_kw("IGNORE");
+        if !c.eat_kw("TABLE") {
+            return Ok(None);
+        }
+        let table = c.qualified()?;
+        let mut ops = Vec::new();
+        loop {
+            if c.at_end() {
+                break;
+            }
+            alter_op(&mut c, &mut ops)?;
+            if !c.eat_op(",") {
+                break;
+            }
+        }
+        Some(Ddl::Alter { table, ops })
+    } else if c.eat_kw("RENAME") {
+        if !(c.eat_kw("TABLE") || c.eat_kw("TABLES")) {
+            return Ok(None);
+        }
+        let mut pairs = Vec::new();
+        loop {
+            let from = c.qualified()?;
+            c.expect_kw("TO")?;
+            let to = c.qualified()?;
+            pairs.push((from, to));
+            if !c.eat_op(",") {
+                break;
+            }
+        }
+        Some(Ddl::Rename { pairs })
+    } else if c.eat_kw("TRUNCATE") {
+        c.eat_kw("TABLE");
+        Some(Ddl::Truncate { table: c.qualified()? })
+    } else {
+        return Ok(None);
+    };
+    c.eat_op(";");
+    if !c.at_end() {
+        return Err(c.error().into());
+    }
+    Ok(out)
+}
+
+fn skip_index_type(c: &mut TokenCursor<'_>) -> Result<(), SqlError> {
+    if c.eat_kw("USING") {
+        c.ident()?;
+    }
+    Ok(())
+}
+
+/// `(col [(len)] [ASC|DESC], ...)`
+fn key_parts(c: &mut TokenCursor<'_>) -> Result<(Vec<String>, Vec<Option<u64>>), SqlError> {
+    c.expect_op("(")?;
+    let mut cols = Vec::new();
+    let mut prefix = Vec::new();
+    loop {
+        if c.is_op("(") {
+            return Err(SqlError::unsupported("functional key parts"));
+        }
+        cols.push(c.ident()?);
+        if c.eat_op("(") {
+            prefix.push(Some(c.number()?));
+            c.expect_op(")")?;
+        } else {
+            prefix.push(None);
+        }
+        let _ = c.eat_kw("ASC") || c.eat_kw("DESC");
+        if !c.eat_op(",") {
+            break;
+        }
+    }
+    c.expect_op(")")?;
+    Ok((cols, prefix))
+}
+
+/// Index options after the key parts; returns the COMMENT.
+fn index_options(c: &mut TokenCursor<'_>) -> Result<String, SqlError> {
+    let mut comment = String::new();
+    loop {
+        if c.eat_kw("USING") {
+            c.ident()?;
+        } else if c.eat_kw("COMMENT") {
+            comment = c.string()?;
+        } else if c.eat_kw("KEY_BLOCK_SIZE") {
+            c.eat_op("=");
+            c.number()?;
+        } else if c.eat_kw("VISIBLE") || c.eat_kw("INVISIBLE") {
+        } else if c.eat_kw("ALGORITHM") || c.eat_kw("LOCK") {
+            c.eat_op("=");
+            c.ident()?;
+        } else {
+            return Ok(comment);
+        }
+    }
+}
+
+fn create_table(c: &mut TokenCursor<'_>, temporary: bool) -> Result<Ddl, SqlError> {
+    let if_not_exists = c.eat_kws(&["IF", "NOT", "EXISTS"]);
+    let table = c.qualified()?;
+    if c.eat_kw("LIKE") {
+        let like = c.qualified()?;
+        return Ok(Ddl::CreateTable { temporary, if_not_exists, def: Box::new(empty_def(&table.1)), table, auto_increment: None, like: Some(like) });
+    }
+    if c.is_op("(") && c.peek_at(1).is_some_and(|t| t.is_kw("LIKE")) {
+        c.next();
+        c.next();
+        let like = c.qualified()?;
+        c.expect_op(")")?;
+        return Ok(Ddl::CreateTable { temporary, if_not_exists, def: Box::new(empty_def(&table.1)), table, auto_increment: None, like: Some(like) });
+    }
+    if !c.is_op("(") {
+        return Err(SqlError::unsupported("CREATE TABLE ... SELECT"));
+    }
+    c.expect_op("(")?;
+    let mut def = empty_def(&table.1);
+    let mut inline_pk: Vec<String> = Vec::new();
+    let mut inline_unique: Vec<String> = Vec::new();
+    loop {
+        table_element(c, &mut def, &mut inline_pk, &mut inline_unique)?;
+        if !c.eat_op(",") {
+            break;
+        }
+    }
+    c.expect_op(")")?;
+    let opts = table_options(c)?;
+    if c.is_kw("PARTITION") {
+        return Err(SqlError::unsupported("partitioned tables"));
+    }
+    if c.is_kw("AS") || c.is_kw("SELECT") || c.is_kw("IGNORE") || c.is_kw("REPLACE") {
+        return Err(SqlError::unsupported("CREATE TABLE ... SELECT"));
+    }
+    if let Some(e) = opts.engine {
+        def.engine = e;
+    }
+    if let Some(coll) = opts.collation {
+        def.collation = coll;
+    }
+    if let Some(cm) = opts.comment {
+        def.comment = cm;
+    }
+    let coll = def.collation.clone();
+    for col in def.columns.iter_mut() {
+        if col.base.is_text() && col.collation.is_none() {
+            col.collation = Some(coll.clone());
+        }
+    }
+    if !inline_pk.is_empty() {
+        if !def.primary.is_empty() || inline_pk.len() > 1 {
+            return Err(SqlError::new(1068, "42000", "Multiple primary key defined"));
+        }
+        def.primary = inline_pk;
+    }
+    for u in inline_unique {
+        let name = unique_index_name(&def, &u);
+        def.indexes.push(IndexDef { name, sqlite_name: String::new(), unique: true, columns: vec![u], prefix: vec![None], comment: String::new() });
+    }
+    finish_def(&mut def)?;
+    Ok(Ddl::CreateTable { temporary, if_not_exists, table, def: Box::new(def), auto_increment: opts.auto_increment, like: None })
+}
+
+fn table_element(c: &mut TokenCursor<'_>, def: &mut TableDef, inline_pk: &mut Vec<String>, inline_unique: &mut Vec<String>) -> Result<(), SqlError> {
+    let mut constraint_name: Option<String> = None;
+    if c.eat_kw("CONSTRAINT") && !(c.is_kw("PRIMARY") || c.is_kw("UNIQUE") || c.is_kw("FOREIGN") || c.is_kw("CHECK")) {
+        constraint_name = Some(c.ident()?);
+    }
+    if c.eat_kw("PRIMARY") {
+        c.expect_kw("KEY")?;
+        skip_index_type(c)?;
+        let (cols, _) = key_parts(c)?;
+        index_options(c)?;
+        if !def.primary.is_empty() {
+            return Err(SqlError::new(1068, "42000", "Multiple primary key defined"));
+        }
+        def.primary = cols;
+        return Ok(());
+    }
+    if c.is_kw("UNIQUE") || c.is_kw("KEY") || c.is_kw("INDEX") {
+        let unique = c.eat_kw("UNIQUE");
+        let _ = c.eat_kw("KEY") || c.eat_kw("INDEX");
+        let name = if c.is_op("(") || c.is_kw("USING") { None } else { Some(c.ident()?) };
+        skip_index_type(c)?;
+        let (cols, prefix) = key_parts(c)?;
+        let comment = index_options(c)?;
+        let name = name.or(constraint_name).unwrap_or_else(|| unique_index_name(def, &cols[0]));
+        def.indexes.push(IndexDef { name, sqlite_name: String::new(), unique, columns: cols, prefix, comment });
+        return Ok(());
+    }
+    if c.is_kw("FULLTEXT") || c.is_kw("SPATIAL") {
+        return Err(SqlError::unsupported("FULLTEXT and SPATIAL indexes"));
+    }
+    if c.eat_kw("FOREIGN") {
+        c.expect_kw("KEY")?;
+        let idx_name = if c.is_op("(") { None } else { Some(c.ident()?) };
+        let fk = foreign_key(c, constraint_name.or(idx_name), def)?;
+        def.foreign_keys.push(fk);
+        return Ok(());
+    }
+    if c.eat_kw("CHECK") {
+        return Err(SqlError::unsupported("CHECK constraints"));
+    }
+    let (col, pk, uq) = column_def(c)?;
+    if pk {
+        inline_pk.push(col.name.clone());
+    }
+    if uq {
+        inline_unique.push(col.name.clone());
+    }
+    def.columns.push(col);
+    Ok(())
+}
+
+fn foreign_key(c: &mut TokenCursor<'_>, name: Option<String>, def: &TableDef) -> Result<ForeignKey, SqlError> {
+    let (cols, _) = key_parts(c)?;
+    c.expect_kw("REFERENCES")?;
+    let (ref_db, ref_table) = c.qualified()?;
+    let (ref_cols, _) = key_parts(c)?;
+    let mut fk = ForeignKey {
+        name: name.unwrap_or_else(|| format!("{}_ibfk_{}", def.name, def.foreign_keys.len() + 1)),
+        columns: cols,
+        ref_db,
+        ref_table,
+        ref_columns: ref_cols,
+        on_delete: String::new(),
+        on_update: String::new(),
+    };
+    loop {
+        if c.eat_kw("MATCH") {
+            c.ident()?;
+        } else if c.eat_kw("ON") {
+            let del = if c.eat_kw("DELETE") {
+                true
+            } else {
+                c.expect_kw("UPDATE")?;
+                false
+            };
+            let action = if c.eat_kw("CASCADE") {
+                "CASCADE"
+            } else if c.eat_kw("RESTRICT") {
+                "RESTRICT"
+            } else if c.eat_kws(&["SET", "NULL"]) {
+                "SET NULL"
+            } else if c.eat_kws(&["SET", "DEFAULT"]) {
+                "SET DEFAULT"
+            } else if c.eat_kws(&["NO", "ACTION"]) {
+                "NO ACTION"
+            } else {
+                return Err(c.error().into());
+            };
+            if del {
+                fk.on_delete = action.into();
+            } else {
+                fk.on_update = action.into();
+            }
+        } else {
+            return Ok(fk);
+        }
+    }
+}
+
+struct TableOptions {
+    engine: Option<String>,
+    collation: Option<String>,
+    comment: Option<String>,
+    auto_increment: Option<u64>,
+}
+
+fn table_options(c: &mut TokenCursor<'_>) -> Result<TableOptions, SqlError> {
+    let mut o = TableOptions { engine: None, collation: None, comment: None, auto_increment: None };
+    loop {
+        c.eat_op(",");
+        if c.eat_kw("ENGINE") || c.eat_kw("TYPE") {
+            c.eat_op("=");
+            let e = c.ident()?;
+            o.engine = Some(match e.to_ascii_lowercase().as_str() {
+                "innodb" => "InnoDB".into(),
+                "myisam" => "MyISAM".into(),
+                "memory" | "heap" => "MEMORY".into(),
+                _ => e,
+            });
+        } else if c.is_kw("DEFAULT") && (c.peek_at(1).is_some_and(|t| t.is_kw("CHARSET") || t.is_kw("CHARACTER") || t.is_kw("COLLATE"))) {
+            c.next();
+        } else if c.eat_kws(&["CHARACTER", "SET"]) || c.eat_kw("CHARSET") {
+            c.eat_op("=");
+            let cs = c.ident()?.to_ascii_lowercase();
+            if o.collation.as_deref().is_none_or(|x| !x.starts_with(&cs)) {
+                o.collation = Some(default_collation_for(&cs));
+            }
+        } else if c.eat_kw("COLLATE") {
+            c.eat_op("=");
+            o.collation = Some(c.ident()?.to_ascii_lowercase());
+        } else if c.eat_kw("COMMENT") {
+            c.eat_op("=");
+            o.comment = Some(c.string()?);
+        } else if c.eat_kw("AUTO_INCREMENT") {
+            c.eat_op("=");
+            o.auto_increment = Some(c.number()?);
+        } else if c.peek().is_some_and(|t| matches!(&t.tok, Tok::Word(w) if is_ignored_table_option(w))) {
+            c.next();
+            c.eat_op("=");
+            match c.next().map(|t| &t.tok) {
+                Some(Tok::Word(_)) | Some(Tok::Number(_)) | Some(Tok::Str(_)) | Some(Tok::Quoted(_)) => {}
+                _ => return Err(c.error().into()),
+            }
+        } else {
+            return Ok(o);
+        }
+    }
+}
+
+fn is_ignored_table_option(w: &str) -> bool {
+    [
+        "ROW_FORMAT",
+        "KEY_BLOCK_SIZE",
+        "AVG_ROW_LENGTH",
+        "MAX_ROWS",
+        "MIN_ROWS",
+        "PACK_KEYS",
+        "CHECKSUM",
+        "DELAY_KEY_WRITE",
+        "STATS_PERSISTENT",
+        "STATS_AUTO_RECALC",
+        "STATS_SAMPLE_PAGES",
+        "COMPRESSION",
+        "ENCRYPTION",
+        "INSERT_METHOD",
+        "TABLESPACE",
+        "DATA",
+        "INDEX",
+        "PAGE_CHECKSUM",
+        "TRANSACTIONAL",
+        "SECONDARY_ENGINE",
+    ]
+    .iter()
+    .any(|k| k.eq_ignore_ascii_case(w))
+}
+
+fn position(c: &mut TokenCursor<'_>) -> Result<Position, SqlError> {
+    if c.eat_kw("FIRST") {
+        Ok(Position::First)
+    } else if c.eat_kw("AFTER") {
+        Ok(Position::After(c.ident()?))
+    } else {
+        Ok(Position::Last)
+    }
+}
+
+fn alter_op(c: &mut TokenCursor<'_>, ops: &mut Vec<AlterOp>) -> Result<(), SqlError> {
+    if c.eat_kw("ADD") {
+        let mut constraint_name = None;
+        if c.eat_kw("CONSTRAINT") && !(c.is_kw("PRIMARY") || c.is_kw("UNIQUE") || c.is_kw("FOREIGN")) {
+            constraint_name = Some(c.ident()?);
+        }
+        if c.eat_kw("PRIMARY") {
+            c.expect_kw("KEY")?;
+            skip_index_type(c)?;
+            let (cols, _) = key_parts(c)?;
+            index_options(c)?;
+            ops.push(AlterOp::AddPrimary(cols));
+            return Ok(());
+        }
+        if c.is_kw("UNIQUE") || c.is_kw("INDEX") || c.is_kw("KEY") {
+            let unique = c.eat_kw("UNIQUE");
+            let _ = c.eat_kw("INDEX") || c.eat_kw("KEY");
+            let name = if c.is_op("(") || c.is_kw("USING") { None } else { Some(c.ident()?) };
+            skip_index_type(c)?;
+            let (cols, prefix) = key_parts(c)?;
+            let comment = index_options(c)?;
+            let name = name.or(constraint_name).unwrap_or_default();
+            ops.push(AlterOp::AddIndex(IndexDef { name, sqlite_name: String::new(), unique, columns: cols, prefix, comment }));
+            return Ok(());
+        }
+        if c.is_kw("FULLTEXT") || c.is_kw("SPATIAL") {
+            return Err(SqlError::unsupported("FULLTEXT and SPATIAL indexes"));
+        }
+        if c.eat_kw("FOREIGN") {
+            c.expect_kw("KEY")?;
+            let idx = if c.is_op("(") { None } else { Some(c.ident()?) };
+            let tmp = empty_def("");
+            let mut fk = foreign_key(c, constraint_name.or(idx), &tmp)?;
+            if fk.name.starts_with("_ibfk_") {
+                fk.name.clear();
+            }
+            ops.push(AlterOp::AddForeignKey(fk));
+            return Ok(());
+        }
+        c.eat_kw("COLUMN");
+        if c.is_op("(") {
+            c.next();
+            loop {
+                let (col, primary, unique) = column_def(c)?;
+                ops.push(AlterOp::AddColumn { col, position: Position::Last, primary, unique });
+                if !c.eat_op(",") {
+                    break;
+                }
+            }
+            c.expect_op(")")?;
+            return Ok(());
+        }
+        let (col, primary, unique) = column_def(c)?;
+        let position = position(c)?;
+        ops.push(AlterOp::AddColumn { col, position, primary, unique });
+        return Ok(());
+    }
+    if c.eat_kw("DROP") {
+        if c.eat_kw("PRIMARY") {
+            c.expect_kw("KEY")?;
+            ops.push(AlterOp::DropPrimary);
+        } else if c.eat_kw("INDEX") || c.eat_kw("KEY") {
+            ops.push(AlterOp::DropIndex(c.ident()?));
+        } else if c.eat_kw("FOREIGN") {
+            c.expect_kw("KEY")?;
+            ops.push(AlterOp::DropForeignKey(c.ident()?));
+        } else if c.eat_kw("CHECK") || c.eat_kw("CONSTRAINT") {
+            return Err(SqlError::unsupported("CHECK constraints"));
+        } else {
+            c.eat_kw("COLUMN");
+            ops.push(AlterOp::DropColumn(c.ident()?));
+        }
+        return Ok(());
+    }
+    if c.eat_kw("MODIFY") {
+        c.eat_kw("COLUMN");
+        let (col, primary, unique) = column_def(c)?;
+        let position = position(c)?;
+        ops.push(AlterOp::ChangeColumn { old: col.name.clone(), col, position, primary, unique });
+        return Ok(());
+    }
+    if c.eat_kw("CHANGE") {
+        c.eat_kw("COLUMN");
+        let old = c.ident()?;
+        let (col, primary, unique) = column_def(c)?;
+        let position = position(c)?;
+        ops.push(AlterOp::ChangeColumn { old, col, position, primary, unique });
+        return Ok(());
+    }
+    if c.eat_kw("ALTER") {
+        if c.eat_kw("INDEX") {
+            c.ident()?;
+            let _ = c.eat_kw("VISIBLE") || c.eat_kw("INVISIBLE");
+            return Ok(());
+        }
+        c.eat_kw("COLUMN");
+        let col = c.ident()?;
+        if c.eat_kw("SET") {
+            c.expect_kw("DEFAULT")?;
+            let d = default_value(c)?;
+            ops.push(AlterOp::SetDefault { col, default: Some(d) });
+        } else {
+            c.expect_kw("DROP")?;
+            c.expect_kw("DEFAULT")?;
+            ops.push(AlterOp::SetDefault { col, default: None });
+        }
+        return Ok(());
+    }
+    if c.eat_kw("RENAME") {
+        if c.eat_kw("COLUMN") {
+            let old = c.ident()?;
+            c.expect_kw("TO")?;
+            let new = c.ident()?;
+            ops.push(AlterOp::RenameColumn { old, new });
+        } else if c.eat_kw("INDEX") || c.eat_kw("KEY") {
+            let old = c.ident()?;
+            c.expect_kw("TO")?;
+            let new = c.ident()?;
+            ops.push(AlterOp::RenameIndex { old, new });
+        } else {
+            let _ = c.eat_kw("TO") || c.eat_kw("AS");
+            ops.push(AlterOp::RenameTable(c.qualified()?));
+        }
+        return Ok(());
+    }
+    if c.eat_kw("CONVERT") {
+        c.expect_kw("TO")?;
+        let _ = c.eat_kws(&["CHARACTER", "SET"]) || c.eat_kw("CHARSET");
+        let cs = c.ident()?.to_ascii_lowercase();
+        let mut coll = default_collation_for(&cs);
+        if c.eat_kw("COLLATE") {
+            coll = c.ident()?.to_ascii_lowercase();
+        }
+        ops.push(AlterOp::Options { engine: None, collation: Some(coll), comment: None, auto_increment: None });
+        return Ok(());
+    }
+    if c.eat_kw("ALGORITHM") || c.eat_kw("LOCK") {
+        c.eat_op("=");
+        c.ident()?;
+        return Ok(());
+    }
+    if c.eat_kw("FORCE") || c.eat_kw("ENABLE") && c.eat_kw("KEYS") || c.eat_kw("DISABLE") && c.eat_kw("KEYS") {
+        return Ok(());
+    }
+    if c.eat_kw("ORDER") {
+        return Err(SqlError::unsupported("ALTER TABLE ... ORDER BY"));
+    }
+    if c.is_kw("PARTITION") || c.is_kw("ADD") {
+        return Err(SqlError::unsupported("partitioned tables"));
+    }
+    let before = c.pos;
+    let o = table_options(c)?;
+    if c.pos == before {
+        return Err(c.error().into());
+    }
+    ops.push(AlterOp::Options { engine: o.engine, collation: o.collation, comment: o.comment, auto_increment: o.auto_increment });
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ddl::generate::sqlite_triggers;
+    use crate::ddl::parse_create_table;
+
+    #[test]
+    fn many_types_and_keys() {
+        let d = parse_create_table(
+            "CREATE TABLE IF NOT EXISTS `t` (a TINYINT(1) UNSIGNED, b DECIMAL(10,2) NOT NULL DEFAULT 1.5 COMMENT 'money', \
+             c VARCHAR(20) CHARACTER SET utf8mb4 COLLATE utf8mb4_bin UNIQUE, d DATETIME(6) DEFAULT CURRENT_TIMESTAMP(6) ON UPDATE CURRENT_TIMESTAMP(6), \
+             e ENUM('x','y') DEFAULT 'x', f JSON, g BLOB, h BOOL, KEY idx_ab (a, b), UNIQUE KEY (c(5))) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COMMENT='tbl'",
+        );
+        assert_eq!(d.comment, "tbl");
+        assert_eq!(d.column("c").unwrap().collation.as_deref(), Some("utf8mb4_bin"));
+        assert!(d.column("d").unwrap().on_update_now);
+        assert_eq!(d.indexes.len(), 3);
+        assert_eq!(d.column("h").unwrap().column_type(), "tinyint(1)");
+        assert_eq!(sqlite_triggers(&d, "main").len(), 1);
+    }
+
+    #[test]
+    fn errors() {
+        assert_eq!(parse("CREATE TABLE t (a INT, a INT)").unwrap_err().code, 1060);
+        assert_eq!(parse("CREATE TABLE t (a INT, PRIMARY KEY (b))").unwrap_err().code, 1072);
+        assert_eq!(parse("CREATE TABLE t (a INT AUTO_INCREMENT)").unwrap_err().code, 1075);
+        assert_eq!(parse("CREATE TABLE t (a FOO)").unwrap_err().code, 1064);
+        assert_eq!(parse("CREATE TABLE t (a INT, FULLTEXT KEY (a))").unwrap_err().code, 1235);
+        assert_eq!(parse("CREATE TABLE t AS SELECT 1").unwrap_err().code, 1235);
+    }
+}

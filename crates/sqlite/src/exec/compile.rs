@@ -1,0 +1,213 @@
+//! Compiling a DML statement: translated by the rewriter (rewrite.rs), the
+//! databases it names attached, compiled by SQLite under the authorizer
+//! (authorize.rs), and kept in the connection's statement cache with the
+//! privileges it needs. A compile error that would tell an account what exists
+//! where it may not look is answered as MySQL answers it.
+
+use super::SqliteSession;
+use crate::conn::{Cached, Conn};
+use crate::rewrite::{self, Kind, Resolver, Rewritten};
+use crate::schema::{sq_ident, TableDef};
+use crate::{authorize, errors, show, Inner};
+use std::sync::Arc;
+use turnstile_engine::catalog::Catalog;
+use turnstile_engine::{privs, Access, SqlError};
+
+/// The rewriter's view of the names a statement uses: the connection's
+/// databases and TEMPORARY tables, and the catalog's databases.
+struct ConnResolver<'a> {
+    conn: &'a Conn,
+    inner: &'a Inner,
+}
+
+impl Resolver for ConnResolver<'_> {
+    fn home(&self) -> Option<&str> {
+        self.conn.home.as_ref().map(|h| h.name.as_str())
+    }
+    fn is_database(&self, name: &str) -> bool {
+        !Catalog::is_system(name) && self.inner.catalog.exists(name)
+    }
+    fn is_temp(&self, name: &str) -> bool {
+        self.conn.temp.table(name).is_some()
+    }
+    fn table(&self, db: Option<&str>, name: &str) -> Option<Arc<TableDef>> {
+        match db {
+            None => self.conn.temp.table(name).cloned().or_else(|| self.conn.home.as_ref().and_then(|h| h.schema().table(name).cloned())),
+            Some(d) if Some(d) == self.home() => self.conn.temp.table(name).cloned().or_else(|| self.conn.home.as_ref().and_then(|h| h.schema().table(name).cloned())),
+            Some(d) => {
+                if !self.is_database(d) {
+                    return None;
+                }
+                self.inner.db(d).ok().and_then(|x| x.schema().table(name).cloned())
+            }
+        }
+    }
+}
+
+/// The epoch of a statement compiled while DDL was changing a schema: no
+/// epoch equals it, so SQLite may never recompile such a statement on its own.
+const UNTRUSTED_EPOCH: u64 = u64::MAX;
+
+impl SqliteSession {
+    pub(super) fn stamp(&self) -> u64 {
+        let t = self.conn.as_ref().map_or(0, |c| c.temp_version);
+        (self.inner.epoch() << 20) ^ t
+    }
+
+    /// Find or compile the statement; returns nothing (it stays in the cache).
+    pub(super) fn compile(&mut self, sql: &str, kind: Kind, access: &dyn Access) -> Result<(), SqlError> {
+        let inner = self.inner.clone();
+        // The schema epoch this compile is for, read before anything is
+        // resolved: DDL that ends after this point moves the epoch, so SQLite
+        // may not recompile the statement on its own later (authorize.rs).
+        let epoch = inner.epoch();
+        // Read after the epoch: DDL that began before it and is still
+        // running shows here; DDL that ended in between moved the epoch.
+        let trusted = !inner.schema_change_running();
+        let stamp = (epoch << 20) ^ self.conn.as_ref().map_or(0, |c| c.temp_version);
+        let conn = self.conn.as_mut().expect("conn");
+        if let Some(c) = conn.cache_get(sql) {
+            if c.stamp == stamp {
+                return Ok(());
+            }
+            conn.cache.remove(sql);
+        }
+        // Databases dropped since they were attached go away (SQLite would still find them).
+        if conn.attached.iter().any(|a| a.dropped()) && conn.autocommit() {
+            let gone: Vec<String> = conn.attached.iter().filter(|a| a.dropped()).map(|a| a.name.clone()).collect();
+            for g in gone {
+                let _ = conn.exec(&format!("DETACH DATABASE {}", sq_ident(&g)));
+            }
+            conn.attached.retain(|a| !a.dropped());
+        }
+        let rw = {
+            let resolver = ConnResolver { conn, inner: &inner };
+            match crate::cte::limit_depth(sql) {
+                Some(limited) => rewrite::rewrite(&limited, kind, &resolver).map(|rw| Rewritten { cte_limited: true, ..rw })?,
+                None => rewrite::rewrite(sql, kind, &resolver)?,
+            }
+        };
+        for name in &rw.dbs {
+            let d = inner.db(name)?;
+            conn.attach(&d)?;
+        }
+        // SQLite would look an unqualified name up in attached databases too;
+        // MySQL only in the current one.
+        if !conn.attached.is_empty() {
+            for (d, t) in &rw.tables {
+                if d.is_none() && !rw.ctes.iter().any(|c| c.eq_ignore_ascii_case(t)) && conn.temp.table(t).is_none() && conn.home.as_ref().is_none_or(|h| h.schema().table(t).is_none()) {
+                    return Err(match &conn.home {
+                        Some(h) => errors::no_such_table(&h.name, t),
+                        None => SqlError::no_database(),
+                    });
+                }
+            }
+        }
+        if rw.info_schema {
+            show::attach_info_schema(conn)?;
+        }
+        let rules = authorize::Rules { ctes: &rw.ctes, info_schema: rw.info_schema };
+        conn.refresh_schemas(epoch)?;
+        let (stmt, mut needs) = match authorize::compile(conn, &rw.sql, sql, &rules) {
+            Ok(c) => c,
+            // DDL ran while it compiled: what it read of the schema may be
+            // from before and after. Compiled again (1412 is retried once).
+            Err(_) if inner.epoch() != epoch => return Err(errors::table_definition_changed()),
+            Err(e) => return Err(hide_missing_table(conn, &rw, name_missing_table(conn, &rw, e), access)),
+        };
+        needs = named_tables_need_select(conn, &rw, needs);
+        if let Some(ins) = rw.insert.as_ref().filter(|i| i.replace) {
+            // REPLACE deletes the rows it replaces: MySQL asks for DELETE too.
+            needs.iter_mut().filter(|n| n.bits & privs::INSERT != 0 && n.table.eq_ignore_ascii_case(&ins.table)).for_each(|n| n.bits |= privs::DELETE);
+        }
+        let writes = !stmt.readonly() || rw.for_update;
+        conn.cache_put(sql, Cached { stmt, rw: Arc::new(rw), needs, writes, meta: None, stamp, epoch: if trusted { epoch } else { UNTRUSTED_EPOCH }, last_use: 0 });
+        Ok(())
+    }
+}
+
+/// A statement refused for touching a table that is not a MySQL table (a
+/// table-valued function such as `pragma_table_info` first touches SQLite's
+/// own `sqlite_master`): name the table the client wrote.
+fn name_missing_table(conn: &Conn, rw: &Rewritten, e: SqlError) -> SqlError {
+    if e.code != 1146 {
+        return e;
+    }
+    let home = conn.home.as_ref().map_or("", |h| h.name.as_str());
+    let unknown = rw.tables.iter().find(|(db, t)| {
+        let cte = rw.ctes.iter().any(|c| c.eq_ignore_ascii_case(t));
+        let known = match db.as_deref() {
+            None => conn.temp.table(t).is_some() || conn.table_def("main", t).is_some(),
+            Some(d) if d == home => conn.table_def("main", t).is_some() || conn.temp.table(t).is_some(),
+            Some(d) => conn.table_def(d, t).is_some() || d.eq_ignore_ascii_case("information_schema"),
+        };
+        !cte && !known
+    });
+    match unknown {
+        Some((db, t)) => errors::no_such_table(db.as_deref().unwrap_or(home), t),
+        None => e,
+    }
+}
+
+/// Every table the statement names, other than what it writes, needs SELECT
+/// as in MySQL, even where SQLite reads nothing of it: it drops a LEFT JOIN
+/// that cannot change the result (NATURAL LEFT JOIN on a unique key), and
+/// success against "doesn't exist" would still tell whether the table exists.
+fn named_tables_need_select(conn: &Conn, rw: &Rewritten, needs: Box<[authorize::Need]>) -> Box<[authorize::Need]> {
+    let mut needs = needs.into_vec();
+    let home = conn.home.as_ref().map(|h| h.name.as_str());
+    for (db, table) in &rw.tables {
+        let unqualified = db.is_none();
+        let Some(db) = db.as_deref().or(home) else { continue };
+        let private = db.eq_ignore_ascii_case("information_schema") || (unqualified && conn.temp.table(table).is_some()) || (unqualified && rw.ctes.iter().any(|c| c.eq_ignore_ascii_case(table)));
+        if private {
+            continue;
+        }
+        match needs.iter_mut().find(|n| *n.db == *db && n.table.eq_ignore_ascii_case(table)) {
+            Some(n) if n.bits & (privs::INSERT | privs::UPDATE | privs::DELETE) != 0 => {}
+            Some(n) => n.bits |= privs::SELECT,
+            None => needs.push(authorize::Need { db: db.into(), table: table.as_str().into(), bits: privs::SELECT }),
+        }
+    }
+    needs.into_boxed_slice()
+}
+
+/// A statement that fails to compile (a table, a column or a function that
+/// does not exist, bad syntax near it) while it names a database where the
+/// session lacks the privilege the statement needs is refused as MySQL
+/// refuses it, with 1142: MySQL checks privileges before it looks for
+/// columns and tables. Otherwise "doesn't exist" against "denied" would tell
+/// any account which databases, tables and columns exist.
+fn hide_missing_table(conn: &Conn, rw: &Rewritten, e: SqlError, access: &dyn Access) -> SqlError {
+    if matches!(e.code, 1142 | 1044) {
+        return e;
+    }
+    let home = conn.home.as_ref().map_or("", |h| h.name.as_str());
+    let need_for = |table: &str| -> u32 {
+        let target = rw.insert.as_ref().map(|i| i.table.as_str());
+        match rw.kind {
+            Kind::Insert if target.is_some_and(|t| t.eq_ignore_ascii_case(table)) => privs::INSERT,
+            Kind::Update => privs::UPDATE,
+            Kind::Delete => privs::DELETE,
+            _ => privs::SELECT,
+        }
+    };
+    let other = |db: &str| db != home && !db.eq_ignore_ascii_case("information_schema");
+    // The tables it names in other databases (the rewriter saw them).
+    for (db, table) in &rw.tables {
+        if let Some(db) = db.as_deref().filter(|d| other(d)) {
+            if let Err(denied) = access.check_table(db, table, need_for(table)) {
+                return denied;
+            }
+        }
+    }
+    // A database the rewriter did not know ("Table 'db.table' doesn't exist").
+    if e.code == 1146 {
+        if let Some((db, table)) = e.message.strip_prefix("Table '").and_then(|m| m.strip_suffix("' doesn't exist")).and_then(|m| m.split_once('.')) {
+            if other(db) {
+                return access.check_table(db, table, need_for(table)).err().unwrap_or(e);
+            }
+        }
+    }
+    e
+}

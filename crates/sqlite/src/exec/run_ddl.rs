@@ -1,0 +1,366 @@
+//! Running DDL: CREATE/DROP TABLE, CREATE/DROP INDEX, ALTER, RENAME and
+//! TRUNCATE, parsed by ddl.rs and checked for privileges before anything is
+//! resolved.
+//!
+//! DDL commits the open transaction first (MySQL's implicit commit), then runs
+//! in its own SQLite transaction together with the definition in
+//! `turnstile_meta`; the shared schema and the engine epoch are then updated,
+//! which makes every connection re-translate statements that depend on it.
+//!
+//! Also here: a table's SQLite objects and its MySQL definition stored in
+//! `turnstile_meta` (or the connection's TEMPORARY tables), which ALTER TABLE
+//! (alter_table.rs) uses too.
+
+use super::alter_table::altered;
+use super::SqliteSession;
+use crate::ddl::{self, AlterOp, Ddl, Name};
+use crate::schema::{sq_ident, sq_str, IndexDef, TableDef, META_TABLE};
+use crate::{errors, Db};
+use std::sync::Arc;
+use turnstile_engine::catalog::Catalog;
+use turnstile_engine::{privs, Access, Done, EngineSession, ExecContext, Outcome, SqlError};
+
+impl SqliteSession {
+    /// Resolve a table name to (SQLite schema name, MySQL db, shared Db or None for TEMPORARY).
+    pub(super) fn target(&mut self, name: &Name, temporary: bool) -> Result<(String, String, Option<Arc<Db>>), SqlError> {
+        let home_or_none = name.0.is_none() || name.0 == self.db;
+        if temporary || (home_or_none && self.conn.as_ref().is_some_and(|c| c.temp.table(&name.1).is_some())) {
+            let home = self.db.clone().ok_or_else(SqlError::no_database)?;
+            return Ok(("temp".into(), home, None));
+        }
+        let dbname = match &name.0 {
+            Some(d) => d.clone(),
+            None => self.db.clone().ok_or_else(SqlError::no_database)?,
+        };
+        if Catalog::is_system(&dbname) {
+            return Err(SqlError::db_access_denied("", "", &dbname));
+        }
+        let d = self.inner.db(&dbname)?;
+        let conn = self.conn.as_mut().expect("conn");
+        if conn.home.as_ref().is_some_and(|h| Arc::ptr_eq(h, &d)) {
+            return Ok(("main".into(), dbname, Some(d)));
+        }
+        conn.attach(&d)?;
+        Ok((dbname.clone(), dbname, Some(d)))
+    }
+
+    pub(super) fn def_of(&self, schema: &str, table: &str) -> Option<Arc<TableDef>> {
+        self.conn.as_ref().and_then(|c| c.table_def(schema, table))
+    }
+
+    pub(super) fn ddl(&mut self, ctx: &ExecContext<'_>, sql: &str) -> Result<Outcome, SqlError> {
+        let stmt = match ddl::parse(sql)? {
+            Some(s) => s,
+            None => {
+                let kw = turnstile_sqltext::scan::first_keyword(sql);
+                let what = sql.split_whitespace().take(2).collect::<Vec<_>>().join(" ").to_ascii_uppercase();
+                return Err(if kw == "CREATE" || kw == "DROP" || kw == "ALTER" { SqlError::unsupported(&what) } else { SqlError::syntax(sql) });
+            }
+        };
+        // MySQL commits the open transaction before DDL.
+        if self.txn.is_some() {
+            self.commit(ctx)?;
+        }
+        self.ensure_conn()?;
+        self.check_ddl(&stmt, ctx.access)?;
+        // Before the schema changes as well as after (the guard, also on an
+        // early return): a statement compiled meanwhile must not be
+        // recompiled by SQLite on its own (authorize.rs).
+        let inner = self.inner.clone();
+        let change = inner.begin_schema_change();
+        let temporary = matches!(&stmt, Ddl::CreateTable { temporary: true, .. } | Ddl::DropTable { temporary: true, .. });
+        let first = match &stmt {
+            Ddl::CreateTable { table, .. } | Ddl::CreateIndex { table, .. } | Ddl::DropIndex { table, .. } | Ddl::Alter { table, .. } | Ddl::Truncate { table } => table.clone(),
+            Ddl::DropTable { tables, .. } => tables[0].clone(),
+            Ddl::Rename { pairs } => pairs[0].0.clone(),
+        };
+        let (schema, dbname, db) = self.target(&first, temporary)?;
+        let locks = match &db {
+            Some(d) => self.lock_dbs(std::slice::from_ref(d), &[], ctx)?,
+            None => Vec::new(),
+        };
+        let conn = self.conn.as_ref().expect("conn");
+        let fk_off = matches!(&stmt, Ddl::Alter { .. });
+        if fk_off {
+            let _ = conn.exec("PRAGMA foreign_keys=OFF");
+        }
+        conn.begin_call(ctx, self.lock_wait);
+        let begin = conn.exec("BEGIN IMMEDIATE");
+        let result = match begin {
+            Ok(()) => {
+                let r = self.ddl_body(&stmt, &schema, &dbname, db.as_ref());
+                let conn = self.conn.as_ref().expect("conn");
+                match r {
+                    Ok(out) => match conn.exec("COMMIT") {
+                        Ok(()) => Ok(out),
+                        Err(e) => {
+                            let _ = conn.exec("ROLLBACK");
+                            Err(e)
+                        }
+                    },
+                    Err(e) => {
+                        let _ = conn.exec("ROLLBACK");
+                        Err(e)
+                    }
+                }
+            }
+            Err(e) => Err(e),
+        };
+        let conn = self.conn.as_mut().expect("conn");
+        conn.end_call();
+        if fk_off {
+            let _ = conn.exec("PRAGMA foreign_keys=ON");
+        }
+        // Refresh the shared definitions (also after a failure: harmless).
+        if let Some(d) = &db {
+            if let Ok(s) = crate::load_schema(&conn.db, &schema) {
+                d.set_schema(s);
+            }
+        }
+        conn.temp_version += 1;
+        conn.cache.clear();
+        drop(change);
+        self.release_locks(&locks);
+        if result.is_ok() {
+            self.durable(&locks, ctx)?;
+        }
+        result
+    }
+
+    /// The privileges a DDL statement needs on each table it names (as
+    /// MariaDB 10.11 asks: ALTER TABLE needs ALTER; a rename also DROP on the
+    /// old name and CREATE and INSERT on the new; indexes INDEX; foreign keys
+    /// REFERENCES on the parent), checked before anything is resolved or
+    /// opened, so a database the account may not see is not revealed by
+    /// "unknown database". The session's own TEMPORARY tables need none.
+    fn check_ddl(&self, stmt: &Ddl, access: &dyn Access) -> Result<(), SqlError> {
+        let temp = |n: &Name| (n.0.is_none() || n.0 == self.db) && self.conn.as_ref().is_some_and(|c| c.temp.table(&n.1).is_some());
+        let check = |n: &Name, bits: u32| -> Result<(), SqlError> {
+            let db = n.0.as_deref().or(self.db.as_deref()).ok_or_else(SqlError::no_database)?;
+            access.check_table(db, &n.1, bits)
+        };
+        // A parent table lives in the child's database: another database's
+        // is refused (not silently taken for a table of the child's own).
+        let parent = |child: &Name, fk: &crate::schema::ForeignKey| -> Result<(), SqlError> {
+            let own = child.0.as_deref().or(self.db.as_deref());
+            if let Some(other) = fk.ref_db.as_deref().filter(|d| Some(*d) != own) {
+                check(&(Some(other.to_string()), fk.ref_table.clone()), privs::REFERENCES)?;
+                return Err(SqlError::unsupported("foreign keys to a table of another database"));
+            }
+            check(&(child.0.clone(), fk.ref_table.clone()), privs::REFERENCES)
+        };
+        match stmt {
+            Ddl::CreateTable { temporary, table, like, def, .. } => {
+                check(table, if *temporary { privs::CREATE_TMP_TABLE } else { privs::CREATE })?;
+                def.foreign_keys.iter().try_for_each(|fk| parent(table, fk))?;
+                match like {
+                    Some(src) if !temp(src) => check(src, privs::SELECT),
+                    _ => Ok(()),
+                }
+            }
+            Ddl::DropTable { temporary, tables, .. } => tables.iter().filter(|t| !*temporary && !temp(t)).try_for_each(|t| check(t, privs::DROP)),
+            Ddl::Truncate { table } if !temp(table) => check(table, privs::DROP),
+            Ddl::CreateIndex { table, .. } | Ddl::DropIndex { table, .. } if !temp(table) => check(table, privs::INDEX),
+            Ddl::Alter { table, ops } if !temp(table) => {
+                check(table, privs::ALTER)?;
+                for op in ops {
+                    match op {
+                        AlterOp::RenameTable(to) => {
+                            check(table, privs::DROP)?;
+                            check(&(to.0.clone().or_else(|| table.0.clone()), to.1.clone()), privs::CREATE | privs::INSERT)?;
+                        }
+                        AlterOp::AddForeignKey(fk) => parent(table, fk)?,
+                        _ => {}
+                    }
+                }
+                Ok(())
+            }
+            Ddl::Rename { pairs } => pairs.iter().filter(|(from, _)| !temp(from)).try_for_each(|(from, to)| {
+                check(from, privs::ALTER | privs::DROP)?;
+                check(to, privs::CREATE | privs::INSERT)
+            }),
+            Ddl::Truncate { .. } | Ddl::DropIndex { .. } | Ddl::CreateIndex { .. } | Ddl::Alter { .. } => Ok(()),
+        }
+    }
+
+    fn ddl_body(&mut self, stmt: &Ddl, schema: &str, dbname: &str, db: Option<&Arc<Db>>) -> Result<Outcome, SqlError> {
+        let temp = db.is_none();
+        let ok = |warnings: u16| Ok(Outcome::Done(Done { warnings, ..Default::default() }));
+        match stmt {
+            Ddl::CreateTable { if_not_exists, table, def, auto_increment, like, .. } => {
+                if table.1.eq_ignore_ascii_case(META_TABLE) || table.1.starts_with("sqlite_") || table.1.starts_with("ts_rebuild_") {
+                    return Err(SqlError::new(1103, "42000", format!("Incorrect table name '{}'", table.1)));
+                }
+                if table.1.len() > 64 || table.1.is_empty() {
+                    return Err(SqlError::new(1103, "42000", format!("Incorrect table name '{}'", table.1)));
+                }
+                if self.def_of(schema, &table.1).is_some() || self.sqlite_object_exists(schema, &table.1)? {
+                    if *if_not_exists {
+                        return ok(1);
+                    }
+                    return Err(SqlError::new(1050, "42S01", format!("Table '{}' already exists", table.1)));
+                }
+                let mut def: TableDef = match like {
+                    Some(src) => {
+                        let (s2, _, _) = self.target(src, false).or_else(|_| self.target(src, true))?;
+                        let d = self.def_of(&s2, &src.1).ok_or_else(|| errors::no_such_table(src.0.as_deref().unwrap_or(dbname), &src.1))?;
+                        let mut d = (*d).clone();
+                        d.name = table.1.clone();
+                        d.created = ddl::empty_def("").created;
+                        d
+                    }
+                    None => (**def).clone(),
+                };
+                for ix in def.indexes.iter_mut() {
+                    ix.sqlite_name.clear();
+                }
+                self.create_objects(&mut def, schema)?;
+                if let Some(ai) = auto_increment.filter(|v| *v > 1) {
+                    if def.auto_increment_column().is_some() {
+                        self.conn().exec(&format!("INSERT INTO {}.sqlite_sequence(name, seq) VALUES ({}, {})", sq_ident(schema), sq_str(&def.name), ai - 1))?;
+                    }
+                }
+                self.save_def(schema, temp, &def)?;
+                ok(0)
+            }
+            Ddl::DropTable { if_exists, tables, temporary } => {
+                let mut missing = Vec::new();
+                for t in tables {
+                    // DROP TEMPORARY TABLE drops only the session's own
+                    // temporary tables (an unknown one is 1051), never a real
+                    // table of the same name.
+                    let (s, dbn, _) = self.target(t, *temporary)?;
+                    match self.def_of(&s, &t.1) {
+                        Some(d) => {
+                            self.conn().exec(&format!("DROP TABLE {}.{}", sq_ident(&s), sq_ident(&d.name)))?;
+                            self.remove_def(&s, s == "temp", &d.name)?;
+                        }
+                        None => missing.push(format!("{}.{}", t.0.as_deref().unwrap_or(&dbn), t.1)),
+                    }
+                }
+                if !missing.is_empty() && !if_exists {
+                    return Err(SqlError::new(1051, "42S02", format!("Unknown table '{}'", missing.join(","))));
+                }
+                ok(missing.len() as u16)
+            }
+            Ddl::Truncate { table } => {
+                let d = self.def_of(schema, &table.1).ok_or_else(|| errors::no_such_table(dbname, &table.1))?;
+                let conn = self.conn();
+                conn.exec(&format!("DELETE FROM {}.{}", sq_ident(schema), sq_ident(&d.name)))?;
+                if d.auto_increment_column().is_some() {
+                    conn.exec(&format!("DELETE FROM {}.sqlite_sequence WHERE name = {}", sq_ident(schema), sq_str(&d.name)))?;
+                }
+                ok(0)
+            }
+            Ddl::CreateIndex { table, index } => {
+                let d = self.def_of(schema, &table.1).ok_or_else(|| errors::no_such_table(dbname, &table.1))?;
+                let mut nd = (*d).clone();
+                nd.indexes.push(index.clone());
+                ddl::finish_def(&mut nd)?;
+                let ix = nd.indexes.last_mut().expect("pushed");
+                self.create_index(&d, ix, schema)?;
+                self.save_def(schema, temp, &nd)?;
+                Ok(altered(0))
+            }
+            Ddl::DropIndex { table, name } => {
+                let d = self.def_of(schema, &table.1).ok_or_else(|| errors::no_such_table(dbname, &table.1))?;
+                self.alter(schema, temp, dbname, &d, &[AlterOp::DropIndex(name.clone())])
+            }
+            Ddl::Alter { table, ops } => {
+                let d = self.def_of(schema, &table.1).ok_or_else(|| errors::no_such_table(dbname, &table.1))?;
+                self.alter(schema, temp, dbname, &d, ops)
+            }
+            Ddl::Rename { pairs } => {
+                for (from, to) in pairs {
+                    let (s1, db1, _) = self.target(from, false)?;
+                    let (s2, db2, _) = self.target(to, false)?;
+                    if db1 != db2 {
+                        return Err(SqlError::unsupported("RENAME TABLE across databases"));
+                    }
+                    let d = self.def_of(&s1, &from.1).ok_or_else(|| errors::no_such_table(&db1, &from.1))?;
+                    if self.def_of(&s2, &to.1).is_some() {
+                        return Err(SqlError::new(1050, "42S01", format!("Table '{}' already exists", to.1)));
+                    }
+                    self.rename_table(&s1, s1 == "temp", &d, &to.1)?;
+                }
+                ok(0)
+            }
+        }
+    }
+
+    fn sqlite_object_exists(&self, schema: &str, name: &str) -> Result<bool, SqlError> {
+        let conn = self.conn.as_ref().expect("conn");
+        let sql = format!("SELECT count(*) FROM {}.sqlite_master WHERE type IN ('table','view') AND name = ?1 COLLATE NOCASE", sq_ident(schema));
+        conn.db.query_row(&sql, [name], |r| r.get::<_, i64>(0)).map(|n| n > 0).map_err(|e| errors::from_rusqlite(conn, &e, &sql))
+    }
+
+    pub(super) fn create_index(&mut self, def: &TableDef, ix: &mut IndexDef, schema: &str) -> Result<(), SqlError> {
+        if ix.sqlite_name.is_empty() {
+            let conn = self.conn.as_ref().expect("conn");
+            let base = format!("{}_{}", def.name, ix.name);
+            let mut name = base.clone();
+            let mut n = 1;
+            loop {
+                let sql = format!("SELECT count(*) FROM {}.sqlite_master WHERE name = ?1 COLLATE NOCASE", sq_ident(schema));
+                let exists: i64 = conn.db.query_row(&sql, [&name], |r| r.get(0)).map_err(|e| errors::from_rusqlite(conn, &e, &sql))?;
+                if exists == 0 {
+                    break;
+                }
+                n += 1;
+                name = format!("{}_{}", base, n);
+            }
+            ix.sqlite_name = name;
+        }
+        let sql = ddl::sqlite_create_index(def, ix, schema);
+        self.conn().exec(&sql)
+    }
+
+    /// CREATE TABLE + indexes + triggers for a definition (index names assigned).
+    fn create_objects(&mut self, def: &mut TableDef, schema: &str) -> Result<(), SqlError> {
+        let sql = ddl::sqlite_create_table(def, schema, &def.name);
+        self.conn().exec(&sql)?;
+        let snapshot = def.clone();
+        for ix in def.indexes.iter_mut() {
+            self.create_index(&snapshot, ix, schema)?;
+        }
+        for t in ddl::sqlite_triggers(def, schema) {
+            self.conn().exec(&t)?;
+        }
+        Ok(())
+    }
+
+    pub(super) fn save_def(&mut self, schema: &str, temp: bool, def: &TableDef) -> Result<(), SqlError> {
+        let conn = self.conn.as_mut().expect("conn");
+        if temp {
+            conn.temp.tables.insert(def.name.to_ascii_lowercase(), Arc::new(def.clone()));
+            return Ok(());
+        }
+        let json = serde_json::to_string(def).map_err(|e| SqlError::internal(e.to_string()))?;
+        let sql = format!("INSERT OR REPLACE INTO {}.{}(name, def) VALUES (?1, ?2)", sq_ident(schema), META_TABLE);
+        conn.db.execute(&sql, rusqlite::params![def.name.to_ascii_lowercase(), json]).map_err(|e| errors::from_rusqlite(conn, &e, &sql))?;
+        Ok(())
+    }
+
+    pub(super) fn remove_def(&mut self, schema: &str, temp: bool, name: &str) -> Result<(), SqlError> {
+        let conn = self.conn.as_mut().expect("conn");
+        if temp {
+            conn.temp.tables.remove(&name.to_ascii_lowercase());
+            return Ok(());
+        }
+        let sql = format!("DELETE FROM {}.{} WHERE name = ?1", sq_ident(schema), META_TABLE);
+        conn.db.execute(&sql, [name.to_ascii_lowercase()]).map_err(|e| errors::from_rusqlite(conn, &e, &sql))?;
+        Ok(())
+    }
+
+    pub(super) fn rename_table(&mut self, schema: &str, temp: bool, def: &TableDef, to: &str) -> Result<(), SqlError> {
+        self.conn().exec(&format!("ALTER TABLE {}.{} RENAME TO {}", sq_ident(schema), sq_ident(&def.name), sq_ident(to)))?;
+        let conn = self.conn();
+        if def.auto_increment_column().is_some() {
+            let _ = conn.exec(&format!("UPDATE {}.sqlite_sequence SET name = {} WHERE name = {}", sq_ident(schema), sq_str(to), sq_str(&def.name)));
+        }
+        self.remove_def(schema, temp, &def.name)?;
+        let mut nd = def.clone();
+        nd.name = to.to_string();
+        self.save_def(schema, temp, &nd)
+    }
+}

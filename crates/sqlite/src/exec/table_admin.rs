@@ -1,0 +1,86 @@
+//! LOCK TABLES and the table maintenance statements (ANALYZE, OPTIMIZE, CHECK,
+//! REPAIR TABLE). Writers are serialized anyway and SQLite needs no such
+//! maintenance: these check the privileges MySQL asks for and answer as MySQL
+//! does (ANALYZE also runs SQLite's).
+
+use super::SqliteSession;
+use crate::schema::sq_ident;
+use turnstile_engine::{privs, Access, Column, Outcome, RowSink, SqlError, Value};
+use turnstile_sqltext::cursor::TokenCursor;
+
+impl SqliteSession {
+    /// `LOCK TABLE[S] name [[AS] alias] {READ [LOCAL] | [LOW_PRIORITY] WRITE}, ...`:
+    /// LOCK TABLES on the database and SELECT on every table named, as MySQL asks.
+    pub(super) fn check_lock_tables(&self, sql: &str, access: &dyn Access) -> Result<(), SqlError> {
+        let toks = turnstile_sqltext::lex::tokenize(sql).map_err(|e| SqlError::syntax(&sql[e.at..]))?;
+        let mut c = TokenCursor::new(sql, &toks);
+        c.expect_kw("LOCK")?;
+        if !(c.eat_kw("TABLES") || c.eat_kw("TABLE")) {
+            return Err(c.error().into());
+        }
+        loop {
+            let (db, table) = c.qualified()?;
+            let db = db.or_else(|| self.db.clone()).ok_or_else(SqlError::no_database)?;
+            let temp = db.as_str() == self.db.as_deref().unwrap_or("") && self.conn.as_ref().is_some_and(|c| c.temp.table(&table).is_some());
+            if !temp {
+                // A database privilege, checked first (1044), then SELECT (1142).
+                if access.privileges(&db) & privs::LOCK_TABLES == 0 {
+                    let (user, host) = access.who();
+                    return Err(SqlError::db_access_denied(user, host, &db));
+                }
+                access.check_table(&db, &table, privs::SELECT)?;
+            }
+            if c.eat_kw("AS") || !(c.is_kw("READ") || c.is_kw("WRITE") || c.is_kw("LOW_PRIORITY")) {
+                c.ident()?;
+            }
+            if c.eat_kw("READ") {
+                c.eat_kw("LOCAL");
+            } else {
+                c.eat_kw("LOW_PRIORITY");
+                c.expect_kw("WRITE")?;
+            }
+            if !c.eat_op(",") {
+                break;
+            }
+        }
+        c.eat_op(";");
+        if c.at_end() {
+            Ok(())
+        } else {
+            Err(c.error().into())
+        }
+    }
+
+    pub(super) fn maintenance(&mut self, access: &dyn Access, sql: &str, sink: &mut dyn RowSink) -> Result<Outcome, SqlError> {
+        let toks = turnstile_sqltext::lex::tokenize(sql).map_err(|e| SqlError::syntax(&sql[e.at..]))?;
+        let mut c = TokenCursor::new(sql, &toks);
+        let op = c.ident()?.to_ascii_lowercase();
+        c.eat_kw("NO_WRITE_TO_BINLOG");
+        c.eat_kw("LOCAL");
+        if !(c.eat_kw("TABLE") || c.eat_kw("TABLES")) {
+            return Err(c.error().into());
+        }
+        let mut names = vec![c.qualified()?];
+        while c.eat_op(",") {
+            names.push(c.qualified()?);
+        }
+        // MySQL: SELECT and INSERT (CHECK TABLE: any privilege on the table).
+        let need = if op == "check" { privs::SELECT } else { privs::SELECT | privs::INSERT };
+        for (db, table) in &names {
+            let db = db.as_deref().or(self.db.as_deref()).ok_or_else(SqlError::no_database)?;
+            access.check_table(db, table, need)?;
+        }
+        self.ensure_conn()?;
+        sink.columns(&["Table", "Op", "Msg_type", "Msg_text"].map(Column::varchar))?;
+        for n in names {
+            let (s, dbn, _) = self.target(&n, false)?;
+            let exists = self.def_of(&s, &n.1).is_some();
+            let (ty, text) = if exists { ("status", "OK".to_string()) } else { ("Error", format!("Table '{}.{}' doesn't exist", dbn, n.1)) };
+            if exists && op == "analyze" {
+                let _ = self.conn().exec(&format!("ANALYZE {}.{}", sq_ident(&s), sq_ident(&n.1)));
+            }
+            sink.row(&[Value::str(&format!("{}.{}", dbn, n.1)), Value::str(&op), Value::str(ty), Value::str(&text)])?;
+        }
+        Ok(Outcome::Rows)
+    }
+}

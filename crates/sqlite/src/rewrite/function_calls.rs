@@ -1,0 +1,183 @@
+//! Function calls SQLite spells differently, lacks, or takes in another
+//! form: renamed (IF → iif, LENGTH → octet_length, GREATEST → max, ...),
+//! the clock functions (callable without parentheses in MySQL), and the
+//! calls with MySQL's own syntax inside the parentheses: GROUP_CONCAT ...
+//! SEPARATOR, TIMESTAMPDIFF/TIMESTAMPADD/EXTRACT units, SUBSTRING ... FROM
+//! ... FOR, TRIM ... FROM, POSITION ... IN. The functions SQLite lacks are
+//! registered under the names written here (sqlite/functions.rs).
+
+use super::translator::{Translator, WordAt, WordStep};
+use turnstile_engine::SqlError;
+
+impl Translator<'_> {
+    /// A function call (or a clock function without parentheses) at the
+    /// word, or FROM/FOR inside SUBSTRING.
+    // Inlined: on the recursion path of `emit` (see `Translator::emit`).
+    #[inline(always)]
+    pub(super) fn function_word(&mut self, word: &WordAt<'_>) -> Result<WordStep, SqlError> {
+        let (from, i, to, call, upper) = (word.from, word.at, word.to, word.call, word.upper);
+        let toks = self.toks;
+        let t = &toks[i];
+        match upper {
+            "IF" if call => self.push(t, "iif"),
+            "GROUP_CONCAT" if call => return Ok(WordStep::ResumeAt(self.group_concat(i, to)?)),
+            "CURRENT_TIMESTAMP" | "LOCALTIME" | "LOCALTIMESTAMP" | "NOW" | "SYSDATE" => self.clock_function(i, "now", call),
+            "CURRENT_DATE" | "CURDATE" => self.clock_function(i, "curdate", call),
+            "CURRENT_TIME" | "CURTIME" => self.clock_function(i, "curtime", call),
+            "UTC_TIMESTAMP" | "UTC_DATE" | "UTC_TIME" => self.clock_function(i, &upper.to_ascii_lowercase(), call),
+            "LEFT" | "RIGHT" if call => self.push(t, if upper == "LEFT" { "ts_left" } else { "ts_right" }),
+            "LENGTH" | "OCTET_LENGTH" if call => self.push(t, "octet_length"),
+            "CHAR_LENGTH" | "CHARACTER_LENGTH" if call => self.push(t, "length"),
+            "LCASE" if call => self.push(t, "lower"),
+            "UCASE" if call => self.push(t, "upper"),
+            "MID" if call => self.push(t, "substr"),
+            "GREATEST" if call => self.push(t, "max"),
+            "LEAST" if call => self.push(t, "min"),
+            "ISNULL" if call => self.push(t, "ts_isnull"),
+            "RAND" if call => self.push(t, "ts_rand"),
+            "DATABASE" | "SCHEMA" if call => self.push(t, "ts_database"),
+            "MATCH" if call => return Err(Self::unsupported("MATCH ... AGAINST (full-text search)")),
+            "TIMESTAMPDIFF" | "TIMESTAMPADD" | "EXTRACT" if call => return Ok(WordStep::ResumeAt(self.unit_first_call(i, upper)?)),
+            "FROM" | "FOR" if self.parens.last().is_some_and(|f| f == "SUBSTRING" || f == "SUBSTR") => self.push(t, ","),
+            "TRIM" if call && (toks.get(i + 2).is_some_and(|n| n.is_kw("BOTH") || n.is_kw("LEADING") || n.is_kw("TRAILING")) || self.top_level_word(i + 1, to, "FROM").is_some()) => {
+                return Ok(WordStep::ResumeAt(self.trim_from(i, to)?));
+            }
+            "POSITION" if call => return Ok(WordStep::ResumeAt(self.position(i, to)?)),
+            "INSERT" if call && i > from => self.push(t, "ts_insert"),
+            "JSON_ARRAYAGG" if call => self.push(t, "json_group_array"),
+            "JSON_OBJECTAGG" if call => self.push(t, "json_group_object"),
+            _ => return Ok(WordStep::NotMine),
+        }
+        Ok(WordStep::Written)
+    }
+
+    /// A clock function at token `i` as SQLite's `name`, with the `()` MySQL
+    /// lets one leave out.
+    fn clock_function(&mut self, i: usize, name: &str, call: bool) {
+        let toks = self.toks;
+        self.push(&toks[i], name);
+        if !call {
+            self.raw("()");
+        }
+    }
+
+    /// TIMESTAMPDIFF(unit, a, b), TIMESTAMPADD(unit, n, d) and EXTRACT(unit
+    /// FROM d) at token `i` (`upper`: the name in capitals): the first
+    /// argument is a unit word, written as a string. Returns the index after
+    /// the separator; the rest of the call is translated as usual.
+    fn unit_first_call(&mut self, i: usize, upper: &str) -> Result<usize, SqlError> {
+        let toks = self.toks;
+        let t = &toks[i];
+        // first argument is a unit word → string
+        let unit = toks.get(i + 2).and_then(|u| u.ident()).ok_or_else(|| SqlError::syntax(&self.sql[t.start..]))?.to_ascii_uppercase();
+        let fname = match upper {
+            "EXTRACT" => "ts_extract",
+            "TIMESTAMPDIFF" => "timestampdiff",
+            _ => "timestampadd",
+        };
+        self.push(t, &format!("{}('{}', ", fname, unit));
+        let sep = if upper == "EXTRACT" { "FROM" } else { "," };
+        let ok = if sep == "FROM" { self.word_at(i + 3, "FROM") } else { self.op_at(i + 3, ",") };
+        if !ok {
+            return Err(SqlError::syntax(&self.sql[t.start..]));
+        }
+        self.parens.push(String::new());
+        self.last_end = None;
+        Ok(i + 4)
+    }
+
+    /// POSITION(sub IN s) at token `i` → locate(sub, s). Returns the index
+    /// after the closing parenthesis.
+    // Inlined: on the recursion path of `emit` (see `Translator::emit`).
+    #[inline(always)]
+    fn position(&mut self, i: usize, to: usize) -> Result<usize, SqlError> {
+        let toks = self.toks;
+        let t = &toks[i];
+        // POSITION(sub IN s) → locate(sub, s)
+        let syntax = || SqlError::syntax(&self.sql[t.start..]);
+        let (close, inner) = self.paren_span(i + 1, to).ok_or_else(syntax)?;
+        let in_kw = inner.into_iter().find(|&j| toks[j].is_kw("IN")).ok_or_else(syntax)?;
+        self.push(t, "locate(");
+        self.emit(i + 2, in_kw)?;
+        self.raw(", ");
+        self.emit(in_kw + 1, close)?;
+        self.raw(")");
+        self.last_end = Some(toks[close].end);
+        Ok(close + 1)
+    }
+
+    /// GROUP_CONCAT([DISTINCT] e1[, e2...] [ORDER BY ...] [SEPARATOR s]) at
+    /// token `i` → SQLite's group_concat(e, s ORDER BY ...): the separator
+    /// goes before ORDER BY, several expressions are concatenated (a row
+    /// with a NULL among them is skipped, as in MySQL), and DISTINCT with a
+    /// separator uses ts_group_concat_distinct (SQLite's DISTINCT aggregates
+    /// take one argument). Returns the index after the closing parenthesis.
+    fn group_concat(&mut self, i: usize, to: usize) -> Result<usize, SqlError> {
+        let toks = self.toks;
+        let syntax = || SqlError::syntax(&self.sql[toks[i].start..]);
+        let (close, inner) = self.paren_span(i + 1, to).ok_or_else(syntax)?;
+        let order = inner.iter().copied().find(|&j| toks[j].is_kw("ORDER") && self.word_at(j + 1, "BY"));
+        let sep = inner.iter().copied().rfind(|&j| toks[j].is_kw("SEPARATOR"));
+        let distinct = self.word_at(i + 2, "DISTINCT");
+        let args_from = if distinct { i + 3 } else { i + 2 };
+        let args_to = order.or(sep).unwrap_or(close);
+        let several = inner.iter().any(|&j| toks[j].is_op(",") && j < args_to);
+        if args_from >= args_to || sep.is_some_and(|s| s + 1 >= close || order.is_some_and(|o| o > s)) {
+            return Err(syntax());
+        }
+        let name = if distinct && sep.is_some() { "ts_group_concat_distinct" } else { "group_concat" };
+        self.push(&toks[i], name);
+        self.raw("(");
+        if distinct && sep.is_none() {
+            self.raw("DISTINCT ");
+        }
+        if !several {
+            self.emit(args_from, args_to)?;
+        } else {
+            self.raw("concat(");
+            self.emit(args_from, args_to)?;
+            self.raw(")");
+        }
+        if let Some(s) = sep {
+            self.raw(", ");
+            self.emit(s + 1, close)?;
+        }
+        if let Some(o) = order {
+            self.raw(" ");
+            self.emit(o, sep.unwrap_or(close))?;
+        }
+        self.raw(")");
+        self.last_end = Some(toks[close].end);
+        Ok(close + 1)
+    }
+
+    /// TRIM([BOTH|LEADING|TRAILING] [remstr] FROM s) at token `i` →
+    /// ts_trim(s, remstr, mode) (functions/ext.rs). Returns the index after `)`.
+    fn trim_from(&mut self, i: usize, to: usize) -> Result<usize, SqlError> {
+        let toks = self.toks;
+        let syntax = || SqlError::syntax(&self.sql[toks[i].start..]);
+        let (close, inner) = self.paren_span(i + 1, to).ok_or_else(syntax)?;
+        let mode = ["BOTH", "LEADING", "TRAILING"].into_iter().find(|m| self.word_at(i + 2, m));
+        let rem_from = if mode.is_some() { i + 3 } else { i + 2 };
+        let from_kw = inner.into_iter().find(|&j| toks[j].is_kw("FROM"));
+        let (rem, subject) = match from_kw {
+            Some(f) if f > rem_from => (Some((rem_from, f)), (f + 1, close)),
+            Some(f) => (None, (f + 1, close)),
+            // TRIM(LEADING s): trim spaces
+            None => (None, (rem_from, close)),
+        };
+        if subject.0 >= subject.1 {
+            return Err(syntax());
+        }
+        self.push(&toks[i], "ts_trim(");
+        self.emit(subject.0, subject.1)?;
+        self.raw(", ");
+        match rem {
+            Some((a, b)) => self.emit(a, b)?,
+            None => self.raw("' '"),
+        }
+        self.raw(&format!(", '{}')", mode.unwrap_or("BOTH")));
+        self.last_end = Some(toks[close].end);
+        Ok(close + 1)
+    }
+}

@@ -1,0 +1,169 @@
+//! INTERVAL, in the two forms SQLite can be given: an argument of
+//! DATE_ADD/DATE_SUB/ADDDATE/SUBDATE (`DATE_ADD(d, INTERVAL n unit)` →
+//! `date_add(d, n, 'UNIT')`), and date arithmetic (`x + INTERVAL n unit` →
+//! `date_add(x, (n), 'UNIT')`, which rewrites output already written: x
+//! comes before the INTERVAL). Any other INTERVAL is refused.
+
+use super::translator::{Translator, WordAt, WordStep};
+use turnstile_engine::SqlError;
+
+const INTERVAL_UNITS: &[&str] = &[
+    "MICROSECOND",
+    "SECOND",
+    "MINUTE",
+    "HOUR",
+    "DAY",
+    "WEEK",
+    "MONTH",
+    "QUARTER",
+    "YEAR",
+    "SECOND_MICROSECOND",
+    "MINUTE_MICROSECOND",
+    "MINUTE_SECOND",
+    "HOUR_MICROSECOND",
+    "HOUR_SECOND",
+    "HOUR_MINUTE",
+    "DAY_MICROSECOND",
+    "DAY_SECOND",
+    "DAY_MINUTE",
+    "DAY_HOUR",
+    "YEAR_MONTH",
+];
+
+impl Translator<'_> {
+    /// INTERVAL at the word.
+    // Inlined: on the recursion path of `emit` (see `Translator::emit`).
+    #[inline(always)]
+    pub(super) fn interval_word(&mut self, word: &WordAt<'_>) -> Result<WordStep, SqlError> {
+        if word.upper != "INTERVAL" {
+            return Ok(WordStep::NotMine);
+        }
+        let (from, i, to) = (word.from, word.at, word.to);
+        let toks = self.toks;
+        // DATE_ADD(d, INTERVAL n unit) → date_add(d, n, 'unit')
+        let inside = self.parens.last().is_some_and(|f| matches!(f.as_str(), "DATE_ADD" | "DATE_SUB" | "ADDDATE" | "SUBDATE"));
+        if !inside && i > from && (toks[i - 1].is_op("+") || toks[i - 1].is_op("-")) {
+            return Ok(WordStep::ResumeAt(self.interval_arithmetic(from, i, to)?));
+        }
+        if !inside {
+            return Err(Self::unsupported("INTERVAL arithmetic other than date + INTERVAL n unit and date - INTERVAL n unit"));
+        }
+        Ok(WordStep::ResumeAt(self.interval_argument(i, to)?))
+    }
+
+    /// `INTERVAL n unit` at token `i`, an argument of DATE_ADD and the like:
+    /// `n, 'UNIT'`. Returns the index after the unit.
+    // Inlined: on the recursion path of `emit` (see `Translator::emit`).
+    #[inline(always)]
+    fn interval_argument(&mut self, i: usize, to: usize) -> Result<usize, SqlError> {
+        let toks = self.toks;
+        let t = &toks[i];
+        let mut j = i + 1;
+        let mut depth = 0;
+        while j < to {
+            if toks[j].is_op("(") {
+                depth += 1;
+            } else if toks[j].is_op(")") {
+                if depth == 0 {
+                    break;
+                }
+                depth -= 1;
+            } else if depth == 0 && INTERVAL_UNITS.iter().any(|u| toks[j].is_kw(u)) {
+                break;
+            }
+            j += 1;
+        }
+        if j >= to || !INTERVAL_UNITS.iter().any(|u| toks[j].is_kw(u)) {
+            return Err(SqlError::syntax(&self.sql[t.start..]));
+        }
+        self.last_end = Some(t.end);
+        self.emit(i + 1, j)?;
+        let unit = toks[j].ident().unwrap_or("").to_ascii_uppercase();
+        self.raw(&format!(", '{}'", unit));
+        self.last_end = Some(toks[j].end);
+        Ok(j + 1)
+    }
+
+    /// `x + INTERVAL n unit` / `x - INTERVAL n unit` with INTERVAL at token
+    /// `i`, x and the operator already written: rewrite the output to
+    /// date_add(x, [-](n), 'UNIT'). x is the primary before the operator (a
+    /// literal, a column, a function call, a parenthesized expression, or
+    /// the previous such rewrite). Returns the index after the unit.
+    fn interval_arithmetic(&mut self, from: usize, i: usize, to: usize) -> Result<usize, SqlError> {
+        let toks = self.toks;
+        let syntax = || SqlError::syntax(&self.sql[toks[i].start..]);
+        let op = i - 1;
+        if op <= from {
+            return Err(syntax());
+        }
+        let k = self.interval_operand_start(from, op).ok_or_else(syntax)?;
+        let (start, op_at) = (self.out_at[k], self.out_at[op]);
+        if start == usize::MAX || op_at == usize::MAX || start > op_at {
+            return Err(syntax());
+        }
+        // Drop the operator, wrap the operand. An operand that wrote nothing
+        // (`BINARY + INTERVAL 1 DAY`: the word before `+` is dropped) is a
+        // syntax error, as in MySQL.
+        self.out.truncate(op_at);
+        let start = start + self.out[start..].len() - self.out[start..].trim_start().len();
+        if start >= self.out.len() {
+            return Err(syntax());
+        }
+        self.out.insert_str(start, "date_add(");
+        for p in self.out_at.iter_mut() {
+            if *p != usize::MAX && *p >= start {
+                *p += "date_add(".len();
+            }
+        }
+        let mut j = i + 1;
+        while j < to && !INTERVAL_UNITS.iter().any(|u| toks[j].is_kw(u)) {
+            j += 1;
+        }
+        if j >= to || j == i + 1 {
+            return Err(syntax());
+        }
+        self.raw(if toks[op].is_op("-") { ", -(" } else { ", (" });
+        self.emit(i + 1, j)?;
+        let unit = toks[j].ident().unwrap_or("").to_ascii_uppercase();
+        self.raw(&format!("), '{}')", unit));
+        self.last_end = Some(toks[j].end);
+        self.last_interval = Some((j, k));
+        Ok(j + 1)
+    }
+
+    /// The first token of the operand before the `+`/`-` at token `op`: the
+    /// previous interval rewrite it continues, a parenthesized expression
+    /// (with the function it calls), or a possibly qualified name. None when
+    /// the parentheses open before `from`.
+    fn interval_operand_start(&self, from: usize, op: usize) -> Option<usize> {
+        let toks = self.toks;
+        let mut k = op - 1;
+        if let Some((_, start)) = self.last_interval.filter(|(unit, _)| *unit == k) {
+            k = start;
+        } else if toks[k].is_op(")") {
+            let mut depth = 0usize;
+            loop {
+                if toks[k].is_op(")") {
+                    depth += 1;
+                } else if toks[k].is_op("(") {
+                    depth -= 1;
+                    if depth == 0 {
+                        break;
+                    }
+                }
+                if k == from {
+                    return None;
+                }
+                k -= 1;
+            }
+            if k > from && toks[k - 1].ident().is_some() {
+                k -= 1;
+            }
+        } else {
+            while k >= from + 2 && toks[k - 1].is_op(".") && toks[k - 2].ident().is_some() {
+                k -= 2;
+            }
+        }
+        Some(k)
+    }
+}

@@ -1,0 +1,257 @@
+//! MySQL DML text → SQLite DML text, token by token.
+//!
+//! Runs once per distinct statement text (the result is cached with the
+//! compiled SQLite statement), never on the hot path of a cached statement.
+//! Most tokens are copied unchanged, keeping the original spacing so that
+//! SQLite names expression columns as MySQL would. What is patched:
+//! - quoting: "strings" → 'strings', backslash escapes resolved, `ids` → "ids";
+//! - operators: `||` → OR, `&&` → AND, `!` → NOT, `<=>` → IS, `/` → real
+//!   division (MySQL's 5/2 is 2.5), `DIV`, `MOD`, `->`/`->>`;
+//! - functions SQLite spells differently or lacks (IF, LEFT, RIGHT, LENGTH,
+//!   CHAR_LENGTH, GREATEST, LEAST, DATE_ADD(... INTERVAL n unit), EXTRACT,
+//!   CAST types, CONVERT, SUBSTRING ... FROM ... FOR, TIMESTAMPDIFF units,
+//!   GROUP_CONCAT ... SEPARATOR);
+//! - clauses SQLite lacks: index hints, SELECT modifiers, FOR UPDATE / LOCK IN
+//!   SHARE MODE (dropped; FOR UPDATE marks the statement as a writer),
+//!   LIKE's default backslash escape;
+//! - `db.table` names: the current database becomes `main`, others are
+//!   ATTACHed, information_schema is a per-connection in-memory database;
+//! - hex and bit literals (`0x41`, `b'1'`): the string of their bytes (TEXT,
+//!   as binary columns store it), or their number in numeric context
+//!   (`numeric_context`: MySQL's operator precedence decides which operator
+//!   a literal is an operand of);
+//! - INSERT: IGNORE, ON DUPLICATE KEY UPDATE (→ UPSERT, VALUES(c) →
+//!   excluded.c), INSERT ... SET, DEFAULT values, 0/NULL into AUTO_INCREMENT;
+//! - values written to a column (INSERT, UPDATE, upsert; `emit_store`): dates
+//!   in canonical form, a hybrid literal into a number column as its number,
+//!   bytes for a binary column as TEXT padded to BINARY(n) (`ts_bin`);
+//! - UPDATE/DELETE with ORDER BY/LIMIT (→ rowid IN (subquery));
+//! - UPDATE and ON DUPLICATE KEY UPDATE write only rows whose values change
+//!   (`ts_chg`, for MySQL's affected rows: see `Translator::update`).
+//!
+//! Anything with no SQLite equivalent is refused with 1235 naming it.
+//!
+//! Module map. This file: the public interface (`rewrite`, `expression`, what
+//! they return, the `Resolver` they ask about the schema). Statement-level
+//! work: `nesting` (nesting limits checked before anything else), `select`
+//! (TABLE t, SQL_CALC_FOUND_ROWS, the select list for result metadata),
+//! `having` (HAVING without GROUP BY moved into WHERE), `insert` (INSERT and
+//! REPLACE forms), `upsert` (ON DUPLICATE KEY UPDATE), `update_delete` (UPDATE
+//! and DELETE, ORDER BY/LIMIT, the change test), `store` (values written to a
+//! column). Token-level translation: `translator` (the state, the output and
+//! the token loop), which hands each word to `names` (identifiers, `db.table`,
+//! tables and CTEs named), `operators`, `clauses` (modifiers, hints and
+//! locking clauses dropped), `interval` (INTERVAL forms), `casts` (CAST,
+//! CONVERT, BINARY, COLLATE) and `function_calls` (functions renamed or
+//! rewritten), and literals to `literals` (strings, numbers, hex and bit
+//! literals in MySQL's numeric context).
+
+mod casts;
+mod clauses;
+mod function_calls;
+mod having;
+mod insert;
+mod interval;
+mod literals;
+mod names;
+mod nesting;
+mod operators;
+mod select;
+mod store;
+#[cfg(test)]
+mod test_support;
+mod translator;
+mod update_delete;
+mod upsert;
+
+pub use literals::str_literal;
+pub use nesting::{MAX_SELECT_NESTING, MAX_WITH_ELEMENTS};
+pub use store::affinity_code;
+
+use super::schema::TableDef;
+use std::sync::Arc;
+use translator::Translator;
+use turnstile_engine::SqlError;
+use turnstile_sqltext::lex::{self, Token};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    Select,
+    Insert,
+    Update,
+    Delete,
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct InsertInfo {
+    /// The target table has an AUTO_INCREMENT column.
+    pub has_ai: bool,
+    /// ...and the statement names it (values go through `ts_ai`).
+    pub ai_named: bool,
+    pub odku: bool,
+    /// INSERT IGNORE / REPLACE (for the OK packet's "Duplicates").
+    pub ignore: bool,
+    pub replace: bool,
+    /// Rows of a VALUES list; 0 for INSERT ... SELECT.
+    pub rows: usize,
+    /// Target columns, and the SQLite text of the first row's values (used to
+    /// name the duplicate value in ERR 1062).
+    pub cols: Vec<String>,
+    pub first_row: Vec<String>,
+    /// SQLite text naming the target table with its schema (`main."t"`).
+    pub target: String,
+    /// The same as its parts: the schema as SQLite text (`main`, `temp`, an
+    /// attached database) and the table's plain name.
+    pub schema: String,
+    pub table: String,
+}
+
+#[derive(Debug, Clone)]
+pub struct Rewritten {
+    pub sql: String,
+    pub kind: Kind,
+    /// Other databases the statement names (to ATTACH).
+    pub dbs: Vec<String>,
+    pub info_schema: bool,
+    pub for_update: bool,
+    pub insert: Option<InsertInfo>,
+    /// Each top-level select item: (original expression text, has an alias);
+    /// empty when the list has a `*`.
+    pub select_items: Vec<(String, bool)>,
+    /// Tables named in the statement (db, table), for result metadata.
+    pub tables: Vec<(Option<String>, String)>,
+    /// Names defined by WITH (not tables).
+    pub ctes: Vec<String>,
+    /// SELECT SQL_CALC_FOUND_ROWS ... LIMIT: the query counting every row
+    /// without the LIMIT, for FOUND_ROWS().
+    pub count_sql: Option<String>,
+    /// A recursive CTE carries its depth (cte.rs): cte_max_recursion_depth
+    /// must be set before the statement runs.
+    pub cte_limited: bool,
+}
+
+/// What the rewriter needs to know about the schema.
+pub trait Resolver {
+    /// Current database (the one SQLite calls `main`).
+    fn home(&self) -> Option<&str>;
+    fn is_database(&self, name: &str) -> bool;
+    fn table(&self, db: Option<&str>, name: &str) -> Option<Arc<TableDef>>;
+    /// A TEMPORARY table of the session (SQLite's `temp` schema).
+    fn is_temp(&self, _name: &str) -> bool {
+        false
+    }
+}
+
+/// Translate a standalone expression (column DEFAULT (expr)).
+pub fn expression(e: &str) -> Result<String, SqlError> {
+    struct NoSchema;
+    impl Resolver for NoSchema {
+        fn home(&self) -> Option<&str> {
+            None
+        }
+        fn is_database(&self, _: &str) -> bool {
+            false
+        }
+        fn table(&self, _: Option<&str>, _: &str) -> Option<Arc<TableDef>> {
+            None
+        }
+    }
+    let toks = lex::tokenize(e).map_err(|x| SqlError::syntax(&e[x.at..]))?;
+    let mut translator = Translator::new(e, &toks, &NoSchema);
+    translator.emit(0, toks.len())?;
+    Ok(translator.out)
+}
+
+pub fn rewrite(sql: &str, kind: Kind, resolver: &dyn Resolver) -> Result<Rewritten, SqlError> {
+    let toks = lex::tokenize(sql).map_err(|e| SqlError::syntax(&sql[e.at..]))?;
+    let toks = one_statement(sql, &toks)?;
+    let mut translator = Translator::new(sql, toks, resolver);
+    let mut insert = None;
+    let mut count_sql = None;
+    match kind {
+        Kind::Insert => insert = Some(translator.insert()?),
+        Kind::Update => translator.update_delete(true)?,
+        Kind::Delete => translator.update_delete(false)?,
+        Kind::Select => {
+            if let Some(again) = having::having_without_group_by(sql, toks) {
+                return rewrite(&again, kind, resolver);
+            }
+            count_sql = translator.select()?;
+        }
+    }
+    let select_items = if kind == Kind::Select { select::select_items(sql, toks) } else { Vec::new() };
+    Ok(Rewritten {
+        sql: translator.out,
+        kind,
+        dbs: translator.dbs,
+        info_schema: translator.info_schema,
+        for_update: translator.for_update,
+        insert,
+        select_items,
+        tables: translator.tables,
+        ctes: translator.ctes,
+        count_sql,
+        cte_limited: false,
+    })
+}
+
+/// The tokens of the one statement `sql` holds: trailing `;` dropped, the
+/// nesting limits checked (`nesting`), a `;` between statements refused.
+fn one_statement<'t>(sql: &str, toks: &'t [Token]) -> Result<&'t [Token], SqlError> {
+    let mut end = toks.len();
+    while end > 0 && toks[end - 1].is_op(";") {
+        end -= 1;
+    }
+    let toks = &toks[..end];
+    nesting::check_nesting(toks)?;
+    if toks.iter().any(|t| t.is_op(";")) {
+        return Err(SqlError::syntax(&sql[toks.iter().find(|t| t.is_op(";")).map_or(0, |t| t.start)..]));
+    }
+    Ok(toks)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::test_support::{resolver, rewrite_select};
+    use super::*;
+
+    #[test]
+    fn selects() {
+        assert_eq!(rewrite_select("SELECT c FROM sbtest1 WHERE id=?"), "SELECT c FROM sbtest1 WHERE id=?");
+        assert_eq!(rewrite_select("SELECT `c`, \"x\" FROM sbtest.sbtest1"), "SELECT \"c\", 'x' FROM main.sbtest1");
+        assert_eq!(rewrite_select("SELECT IF(a,1,2) FROM t WHERE a || b && !c"), "SELECT iif(a,1,2) FROM t WHERE a OR b AND NOT c");
+        assert_eq!(rewrite_select("SELECT 'it\\'s' FROM t FOR UPDATE"), "SELECT 'it''s' FROM t");
+        assert_eq!(rewrite_select("SELECT a/b FROM t LIMIT 1, 2"), "SELECT a* 1.0 /b FROM t LIMIT 1, 2");
+        assert_eq!(rewrite_select("SELECT DATE_ADD(d, INTERVAL 1 DAY) FROM t"), "SELECT DATE_ADD(d, 1, 'DAY') FROM t");
+        assert_eq!(rewrite_select("SELECT c FROM t WHERE c LIKE 'a\\_b'"), "SELECT c FROM t WHERE c LIKE 'a\\_b' ESCAPE '\\'");
+        assert_eq!(rewrite_select("SELECT CAST(x AS UNSIGNED), CONVERT(y, CHAR) FROM t"), "SELECT CAST(x AS INTEGER), CAST(y AS TEXT) FROM t");
+        assert_eq!(rewrite_select("SELECT SQL_NO_CACHE c FROM t USE INDEX (k) WHERE 1"), "SELECT c FROM t WHERE 1");
+        assert_eq!(rewrite_select("SELECT * FROM other.sbtest1"), "SELECT * FROM \"other\".sbtest1");
+        assert_eq!(rewrite_select("SELECT 0x41 + 0, 0xfffe00112233445566 FROM t"), "SELECT 65 + 0, CAST(X'FFFE00112233445566' AS TEXT) FROM t");
+        assert_eq!(rewrite_select("SELECT 0x41, b'1000001', 0x00, -0x41, 0x41 AND 1 FROM t"), "SELECT 'A', 'A', CAST(X'00' AS TEXT), -65, 65 AND 1 FROM t");
+        assert_eq!(
+            rewrite_select("SELECT 0x41 = 'A', 0x41 = 65, 65 < 0x41, CAST(0x41 AS UNSIGNED), ABS(0x41), HEX(0x41) FROM t"),
+            "SELECT 'A' = 'A', 65 = 65, 65 < 65, CAST(65 AS INTEGER), ABS(65), HEX('A') FROM t"
+        );
+        assert_eq!(rewrite_select("SELECT 0x14243444546474849 FROM t"), "SELECT '\u{1}BCDEFGHI' FROM t");
+        assert_eq!(rewrite_select("SELECT CAST(a AS BINARY(4)), CONVERT(b, BINARY(2)), CAST(c AS BINARY) FROM t"), "SELECT ts_bin_n(a, 4), ts_bin_n(b, 2), CAST(c AS TEXT) FROM t");
+        assert_eq!(rewrite_select("SELECT 'a\\0b', 'c' FROM t WHERE x = 'd\\0'"), "SELECT CAST(X'610062' AS TEXT), 'c' FROM t WHERE x = CAST(X'6400' AS TEXT)");
+        assert_eq!(rewrite_select("SELECT sbtest.tmp1.c FROM sbtest.tmp1"), "SELECT temp.tmp1.c FROM temp.tmp1");
+        assert_eq!(
+            rewrite_select("SELECT a, CASE WHEN b = 1 THEN 'x' ELSE b END AS b FROM t WHERE a > 1 OR a < 0 HAVING b IN ('x', 'y') ORDER BY b"),
+            "SELECT a, CASE WHEN b = 1 THEN 'x' ELSE b END AS b FROM t WHERE (a > 1 OR a < 0) AND ((CASE WHEN b = 1 THEN 'x' ELSE b END) IN ('x', 'y')) ORDER BY b"
+        );
+        assert_eq!(rewrite_select("SELECT a AS k FROM t HAVING k = 1"), "SELECT a AS k FROM t WHERE (a) = 1");
+        assert_eq!(rewrite_select("SELECT COUNT(*) AS n FROM t HAVING n > 0"), "SELECT COUNT(*) AS n FROM t HAVING n > 0");
+        // A statement whose literals became parameters (exec.rs: normalize) keeps HAVING; the
+        // literal text it falls back to moves it.
+        assert_eq!(rewrite_select("SELECT IF(a = ?, 1, 2) AS k FROM t HAVING k = ?"), "SELECT iif(a = ?, 1, 2) AS k FROM t HAVING k = ?");
+        assert_eq!(
+            rewrite_select("SELECT 1.5E3, 2.5, 0.30000000000000004, 123456789012345.6, -1.0e-300, 10 FROM t"),
+            "SELECT ts_f64('1.5E3'), 2.5, ts_f64('0.30000000000000004'), ts_f64('123456789012345.6'), -ts_f64('1.0e-300'), 10 FROM t"
+        );
+        assert!(rewrite("SELECT a XOR b FROM t", Kind::Select, &resolver()).unwrap_err().code == 1235);
+        let rw = rewrite("SELECT DISTINCT c, COUNT(*), k AS kk FROM sbtest1", Kind::Select, &resolver()).unwrap();
+        assert_eq!(rw.select_items, vec![("c".into(), false), ("COUNT(*)".into(), false), ("k".into(), true)]);
+    }
+}

@@ -1,0 +1,86 @@
+//! Operators: MySQL's spellings SQLite lacks or reads otherwise.
+//!
+//! `||` → OR, `&&` → AND, `!` → NOT, `<=>` → IS, `/` → real division (MySQL's
+//! 5/2 is 2.5), `DIV`, `MOD`, `RLIKE`, `->`/`->>`, and LIKE's default
+//! backslash escape. MySQL's bitwise XOR and NOT have unsigned 64-bit results
+//! SQLite cannot give, and XOR, `:=` in a query: refused. Parentheses are
+//! tracked here too (the function each one belongs to, for the translations
+//! that depend on it).
+
+use super::literals::str_literal;
+use super::translator::{Translator, WordAt, WordStep};
+use turnstile_engine::SqlError;
+use turnstile_sqltext::lex::Tok;
+
+impl Translator<'_> {
+    /// An operator spelled as a word: DIV, MOD, XOR, RLIKE, LIKE.
+    pub(super) fn operator_word(&mut self, word: &WordAt<'_>) -> Result<WordStep, SqlError> {
+        let toks = self.toks;
+        let t = &toks[word.at];
+        match word.upper {
+            "DIV" => self.push(t, "/"),
+            "MOD" if !word.call => self.push(t, "%"),
+            "XOR" => return Err(Self::unsupported("XOR")),
+            "RLIKE" => self.push(t, "REGEXP"),
+            "LIKE" => return Ok(self.like(word.at)),
+            _ => return Ok(WordStep::NotMine),
+        }
+        Ok(WordStep::Written)
+    }
+
+    /// LIKE at token `i`. MySQL's LIKE escapes with backslash by default:
+    /// a pattern with a backslash and no ESCAPE gets SQLite's `ESCAPE '\'`.
+    fn like(&mut self, i: usize) -> WordStep {
+        let toks = self.toks;
+        self.push(&toks[i], "LIKE");
+        // MySQL's LIKE escapes with backslash by default.
+        if let Some(Tok::Str(s)) = toks.get(i + 1).map(|n| &n.tok) {
+            if s.contains(&b'\\') && !self.word_at(i + 2, "ESCAPE") {
+                let lit = str_literal(s);
+                self.push(&toks[i + 1], &lit);
+                self.raw(" ESCAPE '\\'");
+                self.last_end = Some(toks[i + 1].end);
+                return WordStep::ResumeAt(i + 2);
+            }
+        }
+        WordStep::Written
+    }
+
+    /// The operator `op` at token `i`; returns the index of the next token.
+    pub(super) fn emit_operator(&mut self, i: usize, to: usize, op: &'static str) -> Result<usize, SqlError> {
+        let toks = self.toks;
+        let t = &toks[i];
+        match op {
+            "||" => self.push(t, "OR"),
+            "&&" => self.push(t, "AND"),
+            "!" => self.push(t, "NOT "),
+            "<=>" => self.push(t, "IS"),
+            ":=" => return Err(Self::unsupported("':=' assignment in a query")),
+            // MySQL's bitwise results are unsigned 64-bit; SQLite has no ^ and a signed ~.
+            "^" => return Err(Self::unsupported("the ^ (bitwise XOR) operator")),
+            "~" => return Err(Self::unsupported("the ~ (bitwise NOT) operator")),
+            "/" => self.push(t, "* 1.0 /"),
+            "-" if toks.get(i + 1).is_some_and(|n| (n.is_op(">") || n.is_op(">>")) && n.start == t.end) => {
+                let arrow = if toks[i + 1].is_op(">>") { "->>" } else { "->" };
+                self.push(t, arrow);
+                self.last_end = Some(toks[i + 1].end);
+                return Ok(i + 2);
+            }
+            "(" => {
+                self.push(t, "(");
+                let function = self.take_pending();
+                self.parens.push(function);
+            }
+            ")" => {
+                self.push(t, ")");
+                self.parens.pop();
+            }
+            "," if self.parens.last().is_some_and(|f| f == "CONVERT") => {
+                self.push(t, " AS");
+                return self.cast_type(i + 1, to);
+            }
+            _ => self.push(t, op),
+        }
+        Ok(i + 1)
+    }
+}

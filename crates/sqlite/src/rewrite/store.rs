@@ -1,0 +1,148 @@
+//! Values written to a column (INSERT, UPDATE SET, ON DUPLICATE KEY UPDATE)
+//! and what the change test needs to compare them with the stored row.
+//!
+//! A stored value takes MySQL's form for its column: dates in canonical
+//! form (`ts_tnorm`), a hybrid literal into a numeric column as its number,
+//! bytes for a binary column as TEXT padded to BINARY(n) (`ts_bin`). UPDATE
+//! and upsert write only rows whose values change (`ts_chg`): that needs the
+//! column affinities, values that give the same result twice, and `?N`
+//! parameters when a value is written twice.
+
+use super::translator::Translator;
+use crate::schema::{self, ColumnDef, TableDef};
+use turnstile_engine::SqlError;
+use turnstile_sqltext::lex::{self, Tok, Token};
+
+/// Functions whose value may differ between two calls in one statement: an
+/// UPDATE that assigns one is not compared with the stored row (ts_chg).
+const NOT_REPEATABLE: &[&str] = &["RAND", "UUID", "UUID_SHORT", "RANDOM_BYTES", "SYSDATE", "SLEEP", "GET_LOCK", "RELEASE_LOCK"];
+
+/// Does the value of tokens [s, e) call a function whose value may differ
+/// between two calls (`NOT_REPEATABLE`)?
+pub(super) fn calls_not_repeatable(toks: &[Token], s: usize, e: usize) -> bool {
+    toks[s..e].iter().enumerate().any(|(k, t)| NOT_REPEATABLE.iter().any(|f| t.is_kw(f)) && toks.get(s + k + 1).is_some_and(|n| n.is_op("(")))
+}
+
+/// The SQLite affinity of a column as ddl.rs declares it: 'I' INTEGER,
+/// 'R' REAL, 'T' TEXT; '?' when unknown (then only identical values compare equal).
+pub fn affinity_code(def: Option<&TableDef>, col: &str) -> char {
+    match def.and_then(|d| d.column(col)).map(|c| crate::ddl::storage_affinity(c)) {
+        Some("INTEGER") => 'I',
+        Some("REAL") => 'R',
+        Some("TEXT") => 'T',
+        _ => '?',
+    }
+}
+
+impl Translator<'_> {
+    /// A value written to column `col` (INSERT, UPDATE SET, ON DUPLICATE KEY
+    /// UPDATE): dates in canonical form (`ts_tnorm`); a hybrid literal into
+    /// a numeric column as its number; bytes for a binary column as TEXT,
+    /// padded to BINARY(n) (`ts_bin`).
+    pub(super) fn emit_store(&mut self, s: usize, e: usize, col: Option<&ColumnDef>) -> Result<(), SqlError> {
+        let Some(cd) = col else {
+            return self.emit(s, e);
+        };
+        if let Some(kind) = schema::temporal_kind_fsp(cd.base, cd.length.unwrap_or(0)) {
+            return self.emit_temporal(s, e, kind);
+        }
+        let toks = self.toks;
+        if cd.base.is_numeric() && e == s + 1 {
+            if let Tok::Number(n) = &toks[s].tok {
+                if let Some(b) = lex::hybrid_bytes(n) {
+                    self.push(&toks[s], &super::literals::hybrid_number(&b));
+                    return Ok(());
+                }
+            }
+        }
+        if cd.base.is_binary() {
+            self.gap(&toks[s]);
+            self.raw("ts_bin(");
+            self.emit(s, e)?;
+            self.raw(&format!(", {})", binary_pad(cd)));
+            return Ok(());
+        }
+        self.emit(s, e)
+    }
+
+    /// A value for a date/time column: `ts_tnorm(value, 'kind')` stores the
+    /// forms MySQL accepts in canonical form (functions.rs).
+    fn emit_temporal(&mut self, s: usize, e: usize, kind: &str) -> Result<(), SqlError> {
+        self.raw("ts_tnorm(");
+        self.emit(s, e)?;
+        self.raw(&format!(", '{}')", kind));
+        Ok(())
+    }
+}
+
+/// Bytes a value written to `cd` is padded to: n for BINARY(n), else 0.
+pub(super) fn binary_pad(cd: &ColumnDef) -> u64 {
+    if cd.base == schema::Base::Binary {
+        cd.length.unwrap_or(1)
+    } else {
+        0
+    }
+}
+
+/// End (exclusive) of the expression starting at `s`: the next top-level `,`,
+/// `)` or ON DUPLICATE.
+pub(super) fn expr_end(toks: &[Token], s: usize) -> usize {
+    let mut depth = 0;
+    let mut e = s;
+    while e < toks.len() {
+        let t = &toks[e];
+        if t.is_op("(") {
+            depth += 1;
+        } else if t.is_op(")") {
+            if depth == 0 {
+                break;
+            }
+            depth -= 1;
+        } else if depth == 0 && (t.is_op(",") || (t.is_kw("ON") && toks.get(e + 1).is_some_and(|n| n.is_kw("DUPLICATE")))) {
+            break;
+        }
+        e += 1;
+    }
+    e
+}
+
+/// For each token, how many `?` placeholders come before it: the `?N` number
+/// of a parameter written more than once in the rewritten statement.
+pub(super) fn param_ordinals(toks: &[Token]) -> Vec<usize> {
+    let mut n = 0;
+    toks.iter()
+        .map(|t| {
+            let at = n;
+            if t.tok == Tok::Param {
+                n += 1;
+            }
+            at
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::test_support::{table_def, TestResolver};
+    use super::super::{rewrite, Kind};
+    use std::sync::Arc;
+
+    #[test]
+    fn binary_values() {
+        let d = table_def("CREATE TABLE bt (id INT, b BINARY(4), vb VARBINARY(8), n BIGINT)");
+        let resolver = TestResolver(vec![Arc::new(d)]);
+        let rw = |sql: &str, kind| rewrite(sql, kind, &resolver).unwrap().sql;
+        // into a binary column: TEXT of the bytes, BINARY(n) padded; into a number: the number
+        assert_eq!(
+            rw("INSERT INTO bt VALUES (0x01, 0x41, X'00', 0x41)", Kind::Insert),
+            "INSERT INTO \"bt\" (\"id\", \"b\", \"vb\", \"n\") VALUES (1, ts_bin('A', 4), ts_bin(CAST(X'00' AS TEXT), 0), 65)"
+        );
+        assert_eq!(
+            rw("UPDATE bt SET b = UNHEX(?), n = b'11' WHERE id = 1", Kind::Update),
+            "UPDATE bt SET b = ts_bin(UNHEX(?1), 4) , n = 3 WHERE (id = 1) AND ts_chg('TI', \"b\", (ts_bin(UNHEX(?1), 4)), \"n\", (3), \"id\")"
+        );
+        assert!(rw("INSERT INTO bt (id, b) SELECT 1, 0x41", Kind::Insert).ends_with("SELECT c0, ts_bin(c1, 4) FROM ts_src WHERE true"));
+        // compared with a numeric column a hybrid literal is a number; with a binary column, bytes
+        assert_eq!(rw("SELECT id FROM bt WHERE n = 0x41 AND b = 0x41 AND 0x41 < bt.n", Kind::Select), "SELECT id FROM bt WHERE n = 65 AND b = 'A' AND 65 < bt.n");
+    }
+}

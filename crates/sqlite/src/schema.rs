@@ -1,0 +1,608 @@
+//! MySQL table definitions kept beside the SQLite schema.
+//!
+//! SQLite stores every value as INTEGER, REAL or TEXT; what MySQL clients need
+//! to see (the declared type, its length, UNSIGNED, the key flags, the
+//! character set, the default, the comment, index names) lives here. Each
+//! database file has a hidden table `turnstile_meta` with one JSON document per
+//! table, written in the same SQLite transaction as the DDL that changes the
+//! table, so the two never disagree after a crash. The engine keeps a parsed
+//! copy per database (`Schema`) that result-set metadata, SHOW statements and
+//! information_schema read without touching SQLite.
+
+use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
+use turnstile_engine::Column;
+use turnstile_wire::consts::{charset, colflag, coltype};
+
+/// Name of the hidden table holding MySQL definitions in each database file.
+pub const META_TABLE: &str = "turnstile_meta";
+
+/// The MySQL column types (turnstile-sqltext: the SQL front reads them too).
+pub use turnstile_sqltext::types::Base;
+
+/// A column default.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum Default_ {
+    Null,
+    /// A literal, as MySQL shows it (numbers and strings alike are text).
+    Literal(String),
+    CurrentTimestamp,
+    /// `DEFAULT (expr)`: the MySQL expression text.
+    Expr(String),
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ColumnDef {
+    pub name: String,
+    pub base: Base,
+    /// Declared length / precision (`VARCHAR(20)`, `DECIMAL(10,2)`, `INT(11)`, `DATETIME(6)`).
+    pub length: Option<u64>,
+    /// Declared scale (`DECIMAL(10,2)`).
+    pub scale: Option<u64>,
+    pub unsigned: bool,
+    pub zerofill: bool,
+    pub nullable: bool,
+    pub default: Option<Default_>,
+    pub on_update_now: bool,
+    pub auto_increment: bool,
+    pub comment: String,
+    /// Collation of text columns (None for non-text types).
+    pub collation: Option<String>,
+    /// ENUM / SET members.
+    pub members: Vec<String>,
+}
+
+impl ColumnDef {
+    /// A nullable column of `base` with no length, default or options.
+    pub fn new(name: String, base: Base) -> ColumnDef {
+        ColumnDef {
+            name,
+            base,
+            length: None,
+            scale: None,
+            unsigned: false,
+            zerofill: false,
+            nullable: true,
+            default: None,
+            on_update_now: false,
+            auto_increment: false,
+            comment: String::new(),
+            collation: None,
+            members: Vec::new(),
+        }
+    }
+
+    pub fn charset_name(&self) -> Option<&'static str> {
+        match self.collation.as_deref() {
+            None => None,
+            Some(c) if c.starts_with("utf8mb3") || c.starts_with("utf8_") => Some("utf8mb3"),
+            Some(c) if c.starts_with("latin1") => Some("latin1"),
+            Some(c) if c.starts_with("ascii") => Some("ascii"),
+            Some("binary") => Some("binary"),
+            Some(_) => Some("utf8mb4"),
+        }
+    }
+
+    /// Case-insensitive collation (utf8mb4_general_ci and friends)?
+    pub fn is_ci(&self) -> bool {
+        self.collation.as_deref().is_some_and(|c| !c.ends_with("_bin") && c != "binary" && !c.ends_with("_cs"))
+    }
+
+    /// The type as MySQL 8.0 prints it in SHOW CREATE TABLE / COLUMN_TYPE.
+    pub fn column_type(&self) -> String {
+        let mut s = self.base.sql_name().to_string();
+        match self.base {
+            Base::TinyInt if self.length == Some(1) && !self.unsigned => s.push_str("(1)"),
+            Base::TinyInt | Base::SmallInt | Base::MediumInt | Base::Int | Base::BigInt if self.zerofill => {
+                if let Some(l) = self.length {
+                    s.push_str(&format!("({})", l));
+                }
+            }
+            Base::Decimal => s.push_str(&format!("({},{})", self.length.unwrap_or(10), self.scale.unwrap_or(0))),
+            Base::Float | Base::Double => {
+                if let (Some(l), Some(d)) = (self.length, self.scale) {
+                    s.push_str(&format!("({},{})", l, d));
+                }
+            }
+            Base::Bit | Base::Char | Base::VarChar | Base::Binary | Base::VarBinary => s.push_str(&format!("({})", self.length.unwrap_or(1))),
+            Base::DateTime | Base::Timestamp | Base::Time => {
+                if let Some(l) = self.length.filter(|l| *l > 0) {
+                    s.push_str(&format!("({})", l));
+                }
+            }
+            Base::Enum | Base::Set => {
+                let m: Vec<String> = self.members.iter().map(|m| quote_str(m)).collect();
+                s.push_str(&format!("({})", m.join(",")));
+            }
+            _ => {}
+        }
+        if self.unsigned {
+            s.push_str(" unsigned");
+        }
+        if self.zerofill {
+            s.push_str(" zerofill");
+        }
+        s
+    }
+
+    /// The protocol column type code.
+    pub fn wire_type(&self) -> u8 {
+        match self.base {
+            Base::TinyInt => coltype::TINY,
+            Base::SmallInt => coltype::SHORT,
+            Base::MediumInt => coltype::INT24,
+            Base::Int => coltype::LONG,
+            Base::BigInt => coltype::LONGLONG,
+            Base::Decimal => coltype::NEWDECIMAL,
+            Base::Float => coltype::FLOAT,
+            Base::Double => coltype::DOUBLE,
+            Base::Bit => coltype::BIT,
+            Base::Char | Base::Binary | Base::Enum | Base::Set => coltype::STRING,
+            Base::VarChar | Base::VarBinary => coltype::VAR_STRING,
+            Base::TinyText | Base::Text | Base::MediumText | Base::LongText => coltype::BLOB,
+            Base::TinyBlob | Base::Blob | Base::MediumBlob | Base::LongBlob => coltype::BLOB,
+            Base::Date => coltype::DATE,
+            Base::DateTime => coltype::DATETIME,
+            Base::Timestamp => coltype::TIMESTAMP,
+            Base::Time => coltype::TIME,
+            Base::Year => coltype::YEAR,
+            Base::Json => coltype::JSON,
+        }
+    }
+
+    /// Column definition as sent in a result set.
+    pub fn wire_column(&self, schema: &str, table: &str, name: &str, keys: u16) -> Column {
+        let text = self.base.is_text();
+        let mbmax: u64 = match self.charset_name() {
+            Some("utf8mb4") => 4,
+            Some("utf8mb3") => 3,
+            _ => 1,
+        };
+        let length: u64 = match self.base {
+            Base::TinyInt => {
+                if self.unsigned {
+                    3
+                } else {
+                    4
+                }
+            }
+            Base::SmallInt => {
+                if self.unsigned {
+                    5
+                } else {
+                    6
+                }
+            }
+            Base::MediumInt => {
+                if self.unsigned {
+                    8
+                } else {
+                    9
+                }
+            }
+            Base::Int => {
+                if self.unsigned {
+                    10
+                } else {
+                    11
+                }
+            }
+            Base::BigInt => 20,
+            Base::Decimal => {
+                let p = self.length.unwrap_or(10);
+                let s = self.scale.unwrap_or(0);
+                p + (s > 0) as u64 + (!self.unsigned) as u64
+            }
+            Base::Float => 12,
+            Base::Double => 22,
+            Base::Bit => self.length.unwrap_or(1),
+            Base::Date => 10,
+            Base::DateTime | Base::Timestamp => 19 + self.length.filter(|l| *l > 0).map_or(0, |l| l + 1),
+            Base::Time => 10 + self.length.filter(|l| *l > 0).map_or(0, |l| l + 1),
+            Base::Year => 4,
+            Base::Json | Base::LongText | Base::LongBlob => 4_294_967_295,
+            Base::Enum | Base::Set => self.members.iter().map(|m| m.chars().count() as u64).max().unwrap_or(1) * mbmax,
+            other => other.max_len(self.length).unwrap_or(0) * if text { mbmax } else { 1 },
+        };
+        let mut flags = keys;
+        if !self.nullable {
+            flags |= colflag::NOT_NULL;
+        }
+        if self.unsigned {
+            flags |= colflag::UNSIGNED;
+        }
+        if self.zerofill {
+            flags |= colflag::ZEROFILL;
+        }
+        if self.auto_increment {
+            flags |= colflag::AUTO_INCREMENT;
+        }
+        if self.base.is_numeric() {
+            flags |= colflag::NUM;
+        }
+        if matches!(self.base, Base::TinyText | Base::Text | Base::MediumText | Base::LongText | Base::TinyBlob | Base::Blob | Base::MediumBlob | Base::LongBlob | Base::Json) {
+            flags |= colflag::BLOB;
+        }
+        if self.base.is_binary() || !(text || self.base == Base::Json) {
+            flags |= colflag::BINARY;
+        }
+        if self.base == Base::Enum {
+            flags |= colflag::ENUM;
+        }
+        if self.base == Base::Set {
+            flags |= colflag::SET;
+        }
+        if self.base == Base::Timestamp && self.on_update_now {
+            flags |= colflag::TIMESTAMP;
+        }
+        let cs = if text {
+            match self.charset_name() {
+                Some("utf8mb3") => charset::UTF8_GENERAL_CI,
+                Some("latin1") => 8,
+                Some("ascii") => 11,
+                _ => collation_id(self.collation.as_deref().unwrap_or("utf8mb4_general_ci")),
+            }
+        } else {
+            charset::BINARY
+        };
+        let decimals = match self.base {
+            Base::Decimal => self.scale.unwrap_or(0) as u8,
+            Base::Float | Base::Double => self.scale.map_or(31, |s| s as u8),
+            Base::DateTime | Base::Timestamp | Base::Time => self.length.unwrap_or(0) as u8,
+            Base::Char | Base::VarChar | Base::TinyText | Base::Text | Base::MediumText | Base::LongText | Base::Enum | Base::Set | Base::Json => 0,
+            _ => 0,
+        };
+        Column {
+            schema: schema.to_string(),
+            table: table.to_string(),
+            org_table: table.to_string(),
+            name: name.to_string(),
+            org_name: self.name.clone(),
+            charset: cs,
+            length: length.min(u32::MAX as u64) as u32,
+            coltype: self.wire_type(),
+            flags,
+            decimals,
+        }
+    }
+
+    /// The DEFAULT value as information_schema / SHOW COLUMNS print it.
+    pub fn default_text(&self) -> Option<String> {
+        match &self.default {
+            None | Some(Default_::Null) => None,
+            Some(Default_::Literal(s)) => Some(s.clone()),
+            Some(Default_::CurrentTimestamp) => Some("CURRENT_TIMESTAMP".into()),
+            Some(Default_::Expr(e)) => Some(e.clone()),
+        }
+    }
+
+    pub fn extra(&self) -> String {
+        let mut e = Vec::new();
+        if self.auto_increment {
+            e.push("auto_increment".to_string());
+        }
+        if matches!(self.default, Some(Default_::CurrentTimestamp)) || matches!(self.default, Some(Default_::Expr(_))) {
+            e.push("DEFAULT_GENERATED".into());
+        }
+        if self.on_update_now {
+            e.push("on update CURRENT_TIMESTAMP".into());
+        }
+        e.join(" ")
+    }
+}
+
+/// MySQL collation ids for the collations Turnstile names.
+pub fn collation_id(name: &str) -> u16 {
+    match name {
+        "utf8mb4_general_ci" => 45,
+        "utf8mb4_bin" => 46,
+        "utf8mb4_unicode_ci" => 224,
+        "utf8mb4_0900_ai_ci" => 255,
+        "utf8mb4_0900_bin" => 309,
+        "utf8mb3_general_ci" | "utf8_general_ci" => 33,
+        "utf8mb3_bin" | "utf8_bin" => 83,
+        "latin1_swedish_ci" => 8,
+        "latin1_bin" => 47,
+        "ascii_general_ci" => 11,
+        "binary" => 63,
+        _ => 45,
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct IndexDef {
+    /// MySQL name (`PRIMARY` for the primary key).
+    pub name: String,
+    /// Name of the SQLite index (unique per database file); empty for the
+    /// primary key, which is part of the table.
+    pub sqlite_name: String,
+    pub unique: bool,
+    pub columns: Vec<String>,
+    /// Prefix lengths as declared (`KEY (c(10))`); SQLite indexes the whole value.
+    pub prefix: Vec<Option<u64>>,
+    pub comment: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ForeignKey {
+    pub name: String,
+    pub columns: Vec<String>,
+    /// The database REFERENCES named, if it named one (only the table's own
+    /// is supported: `check_ddl` refuses another).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ref_db: Option<String>,
+    pub ref_table: String,
+    pub ref_columns: Vec<String>,
+    pub on_delete: String,
+    pub on_update: String,
+}
+
+impl ForeignKey {
+    /// `CONSTRAINT .. FOREIGN KEY (..) REFERENCES .. (..) [ON DELETE ..] [ON UPDATE ..]`,
+    /// with identifiers quoted by `quote` (MySQL's backticks or SQLite's quotes).
+    pub fn clause(&self, quote: fn(&str) -> String) -> String {
+        let list = |cols: &[String]| cols.iter().map(|c| quote(c)).collect::<Vec<_>>().join(", ");
+        let mut s = format!("CONSTRAINT {} FOREIGN KEY ({}) REFERENCES {} ({})", quote(&self.name), list(&self.columns), quote(&self.ref_table), list(&self.ref_columns));
+        if !self.on_delete.is_empty() {
+            s.push_str(&format!(" ON DELETE {}", self.on_delete));
+        }
+        if !self.on_update.is_empty() {
+            s.push_str(&format!(" ON UPDATE {}", self.on_update));
+        }
+        s
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TableDef {
+    pub name: String,
+    pub columns: Vec<ColumnDef>,
+    /// Primary key columns (empty: none).
+    pub primary: Vec<String>,
+    pub indexes: Vec<IndexDef>,
+    #[serde(default)]
+    pub foreign_keys: Vec<ForeignKey>,
+    pub engine: String,
+    pub collation: String,
+    pub comment: String,
+    /// Seconds since the epoch.
+    pub created: u64,
+}
+
+impl TableDef {
+    pub fn column(&self, name: &str) -> Option<&ColumnDef> {
+        self.columns.iter().find(|c| c.name.eq_ignore_ascii_case(name))
+    }
+    pub fn column_index(&self, name: &str) -> Option<usize> {
+        self.columns.iter().position(|c| c.name.eq_ignore_ascii_case(name))
+    }
+    pub fn auto_increment_column(&self) -> Option<&ColumnDef> {
+        self.columns.iter().find(|c| c.auto_increment)
+    }
+
+    /// Key flags of a column (PRI_KEY, UNIQUE_KEY, MULTIPLE_KEY) as MySQL sets them.
+    pub fn key_flags(&self, col: &str) -> u16 {
+        let mut f = 0;
+        if self.primary.iter().any(|c| c.eq_ignore_ascii_case(col)) {
+            f |= colflag::PRI_KEY;
+        }
+        for ix in &self.indexes {
+            if ix.columns.first().is_some_and(|c| c.eq_ignore_ascii_case(col)) {
+                if ix.unique && ix.columns.len() == 1 {
+                    f |= colflag::UNIQUE_KEY;
+                } else {
+                    f |= colflag::MULTIPLE_KEY;
+                }
+            }
+        }
+        f
+    }
+
+    /// COLUMN_KEY / the Key column of SHOW COLUMNS.
+    pub fn column_key(&self, col: &str) -> &'static str {
+        if self.primary.iter().any(|c| c.eq_ignore_ascii_case(col)) {
+            return "PRI";
+        }
+        for ix in &self.indexes {
+            if ix.columns.first().is_some_and(|c| c.eq_ignore_ascii_case(col)) {
+                return if ix.unique && ix.columns.len() == 1 { "UNI" } else { "MUL" };
+            }
+        }
+        ""
+    }
+
+    /// SHOW CREATE TABLE, in MySQL 8.0's layout.
+    pub fn show_create(&self, auto_increment: Option<i64>) -> String {
+        let mut lines: Vec<String> = Vec::new();
+        for c in &self.columns {
+            let mut l = format!("  {} {}", quote_ident(&c.name), c.column_type());
+            if c.base.is_text() {
+                if let Some(coll) = &c.collation {
+                    if coll != &self.collation {
+                        l.push_str(&format!(" CHARACTER SET {} COLLATE {}", c.charset_name().unwrap_or("utf8mb4"), coll));
+                    }
+                }
+            }
+            if !c.nullable {
+                l.push_str(" NOT NULL");
+            } else if c.base == Base::Timestamp {
+                l.push_str(" NULL");
+            }
+            match &c.default {
+                Some(Default_::Null) if c.nullable => l.push_str(" DEFAULT NULL"),
+                // MySQL 8.0 quotes numeric defaults too: DEFAULT '0'.
+                Some(Default_::Literal(v)) => l.push_str(&format!(" DEFAULT {}", quote_str(v))),
+                Some(Default_::CurrentTimestamp) => l.push_str(" DEFAULT CURRENT_TIMESTAMP"),
+                Some(Default_::Expr(e)) => l.push_str(&format!(" DEFAULT ({})", e)),
+                None if c.nullable
+                    && !matches!(c.base, Base::TinyText | Base::Text | Base::MediumText | Base::LongText | Base::TinyBlob | Base::Blob | Base::MediumBlob | Base::LongBlob | Base::Json) =>
+                {
+                    l.push_str(" DEFAULT NULL")
+                }
+                _ => {}
+            }
+            if c.on_update_now {
+                l.push_str(" ON UPDATE CURRENT_TIMESTAMP");
+            }
+            if c.auto_increment {
+                l.push_str(" AUTO_INCREMENT");
+            }
+            if !c.comment.is_empty() {
+                l.push_str(&format!(" COMMENT {}", quote_str(&c.comment)));
+            }
+            lines.push(l);
+        }
+        if !self.primary.is_empty() {
+            lines.push(format!("  PRIMARY KEY ({})", self.primary.iter().map(|c| quote_ident(c)).collect::<Vec<_>>().join(",")));
+        }
+        for ix in &self.indexes {
+            let cols: Vec<String> = ix
+                .columns
+                .iter()
+                .zip(ix.prefix.iter().chain(std::iter::repeat(&None)))
+                .map(|(c, p)| match p {
+                    Some(n) => format!("{}({})", quote_ident(c), n),
+                    None => quote_ident(c),
+                })
+                .collect();
+            let mut l = format!("  {}KEY {} ({})", if ix.unique { "UNIQUE " } else { "" }, quote_ident(&ix.name), cols.join(","));
+            if !ix.comment.is_empty() {
+                l.push_str(&format!(" COMMENT {}", quote_str(&ix.comment)));
+            }
+            lines.push(l);
+        }
+        for fk in &self.foreign_keys {
+            lines.push(format!("  {}", fk.clause(quote_ident)));
+        }
+        let cs = charset_of(&self.collation);
+        let mut s = format!("CREATE TABLE {} (\n{}\n) ENGINE={}", quote_ident(&self.name), lines.join(",\n"), self.engine);
+        if let Some(ai) = auto_increment.filter(|v| *v > 1) {
+            s.push_str(&format!(" AUTO_INCREMENT={}", ai));
+        }
+        s.push_str(&format!(" DEFAULT CHARSET={} COLLATE={}", cs, self.collation));
+        if !self.comment.is_empty() {
+            s.push_str(&format!(" COMMENT={}", quote_str(&self.comment)));
+        }
+        s
+    }
+}
+
+pub fn charset_of(collation: &str) -> &'static str {
+    if collation.starts_with("utf8mb3") || collation.starts_with("utf8_") {
+        "utf8mb3"
+    } else if collation.starts_with("latin1") {
+        "latin1"
+    } else if collation.starts_with("ascii") {
+        "ascii"
+    } else if collation == "binary" {
+        "binary"
+    } else {
+        "utf8mb4"
+    }
+}
+
+pub fn quote_ident(s: &str) -> String {
+    format!("`{}`", s.replace('`', "``"))
+}
+
+pub fn quote_str(s: &str) -> String {
+    let mut o = String::with_capacity(s.len() + 2);
+    o.push('\'');
+    for c in s.chars() {
+        match c {
+            '\'' => o.push_str("''"),
+            '\\' => o.push_str("\\\\"),
+            c => o.push(c),
+        }
+    }
+    o.push('\'');
+    o
+}
+
+/// SQLite identifier quoting.
+pub fn sq_ident(s: &str) -> String {
+    format!("\"{}\"", s.replace('"', "\"\""))
+}
+
+/// SQLite string literal.
+pub fn sq_str(s: &str) -> String {
+    format!("'{}'", s.replace('\'', "''"))
+}
+
+/// All MySQL table definitions of one database, shared read-only by sessions.
+#[derive(Debug, Clone, Default)]
+pub struct Schema {
+    /// Keyed by lowercased table name.
+    pub tables: HashMap<String, std::sync::Arc<TableDef>>,
+}
+
+impl Schema {
+    pub fn table(&self, name: &str) -> Option<&std::sync::Arc<TableDef>> {
+        self.tables.get(&name.to_ascii_lowercase())
+    }
+    pub fn names(&self) -> Vec<String> {
+        let mut v: Vec<String> = self.tables.values().map(|t| t.name.clone()).collect();
+        v.sort();
+        v
+    }
+}
+
+/// `temporal_kind` with the column's fractional-second precision: `time(3)`
+/// (see `normalize_temporal`).
+pub fn temporal_kind_fsp(base: Base, fsp: u64) -> Option<&'static str> {
+    const TIME: [&str; 7] = ["time(0)", "time(1)", "time(2)", "time(3)", "time(4)", "time(5)", "time(6)"];
+    const DATETIME: [&str; 7] = ["datetime(0)", "datetime(1)", "datetime(2)", "datetime(3)", "datetime(4)", "datetime(5)", "datetime(6)"];
+    const TIMESTAMP: [&str; 7] = ["timestamp(0)", "timestamp(1)", "timestamp(2)", "timestamp(3)", "timestamp(4)", "timestamp(5)", "timestamp(6)"];
+    let f = fsp.min(6) as usize;
+    match base {
+        Base::Time => Some(TIME[f]),
+        Base::DateTime => Some(DATETIME[f]),
+        Base::Timestamp => Some(TIMESTAMP[f]),
+        _ => temporal_kind(base),
+    }
+}
+
+/// The temporal column kind a value is written to, as the SQL functions name it.
+pub fn temporal_kind(base: Base) -> Option<&'static str> {
+    match base {
+        Base::Date => Some("date"),
+        Base::Time => Some("time"),
+        Base::Timestamp => Some("timestamp"),
+        Base::DateTime => Some("datetime"),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn col(base: Base) -> ColumnDef {
+        ColumnDef { collation: if base.is_text() { Some("utf8mb4_general_ci".into()) } else { None }, ..ColumnDef::new("c".into(), base) }
+    }
+
+    #[test]
+    fn column_types_print_like_mysql() {
+        let mut c = col(Base::Int);
+        c.length = Some(11);
+        assert_eq!(c.column_type(), "int");
+        c.unsigned = true;
+        assert_eq!(c.column_type(), "int unsigned");
+        let mut d = col(Base::Decimal);
+        d.length = Some(10);
+        d.scale = Some(2);
+        assert_eq!(d.column_type(), "decimal(10,2)");
+        let w = d.wire_column("db", "t", "c", 0);
+        assert_eq!((w.coltype, w.length, w.decimals), (coltype::NEWDECIMAL, 12, 2));
+        let mut e = col(Base::Enum);
+        e.members = vec!["a".into(), "b'c".into()];
+        assert_eq!(e.column_type(), "enum('a','b''c')");
+        let mut v = col(Base::VarChar);
+        v.length = Some(20);
+        let w = v.wire_column("db", "t", "c", 0);
+        assert_eq!((w.coltype, w.length, w.charset), (coltype::VAR_STRING, 80, 45));
+        let b = col(Base::Blob).wire_column("db", "t", "c", 0);
+        assert_eq!(b.charset, 63);
+        assert!(b.flags & colflag::BINARY != 0 && b.flags & colflag::BLOB != 0);
+    }
+}

@@ -1,0 +1,688 @@
+//! SHOW TABLES / COLUMNS / CREATE TABLE / INDEX / TABLE STATUS, DESCRIBE, and
+//! information_schema.
+//!
+//! SHOW statements are answered from the MySQL definitions (schema.rs) in the
+//! shapes MySQL 8.0 uses, without running SQL. information_schema is a real
+//! SQL schema so that ORMs and GUI tools can join and filter it freely: an
+//! in-memory database attached to the connection as `information_schema`,
+//! whose SCHEMATA, TABLES, COLUMNS, STATISTICS, KEY_COLUMN_USAGE and
+//! TABLE_CONSTRAINTS tables are refilled from the definitions before each
+//! statement that reads them (statements that do not name it never pay).
+
+use super::conn::Conn;
+use super::exec::SqliteSession;
+use super::schema::{charset_of, sq_ident, Base, TableDef};
+use super::Inner;
+use std::collections::HashMap;
+use std::sync::Arc;
+use turnstile_engine::catalog::Catalog;
+use turnstile_engine::{Access, Column, Outcome, RowSink, SqlError, Value};
+use turnstile_sqltext::cursor::TokenCursor;
+use turnstile_sqltext::lex::{self, Tok};
+use turnstile_wire::consts::coltype;
+
+fn num(name: &str) -> Column {
+    Column::computed(name, coltype::LONGLONG)
+}
+fn txt(name: &str) -> Column {
+    Column::varchar(name)
+}
+fn s(v: &str) -> Value {
+    Value::str(v)
+}
+fn opt(v: Option<String>) -> Value {
+    v.map_or(Value::Null, |x| Value::str(&x))
+}
+
+fn like(name: &str, pat: &str) -> bool {
+    turnstile_sqltext::like::like(name, pat, true)
+}
+
+enum Filter {
+    All,
+    Like(String),
+    Eq(String),
+}
+
+impl Filter {
+    fn parse(c: &mut TokenCursor<'_>) -> Result<Filter, SqlError> {
+        if c.eat_kw("LIKE") {
+            return Ok(Filter::Like(c.string()?));
+        }
+        if c.eat_kw("WHERE") {
+            c.ident()?;
+            if c.eat_op("=") {
+                return Ok(Filter::Eq(c.string()?));
+            }
+            c.expect_kw("LIKE")?;
+            return Ok(Filter::Like(c.string()?));
+        }
+        Ok(Filter::All)
+    }
+    fn ok(&self, name: &str) -> bool {
+        match self {
+            Filter::All => true,
+            Filter::Like(p) => like(name, p),
+            Filter::Eq(v) => v == name,
+        }
+    }
+}
+
+fn end(c: &mut TokenCursor<'_>) -> Result<(), SqlError> {
+    c.eat_op(";");
+    if c.at_end() {
+        Ok(())
+    } else {
+        Err(c.error().into())
+    }
+}
+
+/// `FROM db` / `IN db` after SHOW TABLES etc.
+fn from_db(c: &mut TokenCursor<'_>) -> Result<Option<String>, SqlError> {
+    if c.eat_kw("FROM") || c.eat_kw("IN") {
+        return Ok(Some(c.ident()?));
+    }
+    Ok(None)
+}
+
+/// Definitions of one database as this session sees them (temporary tables too).
+fn tables_of(sess: &mut SqliteSession, db: &str) -> Result<Vec<Arc<TableDef>>, SqlError> {
+    if db.eq_ignore_ascii_case("information_schema") {
+        return Ok(Vec::new());
+    }
+    if Catalog::is_system(db) {
+        return Ok(Vec::new());
+    }
+    let d = sess.inner().db(db)?;
+    let mut v: Vec<Arc<TableDef>> = d.schema().tables.values().cloned().collect();
+    if sess.current_db() == Some(db) {
+        let conn = sess.conn_for_show()?;
+        v.extend(conn.temp.tables.values().cloned());
+    }
+    v.sort_by(|a, b| a.name.cmp(&b.name));
+    Ok(v)
+}
+
+/// What a statement that describes one table asks of the session.
+#[derive(Clone, Copy)]
+enum Describe {
+    /// SHOW COLUMNS, DESCRIBE, SHOW INDEX: SELECT (MariaDB 10.11 refuses
+    /// them to an account holding only INSERT, say).
+    Columns,
+    /// SHOW CREATE TABLE: any privilege on the table ("SHOW command denied").
+    Create,
+}
+
+/// The definition of table `name` (in `db`, or the current database), if the
+/// session may describe it.
+fn table(sess: &mut SqliteSession, access: &dyn Access, what: Describe, db: Option<String>, name: &str) -> Result<(String, Arc<TableDef>), SqlError> {
+    let db = match db.or_else(|| sess.current_db().map(str::to_string)) {
+        Some(d) => d,
+        None => return Err(SqlError::no_database()),
+    };
+    match what {
+        Describe::Columns => access.check_table(&db, name, turnstile_engine::privs::SELECT)?,
+        Describe::Create => access.check_table_any(&db, name, "SHOW")?,
+    }
+    if sess.current_db() == Some(db.as_str()) {
+        let conn = sess.conn_for_show()?;
+        if let Some(t) = conn.temp.table(name) {
+            return Ok((db, t.clone()));
+        }
+    }
+    if Catalog::is_system(&db) {
+        return Err(super::errors::no_such_table(&db, name));
+    }
+    let d = sess.inner().db(&db)?;
+    let t = d.schema().table(name).cloned().ok_or_else(|| super::errors::no_such_table(&db, name))?;
+    Ok((db, t))
+}
+
+fn columns_header(full: bool) -> Vec<Column> {
+    if full {
+        ["Field", "Type", "Collation", "Null", "Key", "Default", "Extra", "Privileges", "Comment"].map(txt).to_vec()
+    } else {
+        ["Field", "Type", "Null", "Key", "Default", "Extra"].map(txt).to_vec()
+    }
+}
+
+fn index_header() -> Vec<Column> {
+    vec![
+        txt("Table"),
+        num("Non_unique"),
+        txt("Key_name"),
+        num("Seq_in_index"),
+        txt("Column_name"),
+        txt("Collation"),
+        num("Cardinality"),
+        num("Sub_part"),
+        txt("Packed"),
+        txt("Null"),
+        txt("Index_type"),
+        txt("Comment"),
+        txt("Index_comment"),
+        txt("Visible"),
+        txt("Expression"),
+    ]
+}
+
+fn status_header() -> Vec<Column> {
+    vec![
+        txt("Name"),
+        txt("Engine"),
+        num("Version"),
+        txt("Row_format"),
+        num("Rows"),
+        num("Avg_row_length"),
+        num("Data_length"),
+        num("Max_data_length"),
+        num("Index_length"),
+        num("Data_free"),
+        num("Auto_increment"),
+        txt("Create_time"),
+        txt("Update_time"),
+        txt("Check_time"),
+        txt("Collation"),
+        num("Checksum"),
+        txt("Create_options"),
+        txt("Comment"),
+    ]
+}
+
+/// Result columns of a SHOW/DESCRIBE statement (for COM_STMT_PREPARE).
+pub fn describe_columns(sess: &mut SqliteSession, sql: &str) -> Result<Vec<Column>, SqlError> {
+    let toks = lex::tokenize(sql).map_err(|e| SqlError::syntax(&sql[e.at..]))?;
+    let has = |k: &str| toks.iter().any(|t| t.is_kw(k));
+    let first = toks.first().is_some_and(|t| t.is_kw("SHOW"));
+    if !first {
+        return Ok(columns_header(false));
+    }
+    let full = has("FULL");
+    Ok(if has("TABLES") {
+        let db = sess.current_db().unwrap_or("").to_string();
+        let mut v = vec![txt(&format!("Tables_in_{}", db))];
+        if full {
+            v.push(txt("Table_type"));
+        }
+        v
+    } else if has("STATUS") {
+        status_header()
+    } else if has("CREATE") {
+        if has("DATABASE") || has("SCHEMA") {
+            vec![txt("Database"), txt("Create Database")]
+        } else {
+            vec![txt("Table"), txt("Create Table")]
+        }
+    } else if has("INDEX") || has("INDEXES") || has("KEYS") {
+        index_header()
+    } else if has("COLUMNS") || has("FIELDS") {
+        columns_header(full)
+    } else {
+        Vec::new()
+    })
+}
+
+/// SHOW ... / DESCRIBE / EXPLAIN.
+pub fn run(sess: &mut SqliteSession, access: &dyn Access, sql: &str, sink: &mut dyn RowSink) -> Result<Outcome, SqlError> {
+    let toks = lex::tokenize(sql).map_err(|e| SqlError::syntax(&sql[e.at..]))?;
+    let mut c = TokenCursor::new(sql, &toks);
+    if c.eat_kw("DESCRIBE") || c.eat_kw("DESC") || c.eat_kw("EXPLAIN") {
+        if c.is_kw("SELECT") || c.is_kw("INSERT") || c.is_kw("UPDATE") || c.is_kw("DELETE") || c.is_kw("FORMAT") || c.is_kw("ANALYZE") || c.is_kw("WITH") {
+            return Err(SqlError::unsupported("EXPLAIN of a statement"));
+        }
+        let (db, name) = c.qualified()?;
+        let col_filter = match c.peek().map(|t| &t.tok) {
+            Some(Tok::Word(w)) | Some(Tok::Quoted(w)) => {
+                let w = w.to_string();
+                c.next();
+                Filter::Like(w)
+            }
+            Some(Tok::Str(_)) => Filter::Like(c.string()?),
+            _ => Filter::All,
+        };
+        end(&mut c)?;
+        return show_columns(sess, access, db, &name, false, col_filter, sink);
+    }
+    c.expect_kw("SHOW")?;
+    let full = c.eat_kw("FULL");
+    if c.eat_kw("TABLES") {
+        let db = from_db(&mut c)?.or_else(|| sess.current_db().map(str::to_string)).ok_or_else(SqlError::no_database)?;
+        let f = Filter::parse(&mut c)?;
+        end(&mut c)?;
+        let mut cols = vec![txt(&format!("Tables_in_{}", db))];
+        if full {
+            cols.push(txt("Table_type"));
+        }
+        access.check_db(&db)?;
+        if !Catalog::is_system(&db) && !sess.inner().catalog.exists(&db) {
+            return Err(SqlError::unknown_database(&db));
+        }
+        let tables = tables_of(sess, &db)?;
+        sink.columns(&cols)?;
+        for t in tables {
+            if f.ok(&t.name) {
+                let mut row = vec![s(&t.name)];
+                if full {
+                    row.push(s("BASE TABLE"));
+                }
+                sink.row(&row)?;
+            }
+        }
+        return Ok(Outcome::Rows);
+    }
+    if c.eat_kw("COLUMNS") || c.eat_kw("FIELDS") {
+        if !(c.eat_kw("FROM") || c.eat_kw("IN")) {
+            return Err(c.error().into());
+        }
+        let (mut db, name) = c.qualified()?;
+        if let Some(d) = from_db(&mut c)? {
+            db = Some(d);
+        }
+        let f = Filter::parse(&mut c)?;
+        end(&mut c)?;
+        return show_columns(sess, access, db, &name, full, f, sink);
+    }
+    if c.eat_kw("INDEX") || c.eat_kw("INDEXES") || c.eat_kw("KEYS") {
+        if !(c.eat_kw("FROM") || c.eat_kw("IN")) {
+            return Err(c.error().into());
+        }
+        let (mut db, name) = c.qualified()?;
+        if let Some(d) = from_db(&mut c)? {
+            db = Some(d);
+        }
+        if c.eat_kw("WHERE") {
+            return Err(SqlError::unsupported("SHOW INDEX ... WHERE"));
+        }
+        end(&mut c)?;
+        let (_, t) = table(sess, access, Describe::Columns, db, &name)?;
+        sink.columns(&index_header())?;
+        // (name, unique, columns, prefix lengths, comment)
+        #[allow(clippy::type_complexity)]
+        let mut keys: Vec<(String, bool, Vec<String>, Vec<Option<u64>>, String)> = Vec::new();
+        if !t.primary.is_empty() {
+            keys.push(("PRIMARY".into(), true, t.primary.clone(), vec![None; t.primary.len()], String::new()));
+        }
+        for ix in &t.indexes {
+            keys.push((ix.name.clone(), ix.unique, ix.columns.clone(), ix.prefix.clone(), ix.comment.clone()));
+        }
+        for (kname, unique, cols, prefix, comment) in keys {
+            for (i, col) in cols.iter().enumerate() {
+                let nullable = t.column(col).is_some_and(|c| c.nullable);
+                sink.row(&[
+                    s(&t.name),
+                    Value::Int(!unique as i64),
+                    s(&kname),
+                    Value::Int(i as i64 + 1),
+                    s(col),
+                    s("A"),
+                    Value::Int(0),
+                    prefix.get(i).copied().flatten().map_or(Value::Null, |p| Value::Int(p as i64)),
+                    Value::Null,
+                    s(if nullable { "YES" } else { "" }),
+                    s("BTREE"),
+                    s(""),
+                    s(&comment),
+                    s("YES"),
+                    Value::Null,
+                ])?;
+            }
+        }
+        return Ok(Outcome::Rows);
+    }
+    if c.eat_kw("CREATE") {
+        if c.eat_kw("DATABASE") || c.eat_kw("SCHEMA") {
+            let _ = c.eat_kws(&["IF", "NOT", "EXISTS"]);
+            let db = c.ident()?;
+            end(&mut c)?;
+            access.check_db(&db)?;
+            if !sess.inner().catalog.exists(&db) {
+                return Err(SqlError::unknown_database(&db));
+            }
+            sink.columns(&[txt("Database"), txt("Create Database")])?;
+            sink.row(&[s(&db), s(&format!("CREATE DATABASE `{}` /*!40100 DEFAULT CHARACTER SET utf8mb4 COLLATE utf8mb4_general_ci */ /*!80016 DEFAULT ENCRYPTION='N' */", db.replace('`', "``")))])?;
+            return Ok(Outcome::Rows);
+        }
+        if !c.eat_kw("TABLE") {
+            if c.is_kw("VIEW") || c.is_kw("PROCEDURE") || c.is_kw("FUNCTION") || c.is_kw("TRIGGER") || c.is_kw("EVENT") {
+                return Err(SqlError::unsupported("views, stored routines, triggers and events"));
+            }
+            return Err(c.error().into());
+        }
+        let (db, name) = c.qualified()?;
+        end(&mut c)?;
+        let (dbn, t) = table(sess, access, Describe::Create, db, &name)?;
+        let ai = if t.auto_increment_column().is_some() { auto_increment_of(sess, &dbn, &t.name) } else { None };
+        sink.columns(&[txt("Table"), txt("Create Table")])?;
+        sink.row(&[s(&t.name), s(&t.show_create(ai))])?;
+        return Ok(Outcome::Rows);
+    }
+    if c.eat_kw("TABLE") {
+        c.expect_kw("STATUS")?;
+        let db = from_db(&mut c)?.or_else(|| sess.current_db().map(str::to_string)).ok_or_else(SqlError::no_database)?;
+        let f = Filter::parse(&mut c)?;
+        end(&mut c)?;
+        access.check_db(&db)?;
+        let tables = tables_of(sess, &db)?;
+        sink.columns(&status_header())?;
+        for t in tables {
+            if !f.ok(&t.name) {
+                continue;
+            }
+            let ai = if t.auto_increment_column().is_some() { auto_increment_of(sess, &db, &t.name) } else { None };
+            sink.row(&[
+                s(&t.name),
+                s(&t.engine),
+                Value::Int(10),
+                s("Dynamic"),
+                Value::Int(0),
+                Value::Int(0),
+                Value::Int(0),
+                Value::Int(0),
+                Value::Int(0),
+                Value::Int(0),
+                ai.map_or(Value::Null, Value::Int),
+                s(&datetime_of(t.created)),
+                Value::Null,
+                Value::Null,
+                s(&t.collation),
+                Value::Null,
+                s(""),
+                s(&t.comment),
+            ])?;
+        }
+        return Ok(Outcome::Rows);
+    }
+    if c.eat_kw("TRIGGERS")
+        || c.eat_kw("EVENTS")
+        || (c.is_kw("PROCEDURE") || c.is_kw("FUNCTION")) && {
+            c.next();
+            c.eat_kw("STATUS")
+        }
+    {
+        sink.columns(&[txt("Db"), txt("Name"), txt("Type")])?;
+        return Ok(Outcome::Rows);
+    }
+    Err(SqlError::unsupported(&sql.split_whitespace().take(3).collect::<Vec<_>>().join(" ")))
+}
+
+#[allow(clippy::too_many_arguments)]
+fn show_columns(sess: &mut SqliteSession, access: &dyn Access, db: Option<String>, name: &str, full: bool, f: Filter, sink: &mut dyn RowSink) -> Result<Outcome, SqlError> {
+    let (_, t) = table(sess, access, Describe::Columns, db, name)?;
+    sink.columns(&columns_header(full))?;
+    for col in &t.columns {
+        if !f.ok(&col.name) {
+            continue;
+        }
+        let null = s(if col.nullable { "YES" } else { "NO" });
+        let key = s(t.column_key(&col.name));
+        let default = opt(col.default_text());
+        let extra = s(&col.extra());
+        let row = if full {
+            vec![s(&col.name), s(&col.column_type()), opt(col.collation.clone()), null, key, default, extra, s("select,insert,update,references"), s(&col.comment)]
+        } else {
+            vec![s(&col.name), s(&col.column_type()), null, key, default, extra]
+        };
+        sink.row(&row)?;
+    }
+    Ok(Outcome::Rows)
+}
+
+fn auto_increment_of(sess: &mut SqliteSession, db: &str, table: &str) -> Option<i64> {
+    let conn = sess.conn_for_show().ok()?;
+    let schema = schema_on(conn, db)?;
+    let sql = format!("SELECT seq FROM {}.sqlite_sequence WHERE name = ?1", sq_ident(schema));
+    let seq: i64 = conn.db.query_row(&sql, [table], |r| r.get(0)).unwrap_or(0);
+    Some(seq + 1)
+}
+
+/// The SQLite schema under which database `db` is open on `conn`: `main` for
+/// its home database, the database's name where it is attached, else none.
+fn schema_on<'a>(conn: &Conn, db: &'a str) -> Option<&'a str> {
+    if conn.home.as_ref().is_some_and(|h| h.name == db) {
+        Some("main")
+    } else if conn.attached.iter().any(|a| a.name == db) {
+        Some(db)
+    } else {
+        None
+    }
+}
+
+/// The next AUTO_INCREMENT value (SQLite's sqlite_sequence + 1, as SHOW TABLE
+/// STATUS gives it) of every table of database `name` that has generated
+/// one, read on `conn` where the database is its main or attached, and
+/// otherwise on a pooled connection to that database.
+fn next_auto_increments(conn: &Conn, inner: &Inner, name: &str) -> HashMap<String, i64> {
+    fn read(c: &Conn, schema: &str) -> HashMap<String, i64> {
+        let sql = format!("SELECT name, seq FROM {}.sqlite_sequence", sq_ident(schema));
+        // No sqlite_sequence yet: no table of the database has generated an id.
+        let Ok(mut st) = c.db.prepare(&sql) else { return HashMap::new() };
+        let rows = st.query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)? + 1)));
+        rows.map(|rows| rows.flatten().collect()).unwrap_or_default()
+    }
+    if let Some(schema) = schema_on(conn, name) {
+        return read(conn, schema);
+    }
+    match inner.take_conn(Some(name)) {
+        Ok(other) => {
+            let next = read(&other, "main");
+            inner.return_conn(other);
+            next
+        }
+        Err(_) => HashMap::new(),
+    }
+}
+
+fn datetime_of(secs: u64) -> String {
+    let days = (secs / 86400) as i64;
+    let (y, m, d) = turnstile_sqltext::civil::civil_from_days(days);
+    let r = secs % 86400;
+    format!("{:04}-{:02}-{:02} {:02}:{:02}:{:02}", y, m, d, r / 3600, r / 60 % 60, r % 60)
+}
+
+/// Columns holding keywords (IS_NULLABLE, DATA_TYPE, TABLE_TYPE, ...) compare
+/// case-insensitively as in MySQL, where they come out in the connection's
+/// collation (MariaDB Connector/J's getColumns tests `IS_NULLABLE = 'yes'`).
+const INFO_TABLES: &str = "
+CREATE TABLE information_schema.SCHEMATA (CATALOG_NAME TEXT, SCHEMA_NAME TEXT, DEFAULT_CHARACTER_SET_NAME TEXT COLLATE ts_ci, DEFAULT_COLLATION_NAME TEXT COLLATE ts_ci, SQL_PATH TEXT, DEFAULT_ENCRYPTION TEXT);
+CREATE TABLE information_schema.TABLES (TABLE_CATALOG TEXT, TABLE_SCHEMA TEXT, TABLE_NAME TEXT, TABLE_TYPE TEXT COLLATE ts_ci, ENGINE TEXT COLLATE ts_ci, VERSION INTEGER, ROW_FORMAT TEXT COLLATE ts_ci, TABLE_ROWS INTEGER, AVG_ROW_LENGTH INTEGER, DATA_LENGTH INTEGER, MAX_DATA_LENGTH INTEGER, INDEX_LENGTH INTEGER, DATA_FREE INTEGER, AUTO_INCREMENT INTEGER, CREATE_TIME TEXT, UPDATE_TIME TEXT, CHECK_TIME TEXT, TABLE_COLLATION TEXT COLLATE ts_ci, CHECKSUM INTEGER, CREATE_OPTIONS TEXT, TABLE_COMMENT TEXT);
+CREATE TABLE information_schema.COLUMNS (TABLE_CATALOG TEXT, TABLE_SCHEMA TEXT, TABLE_NAME TEXT, COLUMN_NAME TEXT, ORDINAL_POSITION INTEGER, COLUMN_DEFAULT TEXT, IS_NULLABLE TEXT COLLATE ts_ci, DATA_TYPE TEXT COLLATE ts_ci, CHARACTER_MAXIMUM_LENGTH INTEGER, CHARACTER_OCTET_LENGTH INTEGER, NUMERIC_PRECISION INTEGER, NUMERIC_SCALE INTEGER, DATETIME_PRECISION INTEGER, CHARACTER_SET_NAME TEXT COLLATE ts_ci, COLLATION_NAME TEXT COLLATE ts_ci, COLUMN_TYPE TEXT COLLATE ts_ci, COLUMN_KEY TEXT COLLATE ts_ci, EXTRA TEXT COLLATE ts_ci, PRIVILEGES TEXT, COLUMN_COMMENT TEXT, GENERATION_EXPRESSION TEXT, SRS_ID INTEGER);
+CREATE TABLE information_schema.STATISTICS (TABLE_CATALOG TEXT, TABLE_SCHEMA TEXT, TABLE_NAME TEXT, NON_UNIQUE INTEGER, INDEX_SCHEMA TEXT, INDEX_NAME TEXT, SEQ_IN_INDEX INTEGER, COLUMN_NAME TEXT, COLLATION TEXT, CARDINALITY INTEGER, SUB_PART INTEGER, PACKED TEXT, NULLABLE TEXT COLLATE ts_ci, INDEX_TYPE TEXT COLLATE ts_ci, COMMENT TEXT, INDEX_COMMENT TEXT, IS_VISIBLE TEXT COLLATE ts_ci, EXPRESSION TEXT);
+CREATE TABLE information_schema.KEY_COLUMN_USAGE (CONSTRAINT_CATALOG TEXT, CONSTRAINT_SCHEMA TEXT, CONSTRAINT_NAME TEXT, TABLE_CATALOG TEXT, TABLE_SCHEMA TEXT, TABLE_NAME TEXT, COLUMN_NAME TEXT, ORDINAL_POSITION INTEGER, POSITION_IN_UNIQUE_CONSTRAINT INTEGER, REFERENCED_TABLE_SCHEMA TEXT, REFERENCED_TABLE_NAME TEXT, REFERENCED_COLUMN_NAME TEXT);
+CREATE TABLE information_schema.TABLE_CONSTRAINTS (CONSTRAINT_CATALOG TEXT, CONSTRAINT_SCHEMA TEXT, CONSTRAINT_NAME TEXT, TABLE_SCHEMA TEXT, TABLE_NAME TEXT, CONSTRAINT_TYPE TEXT COLLATE ts_ci, ENFORCED TEXT COLLATE ts_ci);
+CREATE TABLE information_schema.VIEWS (TABLE_CATALOG TEXT, TABLE_SCHEMA TEXT, TABLE_NAME TEXT, VIEW_DEFINITION TEXT, CHECK_OPTION TEXT, IS_UPDATABLE TEXT COLLATE ts_ci, DEFINER TEXT, SECURITY_TYPE TEXT, CHARACTER_SET_CLIENT TEXT, COLLATION_CONNECTION TEXT);
+CREATE TABLE information_schema.ROUTINES (SPECIFIC_NAME TEXT, ROUTINE_CATALOG TEXT, ROUTINE_SCHEMA TEXT, ROUTINE_NAME TEXT, ROUTINE_TYPE TEXT COLLATE ts_ci, DATA_TYPE TEXT COLLATE ts_ci, ROUTINE_DEFINITION TEXT);
+CREATE TABLE information_schema.TRIGGERS (TRIGGER_CATALOG TEXT, TRIGGER_SCHEMA TEXT, TRIGGER_NAME TEXT, EVENT_MANIPULATION TEXT, EVENT_OBJECT_SCHEMA TEXT, EVENT_OBJECT_TABLE TEXT, ACTION_STATEMENT TEXT);
+";
+
+pub fn attach_info_schema(conn: &mut Conn) -> Result<(), SqlError> {
+    if conn.info_attached {
+        return Ok(());
+    }
+    conn.exec("ATTACH DATABASE ':memory:' AS information_schema")?;
+    conn.exec(INFO_TABLES)?;
+    conn.info_attached = true;
+    Ok(())
+}
+
+/// Refill information_schema from the definitions of every database the
+/// session may see (MySQL shows an account only what it holds privileges on).
+pub fn refresh_info_schema(conn: &mut Conn, inner: &Inner, access: &dyn Access) -> Result<(), SqlError> {
+    attach_info_schema(conn)?;
+    let names: Vec<String> = inner.database_names().into_iter().filter(|n| access.sees(n)).collect();
+    let mut all: Vec<(String, Vec<Arc<TableDef>>)> = Vec::new();
+    for n in &names {
+        let d = inner.db(n)?;
+        let mut v: Vec<Arc<TableDef>> = d.schema().tables.values().cloned().collect();
+        if conn.home.as_ref().is_some_and(|h| &h.name == n) {
+            v.extend(conn.temp.tables.values().cloned());
+        }
+        v.sort_by(|a, b| a.name.cmp(&b.name));
+        all.push((n.clone(), v));
+    }
+    let db = &conn.db;
+    let run = |sql: &str, rows: Vec<Vec<rusqlite::types::Value>>| -> Result<(), SqlError> {
+        let mut st = db.prepare_cached(sql).map_err(|e| SqlError::internal(e.to_string()))?;
+        for r in rows {
+            st.execute(rusqlite::params_from_iter(r)).map_err(|e| SqlError::internal(e.to_string()))?;
+        }
+        Ok(())
+    };
+    use rusqlite::types::Value as V;
+    let t = |x: &str| V::Text(x.to_string());
+    let o = |x: Option<String>| x.map_or(V::Null, V::Text);
+    let i = |x: i64| V::Integer(x);
+    db.execute_batch(
+        "DELETE FROM information_schema.SCHEMATA; DELETE FROM information_schema.TABLES; DELETE FROM information_schema.COLUMNS; \
+         DELETE FROM information_schema.STATISTICS; DELETE FROM information_schema.KEY_COLUMN_USAGE; DELETE FROM information_schema.TABLE_CONSTRAINTS;",
+    )
+    .map_err(|e| SqlError::internal(e.to_string()))?;
+    let mut schemata = Vec::new();
+    let mut sys: Vec<String> = turnstile_engine::catalog::SYSTEM_SCHEMAS.iter().filter(|x| access.sees(x)).map(|x| x.to_string()).collect();
+    sys.extend(names.iter().cloned());
+    sys.sort();
+    for n in &sys {
+        schemata.push(vec![t("def"), t(n), t("utf8mb4"), t("utf8mb4_general_ci"), V::Null, t("NO")]);
+    }
+    run("INSERT INTO information_schema.SCHEMATA VALUES (?1,?2,?3,?4,?5,?6)", schemata)?;
+    let (mut tables, mut columns, mut stats, mut kcu, mut tc) = (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    for (dbn, defs) in &all {
+        let seqs = if defs.iter().any(|d| d.auto_increment_column().is_some()) { next_auto_increments(conn, inner, dbn) } else { HashMap::new() };
+        for d in defs {
+            // TEMPORARY tables' counters live in `temp`, not in their database.
+            let temp = |d: &Arc<TableDef>| conn.temp.tables.values().any(|x| Arc::ptr_eq(x, d));
+            let auto_increment = match d.auto_increment_column() {
+                Some(_) if !temp(d) => i(seqs.get(&d.name).copied().unwrap_or(1)),
+                _ => V::Null,
+            };
+            tables.push(vec![
+                t("def"),
+                t(dbn),
+                t(&d.name),
+                t("BASE TABLE"),
+                t(&d.engine),
+                i(10),
+                t("Dynamic"),
+                i(0),
+                i(0),
+                i(0),
+                i(0),
+                i(0),
+                i(0),
+                auto_increment,
+                t(&datetime_of(d.created)),
+                V::Null,
+                V::Null,
+                t(&d.collation),
+                V::Null,
+                t(""),
+                t(&d.comment),
+            ]);
+            // Columns only for an account with a privilege that applies to
+            // columns (MariaDB hides them from, say, DROP alone).
+            let column_privs = turnstile_engine::privs::SELECT | turnstile_engine::privs::INSERT | turnstile_engine::privs::UPDATE | turnstile_engine::privs::REFERENCES;
+            let columns_visible = temp(d) || access.privileges(dbn) & column_privs != 0;
+            for (pos, c) in d.columns.iter().enumerate().filter(|_| columns_visible) {
+                let data_type = c.base.sql_name().to_string();
+                let (clen, olen) = match c.base.max_len(c.length) {
+                    Some(n) if c.base.is_text() => (Some(n as i64), Some(n as i64 * 4)),
+                    Some(n) => (Some(n as i64), Some(n as i64)),
+                    None if matches!(c.base, Base::Enum | Base::Set) => {
+                        let m = c.members.iter().map(|m| m.chars().count()).max().unwrap_or(0) as i64;
+                        (Some(m), Some(m * 4))
+                    }
+                    None if matches!(c.base, Base::LongText | Base::LongBlob | Base::Json) => (Some(4294967295), Some(4294967295)),
+                    None => (None, None),
+                };
+                let (prec, scale) = match c.base {
+                    Base::TinyInt => (Some(3), Some(0)),
+                    Base::SmallInt => (Some(5), Some(0)),
+                    Base::MediumInt => (Some(7), Some(0)),
+                    Base::Int => (Some(10), Some(0)),
+                    Base::BigInt => (Some(if c.unsigned { 20 } else { 19 }), Some(0)),
+                    Base::Decimal => (c.length.map(|x| x as i64), c.scale.map(|x| x as i64)),
+                    Base::Float => (Some(12), None),
+                    Base::Double => (Some(22), None),
+                    Base::Bit => (c.length.map(|x| x as i64), None),
+                    _ => (None, None),
+                };
+                let dtp = if matches!(c.base, Base::DateTime | Base::Timestamp | Base::Time) { Some(c.length.unwrap_or(0) as i64) } else { None };
+                columns.push(vec![
+                    t("def"),
+                    t(dbn),
+                    t(&d.name),
+                    t(&c.name),
+                    i(pos as i64 + 1),
+                    o(c.default_text()),
+                    t(if c.nullable { "YES" } else { "NO" }),
+                    t(&data_type),
+                    clen.map_or(V::Null, V::Integer),
+                    olen.map_or(V::Null, V::Integer),
+                    prec.map_or(V::Null, V::Integer),
+                    scale.map_or(V::Null, V::Integer),
+                    dtp.map_or(V::Null, V::Integer),
+                    o(c.charset_name().map(str::to_string)),
+                    o(c.collation.clone()),
+                    t(&c.column_type()),
+                    t(d.column_key(&c.name)),
+                    t(&c.extra()),
+                    t("select,insert,update,references"),
+                    t(&c.comment),
+                    t(""),
+                    V::Null,
+                ]);
+            }
+            // (name, unique, columns, prefix lengths)
+            #[allow(clippy::type_complexity)]
+            let mut keys: Vec<(String, bool, Vec<String>, Vec<Option<u64>>)> = Vec::new();
+            if !d.primary.is_empty() {
+                keys.push(("PRIMARY".into(), true, d.primary.clone(), vec![None; d.primary.len()]));
+            }
+            for ix in &d.indexes {
+                keys.push((ix.name.clone(), ix.unique, ix.columns.clone(), ix.prefix.clone()));
+            }
+            for (kname, unique, cols, prefix) in &keys {
+                for (k, col) in cols.iter().enumerate() {
+                    stats.push(vec![
+                        t("def"),
+                        t(dbn),
+                        t(&d.name),
+                        i(!unique as i64),
+                        t(dbn),
+                        t(kname),
+                        i(k as i64 + 1),
+                        t(col),
+                        t("A"),
+                        i(0),
+                        prefix.get(k).copied().flatten().map_or(V::Null, |p| V::Integer(p as i64)),
+                        V::Null,
+                        t(if d.column(col).is_some_and(|c| c.nullable) { "YES" } else { "" }),
+                        t("BTREE"),
+                        t(""),
+                        t(""),
+                        t("YES"),
+                        V::Null,
+                    ]);
+                    if *unique {
+                        kcu.push(vec![t("def"), t(dbn), t(kname), t("def"), t(dbn), t(&d.name), t(col), i(k as i64 + 1), V::Null, V::Null, V::Null, V::Null]);
+                    }
+                }
+                if *unique {
+                    tc.push(vec![t("def"), t(dbn), t(kname), t(dbn), t(&d.name), t(if kname == "PRIMARY" { "PRIMARY KEY" } else { "UNIQUE" }), t("YES")]);
+                }
+            }
+            for fk in &d.foreign_keys {
+                for (k, col) in fk.columns.iter().enumerate() {
+                    kcu.push(vec![t("def"), t(dbn), t(&fk.name), t("def"), t(dbn), t(&d.name), t(col), i(k as i64 + 1), i(k as i64 + 1), t(dbn), t(&fk.ref_table), o(fk.ref_columns.get(k).cloned())]);
+                }
+                tc.push(vec![t("def"), t(dbn), t(&fk.name), t(dbn), t(&d.name), t("FOREIGN KEY"), t("YES")]);
+            }
+        }
+    }
+    run("INSERT INTO information_schema.TABLES VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16,?17,?18,?19,?20,?21)", tables)?;
+    run("INSERT INTO information_schema.COLUMNS VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16,?17,?18,?19,?20,?21,?22)", columns)?;
+    run("INSERT INTO information_schema.STATISTICS VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16,?17,?18)", stats)?;
+    run("INSERT INTO information_schema.KEY_COLUMN_USAGE VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12)", kcu)?;
+    run("INSERT INTO information_schema.TABLE_CONSTRAINTS VALUES (?1,?2,?3,?4,?5,?6,?7)", tc)?;
+    let _ = charset_of;
+    Ok(())
+}

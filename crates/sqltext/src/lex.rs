@@ -1,0 +1,526 @@
+//! A small SQL lexer in MySQL's dialect.
+//!
+//! The hot path never builds a full syntax tree: the SQL front classifies a
+//! statement by its first tokens and evaluates the small expressions that
+//! session statements use (SET, SELECT @@var). This lexer is shared by the SQL
+//! front, the server and the engines. It understands quoting (' " `), escapes,
+//! comments (--, #, /* */, by the rules in scan.rs) and MySQL's executable
+//! comments `/*! ... */` (up to our version), whose content is lexed as
+//! ordinary SQL. Hex and bit literals
+//! (`0x41`, `0b1`, `b'1'`) are `Number` tokens (`hybrid_bytes`: binary strings
+//! that are numbers in numeric context); `X'41'` is a `Str` like any string
+//! (`is_binary_string` tells it and `_binary '..'` apart from text).
+
+use crate::scan::{self, Comment};
+
+/// Text of a word, quoted identifier or number: up to 24 bytes live inline, so
+/// lexing a statement of short words allocates only the token vector.
+pub type TokText = compact_str::CompactString;
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum Tok {
+    /// Bare identifier or keyword (compare case-insensitively with `is_kw`).
+    Word(TokText),
+    /// `quoted identifier` (backticks, or double quotes outside ANSI_QUOTES as strings).
+    Quoted(TokText),
+    Number(TokText),
+    Str(Vec<u8>),
+    /// @@name, @@session.name, @@global.name: (scope, name), both lowercased.
+    SysVar(Option<String>, String),
+    /// @name
+    UserVar(String),
+    /// `?` placeholder
+    Param,
+    /// Punctuation and operators: ( ) , ; . = < > <= >= <> != + - * / % := || && !
+    Op(&'static str),
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Token {
+    pub tok: Tok,
+    /// Byte offsets in the statement text.
+    pub start: usize,
+    pub end: usize,
+}
+
+impl Token {
+    pub fn is_kw(&self, kw: &str) -> bool {
+        matches!(&self.tok, Tok::Word(w) if w.eq_ignore_ascii_case(kw))
+    }
+    pub fn is_op(&self, op: &str) -> bool {
+        matches!(&self.tok, Tok::Op(o) if *o == op)
+    }
+    /// The identifier this token names, quoted or not.
+    pub fn ident(&self) -> Option<&str> {
+        match &self.tok {
+            Tok::Word(w) | Tok::Quoted(w) => Some(w),
+            _ => None,
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LexError {
+    /// Byte offset where lexing failed (used for 1064's "near '...'").
+    pub at: usize,
+}
+
+const OPS: [&str; 27] = ["<=>", ":=", "<=", ">=", "<>", "!=", "||", "&&", "<<", ">>", "(", ")", ",", ";", ".", "=", "<", ">", "+", "-", "*", "/", "%", "&", "|", "^", "~"];
+
+/// Lex a whole statement (or several, separated by `;` tokens).
+pub fn tokenize(sql: &str) -> Result<Vec<Token>, LexError> {
+    let b = sql.as_bytes();
+    // About one token per five bytes of typical SQL: one allocation, not a
+    // doubling series, for the statements the hot path lexes.
+    let mut out = Vec::with_capacity(b.len() / 5 + 4);
+    let mut i = 0;
+    while i < b.len() {
+        let c = b[i];
+        if c.is_ascii_whitespace() {
+            i += 1;
+            continue;
+        }
+        // Comments (scan.rs has the rules).
+        if matches!(c, b'#' | b'-' | b'/') {
+            match scan::comment_at(b, i) {
+                // An executable comment's content is lexed; its closing */
+                // is skipped when we reach it.
+                Some(Comment::Skip(next) | Comment::Executable(next)) => {
+                    i = next;
+                    continue;
+                }
+                Some(Comment::Unterminated) => return Err(LexError { at: i }),
+                None => {}
+            }
+        }
+        if scan::is_close(b, i) {
+            // End of an executable comment.
+            i += 2;
+            continue;
+        }
+        let start = i;
+        if c == b'\'' || c == b'"' {
+            let (s, end) = lex_string(b, i, c).ok_or(LexError { at: i })?;
+            let start = drop_introducer(&mut out).unwrap_or(start);
+            out.push(Token { tok: Tok::Str(s), start, end });
+            i = end;
+            continue;
+        }
+        if c == b'`' {
+            let mut s = Vec::new();
+            let mut j = i + 1;
+            loop {
+                match b.get(j) {
+                    None => return Err(LexError { at: i }),
+                    Some(b'`') if b.get(j + 1) == Some(&b'`') => {
+                        s.push(b'`');
+                        j += 2;
+                    }
+                    Some(b'`') => break,
+                    Some(&x) => {
+                        s.push(x);
+                        j += 1;
+                    }
+                }
+            }
+            out.push(Token { tok: Tok::Quoted(TokText::from(String::from_utf8_lossy(&s))), start, end: j + 1 });
+            i = j + 1;
+            continue;
+        }
+        if c == b'@' {
+            if b.get(i + 1) == Some(&b'@') {
+                let mut j = i + 2;
+                let name_start = j;
+                while j < b.len() && (is_ident(b[j]) || b[j] == b'.') {
+                    j += 1;
+                }
+                let full = sql[name_start..j].to_ascii_lowercase();
+                let (scope, name) = match full.split_once('.') {
+                    Some((s, n)) if matches!(s, "session" | "global" | "local") => (Some(if s == "local" { "session".to_string() } else { s.to_string() }), n.to_string()),
+                    _ => (None, full),
+                };
+                if name.is_empty() {
+                    return Err(LexError { at: i });
+                }
+                out.push(Token { tok: Tok::SysVar(scope, name), start, end: j });
+                i = j;
+                continue;
+            }
+            let mut j = i + 1;
+            let name = if matches!(b.get(j), Some(b'\'' | b'"' | b'`')) {
+                let q = b[j];
+                let (s, end) = if q == b'`' {
+                    let e = scan::find(b, j + 1, b"`").ok_or(LexError { at: i })?;
+                    (b[j + 1..e].to_vec(), e + 1)
+                } else {
+                    lex_string(b, j, q).ok_or(LexError { at: i })?
+                };
+                j = end;
+                String::from_utf8_lossy(&s).into_owned()
+            } else {
+                while j < b.len() && (is_ident(b[j]) || b[j] == b'.' || b[j] == b'$') {
+                    j += 1;
+                }
+                sql[i + 1..j].to_string()
+            };
+            out.push(Token { tok: Tok::UserVar(name.to_ascii_lowercase()), start, end: j });
+            i = j;
+            continue;
+        }
+        if let Some(j) = hybrid_literal_end(b, i) {
+            // 0x41 / 0b101: a binary string that is a number in numeric
+            // context (`hybrid_bytes`). MySQL spells the prefix in lower case
+            // only, and digits followed by a letter make a name (0x41g).
+            out.push(Token { tok: Tok::Number(TokText::from(&sql[i..j])), start, end: j });
+            i = j;
+            continue;
+        }
+        if c.is_ascii_digit() || (c == b'.' && b.get(i + 1).is_some_and(|x| x.is_ascii_digit())) {
+            let mut j = i;
+            while j < b.len() && (b[j].is_ascii_digit() || b[j] == b'.') {
+                j += 1;
+            }
+            if j < b.len() && (b[j] == b'e' || b[j] == b'E') {
+                let mut k = j + 1;
+                if k < b.len() && (b[k] == b'+' || b[k] == b'-') {
+                    k += 1;
+                }
+                if k < b.len() && b[k].is_ascii_digit() {
+                    j = k;
+                    while j < b.len() && b[j].is_ascii_digit() {
+                        j += 1;
+                    }
+                }
+            }
+            // A number immediately followed by letters is an identifier (e.g. 1abc).
+            if j < b.len() && is_ident(b[j]) {
+                while j < b.len() && is_ident(b[j]) {
+                    j += 1;
+                }
+                out.push(Token { tok: Tok::Word(TokText::from(&sql[i..j])), start, end: j });
+            } else {
+                out.push(Token { tok: Tok::Number(TokText::from(&sql[i..j])), start, end: j });
+            }
+            i = j;
+            continue;
+        }
+        if is_ident(c) || c >= 0x80 {
+            let mut j = i;
+            while j < b.len() && (is_ident(b[j]) || b[j] >= 0x80 || b[j] == b'$') {
+                j += 1;
+            }
+            // X'4142': a binary string given in hex (an even number of digits).
+            if j == i + 1 && (b[i] == b'X' || b[i] == b'x') && j < b.len() && b[j] == b'\'' {
+                let close = b[j + 1..].iter().position(|&c| c == b'\'').map(|p| j + 1 + p).ok_or(LexError { at: j })?;
+                let digits = &b[j + 1..close];
+                if !digits.len().is_multiple_of(2) || !digits.iter().all(u8::is_ascii_hexdigit) {
+                    return Err(LexError { at: i });
+                }
+                let bytes = digits.chunks(2).map(|d| (hex_val(d[0]) << 4) | hex_val(d[1])).collect();
+                let start = drop_introducer(&mut out).unwrap_or(start);
+                out.push(Token { tok: Tok::Str(bytes), start, end: close + 1 });
+                i = close + 1;
+                continue;
+            }
+            // b'0101': a bit literal, lexed as the number 0b0101 (b'' as 0b).
+            if j == i + 1 && (b[i] == b'B' || b[i] == b'b') && j < b.len() && b[j] == b'\'' {
+                let close = b[j + 1..].iter().position(|&c| c == b'\'').map(|p| j + 1 + p).ok_or(LexError { at: j })?;
+                let digits = &sql[j + 1..close];
+                if !digits.bytes().all(|d| d == b'0' || d == b'1') {
+                    return Err(LexError { at: i });
+                }
+                out.push(Token { tok: Tok::Number(TokText::from(format!("0b{}", digits))), start, end: close + 1 });
+                i = close + 1;
+                continue;
+            }
+            // _utf8mb4'text' and N'text' introducers: keep just the string.
+            if j < b.len() && b[j] == b'\'' && (b[i] == b'_' || (j == i + 1 && (b[i] == b'N' || b[i] == b'n'))) {
+                let (s, end) = lex_string(b, j, b'\'').ok_or(LexError { at: j })?;
+                out.push(Token { tok: Tok::Str(s), start, end });
+                i = end;
+                continue;
+            }
+            out.push(Token { tok: Tok::Word(TokText::from(&sql[i..j])), start, end: j });
+            i = j;
+            continue;
+        }
+        if c == b'?' {
+            out.push(Token { tok: Tok::Param, start, end: i + 1 });
+            i += 1;
+            continue;
+        }
+        if c == b'!' && b.get(i + 1) != Some(&b'=') {
+            out.push(Token { tok: Tok::Op("!"), start, end: i + 1 });
+            i += 1;
+            continue;
+        }
+        match OPS.iter().find(|op| b[i..].starts_with(op.as_bytes())) {
+            Some(op) => {
+                out.push(Token { tok: Tok::Op(op), start, end: i + op.len() });
+                i += op.len();
+            }
+            None => return Err(LexError { at: i }),
+        }
+    }
+    Ok(out)
+}
+
+fn is_ident(c: u8) -> bool {
+    c.is_ascii_alphanumeric() || c == b'_'
+}
+
+/// Lex a quoted string starting at `i` (the quote). Returns the unescaped bytes
+/// and the offset after the closing quote.
+fn lex_string(b: &[u8], i: usize, q: u8) -> Option<(Vec<u8>, usize)> {
+    let mut s = Vec::new();
+    let mut j = i + 1;
+    loop {
+        let c = *b.get(j)?;
+        if c == q {
+            if b.get(j + 1) == Some(&q) {
+                s.push(q);
+                j += 2;
+                continue;
+            }
+            return Some((s, j + 1));
+        }
+        if c == b'\\' {
+            let e = *b.get(j + 1)?;
+            // \% and \_ keep the backslash (LIKE patterns).
+            if e == b'%' || e == b'_' {
+                s.push(b'\\');
+            }
+            s.push(match e {
+                b'0' => 0,
+                b'n' => b'\n',
+                b'r' => b'\r',
+                b't' => b'\t',
+                b'b' => 8,
+                b'Z' => 26,
+                other => other,
+            });
+            j += 2;
+            continue;
+        }
+        s.push(c);
+        j += 1;
+    }
+}
+
+/// Split a multi-statement text at top-level `;`, returning statement slices
+/// (trimmed, empty ones dropped). Falls back to the whole text if it cannot be lexed.
+pub fn split_statements(sql: &str) -> Vec<&str> {
+    let Ok(tokens) = tokenize(sql) else { return vec![sql] };
+    let mut out = Vec::new();
+    let mut start = 0;
+    for t in &tokens {
+        if t.is_op(";") {
+            let s = sql[start..t.start].trim();
+            if !s.is_empty() {
+                out.push(s);
+            }
+            start = t.end;
+        }
+    }
+    let s = sql[start..].trim();
+    if !s.is_empty() {
+        out.push(s);
+    }
+    if out.is_empty() {
+        out.push(sql.trim());
+    }
+    out
+}
+
+/// Count `?` placeholders outside strings, identifiers and comments.
+pub fn count_params(sql: &str) -> Result<usize, LexError> {
+    Ok(tokenize(sql)?.iter().filter(|t| t.tok == Tok::Param).count())
+}
+
+/// A charset introducer separated from its string by blanks (`_binary X'00'`,
+/// `_utf8mb4 'x'`): the string is what counts, so the introducer token is
+/// dropped; its start is returned, and the string's token starts there, so
+/// `is_binary_string` still sees `_binary`.
+fn drop_introducer(out: &mut Vec<Token>) -> Option<usize> {
+    const INTRODUCERS: &[&str] = &["_binary", "_utf8mb4", "_utf8mb3", "_utf8", "_latin1", "_ascii"];
+    if let Some(Token { tok: Tok::Word(w), start, .. }) = out.last() {
+        if INTRODUCERS.iter().any(|i| w.eq_ignore_ascii_case(i)) {
+            let start = *start;
+            out.pop();
+            return Some(start);
+        }
+    }
+    None
+}
+
+fn hex_val(d: u8) -> u8 {
+    match d {
+        b'0'..=b'9' => d - b'0',
+        b'a'..=b'f' => d - b'a' + 10,
+        b'A'..=b'F' => d - b'A' + 10,
+        _ => 0,
+    }
+}
+
+/// End of a `0x<hex digits>` or `0b<binary digits>` literal starting at `i`,
+/// or None when there is none there (`0x` alone, `0X41`, `0x41g` are names).
+fn hybrid_literal_end(b: &[u8], i: usize) -> Option<usize> {
+    if b.get(i) != Some(&b'0') {
+        return None;
+    }
+    let digit: fn(&u8) -> bool = match b.get(i + 1) {
+        Some(b'x') => u8::is_ascii_hexdigit,
+        Some(b'b') => |d| *d == b'0' || *d == b'1',
+        _ => return None,
+    };
+    let n = b[i + 2..].iter().take_while(|d| digit(d)).count();
+    let end = i + 2 + n;
+    if n == 0 || b.get(end).is_some_and(|&c| is_ident(c) || c >= 0x80 || c == b'$') {
+        return None;
+    }
+    Some(end)
+}
+
+/// The bytes of a hybrid literal's token text (`0x..` or `0b..`, as the
+/// lexer makes them): hex digits two per byte and bits eight per byte, both
+/// counted from the right, so an odd digit or a short group is a leading
+/// byte (0x123 is 01 23, 0b101 is 05). None for any other number.
+pub fn hybrid_bytes(n: &str) -> Option<Vec<u8>> {
+    let (digits, bits) = if let Some(d) = n.strip_prefix("0x") {
+        (d.as_bytes(), 4)
+    } else if let Some(d) = n.strip_prefix("0b") {
+        (d.as_bytes(), 1)
+    } else {
+        return None;
+    };
+    let per_byte = 8 / bits;
+    let mut out = Vec::with_capacity(digits.len() / per_byte + 1);
+    let lead = digits.len() % per_byte;
+    let groups = std::iter::once(&digits[..lead]).filter(|g| !g.is_empty()).chain(digits[lead..].chunks(per_byte));
+    for g in groups {
+        out.push(g.iter().fold(0u8, |acc, &d| (acc << bits) | hex_val(d)));
+    }
+    Some(out)
+}
+
+/// The value of a hybrid literal in numeric context: its last eight bytes as
+/// a big-endian unsigned integer (MySQL's rule; 0x4142434445464748494a + 0 is
+/// 0x434445464748494a).
+pub fn hybrid_u64(bytes: &[u8]) -> u64 {
+    bytes.iter().rev().take(8).rev().fold(0u64, |acc, &b| (acc << 8) | u64::from(b))
+}
+
+/// True if string token `t` of `sql` is a binary string: `X'..'` or one with
+/// the `_binary` introducer. (Non-UTF-8 literals reach the engine as `X'..'`,
+/// `binary_text.rs`.)
+pub fn is_binary_string(sql: &str, t: &Token) -> bool {
+    if !matches!(t.tok, Tok::Str(_)) {
+        return false;
+    }
+    let b = &sql.as_bytes()[t.start.min(sql.len())..];
+    matches!(b, [b'x' | b'X', b'\'', ..]) || (b.len() >= 7 && b[..7].eq_ignore_ascii_case(b"_binary"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn toks(s: &str) -> Vec<Tok> {
+        tokenize(s).unwrap().into_iter().map(|t| t.tok).collect()
+    }
+
+    #[test]
+    fn basics() {
+        assert_eq!(
+            toks("SELECT @@session.Autocommit, @x, 'a''b\\n', `c``d`, 1.5e3, ?"),
+            vec![
+                Tok::Word("SELECT".into()),
+                Tok::SysVar(Some("session".into()), "autocommit".into()),
+                Tok::Op(","),
+                Tok::UserVar("x".into()),
+                Tok::Op(","),
+                Tok::Str(b"a'b\n".to_vec()),
+                Tok::Op(","),
+                Tok::Quoted("c`d".into()),
+                Tok::Op(","),
+                Tok::Number("1.5e3".into()),
+                Tok::Op(","),
+                Tok::Param,
+            ]
+        );
+    }
+
+    #[test]
+    fn comments_and_executable_comments() {
+        assert_eq!(toks("/* x */ SELECT 1 -- y\n# z"), vec![Tok::Word("SELECT".into()), Tok::Number("1".into())]);
+        assert_eq!(toks("/*!40101 SET NAMES utf8 */"), vec![Tok::Word("SET".into()), Tok::Word("NAMES".into()), Tok::Word("utf8".into())]);
+        assert_eq!(toks("SELECT 1-1"), vec![Tok::Word("SELECT".into()), Tok::Number("1".into()), Tok::Op("-"), Tok::Number("1".into())]);
+        // `--` is a comment only before a blank or control character (MySQL).
+        assert_eq!(toks("SELECT 1--1"), vec![Tok::Word("SELECT".into()), Tok::Number("1".into()), Tok::Op("-"), Tok::Op("-"), Tok::Number("1".into())]);
+        assert_eq!(toks("SELECT 1--\x01 2"), vec![Tok::Word("SELECT".into()), Tok::Number("1".into())]);
+        assert_eq!(toks("SELECT 1--"), vec![Tok::Word("SELECT".into()), Tok::Number("1".into())]);
+    }
+
+    #[test]
+    fn unterminated_is_error() {
+        assert!(tokenize("SELECT 'abc").is_err());
+        assert!(tokenize("SELECT `abc").is_err());
+        assert!(tokenize("SELECT /* abc").is_err());
+    }
+
+    #[test]
+    fn split_and_count() {
+        assert_eq!(split_statements("SELECT 1; SELECT ';'; "), vec!["SELECT 1", "SELECT ';'"]);
+        assert_eq!(count_params("SELECT ?, '?', `?` FROM t WHERE a=?").unwrap(), 2);
+    }
+
+    #[test]
+    fn hex_string_literals() {
+        let toks = tokenize("SELECT X'41ff', x'' , X'4'").unwrap_err();
+        assert_eq!(toks.at, 22);
+        let toks = tokenize("SELECT X'41ff', x''").unwrap();
+        assert!(matches!(&toks[1].tok, Tok::Str(b) if b == &vec![0x41, 0xff]));
+        assert!(matches!(&toks[3].tok, Tok::Str(b) if b.is_empty()));
+        let toks = tokenize("SELECT _binary X'43', _utf8mb4 'x'").unwrap();
+        assert_eq!(toks.len(), 4);
+        assert!(matches!(&toks[1].tok, Tok::Str(b) if b == b"C"));
+    }
+
+    #[test]
+    fn versioned_comments() {
+        assert_eq!(toks("/*!40101 SET x */"), vec![Tok::Word("SET".into()), Tok::Word("x".into())]);
+        assert_eq!(toks("/*!80036 SET x */"), vec![Tok::Word("SET".into()), Tok::Word("x".into())]);
+        assert_eq!(toks("/*!80100 SET x */ SELECT"), vec![Tok::Word("SELECT".into())]);
+        assert_eq!(toks("/*M!999999\\- enable the sandbox mode */ SELECT 1"), vec![Tok::Word("SELECT".into()), Tok::Number("1".into())]);
+        assert_eq!(toks("/*M!100616 SET @OLD_NOTE_VERBOSITY=@@NOTE_VERBOSITY */"), vec![]);
+    }
+
+    #[test]
+    fn hybrid_literals() {
+        let sql = "SELECT 0x41, 0b101, b'1', B'', 0x, 0X41, 0x41g, 0b12, 0x0123456789abcdefAB";
+        let t = toks(sql);
+        let nums: Vec<&str> = t.iter().filter_map(|t| if let Tok::Number(n) = t { Some(n.as_str()) } else { None }).collect();
+        assert_eq!(nums, ["0x41", "0b101", "0b1", "0b", "0x0123456789abcdefAB"]);
+        let words: Vec<&str> = t.iter().filter_map(|t| if let Tok::Word(w) = t { Some(w.as_str()) } else { None }).collect();
+        assert_eq!(words, ["SELECT", "0x", "0X41", "0x41g", "0b12"]);
+        assert!(tokenize("SELECT b'102'").is_err());
+        assert_eq!(hybrid_bytes("0x41").unwrap(), b"A");
+        assert_eq!(hybrid_bytes("0x123").unwrap(), [1, 0x23]);
+        assert_eq!(hybrid_bytes("0b101").unwrap(), [5]);
+        assert_eq!(hybrid_bytes("0b000000001").unwrap(), [0, 1]);
+        assert_eq!(hybrid_bytes("0b1111111111").unwrap(), [3, 0xff]);
+        assert_eq!(hybrid_bytes("0b").unwrap(), b"");
+        assert!(hybrid_bytes("65").is_none());
+        assert_eq!(hybrid_u64(b"A"), 65);
+        assert_eq!(hybrid_u64(b"ABCDEFGHIJ"), 0x434445464748494a);
+        assert_eq!(hybrid_u64(&[0xff; 8]), u64::MAX);
+    }
+
+    #[test]
+    fn binary_strings() {
+        let sql = "SELECT X'41', 'a', _binary'b', _binary 'c', _utf8mb4'd', x''";
+        let t = tokenize(sql).unwrap();
+        let kinds: Vec<bool> = t.iter().filter(|t| matches!(t.tok, Tok::Str(_))).map(|t| is_binary_string(sql, t)).collect();
+        assert_eq!(kinds, [true, false, true, true, false, true]);
+    }
+}

@@ -1,0 +1,30 @@
+//! turnstile-sqltext: MySQL's SQL text, read the same way everywhere.
+//!
+//! Why a crate of its own: the SQL front, the server, the engine boundary
+//! (blackhole) and the SQLite engine all read SQL text, and where each kept
+//! its own copy of a rule the copies drifted apart (which `--` is a comment,
+//! for one). Everything here is pure text handling: no engine, no session, no
+//! storage, so the front can use it without depending on an engine and the
+//! engines without depending on the front. It sits just above
+//! turnstile-wire (for `Value`).
+//!
+//! - `lex`: the lexer (tokens, statement splitting, `?` counting, hex and bit
+//!   literals);
+//! - `scan`: comments and a statement's first word, by MySQL's rules, for the
+//!   lexer and every byte scanner;
+//! - `cursor`: `TokenCursor`, the cursor the parsers walk tokens with;
+//! - `like`: LIKE patterns, matched without recursion; `collate`: the
+//!   case-insensitive collation (utf8mb4_general_ci) LIKE folds case by;
+//! - `types`: the MySQL column types by name (`Base`);
+//! - `temporal`: date and time texts; `civil`: civil-date arithmetic;
+//! - `hex`: UNHEX.
+
+pub mod civil;
+pub mod collate;
+pub mod cursor;
+pub mod hex;
+pub mod lex;
+pub mod like;
+pub mod scan;
+pub mod temporal;
+pub mod types;

@@ -1,0 +1,296 @@
+//! MySQL date and time values as text: reading them (`parse_date`,
+//! `parse_time`, `parse_temporal` for a wire value) and the canonical form a
+//! value written to a temporal column takes (`normalize_temporal`).
+//!
+//! Why here: both the SQLite engine (result rows, stored values, the date
+//! functions) and the SQL front (CAST without a table) read these texts, and
+//! must read them alike; the front depends on no engine.
+
+use crate::civil::{civil_from_days, days_from_civil};
+use crate::types::Base;
+use turnstile_wire::value::Value;
+
+/// A value for a wire row from a MySQL date/time text (`None`: not parseable,
+/// send the text as it is).
+pub fn parse_temporal(base: Base, s: &[u8]) -> Option<Value> {
+    let s = std::str::from_utf8(s).ok()?;
+    match base {
+        Base::Date => {
+            let (y, m, d) = parse_date(s)?;
+            Some(Value::Date { year: y, month: m, day: d })
+        }
+        Base::DateTime | Base::Timestamp => {
+            let (date, time) = match s.split_once([' ', 'T']) {
+                Some((a, b)) => (a, Some(b)),
+                None => (s, None),
+            };
+            let (y, m, d) = parse_date(date)?;
+            let (neg, h, mi, se, us) = match time {
+                Some(t) => parse_time(t)?,
+                None => (false, 0, 0, 0, 0),
+            };
+            if neg || h > 23 {
+                return None;
+            }
+            Some(Value::DateTime { year: y, month: m, day: d, hour: h as u8, minute: mi, second: se, micro: us })
+        }
+        Base::Time => {
+            let (neg, h, mi, se, us) = parse_time(s)?;
+            Some(Value::Time { negative: neg, days: h / 24, hour: (h % 24) as u8, minute: mi, second: se, micro: us })
+        }
+        _ => None,
+    }
+}
+
+/// `Y-M-D` → (year, month, day), the month up to 12 and the day up to 31
+/// (whether the day exists in that month is for the caller).
+pub fn parse_date(s: &str) -> Option<(u16, u8, u8)> {
+    let mut it = s.split('-');
+    let y: u16 = it.next()?.trim().parse().ok()?;
+    let m: u8 = it.next()?.parse().ok()?;
+    let d: u8 = it.next()?.parse().ok()?;
+    if it.next().is_some() || m > 12 || d > 31 {
+        return None;
+    }
+    Some((y, m, d))
+}
+
+/// A date/time text that MySQL accepts for a column of `kind` ("date", "datetime",
+/// "timestamp", "time") in the canonical form the engine stores and compares:
+/// `YYYY-MM-DD`, `YYYY-MM-DD hh:mm:ss[.f]`, `[-]hh:mm:ss[.f]` (fractions are kept as
+/// written). Accepted: one-digit month, day, hour, minute, second (`2024-2-9 1:2:3`),
+/// a `T` separator, a datetime for a DATE column and a date for a DATETIME column
+/// (MySQL converts both), `YYYYMMDD[hhmmss]`, and TIME as `[-]D hh:mm:ss` (days).
+/// `None`: already canonical, or not a value this recognises (the column's CHECK
+/// then reports it).
+///
+/// `kind` may carry the column's fractional-second precision, `time(3)`: the
+/// fraction is then rounded to that many digits and padded to them, as MySQL
+/// stores it (`12:34:56.789000` into TIME(3) is `12:34:56.789`, `...59.5` into
+/// DATETIME(0) is the next second).
+pub fn normalize_temporal(s: &str, kind: &str) -> Option<String> {
+    let (kind, fsp) = match kind.split_once('(') {
+        Some((k, f)) => (k, f.trim_end_matches(')').parse::<usize>().ok().filter(|f| *f <= 6)),
+        None => (kind, None),
+    };
+    let mut out = canonical_temporal(s, kind)?;
+    if let Some(fsp) = fsp {
+        if let Some(r) = round_fraction(&out, kind, fsp) {
+            out = r;
+        }
+    }
+    (out != s).then_some(out)
+}
+
+/// `v` (canonical) with exactly `fsp` fractional digits, rounded half up.
+fn round_fraction(v: &str, kind: &str, fsp: usize) -> Option<String> {
+    if kind == "date" {
+        return None;
+    }
+    let (main, frac) = v.split_once('.').unwrap_or((v, ""));
+    if !frac.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let mut digits: Vec<u8> = frac.bytes().map(|b| b - b'0').collect();
+    let mut carry = digits.len() > fsp && digits[fsp] >= 5;
+    digits.resize(fsp, 0);
+    for d in digits.iter_mut().rev() {
+        if !carry {
+            break;
+        }
+        if *d == 9 {
+            *d = 0;
+        } else {
+            *d += 1;
+            carry = false;
+        }
+    }
+    let mut o = if carry { next_second(main, kind)? } else { main.to_string() };
+    if fsp > 0 {
+        o.push('.');
+        o.extend(digits.iter().map(|d| (b'0' + d) as char));
+    }
+    Some(o)
+}
+
+/// A canonical `[-]hh:mm:ss` or `YYYY-MM-DD hh:mm:ss` one second further from zero.
+fn next_second(main: &str, kind: &str) -> Option<String> {
+    if kind == "time" {
+        let (neg, rest) = main.strip_prefix('-').map_or((false, main), |r| (true, r));
+        let mut p = rest.split(':').map(|x| x.parse::<u64>().ok());
+        let (h, m, sec) = (p.next()??, p.next()??, p.next()??);
+        let t = h * 3600 + m * 60 + sec + 1;
+        return Some(format!("{}{:02}:{:02}:{:02}", if neg { "-" } else { "" }, t / 3600, t / 60 % 60, t % 60));
+    }
+    let (date, clock) = main.split_once(' ')?;
+    let (y, mo, d) = parse_date(date)?;
+    if y == 0 || mo == 0 || d == 0 {
+        return None;
+    }
+    let mut p = clock.split(':').map(|x| x.parse::<i64>().ok());
+    let (h, mi, sec) = (p.next()??, p.next()??, p.next()??);
+    let mut days = days_from_civil(y as i64, mo as i64, d as i64);
+    let mut t = h * 3600 + mi * 60 + sec + 1;
+    if t >= 86400 {
+        t -= 86400;
+        days += 1;
+    }
+    let (y, mo, d) = civil_from_days(days);
+    Some(format!("{:04}-{:02}-{:02} {:02}:{:02}:{:02}", y, mo, d, t / 3600, t / 60 % 60, t % 60))
+}
+
+/// `normalize_temporal` without the precision: the canonical form of a value
+/// this recognises (possibly `s` itself), None otherwise.
+fn canonical_temporal(s: &str, kind: &str) -> Option<String> {
+    let t = s.trim();
+    let out = if kind == "time" {
+        let (neg, rest) = match t.strip_prefix('-') {
+            Some(r) => (true, r),
+            None => (false, t),
+        };
+        let (days, clock) = match rest.split_once(' ') {
+            Some((d, c)) if !d.is_empty() && d.len() <= 2 && d.bytes().all(|b| b.is_ascii_digit()) => (d.parse::<u32>().ok()?, c.trim()),
+            Some(_) => return None,
+            None => (0, rest),
+        };
+        if !clock.contains(':') {
+            return None;
+        }
+        let (_, h, m, sec, _) = parse_time(clock)?;
+        let frac = clock.split_once('.').map(|(_, f)| f);
+        let hours = days.checked_mul(24)?.checked_add(h)?;
+        let mut o = format!("{}{:02}:{:02}:{:02}", if neg { "-" } else { "" }, hours, m, sec);
+        if let Some(f) = frac {
+            o.push('.');
+            o.push_str(f);
+        }
+        o
+    } else {
+        let digits = t.bytes().all(|b| b.is_ascii_digit());
+        let (date, clock): (String, Option<String>) = if digits && (t.len() == 8 || t.len() == 14) {
+            let d = format!("{}-{}-{}", &t[0..4], &t[4..6], &t[6..8]);
+            let c = (t.len() == 14).then(|| format!("{}:{}:{}", &t[8..10], &t[10..12], &t[12..14]));
+            (d, c)
+        } else {
+            match t.split_once([' ', 'T']) {
+                Some((d, c)) => (d.to_string(), Some(c.trim().to_string())),
+                None => (t.to_string(), None),
+            }
+        };
+        if date.bytes().filter(|&b| b == b'-').count() != 2 || date.split('-').next().is_none_or(|y| y.len() != 4) {
+            return None;
+        }
+        let (y, mo, d) = parse_date(&date)?;
+        let day = format!("{:04}-{:02}-{:02}", y, mo, d);
+        let clock = match clock {
+            Some(c) => {
+                if !c.contains(':') {
+                    return None;
+                }
+                let (neg, h, mi, sec, _) = parse_time(&c)?;
+                if neg || h > 23 {
+                    return None;
+                }
+                let mut o = format!("{:02}:{:02}:{:02}", h, mi, sec);
+                if let Some((_, f)) = c.split_once('.') {
+                    o.push('.');
+                    o.push_str(f);
+                }
+                Some(o)
+            }
+            None => None,
+        };
+        match (kind, clock) {
+            ("date", _) => day,
+            (_, Some(c)) => format!("{} {}", day, c),
+            (_, None) => format!("{} 00:00:00", day),
+        }
+    };
+    Some(out)
+}
+
+/// `[-]H:MM:SS[.ffffff]` → (negative, hours, minutes, seconds, micros).
+pub fn parse_time(s: &str) -> Option<(bool, u32, u8, u8, u32)> {
+    let (neg, s) = match s.strip_prefix('-') {
+        Some(r) => (true, r),
+        None => (false, s),
+    };
+    let (main, frac) = match s.split_once('.') {
+        Some((a, b)) => (a, Some(b)),
+        None => (s, None),
+    };
+    let mut it = main.split(':');
+    let h: u32 = it.next()?.parse().ok()?;
+    let m: u8 = it.next().unwrap_or("0").parse().ok()?;
+    let sec: u8 = it.next().unwrap_or("0").parse().ok()?;
+    if it.next().is_some() || m > 59 || sec > 59 {
+        return None;
+    }
+    let us = match frac {
+        Some(f) if !f.is_empty() && f.len() <= 6 && f.bytes().all(|b| b.is_ascii_digit()) => f.parse::<u32>().ok()? * 10u32.pow(6 - f.len() as u32),
+        Some(_) => return None,
+        None => 0,
+    };
+    Some((neg, h, m, sec, us))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn temporal_normalising() {
+        let n = |s: &str, k: &str| normalize_temporal(s, k);
+        // Canonical values are left alone.
+        assert_eq!(n("2024-02-29", "date"), None);
+        assert_eq!(n("2024-02-29 13:45:59.5", "datetime"), None);
+        assert_eq!(n("-838:59:59", "time"), None);
+        // mysql-connector-python's C extension: unpadded dates.
+        assert_eq!(n("2024-2-9", "date").as_deref(), Some("2024-02-09"));
+        assert_eq!(n("2024-2-9 1:2:3.25", "datetime").as_deref(), Some("2024-02-09 01:02:03.25"));
+        // A DATETIME into a DATE column (mysql_async binds NaiveDate as DATETIME) and back.
+        assert_eq!(n("2024-02-29 00:00:00", "date").as_deref(), Some("2024-02-29"));
+        assert_eq!(n("2024-02-29", "datetime").as_deref(), Some("2024-02-29 00:00:00"));
+        assert_eq!(n("2024-02-29T10:11:12", "timestamp").as_deref(), Some("2024-02-29 10:11:12"));
+        assert_eq!(n("20240229101112", "datetime").as_deref(), Some("2024-02-29 10:11:12"));
+        assert_eq!(n("20240229", "date").as_deref(), Some("2024-02-29"));
+        // mysqlclient: TIME as "D h:m:s".
+        assert_eq!(n("34 22:59:59", "time").as_deref(), Some("838:59:59"));
+        assert_eq!(n("0 1:0:0", "time").as_deref(), Some("01:00:00"));
+        assert_eq!(n("-1 1:0:0.000005", "time").as_deref(), Some("-25:00:00.000005"));
+        assert_eq!(n("1:2:3", "time").as_deref(), Some("01:02:03"));
+        // Not temporal values: left for the CHECK to refuse.
+        assert_eq!(n("garbage", "date"), None);
+        assert_eq!(n("24-2-9", "date"), None);
+        assert_eq!(n("2024-02-29 25:00:00", "datetime"), None);
+        assert_eq!(n("12", "time"), None);
+        assert_eq!(n("x 1:0:0", "time"), None);
+    }
+
+    #[test]
+    fn temporal_fsp_rounding() {
+        let n = |s: &str, k: &str| normalize_temporal(s, k);
+        // Drivers send 6 digits; the column keeps its own precision.
+        assert_eq!(n("12:34:56.789000", "time(3)").as_deref(), Some("12:34:56.789"));
+        assert_eq!(n("12:34:56.789", "time(6)").as_deref(), Some("12:34:56.789000"));
+        assert_eq!(n("12:34:56", "time(2)").as_deref(), Some("12:34:56.00"));
+        assert_eq!(n("12:34:56.00", "time(2)"), None);
+        assert_eq!(n("2024-02-29 13:45:56.000000", "datetime(0)").as_deref(), Some("2024-02-29 13:45:56"));
+        // Rounded half up, carrying into the seconds and beyond.
+        assert_eq!(n("12:34:56.7895", "time(3)").as_deref(), Some("12:34:56.790"));
+        assert_eq!(n("-00:59:59.5", "time(0)").as_deref(), Some("-01:00:00"));
+        assert_eq!(n("2024-02-29 23:59:59.999995", "datetime(5)").as_deref(), Some("2024-03-01 00:00:00.00000"));
+        assert_eq!(n("1999-12-31 23:59:59.5", "timestamp(0)").as_deref(), Some("2000-01-01 00:00:00"));
+        assert_eq!(n("2024-2-9 1:2:3.25", "datetime(1)").as_deref(), Some("2024-02-09 01:02:03.3"));
+        assert_eq!(n("2024-02-29", "date"), None);
+        assert_eq!(n("garbage", "time(3)"), None);
+    }
+
+    #[test]
+    fn temporal_parsing() {
+        assert_eq!(parse_temporal(Base::DateTime, b"2024-02-29 23:59:58.5"), Some(Value::DateTime { year: 2024, month: 2, day: 29, hour: 23, minute: 59, second: 58, micro: 500000 }));
+        assert_eq!(parse_temporal(Base::Date, b"2024-01-02"), Some(Value::Date { year: 2024, month: 1, day: 2 }));
+        assert_eq!(parse_temporal(Base::Time, b"-26:03:04"), Some(Value::Time { negative: true, days: 1, hour: 2, minute: 3, second: 4, micro: 0 }));
+        assert_eq!(parse_temporal(Base::Date, b"garbage"), None);
+    }
+}
