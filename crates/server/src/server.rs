@@ -32,29 +32,29 @@ pub struct Server {
 impl Server {
     pub fn new(config: Config, engine: Box<dyn Engine>, accounts: Accounts, socket: Option<String>, port: u16, admin_port: u16) -> Server {
         let shards = if config.registry_shards == 0 { 4 * std::thread::available_parallelism().map(|n| n.get()).unwrap_or(2) } else { config.registry_shards };
-        let s = |x: &str| Value::str(x);
-        let i = |x: u64| Value::Int(x as i64);
+        let text = |x: &str| Value::str(x);
+        let int = |x: u64| Value::Int(x as i64);
         let globals = Globals::new(&[
-            ("port", i(port as u64)),
-            ("admin_port", i(admin_port as u64)),
-            ("admin_address", s(&config.admin_address)),
-            ("bind_address", s(&config.bind_address)),
-            ("socket", s(socket.as_deref().unwrap_or(""))),
-            ("datadir", s(&format!("{}/", config.datadir.display()))),
-            ("max_connections", i(config.max_connections as u64)),
-            ("back_log", i(config.back_log as u64)),
-            ("thread_cache_size", i(config.thread_cache_size as u64)),
-            ("thread_handling", s(&config.thread_handling.to_string())),
-            ("thread_stack", i(config.thread_stack as u64)),
-            ("connect_timeout", i(config.connect_timeout)),
-            ("wait_timeout", i(config.wait_timeout)),
-            ("interactive_timeout", i(config.interactive_timeout)),
-            ("net_read_timeout", i(config.net_read_timeout)),
-            ("net_write_timeout", i(config.net_write_timeout)),
-            ("max_allowed_packet", i(config.max_allowed_packet)),
-            ("innodb_lock_wait_timeout", i(config.innodb_lock_wait_timeout)),
-            ("transaction_isolation", s(turnstile_sql::vars::isolation_level(&s(&config.transaction_isolation)).unwrap_or("REPEATABLE-READ"))),
-            ("pid_file", s("")),
+            ("port", int(port as u64)),
+            ("admin_port", int(admin_port as u64)),
+            ("admin_address", text(&config.admin_address)),
+            ("bind_address", text(&config.bind_address)),
+            ("socket", text(socket.as_deref().unwrap_or(""))),
+            ("datadir", text(&format!("{}/", config.datadir.display()))),
+            ("max_connections", int(config.max_connections as u64)),
+            ("back_log", int(config.back_log as u64)),
+            ("thread_cache_size", int(config.thread_cache_size as u64)),
+            ("thread_handling", text(&config.thread_handling.to_string())),
+            ("thread_stack", int(config.thread_stack as u64)),
+            ("connect_timeout", int(config.connect_timeout)),
+            ("wait_timeout", int(config.wait_timeout)),
+            ("interactive_timeout", int(config.interactive_timeout)),
+            ("net_read_timeout", int(config.net_read_timeout)),
+            ("net_write_timeout", int(config.net_write_timeout)),
+            ("max_allowed_packet", int(config.max_allowed_packet)),
+            ("innodb_lock_wait_timeout", int(config.innodb_lock_wait_timeout)),
+            ("transaction_isolation", text(turnstile_sql::vars::isolation_level(&text(&config.transaction_isolation)).unwrap_or("REPEATABLE-READ"))),
+            ("pid_file", text("")),
         ]);
         Server {
             globals,
