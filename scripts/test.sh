@@ -36,7 +36,7 @@ if grep -qE "FAILED|error(\[|:)" /tmp/turnstile-cargo-test.log; then
   echo "rust unit tests failed"; exit 1
 fi
 echo "== in-memory session and driver tests with debug assertions on (invariants are debug_assert!)"
-cargo test --locked -p turnstile-wire -p turnstile-server 2>&1 | tee /tmp/turnstile-cargo-test-debug.log | grep -E "^test result|FAILED|panicked|error" || true
+cargo test --locked -p turnstile-wire -p turnstile-settings -p turnstile-server 2>&1 | tee /tmp/turnstile-cargo-test-debug.log | grep -E "^test result|FAILED|panicked|error" || true
 if grep -qE "FAILED|error(\[|:)" /tmp/turnstile-cargo-test-debug.log; then
   echo "debug-assertion tests failed"; exit 1
 fi

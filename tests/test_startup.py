@@ -14,6 +14,7 @@ import socket
 import subprocess
 import tempfile
 
+import pymysql
 import pytest
 
 from helpers import clients
@@ -56,11 +57,18 @@ def test_config_file_with_unknown_setting_is_rejected(turnstile_bin, tmp_path):
     ("thread_handling", "bogus", ("one-thread-per-connection", "pool-of-threads")),
     ("engine", "innodb", ("sqlite", "blackhole")),
     ("sqlite_durability", "sometimes", ("full", "periodic")),
+    ("port", "70000", "0..=65535"),
+    ("sqlite_pool_size", "70000", "0..=65536"),
+    ("sqlite_cache_kib", "-1", "0..=1073741824"),
+    ("shutdown_timeout", "99999999999", "0..=31536000"),
+    ("thread_pool_nice", "-21", "-20..=19"),
+    ("statistics", "maybe", "ON, OFF"),
+    ("transaction_isolation", "READ COMMITTED", ("READ-COMMITTED", "REPEATABLE-READ")),
 ])
 @pytest.mark.parametrize("where", ["flag", "file"])
 def test_a_value_out_of_range_stops_start_up_naming_the_setting_and_range(turnstile_bin, tmp_path, setting, value, shown, where):
     """Limits are checked once, where settings are read; nothing is clamped
-    silently later. SET GLOBAL clamps to the same ranges (vars.rs)."""
+    silently later. SET GLOBAL clamps to the same ranges (one table: crates/settings)."""
     base = ["--datadir", str(tmp_path / "d"), "--port", "0", "--admin-port", "0", "--socket", "", "--root-password", "x"]
     if where == "flag":
         args = base + [f"--{setting}={value}"]
@@ -76,6 +84,56 @@ def test_a_value_out_of_range_stops_start_up_naming_the_setting_and_range(turnst
     for part in (shown,) if isinstance(shown, str) else shown:
         assert part in r.stderr, r.stderr
     assert not (tmp_path / "d").exists(), "nothing is created before the settings are known to be valid"
+
+
+@pytest.mark.parametrize("line, named", [
+    ("version = \"9.9\"", "version"),  # a variable, but not a start-up setting
+    ("sql_mode = \"\"", "sql_mode"),
+    ("max_connections = [1, 2]", "max_connections"),
+])
+def test_config_file_names_only_start_up_settings(turnstile_bin, tmp_path, line, named):
+    cfg = tmp_path / "bad.toml"
+    cfg.write_text(line + "\n")
+    r = run_to_exit(turnstile_bin, ["--config", str(cfg), "--datadir", str(tmp_path / "d"), "--port", "0", "--admin-port", "0", "--socket", "", "--root-password", "x"])
+    assert r.returncode != 0
+    assert named in r.stderr, r.stderr
+    assert not (tmp_path / "d").exists()
+
+
+def failure(conn, sql):
+    with pytest.raises(pymysql.err.MySQLError) as e:
+        clients.query(conn, sql)
+    return clients.error_code(e.value)
+
+
+def test_every_start_up_setting_is_a_read_only_variable_with_its_value(turnstile_bin, root_password, tmp_path):
+    """One table: what start-up was given is what SHOW VARIABLES shows, and
+    SET GLOBAL refuses what cannot change while running (ERR 1238, as MariaDB
+    for thread_pool_size's read-only cousins). The first-start password is no
+    variable at all."""
+    cfg = tmp_path / "t.toml"
+    cfg.write_text('sqlite_pool_size = 7\nstatistics = false\nthread_pool_nice = -3\n')
+    srv = TurnstileServer(extra_args=["--config", str(cfg), "--thread-pool-size", "3", "--transaction-isolation", "read-committed"]).start()
+    try:
+        conn = clients.root(srv)
+        assert clients.scalar(conn, "SELECT @@global.thread_pool_size") == 3
+        assert clients.scalar(conn, "SELECT @@global.sqlite_pool_size") == 7
+        assert clients.scalar(conn, "SELECT @@global.thread_pool_nice") == -3
+        assert clients.scalar(conn, "SELECT @@global.transaction_isolation") == "READ-COMMITTED"
+        assert clients.scalar(conn, "SELECT @@global.thread_stack") == 1048576
+        rows = dict(clients.query(conn, "SHOW GLOBAL VARIABLES LIKE 'statistics'"))
+        assert rows == {"statistics": "OFF"}
+        for stmt in ("SET GLOBAL thread_pool_size = 4", "SET GLOBAL engine = 'blackhole'"):
+            assert failure(conn, stmt) == 1238
+        assert failure(conn, "SELECT @@root_password") == 1193
+        assert clients.query(conn, "SHOW VARIABLES LIKE '%password%'") == ()
+        # SET GLOBAL clamps to the range start-up refuses beyond.
+        clients.query(conn, "SET GLOBAL connect_timeout = 0")
+        assert clients.scalar(conn, "SELECT @@global.connect_timeout") == 2
+        clients.query(conn, "SET GLOBAL connect_timeout = 10")
+        conn.close()
+    finally:
+        srv.stop()
 
 
 def test_stale_socket_file_is_replaced(turnstile_bin, root_password, tmp_path):

@@ -11,7 +11,7 @@
 //! up; the binary adds the command line and signal handling.
 
 pub mod accounts;
-pub mod config;
+pub use turnstile_settings as config;
 pub mod conn;
 pub mod datadir;
 pub mod driver;
@@ -104,9 +104,6 @@ fn limit_connections(config: &mut Config, by_fds: u64, fd_limit: u64) {
 
 /// Open the data directory, accounts, engine and listeners.
 pub fn start(mut config: Config) -> Result<Running, String> {
-    if turnstile_sql::vars::isolation_level(&turnstile_engine::Value::str(&config.transaction_isolation)).is_none() {
-        return Err(format!("transaction_isolation '{}' is not known; use REPEATABLE-READ, READ-COMMITTED, READ-UNCOMMITTED or SERIALIZABLE", config.transaction_isolation));
-    }
     let lock = datadir::prepare(&config.datadir)?;
     let fd_limit = raise_fd_limit();
     let max_connections_by_fds = connections_by_fds(fd_limit, &config);

@@ -32,30 +32,18 @@ pub struct Server {
 impl Server {
     pub fn new(config: Config, engine: Box<dyn Engine>, accounts: Accounts, socket: Option<String>, port: u16, admin_port: u16) -> Server {
         let shards = if config.registry_shards == 0 { 4 * std::thread::available_parallelism().map(|n| n.get()).unwrap_or(2) } else { config.registry_shards };
-        let text = |x: &str| Value::str(x);
-        let int = |x: u64| Value::Int(x as i64);
-        let globals = Globals::new(&[
-            ("port", int(port as u64)),
-            ("admin_port", int(admin_port as u64)),
-            ("admin_address", text(&config.admin_address)),
-            ("bind_address", text(&config.bind_address)),
-            ("socket", text(socket.as_deref().unwrap_or(""))),
-            ("datadir", text(&format!("{}/", config.datadir.display()))),
-            ("max_connections", int(config.max_connections as u64)),
-            ("back_log", int(config.back_log as u64)),
-            ("thread_cache_size", int(config.thread_cache_size as u64)),
-            ("thread_handling", text(&config.thread_handling.to_string())),
-            ("thread_stack", int(config.thread_stack as u64)),
-            ("connect_timeout", int(config.connect_timeout)),
-            ("wait_timeout", int(config.wait_timeout)),
-            ("interactive_timeout", int(config.interactive_timeout)),
-            ("net_read_timeout", int(config.net_read_timeout)),
-            ("net_write_timeout", int(config.net_write_timeout)),
-            ("max_allowed_packet", int(config.max_allowed_packet)),
-            ("innodb_lock_wait_timeout", int(config.innodb_lock_wait_timeout)),
-            ("transaction_isolation", text(turnstile_sql::vars::isolation_level(&text(&config.transaction_isolation)).unwrap_or("REPEATABLE-READ"))),
-            ("pid_file", text("")),
-        ]);
+        // Every start-up setting that is also a variable shows as given; the
+        // rest come from the settings table's defaults. Only what binding
+        // decided is filled in here.
+        let globals = Globals::new(
+            &config.texts(),
+            &[
+                ("port", Value::Int(port as i64)),
+                ("admin_port", Value::Int(admin_port as i64)),
+                ("socket", Value::str(socket.as_deref().unwrap_or(""))),
+                ("datadir", Value::str(&format!("{}/", config.datadir.display()))),
+            ],
+        );
         Server {
             globals,
             engine,
@@ -75,12 +63,18 @@ impl Server {
         self.shutting_down.load(Ordering::SeqCst)
     }
 
+    /// Its range (1..=100,000) is checked at start-up and by SET GLOBAL.
     pub fn max_connections(&self) -> u64 {
-        (self.globals.hot.max_connections.load(Ordering::Relaxed).max(1) as u64).min(self.max_connections_by_fds)
+        let n = self.globals.hot.max_connections.load(Ordering::Relaxed);
+        debug_assert!((1..=100_000).contains(&n), "max_connections {} passed the range checks", n);
+        (n as u64).min(self.max_connections_by_fds)
     }
 
+    /// Its range (1 KiB..=1 GiB) is checked at start-up and by SET GLOBAL.
     pub fn max_allowed_packet(&self) -> usize {
-        self.globals.hot.max_allowed_packet.load(Ordering::Relaxed).clamp(1024, 1 << 30) as usize
+        let n = self.globals.hot.max_allowed_packet.load(Ordering::Relaxed);
+        debug_assert!((1024..=1 << 30).contains(&n), "max_allowed_packet {} passed the range checks", n);
+        n as usize
     }
 
     pub fn uptime(&self) -> u64 {
@@ -89,7 +83,7 @@ impl Server {
 }
 
 /// A timeout global, in seconds. Its range (at least 1) is checked where it
-/// is set: on the command line (config.rs) and by SET GLOBAL (vars.rs).
+/// is set: at start-up and by SET GLOBAL, both from the settings table.
 pub fn seconds(v: &AtomicI64) -> u64 {
     let s = v.load(Ordering::Relaxed);
     debug_assert!(s >= 1, "a timeout of {} s passed the range checks", s);

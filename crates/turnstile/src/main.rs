@@ -1,12 +1,10 @@
 //! The `turnstile` binary: command line, configuration file, logging, signals.
 //!
 //! Settings come from defaults, then the TOML file given with `--config`, then
-//! the command line (last one wins). Flags accept MySQL's spelling with
-//! underscores (`--max_connections`) as well as dashes.
+//! the command line (last one wins); turnstile-settings reads and checks them
+//! against its one table.
 
-use clap::Parser;
-use std::path::PathBuf;
-use turnstile_server::Config;
+use turnstile_server::config::command_line::ReadError;
 
 /// mimalloc instead of glibc malloc: a connect + query + disconnect makes about
 /// two dozen short-lived allocations on one worker thread, and mimalloc's
@@ -14,76 +12,15 @@ use turnstile_server::Config;
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
-#[derive(Parser)]
-#[command(name = "turnstile", version, about = "A MySQL-compatible server built around a fast connection layer", args_override_self = true)]
-struct Cli {
-    /// TOML file with settings (same names as the flags, with underscores).
-    #[arg(long)]
-    config: Option<PathBuf>,
-    #[command(flatten)]
-    settings: Config,
-}
-
-/// `--max_connections=5` → `--max-connections=5`.
-fn normalize(arg: String) -> String {
-    if let Some(rest) = arg.strip_prefix("--") {
-        let (name, value) = match rest.split_once('=') {
-            Some((n, v)) => (n, Some(v)),
-            None => (rest, None),
-        };
-        let name = name.replace('_', "-");
-        return match value {
-            Some(v) => format!("--{}={}", name, v),
-            None => format!("--{}", name),
-        };
-    }
-    arg
-}
-
-/// Turn a TOML table into flags placed before the real command line.
-fn config_file_args(path: &PathBuf) -> Result<Vec<String>, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {}", path.display(), e))?;
-    // Validate names and types against the settings struct first.
-    let _: Config = toml::from_str(&text).map_err(|e| format!("{}: {}", path.display(), e))?;
-    let table: toml::Table = toml::from_str(&text).map_err(|e| format!("{}: {}", path.display(), e))?;
-    let mut args = Vec::new();
-    for (k, v) in table {
-        let value = match v {
-            toml::Value::String(s) => s,
-            toml::Value::Integer(i) => i.to_string(),
-            toml::Value::Boolean(b) => b.to_string(),
-            other => return Err(format!("{}: unsupported value for {}: {}", path.display(), k, other)),
-        };
-        let flag = format!("--{}", k.replace('_', "-"));
-        if value == "true" && k == "allow_empty_root_password" {
-            args.push(flag);
-        } else if value != "false" || k != "allow_empty_root_password" {
-            args.push(format!("{}={}", flag, value));
-        }
-    }
-    Ok(args)
-}
-
 fn main() {
-    let raw: Vec<String> = std::env::args().map(normalize).collect();
-    let first = Cli::parse_from(&raw);
-    let argv = match &first.config {
-        Some(path) => match config_file_args(path) {
-            Ok(file_args) => {
-                let mut v = vec![raw[0].clone()];
-                v.extend(file_args);
-                v.extend(raw[1..].iter().cloned());
-                v
-            }
-            Err(e) => {
-                eprintln!("turnstile: {}", e);
-                std::process::exit(2);
-            }
-        },
-        None => raw,
+    let cfg = match turnstile_server::config::command_line::read(std::env::args()) {
+        Ok(cfg) => cfg,
+        Err(ReadError::CommandLine(e)) => e.exit(),
+        Err(ReadError::File(e)) => {
+            eprintln!("turnstile: {}", e);
+            std::process::exit(2);
+        }
     };
-    let cli = Cli::parse_from(&argv);
-    let cfg = cli.settings;
     let filter = tracing_subscriber::EnvFilter::try_new(&cfg.log_level).unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
     {
         use std::io::IsTerminal;

@@ -176,7 +176,7 @@ fn assign(call: &mut Call<'_, '_>, def: &'static vars::VarDef, scope: Option<&st
     if def.scope == Scope::Global {
         return Err(SqlError::global_only_var(def.name));
     }
-    if def.read_only {
+    if !def.dynamic {
         return Err(SqlError::read_only_var(def.name));
     }
     match def.name {

@@ -136,7 +136,7 @@ fn show_variables(call: &mut Call<'_, '_>, p: &mut Parser<'_>, global: bool, sin
     expect_end(p)?;
     let globals = call.ops.globals();
     let sess = &*call.sess;
-    let rows = vars::VARS.iter().filter(|def| filter.matches(def.name)).map(|def| {
+    let rows = vars::all().filter(|def| filter.matches(def.name)).map(|def| {
         let v = if global { globals.get(def) } else { read_sys_var(sess, call.ops, call.engine, None, def.name).unwrap_or(Value::Null) };
         (def.name.to_string(), vars::show_value(def, &v))
     });

@@ -1,0 +1,242 @@
+//! Every setting and system variable Turnstile has, defined once: its name,
+//! what values it takes, its default, whether it can be given at start-up
+//! (command line and TOML file), whether it is a system variable (SHOW
+//! VARIABLES, @@name) and in which scope, whether SET may change it, and its
+//! help. The command line, the TOML file, `turnstile --help`, SHOW VARIABLES,
+//! SET GLOBAL and docs/configuration.md's reference table all read this table.
+
+use crate::kind::Kind;
+
+/// Where a setting is visible as a system variable.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Scope {
+    Global,
+    Session,
+    /// A global value that each session may override.
+    Both,
+    /// A start-up setting only (not in SHOW VARIABLES).
+    NoVariable,
+}
+
+/// One row of the table.
+#[derive(Debug, Clone, Copy)]
+pub struct Setting {
+    pub name: &'static str,
+    pub kind: Kind,
+    /// Canonical text; "" for a variable with no value of its own (computed
+    /// where it is read, or filled in by the server at start, as `port`).
+    pub default: &'static str,
+    /// Given on the command line or in the TOML file.
+    pub startup: bool,
+    pub scope: Scope,
+    /// SET may change it while the server runs.
+    pub dynamic: bool,
+    pub help: &'static str,
+}
+
+impl Setting {
+    pub fn is_variable(&self) -> bool {
+        self.scope != Scope::NoVariable
+    }
+
+    /// `--max-connections` for `max_connections`.
+    pub fn flag(&self) -> String {
+        format!("--{}", self.name.replace('_', "-"))
+    }
+
+    /// Made changeable by SET.
+    const fn dynamic(mut self) -> Setting {
+        self.dynamic = true;
+        self
+    }
+
+    /// Visible to sessions too (each may set its own value).
+    const fn per_session(mut self) -> Setting {
+        self.scope = Scope::Both;
+        self
+    }
+
+    /// Not a system variable.
+    const fn startup_only(mut self) -> Setting {
+        self.scope = Scope::NoVariable;
+        self
+    }
+
+    /// Read-only, as a variable.
+    const fn fixed(mut self) -> Setting {
+        self.dynamic = false;
+        self
+    }
+}
+
+/// A start-up setting, shown as a read-only global variable.
+const fn setting(name: &'static str, kind: Kind, default: &'static str, help: &'static str) -> Setting {
+    Setting { name, kind, default, startup: true, scope: Scope::Global, dynamic: false, help }
+}
+
+/// A system variable that cannot be given at start-up, changeable by SET.
+const fn variable(name: &'static str, scope: Scope, kind: Kind, default: &'static str, help: &'static str) -> Setting {
+    Setting { name, kind, default, startup: false, scope, dynamic: true, help }
+}
+
+const fn int(min: i128, max: i128) -> Kind {
+    Kind::Int { min, max }
+}
+
+const ANY_INT: Kind = int(i64::MIN as i128, i64::MAX as i128);
+const SECONDS: Kind = int(1, 31_536_000);
+const PORT: Kind = int(0, 65_535);
+const U32: Kind = int(0, u32::MAX as i128);
+const TEXT: Kind = Kind::Str;
+const BOOL: Kind = Kind::Bool;
+
+/// `thread_handling`'s names, in `ThreadHandling`'s order.
+pub const THREAD_HANDLING: &[&str] = &["one-thread-per-connection", "pool-of-threads"];
+/// `engine`'s names, in `EngineKind`'s order.
+pub const ENGINES: &[&str] = &["sqlite", "blackhole"];
+/// `sqlite_durability`'s names, in `Durability`'s order.
+pub const DURABILITY: &[&str] = &["full", "periodic"];
+/// Transaction isolation levels as MySQL spells them.
+pub const ISOLATION_LEVELS: &[&str] = &["READ-UNCOMMITTED", "READ-COMMITTED", "REPEATABLE-READ", "SERIALIZABLE"];
+
+const SQL_MODE: &str = "ONLY_FULL_GROUP_BY,STRICT_TRANS_TABLES,NO_ZERO_IN_DATE,NO_ZERO_DATE,ERROR_FOR_DIVISION_BY_ZERO,NO_ENGINE_SUBSTITUTION";
+
+use Scope::*;
+
+/// The table, sorted by name (SHOW VARIABLES order; a test checks it).
+pub static SETTINGS: &[Setting] = &[
+    setting("admin_address", TEXT, "127.0.0.1", "Address the admin listener binds to."),
+    setting("admin_max_connections", int(1, 100_000), "16", "Connections the admin port accepts at once; past it a newcomer takes the slot of the oldest one not yet logged in."),
+    setting("admin_port", PORT, "33062", "Administrative TCP port: admin accounts only, reachable when max_connections is reached (0 picks a free port)."),
+    setting("allow_empty_root_password", BOOL, "OFF", "On first start, create root@localhost with an empty password (socket and loopback only).").startup_only(),
+    variable("auto_increment_increment", Both, ANY_INT, "1", "Step between AUTO_INCREMENT values."),
+    variable("auto_increment_offset", Both, ANY_INT, "1", "First AUTO_INCREMENT value."),
+    variable("autocommit", Both, BOOL, "ON", "Each statement commits on its own unless a transaction is open."),
+    setting("back_log", int(1, 65_535), "4096", "Listen backlog of each listener (the kernel caps it at net.core.somaxconn)."),
+    setting("bind_address", TEXT, "127.0.0.1", "Address the client TCP listener binds to (\"0.0.0.0\" for all IPv4 interfaces)."),
+    variable("character_set_client", Both, TEXT, "utf8mb4", "Character set of statements the client sends."),
+    variable("character_set_connection", Both, TEXT, "utf8mb4", "Character set of literals."),
+    variable("character_set_database", Both, TEXT, "utf8mb4", "Character set of the default database."),
+    variable("character_set_filesystem", Both, TEXT, "binary", "Character set of file names."),
+    variable("character_set_results", Both, TEXT, "utf8mb4", "Character set of results (NULL: as stored)."),
+    variable("character_set_server", Both, TEXT, "utf8mb4", "The server's default character set."),
+    variable("character_set_system", Global, TEXT, "utf8mb3", "Character set of identifiers.").fixed(),
+    variable("collation_connection", Both, TEXT, "utf8mb4_general_ci", "Collation of literals."),
+    variable("collation_database", Both, TEXT, "utf8mb4_general_ci", "Collation of the default database."),
+    variable("collation_server", Both, TEXT, "utf8mb4_general_ci", "The server's default collation."),
+    setting("connect_timeout", int(2, 31_536_000), "10", "Seconds from accept to the end of authentication (the whole handshake, not each read).").dynamic(),
+    variable("cte_max_recursion_depth", Both, U32, "1000", "Rows a recursive common table expression may produce in depth."),
+    setting("datadir", TEXT, "./turnstile-data", "Data directory: accounts, databases, lock file; kept 0700 (files 0600), tightened at start-up."),
+    variable("default_authentication_plugin", Global, TEXT, "caching_sha2_password", "Authentication plugin of new accounts.").fixed(),
+    variable("default_storage_engine", Both, TEXT, "InnoDB", "Engine name CREATE TABLE reports."),
+    setting("engine", Kind::Choice(ENGINES), "sqlite", "Storage engine: sqlite (the embedded SQL engine) or blackhole (stores nothing; measures the connection layer)."),
+    variable("foreign_key_checks", Both, BOOL, "ON", "Check foreign keys."),
+    variable("have_ssl", Global, TEXT, "DISABLED", "Whether TLS is available.").fixed(),
+    variable("hostname", Global, TEXT, "", "The machine's name.").fixed(),
+    variable("init_connect", Global, TEXT, "", "Statements run at each login (accepted, not run)."),
+    setting("innodb_lock_wait_timeout", int(1, 1 << 30), "50", "Seconds a writer waits for the database's write lock (ERR 1205).").dynamic().per_session(),
+    setting("interactive_timeout", SECONDS, "28800", "Seconds an idle interactive session (CLIENT_INTERACTIVE) may wait.").dynamic().per_session(),
+    variable("license", Global, TEXT, "Apache-2.0", "The server's license.").fixed(),
+    setting("log_level", TEXT, "info", "Log level: error, warn, info, debug, trace (or a tracing filter)."),
+    variable("lower_case_table_names", Global, int(0, 2), "0", "Table names are case-sensitive (0).").fixed(),
+    setting("max_allowed_packet", int(1024, 1 << 30), "67108864", "Largest packet (logical payload) accepted from a client, in bytes; also the most long data one prepared statement may hold.").dynamic().per_session(),
+    setting("max_connections", int(1, 100_000), "151", "Client connections allowed at once; one more is kept for an administrator. Lowered to what the open-file limit allows.").dynamic(),
+    variable("max_execution_time", Both, U32, "0", "Milliseconds a SELECT may run (0: no limit)."),
+    setting("max_prepared_stmt_count", int(0, 4_194_304), "1024", "Prepared statements one session may hold."),
+    variable("max_statement_time", Both, Kind::Float { min: 0.0, max: 31_536_000.0 }, "0", "Seconds a statement may run (0: no limit)."),
+    variable("net_buffer_length", Both, ANY_INT, "16384", "Initial size of a connection's buffers (reported only)."),
+    setting("net_read_timeout", SECONDS, "30", "Seconds to wait for the rest of a packet once it has started arriving.").dynamic().per_session(),
+    setting("net_write_timeout", SECONDS, "60", "Seconds a write to a client may block.").dynamic().per_session(),
+    variable("performance_schema", Global, BOOL, "OFF", "There is no performance schema.").fixed(),
+    variable("pid_file", Global, TEXT, "", "No pid file is written.").fixed(),
+    setting("port", PORT, "3306", "TCP port for client connections (0 picks a free port)."),
+    variable("protocol_version", Global, int(10, 10), "10", "Client/server protocol version.").fixed(),
+    variable("query_cache_size", Global, ANY_INT, "0", "There is no query cache."),
+    variable("query_cache_type", Both, TEXT, "OFF", "There is no query cache."),
+    setting("registry_shards", int(0, 4096), "0", "Shards of the connection registry (0: four per CPU)."),
+    setting("reset_after_quit", BOOL, "ON", "After a client's COM_QUIT, close its TCP socket with an RST (SO_LINGER 0) instead of a FIN: the client keeps no TIME_WAIT socket."),
+    setting("root_password", Kind::Secret, "", "Password for root@%, used only when the data directory is first initialised (also TURNSTILE_ROOT_PASSWORD).").startup_only(),
+    variable("session_track_schema", Both, BOOL, "OFF", "Report changes of the default database in OK packets."),
+    variable("session_track_state_change", Both, BOOL, "OFF", "Report session state changes in OK packets."),
+    variable("session_track_system_variables", Both, TEXT, "", "Variables whose changes OK packets report."),
+    variable("session_track_transaction_info", Both, TEXT, "OFF", "Report transaction state in OK packets."),
+    setting("shutdown_timeout", int(0, 31_536_000), "30", "Seconds graceful shutdown waits for sessions to finish their statements."),
+    variable("skip_name_resolve", Global, BOOL, "ON", "Client addresses are never resolved to names.").fixed(),
+    setting("socket", TEXT, "/tmp/turnstile.sock", "Unix socket path (\"\" disables the socket listener); created 0777 so any local user may connect."),
+    variable("sql_auto_is_null", Both, BOOL, "OFF", "WHERE id IS NULL finds the last inserted row."),
+    variable("sql_mode", Both, TEXT, SQL_MODE, "SQL modes."),
+    variable("sql_notes", Both, BOOL, "ON", "Note-level warnings are recorded."),
+    variable("sql_quote_show_create", Both, BOOL, "ON", "SHOW CREATE quotes identifiers."),
+    variable("sql_safe_updates", Both, BOOL, "OFF", "UPDATE and DELETE need a key in WHERE or a LIMIT."),
+    variable("sql_select_limit", Both, int(0, u64::MAX as i128), "18446744073709551615", "Most rows a SELECT returns."),
+    variable("sql_warnings", Both, BOOL, "OFF", "Single-row INSERTs report warnings."),
+    setting("sqlite_cache_kib", int(0, 1 << 30), "2048", "sqlite engine: page cache per SQLite connection, KiB."),
+    setting("sqlite_durability", Kind::Choice(DURABILITY), "full", "sqlite engine: when an acknowledged COMMIT is on disk. full: the write-ahead log is fsynced (group commit) before COMMIT returns. periodic: COMMIT returns once the log is written to the OS and a background thread fsyncs every sqlite_sync_interval_ms."),
+    setting("sqlite_idle_checkpoint_ms", int(0, 3_600_000), "200", "sqlite engine: milliseconds without commits after which a database's write-ahead log is copied into its file in the background (0: only at sqlite_wal_autocheckpoint and shutdown)."),
+    setting("sqlite_mmap_size", int(0, 1 << 40), "268435456", "sqlite engine: bytes of each database file read through a shared memory map."),
+    setting("sqlite_pool_size", int(0, 65_536), "256", "sqlite engine: idle SQLite connections kept per database for later sessions."),
+    setting("sqlite_statement_cache", int(1, 1_000_000), "256", "sqlite engine: compiled statements cached per connection (keyed by statement text)."),
+    setting("sqlite_sync_interval_ms", int(1, 3_600_000), "1000", "sqlite engine: milliseconds between background fsyncs in the periodic durability mode."),
+    setting("sqlite_wal_autocheckpoint", U32, "1000", "sqlite engine: write-ahead-log pages after which a checkpoint runs (0: never)."),
+    setting("statistics", BOOL, "ON", "Count statements and connections in SHOW STATUS (OFF saves a few atomic adds)."),
+    variable("storage_engine", Both, TEXT, "InnoDB", "Alias of default_storage_engine."),
+    variable("system_time_zone", Global, TEXT, "UTC", "The system's time zone.").fixed(),
+    setting("thread_cache_size", int(0, 16_384), "128", "Idle threads kept for reuse by later connections.").dynamic(),
+    setting("thread_handling", Kind::Choice(THREAD_HANDLING), "pool-of-threads", "Scheduler: pool-of-threads (epoll thread groups) or one-thread-per-connection (a thread per connection, with a thread cache)."),
+    setting("thread_idle_timeout", SECONDS, "60", "Seconds a cached thread waits for a connection before it exits."),
+    setting("thread_pool_idle_timeout", SECONDS, "60", "Pool-of-threads: seconds an idle worker waits before it retires."),
+    setting("thread_pool_max_threads", int(1, 65_536), "1000", "Pool-of-threads: cap on worker threads in all groups."),
+    setting("thread_pool_nice", int(-20, 19), "-10", "Pool-of-threads: nice value of the pool's workers. Raising priority needs CAP_SYS_NICE; without it the workers keep the process's priority and the log says so."),
+    setting("thread_pool_oversubscribe", int(0, 1000), "3", "Pool-of-threads: workers allowed to run at once per group beyond the first."),
+    setting("thread_pool_prio_kickup_timer", U32, "1000", "Pool-of-threads: milliseconds before queued normal-priority work is taken ahead of high-priority work."),
+    setting("thread_pool_size", int(0, 128), "0", "Pool-of-threads: thread groups, each with its own epoll set (0: one per CPU)."),
+    setting("thread_pool_stall_limit", int(10, u32::MAX as i128), "200", "Pool-of-threads: milliseconds without progress before a group counts as stalled and gets another worker."),
+    setting("thread_stack", int(131_072, 1 << 30), "1048576", "Stack size of connection threads and pool workers, in bytes. How deep a statement may nest depends on it: deeper ones get ERR 1436."),
+    variable("time_zone", Both, TEXT, "SYSTEM", "The session's time zone."),
+    variable("timestamp", Session, ANY_INT, "", "The session's clock (default: now)."),
+    setting("transaction_isolation", Kind::Choice(ISOLATION_LEVELS), "REPEATABLE-READ", "Isolation level sessions start with: READ-UNCOMMITTED (run as READ-COMMITTED), READ-COMMITTED, REPEATABLE-READ or SERIALIZABLE (run as REPEATABLE-READ).").dynamic().per_session(),
+    variable("transaction_read_only", Both, BOOL, "OFF", "Transactions start read-only."),
+    variable("tx_isolation", Both, Kind::Choice(ISOLATION_LEVELS), "REPEATABLE-READ", "Alias of transaction_isolation."),
+    variable("tx_read_only", Both, BOOL, "OFF", "Alias of transaction_read_only."),
+    variable("unique_checks", Both, BOOL, "ON", "Check unique keys."),
+    variable("version", Global, TEXT, "", "The server's version.").fixed(),
+    variable("version_comment", Global, TEXT, "Turnstile", "The server's name.").fixed(),
+    variable("version_compile_machine", Global, TEXT, std::env::consts::ARCH, "The CPU the server was built for.").fixed(),
+    variable("version_compile_os", Global, TEXT, "Linux", "The system the server was built for.").fixed(),
+    setting("wait_timeout", SECONDS, "28800", "Seconds an idle non-interactive session may wait between commands.").dynamic().per_session(),
+];
+
+/// The row named `name`, if there is one.
+pub fn find(name: &str) -> Option<&'static Setting> {
+    SETTINGS.binary_search_by(|s| s.name.cmp(name)).ok().map(|i| &SETTINGS[i])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sorted_and_unique() {
+        for w in SETTINGS.windows(2) {
+            assert!(w[0].name < w[1].name, "{} !< {}", w[0].name, w[1].name);
+        }
+    }
+
+    #[test]
+    fn every_default_passes_its_own_check() {
+        for s in SETTINGS {
+            if s.default.is_empty() {
+                assert!(!s.startup || matches!(s.kind, Kind::Str | Kind::Secret), "{} has no default", s.name);
+                continue;
+            }
+            assert_eq!(s.kind.check(s.default).as_deref(), Ok(s.default), "{}'s default is not canonical", s.name);
+        }
+    }
+
+    #[test]
+    fn secrets_are_never_variables() {
+        for s in SETTINGS.iter().filter(|s| s.kind == Kind::Secret) {
+            assert!(!s.is_variable(), "{} would show in SHOW VARIABLES", s.name);
+        }
+    }
+}
