@@ -228,6 +228,10 @@ pub fn sql_prepared(call: &mut Call<'_, '_>, sql: &str, sink: &mut dyn RowSink) 
         if first.is_empty() {
             return Err(SqlError::empty_query());
         }
+        // What no statement starts with is a syntax error now, not at EXECUTE (as MySQL).
+        if !crate::front::is_statement_keyword(&first) {
+            return Err(SqlError::syntax(text.trim_start()));
+        }
         // PREPARE s FROM 'EXECUTE s' would run itself for ever (MySQL refuses
         // these in a prepared statement, as here).
         if matches!(first.as_str(), "PREPARE" | "EXECUTE" | "DEALLOCATE") || (first == "DROP" && lex::tokenize(&text).ok().and_then(|t| t.get(1).map(|t| t.is_kw("PREPARE"))).unwrap_or(false)) {

@@ -73,6 +73,9 @@ pub struct Globals {
     /// a login copies it into the session (read without the lock on the
     /// connect path; the default, REPEATABLE-READ, needs no copy).
     pub weak_isolation: std::sync::atomic::AtomicBool,
+    /// The global transaction_read_only is ON: a login copies it into the
+    /// session (one load on the connect path).
+    pub read_only_default: std::sync::atomic::AtomicBool,
 }
 
 /// A transaction isolation level as the variable stores it (coerce has
@@ -119,6 +122,13 @@ impl Globals {
             let mut other = self.other.write().unwrap_or_else(|e| e.into_inner());
             other.insert("transaction_isolation", value.clone());
             other.insert("tx_isolation", value);
+            return;
+        }
+        if def.name == "transaction_read_only" || def.name == "tx_read_only" {
+            self.read_only_default.store(value.as_i64().unwrap_or(0) != 0, Ordering::Relaxed);
+            let mut other = self.other.write().unwrap_or_else(|e| e.into_inner());
+            other.insert("transaction_read_only", value.clone());
+            other.insert("tx_read_only", value);
             return;
         }
         if def.name == "max_statement_time" {

@@ -105,6 +105,11 @@ pub fn map(ext: c_int, msg: &str, original: &str, home: Option<&str>) -> SqlErro
                 return SqlError::new(1062, "23000", format!("Duplicate entry '' for key '{}'", cols));
             }
             if ext == ffi::SQLITE_CONSTRAINT_FOREIGNKEY {
+                // A DELETE (or REPLACE's delete) fails on the parent's side;
+                // an INSERT or UPDATE on the child's, most often.
+                if matches!(turnstile_sqltext::scan::first_keyword(original).as_str(), "DELETE" | "REPLACE") {
+                    return SqlError::new(1451, "23000", "Cannot delete or update a parent row: a foreign key constraint fails");
+                }
                 return SqlError::new(1452, "23000", "Cannot add or update a child row: a foreign key constraint fails");
             }
             if ext == ffi::SQLITE_CONSTRAINT_DATATYPE {

@@ -88,6 +88,11 @@ pub struct SqliteSession {
     /// UNCOMMITTED (see txn.rs); REPEATABLE READ and SERIALIZABLE
     /// both get snapshot transactions.
     read_committed: bool,
+    /// The session's transaction_read_only: its transactions and autocommit
+    /// statements may not write (ERR 1792) unless started READ WRITE.
+    read_only: bool,
+    /// LOCK TABLES is in force: UNLOCK TABLES commits (as MySQL's does).
+    tables_locked: bool,
     lock_wait: Duration,
     last_insert_id: u64,
     /// While this session drives its database's writer connection (which is
@@ -121,6 +126,8 @@ impl SqliteSession {
             autocommit: true,
             prev_txn_wrote: false,
             read_committed: false,
+            read_only: false,
+            tables_locked: false,
             lock_wait,
             last_insert_id: 0,
             lent: None,
@@ -308,6 +315,10 @@ impl EngineSession for SqliteSession {
                 let level = value.to_text().unwrap_or_default();
                 self.read_committed = level.eq_ignore_ascii_case(b"READ-COMMITTED") || level.eq_ignore_ascii_case(b"READ-UNCOMMITTED");
             }
+            "transaction_read_only" | "tx_read_only" => {
+                // Applies from the next transaction, and to autocommit statements.
+                self.read_only = value.as_i64().unwrap_or(0) != 0;
+            }
             "innodb_lock_wait_timeout" | "lock_wait_timeout" => {
                 if let Some(v) = value.as_i64() {
                     self.lock_wait = Duration::from_secs(v.clamp(1, 1 << 30) as u64);
@@ -338,6 +349,8 @@ impl EngineSession for SqliteSession {
         self.last_insert_id = 0;
         self.lock_wait = Duration::from_secs(self.inner.opts.lock_wait_timeout);
         self.read_committed = false;
+        self.read_only = false;
+        self.tables_locked = false;
     }
 }
 

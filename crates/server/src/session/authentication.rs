@@ -28,7 +28,13 @@ impl Session {
     /// At login and reset: a READ COMMITTED (or READ UNCOMMITTED) global
     /// transaction_isolation becomes the session's, as MySQL copies globals at
     /// login. The default, REPEATABLE-READ, is the engine's own: one atomic load.
+    /// A global transaction_read_only that is ON is copied the same way.
     pub(super) fn apply_global_isolation(&mut self) {
+        if self.server.globals.read_only_default.load(Ordering::Relaxed) {
+            if let Some(e) = self.engine.as_mut() {
+                front::set_session_read_only(&mut self.sql, e.as_mut(), true);
+            }
+        }
         if !self.server.globals.weak_isolation.load(Ordering::Relaxed) {
             return;
         }

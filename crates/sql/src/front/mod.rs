@@ -33,7 +33,7 @@ mod transaction;
 pub use database::use_database;
 pub use engine::{field_list, prepare};
 pub use session_env::read_sys_var;
-pub use set::set_session_isolation;
+pub use set::{set_session_isolation, set_session_read_only};
 
 use crate::account_sql;
 use crate::expr::Parser;

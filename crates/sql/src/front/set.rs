@@ -188,6 +188,7 @@ fn assign(call: &mut Call<'_, '_>, def: &'static vars::VarDef, scope: Option<&st
             call.sess.autocommit = on;
             call.engine.set_autocommit(on);
         }
+        "transaction_read_only" | "tx_read_only" => set_session_read_only(call.sess, call.engine, v == Value::Int(1)),
         "transaction_isolation" | "tx_isolation" => {
             let Some(level) = vars::isolation_level(&v) else {
                 return Err(SqlError::wrong_value_for_var(def.name, &String::from_utf8_lossy(&v.to_text().unwrap_or_default())));
@@ -200,6 +201,14 @@ fn assign(call: &mut Call<'_, '_>, def: &'static vars::VarDef, scope: Option<&st
         }
     }
     Ok(())
+}
+
+/// Make the session's transaction_read_only (both names) `on` and tell the engine.
+pub fn set_session_read_only(sess: &mut SessionState, engine: &mut dyn EngineSession, on: bool) {
+    let v = Value::Int(on as i64);
+    engine.set_variable("transaction_read_only", &v);
+    sess.vars.insert("tx_read_only", v.clone());
+    sess.vars.insert("transaction_read_only", v);
 }
 
 /// Make `level` the session's transaction_isolation (both names) and tell the

@@ -7,6 +7,11 @@ use super::{lex_or_syntax, ok, Call};
 use crate::expr::Parser;
 use turnstile_engine::{Outcome, RowSink, SqlError};
 
+/// The session's transaction_read_only.
+fn session_read_only(call: &Call<'_, '_>) -> bool {
+    call.sess.int_var(call.ops.globals(), "transaction_read_only") != 0
+}
+
 /// BEGIN, START TRANSACTION, COMMIT, ROLLBACK.
 pub(super) fn transaction(call: &mut Call<'_, '_>, sql: &str, sink: &mut dyn RowSink) -> Result<Outcome, SqlError> {
     let toks = lex_or_syntax(sql)?;
@@ -17,18 +22,21 @@ pub(super) fn transaction(call: &mut Call<'_, '_>, sql: &str, sink: &mut dyn Row
         if !p.exhausted() {
             return Err(p.error().into());
         }
-        call.engine.begin(call.ctx, false)?;
+        let read_only = session_read_only(call);
+        call.engine.begin(call.ctx, read_only)?;
         return Ok(ok());
     }
     if p.eat_kw("START") {
         p.expect_kw("TRANSACTION")?;
-        let mut read_only = false;
+        // Unless it says, a transaction is as the session's transaction_read_only.
+        let mut read_only = session_read_only(call);
         loop {
             if p.eat_kw("READ") {
                 if p.eat_kw("ONLY") {
                     read_only = true;
                 } else {
                     p.expect_kw("WRITE")?;
+                    read_only = false;
                 }
             } else if p.eat_kw("WITH") {
                 p.expect_kw("CONSISTENT")?;

@@ -11,6 +11,28 @@ use turnstile_engine::{Done, Outcome, SqlError};
 
 impl SqliteSession {
     pub(super) fn alter(&mut self, schema: &str, temp: bool, dbname: &str, old: &TableDef, ops: &[AlterOp]) -> Result<Outcome, SqlError> {
+        let out = self.alter_table(schema, temp, dbname, old, ops)?;
+        let next = ops.iter().rev().find_map(|o| if let AlterOp::Options { auto_increment: Some(n), .. } = o { Some(*n) } else { None });
+        if let Some(next) = next {
+            let name = ops.iter().rev().find_map(|o| if let AlterOp::RenameTable(n) = o { Some(n.1.clone()) } else { None }).unwrap_or_else(|| old.name.clone());
+            if old.auto_increment_column().is_some() {
+                self.set_next_auto_increment(schema, &name, next)?;
+            }
+        }
+        Ok(out)
+    }
+
+    /// AUTO_INCREMENT = n: the next value is n, or one past the largest in
+    /// use if that is larger (InnoDB's rule; SQLite takes the larger of the
+    /// sequence and the largest rowid, so storing n - 1 does the same).
+    fn set_next_auto_increment(&mut self, schema: &str, table: &str, next: u64) -> Result<(), SqlError> {
+        let seq = next.saturating_sub(1).min(i64::MAX as u64);
+        let conn = self.conn();
+        conn.exec(&format!("DELETE FROM {}.sqlite_sequence WHERE name = {}", sq_ident(schema), sq_str(table)))?;
+        conn.exec(&format!("INSERT INTO {}.sqlite_sequence(name, seq) VALUES ({}, {})", sq_ident(schema), sq_str(table), seq))
+    }
+
+    fn alter_table(&mut self, schema: &str, temp: bool, dbname: &str, old: &TableDef, ops: &[AlterOp]) -> Result<Outcome, SqlError> {
         let mut nd = old.clone();
         let (rebuild, renames) = ddl::apply_alter(&mut nd, ops)?;
         let new_name = ops.iter().rev().find_map(|o| if let AlterOp::RenameTable(n) = o { Some(n.clone()) } else { None });

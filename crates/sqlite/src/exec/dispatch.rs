@@ -39,12 +39,19 @@ impl SqliteSession {
                 // writers are serialized anyway. The tables still need SELECT.
                 self.check_lock_tables(sql, ctx.access)?;
                 self.commit(ctx)?;
+                self.tables_locked = true;
                 Ok(Outcome::Done(Done::default()))
             }
-            b"UNLOCK" => Ok(Outcome::Done(Done::default())),
+            b"UNLOCK" => {
+                // UNLOCK TABLES commits what was done under LOCK TABLES.
+                if std::mem::take(&mut self.tables_locked) {
+                    self.commit(ctx)?;
+                }
+                Ok(Outcome::Done(Done::default()))
+            }
             b"ANALYZE" | b"OPTIMIZE" | b"CHECK" | b"REPAIR" => self.maintenance(ctx.access, sql, sink),
             b"BEGIN" => {
-                self.begin(ctx, false)?;
+                self.begin(ctx, self.read_only)?;
                 Ok(Outcome::Done(Done::default()))
             }
             b"COMMIT" => {

@@ -61,6 +61,12 @@ impl SqliteSession {
         if self.txn.is_some() {
             self.commit(ctx)?;
         }
+        // DDL runs as an autocommit statement: a read-only session may
+        // create and drop only temporary tables (as MySQL).
+        let temporary = matches!(&stmt, Ddl::CreateTable { temporary: true, .. } | Ddl::DropTable { temporary: true, .. });
+        if self.read_only && !temporary {
+            return Err(super::txn::read_only_transaction());
+        }
         self.ensure_conn()?;
         self.check_ddl(&stmt, ctx.access)?;
         // Before the schema changes as well as after (the guard, also on an
@@ -68,7 +74,6 @@ impl SqliteSession {
         // recompiled by SQLite on its own (authorize.rs).
         let inner = self.inner.clone();
         let change = inner.begin_schema_change();
-        let temporary = matches!(&stmt, Ddl::CreateTable { temporary: true, .. } | Ddl::DropTable { temporary: true, .. });
         let first = match &stmt {
             Ddl::CreateTable { table, .. } | Ddl::CreateIndex { table, .. } | Ddl::DropIndex { table, .. } | Ddl::Alter { table, .. } | Ddl::Truncate { table } => table.clone(),
             Ddl::DropTable { tables, .. } => tables[0].clone(),

@@ -101,13 +101,16 @@ impl SqliteSession {
     /// an autocommit statement (released by the caller).
     pub(super) fn prelude(&mut self, ctx: &ExecContext<'_>, writes: bool, dbs: &[Arc<Db>]) -> Result<Vec<Arc<Db>>, SqlError> {
         if self.txn.is_none() && !self.autocommit {
-            self.txn = Some(Txn::new(false, self.read_committed));
+            self.txn = Some(Txn::new(self.read_only, self.read_committed));
         }
         let Some(t) = self.txn.as_ref() else {
+            if writes && self.read_only {
+                return Err(read_only_transaction());
+            }
             return if writes { self.lock_dbs(dbs, &[], ctx) } else { Ok(Vec::new()) };
         };
         if writes && t.read_only {
-            return Err(SqlError::new(1792, "25006", "Cannot execute statement in a READ ONLY transaction."));
+            return Err(read_only_transaction());
         }
         if !t.begun {
             if t.read_committed && !writes {
@@ -278,4 +281,9 @@ fn keep_generated_ids(conn: &Conn, generated: &[(String, String, u64)]) {
             "UPDATE {seq} SET seq = max(seq, {high}) WHERE name = {name}; INSERT INTO {seq}(name, seq) SELECT {name}, {high} WHERE NOT EXISTS (SELECT 1 FROM {seq} WHERE name = {name})"
         ));
     }
+}
+
+/// ERR 1792: a write in a READ ONLY transaction (or session).
+pub(super) fn read_only_transaction() -> SqlError {
+    SqlError::new(1792, "25006", "Cannot execute statement in a READ ONLY transaction.")
 }

@@ -1,0 +1,121 @@
+"""Transactions, sessions and error codes as MariaDB 10.11 answers them
+(issue #22's "Transactions and sessions" and "Errors"; each case was run
+side by side against MariaDB 10.11):
+
+- a session's transaction_read_only (SET SESSION TRANSACTION READ ONLY, or
+  the variable under either name) refuses writes and DDL with ERR 1792, in
+  autocommit statements and in transactions that do not say READ WRITE; a
+  temporary table may still be created; a global value reaches new sessions;
+- UNLOCK TABLES commits what was written under LOCK TABLES with autocommit=0;
+- deleting a referenced parent row is 1451 (not 1452, the child's error);
+- PREPARE of a text no statement starts with is 1064 at PREPARE;
+- ALTER TABLE ... AUTO_INCREMENT = n sets the next value (InnoDB's rule:
+  never at or below a value in use).
+"""
+
+import pymysql
+import pytest
+
+from helpers import clients
+from helpers.clients import query, scalar
+
+
+def code(conn, sql):
+    with pytest.raises(pymysql.MySQLError) as ei:
+        query(conn, sql)
+    return ei.value.args[0]
+
+
+@pytest.fixture
+def db(sql_conn, uniq):
+    name = uniq("tx")
+    query(sql_conn, f"CREATE DATABASE {name}")
+    query(sql_conn, f"USE {name}")
+    query(sql_conn, "CREATE TABLE t (a INT)")
+    yield name
+    query(sql_conn, "SET SESSION TRANSACTION READ WRITE")
+    query(sql_conn, f"DROP DATABASE IF EXISTS {name}")
+
+
+def test_read_only_session_refuses_writes_and_ddl(sql_conn, db):
+    query(sql_conn, "SET SESSION TRANSACTION READ ONLY")
+    assert query(sql_conn, "SELECT @@transaction_read_only, @@tx_read_only") == ((1, 1),)
+    assert code(sql_conn, "INSERT INTO t VALUES (1)") == 1792
+    assert code(sql_conn, "CREATE TABLE v (a INT)") == 1792
+    assert code(sql_conn, "DROP TABLE t") == 1792
+    # A transaction that does not say is read-only too; READ WRITE overrides.
+    query(sql_conn, "START TRANSACTION")
+    assert code(sql_conn, "UPDATE t SET a = 2") == 1792
+    query(sql_conn, "ROLLBACK")
+    query(sql_conn, "START TRANSACTION READ WRITE")
+    query(sql_conn, "INSERT INTO t VALUES (2)")
+    query(sql_conn, "COMMIT")
+    # autocommit=0: the implicit transaction follows the session.
+    query(sql_conn, "SET autocommit = 0")
+    assert code(sql_conn, "INSERT INTO t VALUES (3)") == 1792
+    query(sql_conn, "ROLLBACK")
+    query(sql_conn, "SET autocommit = 1")
+    # Temporary tables stay writable (MySQL allows them in read-only transactions).
+    query(sql_conn, "CREATE TEMPORARY TABLE tmp (a INT)")
+    query(sql_conn, "DROP TEMPORARY TABLE tmp")
+    query(sql_conn, "SET SESSION tx_read_only = 0")
+    assert scalar(sql_conn, "SELECT @@transaction_read_only") == 0
+    query(sql_conn, "INSERT INTO t VALUES (4)")
+    assert [r[0] for r in query(sql_conn, "SELECT a FROM t ORDER BY a")] == [2, 4]
+
+
+def test_global_read_only_reaches_new_sessions(sql_server, sql_conn, db):
+    query(sql_conn, "SET GLOBAL transaction_read_only = 1")
+    try:
+        other = clients.root(sql_server)
+        try:
+            assert scalar(other, "SELECT @@session.tx_read_only") == 1
+            assert code(other, f"INSERT INTO {db}.t VALUES (1)") == 1792
+        finally:
+            other.close()
+    finally:
+        query(sql_conn, "SET GLOBAL transaction_read_only = 0")
+    fresh = clients.root(sql_server)
+    query(fresh, f"INSERT INTO {db}.t VALUES (1)")
+    fresh.close()
+
+
+def test_unlock_tables_commits(sql_server, db):
+    mine = clients.root(sql_server, database=db)
+    query(mine, "SET autocommit = 0")
+    query(mine, "LOCK TABLES t WRITE")
+    query(mine, "INSERT INTO t VALUES (1)")
+    query(mine, "UNLOCK TABLES")
+    mine.close()  # a disconnect rolls back whatever was not committed
+    other = clients.root(sql_server)
+    assert scalar(other, f"SELECT COUNT(*) FROM {db}.t") == 1
+    other.close()
+
+
+def test_deleting_a_referenced_parent_is_1451(sql_conn, db):
+    query(sql_conn, "CREATE TABLE p (id INT PRIMARY KEY)")
+    query(sql_conn, "CREATE TABLE c (id INT PRIMARY KEY, pid INT, FOREIGN KEY (pid) REFERENCES p(id))")
+    query(sql_conn, "INSERT INTO p VALUES (1)")
+    query(sql_conn, "INSERT INTO c VALUES (1, 1)")
+    assert code(sql_conn, "DELETE FROM p WHERE id = 1") == 1451
+    assert code(sql_conn, "INSERT INTO c VALUES (2, 9)") == 1452
+
+
+def test_prepare_of_no_statement_is_a_syntax_error_at_prepare(sql_conn, db):
+    assert code(sql_conn, "PREPARE s FROM 'SELEC 1'") == 1064
+    assert code(sql_conn, "EXECUTE s") == 1243  # never prepared
+    query(sql_conn, "PREPARE s FROM 'SELECT 1'")
+    assert query(sql_conn, "EXECUTE s") == ((1,),)
+
+
+def test_alter_table_auto_increment_sets_the_next_value(sql_conn, db):
+    query(sql_conn, "CREATE TABLE a (id INT AUTO_INCREMENT PRIMARY KEY, v INT)")
+    query(sql_conn, "INSERT INTO a (v) VALUES (1)")
+    query(sql_conn, "ALTER TABLE a AUTO_INCREMENT = 1000")
+    query(sql_conn, "INSERT INTO a (v) VALUES (2)")
+    assert scalar(sql_conn, "SELECT MAX(id) FROM a") == 1000
+    # At or below a value in use: one past the largest (InnoDB).
+    query(sql_conn, "ALTER TABLE a AUTO_INCREMENT = 5")
+    query(sql_conn, "INSERT INTO a (v) VALUES (3)")
+    assert scalar(sql_conn, "SELECT MAX(id) FROM a") == 1001
+    assert "AUTO_INCREMENT=1002" in query(sql_conn, "SHOW CREATE TABLE a")[0][1]
