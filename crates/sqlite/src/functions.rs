@@ -276,20 +276,27 @@ fn add_interval(dt: Dt, n: f64, unit: &str) -> Option<Dt> {
         "DAY" => (n * 86400e6) as i64,
         "WEEK" => (n * 7.0 * 86400e6) as i64,
         "MONTH" | "QUARTER" | "YEAR" => {
-            let months = n as i64
-                * match unit {
-                    "MONTH" => 1,
-                    "QUARTER" => 3,
-                    _ => 12,
-                };
-            let total = dt.y * 12 + (dt.mo - 1) + months;
+            let per = match unit {
+                "MONTH" => 1,
+                "QUARTER" => 3,
+                _ => 12,
+            };
+            // Out of range is NULL (as MySQL), never a wrapped date.
+            let months = (n as i64).checked_mul(per)?;
+            let total = dt.y.checked_mul(12)?.checked_add(dt.mo - 1)?.checked_add(months)?;
             let (y, m) = (total.div_euclid(12), total.rem_euclid(12) + 1);
+            if !(0..=9999).contains(&y) {
+                return None;
+            }
             let last = days_in_month(y, m);
             return Some(Dt { y, mo: m, d: dt.d.min(last), ..dt });
         }
         _ => return None,
     };
-    let mut r = Dt::from_epoch_micros(dt.epoch_micros() + us);
+    let mut r = Dt::from_epoch_micros(dt.epoch_micros().checked_add(us)?);
+    if !(0..=9999).contains(&r.y) {
+        return None;
+    }
     r.has_time = dt.has_time || !matches!(unit, "DAY" | "WEEK");
     Some(r)
 }
@@ -522,8 +529,10 @@ pub fn register(db: &Connection, counters: Arc<Counters>, home: Option<String>) 
             ValueRef::Null => SV::Null,
             ValueRef::Integer(i) if d >= 0 => SV::Integer(i),
             ValueRef::Integer(i) => {
-                let p = 10i64.saturating_pow((-d) as u32);
-                SV::Integer(((i as f64 / p as f64).round() as i64) * p)
+                let p = 10i64.saturating_pow(d.unsigned_abs().min(u32::MAX as u64) as u32);
+                let q = (i as f64 / p as f64).round();
+                // Past BIGINT's range the result is a number, not a wrapped integer.
+                (q as i64).checked_mul(p).map_or(SV::Real(q * p as f64), SV::Integer)
             }
             v => {
                 let f = num(&v).unwrap_or(0.0);

@@ -601,7 +601,8 @@ fn dates(db: &Connection) -> rusqlite::Result<()> {
     })?;
     reg(db, "makedate", 2, true, |ctx| {
         let (Some(y), Some(doy)) = (int(&ctx.get_raw(0)), int(&ctx.get_raw(1))) else { return Ok(SV::Null) };
-        if doy < 1 {
+        // Past year 9999 either way: NULL (and no overflow on the way).
+        if doy < 1 || !(0..=9999).contains(&y) || doy > 3_660_000 {
             return Ok(SV::Null);
         }
         let y = if (0..70).contains(&y) {
@@ -619,13 +620,14 @@ fn dates(db: &Connection) -> rusqlite::Result<()> {
         if !(0..60).contains(&m) || !(0.0..60.0).contains(&s) {
             return Ok(SV::Null);
         }
-        let total = (h.abs() * 3600 + m * 60) as f64 + s;
+        let total = h.unsigned_abs() as f64 * 3600.0 + (m * 60) as f64 + s;
         Ok(SV::Text(fmt_time(if h < 0 { -total } else { total })))
     })?;
     reg(db, "period_diff", 2, true, |ctx| {
         let (Some(a), Some(b)) = (int(&ctx.get_raw(0)), int(&ctx.get_raw(1))) else { return Ok(SV::Null) };
+        // In i128: no overflow for any BIGINT period (the result wraps as MySQL's does).
         let months = |p: i64| {
-            let (y, m) = (p / 100, p % 100);
+            let (y, m) = ((p / 100) as i128, (p % 100) as i128);
             let y = if y < 70 {
                 y + 2000
             } else if y < 100 {
@@ -635,11 +637,11 @@ fn dates(db: &Connection) -> rusqlite::Result<()> {
             };
             y * 12 + m - 1
         };
-        Ok(SV::Integer(months(a) - months(b)))
+        Ok(SV::Integer((months(a) - months(b)) as i64))
     })?;
     reg(db, "period_add", 2, true, |ctx| {
         let (Some(p), Some(n)) = (int(&ctx.get_raw(0)), int(&ctx.get_raw(1))) else { return Ok(SV::Null) };
-        let (y, m) = (p / 100, p % 100);
+        let (y, m) = ((p / 100) as i128, (p % 100) as i128);
         let y = if y < 70 {
             y + 2000
         } else if y < 100 {
@@ -647,8 +649,8 @@ fn dates(db: &Connection) -> rusqlite::Result<()> {
         } else {
             y
         };
-        let t = y * 12 + m - 1 + n;
-        Ok(SV::Integer(t.div_euclid(12) * 100 + t.rem_euclid(12) + 1))
+        let t = y * 12 + m - 1 + n as i128;
+        Ok(SV::Integer((t.div_euclid(12) * 100 + t.rem_euclid(12) + 1) as i64))
     })?;
     reg(db, "sec_to_time", 1, true, |ctx| Ok(num(&ctx.get_raw(0)).map_or(SV::Null, |s| SV::Text(fmt_time(s)))))?;
     reg(db, "time_to_sec", 1, true, |ctx| Ok(targ(ctx, 0).and_then(|s| time_seconds(&s)).map_or(SV::Null, |v| if v.fract() == 0.0 { SV::Integer(v as i64) } else { SV::Real(v) })))?;
