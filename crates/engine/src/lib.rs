@@ -27,11 +27,13 @@ pub mod error;
 pub mod limits;
 pub mod stack;
 pub mod strtype;
+pub mod warnings;
 
 pub use access::{privs, Access};
 pub use error::SqlError;
 pub use turnstile_wire::response::Column;
 pub use turnstile_wire::value::Value;
+pub use warnings::{Level, Warning, Warnings};
 
 /// Receives a result set. Engines call `columns` once, then `row` per row.
 /// The server's sink encodes straight into the connection's output buffer.
@@ -189,6 +191,9 @@ pub struct ExecContext<'a> {
     pub client: &'a dyn ClientProbe,
     /// How deep a recursive CTE may go (the session's cte_max_recursion_depth).
     pub cte_max_recursion_depth: u64,
+    /// Notes and warnings the statement raises (SHOW WARNINGS); None for
+    /// the engine's own work, whose warnings nobody reads.
+    warnings: Option<&'a Warnings>,
     /// When the client is asked next (0: not yet started).
     next_probe_ms: std::cell::Cell<u64>,
 }
@@ -196,7 +201,7 @@ pub struct ExecContext<'a> {
 impl<'a> ExecContext<'a> {
     /// A context for a session's statement: its kill flag, wait hook and
     /// client; no privileges until the front adds them.
-    pub fn new(waits: &'a dyn WaitHook, killed: &'a std::sync::atomic::AtomicBool, client: &'a dyn ClientProbe) -> ExecContext<'a> {
+    pub fn new(waits: &'a dyn WaitHook, killed: &'a std::sync::atomic::AtomicBool, client: &'a dyn ClientProbe, warnings: &'a Warnings) -> ExecContext<'a> {
         ExecContext {
             waits,
             killed,
@@ -205,6 +210,7 @@ impl<'a> ExecContext<'a> {
             deadline_kind: Interruption::TimedOut,
             client,
             cte_max_recursion_depth: DEFAULT_CTE_DEPTH,
+            warnings: Some(warnings),
             next_probe_ms: std::cell::Cell::new(0),
         }
     }
@@ -219,6 +225,7 @@ impl<'a> ExecContext<'a> {
             deadline_kind: Interruption::TimedOut,
             client: &NoClient,
             cte_max_recursion_depth: DEFAULT_CTE_DEPTH,
+            warnings: None,
             next_probe_ms: std::cell::Cell::new(0),
         }
     }
@@ -236,8 +243,34 @@ impl<'a> ExecContext<'a> {
             deadline_kind: self.deadline_kind,
             client: self.client,
             cte_max_recursion_depth: self.cte_max_recursion_depth,
+            warnings: self.warnings,
             next_probe_ms: std::cell::Cell::new(self.next_probe_ms.get()),
         }
+    }
+
+    /// Raise a note (SHOW WARNINGS level Note), e.g. 1051 for DROP TABLE IF
+    /// EXISTS of a missing table.
+    pub fn note(&self, code: u16, message: impl Into<String>) {
+        if let Some(w) = self.warnings {
+            w.note(code, message);
+        }
+    }
+
+    /// Raise a warning (level Warning), e.g. 1264 for a value clipped to its column.
+    pub fn warn(&self, code: u16, message: impl Into<String>) {
+        if let Some(w) = self.warnings {
+            w.warn(code, message);
+        }
+    }
+
+    /// Conditions raised so far by this statement.
+    pub fn warning_count(&self) -> u64 {
+        self.warnings.map_or(0, Warnings::count)
+    }
+
+    /// The statement's collector, if it has one.
+    pub fn warnings(&self) -> Option<&'a Warnings> {
+        self.warnings
     }
 
     /// The same context with a deadline (coarse-clock milliseconds, 0: none)

@@ -79,6 +79,12 @@ pub struct SessionState {
     pub deadline_kind: turnstile_engine::Interruption,
     /// SQL-text prepared statements: name -> (text, parameter count).
     pub sql_prepared: HashMap<String, (String, usize)>,
+    /// The diagnostics area (SHOW WARNINGS): the conditions kept, and how
+    /// many were raised (@@warning_count), from front/diagnostics.rs.
+    pub diagnostics: Vec<turnstile_engine::Warning>,
+    pub diagnostics_count: u64,
+    /// Conditions the last statement raised (its OK or EOF packet's count).
+    pub statement_warnings: u16,
 }
 
 impl SessionState {
@@ -95,6 +101,8 @@ impl SessionState {
         self.autocommit = true;
         self.priv_cache = None;
         self.sql_prepared.clear();
+        self.diagnostics.clear();
+        self.diagnostics_count = 0;
     }
 
     /// A variable's value as this session sees it.

@@ -552,7 +552,8 @@ impl Session {
         if let Some(mut e) = self.engine.take() {
             e.cancel_paused();
             if e.in_transaction() {
-                let ctx = ExecContext::new(self.waits, &self.handle.killed, &self.probe);
+                let warnings = turnstile_engine::Warnings::default();
+                let ctx = ExecContext::new(self.waits, &self.handle.killed, &self.probe, &warnings);
                 let _ = e.rollback(&ctx);
             }
         }

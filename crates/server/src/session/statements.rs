@@ -103,7 +103,8 @@ impl Session {
             let format = std::mem::take(&mut self.row_format);
             let mut sink = WireSink::new(out, &mut self.seq, deprecate_eof, p.binary, format, flush, 0, self.pausable);
             sink.sent_columns = true;
-            let ctx = ExecContext::new(self.waits, &self.handle.killed, &self.probe).with_deadline(self.sql.deadline_ms, self.sql.deadline_kind);
+            let warnings = turnstile_engine::Warnings::default();
+            let ctx = ExecContext::new(self.waits, &self.handle.killed, &self.probe, &warnings).with_deadline(self.sql.deadline_ms, self.sql.deadline_kind);
             let r = engine.resume(&ctx, &mut sink);
             let r = if sink.io_error.is_some() { Err(None) } else { r.map_err(Some) };
             self.row_format = std::mem::take(&mut sink.format);
@@ -164,13 +165,14 @@ impl Session {
             Err(None) => Step::Close,
             Ok(Outcome::Paused) => Step::Paused,
             Ok(Outcome::Rows) => {
+                let warnings = self.sql.statement_warnings;
                 if !sent_columns {
                     // An engine that streamed nothing still owes a well-formed reply.
-                    self.send_ok(out, 0, 0, 0, more);
+                    self.send_ok(out, 0, 0, warnings, more);
                 } else if self.deprecate_eof() {
-                    self.packet(out, |o| encode_ok(o, 0xfe, 0, 0, st, 0, ""));
+                    self.packet(out, |o| encode_ok(o, 0xfe, 0, 0, st, warnings, ""));
                 } else {
-                    self.packet(out, |o| encode_eof(o, 0, st));
+                    self.packet(out, |o| encode_eof(o, warnings, st));
                 }
                 Step::Next
             }
@@ -206,7 +208,8 @@ impl Session {
         let mut format = std::mem::take(&mut self.row_format);
         set_row_format(&mut format, binary, columns);
         let mut sink = WireSink::new(out, &mut self.seq, deprecate_eof, binary, format, flush, status_before, self.pausable);
-        let ctx = ExecContext::new(self.waits, &self.handle.killed, &self.probe);
+        let warnings = turnstile_engine::Warnings::default();
+        let ctx = ExecContext::new(self.waits, &self.handle.killed, &self.probe, &warnings);
         let mut call = Call { sess: &mut self.sql, engine: engine.as_mut(), ops: &*self.server, ctx: &ctx, params };
         let result = if direct { front::execute_direct(&mut call, sql, &mut sink) } else { front::execute(&mut call, sql, &mut sink) };
         let sent_columns = sink.sent_columns;

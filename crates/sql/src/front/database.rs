@@ -71,13 +71,21 @@ pub(super) fn database_ddl(call: &mut Call<'_, '_>, sql: &str, toks: &[Token]) -
     let engine = call.ops.engine();
     if create {
         let created = engine.create_database(&name, guard)?;
-        Ok(Some(Outcome::Done(Done { affected_rows: created as u64, warnings: (!created) as u16, ..Default::default() })))
+        if !created {
+            let e = SqlError::database_exists(&name);
+            call.ctx.note(e.code, e.message);
+        }
+        Ok(Some(Outcome::Done(Done { affected_rows: created as u64, ..Default::default() })))
     } else {
         let dropped = engine.drop_database(&name, guard)?;
         if call.sess.db.as_deref() == Some(name.as_str()) {
             call.sess.db = None;
             call.engine.set_database(None)?;
         }
-        Ok(Some(Outcome::Done(Done { affected_rows: 0, warnings: (!dropped) as u16, ..Default::default() })))
+        if !dropped {
+            let e = SqlError::drop_missing_database(&name);
+            call.ctx.note(e.code, e.message);
+        }
+        Ok(Some(Outcome::Done(Done { affected_rows: 0, ..Default::default() })))
     }
 }

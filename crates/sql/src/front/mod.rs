@@ -13,7 +13,8 @@
 //! - `engine`: everything else, run by the engine with the session's privileges;
 //! - `access`: the session's privileges, cached;
 //! - `session_env`: what expressions see of the session (variables, USER(), SLEEP(), ...);
-//! - `deadline`: the statement's time limit (max_execution_time and friends).
+//! - `deadline`: the statement's time limit (max_execution_time and friends);
+//! - `diagnostics`: the notes, warnings and error a statement leaves for SHOW WARNINGS.
 //!
 //! The public paths (`front::execute`, `front::Call`, `front::use_database`, ...)
 //! are those of the single file this module was.
@@ -22,6 +23,7 @@ mod access;
 mod account;
 mod database;
 mod deadline;
+mod diagnostics;
 mod engine;
 mod process;
 mod select;
@@ -65,8 +67,9 @@ fn lex_or_syntax(sql: &str) -> Result<Vec<Token>, SqlError> {
 
 /// Run one statement (multi-statement texts are split by the caller).
 pub fn execute(call: &mut Call<'_, '_>, sql: &str, sink: &mut dyn RowSink) -> Result<Outcome, SqlError> {
-    let result = deadline::time_limited(call, sql, |call| statement(call, sql, sink));
+    let mut result = deadline::time_limited(call, sql, |call| statement(call, sql, sink));
     note_row_count(call, &result);
+    diagnostics::record(call, sql, &mut result);
     result
 }
 
@@ -103,8 +106,9 @@ fn is_engine_dml(kw: &str, sql: &str) -> bool {
 /// Execute a statement `is_direct_engine` accepted: what `execute` does for
 /// it, without classifying the text again.
 pub fn execute_direct(call: &mut Call<'_, '_>, sql: &str, sink: &mut dyn RowSink) -> Result<Outcome, SqlError> {
-    let result = deadline::time_limited(call, sql, |call| engine::engine_run(call, sql, sink));
+    let mut result = deadline::time_limited(call, sql, |call| engine::engine_run(call, sql, sink));
     note_row_count(call, &result);
+    diagnostics::record(call, sql, &mut result);
     result
 }
 

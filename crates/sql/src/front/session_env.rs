@@ -108,7 +108,8 @@ pub fn read_sys_var(sess: &SessionState, ops: &dyn ServerOps, engine: &dyn Engin
     // Variables computed from session state.
     match name {
         "identity" | "last_insert_id" => return Ok(Value::UInt(sess.last_insert_id)),
-        "warning_count" | "error_count" => return Ok(Value::Int(0)),
+        "warning_count" => return Ok(Value::UInt(sess.diagnostics_count)),
+        "error_count" => return Ok(Value::Int(super::diagnostics::error_count(&sess.diagnostics))),
         "in_transaction" => return Ok(Value::Int(engine.in_transaction() as i64)),
         "timestamp" if !sess.vars.contains_key("timestamp") => return Ok(Value::Double(expr::unix_now() as f64)),
         "hostname" => return Ok(Value::str(&hostname())),

@@ -102,9 +102,8 @@ pub(super) fn show(call: &mut Call<'_, '_>, sql: &str, sink: &mut dyn RowSink) -
     if p.eat_kw("DATABASES") || p.eat_kw("SCHEMAS") {
         return show_databases(call, &mut p, sink);
     }
-    if p.eat_kw("WARNINGS") || p.eat_kw("ERRORS") {
-        sink.columns(&[Column::varchar("Level"), Column::computed("Code", coltype::LONG), Column::varchar("Message")])?;
-        return Ok(Outcome::Rows);
+    if let Some(out) = super::diagnostics::show(call, &mut p, sink)? {
+        return Ok(out);
     }
     if p.eat_kw("ENGINES") {
         return show_engines(call, sink);

@@ -93,7 +93,7 @@ impl SqliteSession {
         let begin = conn.exec("BEGIN IMMEDIATE");
         let result = match begin {
             Ok(()) => {
-                let r = self.ddl_body(&stmt, &schema, &dbname, db.as_ref());
+                let r = self.ddl_body(ctx, &stmt, &schema, &dbname, db.as_ref());
                 let conn = self.conn.as_ref().expect("conn");
                 match r {
                     Ok(out) => match conn.exec("COMMIT") {
@@ -188,7 +188,7 @@ impl SqliteSession {
         }
     }
 
-    fn ddl_body(&mut self, stmt: &Ddl, schema: &str, dbname: &str, db: Option<&Arc<Db>>) -> Result<Outcome, SqlError> {
+    fn ddl_body(&mut self, ctx: &ExecContext<'_>, stmt: &Ddl, schema: &str, dbname: &str, db: Option<&Arc<Db>>) -> Result<Outcome, SqlError> {
         let temp = db.is_none();
         let ok = |warnings: u16| Ok(Outcome::Done(Done { warnings, ..Default::default() }));
         match stmt {
@@ -200,10 +200,12 @@ impl SqliteSession {
                     return Err(SqlError::new(1103, "42000", format!("Incorrect table name '{}'", table.1)));
                 }
                 if self.def_of(schema, &table.1).is_some() || self.sqlite_object_exists(schema, &table.1)? {
+                    let exists = format!("Table '{}' already exists", table.1);
                     if *if_not_exists {
-                        return ok(1);
+                        ctx.note(1050, exists);
+                        return ok(0);
                     }
-                    return Err(SqlError::new(1050, "42S01", format!("Table '{}' already exists", table.1)));
+                    return Err(SqlError::new(1050, "42S01", exists));
                 }
                 let mut def: TableDef = match like {
                     Some(src) => {
@@ -243,10 +245,14 @@ impl SqliteSession {
                         None => missing.push(format!("{}.{}", t.0.as_deref().unwrap_or(&dbn), t.1)),
                     }
                 }
-                if !missing.is_empty() && !if_exists {
-                    return Err(SqlError::new(1051, "42S02", format!("Unknown table '{}'", missing.join(","))));
+                if !missing.is_empty() {
+                    let unknown = format!("Unknown table '{}'", missing.join(","));
+                    if !if_exists {
+                        return Err(SqlError::new(1051, "42S02", unknown));
+                    }
+                    ctx.note(1051, unknown);
                 }
-                ok(missing.len() as u16)
+                ok(0)
             }
             Ddl::Truncate { table } => {
                 let d = self.def_of(schema, &table.1).ok_or_else(|| errors::no_such_table(dbname, &table.1))?;
