@@ -13,8 +13,9 @@
 //! starts a comment only when the second dash is followed by whitespace, a
 //! control character or the end of the text (`SELECT 1--1` is 1 - -1);
 //! `/* ... */` is a comment, except the executable comments `/*! ... */` and
-//! `/*!NNNNN ... */` with NNNNN up to `VERSION_ID`, whose content is SQL.
-//! MariaDB's `/*M! ... */` and a later version's comment are comments.
+//! `/*!NNNNN ... */` (exactly five digits) with NNNNN up to `VERSION_ID`,
+//! whose content is SQL. MariaDB's `/*M! ... */` and a later version's
+//! comment are comments (`executed_comment`).
 
 /// The MySQL version Turnstile answers as (`SERVER_VERSION` 8.0.36), for
 /// versioned executable comments.
@@ -102,21 +103,25 @@ pub fn first_keyword(sql: &str) -> String {
 }
 
 /// Where the content of the executable comment at `i` starts, if it is one
-/// that runs: `/*! ... */` and `/*!NNNNN ... */` with NNNNN up to
-/// `VERSION_ID`, as in MySQL. A later version's comment, and MariaDB's
-/// `/*M! ... */` (which MySQL reads as a comment: mariadb-dump writes
-/// `/*M!999999\- enable the sandbox mode */` and MariaDB-only SETs there),
-/// are comments.
+/// that runs, by MySQL 8.0's rule: `/*!` followed by exactly five digits is
+/// versioned, and runs when that version is at most `VERSION_ID` (a sixth
+/// digit is content, as in MySQL 8.0); `/*!` followed by anything else runs,
+/// all of it (`/*!1 + 1 */` is `1 + 1`). A later version's comment is a
+/// comment, and so is MariaDB's `/*M! ... */`, which MySQL reads as a plain
+/// comment: mariadb-dump writes `/*M!999999\- enable the sandbox mode */`
+/// and MariaDB-only SETs there. (MariaDB differs: it reads five or six
+/// digits, runs `/*M!NNNNNN` up to its own version and skips `/*!50700` to
+/// `/*!99999`, MySQL-only syntax; docs/compatibility.md.)
 fn executed_comment(b: &[u8], i: usize) -> Option<usize> {
     if !b[i..].starts_with(b"/*!") {
         return None;
     }
-    let digits = b[i + 3..].iter().take_while(|d| d.is_ascii_digit()).count();
-    let version = std::str::from_utf8(&b[i + 3..i + 3 + digits]).ok().and_then(|d| d.parse::<u64>().ok());
-    match version {
-        Some(v) if v > u64::from(VERSION_ID) => None,
-        _ => Some(i + 3 + digits),
+    let digits = &b[i + 3..];
+    if digits.len() < 5 || !digits[..5].iter().all(u8::is_ascii_digit) {
+        return Some(i + 3);
     }
+    let version = digits[..5].iter().fold(0u32, |v, d| v * 10 + u32::from(d - b'0'));
+    (version <= VERSION_ID).then_some(i + 8)
 }
 
 /// The offset of the newline that ends the line comment at `i` (or the end).
@@ -157,6 +162,16 @@ mod tests {
         assert_eq!(comment_at(b"/*!40101 SET */", 0), Some(Comment::Executable(8)));
         assert_eq!(comment_at(b"/*!90000 SET */", 0), Some(Comment::Skip(15)));
         assert_eq!(comment_at(b"/*M!100616 SET */", 0), Some(Comment::Skip(17)));
+        assert_eq!(comment_at(b"/*M!999999\\- enable the sandbox mode */", 0), Some(Comment::Skip(39)));
+        assert_eq!(comment_at(b"/*!80036 SET */", 0), Some(Comment::Executable(8)));
+        assert_eq!(comment_at(b"/*!80037 SET */", 0), Some(Comment::Skip(15)));
+        // Exactly five digits make a version (MySQL 8.0): fewer are content,
+        // and a sixth digit is content too.
+        assert_eq!(comment_at(b"/*!1 +1 */", 0), Some(Comment::Executable(3)));
+        assert_eq!(comment_at(b"/*!4010 SET */", 0), Some(Comment::Executable(3)));
+        assert_eq!(comment_at(b"/*!100100 SET */", 0), Some(Comment::Executable(8)));
+        assert_eq!(comment_at(b"/*!999999 SET */", 0), Some(Comment::Skip(16)));
+        assert_eq!(comment_at(b"/*!8003", 0), Some(Comment::Executable(3)));
         assert_eq!(comment_at(b"/", 0), None);
     }
 
