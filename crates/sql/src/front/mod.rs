@@ -65,6 +65,24 @@ fn lex_or_syntax(sql: &str) -> Result<Vec<Token>, SqlError> {
     lex::tokenize(sql).map_err(|e| SqlError::syntax(&sql[e.at..]))
 }
 
+/// A statement with no first word. Only comments (`/* x */`, the trailing
+/// `-- Dump completed on ...` of a dump sent as one multi-statement query, a
+/// later version's `/*!99999 ... */`) is an empty OK, as in MySQL and
+/// MariaDB; nothing at all, blanks or `;` alone is 1065; anything else
+/// (`(1)`, `= 1`) is a syntax error.
+fn empty_statement(sql: &str) -> Result<Outcome, SqlError> {
+    let toks = lex_or_syntax(sql)?;
+    if toks.iter().any(|t| !t.is_op(";")) {
+        return Err(SqlError::syntax(sql.trim()));
+    }
+    let blank = sql.bytes().all(|c| c.is_ascii_whitespace() || c == b';');
+    if blank {
+        Err(SqlError::empty_query())
+    } else {
+        Ok(ok())
+    }
+}
+
 /// Run one statement (multi-statement texts are split by the caller).
 pub fn execute(call: &mut Call<'_, '_>, sql: &str, sink: &mut dyn RowSink) -> Result<Outcome, SqlError> {
     let mut result = deadline::time_limited(call, sql, |call| statement(call, sql, sink));
@@ -141,13 +159,7 @@ fn statement(call: &mut Call<'_, '_>, sql: &str, sink: &mut dyn RowSink) -> Resu
             access::require(call, None, privs::ADMIN, "RELOAD")?;
             Ok(ok())
         }
-        "" => {
-            if lex_or_syntax(sql)?.is_empty() {
-                Err(SqlError::empty_query())
-            } else {
-                Err(SqlError::syntax(sql.trim()))
-            }
-        }
+        "" => empty_statement(sql),
         "TRUNCATE" => {
             if call.engine.in_transaction() {
                 call.engine.commit(call.ctx)?;
