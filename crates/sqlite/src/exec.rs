@@ -168,6 +168,12 @@ impl EngineSession for SqliteSession {
             }
         }
         if let Some(c) = self.conn.take() {
+            // Foreign-key checks stay off for the session (`fk_off`): the
+            // next connection gets them off again (`ensure_conn_for_read`),
+            // this one goes back to the pool with them on.
+            if self.fk_off {
+                let _ = c.exec("PRAGMA foreign_keys=ON");
+            }
             self.inner.return_conn(c);
         }
         self.db = db.filter(|d| !Catalog::is_system(d)).map(str::to_string);

@@ -28,6 +28,10 @@ impl SqliteSession {
         if self.conn.is_none() {
             let c = self.inner.take_conn_for_read(self.db.as_deref())?;
             c.counters.last_insert_id.store(self.last_insert_id, Ordering::Relaxed);
+            if self.fk_off {
+                // SET foreign_key_checks=0 holds for the session, across USE.
+                let _ = c.exec("PRAGMA foreign_keys=OFF");
+            }
             self.conn = Some(c);
         }
         Ok(())

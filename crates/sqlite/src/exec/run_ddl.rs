@@ -113,7 +113,10 @@ impl SqliteSession {
         };
         let conn = self.conn.as_mut().expect("conn");
         conn.end_call();
-        if fk_off {
+        if fk_off && !self.fk_off {
+            // Back on only when the session has them on: ALTER TABLE ...
+            // DISABLE KEYS, which every dump sends, must not turn on the
+            // checks a dump's SET FOREIGN_KEY_CHECKS=0 turned off.
             let _ = conn.exec("PRAGMA foreign_keys=ON");
         }
         // Refresh the shared definitions (also after a failure: harmless).
