@@ -87,6 +87,7 @@ pub fn map(ext: c_int, msg: &str, original: &str, home: Option<&str>) -> SqlErro
                     1292 if col.starts_with("Incorrect") => SqlError::new(1292, "22007", col.to_string()),
                     1292 => SqlError::new(1292, "22007", format!("Incorrect datetime value for column '{}' at row 1", col)),
                     3685 => SqlError::new(3685, "HY000", col.to_string()),
+                    3819 => SqlError::new(3819, "HY000", format!("Check constraint '{}' is violated.", col)),
                     1582 => SqlError::new(1582, "42000", col.to_string()),
                     other => SqlError::new(other, "HY000", col.to_string()),
                 };

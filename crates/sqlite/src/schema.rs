@@ -50,6 +50,10 @@ pub struct ColumnDef {
     pub collation: Option<String>,
     /// ENUM / SET members.
     pub members: Vec<String>,
+    /// `CHECK (json_valid(col))` on a text column: MariaDB's JSON type, as
+    /// mariadb-dump writes it; values must be valid JSON (error 3819).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub json_check: bool,
 }
 
 impl ColumnDef {
@@ -69,6 +73,7 @@ impl ColumnDef {
             comment: String::new(),
             collation: None,
             members: Vec::new(),
+            json_check: false,
         }
     }
 
@@ -449,6 +454,9 @@ impl TableDef {
             }
             if !c.comment.is_empty() {
                 l.push_str(&format!(" COMMENT {}", quote_str(&c.comment)));
+            }
+            if c.json_check {
+                l.push_str(&format!(" CHECK (json_valid({}))", quote_ident(&c.name)));
             }
             lines.push(l);
         }

@@ -171,6 +171,12 @@ pub fn column_def(c: &mut TokenCursor<'_>) -> Result<(ColumnDef, bool, bool), Sq
             c.number()?;
         } else if c.is_kw("GENERATED") || c.is_kw("AS") {
             return Err(SqlError::unsupported("generated columns"));
+        } else if c.is_kw("CHECK") && json_valid_check(c, &col.name) {
+            // MariaDB's JSON: `longtext ... CHECK (json_valid(`c`))`.
+            if !col.base.is_text() {
+                return Err(SqlError::unsupported("CHECK constraints"));
+            }
+            col.json_check = true;
         } else if c.is_kw("CHECK") || (c.is_kw("CONSTRAINT") && c.peek_at(2).is_some_and(|t| t.is_kw("CHECK"))) {
             return Err(SqlError::unsupported("CHECK constraints"));
         } else if c.is_kw("REFERENCES") {
@@ -207,6 +213,25 @@ pub fn column_def(c: &mut TokenCursor<'_>) -> Result<(ColumnDef, bool, bool), Sq
         col.nullable = false;
     }
     Ok((col, primary, unique))
+}
+
+/// At `CHECK`: is it `CHECK (json_valid(<this column>))`, the one CHECK
+/// constraint Turnstile keeps? It is how MariaDB declares (and mariadb-dump
+/// writes) a JSON column. Eaten when it is; the cursor stays put otherwise.
+fn json_valid_check(c: &mut TokenCursor<'_>, column: &str) -> bool {
+    let at = |n: usize| c.peek_at(n);
+    let shape = at(1).is_some_and(|t| t.is_op("("))
+        && at(2).is_some_and(|t| t.is_kw("json_valid"))
+        && at(3).is_some_and(|t| t.is_op("("))
+        && at(4).and_then(|t| t.ident()).is_some_and(|n| n.eq_ignore_ascii_case(column))
+        && at(5).is_some_and(|t| t.is_op(")"))
+        && at(6).is_some_and(|t| t.is_op(")"));
+    if shape {
+        (0..7).for_each(|_| {
+            c.next();
+        });
+    }
+    shape
 }
 
 pub fn default_collation_for(cs: &str) -> String {

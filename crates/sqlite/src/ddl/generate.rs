@@ -142,6 +142,11 @@ pub fn sqlite_create_table(def: &TableDef, schema: &str, name: &str) -> String {
         if col.base == Base::Json {
             s.push_str(&format!(" CONSTRAINT {} CHECK (json_valid({}))", check_name(3140, &col.name), q));
         }
+        if col.json_check {
+            // MySQL 8.0 names a column's CHECK `<table>_chk_<n>`.
+            let n = def.columns.iter().take_while(|c| !std::ptr::eq(*c, col)).filter(|c| c.json_check).count() + 1;
+            s.push_str(&format!(" CONSTRAINT {} CHECK (json_valid({}))", check_name(3819, &format!("{}_chk_{}", def.name, n)), q));
+        }
         if col.base.is_temporal() {
             let kind = match col.base {
                 Base::Date => "date",
