@@ -8,6 +8,8 @@
 //! whose SCHEMATA, TABLES, COLUMNS, STATISTICS, KEY_COLUMN_USAGE and
 //! TABLE_CONSTRAINTS tables are refilled from the definitions before each
 //! statement that reads them (statements that do not name it never pay).
+//! FILES and PARTITIONS (read by mysqldump and mariadb-dump) are always
+//! empty: no tablespaces, no partitioned tables.
 
 use super::conn::Conn;
 use super::exec::SqliteSession;
@@ -116,7 +118,7 @@ enum Describe {
 /// The definition of table `name` (in `db`, or the current database), if the
 /// session may describe it.
 fn table(sess: &mut SqliteSession, access: &dyn Access, what: Describe, db: Option<String>, name: &str) -> Result<(String, Arc<TableDef>), SqlError> {
-    let db = match db.or_else(|| sess.current_db().map(str::to_string)) {
+    let db = match db.or_else(|| sess.shown_db().map(str::to_string)) {
         Some(d) => d,
         None => return Err(SqlError::no_database()),
     };
@@ -136,6 +138,24 @@ fn table(sess: &mut SqliteSession, access: &dyn Access, what: Describe, db: Opti
     let d = sess.inner().db(&db)?;
     let t = d.schema().table(name).cloned().ok_or_else(|| super::errors::no_such_table(&db, name))?;
     Ok((db, t))
+}
+
+/// MySQL 8.0's log tables, `mysql.general_log` and `mysql.slow_log`, as
+/// SHOW CREATE TABLE prints them. Turnstile keeps no log in tables; they are
+/// described (not listed, not readable) because mariadb-dump --all-databases
+/// asks for them whenever it dumps `mysql`, and its dump creates them IF NOT
+/// EXISTS (`is_log_table`).
+pub fn log_table(db: &str, name: &str) -> Option<&'static str> {
+    if !db.eq_ignore_ascii_case("mysql") {
+        return None;
+    }
+    const GENERAL: &str = "CREATE TABLE `general_log` (\n  `event_time` timestamp(6) NOT NULL DEFAULT CURRENT_TIMESTAMP(6) ON UPDATE CURRENT_TIMESTAMP(6),\n  `user_host` mediumtext NOT NULL,\n  `thread_id` bigint unsigned NOT NULL,\n  `server_id` int unsigned NOT NULL,\n  `command_type` varchar(64) NOT NULL,\n  `argument` mediumblob NOT NULL\n) ENGINE=CSV DEFAULT CHARSET=utf8mb3 COMMENT='General log'";
+    const SLOW: &str = "CREATE TABLE `slow_log` (\n  `start_time` timestamp(6) NOT NULL DEFAULT CURRENT_TIMESTAMP(6) ON UPDATE CURRENT_TIMESTAMP(6),\n  `user_host` mediumtext NOT NULL,\n  `query_time` time(6) NOT NULL,\n  `lock_time` time(6) NOT NULL,\n  `rows_sent` int NOT NULL,\n  `rows_examined` int NOT NULL,\n  `db` varchar(512) NOT NULL,\n  `last_insert_id` int NOT NULL,\n  `insert_id` int NOT NULL,\n  `server_id` int unsigned NOT NULL,\n  `sql_text` mediumblob NOT NULL,\n  `thread_id` bigint unsigned NOT NULL\n) ENGINE=CSV DEFAULT CHARSET=utf8mb3 COMMENT='Slow log'";
+    match name.to_ascii_lowercase().as_str() {
+        "general_log" => Some(GENERAL),
+        "slow_log" => Some(SLOW),
+        _ => None,
+    }
 }
 
 fn columns_header(full: bool) -> Vec<Column> {
@@ -246,7 +266,7 @@ pub fn run(sess: &mut SqliteSession, access: &dyn Access, sql: &str, sink: &mut 
     c.expect_kw("SHOW")?;
     let full = c.eat_kw("FULL");
     if c.eat_kw("TABLES") {
-        let db = from_db(&mut c)?.or_else(|| sess.current_db().map(str::to_string)).ok_or_else(SqlError::no_database)?;
+        let db = from_db(&mut c)?.or_else(|| sess.shown_db().map(str::to_string)).ok_or_else(SqlError::no_database)?;
         let f = Filter::parse(&mut c)?;
         end(&mut c)?;
         let mut cols = vec![txt(&format!("Tables_in_{}", db))];
@@ -331,7 +351,7 @@ pub fn run(sess: &mut SqliteSession, access: &dyn Access, sql: &str, sink: &mut 
     }
     if c.eat_kw("CREATE") {
         if c.eat_kw("DATABASE") || c.eat_kw("SCHEMA") {
-            let _ = c.eat_kws(&["IF", "NOT", "EXISTS"]);
+            let if_not_exists = c.eat_kws(&["IF", "NOT", "EXISTS"]);
             let db = c.ident()?;
             end(&mut c)?;
             access.check_db(&db)?;
@@ -339,7 +359,14 @@ pub fn run(sess: &mut SqliteSession, access: &dyn Access, sql: &str, sink: &mut 
                 return Err(SqlError::unknown_database(&db));
             }
             sink.columns(&[txt("Database"), txt("Create Database")])?;
-            sink.row(&[s(&db), s(&format!("CREATE DATABASE `{}` /*!40100 DEFAULT CHARACTER SET utf8mb4 COLLATE utf8mb4_general_ci */ /*!80016 DEFAULT ENCRYPTION='N' */", db.replace('`', "``")))])?;
+            // MySQL and MariaDB echo IF NOT EXISTS (mysqldump and
+            // mariadb-dump ask for it: the dump then restores over an
+            // existing database).
+            let ine = if if_not_exists { "/*!32312 IF NOT EXISTS*/ " } else { "" };
+            sink.row(&[
+                s(&db),
+                s(&format!("CREATE DATABASE {ine}`{}` /*!40100 DEFAULT CHARACTER SET utf8mb4 COLLATE utf8mb4_general_ci */ /*!80016 DEFAULT ENCRYPTION='N' */", db.replace('`', "``"))),
+            ])?;
             return Ok(Outcome::Rows);
         }
         if !c.eat_kw("TABLE") {
@@ -350,6 +377,11 @@ pub fn run(sess: &mut SqliteSession, access: &dyn Access, sql: &str, sink: &mut 
         }
         let (db, name) = c.qualified()?;
         end(&mut c)?;
+        if let Some(create) = db.as_deref().or(sess.shown_db()).and_then(|d| log_table(d, &name)) {
+            sink.columns(&[txt("Table"), txt("Create Table")])?;
+            sink.row(&[s(&name), s(create)])?;
+            return Ok(Outcome::Rows);
+        }
         let (dbn, t) = table(sess, access, Describe::Create, db, &name)?;
         let ai = if t.auto_increment_column().is_some() { auto_increment_of(sess, &dbn, &t.name) } else { None };
         sink.columns(&[txt("Table"), txt("Create Table")])?;
@@ -358,7 +390,7 @@ pub fn run(sess: &mut SqliteSession, access: &dyn Access, sql: &str, sink: &mut 
     }
     if c.eat_kw("TABLE") {
         c.expect_kw("STATUS")?;
-        let db = from_db(&mut c)?.or_else(|| sess.current_db().map(str::to_string)).ok_or_else(SqlError::no_database)?;
+        let db = from_db(&mut c)?.or_else(|| sess.shown_db().map(str::to_string)).ok_or_else(SqlError::no_database)?;
         let f = Filter::parse(&mut c)?;
         end(&mut c)?;
         access.check_db(&db)?;
@@ -483,25 +515,42 @@ fn datetime_of(secs: u64) -> String {
 /// case-insensitively as in MySQL, where they come out in the connection's
 /// collation (MariaDB Connector/J's getColumns tests `IS_NULLABLE = 'yes'`).
 const INFO_TABLES: &str = "
-CREATE TABLE information_schema.SCHEMATA (CATALOG_NAME TEXT, SCHEMA_NAME TEXT, DEFAULT_CHARACTER_SET_NAME TEXT COLLATE ts_ci, DEFAULT_COLLATION_NAME TEXT COLLATE ts_ci, SQL_PATH TEXT, DEFAULT_ENCRYPTION TEXT);
-CREATE TABLE information_schema.TABLES (TABLE_CATALOG TEXT, TABLE_SCHEMA TEXT, TABLE_NAME TEXT, TABLE_TYPE TEXT COLLATE ts_ci, ENGINE TEXT COLLATE ts_ci, VERSION INTEGER, ROW_FORMAT TEXT COLLATE ts_ci, TABLE_ROWS INTEGER, AVG_ROW_LENGTH INTEGER, DATA_LENGTH INTEGER, MAX_DATA_LENGTH INTEGER, INDEX_LENGTH INTEGER, DATA_FREE INTEGER, AUTO_INCREMENT INTEGER, CREATE_TIME TEXT, UPDATE_TIME TEXT, CHECK_TIME TEXT, TABLE_COLLATION TEXT COLLATE ts_ci, CHECKSUM INTEGER, CREATE_OPTIONS TEXT, TABLE_COMMENT TEXT);
-CREATE TABLE information_schema.COLUMNS (TABLE_CATALOG TEXT, TABLE_SCHEMA TEXT, TABLE_NAME TEXT, COLUMN_NAME TEXT, ORDINAL_POSITION INTEGER, COLUMN_DEFAULT TEXT, IS_NULLABLE TEXT COLLATE ts_ci, DATA_TYPE TEXT COLLATE ts_ci, CHARACTER_MAXIMUM_LENGTH INTEGER, CHARACTER_OCTET_LENGTH INTEGER, NUMERIC_PRECISION INTEGER, NUMERIC_SCALE INTEGER, DATETIME_PRECISION INTEGER, CHARACTER_SET_NAME TEXT COLLATE ts_ci, COLLATION_NAME TEXT COLLATE ts_ci, COLUMN_TYPE TEXT COLLATE ts_ci, COLUMN_KEY TEXT COLLATE ts_ci, EXTRA TEXT COLLATE ts_ci, PRIVILEGES TEXT, COLUMN_COMMENT TEXT, GENERATION_EXPRESSION TEXT, SRS_ID INTEGER);
-CREATE TABLE information_schema.STATISTICS (TABLE_CATALOG TEXT, TABLE_SCHEMA TEXT, TABLE_NAME TEXT, NON_UNIQUE INTEGER, INDEX_SCHEMA TEXT, INDEX_NAME TEXT, SEQ_IN_INDEX INTEGER, COLUMN_NAME TEXT, COLLATION TEXT, CARDINALITY INTEGER, SUB_PART INTEGER, PACKED TEXT, NULLABLE TEXT COLLATE ts_ci, INDEX_TYPE TEXT COLLATE ts_ci, COMMENT TEXT, INDEX_COMMENT TEXT, IS_VISIBLE TEXT COLLATE ts_ci, EXPRESSION TEXT);
-CREATE TABLE information_schema.KEY_COLUMN_USAGE (CONSTRAINT_CATALOG TEXT, CONSTRAINT_SCHEMA TEXT, CONSTRAINT_NAME TEXT, TABLE_CATALOG TEXT, TABLE_SCHEMA TEXT, TABLE_NAME TEXT, COLUMN_NAME TEXT, ORDINAL_POSITION INTEGER, POSITION_IN_UNIQUE_CONSTRAINT INTEGER, REFERENCED_TABLE_SCHEMA TEXT, REFERENCED_TABLE_NAME TEXT, REFERENCED_COLUMN_NAME TEXT);
-CREATE TABLE information_schema.TABLE_CONSTRAINTS (CONSTRAINT_CATALOG TEXT, CONSTRAINT_SCHEMA TEXT, CONSTRAINT_NAME TEXT, TABLE_SCHEMA TEXT, TABLE_NAME TEXT, CONSTRAINT_TYPE TEXT COLLATE ts_ci, ENFORCED TEXT COLLATE ts_ci);
-CREATE TABLE information_schema.VIEWS (TABLE_CATALOG TEXT, TABLE_SCHEMA TEXT, TABLE_NAME TEXT, VIEW_DEFINITION TEXT, CHECK_OPTION TEXT, IS_UPDATABLE TEXT COLLATE ts_ci, DEFINER TEXT, SECURITY_TYPE TEXT, CHARACTER_SET_CLIENT TEXT, COLLATION_CONNECTION TEXT);
-CREATE TABLE information_schema.ROUTINES (SPECIFIC_NAME TEXT, ROUTINE_CATALOG TEXT, ROUTINE_SCHEMA TEXT, ROUTINE_NAME TEXT, ROUTINE_TYPE TEXT COLLATE ts_ci, DATA_TYPE TEXT COLLATE ts_ci, ROUTINE_DEFINITION TEXT);
-CREATE TABLE information_schema.TRIGGERS (TRIGGER_CATALOG TEXT, TRIGGER_SCHEMA TEXT, TRIGGER_NAME TEXT, EVENT_MANIPULATION TEXT, EVENT_OBJECT_SCHEMA TEXT, EVENT_OBJECT_TABLE TEXT, ACTION_STATEMENT TEXT);
+CREATE TABLE IF NOT EXISTS information_schema.SCHEMATA (CATALOG_NAME TEXT, SCHEMA_NAME TEXT, DEFAULT_CHARACTER_SET_NAME TEXT COLLATE ts_ci, DEFAULT_COLLATION_NAME TEXT COLLATE ts_ci, SQL_PATH TEXT, DEFAULT_ENCRYPTION TEXT);
+CREATE TABLE IF NOT EXISTS information_schema.TABLES (TABLE_CATALOG TEXT, TABLE_SCHEMA TEXT, TABLE_NAME TEXT, TABLE_TYPE TEXT COLLATE ts_ci, ENGINE TEXT COLLATE ts_ci, VERSION INTEGER, ROW_FORMAT TEXT COLLATE ts_ci, TABLE_ROWS INTEGER, AVG_ROW_LENGTH INTEGER, DATA_LENGTH INTEGER, MAX_DATA_LENGTH INTEGER, INDEX_LENGTH INTEGER, DATA_FREE INTEGER, AUTO_INCREMENT INTEGER, CREATE_TIME TEXT, UPDATE_TIME TEXT, CHECK_TIME TEXT, TABLE_COLLATION TEXT COLLATE ts_ci, CHECKSUM INTEGER, CREATE_OPTIONS TEXT, TABLE_COMMENT TEXT);
+CREATE TABLE IF NOT EXISTS information_schema.COLUMNS (TABLE_CATALOG TEXT, TABLE_SCHEMA TEXT, TABLE_NAME TEXT, COLUMN_NAME TEXT, ORDINAL_POSITION INTEGER, COLUMN_DEFAULT TEXT, IS_NULLABLE TEXT COLLATE ts_ci, DATA_TYPE TEXT COLLATE ts_ci, CHARACTER_MAXIMUM_LENGTH INTEGER, CHARACTER_OCTET_LENGTH INTEGER, NUMERIC_PRECISION INTEGER, NUMERIC_SCALE INTEGER, DATETIME_PRECISION INTEGER, CHARACTER_SET_NAME TEXT COLLATE ts_ci, COLLATION_NAME TEXT COLLATE ts_ci, COLUMN_TYPE TEXT COLLATE ts_ci, COLUMN_KEY TEXT COLLATE ts_ci, EXTRA TEXT COLLATE ts_ci, PRIVILEGES TEXT, COLUMN_COMMENT TEXT, GENERATION_EXPRESSION TEXT, SRS_ID INTEGER);
+CREATE TABLE IF NOT EXISTS information_schema.STATISTICS (TABLE_CATALOG TEXT, TABLE_SCHEMA TEXT, TABLE_NAME TEXT, NON_UNIQUE INTEGER, INDEX_SCHEMA TEXT, INDEX_NAME TEXT, SEQ_IN_INDEX INTEGER, COLUMN_NAME TEXT, COLLATION TEXT, CARDINALITY INTEGER, SUB_PART INTEGER, PACKED TEXT, NULLABLE TEXT COLLATE ts_ci, INDEX_TYPE TEXT COLLATE ts_ci, COMMENT TEXT, INDEX_COMMENT TEXT, IS_VISIBLE TEXT COLLATE ts_ci, EXPRESSION TEXT);
+CREATE TABLE IF NOT EXISTS information_schema.KEY_COLUMN_USAGE (CONSTRAINT_CATALOG TEXT, CONSTRAINT_SCHEMA TEXT, CONSTRAINT_NAME TEXT, TABLE_CATALOG TEXT, TABLE_SCHEMA TEXT, TABLE_NAME TEXT, COLUMN_NAME TEXT, ORDINAL_POSITION INTEGER, POSITION_IN_UNIQUE_CONSTRAINT INTEGER, REFERENCED_TABLE_SCHEMA TEXT, REFERENCED_TABLE_NAME TEXT, REFERENCED_COLUMN_NAME TEXT);
+CREATE TABLE IF NOT EXISTS information_schema.TABLE_CONSTRAINTS (CONSTRAINT_CATALOG TEXT, CONSTRAINT_SCHEMA TEXT, CONSTRAINT_NAME TEXT, TABLE_SCHEMA TEXT, TABLE_NAME TEXT, CONSTRAINT_TYPE TEXT COLLATE ts_ci, ENFORCED TEXT COLLATE ts_ci);
+CREATE TABLE IF NOT EXISTS information_schema.VIEWS (TABLE_CATALOG TEXT, TABLE_SCHEMA TEXT, TABLE_NAME TEXT, VIEW_DEFINITION TEXT, CHECK_OPTION TEXT, IS_UPDATABLE TEXT COLLATE ts_ci, DEFINER TEXT, SECURITY_TYPE TEXT, CHARACTER_SET_CLIENT TEXT, COLLATION_CONNECTION TEXT);
+CREATE TABLE IF NOT EXISTS information_schema.ROUTINES (SPECIFIC_NAME TEXT, ROUTINE_CATALOG TEXT, ROUTINE_SCHEMA TEXT, ROUTINE_NAME TEXT, ROUTINE_TYPE TEXT COLLATE ts_ci, DATA_TYPE TEXT COLLATE ts_ci, ROUTINE_DEFINITION TEXT);
+CREATE TABLE IF NOT EXISTS information_schema.FILES (FILE_ID INTEGER, FILE_NAME TEXT, FILE_TYPE TEXT, TABLESPACE_NAME TEXT, TABLE_CATALOG TEXT, TABLE_SCHEMA TEXT, TABLE_NAME TEXT, LOGFILE_GROUP_NAME TEXT, LOGFILE_GROUP_NUMBER INTEGER, ENGINE TEXT COLLATE ts_ci, FULLTEXT_KEYS TEXT, DELETED_ROWS INTEGER, UPDATE_COUNT INTEGER, FREE_EXTENTS INTEGER, TOTAL_EXTENTS INTEGER, EXTENT_SIZE INTEGER, INITIAL_SIZE INTEGER, MAXIMUM_SIZE INTEGER, AUTOEXTEND_SIZE INTEGER, CREATION_TIME TEXT, LAST_UPDATE_TIME TEXT, LAST_ACCESS_TIME TEXT, RECOVER_TIME INTEGER, TRANSACTION_COUNTER INTEGER, VERSION INTEGER, ROW_FORMAT TEXT, TABLE_ROWS INTEGER, AVG_ROW_LENGTH INTEGER, DATA_LENGTH INTEGER, MAX_DATA_LENGTH INTEGER, INDEX_LENGTH INTEGER, DATA_FREE INTEGER, CREATE_TIME TEXT, UPDATE_TIME TEXT, CHECK_TIME TEXT, CHECKSUM INTEGER, STATUS TEXT, EXTRA TEXT);
+CREATE TABLE IF NOT EXISTS information_schema.PARTITIONS (TABLE_CATALOG TEXT, TABLE_SCHEMA TEXT, TABLE_NAME TEXT, PARTITION_NAME TEXT, SUBPARTITION_NAME TEXT, PARTITION_ORDINAL_POSITION INTEGER, SUBPARTITION_ORDINAL_POSITION INTEGER, PARTITION_METHOD TEXT, SUBPARTITION_METHOD TEXT, PARTITION_EXPRESSION TEXT, SUBPARTITION_EXPRESSION TEXT, PARTITION_DESCRIPTION TEXT, TABLE_ROWS INTEGER, AVG_ROW_LENGTH INTEGER, DATA_LENGTH INTEGER, MAX_DATA_LENGTH INTEGER, INDEX_LENGTH INTEGER, DATA_FREE INTEGER, CREATE_TIME TEXT, UPDATE_TIME TEXT, CHECK_TIME TEXT, CHECKSUM INTEGER, PARTITION_COMMENT TEXT, NODEGROUP TEXT, TABLESPACE_NAME TEXT);
+CREATE TABLE IF NOT EXISTS information_schema.TRIGGERS (TRIGGER_CATALOG TEXT, TRIGGER_SCHEMA TEXT, TRIGGER_NAME TEXT, EVENT_MANIPULATION TEXT, EVENT_OBJECT_SCHEMA TEXT, EVENT_OBJECT_TABLE TEXT, ACTION_STATEMENT TEXT);
 ";
 
+/// Attach information_schema to the connection, with its tables. ATTACH is
+/// not transactional but CREATE TABLE is: tables made inside a transaction
+/// that then rolls back (`mariadb-dump --single-transaction` reads
+/// information_schema inside one and never commits) are gone while the
+/// database stays attached, and every later statement on the pooled
+/// connection found no information_schema tables (1146). So an attached one
+/// is checked for its tables (one read of an in-memory schema, only for
+/// statements that name information_schema) and they are made again.
 pub fn attach_info_schema(conn: &mut Conn) -> Result<(), SqlError> {
-    if conn.info_attached {
+    if !conn.info_attached {
+        conn.exec("ATTACH DATABASE ':memory:' AS information_schema")?;
+        conn.info_attached = true;
+    } else if info_tables_present(conn) {
         return Ok(());
     }
-    conn.exec("ATTACH DATABASE ':memory:' AS information_schema")?;
-    conn.exec(INFO_TABLES)?;
-    conn.info_attached = true;
-    Ok(())
+    conn.exec(INFO_TABLES)
+}
+
+/// Does the attached information_schema still hold its tables?
+fn info_tables_present(conn: &Conn) -> bool {
+    let want = INFO_TABLES.matches("CREATE TABLE").count() as i64;
+    let have = conn.db.prepare_cached("SELECT count(*) FROM information_schema.sqlite_schema WHERE type = 'table'").and_then(|mut st| st.query_row([], |r| r.get::<_, i64>(0)));
+    have.is_ok_and(|n| n == want)
 }
 
 /// Refill information_schema from the definitions of every database the
