@@ -80,6 +80,9 @@ pub struct SqliteSession {
     inner: Arc<Inner>,
     id: u64,
     db: Option<String>,
+    /// The current database when it is a system schema (`USE mysql`), which
+    /// `db` (the connection's home) leaves out: SHOW reads it.
+    system_db: Option<String>,
     conn: Option<Box<Conn>>,
     txn: Option<Txn>,
     autocommit: bool,
@@ -122,6 +125,7 @@ impl SqliteSession {
             id,
             db: None,
             conn: None,
+            system_db: None,
             txn: None,
             autocommit: true,
             prev_txn_wrote: false,
@@ -145,6 +149,28 @@ impl SqliteSession {
     pub(crate) fn current_db(&self) -> Option<&str> {
         self.db.as_deref()
     }
+    /// The current database as the client set it, system schemas included.
+    pub(crate) fn shown_db(&self) -> Option<&str> {
+        self.db.as_deref().or(self.system_db.as_deref())
+    }
+    /// A transaction begun without a default database that has read no
+    /// database (only information_schema: `mariadb-dump --single-transaction`
+    /// starts one, reads information_schema.FILES, then selects the database
+    /// to dump) holds a snapshot of nothing. Its SQLite transaction is ended,
+    /// so the next statement begins it on the new database's connection; the
+    /// MySQL transaction stays open. False when there is more to it.
+    fn end_empty_snapshot(&mut self) -> bool {
+        let Some(t) = self.txn.as_mut() else { return false };
+        let Some(c) = self.conn.as_ref() else { return false };
+        if t.wrote || !t.locks.is_empty() || c.home.is_some() || !c.attached.is_empty() || self.lent.is_some() {
+            return false;
+        }
+        if c.exec("ROLLBACK").is_err() {
+            return false;
+        }
+        t.begun = false;
+        true
+    }
     pub(crate) fn conn_for_show(&mut self) -> Result<&mut Conn, SqlError> {
         self.ensure_conn()?;
         Ok(self.conn.as_mut().expect("conn"))
@@ -153,10 +179,11 @@ impl SqliteSession {
 
 impl EngineSession for SqliteSession {
     fn set_database(&mut self, db: Option<&str>) -> Result<(), SqlError> {
+        self.system_db = db.filter(|d| Catalog::is_system(d)).map(str::to_string);
         if self.db.as_deref() == db {
             return Ok(());
         }
-        if self.txn.as_ref().is_some_and(|t| t.begun) {
+        if self.txn.as_ref().is_some_and(|t| t.begun) && !self.end_empty_snapshot() {
             return Err(SqlError::unsupported("changing the default database inside a transaction"));
         }
         if self.paused.is_some() {

@@ -57,6 +57,13 @@ impl SqliteSession {
                 return Err(if kw == "CREATE" || kw == "DROP" || kw == "ALTER" { SqlError::unsupported(&what) } else { SqlError::syntax(sql) });
             }
         };
+        // A dump of `mysql` (mariadb-dump --all-databases) creates the log
+        // tables IF NOT EXISTS: they exist (show::log_table), a note.
+        if let Ddl::CreateTable { if_not_exists: true, table, .. } = &stmt {
+            if table.0.as_deref().or(self.shown_db()).is_some_and(|d| crate::show::log_table(d, &table.1).is_some()) {
+                return Ok(Outcome::Done(Done { warnings: 1, ..Default::default() }));
+            }
+        }
         // MySQL commits the open transaction before DDL.
         if self.txn.is_some() {
             self.commit(ctx)?;
