@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The whole test suite: installs what the tests need (Debian mariadb-client and
+# The whole test suite: installs what the tests need (Debian mariadb-client,
+# mariadb-server for the dump round trips of tests/test_dump.py, and
 # sysbench, the pinned Python packages, and the toolchains of the client
 # compatibility suite: PHP, Go modules, npm, Maven, cargo), builds the release
 # binary, runs the Rust unit tests, the fuzz targets for 60 s each
@@ -12,6 +13,7 @@ cd "$(dirname "$0")/.."
 
 need_apt=()
 command -v mysql >/dev/null 2>&1 || need_apt+=(mariadb-client)
+command -v mariadbd >/dev/null 2>&1 || [ -x /usr/sbin/mariadbd ] || need_apt+=(mariadb-server)
 command -v sysbench >/dev/null 2>&1 || need_apt+=(sysbench)
 if [ ${#need_apt[@]} -gt 0 ]; then
   echo "== installing ${need_apt[*]}"
