@@ -4,13 +4,50 @@
 use crate::accounts::Peer;
 use crate::transport::Transport;
 use std::io;
+use std::net::TcpStream;
 use std::os::fd::{AsRawFd, RawFd};
+use std::os::unix::net::UnixStream;
 use std::time::Duration;
 
 /// A connection's transport, or nothing once the connection is closed (the
 /// pool closes the socket as soon as the session ends, even if a stale queue
 /// entry still refers to the connection).
-pub struct Stream(Option<Box<dyn Transport>>);
+///
+/// The two sockets every connection arrives on are held as themselves, so
+/// their reads and writes are static calls and a connection costs no
+/// allocation for its transport; any other `Transport` (`Stream::new`) is
+/// boxed. Either way the schedulers see only `Stream`'s methods, which call
+/// the `Transport` trait.
+pub struct Stream(Held);
+
+enum Held {
+    Tcp(TcpStream),
+    Unix(UnixStream),
+    Other(Box<dyn Transport>),
+    Closed,
+}
+
+/// `$body` with `$t` bound to the transport as a `Transport` (`&mut` after
+/// `mut`, else `&`), or `$closed` when the stream is closed.
+macro_rules! with_transport {
+    ($held:expr, mut $t:ident => $body:expr, $closed:expr) => {
+        with_transport!(@ $held, $t, (&mut), $body, $closed)
+    };
+    ($held:expr, $t:ident => $body:expr, $closed:expr) => {
+        with_transport!(@ $held, $t, (&), $body, $closed)
+    };
+    (@ $held:expr, $t:ident, ($($borrow:tt)+), $body:expr, $closed:expr) => {
+        match $held {
+            Held::Tcp($t) => $body,
+            Held::Unix($t) => $body,
+            Held::Other(b) => {
+                let $t = $($borrow)+ **b;
+                $body
+            }
+            Held::Closed => $closed,
+        }
+    };
+}
 
 fn closed() -> io::Error {
     io::Error::new(io::ErrorKind::NotConnected, "connection closed")
@@ -32,10 +69,9 @@ impl Accepted {
     /// Who is connecting: computed on the thread that serves the session.
     pub fn peer(&self) -> (Peer, Option<std::net::SocketAddr>) {
         let local = || (Peer { ip: "localhost".into(), local: true }, None);
-        let Some(t) = self.stream.0.as_ref() else { return local() };
         let addr = match self.addr {
             Some(a) => Ok(a),
-            None => match t.peer_addr() {
+            None => match with_transport!(&self.stream.0, t => Transport::peer_addr(t), return local()) {
                 Some(a) => a,
                 None => return local(),
             },
@@ -80,54 +116,45 @@ fn ip_text(ip: std::net::IpAddr) -> String {
 }
 
 impl Stream {
+    /// A transport other than the sockets (`From<TcpStream>`,
+    /// `From<UnixStream>`), behind the trait.
     pub fn new(transport: impl Transport + 'static) -> Stream {
-        Stream(Some(Box::new(transport)))
+        Stream(Held::Other(Box::new(transport)))
     }
 
     /// Close the transport now.
     pub fn close(&mut self) {
-        self.0 = None;
-    }
-
-    fn open(&self) -> io::Result<&dyn Transport> {
-        self.0.as_deref().ok_or_else(closed)
-    }
-
-    fn open_mut(&mut self) -> io::Result<&mut (dyn Transport + 'static)> {
-        self.0.as_deref_mut().ok_or_else(closed)
+        self.0 = Held::Closed;
     }
 
     pub fn reset_on_close(&self) {
-        if let Some(t) = &self.0 {
-            t.reset_on_close();
-        }
+        with_transport!(&self.0, t => Transport::reset_on_close(t), ())
     }
 
     pub fn set_read_timeout(&self, d: Duration) -> io::Result<()> {
-        self.open()?.set_read_timeout(d)
+        with_transport!(&self.0, t => Transport::set_read_timeout(t, d), Err(closed()))
     }
 
     pub fn set_write_timeout(&self, d: Duration) -> io::Result<()> {
-        self.open()?.set_write_timeout(d)
+        with_transport!(&self.0, t => Transport::set_write_timeout(t, d), Err(closed()))
     }
 
     pub fn set_nonblocking(&self) -> io::Result<()> {
-        self.open()?.set_nonblocking()
+        with_transport!(&self.0, t => Transport::set_nonblocking(t), Err(closed()))
     }
 
     pub fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        self.open_mut()?.read(buf)
+        with_transport!(&mut self.0, mut t => Transport::read(t, buf), Err(closed()))
     }
 
     pub fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        self.open_mut()?.write(buf)
+        with_transport!(&mut self.0, mut t => Transport::write(t, buf), Err(closed()))
     }
 
     /// Write all of `buf` (blocking transports).
     pub fn write_all(&mut self, mut buf: &[u8]) -> io::Result<()> {
-        let t = self.open_mut()?;
         while !buf.is_empty() {
-            match t.write(buf) {
+            match self.write(buf) {
                 Ok(0) => return Err(io::Error::new(io::ErrorKind::WriteZero, "peer closed")),
                 Ok(n) => buf = &buf[n..],
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
@@ -138,9 +165,21 @@ impl Stream {
     }
 }
 
+impl From<TcpStream> for Stream {
+    fn from(s: TcpStream) -> Stream {
+        Stream(Held::Tcp(s))
+    }
+}
+
+impl From<UnixStream> for Stream {
+    fn from(s: UnixStream) -> Stream {
+        Stream(Held::Unix(s))
+    }
+}
+
 impl AsRawFd for Stream {
     fn as_raw_fd(&self) -> RawFd {
-        self.0.as_ref().map_or(-1, |t| t.fd())
+        with_transport!(&self.0, t => Transport::fd(t), -1)
     }
 }
 

@@ -37,7 +37,7 @@
 //! each time, and tests inject time.
 
 use crate::server::Server;
-use crate::session::{Flow, Flush, Session};
+use crate::session::{Flow, Flush, Session, MAX_HANDSHAKE_PACKET};
 use std::io;
 use turnstile_engine::SqlError;
 use turnstile_wire::packet::{FrameError, PacketDecoder};
@@ -77,17 +77,31 @@ pub struct Driver {
     held: Option<u8>,
     /// The connection ends once `out` is written (or cannot be).
     closing: bool,
-    /// When the login must be over: connect_timeout from accept, however the
-    /// handshake's bytes are spread out.
-    login_deadline_ms: u64,
+    /// When the connection was accepted: the login must be over
+    /// connect_timeout later, however the handshake's bytes are spread out.
+    accepted_ms: u64,
 }
 
 impl Driver {
     /// A driver for a session just accepted at `now_ms`; `start` sends the greeting.
+    ///
+    /// One struct literal that reads nothing from `session` (and
+    /// `Session::new` always inlined): fat LTO then builds the session where
+    /// the pool stores the driver. It used to copy the 536-byte session four
+    /// times per connection on the way. connect_timeout is read when a login
+    /// wait is computed (`wait_ms`), counted from `now_ms`.
     pub fn new(session: Session, now_ms: u64) -> Driver {
-        let connect_ms = crate::server::seconds(&session.server().globals.hot.connect_timeout) * 1000;
-        let decoder = PacketDecoder::new(session.max_packet());
-        Driver { session, decoder, payload: Vec::new(), out: Vec::new(), awaiting_reply: false, held: None, closing: false, login_deadline_ms: now_ms + connect_ms }
+        Driver {
+            session,
+            // A new session is not logged in: `Session::max_packet` before login.
+            decoder: PacketDecoder::new(MAX_HANDSHAKE_PACKET),
+            payload: Vec::new(),
+            out: Vec::new(),
+            awaiting_reply: false,
+            held: None,
+            closing: false,
+            accepted_ms: now_ms,
+        }
     }
 
     /// The greeting (or ERR 1040 past the connection limits, then close).
@@ -100,6 +114,10 @@ impl Driver {
 
     pub fn session(&self) -> &Session {
         &self.session
+    }
+
+    pub fn session_mut(&mut self) -> &mut Session {
+        &mut self.session
     }
 
     /// Bytes waiting to be written. The I/O loop drains what it wrote.
@@ -124,6 +142,12 @@ impl Driver {
 
     /// Run the complete packets received (at most `budget`) and say what is
     /// wanted next.
+    ///
+    /// Called about three times per command (read, write, read), so it stays
+    /// small: running a packet, resuming a result and framing errors are
+    /// out-of-line calls. Inlined here (fat LTO inlines the session) they gave
+    /// `poll` a 900-byte frame and a prologue of ~40 instructions that every
+    /// call paid, ~100 instructions a command.
     pub fn poll(&mut self, budget: &mut usize, flush: &mut Flush<'_>) -> Want {
         loop {
             if self.closing {
@@ -136,37 +160,31 @@ impl Driver {
                 self.out = Vec::new();
             }
             if self.session.is_paused() {
-                if self.session.resume(&mut self.out, flush) == Flow::Close {
-                    self.closing = true;
-                }
+                self.resume(flush);
                 continue;
             }
-            let next = match self.held.take() {
-                Some(seq) => Ok(Some(seq)),
-                None => self.decoder.next(&mut self.payload),
-            };
-            match next {
-                Ok(Some(seq)) => {
-                    if *budget == 0 {
-                        // Kept for the next poll: decoding took it from the buffer.
-                        self.held = Some(seq);
-                        return Want::Yield;
+            let seq = match self.held.take() {
+                Some(seq) => seq,
+                None => match self.decoder.next(&mut self.payload) {
+                    Ok(Some(seq)) => seq,
+                    Ok(None) => return Want::Read { awaiting_reply: self.awaiting_reply && !self.mid_packet() },
+                    Err(e) => {
+                        self.frame_error(e);
+                        continue;
                     }
-                    *budget -= 1;
-                    self.run_packet(seq, flush);
-                }
-                Ok(None) => {
-                    return Want::Read { awaiting_reply: self.awaiting_reply && !self.mid_packet() };
-                }
-                Err(FrameError::TooLarge) => self.packet_too_large(),
-                Err(FrameError::OutOfOrder) => {
-                    self.session.packets_out_of_order(&mut self.out);
-                    self.closing = true;
-                }
+                },
+            };
+            if *budget == 0 {
+                // Kept for the next poll: decoding took it from the buffer.
+                self.held = Some(seq);
+                return Want::Yield;
             }
+            *budget -= 1;
+            self.run_packet(seq, flush);
         }
     }
 
+    #[inline(never)]
     fn run_packet(&mut self, seq: u8, flush: &mut Flush<'_>) {
         debug_assert!(self.out.is_empty(), "a command starts with its output written");
         if self.session.on_packet(seq, &self.payload, &mut self.out, flush) == Flow::Close {
@@ -177,7 +195,29 @@ impl Driver {
         if self.payload.capacity() > KEEP_BUFFER {
             self.payload = Vec::new();
         }
-        self.decoder.shrink(KEEP_BUFFER);
+        if self.decoder.capacity() > KEEP_BUFFER {
+            self.decoder.shrink(KEEP_BUFFER);
+        }
+    }
+
+    /// Go on with a paused result set (its output was written).
+    #[inline(never)]
+    fn resume(&mut self, flush: &mut Flush<'_>) {
+        if self.session.resume(&mut self.out, flush) == Flow::Close {
+            self.closing = true;
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn frame_error(&mut self, e: FrameError) {
+        match e {
+            FrameError::TooLarge => self.packet_too_large(),
+            FrameError::OutOfOrder => {
+                self.session.packets_out_of_order(&mut self.out);
+                self.closing = true;
+            }
+        }
     }
 
     /// A packet longer than max_allowed_packet: ERR 1153 for a logged-in
@@ -277,7 +317,8 @@ impl Driver {
         match want {
             Want::Write => crate::server::seconds(&hot.net_write_timeout) * 1000,
             Want::Read { .. } if !self.session.authenticated => {
-                let left_ms = self.login_deadline_ms.saturating_sub(now_ms());
+                let login_deadline_ms = self.accepted_ms + crate::server::seconds(&hot.connect_timeout) * 1000;
+                let left_ms = login_deadline_ms.saturating_sub(now_ms());
                 if self.mid_packet() {
                     left_ms.min(net_read_ms())
                 } else {

@@ -329,8 +329,8 @@ pub fn accept_nonblocking(fd: RawFd, tcp: Option<Inherited>, max: usize, registr
         match accepted {
             Ok((sock, addr)) => {
                 let stream = match tcp {
-                    Some(_) => Stream::new(std::net::TcpStream::from(sock)),
-                    None => Stream::new(UnixStream::from(sock)),
+                    Some(_) => Stream::from(std::net::TcpStream::from(sock)),
+                    None => Stream::from(UnixStream::from(sock)),
                 };
                 n += 1;
                 // TCP_NODELAY and the timeouts came with the socket (see `Inherited`).

@@ -54,11 +54,11 @@ impl Door {
         match &self.socket {
             DoorSocket::Tcp(l, inherited) => {
                 let (s, addr) = l.accept()?;
-                Ok(Accepted { stream: Stream::new(s), admin_port: self.admin_port, addr: Some(addr), inherited: Some(*inherited), nonblocking: false })
+                Ok(Accepted { stream: Stream::from(s), admin_port: self.admin_port, addr: Some(addr), inherited: Some(*inherited), nonblocking: false })
             }
             DoorSocket::Unix(l) => {
                 let (s, _) = l.accept()?;
-                Ok(Accepted { stream: Stream::new(s), admin_port: self.admin_port, addr: None, inherited: None, nonblocking: false })
+                Ok(Accepted { stream: Stream::from(s), admin_port: self.admin_port, addr: None, inherited: None, nonblocking: false })
             }
         }
     }

@@ -4,7 +4,8 @@
 //! connection's `Driver` (driver.rs), and never asks which transport it is.
 //! TCP and Unix sockets are here; a new one (TLS, shared memory) is one more
 //! implementation of `Transport`, with no change to either scheduler or to the
-//! driver. A transport that wraps a socket (TLS) reports that socket's
+//! driver (a connection holds it as `conn::Stream::new(t)`; the two sockets
+//! convert with `From`, held unboxed and called statically). A transport that wraps a socket (TLS) reports that socket's
 //! descriptor in `fd`: the pool waits on it with epoll, a long statement polls
 //! it to learn that the client left, and KILL shuts it down.
 

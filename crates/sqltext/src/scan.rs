@@ -79,6 +79,11 @@ pub fn first_word_start(sql: &str) -> Option<usize> {
             i += 2;
             continue;
         }
+        // Only these start a comment: a word is found without a call
+        // (the engine looks for the first word several times a statement).
+        if !matches!(c, b'#' | b'-' | b'/') {
+            break;
+        }
         match comment_at(b, i) {
             Some(Comment::Skip(next) | Comment::Executable(next)) => i = next,
             Some(Comment::Unterminated) => return None,

@@ -116,6 +116,10 @@ pub struct Session {
 
 impl Session {
     /// Build a session on the connection's own thread and register it.
+    ///
+    /// Always inlined: built in its caller's final place (the pool's
+    /// connection), with no 536-byte copies through temporaries.
+    #[inline(always)]
     pub fn new(server: Arc<Server>, peer: Peer, addr: Option<std::net::SocketAddr>, admin_port: bool, fd: std::os::fd::RawFd) -> Session {
         let id = server.registry.next_id();
         let handle = Arc::new(Handle::new(id, addr, admin_port, fd));
