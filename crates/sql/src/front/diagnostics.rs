@@ -12,6 +12,16 @@ use turnstile_wire::consts::coltype;
 /// After a statement: what it raised (and its error) becomes the session's
 /// diagnostics, and its OK carries the count.
 pub(super) fn record(call: &mut Call<'_, '_>, sql: &str, result: &mut Result<Outcome, SqlError>) {
+    // The common case, every point select: nothing raised, nothing kept.
+    if result.is_ok() && call.ctx.warning_count() == 0 {
+        let engine_count = if let Ok(Outcome::Done(d)) = result { d.warnings } else { 0 };
+        call.sess.statement_warnings = engine_count;
+        if !call.sess.diagnostics.is_empty() && !keeps_diagnostics(sql) {
+            call.sess.diagnostics.clear();
+            call.sess.diagnostics_count = 0;
+        }
+        return;
+    }
     let (mut raised, mut count) = call.ctx.warnings().map(|w| w.take()).unwrap_or_default();
     if let Err(e) = result {
         if raised.len() < turnstile_engine::warnings::MAX_KEPT {
