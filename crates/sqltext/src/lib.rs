@@ -17,11 +17,13 @@
 //!   case-insensitive collation (utf8mb4_general_ci) LIKE folds case by;
 //! - `types`: the MySQL column types by name (`Base`);
 //! - `temporal`: date and time texts; `civil`: civil-date arithmetic;
-//! - `hex`: UNHEX.
+//! - `hex`: UNHEX;
+//! - `decimal`: exact DECIMAL numbers and MySQL's result types of their arithmetic.
 
 pub mod civil;
 pub mod collate;
 pub mod cursor;
+pub mod decimal;
 pub mod hex;
 pub mod lex;
 pub mod like;
