@@ -14,6 +14,8 @@
 //! arithmetic and date-text parsing are turnstile-sqltext's too (`civil`,
 //! `temporal`), as is UNHEX; the result size limit is turnstile-engine's
 //! (`limits`).
+//! Exact DECIMAL (the `ts_dec` collation and store function, the arithmetic
+//! and SUM/AVG the rewriter writes for DECIMAL expressions) is decimal.rs.
 //! String functions that hand back their arguments' bytes live in bytes.rs
 //! (MySQL strings need not be UTF-8; none may be changed or panic). No
 //! function panics on any input: a variadic one checks its argument count
@@ -28,6 +30,7 @@ use std::sync::atomic::{AtomicU64, Ordering as AO};
 use std::sync::Arc;
 
 mod bytes;
+mod decimal;
 mod ext;
 
 pub use bytes::substring_index;
@@ -478,6 +481,7 @@ pub fn register(db: &Connection, counters: Arc<Counters>, home: Option<String>) 
     })?;
     // ---- strings (the ones that return their arguments' bytes: bytes.rs)
     bytes::register(db)?;
+    decimal::register(db)?;
     reg(db, "space", 1, true, |ctx| Ok(int(&ctx.get_raw(0)).map_or(SV::Null, |n| SV::Text(" ".repeat(n.clamp(0, 1 << 20) as usize)))))?;
     reg(db, "locate", -1, true, |ctx| {
         need(ctx, 2, "locate")?;

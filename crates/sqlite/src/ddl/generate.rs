@@ -20,8 +20,13 @@ fn sqlite_literal_default(col: &ColumnDef) -> Option<String> {
                 "CURRENT_TIMESTAMP".into()
             }
         }
+        // DECIMAL is stored as its canonical text (functions/decimal.rs).
+        Default_::Literal(v) if col.base == Base::Decimal => match turnstile_sqltext::decimal::Decimal::parse(v.as_bytes()) {
+            Some(d) => sq_str(&d.round(col.scale.unwrap_or(0) as u32).to_string()),
+            None => sq_str(v),
+        },
         Default_::Literal(v) => {
-            if col.base.is_integer() || matches!(col.base, Base::Decimal | Base::Float | Base::Double) {
+            if col.base.is_integer() || matches!(col.base, Base::Float | Base::Double) {
                 match v.parse::<f64>() {
                     Ok(_) if v.parse::<i64>().is_ok() || !col.base.is_integer() => v.clone(),
                     Ok(f) => format!("{}", f as i64),
@@ -35,9 +40,12 @@ fn sqlite_literal_default(col: &ColumnDef) -> Option<String> {
     })
 }
 
-/// Collation name registered on every connection for a MySQL collation.
+/// Collation name registered on every connection for a MySQL collation
+/// (DECIMAL: `ts_dec`, the numeric order of its stored text).
 pub fn sqlite_collation(col: &ColumnDef) -> &'static str {
-    if !col.base.is_text() {
+    if col.base == Base::Decimal {
+        "ts_dec"
+    } else if !col.base.is_text() {
         "BINARY"
     } else if col.is_ci() {
         "ts_ci"
@@ -46,18 +54,15 @@ pub fn sqlite_collation(col: &ColumnDef) -> &'static str {
     }
 }
 
-/// The SQLite type (and so affinity) a column is declared with.
+/// The SQLite type (and so affinity) a column is declared with. DECIMAL is
+/// TEXT: its exact canonical text, ordered by the `ts_dec` collation
+/// (functions/decimal.rs); every value stored goes through `ts_dec`
+/// (rewrite/store.rs), which rounds it to the column's scale and checks its range.
 pub fn storage_affinity(col: &ColumnDef) -> &'static str {
     if col.base.is_integer() {
         "INTEGER"
     } else if matches!(col.base, Base::Float | Base::Double) {
         "REAL"
-    } else if col.base == Base::Decimal {
-        if col.scale.unwrap_or(0) == 0 && col.length.unwrap_or(10) <= 18 {
-            "INTEGER"
-        } else {
-            "REAL"
-        }
     } else {
         "TEXT"
     }
@@ -99,17 +104,6 @@ pub fn sqlite_create_table(def: &TableDef, schema: &str, name: &str) -> String {
             }
         }
         match col.base {
-            Base::Decimal => {
-                let p = col.length.unwrap_or(10);
-                let sc = col.scale.unwrap_or(0);
-                let digits = p.saturating_sub(sc);
-                let bound = format!("1e{}", digits);
-                if col.unsigned {
-                    s.push_str(&format!(" CONSTRAINT {} CHECK ({} >= 0 AND {} < {})", check_name(1264, &col.name), q, q, bound));
-                } else if digits < 19 {
-                    s.push_str(&format!(" CONSTRAINT {} CHECK (abs({}) < {})", check_name(1264, &col.name), q, bound));
-                }
-            }
             Base::Float | Base::Double if col.unsigned => {
                 s.push_str(&format!(" CONSTRAINT {} CHECK ({} >= 0)", check_name(1264, &col.name), q));
             }

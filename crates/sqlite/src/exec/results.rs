@@ -118,7 +118,7 @@ fn convert(st: &Stmt, i: usize, conv: Conv, ty: std::os::raw::c_int) -> Value {
                 let s = format!("{:.*}", scale as usize, f);
                 Value::Bytes(if s == "-0" || s.starts_with("-0.") && s[3..].bytes().all(|b| b == b'0') { s[1..].to_string() } else { s }.into_bytes())
             }
-            _ => Value::Bytes(st.bytes(i).to_vec()),
+            _ => Value::Bytes(decimal_text(st.bytes(i), scale)),
         },
         Conv::Text => Value::Bytes(st.bytes(i).to_vec()),
         Conv::CharTrim => {
@@ -139,6 +139,30 @@ fn convert(st: &Stmt, i: usize, conv: Conv, ty: std::os::raw::c_int) -> Value {
             _ => Value::Bytes(st.bytes(i).to_vec()),
         },
     }
+}
+
+/// A DECIMAL's stored text as MySQL shows it: with exactly `scale` digits
+/// after the point. Stored values have that form already (`ts_dec`), and go
+/// out as they are; a value that came another way (a table rebuilt from
+/// another type) is put in that form.
+fn decimal_text(b: &[u8], scale: u8) -> Vec<u8> {
+    let frac = b.iter().position(|&c| c == b'.').map_or(0, |p| b.len() - p - 1);
+    let plain = b.iter().all(|c| c.is_ascii_digit() || matches!(c, b'-' | b'.'));
+    if plain && frac == scale as usize {
+        return b.to_vec();
+    }
+    match turnstile_sqltext::decimal::Decimal::parse(b) {
+        Some(d) => d.round(scale as u32).to_string().into_bytes(),
+        None => b.to_vec(),
+    }
+}
+
+/// The result column of a select item computed exactly as DECIMAL of type `t`.
+fn decimal_item(name: &str, t: turnstile_sqltext::decimal::DecType) -> (Column, Conv) {
+    let mut c = Column::computed(name, coltype::NEWDECIMAL);
+    c.decimals = t.scale as u8;
+    c.length = t.display_length();
+    (c, Conv::Decimal(t.scale as u8))
 }
 
 fn conv_of(col: &ColumnDef) -> Conv {
@@ -230,7 +254,9 @@ pub(super) fn column_meta(conn: &Conn, entry: &Cached, have_row: bool) -> (ColMe
             tables.iter().find_map(|t| t.column(a).cloned())
         };
         let vt = if have_row { st.column_type(i) } else { 0 };
+        let exact = entry.rw.item_types.get(i).copied().flatten().filter(|_| items_ok);
         let (mut c, conv) = match func.as_str() {
+            _ if exact.is_some() => decimal_item(&name, exact.expect("checked")),
             "COUNT" => (Column::computed(&name, coltype::LONGLONG), Conv::Int),
             "SUM" | "AVG" => {
                 let extra = if func == "AVG" { 4 } else { 0 };

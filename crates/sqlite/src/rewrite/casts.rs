@@ -51,7 +51,10 @@ impl Translator<'_> {
             _ => None,
         });
         let name = name.ok_or_else(|| SqlError::syntax(&self.sql[t.start..]))?.to_ascii_lowercase();
-        let coll = if name == "binary" {
+        // ts_dec: the DECIMAL order rewrite/decimal.rs gives exact DECIMAL expressions.
+        let coll = if name == "ts_dec" {
+            "ts_dec"
+        } else if name == "binary" {
             "BINARY"
         } else if name.ends_with("_bin") {
             "RTRIM"

@@ -8,10 +8,10 @@
 //! writes is described in `InsertInfo` (for the OK packet, ERR 1062 and
 //! LAST_INSERT_ID).
 
-use super::store::{binary_pad, expr_end, param_ordinals};
+use super::store::{binary_pad, expr_end, param_ordinals, store_table_name};
 use super::translator::Translator;
 use super::InsertInfo;
-use crate::schema::{sq_ident, ColumnDef, TableDef};
+use crate::schema::{sq_ident, Base, ColumnDef, TableDef};
 use std::sync::Arc;
 use turnstile_engine::SqlError;
 use turnstile_sqltext::cursor::TokenCursor;
@@ -100,6 +100,7 @@ impl Translator<'_> {
             return Err(Self::unsupported("PARTITION in INSERT"));
         }
         let def = self.resolver.table(db.as_deref(), &table);
+        self.store_table = store_table_name(db.as_deref().or(self.resolver.home()), &table);
         self.tables.push((db.clone(), table.clone()));
         let schema = match &db {
             Some(d) => match self.qualifier(d, &table) {
@@ -177,7 +178,8 @@ impl Translator<'_> {
     fn emit_select_source(&mut self, s: usize, e: usize, cols: &[String], def: Option<&TableDef>, ai_pos: Option<usize>) -> Result<(), SqlError> {
         let odku = self.has_odku(e);
         let binary: Vec<Option<u64>> = cols.iter().map(|n| def.and_then(|d| d.column(n)).filter(|cd| cd.base.is_binary()).map(binary_pad)).collect();
-        if ai_pos.is_some() || odku || binary.iter().any(Option::is_some) {
+        let decimal: Vec<Option<String>> = cols.iter().map(|n| def.and_then(|d| d.column(n)).filter(|cd| cd.base == Base::Decimal).map(|cd| self.decimal_store_args(cd))).collect();
+        if ai_pos.is_some() || odku || binary.iter().any(Option::is_some) || decimal.iter().any(Option::is_some) {
             let n = cols.len();
             let names: Vec<String> = (0..n).map(|k| format!("c{}", k)).collect();
             self.raw(&format!(" WITH ts_src({}) AS (", names.join(", ")));
@@ -185,10 +187,11 @@ impl Translator<'_> {
             let selected: Vec<String> = names
                 .iter()
                 .enumerate()
-                .map(|(k, name)| match binary[k] {
+                .map(|(k, name)| match (binary[k], &decimal[k]) {
                     _ if Some(k) == ai_pos => format!("ts_ai({})", name),
-                    Some(pad) => format!("ts_bin({}, {})", name, pad),
-                    None => name.clone(),
+                    (Some(pad), _) => format!("ts_bin({}, {})", name, pad),
+                    (_, Some(args)) => format!("ts_dec({}{}", name, args),
+                    _ => name.clone(),
                 })
                 .collect();
             self.raw(&format!(") SELECT {} FROM ts_src WHERE true", selected.join(", ")));

@@ -48,6 +48,7 @@
 
 mod casts;
 mod clauses;
+mod decimal;
 mod function_calls;
 mod having;
 mod insert;
@@ -128,6 +129,9 @@ pub struct Rewritten {
     /// A recursive CTE carries its depth (cte.rs): cte_max_recursion_depth
     /// must be set before the statement runs.
     pub cte_limited: bool,
+    /// The DECIMAL type of each top-level select item computed exactly
+    /// (`decimal`); empty when there is none.
+    pub item_types: Vec<Option<turnstile_sqltext::decimal::DecType>>,
 }
 
 /// What the rewriter needs to know about the schema.
@@ -165,6 +169,27 @@ pub fn expression(e: &str) -> Result<String, SqlError> {
 pub fn rewrite(sql: &str, kind: Kind, resolver: &dyn Resolver) -> Result<Rewritten, SqlError> {
     let toks = lex::tokenize(sql).map_err(|e| SqlError::syntax(&sql[e.at..]))?;
     let toks = one_statement(sql, &toks)?;
+    if let Some(exact) = decimal::rewrite_decimal(sql, toks, kind, resolver) {
+        // Translated from the text with DECIMAL arithmetic as calls; the
+        // result columns keep the names of the client's text.
+        let mut rw = translate(&exact.sql, kind, resolver)?;
+        if kind == Kind::Select {
+            rw.select_items = select::select_items(sql, toks);
+        }
+        rw.item_types = exact.item_types;
+        return Ok(rw);
+    }
+    translate_tokens(sql, toks, kind, resolver)
+}
+
+/// `rewrite` without the DECIMAL pass (its output is translated here).
+fn translate(sql: &str, kind: Kind, resolver: &dyn Resolver) -> Result<Rewritten, SqlError> {
+    let toks = lex::tokenize(sql).map_err(|e| SqlError::syntax(&sql[e.at..]))?;
+    let toks = one_statement(sql, &toks)?;
+    translate_tokens(sql, toks, kind, resolver)
+}
+
+fn translate_tokens(sql: &str, toks: &[Token], kind: Kind, resolver: &dyn Resolver) -> Result<Rewritten, SqlError> {
     let mut translator = Translator::new(sql, toks, resolver);
     let mut insert = None;
     let mut count_sql = None;
@@ -174,7 +199,7 @@ pub fn rewrite(sql: &str, kind: Kind, resolver: &dyn Resolver) -> Result<Rewritt
         Kind::Delete => translator.update_delete(false)?,
         Kind::Select => {
             if let Some(again) = having::having_without_group_by(sql, toks) {
-                return rewrite(&again, kind, resolver);
+                return translate(&again, kind, resolver);
             }
             count_sql = translator.select()?;
         }
@@ -192,6 +217,7 @@ pub fn rewrite(sql: &str, kind: Kind, resolver: &dyn Resolver) -> Result<Rewritt
         ctes: translator.ctes,
         count_sql,
         cte_limited: false,
+        item_types: Vec::new(),
     })
 }
 
@@ -248,7 +274,7 @@ mod tests {
         assert_eq!(rewrite_select("SELECT IF(a = ?, 1, 2) AS k FROM t HAVING k = ?"), "SELECT iif(a = ?, 1, 2) AS k FROM t HAVING k = ?");
         assert_eq!(
             rewrite_select("SELECT 1.5E3, 2.5, 0.30000000000000004, 123456789012345.6, -1.0e-300, 10 FROM t"),
-            "SELECT ts_f64('1.5E3'), 2.5, ts_f64('0.30000000000000004'), ts_f64('123456789012345.6'), -ts_f64('1.0e-300'), 10 FROM t"
+            "SELECT ts_f64('1.5E3'), '2.5' COLLATE ts_dec, '0.30000000000000004' COLLATE ts_dec, '123456789012345.6' COLLATE ts_dec, -ts_f64('1.0e-300'), 10 FROM t"
         );
         assert!(rewrite("SELECT a XOR b FROM t", Kind::Select, &resolver()).unwrap_err().code == 1235);
         let rw = rewrite("SELECT DISTINCT c, COUNT(*), k AS kk FROM sbtest1", Kind::Select, &resolver()).unwrap();

@@ -46,6 +46,9 @@ impl Translator<'_> {
         if let Some(kind) = schema::temporal_kind_fsp(cd.base, cd.length.unwrap_or(0)) {
             return self.emit_temporal(s, e, kind);
         }
+        if cd.base == schema::Base::Decimal {
+            return self.emit_decimal(s, e, cd);
+        }
         let toks = self.toks;
         if cd.base.is_numeric() && e == s + 1 {
             if let Tok::Number(n) = &toks[s].tok {
@@ -65,6 +68,30 @@ impl Translator<'_> {
         self.emit(s, e)
     }
 
+    /// A value for a DECIMAL column: `ts_dec(value, precision, scale,
+    /// unsigned, column, qualified column)` stores its exact canonical text
+    /// (functions/decimal.rs); a decimal literal goes in as its text, so no
+    /// digit is lost to a double on the way.
+    fn emit_decimal(&mut self, s: usize, e: usize, cd: &ColumnDef) -> Result<(), SqlError> {
+        let toks = self.toks;
+        self.gap(&toks[s]);
+        self.raw("ts_dec(");
+        self.last_end = None;
+        match &toks[s].tok {
+            Tok::Number(n) if e == s + 1 && lex::hybrid_bytes(n).is_none() && n.contains('.') => self.raw(&schema::sq_str(n)),
+            _ => self.emit(s, e)?,
+        }
+        let args = self.decimal_store_args(cd);
+        self.raw(&args);
+        Ok(())
+    }
+
+    /// The arguments of `ts_dec` after the value, with its closing parenthesis.
+    pub(super) fn decimal_store_args(&self, cd: &ColumnDef) -> String {
+        let qualified = format!("{}.{}", self.store_table, schema::quote_ident(&cd.name));
+        format!(", {}, {}, {}, {}, {})", cd.length.unwrap_or(10), cd.scale.unwrap_or(0), cd.unsigned as u8, schema::sq_str(&cd.name), schema::sq_str(&qualified))
+    }
+
     /// A value for a date/time column: `ts_tnorm(value, 'kind')` stores the
     /// forms MySQL accepts in canonical form (functions.rs).
     fn emit_temporal(&mut self, s: usize, e: usize, kind: &str) -> Result<(), SqlError> {
@@ -72,6 +99,14 @@ impl Translator<'_> {
         self.emit(s, e)?;
         self.raw(&format!(", '{}')", kind));
         Ok(())
+    }
+}
+
+/// `` `db`.`t` `` for messages about the columns of table `t`.
+pub(super) fn store_table_name(db: Option<&str>, table: &str) -> String {
+    match db {
+        Some(d) => format!("{}.{}", schema::quote_ident(d), schema::quote_ident(table)),
+        None => schema::quote_ident(table),
     }
 }
 

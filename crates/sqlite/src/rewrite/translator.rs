@@ -43,6 +43,9 @@ pub(super) struct Translator<'a> {
     /// (unit token, first token of the wrapped operand) of the last
     /// `x ± INTERVAL` rewritten, so a chain wraps the whole left side.
     pub(super) last_interval: Option<(usize, usize)>,
+    /// The table values are stored into, as MySQL names it in messages
+    /// (`` `db`.`t` ``): set by INSERT and UPDATE for `emit_store`.
+    pub(super) store_table: String,
 }
 
 /// A word `emit` is translating: token `at` of the range [from, to) it copies.
@@ -87,6 +90,7 @@ impl<'a> Translator<'a> {
             param_ord: None,
             out_at: vec![usize::MAX; toks.len()],
             last_interval: None,
+            store_table: String::new(),
         }
     }
 

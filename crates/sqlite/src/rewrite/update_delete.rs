@@ -6,7 +6,7 @@
 //! An UPDATE writes only the rows whose values change, through the change
 //! test `ts_chg` (see `Translator::update`). Multi-table forms are refused.
 
-use super::store::{affinity_code, calls_not_repeatable, expr_end, param_ordinals};
+use super::store::{affinity_code, calls_not_repeatable, expr_end, param_ordinals, store_table_name};
 use super::translator::Translator;
 use crate::schema::{sq_ident, TableDef};
 use turnstile_engine::SqlError;
@@ -162,6 +162,7 @@ impl Translator<'_> {
         let SingleTable { db, table, start: tstart, end: tend, alias: _, alias_end } = target;
         self.param_ord = Some(param_ordinals(toks));
         let def = self.resolver.table(db.as_deref(), &table);
+        self.store_table = store_table_name(db.as_deref().or(self.resolver.home()), &table);
         let set_end = [where_at, tail].into_iter().flatten().min().unwrap_or(toks.len());
         let assigns = set_assignments(&mut cursor, set_end)?;
         self.raw(if ignore { "UPDATE OR IGNORE " } else { "UPDATE " });

@@ -1,0 +1,207 @@
+//! Exact DECIMAL in SQLite: the `ts_dec` collation stored DECIMAL columns
+//! sort and compare by, `ts_dec` (a value stored into a DECIMAL column),
+//! the arithmetic functions the rewriter writes for MySQL's DECIMAL
+//! expressions (rewrite/decimal.rs), and the SUM and AVG of DECIMAL.
+//!
+//! A DECIMAL column is stored as TEXT in canonical form with exactly the
+//! column's scale (`12.50`), so a value is kept exactly up to MySQL's 65
+//! digits; the collation orders those texts as numbers (turnstile-sqltext's
+//! `decimal::cmp_text`), so comparisons with numbers (which SQLite converts
+//! to text by the column's TEXT affinity), ORDER BY, GROUP BY, MIN/MAX and
+//! indexes are numeric. The arithmetic is turnstile-sqltext's `Decimal`;
+//! each function is told the scale of its result (MySQL's rules, decided by
+//! the rewriter from the operand types) and returns its text.
+
+use super::user_err;
+use rusqlite::functions::{Aggregate, Context, FunctionFlags};
+use rusqlite::types::{Value as SV, ValueRef};
+use rusqlite::{ffi, Connection, Error};
+use std::cmp::Ordering;
+use std::os::raw::{c_int, c_void};
+use turnstile_sqltext::decimal::{cmp_text, Decimal, MAX_SCALE};
+
+/// The `ts_dec` collation's callback: `cmp_text`.
+unsafe extern "C" fn dec_cmp(_: *mut c_void, l1: c_int, p1: *const c_void, l2: c_int, p2: *const c_void) -> c_int {
+    // SAFETY: SQLite passes two valid buffers with their lengths.
+    let a = if l1 > 0 { std::slice::from_raw_parts(p1 as *const u8, l1 as usize) } else { &[] };
+    let b = if l2 > 0 { std::slice::from_raw_parts(p2 as *const u8, l2 as usize) } else { &[] };
+    match cmp_text(a, b) {
+        Ordering::Less => -1,
+        Ordering::Equal => 0,
+        Ordering::Greater => 1,
+    }
+}
+
+/// An operand of a DECIMAL expression: `None` for NULL. Text that is no
+/// number counts as its numeric prefix, as MySQL reads a string in numeric context.
+fn operand(v: ValueRef<'_>) -> Option<Decimal> {
+    match v {
+        ValueRef::Null => None,
+        ValueRef::Integer(i) => Some(Decimal::from_i64(i)),
+        ValueRef::Real(f) => Some(Decimal::from_f64(f).unwrap_or_else(Decimal::zero)),
+        ValueRef::Text(t) | ValueRef::Blob(t) => Decimal::parse(t).or_else(|| turnstile_wire::value::parse_number_prefix(t).and_then(Decimal::from_f64)).or_else(|| Some(Decimal::zero())),
+    }
+}
+
+/// The scale argument `i` (a small literal the rewriter wrote), bounded.
+fn scale_arg(ctx: &Context<'_>, i: usize) -> u32 {
+    match ctx.get_raw(i) {
+        ValueRef::Integer(s) => s.clamp(0, MAX_SCALE as i64) as u32,
+        _ => 0,
+    }
+}
+
+fn text_of(d: &Decimal) -> SV {
+    SV::Text(d.to_string())
+}
+
+/// `ts_dec(value, precision, scale, unsigned, column, qualified column)`: the
+/// value as a DECIMAL(precision, scale) column stores it, rounded half away
+/// from zero; MySQL's strict-mode errors when it does not fit (1264) or is
+/// no number (1366, or 1265 for a number followed by other text).
+fn store(ctx: &Context<'_>) -> rusqlite::Result<SV> {
+    let v = ctx.get_raw(0);
+    let precision = match ctx.get_raw(1) {
+        ValueRef::Integer(p) => p.clamp(1, 65) as u32,
+        _ => 10,
+    };
+    let scale = scale_arg(ctx, 2).min(precision);
+    let unsigned = matches!(ctx.get_raw(3), ValueRef::Integer(1));
+    let col = || String::from_utf8_lossy(ctx.get_raw(4).as_bytes().unwrap_or(&b"?"[..])).into_owned();
+    let d = match v {
+        ValueRef::Null => return Ok(SV::Null),
+        ValueRef::Integer(i) => Decimal::from_i64(i),
+        ValueRef::Real(f) => Decimal::from_f64(f).ok_or_else(|| user_err(format!("ts:1264:{}", col())))?,
+        ValueRef::Text(t) | ValueRef::Blob(t) => match Decimal::parse(t) {
+            Some(d) => d,
+            None => return Err(bad_text(ctx, t)),
+        },
+    };
+    let d = d.round(scale);
+    if d.int_digits() > precision - scale || unsigned && d.is_negative() {
+        return Err(user_err(format!("ts:1264:{}", col())));
+    }
+    Ok(text_of(&d))
+}
+
+/// The error for text stored into a DECIMAL column that is no number:
+/// 1265 when a number starts it (MySQL's strict mode), else 1366.
+fn bad_text(ctx: &Context<'_>, t: &[u8]) -> Error {
+    let starts_numeric = t.iter().find(|b| !b.is_ascii_whitespace()).is_some_and(|b| b.is_ascii_digit() || matches!(b, b'-' | b'+' | b'.'));
+    if starts_numeric {
+        let col = String::from_utf8_lossy(ctx.get_raw(4).as_bytes().unwrap_or(&b"?"[..])).into_owned();
+        return user_err(format!("ts:1265:{}", col));
+    }
+    let qualified = String::from_utf8_lossy(ctx.get_raw(5).as_bytes().unwrap_or(&b"?"[..])).into_owned();
+    let shown: String = String::from_utf8_lossy(t).chars().take(64).collect();
+    user_err(format!("ts:1366:Incorrect decimal value: '{}' for column {} at row 1", shown, qualified))
+}
+
+/// A binary DECIMAL operation `(a, b, scale)`: NULL if either is NULL, else
+/// `op`'s result at `scale` (`op` gives None for a division by zero: NULL).
+fn binary(ctx: &Context<'_>, op: fn(&Decimal, &Decimal, u32) -> Option<Decimal>) -> rusqlite::Result<SV> {
+    let (Some(a), Some(b)) = (operand(ctx.get_raw(0)), operand(ctx.get_raw(1))) else {
+        return Ok(SV::Null);
+    };
+    let scale = scale_arg(ctx, 2);
+    Ok(match op(&a, &b, scale) {
+        Some(r) => text_of(&r.round(scale)),
+        None => SV::Null,
+    })
+}
+
+/// SUM (`ts_dsum(x, scale)`) and AVG (`ts_davg(x, scale)`) of DECIMAL values, exact.
+struct DecAggregate {
+    avg: bool,
+}
+
+impl Aggregate<(Decimal, u64, u32), SV> for DecAggregate {
+    fn init(&self, ctx: &mut Context<'_>) -> rusqlite::Result<(Decimal, u64, u32)> {
+        Ok((Decimal::zero(), 0, scale_arg(ctx, 1)))
+    }
+    fn step(&self, ctx: &mut Context<'_>, acc: &mut (Decimal, u64, u32)) -> rusqlite::Result<()> {
+        if let Some(v) = operand(ctx.get_raw(0)) {
+            acc.0 = acc.0.add(&v);
+            acc.1 += 1;
+        }
+        Ok(())
+    }
+    fn finalize(&self, _: &mut Context<'_>, acc: Option<(Decimal, u64, u32)>) -> rusqlite::Result<SV> {
+        let Some((sum, n, scale)) = acc.filter(|a| a.1 > 0) else {
+            return Ok(SV::Null);
+        };
+        if self.avg {
+            Ok(sum.div(&Decimal::from_u64(n), scale).map_or(SV::Null, |d| text_of(&d)))
+        } else {
+            Ok(text_of(&sum.round(scale)))
+        }
+    }
+}
+
+/// Register the collation and the functions on a new connection.
+pub(super) fn register(db: &Connection) -> rusqlite::Result<()> {
+    // SAFETY: registering a plain C comparison function without user data.
+    unsafe {
+        let rc = ffi::sqlite3_create_collation_v2(db.handle(), c"ts_dec".as_ptr(), ffi::SQLITE_UTF8, std::ptr::null_mut(), Some(dec_cmp), None);
+        if rc != ffi::SQLITE_OK {
+            return Err(Error::SqliteFailure(ffi::Error::new(rc), Some("cannot register collation ts_dec".into())));
+        }
+    }
+    let flags = FunctionFlags::SQLITE_UTF8 | FunctionFlags::SQLITE_DETERMINISTIC;
+    db.create_scalar_function("ts_dec", 6, flags, store)?;
+    db.create_scalar_function("ts_dadd", 3, flags, |ctx| binary(ctx, |a, b, _| Some(a.add(b))))?;
+    db.create_scalar_function("ts_dsub", 3, flags, |ctx| binary(ctx, |a, b, _| Some(a.sub(b))))?;
+    db.create_scalar_function("ts_dmul", 3, flags, |ctx| binary(ctx, |a, b, _| Some(a.mul(b))))?;
+    db.create_scalar_function("ts_ddiv", 3, flags, |ctx| binary(ctx, |a, b, s| a.div(b, s)))?;
+    db.create_scalar_function("ts_dval", 2, flags, |ctx| match operand(ctx.get_raw(0)) {
+        Some(d) => Ok(text_of(&d.round(scale_arg(ctx, 1)))),
+        None => Ok(SV::Null),
+    })?;
+    db.create_aggregate_function("ts_dsum", 2, flags, DecAggregate { avg: false })?;
+    db.create_aggregate_function("ts_davg", 2, flags, DecAggregate { avg: true })
+}
+
+#[cfg(test)]
+mod tests {
+    use rusqlite::Connection;
+
+    fn one(db: &Connection, sql: &str) -> String {
+        db.query_row(sql, [], |r| {
+            r.get::<_, rusqlite::types::Value>(0).map(|v| match v {
+                rusqlite::types::Value::Null => None,
+                rusqlite::types::Value::Integer(i) => Some(i.to_string()),
+                rusqlite::types::Value::Text(t) => Some(t),
+                other => Some(format!("{:?}", other)),
+            })
+        })
+        .unwrap_or_else(|e| Some(format!("ERR {}", e)))
+        .unwrap_or_else(|| "NULL".into())
+    }
+
+    #[test]
+    fn stored_sorted_and_computed_exactly() {
+        let db = Connection::open_in_memory().unwrap();
+        super::register(&db).unwrap();
+        db.execute_batch("CREATE TABLE t (a TEXT COLLATE ts_dec) STRICT; CREATE INDEX ta ON t (a);").unwrap();
+        for v in ["0.10", "-2.5", "10", "9.99", "100.01"] {
+            db.execute(&format!("INSERT INTO t VALUES (ts_dec('{}', 10, 2, 0, 'a', '`a`'))", v), []).unwrap();
+        }
+        assert_eq!(one(&db, "SELECT group_concat(a, ' ') FROM (SELECT a FROM t ORDER BY a)"), "-2.50 0.10 9.99 10.00 100.01");
+        assert_eq!(one(&db, "SELECT count(*) FROM t WHERE a > 9.999"), "2");
+        assert_eq!(one(&db, "SELECT a FROM t WHERE a = 0.1"), "0.10");
+        assert_eq!(one(&db, "SELECT a FROM t WHERE a = 10"), "10.00");
+        assert_eq!(one(&db, "SELECT max(a) FROM t"), "100.01");
+        assert_eq!(one(&db, "SELECT ts_dsum(a, 2) FROM t"), "117.60");
+        assert_eq!(one(&db, "SELECT ts_davg(a, 6) FROM t"), "23.520000");
+        assert_eq!(one(&db, "SELECT ts_dmul('0.10', 3, 2)"), "0.30");
+        assert_eq!(one(&db, "SELECT ts_ddiv(1, 0, 4)"), "NULL");
+        assert_eq!(one(&db, "SELECT ts_dec(1.005, 5, 2, 0, 'a', '')"), "1.01");
+        assert!(one(&db, "SELECT ts_dec('abc', 5, 2, 0, 'a', '`d`.`t`.`a`')").contains("ts:1366:Incorrect decimal value: 'abc' for column `d`.`t`.`a`"));
+        assert!(one(&db, "SELECT ts_dec(1000, 5, 2, 0, 'a', '')").contains("ts:1264:a"));
+        assert!(one(&db, "SELECT ts_dec(-1, 5, 2, 1, 'a', '')").contains("ts:1264:a"));
+        // hostile arguments: no panic
+        for args in ["NULL, NULL, NULL, NULL, NULL, NULL", "x'ff', -5, 99, 7, x'00', 1", "'1e999999999', 65, 30, 0, 'a', ''"] {
+            let _ = one(&db, &format!("SELECT ts_dec({})", args));
+        }
+    }
+}
