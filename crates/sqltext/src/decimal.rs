@@ -191,6 +191,26 @@ impl Decimal {
         Some(Decimal { coef: if q.is_negative() { -mag } else { mag }, scale })
     }
 
+    /// `self / other` as MariaDB computes it before the result is shown:
+    /// truncated to whole 9-digit words of fraction, as many as the
+    /// operands' fraction words plus what div_precision_increment adds
+    /// beyond the digits those words already give (strings/decimal.c,
+    /// do_div_mod). `0.10 / 3` is 0.033333333; the result column rounds it
+    /// to its scale (6: 0.033333), a DECIMAL(65,30) column stores all nine.
+    /// `None` when `other` is zero.
+    pub fn div_internal(&self, other: &Decimal) -> Option<Decimal> {
+        if other.coef.is_zero() {
+            return None;
+        }
+        let words = |s: u32| s.div_ceil(9) * 9;
+        let (f1, f2) = (words(self.scale), words(other.scale));
+        let incr = (DIV_INCREMENT as i64 - (f1 - self.scale) as i64 - (f2 - other.scale) as i64).max(0) as u32;
+        let scale = words(f1 + f2 + incr);
+        let num = &self.coef * pow10(scale + other.scale);
+        let den = &other.coef * pow10(self.scale);
+        Some(Decimal { coef: num / den, scale })
+    }
+
     /// The value as f64 (nearest).
     pub fn to_f64(&self) -> f64 {
         self.to_string().parse().unwrap_or(0.0)
@@ -417,6 +437,12 @@ mod tests {
         assert_eq!(d("-2").div(&d("3"), 4).unwrap().to_string(), "-0.6667");
         assert_eq!(d("1").div(&d("-0.5"), 4).unwrap().to_string(), "-2.0000");
         assert!(d("1").div(&d("0.000"), 4).is_none());
+        // MariaDB's internal quotient: whole 9-digit words, truncated
+        assert_eq!(d("0.10").div_internal(&d("3")).unwrap().to_string(), "0.033333333");
+        assert_eq!(d("2").div_internal(&d("3")).unwrap().to_string(), "0.666666666");
+        assert_eq!(d("1.05").div_internal(&d("3")).unwrap().to_string(), "0.350000000");
+        assert_eq!(d("-1").div_internal(&d("3")).unwrap().to_string(), "-0.333333333");
+        assert_eq!(d("1").div_internal(&d("0.0000000001")).unwrap().to_string(), "10000000000.000000000000000000");
         let big = d("99999999999999999999999999999999999.999999999999999999999999999999");
         assert_eq!(big.add(&d("0.000000000000000000000000000001")).to_string(), "100000000000000000000000000000000000.000000000000000000000000000000");
     }

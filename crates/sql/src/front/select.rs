@@ -1,6 +1,7 @@
 //! SELECT and DO without a table: the select list evaluated by the front's
 //! own expression evaluator, one row with computed column definitions. What
-//! the front cannot evaluate goes to an engine that evaluates SQL.
+//! the front cannot evaluate goes to an engine that evaluates SQL, and so
+//! does DECIMAL arithmetic, which such an engine computes exactly.
 
 use super::engine::engine_statement;
 use super::session_env::eval_in;
@@ -19,6 +20,11 @@ pub(super) fn select_without_table(call: &mut Call<'_, '_>, sql: &str, sink: &mu
     if call.sess.db.is_some() && has_union(&toks) {
         return engine_statement(call, sql, sink);
     }
+    // DECIMAL arithmetic (`0.1 + 0.2`, `1/3`) is exact in an engine that
+    // evaluates SQL; the front's evaluator computes in doubles.
+    if has_decimal_arithmetic(&toks) && call.engine.evaluates_expressions() {
+        return engine_statement(call, sql, sink);
+    }
     match local_select(call, sql, &toks, sink) {
         // What the front does not know (a function, an operator, a
         // clause) an engine that evaluates SQL may: it answers or
@@ -31,6 +37,12 @@ pub(super) fn select_without_table(call: &mut Call<'_, '_>, sql: &str, sink: &mu
 /// True if a statement has a UNION (at any depth: the local evaluator has none).
 fn has_union(toks: &[Token]) -> bool {
     toks.iter().any(|t| t.is_kw("UNION"))
+}
+
+/// Does the statement have a decimal literal (`0.1`) or a division: values
+/// whose MySQL type is DECIMAL.
+fn has_decimal_arithmetic(toks: &[Token]) -> bool {
+    toks.iter().any(|t| t.is_op("/") || matches!(&t.tok, Tok::Number(n) if n.contains('.') && !n.contains(['e', 'E']) && turnstile_sqltext::lex::hybrid_bytes(n).is_none()))
 }
 
 /// A column definition that describes a computed value; `binary`: the

@@ -8,9 +8,11 @@
 //! digits; the collation orders those texts as numbers (turnstile-sqltext's
 //! `decimal::cmp_text`), so comparisons with numbers (which SQLite converts
 //! to text by the column's TEXT affinity), ORDER BY, GROUP BY, MIN/MAX and
-//! indexes are numeric. The arithmetic is turnstile-sqltext's `Decimal`;
-//! each function is told the scale of its result (MySQL's rules, decided by
-//! the rewriter from the operand types) and returns its text.
+//! indexes are numeric. The arithmetic is turnstile-sqltext's `Decimal`:
+//! each function returns its exact result as text (a quotient with the
+//! digits MariaDB keeps), and `ts_dval(x, scale)` rounds a value the client
+//! sees to the scale MySQL's rules give the expression (decided by the
+//! rewriter from the operand types).
 
 use super::user_err;
 use rusqlite::functions::{Aggregate, Context, FunctionFlags};
@@ -97,43 +99,45 @@ fn bad_text(ctx: &Context<'_>, t: &[u8]) -> Error {
     user_err(format!("ts:1366:Incorrect decimal value: '{}' for column {} at row 1", shown, qualified))
 }
 
-/// A binary DECIMAL operation `(a, b, scale)`: NULL if either is NULL, else
-/// `op`'s result at `scale` (`op` gives None for a division by zero: NULL).
-fn binary(ctx: &Context<'_>, op: fn(&Decimal, &Decimal, u32) -> Option<Decimal>) -> rusqlite::Result<SV> {
+/// A binary DECIMAL operation `(a, b)`: NULL if either is NULL, else
+/// `op`'s exact result (`op` gives None for a division by zero: NULL). The
+/// result keeps all its digits (a quotient MariaDB's); `ts_dval` rounds
+/// what the client sees to the expression's scale.
+fn binary(ctx: &Context<'_>, op: fn(&Decimal, &Decimal) -> Option<Decimal>) -> rusqlite::Result<SV> {
     let (Some(a), Some(b)) = (operand(ctx.get_raw(0)), operand(ctx.get_raw(1))) else {
         return Ok(SV::Null);
     };
-    let scale = scale_arg(ctx, 2);
-    Ok(match op(&a, &b, scale) {
-        Some(r) => text_of(&r.round(scale)),
+    Ok(match op(&a, &b) {
+        Some(r) => text_of(&r),
         None => SV::Null,
     })
 }
 
-/// SUM (`ts_dsum(x, scale)`) and AVG (`ts_davg(x, scale)`) of DECIMAL values, exact.
+/// SUM (`ts_dsum(x)`) and AVG (`ts_davg(x)`) of DECIMAL values, exact (the
+/// average as MariaDB divides).
 struct DecAggregate {
     avg: bool,
 }
 
-impl Aggregate<(Decimal, u64, u32), SV> for DecAggregate {
-    fn init(&self, ctx: &mut Context<'_>) -> rusqlite::Result<(Decimal, u64, u32)> {
-        Ok((Decimal::zero(), 0, scale_arg(ctx, 1)))
+impl Aggregate<(Decimal, u64), SV> for DecAggregate {
+    fn init(&self, _: &mut Context<'_>) -> rusqlite::Result<(Decimal, u64)> {
+        Ok((Decimal::zero(), 0))
     }
-    fn step(&self, ctx: &mut Context<'_>, acc: &mut (Decimal, u64, u32)) -> rusqlite::Result<()> {
+    fn step(&self, ctx: &mut Context<'_>, acc: &mut (Decimal, u64)) -> rusqlite::Result<()> {
         if let Some(v) = operand(ctx.get_raw(0)) {
             acc.0 = acc.0.add(&v);
             acc.1 += 1;
         }
         Ok(())
     }
-    fn finalize(&self, _: &mut Context<'_>, acc: Option<(Decimal, u64, u32)>) -> rusqlite::Result<SV> {
-        let Some((sum, n, scale)) = acc.filter(|a| a.1 > 0) else {
+    fn finalize(&self, _: &mut Context<'_>, acc: Option<(Decimal, u64)>) -> rusqlite::Result<SV> {
+        let Some((sum, n)) = acc.filter(|a| a.1 > 0) else {
             return Ok(SV::Null);
         };
         if self.avg {
-            Ok(sum.div(&Decimal::from_u64(n), scale).map_or(SV::Null, |d| text_of(&d)))
+            Ok(sum.div_internal(&Decimal::from_u64(n)).map_or(SV::Null, |d| text_of(&d)))
         } else {
-            Ok(text_of(&sum.round(scale)))
+            Ok(text_of(&sum))
         }
     }
 }
@@ -149,16 +153,16 @@ pub(super) fn register(db: &Connection) -> rusqlite::Result<()> {
     }
     let flags = FunctionFlags::SQLITE_UTF8 | FunctionFlags::SQLITE_DETERMINISTIC;
     db.create_scalar_function("ts_dec", 6, flags, store)?;
-    db.create_scalar_function("ts_dadd", 3, flags, |ctx| binary(ctx, |a, b, _| Some(a.add(b))))?;
-    db.create_scalar_function("ts_dsub", 3, flags, |ctx| binary(ctx, |a, b, _| Some(a.sub(b))))?;
-    db.create_scalar_function("ts_dmul", 3, flags, |ctx| binary(ctx, |a, b, _| Some(a.mul(b))))?;
-    db.create_scalar_function("ts_ddiv", 3, flags, |ctx| binary(ctx, |a, b, s| a.div(b, s)))?;
+    db.create_scalar_function("ts_dadd", 2, flags, |ctx| binary(ctx, |a, b| Some(a.add(b))))?;
+    db.create_scalar_function("ts_dsub", 2, flags, |ctx| binary(ctx, |a, b| Some(a.sub(b))))?;
+    db.create_scalar_function("ts_dmul", 2, flags, |ctx| binary(ctx, |a, b| Some(a.mul(b))))?;
+    db.create_scalar_function("ts_ddiv", 2, flags, |ctx| binary(ctx, Decimal::div_internal))?;
     db.create_scalar_function("ts_dval", 2, flags, |ctx| match operand(ctx.get_raw(0)) {
         Some(d) => Ok(text_of(&d.round(scale_arg(ctx, 1)))),
         None => Ok(SV::Null),
     })?;
-    db.create_aggregate_function("ts_dsum", 2, flags, DecAggregate { avg: false })?;
-    db.create_aggregate_function("ts_davg", 2, flags, DecAggregate { avg: true })
+    db.create_aggregate_function("ts_dsum", 1, flags, DecAggregate { avg: false })?;
+    db.create_aggregate_function("ts_davg", 1, flags, DecAggregate { avg: true })
 }
 
 #[cfg(test)]
@@ -191,10 +195,11 @@ mod tests {
         assert_eq!(one(&db, "SELECT a FROM t WHERE a = 0.1"), "0.10");
         assert_eq!(one(&db, "SELECT a FROM t WHERE a = 10"), "10.00");
         assert_eq!(one(&db, "SELECT max(a) FROM t"), "100.01");
-        assert_eq!(one(&db, "SELECT ts_dsum(a, 2) FROM t"), "117.60");
-        assert_eq!(one(&db, "SELECT ts_davg(a, 6) FROM t"), "23.520000");
-        assert_eq!(one(&db, "SELECT ts_dmul('0.10', 3, 2)"), "0.30");
-        assert_eq!(one(&db, "SELECT ts_ddiv(1, 0, 4)"), "NULL");
+        assert_eq!(one(&db, "SELECT ts_dsum(a) FROM t"), "117.60");
+        assert_eq!(one(&db, "SELECT ts_dval(ts_davg(a), 6) FROM t"), "23.520000");
+        assert_eq!(one(&db, "SELECT ts_dmul('0.10', 3)"), "0.30");
+        assert_eq!(one(&db, "SELECT ts_ddiv('0.10', 3)"), "0.033333333");
+        assert_eq!(one(&db, "SELECT ts_ddiv(1, 0)"), "NULL");
         assert_eq!(one(&db, "SELECT ts_dec(1.005, 5, 2, 0, 'a', '')"), "1.01");
         assert!(one(&db, "SELECT ts_dec('abc', 5, 2, 0, 'a', '`d`.`t`.`a`')").contains("ts:1366:Incorrect decimal value: 'abc' for column `d`.`t`.`a`"));
         assert!(one(&db, "SELECT ts_dec(1000, 5, 2, 0, 'a', '')").contains("ts:1264:a"));

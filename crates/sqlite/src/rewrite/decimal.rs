@@ -5,18 +5,21 @@
 //! with amt 0.10 would be 0.30000000000000004. This pass finds the runs of
 //! arithmetic whose MySQL type is DECIMAL (an operand is a DECIMAL column, a
 //! decimal literal such as `0.10`, SUM/AVG of DECIMAL, or a `/` of exact
-//! numbers) and writes them as `ts_dadd/ts_dsub/ts_dmul/ts_ddiv(a, b, scale)`
-//! with the scale MySQL gives the result (`DecType`), SUM and AVG of a
-//! DECIMAL as `ts_dsum/ts_davg` (functions/decimal.rs). The result is MySQL
-//! text again, which the translator then translates as usual.
+//! numbers) and writes them as `ts_dadd/ts_dsub/ts_dmul/ts_ddiv(a, b)`, SUM
+//! and AVG of a DECIMAL as `ts_dsum/ts_davg` (functions/decimal.rs); each
+//! computes exactly (a quotient with the digits MariaDB keeps). The result
+//! is MySQL text again, which the translator then translates as usual.
 //!
-//! The functions return exact text. Where the value is what the client sees
-//! (an item of a top-level select list) it stays text, with the `ts_dec`
-//! collation so ORDER BY its alias sorts numerically, and its type goes to
-//! the result metadata (`Rewritten::item_types`); where it is stored
-//! (UPDATE SET, VALUES, INSERT ... SELECT) it stays text for `ts_dec`;
-//! anywhere else (WHERE, ORDER BY, function arguments) it becomes a double,
-//! computed exactly and rounded once, so SQLite compares it as a number.
+//! Where the value is what the client sees (an item of a top-level select
+//! list) it is rounded to the scale MySQL gives the expression (`DecType`,
+//! `ts_dval(x, scale)`) and stays text, with the `ts_dec` collation so ORDER
+//! BY its alias sorts numerically; its type goes to the result metadata
+//! (`Rewritten::item_types`). Where it is stored (UPDATE SET, VALUES, INSERT
+//! ... SELECT) it stays exact text for `ts_dec`. Anywhere else (WHERE, ORDER
+//! BY, function arguments) it becomes a double, computed exactly and rounded
+//! once, so SQLite compares it as a number. A decimal literal with more
+//! digits than a double keeps is written as its text, so that compared with
+//! a DECIMAL column (TEXT, `ts_dec`) it compares exactly.
 //!
 //! Conservative by design: a run with an operand whose type is not known
 //! (a parameter, a string, an unknown function or column, `%`, DIV) is left
@@ -291,7 +294,7 @@ impl Pass<'_> {
                     if let Ty::Dec(t) = node.ty() {
                         let text = self.gen(&node);
                         let text = match place {
-                            Place::SelectItem => format!("{} COLLATE ts_dec", text),
+                            Place::SelectItem => format!("ts_dval({}, {}) COLLATE ts_dec", text, t.scale),
                             Place::Store => text,
                             Place::Other => format!("CAST({} AS DOUBLE)", text),
                         };
@@ -316,9 +319,24 @@ impl Pass<'_> {
         }
     }
 
-    /// A DECIMAL run starting at token `i` rewritten for `place`; returns
-    /// the token after it, or None when there is none to rewrite there.
+    /// A DECIMAL run starting at token `i` rewritten for `place`, or else a
+    /// decimal literal with more digits than a double keeps written as its
+    /// text (compared with a DECIMAL column, it then compares exactly);
+    /// returns the token after it, or None when there is nothing to rewrite.
     fn try_run(&mut self, i: usize, place: Place) -> Option<usize> {
+        if let Some(end) = self.try_arithmetic(i, place) {
+            return Some(end);
+        }
+        match &self.toks[i].tok {
+            Tok::Number(n) if is_decimal_literal(n) && n.bytes().filter(u8::is_ascii_digit).count() > 15 => {
+                self.edit(i, i + 1, format!("'{}'", n));
+                Some(i + 1)
+            }
+            _ => None,
+        }
+    }
+
+    fn try_arithmetic(&mut self, i: usize, place: Place) -> Option<usize> {
         let toks = self.toks;
         if i > 0 && (binds_neighbour(&toks[i - 1]) || toks[i - 1].ident().is_some_and(|w| self.column_type(w).is_some())) {
             return None;
@@ -437,6 +455,10 @@ impl Pass<'_> {
             if close >= to {
                 return None;
             }
+            // A window function (`SUM(x) OVER (...)`) is SQLite's own, and no operand to wrap.
+            if toks.get(close + 1).is_some_and(|n| n.is_kw("OVER")) {
+                return None;
+            }
             let agg = w.eq_ignore_ascii_case("SUM") || w.eq_ignore_ascii_case("AVG");
             if agg {
                 if let Some((arg, end)) = self.run(i + 2, close).filter(|(_, end)| *end == close) {
@@ -501,25 +523,22 @@ impl Pass<'_> {
                     Ty::Dec(_) => self.gen(inner),
                     _ => self.text(*s, *e),
                 },
-                LeafKind::DecAggregate { avg, arg } => {
-                    let scale = node_scale(node);
-                    format!("{}({}, {})", if *avg { "ts_davg" } else { "ts_dsum" }, self.gen(arg), scale)
-                }
+                LeafKind::DecAggregate { avg, arg } => format!("{}({})", if *avg { "ts_davg" } else { "ts_dsum" }, self.gen(arg)),
             },
             Node::Neg { x, ty } => match (x.as_ref(), ty) {
                 (Node::Leaf { s, e, kind: LeafKind::DecLiteral, .. }, _) => format!("'-{}'", &self.sql[self.toks[*s].start..self.toks[*e - 1].end]),
-                (_, Ty::Dec(t)) => format!("ts_dsub(0, {}, {})", self.gen(x), t.scale),
+                (_, Ty::Dec(_)) => format!("ts_dsub(0, {})", self.gen(x)),
                 _ => format!("-{}", self.gen(x)),
             },
             Node::Bin { op, l, r, ty } => match ty {
-                Ty::Dec(t) => {
+                Ty::Dec(_) => {
                     let f = match *op {
                         "+" => "ts_dadd",
                         "-" => "ts_dsub",
                         "*" => "ts_dmul",
                         _ => "ts_ddiv",
                     };
-                    format!("{}({}, {}, {})", f, self.gen(l), self.gen(r), t.scale)
+                    format!("{}({}, {})", f, self.gen(l), self.gen(r))
                 }
                 _ => format!("({} {} {})", self.gen(l), op, self.gen(r)),
             },
@@ -573,13 +592,6 @@ fn unary_may_follow(prev: Option<&Token>) -> bool {
     match prev {
         None => true,
         Some(p) => ["(", ",", "=", "<", ">", "<=", ">=", "<>", "!=", "<=>"].iter().any(|o| p.is_op(o)) || KEYWORDS.iter().any(|k| p.is_kw(k)),
-    }
-}
-
-fn node_scale(node: &Node) -> u32 {
-    match node.ty() {
-        Ty::Dec(t) => t.scale,
-        _ => 0,
     }
 }
 
@@ -660,18 +672,20 @@ mod tests {
         let (sql, types) = rw("SELECT amt*3, amt + 1 AS x, amt/3, -amt, id, f*amt, SUM(amt), AVG(amt), 0.10, id/2, MIN(amt), SUM(q) FROM m", Kind::Select);
         assert_eq!(
             sql,
-            "SELECT ts_dmul(amt, 3, 2) COLLATE ts_dec, ts_dadd(amt, 1, 2) COLLATE ts_dec AS x, ts_ddiv(amt, 3, 6) COLLATE ts_dec, ts_dsub(0, amt, 2) COLLATE ts_dec, id, f*amt, ts_dsum(amt, 2) COLLATE ts_dec, ts_davg(amt, 6) COLLATE ts_dec, '0.10' COLLATE ts_dec, ts_ddiv(id, 2, 4) COLLATE ts_dec, MIN(amt), SUM(q) FROM m"
+            "SELECT ts_dval(ts_dmul(amt, 3), 2) COLLATE ts_dec, ts_dval(ts_dadd(amt, 1), 2) COLLATE ts_dec AS x, ts_dval(ts_ddiv(amt, 3), 6) COLLATE ts_dec, ts_dval(ts_dsub(0, amt), 2) COLLATE ts_dec, id, f*amt, ts_dval(ts_dsum(amt), 2) COLLATE ts_dec, ts_dval(ts_davg(amt), 6) COLLATE ts_dec, ts_dval('0.10', 2) COLLATE ts_dec, ts_dval(ts_ddiv(id, 2), 4) COLLATE ts_dec, MIN(amt), SUM(q) FROM m"
         );
         assert_eq!(types, vec![Some((11, 2)), Some((11, 2)), Some((14, 6)), Some((11, 2)), None, None, Some((32, 2)), Some((14, 6)), Some((3, 2)), Some((14, 4)), None, Some((32, 0))]);
         // elsewhere: computed exactly, compared as a number
         let (sql, _) = rw("SELECT id FROM m WHERE amt * 3 = 0.3 ORDER BY amt * q", Kind::Select);
-        assert_eq!(sql, "SELECT id FROM m WHERE CAST(ts_dmul(amt, 3, 2) AS REAL) = 0.3 ORDER BY CAST(ts_dmul(amt, q, 2) AS REAL)");
+        assert_eq!(sql, "SELECT id FROM m WHERE CAST(ts_dmul(amt, 3) AS REAL) = 0.3 ORDER BY CAST(ts_dmul(amt, q) AS REAL)");
         // stored: exact text for ts_dec
         let (sql, _) = rw("UPDATE m SET amt = amt * 1.1 WHERE id = 1", Kind::Update);
-        assert!(sql.starts_with("UPDATE m SET amt = ts_dec(ts_dmul(amt, '1.1', 3), 10, 2, 0, 'amt', "), "{}", sql);
+        assert!(sql.starts_with("UPDATE m SET amt = ts_dec(ts_dmul(amt, '1.1'), 10, 2, 0, 'amt', "), "{}", sql);
         // precedence: an operator outside the run keeps its operand
         let (sql, _) = rw("SELECT name + amt * 2, amt * 2 & 1, q * (amt + 1), LENGTH(name) - amt * 2 FROM m", Kind::Select);
-        assert_eq!(sql, "SELECT name + amt * 2, amt * 2 & 1, ts_dmul(q, ts_dadd(amt, 1, 2), 2) COLLATE ts_dec, octet_length(name) - amt * 2 FROM m");
+        assert_eq!(sql, "SELECT name + amt * 2, amt * 2 & 1, ts_dval(ts_dmul(q, ts_dadd(amt, 1)), 2) COLLATE ts_dec, octet_length(name) - amt * 2 FROM m");
+        // window functions are SQLite's own
+        assert_eq!(rw("SELECT SUM(amt) OVER (), id FROM m", Kind::Select).0, "SELECT SUM(amt) OVER (), id FROM m");
         // no DECIMAL anywhere: untouched
         assert_eq!(rw("SELECT id + 1, q * 2 FROM m WHERE id = ?", Kind::Select).0, "SELECT id + 1, q * 2 FROM m WHERE id = ?");
     }

@@ -274,7 +274,7 @@ mod tests {
         assert_eq!(rewrite_select("SELECT IF(a = ?, 1, 2) AS k FROM t HAVING k = ?"), "SELECT iif(a = ?, 1, 2) AS k FROM t HAVING k = ?");
         assert_eq!(
             rewrite_select("SELECT 1.5E3, 2.5, 0.30000000000000004, 123456789012345.6, -1.0e-300, 10 FROM t"),
-            "SELECT ts_f64('1.5E3'), '2.5' COLLATE ts_dec, '0.30000000000000004' COLLATE ts_dec, '123456789012345.6' COLLATE ts_dec, -ts_f64('1.0e-300'), 10 FROM t"
+            "SELECT ts_f64('1.5E3'), ts_dval('2.5', 1) COLLATE ts_dec, ts_dval('0.30000000000000004', 17) COLLATE ts_dec, ts_dval('123456789012345.6', 1) COLLATE ts_dec, -ts_f64('1.0e-300'), 10 FROM t"
         );
         assert!(rewrite("SELECT a XOR b FROM t", Kind::Select, &resolver()).unwrap_err().code == 1235);
         let rw = rewrite("SELECT DISTINCT c, COUNT(*), k AS kk FROM sbtest1", Kind::Select, &resolver()).unwrap();
