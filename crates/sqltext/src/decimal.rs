@@ -52,6 +52,11 @@ impl Decimal {
         Decimal { coef: BigInt::from(v), scale: 0 }
     }
 
+    /// `coef / 10^scale`.
+    pub fn from_parts(coef: i64, scale: u32) -> Decimal {
+        Decimal { coef: BigInt::from(coef), scale }
+    }
+
     pub fn from_u64(v: u64) -> Decimal {
         Decimal { coef: BigInt::from(v), scale: 0 }
     }
@@ -91,19 +96,22 @@ impl Decimal {
         if neg {
             coef = -coef;
         }
-        // value = coef * 10^(exp - frac.len())
+        // value = coef * 10^(exp - frac.len()); the digits written are kept
+        // exactly, a negative exponent adds at most PARSE_MAX_SCALE more.
         let shift = exp - frac.len() as i64;
+        let max_scale = (frac.len() as u64).max(PARSE_MAX_SCALE as u64);
         let d = if shift >= 0 {
             Decimal { coef: coef * pow10(shift as u32), scale: 0 }
-        } else if -shift <= PARSE_MAX_SCALE as i64 {
-            Decimal { coef, scale: (-shift) as u32 }
+        } else if (-shift) as u64 <= max_scale {
+            Decimal { coef, scale: u32::try_from(-shift).ok()? }
         } else {
-            // Too many digits after the point: first drop what rounding to PARSE_MAX_SCALE ignores.
-            let excess = (-shift) as u64 - PARSE_MAX_SCALE as u64;
+            // Too many digits after the point: first drop what rounding to max_scale ignores.
+            let excess = (-shift) as u64 - max_scale;
+            let max_scale = u32::try_from(max_scale).ok()?;
             if excess > digits.len() as u64 + 1 {
-                return Some(Decimal::zero().with_scale(PARSE_MAX_SCALE));
+                return Some(Decimal::zero().with_scale(max_scale));
             }
-            Decimal { coef, scale: (-shift) as u32 }.round(PARSE_MAX_SCALE)
+            Decimal { coef, scale: (-shift) as u32 }.round(max_scale)
         };
         Some(d)
     }
