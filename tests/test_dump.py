@@ -13,8 +13,8 @@ Restores go through the real `mariadb` client (`mariadb ... < dump`).
 Values are compared as the text protocol returns them (PyMySQL without
 converters), types by the wire type of each result column.
 
-DECIMAL columns are a corpus of their own, expected to fail until exact
-DECIMAL lands (stored as binary floating point today).
+DECIMAL columns are a corpus of their own (every value at the edges of its
+precision and scale, kept exactly: tests/test_sql_decimal.py covers the rest).
 """
 
 from __future__ import annotations
@@ -316,7 +316,6 @@ def test_turnstile_single_transaction_several_databases(mariadb, fresh, which):
     dump(first, "--single-transaction", *which)
 
 
-@pytest.mark.xfail(reason="DECIMAL is stored as binary floating point until exact DECIMAL lands (issue #22, other branch)", strict=False)
 def test_decimal_round_trip(mariadb, fresh):
     expected = snapshot(mariadb, [DECIMAL_DB])
     ts = fresh()
