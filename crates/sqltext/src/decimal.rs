@@ -318,18 +318,18 @@ impl DecType {
     }
 
     /// `a + b` and `a - b`: the larger scale, one more integer digit.
-    pub fn add(self, o: DecType) -> DecType {
+    pub fn added(self, o: DecType) -> DecType {
         let scale = self.scale.max(o.scale);
         DecType::new(self.int_part().max(o.int_part()) + 1 + scale, scale)
     }
 
     /// `a * b`: precisions and scales add.
-    pub fn mul(self, o: DecType) -> DecType {
+    pub fn multiplied(self, o: DecType) -> DecType {
         DecType::new(self.precision + o.precision, self.scale + o.scale)
     }
 
     /// `a / b`: the dividend's scale plus div_precision_increment.
-    pub fn div(self, o: DecType) -> DecType {
+    pub fn divided(self, o: DecType) -> DecType {
         let scale = (self.scale + DIV_INCREMENT).min(MAX_SCALE);
         DecType::new(self.int_part() + o.scale + scale, scale)
     }
@@ -459,13 +459,13 @@ mod tests {
     fn result_types_are_mysqls() {
         let amt = DecType::new(10, 2);
         let three = DecType::integer(1);
-        assert_eq!(amt.mul(three).display_length(), 13);
-        assert_eq!(amt.add(three).display_length(), 13);
-        assert_eq!(amt.add(DecType::of_literal("0.001")), DecType::new(12, 3));
-        assert_eq!(amt.div(three), DecType::new(14, 6));
-        assert_eq!(amt.mul(amt), DecType::new(20, 4));
-        assert_eq!(DecType::of_literal("0.1").add(DecType::of_literal("0.2")).display_length(), 5);
-        assert_eq!(DecType::integer(1).div(DecType::integer(1)), DecType::new(5, 4));
+        assert_eq!(amt.multiplied(three).display_length(), 13);
+        assert_eq!(amt.added(three).display_length(), 13);
+        assert_eq!(amt.added(DecType::of_literal("0.001")), DecType::new(12, 3));
+        assert_eq!(amt.divided(three), DecType::new(14, 6));
+        assert_eq!(amt.multiplied(amt), DecType::new(20, 4));
+        assert_eq!(DecType::of_literal("0.1").added(DecType::of_literal("0.2")).display_length(), 5);
+        assert_eq!(DecType::integer(1).divided(DecType::integer(1)), DecType::new(5, 4));
         assert_eq!(amt.sum().display_length(), 34);
         assert_eq!(amt.avg(), DecType::new(14, 6));
     }

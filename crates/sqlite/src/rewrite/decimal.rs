@@ -605,9 +605,9 @@ fn combine(op: &str, l: Ty, r: Ty) -> Ty {
         _ => {
             let (a, b) = (l.dec().expect("exact"), r.dec().expect("exact"));
             Ty::Dec(match op {
-                "+" | "-" => a.add(b),
-                "*" => a.mul(b),
-                _ => a.div(b),
+                "+" | "-" => a.added(b),
+                "*" => a.multiplied(b),
+                _ => a.divided(b),
             })
         }
     }
