@@ -7,7 +7,8 @@ values stored exactly up to 65 digits and rounded half away from zero to the
 column's scale; MySQL's result precision and scale of + - * / (div_precision_
 increment 4), SUM and AVG; comparisons, ORDER BY, GROUP BY, MIN/MAX and an
 index in numeric order; decimal literals without a table; the strict-mode
-errors of a value that does not fit or is no number; the binary protocol
+errors of a value that does not fit or is no number, and the Note 1265 of a
+value rounded to its column (SHOW WARNINGS, the OK packet's count); the binary protocol
 (NEWDECIMAL as text) and the mysql CLI."""
 
 from decimal import Decimal
@@ -159,3 +160,23 @@ def test_mysql_cli_shows_exact_values(ddb, sql_server):
     r = run_cli(sql_server, execute="INSERT INTO t (id, amt) VALUES (1, 0.10); SELECT amt*3, SUM(amt) / 3, 0.1 + 0.2 FROM t", database=db, extra=["--batch", "--skip-column-names"])
     assert r.returncode == 0, r.stderr
     assert r.stdout.split() == ["0.30", "0.033333", "0.3"]
+
+
+def test_rounding_raises_mariadbs_note(ddb):
+    conn, _ = ddb
+    with conn.cursor() as cur:
+        assert cur.execute("INSERT INTO t (id, amt) VALUES (1, 2.50), (2, 2.555), (3, 1.0001), (4, '2.5 ')") == 4
+        assert conn._result.warning_count == 3  # the OK packet's count
+        cur.execute("SHOW WARNINGS")
+        assert cur.fetchall() == (
+            ("Note", 1265, "Data truncated for column 'amt' at row 2"),
+            ("Note", 1265, "Data truncated for column 'amt' at row 3"),
+            ("Note", 1265, "Data truncated for column 'amt' at row 4"),
+        )
+        cur.execute("UPDATE t SET amt = amt / 3")
+        cur.execute("SHOW WARNINGS")
+        assert [r[2] for r in cur.fetchall()] == [f"Data truncated for column 'amt' at row {n}" for n in (1, 2, 3, 4)]
+        # exact values raise nothing
+        cur.execute("INSERT INTO t (id, amt) VALUES (5, 1.5), (6, 1e3)")
+        cur.execute("SHOW WARNINGS")
+        assert cur.fetchall() == ()

@@ -57,6 +57,34 @@ pub struct Counters {
     /// cte_max_recursion_depth of the running statement (ts_cte_depth; set
     /// before a statement with a limited recursive CTE runs: cte.rs).
     pub cte_limit: AtomicU64,
+    /// Notes raised by the statement's functions (`ts_dec`: 1265 for a
+    /// value rounded to its column), taken by the statement when it ends.
+    pub notes: std::sync::Mutex<Notes>,
+    /// Whether `notes` may hold anything (so a statement that stored no
+    /// DECIMAL takes no lock: every point select ends with `take_notes`).
+    pub noted: std::sync::atomic::AtomicBool,
+}
+
+/// Notes a statement's functions raise, and the rows they count.
+#[derive(Debug, Default)]
+pub struct Notes {
+    /// (code, message), at most `turnstile_engine::warnings::MAX_KEPT` kept.
+    pub raised: Vec<(u16, String)>,
+    /// Values stored per column so far (MySQL's "at row N" where the
+    /// statement does not number its rows: UPDATE, INSERT ... SELECT).
+    pub rows: std::collections::HashMap<String, u64>,
+}
+
+impl Counters {
+    /// The notes raised since the last call, emptied for the next statement.
+    pub fn take_notes(&self) -> Vec<(u16, String)> {
+        if !self.noted.swap(false, AO::Relaxed) {
+            return Vec::new();
+        }
+        let mut n = self.notes.lock().unwrap_or_else(|e| e.into_inner());
+        n.rows.clear();
+        std::mem::take(&mut n.raised)
+    }
 }
 
 /// Whether storing `new` into a column of SQLite affinity `aff` ('I', 'R',
@@ -360,6 +388,7 @@ pub fn register(db: &Connection, counters: Arc<Counters>, home: Option<String>) 
             return Err(Error::SqliteFailure(ffi::Error::new(rc), Some("cannot register collation ts_ci".into())));
         }
     }
+    let dec_counters = counters.clone();
     let c1 = counters.clone();
     db.create_scalar_function("ts_ai", 1, FunctionFlags::SQLITE_UTF8, move |ctx| {
         let v = ctx.get_raw(0);
@@ -481,7 +510,7 @@ pub fn register(db: &Connection, counters: Arc<Counters>, home: Option<String>) 
     })?;
     // ---- strings (the ones that return their arguments' bytes: bytes.rs)
     bytes::register(db)?;
-    decimal::register(db)?;
+    decimal::register(db, dec_counters)?;
     reg(db, "space", 1, true, |ctx| Ok(int(&ctx.get_raw(0)).map_or(SV::Null, |n| SV::Text(" ".repeat(n.clamp(0, 1 << 20) as usize)))))?;
     reg(db, "locate", -1, true, |ctx| {
         need(ctx, 2, "locate")?;

@@ -14,12 +14,13 @@
 //! sees to the scale MySQL's rules give the expression (decided by the
 //! rewriter from the operand types).
 
-use super::user_err;
+use super::{user_err, Counters};
 use rusqlite::functions::{Aggregate, Context, FunctionFlags};
 use rusqlite::types::{Value as SV, ValueRef};
 use rusqlite::{ffi, Connection, Error};
 use std::cmp::Ordering;
 use std::os::raw::{c_int, c_void};
+use std::sync::Arc;
 use turnstile_sqltext::decimal::{cmp_text, Decimal, MAX_SCALE};
 
 /// The `ts_dec` collation's callback: `cmp_text`.
@@ -57,11 +58,13 @@ fn text_of(d: &Decimal) -> SV {
     SV::Text(d.to_string())
 }
 
-/// `ts_dec(value, precision, scale, unsigned, column, qualified column)`: the
-/// value as a DECIMAL(precision, scale) column stores it, rounded half away
-/// from zero; MySQL's strict-mode errors when it does not fit (1264) or is
-/// no number (1366, or 1265 for a number followed by other text).
-fn store(ctx: &Context<'_>) -> rusqlite::Result<SV> {
+/// `ts_dec(value, precision, scale, unsigned, column, qualified column,
+/// row)`: the value as a DECIMAL(precision, scale) column stores it, rounded
+/// half away from zero, with MariaDB's Note 1265 when that dropped digits
+/// (or trailing spaces) at `row` (0: counted per column); MySQL's
+/// strict-mode errors when it does not fit (1264) or is no number (1366, or
+/// 1265 for a number followed by other text).
+fn store(ctx: &Context<'_>, counters: Option<&Counters>) -> rusqlite::Result<SV> {
     let v = ctx.get_raw(0);
     let precision = match ctx.get_raw(1) {
         ValueRef::Integer(p) => p.clamp(1, 65) as u32,
@@ -70,20 +73,48 @@ fn store(ctx: &Context<'_>) -> rusqlite::Result<SV> {
     let scale = scale_arg(ctx, 2).min(precision);
     let unsigned = matches!(ctx.get_raw(3), ValueRef::Integer(1));
     let col = || String::from_utf8_lossy(ctx.get_raw(4).as_bytes().unwrap_or(&b"?"[..])).into_owned();
-    let d = match v {
+    let (d, trailing_space) = match v {
         ValueRef::Null => return Ok(SV::Null),
-        ValueRef::Integer(i) => Decimal::from_i64(i),
-        ValueRef::Real(f) => Decimal::from_f64(f).ok_or_else(|| user_err(format!("ts:1264:{}", col())))?,
+        ValueRef::Integer(i) => (Decimal::from_i64(i), false),
+        ValueRef::Real(f) => (Decimal::from_f64(f).ok_or_else(|| user_err(format!("ts:1264:{}", col())))?, false),
         ValueRef::Text(t) | ValueRef::Blob(t) => match Decimal::parse(t) {
-            Some(d) => d,
+            Some(d) => (d, t.last().is_some_and(u8::is_ascii_whitespace)),
             None => return Err(bad_text(ctx, t)),
         },
     };
-    let d = d.round(scale);
-    if d.int_digits() > precision - scale || unsigned && d.is_negative() {
+    let rounded = d.round(scale);
+    if rounded.int_digits() > precision - scale || unsigned && rounded.is_negative() {
         return Err(user_err(format!("ts:1264:{}", col())));
     }
-    Ok(text_of(&d))
+    let row = match ctx.get_raw(6) {
+        ValueRef::Integer(r) if r > 0 => Some(r as u64),
+        _ => None,
+    };
+    if let Some(counters) = counters {
+        note_row(counters, &col(), row, trailing_space || rounded.cmp(&d) != Ordering::Equal);
+    }
+    Ok(text_of(&rounded))
+}
+
+/// Count a value stored into `col` and, when it was `truncated`, raise
+/// MariaDB's Note 1265 naming its row (`row`, or the column's count).
+fn note_row(counters: &Counters, col: &str, row: Option<u64>, truncated: bool) {
+    if row.is_some() && !truncated {
+        return;
+    }
+    counters.noted.store(true, std::sync::atomic::Ordering::Relaxed);
+    let mut notes = counters.notes.lock().unwrap_or_else(|e| e.into_inner());
+    let row = match row {
+        Some(r) => r,
+        None => {
+            let seen = notes.rows.entry(col.to_string()).or_insert(0);
+            *seen += 1;
+            *seen
+        }
+    };
+    if truncated && notes.raised.len() < turnstile_engine::warnings::MAX_KEPT {
+        notes.raised.push((1265, format!("Data truncated for column '{}' at row {}", col, row)));
+    }
 }
 
 /// The error for text stored into a DECIMAL column that is no number:
@@ -143,7 +174,7 @@ impl Aggregate<(Decimal, u64), SV> for DecAggregate {
 }
 
 /// Register the collation and the functions on a new connection.
-pub(super) fn register(db: &Connection) -> rusqlite::Result<()> {
+pub(super) fn register(db: &Connection, counters: Arc<Counters>) -> rusqlite::Result<()> {
     // SAFETY: registering a plain C comparison function without user data.
     unsafe {
         let rc = ffi::sqlite3_create_collation_v2(db.handle(), c"ts_dec".as_ptr(), ffi::SQLITE_UTF8, std::ptr::null_mut(), Some(dec_cmp), None);
@@ -152,7 +183,10 @@ pub(super) fn register(db: &Connection) -> rusqlite::Result<()> {
         }
     }
     let flags = FunctionFlags::SQLITE_UTF8 | FunctionFlags::SQLITE_DETERMINISTIC;
-    db.create_scalar_function("ts_dec", 6, flags, store)?;
+    // Not deterministic: it counts rows and raises notes, once per row.
+    db.create_scalar_function("ts_dec", 7, FunctionFlags::SQLITE_UTF8, move |ctx| store(ctx, Some(&counters)))?;
+    // The same value again, for the change test of UPDATE and upsert: no note, no row counted.
+    db.create_scalar_function("ts_dec_q", 7, flags, |ctx| store(ctx, None))?;
     db.create_scalar_function("ts_dadd", 2, flags, |ctx| binary(ctx, |a, b| Some(a.add(b))))?;
     db.create_scalar_function("ts_dsub", 2, flags, |ctx| binary(ctx, |a, b| Some(a.sub(b))))?;
     db.create_scalar_function("ts_dmul", 2, flags, |ctx| binary(ctx, |a, b| Some(a.mul(b))))?;
@@ -185,11 +219,13 @@ mod tests {
     #[test]
     fn stored_sorted_and_computed_exactly() {
         let db = Connection::open_in_memory().unwrap();
-        super::register(&db).unwrap();
+        let counters = std::sync::Arc::new(super::Counters::default());
+        super::register(&db, counters.clone()).unwrap();
         db.execute_batch("CREATE TABLE t (a TEXT COLLATE ts_dec) STRICT; CREATE INDEX ta ON t (a);").unwrap();
         for v in ["0.10", "-2.5", "10", "9.99", "100.01"] {
-            db.execute(&format!("INSERT INTO t VALUES (ts_dec('{}', 10, 2, 0, 'a', '`a`'))", v), []).unwrap();
+            db.execute(&format!("INSERT INTO t VALUES (ts_dec('{}', 10, 2, 0, 'a', '`a`', 0))", v), []).unwrap();
         }
+        assert!(counters.take_notes().is_empty());
         assert_eq!(one(&db, "SELECT group_concat(a, ' ') FROM (SELECT a FROM t ORDER BY a)"), "-2.50 0.10 9.99 10.00 100.01");
         assert_eq!(one(&db, "SELECT count(*) FROM t WHERE a > 9.999"), "2");
         assert_eq!(one(&db, "SELECT a FROM t WHERE a = 0.1"), "0.10");
@@ -200,12 +236,14 @@ mod tests {
         assert_eq!(one(&db, "SELECT ts_dmul('0.10', 3)"), "0.30");
         assert_eq!(one(&db, "SELECT ts_ddiv('0.10', 3)"), "0.033333333");
         assert_eq!(one(&db, "SELECT ts_ddiv(1, 0)"), "NULL");
-        assert_eq!(one(&db, "SELECT ts_dec(1.005, 5, 2, 0, 'a', '')"), "1.01");
-        assert!(one(&db, "SELECT ts_dec('abc', 5, 2, 0, 'a', '`d`.`t`.`a`')").contains("ts:1366:Incorrect decimal value: 'abc' for column `d`.`t`.`a`"));
-        assert!(one(&db, "SELECT ts_dec(1000, 5, 2, 0, 'a', '')").contains("ts:1264:a"));
-        assert!(one(&db, "SELECT ts_dec(-1, 5, 2, 1, 'a', '')").contains("ts:1264:a"));
+        assert_eq!(one(&db, "SELECT ts_dec('1.005', 5, 2, 0, 'a', '', 3)"), "1.01");
+        assert_eq!(one(&db, "SELECT ts_dec('2.5 ', 5, 2, 0, 'a', '', 0)"), "2.50");
+        assert_eq!(counters.take_notes(), vec![(1265, "Data truncated for column 'a' at row 3".to_string()), (1265, "Data truncated for column 'a' at row 1".to_string())]);
+        assert!(one(&db, "SELECT ts_dec('abc', 5, 2, 0, 'a', '`d`.`t`.`a`', 1)").contains("ts:1366:Incorrect decimal value: 'abc' for column `d`.`t`.`a`"));
+        assert!(one(&db, "SELECT ts_dec(1000, 5, 2, 0, 'a', '', 1)").contains("ts:1264:a"));
+        assert!(one(&db, "SELECT ts_dec(-1, 5, 2, 1, 'a', '', 1)").contains("ts:1264:a"));
         // hostile arguments: no panic
-        for args in ["NULL, NULL, NULL, NULL, NULL, NULL", "x'ff', -5, 99, 7, x'00', 1", "'1e999999999', 65, 30, 0, 'a', ''"] {
+        for args in ["NULL, NULL, NULL, NULL, NULL, NULL, NULL", "x'ff', -5, 99, 7, x'00', 1, -3", "'1e999999999', 65, 30, 0, 'a', '', 1"] {
             let _ = one(&db, &format!("SELECT ts_dec({})", args));
         }
     }

@@ -131,6 +131,7 @@ impl Translator<'_> {
                 self.raw(", ");
             }
             self.raw("(");
+            self.store_row = row_index + 1;
             for (value_index, &(s, e)) in row.iter().enumerate() {
                 if value_index > 0 {
                     self.raw(", ");
@@ -142,6 +143,7 @@ impl Translator<'_> {
             }
             self.raw(")");
         }
+        self.store_row = 0;
         Ok(())
     }
 

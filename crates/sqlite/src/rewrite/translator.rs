@@ -46,6 +46,9 @@ pub(super) struct Translator<'a> {
     /// The table values are stored into, as MySQL names it in messages
     /// (`` `db`.`t` ``): set by INSERT and UPDATE for `emit_store`.
     pub(super) store_table: String,
+    /// The VALUES row being written (1-based; 0: not a VALUES row), for the
+    /// row MySQL's notes name.
+    pub(super) store_row: usize,
 }
 
 /// A word `emit` is translating: token `at` of the range [from, to) it copies.
@@ -91,6 +94,7 @@ impl<'a> Translator<'a> {
             out_at: vec![usize::MAX; toks.len()],
             last_interval: None,
             store_table: String::new(),
+            store_row: 0,
         }
     }
 

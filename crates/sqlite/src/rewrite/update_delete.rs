@@ -6,7 +6,7 @@
 //! An UPDATE writes only the rows whose values change, through the change
 //! test `ts_chg` (see `Translator::update`). Multi-table forms are refused.
 
-use super::store::{affinity_code, calls_not_repeatable, expr_end, param_ordinals, store_table_name};
+use super::store::{affinity_code, calls_not_repeatable, expr_end, param_ordinals, quiet_store, store_table_name};
 use super::translator::Translator;
 use crate::schema::{sq_ident, TableDef};
 use turnstile_engine::SqlError;
@@ -300,7 +300,7 @@ fn change_test(values: &[(String, String)], repeatable: bool, refs: &[String], d
     ts_chg_call.push('\'');
     if repeatable {
         for (col, v) in values {
-            ts_chg_call.push_str(&format!(", {}, ({})", sq_ident(col), v));
+            ts_chg_call.push_str(&format!(", {}, ({})", sq_ident(col), quiet_store(v)));
         }
     }
     for r in refs {
