@@ -78,9 +78,10 @@ pub struct Notes {
 impl Counters {
     /// The notes raised since the last call, emptied for the next statement.
     pub fn take_notes(&self) -> Vec<(u16, String)> {
-        if !self.noted.swap(false, AO::Relaxed) {
+        if !self.noted.load(AO::Relaxed) {
             return Vec::new();
         }
+        self.noted.store(false, AO::Relaxed);
         let mut n = self.notes.lock().unwrap_or_else(|e| e.into_inner());
         n.rows.clear();
         std::mem::take(&mut n.raised)

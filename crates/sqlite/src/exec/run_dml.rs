@@ -144,7 +144,10 @@ impl SqliteSession {
         counters.upserted.store(0, Ordering::Relaxed);
         counters.matched.store(0, Ordering::Relaxed);
         counters.deleted.store(0, Ordering::Relaxed);
-        counters.take_notes();
+        if counters.noted.load(Ordering::Relaxed) {
+            // left by a statement that failed
+            counters.take_notes();
+        }
         let found_rows = self.found_rows;
         let rows_found = &mut self.rows_found;
         conn.begin_call(ctx, lock_wait);
@@ -205,12 +208,15 @@ impl SqliteSession {
                 return Err(e);
             }
             let changes = conn.changes();
-            // Notes the statement's functions raised (ts_dec's 1265).
-            let notes = counters.take_notes();
-            for (code, message) in &notes {
-                ctx.note(*code, message.clone());
+            let mut done = Done { affected_rows: changes, ..Default::default() };
+            if counters.noted.load(Ordering::Relaxed) {
+                // Notes the statement's functions raised (ts_dec's 1265).
+                let notes = counters.take_notes();
+                for (code, message) in &notes {
+                    ctx.note(*code, message.clone());
+                }
+                done.warnings = notes.len().min(u16::MAX as usize) as u16;
             }
-            let mut done = Done { affected_rows: changes, warnings: notes.len().min(u16::MAX as usize) as u16, ..Default::default() };
             if rw.kind == Kind::Update {
                 // SQLite changed only the rows whose values differ (rewrite.rs: update).
                 let matched = counters.matched.load(Ordering::Relaxed);
