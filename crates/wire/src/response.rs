@@ -160,11 +160,12 @@ impl EncodedColumns {
 }
 
 /// Fractional-second digits per column for `encode_text_row`: empty unless a
-/// table's column is DATETIME, TIMESTAMP or TIME. Computed columns (no table,
-/// e.g. NOW(6) or CAST) carry no reliable precision: `FSP_UNKNOWN`, which
+/// table's column is DATETIME, TIMESTAMP or TIME, or a computed one says its
+/// digits (`CAST(x AS TIME(3))`, decimals 3). Other computed columns (no
+/// table, e.g. NOW(6)) carry no reliable precision: `FSP_UNKNOWN`, which
 /// shows a non-zero fraction as six digits.
 pub fn text_fsp(columns: &[Column]) -> Vec<u8> {
-    let temporal = |c: &Column| matches!(c.coltype, coltype::DATETIME | coltype::TIMESTAMP | coltype::TIME) && !c.org_table.is_empty();
+    let temporal = |c: &Column| matches!(c.coltype, coltype::DATETIME | coltype::TIMESTAMP | coltype::TIME) && (!c.org_table.is_empty() || (1..=6).contains(&c.decimals));
     if !columns.iter().any(temporal) {
         return Vec::new();
     }
@@ -226,29 +227,29 @@ pub fn encode_binary_value(out: &mut Vec<u8>, ty: u8, v: &Value) {
         coltype::FLOAT => out.extend_from_slice(&(v.as_f64().unwrap_or(0.0) as f32).to_le_bytes()),
         coltype::DOUBLE => out.extend_from_slice(&v.as_f64().unwrap_or(0.0).to_le_bytes()),
         coltype::DATE | coltype::DATETIME | coltype::TIMESTAMP | coltype::NEWDATE => match v {
-            Value::Date { year, month, day } => {
-                out.push(4);
-                put_u16(out, *year);
-                out.push(*month);
-                out.push(*day);
-            }
-            Value::DateTime { year, month, day, hour, minute, second, micro } => {
-                out.push(if *micro > 0 { 11 } else { 7 });
-                put_u16(out, *year);
-                out.extend_from_slice(&[*month, *day, *hour, *minute, *second]);
-                if *micro > 0 {
-                    put_u32(out, *micro);
-                }
-            }
+            Value::Date { year, month, day } => put_binary_datetime(out, *year, *month, *day, 0, 0, 0, 0),
+            Value::DateTime { year, month, day, hour, minute, second, micro } => put_binary_datetime(out, *year, *month, *day, *hour, *minute, *second, *micro),
             _ => out.push(0),
         },
         coltype::TIME => match v {
             Value::Time { negative, days, hour, minute, second, micro } => {
-                out.push(if *micro > 0 { 12 } else { 8 });
+                // MySQL's length: 12 with a fraction, 8 with any other part,
+                // 0 for 00:00:00 (MariaDB sends no sign for it either).
+                let len = if *micro > 0 {
+                    12
+                } else if *days > 0 || *hour > 0 || *minute > 0 || *second > 0 {
+                    8
+                } else {
+                    0
+                };
+                out.push(len);
+                if len == 0 {
+                    return;
+                }
                 out.push(*negative as u8);
                 put_u32(out, *days);
                 out.extend_from_slice(&[*hour, *minute, *second]);
-                if *micro > 0 {
+                if len == 12 {
                     put_u32(out, *micro);
                 }
             }
@@ -258,6 +259,35 @@ pub fn encode_binary_value(out: &mut Vec<u8>, ty: u8, v: &Value) {
             Some(t) => put_lenenc_bytes(out, &t),
             None => out.push(0xfb),
         },
+    }
+}
+
+/// A DATE/DATETIME/TIMESTAMP in the binary protocol with MySQL's length: 11
+/// with a fraction, 7 with a time of day, 4 with a date, 0 for the zero date
+/// (`0000-00-00`, which a client would otherwise decode as year 0 month 0, shown
+/// as `-0001-11-30` by some).
+#[allow(clippy::too_many_arguments)]
+fn put_binary_datetime(out: &mut Vec<u8>, year: u16, month: u8, day: u8, hour: u8, minute: u8, second: u8, micro: u32) {
+    let len = if micro > 0 {
+        11
+    } else if hour > 0 || minute > 0 || second > 0 {
+        7
+    } else if year > 0 || month > 0 || day > 0 {
+        4
+    } else {
+        0
+    };
+    out.push(len);
+    if len == 0 {
+        return;
+    }
+    put_u16(out, year);
+    out.extend_from_slice(&[month, day]);
+    if len >= 7 {
+        out.extend_from_slice(&[hour, minute, second]);
+    }
+    if len == 11 {
+        put_u32(out, micro);
     }
 }
 
@@ -348,6 +378,26 @@ mod tests {
         assert_eq!(mc.column_type() as u8, coltype::LONGLONG);
         assert_eq!(mc.character_set(), 63);
         assert!(mc.flags().contains(mysql_common::constants::ColumnFlags::PRI_KEY_FLAG));
+    }
+
+    #[test]
+    fn binary_temporal_lengths_are_mysqls() {
+        let enc = |ty: u8, v: Value| {
+            let mut out = Vec::new();
+            encode_binary_value(&mut out, ty, &v);
+            out
+        };
+        let dt = |h: u8, micro: u32| Value::DateTime { year: 2024, month: 1, day: 2, hour: h, minute: 0, second: 0, micro };
+        let zero_dt = Value::DateTime { year: 0, month: 0, day: 0, hour: 0, minute: 0, second: 0, micro: 0 };
+        assert_eq!(enc(coltype::DATETIME, zero_dt), [0]);
+        assert_eq!(enc(coltype::DATE, Value::Date { year: 0, month: 0, day: 0 }), [0]);
+        assert_eq!(enc(coltype::DATETIME, dt(0, 0)), [4, 0xe8, 7, 1, 2]);
+        assert_eq!(enc(coltype::DATETIME, dt(3, 0)), [7, 0xe8, 7, 1, 2, 3, 0, 0]);
+        assert_eq!(enc(coltype::DATETIME, dt(0, 5))[0], 11);
+        let time = |negative: bool, second: u8, micro: u32| Value::Time { negative, days: 0, hour: 0, minute: 0, second, micro };
+        assert_eq!(enc(coltype::TIME, time(false, 0, 0)), [0]);
+        assert_eq!(enc(coltype::TIME, time(true, 3, 0)), [8, 1, 0, 0, 0, 0, 0, 0, 3]);
+        assert_eq!(enc(coltype::TIME, time(false, 0, 9))[0], 12);
     }
 
     #[test]
