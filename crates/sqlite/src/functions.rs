@@ -32,6 +32,7 @@ use std::sync::Arc;
 mod bytes;
 mod decimal;
 mod ext;
+mod temporal;
 
 pub use bytes::substring_index;
 use bytes::{need, Out};
@@ -845,6 +846,7 @@ pub fn register(db: &Connection, counters: Arc<Counters>, home: Option<String>) 
         }))
     })?;
     ext::register(db)?;
+    temporal::register(db)?;
     reg(db, "regexp", 2, true, |ctx| {
         let pat = targ(ctx, 0);
         let (Some(pat), Some(s)) = (pat, targ(ctx, 1)) else { return Ok(SV::Null) };

@@ -16,7 +16,8 @@
 //! - `like`: LIKE patterns, matched without recursion; `collate`: the
 //!   case-insensitive collation (utf8mb4_general_ci) LIKE folds case by;
 //! - `types`: the MySQL column types by name (`Base`);
-//! - `temporal`: date and time texts; `civil`: civil-date arithmetic;
+//! - `temporal`: date and time texts; `temporal_cast`: CAST to DATE,
+//!   DATETIME and TIME; `civil`: civil-date arithmetic;
 //! - `hex`: UNHEX;
 //! - `decimal`: exact DECIMAL numbers and MySQL's result types of their arithmetic.
 
@@ -29,4 +30,5 @@ pub mod lex;
 pub mod like;
 pub mod scan;
 pub mod temporal;
+pub mod temporal_cast;
 pub mod types;

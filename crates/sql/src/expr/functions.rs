@@ -244,20 +244,30 @@ fn cast(args: &[Value]) -> Value {
             _ => args[0].as_i64().map_or(Value::Null, |i| Value::UInt(i as u64)),
         },
         "DECIMAL" | "DOUBLE" | "FLOAT" | "REAL" => args[0].as_f64().map_or(Value::Null, Value::Double),
-        // Typed temporal values, so drivers get DATE/DATETIME/TIME columns.
+        // Typed temporal values, so drivers get DATE/DATETIME/TIME columns;
+        // MySQL's conversion rules (turnstile-sqltext's `temporal_cast`).
         "DATE" | "DATETIME" | "TIME" => {
-            use turnstile_sqltext::temporal::parse_temporal;
+            use turnstile_sqltext::temporal_cast::{cast_temporal, CastFrom};
             use turnstile_sqltext::types::Base;
             let base = match ty.as_str() {
                 "DATE" => Base::Date,
                 "DATETIME" => Base::DateTime,
                 _ => Base::Time,
             };
-            match &args[0] {
-                Value::Null => Value::Null,
-                Value::Date { .. } | Value::DateTime { .. } | Value::Time { .. } if base == Base::DateTime => args[0].clone(),
-                other => other.to_text().and_then(|t| parse_temporal(base, &t)).unwrap_or(Value::Null),
-            }
+            let fsp = args.get(2).and_then(Value::as_i64).unwrap_or(0).clamp(0, 6) as u8;
+            let text;
+            let from = match &args[0] {
+                Value::Null => return Value::Null,
+                Value::Int(i) => CastFrom::Int(*i),
+                Value::UInt(u) => CastFrom::Int(i64::try_from(*u).unwrap_or(i64::MAX)),
+                Value::Double(f) => CastFrom::Real(*f),
+                Value::Float(f) => CastFrom::Real(f64::from(*f)),
+                other => {
+                    text = other.to_text().map(|t| String::from_utf8_lossy(&t).into_owned()).unwrap_or_default();
+                    CastFrom::Text(&text)
+                }
+            };
+            cast_temporal(from, base, fsp).unwrap_or(Value::Null)
         }
         _ => {
             let Some(t) = args[0].to_text() else { return Value::Null };

@@ -73,6 +73,32 @@ fn column_for(name: &str, v: &Value, binary: bool) -> Column {
     c
 }
 
+/// The column of `CAST(x AS DATE|DATETIME|TIME(n))`: typed by the target,
+/// NULL or not, with n fractional digits, as MariaDB describes it.
+fn temporal_cast_column(name: &str, e: &Expr) -> Option<Column> {
+    let Expr::Func(f, args) = e else { return None };
+    let (Some(Expr::Lit(ty)), len) = (args.get(1), args.get(2)) else { return None };
+    let ty = match ty.to_text()?.as_ref() {
+        b"DATE" => coltype::DATE,
+        b"DATETIME" => coltype::DATETIME,
+        b"TIME" => coltype::TIME,
+        _ => return None,
+    };
+    if f != "CAST" {
+        return None;
+    }
+    let mut c = Column::computed(name, ty);
+    let fsp = match len {
+        Some(Expr::Lit(v)) => v.as_i64().unwrap_or(0).clamp(0, 6) as u8,
+        _ => 0,
+    };
+    if fsp > 0 && ty != coltype::DATE {
+        c.decimals = fsp;
+        c.length += u32::from(fsp) + 1;
+    }
+    Some(c)
+}
+
 /// SELECT without a table: evaluate the list, return one row.
 fn local_select(call: &mut Call<'_, '_>, sql: &str, toks: &[Token], sink: &mut dyn RowSink) -> Result<Outcome, SqlError> {
     let mut p = Parser::new(sql, toks);
@@ -114,7 +140,7 @@ fn local_select(call: &mut Call<'_, '_>, sql: &str, toks: &[Token], sink: &mut d
     for e in &exprs {
         row.push(eval_in(call, e)?);
     }
-    let cols: Vec<Column> = names.iter().zip(&row).zip(&binary).map(|((n, v), &b)| column_for(n, v, b)).collect();
+    let cols: Vec<Column> = names.iter().zip(&row).zip(&binary).zip(&exprs).map(|(((n, v), &b), e)| temporal_cast_column(n, e).unwrap_or_else(|| column_for(n, v, b))).collect();
     sink.columns(&cols)?;
     if limit != Some(0) {
         sink.row(&row)?;

@@ -286,6 +286,10 @@ pub(super) fn column_meta(conn: &Conn, entry: &Cached, have_row: bool) -> (ColMe
             "NOW" | "CURRENT_TIMESTAMP" | "SYSDATE" | "UTC_TIMESTAMP" | "LOCALTIME" | "LOCALTIMESTAMP" => (Column::computed(&name, coltype::DATETIME), Conv::Temporal(Base::DateTime)),
             "CURDATE" | "CURRENT_DATE" | "UTC_DATE" | "LAST_DAY" => (Column::computed(&name, coltype::DATE), Conv::Temporal(Base::Date)),
             "CURTIME" | "CURRENT_TIME" | "UTC_TIME" => (Column::computed(&name, coltype::TIME), Conv::Temporal(Base::Time)),
+            "CAST" | "CONVERT" | "TIME" | "DATE" | "TIMESTAMP" if temporal_item(&func, &up, arg_col.as_ref()).is_some() => {
+                let (base, fsp) = temporal_item(&func, &up, arg_col.as_ref()).expect("checked");
+                (temporal_column(&name, base, fsp), Conv::Temporal(base))
+            }
             _ => match vt {
                 ffi::SQLITE_INTEGER => (Column::computed(&name, coltype::LONGLONG), Conv::Int),
                 ffi::SQLITE_FLOAT => (Column::computed(&name, coltype::DOUBLE), Conv::Double),
@@ -306,4 +310,69 @@ pub(super) fn column_meta(conn: &Conn, entry: &Cached, have_row: bool) -> (ColMe
     }
     let encoded = turnstile_wire::response::EncodedColumns::new(&cols);
     (ColMeta { cols, encoded, convs }, stable)
+}
+
+/// The MySQL type and fractional digits of a temporal expression item (upper
+/// case `up`): `CAST(x AS TIME(3))`, `CONVERT(x, DATE)`, `TIME(x)`, `DATE(x)`,
+/// `TIMESTAMP(x)`; `arg` the column x names, whose digits TIME(x) keeps.
+fn temporal_item(func: &str, up: &str, arg: Option<&ColumnDef>) -> Option<(Base, u8)> {
+    // One call, the whole item: not `TIME(x) + 1`, nor a column named `date`.
+    let open = up.find('(')?;
+    let mut depth = 0i32;
+    let closes_at_end = up.trim_end().char_indices().skip_while(|(i, _)| *i < open).all(|(i, c)| {
+        depth += match c {
+            '(' => 1,
+            ')' => -1,
+            _ => 0,
+        };
+        depth > 0 || i + c.len_utf8() == up.trim_end().len()
+    });
+    if !closes_at_end {
+        return None;
+    }
+    // TIME(col) keeps the column's digits, TIME('12:30:45.5') the literal's.
+    let literal = up[open + 1..up.trim_end().len() - 1].trim();
+    let arg_fsp = || match arg {
+        Some(c) if matches!(c.base, Base::Time | Base::DateTime | Base::Timestamp) => c.length.unwrap_or(0).min(6) as u8,
+        _ if literal.starts_with(['\'', '"']) => turnstile_sqltext::temporal_cast::fraction_digits(literal.trim_matches(['\'', '"'])),
+        _ => 0,
+    };
+    match func {
+        "TIME" => Some((Base::Time, arg_fsp())),
+        "DATE" => Some((Base::Date, 0)),
+        "TIMESTAMP" => Some((Base::DateTime, arg_fsp())),
+        _ => {
+            // The target after the last AS (or comma, CONVERT), up to the final ')'.
+            let body = up.trim_end().strip_suffix(')')?;
+            let at = body.rfind(" AS ").map(|a| a + 4).or_else(|| body.rfind(',').map(|a| a + 1))?;
+            let target = body[at..].trim();
+            let (kind, fsp) = match target.split_once('(') {
+                Some((k, f)) => (k.trim(), f.trim_end_matches(')').trim().parse::<u8>().ok().filter(|f| *f <= 6)?),
+                None => (target, 0),
+            };
+            let base = match kind {
+                "DATE" => Base::Date,
+                "DATETIME" => Base::DateTime,
+                "TIME" => Base::Time,
+                _ => return None,
+            };
+            Some((base, fsp))
+        }
+    }
+}
+
+/// A computed DATE/DATETIME/TIME column with `fsp` fractional digits, as
+/// MariaDB describes one (TIME(3): length 14, decimals 3).
+fn temporal_column(name: &str, base: Base, fsp: u8) -> Column {
+    let ty = match base {
+        Base::Date => coltype::DATE,
+        Base::Time => coltype::TIME,
+        _ => coltype::DATETIME,
+    };
+    let mut c = Column::computed(name, ty);
+    if fsp > 0 && ty != coltype::DATE {
+        c.decimals = fsp;
+        c.length += u32::from(fsp) + 1;
+    }
+    c
 }

@@ -1,5 +1,6 @@
 //! Types and collations: CAST and CONVERT targets as SQLite's type names,
 //! `CAST(x AS BINARY(n))` as `ts_bin_n` (MySQL pads or cuts to n bytes),
+//! `CAST(x AS TIME(n))` (and DATE, DATETIME) as `ts_cast_temporal`,
 //! CONVERT(x USING cs), the BINARY operator, and COLLATE names as SQLite's
 //! collations (BINARY, RTRIM for `_bin`, else the case-insensitive `ts_ci`).
 
@@ -18,6 +19,7 @@ impl Translator<'_> {
         let t = &toks[i];
         Ok(match word.upper {
             "CAST" | "CONVERT" if call && self.binary_n_cast(i, to).is_some() => WordStep::ResumeAt(self.emit_binary_n_cast(i, to)?),
+            "CAST" | "CONVERT" if call && self.temporal_cast(i, to).is_some() => WordStep::ResumeAt(self.emit_temporal_cast(i, to)?),
             "CONVERT" if call => {
                 self.push(t, "CAST");
                 WordStep::Written
@@ -89,6 +91,41 @@ impl Translator<'_> {
         self.last_end = None;
         self.emit(i + 2, sep)?;
         self.raw(&format!(", {})", n));
+        self.last_end = Some(toks[close].end);
+        Ok(close + 1)
+    }
+
+    /// `CAST(x AS DATE|DATETIME|TIME[(n)])` / `CONVERT(x, ...)` at token `i`:
+    /// the index of the AS or comma, the target, its digits, and the index of
+    /// the closing parenthesis.
+    fn temporal_cast(&self, i: usize, to: usize) -> Option<(usize, &'static str, u64, usize)> {
+        let toks = self.toks;
+        let (close, inner) = self.paren_span(i + 1, to)?;
+        let sep = inner.into_iter().rev().find(|&j| toks[j].is_kw("AS") || toks[j].is_op(","))?;
+        let kind = ["DATE", "DATETIME", "TIME"].into_iter().find(|k| self.word_at(sep + 1, k))?;
+        let fsp = match toks.get(sep + 3).map(|t| &t.tok) {
+            Some(Tok::Number(n)) if self.op_at(sep + 2, "(") && self.op_at(sep + 4, ")") && sep + 5 == close => n.parse::<u64>().ok().filter(|n| *n <= 6)?,
+            _ if sep + 2 == close => 0,
+            _ => return None,
+        };
+        let kind = match kind {
+            "DATE" => "date",
+            "DATETIME" => "datetime",
+            _ => "time",
+        };
+        Some((sep, kind, fsp, close))
+    }
+
+    /// `CAST(x AS TIME(n))` → `ts_cast_temporal(x, 'time', n)`: MySQL's
+    /// conversion (the time of day of a datetime, a number as HHMMSS...), not
+    /// the text. Returns the index after the cast.
+    fn emit_temporal_cast(&mut self, i: usize, to: usize) -> Result<usize, SqlError> {
+        let toks = self.toks;
+        let (sep, kind, fsp, close) = self.temporal_cast(i, to).ok_or_else(|| SqlError::syntax(&self.sql[toks[i].start..]))?;
+        self.push(&toks[i], "ts_cast_temporal(");
+        self.last_end = None;
+        self.emit(i + 2, sep)?;
+        self.raw(&format!(", '{}', {})", kind, fsp));
         self.last_end = Some(toks[close].end);
         Ok(close + 1)
     }
