@@ -19,6 +19,7 @@ from __future__ import annotations
 import datetime
 
 import mysql.connector
+import pymysql
 import pytest
 
 from helpers import clients, stmtproto
@@ -149,3 +150,91 @@ def test_time_date_functions_are_typed_temporal(sql_server, db):
 def test_time_function_reads_back_in_pymysql(sql_server, sql_conn):
     # PyMySQL converts by column type: a TIME is a timedelta, not a str.
     assert clients.query(sql_conn, "SELECT TIME('12:30'), DATE('2024-01-02 03:04:05') FROM (SELECT 1) x") == ((datetime.timedelta(hours=12, minutes=30), datetime.date(2024, 1, 2)),)
+
+
+# ---------------------------------------------------------------- BIT
+
+
+def test_bit_values_are_bytes_over_both_protocols(sql_server, db):
+    c = _byte_client(sql_server, db)
+    c.query("CREATE TABLE bits (id INT PRIMARY KEY, b1 BIT(1), b8 BIT(8), b12 BIT(12), b64 BIT(64))")
+    # Bit, hex and decimal literals; 2^64-1 and 2^63 into BIT(64) (were 1366).
+    c.query("INSERT INTO bits VALUES (1, b'1', b'10000001', b'101', b'1111111111111111111111111111111111111111111111111111111111111110')")
+    c.query("INSERT INTO bits VALUES (2, 0, 0x05, 0x0fff, 18446744073709551615), (3, NULL, 1, 4095, 9223372036854775808)")
+    # A binary string's bytes, as mariadb-dump writes BIT values.
+    c.query(b"INSERT INTO bits VALUES (4, '\\0', '\x81', '\x0f\xff', '\x80\\0\\0\\0\\0\\0\\0\x01')")
+    text, binary, cols = _both(c, "SELECT b1, b8, b12, b64 FROM bits ORDER BY id")
+    # MariaDB 10.11: type BIT (16), charset binary, flags UNSIGNED only, length n.
+    assert [(x.type, x.charset, x.flags, x.length) for x in cols] == [(16, 63, 32, 1), (16, 63, 32, 8), (16, 63, 32, 12), (16, 63, 32, 64)]
+    want = [
+        (b"\x01", b"\x81", b"\x00\x05", b"\xff" * 7 + b"\xfe"),
+        (b"\x00", b"\x05", b"\x0f\xff", b"\xff" * 8),
+        (None, b"\x01", b"\x0f\xff", b"\x80" + b"\x00" * 7),
+        (b"\x00", b"\x81", b"\x0f\xff", b"\x80" + b"\x00" * 6 + b"\x01"),
+    ]
+    assert text == want  # was b'1', b'129', ... as decimal text
+    assert binary == want
+    c.close_connection()
+
+
+def test_bit_compares_as_a_number(sql_server, sql_conn, db):
+    clients.query(sql_conn, f"CREATE TABLE {db}.bits (id INT PRIMARY KEY, b8 BIT(8))")
+    clients.query(sql_conn, f"INSERT INTO {db}.bits VALUES (1, 129), (2, 5), (3, 1)")
+    assert clients.query(sql_conn, f"SELECT id, b8 + 0, HEX(b8), BIN(b8), b8 = 5, b8 = b'101', b8 > 4 FROM {db}.bits ORDER BY id") == (
+        (1, 129, "81", "10000001", 0, 0, 1),
+        (2, 5, "5", "101", 1, 1, 1),
+        (3, 1, "1", "1", 0, 0, 0),
+    )
+    assert clients.query(sql_conn, f"SELECT id FROM {db}.bits WHERE b8 = b'10000001'") == ((1,),)
+    assert clients.query(sql_conn, f"SELECT id FROM {db}.bits ORDER BY b8") == ((3,), (2,), (1,))
+    # A bound byte parameter (PyMySQL sends _binary'...').
+    clients.query(sql_conn, f"INSERT INTO {db}.bits VALUES (4, %s)", (b"\x07",))
+    assert clients.query(sql_conn, f"SELECT b8 FROM {db}.bits WHERE id = 4") == ((b"\x07",),)
+
+
+def test_bit_wider_than_the_column_is_1406(sql_server, sql_conn, db):
+    # MariaDB 10.11 (strict): 1406 Data too long for column 'b' at row 1.
+    # The string '1' is the byte 0x31, too wide for BIT(1) (was stored as 1).
+    clients.query(sql_conn, f"CREATE TABLE {db}.b (b BIT(1))")
+    clients.query(sql_conn, f"CREATE TABLE {db}.w (b BIT(8))")
+    for table, value in [("b", "'1'"), ("w", "'ab'"), ("b", "2"), ("b", "b'11'"), ("w", "0x0100")]:
+        with pytest.raises(pymysql.err.MySQLError) as e:
+            clients.query(sql_conn, f"INSERT INTO {db}.{table} VALUES ({value})")
+        assert e.value.args == (1406, "Data too long for column 'b' at row 1"), value
+    assert clients.query(sql_conn, f"SELECT COUNT(*) FROM {db}.b") == ((0,),)
+
+
+def test_bit_64_hex_literal_over_64_bits_is_1264(sql_server, sql_conn, db):
+    clients.query(sql_conn, f"CREATE TABLE {db}.b (b BIT(64))")
+    with pytest.raises(pymysql.err.MySQLError) as e:
+        clients.query(sql_conn, f"INSERT INTO {db}.b VALUES (0x010203040506070809)")
+    assert e.value.args[0] == 1264  # MariaDB: Out of range value for column 'b'
+
+
+def test_bit_through_mysql_connector_prepared(sql_server, db):
+    conn = mysql.connector.connect(host="127.0.0.1", port=sql_server.port, user="root", password=ROOT_PASSWORD, database=db, use_pure=True, autocommit=True)
+    try:
+        cur = conn.cursor(prepared=True)
+        cur.execute("CREATE TABLE bits (id INT PRIMARY KEY, b8 BIT(8))")
+        cur.execute("INSERT INTO bits VALUES (?, ?)", (1, 129))
+        cur.execute("INSERT INTO bits VALUES (?, ?)", (2, b"\x05"))
+        cur.execute("SELECT b8 FROM bits ORDER BY id")
+        # As against MariaDB 10.11: the prepared cursor gives the bytes,
+        # the text cursor the integer (it reads type BIT).
+        assert cur.fetchall() == [(b"\x81",), (b"\x05",)]
+        text = conn.cursor()
+        text.execute("SELECT b8 FROM bits ORDER BY id")
+        assert text.fetchall() == [(129,), (5,)]
+    finally:
+        conn.close()
+
+
+def test_bit_default_and_update(sql_server, sql_conn, db):
+    clients.query(sql_conn, f"CREATE TABLE {db}.d (id INT PRIMARY KEY, b BIT(8) DEFAULT b'101', c BIT(4) NOT NULL DEFAULT 3)")
+    # Was 1366: the default b'101' was kept as the text '0b101'.
+    clients.query(sql_conn, f"INSERT INTO {db}.d (id) VALUES (1)")
+    assert clients.query(sql_conn, f"SELECT b, c FROM {db}.d") == ((b"\x05", b"\x03"),)
+    create = clients.query(sql_conn, f"SHOW CREATE TABLE {db}.d")[0][1]
+    assert "`b` bit(8) DEFAULT b'101'" in create and "`c` bit(4) NOT NULL DEFAULT b'11'" in create  # MariaDB's form
+    clients.query(sql_conn, f"UPDATE {db}.d SET b = b'11', c = %s WHERE id = 1", (b"\x00",))
+    assert clients.query(sql_conn, f"SELECT b, c FROM {db}.d") == ((b"\x03", b"\x00"),)

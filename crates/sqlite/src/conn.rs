@@ -164,6 +164,9 @@ pub enum Conv {
     /// CHAR: trailing spaces removed on retrieval, as MySQL does.
     CharTrim,
     Temporal(super::schema::Base),
+    /// BIT(n): the stored integer (a u64 kept as i64) as its last `bytes`
+    /// big-endian bytes, as MySQL sends a BIT value.
+    Bit(u8),
     /// By the value's storage class.
     Any,
 }

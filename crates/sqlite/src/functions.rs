@@ -29,6 +29,7 @@ use std::os::raw::{c_int, c_void};
 use std::sync::atomic::{AtomicU64, Ordering as AO};
 use std::sync::Arc;
 
+mod bit;
 mod bytes;
 mod decimal;
 mod ext;
@@ -847,6 +848,7 @@ pub fn register(db: &Connection, counters: Arc<Counters>, home: Option<String>) 
     })?;
     ext::register(db)?;
     temporal::register(db)?;
+    bit::register(db)?;
     reg(db, "regexp", 2, true, |ctx| {
         let pat = targ(ctx, 0);
         let (Some(pat), Some(s)) = (pat, targ(ctx, 1)) else { return Ok(SV::Null) };

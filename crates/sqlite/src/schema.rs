@@ -240,6 +240,10 @@ impl ColumnDef {
         if self.base == Base::Timestamp && self.on_update_now {
             flags |= colflag::TIMESTAMP;
         }
+        if self.base == Base::Bit {
+            // MariaDB: BIT is UNSIGNED, neither NUM nor BINARY (its value is bytes).
+            flags = (flags | colflag::UNSIGNED) & !(colflag::NUM | colflag::BINARY);
+        }
         let cs = if text {
             match self.charset_name() {
                 Some("utf8mb3") => charset::UTF8_GENERAL_CI,
@@ -271,8 +275,24 @@ impl ColumnDef {
         }
     }
 
+    /// A BIT column's literal default as its bits (`b'101'`, `0x05`, `5`).
+    pub fn bit_default(&self) -> Option<u64> {
+        let Some(Default_::Literal(v)) = &self.default else { return None };
+        if self.base != Base::Bit {
+            return None;
+        }
+        match turnstile_sqltext::lex::hybrid_bytes(v) {
+            Some(b) if b.iter().skip_while(|&&x| x == 0).count() <= 8 => Some(b.iter().fold(0u64, |acc, &x| (acc << 8) | u64::from(x))),
+            Some(_) => None,
+            None => v.parse().ok(),
+        }
+    }
+
     /// The DEFAULT value as information_schema / SHOW COLUMNS print it.
     pub fn default_text(&self) -> Option<String> {
+        if let Some(bits) = self.bit_default() {
+            return Some(format!("b'{:b}'", bits));
+        }
         match &self.default {
             None | Some(Default_::Null) => None,
             Some(Default_::Literal(s)) => Some(s.clone()),
@@ -434,6 +454,8 @@ impl TableDef {
                 l.push_str(" NULL");
             }
             match &c.default {
+                // MariaDB: DEFAULT b'101' for a BIT column.
+                Some(Default_::Literal(_)) if c.bit_default().is_some() => l.push_str(&format!(" DEFAULT b'{:b}'", c.bit_default().unwrap_or(0))),
                 Some(Default_::Null) if c.nullable => l.push_str(" DEFAULT NULL"),
                 // MySQL 8.0 quotes numeric defaults too: DEFAULT '0'.
                 Some(Default_::Literal(v)) => l.push_str(&format!(" DEFAULT {}", quote_str(v))),

@@ -25,6 +25,7 @@ fn sqlite_literal_default(col: &ColumnDef) -> Option<String> {
             Some(d) => sq_str(&d.round(col.scale.unwrap_or(0) as u32).to_string()),
             None => sq_str(v),
         },
+        Default_::Literal(_) if col.bit_default().is_some() => (col.bit_default().unwrap_or(0) as i64).to_string(),
         Default_::Literal(v) => {
             if col.base.is_integer() || matches!(col.base, Base::Float | Base::Double) {
                 match v.parse::<f64>() {

@@ -129,6 +129,10 @@ fn convert(st: &Stmt, i: usize, conv: Conv, ty: std::os::raw::c_int) -> Value {
             }
             Value::Bytes(b[..e].to_vec())
         }
+        Conv::Bit(n) => match ty {
+            ffi::SQLITE_INTEGER => Value::Bytes(st.int64(i).to_be_bytes()[8 - n as usize..].to_vec()),
+            _ => Value::Bytes(st.bytes(i).to_vec()),
+        },
         Conv::Temporal(base) => {
             let b = st.bytes(i);
             turnstile_sqltext::temporal::parse_temporal(base, b).unwrap_or_else(|| Value::Bytes(b.to_vec()))
@@ -167,6 +171,7 @@ fn decimal_item(name: &str, t: turnstile_sqltext::decimal::DecType) -> (Column, 
 
 fn conv_of(col: &ColumnDef) -> Conv {
     match col.base {
+        Base::Bit => Conv::Bit(col.length.unwrap_or(1).div_ceil(8).clamp(1, 8) as u8),
         b if b.is_integer() && col.unsigned => Conv::UInt,
         b if b.is_integer() => Conv::Int,
         Base::Decimal => Conv::Decimal(col.scale.unwrap_or(0) as u8),

@@ -50,6 +50,9 @@ impl Translator<'_> {
             return self.emit_decimal(s, e, cd);
         }
         let toks = self.toks;
+        if cd.base == schema::Base::Bit {
+            return self.emit_bit(s, e, cd);
+        }
         if cd.base.is_numeric() && e == s + 1 {
             if let Tok::Number(n) = &toks[s].tok {
                 if let Some(b) = lex::hybrid_bytes(n) {
@@ -90,6 +93,35 @@ impl Translator<'_> {
     pub(super) fn decimal_store_args(&self, cd: &ColumnDef) -> String {
         let qualified = format!("{}.{}", self.store_table, schema::quote_ident(&cd.name));
         format!(", {}, {}, {}, {}, {}, {})", cd.length.unwrap_or(10), cd.scale.unwrap_or(0), cd.unsigned as u8, schema::sq_str(&cd.name), schema::sq_str(&qualified), self.store_row)
+    }
+
+    /// A value for a BIT(n) column: `ts_bit(value, n, 'col')` stores a number
+    /// or a binary string's bytes (b'101', 0x05, '\x01') as the integer
+    /// whose big-endian bytes they are, a u64 above 2^63-1 as its i64 bits
+    /// (functions/bit.rs). A hex or bit literal goes in as its bytes, a
+    /// decimal literal above 2^63-1 as its i64 bits (SQLite would read it
+    /// as a REAL and lose digits).
+    fn emit_bit(&mut self, s: usize, e: usize, cd: &ColumnDef) -> Result<(), SqlError> {
+        let toks = self.toks;
+        let n = cd.length.unwrap_or(1);
+        let tail = format!(", {}, {})", n, schema::sq_str(&cd.name));
+        if e == s + 1 {
+            if let Tok::Number(num) = &toks[s].tok {
+                let literal = match lex::hybrid_bytes(num) {
+                    Some(b) => Some(format!("X'{}'", b.iter().map(|x| format!("{:02X}", x)).collect::<String>())),
+                    None => num.parse::<u64>().ok().filter(|u| *u > i64::MAX as u64).map(|u| (u as i64).to_string()),
+                };
+                if let Some(lit) = literal {
+                    self.push(&toks[s], &format!("ts_bit({}{}", lit, tail));
+                    return Ok(());
+                }
+            }
+        }
+        self.gap(&toks[s]);
+        self.raw("ts_bit(");
+        self.emit(s, e)?;
+        self.raw(&tail);
+        Ok(())
     }
 
     /// A value for a date/time column: `ts_tnorm(value, 'kind')` stores the
