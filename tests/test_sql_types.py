@@ -238,3 +238,39 @@ def test_bit_default_and_update(sql_server, sql_conn, db):
     assert "`b` bit(8) DEFAULT b'101'" in create and "`c` bit(4) NOT NULL DEFAULT b'11'" in create  # MariaDB's form
     clients.query(sql_conn, f"UPDATE {db}.d SET b = b'11', c = %s WHERE id = 1", (b"\x00",))
     assert clients.query(sql_conn, f"SELECT b, c FROM {db}.d") == ((b"\x03", b"\x00"),)
+
+
+# ---------------------------------------------------------------- character sets
+
+
+def test_latin1_and_ascii_columns_refuse_other_characters(sql_server, sql_conn, db):
+    clients.query(sql_conn, f"CREATE TABLE {db}.l (id INT PRIMARY KEY, a VARCHAR(10) CHARACTER SET latin1, b CHAR(5) CHARACTER SET ascii, c TEXT CHARACTER SET latin1)")
+    # MariaDB 10.11 (strict): 1366 with the refused bytes (it names the column
+    # `db`.`l`.`a`; MySQL 8 and Turnstile 'a').
+    for values, bad, col in [
+        ("(1, '中文', 'x', 'y')", r"\xE4\xB8\xAD\xE6\x96\x87", "a"),
+        ("(2, 'x', 'é', 'y')", r"\xC3\xA9", "b"),
+        ("(3, 'é', 'x', 'aé中')", r"\xE4\xB8\xAD", "c"),
+    ]:
+        with pytest.raises(pymysql.err.MySQLError) as e:
+            clients.query(sql_conn, f"INSERT INTO {db}.l VALUES {values}")
+        assert e.value.args == (1366, f"Incorrect string value: '{bad}' for column '{col}' at row 1"), values
+    # Windows-1252 is MariaDB's latin1: é and € are latin1 characters.
+    clients.query(sql_conn, f"INSERT INTO {db}.l VALUES (4, 'é€', 'ok', 'ÿ')")
+    with pytest.raises(pymysql.err.MySQLError) as e:
+        clients.query(sql_conn, f"UPDATE {db}.l SET a = %s WHERE id = 4", ("中",))
+    assert e.value.args[0] == 1366
+    assert clients.query(sql_conn, f"SELECT id, a, b, c FROM {db}.l") == ((4, "é€", "ok", "ÿ"),)
+
+
+def test_latin1_column_is_described_in_the_connections_charset(sql_server, db):
+    # Its values are sent as UTF-8, so the column says utf8mb4 (45), length 4
+    # bytes a character, as MariaDB with character_set_results=utf8mb4 (was
+    # latin1, 8: a client decoding by the column's charset read mojibake).
+    c = _byte_client(sql_server, db)
+    c.query("CREATE TABLE l (a VARCHAR(10) CHARACTER SET latin1, b CHAR(5) CHARACTER SET ascii)")
+    c.query("INSERT INTO l VALUES ('é', 'x')")
+    text, binary, cols = _both(c, "SELECT a, b FROM l")
+    assert [(x.charset, x.length) for x in cols] == [(45, 40), (45, 20)]
+    assert text == binary == [("é".encode(), b"x")]
+    c.close_connection()

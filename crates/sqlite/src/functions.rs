@@ -31,6 +31,7 @@ use std::sync::Arc;
 
 mod bit;
 mod bytes;
+mod charset;
 mod decimal;
 mod ext;
 mod temporal;
@@ -849,6 +850,7 @@ pub fn register(db: &Connection, counters: Arc<Counters>, home: Option<String>) 
     ext::register(db)?;
     temporal::register(db)?;
     bit::register(db)?;
+    charset::register(db)?;
     reg(db, "regexp", 2, true, |ctx| {
         let pat = targ(ctx, 0);
         let (Some(pat), Some(s)) = (pat, targ(ctx, 1)) else { return Ok(SV::Null) };

@@ -158,8 +158,10 @@ impl ColumnDef {
     /// Column definition as sent in a result set.
     pub fn wire_column(&self, schema: &str, table: &str, name: &str, keys: u16) -> Column {
         let text = self.base.is_text();
+        // latin1 and ascii values are kept (and sent) as UTF-8: described,
+        // as MariaDB does with character_set_results=utf8mb4, in utf8mb4.
         let mbmax: u64 = match self.charset_name() {
-            Some("utf8mb4") => 4,
+            Some("utf8mb4") | Some("latin1") | Some("ascii") => 4,
             Some("utf8mb3") => 3,
             _ => 1,
         };
@@ -247,8 +249,7 @@ impl ColumnDef {
         let cs = if text {
             match self.charset_name() {
                 Some("utf8mb3") => charset::UTF8_GENERAL_CI,
-                Some("latin1") => 8,
-                Some("ascii") => 11,
+                Some("latin1") | Some("ascii") => charset::UTF8MB4_GENERAL_CI,
                 _ => collation_id(self.collation.as_deref().unwrap_or("utf8mb4_general_ci")),
             }
         } else {

@@ -61,6 +61,14 @@ impl Translator<'_> {
                 }
             }
         }
+        if let Some(cs @ ("latin1" | "ascii")) = cd.charset_name().filter(|_| cd.base.is_text()) {
+            // Only characters of the column's character set (functions/charset.rs).
+            self.gap(&toks[s]);
+            self.raw("ts_cs(");
+            self.emit(s, e)?;
+            self.raw(&format!(", '{}', {})", cs, schema::sq_str(&cd.name)));
+            return Ok(());
+        }
         if cd.base.is_binary() {
             self.gap(&toks[s]);
             self.raw("ts_bin(");
