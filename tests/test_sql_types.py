@@ -274,3 +274,45 @@ def test_latin1_column_is_described_in_the_connections_charset(sql_server, db):
     assert [(x.charset, x.length) for x in cols] == [(45, 40), (45, 20)]
     assert text == binary == [("é".encode(), b"x")]
     c.close_connection()
+
+
+def test_set_names_accepts_mariadbs_character_sets(sql_server, sql_conn):
+    # MariaDB 10.11: every character set of SHOW CHARACTER SET but the four
+    # that are not ASCII-based; 1231 for those, 1115 for an unknown name.
+    for cs, collation in [("latin2", "latin2_general_ci"), ("cp1251", "cp1251_general_ci"), ("sjis", "sjis_japanese_ci"), ("koi8r", "koi8r_general_ci"), ("latin1", "latin1_swedish_ci")]:
+        clients.query(sql_conn, f"SET NAMES {cs}")  # was 1115 (latin1 was accepted)
+        assert clients.query(sql_conn, "SELECT @@character_set_client, @@character_set_results, @@collation_connection") == ((cs, cs, collation),)
+    for cs in ["ucs2", "utf16", "utf16le", "utf32"]:
+        with pytest.raises(pymysql.err.MySQLError) as e:
+            clients.query(sql_conn, f"SET NAMES {cs}")
+        assert e.value.args == (1231, f"Variable 'character_set_client' can't be set to the value of '{cs}'")
+    with pytest.raises(pymysql.err.MySQLError) as e:
+        clients.query(sql_conn, "SET NAMES nosuch")
+    assert e.value.args == (1115, "Unknown character set: 'nosuch'")
+    clients.query(sql_conn, "SET NAMES utf8mb4")
+
+
+def test_non_utf8_client_text_is_refused_not_stored_as_bytes(sql_server, sql_conn, db):
+    # Before: a latin1 client's 'é' (0xE9) was stored as that byte in a
+    # utf8mb4 column, which every UTF-8 reader then failed to decode. MariaDB
+    # converts; Turnstile keeps text as UTF-8 and refuses (1235) what it
+    # would have to convert, keeping ASCII text and _binary bytes.
+    clients.query(sql_conn, f"CREATE TABLE {db}.t (id INT PRIMARY KEY, s VARCHAR(20), b BLOB)")
+    latin1 = clients.root(sql_server, database=db, charset="latin1")
+    try:
+        with pytest.raises(pymysql.err.MySQLError) as e:
+            clients.query(latin1, "INSERT INTO t VALUES (2, %s, NULL)", ("é",))
+        assert e.value.args[0] == 1235 and "character set is latin1" in e.value.args[1]
+        clients.query(latin1, "INSERT INTO t VALUES (3, 'abc', %s)", (b"\xe9\xff",))  # _binary'...': bytes
+        assert clients.query(latin1, "SELECT id FROM t WHERE s = %s", ("abc",)) == ((3,),)
+    finally:
+        latin1.close()
+    conn = mysql.connector.connect(host="127.0.0.1", port=sql_server.port, user="root", password=ROOT_PASSWORD, database=db, charset="latin1", use_pure=True, autocommit=True)
+    try:
+        cur = conn.cursor(prepared=True)
+        with pytest.raises(mysql.connector.Error) as e:
+            cur.execute("INSERT INTO t VALUES (?, ?, NULL)", (4, "é"))
+        assert e.value.errno == 1235
+    finally:
+        conn.close()
+    assert clients.query(sql_conn, f"SELECT id, HEX(s), HEX(b) FROM {db}.t ORDER BY id") == ((3, "616263", "E9FF"),)

@@ -8,6 +8,10 @@
 //! not UTF-8 becomes a hex literal `X'..'` (a binary string, as MySQL treats
 //! `_binary'..'`), dropping a `_binary` introducer in front of it. Anything
 //! else that is not UTF-8 (outside a string literal) is still an error.
+//!
+//! `non_ascii_text`: whether a query carries text that is not ASCII (bytes
+//! outside `_binary` literals): what a client whose character set is not
+//! UTF-8 (SET NAMES latin1) may not send, since Turnstile does not convert.
 
 /// The query with non-UTF-8 string literals as hex literals, or None if bytes
 /// outside string literals are not UTF-8.
@@ -85,20 +89,58 @@ fn string_literal(sql: &[u8], start: usize) -> Option<(Vec<u8>, usize)> {
 
 /// Remove a trailing `_binary` introducer (and the blanks after it) from `out`.
 fn drop_binary_introducer(out: &mut Vec<u8>) {
-    let trimmed = out.iter().rposition(|c| !c.is_ascii_whitespace()).map_or(0, |p| p + 1);
+    if let Some(before) = binary_introducer_start(out) {
+        out.truncate(before);
+    }
+}
+
+/// Where a `_binary` introducer (followed only by blanks) that ends `text` starts.
+fn binary_introducer_start(text: &[u8]) -> Option<usize> {
+    let trimmed = text.iter().rposition(|c| !c.is_ascii_whitespace()).map_or(0, |p| p + 1);
     const INTRO: &[u8] = b"_binary";
-    if trimmed >= INTRO.len() && out[trimmed - INTRO.len()..trimmed].eq_ignore_ascii_case(INTRO) {
+    if trimmed >= INTRO.len() && text[trimmed - INTRO.len()..trimmed].eq_ignore_ascii_case(INTRO) {
         let before = trimmed - INTRO.len();
-        let word_start = before == 0 || !(out[before - 1].is_ascii_alphanumeric() || out[before - 1] == b'_' || out[before - 1] == b'$');
+        let word_start = before == 0 || !(text[before - 1].is_ascii_alphanumeric() || text[before - 1] == b'_' || text[before - 1] == b'$');
         if word_start {
-            out.truncate(before);
+            return Some(before);
         }
     }
+    None
+}
+
+/// Does `sql` hold a byte that is not ASCII other than inside a `_binary`
+/// string literal (an identifier, a comment, a character string)?
+pub fn non_ascii_text(sql: &[u8]) -> bool {
+    let mut i = 0;
+    while i < sql.len() {
+        match sql[i] {
+            b'\'' | b'"' => {
+                let Some((_, end)) = string_literal(sql, i) else { return !sql[i..].is_ascii() };
+                if !sql[i..end].is_ascii() && binary_introducer_start(&sql[..i]).is_none() {
+                    return true;
+                }
+                i = end;
+            }
+            b if !b.is_ascii() => return true,
+            _ => i += 1,
+        }
+    }
+    false
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn non_ascii_text_outside_binary_literals() {
+        assert!(!non_ascii_text(b"SELECT 'abc', `t`"));
+        assert!(!non_ascii_text(b"INSERT INTO t VALUES (_binary'\xe9\xff', _BINARY  '\x80')"));
+        assert!(non_ascii_text(b"INSERT INTO t VALUES ('\xe9')"));
+        assert!(non_ascii_text(b"SELECT 1 FROM `caf\xe9`"));
+        assert!(non_ascii_text(b"SELECT x_binary'\xe9'"));
+        assert!(non_ascii_text(b"SELECT '\xe9"));
+    }
 
     #[test]
     fn binary_literal_becomes_hex() {

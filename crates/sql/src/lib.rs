@@ -113,6 +113,17 @@ impl SessionState {
         }
     }
 
+    /// The client's character set (character_set_client) when its text
+    /// would need converting to UTF-8: anything but utf8mb4, utf8mb3 (utf8)
+    /// and binary. Turnstile converts nothing, so such a client may send
+    /// only ASCII text (session/mod.rs refuses the rest).
+    pub fn unconverted_client_charset(&self, globals: &vars::Globals) -> Option<String> {
+        let def = vars::lookup("character_set_client")?;
+        let v = self.var(globals, def);
+        let cs = String::from_utf8_lossy(&v.to_text()?).to_ascii_lowercase();
+        (!matches!(cs.as_str(), "utf8mb4" | "utf8mb3" | "utf8" | "binary")).then_some(cs)
+    }
+
     /// An integer variable (timeouts), falling back to the global.
     pub fn int_var(&self, globals: &vars::Globals, name: &str) -> i64 {
         vars::lookup(name).and_then(|d| self.var(globals, d).as_i64()).unwrap_or(0)

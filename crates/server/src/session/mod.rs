@@ -78,6 +78,14 @@ fn statement_text(sql: &[u8]) -> Result<std::borrow::Cow<'_, str>, SqlError> {
     }
 }
 
+/// Refuse text a client sends in a character set Turnstile would have to
+/// convert (SET NAMES latin1 and 'é' as 0xE9): stored as sent it would be
+/// bytes no UTF-8 reader can read. ASCII text, and any bytes in a `_binary`
+/// literal, are the same in every character set a client may name.
+fn refuse_unconverted_text(charset: &str) -> SqlError {
+    SqlError::unsupported(&format!("non-ASCII text from a client whose character set is {} (text is kept as UTF-8 and not converted: SET NAMES utf8mb4)", charset))
+}
+
 pub struct Session {
     server: Arc<Server>,
     pub handle: Arc<Handle>,
@@ -178,6 +186,18 @@ impl Session {
 
     pub fn server(&self) -> &Server {
         &self.server
+    }
+
+    /// Query text the client may send: ASCII-only unless its character set
+    /// is UTF-8 (`refuse_unconverted_text`). An ASCII query costs one scan.
+    fn check_client_text(&self, sql: &[u8]) -> Result<(), SqlError> {
+        if sql.is_ascii() || !turnstile_sql::binary_text::non_ascii_text(sql) {
+            return Ok(());
+        }
+        match self.sql.unconverted_client_charset(&self.server.globals) {
+            Some(cs) => Err(refuse_unconverted_text(&cs)),
+            None => Ok(()),
+        }
     }
 
     /// Idle timeout in seconds for the current phase.
@@ -365,6 +385,10 @@ impl Session {
                 Flow::Continue
             }
             Command::Query(sql) => {
+                if let Err(e) = self.check_client_text(sql) {
+                    self.send_err(out, &e);
+                    return Flow::Continue;
+                }
                 let sql = match statement_text(sql) {
                     Ok(sql) => sql,
                     Err(e) => {
@@ -462,7 +486,7 @@ impl Session {
                 if stats {
                     self.server.stats.com_stmt_prepare.inc();
                 }
-                match statement_text(sql) {
+                match self.check_client_text(sql).and_then(|()| statement_text(sql)) {
                     Ok(sql) => self.prepare(sql.into_owned(), out),
                     Err(e) => self.send_err(out, &e),
                 }

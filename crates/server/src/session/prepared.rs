@@ -8,6 +8,7 @@ use std::sync::Arc;
 use turnstile_engine::{Column, SqlError, Value};
 use turnstile_sql::front::{self};
 use turnstile_wire::command::{decode_execute_params_into, ParamType};
+use turnstile_wire::consts::coltype;
 use turnstile_wire::response::encode_eof;
 
 pub(super) struct Stmt {
@@ -180,6 +181,18 @@ impl Session {
         if decoded.is_err() {
             self.send_err(out, &SqlError::wrong_arguments("mysqld_stmt_execute"));
             return Flow::Continue;
+        }
+        // A character-string parameter is text in the client's character set
+        // (a BLOB-typed one is bytes): ASCII only unless that set is UTF-8.
+        let is_string = |t: &ParamType| matches!(t.coltype, coltype::VARCHAR | coltype::VAR_STRING | coltype::STRING);
+        let non_ascii = st.types.iter().zip(params.iter()).any(|(t, v)| is_string(t) && matches!(v, Value::Bytes(b) if !b.is_ascii()));
+        if non_ascii {
+            if let Some(cs) = self.sql.unconverted_client_charset(&self.server.globals) {
+                params.clear();
+                EXEC_PARAMS.with_borrow_mut(|slot| *slot = params);
+                self.send_err(out, &super::refuse_unconverted_text(&cs));
+                return Flow::Continue;
+            }
         }
         let (sql, columns, direct) = (Arc::clone(&st.sql), Arc::clone(&st.columns), st.direct);
         self.begin_command("Execute", &sql);

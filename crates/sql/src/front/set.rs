@@ -133,23 +133,69 @@ fn set_character_set(call: &mut Call<'_, '_>, p: &mut Parser<'_>) -> Result<(), 
     Ok(())
 }
 
-/// Refuse a character set the server does not know (ERR 1115).
+/// MariaDB 10.11's character sets (SHOW CHARACTER SET) and their default
+/// collations. A client may name any of them but the four whose characters
+/// are not ASCII-based (ucs2, utf16, utf16le, utf32). Text is kept and sent
+/// as UTF-8, never converted: a client in a set other than utf8mb4, utf8mb3
+/// or binary may send only ASCII text (`SessionState::unconverted_client_charset`).
+const CHARSETS: [(&str, &str); 40] = [
+    ("big5", "big5_chinese_ci"),
+    ("dec8", "dec8_swedish_ci"),
+    ("cp850", "cp850_general_ci"),
+    ("hp8", "hp8_english_ci"),
+    ("koi8r", "koi8r_general_ci"),
+    ("latin1", "latin1_swedish_ci"),
+    ("latin2", "latin2_general_ci"),
+    ("swe7", "swe7_swedish_ci"),
+    ("ascii", "ascii_general_ci"),
+    ("ujis", "ujis_japanese_ci"),
+    ("sjis", "sjis_japanese_ci"),
+    ("hebrew", "hebrew_general_ci"),
+    ("tis620", "tis620_thai_ci"),
+    ("euckr", "euckr_korean_ci"),
+    ("koi8u", "koi8u_general_ci"),
+    ("gb2312", "gb2312_chinese_ci"),
+    ("greek", "greek_general_ci"),
+    ("cp1250", "cp1250_general_ci"),
+    ("gbk", "gbk_chinese_ci"),
+    ("latin5", "latin5_turkish_ci"),
+    ("armscii8", "armscii8_general_ci"),
+    ("utf8mb3", "utf8mb3_general_ci"),
+    ("ucs2", "ucs2_general_ci"),
+    ("cp866", "cp866_general_ci"),
+    ("keybcs2", "keybcs2_general_ci"),
+    ("macce", "macce_general_ci"),
+    ("macroman", "macroman_general_ci"),
+    ("cp852", "cp852_general_ci"),
+    ("latin7", "latin7_general_ci"),
+    ("utf8mb4", "utf8mb4_general_ci"),
+    ("cp1251", "cp1251_general_ci"),
+    ("utf16", "utf16_general_ci"),
+    ("utf16le", "utf16le_general_ci"),
+    ("cp1256", "cp1256_general_ci"),
+    ("cp1257", "cp1257_general_ci"),
+    ("utf32", "utf32_general_ci"),
+    ("binary", "binary"),
+    ("geostd8", "geostd8_general_ci"),
+    ("cp932", "cp932_japanese_ci"),
+    ("eucjpms", "eucjpms_japanese_ci"),
+];
+
+/// Refuse a character set the server does not know (ERR 1115) or that a
+/// client may not use (1231, as MariaDB: ucs2, utf16, utf16le, utf32).
 fn check_charset(cs: &str) -> Result<(), SqlError> {
     match cs {
-        "utf8mb4" | "utf8" | "utf8mb3" | "latin1" | "binary" | "ascii" => Ok(()),
+        "ucs2" | "utf16" | "utf16le" | "utf32" => Err(SqlError::new(1231, "42000", format!("Variable 'character_set_client' can't be set to the value of '{}'", cs))),
+        "utf8" => Ok(()),
+        _ if CHARSETS.iter().any(|(name, _)| *name == cs) => Ok(()),
         other => Err(SqlError::new(1115, "42000", format!("Unknown character set: '{}'", other))),
     }
 }
 
 /// A character set's default collation.
 fn default_collation(cs: &str) -> String {
-    match cs {
-        "binary" => "binary".into(),
-        "latin1" => "latin1_swedish_ci".into(),
-        "ascii" => "ascii_general_ci".into(),
-        "utf8" | "utf8mb3" => "utf8mb3_general_ci".into(),
-        _ => "utf8mb4_general_ci".into(),
-    }
+    let cs = if cs == "utf8" { "utf8mb3" } else { cs };
+    CHARSETS.iter().find(|(name, _)| *name == cs).map_or("utf8mb4_general_ci", |(_, c)| c).to_string()
 }
 
 /// Store a system variable value with MySQL's scope rules and side effects.
