@@ -36,6 +36,28 @@ fn is_numeric(v: &Value) -> bool {
     matches!(v, Value::Int(_) | Value::UInt(_) | Value::Double(_) | Value::Float(_))
 }
 
+/// `BINARY x`, `BINARY(x)` or `CAST(x AS BINARY[(n)])`: a binary string.
+fn is_binary_string(e: &Expr) -> bool {
+    match e {
+        Expr::Func(n, _) if n == "BINARY" => true,
+        Expr::Func(n, args) if n == "CAST" => matches!(args.get(1), Some(Expr::Lit(Value::Bytes(t))) if t == b"BINARY"),
+        _ => false,
+    }
+}
+
+/// Whether comparison `op` holds for ordering `o`.
+fn cmp_holds(op: &str, o: std::cmp::Ordering) -> bool {
+    use std::cmp::Ordering::*;
+    match op {
+        "=" | "<=>" => o == Equal,
+        "<>" => o != Equal,
+        "<" => o == Less,
+        ">" => o == Greater,
+        "<=" => o != Greater,
+        _ => o != Less,
+    }
+}
+
 /// MySQL comparison: numbers numerically, strings case-insensitively (general_ci).
 pub(super) fn compare(a: &Value, b: &Value) -> Option<std::cmp::Ordering> {
     if a.is_null() || b.is_null() {
@@ -226,6 +248,21 @@ pub fn eval(e: &Expr, env: &mut dyn Env) -> Result<Value, SqlError> {
             }
             let b = if cmp { eval(r, env)? } else { eval_num(r, env)? };
             let (a, b) = if cmp { hybrids_as_numbers(l, r, a, b) } else { (a, b) };
+            if cmp && (is_binary_string(l) || is_binary_string(r)) && !is_numeric(&a) && !is_numeric(&b) {
+                // A binary string compares byte by byte: case, accents and trailing spaces count.
+                let o = match (a.to_text(), b.to_text()) {
+                    (Some(x), Some(y)) => Some(x.cmp(&y)),
+                    _ => None,
+                };
+                return Ok(match *op {
+                    "<=>" => Value::Int(match (a.is_null(), b.is_null()) {
+                        (true, true) => 1,
+                        (false, false) => (o == Some(std::cmp::Ordering::Equal)) as i64,
+                        _ => 0,
+                    }),
+                    _ => bool_val(o.map(|o| cmp_holds(op, o))),
+                });
+            }
             match *op {
                 "XOR" => bool_val(truthy(&a).zip(truthy(&b)).map(|(x, y)| x != y)),
                 "<=>" => Value::Int(match (a.is_null(), b.is_null()) {

@@ -137,6 +137,11 @@ pub(super) fn builtin(name: &str, args: &[Value]) -> Result<Value, SqlError> {
             arg_count(name, args, 2, 3)?;
             cast(args)
         }
+        // BINARY x / BINARY(x): the value; comparisons see the operator (eval.rs).
+        "BINARY" => {
+            arg_count(name, args, 1, 1)?;
+            args[0].clone()
+        }
         "GREATEST" | "LEAST" => {
             arg_count(name, args, 2, usize::MAX)?;
             let mut best = args[0].clone();

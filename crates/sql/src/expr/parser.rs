@@ -202,7 +202,8 @@ impl Parser<'_> {
                     "DEFAULT" if !self.peek().is_some_and(|t| t.is_op("(")) => return Ok(Expr::Default),
                     "CASE" => return self.case(),
                     "INTERVAL" => return Err(SqlError::unsupported("INTERVAL expressions without a table")),
-                    "BINARY" if !self.peek().is_some_and(|t| t.is_op("(")) => return self.unary(),
+                    // BINARY x: x as a binary string (compared byte by byte).
+                    "BINARY" if !self.peek().is_some_and(|t| t.is_op("(")) => return Ok(Expr::Func("BINARY".into(), vec![self.unary()?])),
                     "CURRENT_USER" | "CURRENT_TIMESTAMP" | "CURRENT_DATE" | "CURRENT_TIME" | "LOCALTIME" | "LOCALTIMESTAMP" | "UTC_TIMESTAMP" | "UTC_DATE"
                         if !self.peek().is_some_and(|t| t.is_op("(")) =>
                     {

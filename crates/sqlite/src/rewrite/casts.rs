@@ -1,7 +1,8 @@
 //! Types and collations: CAST and CONVERT targets as SQLite's type names,
 //! `CAST(x AS BINARY(n))` as `ts_bin_n` (MySQL pads or cuts to n bytes),
 //! `CAST(x AS TIME(n))` (and DATE, DATETIME) as `ts_cast_temporal`,
-//! CONVERT(x USING cs), the BINARY operator, and COLLATE names as SQLite's
+//! CONVERT(x USING cs), the BINARY operator and `CAST(x AS BINARY)` as
+//! `COLLATE BINARY` (byte comparison), and COLLATE names as SQLite's
 //! collations (BINARY, RTRIM for `_bin`, else the case-insensitive `ts_ci`).
 
 use super::translator::{Translator, WordAt, WordStep};
@@ -20,14 +21,13 @@ impl Translator<'_> {
         Ok(match word.upper {
             "CAST" | "CONVERT" if call && self.binary_n_cast(i, to).is_some() => WordStep::ResumeAt(self.emit_binary_n_cast(i, to)?),
             "CAST" | "CONVERT" if call && self.temporal_cast(i, to).is_some() => WordStep::ResumeAt(self.emit_temporal_cast(i, to)?),
+            "CAST" | "CONVERT" if call && self.plain_binary_cast(i, to).is_some() => WordStep::ResumeAt(self.emit_plain_binary_cast(i, to)?),
             "CONVERT" if call => {
                 self.push(t, "CAST");
                 WordStep::Written
             }
-            "BINARY" if !call && self.parens.last().is_none_or(|f| f != "CAST#AS") => {
-                // BINARY expr: a binary comparison; SQLite compares with the column's collation.
-                WordStep::Written
-            }
+            // BINARY x / BINARY(x): x compared byte by byte.
+            "BINARY" if self.parens.last().is_none_or(|f| f != "CAST#AS") => WordStep::ResumeAt(self.emit_binary_operator(i, to)?),
             "COLLATE" => WordStep::ResumeAt(self.collate(i)?),
             "USING" if self.parens.last().is_some_and(|f| f == "CONVERT") => {
                 // CONVERT(x USING cs) → CAST(x AS TEXT)
@@ -126,6 +126,67 @@ impl Translator<'_> {
         self.last_end = None;
         self.emit(i + 2, sep)?;
         self.raw(&format!(", '{}', {})", kind, fsp));
+        self.last_end = Some(toks[close].end);
+        Ok(close + 1)
+    }
+
+    /// `BINARY x` at token `i` → `(x) COLLATE BINARY`: a binary string
+    /// compares byte by byte (case, accents and trailing spaces count), and
+    /// an explicit collation wins over the other operand's column collation
+    /// (`name = BINARY 'x'` too). x is a parenthesized expression, a function
+    /// call, a (qualified) name or one token. Returns the index after x.
+    fn emit_binary_operator(&mut self, i: usize, to: usize) -> Result<usize, SqlError> {
+        let toks = self.toks;
+        let end = self.binary_operand_end(i + 1, to).ok_or_else(|| SqlError::syntax(&self.sql[toks[i].start..]))?;
+        self.push(&toks[i], "(");
+        self.last_end = None;
+        self.emit(i + 1, end)?;
+        self.raw(") COLLATE BINARY");
+        self.last_end = Some(toks[end - 1].end);
+        Ok(end)
+    }
+
+    /// End (exclusive) of the operand of BINARY starting at token `j`.
+    fn binary_operand_end(&self, j: usize, to: usize) -> Option<usize> {
+        let toks = self.toks;
+        if j >= to || j >= toks.len() {
+            return None;
+        }
+        if self.op_at(j, "(") {
+            return self.paren_span(j, to).map(|(close, _)| close + 1);
+        }
+        let name = |k: usize| k < to && matches!(toks.get(k).map(|t| &t.tok), Some(Tok::Word(_) | Tok::Quoted(_)));
+        if !name(j) {
+            return Some(j + 1);
+        }
+        let mut k = j + 1;
+        while self.op_at(k, ".") && name(k + 1) {
+            k += 2;
+        }
+        if self.op_at(k, "(") {
+            return self.paren_span(k, to).map(|(close, _)| close + 1);
+        }
+        Some(k)
+    }
+
+    /// `CAST(x AS BINARY)` / `CONVERT(x, BINARY)` at token `i`: the index of
+    /// the AS or comma and of the closing parenthesis.
+    fn plain_binary_cast(&self, i: usize, to: usize) -> Option<(usize, usize)> {
+        let toks = self.toks;
+        let (close, inner) = self.paren_span(i + 1, to)?;
+        let sep = inner.into_iter().rev().find(|&j| toks[j].is_kw("AS") || toks[j].is_op(","))?;
+        (self.word_at(sep + 1, "BINARY") && sep + 2 == close).then_some((sep, close))
+    }
+
+    /// `CAST(x AS BINARY)` → `(CAST(x AS TEXT) COLLATE BINARY)`: its bytes,
+    /// compared byte by byte. Returns the index after the cast.
+    fn emit_plain_binary_cast(&mut self, i: usize, to: usize) -> Result<usize, SqlError> {
+        let toks = self.toks;
+        let (sep, close) = self.plain_binary_cast(i, to).ok_or_else(|| SqlError::syntax(&self.sql[toks[i].start..]))?;
+        self.push(&toks[i], "(CAST(");
+        self.last_end = None;
+        self.emit(i + 2, sep)?;
+        self.raw(" AS TEXT) COLLATE BINARY)");
         self.last_end = Some(toks[close].end);
         Ok(close + 1)
     }

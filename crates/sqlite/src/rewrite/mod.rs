@@ -260,7 +260,12 @@ mod tests {
             "SELECT 'A' = 'A', 65 = 65, 65 < 65, CAST(65 AS INTEGER), ABS(65), HEX('A') FROM t"
         );
         assert_eq!(rewrite_select("SELECT 0x14243444546474849 FROM t"), "SELECT '\u{1}BCDEFGHI' FROM t");
-        assert_eq!(rewrite_select("SELECT CAST(a AS BINARY(4)), CONVERT(b, BINARY(2)), CAST(c AS BINARY) FROM t"), "SELECT ts_bin_n(a, 4), ts_bin_n(b, 2), CAST(c AS TEXT) FROM t");
+        assert_eq!(rewrite_select("SELECT CAST(a AS BINARY(4)), CONVERT(b, BINARY(2)), CAST(c AS BINARY) FROM t"), "SELECT ts_bin_n(a, 4), ts_bin_n(b, 2), (CAST(c AS TEXT) COLLATE BINARY) FROM t");
+        assert_eq!(
+            rewrite_select("SELECT a FROM t WHERE BINARY a = 'x' AND b = BINARY 'y' AND BINARY(c) = BINARY t.d AND BINARY LOWER(e) < 'z'"),
+            "SELECT a FROM t WHERE (a) COLLATE BINARY = 'x' AND b = ('y') COLLATE BINARY AND ((c)) COLLATE BINARY = (t.d) COLLATE BINARY AND (LOWER(e)) COLLATE BINARY < 'z'"
+        );
+        assert_eq!(rewrite_select("SELECT CAST(d AS TIME(3)), CONVERT(d, DATE) FROM t"), "SELECT ts_cast_temporal(d, 'time', 3), ts_cast_temporal(d, 'date', 0) FROM t");
         assert_eq!(rewrite_select("SELECT 'a\\0b', 'c' FROM t WHERE x = 'd\\0'"), "SELECT CAST(X'610062' AS TEXT), 'c' FROM t WHERE x = CAST(X'6400' AS TEXT)");
         assert_eq!(rewrite_select("SELECT sbtest.tmp1.c FROM sbtest.tmp1"), "SELECT temp.tmp1.c FROM temp.tmp1");
         assert_eq!(
