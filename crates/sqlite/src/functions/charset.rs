@@ -1,7 +1,8 @@
-//! `ts_cs(value, 'latin1'|'ascii', 'col')`: a string written to a column of
-//! a single-byte character set must be made of that set's characters, as in
-//! MySQL (strict mode: 1366 "Incorrect string value: '\xE4\xB8\xAD...' for
-//! column 'c' at row 1"). Values stay UTF-8 text (the engine keeps every
+//! `ts_cs(value, 'latin1'|'ascii', column, row)`: a string written to a
+//! column of a single-byte character set must be made of that set's
+//! characters, as in MariaDB (strict mode: 1366 "Incorrect string value:
+//! '\xE4\xB8\xAD...' for column `db`.`t`.`c` at row 1"; `column` is that
+//! quoted name). Values stay UTF-8 text (the engine keeps every
 //! string as UTF-8, and sends it as utf8mb4); this only refuses what the
 //! column could not hold. MariaDB's latin1 is Windows-1252 (0x80 is €), so
 //! those characters are accepted too. Bytes that are not UTF-8 (a binary
@@ -13,7 +14,7 @@ use rusqlite::functions::Context;
 use rusqlite::types::ValueRef;
 
 pub(super) fn register(db: &rusqlite::Connection) -> rusqlite::Result<()> {
-    reg_bytes(db, "ts_cs", 3, ts_cs)
+    reg_bytes(db, "ts_cs", 4, ts_cs)
 }
 
 /// Windows-1252's characters at 0x80-0x9F (MariaDB's latin1), and the five
@@ -40,7 +41,11 @@ fn ts_cs(ctx: &Context<'_>) -> rusqlite::Result<Out> {
                 ValueRef::Text(t) => String::from_utf8_lossy(t).into_owned(),
                 _ => String::new(),
             };
-            Err(user_err(format!("ts:1366:Incorrect string value: '{}' for column '{}' at row 1", shown(&b[at..]), col)))
+            let row = match ctx.get_raw(3) {
+                ValueRef::Integer(n) => n,
+                _ => 1,
+            };
+            Err(user_err(format!("ts:1366:Incorrect string value: '{}' for column {} at row {}", shown(&b[at..]), col, row)))
         }
     }
 }
@@ -75,17 +80,17 @@ mod tests {
         super::register(&db).unwrap();
         let q = |expr: &str| db.query_row(&format!("SELECT hex({})", expr), [], |r| r.get::<_, String>(0));
         for (ok, hex) in [
-            ("ts_cs('é€x', 'latin1', 'c')", "C3A9E282AC78"),
-            ("ts_cs('abc', 'ascii', 'c')", "616263"),
-            ("ts_cs(5, 'ascii', 'c')", "35"),
-            ("ts_cs(NULL, 'latin1', 'c')", ""),
-            ("ts_cs(CAST(X'E9' AS TEXT), 'latin1', 'c')", "E9"),
+            ("ts_cs('é€x', 'latin1', '`c`', 1)", "C3A9E282AC78"),
+            ("ts_cs('abc', 'ascii', '`c`', 1)", "616263"),
+            ("ts_cs(5, 'ascii', '`c`', 1)", "35"),
+            ("ts_cs(NULL, 'latin1', '`c`', 1)", ""),
+            ("ts_cs(CAST(X'E9' AS TEXT), 'latin1', '`c`', 1)", "E9"),
         ] {
             assert_eq!(q(ok).unwrap(), hex, "{}", ok);
         }
         let err = |expr: &str| q(expr).unwrap_err().to_string();
-        assert!(err("ts_cs('中文', 'latin1', 'a')").contains("ts:1366:Incorrect string value: '\\xE4\\xB8\\xAD\\xE6\\x96\\x87' for column 'a' at row 1"));
-        assert!(err("ts_cs('aé中', 'latin1', 'c')").contains("'\\xE4\\xB8\\xAD'"));
-        assert!(err("ts_cs('xé', 'ascii', 'b')").contains("'\\xC3\\xA9' for column 'b'"));
+        assert!(err("ts_cs('中文', 'latin1', '`d`.`t`.`a`', 3)").contains("ts:1366:Incorrect string value: '\\xE4\\xB8\\xAD\\xE6\\x96\\x87' for column `d`.`t`.`a` at row 3"));
+        assert!(err("ts_cs('aé中', 'latin1', '`c`', 1)").contains("'\\xE4\\xB8\\xAD'"));
+        assert!(err("ts_cs('xé', 'ascii', '`b`', 1)").contains("'\\xC3\\xA9' for column `b`"));
     }
 }

@@ -66,7 +66,12 @@ impl Translator<'_> {
             self.gap(&toks[s]);
             self.raw("ts_cs(");
             self.emit(s, e)?;
-            self.raw(&format!(", '{}', {})", cs, schema::sq_str(&cd.name)));
+            // MariaDB names the column `db`.`t`.`c` and the VALUES row.
+            let column = match self.store_table.is_empty() {
+                true => format!("'{}'", cd.name),
+                false => format!("{}.{}", self.store_table, schema::quote_ident(&cd.name)),
+            };
+            self.raw(&format!(", '{}', {}, {})", cs, schema::sq_str(&column), self.store_row.max(1)));
             return Ok(());
         }
         if cd.base.is_binary() {
