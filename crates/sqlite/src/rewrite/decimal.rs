@@ -633,23 +633,7 @@ fn matching_paren(toks: &[Token], i: usize) -> Option<usize> {
 /// the clause after the list, or the `)` closing the list.
 fn item_end(toks: &[Token], s: usize) -> usize {
     const AFTER: &[&str] = &["FROM", "WHERE", "GROUP", "HAVING", "ORDER", "LIMIT", "UNION", "INTO", "FOR", "LOCK", "WINDOW", "EXCEPT", "INTERSECT"];
-    let mut depth = 0usize;
-    let mut e = s;
-    while e < toks.len() {
-        let t = &toks[e];
-        if t.is_op("(") {
-            depth += 1;
-        } else if t.is_op(")") {
-            if depth == 0 {
-                break;
-            }
-            depth -= 1;
-        } else if depth == 0 && (t.is_op(",") || t.is_op(";") || AFTER.iter().any(|k| t.is_kw(k))) {
-            break;
-        }
-        e += 1;
-    }
-    e
+    super::store::top_level_end(toks, s, |e| toks[e].is_op(",") || toks[e].is_op(";") || AFTER.iter().any(|k| toks[e].is_kw(k)))
 }
 
 #[cfg(test)]

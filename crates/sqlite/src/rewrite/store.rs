@@ -177,7 +177,14 @@ pub(super) fn binary_pad(cd: &ColumnDef) -> u64 {
 /// End (exclusive) of the expression starting at `s`: the next top-level `,`,
 /// `)` or ON DUPLICATE.
 pub(super) fn expr_end(toks: &[Token], s: usize) -> usize {
-    let mut depth = 0;
+    top_level_end(toks, s, |e| toks[e].is_op(",") || (toks[e].is_kw("ON") && toks.get(e + 1).is_some_and(|n| n.is_kw("DUPLICATE"))))
+}
+
+/// End (exclusive) of what starts at `s`: the first token outside
+/// parentheses for which `stop(index)` holds, the `)` closing the enclosing
+/// list, or the end of the tokens.
+pub(super) fn top_level_end(toks: &[Token], s: usize, stop: impl Fn(usize) -> bool) -> usize {
+    let mut depth = 0usize;
     let mut e = s;
     while e < toks.len() {
         let t = &toks[e];
@@ -188,7 +195,7 @@ pub(super) fn expr_end(toks: &[Token], s: usize) -> usize {
                 break;
             }
             depth -= 1;
-        } else if depth == 0 && (t.is_op(",") || (t.is_kw("ON") && toks.get(e + 1).is_some_and(|n| n.is_kw("DUPLICATE")))) {
+        } else if depth == 0 && stop(e) {
             break;
         }
         e += 1;
