@@ -42,6 +42,15 @@ def _unix(path):
     return s
 
 
+def _greeted(sock):
+    """`sock`, once the server has sent it something (peeked, left unread): its
+    session has started and taken or been refused a slot. A test that goes on
+    before then races the server's start of that connection (under
+    thread-per-connection, a late start evicts the newest pending login)."""
+    sock.recv(1, socket.MSG_PEEK)
+    return sock
+
+
 def _packets_until_close(sock, timeout=WAIT):
     """Payloads the server sends until it closes (or `timeout`); (closed, payloads)."""
     raw = rawproto.RawConnection(sock, False, timeout)
@@ -95,8 +104,8 @@ def test_silent_connects_do_not_lock_root_out(server_factory, client_silent, adm
     srv = server_factory("--connect-timeout", "120")
     held = []
     try:
-        held += [_tcp(srv.port) for _ in range(client_silent)]
-        held += [_tcp(srv.admin_port) for _ in range(admin_silent)]
+        held += [_greeted(_tcp(srv.port)) for _ in range(client_silent)]
+        held += [_greeted(_tcp(srv.admin_port)) for _ in range(admin_silent)]
         # The newest silent connections are greeted (they hold the slots now).
         assert _first_packet(held[client_silent - 1])[:1] == b"\x0a"
         assert _first_packet(held[-1])[:1] == b"\x0a"
@@ -159,8 +168,8 @@ def test_unauthenticated_connection_never_holds_admin_slot(server_factory):
     held, silent = [], []
     try:
         assert clients.wait_until(lambda: _fill(srv, held, 3), timeout=WAIT)
-        silent = [_tcp(srv.port) for _ in range(5)]
-        silent.append(_unix(srv.socket))
+        silent = [_greeted(_tcp(srv.port)) for _ in range(5)]
+        silent.append(_greeted(_unix(srv.socket)))
         with pytest.raises(rawproto.ServerError) as ei:
             rawproto.connect(srv, "sc_plain", "sc-pw")
         assert (ei.value.code, ei.value.sqlstate) == (1040, "08004")
