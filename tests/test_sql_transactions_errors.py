@@ -10,7 +10,11 @@ side by side against MariaDB 10.11):
 - deleting a referenced parent row is 1451 (not 1452, the child's error);
 - PREPARE of a text no statement starts with is 1064 at PREPARE;
 - ALTER TABLE ... AUTO_INCREMENT = n sets the next value (InnoDB's rule:
-  never at or below a value in use).
+  never at or below a value in use);
+- a scalar subquery that returns more than one row is 1242/21000 (SQLite
+  would answer with its first row), wherever it stands: select list, WHERE,
+  SET, VALUES, a function's argument, nested, correlated, prepared; a row
+  subquery, IN/EXISTS/ANY and derived tables are not scalar.
 """
 
 import pymysql
@@ -119,3 +123,38 @@ def test_alter_table_auto_increment_sets_the_next_value(sql_conn, db):
     query(sql_conn, "INSERT INTO a (v) VALUES (3)")
     assert scalar(sql_conn, "SELECT MAX(id) FROM a") == 1001
     assert "AUTO_INCREMENT=1002" in query(sql_conn, "SHOW CREATE TABLE a")[0][1]
+
+
+def test_scalar_subquery_of_several_rows_is_1242(sql_conn, db):
+    query(sql_conn, "CREATE TABLE s (a INT, b INT)")
+    query(sql_conn, "INSERT INTO s VALUES (1, 10), (1, 11), (2, 20)")
+    for sql in [
+        "SELECT (SELECT b FROM s)",
+        "SELECT a, (SELECT b FROM s s2 WHERE s2.a = s1.a) FROM s s1",
+        "SELECT * FROM s WHERE b = (SELECT b FROM s WHERE a = 1)",
+        "SELECT (SELECT 1 UNION SELECT 2)",
+        "SELECT IFNULL((SELECT b FROM s WHERE a > 0), 0)",
+        "SELECT (SELECT (SELECT b FROM s))",
+        "UPDATE s SET b = (SELECT b FROM s WHERE a = 1) WHERE a = 2",
+        "INSERT INTO s (a, b) VALUES (9, (SELECT b FROM s WHERE a = 1))",
+    ]:
+        with pytest.raises(pymysql.MySQLError) as ei:
+            query(sql_conn, sql)
+        assert ei.value.args == (1242, "Subquery returns more than 1 row"), sql
+    assert query(sql_conn, "SELECT * FROM s ORDER BY a, b") == ((1, 10), (1, 11), (2, 20))
+    # One row, none, or several rows where they are allowed.
+    assert query(sql_conn, "SELECT a, (SELECT MAX(b) FROM s s2 WHERE s2.a = s1.a) m FROM s s1 ORDER BY a, m") == ((1, 11), (1, 11), (2, 20))
+    assert scalar(sql_conn, "SELECT (SELECT b FROM s WHERE a = 3)") is None
+    assert scalar(sql_conn, "SELECT (SELECT 1 UNION SELECT 1)") == 1
+    assert scalar(sql_conn, "SELECT (SELECT b FROM s WHERE a = 1 ORDER BY b DESC LIMIT 1)") == 11
+    assert query(sql_conn, "SELECT a, b FROM s WHERE (a, b) = (SELECT a, b FROM s WHERE a = 2)") == ((2, 20),)
+    assert query(sql_conn, "SELECT b FROM s WHERE a IN (SELECT a FROM s) AND EXISTS (SELECT b FROM s) ORDER BY b") == ((10,), (11,), (20,))
+    assert query(sql_conn, "SELECT COUNT(*) FROM (SELECT b FROM s) d") == ((3,),)
+    query(sql_conn, "UPDATE s SET b = (SELECT 5 FROM s WHERE a = 2) WHERE a = 2")
+    assert scalar(sql_conn, "SELECT b FROM s WHERE a = 2") == 5
+    # Prepared (binary protocol): the same statement errs or answers by its parameter.
+    query(sql_conn, "PREPARE p FROM 'SELECT (SELECT b FROM s WHERE a = ?)'")
+    query(sql_conn, "SET @x = 2")
+    assert query(sql_conn, "EXECUTE p USING @x") == ((5,),)
+    query(sql_conn, "SET @x = 1")
+    assert code(sql_conn, "EXECUTE p USING @x") == 1242

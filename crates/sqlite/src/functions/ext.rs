@@ -900,6 +900,26 @@ impl Aggregate<u64, SV> for Bits {
     }
 }
 
+/// `ts_one(v)`: the only value of a scalar subquery (rewrite/subquery.rs),
+/// NULL for none; the second row fails with 1242 at once.
+struct One;
+
+impl Aggregate<Option<SV>, SV> for One {
+    fn init(&self, _: &mut Context<'_>) -> rusqlite::Result<Option<SV>> {
+        Ok(None)
+    }
+    fn step(&self, ctx: &mut Context<'_>, acc: &mut Option<SV>) -> rusqlite::Result<()> {
+        if acc.is_some() {
+            return Err(user_err("ts:1242:".to_string()));
+        }
+        *acc = Some(ctx.get_raw(0).into());
+        Ok(())
+    }
+    fn finalize(&self, _: &mut Context<'_>, acc: Option<Option<SV>>) -> rusqlite::Result<SV> {
+        Ok(acc.flatten().unwrap_or(SV::Null))
+    }
+}
+
 fn aggregates(db: &Connection) -> rusqlite::Result<()> {
     let flags = FunctionFlags::SQLITE_UTF8 | FunctionFlags::SQLITE_DETERMINISTIC;
     for (name, sample, sqrt) in
@@ -908,6 +928,7 @@ fn aggregates(db: &Connection) -> rusqlite::Result<()> {
         db.create_aggregate_function(name, 1, flags, Spread { sample, sqrt })?;
     }
     db.create_aggregate_function("ts_group_concat_distinct", 2, flags, ConcatDistinct)?;
+    db.create_aggregate_function("ts_one", 1, flags, One)?;
     db.create_aggregate_function("bit_and", 1, flags, Bits { op: |a, b| a & b, empty: u64::MAX })?;
     db.create_aggregate_function("bit_or", 1, flags, Bits { op: |a, b| a | b, empty: 0 })?;
     db.create_aggregate_function("bit_xor", 1, flags, Bits { op: |a, b| a ^ b, empty: 0 })

@@ -38,7 +38,7 @@
 //! `having` (HAVING without GROUP BY moved into WHERE), `insert` (INSERT and
 //! REPLACE forms), `upsert` (ON DUPLICATE KEY UPDATE), `update_delete` (UPDATE
 //! and DELETE, ORDER BY/LIMIT, the change test), `store` (values written to a
-//! column). Token-level translation: `translator` (the state, the output and
+//! column), `subquery` (scalar subqueries: 1242 past one row). Token-level translation: `translator` (the state, the output and
 //! the token loop), which hands each word to `names` (identifiers, `db.table`,
 //! tables and CTEs named), `operators`, `clauses` (modifiers, hints and
 //! locking clauses dropped), `interval` (INTERVAL forms), `casts` (CAST,
@@ -59,6 +59,7 @@ mod nesting;
 mod operators;
 mod select;
 mod store;
+mod subquery;
 #[cfg(test)]
 mod test_support;
 mod translator;

@@ -67,6 +67,9 @@ impl Translator<'_> {
                 return Ok(i + 2);
             }
             "(" => {
+                if let Some(next) = self.scalar_subquery(i, to)? {
+                    return Ok(next);
+                }
                 self.push(t, "(");
                 let function = self.take_pending();
                 self.parens.push(function);
