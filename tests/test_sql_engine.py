@@ -391,7 +391,7 @@ def test_error_codes(sql_conn, db):
     assert err(query, sql_conn, "INSERT INTO e (id, s, en) VALUES (3, 'x', 'c')")[0] == 1265
     assert err(query, sql_conn, "INSERT INTO e (id, s, n) VALUES (3, 'x', 'abc')")[0] == 1366
     assert err(query, sql_conn, "SELECT * FROM nosuch") == (1146, f"Table '{db}.nosuch' doesn't exist")
-    assert err(query, sql_conn, "SELECT nosuchcol FROM e") == (1054, "Unknown column 'nosuchcol' in 'field list'")
+    assert err(query, sql_conn, "SELECT nosuchcol FROM e") == (1054, "Unknown column 'nosuchcol' in 'SELECT'")
     code, msg = err(query, sql_conn, "SELECT * FROM e WHER id = 1")
     assert code == 1064 and "near 'id = 1' at line 1" in msg
     assert err(query, sql_conn, "CREATE TABLE e (a INT)") == (1050, "Table 'e' already exists")
@@ -830,3 +830,19 @@ def test_large_result_streams_completely(sql_server, sql_conn, db):
         assert scalar(conn, "SELECT COUNT(*) FROM big") == 50000
     finally:
         conn.close()
+
+
+def test_session_values_keep_their_column_names(sql_conn, db):
+    """@@vars, @vars and CONNECTION_ID() in a query that reads a table are
+    written into the text as values before the engine runs it; the columns
+    still carry the client's text as their names, as in MariaDB (was `1`,
+    `'hi'`, `CONCAT('hi', 1)`). Aliases and non-select-list uses are left."""
+    query(sql_conn, "CREATE TABLE nm (a INT)")
+    query(sql_conn, "INSERT INTO nm VALUES (1)")
+    query(sql_conn, "SET @x = 'hi'")
+    with sql_conn.cursor() as cur:
+        cur.execute("SELECT @@foreign_key_checks, COUNT(*), @x, CONNECTION_ID() > 0, @x AS y, CONCAT(@x, 1), @x z, `a` FROM nm WHERE a IN (1, @x) GROUP BY a")
+        assert [d[0] for d in cur.description] == ["@@foreign_key_checks", "COUNT(*)", "@x", "CONNECTION_ID() > 0", "y", "CONCAT(@x, 1)", "z", "a"]
+        assert cur.fetchall() == ((1, 1, "hi", 1, "hi", "hi1", "hi", 1),)
+        cur.execute("SELECT * FROM (SELECT @x, a FROM nm) d")
+        assert [d[0] for d in cur.description] == ["@x", "a"]

@@ -14,7 +14,11 @@ side by side against MariaDB 10.11):
 - a scalar subquery that returns more than one row is 1242/21000 (SQLite
   would answer with its first row), wherever it stands: select list, WHERE,
   SET, VALUES, a function's argument, nested, correlated, prepared; a row
-  subquery, IN/EXISTS/ANY and derived tables are not scalar.
+  subquery, IN/EXISTS/ANY and derived tables are not scalar;
+- 1054 names the clause the unknown column stands in, as MariaDB 10.11
+  does ('INSERT INTO', 'VALUES', 'SET', 'SELECT', 'WHERE', 'ORDER BY', ...),
+  from the engine and from the front's own evaluation alike;
+- a stray `*/` outside an executable comment is a syntax error (1064).
 """
 
 import pymysql
@@ -158,3 +162,32 @@ def test_scalar_subquery_of_several_rows_is_1242(sql_conn, db):
     assert query(sql_conn, "EXECUTE p USING @x") == ((5,),)
     query(sql_conn, "SET @x = 1")
     assert code(sql_conn, "EXECUTE p USING @x") == 1242
+
+
+@pytest.mark.parametrize("sql,clause", [
+    ("INSERT INTO t (nope) VALUES (1)", "INSERT INTO"),
+    ("INSERT INTO t (a) VALUES (nope)", "VALUES"),
+    ("INSERT INTO t SET nope = 1", "INSERT INTO"),
+    ("UPDATE t SET nope = 1", "SET"),
+    ("UPDATE t SET a = nope", "SET"),
+    ("SELECT nope FROM t", "SELECT"),
+    ("SELECT a FROM t WHERE nope = 1", "WHERE"),
+    ("SELECT a FROM t ORDER BY nope", "ORDER BY"),
+    ("SELECT a FROM t GROUP BY nope", "GROUP BY"),
+    ("SELECT a FROM t HAVING nope = 1", "HAVING"),
+    ("DELETE FROM t WHERE nope = 1", "WHERE"),
+    ("SELECT nope", "SELECT"),
+    ("SET @a = nope", "SET"),
+    ("SELECT 1 WHERE nope", "WHERE"),
+])
+def test_unknown_column_names_its_clause(sql_conn, db, sql, clause):
+    with pytest.raises(pymysql.MySQLError) as ei:
+        query(sql_conn, sql)
+    assert ei.value.args == (1054, f"Unknown column 'nope' in '{clause}'")
+
+
+def test_stray_comment_close_is_a_syntax_error(sql_conn, db):
+    for sql in ["SELECT 1 */", "SELECT a FROM t */", "SELECT 1 /*!+ 1 */ */"]:
+        assert code(sql_conn, sql) == 1064, sql
+    assert scalar(sql_conn, "SELECT 1 /*!+ 1 */") == 2
+    assert scalar(sql_conn, "SELECT 2 /* x */ * 3") == 6

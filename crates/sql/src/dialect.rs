@@ -152,8 +152,20 @@ pub fn substitute(call: &mut Call<'_, '_>, sql: &str) -> Result<Option<String>, 
     let mut last = 0;
     let mut changed = false;
     let mut i = 0;
+    let items = unaliased_select_items(&toks);
+    // Index into `items` of the next item to finish, and whether a value was
+    // written into the current one.
+    let mut item = 0;
+    let mut item_changed = false;
     while i < toks.len() {
         let t = &toks[i];
+        while items.get(item).is_some_and(|&(_, end)| end <= i) {
+            if std::mem::take(&mut item_changed) {
+                let (start, end) = items[item];
+                alias_item(&mut out, &mut last, sql, &toks[start..end]);
+            }
+            item += 1;
+        }
         let call_parens = toks.get(i + 1).is_some_and(|n| n.is_op("(")) && toks.get(i + 2).is_some_and(|n| n.is_op(")"));
         let replacement = match &t.tok {
             Tok::UserVar(name) => {
@@ -182,6 +194,7 @@ pub fn substitute(call: &mut Call<'_, '_>, sql: &str) -> Result<Option<String>, 
             out.push_str(&sql[last..t.start]);
             out.push_str(&text);
             last = toks[next - 1].end;
+            item_changed |= items.get(item).is_some_and(|&(start, _)| start <= i);
             changed = true;
             i = next;
         } else {
@@ -191,8 +204,72 @@ pub fn substitute(call: &mut Call<'_, '_>, sql: &str) -> Result<Option<String>, 
     if !changed {
         return Ok(None);
     }
+    if item_changed {
+        let (start, end) = items[item];
+        alias_item(&mut out, &mut last, sql, &toks[start..end]);
+    }
     out.push_str(&sql[last..]);
     Ok(Some(out))
+}
+
+/// Copy the text up to the end of `item` and name it with its original text.
+fn alias_item(out: &mut String, last: &mut usize, sql: &str, item: &[lex::Token]) {
+    let (from, to) = (item[0].start, item[item.len() - 1].end);
+    out.push_str(&sql[*last..to]);
+    out.push_str(" AS `");
+    out.push_str(&sql[from..to].replace('`', "``"));
+    out.push('`');
+    *last = to;
+}
+
+/// The items of every select list in `toks` that have no alias, as token
+/// ranges [start, end): a value `substitute` writes into one of them must not
+/// rename its column (`@@foreign_key_checks`, not `1`; `CONCAT(@x, 1)`, not
+/// `CONCAT('hi', 1)`), so the item gets its text as an alias.
+fn unaliased_select_items(toks: &[lex::Token]) -> Vec<(usize, usize)> {
+    const LIST_END: [&str; 10] = ["FROM", "WHERE", "GROUP", "HAVING", "ORDER", "LIMIT", "UNION", "INTO", "WINDOW", "FOR"];
+    let mut items = Vec::new();
+    // (depth of the list, start of the current item) for each open select list.
+    let mut lists: Vec<(usize, usize)> = Vec::new();
+    let mut depth = 0usize;
+    let close = |items: &mut Vec<(usize, usize)>, start: usize, end: usize| {
+        if end > start && !has_alias(&toks[start..end]) {
+            items.push((start, end));
+        }
+    };
+    for (i, t) in toks.iter().enumerate() {
+        let at_list = lists.last().is_some_and(|&(d, _)| d == depth);
+        if t.is_op("(") {
+            depth += 1;
+        } else if t.is_op(")") || t.is_op(";") || (at_list && LIST_END.iter().any(|k| t.is_kw(k))) {
+            if at_list {
+                let (_, start) = lists.pop().expect("at_list");
+                close(&mut items, start, i);
+            }
+            depth = depth.saturating_sub(t.is_op(")") as usize);
+        } else if at_list && t.is_op(",") {
+            let start = lists.last().expect("at_list").1;
+            close(&mut items, start, i);
+            lists.last_mut().expect("at_list").1 = i + 1;
+        } else if t.is_kw("SELECT") {
+            let first = toks[i + 1..].iter().take_while(|n| n.is_kw("DISTINCT") || n.is_kw("ALL")).count();
+            lists.push((depth, i + 1 + first));
+        }
+    }
+    if let Some(&(_, start)) = lists.last() {
+        close(&mut items, start, toks.len());
+    }
+    items
+}
+
+/// Does a select item end with an alias (`AS x`, or a name after a value)?
+fn has_alias(item: &[lex::Token]) -> bool {
+    let n = item.len();
+    if n >= 2 && item[n - 2].is_kw("AS") {
+        return true;
+    }
+    let last_is_name = matches!(&item[n - 1].tok, Tok::Quoted(_)) || matches!(&item[n - 1].tok, Tok::Word(w) if !["END", "NULL", "TRUE", "FALSE"].iter().any(|k| w.eq_ignore_ascii_case(k)));
+    last_is_name && n >= 2 && !matches!(&item[n - 2].tok, Tok::Op(_)) && !item[n - 2].is_kw("BINARY") && !item[n - 2].is_kw("NOT")
 }
 
 /// PREPARE / EXECUTE / DEALLOCATE PREPARE / DROP PREPARE.

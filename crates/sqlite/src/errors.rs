@@ -158,7 +158,7 @@ pub fn map(ext: c_int, msg: &str, original: &str, home: Option<&str>) -> SqlErro
                 return no_such_table(db, table);
             }
             if let Some(c) = after(msg, "no such column:") {
-                return SqlError::unknown_column(c, "field list");
+                return SqlError::unknown_column(c, turnstile_sqltext::clause::of_name(original, c));
             }
             if let Some(c) = after(msg, "ambiguous column name:") {
                 return SqlError::new(1052, "23000", format!("Column '{}' in field list is ambiguous", c));
@@ -202,7 +202,7 @@ pub fn map(ext: c_int, msg: &str, original: &str, home: Option<&str>) -> SqlErro
             }
             if let Some(rest) = msg.strip_prefix("table ") {
                 if let Some((_, col)) = rest.split_once(" has no column named ") {
-                    return SqlError::unknown_column(col, "field list");
+                    return SqlError::unknown_column(col, turnstile_sqltext::clause::of_name(original, col));
                 }
             }
             if msg.contains("too many terms in compound SELECT") {
@@ -260,5 +260,7 @@ mod tests {
         assert_eq!(e.code, 1064);
         assert!(e.message.contains("near 'FORM t' at line 1"), "{}", e.message);
         assert_eq!(map(ffi::SQLITE_ERROR, "ts:1292:Incorrect date value: 'x' for column 'd' at row 1", "", None).code, 1292);
+        // 1054 names the clause (turnstile_sqltext::clause).
+        assert_eq!(map(ffi::SQLITE_ERROR, "no such column: nope", "SELECT a FROM t WHERE nope = 1", None).message, "Unknown column 'nope' in 'WHERE'");
     }
 }

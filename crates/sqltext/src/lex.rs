@@ -74,6 +74,9 @@ pub fn tokenize(sql: &str) -> Result<Vec<Token>, LexError> {
     // doubling series, for the statements the hot path lexes.
     let mut out = Vec::with_capacity(b.len() / 5 + 4);
     let mut i = 0;
+    // Inside an executable comment (they do not nest): its `*/` is skipped;
+    // anywhere else `*/` is two operators, a syntax error as in MySQL.
+    let mut in_executable = false;
     while i < b.len() {
         let c = b[i];
         if c.is_ascii_whitespace() {
@@ -85,7 +88,12 @@ pub fn tokenize(sql: &str) -> Result<Vec<Token>, LexError> {
             match scan::comment_at(b, i) {
                 // An executable comment's content is lexed; its closing */
                 // is skipped when we reach it.
-                Some(Comment::Skip(next) | Comment::Executable(next)) => {
+                Some(Comment::Skip(next)) => {
+                    i = next;
+                    continue;
+                }
+                Some(Comment::Executable(next)) => {
+                    in_executable = true;
                     i = next;
                     continue;
                 }
@@ -93,8 +101,8 @@ pub fn tokenize(sql: &str) -> Result<Vec<Token>, LexError> {
                 None => {}
             }
         }
-        if scan::is_close(b, i) {
-            // End of an executable comment.
+        if in_executable && scan::is_close(b, i) {
+            in_executable = false;
             i += 2;
             continue;
         }
@@ -459,6 +467,10 @@ mod tests {
         assert_eq!(toks("SELECT 1--1"), vec![Tok::Word("SELECT".into()), Tok::Number("1".into()), Tok::Op("-"), Tok::Op("-"), Tok::Number("1".into())]);
         assert_eq!(toks("SELECT 1--\x01 2"), vec![Tok::Word("SELECT".into()), Tok::Number("1".into())]);
         assert_eq!(toks("SELECT 1--"), vec![Tok::Word("SELECT".into()), Tok::Number("1".into())]);
+        // `*/` closes an executable comment; anywhere else it is `*` `/`.
+        assert_eq!(toks("SELECT 1 /*!+ 1 */"), vec![Tok::Word("SELECT".into()), Tok::Number("1".into()), Tok::Op("+"), Tok::Number("1".into())]);
+        assert_eq!(toks("SELECT 1 */"), vec![Tok::Word("SELECT".into()), Tok::Number("1".into()), Tok::Op("*"), Tok::Op("/")]);
+        assert_eq!(toks("SELECT /*!1 */ */"), vec![Tok::Word("SELECT".into()), Tok::Number("1".into()), Tok::Op("*"), Tok::Op("/")]);
     }
 
     #[test]

@@ -19,9 +19,11 @@
 //! - `temporal`: date and time texts; `temporal_cast`: CAST to DATE,
 //!   DATETIME and TIME; `civil`: civil-date arithmetic;
 //! - `hex`: UNHEX;
-//! - `decimal`: exact DECIMAL numbers and MySQL's result types of their arithmetic.
+//! - `decimal`: exact DECIMAL numbers and MySQL's result types of their arithmetic;
+//! - `clause`: which clause a name stands in, for error messages.
 
 pub mod civil;
+pub mod clause;
 pub mod collate;
 pub mod cursor;
 pub mod decimal;

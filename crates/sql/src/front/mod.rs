@@ -85,10 +85,22 @@ fn empty_statement(sql: &str) -> Result<Outcome, SqlError> {
 
 /// Run one statement (multi-statement texts are split by the caller).
 pub fn execute(call: &mut Call<'_, '_>, sql: &str, sink: &mut dyn RowSink) -> Result<Outcome, SqlError> {
-    let mut result = deadline::time_limited(call, sql, |call| statement(call, sql, sink));
+    let mut result = deadline::time_limited(call, sql, |call| statement(call, sql, sink)).map_err(|e| name_clause(e, sql));
     note_row_count(call, &result);
     diagnostics::record(call, sql, &mut result);
     result
+}
+
+/// A 1054 from the front's own evaluation (which sees an expression, not the
+/// statement) names its clause as MariaDB does ("in 'SET'", "in 'SELECT'").
+fn name_clause(mut e: SqlError, sql: &str) -> SqlError {
+    if e.code == 1054 {
+        if let Some(name) = e.message.strip_prefix("Unknown column '").and_then(|m| m.strip_suffix("' in 'field list'")) {
+            let clause = turnstile_sqltext::clause::of_name(sql, name);
+            e.message = format!("Unknown column '{}' in '{}'", name, clause);
+        }
+    }
+    e
 }
 
 /// What ROW_COUNT() returns in the next statement.
