@@ -265,3 +265,21 @@ def test_empty_query(server):
             c.query("")
         assert (ei.value.code, ei.value.sqlstate) == (1065, "42000")
         assert c.scalar("SELECT 1") == "1"
+
+
+def test_show_plugins_and_engines(conn):
+    """SHOW PLUGINS (PyMySQL's own test suite reads it at import to pick its
+    authentication tests) lists the authentication plugins logins may use and
+    the storage engine as SHOW ENGINES names it; MariaDB's columns."""
+    with conn.cursor() as cur:
+        cur.execute("SHOW PLUGINS")
+        assert [d[0] for d in cur.description] == ["Name", "Status", "Type", "Library", "License"]
+        rows = {r[0]: r for r in cur.fetchall()}
+        assert rows["mysql_native_password"][1:3] == ("ACTIVE", "AUTHENTICATION")
+        assert rows["caching_sha2_password"][1:3] == ("ACTIVE", "AUTHENTICATION")
+        cur.execute("SHOW ENGINES")
+        engines = [r[0] for r in cur.fetchall()]
+        assert engines and all(rows[e][2] == "STORAGE ENGINE" for e in engines)
+        with pytest.raises(pymysql.err.ProgrammingError) as ei:
+            cur.execute("SHOW PLUGINS x")
+        assert ei.value.args[0] == 1064

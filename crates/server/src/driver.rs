@@ -107,7 +107,7 @@ impl Driver {
     /// The greeting (or ERR 1040 past the connection limits, then close).
     pub fn start(&mut self) {
         if self.session.start(&mut self.out) == Flow::Close {
-            self.closing = true;
+            self.close_session();
         }
         self.awaiting_reply = true;
     }
@@ -188,7 +188,7 @@ impl Driver {
     fn run_packet(&mut self, seq: u8, flush: &mut Flush<'_>) {
         debug_assert!(self.out.is_empty(), "a command starts with its output written");
         if self.session.on_packet(seq, &self.payload, &mut self.out, flush) == Flow::Close {
-            self.closing = true;
+            self.close_session();
         }
         self.awaiting_reply = true;
         self.decoder.set_max_payload(self.session.max_packet());
@@ -204,7 +204,7 @@ impl Driver {
     #[inline(never)]
     fn resume(&mut self, flush: &mut Flush<'_>) {
         if self.session.resume(&mut self.out, flush) == Flow::Close {
-            self.closing = true;
+            self.close_session();
         }
     }
 
@@ -295,6 +295,13 @@ impl Driver {
             self.server().stats.aborted_connects.inc();
         }
         self.closing = true;
+    }
+
+    /// The session decided to close: its slots are free from now on (before
+    /// its last packet is written: `Session::release_slots`).
+    fn close_session(&mut self) {
+        self.closing = true;
+        self.session.release_slots();
     }
 
     /// Tear the session down; true if the socket should close with an RST

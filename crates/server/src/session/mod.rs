@@ -575,6 +575,26 @@ impl Session {
         self.quit && self.server.config.reset_after_quit
     }
 
+    /// Give back the connection slot (and the logged-in slot): at `finish`,
+    /// or as soon as the session decided to close, before its last packet
+    /// (ERR 1040, 1045, ...) is written, so a client that reconnects the
+    /// moment it reads that packet does not find the slot still taken.
+    /// Idempotent.
+    pub fn release_slots(&mut self) {
+        let reg = &self.server.registry;
+        // An evicted connection's slot now belongs to the one that evicted it.
+        let evicted = reg.login_leave(&self.handle, login::GONE) == login::EVICTED;
+        if std::mem::take(&mut self.counted) && !evicted {
+            let count = if self.counted_admin_port { &reg.admin_connected } else { &reg.connected };
+            let before = count.fetch_sub(1, Ordering::AcqRel);
+            debug_assert!(before > 0, "a connection slot released twice");
+        }
+        if std::mem::take(&mut self.counted_login) {
+            let before = reg.logged_in.fetch_sub(1, Ordering::AcqRel);
+            debug_assert!(before > 0, "a login slot released twice");
+        }
+    }
+
     pub fn finish(&mut self) {
         self.handle.detach_socket();
         if let Some(mut e) = self.engine.take() {
@@ -585,18 +605,8 @@ impl Session {
                 let _ = e.rollback(&ctx);
             }
         }
-        let reg = &self.server.registry;
-        reg.remove(self.handle.id);
-        // An evicted connection's slot now belongs to the one that evicted it.
-        let evicted = reg.login_leave(&self.handle, login::GONE) == login::EVICTED;
-        if self.counted && !evicted {
-            let count = if self.counted_admin_port { &reg.admin_connected } else { &reg.connected };
-            count.fetch_sub(1, Ordering::AcqRel);
-        }
-        if self.counted_login {
-            let before = reg.logged_in.fetch_sub(1, Ordering::AcqRel);
-            debug_assert!(before > 0, "a login slot released twice");
-        }
+        self.server.registry.remove(self.handle.id);
+        self.release_slots();
         if self.authenticated && !self.quit {
             self.server.stats.aborted_clients.inc();
         }
