@@ -846,3 +846,43 @@ def test_session_values_keep_their_column_names(sql_conn, db):
         assert cur.fetchall() == ((1, 1, "hi", 1, "hi", "hi1", "hi", 1),)
         cur.execute("SELECT * FROM (SELECT @x, a FROM nm) d")
         assert [d[0] for d in cur.description] == ["@x", "a"]
+
+
+def test_sleep_in_a_table_query_obeys_time_limit_and_kill(sql_server, sql_conn, db):
+    """SLEEP() in a statement the engine runs (PyMySQL's own suite does
+    `SELECT /*+ MAX_EXECUTION_TIME(1) */ data, sleep(1) FROM test`): once per
+    row, 0 each; past the statement's time limit the statement ends with 3024
+    at once (SQLite's progress handler alone never looks during so short a
+    statement), and KILL QUERY ends it with 1317; the session goes on."""
+    import threading
+
+    query(sql_conn, "CREATE TABLE zz (a INT)")
+    query(sql_conn, "INSERT INTO zz VALUES (1), (2), (3)")
+    assert query(sql_conn, "SELECT a, SLEEP(0.01) FROM zz ORDER BY a") == ((1, 0), (2, 0), (3, 0))
+    with pytest.raises(pymysql.MySQLError) as ei:
+        query(sql_conn, "SELECT /*+ MAX_EXECUTION_TIME(50) */ a, SLEEP(30) FROM zz")
+    assert ei.value.args[0] == 3024
+    query(sql_conn, "SET SESSION max_statement_time = 0.05")
+    with pytest.raises(pymysql.MySQLError) as ei:
+        query(sql_conn, "UPDATE zz SET a = a + SLEEP(30)")
+    assert ei.value.args[0] == 1969
+    query(sql_conn, "SET SESSION max_statement_time = 0")
+    assert query(sql_conn, "SELECT a FROM zz ORDER BY a") == ((1,), (2,), (3,))
+    victim = clients.root(sql_server, database=db)
+    vid = scalar(victim, "SELECT CONNECTION_ID()")
+    errors = []
+
+    def run():
+        try:
+            query(victim, "SELECT a, SLEEP(30) FROM zz")
+        except pymysql.MySQLError as e:
+            errors.append(e.args[0])
+
+    t = threading.Thread(target=run)
+    t.start()
+    assert clients.wait_until(lambda: any(r[0] == vid and r[4] == "Query" for r in query(sql_conn, "SHOW PROCESSLIST")), timeout=10)
+    query(sql_conn, f"KILL QUERY {vid}")
+    t.join(20)
+    assert not t.is_alive() and errors == [1317]
+    assert scalar(victim, "SELECT COUNT(*) FROM zz") == 3
+    victim.close()

@@ -288,6 +288,45 @@ unsafe extern "C" fn busy_cb(arg: *mut c_void, count: c_int) -> c_int {
     1
 }
 
+/// SLEEP(seconds) in a statement the engine runs (the front answers it in
+/// table-less SELECTs): sleeps in slices of at most `SLEEP_SLICE_MS`,
+/// checking KILL and the statement's time limit between them; returns 0, or
+/// 1 when interrupted (MySQL's value), and then interrupts the statement so
+/// it ends with the interruption's error (3024, 1969, 1317) at once rather
+/// than at the progress handler's next look, which a short statement never
+/// reaches. Not DETERMINISTIC: SQLite must call it once per row.
+fn register_sleep(db: &rusqlite::Connection, call: &CallCtx) -> rusqlite::Result<()> {
+    const SLEEP_SLICE_MS: u64 = 10;
+    let ctx_addr = call as *const CallCtx as usize;
+    // SAFETY: only the address is kept, for sqlite3_interrupt while the handle is open.
+    let db_addr = unsafe { db.handle() } as usize;
+    db.create_scalar_function("sleep", 1, rusqlite::functions::FunctionFlags::SQLITE_UTF8, move |f| {
+        let secs = match f.get_raw(0) {
+            rusqlite::types::ValueRef::Integer(i) => i as f64,
+            rusqlite::types::ValueRef::Real(r) => r,
+            rusqlite::types::ValueRef::Text(t) => std::str::from_utf8(t).ok().and_then(|t| t.trim().parse::<f64>().ok()).unwrap_or(0.0),
+            _ => return Ok(None),
+        };
+        // A year at most: the statement's time limit or KILL ends it sooner.
+        let total_ms = (secs.clamp(0.0, 31_536_000.0) * 1000.0) as u64;
+        let end = Instant::now() + Duration::from_millis(total_ms);
+        loop {
+            // SAFETY: the boxed CallCtx outlives the connection's functions
+            // (both dropped with the Conn); `exec` is set for the call in progress.
+            if unsafe { must_stop(&*(ctx_addr as *const CallCtx)) } {
+                // SAFETY: the handle is open while its functions run.
+                unsafe { ffi::sqlite3_interrupt(db_addr as *mut ffi::sqlite3) };
+                return Ok(Some(1i64));
+            }
+            let left = end.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                return Ok(Some(0i64));
+            }
+            std::thread::sleep(left.min(Duration::from_millis(SLEEP_SLICE_MS)));
+        }
+    })
+}
+
 /// A read transaction is kept open for the next read only once the log has
 /// been quiet this long. Why: under steady writes a kept snapshot is soon out
 /// of date, and snapshots kept a little longer than single statements made
@@ -403,6 +442,7 @@ impl Conn {
             ffi::sqlite3_progress_handler(db.handle(), 1000, Some(progress_cb), arg);
             ffi::sqlite3_busy_handler(db.handle(), Some(busy_cb), arg);
         }
+        register_sleep(&db, &call).map_err(|e| SqlError::internal(format!("cannot register functions: {}", e)))?;
         let conn = Box::new(Conn {
             cache: HashMap::with_hasher(rustc_hash::FxBuildHasher),
             call,
