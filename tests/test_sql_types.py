@@ -346,3 +346,18 @@ def test_binary_literals_compare_bytes(sql_conn):
     sql = "SELECT BINARY 'a' = 'A', BINARY 'a ' = 'a', CAST('a' AS BINARY) = 'A', BINARY 'a' = 'a'"
     for tail in ["", " FROM (SELECT 1) x"]:
         assert clients.query(sql_conn, sql + tail) == ((0, 0, 0, 1),), tail
+
+
+def test_long_type_synonyms(sql_server, db):
+    """MariaDB's LONG synonyms (PyMySQL's MySQLdb capability tests create
+    `LONG BYTE`): LONG BYTE and LONG VARBINARY are MEDIUMBLOB, LONG VARCHAR
+    and LONG MEDIUMTEXT, as SHOW CREATE TABLE on MariaDB 10.11 shows them."""
+    conn = clients.root(sql_server, database=db)
+    clients.query(conn, "CREATE TABLE lng (a LONG BYTE, b LONG VARBINARY, c LONG VARCHAR, d LONG)")
+    create = clients.query(conn, "SHOW CREATE TABLE lng")[0][1].lower()
+    for col, kind in [("a", "mediumblob"), ("b", "mediumblob"), ("c", "mediumtext"), ("d", "mediumtext")]:
+        assert f"`{col}` {kind}" in create, create
+    blob = b"BLOB\x00Binary " * 1024
+    clients.query(conn, "INSERT INTO lng (a) VALUES (%s)", (blob,))
+    assert clients.scalar(conn, "SELECT a FROM lng") == blob
+    conn.close()

@@ -27,11 +27,13 @@ pub fn column_def(c: &mut TokenCursor<'_>) -> Result<(ColumnDef, bool, bool), Sq
             tname = "VARCHAR".into();
         }
     }
-    if tname == "LONG" && (c.is_kw("VARCHAR") || c.is_kw("VARBINARY")) {
-        tname = if c.eat_kw("VARBINARY") {
+    // MariaDB's LONG synonyms: LONG VARBINARY and LONG BYTE are MEDIUMBLOB,
+    // LONG VARCHAR and a bare LONG MEDIUMTEXT.
+    if tname == "LONG" {
+        tname = if c.eat_kw("VARBINARY") || c.eat_kw("BYTE") {
             "MEDIUMBLOB".into()
         } else {
-            c.next();
+            c.eat_kw("VARCHAR");
             "MEDIUMTEXT".into()
         };
     }
