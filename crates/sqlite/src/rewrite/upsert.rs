@@ -92,6 +92,11 @@ impl Translator<'_> {
         loop {
             let col = cursor.ident()?;
             let col = if cursor.eat_op(".") { cursor.ident()? } else { col };
+            // SQLite does not look at the SET of an upsert on a table
+            // without a unique key (it can never run); MySQL checks it.
+            if def.is_some_and(|d| d.column(&col).is_none()) {
+                return Err(SqlError::unknown_column(&col, "UPDATE"));
+            }
             if !(cursor.eat_op("=") || cursor.eat_op(":=")) {
                 return Err(cursor.error().into());
             }
