@@ -658,11 +658,12 @@ def test_autocommit_reads_see_every_acknowledged_commit(sql_server, sql_conn, db
     # Generous read timeouts: on a loaded disk a commit can wait seconds for
     # page writeback of the background checkpoint (seen here: a worker in D
     # state on folio_wait_bit beside the checkpoint thread, 2-6 s; once over
-    # 30 s under CI-like load). This test is about what is seen, not how fast.
+    # 30 s under CI-like load). This test is about what is seen, not how fast:
+    # sysbench runs until it is stopped (--time=0), however long the loop takes.
     writer = clients.root(sql_server, database=db, autocommit=True, read_timeout=180)
     readers = [clients.root(sql_server, database=db, autocommit=True, read_timeout=180) for _ in range(3)]
     spin = subprocess.Popen(
-        ["sysbench", os.path.join(os.path.dirname(__file__), "lua", "read_spin.lua"), "--threads=8", "--time=60",
+        ["sysbench", os.path.join(os.path.dirname(__file__), "lua", "read_spin.lua"), "--threads=8", "--time=0",
          "--events=0", "--db-driver=mysql", "--mysql-host=127.0.0.1", f"--mysql-port={sql_server.port}",
          "--mysql-user=root", f"--mysql-password={clients.ROOT_PASSWORD}", f"--mysql-db={db}", "run"],
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
@@ -886,3 +887,15 @@ def test_sleep_in_a_table_query_obeys_time_limit_and_kill(sql_server, sql_conn, 
     assert not t.is_alive() and errors == [1317]
     assert scalar(victim, "SELECT COUNT(*) FROM zz") == 3
     victim.close()
+
+
+def test_expressions_compare_with_literals_by_the_connection_collation(sql_conn, db):
+    """MySQL compares a function's result or a literal with a string literal
+    by the connection's collation (utf8mb4_general_ci, case-insensitive);
+    SQLite would compare bytes. A column keeps its own collation, BINARY
+    keeps bytes (values checked against MariaDB 10.11)."""
+    query(sql_conn, "CREATE TABLE ci (n VARCHAR(10), b VARBINARY(10))")
+    query(sql_conn, "INSERT INTO ci VALUES ('Bob', 'Bob')")
+    row = query(sql_conn, "SELECT n = 'bob', CONCAT(n, '') = 'bob', LOWER(n) = 'BOB', UPPER(n) = 'bob', 'a' = 'A', BINARY LOWER(n) = 'BOB', 'a' < 'B', b = 'bob', UPPER(n) = %s FROM ci", ("bob",))
+    assert row == ((1, 1, 1, 1, 1, 0, 1, 0, 1),)
+    assert scalar(sql_conn, "SELECT COUNT(*) FROM ci WHERE UPPER(n) = 'bob' AND b = 'Bob'") == 1

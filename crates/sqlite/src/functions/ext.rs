@@ -904,19 +904,23 @@ impl Aggregate<u64, SV> for Bits {
 /// NULL for none; the second row fails with 1242 at once.
 struct One;
 
-impl Aggregate<Option<SV>, SV> for One {
-    fn init(&self, _: &mut Context<'_>) -> rusqlite::Result<Option<SV>> {
+impl Aggregate<Option<super::Out>, super::Out> for One {
+    fn init(&self, _: &mut Context<'_>) -> rusqlite::Result<Option<super::Out>> {
         Ok(None)
     }
-    fn step(&self, ctx: &mut Context<'_>, acc: &mut Option<SV>) -> rusqlite::Result<()> {
+    fn step(&self, ctx: &mut Context<'_>, acc: &mut Option<super::Out>) -> rusqlite::Result<()> {
         if acc.is_some() {
             return Err(user_err("ts:1242:".to_string()));
         }
-        *acc = Some(ctx.get_raw(0).into());
+        // Text as its bytes: a binary column's value need not be UTF-8.
+        *acc = Some(match ctx.get_raw(0) {
+            ValueRef::Text(t) => super::Out::Bytes(t.to_vec()),
+            other => super::Out::Val(other.into()),
+        });
         Ok(())
     }
-    fn finalize(&self, _: &mut Context<'_>, acc: Option<Option<SV>>) -> rusqlite::Result<SV> {
-        Ok(acc.flatten().unwrap_or(SV::Null))
+    fn finalize(&self, _: &mut Context<'_>, acc: Option<Option<super::Out>>) -> rusqlite::Result<super::Out> {
+        Ok(acc.flatten().unwrap_or(super::Out::Val(SV::Null)))
     }
 }
 

@@ -78,6 +78,12 @@ impl Translator<'_> {
                 self.push(t, ")");
                 self.parens.pop();
             }
+            "=" | "<>" | "!=" | "<" | ">" | "<=" | ">=" if self.literal_compares_by_connection_collation(i) => {
+                self.push(t, op);
+                self.emit(i + 1, i + 2)?;
+                self.raw(" COLLATE ts_ci");
+                return Ok(i + 2);
+            }
             "," if self.parens.last().is_some_and(|f| f == "CONVERT") => {
                 self.push(t, " AS");
                 return self.cast_type(i + 1, to);
@@ -85,5 +91,23 @@ impl Translator<'_> {
             _ => self.push(t, op),
         }
         Ok(i + 1)
+    }
+
+    /// The comparison at token `op`: is its right operand a string literal
+    /// or a parameter, and its left operand no column (a function's result,
+    /// a literal, a parameter)? Then MySQL compares by the connection's
+    /// collation (utf8mb4_general_ci: `LOWER(n) = 'BOB'` and `'a' = 'A'`
+    /// are true) where SQLite would compare bytes, so the literal gets
+    /// `COLLATE ts_ci`. A column on either side keeps its own collation, as
+    /// MySQL's coercibility rules give it precedence over a literal.
+    fn literal_compares_by_connection_collation(&self, op: usize) -> bool {
+        let toks = self.toks;
+        let (Some(left), Some(right)) = (op.checked_sub(1).map(|l| &toks[l]), toks.get(op + 1)) else { return false };
+        let right_text = matches!(right.tok, Tok::Str(_) | Tok::Param);
+        let ends_operand = toks.get(op + 2).is_none_or(|n| !(n.is_op(".") || n.is_op("(") || n.is_kw("COLLATE")));
+        let left_no_column = left.is_op(")") || matches!(left.tok, Tok::Str(_) | Tok::Param);
+        // A left operand written with its own collation (BINARY x, x COLLATE c) keeps it.
+        let left_collated = self.out.trim_end().rsplit(' ').nth(1).is_some_and(|w| w.eq_ignore_ascii_case("COLLATE"));
+        right_text && ends_operand && left_no_column && !left_collated
     }
 }
