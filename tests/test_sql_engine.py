@@ -899,3 +899,23 @@ def test_expressions_compare_with_literals_by_the_connection_collation(sql_conn,
     row = query(sql_conn, "SELECT n = 'bob', CONCAT(n, '') = 'bob', LOWER(n) = 'BOB', UPPER(n) = 'bob', 'a' = 'A', BINARY LOWER(n) = 'BOB', 'a' < 'B', b = 'bob', UPPER(n) = %s FROM ci", ("bob",))
     assert row == ((1, 1, 1, 1, 1, 0, 1, 0, 1),)
     assert scalar(sql_conn, "SELECT COUNT(*) FROM ci WHERE UPPER(n) = 'bob' AND b = 'Bob'") == 1
+
+
+def test_information_schema_tables_drivers_and_tools_read(sql_conn, db):
+    """ENGINES, PLUGINS, CHARACTER_SETS, COLLATIONS (the same lists SHOW
+    ENGINES/PLUGINS/CHARACTER SET/COLLATION give), REFERENTIAL_CONSTRAINTS
+    (one row per foreign key, MariaDB's columns and rules) and PARAMETERS
+    (empty: no stored routines): a C API test program stopped at connect on
+    the missing ENGINES."""
+    assert query(sql_conn, "SELECT ENGINE, SUPPORT, TRANSACTIONS FROM information_schema.ENGINES") == (("InnoDB", "DEFAULT", "YES"),)
+    plugins = {r[0] for r in query(sql_conn, "SELECT PLUGIN_NAME FROM information_schema.PLUGINS WHERE PLUGIN_STATUS = 'active'")}
+    assert plugins == {r[0] for r in query(sql_conn, "SHOW PLUGINS")}
+    assert query(sql_conn, "SELECT CHARACTER_SET_NAME, DEFAULT_COLLATE_NAME, MAXLEN FROM information_schema.CHARACTER_SETS ORDER BY 1") == tuple(
+        (r[0], r[2], r[3]) for r in sorted(query(sql_conn, "SHOW CHARACTER SET")))
+    assert query(sql_conn, "SELECT ID FROM information_schema.COLLATIONS WHERE COLLATION_NAME = 'utf8mb4_general_ci' AND IS_DEFAULT = 'Yes'") == ((45,),)
+    query(sql_conn, "CREATE TABLE rp (id INT PRIMARY KEY)")
+    query(sql_conn, "CREATE TABLE rc (id INT PRIMARY KEY, pid INT, CONSTRAINT rc_fk FOREIGN KEY (pid) REFERENCES rp (id) ON DELETE CASCADE)")
+    rows = query(sql_conn, "SELECT CONSTRAINT_NAME, UNIQUE_CONSTRAINT_NAME, MATCH_OPTION, UPDATE_RULE, DELETE_RULE, TABLE_NAME, REFERENCED_TABLE_NAME "
+                           "FROM information_schema.REFERENTIAL_CONSTRAINTS WHERE CONSTRAINT_SCHEMA = %s", (db,))
+    assert rows == (("rc_fk", "PRIMARY", "NONE", "RESTRICT", "CASCADE", "rc", "rp"),)
+    assert query(sql_conn, "SELECT COUNT(*) FROM information_schema.PARAMETERS") == ((0,),)

@@ -5,11 +5,14 @@
 //! shapes MySQL 8.0 uses, without running SQL. information_schema is a real
 //! SQL schema so that ORMs and GUI tools can join and filter it freely: an
 //! in-memory database attached to the connection as `information_schema`,
-//! whose SCHEMATA, TABLES, COLUMNS, STATISTICS, KEY_COLUMN_USAGE and
-//! TABLE_CONSTRAINTS tables are refilled from the definitions before each
-//! statement that reads them (statements that do not name it never pay).
-//! FILES and PARTITIONS (read by mysqldump and mariadb-dump) are always
-//! empty: no tablespaces, no partitioned tables.
+//! whose SCHEMATA, TABLES, COLUMNS, STATISTICS, KEY_COLUMN_USAGE,
+//! TABLE_CONSTRAINTS and REFERENTIAL_CONSTRAINTS tables are refilled from the
+//! definitions before each statement that reads them (statements that do not
+//! name it never pay). ENGINES, PLUGINS, CHARACTER_SETS and COLLATIONS are
+//! written once when the schema is made (`info_static_rows`). FILES and
+//! PARTITIONS (read by mysqldump and mariadb-dump) are always empty: no
+//! tablespaces, no partitioned tables; so are VIEWS, ROUTINES, PARAMETERS and
+//! TRIGGERS.
 
 use super::conn::Conn;
 use super::exec::SqliteSession;
@@ -526,7 +529,34 @@ CREATE TABLE IF NOT EXISTS information_schema.ROUTINES (SPECIFIC_NAME TEXT, ROUT
 CREATE TABLE IF NOT EXISTS information_schema.FILES (FILE_ID INTEGER, FILE_NAME TEXT, FILE_TYPE TEXT, TABLESPACE_NAME TEXT, TABLE_CATALOG TEXT, TABLE_SCHEMA TEXT, TABLE_NAME TEXT, LOGFILE_GROUP_NAME TEXT, LOGFILE_GROUP_NUMBER INTEGER, ENGINE TEXT COLLATE ts_ci, FULLTEXT_KEYS TEXT, DELETED_ROWS INTEGER, UPDATE_COUNT INTEGER, FREE_EXTENTS INTEGER, TOTAL_EXTENTS INTEGER, EXTENT_SIZE INTEGER, INITIAL_SIZE INTEGER, MAXIMUM_SIZE INTEGER, AUTOEXTEND_SIZE INTEGER, CREATION_TIME TEXT, LAST_UPDATE_TIME TEXT, LAST_ACCESS_TIME TEXT, RECOVER_TIME INTEGER, TRANSACTION_COUNTER INTEGER, VERSION INTEGER, ROW_FORMAT TEXT, TABLE_ROWS INTEGER, AVG_ROW_LENGTH INTEGER, DATA_LENGTH INTEGER, MAX_DATA_LENGTH INTEGER, INDEX_LENGTH INTEGER, DATA_FREE INTEGER, CREATE_TIME TEXT, UPDATE_TIME TEXT, CHECK_TIME TEXT, CHECKSUM INTEGER, STATUS TEXT, EXTRA TEXT);
 CREATE TABLE IF NOT EXISTS information_schema.PARTITIONS (TABLE_CATALOG TEXT, TABLE_SCHEMA TEXT, TABLE_NAME TEXT, PARTITION_NAME TEXT, SUBPARTITION_NAME TEXT, PARTITION_ORDINAL_POSITION INTEGER, SUBPARTITION_ORDINAL_POSITION INTEGER, PARTITION_METHOD TEXT, SUBPARTITION_METHOD TEXT, PARTITION_EXPRESSION TEXT, SUBPARTITION_EXPRESSION TEXT, PARTITION_DESCRIPTION TEXT, TABLE_ROWS INTEGER, AVG_ROW_LENGTH INTEGER, DATA_LENGTH INTEGER, MAX_DATA_LENGTH INTEGER, INDEX_LENGTH INTEGER, DATA_FREE INTEGER, CREATE_TIME TEXT, UPDATE_TIME TEXT, CHECK_TIME TEXT, CHECKSUM INTEGER, PARTITION_COMMENT TEXT, NODEGROUP TEXT, TABLESPACE_NAME TEXT);
 CREATE TABLE IF NOT EXISTS information_schema.TRIGGERS (TRIGGER_CATALOG TEXT, TRIGGER_SCHEMA TEXT, TRIGGER_NAME TEXT, EVENT_MANIPULATION TEXT, EVENT_OBJECT_SCHEMA TEXT, EVENT_OBJECT_TABLE TEXT, ACTION_STATEMENT TEXT);
+CREATE TABLE IF NOT EXISTS information_schema.REFERENTIAL_CONSTRAINTS (CONSTRAINT_CATALOG TEXT, CONSTRAINT_SCHEMA TEXT, CONSTRAINT_NAME TEXT, UNIQUE_CONSTRAINT_CATALOG TEXT, UNIQUE_CONSTRAINT_SCHEMA TEXT, UNIQUE_CONSTRAINT_NAME TEXT, MATCH_OPTION TEXT COLLATE ts_ci, UPDATE_RULE TEXT COLLATE ts_ci, DELETE_RULE TEXT COLLATE ts_ci, TABLE_NAME TEXT, REFERENCED_TABLE_NAME TEXT);
+CREATE TABLE IF NOT EXISTS information_schema.PARAMETERS (SPECIFIC_CATALOG TEXT, SPECIFIC_SCHEMA TEXT, SPECIFIC_NAME TEXT, ORDINAL_POSITION INTEGER, PARAMETER_MODE TEXT, PARAMETER_NAME TEXT, DATA_TYPE TEXT COLLATE ts_ci, CHARACTER_MAXIMUM_LENGTH INTEGER, CHARACTER_OCTET_LENGTH INTEGER, NUMERIC_PRECISION INTEGER, NUMERIC_SCALE INTEGER, DATETIME_PRECISION INTEGER, CHARACTER_SET_NAME TEXT, COLLATION_NAME TEXT, DTD_IDENTIFIER TEXT, ROUTINE_TYPE TEXT COLLATE ts_ci);
+CREATE TABLE IF NOT EXISTS information_schema.ENGINES (ENGINE TEXT COLLATE ts_ci, SUPPORT TEXT COLLATE ts_ci, COMMENT TEXT, TRANSACTIONS TEXT COLLATE ts_ci, XA TEXT COLLATE ts_ci, SAVEPOINTS TEXT COLLATE ts_ci);
+CREATE TABLE IF NOT EXISTS information_schema.PLUGINS (PLUGIN_NAME TEXT COLLATE ts_ci, PLUGIN_VERSION TEXT, PLUGIN_STATUS TEXT COLLATE ts_ci, PLUGIN_TYPE TEXT COLLATE ts_ci, PLUGIN_TYPE_VERSION TEXT, PLUGIN_LIBRARY TEXT, PLUGIN_LIBRARY_VERSION TEXT, PLUGIN_AUTHOR TEXT, PLUGIN_DESCRIPTION TEXT, PLUGIN_LICENSE TEXT, LOAD_OPTION TEXT, PLUGIN_MATURITY TEXT, PLUGIN_AUTH_VERSION TEXT);
+CREATE TABLE IF NOT EXISTS information_schema.CHARACTER_SETS (CHARACTER_SET_NAME TEXT COLLATE ts_ci, DEFAULT_COLLATE_NAME TEXT COLLATE ts_ci, DESCRIPTION TEXT, MAXLEN INTEGER);
+CREATE TABLE IF NOT EXISTS information_schema.COLLATIONS (COLLATION_NAME TEXT COLLATE ts_ci, CHARACTER_SET_NAME TEXT COLLATE ts_ci, ID INTEGER, IS_DEFAULT TEXT COLLATE ts_ci, IS_COMPILED TEXT COLLATE ts_ci, SORTLEN INTEGER);
 ";
+
+/// The static tables' rows, written once whenever the tables are made: the
+/// one storage engine (named InnoDB, as SHOW ENGINES names it), the plugins
+/// SHOW PLUGINS lists, and the character sets and collations
+/// (turnstile_sqltext::charsets, as SHOW CHARACTER SET / COLLATION list them).
+fn info_static_rows() -> String {
+    let mut sql = String::from(
+        "DELETE FROM information_schema.ENGINES; DELETE FROM information_schema.PLUGINS; DELETE FROM information_schema.CHARACTER_SETS; DELETE FROM information_schema.COLLATIONS;\n\
+         INSERT INTO information_schema.ENGINES VALUES ('InnoDB', 'DEFAULT', 'Served by Turnstile''s sqlite engine', 'YES', 'NO', 'YES');\n",
+    );
+    for (name, kind) in [("mysql_native_password", "AUTHENTICATION"), ("caching_sha2_password", "AUTHENTICATION"), ("InnoDB", "STORAGE ENGINE")] {
+        sql.push_str(&format!("INSERT INTO information_schema.PLUGINS VALUES ('{name}', '1.0', 'ACTIVE', '{kind}', NULL, NULL, NULL, 'Turnstile', NULL, 'GPL', 'ON', 'Stable', NULL);\n"));
+    }
+    for cs in &turnstile_sqltext::charsets::CHARACTER_SETS {
+        sql.push_str(&format!("INSERT INTO information_schema.CHARACTER_SETS VALUES ('{}', '{}', '{}', {});\n", cs.name, cs.default_collation, cs.description, cs.max_len));
+    }
+    for c in &turnstile_sqltext::charsets::COLLATIONS {
+        sql.push_str(&format!("INSERT INTO information_schema.COLLATIONS VALUES ('{}', '{}', {}, '{}', 'Yes', 1);\n", c.name, c.charset, c.id, if c.is_default { "Yes" } else { "" }));
+    }
+    sql
+}
 
 /// Attach information_schema to the connection, with its tables. ATTACH is
 /// not transactional but CREATE TABLE is: tables made inside a transaction
@@ -543,7 +573,8 @@ pub fn attach_info_schema(conn: &mut Conn) -> Result<(), SqlError> {
     } else if info_tables_present(conn) {
         return Ok(());
     }
-    conn.exec(INFO_TABLES)
+    conn.exec(INFO_TABLES)?;
+    conn.exec(&info_static_rows())
 }
 
 /// Does the attached information_schema still hold its tables?
@@ -582,7 +613,8 @@ pub fn refresh_info_schema(conn: &mut Conn, inner: &Inner, access: &dyn Access) 
     let i = |x: i64| V::Integer(x);
     db.execute_batch(
         "DELETE FROM information_schema.SCHEMATA; DELETE FROM information_schema.TABLES; DELETE FROM information_schema.COLUMNS; \
-         DELETE FROM information_schema.STATISTICS; DELETE FROM information_schema.KEY_COLUMN_USAGE; DELETE FROM information_schema.TABLE_CONSTRAINTS;",
+         DELETE FROM information_schema.STATISTICS; DELETE FROM information_schema.KEY_COLUMN_USAGE; DELETE FROM information_schema.TABLE_CONSTRAINTS; \
+         DELETE FROM information_schema.REFERENTIAL_CONSTRAINTS;",
     )
     .map_err(|e| SqlError::internal(e.to_string()))?;
     let mut schemata = Vec::new();
@@ -593,7 +625,7 @@ pub fn refresh_info_schema(conn: &mut Conn, inner: &Inner, access: &dyn Access) 
         schemata.push(vec![t("def"), t(n), t("utf8mb4"), t("utf8mb4_general_ci"), V::Null, t("NO")]);
     }
     run("INSERT INTO information_schema.SCHEMATA VALUES (?1,?2,?3,?4,?5,?6)", schemata)?;
-    let (mut tables, mut columns, mut stats, mut kcu, mut tc) = (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    let (mut tables, mut columns, mut stats, mut kcu, mut tc, mut rc) = (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
     for (dbn, defs) in &all {
         let seqs = if defs.iter().any(|d| d.auto_increment_column().is_some()) { next_auto_increments(conn, inner, dbn) } else { HashMap::new() };
         for d in defs {
@@ -724,6 +756,8 @@ pub fn refresh_info_schema(conn: &mut Conn, inner: &Inner, access: &dyn Access) 
                     kcu.push(vec![t("def"), t(dbn), t(&fk.name), t("def"), t(dbn), t(&d.name), t(col), i(k as i64 + 1), i(k as i64 + 1), t(dbn), t(&fk.ref_table), o(fk.ref_columns.get(k).cloned())]);
                 }
                 tc.push(vec![t("def"), t(dbn), t(&fk.name), t(dbn), t(&d.name), t("FOREIGN KEY"), t("YES")]);
+                let rule = |r: &str| t(if r.is_empty() { "RESTRICT" } else { r });
+                rc.push(vec![t("def"), t(dbn), t(&fk.name), t("def"), t(dbn), t("PRIMARY"), t("NONE"), rule(&fk.on_update), rule(&fk.on_delete), t(&d.name), t(&fk.ref_table)]);
             }
         }
     }
@@ -732,6 +766,7 @@ pub fn refresh_info_schema(conn: &mut Conn, inner: &Inner, access: &dyn Access) 
     run("INSERT INTO information_schema.STATISTICS VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16,?17,?18)", stats)?;
     run("INSERT INTO information_schema.KEY_COLUMN_USAGE VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12)", kcu)?;
     run("INSERT INTO information_schema.TABLE_CONSTRAINTS VALUES (?1,?2,?3,?4,?5,?6,?7)", tc)?;
+    run("INSERT INTO information_schema.REFERENTIAL_CONSTRAINTS VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11)", rc)?;
     let _ = charset_of;
     Ok(())
 }

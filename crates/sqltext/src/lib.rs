@@ -20,8 +20,10 @@
 //!   DATETIME and TIME; `civil`: civil-date arithmetic;
 //! - `hex`: UNHEX;
 //! - `decimal`: exact DECIMAL numbers and MySQL's result types of their arithmetic;
-//! - `clause`: which clause a name stands in, for error messages.
+//! - `clause`: which clause a name stands in, for error messages;
+//! - `charsets`: the character sets and collations SHOW and information_schema list.
 
+pub mod charsets;
 pub mod civil;
 pub mod clause;
 pub mod collate;

@@ -206,16 +206,10 @@ fn show_collation(p: &mut Parser<'_>, sink: &mut dyn RowSink) -> Result<Outcome,
         Column::varchar("Compiled"),
         Column::computed("Sortlen", coltype::LONGLONG),
     ])?;
-    for (c, cs, id, def) in [
-        ("utf8mb4_general_ci", "utf8mb4", 45, "Yes"),
-        ("utf8mb4_bin", "utf8mb4", 46, ""),
-        ("utf8mb4_0900_ai_ci", "utf8mb4", 255, ""),
-        ("utf8mb3_general_ci", "utf8mb3", 33, "Yes"),
-        ("latin1_swedish_ci", "latin1", 8, "Yes"),
-        ("binary", "binary", 63, "Yes"),
-    ] {
-        if filter.matches(c) {
-            sink.row(&[Value::str(c), Value::str(cs), Value::Int(id), Value::str(def), Value::str("Yes"), Value::Int(1)])?;
+    for c in &turnstile_sqltext::charsets::COLLATIONS {
+        if filter.matches(c.name) {
+            let def = if c.is_default { "Yes" } else { "" };
+            sink.row(&[Value::str(c.name), Value::str(c.charset), Value::Int(c.id), Value::str(def), Value::str("Yes"), Value::Int(1)])?;
         }
     }
     Ok(Outcome::Rows)
@@ -225,14 +219,9 @@ fn show_collation(p: &mut Parser<'_>, sink: &mut dyn RowSink) -> Result<Outcome,
 fn show_character_set(p: &mut Parser<'_>, sink: &mut dyn RowSink) -> Result<Outcome, SqlError> {
     let filter = Filter::parse(p)?;
     sink.columns(&[Column::varchar("Charset"), Column::varchar("Description"), Column::varchar("Default collation"), Column::computed("Maxlen", coltype::LONGLONG)])?;
-    for (cs, d, c, n) in [
-        ("utf8mb4", "UTF-8 Unicode", "utf8mb4_general_ci", 4),
-        ("utf8mb3", "UTF-8 Unicode", "utf8mb3_general_ci", 3),
-        ("latin1", "cp1252 West European", "latin1_swedish_ci", 1),
-        ("binary", "Binary pseudo charset", "binary", 1),
-    ] {
-        if filter.matches(cs) {
-            sink.row(&[Value::str(cs), Value::str(d), Value::str(c), Value::Int(n)])?;
+    for cs in &turnstile_sqltext::charsets::CHARACTER_SETS {
+        if filter.matches(cs.name) {
+            sink.row(&[Value::str(cs.name), Value::str(cs.description), Value::str(cs.default_collation), Value::Int(cs.max_len)])?;
         }
     }
     Ok(Outcome::Rows)
