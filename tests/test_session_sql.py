@@ -283,3 +283,34 @@ def test_show_plugins_and_engines(conn):
         with pytest.raises(pymysql.err.ProgrammingError) as ei:
             cur.execute("SHOW PLUGINS x")
         assert ei.value.args[0] == 1064
+
+
+def test_replication_status_as_without_binary_logging(server, conn, uniq):
+    """SHOW MASTER/BINLOG STATUS and SHOW [ALL] SLAVE/REPLICA STATUS are
+    empty results with MariaDB 10.11's columns (monitoring tools read them by
+    name), SHOW BINARY/MASTER LOGS is 1381, as MariaDB answers with binary
+    logging off; each needs an administrator (1227). SHOW STORAGE ENGINES is
+    SHOW ENGINES; SHOW OPEN TABLES is empty."""
+    with conn.cursor() as cur:
+        for sql, ncols, first in [("SHOW MASTER STATUS", 4, "File"), ("SHOW BINLOG STATUS", 4, "File"), ("SHOW SLAVE STATUS", 54, "Slave_IO_State"),
+                                  ("SHOW REPLICA STATUS", 54, "Slave_IO_State"), ("SHOW ALL SLAVES STATUS", 62, "Connection_name"), ("SHOW OPEN TABLES", 4, "Database")]:
+            cur.execute(sql)
+            assert (len(cur.description), cur.description[0][0], cur.fetchall()) == (ncols, first, ()), sql
+        for sql in ["SHOW BINARY LOGS", "SHOW MASTER LOGS"]:
+            with pytest.raises(pymysql.err.MySQLError) as ei:
+                cur.execute(sql)
+            assert ei.value.args == (1381, "You are not using binary logging")
+        cur.execute("SHOW STORAGE ENGINES")
+        engines = cur.fetchall()
+        cur.execute("SHOW ENGINES")
+        assert engines == cur.fetchall()
+        user = uniq("repl")
+        cur.execute(f"CREATE USER '{user}'@'%' IDENTIFIED BY 'pw-repl-1'")
+    plain = clients.connect(server, user, "pw-repl-1")
+    try:
+        for sql in ["SHOW SLAVE STATUS", "SHOW MASTER STATUS", "SHOW BINARY LOGS"]:
+            with pytest.raises(pymysql.err.MySQLError) as ei:
+                clients.query(plain, sql)
+            assert ei.value.args[0] == 1227, sql
+    finally:
+        plain.close()

@@ -105,8 +105,15 @@ pub(super) fn show(call: &mut Call<'_, '_>, sql: &str, sink: &mut dyn RowSink) -
     if let Some(out) = super::diagnostics::show(call, &mut p, sink)? {
         return Ok(out);
     }
-    if p.eat_kw("ENGINES") {
+    if p.eat_kw("ENGINES") || (p.eat_kw("STORAGE") && p.eat_kw("ENGINES")) {
+        expect_end(&mut p)?;
         return show_engines(call, sink);
+    }
+    if let Some(out) = show_replication(call, &mut p, sink)? {
+        return Ok(out);
+    }
+    if p.eat_kw("OPEN") && p.eat_kw("TABLES") {
+        return show_open_tables(&mut p, sink);
     }
     if p.eat_kw("PLUGINS") {
         expect_end(&mut p)?;
@@ -181,6 +188,105 @@ fn show_engines(call: &mut Call<'_, '_>, sink: &mut dyn RowSink) -> Result<Outco
     sink.columns(&["Engine", "Support", "Comment", "Transactions", "XA", "Savepoints"].map(Column::varchar))?;
     let name = call.ops.engine().name();
     sink.row(&[Value::str("InnoDB"), Value::str("DEFAULT"), Value::str(&format!("Served by Turnstile's {} engine", name)), Value::str("YES"), Value::str("NO"), Value::str("YES")])?;
+    Ok(Outcome::Rows)
+}
+
+/// MariaDB 10.11's SHOW SLAVE STATUS columns (SHOW ALL SLAVES STATUS adds
+/// `ALL_SLAVES_FIRST` before and `ALL_SLAVES_LAST` after them).
+const SLAVE_STATUS: [&str; 54] = [
+    "Slave_IO_State",
+    "Master_Host",
+    "Master_User",
+    "Master_Port",
+    "Connect_Retry",
+    "Master_Log_File",
+    "Read_Master_Log_Pos",
+    "Relay_Log_File",
+    "Relay_Log_Pos",
+    "Relay_Master_Log_File",
+    "Slave_IO_Running",
+    "Slave_SQL_Running",
+    "Replicate_Do_DB",
+    "Replicate_Ignore_DB",
+    "Replicate_Do_Table",
+    "Replicate_Ignore_Table",
+    "Replicate_Wild_Do_Table",
+    "Replicate_Wild_Ignore_Table",
+    "Last_Errno",
+    "Last_Error",
+    "Skip_Counter",
+    "Exec_Master_Log_Pos",
+    "Relay_Log_Space",
+    "Until_Condition",
+    "Until_Log_File",
+    "Until_Log_Pos",
+    "Master_SSL_Allowed",
+    "Master_SSL_CA_File",
+    "Master_SSL_CA_Path",
+    "Master_SSL_Cert",
+    "Master_SSL_Cipher",
+    "Master_SSL_Key",
+    "Seconds_Behind_Master",
+    "Master_SSL_Verify_Server_Cert",
+    "Last_IO_Errno",
+    "Last_IO_Error",
+    "Last_SQL_Errno",
+    "Last_SQL_Error",
+    "Replicate_Ignore_Server_Ids",
+    "Master_Server_Id",
+    "Master_SSL_Crl",
+    "Master_SSL_Crlpath",
+    "Using_Gtid",
+    "Gtid_IO_Pos",
+    "Replicate_Do_Domain_Ids",
+    "Replicate_Ignore_Domain_Ids",
+    "Parallel_Mode",
+    "SQL_Delay",
+    "SQL_Remaining_Delay",
+    "Slave_SQL_Running_State",
+    "Slave_DDL_Groups",
+    "Slave_Non_Transactional_Groups",
+    "Slave_Transactional_Groups",
+    "Replicate_Rewrite_DB",
+];
+const ALL_SLAVES_FIRST: [&str; 2] = ["Connection_name", "Slave_SQL_State"];
+const ALL_SLAVES_LAST: [&str; 6] = ["Retried_transactions", "Max_relay_log_size", "Executed_log_entries", "Slave_received_heartbeats", "Slave_heartbeat_period", "Gtid_Slave_Pos"];
+
+/// Replication status, as MariaDB answers with binary logging off and no
+/// replica configured (Turnstile has neither): SHOW MASTER | BINLOG STATUS
+/// and SHOW [ALL] SLAVE | REPLICA STATUS are empty results with MariaDB's
+/// columns (monitoring tools read them by name); SHOW BINARY | MASTER LOGS
+/// is ERR 1381. Each needs an administrator, as in MariaDB (1227).
+fn show_replication(call: &mut Call<'_, '_>, p: &mut Parser<'_>, sink: &mut dyn RowSink) -> Result<Option<Outcome>, SqlError> {
+    let master = p.eat_kw("MASTER");
+    let columns: Vec<&str> = if (master || p.eat_kw("BINLOG")) && p.eat_kw("STATUS") {
+        vec!["File", "Position", "Binlog_Do_DB", "Binlog_Ignore_DB"]
+    } else if (master || p.eat_kw("BINARY")) && p.eat_kw("LOGS") {
+        expect_end(p)?;
+        super::access::require(call, None, privs::ADMIN, "SUPER, BINLOG MONITOR")?;
+        return Err(SqlError::new(1381, "HY000", "You are not using binary logging"));
+    } else if p.eat_kw("ALL") && (p.eat_kw("SLAVES") || p.eat_kw("REPLICAS")) && p.eat_kw("STATUS") {
+        ALL_SLAVES_FIRST.iter().chain(SLAVE_STATUS.iter()).chain(ALL_SLAVES_LAST.iter()).copied().collect()
+    } else if (p.eat_kw("SLAVE") || p.eat_kw("REPLICA")) && p.eat_kw("STATUS") {
+        SLAVE_STATUS.to_vec()
+    } else {
+        return Ok(None);
+    };
+    expect_end(p)?;
+    super::access::require(call, None, privs::ADMIN, "SUPER, REPLICA MONITOR")?;
+    sink.columns(&columns.into_iter().map(Column::varchar).collect::<Vec<_>>())?;
+    Ok(Some(Outcome::Rows))
+}
+
+/// SHOW OPEN TABLES [FROM db] [filter]: empty (the SQLite engine keeps no
+/// table cache of MySQL's kind), with MariaDB's columns.
+fn show_open_tables(p: &mut Parser<'_>, sink: &mut dyn RowSink) -> Result<Outcome, SqlError> {
+    if p.eat_kw("FROM") || p.eat_kw("IN") {
+        p.ident()?;
+    }
+    Filter::parse(p)?;
+    expect_end(p)?;
+    sink.columns(&[Column::varchar("Database"), Column::varchar("Table"), Column::computed("In_use", coltype::LONGLONG), Column::computed("Name_locked", coltype::LONGLONG)])?;
     Ok(Outcome::Rows)
 }
 
