@@ -919,3 +919,24 @@ def test_information_schema_tables_drivers_and_tools_read(sql_conn, db):
                            "FROM information_schema.REFERENTIAL_CONSTRAINTS WHERE CONSTRAINT_SCHEMA = %s", (db,))
     assert rows == (("rc_fk", "PRIMARY", "NONE", "RESTRICT", "CASCADE", "rc", "rp"),)
     assert query(sql_conn, "SELECT COUNT(*) FROM information_schema.PARAMETERS") == ((0,),)
+
+
+def test_information_schema_processlist(sql_server, sql_conn, db, uniq):
+    """information_schema.PROCESSLIST (MySQL 8.0's columns) shows what SHOW
+    PROCESSLIST shows, by the same rule: an administrator sees every session,
+    another account only its own (tools such as pt-kill read the table)."""
+    user = uniq("pl")
+    query(sql_conn, f"CREATE USER '{user}'@'%' IDENTIFIED BY 'pw-pl-1'")
+    query(sql_conn, f"GRANT SELECT ON {db}.* TO '{user}'@'%'")
+    plain = clients.connect(sql_server, user, "pw-pl-1", database=db)
+    try:
+        me = scalar(sql_conn, "SELECT CONNECTION_ID()")
+        rows = query(sql_conn, "SELECT ID, USER, DB, COMMAND, INFO FROM information_schema.PROCESSLIST ORDER BY ID")
+        ids = {r[0] for r in rows}
+        assert me in ids and scalar(plain, "SELECT CONNECTION_ID()") in ids
+        mine = [r for r in rows if r[0] == me][0]
+        assert mine[1:4] == ("root", db, "Query") and mine[4].startswith("SELECT ID, USER")
+        seen = query(plain, "SELECT DISTINCT USER FROM information_schema.PROCESSLIST")
+        assert seen == ((user,),)
+    finally:
+        plain.close()

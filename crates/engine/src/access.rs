@@ -62,6 +62,26 @@ pub trait Access {
     fn privileges(&self, db: &str) -> u32;
     /// The login's user and host, for error messages.
     fn who(&self) -> (&str, &str);
+    /// The sessions this one may see (all for an administrator, else its
+    /// own user's), for information_schema.PROCESSLIST: only the front knows
+    /// the server's sessions. None by default.
+    fn processlist(&self) -> Vec<ProcessRow> {
+        Vec::new()
+    }
+}
+
+/// One session as SHOW PROCESSLIST and information_schema.PROCESSLIST show it.
+#[derive(Debug, Clone)]
+pub struct ProcessRow {
+    pub id: u64,
+    pub user: String,
+    pub host: String,
+    pub db: Option<String>,
+    pub command: &'static str,
+    /// Seconds in the current command (or idle).
+    pub time: u64,
+    pub state: &'static str,
+    pub info: Option<String>,
 }
 
 impl dyn Access + '_ {

@@ -35,18 +35,7 @@ pub const SERVER_VERSION: &str = "8.0.36-turnstile";
 
 pub use turnstile_engine::privs;
 
-/// One row of SHOW PROCESSLIST.
-#[derive(Debug, Clone)]
-pub struct ProcessRow {
-    pub id: u64,
-    pub user: String,
-    pub host: String,
-    pub db: Option<String>,
-    pub command: &'static str,
-    pub time: u64,
-    pub state: &'static str,
-    pub info: Option<String>,
-}
+pub use turnstile_engine::ProcessRow;
 
 /// Per-session state the SQL front reads and writes. Owned by the session; no lock.
 #[derive(Debug, Default)]

@@ -7,8 +7,9 @@
 //! in-memory database attached to the connection as `information_schema`,
 //! whose SCHEMATA, TABLES, COLUMNS, STATISTICS, KEY_COLUMN_USAGE,
 //! TABLE_CONSTRAINTS and REFERENTIAL_CONSTRAINTS tables are refilled from the
-//! definitions before each statement that reads them (statements that do not
-//! name it never pay). ENGINES, PLUGINS, CHARACTER_SETS and COLLATIONS are
+//! definitions, and PROCESSLIST from the sessions the front lets this one see
+//! (`Access::processlist`), before each statement that reads them (statements
+//! that do not name it never pay). ENGINES, PLUGINS, CHARACTER_SETS and COLLATIONS are
 //! written once when the schema is made (`info_static_rows`). FILES and
 //! PARTITIONS (read by mysqldump and mariadb-dump) are always empty: no
 //! tablespaces, no partitioned tables; so are VIEWS, ROUTINES, PARAMETERS and
@@ -531,6 +532,7 @@ CREATE TABLE IF NOT EXISTS information_schema.PARTITIONS (TABLE_CATALOG TEXT, TA
 CREATE TABLE IF NOT EXISTS information_schema.TRIGGERS (TRIGGER_CATALOG TEXT, TRIGGER_SCHEMA TEXT, TRIGGER_NAME TEXT, EVENT_MANIPULATION TEXT, EVENT_OBJECT_SCHEMA TEXT, EVENT_OBJECT_TABLE TEXT, ACTION_STATEMENT TEXT);
 CREATE TABLE IF NOT EXISTS information_schema.REFERENTIAL_CONSTRAINTS (CONSTRAINT_CATALOG TEXT, CONSTRAINT_SCHEMA TEXT, CONSTRAINT_NAME TEXT, UNIQUE_CONSTRAINT_CATALOG TEXT, UNIQUE_CONSTRAINT_SCHEMA TEXT, UNIQUE_CONSTRAINT_NAME TEXT, MATCH_OPTION TEXT COLLATE ts_ci, UPDATE_RULE TEXT COLLATE ts_ci, DELETE_RULE TEXT COLLATE ts_ci, TABLE_NAME TEXT, REFERENCED_TABLE_NAME TEXT);
 CREATE TABLE IF NOT EXISTS information_schema.PARAMETERS (SPECIFIC_CATALOG TEXT, SPECIFIC_SCHEMA TEXT, SPECIFIC_NAME TEXT, ORDINAL_POSITION INTEGER, PARAMETER_MODE TEXT, PARAMETER_NAME TEXT, DATA_TYPE TEXT COLLATE ts_ci, CHARACTER_MAXIMUM_LENGTH INTEGER, CHARACTER_OCTET_LENGTH INTEGER, NUMERIC_PRECISION INTEGER, NUMERIC_SCALE INTEGER, DATETIME_PRECISION INTEGER, CHARACTER_SET_NAME TEXT, COLLATION_NAME TEXT, DTD_IDENTIFIER TEXT, ROUTINE_TYPE TEXT COLLATE ts_ci);
+CREATE TABLE IF NOT EXISTS information_schema.PROCESSLIST (ID INTEGER, USER TEXT, HOST TEXT, DB TEXT, COMMAND TEXT COLLATE ts_ci, TIME INTEGER, STATE TEXT COLLATE ts_ci, INFO TEXT);
 CREATE TABLE IF NOT EXISTS information_schema.ENGINES (ENGINE TEXT COLLATE ts_ci, SUPPORT TEXT COLLATE ts_ci, COMMENT TEXT, TRANSACTIONS TEXT COLLATE ts_ci, XA TEXT COLLATE ts_ci, SAVEPOINTS TEXT COLLATE ts_ci);
 CREATE TABLE IF NOT EXISTS information_schema.PLUGINS (PLUGIN_NAME TEXT COLLATE ts_ci, PLUGIN_VERSION TEXT, PLUGIN_STATUS TEXT COLLATE ts_ci, PLUGIN_TYPE TEXT COLLATE ts_ci, PLUGIN_TYPE_VERSION TEXT, PLUGIN_LIBRARY TEXT, PLUGIN_LIBRARY_VERSION TEXT, PLUGIN_AUTHOR TEXT, PLUGIN_DESCRIPTION TEXT, PLUGIN_LICENSE TEXT, LOAD_OPTION TEXT, PLUGIN_MATURITY TEXT, PLUGIN_AUTH_VERSION TEXT);
 CREATE TABLE IF NOT EXISTS information_schema.CHARACTER_SETS (CHARACTER_SET_NAME TEXT COLLATE ts_ci, DEFAULT_COLLATE_NAME TEXT COLLATE ts_ci, DESCRIPTION TEXT, MAXLEN INTEGER);
@@ -614,7 +616,7 @@ pub fn refresh_info_schema(conn: &mut Conn, inner: &Inner, access: &dyn Access) 
     db.execute_batch(
         "DELETE FROM information_schema.SCHEMATA; DELETE FROM information_schema.TABLES; DELETE FROM information_schema.COLUMNS; \
          DELETE FROM information_schema.STATISTICS; DELETE FROM information_schema.KEY_COLUMN_USAGE; DELETE FROM information_schema.TABLE_CONSTRAINTS; \
-         DELETE FROM information_schema.REFERENTIAL_CONSTRAINTS;",
+         DELETE FROM information_schema.REFERENTIAL_CONSTRAINTS; DELETE FROM information_schema.PROCESSLIST;",
     )
     .map_err(|e| SqlError::internal(e.to_string()))?;
     let mut schemata = Vec::new();
@@ -767,6 +769,9 @@ pub fn refresh_info_schema(conn: &mut Conn, inner: &Inner, access: &dyn Access) 
     run("INSERT INTO information_schema.KEY_COLUMN_USAGE VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12)", kcu)?;
     run("INSERT INTO information_schema.TABLE_CONSTRAINTS VALUES (?1,?2,?3,?4,?5,?6,?7)", tc)?;
     run("INSERT INTO information_schema.REFERENTIAL_CONSTRAINTS VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11)", rc)?;
+    // The sessions the front lets this one see (SHOW PROCESSLIST's rule).
+    let processes = access.processlist().into_iter().map(|p| vec![i(p.id as i64), t(&p.user), t(&p.host), o(p.db), t(p.command), i(p.time as i64), t(p.state), o(p.info)]).collect();
+    run("INSERT INTO information_schema.PROCESSLIST VALUES (?1,?2,?3,?4,?5,?6,?7,?8)", processes)?;
     let _ = charset_of;
     Ok(())
 }

@@ -53,6 +53,10 @@ impl Access for SessionAccess<'_> {
     fn who(&self) -> (&str, &str) {
         (&self.sess.user, &self.sess.host)
     }
+    fn processlist(&self) -> Vec<crate::ProcessRow> {
+        let admin = self.ops.privileges(self.sess, None) & privs::ADMIN != 0;
+        super::process::visible_processes(self.sess, self.ops, admin)
+    }
 }
 
 /// The `Access` of a session, with its current database's privileges cached.

@@ -40,17 +40,22 @@ pub(super) fn kill(call: &mut Call<'_, '_>, sql: &str) -> Result<Outcome, SqlErr
 
 /// SHOW [FULL] PROCESSLIST: every session for an admin, else the user's own;
 /// without FULL the statement text is cut to 100 characters.
+/// The sessions a session may see, by id: every one for an administrator,
+/// else those of its own user (SHOW PROCESSLIST and
+/// information_schema.PROCESSLIST alike).
+pub(super) fn visible_processes(sess: &crate::SessionState, ops: &dyn crate::ServerOps, admin: bool) -> Vec<crate::ProcessRow> {
+    let mut rows = ops.processlist();
+    rows.retain(|r| admin || r.user == sess.user);
+    rows.sort_by_key(|r| r.id);
+    rows
+}
+
 pub(super) fn show_processlist(call: &mut Call<'_, '_>, full: bool, sink: &mut dyn RowSink) -> Result<Outcome, SqlError> {
     let admin = privileges(call.sess, call.ops, None) & privs::ADMIN != 0;
     let cols: Vec<Column> =
         ["Id", "User", "Host", "db", "Command", "Time", "State", "Info"].iter().map(|n| if *n == "Id" || *n == "Time" { Column::computed(n, coltype::LONGLONG) } else { Column::varchar(n) }).collect();
     sink.columns(&cols)?;
-    let mut rows = call.ops.processlist();
-    rows.sort_by_key(|r| r.id);
-    for row in rows {
-        if !admin && row.user != call.sess.user {
-            continue;
-        }
+    for row in visible_processes(call.sess, call.ops, admin) {
         let info = row.info.map(|i| if full { i } else { i.chars().take(100).collect() });
         sink.row(&[
             Value::UInt(row.id),
