@@ -28,17 +28,19 @@ def free_port() -> int:
 class MariaDB:
     """A private mariadbd: its own data directory, port and socket."""
 
-    def __init__(self):
+    def __init__(self, extra_args=()):
         self.dir = tempfile.mkdtemp(prefix="ts-mdb-", dir="/tmp")
         self.datadir = os.path.join(self.dir, "data")
         self.socket = os.path.join(self.dir, "m.sock")
         self.port = free_port()
         self.log = os.path.join(self.dir, "error.log")
         self.proc = None
+        # Server options after the defaults below (a later option wins).
+        self.extra_args = list(extra_args)
 
     def start(self):
         subprocess.run(["mariadb-install-db", "--no-defaults", "--user=root", f"--datadir={self.datadir}", "--auth-root-authentication-method=normal", "--skip-test-db"], check=True, capture_output=True, timeout=120)
-        args = [MARIADBD, "--no-defaults", "--user=root", f"--datadir={self.datadir}", f"--port={self.port}", "--bind-address=127.0.0.1", f"--socket={self.socket}", f"--log-error={self.log}", f"--pid-file={self.dir}/m.pid", "--skip-log-bin", "--performance-schema=OFF", "--innodb-buffer-pool-size=32M", "--skip-name-resolve", "--character-set-server=utf8mb4", "--collation-server=utf8mb4_general_ci"]
+        args = [MARIADBD, "--no-defaults", "--user=root", f"--datadir={self.datadir}", f"--port={self.port}", "--bind-address=127.0.0.1", f"--socket={self.socket}", f"--log-error={self.log}", f"--pid-file={self.dir}/m.pid", "--skip-log-bin", "--performance-schema=OFF", "--innodb-buffer-pool-size=32M", "--skip-name-resolve", "--character-set-server=utf8mb4", "--collation-server=utf8mb4_general_ci", *self.extra_args]
         self.proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:

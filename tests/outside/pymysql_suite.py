@@ -11,10 +11,10 @@ pointing at it: root over the Unix socket, `test2` over TCP. Turnstile runs
 the sqlite engine under its default scheduler; MariaDB is a private mariadbd
 (tests/helpers/mariadb.py). Both start in sessions of their own.
 
-The verdict: every test MariaDB passes must pass on Turnstile, unless
-tests/outside/pymysql_known.txt lists it with the reason it cannot (yet);
-a listed test that passes now is an error too, so the list stays true.
-Exit status 0 when that holds.
+The verdict (tests/outside/common.py): every test MariaDB passes must pass on
+Turnstile, unless tests/outside/pymysql_known.txt lists it with the reason it
+cannot (yet); a listed test that passes now is an error too, so the list stays
+true. Exit status 0 when that holds.
 
     python3 tests/outside/pymysql_suite.py               # run, compare, verdict
     python3 tests/outside/pymysql_suite.py --write-docs  # and rewrite the figures in docs/compatibility.md
@@ -25,51 +25,30 @@ mariadb-install-db (Debian mariadb-server), the `mariadb` client, pytest.
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
-import re
 import shutil
 import subprocess
 import sys
-import tempfile
 import xml.etree.ElementTree as ET
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(os.path.dirname(HERE))
-sys.path.insert(0, os.path.dirname(HERE))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from helpers.mariadb import MariaDB  # noqa: E402
-from helpers.server import ROOT_PASSWORD, TurnstileServer  # noqa: E402
+import common  # noqa: E402
+from helpers.server import ROOT_PASSWORD  # noqa: E402
 
-VENDORED = os.path.join(ROOT, "third_party", "PyMySQL")
-KNOWN = os.path.join(HERE, "pymysql_known.txt")
-DOCS = os.path.join(ROOT, "docs", "compatibility.md")
-MARK_START = "<!-- pymysql-suite:start (tests/outside/pymysql_suite.py --write-docs) -->"
-MARK_END = "<!-- pymysql-suite:end -->"
+VENDORED = os.path.join(common.ROOT, "third_party", "PyMySQL")
+KNOWN = os.path.join(common.HERE, "pymysql_known.txt")
 # Seconds the whole suite may take against one server.
 SUITE_TIMEOUT_S = 900
-
-
-def read_known(path: str = KNOWN) -> dict[str, str]:
-    """test id -> reason, from `id  # reason` lines."""
-    known = {}
-    for line in open(path, encoding="utf-8"):
-        line = line.strip()
-        if not line or line.startswith("#"):
-            continue
-        test, _, reason = line.partition("#")
-        known[test.strip()] = reason.strip()
-    return known
 
 
 def setup_server(client_args: list[str]) -> None:
     """PyMySQL's CI setup: its init.sql (databases test1 and test2, user test2)."""
     init = os.path.join(VENDORED, "ci", "docker-entrypoint-initdb.d", "init.sql")
-    with open(init, "rb") as f:
-        subprocess.run(["mariadb", *client_args, "--comments"], stdin=f, check=True, timeout=60)
+    common.client(client_args, open(init, encoding="utf-8").read())
     # Turnstile has no LOAD DATA yet and answers this with an error; MariaDB needs it.
-    subprocess.run(["mariadb", *client_args, "-e", "SET GLOBAL local_infile=on"], capture_output=True, timeout=60)
+    common.client(client_args, "SET GLOBAL local_infile=on", check=False)
 
 
 def run_suite(databases: list[dict], label: str, work: str) -> dict[str, str]:
@@ -94,98 +73,38 @@ def outcomes(xml: str) -> dict[str, str]:
 
 
 def run_turnstile(work: str) -> dict[str, str]:
-    srv = TurnstileServer(engine="sqlite").start()
-    try:
-        setup_server(["--no-defaults", "-h127.0.0.1", f"-P{srv.port}", "-uroot", f"-p{ROOT_PASSWORD}"])
+    with common.turnstile() as srv:
+        setup_server(common.turnstile_client_args(srv))
         return run_suite([
             {"host": "localhost", "unix_socket": srv.socket, "user": "root", "password": ROOT_PASSWORD, "database": "test1", "use_unicode": True, "local_infile": True},
             {"host": "127.0.0.1", "port": srv.port, "user": "test2", "password": "some password", "database": "test2"},
         ], "turnstile", work)
-    finally:
-        srv.stop()
-        srv.cleanup()
 
 
 def run_mariadb(work: str) -> tuple[dict[str, str], str]:
-    m = MariaDB().start()
-    try:
+    with common.mariadb() as m:
         version = m.connect().get_server_info()
         setup_server(m.client_args())
         return run_suite([
             {"host": "localhost", "unix_socket": m.socket, "user": "root", "password": "", "database": "test1", "use_unicode": True, "local_infile": True},
             {"host": "127.0.0.1", "port": m.port, "user": "test2", "password": "some password", "database": "test2"},
         ], "mariadb", work), version
-    finally:
-        m.stop()
 
 
-def counts(results: dict[str, str]) -> dict[str, int]:
-    return {k: sum(1 for v in results.values() if v == k) for k in ("passed", "failed", "skipped")}
-
-
-def verdict(ts: dict[str, str], md: dict[str, str], known: dict[str, str]) -> list[str]:
-    """What breaks the rule in the module header (empty: it holds)."""
-    problems = []
-    for test, outcome in sorted(md.items()):
-        if outcome == "passed" and ts.get(test) != "passed" and test not in known:
-            problems.append(f"passes on MariaDB, {ts.get(test, 'missing')} on Turnstile, not in {os.path.relpath(KNOWN, ROOT)}: {test}")
-    for test in sorted(known):
-        if ts.get(test) == "passed":
-            problems.append(f"listed in {os.path.relpath(KNOWN, ROOT)} but passes now (remove it): {test}")
-        elif test not in md:
-            problems.append(f"listed in {os.path.relpath(KNOWN, ROOT)} but not in the suite: {test}")
-    return problems
-
-
-def docs_section(ts: dict[str, str], md: dict[str, str], version: str, known: dict[str, str]) -> str:
-    t, m = counts(ts), counts(md)
+def docs(ts: dict[str, str], md: dict[str, str], version: str, known: dict[str, str]) -> list[str]:
     commit = open(os.path.join(VENDORED, "COMMIT")).read().strip()
-    lines = [
-        MARK_START,
+    return [
         f"PyMySQL's own test suite (third_party/PyMySQL, commit {commit[:12]}), run by",
         "`python3 tests/outside/pymysql_suite.py` against both servers in one run (CI runs it on every change):",
         "",
-        "| server | passed | failed | skipped |",
-        "|---|---|---|---|",
-        f"| Turnstile (sqlite engine, default scheduler) | {t['passed']} | {t['failed']} | {t['skipped']} |",
-        f"| MariaDB {version} | {m['passed']} | {m['failed']} | {m['skipped']} |",
+        *common.count_table([("Turnstile (sqlite engine, default scheduler)", common.counts(ts)), (f"MariaDB {version}", common.counts(md))]),
         "",
-        "Tests MariaDB passes and Turnstile does not, each with its reason (tests/outside/pymysql_known.txt):",
-        "",
+        *common.known_lines(SUITE, ts, md, known),
     ]
-    for test, reason in sorted(known.items()):
-        lines.append(f"- `{test}`: {reason}")
-    extra = sorted(test for test, o in ts.items() if o == "passed" and md.get(test) != "passed")
-    if extra:
-        lines += ["", "Tests Turnstile passes and MariaDB does not: " + ", ".join(f"`{x}`" for x in extra) + "."]
-    lines.append(MARK_END)
-    return "\n".join(lines)
 
 
-def write_docs(section: str) -> None:
-    text = open(DOCS, encoding="utf-8").read()
-    pattern = re.compile(re.escape(MARK_START) + ".*?" + re.escape(MARK_END), re.S)
-    if not pattern.search(text):
-        raise SystemExit(f"{DOCS} has no {MARK_START} ... {MARK_END} section")
-    open(DOCS, "w", encoding="utf-8").write(pattern.sub(lambda _: section, text))
-
-
-def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--write-docs", action="store_true", help="rewrite the figures in docs/compatibility.md")
-    args = ap.parse_args()
-    known = read_known()
-    with tempfile.TemporaryDirectory(prefix="ts-pymysql-") as work:
-        ts = run_turnstile(work)
-        md, version = run_mariadb(work)
-    print(f"pymysql suite: Turnstile {counts(ts)}; MariaDB {version} {counts(md)}")
-    if args.write_docs:
-        write_docs(docs_section(ts, md, version, known))
-    problems = verdict(ts, md, known)
-    for p in problems:
-        print("  " + p)
-    return 1 if problems else 0
+SUITE = common.Suite(name="pymysql_suite", known=KNOWN, marker="pymysql-suite", run_turnstile=run_turnstile, run_mariadb=run_mariadb, docs=docs)
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(common.main(SUITE, __doc__.split("\n\n")[0]))
