@@ -361,3 +361,19 @@ def test_long_type_synonyms(sql_server, db):
     clients.query(conn, "INSERT INTO lng (a) VALUES (%s)", (blob,))
     assert clients.scalar(conn, "SELECT a FROM lng") == blob
     conn.close()
+
+
+def test_year_columns_are_described_unsigned_zerofill(sql_server, db):
+    """MariaDB 10.11 describes a YEAR column with UNSIGNED and ZEROFILL (flags
+    NOT_NULL UNSIGNED ZEROFILL NO_DEFAULT_VALUE NUM for `YEAR NOT NULL`,
+    UNSIGNED ZEROFILL NUM for `YEAR`); go-sql-driver/mysql scans a NOT NULL
+    YEAR as uint16 by them (its TestRowsColumnTypes; was int16: no UNSIGNED)."""
+    c = _byte_client(sql_server, db)
+    c.query("CREATE TABLE yr (a YEAR NOT NULL, b YEAR)")
+    c.query("INSERT INTO yr VALUES (2006, NULL), (1994, 2000)")
+    text, binary, cols = _both(c, "SELECT a, b FROM yr ORDER BY a")
+    unsigned_zerofill = 32 | 64
+    assert [(x.type, x.flags & unsigned_zerofill, x.flags & 1) for x in cols] == [(13, unsigned_zerofill, 1), (13, unsigned_zerofill, 0)]
+    assert text == [(b"1994", b"2000"), (b"2006", None)]
+    assert binary == [(1994, 2000), (2006, None)]
+    c.close_connection()

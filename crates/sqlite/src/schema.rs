@@ -215,10 +215,12 @@ impl ColumnDef {
         if !self.nullable {
             flags |= colflag::NOT_NULL;
         }
-        if self.unsigned {
+        // YEAR is UNSIGNED ZEROFILL in MariaDB's column definitions (a driver picks
+        // its scan type by them: go-sql-driver/mysql's uint16).
+        if self.unsigned || self.base == Base::Year {
             flags |= colflag::UNSIGNED;
         }
-        if self.zerofill {
+        if self.zerofill || self.base == Base::Year {
             flags |= colflag::ZEROFILL;
         }
         if self.auto_increment {
@@ -632,6 +634,8 @@ mod tests {
         v.length = Some(20);
         let w = v.wire_column("db", "t", "c", 0);
         assert_eq!((w.coltype, w.length, w.charset), (coltype::VAR_STRING, 80, 45));
+        let y = col(Base::Year).wire_column("db", "t", "c", 0);
+        assert_eq!(y.flags & (colflag::UNSIGNED | colflag::ZEROFILL), colflag::UNSIGNED | colflag::ZEROFILL);
         let b = col(Base::Blob).wire_column("db", "t", "c", 0);
         assert_eq!(b.charset, 63);
         assert!(b.flags & colflag::BINARY != 0 && b.flags & colflag::BLOB != 0);
