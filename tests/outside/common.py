@@ -109,6 +109,15 @@ def mariadb(extra_args: tuple = (), prepare: Callable[[MariaDB], None] = lambda 
         m.stop()
 
 
+def mariadb_version(m: MariaDB) -> str:
+    """Its version without the `5.5.5-` that MariaDB puts before it for old clients."""
+    conn = m.connect()
+    try:
+        return conn.get_server_info().removeprefix("5.5.5-")
+    finally:
+        conn.close()
+
+
 def client(args: list[str], sql: str, check: bool = True) -> subprocess.CompletedProcess:
     """Run SQL through the real `mariadb` client."""
     return subprocess.run(["mariadb", *args, "--comments"], input=sql.encode(), capture_output=True, check=check, timeout=60)
@@ -152,15 +161,16 @@ def verdict(suite: Suite, ts: dict[str, str], md: dict[str, str], known: dict[st
     return problems
 
 
-def count_table(rows: list[tuple[str, dict[str, int]]]) -> list[str]:
-    """A markdown table of passed/failed/skipped per server."""
-    lines = ["| server | passed | failed | skipped |", "|---|---|---|---|"]
-    return lines + [f"| {label} | {c['passed']} | {c['failed']} | {c['skipped']} |" for label, c in rows]
+def count_table(rows: list[tuple[str, list[dict[str, int]]]], groups: tuple[str, ...] = ("",)) -> list[str]:
+    """A markdown table of passed/failed/skipped per server, one column group per count."""
+    head = ["server"] + [f"{g} {o}".strip() for g in groups for o in OUTCOMES]
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    return lines + ["| " + " | ".join([label] + [str(c[o]) for c in cs for o in OUTCOMES]) + " |" for label, cs in rows]
 
 
 def known_lines(suite: Suite, ts: dict[str, str], md: dict[str, str], known: dict[str, str]) -> list[str]:
     """The known failures with their reasons, and what only Turnstile passes."""
-    lines = [f"Tests MariaDB passes and Turnstile does not, each with its reason ({os.path.relpath(suite.known, ROOT)}):", ""]
+    lines = ["", f"Tests MariaDB passes and Turnstile does not, each with its reason ({os.path.relpath(suite.known, ROOT)}):", ""]
     lines += [f"- `{test}`: {reason}" for test, reason in sorted(known.items())]
     extra = sorted(test for test, o in ts.items() if o == "passed" and md.get(test) != "passed")
     if extra:

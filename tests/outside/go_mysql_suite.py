@@ -12,7 +12,10 @@ configures it: MYSQL_TEST_USER=gotest, MYSQL_TEST_PASS=secret, database
 MariaDB also gets the rest of that CI's server setup (local_infile,
 performance_schema) and a throwaway self-signed certificate, so its TLS tests
 run. Every test and every subtest (`TestX/default`) is counted: each has its
-own pass/fail/skip line.
+own pass/fail/skip line. NOT_RUN lists the tests run on neither server, with
+the reason. A test that panics takes the test binary down: it counts as
+failed and the binary runs again for the tests it had not finished.
+TURNSTILE_GO_SUITE_LOG_DIR=dir keeps the test2json logs of each run there.
 
 The verdict (tests/outside/common.py): every test MariaDB passes passes on
 Turnstile too, unless tests/outside/go_mysql_known.txt lists it, or a test
@@ -54,7 +57,7 @@ MAX_CRASHES = 5
 SERVER_ARGS = ("--max-connections=50", "--max-allowed-packet=16777216")
 # Tests not run at all (`go test -skip`), with the reason; the docs section lists them.
 NOT_RUN = {
-    "TestConnectorReturnsTimeout": "dials 1.1.1.1:1234, a public address, expecting a connect timeout: tests here send traffic only to loopback (where the dial is answered, the test then crashes the whole test binary with a nil-pointer panic in mysqlConn.log)",
+    "TestConnectorReturnsTimeout": "dials 1.1.1.1:1234, a public address, to see a connect timeout, and uses no server: tests here send traffic to loopback only",
 }
 SETUP_SQL = """
 CREATE DATABASE gotest;
@@ -138,13 +141,16 @@ def run_tests(port: int, label: str, work: str) -> dict[str, str]:
             shutil.copy(log, os.environ["TURNSTILE_GO_SUITE_LOG_DIR"])
         outcome, panicked = outcomes(log)
         results.update(outcome)
-        pending = [t for t in pending if t not in outcome and t != panicked]
-        if not pending or panicked is None or panicked.startswith("timeout"):
-            if panicked:
-                print(f"{label}: {panicked}")
+        if panicked is None:
             break
-        print(f"{label}: {panicked} panicked and took the test binary down; running the {len(pending)} tests left again")
+        if panicked.startswith("timeout"):
+            print(f"{label}: {panicked}")
+            break
         results[panicked] = "failed"
+        pending = [t for t in pending if t not in outcome and t != panicked]
+        print(f"{label}: {panicked} panicked and took the test binary down; {len(pending)} tests left to run")
+        if not pending:
+            break
     return results
 
 
@@ -183,7 +189,7 @@ def self_signed_cert(m) -> None:
 def run_mariadb(work: str) -> tuple[dict[str, str], str]:
     extra = (*SERVER_ARGS, "--local-infile=1", "--performance-schema=ON")
     with common.mariadb(extra, prepare=self_signed_cert) as m:
-        version = m.connect().get_server_info()
+        version = common.mariadb_version(m)
         common.client(m.client_args(), SETUP_SQL)
         return run_tests(m.port, "mariadb", work), version
 
@@ -193,22 +199,24 @@ def top_level(results: dict[str, str]) -> dict[str, str]:
 
 
 def docs(ts: dict[str, str], md: dict[str, str], version: str, known: dict[str, str]) -> list[str]:
+    rows = [
+        ("Turnstile (sqlite engine, default scheduler)", [common.counts(ts), common.counts(top_level(ts))]),
+        (f"MariaDB {version}", [common.counts(md), common.counts(top_level(md))]),
+    ]
     return [
-        f"go-sql-driver/mysql's own test suite (`go test` of the module {MODULE} {VERSION}, from the Go module",
-        "proxy), run by `python3 tests/outside/go_mysql_suite.py` against both servers in one run (CI runs it on",
-        "every change), with the driver's CI settings (MYSQL_TEST_CONCURRENT=1, max_connections=50). Every test and",
-        "subtest counts once (`go test -v`'s PASS/FAIL/SKIP lines); top-level tests alone in the second table:",
+        f"go-sql-driver/mysql's own test suite (`go test` of {MODULE} {VERSION}, from the Go module proxy), run by",
+        "`python3 tests/outside/go_mysql_suite.py` against both servers in one run (CI runs it on every change),",
+        "with the driver's CI settings (MYSQL_TEST_CONCURRENT=1, max_connections=50, max_allowed_packet=16M).",
+        "Every test and subtest counts once (the PASS/FAIL/SKIP lines of `go test -v`), and top-level tests alone:",
         "",
-        *common.count_table([("Turnstile (sqlite engine, default scheduler)", common.counts(ts)), (f"MariaDB {version}", common.counts(md))]),
+        *common.count_table(rows, ("", "top-level")),
         "",
-        *common.count_table([("Turnstile, top-level tests", common.counts(top_level(ts))), (f"MariaDB {version}, top-level tests", common.counts(top_level(md)))]),
-        "",
-        "Not run on either server (`go test -skip`, tests/outside/go_mysql_suite.py):",
+        "Not run on either server (`go test -skip`, NOT_RUN in tests/outside/go_mysql_suite.py):",
         "",
         *(f"- `{test}`: {reason}" for test, reason in sorted(NOT_RUN.items())),
-        "",
-        "A listed test covers its subtests (`TestX` covers `TestX/default`).",
         *common.known_lines(SUITE, ts, md, known),
+        "",
+        "A listed test covers its subtests (`TestX` covers `TestX/default`); \"flaky:\" marks one that fails in some runs only.",
     ]
 
 

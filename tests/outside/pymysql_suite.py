@@ -83,7 +83,7 @@ def run_turnstile(work: str) -> dict[str, str]:
 
 def run_mariadb(work: str) -> tuple[dict[str, str], str]:
     with common.mariadb() as m:
-        version = m.connect().get_server_info()
+        version = common.mariadb_version(m)
         setup_server(m.client_args())
         return run_suite([
             {"host": "localhost", "unix_socket": m.socket, "user": "root", "password": "", "database": "test1", "use_unicode": True, "local_infile": True},
@@ -97,8 +97,7 @@ def docs(ts: dict[str, str], md: dict[str, str], version: str, known: dict[str, 
         f"PyMySQL's own test suite (third_party/PyMySQL, commit {commit[:12]}), run by",
         "`python3 tests/outside/pymysql_suite.py` against both servers in one run (CI runs it on every change):",
         "",
-        *common.count_table([("Turnstile (sqlite engine, default scheduler)", common.counts(ts)), (f"MariaDB {version}", common.counts(md))]),
-        "",
+        *common.count_table([("Turnstile (sqlite engine, default scheduler)", [common.counts(ts)]), (f"MariaDB {version}", [common.counts(md)])]),
         *common.known_lines(SUITE, ts, md, known),
     ]
 
