@@ -10,6 +10,7 @@ import pymysql
 import pytest
 
 from helpers import clients, rawproto
+from helpers.server import ROOT_PASSWORD
 
 
 @pytest.fixture(scope="module")
@@ -135,6 +136,11 @@ def test_too_many_connections(server_factory):
         assert len([r for r in rows if r[1] == user]) == 3
         # ...but only one.
         _expect_1040(lambda: clients.root(srv))
+        # Refused in place of the greeting: ERR 1040 without a SQLSTATE, as
+        # MariaDB sends it (the client's protocol is not known yet).
+        with pytest.raises(rawproto.ServerError) as ei:
+            rawproto.connect(srv, "root", ROOT_PASSWORD)
+        assert (ei.value.code, ei.value.sqlstate, ei.value.message) == (1040, None, "Too many connections")
         # The admin port still accepts admins.
         for _ in range(2):
             a = clients.root(srv, transport="admin")

@@ -506,7 +506,9 @@ def test_out_of_descriptors_answers_1040_and_logs_little(server_factory):
         assert all(p is not None for p in answers), f"{sum(p is None for p in answers)} clients got no answer"
         refused = [p for p in answers if p[:1] == b"\xff"]
         assert refused, "the descriptors never ran out"
-        assert all(_err(p) == (1040, "08004", "Too many connections") for p in refused)
+        # In place of the greeting: no SQLSTATE, as MariaDB sends it (the
+        # client's protocol is not known yet; drivers show "Error 1040: ...").
+        assert all(_err(p) == (1040, None, "Too many connections") for p in refused)
         time.sleep(1)
         elapsed = time.monotonic() - t0
         lines = [l for l in srv.log_tail(2000).splitlines() if "accept failed" in l]

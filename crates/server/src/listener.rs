@@ -279,7 +279,7 @@ fn too_many_connections_packet() -> Vec<u8> {
     let mut seq = 0u8;
     let e = turnstile_engine::SqlError::too_many_connections();
     let start = turnstile_wire::packet::begin_packet(&mut msg);
-    turnstile_wire::response::encode_err(&mut msg, e.code, e.state, &e.message);
+    turnstile_wire::response::encode_err_before_handshake(&mut msg, e.code, &e.message);
     turnstile_wire::packet::end_packet(&mut msg, start, &mut seq);
     msg
 }

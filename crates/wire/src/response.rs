@@ -53,6 +53,16 @@ pub fn encode_err(out: &mut Vec<u8>, code: u16, sqlstate: &str, message: &str) {
     out.extend_from_slice(truncate_error_message(message).as_bytes());
 }
 
+/// Append an ERR payload sent in place of the greeting (1040, 1053): the
+/// client's capabilities are not known yet, so there is no SQLSTATE, as
+/// MySQL and MariaDB send it (a 4.1 client reads the message right after
+/// the code; drivers show "Error 1040: Too many connections").
+pub fn encode_err_before_handshake(out: &mut Vec<u8>, code: u16, message: &str) {
+    out.push(0xff);
+    put_u16(out, code);
+    out.extend_from_slice(truncate_error_message(message).as_bytes());
+}
+
 /// Append an EOF payload (clients without CLIENT_DEPRECATE_EOF).
 pub fn encode_eof(out: &mut Vec<u8>, warnings: u16, status: u16) {
     out.push(0xfe);

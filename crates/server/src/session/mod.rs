@@ -285,7 +285,7 @@ impl Session {
             self.server.stats.aborted_connects.inc();
             let e = if over { SqlError::too_many_connections() } else { SqlError::server_shutdown() };
             self.seq = 0;
-            self.send_err(out, &e);
+            self.packet(out, |o| turnstile_wire::response::encode_err_before_handshake(o, e.code, &e.message));
             return Flow::Close;
         }
         reg.login_pending(&self.handle);
