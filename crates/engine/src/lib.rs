@@ -31,6 +31,7 @@ pub mod warnings;
 
 pub use access::{privs, Access, ProcessRow};
 pub use error::SqlError;
+pub use turnstile_sqltext::sql_mode::SqlMode;
 pub use turnstile_wire::response::Column;
 pub use turnstile_wire::value::Value;
 pub use warnings::{Level, Warning, Warnings};
@@ -191,6 +192,10 @@ pub struct ExecContext<'a> {
     pub client: &'a dyn ClientProbe,
     /// How deep a recursive CTE may go (the session's cte_max_recursion_depth).
     pub cte_max_recursion_depth: u64,
+    /// The session's sql_mode (set by the front; MariaDB's default until then):
+    /// what a write does with a value that does not fit (STRICT_*), whether a
+    /// division by zero is an error (ERROR_FOR_DIVISION_BY_ZERO).
+    pub sql_mode: SqlMode,
     /// Notes and warnings the statement raises (SHOW WARNINGS); None for
     /// the engine's own work, whose warnings nobody reads.
     warnings: Option<&'a Warnings>,
@@ -210,6 +215,7 @@ impl<'a> ExecContext<'a> {
             deadline_kind: Interruption::TimedOut,
             client,
             cte_max_recursion_depth: DEFAULT_CTE_DEPTH,
+            sql_mode: SqlMode::DEFAULT,
             warnings: Some(warnings),
             next_probe_ms: std::cell::Cell::new(0),
         }
@@ -225,6 +231,7 @@ impl<'a> ExecContext<'a> {
             deadline_kind: Interruption::TimedOut,
             client: &NoClient,
             cte_max_recursion_depth: DEFAULT_CTE_DEPTH,
+            sql_mode: SqlMode::DEFAULT,
             warnings: None,
             next_probe_ms: std::cell::Cell::new(0),
         }
@@ -243,6 +250,7 @@ impl<'a> ExecContext<'a> {
             deadline_kind: self.deadline_kind,
             client: self.client,
             cte_max_recursion_depth: self.cte_max_recursion_depth,
+            sql_mode: self.sql_mode,
             warnings: self.warnings,
             next_probe_ms: std::cell::Cell::new(self.next_probe_ms.get()),
         }

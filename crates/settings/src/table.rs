@@ -99,7 +99,8 @@ pub const DURABILITY: &[&str] = &["full", "periodic"];
 /// Transaction isolation levels as MySQL spells them.
 pub const ISOLATION_LEVELS: &[&str] = &["READ-UNCOMMITTED", "READ-COMMITTED", "REPEATABLE-READ", "SERIALIZABLE"];
 
-const SQL_MODE: &str = "ONLY_FULL_GROUP_BY,STRICT_TRANS_TABLES,NO_ZERO_IN_DATE,NO_ZERO_DATE,ERROR_FOR_DIVISION_BY_ZERO,NO_ENGINE_SUBSTITUTION";
+/// MariaDB 10.11's default sql_mode (turnstile-sqltext's `SqlMode::DEFAULT`).
+const SQL_MODE: &str = "STRICT_TRANS_TABLES,ERROR_FOR_DIVISION_BY_ZERO,NO_AUTO_CREATE_USER,NO_ENGINE_SUBSTITUTION";
 
 use Scope::*;
 

@@ -52,14 +52,16 @@ pub fn hex_encode_binary_literals(sql: &[u8]) -> Option<String> {
 /// The unescaped bytes of the string literal starting at `start` (a quote) and
 /// the index just past its closing quote. MySQL's escapes: `\0 \b \n \r \t \Z`,
 /// `\%` and `\_` keep their backslash, any other `\x` is `x`; a doubled quote
-/// is one quote. None if the literal is not closed.
+/// is one quote; under NO_BACKSLASH_ESCAPES (the lexer's rule for this
+/// thread) a backslash is a character. None if the literal is not closed.
 fn string_literal(sql: &[u8], start: usize) -> Option<(Vec<u8>, usize)> {
     let quote = sql[start];
+    let escapes = turnstile_sqltext::lex::backslash_escapes();
     let mut content = Vec::new();
     let mut i = start + 1;
     while i < sql.len() {
         let b = sql[i];
-        if b == b'\\' && i + 1 < sql.len() {
+        if b == b'\\' && escapes && i + 1 < sql.len() {
             let e = sql[i + 1];
             match e {
                 b'0' => content.push(0),
@@ -131,6 +133,14 @@ pub fn non_ascii_text(sql: &[u8]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn no_backslash_escapes_ends_strings_at_the_quote() {
+        let _nbe = turnstile_sqltext::lex::lexing_mode(true);
+        let q = b"SELECT 'a\\', '\xff\\'";
+        assert_eq!(hex_encode_binary_literals(q).unwrap(), "SELECT 'a\\', X'FF5C'");
+        assert!(non_ascii_text(b"SELECT 'a\\', '\xe9'"));
+    }
 
     #[test]
     fn non_ascii_text_outside_binary_literals() {

@@ -25,9 +25,11 @@ fn is_ident(b: u8) -> bool {
 }
 
 /// True if a SELECT names a table anywhere (a FROM not followed by DUAL).
-/// Strings, quoted identifiers and comments are skipped.
+/// Strings (by the lexer's rule for this thread: NO_BACKSLASH_ESCAPES),
+/// quoted identifiers and comments are skipped.
 pub fn select_reads_table(sql: &str) -> bool {
     let b = sql.as_bytes();
+    let escapes = lex::backslash_escapes();
     let mut i = 0;
     while i < b.len() {
         let c = b[i];
@@ -35,7 +37,7 @@ pub fn select_reads_table(sql: &str) -> bool {
             b'\'' | b'"' | b'`' => {
                 i += 1;
                 while i < b.len() && b[i] != c {
-                    if b[i] == b'\\' && c != b'`' {
+                    if b[i] == b'\\' && c != b'`' && escapes {
                         i += 1;
                     }
                     i += 1;
@@ -117,8 +119,10 @@ pub fn needs_substitution(sql: &str) -> bool {
     false
 }
 
-/// A value as a MySQL literal.
+/// A value as a MySQL literal, as the lexer reads it on this thread (under
+/// NO_BACKSLASH_ESCAPES a backslash and a NUL are written as themselves).
 pub fn literal(v: &Value) -> String {
+    let escapes = lex::backslash_escapes();
     match v {
         Value::Null => "NULL".into(),
         Value::Int(i) => i.to_string(),
@@ -131,8 +135,8 @@ pub fn literal(v: &Value) -> String {
             for ch in String::from_utf8_lossy(&t).chars() {
                 match ch {
                     '\'' => s.push_str("''"),
-                    '\\' => s.push_str("\\\\"),
-                    '\0' => s.push_str("\\0"),
+                    '\\' if escapes => s.push_str("\\\\"),
+                    '\0' if escapes => s.push_str("\\0"),
                     c => s.push(c),
                 }
             }

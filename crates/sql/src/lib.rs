@@ -25,6 +25,7 @@ pub mod vars;
 
 use std::collections::HashMap;
 use turnstile_engine::{Engine, SqlError, Value};
+pub use turnstile_sqltext::sql_mode::SqlMode;
 
 pub use account_sql::{AccountStmt, UserName};
 pub use front::execute;
@@ -74,6 +75,9 @@ pub struct SessionState {
     pub diagnostics_count: u64,
     /// Conditions the last statement raised (its OK or EOF packet's count).
     pub statement_warnings: u16,
+    /// The sql_mode the session set (None: it reads the global one); kept
+    /// as bits so a statement reads it without parsing (`sql_mode`).
+    pub sql_mode: Option<SqlMode>,
 }
 
 impl SessionState {
@@ -92,6 +96,12 @@ impl SessionState {
         self.sql_prepared.clear();
         self.diagnostics.clear();
         self.diagnostics_count = 0;
+        self.sql_mode = None;
+    }
+
+    /// The sql_mode this session's statements run under.
+    pub fn sql_mode(&self, globals: &vars::Globals) -> SqlMode {
+        self.sql_mode.unwrap_or_else(|| globals.sql_mode())
     }
 
     /// A variable's value as this session sees it.

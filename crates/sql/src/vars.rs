@@ -15,6 +15,7 @@ use std::collections::HashMap;
 use std::sync::atomic::{AtomicI64, Ordering};
 use std::sync::RwLock;
 use turnstile_engine::{SqlError, Value};
+use turnstile_sqltext::sql_mode::SqlMode;
 
 pub use turnstile_settings::{Kind, Scope, Setting as VarDef};
 
@@ -76,6 +77,9 @@ pub struct Globals {
     /// The global transaction_read_only is ON: a login copies it into the
     /// session (one load on the connect path).
     pub read_only_default: std::sync::atomic::AtomicBool,
+    /// The global sql_mode's bits (`SqlMode`), read by every statement of a
+    /// session that did not set its own.
+    sql_mode_bits: std::sync::atomic::AtomicU64,
 }
 
 /// A transaction isolation level as the variable stores it (coerce has
@@ -131,6 +135,10 @@ impl Globals {
             other.insert("tx_read_only", value);
             return;
         }
+        if def.name == "sql_mode" {
+            let text = value.to_text().map(|t| String::from_utf8_lossy(&t).into_owned()).unwrap_or_default();
+            self.sql_mode_bits.store(SqlMode::parse(&text).unwrap_or_default().0, Ordering::Relaxed);
+        }
         if def.name == "max_statement_time" {
             // Read by every statement: its milliseconds in an atomic too.
             let ms = (value.as_f64().unwrap_or(0.0) * 1000.0).round() as i64;
@@ -142,6 +150,11 @@ impl Globals {
                 self.other.write().unwrap_or_else(|e| e.into_inner()).insert(def.name, value);
             }
         }
+    }
+
+    /// The global sql_mode.
+    pub fn sql_mode(&self) -> SqlMode {
+        SqlMode(self.sql_mode_bits.load(Ordering::Relaxed))
     }
 
     pub fn get(&self, def: &VarDef) -> Value {
@@ -238,6 +251,20 @@ pub fn coerce(def: &VarDef, value: Value) -> Result<Value, SqlError> {
     }
 }
 
+/// A value for sql_mode as MariaDB reads it: names (`SqlMode::parse`) or a
+/// number whose bits are modes; ERR 1231 naming what is no mode (or the
+/// number, or NULL), 1232 for any other type.
+pub fn sql_mode_of(value: &Value) -> Result<SqlMode, SqlError> {
+    let bad = |shown: &str| SqlError::wrong_value_for_var("sql_mode", shown);
+    match value {
+        Value::Int(n) => u64::try_from(*n).ok().and_then(SqlMode::from_bits).ok_or_else(|| bad(&n.to_string())),
+        Value::UInt(n) => SqlMode::from_bits(*n).ok_or_else(|| bad(&n.to_string())),
+        Value::Bytes(b) => SqlMode::parse(&String::from_utf8_lossy(b)).map_err(|part| bad(&part)),
+        Value::Null => Err(bad("NULL")),
+        _ => Err(SqlError::wrong_type_for_var("sql_mode")),
+    }
+}
+
 /// Render a variable's value for SHOW VARIABLES (booleans as ON/OFF).
 pub fn show_value(def: &VarDef, v: &Value) -> Value {
     match (def.kind, v) {
@@ -251,6 +278,18 @@ pub fn show_value(def: &VarDef, v: &Value) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn sql_mode_values() {
+        assert_eq!(sql_mode_of(&Value::str("strict_all_tables,,")).unwrap().to_string(), "STRICT_ALL_TABLES");
+        assert_eq!(sql_mode_of(&Value::Int(1 << 20)).unwrap().to_string(), "NO_BACKSLASH_ESCAPES");
+        assert_eq!(sql_mode_of(&Value::Int(-1)).unwrap_err().message, "Variable 'sql_mode' can't be set to the value of '-1'");
+        assert_eq!(sql_mode_of(&Value::str("a,b")).unwrap_err().message, "Variable 'sql_mode' can't be set to the value of 'a'");
+        assert_eq!(sql_mode_of(&Value::Null).unwrap_err().code, 1231);
+        assert_eq!(sql_mode_of(&Value::Double(1.5)).unwrap_err().code, 1232);
+        let g = Globals::new(&[], &[]);
+        assert_eq!(g.sql_mode(), SqlMode::DEFAULT);
+    }
 
     #[test]
     fn hot_and_cold_globals() {

@@ -10,8 +10,57 @@
 //! (`0x41`, `0b1`, `b'1'`) are `Number` tokens (`hybrid_bytes`: binary strings
 //! that are numbers in numeric context); `X'41'` is a `Str` like any string
 //! (`is_binary_string` tells it and `_binary '..'` apart from text).
+//!
+//! NO_BACKSLASH_ESCAPES: with that sql_mode a backslash in a string is an
+//! ordinary character (`'a\'` is the two characters `a\`). Which rule
+//! applies is a per-thread setting (`lexing_mode`), not a parameter: every
+//! reader of a statement's text (statement splitting, `?` counting, the
+//! front's classifiers and byte scans, the engine's translator, the DDL
+//! parser) must agree on where a string ends, since a reader that ends it
+//! elsewhere than the others lets text in a string run as SQL. The session
+//! sets it around each statement from its sql_mode; everything that reads
+//! the text on that thread then reads it the same way, where a parameter
+//! threaded through every call site could be missed at one.
 
 use crate::scan::{self, Comment};
+use std::cell::Cell;
+
+thread_local! {
+    /// NO_BACKSLASH_ESCAPES for the statement this thread is reading.
+    static NO_BACKSLASH_ESCAPES: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Does a backslash escape in strings this thread lexes now? (No under
+/// NO_BACKSLASH_ESCAPES.)
+pub fn backslash_escapes() -> bool {
+    !NO_BACKSLASH_ESCAPES.with(Cell::get)
+}
+
+/// Lex with NO_BACKSLASH_ESCAPES `on` or off on this thread until the guard
+/// drops (which restores the previous setting).
+#[must_use = "the mode holds only while the guard lives"]
+pub fn lexing_mode(no_backslash_escapes: bool) -> LexingMode {
+    LexingMode { previous: NO_BACKSLASH_ESCAPES.with(|c| c.replace(no_backslash_escapes)) }
+}
+
+/// Restores the thread's previous lexing rule when dropped (`lexing_mode`).
+pub struct LexingMode {
+    previous: bool,
+}
+
+impl LexingMode {
+    /// Change the rule for the rest of this guard's life (a statement
+    /// changed sql_mode; the next one of a multi-statement text reads by it).
+    pub fn set(&self, no_backslash_escapes: bool) {
+        NO_BACKSLASH_ESCAPES.with(|c| c.set(no_backslash_escapes));
+    }
+}
+
+impl Drop for LexingMode {
+    fn drop(&mut self) {
+        NO_BACKSLASH_ESCAPES.with(|c| c.set(self.previous));
+    }
+}
 
 /// Text of a word, quoted identifier or number: up to 24 bytes live inline, so
 /// lexing a statement of short words allocates only the token vector.
@@ -69,10 +118,18 @@ const OPS: [&str; 27] = ["<=>", ":=", "<=", ">=", "<>", "!=", "||", "&&", "<<", 
 
 /// Lex a whole statement (or several, separated by `;` tokens).
 pub fn tokenize(sql: &str) -> Result<Vec<Token>, LexError> {
-    let b = sql.as_bytes();
     // About one token per five bytes of typical SQL: one allocation, not a
     // doubling series, for the statements the hot path lexes.
-    let mut out = Vec::with_capacity(b.len() / 5 + 4);
+    let mut out = Vec::with_capacity(sql.len() / 5 + 4);
+    lex_into(sql, &mut out, false)?;
+    Ok(out)
+}
+
+/// Lex `sql` into `out`; with `stop_at_semicolon`, stop after the first
+/// top-level `;`. Returns where lexing stopped.
+fn lex_into(sql: &str, out: &mut Vec<Token>, stop_at_semicolon: bool) -> Result<usize, LexError> {
+    let b = sql.as_bytes();
+    let escapes = backslash_escapes();
     let mut i = 0;
     // Inside an executable comment (they do not nest): its `*/` is skipped;
     // anywhere else `*/` is two operators, a syntax error as in MySQL.
@@ -108,8 +165,8 @@ pub fn tokenize(sql: &str) -> Result<Vec<Token>, LexError> {
         }
         let start = i;
         if c == b'\'' || c == b'"' {
-            let (s, end) = lex_string(b, i, c).ok_or(LexError { at: i })?;
-            let start = drop_introducer(&mut out).unwrap_or(start);
+            let (s, end) = lex_string(b, i, c, escapes).ok_or(LexError { at: i })?;
+            let start = drop_introducer(out).unwrap_or(start);
             out.push(Token { tok: Tok::Str(s), start, end });
             i = end;
             continue;
@@ -161,7 +218,7 @@ pub fn tokenize(sql: &str) -> Result<Vec<Token>, LexError> {
                     let e = scan::find(b, j + 1, b"`").ok_or(LexError { at: i })?;
                     (b[j + 1..e].to_vec(), e + 1)
                 } else {
-                    lex_string(b, j, q).ok_or(LexError { at: i })?
+                    lex_string(b, j, q, escapes).ok_or(LexError { at: i })?
                 };
                 j = end;
                 String::from_utf8_lossy(&s).into_owned()
@@ -225,7 +282,7 @@ pub fn tokenize(sql: &str) -> Result<Vec<Token>, LexError> {
                     return Err(LexError { at: i });
                 }
                 let bytes = digits.chunks(2).map(|d| (hex_val(d[0]) << 4) | hex_val(d[1])).collect();
-                let start = drop_introducer(&mut out).unwrap_or(start);
+                let start = drop_introducer(out).unwrap_or(start);
                 out.push(Token { tok: Tok::Str(bytes), start, end: close + 1 });
                 i = close + 1;
                 continue;
@@ -243,7 +300,7 @@ pub fn tokenize(sql: &str) -> Result<Vec<Token>, LexError> {
             }
             // _utf8mb4'text' and N'text' introducers: keep just the string.
             if j < b.len() && b[j] == b'\'' && (b[i] == b'_' || (j == i + 1 && (b[i] == b'N' || b[i] == b'n'))) {
-                let (s, end) = lex_string(b, j, b'\'').ok_or(LexError { at: j })?;
+                let (s, end) = lex_string(b, j, b'\'', escapes).ok_or(LexError { at: j })?;
                 out.push(Token { tok: Tok::Str(s), start, end });
                 i = end;
                 continue;
@@ -266,11 +323,14 @@ pub fn tokenize(sql: &str) -> Result<Vec<Token>, LexError> {
             Some(op) => {
                 out.push(Token { tok: Tok::Op(op), start, end: i + op.len() });
                 i += op.len();
+                if stop_at_semicolon && *op == ";" {
+                    return Ok(i);
+                }
             }
             None => return Err(LexError { at: i }),
         }
     }
-    Ok(out)
+    Ok(i)
 }
 
 fn is_ident(c: u8) -> bool {
@@ -278,8 +338,9 @@ fn is_ident(c: u8) -> bool {
 }
 
 /// Lex a quoted string starting at `i` (the quote). Returns the unescaped bytes
-/// and the offset after the closing quote.
-fn lex_string(b: &[u8], i: usize, q: u8) -> Option<(Vec<u8>, usize)> {
+/// and the offset after the closing quote. Without `escapes`
+/// (NO_BACKSLASH_ESCAPES) a backslash is an ordinary character.
+fn lex_string(b: &[u8], i: usize, q: u8, escapes: bool) -> Option<(Vec<u8>, usize)> {
     let mut s = Vec::new();
     let mut j = i + 1;
     loop {
@@ -292,7 +353,7 @@ fn lex_string(b: &[u8], i: usize, q: u8) -> Option<(Vec<u8>, usize)> {
             }
             return Some((s, j + 1));
         }
-        if c == b'\\' {
+        if c == b'\\' && escapes {
             let e = *b.get(j + 1)?;
             // \% and \_ keep the backslash (LIKE patterns).
             if e == b'%' || e == b'_' {
@@ -338,6 +399,30 @@ pub fn split_statements(sql: &str) -> Vec<&str> {
         out.push(sql.trim());
     }
     out
+}
+
+/// The first statement of a multi-statement text and the text after its
+/// `;` (empty statements skipped; None when only blanks and `;` are left).
+/// Each call lexes by the thread's current rule, so a statement that changes
+/// sql_mode changes how the ones after it are read, as in MariaDB. Text
+/// that cannot be lexed is one statement (its error is reported when it runs).
+pub fn next_statement(text: &str) -> Option<(&str, &str)> {
+    let mut rest = text;
+    loop {
+        let mut toks = Vec::new();
+        let (stmt, after) = match lex_into(rest, &mut toks, true) {
+            Ok(end) if toks.last().is_some_and(|t| t.is_op(";")) => (&rest[..end - 1], &rest[end..]),
+            _ => (rest, ""),
+        };
+        let stmt = stmt.trim();
+        if !stmt.is_empty() {
+            return Some((stmt, after));
+        }
+        if after.is_empty() {
+            return None;
+        }
+        rest = after;
+    }
 }
 
 /// Count `?` placeholders outside strings, identifiers and comments.
@@ -484,6 +569,32 @@ mod tests {
     fn split_and_count() {
         assert_eq!(split_statements("SELECT 1; SELECT ';'; "), vec!["SELECT 1", "SELECT ';'"]);
         assert_eq!(count_params("SELECT ?, '?', `?` FROM t WHERE a=?").unwrap(), 2);
+    }
+
+    #[test]
+    fn no_backslash_escapes() {
+        let strs = |sql: &str| -> Vec<Vec<u8>> { tokenize(sql).unwrap().into_iter().filter_map(|t| if let Tok::Str(s) = t.tok { Some(s) } else { None }).collect() };
+        let sql = r"SELECT 'a\nb', 'c\', 'd'''";
+        {
+            let _nbe = lexing_mode(true);
+            assert!(!backslash_escapes());
+            assert_eq!(strs(sql), [br"a\nb".to_vec(), br"c\".to_vec(), b"d'".to_vec()]);
+            assert_eq!(strs(r#"SELECT "x\", _utf8mb4'y\'"#), [br"x\".to_vec(), br"y\".to_vec()]);
+            // The string ends at the second quote: what follows is SQL.
+            assert_eq!(next_statement(r"SELECT 'a\'; DROP TABLE t; -- '"), Some((r"SELECT 'a\'", r" DROP TABLE t; -- '")));
+        }
+        assert!(backslash_escapes());
+        assert_eq!(strs(r"SELECT 'a\nb', 'c\'', 'd'''"), [b"a\nb".to_vec(), b"c'".to_vec(), b"d'".to_vec()]);
+        assert_eq!(next_statement(r"SELECT 'a\'; DROP TABLE t; -- '"), Some((r"SELECT 'a\'; DROP TABLE t; -- '", "")));
+    }
+
+    #[test]
+    fn statements_one_at_a_time() {
+        assert_eq!(next_statement("SELECT 1; SELECT ';' ;; "), Some(("SELECT 1", " SELECT ';' ;; ")));
+        assert_eq!(next_statement(" SELECT ';' ;; "), Some(("SELECT ';'", "; ")));
+        assert_eq!(next_statement("; "), None);
+        assert_eq!(next_statement(" ;; -- done"), Some(("-- done", "")));
+        assert_eq!(next_statement("SELECT 'x"), Some(("SELECT 'x", "")));
     }
 
     #[test]

@@ -21,7 +21,8 @@
 //! - `hex`: UNHEX;
 //! - `decimal`: exact DECIMAL numbers and MySQL's result types of their arithmetic;
 //! - `clause`: which clause a name stands in, for error messages;
-//! - `charsets`: the character sets and collations SHOW and information_schema list.
+//! - `charsets`: the character sets and collations SHOW and information_schema list;
+//! - `sql_mode`: the modes by name and bit, as SET sql_mode reads them.
 
 pub mod charsets;
 pub mod civil;
@@ -33,6 +34,7 @@ pub mod hex;
 pub mod lex;
 pub mod like;
 pub mod scan;
+pub mod sql_mode;
 pub mod temporal;
 pub mod temporal_cast;
 pub mod types;

@@ -229,10 +229,21 @@ impl Session {
         if self.sql.autocommit {
             s |= status::AUTOCOMMIT;
         }
+        // Clients escape strings by it (libmysqlclient's mysql_real_escape_string
+        // doubles quotes instead of writing backslashes).
+        if self.authenticated && self.no_backslash_escapes() {
+            s |= status::NO_BACKSLASH_ESCAPES;
+        }
         if self.engine.as_ref().is_some_and(|e| e.in_transaction()) {
             s |= status::IN_TRANS;
         }
         s
+    }
+
+    /// Is NO_BACKSLASH_ESCAPES in the session's sql_mode? (How its statements
+    /// are lexed: `lex::lexing_mode`.)
+    fn no_backslash_escapes(&self) -> bool {
+        self.sql.sql_mode(&self.server.globals).no_backslash_escapes()
     }
 
     fn send_ok(&mut self, out: &mut Vec<u8>, affected: u64, last_id: u64, warnings: u16, more: bool) {
@@ -323,7 +334,11 @@ impl Session {
         match self.phase {
             Phase::Handshake => self.on_handshake(payload, out),
             Phase::AuthSwitch => self.on_auth_switch(payload, out),
-            Phase::Command => self.guarded(out, |s, out| s.on_command(payload, out, flush)),
+            Phase::Command => {
+                // Every reader of the command's text lexes it by the session's sql_mode.
+                let _lexing = turnstile_sqltext::lex::lexing_mode(self.no_backslash_escapes());
+                self.guarded(out, |s, out| s.on_command(payload, out, flush))
+            }
         }
     }
 

@@ -203,7 +203,7 @@ impl Session {
         }
         match self.finish_statement(result, false, out) {
             Step::Paused => {
-                self.paused = Some(PausedResult { rest: Default::default(), binary: true });
+                self.paused = Some(PausedResult { rest: String::new(), binary: true });
                 Flow::Paused
             }
             Step::Close => {

@@ -21,33 +21,47 @@ pub(super) enum Step {
 
 /// A result set waiting for the client to read, and what follows it.
 pub(super) struct PausedResult {
-    pub(super) rest: std::collections::VecDeque<String>,
+    /// The text of the statements after it (multi-statements), not yet split.
+    pub(super) rest: String,
     pub(super) binary: bool,
+}
+
+/// Does `rest` (what follows a statement) hold another statement? Only
+/// blanks and `;` are none, as `lex::next_statement` skips them.
+fn more_statements(rest: &str) -> bool {
+    rest.bytes().any(|c| !c.is_ascii_whitespace() && c != b';')
 }
 
 impl Session {
     /// COM_QUERY, possibly several statements.
     pub(super) fn run_query(&mut self, sql: &str, out: &mut Vec<u8>, flush: &mut Flush<'_>) -> Flow {
         if self.multi_statements && sql.contains(';') {
-            let mut stmts: std::collections::VecDeque<String> = turnstile_sqltext::lex::split_statements(sql).into_iter().map(str::to_string).collect();
-            let first = stmts.pop_front().unwrap_or_default();
-            self.run_statements(&first, stmts, out, flush)
+            let _lexing = turnstile_sqltext::lex::lexing_mode(self.no_backslash_escapes());
+            match turnstile_sqltext::lex::next_statement(sql) {
+                Some((first, rest)) => self.run_statements(first, rest.to_string(), out, flush),
+                None => self.run_statements(sql, String::new(), out, flush),
+            }
         } else {
             // The common case: one statement, run from the packet without a copy.
-            self.run_statements(sql, Default::default(), out, flush)
+            self.run_statements(sql, String::new(), out, flush)
         }
     }
 
-    /// Run `first`, then `rest`, in order until one fails or pauses.
-    pub(super) fn run_statements(&mut self, first: &str, mut rest: std::collections::VecDeque<String>, out: &mut Vec<u8>, flush: &mut Flush<'_>) -> Flow {
+    /// Run `first`, then the statements of `rest`, in order until one fails
+    /// or pauses. Each statement after the first is split from `rest` only
+    /// when its turn comes, by the sql_mode the ones before it left
+    /// (NO_BACKSLASH_ESCAPES decides where its strings end), as MariaDB reads them.
+    pub(super) fn run_statements(&mut self, first: &str, mut rest: String, out: &mut Vec<u8>, flush: &mut Flush<'_>) -> Flow {
+        let lexing = turnstile_sqltext::lex::lexing_mode(self.no_backslash_escapes());
         let mut owned;
         let mut stmt: &str = first;
         loop {
             if self.server.config.statistics {
                 self.server.stats.questions.inc();
             }
-            let more = !rest.is_empty();
+            let more = more_statements(&rest);
             let result = self.run_statement(stmt, &[], false, &[], false, out, flush);
+            lexing.set(self.no_backslash_escapes());
             match self.finish_statement(result, more, out) {
                 Step::Next => {}
                 Step::Stop => break,
@@ -60,9 +74,10 @@ impl Session {
                     return Flow::Close;
                 }
             }
-            match rest.pop_front() {
-                Some(next) => {
-                    owned = next;
+            match turnstile_sqltext::lex::next_statement(&rest) {
+                Some((next, after)) => {
+                    owned = next.to_string();
+                    rest = after.to_string();
                     stmt = &owned;
                 }
                 None => break,
@@ -110,7 +125,7 @@ impl Session {
             self.row_format = std::mem::take(&mut sink.format);
             (r, true)
         };
-        let more = !p.rest.is_empty();
+        let more = more_statements(&p.rest);
         match self.finish_statement(result, more, out) {
             Step::Paused => {
                 self.paused = Some(p);
@@ -125,9 +140,12 @@ impl Session {
                 Flow::Continue
             }
             Step::Next => {
-                let mut rest = p.rest;
-                match rest.pop_front() {
-                    Some(next) if !p.binary => self.run_statements(&next, rest, out, flush),
+                let _lexing = turnstile_sqltext::lex::lexing_mode(self.no_backslash_escapes());
+                match turnstile_sqltext::lex::next_statement(&p.rest) {
+                    Some((next, after)) if !p.binary => {
+                        let (next, after) = (next.to_string(), after.to_string());
+                        self.run_statements(&next, after, out, flush)
+                    }
                     _ => {
                         self.end_command();
                         Flow::Continue

@@ -32,9 +32,11 @@ pub(super) fn engine_statement(call: &mut Call<'_, '_>, sql: &str, sink: &mut dy
 /// table it names.
 pub(super) fn engine_run(call: &mut Call<'_, '_>, sql: &str, sink: &mut dyn RowSink) -> Result<Outcome, SqlError> {
     let cte_depth = session_int(call.sess, call.ops, "cte_max_recursion_depth", &call.ops.globals().hot.cte_max_recursion_depth);
+    let sql_mode = call.sess.sql_mode(call.ops.globals());
     let access = session_access(call.sess, call.ops);
     let mut ctx = call.ctx.with_access(&access);
     ctx.cte_max_recursion_depth = cte_depth.max(0) as u64;
+    ctx.sql_mode = sql_mode;
     let out = call.engine.execute(&ctx, sql, call.params, sink)?;
     // LAST_INSERT_ID() changes only when a value was generated or set with
     // LAST_INSERT_ID(expr) (MySQL); an engine that keeps it knows both.

@@ -91,6 +91,9 @@ fn set_one(call: &mut Call<'_, '_>, p: &mut Parser<'_>) -> Result<(), SqlError> 
                     Some("global") => return Err(SqlError::unsupported("SET GLOBAL ... = DEFAULT")),
                     _ => {
                         call.sess.vars.remove(def.name);
+                        if def.name == "sql_mode" {
+                            call.sess.sql_mode = None;
+                        }
                         if def.name == "autocommit" {
                             return assign(call, def, None, call.ops.globals().get(def));
                         }
@@ -200,18 +203,14 @@ fn default_collation(cs: &str) -> String {
 
 /// Store a system variable value with MySQL's scope rules and side effects.
 fn assign(call: &mut Call<'_, '_>, def: &'static vars::VarDef, scope: Option<&str>, v: Value) -> Result<(), SqlError> {
-    let v = vars::coerce(def, v)?;
+    let mut mode = None;
     let v = if def.name == "sql_mode" {
-        let text = v.to_text().map(|t| String::from_utf8_lossy(&t).to_ascii_uppercase()).unwrap_or_default();
-        let mut parts: Vec<&str> = Vec::new();
-        for part in text.split(',').map(str::trim).filter(|s| !s.is_empty()) {
-            if !parts.contains(&part) {
-                parts.push(part);
-            }
-        }
-        Value::str(&parts.join(","))
+        // Checked and shown as MariaDB does (names in bit order, combination modes expanded).
+        let m = vars::sql_mode_of(&v)?;
+        mode = Some(m);
+        Value::str(&m.to_string())
     } else {
-        v
+        vars::coerce(def, v)?
     };
     if scope == Some("global") {
         if privileges(call.sess, call.ops, None) & privs::ADMIN == 0 {
@@ -244,6 +243,9 @@ fn assign(call: &mut Call<'_, '_>, def: &'static vars::VarDef, scope: Option<&st
         _ => {
             call.engine.set_variable(def.name, &v);
             call.sess.vars.insert(def.name, v);
+            if mode.is_some() {
+                call.sess.sql_mode = mode;
+            }
         }
     }
     Ok(())
