@@ -17,6 +17,9 @@ Workloads (sysbench 1.0.20, loopback, every run bounded by --duration):
   point-select          persistent oltp_point_select (prepared statements)
   read-only             persistent oltp_read_only (an operation is one transaction of 16 statements)
   read-write            persistent oltp_read_write (an operation is one transaction of 18 statements)
+  bulk-insert           sysbench's prepare of sbtest1 into an empty database: --table-size rows in
+                        multi-row INSERTs (an operation is one row); --sql-mode sets the global
+                        sql_mode first ('' measures the lenient writes of a non-strict mode)
 The SQL workloads copy a template data directory prepared once per table size
 (sbtest1 with --table-size rows) so every run starts from the same files.
 
@@ -85,6 +88,8 @@ def one_run(a, binary, flags, port, tmpl):
         p = start(binary, flags, d, port, "blackhole" if a.workload == "connect" else "sqlite")
         conn = ["--mysql-host=127.0.0.1", f"--mysql-port={port}"] if a.transport == "tcp" else [f"--mysql-socket={d}/s.sock"]
         common = [f"--threads={a.threads}", f"--time={a.duration}", *conn, "--mysql-user=root", "--mysql-password=pw"]
+        if a.workload == "bulk-insert":
+            return bulk_insert(a, p, port, conn)
         if a.workload == "connect":
             cmd = ["sysbench", os.path.join(HERE, "lua/connect_select1.lua"), *common, "--mysql-db=mysql", "run"]
         elif a.workload == "connect-point-select":
@@ -108,10 +113,26 @@ def one_run(a, binary, flags, port, tmpl):
         shutil.rmtree(d, ignore_errors=True)
 
 
+def bulk_insert(a, p, port, conn):
+    """sysbench prepare into an empty database: rows/s and server µs CPU per row."""
+    setup = "CREATE DATABASE sbtest" + (f"; SET GLOBAL sql_mode = '{a.sql_mode}'" if a.sql_mode is not None else "")
+    subprocess.run(["mysql", "-h127.0.0.1", f"-P{port}", "-uroot", "-ppw", "-e", setup], check=True)
+    cmd = ["sysbench", "oltp_point_select", "--tables=1", f"--table-size={a.table_size}", *conn, "--mysql-user=root", "--mysql-password=pw", "prepare"]
+    c0, t0 = cpu_seconds(p.pid), time.time()
+    done = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
+    c1, t1 = cpu_seconds(p.pid), time.time()
+    p.terminate()
+    p.wait()
+    if done.returncode != 0:
+        return None
+    return a.table_size / (t1 - t0), (c1 - c0) / a.table_size * 1e6
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("candidates", nargs="+", help="BINARY[:FLAGS...]")
-    ap.add_argument("--workload", choices=["connect", "connect-point-select", "point-select", "read-only", "read-write"], default="connect")
+    ap.add_argument("--workload", choices=["connect", "connect-point-select", "point-select", "read-only", "read-write", "bulk-insert"], default="connect")
+    ap.add_argument("--sql-mode", default=None, help="bulk-insert: the global sql_mode to load under")
     ap.add_argument("--transport", choices=["tcp", "unix"], default="tcp")
     ap.add_argument("--threads", type=int, default=100)
     ap.add_argument("--runs", type=int, default=3)
@@ -123,7 +144,7 @@ def main():
     for c in a.candidates:
         binary, _, flags = c.partition(":")
         cands.append((c, os.path.abspath(binary), flags.split()))
-    tmpl = None if a.workload == "connect" else template(cands[0][1], a.port, a.table_size)
+    tmpl = None if a.workload in ("connect", "bulk-insert") else template(cands[0][1], a.port, a.table_size)
     results = {c[0]: [] for c in cands}
     for r in range(a.runs):
         for name, binary, flags in cands:

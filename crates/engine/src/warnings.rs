@@ -62,6 +62,12 @@ impl Warnings {
         self.push(Level::Warning, code, message);
     }
 
+    /// Count `n` more conditions that were raised but not kept (an engine
+    /// keeps at most `MAX_KEPT` of its own).
+    pub fn add_uncounted(&self, n: u64) {
+        self.count.set(self.count.get() + n);
+    }
+
     /// All raised so far, kept or not.
     pub fn count(&self) -> u64 {
         self.count.get()

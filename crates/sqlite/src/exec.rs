@@ -115,6 +115,9 @@ pub struct SqliteSession {
     /// The client's CLIENT_FOUND_ROWS: UPDATE (and an upsert's unchanged
     /// duplicates) count rows matched instead of rows changed.
     found_rows: bool,
+    /// The sql_mode of the session's last statement (`ExecContext::sql_mode`):
+    /// statements are translated by it (compile.rs: `mode_key`).
+    sql_mode: turnstile_engine::SqlMode,
 }
 
 impl SqliteSession {
@@ -136,6 +139,7 @@ impl SqliteSession {
             last_insert_id: 0,
             lent: None,
             swaps: 0,
+            sql_mode: turnstile_engine::SqlMode::DEFAULT,
             fk_off: false,
             paused: None,
             found_rows: false,

@@ -34,11 +34,14 @@ mod bytes;
 mod charset;
 mod decimal;
 mod ext;
+mod fit;
 mod temporal;
 
 pub use bytes::substring_index;
 use bytes::{need, Out};
+pub use fit::{FitColumn, ROW_UNIT};
 use turnstile_engine::limits::fits;
+use turnstile_engine::{Level, Warning};
 use turnstile_sqltext::civil::{civil_from_days, days_from_civil, days_in_month};
 use turnstile_sqltext::collate::ci_compare;
 use turnstile_sqltext::temporal::{normalize_temporal, parse_date, parse_time};
@@ -60,34 +63,73 @@ pub struct Counters {
     /// cte_max_recursion_depth of the running statement (ts_cte_depth; set
     /// before a statement with a limited recursive CTE runs: cte.rs).
     pub cte_limit: AtomicU64,
-    /// Notes raised by the statement's functions (`ts_dec`: 1265 for a
-    /// value rounded to its column), taken by the statement when it ends.
+    /// Notes and warnings raised by the statement's functions (`ts_dec`:
+    /// 1265 for a value rounded to its column; fit.rs: what a lenient write
+    /// changed, a division by zero, a duplicate IGNORE skipped), taken by
+    /// the statement when it ends.
     pub notes: std::sync::Mutex<Notes>,
     /// Whether `notes` may hold anything (so a statement that stored no
     /// DECIMAL takes no lock: every point select ends with `take_notes`).
     pub noted: std::sync::atomic::AtomicBool,
 }
 
-/// Notes a statement's functions raise, and the rows they count.
-#[derive(Debug, Default)]
+/// Notes and warnings a statement's functions raise, and the rows they count.
+#[derive(Debug)]
 pub struct Notes {
-    /// (code, message), at most `turnstile_engine::warnings::MAX_KEPT` kept.
-    pub raised: Vec<(u16, String)>,
+    /// At most `turnstile_engine::warnings::MAX_KEPT` kept.
+    pub raised: Vec<Warning>,
+    /// All raised, kept or not (the statement's warning count).
+    pub total: u64,
     /// Values stored per column so far (MySQL's "at row N" where the
-    /// statement does not number its rows: UPDATE, INSERT ... SELECT).
+    /// statement does not number its rows: UPDATE, INSERT ... SELECT), by
+    /// `ts_dec` and by `ts_fit` (fit.rs).
     pub rows: std::collections::HashMap<String, u64>,
+    pub fit_rows: Vec<u64>,
+    /// The columns the running lenient statement writes (`ts_fit`'s table, fit.rs).
+    pub fits: Arc<[FitColumn]>,
+}
+
+impl Default for Notes {
+    fn default() -> Notes {
+        Notes { raised: Vec::new(), total: 0, rows: Default::default(), fit_rows: Vec::new(), fits: Arc::new([]) }
+    }
+}
+
+impl Notes {
+    /// Raise a condition: counted, and kept while fewer than MAX_KEPT are.
+    pub fn raise(&mut self, level: Level, code: u16, message: String) {
+        self.total += 1;
+        if self.raised.len() < turnstile_engine::warnings::MAX_KEPT {
+            self.raised.push(Warning { level, code, message });
+        }
+    }
 }
 
 impl Counters {
-    /// The notes raised since the last call, emptied for the next statement.
-    pub fn take_notes(&self) -> Vec<(u16, String)> {
+    /// Raise a condition into the running statement's (`Notes::raise`).
+    pub fn raise(&self, level: Level, code: u16, message: String) {
+        self.noted.store(true, AO::Relaxed);
+        self.notes.lock().unwrap_or_else(|e| e.into_inner()).raise(level, code, message);
+    }
+
+    /// Install the running statement's `ts_fit` table (rewrite/store.rs).
+    pub fn install_fits(&self, fits: Arc<[FitColumn]>) {
+        let mut n = self.notes.lock().unwrap_or_else(|e| e.into_inner());
+        n.fits = fits;
+        n.fit_rows.clear();
+    }
+
+    /// The conditions raised since the last call (those kept, and how many
+    /// were raised), emptied for the next statement.
+    pub fn take_notes(&self) -> (Vec<Warning>, u64) {
         if !self.noted.load(AO::Relaxed) {
-            return Vec::new();
+            return (Vec::new(), 0);
         }
         self.noted.store(false, AO::Relaxed);
         let mut n = self.notes.lock().unwrap_or_else(|e| e.into_inner());
         n.rows.clear();
-        std::mem::take(&mut n.raised)
+        n.fit_rows.clear();
+        (std::mem::take(&mut n.raised), std::mem::take(&mut n.total))
     }
 }
 
@@ -393,6 +435,7 @@ pub fn register(db: &Connection, counters: Arc<Counters>, home: Option<String>) 
         }
     }
     let dec_counters = counters.clone();
+    fit::register(db, counters.clone())?;
     let c1 = counters.clone();
     db.create_scalar_function("ts_ai", 1, FunctionFlags::SQLITE_UTF8, move |ctx| {
         let v = ctx.get_raw(0);
@@ -479,6 +522,10 @@ pub fn register(db: &Connection, counters: Arc<Counters>, home: Option<String>) 
                     return Ok(Out::Val(SV::Text(n)));
                 }
             }
+        }
+        // A number as MariaDB reads one for a date or time (20240115, 123 as 00:01:23).
+        if let Some(n) = temporal::number_as_temporal(ctx.get_raw(0), &targ(ctx, 1).unwrap_or_default()) {
+            return Ok(Out::Val(SV::Text(n)));
         }
         // Anything else as it came: ts_temporal_ok refuses what is no date.
         Ok(Out::Arg(0))

@@ -152,6 +152,16 @@ fn arith(op: &str, a: &Value, b: &Value) -> Result<Value, SqlError> {
     })
 }
 
+/// Is `v` a divisor of zero (a number, or a string whose number is 0)?
+fn is_zero(v: &Value) -> bool {
+    match v {
+        Value::Null => false,
+        Value::Int(i) => *i == 0,
+        Value::UInt(u) => *u == 0,
+        other => other.as_f64().unwrap_or(0.0) == 0.0,
+    }
+}
+
 fn integral(v: &Value) -> Option<i128> {
     match v {
         Value::Int(i) => Some(i128::from(*i)),
@@ -281,6 +291,10 @@ pub fn eval(e: &Expr, env: &mut dyn Env) -> Result<Value, SqlError> {
                         _ => o != Less,
                     }
                 })),
+                "/" | "DIV" | "%" if !a.is_null() && is_zero(&b) => {
+                    env.division_by_zero();
+                    Value::Null
+                }
                 op => arith(op, &a, &b)?,
             }
         }

@@ -115,6 +115,10 @@ pub trait Env {
     fn interruption(&self) -> Option<SqlError> {
         None
     }
+    /// A division by zero (`/`, DIV, `%`) gave NULL: the session raises
+    /// MariaDB's Warning 1365 under ERROR_FOR_DIVISION_BY_ZERO. (Nothing
+    /// the front evaluates writes a table, so it is never the error.)
+    fn division_by_zero(&mut self) {}
 }
 
 /// An `Env` for the unit tests of this module: @@x is `<x>`, every @user

@@ -17,6 +17,11 @@ pub(super) struct SessionEnv<'c, 'a, 'b> {
 }
 
 impl Env for SessionEnv<'_, '_, '_> {
+    fn division_by_zero(&mut self) {
+        if self.call.sess.sql_mode(self.call.ops.globals()).error_for_division_by_zero() {
+            self.call.ctx.warn(1365, "Division by 0");
+        }
+    }
     fn sys_var(&self, scope: Option<&str>, name: &str) -> Result<Value, SqlError> {
         read_sys_var(self.call.sess, self.call.ops, self.call.engine, scope, name)
     }

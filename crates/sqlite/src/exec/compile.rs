@@ -11,16 +11,21 @@ use crate::schema::{sq_ident, TableDef};
 use crate::{authorize, errors, show, Inner};
 use std::sync::Arc;
 use turnstile_engine::catalog::Catalog;
-use turnstile_engine::{privs, Access, SqlError};
+use turnstile_engine::{privs, Access, SqlError, SqlMode};
 
 /// The rewriter's view of the names a statement uses: the connection's
-/// databases and TEMPORARY tables, and the catalog's databases.
+/// databases and TEMPORARY tables, and the catalog's databases; and the
+/// session's sql_mode.
 struct ConnResolver<'a> {
     conn: &'a Conn,
     inner: &'a Inner,
+    sql_mode: SqlMode,
 }
 
 impl Resolver for ConnResolver<'_> {
+    fn sql_mode(&self) -> SqlMode {
+        self.sql_mode
+    }
     fn home(&self) -> Option<&str> {
         self.conn.home.as_ref().map(|h| h.name.as_str())
     }
@@ -44,14 +49,32 @@ impl Resolver for ConnResolver<'_> {
     }
 }
 
+/// A compiled statement's stamp: the DDL epoch, the TEMPORARY tables'
+/// version and the modes it was translated under (`mode_key`, in the top bits).
+fn stamp_of(epoch: u64, temp_version: u64, mode: SqlMode) -> u64 {
+    debug_assert!(epoch < 1 << 40, "the epoch stays below the mode bits");
+    ((epoch << 20) ^ temp_version) ^ (mode_key(mode) << 61)
+}
+
 /// The epoch of a statement compiled while DDL was changing a schema: no
 /// epoch equals it, so SQLite may never recompile such a statement on its own.
 const UNTRUSTED_EPOCH: u64 = u64::MAX;
 
+/// The modes a statement's translation depends on, as bits for its stamp:
+/// strict or not (lenient writes fit values: rewrite/store.rs), whether a
+/// division by zero raises anything (ERROR_FOR_DIVISION_BY_ZERO), and how
+/// its strings were lexed (NO_BACKSLASH_ESCAPES, the thread's lexing rule).
+/// A connection is shared by sessions of any mode: one whose statement was
+/// translated under other modes compiles it again.
+fn mode_key(mode: SqlMode) -> u64 {
+    let bits = [mode.strict(), mode.error_for_division_by_zero(), !turnstile_sqltext::lex::backslash_escapes()];
+    bits.iter().enumerate().fold(0, |k, (i, b)| k | (*b as u64) << i)
+}
+
 impl SqliteSession {
     pub(super) fn stamp(&self) -> u64 {
         let t = self.conn.as_ref().map_or(0, |c| c.temp_version);
-        (self.inner.epoch() << 20) ^ t
+        stamp_of(self.inner.epoch(), t, self.sql_mode)
     }
 
     /// Find or compile the statement; returns nothing (it stays in the cache).
@@ -64,7 +87,8 @@ impl SqliteSession {
         // Read after the epoch: DDL that began before it and is still
         // running shows here; DDL that ended in between moved the epoch.
         let trusted = !inner.schema_change_running();
-        let stamp = (epoch << 20) ^ self.conn.as_ref().map_or(0, |c| c.temp_version);
+        let stamp = stamp_of(epoch, self.conn.as_ref().map_or(0, |c| c.temp_version), self.sql_mode);
+        let sql_mode = self.sql_mode;
         let conn = self.conn.as_mut().expect("conn");
         if let Some(c) = conn.cache_get(sql) {
             if c.stamp == stamp {
@@ -81,7 +105,7 @@ impl SqliteSession {
             conn.attached.retain(|a| !a.dropped());
         }
         let rw = {
-            let resolver = ConnResolver { conn, inner: &inner };
+            let resolver = ConnResolver { conn, inner: &inner, sql_mode };
             match crate::cte::limit_depth(sql) {
                 Some(limited) => rewrite::rewrite(&limited, kind, &resolver).map(|rw| Rewritten { cte_limited: true, ..rw })?,
                 None => rewrite::rewrite(sql, kind, &resolver)?,

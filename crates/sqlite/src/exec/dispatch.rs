@@ -25,6 +25,7 @@ impl SqliteSession {
         if self.paused.is_some() {
             self.cancel_paused();
         }
+        self.sql_mode = ctx.sql_mode;
         let (w, n) = first_word(sql);
         match &w[..n] {
             b"SELECT" | b"WITH" | b"TABLE" => self.dml(ctx, sql, params, sink, Kind::Select),

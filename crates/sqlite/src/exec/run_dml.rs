@@ -161,6 +161,16 @@ impl SqliteSession {
                 let name = sq_ident(&format!("ts_replace:{}", ins.target.to_lowercase()));
                 conn.exec(&format!("CREATE TEMP TRIGGER IF NOT EXISTS {} AFTER DELETE ON {} BEGIN SELECT ts_deleted(); END", name, ins.target))?;
             }
+            if !rw.fits.is_empty() {
+                // The columns this lenient write's ts_fit calls name.
+                counters.install_fits(rw.fits.clone());
+            }
+            if let Some(ins) = &rw.insert {
+                // A lenient INSERT's columns left without a default (insert.rs).
+                for message in &ins.no_default {
+                    ctx.warn(1364, message.clone());
+                }
+            }
             let entry = conn.cache.get(sql).expect("compiled");
             let st = &entry.stmt;
             for (i, p) in params.iter().enumerate() {
@@ -192,13 +202,22 @@ impl SqliteSession {
                 };
                 sink.columns_encoded(&meta.cols, &meta.encoded)?;
                 *rows_found = 0;
-                let out = stream_rows(conn, st, rc, &meta, sink, sql, rows_found)?;
+                let out = stream_rows(conn, st, rc, &meta, sink, sql, rows_found);
+                if counters.noted.load(Ordering::Relaxed) {
+                    // A division by zero's warnings (fit.rs), also before an error.
+                    raise_notes(ctx, &counters);
+                }
+                let out = out?;
                 if let (Outcome::Rows, Some(count_sql)) = (&out, rw.count_sql.as_deref()) {
                     *rows_found = count_rows(conn, count_sql, params, sql)?;
                 }
                 return Ok(out);
             }
             if rc != ffi::SQLITE_DONE && rc != ffi::SQLITE_ROW {
+                if counters.noted.load(Ordering::Relaxed) {
+                    // What the rows before the error raised stays with it (SHOW WARNINGS).
+                    raise_notes(ctx, &counters);
+                }
                 let mut e = errors::from_conn(conn, rc, sql);
                 if e.code == 1062 {
                     e = duplicate_entry(conn, rw, params, &e);
@@ -210,13 +229,10 @@ impl SqliteSession {
             let changes = conn.changes();
             let mut done = Done { affected_rows: changes, ..Default::default() };
             if counters.noted.load(Ordering::Relaxed) {
-                // Notes the statement's functions raised (ts_dec's 1265).
-                let notes = counters.take_notes();
-                for (code, message) in &notes {
-                    ctx.note(*code, message.clone());
-                }
-                done.warnings = notes.len().min(u16::MAX as usize) as u16;
+                // What the statement's functions raised (ts_dec's notes, fit.rs).
+                raise_notes(ctx, &counters);
             }
+            done.warnings = ctx.warning_count().min(u64::from(u16::MAX)) as u16;
             if rw.kind == Kind::Update {
                 // SQLite changed only the rows whose values differ (rewrite.rs: update).
                 let matched = counters.matched.load(Ordering::Relaxed);
@@ -285,6 +301,19 @@ impl SqliteSession {
             }
         }
         result
+    }
+}
+
+/// The conditions the statement's functions raised, into the statement's
+/// diagnostics (ExecContext's collector, as the engine's other notes).
+pub(super) fn raise_notes(ctx: &ExecContext<'_>, counters: &crate::functions::Counters) {
+    let (kept, total) = counters.take_notes();
+    if let Some(w) = ctx.warnings() {
+        let n = kept.len() as u64;
+        for c in kept {
+            w.push(c.level, c.code, c.message);
+        }
+        w.add_uncounted(total.saturating_sub(n));
     }
 }
 

@@ -112,8 +112,8 @@ fn note_row(counters: &Counters, col: &str, row: Option<u64>, truncated: bool) {
             *seen
         }
     };
-    if truncated && notes.raised.len() < turnstile_engine::warnings::MAX_KEPT {
-        notes.raised.push((1265, format!("Data truncated for column '{}' at row {}", col, row)));
+    if truncated {
+        notes.raise(turnstile_engine::Level::Note, 1265, format!("Data truncated for column '{}' at row {}", col, row));
     }
 }
 
@@ -225,7 +225,7 @@ mod tests {
         for v in ["0.10", "-2.5", "10", "9.99", "100.01"] {
             db.execute(&format!("INSERT INTO t VALUES (ts_dec('{}', 10, 2, 0, 'a', '`a`', 0))", v), []).unwrap();
         }
-        assert!(counters.take_notes().is_empty());
+        assert!(counters.take_notes().0.is_empty());
         assert_eq!(one(&db, "SELECT group_concat(a, ' ') FROM (SELECT a FROM t ORDER BY a)"), "-2.50 0.10 9.99 10.00 100.01");
         assert_eq!(one(&db, "SELECT count(*) FROM t WHERE a > 9.999"), "2");
         assert_eq!(one(&db, "SELECT a FROM t WHERE a = 0.1"), "0.10");
@@ -238,7 +238,8 @@ mod tests {
         assert_eq!(one(&db, "SELECT ts_ddiv(1, 0)"), "NULL");
         assert_eq!(one(&db, "SELECT ts_dec('1.005', 5, 2, 0, 'a', '', 3)"), "1.01");
         assert_eq!(one(&db, "SELECT ts_dec('2.5 ', 5, 2, 0, 'a', '', 0)"), "2.50");
-        assert_eq!(counters.take_notes(), vec![(1265, "Data truncated for column 'a' at row 3".to_string()), (1265, "Data truncated for column 'a' at row 1".to_string())]);
+        let notes: Vec<(u16, String)> = counters.take_notes().0.into_iter().map(|w| (w.code, w.message)).collect();
+        assert_eq!(notes, vec![(1265, "Data truncated for column 'a' at row 3".to_string()), (1265, "Data truncated for column 'a' at row 1".to_string())]);
         assert!(one(&db, "SELECT ts_dec('abc', 5, 2, 0, 'a', '`d`.`t`.`a`', 1)").contains("ts:1366:Incorrect decimal value: 'abc' for column `d`.`t`.`a`"));
         assert!(one(&db, "SELECT ts_dec(1000, 5, 2, 0, 'a', '', 1)").contains("ts:1264:a"));
         assert!(one(&db, "SELECT ts_dec(-1, 5, 2, 1, 'a', '', 1)").contains("ts:1264:a"));

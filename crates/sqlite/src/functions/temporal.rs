@@ -31,6 +31,39 @@ pub(super) fn register(db: &Connection) -> rusqlite::Result<()> {
     Ok(())
 }
 
+/// A number written to a date or time column (`ts_tnorm`'s `kind`:
+/// `date`, `datetime(n)`, `timestamp(n)`, `time(n)`) as MariaDB reads it:
+/// 20240115 is 2024-01-15, 123 is 00:01:23, 0 the zero value. None for
+/// anything else (a text, NULL) or a number that is no date.
+pub(super) fn number_as_temporal(v: ValueRef<'_>, kind: &str) -> Option<String> {
+    let from = match v {
+        ValueRef::Integer(i) => CastFrom::Int(i),
+        ValueRef::Real(f) => CastFrom::Real(f),
+        _ => return None,
+    };
+    let (name, fsp) = match kind.split_once('(') {
+        Some((n, f)) => (n, f.trim_end_matches(')').parse::<u8>().unwrap_or(0).min(6)),
+        None => (kind, 0),
+    };
+    let base = match name {
+        "date" => Base::Date,
+        "time" => Base::Time,
+        _ => Base::DateTime,
+    };
+    if matches!(from, CastFrom::Int(0)) || matches!(from, CastFrom::Real(f) if f == 0.0) {
+        return Some(
+            match base {
+                Base::Date => "0000-00-00",
+                Base::Time => "00:00:00",
+                _ => "0000-00-00 00:00:00",
+            }
+            .to_string(),
+        );
+    }
+    let t = cast_temporal(from, base, fsp)?.to_text_fsp(Some(fsp))?.into_owned();
+    String::from_utf8(t).ok()
+}
+
 /// `v` as `base` with `fsp` digits (None: as many as a text shows).
 fn cast(v: ValueRef<'_>, base: Base, fsp: Option<u8>) -> SV {
     let lossy;

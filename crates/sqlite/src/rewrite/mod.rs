@@ -73,7 +73,7 @@ pub use store::affinity_code;
 use super::schema::TableDef;
 use std::sync::Arc;
 use translator::Translator;
-use turnstile_engine::SqlError;
+use turnstile_engine::{SqlError, SqlMode};
 use turnstile_sqltext::lex::{self, Token};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -106,6 +106,9 @@ pub struct InsertInfo {
     /// attached database) and the table's plain name.
     pub schema: String,
     pub table: String,
+    /// A lenient INSERT's Warning 1364 for each NOT NULL column without a
+    /// default it leaves out (raised once, when it runs; insert.rs).
+    pub no_default: Vec<String>,
 }
 
 #[derive(Debug, Clone)]
@@ -133,6 +136,9 @@ pub struct Rewritten {
     /// The DECIMAL type of each top-level select item computed exactly
     /// (`decimal`); empty when there is none.
     pub item_types: Vec<Option<turnstile_sqltext::decimal::DecType>>,
+    /// The columns a lenient write's `ts_fit` calls name, installed on the
+    /// connection when it runs (functions/fit.rs); empty for a strict one.
+    pub fits: Arc<[crate::functions::FitColumn]>,
 }
 
 /// What the rewriter needs to know about the schema.
@@ -144,6 +150,11 @@ pub trait Resolver {
     /// A TEMPORARY table of the session (SQLite's `temp` schema).
     fn is_temp(&self, _name: &str) -> bool {
         false
+    }
+    /// The session's sql_mode: strict or lenient writes (store.rs),
+    /// division by zero (operators.rs).
+    fn sql_mode(&self) -> SqlMode {
+        SqlMode::DEFAULT
     }
 }
 
@@ -219,6 +230,7 @@ fn translate_tokens(sql: &str, toks: &[Token], kind: Kind, resolver: &dyn Resolv
         count_sql,
         cte_limited: false,
         item_types: Vec::new(),
+        fits: translator.fits.into(),
     })
 }
 
@@ -248,7 +260,12 @@ mod tests {
         assert_eq!(rewrite_select("SELECT `c`, \"x\" FROM sbtest.sbtest1"), "SELECT \"c\", 'x' FROM main.sbtest1");
         assert_eq!(rewrite_select("SELECT IF(a,1,2) FROM t WHERE a || b && !c"), "SELECT iif(a,1,2) FROM t WHERE a OR b AND NOT c");
         assert_eq!(rewrite_select("SELECT 'it\\'s' FROM t FOR UPDATE"), "SELECT 'it''s' FROM t");
-        assert_eq!(rewrite_select("SELECT a/b FROM t LIMIT 1, 2"), "SELECT a* 1.0 /b FROM t LIMIT 1, 2");
+        // ERROR_FOR_DIVISION_BY_ZERO (the default): a divisor that may be 0 warns (ts_nz)
+        assert_eq!(rewrite_select("SELECT a/b FROM t LIMIT 1, 2"), "SELECT a* 1.0 /ts_nz(b, 1) FROM t LIMIT 1, 2");
+        assert_eq!(
+            rewrite_select("SELECT a/2, a DIV (b-1), a % t.c, MOD(a, -b), a/0 FROM t"),
+            "SELECT a* 1.0 /2, a / ts_nz((b-1), 1), a % ts_nz(t.c, 1), MOD(a, ts_nz(-b, 1)), a* 1.0 /ts_nz(0, 1) FROM t"
+        );
         assert_eq!(rewrite_select("SELECT DATE_ADD(d, INTERVAL 1 DAY) FROM t"), "SELECT DATE_ADD(d, 1, 'DAY') FROM t");
         assert_eq!(rewrite_select("SELECT c FROM t WHERE c LIKE 'a\\_b'"), "SELECT c FROM t WHERE c LIKE 'a\\_b' ESCAPE '\\'");
         assert_eq!(rewrite_select("SELECT CAST(x AS UNSIGNED), CONVERT(y, CHAR) FROM t"), "SELECT CAST(x AS INTEGER), CAST(y AS TEXT) FROM t");

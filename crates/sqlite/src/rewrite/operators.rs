@@ -10,7 +10,67 @@
 use super::literals::str_literal;
 use super::translator::{Translator, WordAt, WordStep};
 use turnstile_engine::SqlError;
-use turnstile_sqltext::lex::Tok;
+use turnstile_sqltext::lex::{self, Tok, Token};
+
+/// End (exclusive) of the operand of a multiplicative operator starting at
+/// token `i` (before `to`): unary signs, then a literal, a variable, a
+/// parameter, a (qualified) name, a function call, a parenthesized
+/// expression or a CASE ... END, then a COLLATE. `i` when it is none of
+/// these (nothing is wrapped then).
+pub(super) fn operand_end(toks: &[Token], i: usize, to: usize) -> usize {
+    let mut j = i;
+    while j < to && (toks[j].is_op("-") || toks[j].is_op("+") || toks[j].is_op("!") || toks[j].is_op("~") || toks[j].is_kw("BINARY")) {
+        j += 1;
+    }
+    let close = |open: usize| -> Option<usize> {
+        let mut depth = 0usize;
+        for (k, t) in toks.iter().enumerate().take(to).skip(open) {
+            if t.is_op("(") {
+                depth += 1;
+            } else if t.is_op(")") {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(k + 1);
+                }
+            }
+        }
+        None
+    };
+    let Some(t) = toks.get(j).filter(|_| j < to) else { return i };
+    let end = match &t.tok {
+        Tok::Op("(") => close(j),
+        Tok::Word(w) if w.eq_ignore_ascii_case("CASE") => {
+            let mut depth = 0usize;
+            toks.iter().enumerate().take(to).skip(j).find_map(|(k, t)| {
+                if t.is_kw("CASE") {
+                    depth += 1;
+                } else if t.is_kw("END") {
+                    depth -= 1;
+                    if depth == 0 {
+                        return Some(k + 1);
+                    }
+                }
+                None
+            })
+        }
+        Tok::Word(w) if w.eq_ignore_ascii_case("INTERVAL") || w.eq_ignore_ascii_case("NOT") => None,
+        Tok::Word(_) | Tok::Quoted(_) if toks.get(j + 1).is_some_and(|n| n.is_op("(")) && j + 1 < to => close(j + 1),
+        Tok::Word(_) | Tok::Quoted(_) => {
+            let mut k = j + 1;
+            while k + 1 < to && toks[k].is_op(".") && (toks[k + 1].ident().is_some() || toks[k + 1].is_op("*")) {
+                k += 2;
+            }
+            Some(k)
+        }
+        Tok::Number(_) | Tok::Str(_) | Tok::Param | Tok::SysVar(..) | Tok::UserVar(_) => Some(j + 1),
+        Tok::Op(_) => None,
+    };
+    match end {
+        Some(e) if toks.get(e).is_some_and(|c| c.is_kw("COLLATE")) && e + 1 < to => e + 2,
+        Some(e) => e,
+        None => i,
+    }
+}
 
 impl Translator<'_> {
     /// An operator spelled as a word: DIV, MOD, XOR, RLIKE, LIKE.
@@ -18,8 +78,16 @@ impl Translator<'_> {
         let toks = self.toks;
         let t = &toks[word.at];
         match word.upper {
-            "DIV" => self.push(t, "/"),
-            "MOD" if !word.call => self.push(t, "%"),
+            "DIV" => {
+                self.push(t, "/");
+                return Ok(WordStep::ResumeAt(self.divisor(word.at + 1, word.to)?));
+            }
+            "MOD" if !word.call => {
+                self.push(t, "%");
+                return Ok(WordStep::ResumeAt(self.divisor(word.at + 1, word.to)?));
+            }
+            // MOD(a, b), and the exact quotient the DECIMAL pass wrote (`ts_ddiv(a, b)`).
+            "MOD" | "TS_DDIV" if self.div_zero > 0 => return self.call_with_divisor(word),
             "XOR" => return Err(Self::unsupported("XOR")),
             "RLIKE" => self.push(t, "REGEXP"),
             "LIKE" => return Ok(self.like(word.at)),
@@ -46,6 +114,47 @@ impl Translator<'_> {
         WordStep::Written
     }
 
+    /// The divisor of `/`, DIV, `%` or MOD starting at token `i`: when a
+    /// division by zero raises something (`div_zero`), written as
+    /// `ts_nz(divisor, mode)` (functions/fit.rs: 1365, a warning or the
+    /// statement's error, and NULL), unless it is a number other than 0.
+    /// Returns the index of the next token to translate (`i` when nothing
+    /// was written: the loop translates the divisor as usual).
+    fn divisor(&mut self, i: usize, to: usize) -> Result<usize, SqlError> {
+        if self.div_zero == 0 {
+            return Ok(i);
+        }
+        let end = operand_end(self.toks, i, to);
+        let nonzero_literal = end == i + 1 && matches!(&self.toks[i].tok, Tok::Number(n) if lex::hybrid_bytes(n).is_none() && n.parse::<f64>().is_ok_and(|f| f != 0.0));
+        if end == i || nonzero_literal {
+            return Ok(i);
+        }
+        let toks = self.toks;
+        self.gap(&toks[i]);
+        self.raw("ts_nz(");
+        self.emit(i, end)?;
+        self.raw(&format!(", {})", self.div_zero));
+        self.last_end = Some(toks[end - 1].end);
+        Ok(end)
+    }
+
+    /// MOD(a, b) or ts_ddiv(a, b) with its divisor through `divisor`.
+    fn call_with_divisor(&mut self, word: &WordAt<'_>) -> Result<WordStep, SqlError> {
+        let toks = self.toks;
+        let open = word.at + 1;
+        let Some((close, inner)) = self.paren_span(open, word.to) else { return Ok(WordStep::NotMine) };
+        let Some(comma) = inner.into_iter().find(|&j| toks[j].is_op(",")) else { return Ok(WordStep::NotMine) };
+        let name = &self.sql[toks[word.at].start..toks[word.at].end];
+        self.push(&toks[word.at], name);
+        self.push(&toks[open], "(");
+        self.emit(open + 1, comma)?;
+        self.push(&toks[comma], ",");
+        let next = self.divisor(comma + 1, close)?;
+        self.emit(next, close)?;
+        self.push(&toks[close], ")");
+        Ok(WordStep::ResumeAt(close + 1))
+    }
+
     /// The operator `op` at token `i`; returns the index of the next token.
     pub(super) fn emit_operator(&mut self, i: usize, to: usize, op: &'static str) -> Result<usize, SqlError> {
         let toks = self.toks;
@@ -59,7 +168,14 @@ impl Translator<'_> {
             // MySQL's bitwise results are unsigned 64-bit; SQLite has no ^ and a signed ~.
             "^" => return Err(Self::unsupported("the ^ (bitwise XOR) operator")),
             "~" => return Err(Self::unsupported("the ~ (bitwise NOT) operator")),
-            "/" => self.push(t, "* 1.0 /"),
+            "/" => {
+                self.push(t, "* 1.0 /");
+                return self.divisor(i + 1, to);
+            }
+            "%" => {
+                self.push(t, "%");
+                return self.divisor(i + 1, to);
+            }
             "-" if toks.get(i + 1).is_some_and(|n| (n.is_op(">") || n.is_op(">>")) && n.start == t.end) => {
                 let arrow = if toks[i + 1].is_op(">>") { "->>" } else { "->" };
                 self.push(t, arrow);

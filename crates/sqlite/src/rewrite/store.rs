@@ -7,9 +7,17 @@
 //! and upsert write only rows whose values change (`ts_chg`): that needs the
 //! column affinities, values that give the same result twice, and `?N`
 //! parameters when a value is written twice.
+//!
+//! Under a lenient write (sql_mode without STRICT_*, or IGNORE) every value
+//! also goes through `ts_fit` (functions/fit.rs), which turns what the
+//! column's constraints would refuse into what MariaDB stores, with its
+//! warnings; `fit_column` describes the column to it. A strict statement's
+//! values are not wrapped: its per-row path is what it was.
 
 use super::translator::Translator;
+use crate::functions::{FitColumn, ROW_UNIT};
 use crate::schema::{self, ColumnDef, TableDef};
+use rusqlite::types::Value as SV;
 use turnstile_engine::SqlError;
 use turnstile_sqltext::lex::{self, Tok, Token};
 
@@ -43,6 +51,16 @@ impl Translator<'_> {
         let Some(cd) = col else {
             return self.emit(s, e);
         };
+        // Lenient: the value (inside any wrapper below) through ts_fit.
+        self.fit = if self.lenient { self.fit_args(cd) } else { None };
+        self.fit_integer = cd.base.int_range(cd.unsigned).is_some() || cd.base == schema::Base::Year;
+        let r = self.emit_store_as(s, e, cd);
+        self.fit = None;
+        r
+    }
+
+    /// `emit_store` of a column: the value in the form the column stores.
+    fn emit_store_as(&mut self, s: usize, e: usize, cd: &ColumnDef) -> Result<(), SqlError> {
         if let Some(kind) = schema::temporal_kind_fsp(cd.base, cd.length.unwrap_or(0)) {
             return self.emit_temporal(s, e, kind);
         }
@@ -56,7 +74,11 @@ impl Translator<'_> {
         if cd.base.is_numeric() && e == s + 1 {
             if let Tok::Number(n) = &toks[s].tok {
                 if let Some(b) = lex::hybrid_bytes(n) {
-                    self.push(&toks[s], &super::literals::hybrid_number(&b));
+                    let number = super::literals::hybrid_number(&b);
+                    match self.fit.take() {
+                        Some(args) => self.push(&toks[s], &format!("{}{}{}", self.fit_call(), number, args)),
+                        None => self.push(&toks[s], &number),
+                    }
                     return Ok(());
                 }
             }
@@ -65,7 +87,7 @@ impl Translator<'_> {
             // Only characters of the column's character set (functions/charset.rs).
             self.gap(&toks[s]);
             self.raw("ts_cs(");
-            self.emit(s, e)?;
+            self.emit_value(s, e)?;
             // MariaDB names the column `db`.`t`.`c` and the VALUES row.
             let column = match self.store_table.is_empty() {
                 true => format!("'{}'", cd.name),
@@ -77,11 +99,120 @@ impl Translator<'_> {
         if cd.base.is_binary() {
             self.gap(&toks[s]);
             self.raw("ts_bin(");
-            self.emit(s, e)?;
+            self.emit_value(s, e)?;
             self.raw(&format!(", {})", binary_pad(cd)));
             return Ok(());
         }
-        self.emit(s, e)
+        self.emit_value(s, e)
+    }
+
+    /// A value for a numeric column `cd` as its literal says it: a hybrid
+    /// literal (0x41) as its number, a decimal literal as its digits (text,
+    /// so nothing is lost to a double; `ts_fit` rounds it half away from
+    /// zero into an integer, MariaDB's DECIMAL rule), anything else as it is.
+    pub(super) fn emit_number_literal(&mut self, s: usize, e: usize, cd: &ColumnDef) -> Result<(), SqlError> {
+        let toks = self.toks;
+        if e == s + 1 {
+            if let Tok::Number(n) = &toks[s].tok {
+                if let Some(b) = lex::hybrid_bytes(n) {
+                    self.push(&toks[s], &super::literals::hybrid_number(&b));
+                    return Ok(());
+                }
+            }
+        }
+        match decimal_literal(toks, s, e).filter(|_| cd.base != schema::Base::Float && cd.base != schema::Base::Double) {
+            Some(text) => {
+                self.gap(&toks[s]);
+                self.raw(&schema::sq_str(&text));
+                self.last_end = Some(toks[e - 1].end);
+                Ok(())
+            }
+            None => self.emit(s, e),
+        }
+    }
+
+    /// The value tokens [s, e) as they are, or through `ts_fit` when the
+    /// write is lenient (`self.fit`, taken: a value is fitted once).
+    fn emit_value(&mut self, s: usize, e: usize) -> Result<(), SqlError> {
+        match self.fit.take() {
+            Some(args) => {
+                let toks = self.toks;
+                self.gap(&toks[s]);
+                self.raw(self.fit_call());
+                // A decimal literal into an integer column rounds half away
+                // from zero (MariaDB's DECIMAL rule), a double half to even:
+                // ts_fit reads it as text to tell.
+                let integer = self.fits.last().is_some_and(|f| matches!(f.kind, b'i' | b'y')) && self.fit_integer;
+                match decimal_literal(toks, s, e).filter(|_| integer) {
+                    Some(text) => self.raw(&schema::sq_str(&text)),
+                    None => self.emit(s, e)?,
+                }
+                self.raw(&args);
+                Ok(())
+            }
+            None => self.emit(s, e),
+        }
+    }
+
+    /// The function a lenient value goes through: `ts_fit`, or its quiet
+    /// copy where the change test raises the warnings (`fit_quiet`).
+    fn fit_call(&self) -> &'static str {
+        if self.fit_quiet {
+            "ts_fit_q("
+        } else {
+            "ts_fit("
+        }
+    }
+
+    /// The argument of `ts_fit` after the value, with its closing
+    /// parenthesis, for a lenient write to `cd`: the column's index in the
+    /// statement's table (`fits`, its description added once) and the
+    /// VALUES row (functions/fit.rs: `ROW_UNIT`). None for a column whose
+    /// values are stored as they come (JSON; ENUM, whose CHECK refuses
+    /// MariaDB's '' for a value that is no member).
+    pub(super) fn fit_args(&mut self, cd: &ColumnDef) -> Option<String> {
+        let column = self.fit_column(cd)?;
+        let index = match self.fits.iter().position(|f| *f == column) {
+            Some(i) => i,
+            None => {
+                self.fits.push(column);
+                self.fits.len() - 1
+            }
+        };
+        debug_assert!((index as i64) < ROW_UNIT, "a table has far fewer columns");
+        Some(format!(", {})", index as i64 + self.store_row as i64 * ROW_UNIT))
+    }
+
+    /// What `ts_fit` needs to know of `cd` (see `FitColumn`).
+    fn fit_column(&self, cd: &ColumnDef) -> Option<FitColumn> {
+        use schema::Base;
+        let (kind, a, b): (u8, i64, i64) = match cd.base {
+            Base::BigInt if cd.unsigned => (b'u', 0, 0),
+            b if b.int_range(cd.unsigned).is_some() => {
+                let (lo, hi) = b.int_range(cd.unsigned)?;
+                (b'i', i64::try_from(lo).ok()?, i64::try_from(hi).ok()?)
+            }
+            Base::Float | Base::Double => (if cd.unsigned { b'F' } else { b'f' }, (cd.base == Base::Float) as i64, 0),
+            Base::Decimal => (if cd.unsigned { b'D' } else { b'd' }, cd.length.unwrap_or(10).min(65) as i64, cd.scale.unwrap_or(0).min(30) as i64),
+            Base::Year => (b'y', 0, 0),
+            Base::Bit => (b'b', cd.length.unwrap_or(1).min(64) as i64, 0),
+            Base::Set => (b's', 0, 0),
+            b if b.is_temporal() => {
+                let k = match b {
+                    Base::Date => 0,
+                    Base::DateTime => 1,
+                    Base::Timestamp => 2,
+                    _ => 3,
+                };
+                (b't', k, cd.length.unwrap_or(0).min(6) as i64)
+            }
+            b if b.is_binary() => (b'x', i64::try_from(b.max_len(cd.length)?).unwrap_or(i64::MAX), 0),
+            b if b.is_text() && b != Base::Enum => (b'c', b.max_len(cd.length).map_or(i64::MAX, |m| i64::try_from(m).unwrap_or(i64::MAX)), (b == Base::Char) as i64),
+            _ => return None,
+        };
+        let null_as = (self.nulls_to_default && !cd.nullable && !cd.auto_increment).then(|| implicit_zero_value(cd));
+        let members = if cd.base == Base::Set { cd.members.iter().map(|m| m.as_bytes().to_vec()).collect() } else { Vec::new() };
+        Some(FitColumn { kind, a, b, col: cd.name.clone(), qualified: format!("{}.{}", self.store_table, schema::quote_ident(&cd.name)), null_as, members })
     }
 
     /// A value for a DECIMAL column: `ts_dec(value, precision, scale,
@@ -93,9 +224,16 @@ impl Translator<'_> {
         self.gap(&toks[s]);
         self.raw("ts_dec(");
         self.last_end = None;
+        let fit = self.fit.take();
+        if fit.is_some() {
+            self.raw(self.fit_call());
+        }
         match &toks[s].tok {
             Tok::Number(n) if e == s + 1 && lex::hybrid_bytes(n).is_none() && n.contains('.') => self.raw(&schema::sq_str(n)),
             _ => self.emit(s, e)?,
+        }
+        if let Some(args) = fit {
+            self.raw(&args);
         }
         let args = self.decimal_store_args(cd);
         self.raw(&args);
@@ -132,18 +270,37 @@ impl Translator<'_> {
         }
         self.gap(&toks[s]);
         self.raw("ts_bit(");
-        self.emit(s, e)?;
+        self.emit_value(s, e)?;
         self.raw(&tail);
         Ok(())
     }
 
     /// A value for a date/time column: `ts_tnorm(value, 'kind')` stores the
     /// forms MySQL accepts in canonical form (functions.rs).
+    /// Lenient: `ts_fit` normalizes the value itself (it needs the text
+    /// the client wrote: a DATE given a time is a note).
     fn emit_temporal(&mut self, s: usize, e: usize, kind: &str) -> Result<(), SqlError> {
+        if self.fit.is_some() {
+            return self.emit_value(s, e);
+        }
         self.raw("ts_tnorm(");
         self.emit(s, e)?;
         self.raw(&format!(", '{}')", kind));
         Ok(())
+    }
+}
+
+/// The text of tokens [s, e) when they are a decimal literal (digits with
+/// a point, no exponent), signed or not.
+fn decimal_literal(toks: &[Token], s: usize, e: usize) -> Option<String> {
+    let (sign, at) = match toks.get(s) {
+        Some(t) if t.is_op("-") && e == s + 2 => ("-", s + 1),
+        _ if e == s + 1 => ("", s),
+        _ => return None,
+    };
+    match &toks[at].tok {
+        Tok::Number(n) if n.contains('.') && !n.contains(['e', 'E']) && lex::hybrid_bytes(n).is_none() => Some(format!("{}{}", sign, n)),
+        _ => None,
     }
 }
 
@@ -154,6 +311,51 @@ pub(super) fn quiet_store(v: &str) -> std::borrow::Cow<'_, str> {
     match v.strip_prefix("ts_dec(") {
         Some(rest) => format!("ts_dec_q({}", rest).into(),
         None => v.into(),
+    }
+}
+
+/// Where a lenient value's `ts_fit` call may start: at its head, or inside
+/// the column's own wrapper.
+const FIT_HEADS: [&str; 5] = ["", "ts_dec(", "ts_dec_q(", "ts_bin(", "ts_bit("];
+
+/// `v` with its `ts_fit` call swapped from `from` to `to` (`ts_fit(` and
+/// `ts_fit_q(`), or None when it has none at a `FIT_HEADS` place.
+fn swap_fit(v: &str, from: &str, to: &str) -> Option<String> {
+    FIT_HEADS.iter().find_map(|head| {
+        let rest = v.strip_prefix(head)?.strip_prefix(from)?;
+        Some(format!("{}{}{}", head, to, rest))
+    })
+}
+
+/// A lenient value with its `ts_fit` quiet (`ts_fit_q`, which raises
+/// nothing and counts no row): the upsert's change test repeats its SET
+/// values, and only the SET raises. None when it has no `ts_fit`.
+pub(super) fn quiet_fit(v: &str) -> Option<String> {
+    swap_fit(v, "ts_fit(", "ts_fit_q(")
+}
+
+/// `implicit_zero` as the value `ts_fit` stores.
+fn implicit_zero_value(cd: &ColumnDef) -> SV {
+    let text = implicit_zero(cd);
+    match text.strip_prefix('\'').and_then(|t| t.strip_suffix('\'')) {
+        Some(t) => SV::Text(t.replace("''", "'")),
+        None => SV::Integer(text.parse().unwrap_or(0)),
+    }
+}
+
+/// The value a NOT NULL column takes instead of NULL in a lenient write
+/// (MariaDB's 1048 warning): zero in the column's type.
+pub(super) fn implicit_zero(cd: &ColumnDef) -> String {
+    use schema::Base;
+    match cd.base {
+        b if b.is_numeric() => "0".into(),
+        Base::Date => "'0000-00-00'".into(),
+        Base::DateTime | Base::Timestamp => "'0000-00-00 00:00:00'".into(),
+        Base::Time => "'00:00:00'".into(),
+        Base::Year => "0".into(),
+        Base::Enum => cd.members.first().map(|m| schema::sq_str(m)).unwrap_or_else(|| "''".into()),
+        Base::Json => "'null'".into(),
+        _ => "''".into(),
     }
 }
 
@@ -238,7 +440,7 @@ mod tests {
             rw("UPDATE bt SET b = UNHEX(?), n = b'11' WHERE id = 1", Kind::Update),
             "UPDATE bt SET b = ts_bin(UNHEX(?1), 4) , n = 3 WHERE (id = 1) AND ts_chg('TI', \"b\", (ts_bin(UNHEX(?1), 4)), \"n\", (3), \"id\")"
         );
-        assert!(rw("INSERT INTO bt (id, b) SELECT 1, 0x41", Kind::Insert).ends_with("SELECT c0, ts_bin(c1, 4) FROM ts_src WHERE true"));
+        assert!(rw("INSERT INTO bt (id, b) SELECT 1, 0x41", Kind::Insert).ends_with("SELECT c0, ts_bin(c1, 4) FROM ts_src"));
         // compared with a numeric column a hybrid literal is a number; with a binary column, bytes
         assert_eq!(rw("SELECT id FROM bt WHERE n = 0x41 AND b = 0x41 AND 0x41 < bt.n", Kind::Select), "SELECT id FROM bt WHERE n = 65 AND b = 'A' AND 65 < bt.n");
     }

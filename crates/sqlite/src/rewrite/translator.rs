@@ -11,7 +11,7 @@
 use super::clauses::is_dropped_modifier;
 use super::literals::needs_exact_float;
 use super::Resolver;
-use turnstile_engine::SqlError;
+use turnstile_engine::{SqlError, SqlMode};
 use turnstile_sqltext::lex::{self, Tok, Token};
 
 /// Translates one MySQL statement (or expression) into `out`.
@@ -49,6 +49,27 @@ pub(super) struct Translator<'a> {
     /// The VALUES row being written (1-based; 0: not a VALUES row), for the
     /// row MySQL's notes name.
     pub(super) store_row: usize,
+    /// The session's sql_mode (`Resolver::sql_mode`).
+    pub(super) sql_mode: SqlMode,
+    /// A lenient write (not strict, or IGNORE): values go through `ts_fit`
+    /// (store.rs), which `fit` holds the arguments of for the value being written.
+    pub(super) lenient: bool,
+    pub(super) fit: Option<String>,
+    /// The value being written goes to an integer (or YEAR) column.
+    pub(super) fit_integer: bool,
+    /// An INSERT's rows are followed by ON CONFLICT (an upsert).
+    pub(super) upsert_follows: bool,
+    /// The columns `ts_fit` calls name (functions/fit.rs: `FitColumn`).
+    pub(super) fits: Vec<crate::functions::FitColumn>,
+    /// Write `ts_fit_q` (quiet) rather than `ts_fit` (an UPDATE's SET: its
+    /// change test raises the warnings).
+    pub(super) fit_quiet: bool,
+    /// NULL into a NOT NULL column is its zero with Warning 1048 (lenient
+    /// writes but a single-row INSERT without IGNORE, MariaDB's rule).
+    pub(super) nulls_to_default: bool,
+    /// What a division by zero does (operators.rs): 0 nothing, 1 a
+    /// warning, 2 the statement's error.
+    pub(super) div_zero: u8,
 }
 
 /// A word `emit` is translating: token `at` of the range [from, to) it copies.
@@ -95,6 +116,27 @@ impl<'a> Translator<'a> {
             last_interval: None,
             store_table: String::new(),
             store_row: 0,
+            sql_mode: resolver.sql_mode(),
+            lenient: false,
+            fit: None,
+            fit_integer: false,
+            upsert_follows: false,
+            fits: Vec::new(),
+            fit_quiet: false,
+            nulls_to_default: false,
+            div_zero: resolver.sql_mode().error_for_division_by_zero() as u8,
+        }
+    }
+
+    /// An INSERT or UPDATE (`ignore`: with IGNORE) decides how its values
+    /// are written: strict, or lenient (`ts_fit`); and whether a division
+    /// by zero in it is an error (ERROR_FOR_DIVISION_BY_ZERO in a strict
+    /// write) or a warning.
+    pub(super) fn set_write_mode(&mut self, ignore: bool) {
+        let strict = self.sql_mode.strict() && !ignore;
+        self.lenient = !strict;
+        if self.div_zero > 0 && strict {
+            self.div_zero = 2;
         }
     }
 

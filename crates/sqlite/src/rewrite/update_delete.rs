@@ -37,6 +37,10 @@ impl Translator<'_> {
         let toks = self.toks;
         let mut cursor = TokenCursor::new(self.sql, toks);
         let ignore = update_delete_verb(&mut cursor, update)?;
+        if update {
+            self.set_write_mode(ignore);
+            self.nulls_to_default = self.lenient;
+        }
         let target = self.single_table(&mut cursor, update)?;
         let clauses = self.tail_clauses(cursor.pos)?;
         if update {
@@ -166,8 +170,23 @@ impl Translator<'_> {
         let set_end = [where_at, tail].into_iter().flatten().min().unwrap_or(toks.len());
         let assigns = set_assignments(&mut cursor, set_end)?;
         self.raw(if ignore { "UPDATE OR IGNORE " } else { "UPDATE " });
-        let (at, values) = self.emit_set(tstart, &assigns, def.as_deref())?;
         let repeatable = !assigns.iter().any(|&(_, s, e)| calls_not_repeatable(toks, s, e));
+        // A value's conditions (a lenient value's warnings, a division by
+        // zero) come from the change test's copy, which runs once per
+        // matched row (MariaDB evaluates each, changed or not); the SET's
+        // copy, run for changed rows only, raises none.
+        let raising = repeatable && (self.lenient || self.div_zero > 0);
+        let div_zero = self.div_zero;
+        if raising {
+            self.fit_quiet = true;
+            self.div_zero = 0;
+        }
+        let (at, mut values) = self.emit_set(tstart, &assigns, def.as_deref())?;
+        self.fit_quiet = false;
+        self.div_zero = div_zero;
+        if raising {
+            values = self.raising_values(&assigns, def.as_deref())?;
+        }
         // Columns of the table the WHERE refers to (see above).
         let refs = where_columns(toks, where_at, tail, def.as_deref());
         let subquery = where_at.is_some_and(|w| toks[w..].iter().any(|t| t.is_kw("SELECT")));
@@ -217,6 +236,25 @@ impl Translator<'_> {
             at = *e;
         }
         Ok((at, values))
+    }
+
+    /// The SET values translated once more, raising what they raise (the
+    /// change test's copies: see `update`); nothing is left in the output.
+    fn raising_values(&mut self, assigns: &[(String, usize, usize)], def: Option<&TableDef>) -> Result<Vec<(String, String)>, SqlError> {
+        let last_end = self.last_end;
+        let mut values = Vec::with_capacity(assigns.len());
+        for (col, s, e) in assigns {
+            let from = self.out.len();
+            self.last_end = None;
+            match def.and_then(|d| d.column(col)) {
+                Some(cd) if e > s => self.emit_store(*s, *e, Some(cd))?,
+                _ => self.emit(*s, *e)?,
+            }
+            values.push((col.clone(), self.out[from..].trim().to_string()));
+            self.out.truncate(from);
+        }
+        self.last_end = last_end;
+        Ok(values)
     }
 }
 
@@ -332,8 +370,12 @@ mod tests {
         // sysbench's updates: the row is written (and counted as changed) only when a value differs
         let rw = rewrite("UPDATE sbtest1 SET c=? WHERE id=?", Kind::Update, &resolver()).unwrap();
         assert_eq!(rw.sql, "UPDATE sbtest1 SET c=?1 WHERE (id=?2) AND ts_chg('T', \"c\", (?1), \"id\")");
+        // IGNORE: lenient values, quiet in the SET, raising their warnings in the change test (once per matched row)
         let rw = rewrite("UPDATE IGNORE sbtest1 SET k=k+1, c = CONCAT(c, 'x') WHERE k > 5 OR `c` IS NULL", Kind::Update, &resolver()).unwrap();
-        assert_eq!(rw.sql, "UPDATE OR IGNORE sbtest1 SET k=k+1, c = CONCAT(c, 'x') WHERE (k > 5 OR \"c\" IS NULL) AND ts_chg('IT', \"k\", (k+1), \"c\", (CONCAT(c, 'x')), \"k\", \"c\")");
+        assert_eq!(
+            rw.sql,
+            "UPDATE OR IGNORE sbtest1 SET k=ts_fit_q(k+1, 0) , c = ts_fit_q(CONCAT(c, 'x'), 1) WHERE (k > 5 OR \"c\" IS NULL) AND ts_chg('IT', \"k\", (ts_fit(k+1, 0)), \"c\", (ts_fit(CONCAT(c, 'x'), 1)), \"k\", \"c\")"
+        );
         let rw = rewrite("UPDATE sbtest1 SET k = FLOOR(RAND() * 2)", Kind::Update, &resolver()).unwrap();
         assert_eq!(rw.sql, "UPDATE sbtest1 SET k = FLOOR(ts_rand() * 2) WHERE ts_chg('')");
         // a subquery in the WHERE: rows are chosen first

@@ -8,7 +8,7 @@
 //! (update_delete.rs). The values are written twice, so parameters are
 //! numbered (`?N`, set up by insert.rs).
 
-use super::store::{affinity_code, calls_not_repeatable, expr_end, quiet_store};
+use super::store::{affinity_code, calls_not_repeatable, expr_end, quiet_fit, quiet_store};
 use super::translator::{Translator, WordAt, WordStep};
 use super::InsertInfo;
 use crate::schema::{sq_ident, TableDef};
@@ -74,7 +74,9 @@ impl Translator<'_> {
         let affinities: String = values.iter().map(|(col, _)| affinity_code(def, col)).collect();
         self.raw(&format!(" WHERE ts_chg('{}'", affinities));
         for (col, v) in &values {
-            self.raw(&format!(", {}, ({})", sq_ident(col), quiet_store(v)));
+            // The SET raises a lenient value's warnings (once per changed duplicate).
+            let v = quiet_store(v);
+            self.raw(&format!(", {}, ({})", sq_ident(col), quiet_fit(&v).unwrap_or_else(|| v.into_owned())));
         }
         self.raw(")");
         Ok(())
