@@ -53,7 +53,8 @@ pub struct Counters {
     pub ai_generated: AtomicU64,
     /// Rows an upsert updated (ts_upd).
     pub upserted: AtomicU64,
-    /// Rows an UPDATE matched, or duplicates an upsert met (ts_chg).
+    /// Rows an UPDATE matched, or duplicates an upsert met (ts_chg), or
+    /// rows an INSERT IGNORE skipped (fit.rs: ts_dup, ts_fk).
     pub matched: AtomicU64,
     /// LAST_INSERT_ID() as the engine knows it.
     pub last_insert_id: AtomicU64,

@@ -216,6 +216,8 @@ pub fn eval(e: &Expr, env: &mut dyn Env) -> Result<Value, SqlError> {
             Value::Int(i64::MIN) => Value::UInt(1 << 63),
             Value::Int(i) => Value::Int(-i),
             Value::UInt(u) if u <= i64::MAX as u64 => Value::Int(-(u as i64)),
+            // -9223372036854775808 is the smallest BIGINT, not a double.
+            Value::UInt(u) if u == 1 << 63 => Value::Int(i64::MIN),
             Value::Null => Value::Null,
             Value::Bytes(b) if b.iter().all(|c| c.is_ascii_digit() || *c == b'.') => {
                 let mut n = b"-".to_vec();

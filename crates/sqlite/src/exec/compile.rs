@@ -20,11 +20,15 @@ struct ConnResolver<'a> {
     conn: &'a Conn,
     inner: &'a Inner,
     sql_mode: SqlMode,
+    foreign_key_checks: bool,
 }
 
 impl Resolver for ConnResolver<'_> {
     fn sql_mode(&self) -> SqlMode {
         self.sql_mode
+    }
+    fn foreign_key_checks(&self) -> bool {
+        self.foreign_key_checks
     }
     fn home(&self) -> Option<&str> {
         self.conn.home.as_ref().map(|h| h.name.as_str())
@@ -50,31 +54,34 @@ impl Resolver for ConnResolver<'_> {
 }
 
 /// A compiled statement's stamp: the DDL epoch, the TEMPORARY tables'
-/// version and the modes it was translated under (`mode_key`, in the top bits).
-fn stamp_of(epoch: u64, temp_version: u64, mode: SqlMode) -> u64 {
+/// version and the settings it was translated under (`mode_key`, in the top bits).
+fn stamp_of(epoch: u64, temp_version: u64, mode_key: u64) -> u64 {
     debug_assert!(epoch < 1 << 40, "the epoch stays below the mode bits");
-    ((epoch << 20) ^ temp_version) ^ (mode_key(mode) << 61)
+    ((epoch << 20) ^ temp_version) ^ (mode_key << 60)
 }
 
 /// The epoch of a statement compiled while DDL was changing a schema: no
 /// epoch equals it, so SQLite may never recompile such a statement on its own.
 const UNTRUSTED_EPOCH: u64 = u64::MAX;
 
-/// The modes a statement's translation depends on, as bits for its stamp:
-/// strict or not (lenient writes fit values: rewrite/store.rs), whether a
-/// division by zero raises anything (ERROR_FOR_DIVISION_BY_ZERO), and how
-/// its strings were lexed (NO_BACKSLASH_ESCAPES, the thread's lexing rule).
-/// A connection is shared by sessions of any mode: one whose statement was
-/// translated under other modes compiles it again.
-fn mode_key(mode: SqlMode) -> u64 {
+/// The session settings a statement's translation depends on, as bits for
+/// its stamp: strict or not (lenient writes fit values: rewrite/store.rs),
+/// whether a division by zero raises anything (ERROR_FOR_DIVISION_BY_ZERO),
+/// how its strings were lexed (NO_BACKSLASH_ESCAPES, the thread's lexing
+/// rule) and foreign_key_checks (INSERT IGNORE's parent test). A connection
+/// is shared by sessions of any mode: one whose statement was translated
+/// under other settings compiles it again.
+fn mode_key(mode: SqlMode, fk_off: bool) -> u64 {
     let bits = [mode.strict(), mode.error_for_division_by_zero(), !turnstile_sqltext::lex::backslash_escapes()];
-    bits.iter().enumerate().fold(0, |k, (i, b)| k | (*b as u64) << i)
+    let k = bits.iter().enumerate().fold(0, |k, (i, b)| k | (*b as u64) << i);
+    debug_assert!(k < 8, "three bits, and fk_off the fourth of the stamp's top four");
+    k | (fk_off as u64) << 3
 }
 
 impl SqliteSession {
     pub(super) fn stamp(&self) -> u64 {
         let t = self.conn.as_ref().map_or(0, |c| c.temp_version);
-        stamp_of(self.inner.epoch(), t, self.sql_mode)
+        stamp_of(self.inner.epoch(), t, mode_key(self.sql_mode, self.fk_off))
     }
 
     /// Find or compile the statement; returns nothing (it stays in the cache).
@@ -87,8 +94,8 @@ impl SqliteSession {
         // Read after the epoch: DDL that began before it and is still
         // running shows here; DDL that ended in between moved the epoch.
         let trusted = !inner.schema_change_running();
-        let stamp = stamp_of(epoch, self.conn.as_ref().map_or(0, |c| c.temp_version), self.sql_mode);
-        let sql_mode = self.sql_mode;
+        let stamp = stamp_of(epoch, self.conn.as_ref().map_or(0, |c| c.temp_version), mode_key(self.sql_mode, self.fk_off));
+        let (sql_mode, foreign_key_checks) = (self.sql_mode, !self.fk_off);
         let conn = self.conn.as_mut().expect("conn");
         if let Some(c) = conn.cache_get(sql) {
             if c.stamp == stamp {
@@ -105,7 +112,7 @@ impl SqliteSession {
             conn.attached.retain(|a| !a.dropped());
         }
         let rw = {
-            let resolver = ConnResolver { conn, inner: &inner, sql_mode };
+            let resolver = ConnResolver { conn, inner: &inner, sql_mode, foreign_key_checks };
             match crate::cte::limit_depth(sql) {
                 Some(limited) => rewrite::rewrite(&limited, kind, &resolver).map(|rw| Rewritten { cte_limited: true, ..rw })?,
                 None => rewrite::rewrite(sql, kind, &resolver)?,

@@ -242,7 +242,8 @@ impl SqliteSession {
             if let Some(ins) = &rw.insert {
                 // Duplicates updated (and changed), duplicates met, rows inserted.
                 let upd = counters.upserted.load(Ordering::Relaxed);
-                let dups = if ins.odku { counters.matched.load(Ordering::Relaxed).max(upd) } else { 0 };
+                // (INSERT IGNORE's rows skipped are counted as matched: fit.rs, ts_dup and ts_fk.)
+                let dups = if ins.odku || ins.ignore { counters.matched.load(Ordering::Relaxed).max(upd) } else { 0 };
                 let inserted = changes.saturating_sub(upd);
                 let replaced = if ins.replace { counters.deleted.load(Ordering::Relaxed) } else { 0 };
                 if ins.replace {

@@ -190,6 +190,13 @@ fn round_text(number: &str) -> Result<i128, bool> {
     Ok(if neg { -v } else { v })
 }
 
+/// Is a number's text a non-zero value below what a double holds (MariaDB
+/// reads it as 0 and says it cut it)?
+fn underflows(number: &str) -> bool {
+    let nonzero = number.bytes().take_while(|c| !matches!(c, b'e' | b'E')).any(|c| (b'1'..=b'9').contains(&c));
+    nonzero && number.parse::<f64>().is_ok_and(|f| f == 0.0)
+}
+
 /// Clip `v` to [lo, hi].
 fn clip(v: i128, lo: i64, hi: i64) -> (i64, Option<Raise>) {
     if v < i128::from(lo) {
@@ -228,6 +235,8 @@ fn fit_int(v: ValueRef<'_>, lo: i64, hi: i64, raised: &mut Vec<Raise>) -> SV {
                 return SV::Integer(lo.max(0).min(hi));
             };
             match round_text(number) {
+                // A number too small for a double ('1e-999999999999'): 0, cut.
+                Ok(0) if underflows(number) => (0i64.clamp(lo, hi), Some(Raise::Truncated)),
                 Ok(v) => {
                     let (n, r) = clip(v, lo, hi);
                     (n, r.or(num.tail_raise()))
@@ -325,6 +334,10 @@ fn fit_decimal(v: ValueRef<'_>, precision: i64, scale: i64, unsigned: bool, rais
             match Decimal::parse(number.as_bytes()).filter(|d| d.int_digits() <= 66) {
                 Some(d) => {
                     raised.extend(num.tail_raise().filter(|r| *r == Raise::Truncated));
+                    if underflows(number) {
+                        // MariaDB's Note for the digits rounded away.
+                        raised.push(Raise::BlanksCut);
+                    }
                     d
                 }
                 None => {
@@ -417,8 +430,13 @@ fn valid_prefix(s: &str, kind: i64) -> Option<(String, &str)> {
     let name = temporal_name(kind);
     // A start that ends inside a run of digits is no value ('2024-02-3' of '2024-02-30').
     let splits_number = |end: usize| end < s.len() && s.as_bytes()[end].is_ascii_digit() && s.as_bytes()[end - 1].is_ascii_digit();
-    (8..=s.len().min(26)).rev().filter(|&end| s.is_char_boundary(end) && !splits_number(end)).find_map(|end| {
-        let head = &s[..end];
+    let shortest = if kind == 3 { 3 } else { 8 };
+    (shortest..=s.len().min(26)).rev().filter(|&end| s.is_char_boundary(end) && !splits_number(end)).find_map(|end| {
+        // A time needs its minutes ('12:30:' is 12:30, '12:' nothing).
+        let head = s[..end].trim_end_matches(':');
+        if kind == 3 && !head.contains(':') {
+            return None;
+        }
         let canonical = turnstile_sqltext::temporal::normalize_temporal(head, name).unwrap_or_else(|| head.to_string());
         temporal_ok(&canonical, name).then_some((canonical, &s[end..]))
     })
@@ -514,6 +532,11 @@ fn salvage_temporal(s: &str, kind: i64, fsp: u8, raised: &mut Vec<Raise>) -> Str
     let name = temporal_name(kind);
     let s = s.trim_matches(|c: char| c.is_ascii_whitespace());
     if kind == 3 {
+        if let Some((head, _)) = valid_prefix(s, kind) {
+            // A time followed by other text ('12:30:aa' is 12:30).
+            raised.push(Raise::Truncated);
+            return head;
+        }
         if let Some(t) = shown_temporal(cast_temporal(CastFrom::Text(s), Base::Time, fsp)) {
             let clipped = t.trim_start_matches('-').starts_with("838:59:59") && !s.trim_start_matches('-').starts_with("838:59:59");
             raised.push(if clipped { Raise::OutOfRange } else { Raise::Truncated });
@@ -754,6 +777,17 @@ fn duplicate(ctx: &Context<'_>, counters: &Counters) -> rusqlite::Result<SV> {
     let key = bytes::barg(ctx, 0).map(|k| bytes::shown(&k)).unwrap_or_default();
     let value = bytes::barg(ctx, 1).map(|k| bytes::shown(&k)).unwrap_or_default();
     counters.raise(Level::Warning, 1062, format!("Duplicate entry '{}' for key '{}'", value, key));
+    // A row skipped (the OK packet's Records and Duplicates).
+    counters.matched.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    Ok(SV::Integer(0))
+}
+
+/// `ts_fk(message)`: INSERT IGNORE skips a row whose parent is missing
+/// (rewrite/insert.rs: `parent_tests`): MariaDB's Warning 1452, and false.
+fn missing_parent(ctx: &Context<'_>, counters: &Counters) -> rusqlite::Result<SV> {
+    let message = bytes::barg(ctx, 0).map(|m| String::from_utf8_lossy(&m).into_owned()).unwrap_or_default();
+    counters.raise(Level::Warning, 1452, message);
+    counters.matched.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     Ok(SV::Integer(0))
 }
 
@@ -767,7 +801,9 @@ pub(super) fn register(db: &Connection, counters: Arc<Counters>) -> rusqlite::Re
     db.create_scalar_function("ts_fit_q", 2, flags, move |ctx| fit(ctx, &c0, false))?;
     let c2 = counters.clone();
     db.create_scalar_function("ts_nz", 2, flags, move |ctx| nonzero(ctx, &c2))?;
-    db.create_scalar_function("ts_dup", 2, flags, move |ctx| duplicate(ctx, &counters))
+    let c3 = counters.clone();
+    db.create_scalar_function("ts_dup", 2, flags, move |ctx| duplicate(ctx, &c3))?;
+    db.create_scalar_function("ts_fk", 1, flags, move |ctx| missing_parent(ctx, &counters))
 }
 
 #[cfg(test)]
@@ -805,6 +841,7 @@ mod tests {
         assert_eq!(round_text("-1e300"), Err(true));
         assert_eq!(round_text("1e-999999999999999999999"), Ok(0));
         assert_eq!(round_text("1e999999999999999999999"), Err(false));
+        assert!(underflows("-1e-999999999999999999") && !underflows("0e-999999") && !underflows("1e-5"));
         assert_eq!(int_of_real(2.5, -128, 127), (2, None));
         assert_eq!(int_of_real(127.5, -128, 127), (127, Some(Raise::OutOfRange)));
         assert_eq!(int_of_real(1e300, i64::MIN, i64::MAX), (i64::MAX, Some(Raise::OutOfRange)));

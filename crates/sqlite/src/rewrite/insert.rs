@@ -68,6 +68,7 @@ impl Translator<'_> {
             "INSERT"
         };
         self.upsert_follows = odku || dup_clause.as_ref().is_some_and(|c| !c.is_empty());
+        let ignore_fks = ignore && !replace && self.lenient && self.resolver.foreign_key_checks();
         let source = insert_source(&mut cursor, explicit_cols, &mut cols)?;
         // NULL into NOT NULL: MariaDB's warning and the column's zero, but
         // for a single-row INSERT without IGNORE (its error 1048).
@@ -88,6 +89,10 @@ impl Translator<'_> {
             Some(d) if explicit_cols || !cols.is_empty() => self.missing_values(d, &cols, &mut info)?,
             _ => Vec::new(),
         };
+        if let Some(d) = def.as_deref().filter(|_| ignore_fks) {
+            let all: Vec<&str> = cols.iter().chain(filled.iter().map(|(c, _)| c)).map(String::as_str).collect();
+            self.row_filter = parent_tests(d, &all, &info.schema, &self.store_table);
+        }
         self.raw(&format!("{} INTO {}", verb, qualified_name));
         let all_cols: Vec<&String> = cols.iter().chain(filled.iter().map(|(c, _)| c)).collect();
         if !all_cols.is_empty() {
@@ -219,10 +224,10 @@ impl Translator<'_> {
         let odku = self.has_odku(e);
         let list = self.source_select_list(cols, filled, def, ai_pos);
         let plain = list.iter().enumerate().all(|(k, v)| *v == format!("c{}", k));
-        if ai_pos.is_some() || odku || !plain || !filled.is_empty() {
+        if ai_pos.is_some() || odku || !plain || !filled.is_empty() || self.row_filter.is_some() {
             self.open_source(cols.len());
             self.emit(s, e)?;
-            self.raw(&format!(") SELECT {} FROM ts_src{}", list.join(", "), self.source_end()));
+            self.close_source(&list);
         } else {
             self.raw(" ");
             self.emit(s, e)?;
@@ -267,8 +272,23 @@ impl Translator<'_> {
             self.raw(")");
         }
         let list = self.source_select_list(cols, filled, Some(def), ai_pos);
-        self.raw(&format!(") SELECT {} FROM ts_src{}", list.join(", "), self.source_end()));
+        self.close_source(&list);
         Ok(true)
+    }
+
+    /// The end of the CTE `ts_src` and the SELECT of `list` from it. With a
+    /// row filter (INSERT IGNORE's parent tests), the fitted rows are
+    /// materialized first (`ts_row`), so each value is fitted, and raises
+    /// its warnings, once: the filter reads them by name.
+    fn close_source(&mut self, list: &[String]) {
+        match self.row_filter.take() {
+            Some(filter) => {
+                let names: Vec<String> = (0..list.len()).map(|k| format!("r{}", k)).collect();
+                let end = self.source_end();
+                self.raw(&format!("), ts_row({}) AS MATERIALIZED (SELECT {} FROM ts_src) SELECT * FROM ts_row WHERE {}{}", names.join(", "), list.join(", "), filter, end));
+            }
+            None => self.raw(&format!(") SELECT {} FROM ts_src{}", list.join(", "), self.source_end())),
+        }
     }
 
     /// What ends the SELECT from `ts_src`: before an upsert's ON CONFLICT,
@@ -366,6 +386,25 @@ impl Translator<'_> {
         }
         Ok(filled)
     }
+}
+
+/// INSERT IGNORE's test of a row's parents: for each foreign key of `def`
+/// whose columns the statement writes (`cols`, in order: `ts_row`'s r0..),
+/// the row passes when a column is NULL or the parent row exists, and is
+/// skipped otherwise with MariaDB's Warning 1452 (`ts_fk`), as MariaDB's
+/// IGNORE does. `schema`: the SQLite schema of the table (its parents are
+/// in it); `table`: the table as messages name it. None without such keys.
+fn parent_tests(def: &TableDef, cols: &[&str], schema: &str, table: &str) -> Option<String> {
+    let mut tests = Vec::new();
+    for fk in &def.foreign_keys {
+        let at: Option<Vec<usize>> = fk.columns.iter().map(|c| cols.iter().position(|x| x.eq_ignore_ascii_case(c))).collect();
+        let Some(at) = at.filter(|a| !a.is_empty() && a.len() == fk.ref_columns.len()) else { continue };
+        let nulls: Vec<String> = at.iter().map(|k| format!("r{} IS NULL", k)).collect();
+        let same: Vec<String> = at.iter().zip(&fk.ref_columns).map(|(k, rc)| format!("{} = r{}", sq_ident(rc), k)).collect();
+        let message = format!("Cannot add or update a child row: a foreign key constraint fails ({}, {})", table, fk.clause(schema::quote_ident));
+        tests.push(format!("({} OR EXISTS (SELECT 1 FROM {}.{} WHERE {}) OR ts_fk({}))", nulls.join(" OR "), schema, sq_ident(&fk.ref_table), same.join(" AND "), schema::sq_str(&message)));
+    }
+    (!tests.is_empty()).then(|| tests.join(" AND "))
 }
 
 /// The upsert clause of a lenient INSERT IGNORE into `def`: a row that

@@ -156,6 +156,11 @@ pub trait Resolver {
     fn sql_mode(&self) -> SqlMode {
         SqlMode::DEFAULT
     }
+    /// The session's foreign_key_checks (INSERT IGNORE skips a row whose
+    /// parent is missing while they are on: insert.rs).
+    fn foreign_key_checks(&self) -> bool {
+        true
+    }
 }
 
 /// Translate a standalone expression (column DEFAULT (expr)).

@@ -172,7 +172,8 @@ impl Translator<'_> {
     /// MariaDB's '' for a value that is no member).
     pub(super) fn fit_args(&mut self, cd: &ColumnDef) -> Option<String> {
         let column = self.fit_column(cd)?;
-        let index = match self.fits.iter().position(|f| *f == column) {
+        // ON DUPLICATE KEY UPDATE's values count their rows apart from the inserted ones.
+        let index = match self.fits.iter().position(|f| *f == column).filter(|_| !self.odku) {
             Some(i) => i,
             None => {
                 self.fits.push(column);

@@ -59,6 +59,8 @@ pub(super) struct Translator<'a> {
     pub(super) fit_integer: bool,
     /// An INSERT's rows are followed by ON CONFLICT (an upsert).
     pub(super) upsert_follows: bool,
+    /// INSERT IGNORE's test of each row's parents (insert.rs: `parent_tests`).
+    pub(super) row_filter: Option<String>,
     /// The columns `ts_fit` calls name (functions/fit.rs: `FitColumn`).
     pub(super) fits: Vec<crate::functions::FitColumn>,
     /// Write `ts_fit_q` (quiet) rather than `ts_fit` (an UPDATE's SET: its
@@ -121,6 +123,7 @@ impl<'a> Translator<'a> {
             fit: None,
             fit_integer: false,
             upsert_follows: false,
+            row_filter: None,
             fits: Vec::new(),
             fit_quiet: false,
             nulls_to_default: false,
