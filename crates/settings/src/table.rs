@@ -165,7 +165,7 @@ pub static SETTINGS: &[Setting] = &[
     variable("skip_name_resolve", Global, BOOL, "ON", "Client addresses are never resolved to names.").fixed(),
     setting("socket", TEXT, "/tmp/turnstile.sock", "Unix socket path (\"\" disables the socket listener); created 0777 so any local user may connect."),
     variable("sql_auto_is_null", Both, BOOL, "OFF", "WHERE id IS NULL finds the last inserted row."),
-    variable("sql_mode", Both, TEXT, SQL_MODE, "SQL modes."),
+    variable("sql_mode", Both, TEXT, SQL_MODE, "SQL modes by MariaDB's names and bits; STRICT_TRANS_TABLES/STRICT_ALL_TABLES, ERROR_FOR_DIVISION_BY_ZERO and NO_BACKSLASH_ESCAPES are acted on."),
     variable("sql_notes", Both, BOOL, "ON", "Note-level warnings are recorded."),
     variable("sql_quote_show_create", Both, BOOL, "ON", "SHOW CREATE quotes identifiers."),
     variable("sql_safe_updates", Both, BOOL, "OFF", "UPDATE and DELETE need a key in WHERE or a LIMIT."),
