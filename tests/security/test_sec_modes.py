@@ -186,3 +186,32 @@ def test_hostile_values_into_lenient_writes(sql_server, db):
     assert scalar(other, "SELECT 1") == 1
     other.close()
     conn.close()
+
+
+def test_insert_ignore_needs_insert_only(sql_server, sql_conn, db, uniq):
+    """INSERT IGNORE skips a duplicate and a row without its parent with an
+    account that holds INSERT alone, as MariaDB's does: the skipping (an
+    upsert that never updates, a test of the parent) asks for nothing more.
+    Reading the parent in the statement itself still needs SELECT."""
+    user = uniq("ins")
+    query(sql_conn, f"CREATE TABLE {db}.p (id INT PRIMARY KEY)")
+    query(sql_conn, f"CREATE TABLE {db}.t (id INT PRIMARY KEY, pid INT, FOREIGN KEY (pid) REFERENCES {db}.p (id))")
+    query(sql_conn, f"INSERT INTO {db}.p VALUES (1)")
+    query(sql_conn, f"CREATE USER '{user}'@'%' IDENTIFIED BY 'pw'")
+    query(sql_conn, f"GRANT INSERT ON {db}.* TO '{user}'@'%'")
+    try:
+        conn = clients.connect(sql_server, user=user, password="pw", database=db)
+        with conn.cursor() as cur:
+            cur.execute("INSERT IGNORE INTO t VALUES (1, 1), (1, 1), (2, 9)")
+            assert cur._result.warning_count == 2
+        assert [r[1] for r in query(conn, "SHOW WARNINGS")] == [1062, 1452]
+        with pytest.raises(pymysql.MySQLError) as e:
+            query(conn, "INSERT IGNORE INTO t SELECT id + 10, id FROM p")
+        assert e.value.args[0] == 1142
+        with pytest.raises(pymysql.MySQLError) as e:
+            query(conn, "INSERT INTO t VALUES (1, 1) ON DUPLICATE KEY UPDATE pid = 1")
+        assert e.value.args[0] == 1142
+        conn.close()
+    finally:
+        query(sql_conn, f"DROP USER '{user}'@'%'")
+    assert query(sql_conn, f"SELECT id, pid FROM {db}.t") == ((1, 1),)

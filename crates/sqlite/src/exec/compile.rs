@@ -151,6 +151,9 @@ impl SqliteSession {
             // REPLACE deletes the rows it replaces: MySQL asks for DELETE too.
             needs.iter_mut().filter(|n| n.bits & privs::INSERT != 0 && n.table.eq_ignore_ascii_case(&ins.table)).for_each(|n| n.bits |= privs::DELETE);
         }
+        if let Some(ins) = rw.insert.as_ref().filter(|i| i.ignore && !i.odku && !i.replace) {
+            needs = ignore_needs(needs, ins, &rw);
+        }
         let writes = !stmt.readonly() || rw.for_update;
         conn.cache_put(sql, Cached { stmt, rw: Arc::new(rw), needs, writes, meta: None, stamp, epoch: if trusted { epoch } else { UNTRUSTED_EPOCH }, last_use: 0 });
         Ok(())
@@ -200,6 +203,25 @@ fn named_tables_need_select(conn: &Conn, rw: &Rewritten, needs: Box<[authorize::
             None => needs.push(authorize::Need { db: db.into(), table: table.as_str().into(), bits: privs::SELECT }),
         }
     }
+    needs.into_boxed_slice()
+}
+
+/// INSERT IGNORE asks for INSERT only, as MariaDB's does: its upsert
+/// (insert.rs: a duplicate skipped with a warning) never updates the row it
+/// meets, and its parent tests read the parents for the foreign keys. So
+/// the target keeps INSERT (and SELECT if the statement reads it itself),
+/// and a parent the statement does not name needs nothing.
+fn ignore_needs(needs: Box<[authorize::Need]>, ins: &rewrite::InsertInfo, rw: &Rewritten) -> Box<[authorize::Need]> {
+    let named = |table: &str| rw.tables.iter().filter(|(_, t)| t.eq_ignore_ascii_case(table)).count();
+    let mut needs = needs.into_vec();
+    needs.retain_mut(|n| {
+        if n.table.eq_ignore_ascii_case(&ins.table) && n.bits & privs::INSERT != 0 {
+            let reads = if named(&ins.table) > 1 { privs::SELECT } else { 0 };
+            n.bits &= privs::INSERT | reads;
+            return true;
+        }
+        named(&n.table) > 0
+    });
     needs.into_boxed_slice()
 }
 

@@ -166,7 +166,11 @@ impl SqliteSession {
                 counters.install_fits(rw.fits.clone());
             }
             if let Some(ins) = &rw.insert {
-                // A lenient INSERT's columns left without a default (insert.rs).
+                // Columns left without a default (insert.rs): the error of a
+                // strict INSERT, checked after its privileges; else warnings.
+                if let (true, Some(first)) = (ins.no_default_fails, ins.no_default.first()) {
+                    return Err(SqlError::new(1364, "HY000", first.clone()));
+                }
                 for message in &ins.no_default {
                     ctx.warn(1364, message.clone());
                 }

@@ -8,7 +8,7 @@
 //! writes is described in `InsertInfo` (for the OK packet, ERR 1062 and
 //! LAST_INSERT_ID).
 
-use super::store::{binary_pad, expr_end, implicit_zero, param_ordinals, store_table_name};
+use super::store::{binary_pad, bit_literal, expr_end, implicit_zero, param_ordinals, store_table_name};
 use super::translator::Translator;
 use super::InsertInfo;
 use crate::schema::{self, sq_ident, Base, ColumnDef, TableDef};
@@ -312,7 +312,8 @@ impl Translator<'_> {
 
     /// One value of a VALUES row in `ts_src`, as written: the select list
     /// puts it in the column's form. What only the literal tells is kept:
-    /// DEFAULT, a hybrid literal into a number, a decimal literal's digits.
+    /// DEFAULT, a hybrid literal into a number, a decimal literal's digits,
+    /// a BIT literal's bytes.
     fn emit_source_value(&mut self, s: usize, e: usize, cd: Option<&ColumnDef>, ai: bool) -> Result<(), SqlError> {
         let toks = self.toks;
         match cd {
@@ -321,6 +322,13 @@ impl Translator<'_> {
                 self.raw(&d);
                 Ok(())
             }
+            Some(cd) if cd.base == Base::Bit => match bit_literal(toks, s, e) {
+                Some(lit) => {
+                    self.push(&toks[s], &lit);
+                    Ok(())
+                }
+                None => self.emit(s, e),
+            },
             Some(cd) if !ai && (cd.base.is_numeric() || cd.base == Base::Year) => self.emit_number_literal(s, e, cd),
             _ => self.emit(s, e),
         }
@@ -348,7 +356,7 @@ impl Translator<'_> {
                 Base::Decimal => format!("ts_dec({}{}", value, self.decimal_store_args(cd)),
                 Base::Bit if fit.is_some() => format!("ts_bit({}, {}, {})", value, cd.length.unwrap_or(1), schema::sq_str(&cd.name)),
                 _ if fit.is_some() => match cd.charset_name().filter(|_| cd.base.is_text()) {
-                    Some(cs @ ("latin1" | "ascii")) => format!("ts_cs({}, '{}', {}, 0)", value, cs, schema::sq_str(&format!("{}.{}", self.store_table, schema::quote_ident(&cd.name)))),
+                    Some(cs @ ("latin1" | "ascii")) => format!("ts_cs({}, '{}', {}, NULL)", value, cs, schema::sq_str(&format!("{}.{}", self.store_table, schema::quote_ident(&cd.name)))),
                     _ => value,
                 },
                 _ => value,
@@ -362,10 +370,11 @@ impl Translator<'_> {
 
 impl Translator<'_> {
     /// The NOT NULL columns without a default that an INSERT with a column
-    /// list leaves out, each with the value it gets: MariaDB's ERR 1364
-    /// "Field 'a' doesn't have a default value" in a strict write; in a
-    /// lenient one the column's zero and that condition as a warning (once
-    /// per column, raised when the statement runs: `InsertInfo::no_default`).
+    /// list leaves out, each with the value it gets: the column's zero, and
+    /// MariaDB's "Field 'a' doesn't have a default value" when the statement
+    /// runs (`InsertInfo::no_default`: ERR 1364 in a strict write, after the
+    /// privilege checks as in MariaDB; once per column as a warning in a
+    /// lenient one).
     /// An ENUM takes its first member, as MariaDB does, without a word.
     fn missing_values(&mut self, def: &TableDef, cols: &[String], info: &mut InsertInfo) -> Result<Vec<(String, String)>, SqlError> {
         let mut filled = Vec::new();
@@ -377,11 +386,8 @@ impl Translator<'_> {
                 filled.push((cd.name.clone(), cd.members.first().map(|m| schema::sq_str(m)).unwrap_or_else(|| "''".into())));
                 continue;
             }
-            let message = format!("Field '{}' doesn't have a default value", cd.name);
-            if !self.lenient {
-                return Err(SqlError::new(1364, "HY000", message));
-            }
-            info.no_default.push(message);
+            info.no_default.push(format!("Field '{}' doesn't have a default value", cd.name));
+            info.no_default_fails = !self.lenient;
             filled.push((cd.name.clone(), implicit_zero(cd)));
         }
         Ok(filled)

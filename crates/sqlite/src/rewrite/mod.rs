@@ -106,9 +106,12 @@ pub struct InsertInfo {
     /// attached database) and the table's plain name.
     pub schema: String,
     pub table: String,
-    /// A lenient INSERT's Warning 1364 for each NOT NULL column without a
-    /// default it leaves out (raised once, when it runs; insert.rs).
+    /// "Field 'a' doesn't have a default value" for each NOT NULL column
+    /// without a default the INSERT leaves out (insert.rs), raised when it
+    /// runs: the statement's ERR 1364 (`no_default_fails`, a strict write)
+    /// or a warning each.
     pub no_default: Vec<String>,
+    pub no_default_fails: bool,
 }
 
 #[derive(Debug, Clone)]

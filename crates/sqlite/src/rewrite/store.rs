@@ -257,17 +257,13 @@ impl Translator<'_> {
         let toks = self.toks;
         let n = cd.length.unwrap_or(1);
         let tail = format!(", {}, {})", n, schema::sq_str(&cd.name));
-        if e == s + 1 {
-            if let Tok::Number(num) = &toks[s].tok {
-                let literal = match lex::hybrid_bytes(num) {
-                    Some(b) => Some(format!("X'{}'", b.iter().map(|x| format!("{:02X}", x)).collect::<String>())),
-                    None => num.parse::<u64>().ok().filter(|u| *u > i64::MAX as u64).map(|u| (u as i64).to_string()),
-                };
-                if let Some(lit) = literal {
-                    self.push(&toks[s], &format!("ts_bit({}{}", lit, tail));
-                    return Ok(());
-                }
-            }
+        if let Some(lit) = bit_literal(toks, s, e) {
+            let lit = match self.fit.take() {
+                Some(args) => format!("{}{}{}", self.fit_call(), lit, args),
+                None => lit,
+            };
+            self.push(&toks[s], &format!("ts_bit({}{}", lit, tail));
+            return Ok(());
         }
         self.gap(&toks[s]);
         self.raw("ts_bit(");
@@ -288,6 +284,20 @@ impl Translator<'_> {
         self.emit(s, e)?;
         self.raw(&format!(", '{}')", kind));
         Ok(())
+    }
+}
+
+/// A BIT value's literal as `ts_bit` reads it: a hex or bit literal as its
+/// bytes (a BLOB), a decimal literal above 2^63-1 as its i64 bits (SQLite
+/// would read it as a REAL and lose digits); None for anything else.
+pub(super) fn bit_literal(toks: &[Token], s: usize, e: usize) -> Option<String> {
+    let Tok::Number(num) = &toks.get(s)?.tok else { return None };
+    if e != s + 1 {
+        return None;
+    }
+    match lex::hybrid_bytes(num) {
+        Some(b) => Some(format!("X'{}'", b.iter().map(|x| format!("{:02X}", x)).collect::<String>())),
+        None => num.parse::<u64>().ok().filter(|u| *u > i64::MAX as u64).map(|u| (u as i64).to_string()),
     }
 }
 
