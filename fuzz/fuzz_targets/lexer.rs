@@ -9,16 +9,35 @@
 //! `count_params`) agree with `tokenize`: when the first token after opening
 //! parentheses is a word, `first_keyword` is its leading letters, digits and
 //! underscores (the two skip comments by the same rules, so a statement is
-//! routed the way it is lexed).
+//! routed the way it is lexed). All of it under both lexing rules
+//! (NO_BACKSLASH_ESCAPES off and on), and `next_statement` ends the first
+//! statement where `tokenize` puts the first `;`: the statement splitter
+//! and the lexer never disagree on where a string ends.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
 use turnstile_fuzz::{on_server_stack, sql_text};
-use turnstile_sqltext::lex::{count_params, split_statements, tokenize, Tok};
+use turnstile_sqltext::lex::{count_params, lexing_mode, next_statement, split_statements, tokenize, Tok};
 use turnstile_sqltext::scan::first_keyword;
 
 fn check(data: &[u8]) {
     let sql = sql_text(data);
+    check_text(&sql);
+    let _nbe = lexing_mode(true);
+    check_text(&sql);
+}
+
+fn check_text(sql: &str) {
+    let sql = sql.to_string();
+    if let Ok(toks) = tokenize(&sql) {
+        // The splitter's first statement ends at the lexer's first `;`.
+        if let (Some(semi), Some((first, _))) = (toks.iter().find(|t| t.is_op(";")), next_statement(&sql)) {
+            let before = sql[..semi.start].trim();
+            if !before.is_empty() {
+                assert_eq!(first, before, "next_statement disagrees with the lexer");
+            }
+        }
+    }
     let keyword = first_keyword(&sql);
     let _ = split_statements(&sql);
     match tokenize(&sql) {
