@@ -166,6 +166,43 @@ pub trait Resolver {
     }
 }
 
+/// The `ts_*` functions are the rewriter's own (what it writes for MySQL's
+/// semantics, with arguments it vouches for): a client calling one gets
+/// 1305 as for any function that does not exist. Checked on the client's
+/// text, before the passes that write such calls.
+fn refuse_internal_functions(toks: &[Token], resolver: &dyn Resolver) -> Result<(), SqlError> {
+    const NAMES_A_TABLE: [&str; 8] = ["INTO", "TABLE", "REFERENCES", "UPDATE", "FROM", "JOIN", "WITH", "RECURSIVE"];
+    for (i, t) in toks.iter().enumerate() {
+        let Some(name) = t.ident() else { continue };
+        if !(name.len() > 3 && name.as_bytes()[..3].eq_ignore_ascii_case(b"ts_")) || !toks.get(i + 1).is_some_and(|n| n.is_op("(")) {
+            continue;
+        }
+        // `INTO ts_x (cols)`, `db.ts_x`, `WITH ..., ts_x (cols) AS (...)`: a table's name.
+        let prev = i.checked_sub(1).map(|p| &toks[p]);
+        if prev.is_some_and(|p| p.is_op(".") || NAMES_A_TABLE.iter().any(|k| p.is_kw(k))) || names_a_cte(toks, i + 1) {
+            continue;
+        }
+        return Err(SqlError::new(1305, "42000", format!("FUNCTION {}.{} does not exist", resolver.home().unwrap_or(""), name)));
+    }
+    Ok(())
+}
+
+/// Is the `(` at `open` a CTE's column list (`AS` follows its `)`)?
+fn names_a_cte(toks: &[Token], open: usize) -> bool {
+    let mut depth = 0usize;
+    for (j, t) in toks.iter().enumerate().skip(open) {
+        if t.is_op("(") {
+            depth += 1;
+        } else if t.is_op(")") {
+            depth -= 1;
+            if depth == 0 {
+                return toks.get(j + 1).is_some_and(|n| n.is_kw("AS"));
+            }
+        }
+    }
+    false
+}
+
 /// Translate a standalone expression (column DEFAULT (expr)).
 pub fn expression(e: &str) -> Result<String, SqlError> {
     struct NoSchema;
@@ -189,6 +226,7 @@ pub fn expression(e: &str) -> Result<String, SqlError> {
 pub fn rewrite(sql: &str, kind: Kind, resolver: &dyn Resolver) -> Result<Rewritten, SqlError> {
     let toks = lex::tokenize(sql).map_err(|e| SqlError::syntax(&sql[e.at..]))?;
     let toks = one_statement(sql, &toks)?;
+    refuse_internal_functions(toks, resolver)?;
     if let Some(exact) = decimal::rewrite_decimal(sql, toks, kind, resolver) {
         // Translated from the text with DECIMAL arithmetic as calls; the
         // result columns keep the names of the client's text.

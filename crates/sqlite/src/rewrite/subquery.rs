@@ -142,8 +142,9 @@ impl Translator<'_> {
         }
         let first = open + 2;
         let aggregate = ONE_ROW_AGGREGATES.iter().any(|a| self.word_at(first, a)) && self.op_at(first + 1, "(");
-        let after_call = self.paren_span(first + 1, toks.len()).map(|(c, _)| c + 1);
-        aggregate && after_call.is_some_and(|j| self.word_at(j, "FROM")) && !has("GROUP")
+        // paren_span only from a `(` (found by fuzz/rewrite: from another token its depth underflowed).
+        let after_call = || self.paren_span(first + 1, toks.len()).map(|(c, _)| c + 1);
+        aggregate && after_call().is_some_and(|j| self.word_at(j, "FROM")) && !has("GROUP")
     }
 }
 

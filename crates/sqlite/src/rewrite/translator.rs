@@ -302,6 +302,10 @@ impl<'a> Translator<'a> {
     /// The `)` closing the `(` at token `open`, and the indices of the tokens
     /// directly inside (not in nested parentheses).
     pub(super) fn paren_span(&self, open: usize, to: usize) -> Option<(usize, Vec<usize>)> {
+        debug_assert!(self.op_at(open, "("), "paren_span starts at a `(`");
+        if !self.op_at(open, "(") {
+            return None;
+        }
         let mut depth = 0usize;
         let mut inner = Vec::new();
         for (j, t) in self.toks.iter().enumerate().take(to).skip(open) {
