@@ -311,3 +311,23 @@ def test_no_backslash_escapes(sql_server, db):
     assert results == [(), (("a\\",),), ((2,),)]
     conn.close()
     other.close()
+
+
+def test_no_auto_value_on_zero(sql_conn, db):
+    """NO_AUTO_VALUE_ON_ZERO (which mariadb-dump sets before its INSERTs): 0
+    into an AUTO_INCREMENT column stores 0 and only NULL takes the next
+    value; without it 0 takes the next value too. The same statement text
+    compiled under both modes on one pooled connection keeps each meaning.
+    Rows as MariaDB 10.11 stores them."""
+    query(sql_conn, "CREATE TABLE ai0 (id INT AUTO_INCREMENT PRIMARY KEY, v INT)")
+    query(sql_conn, "SET sql_mode = 'NO_AUTO_VALUE_ON_ZERO'")
+    query(sql_conn, "INSERT INTO ai0 VALUES (0, 1)")
+    query(sql_conn, "INSERT INTO ai0 VALUES (NULL, 2)")
+    query(sql_conn, "INSERT INTO ai0 (v) VALUES (3)")
+    query(sql_conn, "SET sql_mode = DEFAULT")
+    query(sql_conn, "INSERT INTO ai0 VALUES (0, 4)")
+    assert query(sql_conn, "SELECT id, v FROM ai0 ORDER BY id") == ((0, 1), (1, 2), (2, 3), (3, 4))
+    query(sql_conn, "SET sql_mode = 'NO_AUTO_VALUE_ON_ZERO'")
+    with pytest.raises(pymysql.MySQLError) as ei:
+        query(sql_conn, "INSERT INTO ai0 VALUES (0, 4)")
+    assert ei.value.args[0] == 1062

@@ -437,24 +437,27 @@ pub fn register(db: &Connection, counters: Arc<Counters>, home: Option<String>) 
     }
     let dec_counters = counters.clone();
     fit::register(db, counters.clone())?;
-    let c1 = counters.clone();
-    db.create_scalar_function("ts_ai", 1, FunctionFlags::SQLITE_UTF8, move |ctx| {
-        let v = ctx.get_raw(0);
-        let zero = match v {
-            ValueRef::Null => true,
-            ValueRef::Integer(0) => true,
-            ValueRef::Real(f) => f == 0.0,
-            ValueRef::Text(t) => t == b"0",
-            _ => false,
-        };
-        if zero {
-            c1.ai_generated.fetch_add(1, AO::Relaxed);
-            Ok(Out::Val(SV::Null))
-        } else {
-            // As it came: a string that is no number fails the column's type check (1366).
-            Ok(Out::Arg(0))
-        }
-    })?;
+    // ts_ai(v): NULL or 0 takes the next AUTO_INCREMENT value; ts_ai_null(v):
+    // only NULL does (NO_AUTO_VALUE_ON_ZERO).
+    for (name, zero_generates) in [("ts_ai", true), ("ts_ai_null", false)] {
+        let c1 = counters.clone();
+        db.create_scalar_function(name, 1, FunctionFlags::SQLITE_UTF8, move |ctx| {
+            let generate = match ctx.get_raw(0) {
+                ValueRef::Null => true,
+                ValueRef::Integer(0) => zero_generates,
+                ValueRef::Real(f) => zero_generates && f == 0.0,
+                ValueRef::Text(t) => zero_generates && t == b"0",
+                _ => false,
+            };
+            if generate {
+                c1.ai_generated.fetch_add(1, AO::Relaxed);
+                Ok(Out::Val(SV::Null))
+            } else {
+                // As it came: a string that is no number fails the column's type check (1366).
+                Ok(Out::Arg(0))
+            }
+        })?;
+    }
     let c6 = counters.clone();
     db.create_scalar_function("ts_deleted", 0, FunctionFlags::SQLITE_UTF8, move |_| {
         c6.deleted.fetch_add(1, AO::Relaxed);

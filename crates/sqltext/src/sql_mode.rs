@@ -116,6 +116,12 @@ impl SqlMode {
         self.has(Self::ERROR_FOR_DIVISION_BY_ZERO)
     }
 
+    /// 0 into an AUTO_INCREMENT column stores 0; only NULL takes the next
+    /// value (mariadb-dump sets it so a dumped row with id 0 keeps it).
+    pub fn no_auto_value_on_zero(self) -> bool {
+        self.has(bit("NO_AUTO_VALUE_ON_ZERO"))
+    }
+
     /// The modes a combination mode stands for, added (MariaDB's
     /// `expand_sql_mode`).
     fn expanded(self) -> SqlMode {

@@ -34,6 +34,17 @@ struct InsertTarget {
 }
 
 impl Translator<'_> {
+    /// The call around a value stored into an AUTO_INCREMENT column, open
+    /// parenthesis included: `ts_ai` takes the next value for NULL or 0,
+    /// `ts_ai_null` for NULL only (sql_mode NO_AUTO_VALUE_ON_ZERO).
+    fn auto_increment_call(&self) -> &'static str {
+        if self.sql_mode.no_auto_value_on_zero() {
+            "ts_ai_null("
+        } else {
+            "ts_ai("
+        }
+    }
+
     pub(super) fn insert(&mut self) -> Result<InsertInfo, SqlError> {
         let toks = self.toks;
         let mut cursor = TokenCursor::new(self.sql, toks);
@@ -206,7 +217,7 @@ impl Translator<'_> {
         }
         let at = self.out.len();
         if ai {
-            self.raw("ts_ai(");
+            self.raw(self.auto_increment_call());
             self.emit_store(s, e, cd)?;
             self.raw(")");
         } else {
@@ -351,7 +362,7 @@ impl Translator<'_> {
                 None => src,
             };
             let value = match cd.base {
-                _ if Some(k) == ai_pos => format!("ts_ai({})", value),
+                _ if Some(k) == ai_pos => format!("{}{})", self.auto_increment_call(), value),
                 b if b.is_binary() => format!("ts_bin({}, {})", value, binary_pad(cd)),
                 Base::Decimal => format!("ts_dec({}{}", value, self.decimal_store_args(cd)),
                 Base::Bit if fit.is_some() => format!("ts_bit({}, {}, {})", value, cd.length.unwrap_or(1), schema::sq_str(&cd.name)),
