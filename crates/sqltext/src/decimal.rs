@@ -32,6 +32,16 @@ const PARSE_MAX_SCALE: u32 = 2 * MAX_SCALE + 10;
 /// Largest exponent `parse` applies; a larger one is out of every range anyway.
 const PARSE_MAX_EXP: i64 = 2 * MAX_PRECISION as i64;
 
+/// How `Decimal::round_to` rounds: ROUND's half away from zero, TRUNCATE's
+/// toward zero, FLOOR's and CEILING's toward minus and plus infinity.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RoundMode {
+    HalfUp,
+    Truncate,
+    Floor,
+    Ceiling,
+}
+
 /// An exact decimal number: `coef / 10^scale`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Decimal {
@@ -217,6 +227,128 @@ impl Decimal {
         let num = &self.coef * pow10(scale + other.scale);
         let den = &other.coef * pow10(self.scale);
         Some(Decimal { coef: num / den, scale })
+    }
+
+    /// `self` rounded to `scale` digits after the point by `mode`; a
+    /// negative scale rounds to tens, hundreds... (ROUND(15, -1) is 20).
+    /// The result has `max(scale, 0)` digits after the point (more digits
+    /// than the value has: zeros appended). Bounded for any scale: a value
+    /// rounded far left of its first digit is 0 (or one unit, for FLOOR and
+    /// CEILING away from zero). A scale above `PARSE_MAX_SCALE` (70) counts
+    /// as 70: callers give at most MAX_SCALE.
+    pub fn round_to(&self, scale: i64, mode: RoundMode) -> Decimal {
+        // Far left of any digit a value can have, every scale rounds alike.
+        let scale = scale.clamp(-(self.coef.bits() as i64) - 2, PARSE_MAX_SCALE as i64);
+        let target = scale.max(0) as u32;
+        if scale >= self.scale as i64 {
+            return self.with_scale(target);
+        }
+        // Digits dropped from the coefficient: own scale minus target scale.
+        let drop = self.scale as i64 - scale;
+        let digits = self.coef.magnitude().to_string().len() as i64;
+        if drop > digits + 1 {
+            // |self| < 10^-scale / 10: rounds to 0, or to one unit away from zero.
+            let away = match mode {
+                RoundMode::Ceiling => self.coef.is_positive(),
+                RoundMode::Floor => self.coef.is_negative(),
+                RoundMode::HalfUp | RoundMode::Truncate => false,
+            };
+            return Decimal::unit_of(scale, away, self.coef.is_negative());
+        }
+        let div = pow10(drop as u32);
+        let (q, r) = self.coef.magnitude().div_rem(div.magnitude());
+        let (q, r) = (BigInt::from(q), BigInt::from(r));
+        let neg = self.coef.is_negative();
+        let up = match mode {
+            RoundMode::HalfUp => &r * 2u32 >= div,
+            RoundMode::Truncate => false,
+            RoundMode::Ceiling => !neg && !r.is_zero(),
+            RoundMode::Floor => neg && !r.is_zero(),
+        };
+        let q = if up { q + 1u32 } else { q };
+        let q = if neg { -q } else { q };
+        if scale >= 0 {
+            Decimal { coef: q, scale: target }
+        } else {
+            Decimal { coef: q * pow10((-scale) as u32), scale: 0 }
+        }
+    }
+
+    /// 0, or (`away`) one unit of 10^-scale with the sign `neg`, at `max(scale, 0)` digits.
+    fn unit_of(scale: i64, away: bool, neg: bool) -> Decimal {
+        let target = scale.clamp(0, PARSE_MAX_SCALE as i64) as u32;
+        if !away {
+            return Decimal { coef: BigInt::zero(), scale: target };
+        }
+        // A unit left of the point far beyond any DECIMAL's digits stays bounded.
+        let coef = if scale >= 0 { BigInt::from(1u32) } else { pow10(((-scale) as u64).min(2 * MAX_PRECISION as u64) as u32) };
+        Decimal { coef: if neg { -coef } else { coef }, scale: target }
+    }
+
+    /// `self % other` as MySQL's MOD: the remainder of the quotient truncated
+    /// toward zero, with the dividend's sign, at the larger of the two
+    /// scales; `None` when `other` is zero.
+    pub fn rem(&self, other: &Decimal) -> Option<Decimal> {
+        if other.coef.is_zero() {
+            return None;
+        }
+        let (a, b, scale) = self.aligned(other);
+        // BigInt's % truncates toward zero: the remainder has the dividend's sign.
+        Some(Decimal { coef: a % b, scale })
+    }
+
+    /// `self DIV other`: the quotient truncated toward zero, as an integer
+    /// (scale 0); `None` when `other` is zero.
+    pub fn div_trunc(&self, other: &Decimal) -> Option<Decimal> {
+        if other.coef.is_zero() {
+            return None;
+        }
+        let (a, b, _) = self.aligned(other);
+        Some(Decimal { coef: a / b, scale: 0 })
+    }
+
+    pub fn abs(&self) -> Decimal {
+        Decimal { coef: self.coef.abs(), scale: self.scale }
+    }
+
+    /// -1, 0 or 1.
+    pub fn signum(&self) -> i64 {
+        match self.coef.sign() {
+            Sign::Minus => -1,
+            Sign::NoSign => 0,
+            Sign::Plus => 1,
+        }
+    }
+
+    /// The value as a DECIMAL(precision, scale) holds it: rounded half away
+    /// from zero to `scale`, and, when that does not fit, the largest value
+    /// of the type with the value's sign (the bool says it was clipped), as
+    /// MySQL's CAST and non-strict stores do.
+    pub fn fit(&self, precision: u32, scale: u32) -> (Decimal, bool) {
+        let precision = precision.clamp(1, MAX_PRECISION);
+        let scale = scale.min(precision);
+        let r = self.round(scale);
+        if r.int_digits() <= precision - scale {
+            return (r, false);
+        }
+        let max = pow10(precision) - 1u32;
+        (Decimal { coef: if r.is_negative() { -max } else { max }, scale }, true)
+    }
+
+    /// The value as u64 when it is an integer in u64's range.
+    pub fn to_u64_exact(&self) -> Option<u64> {
+        if self.scale != 0 && !(&self.coef % pow10(self.scale)).is_zero() {
+            return None;
+        }
+        u64::try_from(&self.coef / pow10(self.scale)).ok()
+    }
+
+    /// The value as i64 when it is an integer in i64's range.
+    pub fn to_i64_exact(&self) -> Option<i64> {
+        if self.scale != 0 && !(&self.coef % pow10(self.scale)).is_zero() {
+            return None;
+        }
+        i64::try_from(&self.coef / pow10(self.scale)).ok()
     }
 
     /// The value as f64 (nearest).
@@ -453,6 +585,44 @@ mod tests {
         assert_eq!(d("1").div_internal(&d("0.0000000001")).unwrap().to_string(), "10000000000.000000000000000000");
         let big = d("99999999999999999999999999999999999.999999999999999999999999999999");
         assert_eq!(big.add(&d("0.000000000000000000000000000001")).to_string(), "100000000000000000000000000000000000.000000000000000000000000000000");
+    }
+
+    #[test]
+    fn round_truncate_floor_ceiling_mod_div() {
+        let r = |x: &str, s: i64, m: RoundMode| d(x).round_to(s, m).to_string();
+        assert_eq!(r("10.25", 1, RoundMode::HalfUp), "10.3");
+        assert_eq!(r("-10.25", 1, RoundMode::HalfUp), "-10.3");
+        assert_eq!(r("10.25", 1, RoundMode::Truncate), "10.2");
+        assert_eq!(r("10.25", 5, RoundMode::HalfUp), "10.25000");
+        assert_eq!(r("15", -1, RoundMode::HalfUp), "20");
+        assert_eq!(r("-3.10", -1, RoundMode::HalfUp), "0");
+        assert_eq!(r("12345", -2, RoundMode::HalfUp), "12300");
+        assert_eq!(r("-99", -2, RoundMode::HalfUp), "-100");
+        assert_eq!(r("18446744073709551615", -1, RoundMode::HalfUp), "18446744073709551620");
+        assert_eq!(r("-3.10", 0, RoundMode::Floor), "-4");
+        assert_eq!(r("-3.10", 0, RoundMode::Ceiling), "-3");
+        assert_eq!(r("10.25", 0, RoundMode::Ceiling), "11");
+        assert_eq!(r("0.0000001", 0, RoundMode::Ceiling), "1");
+        assert_eq!(r("-0.0000001", 0, RoundMode::Floor), "-1");
+        assert_eq!(r("-0.0000001", 0, RoundMode::Ceiling), "0");
+        assert_eq!(r("5", i64::MIN, RoundMode::HalfUp), "0");
+        assert_eq!(r("5", i64::MAX, RoundMode::HalfUp).len(), 72);
+        assert_eq!(d("10.25").rem(&d("3")).unwrap().to_string(), "1.25");
+        assert_eq!(d("-3.10").rem(&d("3")).unwrap().to_string(), "-0.10");
+        assert_eq!(d("7").rem(&d("-3.10")).unwrap().to_string(), "0.80");
+        assert!(d("7").rem(&d("0.00")).is_none());
+        assert_eq!(d("10.25").div_trunc(&d("0.7")).unwrap().to_string(), "14");
+        assert_eq!(d("-3.10").div_trunc(&d("3")).unwrap().to_string(), "-1");
+        assert!(d("1").div_trunc(&d("0")).is_none());
+        assert_eq!(d("123.456").fit(4, 2), (d("99.99"), true));
+        assert_eq!(d("-123.456").fit(4, 2), (d("-99.99"), true));
+        assert_eq!(d("1.005").fit(5, 2), (d("1.01"), false));
+        assert_eq!(d("18446744073709551615").to_u64_exact(), Some(u64::MAX));
+        assert_eq!(d("18446744073709551616").to_u64_exact(), None);
+        assert_eq!(d("5.00").to_i64_exact(), Some(5));
+        assert_eq!(d("5.01").to_i64_exact(), None);
+        assert_eq!(d("-0.5").signum(), -1);
+        assert_eq!(d("-0.5").abs().to_string(), "0.5");
     }
 
     #[test]
