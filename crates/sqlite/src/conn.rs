@@ -139,7 +139,11 @@ impl Stmt {
                 V::Null => ffi::sqlite3_bind_null(s, i),
                 V::Int(n) => ffi::sqlite3_bind_int64(s, i, *n),
                 V::UInt(n) if *n <= i64::MAX as u64 => ffi::sqlite3_bind_int64(s, i, *n as i64),
-                V::UInt(n) => ffi::sqlite3_bind_double(s, i, *n as f64),
+                // Above 2^63-1: its digits (a BIGINT UNSIGNED column stores them as text).
+                V::UInt(n) => {
+                    let t = n.to_string();
+                    ffi::sqlite3_bind_text(s, i, t.as_ptr() as *const _, t.len() as c_int, ffi::SQLITE_TRANSIENT())
+                }
                 V::Float(f) => ffi::sqlite3_bind_double(s, i, *f as f64),
                 V::Double(f) => ffi::sqlite3_bind_double(s, i, *f),
                 V::Bytes(b) => ffi::sqlite3_bind_text(s, i, b.as_ptr() as *const _, b.len() as c_int, ffi::SQLITE_TRANSIENT()),

@@ -32,7 +32,7 @@ use super::schema::{ColumnDef, Default_, ForeignKey, IndexDef, TableDef};
 pub use alter::apply_alter;
 pub use column_parser::{column_def, default_collation_for};
 pub use definition::{empty_def, finish_def};
-pub use generate::{implicit_default, sqlite_collation, sqlite_create_index, sqlite_create_table, sqlite_triggers, storage_affinity};
+pub use generate::{implicit_default, is_rowid_column, sqlite_collation, sqlite_create_index, sqlite_create_table, sqlite_triggers, storage_affinity};
 pub use parser::parse;
 
 pub const DEFAULT_COLLATION: &str = "utf8mb4_general_ci";

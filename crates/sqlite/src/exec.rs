@@ -294,6 +294,9 @@ impl EngineSession for SqliteSession {
         conn.begin_call(ctx, lock_wait);
         let st = &conn.cache.get(&key).expect("checked").stmt;
         let r = stream_rows(conn, st, ffi::SQLITE_ROW, &meta, sink, &key, &mut self.rows_found);
+        if conn.counters.noted.load(std::sync::atomic::Ordering::Relaxed) {
+            run_dml::raise_notes(ctx, &conn.counters);
+        }
         conn.end_call();
         match r {
             Ok(Outcome::Paused) => {

@@ -14,8 +14,10 @@
 //! arithmetic and date-text parsing are turnstile-sqltext's too (`civil`,
 //! `temporal`), as is UNHEX; the result size limit is turnstile-engine's
 //! (`limits`).
-//! Exact DECIMAL (the `ts_dec` collation and store function, the arithmetic
-//! and SUM/AVG the rewriter writes for DECIMAL expressions) is decimal.rs.
+//! Exact DECIMAL (the `ts_dec` collation and store function, the arithmetic,
+//! rounding, CAST and SUM/AVG the rewriter writes for DECIMAL expressions) is
+//! decimal.rs; BIGINT UNSIGNED above 2^63-1 (stored as text, compared and
+//! computed exactly) is unsigned.rs.
 //! String functions that hand back their arguments' bytes live in bytes.rs
 //! (MySQL strings need not be UTF-8; none may be changed or panic). No
 //! function panics on any input: a variadic one checks its argument count
@@ -36,6 +38,7 @@ mod decimal;
 mod ext;
 mod fit;
 mod temporal;
+mod unsigned;
 
 pub use bytes::substring_index;
 use bytes::{need, Out};
@@ -565,7 +568,8 @@ pub fn register(db: &Connection, counters: Arc<Counters>, home: Option<String>) 
     })?;
     // ---- strings (the ones that return their arguments' bytes: bytes.rs)
     bytes::register(db)?;
-    decimal::register(db, dec_counters)?;
+    decimal::register(db, dec_counters.clone())?;
+    unsigned::register(db, dec_counters)?;
     reg(db, "space", 1, true, |ctx| Ok(int(&ctx.get_raw(0)).map_or(SV::Null, |n| SV::Text(" ".repeat(n.clamp(0, 1 << 20) as usize)))))?;
     reg(db, "locate", -1, true, |ctx| {
         need(ctx, 2, "locate")?;

@@ -44,7 +44,7 @@ fn sqlite_literal_default(col: &ColumnDef) -> Option<String> {
 /// Collation name registered on every connection for a MySQL collation
 /// (DECIMAL: `ts_dec`, the numeric order of its stored text).
 pub fn sqlite_collation(col: &ColumnDef) -> &'static str {
-    if col.base == Base::Decimal {
+    if col.base == Base::Decimal || crate::rewrite::is_wide_unsigned(col) {
         "ts_dec"
     } else if !col.base.is_text() {
         "BINARY"
@@ -58,9 +58,14 @@ pub fn sqlite_collation(col: &ColumnDef) -> &'static str {
 /// The SQLite type (and so affinity) a column is declared with. DECIMAL is
 /// TEXT: its exact canonical text, ordered by the `ts_dec` collation
 /// (functions/decimal.rs); every value stored goes through `ts_dec`
-/// (rewrite/store.rs), which rounds it to the column's scale and checks its range.
+/// (rewrite/store.rs), which rounds it to the column's scale and checks its
+/// range. BIGINT UNSIGNED is ANY with `ts_dec`: an INTEGER up to 2^63-1, the
+/// decimal text of a larger value (functions/unsigned.rs), except where it
+/// is the table's rowid (`is_rowid_column`), which holds only INTEGERs.
 pub fn storage_affinity(col: &ColumnDef) -> &'static str {
-    if col.base.is_integer() {
+    if crate::rewrite::is_wide_unsigned(col) && !col.auto_increment {
+        "ANY"
+    } else if col.base.is_integer() {
         "INTEGER"
     } else if matches!(col.base, Base::Float | Base::Double) {
         "REAL"
@@ -69,10 +74,18 @@ pub fn storage_affinity(col: &ColumnDef) -> &'static str {
     }
 }
 
+/// Is `col` the table's rowid: the one column of an integer PRIMARY KEY
+/// (SQLite's INTEGER PRIMARY KEY), which holds only 64-bit signed integers?
+/// A BIGINT UNSIGNED key is one only with AUTO_INCREMENT (which needs the
+/// rowid); otherwise it is an ANY column with its full range.
+pub fn is_rowid_column(def: &TableDef, col: &ColumnDef) -> bool {
+    def.primary.len() == 1 && def.primary[0].eq_ignore_ascii_case(&col.name) && col.base.is_integer() && col.base != Base::Bit && col.base != Base::Year && storage_affinity(col) == "INTEGER"
+}
+
 /// CREATE TABLE for SQLite. `schema` is `main`, `temp` or an attached name.
 pub fn sqlite_create_table(def: &TableDef, schema: &str, name: &str) -> String {
     let mut parts: Vec<String> = Vec::new();
-    let rowid_pk = def.primary.len() == 1 && def.column(&def.primary[0]).is_some_and(|c| c.base.is_integer() && c.base != Base::Bit && c.base != Base::Year);
+    let rowid_pk = def.primary.len() == 1 && def.column(&def.primary[0]).is_some_and(|c| is_rowid_column(def, c));
     for col in &def.columns {
         let q = sq_ident(&col.name);
         let storage = storage_affinity(col);
@@ -83,7 +96,7 @@ pub fn sqlite_create_table(def: &TableDef, schema: &str, name: &str) -> String {
                 s.push_str(" AUTOINCREMENT");
             }
         }
-        if storage == "TEXT" {
+        if storage == "TEXT" || storage == "ANY" {
             s.push_str(" COLLATE ");
             s.push_str(sqlite_collation(col));
         }

@@ -4,6 +4,7 @@
 
 use crate::conn::{Cached, ColMeta, Conn, Conv, Stmt};
 use crate::errors;
+use crate::rewrite::ItemType;
 use crate::schema::{Base, ColumnDef, TableDef};
 use rusqlite::ffi;
 use std::sync::Arc;
@@ -95,12 +96,13 @@ fn convert(st: &Stmt, i: usize, conv: Conv, ty: std::os::raw::c_int) -> Value {
         Conv::Int => match ty {
             ffi::SQLITE_INTEGER => Value::Int(st.int64(i)),
             ffi::SQLITE_FLOAT => Value::Int(st.double(i).round() as i64),
-            _ => Value::Bytes(st.bytes(i).to_vec()),
+            _ => integer_text(st.bytes(i), false),
         },
+        // A BIGINT UNSIGNED above 2^63-1 is stored as its text (ddl/generate.rs).
         Conv::UInt => match ty {
             ffi::SQLITE_INTEGER => Value::UInt(st.int64(i) as u64),
             ffi::SQLITE_FLOAT => Value::UInt(st.double(i).round() as u64),
-            _ => Value::Bytes(st.bytes(i).to_vec()),
+            _ => integer_text(st.bytes(i), true),
         },
         Conv::Double => match ty {
             ffi::SQLITE_INTEGER | ffi::SQLITE_FLOAT => Value::Double(st.double(i)),
@@ -145,6 +147,18 @@ fn convert(st: &Stmt, i: usize, conv: Conv, ty: std::os::raw::c_int) -> Value {
     }
 }
 
+/// An integer column's value that SQLite holds as text (a BIGINT UNSIGNED
+/// above 2^63-1, an exact function's integer result): the number when it
+/// is one, so the binary protocol sends its 8 bytes; the text otherwise.
+fn integer_text(b: &[u8], unsigned: bool) -> Value {
+    let t = std::str::from_utf8(b).unwrap_or("");
+    match (unsigned, t.parse::<u64>(), t.parse::<i64>()) {
+        (true, Ok(u), _) => Value::UInt(u),
+        (_, _, Ok(i)) => Value::Int(i),
+        _ => Value::Bytes(b.to_vec()),
+    }
+}
+
 /// A DECIMAL's stored text as MySQL shows it: with exactly `scale` digits
 /// after the point. Stored values have that form already (`ts_dec`), and go
 /// out as they are; a value that came another way (a table rebuilt from
@@ -161,12 +175,26 @@ fn decimal_text(b: &[u8], scale: u8) -> Vec<u8> {
     }
 }
 
-/// The result column of a select item computed exactly as DECIMAL of type `t`.
-fn decimal_item(name: &str, t: turnstile_sqltext::decimal::DecType) -> (Column, Conv) {
-    let mut c = Column::computed(name, coltype::NEWDECIMAL);
-    c.decimals = t.scale as u8;
-    c.length = t.display_length();
-    (c, Conv::Decimal(t.scale as u8))
+/// The result column of a select item the rewriter typed (`ItemType`): a
+/// DECIMAL computed exactly, or an integer MySQL gives a length and a type
+/// (DIV, CEIL, BIGINT UNSIGNED arithmetic...).
+fn typed_item(name: &str, t: ItemType) -> (Column, Conv) {
+    match t {
+        ItemType::Decimal(t) => {
+            let mut c = Column::computed(name, coltype::NEWDECIMAL);
+            c.decimals = t.scale as u8;
+            c.length = t.display_length();
+            (c, Conv::Decimal(t.scale as u8))
+        }
+        ItemType::Int { length, unsigned, wide } => {
+            let mut c = Column::computed(name, if wide { coltype::LONGLONG } else { coltype::LONG });
+            c.length = length;
+            if unsigned {
+                c.flags |= colflag::UNSIGNED;
+            }
+            (c, if unsigned { Conv::UInt } else { Conv::Int })
+        }
+    }
 }
 
 fn conv_of(col: &ColumnDef) -> Conv {
@@ -189,8 +217,15 @@ fn mysql_item_name(text: &str) -> String {
         Ok(t) => t,
         Err(_) => return text.to_string(),
     };
-    let idents = toks.iter().all(|t| t.ident().is_some() || t.is_op("."));
-    if idents && !toks.is_empty() {
+    // A string literal is named by its value.
+    if let [t] = &toks[..] {
+        if let turnstile_sqltext::lex::Tok::Str(b) = &t.tok {
+            return String::from_utf8_lossy(b).into_owned();
+        }
+    }
+    // `c`, `t.c`, `db.t.c` name the column; `x DIV i` is words too, but no name.
+    let idents = toks.iter().enumerate().all(|(k, t)| if k % 2 == 0 { t.ident().is_some() } else { t.is_op(".") });
+    if idents && toks.len() % 2 == 1 {
         return toks.last().and_then(|t| t.ident()).unwrap_or(text).to_string();
     }
     text.to_string()
@@ -259,9 +294,13 @@ pub(super) fn column_meta(conn: &Conn, entry: &Cached, have_row: bool) -> (ColMe
             tables.iter().find_map(|t| t.column(a).cloned())
         };
         let vt = if have_row { st.column_type(i) } else { 0 };
-        let exact = entry.rw.item_types.get(i).copied().flatten().filter(|_| items_ok);
+        // By position; with a `*` in the list, by the column's name.
+        let exact = match items_ok {
+            true => entry.rw.item_types.get(i).and_then(|t| t.as_ref().map(|t| t.1)),
+            false => entry.rw.item_types.iter().flatten().find(|t| t.0 == name).map(|t| t.1),
+        };
         let (mut c, conv) = match func.as_str() {
-            _ if exact.is_some() => decimal_item(&name, exact.expect("checked")),
+            _ if exact.is_some() => typed_item(&name, exact.expect("checked")),
             "COUNT" => (Column::computed(&name, coltype::LONGLONG), Conv::Int),
             "SUM" | "AVG" => {
                 let extra = if func == "AVG" { 4 } else { 0 };

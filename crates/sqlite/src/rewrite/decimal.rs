@@ -1,60 +1,90 @@
-//! DECIMAL expressions: MySQL's exact arithmetic, written as calls of the
-//! engine's decimal functions before the statement is translated.
+//! Exact numbers: MySQL's DECIMAL and BIGINT UNSIGNED arithmetic, written
+//! as calls of the engine's exact functions before the statement is
+//! translated.
 //!
 //! SQLite computes `+ - * /` in 64-bit integers or doubles, so `amt * 3`
-//! with amt 0.10 would be 0.30000000000000004. This pass finds the runs of
-//! arithmetic whose MySQL type is DECIMAL (an operand is a DECIMAL column, a
-//! decimal literal such as `0.10`, SUM/AVG of DECIMAL, or a `/` of exact
-//! numbers) and writes them as `ts_dadd/ts_dsub/ts_dmul/ts_ddiv(a, b)`, SUM
-//! and AVG of a DECIMAL as `ts_dsum/ts_davg` (functions/decimal.rs); each
-//! computes exactly (a quotient with the digits MariaDB keeps). The result
-//! is MySQL text again, which the translator then translates as usual.
+//! with amt 0.10 would be 0.30000000000000004, `x % 3` cuts x to an integer
+//! and a BIGINT UNSIGNED above 2^63-1 (stored as text, ddl/generate.rs)
+//! would become a double. This pass finds the runs of arithmetic whose
+//! MySQL type is exact (an operand is a DECIMAL or BIGINT UNSIGNED column,
+//! a decimal literal such as `0.10`, an integer literal above 2^63-1, SUM/AVG
+//! of DECIMAL, or a `/` of exact numbers) and writes them as
+//! `ts_dadd/ts_dsub/ts_dmul/ts_ddiv/ts_dmod/ts_ddivi(a, b)` (DECIMAL) and
+//! `ts_uop(a, b, op, text)` (BIGINT UNSIGNED, MySQL's 1690 on overflow);
+//! SUM and AVG of a DECIMAL as `ts_dsum/ts_davg` (also as window
+//! functions), and the functions of an exact argument MySQL keeps exact
+//! (ROUND, TRUNCATE, CEIL, FLOOR, ABS, SIGN, CAST AS DECIMAL, GREATEST,
+//! LEAST, COALESCE, IFNULL, IF, CASE, MIN, MAX: `exact_calls.rs`) with
+//! MySQL's result types. The result is MySQL text again, which the
+//! translator then translates as usual.
 //!
 //! Where the value is what the client sees (an item of a top-level select
-//! list) it is rounded to the scale MySQL gives the expression (`DecType`,
-//! `ts_dval(x, scale)`) and stays text, with the `ts_dec` collation so ORDER
-//! BY its alias sorts numerically; its type goes to the result metadata
-//! (`Rewritten::item_types`). Where it is stored (UPDATE SET, VALUES, INSERT
-//! ... SELECT) it stays exact text for `ts_dec`. Anywhere else (WHERE, ORDER
-//! BY, function arguments) it becomes a double, computed exactly and rounded
-//! once, so SQLite compares it as a number. A decimal literal with more
-//! digits than a double keeps is written as its text, so that compared with
-//! a DECIMAL column (TEXT, `ts_dec`) it compares exactly.
+//! list) a DECIMAL is rounded to the scale MySQL gives the expression
+//! (`DecType`, `ts_dval(x, scale)`) and stays text, with the `ts_dec`
+//! collation so ORDER BY its alias sorts numerically; its type goes to the
+//! result metadata (`Rewritten::item_types`, `ItemType`). Where it is stored
+//! (UPDATE SET, VALUES, INSERT ... SELECT) it stays exact text. Anywhere
+//! else (WHERE, ORDER BY, function arguments) a DECIMAL becomes a double,
+//! computed exactly and rounded once, so SQLite compares it as a number. A
+//! decimal literal with more digits than a double keeps is written as its
+//! text, so that compared with a DECIMAL column (TEXT, `ts_dec`) it
+//! compares exactly; a value compared with a BIGINT UNSIGNED column goes
+//! through `ts_u64v`, which gives it the column's stored form.
 //!
 //! Conservative by design: a run with an operand whose type is not known
-//! (a parameter, a string, an unknown function or column, `%`, DIV) is left
-//! to SQLite as before, and so is a run an operator outside it binds to.
+//! (a parameter, a string, an unknown function or column) is left to
+//! SQLite as before, and so is a run an operator outside it binds to.
 
 use super::Resolver;
 use crate::schema::{Base, TableDef};
 use std::sync::Arc;
+use turnstile_engine::SqlError;
 use turnstile_sqltext::decimal::DecType;
 use turnstile_sqltext::lex::{self, Tok, Token};
 
 /// An operand's or a run's MySQL type, as far as this pass needs it.
 #[derive(Debug, Clone, Copy, PartialEq)]
-enum Ty {
-    /// An exact integer of this many digits.
+pub(super) enum Ty {
+    /// An exact integer of this many digits, in BIGINT's range.
     Int(u32),
+    /// A BIGINT UNSIGNED (0 to 2^64-1): its arithmetic is checked.
+    UBig,
     Dec(DecType),
     Double,
+    /// The NULL literal: in COALESCE, IF and CASE it takes the others' type.
+    Null,
     /// Anything else, or not known: the run is left alone.
     Other,
 }
 
 impl Ty {
-    fn dec(self) -> Option<DecType> {
+    pub(super) fn dec(self) -> Option<DecType> {
         match self {
             Ty::Int(d) => Some(DecType::integer(d)),
+            Ty::UBig => Some(DecType::integer(20)),
             Ty::Dec(t) => Some(t),
             _ => None,
         }
     }
+
+    fn exact(self) -> bool {
+        self.dec().is_some()
+    }
+}
+
+/// The type of a select item this pass computed, for the result metadata.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ItemType {
+    /// NEWDECIMAL with this precision and scale.
+    Decimal(DecType),
+    /// An integer of at most `length` characters: a BIGINT (LONGLONG) when
+    /// `wide`, else an INT (LONG).
+    Int { length: u32, unsigned: bool, wide: bool },
 }
 
 /// A parsed run of arithmetic: token ranges and what they compute.
 #[derive(Debug)]
-enum Node {
+pub(super) enum Node {
     /// An operand that is one token range [s, e): literal, column, call, `(run)`.
     Leaf {
         s: usize,
@@ -75,24 +105,47 @@ enum Node {
 }
 
 #[derive(Debug)]
-enum LeafKind {
-    /// A decimal literal: written as its text (a string), so no digit is lost.
+pub(super) enum LeafKind {
+    /// A decimal literal (or an integer one beyond BIGINT): written as its
+    /// text (a string), so no digit is lost.
     DecLiteral,
     Plain,
+    /// A BIGINT UNSIGNED column (its table's database and its name, for messages).
+    Unsigned(String),
     /// `( run )`: the inner run, written without the parentheses.
     Paren(Box<Node>),
-    /// SUM or AVG of a DECIMAL (`avg`), over the run at tokens [s, e).
-    DecAggregate {
-        avg: bool,
-        arg: Box<Node>,
-    },
-    /// SUM or AVG of integers: SQLite's own (exact for SUM; AVG is rounded
-    /// to its scale on the way out), typed DECIMAL as MySQL types it.
+    /// SUM or AVG of integers, MIN or MAX of a DECIMAL column over a window:
+    /// SQLite's own (exact for SUM; AVG is rounded to its scale on the way
+    /// out), typed DECIMAL as MySQL types it.
     IntAggregate,
+    /// Text put together from the client's tokens and generated runs (a
+    /// call computed exactly, CASE, ...); `int_length`: the display length
+    /// MySQL gives an integer result and whether it is a BIGINT (else INT)
+    /// MySQL gives an integer result.
+    Pieces {
+        pieces: Vec<Piece>,
+        int_length: Option<(u32, bool)>,
+    },
+}
+
+/// A part of a `LeafKind::Pieces` text.
+#[derive(Debug)]
+pub(super) enum Piece {
+    /// The client's tokens [s, e), as they are.
+    Text(usize, usize),
+    Raw(String),
+    /// A run, exact (a DECIMAL's text) or as a double.
+    Run(Node, Want),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(super) enum Want {
+    Exact,
+    Double,
 }
 
 impl Node {
-    fn ty(&self) -> Ty {
+    pub(super) fn ty(&self) -> Ty {
         match self {
             Node::Leaf { ty, .. } | Node::Bin { ty, .. } | Node::Neg { ty, .. } => *ty,
         }
@@ -110,64 +163,95 @@ enum Place {
     Other,
 }
 
-/// The result of the pass: the new MySQL text and the DECIMAL type of each
-/// item of the first top-level select list (None: not a DECIMAL expression).
+/// The result of the pass: the new MySQL text and the result column name and
+/// type of each item of the first top-level select list (None: not one this
+/// pass computed).
 pub(super) struct DecimalRewrite {
     pub sql: String,
-    pub item_types: Vec<Option<DecType>>,
+    pub item_types: Vec<Option<(String, ItemType)>>,
 }
 
-struct Pass<'a> {
-    sql: &'a str,
-    toks: &'a [Token],
-    tables: Vec<Arc<TableDef>>,
+/// A table the statement names, with the database it is in (for messages).
+pub(super) struct Named {
+    pub def: Arc<TableDef>,
+    pub db: String,
+}
+
+pub(super) struct Pass<'a> {
+    pub(super) sql: &'a str,
+    pub(super) toks: &'a [Token],
+    pub(super) tables: Vec<Named>,
     /// (first token, end token, replacement text), in order, not overlapping.
     edits: Vec<(usize, usize, String)>,
-    item_types: Vec<Option<DecType>>,
+    item_types: Vec<Option<(String, ItemType)>>,
     changed: bool,
+    /// The first error found (a CAST to an impossible DECIMAL).
+    pub(super) error: std::cell::RefCell<Option<SqlError>>,
 }
 
 /// Does the statement have anything this pass could rewrite: a decimal
-/// literal, a `/`, or a DECIMAL column of a table it names?
-fn worth_a_look(toks: &[Token], tables: &[Arc<TableDef>]) -> bool {
-    toks.iter().any(|t| t.is_op("/") || matches!(&t.tok, Tok::Number(n) if is_decimal_literal(n))) || tables.iter().any(|d| d.columns.iter().any(|c| c.base == Base::Decimal))
+/// literal or one beyond BIGINT, a `/`, `%`, DIV or MOD, or a DECIMAL or
+/// BIGINT UNSIGNED column of a table it names?
+fn worth_a_look(toks: &[Token], tables: &[Named]) -> bool {
+    let token = |t: &Token| match &t.tok {
+        Tok::Number(n) => is_decimal_literal(n) || is_big_integer(n),
+        Tok::Op(o) => matches!(&**o, "/" | "%"),
+        Tok::Word(w) => w.eq_ignore_ascii_case("DIV") || w.eq_ignore_ascii_case("MOD"),
+        _ => false,
+    };
+    toks.iter().any(token) || tables.iter().any(|n| n.def.columns.iter().any(|c| c.base == Base::Decimal || is_wide_unsigned(c)))
+}
+
+/// A BIGINT UNSIGNED column, whose values above 2^63-1 are stored as text.
+pub fn is_wide_unsigned(c: &crate::schema::ColumnDef) -> bool {
+    c.base == Base::BigInt && c.unsigned
 }
 
 fn is_decimal_literal(n: &str) -> bool {
     n.contains('.') && !n.contains(['e', 'E']) && lex::hybrid_bytes(n).is_none()
 }
 
+/// An integer literal beyond BIGINT's range (a BIGINT UNSIGNED or a DECIMAL in MySQL).
+fn is_big_integer(n: &str) -> bool {
+    n.bytes().all(|b| b.is_ascii_digit()) && n.parse::<i64>().is_err()
+}
+
 /// The tables a statement names (any word that names one; `db.t` too).
-fn named_tables(toks: &[Token], resolver: &dyn Resolver) -> Vec<Arc<TableDef>> {
-    let mut out: Vec<Arc<TableDef>> = Vec::new();
+fn named_tables(toks: &[Token], resolver: &dyn Resolver) -> Vec<Named> {
+    let mut out: Vec<Named> = Vec::new();
     for (i, t) in toks.iter().enumerate() {
         let Some(w) = t.ident() else { continue };
         if i > 0 && toks[i - 1].is_op(".") {
             continue;
         }
-        let def = if toks.get(i + 1).is_some_and(|n| n.is_op(".")) { toks.get(i + 2).and_then(|n| n.ident()).and_then(|n| resolver.table(Some(w), n)) } else { resolver.table(None, w) };
+        let qualified = toks.get(i + 1).is_some_and(|n| n.is_op("."));
+        let (db, def) = if qualified { (Some(w), toks.get(i + 2).and_then(|n| n.ident()).and_then(|n| resolver.table(Some(w), n))) } else { (None, resolver.table(None, w)) };
         if let Some(d) = def {
-            if !out.iter().any(|o| Arc::ptr_eq(o, &d)) {
-                out.push(d);
+            if !out.iter().any(|o| Arc::ptr_eq(&o.def, &d)) {
+                let db = db.or(resolver.home()).unwrap_or("").to_string();
+                out.push(Named { def: d, db });
             }
         }
     }
     out
 }
 
-/// Rewrite the DECIMAL arithmetic of `sql` (tokens `toks`, one statement).
+/// Rewrite the exact arithmetic of `sql` (tokens `toks`, one statement).
 /// `None` when there is none (the statement is translated as it is).
-pub(super) fn rewrite_decimal(sql: &str, toks: &[Token], kind: super::Kind, resolver: &dyn Resolver) -> Option<DecimalRewrite> {
+pub(super) fn rewrite_decimal(sql: &str, toks: &[Token], kind: super::Kind, resolver: &dyn Resolver) -> Result<Option<DecimalRewrite>, SqlError> {
     let tables = named_tables(toks, resolver);
     if !worth_a_look(toks, &tables) {
-        return None;
+        return Ok(None);
     }
-    let mut pass = Pass { sql, toks, tables, edits: Vec::new(), item_types: Vec::new(), changed: false };
+    let mut pass = Pass { sql, toks, tables, edits: Vec::new(), item_types: Vec::new(), changed: false, error: Default::default() };
     pass.statement(kind);
-    if !pass.changed {
-        return None;
+    if let Some(e) = pass.error.take() {
+        return Err(e);
     }
-    Some(DecimalRewrite { sql: pass.splice(), item_types: pass.item_types })
+    if !pass.changed && pass.item_types.iter().all(Option::is_none) {
+        return Ok(None);
+    }
+    Ok(Some(DecimalRewrite { sql: pass.splice(), item_types: pass.item_types }))
 }
 
 /// Binary arithmetic operators of a run, by binding: (op, precedence).
@@ -182,7 +266,7 @@ fn arith_op(t: &Token) -> Option<(&'static str, u8)> {
             _ => None,
         },
         Tok::Word(w) if w.eq_ignore_ascii_case("DIV") => Some(("DIV", 2)),
-        Tok::Word(w) if w.eq_ignore_ascii_case("MOD") => Some(("MOD", 2)),
+        Tok::Word(w) if w.eq_ignore_ascii_case("MOD") => Some(("%", 2)),
         _ => None,
     }
 }
@@ -192,6 +276,10 @@ fn arith_op(t: &Token) -> Option<(&'static str, u8)> {
 fn binds_neighbour(t: &Token) -> bool {
     arith_op(t).is_some() || ["^", "|", "&", "<<", ">>", "~", "!", "."].iter().any(|o| t.is_op(o)) || t.is_kw("COLLATE") || t.is_kw("INTERVAL")
 }
+
+/// Comparison operators: a BIGINT UNSIGNED column's other operand goes
+/// through `ts_u64v`.
+const COMPARISONS: &[&str] = &["=", "<>", "!=", "<", ">", "<=", ">=", "<=>"];
 
 impl Pass<'_> {
     /// Walk the statement: select lists, SET lists and VALUES rows are
@@ -231,6 +319,9 @@ impl Pass<'_> {
                 set_depth = None;
             } else if t.is_kw("VALUES") || t.is_kw("VALUE") {
                 values_depth = Some(depth + 1);
+            } else if self.compared_unsigned(i) {
+                i += 1;
+                continue;
             } else if let Some(end) = self.try_run(i, self.place_at(i, depth, set_depth, values_depth)) {
                 i = end;
                 continue;
@@ -265,7 +356,8 @@ impl Pass<'_> {
             let end = item_end(toks, start);
             let ty = self.item(start, end, place);
             if record {
-                self.item_types.push(ty);
+                let name = super::column_names::result_name(self.sql, toks, start, end).unwrap_or_default();
+                self.item_types.push(ty.map(|t| (name, t)));
             }
             i = end;
             if i < toks.len() && toks[i].is_op(",") {
@@ -277,28 +369,15 @@ impl Pass<'_> {
     }
 
     /// One select item, tokens [s, e): rewritten whole for `place` when it
-    /// is a DECIMAL run (optionally with an alias), else its inner runs
-    /// for `Place::Other`. Returns its DECIMAL type.
-    fn item(&mut self, s: usize, e: usize, place: Place) -> Option<DecType> {
+    /// is a run this pass computes (optionally with an alias), else its
+    /// inner runs for `Place::Other`. Returns its type.
+    fn item(&mut self, s: usize, e: usize, place: Place) -> Option<ItemType> {
         let toks = self.toks;
         if s < e {
-            if let Some((Node::Leaf { kind: LeafKind::IntAggregate, ty: Ty::Dec(t), e: end, .. }, _)) = self.run(s, e) {
+            if let Some((node, end)) = self.run(s, e) {
                 let alias_follows = end == e || toks[end].is_kw("AS") || end + 1 == e && toks[end].ident().is_some();
                 if alias_follows && !self.neighbour_binds(s, end) {
-                    return Some(t);
-                }
-            }
-            if let Some((node, end)) = self.run(s, e).filter(|(node, _)| worth(node, true)) {
-                let alias_follows = end == e || toks[end].is_kw("AS") || end + 1 == e && toks[end].ident().is_some();
-                if alias_follows && !self.neighbour_binds(s, end) {
-                    if let Ty::Dec(t) = node.ty() {
-                        let text = self.gen(&node);
-                        let text = match place {
-                            Place::SelectItem => format!("ts_dval({}, {}) COLLATE ts_dec", text, t.scale),
-                            Place::Store => text,
-                            Place::Other => format!("CAST({} AS DOUBLE)", text),
-                        };
-                        self.edit(s, end, text);
+                    if let Some(t) = self.whole_item(&node, s, end, place) {
                         return Some(t);
                     }
                 }
@@ -308,10 +387,45 @@ impl Pass<'_> {
         None
     }
 
+    /// A select item that is the run `node` (tokens [s, end)), rewritten
+    /// for `place`; its type, or None when it is not one this pass types.
+    fn whole_item(&mut self, node: &Node, s: usize, end: usize, place: Place) -> Option<ItemType> {
+        if let (Node::Leaf { kind: LeafKind::IntAggregate, ty: Ty::Dec(t), .. }, _) = (node, place) {
+            return Some(ItemType::Decimal(*t));
+        }
+        if !worth(node, true) {
+            return None;
+        }
+        match node.ty() {
+            Ty::Dec(t) => {
+                let text = self.gen(node);
+                let text = match place {
+                    Place::SelectItem => format!("ts_dval({}, {}) COLLATE ts_dec", text, t.scale),
+                    Place::Store => text,
+                    Place::Other => format!("CAST({} AS DOUBLE)", text),
+                };
+                self.edit(s, end, text);
+                Some(ItemType::Decimal(t))
+            }
+            Ty::Int(_) | Ty::UBig | Ty::Double => {
+                if needs_gen(node) {
+                    let text = self.gen(node);
+                    self.edit(s, end, text);
+                }
+                int_item_type(node)
+            }
+            _ => None,
+        }
+    }
+
     /// Rewrite the runs inside tokens [s, e) for `Place::Other`.
     fn inner_runs(&mut self, s: usize, e: usize) {
         let mut i = s;
         while i < e {
+            if self.compared_unsigned(i) {
+                i += 1;
+                continue;
+            }
             match self.try_run(i, Place::Other) {
                 Some(end) => i = end,
                 None => i += 1,
@@ -319,10 +433,10 @@ impl Pass<'_> {
         }
     }
 
-    /// A DECIMAL run starting at token `i` rewritten for `place`, or else a
-    /// decimal literal with more digits than a double keeps written as its
-    /// text (compared with a DECIMAL column, it then compares exactly);
-    /// returns the token after it, or None when there is nothing to rewrite.
+    /// A run starting at token `i` rewritten for `place`, or else a decimal
+    /// literal with more digits than a double keeps written as its text
+    /// (compared with a DECIMAL column, it then compares exactly); returns
+    /// the token after it, or None when there is nothing to rewrite.
     fn try_run(&mut self, i: usize, place: Place) -> Option<usize> {
         if let Some(end) = self.try_arithmetic(i, place) {
             return Some(end);
@@ -350,14 +464,13 @@ impl Pass<'_> {
         if !worth(&node, false) || self.neighbour_binds(i, end) {
             return None;
         }
-        let Ty::Dec(_) = node.ty() else {
-            // Not DECIMAL as a whole: its parenthesized parts and calls may be.
-            return None;
-        };
         let text = self.gen(&node);
-        let text = match place {
-            Place::Store | Place::SelectItem => text,
-            Place::Other => format!("CAST({} AS DOUBLE)", text),
+        let text = match (node.ty(), place) {
+            (Ty::Dec(_), Place::Other) => format!("CAST({} AS DOUBLE)", text),
+            (Ty::Dec(_), _) => text,
+            (Ty::Int(_) | Ty::UBig | Ty::Double, _) if needs_gen(&node) => text,
+            // Not exact as a whole: its parenthesized parts and calls may be.
+            _ => return None,
         };
         self.edit(i, end, text);
         Some(end)
@@ -379,8 +492,16 @@ impl Pass<'_> {
 
     /// A run of arithmetic at token `i` (not past `to`): the parsed tree and
     /// the token after it. Precedence: unary minus, then `* / % DIV MOD`, then `+ -`.
-    fn run(&self, i: usize, to: usize) -> Option<(Node, usize)> {
+    pub(super) fn run(&self, i: usize, to: usize) -> Option<(Node, usize)> {
         self.binary(i, to, 1)
+    }
+
+    /// A run that covers exactly tokens [s, e).
+    pub(super) fn whole_run(&self, s: usize, e: usize) -> Option<Node> {
+        match self.run(s, e) {
+            Some((node, end)) if end == e && s < e => Some(node),
+            _ => None,
+        }
     }
 
     fn binary(&self, i: usize, to: usize, level: u8) -> Option<(Node, usize)> {
@@ -402,10 +523,19 @@ impl Pass<'_> {
         let t = self.toks.get(i).filter(|_| i < to)?;
         if t.is_op("-") {
             let (x, end) = self.unary(i + 1, to)?;
+            if let Node::Leaf { ty: Ty::UBig, kind: LeafKind::DecLiteral, s, .. } = x {
+                // -9223372036854775808 is a BIGINT; a larger literal a DECIMAL.
+                let digits = &self.sql[self.toks[s].start..self.toks[s].end];
+                let ty = if digits == "9223372036854775808" { Ty::Int(19) } else { Ty::Dec(DecType::of_literal(digits)) };
+                let kind = if ty == Ty::Int(19) { LeafKind::Plain } else { LeafKind::DecLiteral };
+                return Some((Node::Neg { x: Box::new(Node::Leaf { s, e: end, ty, kind }), ty }, end));
+            }
             let ty = match (x.ty(), &x) {
                 // `-0.5` is a literal of its own
                 (ty, Node::Leaf { kind: LeafKind::DecLiteral, .. }) => ty,
                 (Ty::Dec(d), _) => Ty::Dec(DecType::new(d.precision + 1, d.scale)),
+                // -u of a BIGINT UNSIGNED is a signed BIGINT (MySQL's 1690 past its range)
+                (Ty::UBig, _) => Ty::Other,
                 (other, _) => other,
             };
             return Some((Node::Neg { x: Box::new(x), ty }, end));
@@ -416,7 +546,7 @@ impl Pass<'_> {
         self.primary(i, to)
     }
 
-    /// An operand: a literal, a column (`c`, `t.c`, `db.t.c`), a call, `( run )`.
+    /// An operand: a literal, a column (`c`, `t.c`, `db.t.c`), a call, `( run )`, CASE.
     fn primary(&self, i: usize, to: usize) -> Option<(Node, usize)> {
         let toks = self.toks;
         let t = &toks[i];
@@ -425,6 +555,8 @@ impl Pass<'_> {
             Tok::Number(n) if lex::hybrid_bytes(n).is_some() => leaf(i + 1, Ty::Other, LeafKind::Plain),
             Tok::Number(n) if n.contains(['e', 'E']) => leaf(i + 1, Ty::Double, LeafKind::Plain),
             Tok::Number(n) if n.contains('.') => leaf(i + 1, Ty::Dec(DecType::of_literal(n)), LeafKind::DecLiteral),
+            Tok::Number(n) if n.parse::<u64>().is_ok_and(|v| v > i64::MAX as u64) => leaf(i + 1, Ty::UBig, LeafKind::DecLiteral),
+            Tok::Number(n) if is_big_integer(n) => leaf(i + 1, Ty::Dec(DecType::of_literal(n)), LeafKind::DecLiteral),
             Tok::Number(n) => leaf(i + 1, Ty::Int(n.trim_start_matches('0').len().max(1) as u32), LeafKind::Plain),
             Tok::Param | Tok::Str(_) | Tok::UserVar(_) | Tok::SysVar(..) => leaf(i + 1, Ty::Other, LeafKind::Plain),
             Tok::Op(o) if &**o == "(" => {
@@ -440,6 +572,8 @@ impl Pass<'_> {
                     _ => leaf(close + 1, Ty::Other, LeafKind::Plain),
                 }
             }
+            Tok::Word(w) if w.eq_ignore_ascii_case("NULL") => leaf(i + 1, Ty::Null, LeafKind::Plain),
+            Tok::Word(w) if w.eq_ignore_ascii_case("CASE") => self.case_expression(i, to),
             Tok::Word(_) | Tok::Quoted(_) => self.word_operand(i, to),
             _ => None,
         }
@@ -455,23 +589,10 @@ impl Pass<'_> {
             if close >= to {
                 return None;
             }
-            // A window function (`SUM(x) OVER (...)`) is SQLite's own, and no operand to wrap.
-            if toks.get(close + 1).is_some_and(|n| n.is_kw("OVER")) {
-                return None;
-            }
-            let agg = w.eq_ignore_ascii_case("SUM") || w.eq_ignore_ascii_case("AVG");
-            if agg {
-                if let Some((arg, end)) = self.run(i + 2, close).filter(|(_, end)| *end == close) {
-                    let avg = w.eq_ignore_ascii_case("AVG");
-                    return match arg.ty() {
-                        Ty::Dec(t) => leaf(close + 1, Ty::Dec(if avg { t.avg() } else { t.sum() }), LeafKind::DecAggregate { avg, arg: Box::new(arg) }),
-                        Ty::Int(d) if avg => leaf(end + 1, Ty::Dec(DecType::integer(d).avg()), LeafKind::IntAggregate),
-                        Ty::Int(d) => leaf(end + 1, Ty::Dec(DecType::integer(d).sum()), LeafKind::IntAggregate),
-                        _ => leaf(close + 1, Ty::Other, LeafKind::Plain),
-                    };
-                }
-            }
-            return leaf(close + 1, Ty::Other, LeafKind::Plain);
+            return match self.call(i, close, to) {
+                Some(found) => Some(found),
+                None => leaf(over_end(toks, close + 1, to).unwrap_or(close + 1), Ty::Other, LeafKind::Plain),
+            };
         }
         // `c`, `t.c`, `db.t.c`: the last part names the column.
         let mut end = i + 1;
@@ -486,22 +607,37 @@ impl Pass<'_> {
             }
         }
         let ty = self.column_type(name)?;
-        leaf(end, ty, LeafKind::Plain)
+        let kind = match ty {
+            Ty::UBig => LeafKind::Unsigned(self.qualified_column(name)),
+            _ => LeafKind::Plain,
+        };
+        leaf(end, ty, kind)
+    }
+
+    /// `db`.`t`.`c` for the column `name` of the statement's tables, as
+    /// MariaDB names a column in a message.
+    fn qualified_column(&self, name: &str) -> String {
+        let q = |s: &str| format!("`{}`", s.replace('`', "``"));
+        match self.tables.iter().find_map(|n| n.def.column(name).map(|c| (n, c))) {
+            Some((n, c)) => format!("{}.{}.{}", q(&n.db), q(&n.def.name), q(&c.name)),
+            None => q(name),
+        }
     }
 
     /// The type of a column of the statement's tables named `name`; None
     /// when no table has one (a keyword, an alias).
-    fn column_type(&self, name: &str) -> Option<Ty> {
+    pub(super) fn column_type(&self, name: &str) -> Option<Ty> {
         let mut found: Option<Ty> = None;
-        for d in &self.tables {
-            let Some(c) = d.column(name) else { continue };
+        for n in &self.tables {
+            let Some(c) = n.def.column(name) else { continue };
             let ty = match c.base {
                 Base::Decimal => Ty::Dec(DecType::new(c.length.unwrap_or(10) as u32, c.scale.unwrap_or(0) as u32)),
                 Base::TinyInt => Ty::Int(3),
                 Base::SmallInt => Ty::Int(5),
                 Base::MediumInt => Ty::Int(8),
                 Base::Int => Ty::Int(10),
-                Base::BigInt => Ty::Int(if c.unsigned { 20 } else { 19 }),
+                Base::BigInt if c.unsigned => Ty::UBig,
+                Base::BigInt => Ty::Int(19),
                 Base::Float | Base::Double => Ty::Double,
                 _ => Ty::Other,
             };
@@ -514,39 +650,112 @@ impl Pass<'_> {
     }
 
     /// The MySQL text computing `node` exactly.
-    fn gen(&self, node: &Node) -> String {
+    pub(super) fn gen(&self, node: &Node) -> String {
         match node {
-            Node::Leaf { s, e, kind, .. } => match kind {
+            Node::Leaf { s, e, kind, ty } => match kind {
                 LeafKind::DecLiteral => format!("'{}'", &self.sql[self.toks[*s].start..self.toks[*e - 1].end]),
-                LeafKind::Plain | LeafKind::IntAggregate => self.text(*s, *e),
-                LeafKind::Paren(inner) => match inner.ty() {
-                    Ty::Dec(_) => self.gen(inner),
+                LeafKind::Plain | LeafKind::IntAggregate | LeafKind::Unsigned(_) => self.text(*s, *e),
+                LeafKind::Paren(inner) => match ty {
+                    Ty::Dec(_) | Ty::UBig => self.gen(inner),
+                    _ if needs_gen(inner) => format!("({})", self.gen(inner)),
                     _ => self.text(*s, *e),
                 },
-                LeafKind::DecAggregate { avg, arg } => format!("{}({})", if *avg { "ts_davg" } else { "ts_dsum" }, self.gen(arg)),
+                LeafKind::Pieces { pieces, .. } => self.gen_pieces(pieces),
             },
-            Node::Neg { x, ty } => match (x.as_ref(), ty) {
+            Node::Neg { x, ty, .. } => match (x.as_ref(), ty) {
                 (Node::Leaf { s, e, kind: LeafKind::DecLiteral, .. }, _) => format!("'-{}'", &self.sql[self.toks[*s].start..self.toks[*e - 1].end]),
                 (_, Ty::Dec(_)) => format!("ts_dsub(0, {})", self.gen(x)),
                 _ => format!("-{}", self.gen(x)),
             },
-            Node::Bin { op, l, r, ty } => match ty {
-                Ty::Dec(_) => {
-                    let f = match *op {
-                        "+" => "ts_dadd",
-                        "-" => "ts_dsub",
-                        "*" => "ts_dmul",
-                        _ => "ts_ddiv",
-                    };
-                    format!("{}({}, {})", f, self.gen(l), self.gen(r))
+            Node::Bin { op, l, r, ty, .. } => self.gen_binary(op, l, r, *ty, node),
+        }
+    }
+
+    /// `l op r` of type `ty`.
+    fn gen_binary(&self, op: &str, l: &Node, r: &Node, ty: Ty, node: &Node) -> String {
+        let exact = l.ty().exact() && r.ty().exact();
+        let unsigned = l.ty() == Ty::UBig || r.ty() == Ty::UBig;
+        match (op, ty) {
+            ("DIV", Ty::Double | Ty::Int(_)) if !exact => format!("CAST(({}) * 1.0 / ({}) AS INTEGER)", self.gen(l), self.gen(r)),
+            ("DIV", _) if exact && (unsigned || matches!(l.ty(), Ty::Dec(_)) || matches!(r.ty(), Ty::Dec(_))) => format!("ts_ddivi({}, {}, {})", self.gen(l), self.gen(r), unsigned as u8),
+            ("%", Ty::Double) => format!("ts_fmod({}, {})", self.gen(l), self.gen(r)),
+            ("%", Ty::UBig | Ty::Int(_)) if unsigned => format!("ts_dmod({}, {})", self.gen(l), self.gen(r)),
+            ("+" | "-" | "*", Ty::UBig) => format!("ts_uop({}, {}, '{}', {})", self.gen(l), self.gen(r), op, super::str_literal(self.print(node).as_bytes())),
+            (_, Ty::Dec(_)) => {
+                let f = match op {
+                    "+" => "ts_dadd",
+                    "-" => "ts_dsub",
+                    "*" => "ts_dmul",
+                    "%" => "ts_dmod",
+                    _ => "ts_ddiv",
+                };
+                format!("{}({}, {})", f, self.gen(l), self.gen(r))
+            }
+            _ => format!("({} {} {})", self.gen(l), op, self.gen(r)),
+        }
+    }
+
+    /// The text of `pieces`.
+    fn gen_pieces(&self, pieces: &[Piece]) -> String {
+        let mut out = String::new();
+        for p in pieces {
+            match p {
+                Piece::Text(s, e) if s < e => {
+                    if !out.is_empty() && !out.ends_with(['(', ' ']) {
+                        out.push(' ');
+                    }
+                    out.push_str(&self.text(*s, *e));
                 }
-                _ => format!("({} {} {})", self.gen(l), op, self.gen(r)),
-            },
+                Piece::Text(..) => {}
+                Piece::Raw(r) => out.push_str(r),
+                Piece::Run(n, want) => {
+                    if out.ends_with(|c: char| c.is_ascii_alphanumeric() || c == '_') {
+                        out.push(' ');
+                    }
+                    match (n.ty(), want) {
+                        (Ty::Dec(_) | Ty::UBig, Want::Double) => out.push_str(&format!("CAST({} AS DOUBLE)", self.gen(n))),
+                        _ => out.push_str(&self.gen(n)),
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// `node` as MariaDB prints an expression in a message: columns as
+    /// `db`.`t`.`c`, operators spaced, inner operations in parentheses; cut
+    /// at 200 bytes (a message is cut at 511).
+    fn print(&self, node: &Node) -> String {
+        let mut s = match node {
+            Node::Leaf { kind: LeafKind::Unsigned(q), .. } => q.clone(),
+            Node::Leaf { kind: LeafKind::Paren(inner), .. } => self.print(inner),
+            Node::Leaf { s, e, .. } => self.sql[self.toks[*s].start..self.toks[*e - 1].end].to_string(),
+            Node::Neg { x, .. } => format!("-{}", self.print_operand(x)),
+            Node::Bin { op, l, r, .. } => format!("{} {} {}", self.print_operand(l), op, self.print_operand(r)),
+        };
+        if s.len() > 200 {
+            let mut cut = 200;
+            while !s.is_char_boundary(cut) {
+                cut -= 1;
+            }
+            s.truncate(cut);
+        }
+        s
+    }
+
+    fn print_operand(&self, node: &Node) -> String {
+        match node {
+            Node::Bin { .. } => format!("({})", self.print(node)),
+            Node::Leaf { kind: LeafKind::Paren(inner), .. } if matches!(**inner, Node::Bin { .. }) => format!("({})", self.print(inner)),
+            _ => self.print(node),
         }
     }
 
     /// The text of tokens [s, e), with the edits made inside it so far.
-    fn text(&self, s: usize, e: usize) -> String {
+    pub(super) fn text(&self, s: usize, e: usize) -> String {
+        if s >= e {
+            return String::new();
+        }
         let mut out = String::new();
         let mut at = self.toks[s].start;
         for (a, b, rep) in self.edits.iter().filter(|(a, b, _)| *a >= s && *b <= e) {
@@ -571,17 +780,97 @@ impl Pass<'_> {
         out.push_str(&self.sql[at..]);
         out
     }
+
+    /// A comparison at token `i` with a BIGINT UNSIGNED column on one side
+    /// and a literal or parameter on the other: the value written through
+    /// `ts_u64v`, which gives it the column's stored form (an integer, or
+    /// the text of one above 2^63-1), so that `u = '5'`, `u = ?` bound as
+    /// text and `u < 18446744073709551615` compare as numbers. Returns
+    /// whether token `i` was such a comparison.
+    fn compared_unsigned(&mut self, i: usize) -> bool {
+        let toks = self.toks;
+        let is_cmp = COMPARISONS.iter().any(|o| toks[i].is_op(o));
+        let (Some(prev), Some(next)) = (i.checked_sub(1), toks.get(i + 1)) else { return false };
+        if !is_cmp {
+            return false;
+        }
+        let value = |k: usize| matches!(toks.get(k).map(|t| &t.tok), Some(Tok::Number(_) | Tok::Str(_) | Tok::Param));
+        // (An AUTO_INCREMENT one is SQLite's INTEGER: it converts '5' itself.)
+        let column_at =
+            |k: usize| toks[k].ident().is_some_and(|w| self.column_type(w) == Some(Ty::UBig) && self.tables.iter().any(|n| n.def.column(w).is_some_and(|c| crate::ddl::storage_affinity(c) == "ANY")));
+        // `u <op> v` (u possibly `t.u`) or `v <op> u`.
+        let target = if column_at(prev) && value(i + 1) && !toks.get(i + 2).is_some_and(binds_neighbour) {
+            i + 1
+        } else if value(prev) && next.ident().is_some() && self.column_ends_at(i + 1).is_some_and(&column_at) && !(prev > 0 && binds_neighbour(&toks[prev - 1])) {
+            prev
+        } else {
+            return false;
+        };
+        if self.edits.iter().any(|(a, b, _)| *a <= target && target < *b) {
+            return false;
+        }
+        let v = match &toks[target].tok {
+            Tok::Number(n) if lex::hybrid_bytes(n).is_none() => format!("'{}'", n),
+            _ => self.text(target, target + 1),
+        };
+        self.edit(target, target + 1, format!("ts_u64v({})", v));
+        true
+    }
+
+    /// The last token of a column reference starting at `k` (`c`, `t.c`, `db.t.c`).
+    fn column_ends_at(&self, k: usize) -> Option<usize> {
+        let toks = self.toks;
+        let mut end = k;
+        while self.toks.get(end + 1).is_some_and(|t| t.is_op(".")) && toks.get(end + 2).and_then(|t| t.ident()).is_some() {
+            end += 2;
+        }
+        Some(end)
+    }
 }
 
-/// Is `node` worth rewriting: arithmetic, SUM/AVG of DECIMAL, a
+/// The result type of a select item whose run is an integer of MySQL's:
+/// DIV, CEIL/FLOOR/SIGN/ROUND/TRUNCATE of an exact number, and BIGINT
+/// UNSIGNED arithmetic; None for other integers (typed by their values).
+fn int_item_type(node: &Node) -> Option<ItemType> {
+    match node {
+        Node::Leaf { kind: LeafKind::Pieces { int_length: Some((length, wide)), .. }, ty, .. } => Some(ItemType::Int { length: *length, unsigned: *ty == Ty::UBig, wide: *wide }),
+        Node::Bin { op: "DIV", l, r, .. } => {
+            let length = match l.ty() {
+                Ty::Double | Ty::Other | Ty::Null => 21,
+                t => t.dec().map_or(21, |d| (d.precision - d.scale).clamp(1, 21)),
+            };
+            Some(ItemType::Int { length, unsigned: l.ty() == Ty::UBig || r.ty() == Ty::UBig, wide: length > 9 })
+        }
+        Node::Bin { op: "%", ty: Ty::UBig, .. } => Some(ItemType::Int { length: 20, unsigned: true, wide: true }),
+        Node::Bin { ty: Ty::UBig, .. } => Some(ItemType::Int { length: 21, unsigned: true, wide: true }),
+        Node::Leaf { kind: LeafKind::Paren(inner), .. } => int_item_type(inner),
+        Node::Leaf { ty: Ty::UBig, kind: LeafKind::DecLiteral, .. } => Some(ItemType::Int { length: 20, unsigned: true, wide: true }),
+        _ => None,
+    }
+}
+
+/// Does `node` compute something SQLite would not compute alike (so its
+/// generated text differs from the client's)?
+fn needs_gen(node: &Node) -> bool {
+    match node {
+        Node::Leaf { kind: LeafKind::Pieces { .. } | LeafKind::DecLiteral, .. } => true,
+        Node::Leaf { kind: LeafKind::Paren(inner), .. } => needs_gen(inner),
+        Node::Leaf { .. } => false,
+        Node::Neg { x, ty, .. } => matches!(ty, Ty::Dec(_)) || needs_gen(x),
+        Node::Bin { ty: Ty::Dec(_) | Ty::UBig, .. } | Node::Bin { op: "%", ty: Ty::Double, .. } => true,
+        Node::Bin { op, l, r, .. } => *op == "DIV" && !(matches!(l.ty(), Ty::Int(_)) && matches!(r.ty(), Ty::Int(_))) || needs_gen(l) || needs_gen(r),
+    }
+}
+
+/// Is `node` worth rewriting: arithmetic, a call computed exactly, a
 /// parenthesized run, and (`literal`) a lone decimal literal; not a plain
 /// column, whose type the result metadata has already.
 fn worth(node: &Node, literal: bool) -> bool {
     match node {
         Node::Bin { .. } | Node::Neg { .. } => true,
-        Node::Leaf { kind: LeafKind::DecAggregate { .. } | LeafKind::Paren(_), .. } => true,
+        Node::Leaf { kind: LeafKind::Pieces { .. } | LeafKind::Paren(_), .. } => true,
         Node::Leaf { kind: LeafKind::DecLiteral, .. } => literal,
-        Node::Leaf { kind: LeafKind::Plain | LeafKind::IntAggregate, .. } => false,
+        Node::Leaf { kind: LeafKind::Plain | LeafKind::IntAggregate | LeafKind::Unsigned(_), .. } => false,
     }
 }
 
@@ -596,17 +885,21 @@ fn unary_may_follow(prev: Option<&Token>) -> bool {
 }
 
 /// MySQL's type of `l op r`.
-fn combine(op: &str, l: Ty, r: Ty) -> Ty {
+pub(super) fn combine(op: &str, l: Ty, r: Ty) -> Ty {
     match (l, r) {
-        (Ty::Other, _) | (_, Ty::Other) => Ty::Other,
+        (Ty::Other | Ty::Null, _) | (_, Ty::Other | Ty::Null) => Ty::Other,
+        _ if op == "DIV" => Ty::Int(21),
         (Ty::Double, _) | (_, Ty::Double) => Ty::Double,
-        _ if matches!(op, "%" | "DIV" | "MOD") => Ty::Other,
         (Ty::Int(a), Ty::Int(b)) if op != "/" => Ty::Int(if op == "*" { a + b } else { a.max(b) + 1 }.min(20)),
+        (Ty::UBig, Ty::Int(_) | Ty::UBig) if op == "%" => Ty::UBig,
+        (Ty::Int(_), Ty::UBig) if op == "%" => Ty::Int(20),
+        (Ty::UBig, Ty::Int(_) | Ty::UBig) | (Ty::Int(_), Ty::UBig) if op != "/" => Ty::UBig,
         _ => {
             let (a, b) = (l.dec().expect("exact"), r.dec().expect("exact"));
             Ty::Dec(match op {
                 "+" | "-" => a.added(b),
                 "*" => a.multiplied(b),
+                "%" => DecType::new(a.precision.max(b.precision), a.scale.max(b.scale)),
                 _ => a.divided(b),
             })
         }
@@ -614,7 +907,7 @@ fn combine(op: &str, l: Ty, r: Ty) -> Ty {
 }
 
 /// The `)` closing the `(` at token `i`.
-fn matching_paren(toks: &[Token], i: usize) -> Option<usize> {
+pub(super) fn matching_paren(toks: &[Token], i: usize) -> Option<usize> {
     let mut depth = 0usize;
     for (k, t) in toks.iter().enumerate().skip(i) {
         if t.is_op("(") {
@@ -627,6 +920,16 @@ fn matching_paren(toks: &[Token], i: usize) -> Option<usize> {
         }
     }
     None
+}
+
+/// The end (exclusive) of `OVER (...)` or `OVER name` at token `k`, when
+/// one is there (not past `to`).
+pub(super) fn over_end(toks: &[Token], k: usize, to: usize) -> Option<usize> {
+    if !toks.get(k).is_some_and(|t| t.is_kw("OVER")) {
+        return None;
+    }
+    let end = if toks.get(k + 1).is_some_and(|t| t.is_op("(")) { matching_paren(toks, k + 1)? + 1 } else { toks.get(k + 1)?.ident().map(|_| k + 2)? };
+    (end <= to).then_some(end)
 }
 
 /// End (exclusive) of the select item starting at `s`: a top-level `,`,
@@ -648,7 +951,17 @@ mod tests {
 
     fn rw(sql: &str, kind: Kind) -> (String, Vec<Option<(u32, u32)>>) {
         let r = rewrite(sql, kind, &resolver()).unwrap();
-        (r.sql, r.item_types.iter().map(|t| t.map(|t| (t.precision, t.scale))).collect())
+        (
+            r.sql,
+            r.item_types
+                .iter()
+                .map(|t| match t {
+                    Some((_, super::ItemType::Decimal(t))) => Some((t.precision, t.scale)),
+                    Some((_, super::ItemType::Int { length, .. })) => Some((*length, 0)),
+                    None => None,
+                })
+                .collect(),
+        )
     }
 
     #[test]
@@ -656,7 +969,7 @@ mod tests {
         let (sql, types) = rw("SELECT amt*3, amt + 1 AS x, amt/3, -amt, id, f*amt, SUM(amt), AVG(amt), 0.10, id/2, MIN(amt), SUM(q) FROM m", Kind::Select);
         assert_eq!(
             sql,
-            "SELECT ts_dval(ts_dmul(amt, 3), 2) COLLATE ts_dec, ts_dval(ts_dadd(amt, 1), 2) COLLATE ts_dec AS x, ts_dval(ts_ddiv(amt, 3), 6) COLLATE ts_dec, ts_dval(ts_dsub(0, amt), 2) COLLATE ts_dec, id, f*amt, ts_dval(ts_dsum(amt), 2) COLLATE ts_dec, ts_dval(ts_davg(amt), 6) COLLATE ts_dec, ts_dval('0.10', 2) COLLATE ts_dec, ts_dval(ts_ddiv(id, 2), 4) COLLATE ts_dec, MIN(amt), SUM(q) FROM m"
+            "SELECT ts_dval(ts_dmul(amt, 3), 2) COLLATE ts_dec AS \"amt*3\", ts_dval(ts_dadd(amt, 1), 2) COLLATE ts_dec AS x, ts_dval(ts_ddiv(amt, 3), 6) COLLATE ts_dec AS \"amt/3\", ts_dval(ts_dsub(0, amt), 2) COLLATE ts_dec AS \"-amt\", id, f*amt, ts_dval(ts_dsum(amt), 2) COLLATE ts_dec AS \"SUM(amt)\", ts_dval(ts_davg(amt), 6) COLLATE ts_dec AS \"AVG(amt)\", ts_dval('0.10', 2) COLLATE ts_dec AS \"0.10\", ts_dval(ts_ddiv(id, 2), 4) COLLATE ts_dec AS \"id/2\", MIN(amt), SUM(q) FROM m"
         );
         assert_eq!(types, vec![Some((11, 2)), Some((11, 2)), Some((14, 6)), Some((11, 2)), None, None, Some((32, 2)), Some((14, 6)), Some((3, 2)), Some((14, 4)), None, Some((32, 0))]);
         // elsewhere: computed exactly, compared as a number
@@ -667,9 +980,12 @@ mod tests {
         assert!(sql.starts_with("UPDATE m SET amt = ts_dec(ts_dmul(amt, '1.1'), 10, 2, 0, 'amt', "), "{}", sql);
         // precedence: an operator outside the run keeps its operand
         let (sql, _) = rw("SELECT name + amt * 2, amt * 2 & 1, q * (amt + 1), LENGTH(name) - amt * 2 FROM m", Kind::Select);
-        assert_eq!(sql, "SELECT name + amt * 2, amt * 2 & 1, ts_dval(ts_dmul(q, ts_dadd(amt, 1)), 2) COLLATE ts_dec, octet_length(name) - amt * 2 FROM m");
-        // window functions are SQLite's own
-        assert_eq!(rw("SELECT SUM(amt) OVER (), id FROM m", Kind::Select).0, "SELECT SUM(amt) OVER (), id FROM m");
+        assert_eq!(
+            sql,
+            "SELECT name + amt * 2, amt * 2 & 1, ts_dval(ts_dmul(q, ts_dadd(amt, 1)), 2) COLLATE ts_dec AS \"q * (amt + 1)\", octet_length(name) - amt * 2 AS \"LENGTH(name) - amt * 2\" FROM m"
+        );
+        // window functions: exact too
+        assert_eq!(rw("SELECT SUM(amt) OVER (), id FROM m", Kind::Select).0, "SELECT ts_dval(ts_dsum(amt) OVER (), 2) COLLATE ts_dec AS \"SUM(amt) OVER ()\", id FROM m");
         // no DECIMAL anywhere: untouched
         assert_eq!(rw("SELECT id + 1, q * 2 FROM m WHERE id = ?", Kind::Select).0, "SELECT id + 1, q * 2 FROM m WHERE id = ?");
     }

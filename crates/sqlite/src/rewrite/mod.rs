@@ -32,7 +32,12 @@
 //! Anything with no SQLite equivalent is refused with 1235 naming it.
 //!
 //! Module map. This file: the public interface (`rewrite`, `expression`, what
-//! they return, the `Resolver` they ask about the schema). Statement-level
+//! they return, the `Resolver` they ask about the schema). Before the
+//! translation: `decimal` (exact DECIMAL and BIGINT UNSIGNED arithmetic as
+//! calls of the engine's exact functions, with MySQL's result types) and
+//! `exact_calls` (the functions it computes exactly: ROUND, CAST AS DECIMAL,
+//! COALESCE, ...). After it: `column_names` (an alias for every select item
+//! whose translation is not its MySQL name). Statement-level
 //! work: `nesting` (nesting limits checked before anything else), `select`
 //! (TABLE t, SQL_CALC_FOUND_ROWS, the select list for result metadata),
 //! `having` (HAVING without GROUP BY moved into WHERE), `insert` (INSERT and
@@ -48,7 +53,9 @@
 
 mod casts;
 mod clauses;
+mod column_names;
 mod decimal;
+mod exact_calls;
 mod function_calls;
 mod having;
 mod insert;
@@ -66,6 +73,7 @@ mod translator;
 mod update_delete;
 mod upsert;
 
+pub use decimal::{is_wide_unsigned, ItemType};
 pub use literals::str_literal;
 pub use nesting::{MAX_SELECT_NESTING, MAX_WITH_ELEMENTS};
 pub use store::affinity_code;
@@ -136,9 +144,10 @@ pub struct Rewritten {
     /// A recursive CTE carries its depth (cte.rs): cte_max_recursion_depth
     /// must be set before the statement runs.
     pub cte_limited: bool,
-    /// The DECIMAL type of each top-level select item computed exactly
-    /// (`decimal`); empty when there is none.
-    pub item_types: Vec<Option<turnstile_sqltext::decimal::DecType>>,
+    /// The result column name and type of each item of the outermost select
+    /// list computed exactly (`decimal`: DECIMAL, DIV, BIGINT UNSIGNED...),
+    /// in list order, a `*` included; empty when there is none.
+    pub item_types: Vec<Option<(String, ItemType)>>,
     /// The columns a lenient write's `ts_fit` calls name, installed on the
     /// connection when it runs (functions/fit.rs); empty for a strict one.
     pub fits: Arc<[crate::functions::FitColumn]>,
@@ -227,27 +236,31 @@ pub fn rewrite(sql: &str, kind: Kind, resolver: &dyn Resolver) -> Result<Rewritt
     let toks = lex::tokenize(sql).map_err(|e| SqlError::syntax(&sql[e.at..]))?;
     let toks = one_statement(sql, &toks)?;
     refuse_internal_functions(toks, resolver)?;
-    if let Some(exact) = decimal::rewrite_decimal(sql, toks, kind, resolver) {
+    if let Some(exact) = decimal::rewrite_decimal(sql, toks, kind, resolver)? {
         // Translated from the text with DECIMAL arithmetic as calls; the
         // result columns keep the names of the client's text.
-        let mut rw = translate(&exact.sql, kind, resolver)?;
+        let exact_toks = lex::tokenize(&exact.sql).map_err(|e| SqlError::syntax(&exact.sql[e.at..]))?;
+        let mut rw = translate_tokens(&exact.sql, one_statement(&exact.sql, &exact_toks)?, kind, resolver, (sql, toks))?;
         if kind == Kind::Select {
             rw.select_items = select::select_items(sql, toks);
         }
         rw.item_types = exact.item_types;
         return Ok(rw);
     }
-    translate_tokens(sql, toks, kind, resolver)
+    translate_tokens(sql, toks, kind, resolver, (sql, toks))
 }
 
 /// `rewrite` without the DECIMAL pass (its output is translated here).
 fn translate(sql: &str, kind: Kind, resolver: &dyn Resolver) -> Result<Rewritten, SqlError> {
     let toks = lex::tokenize(sql).map_err(|e| SqlError::syntax(&sql[e.at..]))?;
     let toks = one_statement(sql, &toks)?;
-    translate_tokens(sql, toks, kind, resolver)
+    translate_tokens(sql, toks, kind, resolver, (sql, toks))
 }
 
-fn translate_tokens(sql: &str, toks: &[Token], kind: Kind, resolver: &dyn Resolver) -> Result<Rewritten, SqlError> {
+/// Translate the statement `sql` (tokens `toks`); `names`: the client's
+/// text of it (before the DECIMAL pass), whose select items name the
+/// result columns (`column_names`).
+fn translate_tokens(sql: &str, toks: &[Token], kind: Kind, resolver: &dyn Resolver, names: (&str, &[Token])) -> Result<Rewritten, SqlError> {
     let mut translator = Translator::new(sql, toks, resolver);
     let mut insert = None;
     let mut count_sql = None;
@@ -260,6 +273,8 @@ fn translate_tokens(sql: &str, toks: &[Token], kind: Kind, resolver: &dyn Resolv
                 return translate(&again, kind, resolver);
             }
             count_sql = translator.select()?;
+            let aliases = column_names::aliases(toks, &translator.out, &translator.out_at, names.0, names.1);
+            column_names::insert_aliases(&mut translator.out, aliases);
         }
     }
     let select_items = if kind == Kind::Select { select::select_items(sql, toks) } else { Vec::new() };
@@ -314,23 +329,32 @@ mod tests {
         );
         assert_eq!(rewrite_select("SELECT DATE_ADD(d, INTERVAL 1 DAY) FROM t"), "SELECT DATE_ADD(d, 1, 'DAY') FROM t");
         assert_eq!(rewrite_select("SELECT c FROM t WHERE c LIKE 'a\\_b'"), "SELECT c FROM t WHERE c LIKE 'a\\_b' ESCAPE '\\'");
-        assert_eq!(rewrite_select("SELECT CAST(x AS UNSIGNED), CONVERT(y, CHAR) FROM t"), "SELECT CAST(x AS INTEGER), CAST(y AS TEXT) FROM t");
+        assert_eq!(rewrite_select("SELECT CAST(x AS UNSIGNED), CONVERT(y, CHAR) FROM t"), "SELECT CAST(x AS INTEGER) AS \"CAST(x AS UNSIGNED)\", CAST(y AS TEXT) AS \"CONVERT(y, CHAR)\" FROM t");
         assert_eq!(rewrite_select("SELECT SQL_NO_CACHE c FROM t USE INDEX (k) WHERE 1"), "SELECT c FROM t WHERE 1");
         assert_eq!(rewrite_select("SELECT * FROM other.sbtest1"), "SELECT * FROM \"other\".sbtest1");
-        assert_eq!(rewrite_select("SELECT 0x41 + 0, 0xfffe00112233445566 FROM t"), "SELECT 65 + 0, CAST(X'FFFE00112233445566' AS TEXT) FROM t");
-        assert_eq!(rewrite_select("SELECT 0x41, b'1000001', 0x00, -0x41, 0x41 AND 1 FROM t"), "SELECT 'A', 'A', CAST(X'00' AS TEXT), -65, 65 AND 1 FROM t");
+        assert_eq!(rewrite_select("SELECT 0x41 + 0, 0xfffe00112233445566 FROM t"), "SELECT 65 + 0 AS \"0x41 + 0\", CAST(X'FFFE00112233445566' AS TEXT) AS \"0xfffe00112233445566\" FROM t");
+        assert_eq!(
+            rewrite_select("SELECT 0x41, b'1000001', 0x00, -0x41, 0x41 AND 1 FROM t"),
+            "SELECT 'A' AS \"0x41\", 'A' AS \"b'1000001'\", CAST(X'00' AS TEXT) AS \"0x00\", -65 AS \"-0x41\", 65 AND 1 AS \"0x41 AND 1\" FROM t"
+        );
         assert_eq!(
             rewrite_select("SELECT 0x41 = 'A', 0x41 = 65, 65 < 0x41, CAST(0x41 AS UNSIGNED), ABS(0x41), HEX(0x41) FROM t"),
-            "SELECT 'A' = 'A', 65 = 65, 65 < 65, CAST(65 AS INTEGER), ABS(65), HEX('A') FROM t"
+            "SELECT 'A' = 'A' AS \"0x41 = 'A'\", 65 = 65 AS \"0x41 = 65\", 65 < 65 AS \"65 < 0x41\", CAST(65 AS INTEGER) AS \"CAST(0x41 AS UNSIGNED)\", ABS(65) AS \"ABS(0x41)\", HEX('A') AS \"HEX(0x41)\" FROM t"
         );
-        assert_eq!(rewrite_select("SELECT 0x14243444546474849 FROM t"), "SELECT '\u{1}BCDEFGHI' FROM t");
-        assert_eq!(rewrite_select("SELECT CAST(a AS BINARY(4)), CONVERT(b, BINARY(2)), CAST(c AS BINARY) FROM t"), "SELECT ts_bin_n(a, 4), ts_bin_n(b, 2), (CAST(c AS TEXT) COLLATE BINARY) FROM t");
+        assert_eq!(rewrite_select("SELECT 0x14243444546474849 FROM t"), "SELECT '\u{1}BCDEFGHI' AS \"0x14243444546474849\" FROM t");
+        assert_eq!(
+            rewrite_select("SELECT CAST(a AS BINARY(4)), CONVERT(b, BINARY(2)), CAST(c AS BINARY) FROM t"),
+            "SELECT ts_bin_n(a, 4) AS \"CAST(a AS BINARY(4))\", ts_bin_n(b, 2) AS \"CONVERT(b, BINARY(2))\", (CAST(c AS TEXT) COLLATE BINARY) AS \"CAST(c AS BINARY)\" FROM t"
+        );
         assert_eq!(
             rewrite_select("SELECT a FROM t WHERE BINARY a = 'x' AND b = BINARY 'y' AND BINARY(c) = BINARY t.d AND BINARY LOWER(e) < 'z'"),
             "SELECT a FROM t WHERE (a) COLLATE BINARY = 'x' AND b = ('y') COLLATE BINARY AND ((c)) COLLATE BINARY = (t.d) COLLATE BINARY AND (LOWER(e)) COLLATE BINARY < 'z'"
         );
-        assert_eq!(rewrite_select("SELECT CAST(d AS TIME(3)), CONVERT(d, DATE) FROM t"), "SELECT ts_cast_temporal(d, 'time', 3), ts_cast_temporal(d, 'date', 0) FROM t");
-        assert_eq!(rewrite_select("SELECT 'a\\0b', 'c' FROM t WHERE x = 'd\\0'"), "SELECT CAST(X'610062' AS TEXT), 'c' FROM t WHERE x = CAST(X'6400' AS TEXT)");
+        assert_eq!(
+            rewrite_select("SELECT CAST(d AS TIME(3)), CONVERT(d, DATE) FROM t"),
+            "SELECT ts_cast_temporal(d, 'time', 3) AS \"CAST(d AS TIME(3))\", ts_cast_temporal(d, 'date', 0) AS \"CONVERT(d, DATE)\" FROM t"
+        );
+        assert_eq!(rewrite_select("SELECT 'a\\0b', 'c' FROM t WHERE x = 'd\\0'"), "SELECT CAST(X'610062' AS TEXT) AS \"ab\", 'c' AS \"c\" FROM t WHERE x = CAST(X'6400' AS TEXT)");
         assert_eq!(rewrite_select("SELECT sbtest.tmp1.c FROM sbtest.tmp1"), "SELECT temp.tmp1.c FROM temp.tmp1");
         assert_eq!(
             rewrite_select("SELECT a, CASE WHEN b = 1 THEN 'x' ELSE b END AS b FROM t WHERE a > 1 OR a < 0 HAVING b IN ('x', 'y') ORDER BY b"),
@@ -343,7 +367,7 @@ mod tests {
         assert_eq!(rewrite_select("SELECT IF(a = ?, 1, 2) AS k FROM t HAVING k = ?"), "SELECT iif(a = ?, 1, 2) AS k FROM t HAVING k = ?");
         assert_eq!(
             rewrite_select("SELECT 1.5E3, 2.5, 0.30000000000000004, 123456789012345.6, -1.0e-300, 10 FROM t"),
-            "SELECT ts_f64('1.5E3'), ts_dval('2.5', 1) COLLATE ts_dec, ts_dval('0.30000000000000004', 17) COLLATE ts_dec, ts_dval('123456789012345.6', 1) COLLATE ts_dec, -ts_f64('1.0e-300'), 10 FROM t"
+            "SELECT ts_f64('1.5E3') AS \"1.5E3\", ts_dval('2.5', 1) COLLATE ts_dec AS \"2.5\", ts_dval('0.30000000000000004', 17) COLLATE ts_dec AS \"0.30000000000000004\", ts_dval('123456789012345.6', 1) COLLATE ts_dec AS \"123456789012345.6\", -ts_f64('1.0e-300') AS \"-1.0e-300\", 10 FROM t"
         );
         assert!(rewrite("SELECT a XOR b FROM t", Kind::Select, &resolver()).unwrap_err().code == 1235);
         let rw = rewrite("SELECT DISTINCT c, COUNT(*), k AS kk FROM sbtest1", Kind::Select, &resolver()).unwrap();

@@ -87,7 +87,7 @@ impl Translator<'_> {
                 return Ok(WordStep::ResumeAt(self.divisor(word.at + 1, word.to)?));
             }
             // MOD(a, b), and the exact quotient the DECIMAL pass wrote (`ts_ddiv(a, b)`).
-            "MOD" | "TS_DDIV" if self.div_zero > 0 => return self.call_with_divisor(word),
+            "MOD" | "TS_DDIV" | "TS_DMOD" | "TS_DDIVI" | "TS_FMOD" if self.div_zero > 0 => return self.call_with_divisor(word),
             "XOR" => return Err(Self::unsupported("XOR")),
             "RLIKE" => self.push(t, "REGEXP"),
             "LIKE" => return Ok(self.like(word.at)),

@@ -108,7 +108,8 @@ fn add_select_item(sql: &str, toks: &[Token], s: usize, e: usize, items: &mut Ve
     }
     let n = part.len();
     let with_as = n >= 2 && part[n - 2].is_kw("AS");
-    let bare = n >= 2 && matches!(part[n - 1].tok, Tok::Word(_) | Tok::Quoted(_) | Tok::Str(_)) && !part[n - 2].is_op(".") && is_value_end(&part[n - 2]);
+    // `CASE ... END`: END is no alias.
+    let bare = n >= 2 && matches!(part[n - 1].tok, Tok::Word(_) | Tok::Quoted(_) | Tok::Str(_)) && !part[n - 1].is_kw("END") && !part[n - 2].is_op(".") && is_value_end(&part[n - 2]);
     let expr_end = if with_as {
         n - 2
     } else if bare {
@@ -128,7 +129,13 @@ pub(super) fn is_value_end(t: &Token) -> bool {
     match &t.tok {
         Tok::Op(o) => *o == ")",
         Tok::Word(w) => {
-            !["SELECT", "DISTINCT", "AND", "OR", "NOT", "IS", "NULL", "CASE", "WHEN", "THEN", "ELSE", "BY", "ON", "AS"].iter().any(|k| w.eq_ignore_ascii_case(k))
+            // Operators spelled as words take an operand: `x DIV i` has no alias.
+            ![
+                "SELECT", "DISTINCT", "AND", "OR", "NOT", "IS", "NULL", "CASE", "WHEN", "THEN", "ELSE", "BY", "ON", "AS", "DIV", "MOD", "XOR", "LIKE", "RLIKE", "REGEXP", "BETWEEN", "INTERVAL",
+                "COLLATE", "BINARY", "ESCAPE",
+            ]
+            .iter()
+            .any(|k| w.eq_ignore_ascii_case(k))
                 || w.eq_ignore_ascii_case("END")
                 || w.eq_ignore_ascii_case("NULL")
         }

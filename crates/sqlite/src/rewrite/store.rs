@@ -67,6 +67,9 @@ impl Translator<'_> {
         if cd.base == schema::Base::Decimal {
             return self.emit_decimal(s, e, cd);
         }
+        if super::is_wide_unsigned(cd) {
+            return self.emit_unsigned(s, e, cd);
+        }
         let toks = self.toks;
         if cd.base == schema::Base::Bit {
             return self.emit_bit(s, e, cd);
@@ -241,6 +244,39 @@ impl Translator<'_> {
         Ok(())
     }
 
+    /// A value for a BIGINT UNSIGNED column: `ts_u64(value, integer-only,
+    /// column, qualified column, row)` stores an INTEGER up to 2^63-1 and the
+    /// text of a larger one (functions/unsigned.rs); an integer literal
+    /// above 2^63-1 goes in as its text (SQLite would read it as a REAL).
+    fn emit_unsigned(&mut self, s: usize, e: usize, cd: &ColumnDef) -> Result<(), SqlError> {
+        let toks = self.toks;
+        self.gap(&toks[s]);
+        self.raw("ts_u64(");
+        self.last_end = None;
+        // A lenient write fits the value first (clipped to the range, with MariaDB's warnings).
+        let fit = self.fit.take();
+        if fit.is_some() {
+            self.raw(self.fit_call());
+        }
+        match &toks[s].tok {
+            Tok::Number(n) if e == s + 1 && lex::hybrid_bytes(n).is_none() && n.parse::<i64>().is_err() => self.raw(&schema::sq_str(n)),
+            _ => self.emit(s, e)?,
+        }
+        if let Some(args) = fit {
+            self.raw(&args);
+        }
+        let args = self.unsigned_store_args(cd);
+        self.raw(&args);
+        Ok(())
+    }
+
+    /// The arguments of `ts_u64` after the value, with its closing parenthesis.
+    pub(super) fn unsigned_store_args(&self, cd: &ColumnDef) -> String {
+        let qualified = format!("{}.{}", self.store_table, schema::quote_ident(&cd.name));
+        let integer_only = crate::ddl::storage_affinity(cd) == "INTEGER";
+        format!(", {}, {}, {}, {})", integer_only as u8, schema::sq_str(&cd.name), schema::sq_str(&qualified), self.store_row)
+    }
+
     /// The arguments of `ts_dec` after the value, with its closing parenthesis.
     pub(super) fn decimal_store_args(&self, cd: &ColumnDef) -> String {
         let qualified = format!("{}.{}", self.store_table, schema::quote_ident(&cd.name));
@@ -316,12 +352,14 @@ fn decimal_literal(toks: &[Token], s: usize, e: usize) -> Option<String> {
 }
 
 /// A stored value's text as the change test (`ts_chg`) repeats it: a
-/// DECIMAL value through `ts_dec_q`, which neither counts the row nor raises
-/// the rounding note again (the SET raises it, once per row).
+/// DECIMAL value through `ts_dec_q` (a BIGINT UNSIGNED one through
+/// `ts_u64_q`), which neither counts the row nor raises the rounding note
+/// again (the SET raises it, once per row).
 pub(super) fn quiet_store(v: &str) -> std::borrow::Cow<'_, str> {
-    match v.strip_prefix("ts_dec(") {
-        Some(rest) => format!("ts_dec_q({}", rest).into(),
-        None => v.into(),
+    match (v.strip_prefix("ts_dec("), v.strip_prefix("ts_u64(")) {
+        (Some(rest), _) => format!("ts_dec_q({}", rest).into(),
+        (_, Some(rest)) => format!("ts_u64_q({}", rest).into(),
+        _ => v.into(),
     }
 }
 
