@@ -39,10 +39,16 @@ fn has_union(toks: &[Token]) -> bool {
     toks.iter().any(|t| t.is_kw("UNION"))
 }
 
-/// Does the statement have a decimal literal (`0.1`) or a division: values
-/// whose MySQL type is DECIMAL.
+/// Does the statement have a decimal literal (`0.1`), an integer literal
+/// beyond BIGINT (`18446744073709551616`), a division or a CAST to DECIMAL:
+/// values whose MySQL type is DECIMAL (or BIGINT UNSIGNED).
 fn has_decimal_arithmetic(toks: &[Token]) -> bool {
-    toks.iter().any(|t| t.is_op("/") || matches!(&t.tok, Tok::Number(n) if n.contains('.') && !n.contains(['e', 'E']) && turnstile_sqltext::lex::hybrid_bytes(n).is_none()))
+    toks.iter().any(|t| {
+        t.is_op("/")
+            || t.is_kw("DECIMAL")
+            || t.is_kw("DEC")
+            || matches!(&t.tok, Tok::Number(n) if turnstile_sqltext::lex::hybrid_bytes(n).is_none() && !n.contains(['e', 'E']) && (n.contains('.') || n.parse::<i64>().is_err()))
+    })
 }
 
 /// A column definition that describes a computed value; `binary`: the

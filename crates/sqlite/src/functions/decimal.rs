@@ -79,7 +79,8 @@ fn store(ctx: &Context<'_>, counters: Option<&Counters>) -> rusqlite::Result<SV>
         ValueRef::Integer(i) => (Decimal::from_i64(i), false),
         ValueRef::Real(f) => (Decimal::from_f64(f).ok_or_else(|| user_err(format!("ts:1264:{}", col())))?, false),
         ValueRef::Text(t) | ValueRef::Blob(t) => match Decimal::parse(t) {
-            Some(d) => (d, t.last().is_some_and(u8::is_ascii_whitespace)),
+            // `1e-999999999999` parses as 0: digits were dropped, as rounding drops them.
+            Some(d) => (d.clone(), t.last().is_some_and(u8::is_ascii_whitespace) || d.is_zero() && mantissa_has_digit(t)),
             None => return Err(bad_text(ctx, t)),
         },
     };
@@ -95,6 +96,11 @@ fn store(ctx: &Context<'_>, counters: Option<&Counters>) -> rusqlite::Result<SV>
         note_row(counters, &col(), row, trailing_space || rounded.cmp(&d) != Ordering::Equal);
     }
     Ok(text_of(&rounded))
+}
+
+/// Does a number's text have a non-zero digit before its exponent?
+fn mantissa_has_digit(t: &[u8]) -> bool {
+    t.iter().take_while(|b| !matches!(b, b'e' | b'E')).any(|b| (b'1'..=b'9').contains(b))
 }
 
 /// Count a value stored into `col` and, when it was `truncated`, raise
@@ -137,12 +143,20 @@ fn bad_text(ctx: &Context<'_>, t: &[u8]) -> Error {
 /// build by nesting products.
 const MAX_INT_DIGITS: u32 = 81;
 
+/// Most digits after the point an intermediate result keeps (cut beyond,
+/// as MariaDB cuts a result's fraction to the words it has left): products
+/// nested a thousand deep stay small numbers.
+const MAX_FRACTION_DIGITS: i64 = 70;
+
 /// An exact result as SQLite text, or MariaDB's 1690 when it has more
 /// integer digits than MariaDB can hold (`what`: the operation, shown in the
 /// message with its operands' values where MariaDB shows their text).
 fn checked(r: Decimal, what: impl FnOnce() -> String) -> rusqlite::Result<SV> {
     if r.int_digits() > MAX_INT_DIGITS {
         return Err(user_err(format!("ts:1690:DECIMAL value is out of range in '{}'", what())));
+    }
+    if r.scale() as i64 > MAX_FRACTION_DIGITS {
+        return Ok(text_of(&r.round_to(MAX_FRACTION_DIGITS, RoundMode::Truncate)));
     }
     Ok(text_of(&r))
 }

@@ -190,13 +190,13 @@ pub(super) struct Pass<'a> {
 }
 
 /// Does the statement have anything this pass could rewrite: a decimal
-/// literal or one beyond BIGINT, a `/`, `%`, DIV or MOD, or a DECIMAL or
-/// BIGINT UNSIGNED column of a table it names?
+/// literal or one beyond BIGINT, a `/`, `%`, DIV or MOD, a CAST to DECIMAL,
+/// or a DECIMAL or BIGINT UNSIGNED column of a table it names?
 fn worth_a_look(toks: &[Token], tables: &[Named]) -> bool {
     let token = |t: &Token| match &t.tok {
         Tok::Number(n) => is_decimal_literal(n) || is_big_integer(n),
         Tok::Op(o) => matches!(&**o, "/" | "%"),
-        Tok::Word(w) => w.eq_ignore_ascii_case("DIV") || w.eq_ignore_ascii_case("MOD"),
+        Tok::Word(w) => ["DIV", "MOD", "DECIMAL", "DEC"].iter().any(|k| w.eq_ignore_ascii_case(k)),
         _ => false,
     };
     toks.iter().any(token) || tables.iter().any(|n| n.def.columns.iter().any(|c| c.base == Base::Decimal || is_wide_unsigned(c)))
@@ -277,6 +277,10 @@ fn binds_neighbour(t: &Token) -> bool {
     arith_op(t).is_some() || ["^", "|", "&", "<<", ">>", "~", "!", "."].iter().any(|o| t.is_op(o)) || t.is_kw("COLLATE") || t.is_kw("INTERVAL")
 }
 
+/// Most operators in one chain of a run (SQLite's largest expression depth,
+/// `expr_depth_for_stack`).
+const MAX_CHAIN: usize = 1000;
+
 /// Comparison operators: a BIGINT UNSIGNED column's other operand goes
 /// through `ts_u64v`.
 const COMPARISONS: &[&str] = &["=", "<>", "!=", "<", ">", "<=", ">=", "<=>"];
@@ -292,7 +296,7 @@ impl Pass<'_> {
         // (depth, in SET list) of the UPDATE ... SET being read
         let mut set_depth: Option<usize> = None;
         let mut values_depth: Option<usize> = None;
-        while i < toks.len() {
+        while i < toks.len() && self.error.borrow().is_none() {
             let t = &toks[i];
             if t.is_op("(") {
                 depth += 1;
@@ -421,7 +425,7 @@ impl Pass<'_> {
     /// Rewrite the runs inside tokens [s, e) for `Place::Other`.
     fn inner_runs(&mut self, s: usize, e: usize) {
         let mut i = s;
-        while i < e {
+        while i < e && self.error.borrow().is_none() {
             if self.compared_unsigned(i) {
                 i += 1;
                 continue;
@@ -484,7 +488,16 @@ impl Pass<'_> {
     }
 
     fn edit(&mut self, s: usize, e: usize, text: String) {
-        // A run inside one rewritten earlier is part of that text already.
+        // A range that cuts through one rewritten earlier is left as it is
+        // (its text would not hold the earlier rewrite whole).
+        if self.edits.iter().any(|(a, b, _)| *a < e && s < *b && !(*a >= s && *b <= e) && !(s >= *a && e <= *b)) {
+            return;
+        }
+        // Inside one rewritten earlier: that text has it already.
+        if self.edits.iter().any(|(a, b, _)| s >= *a && e <= *b) {
+            return;
+        }
+        // A run inside this one is part of its text already.
         self.edits.retain(|(a, b, _)| !(*a >= s && *b <= e));
         self.edits.push((s, e, text));
         self.changed = true;
@@ -493,7 +506,25 @@ impl Pass<'_> {
     /// A run of arithmetic at token `i` (not past `to`): the parsed tree and
     /// the token after it. Precedence: unary minus, then `* / % DIV MOD`, then `+ -`.
     pub(super) fn run(&self, i: usize, to: usize) -> Option<(Node, usize)> {
+        // Every recursion of the parse passes through here (parentheses,
+        // calls, CASE, unary signs via `unary`): nested past what the
+        // thread's stack holds, the statement ends with ERR 1436.
+        if !self.stack_left() {
+            return None;
+        }
         self.binary(i, to, 1)
+    }
+
+    /// Is there stack left for another level? If not, ERR 1436 is kept in
+    /// `self.error` for the statement.
+    fn stack_left(&self) -> bool {
+        match turnstile_engine::stack::check() {
+            Ok(()) => true,
+            Err(e) => {
+                self.error.borrow_mut().get_or_insert(e);
+                false
+            }
+        }
     }
 
     /// A run that covers exactly tokens [s, e).
@@ -506,7 +537,17 @@ impl Pass<'_> {
 
     fn binary(&self, i: usize, to: usize, level: u8) -> Option<(Node, usize)> {
         let (mut left, mut at) = if level == 2 { self.unary(i, to)? } else { self.binary(i, to, 2)? };
+        let mut chain = 0usize;
         while at < to {
+            // A chain (`x+x+x...`) is as deep a tree as it is long, and the
+            // tree is walked (and dropped) recursively: past SQLite's own
+            // expression depth limit it is refused as SQLite would refuse it.
+            chain += 1;
+            if chain > MAX_CHAIN {
+                let e = SqlError::new(1436, "HY000", "Thread stack overrun: the statement nests expressions too deeply for the thread stack. Consider increasing the thread_stack system variable.");
+                self.error.borrow_mut().get_or_insert(e);
+                return None;
+            }
             let Some((op, prec)) = arith_op(&self.toks[at]) else { break };
             if prec != level {
                 break;
@@ -521,6 +562,9 @@ impl Pass<'_> {
 
     fn unary(&self, i: usize, to: usize) -> Option<(Node, usize)> {
         let t = self.toks.get(i).filter(|_| i < to)?;
+        if !self.stack_left() {
+            return None;
+        }
         if t.is_op("-") {
             let (x, end) = self.unary(i + 1, to)?;
             if let Node::Leaf { ty: Ty::UBig, kind: LeafKind::DecLiteral, s, .. } = x {
@@ -651,6 +695,9 @@ impl Pass<'_> {
 
     /// The MySQL text computing `node` exactly.
     pub(super) fn gen(&self, node: &Node) -> String {
+        if !self.stack_left() {
+            return String::new();
+        }
         match node {
             Node::Leaf { s, e, kind, ty } => match kind {
                 LeafKind::DecLiteral => format!("'{}'", &self.sql[self.toks[*s].start..self.toks[*e - 1].end]),
@@ -726,6 +773,9 @@ impl Pass<'_> {
     /// `db`.`t`.`c`, operators spaced, inner operations in parentheses; cut
     /// at 200 bytes (a message is cut at 511).
     fn print(&self, node: &Node) -> String {
+        if turnstile_engine::stack::check().is_err() {
+            return String::new();
+        }
         let mut s = match node {
             Node::Leaf { kind: LeafKind::Unsigned(q), .. } => q.clone(),
             Node::Leaf { kind: LeafKind::Paren(inner), .. } => self.print(inner),
@@ -782,49 +832,82 @@ impl Pass<'_> {
     }
 
     /// A comparison at token `i` with a BIGINT UNSIGNED column on one side
-    /// and a literal or parameter on the other: the value written through
+    /// and a literal or parameter on the other (`u = v`, `v < u`, `u [NOT]
+    /// IN (v, ...)`, `u [NOT] BETWEEN v AND v`): each value written through
     /// `ts_u64v`, which gives it the column's stored form (an integer, or
     /// the text of one above 2^63-1), so that `u = '5'`, `u = ?` bound as
     /// text and `u < 18446744073709551615` compare as numbers. Returns
     /// whether token `i` was such a comparison.
     fn compared_unsigned(&mut self, i: usize) -> bool {
         let toks = self.toks;
-        let is_cmp = COMPARISONS.iter().any(|o| toks[i].is_op(o));
-        let (Some(prev), Some(next)) = (i.checked_sub(1), toks.get(i + 1)) else { return false };
-        if !is_cmp {
+        let Some(prev) = i.checked_sub(1) else { return false };
+        // `u NOT IN`, `u NOT BETWEEN`: the column is before the NOT.
+        let col_before = if toks[prev].is_kw("NOT") { prev.checked_sub(1) } else { Some(prev) };
+        if toks[i].is_kw("IN") && toks.get(i + 1).is_some_and(|t| t.is_op("(")) && col_before.is_some_and(|k| self.wide_unsigned_at(k)) {
+            let Some(close) = matching_paren(toks, i + 1) else { return false };
+            let mut k = i + 2;
+            while k < close {
+                if self.is_value(k) && (toks[k + 1].is_op(",") || k + 1 == close) {
+                    self.wrap_value(k);
+                }
+                k = super::store::top_level_end(toks, k, |e| toks[e].is_op(",")).min(close) + 1;
+            }
+            return true;
+        }
+        if toks[i].is_kw("BETWEEN") && col_before.is_some_and(|k| self.wide_unsigned_at(k)) {
+            for k in [i + 1, i + 3] {
+                if self.is_value(k) && !toks.get(k + 1).is_some_and(binds_neighbour) {
+                    self.wrap_value(k);
+                }
+            }
+            return true;
+        }
+        if !COMPARISONS.iter().any(|o| toks[i].is_op(o)) || i + 1 >= toks.len() {
             return false;
         }
-        let value = |k: usize| matches!(toks.get(k).map(|t| &t.tok), Some(Tok::Number(_) | Tok::Str(_) | Tok::Param));
-        // (An AUTO_INCREMENT one is SQLite's INTEGER: it converts '5' itself.)
-        let column_at =
-            |k: usize| toks[k].ident().is_some_and(|w| self.column_type(w) == Some(Ty::UBig) && self.tables.iter().any(|n| n.def.column(w).is_some_and(|c| crate::ddl::storage_affinity(c) == "ANY")));
         // `u <op> v` (u possibly `t.u`) or `v <op> u`.
-        let target = if column_at(prev) && value(i + 1) && !toks.get(i + 2).is_some_and(binds_neighbour) {
-            i + 1
-        } else if value(prev) && next.ident().is_some() && self.column_ends_at(i + 1).is_some_and(&column_at) && !(prev > 0 && binds_neighbour(&toks[prev - 1])) {
-            prev
+        if self.wide_unsigned_at(prev) && self.is_value(i + 1) && !toks.get(i + 2).is_some_and(binds_neighbour) {
+            self.wrap_value(i + 1);
+        } else if self.is_value(prev) && toks[i + 1].ident().is_some() && self.wide_unsigned_at(self.column_ends_at(i + 1)) && !(prev > 0 && binds_neighbour(&toks[prev - 1])) {
+            self.wrap_value(prev);
         } else {
             return false;
-        };
-        if self.edits.iter().any(|(a, b, _)| *a <= target && target < *b) {
-            return false;
         }
-        let v = match &toks[target].tok {
-            Tok::Number(n) if lex::hybrid_bytes(n).is_none() => format!("'{}'", n),
-            _ => self.text(target, target + 1),
-        };
-        self.edit(target, target + 1, format!("ts_u64v({})", v));
         true
     }
 
+    /// A literal or parameter at token `k`.
+    fn is_value(&self, k: usize) -> bool {
+        matches!(self.toks.get(k).map(|t| &t.tok), Some(Tok::Number(_) | Tok::Str(_) | Tok::Param))
+    }
+
+    /// Does token `k` name a BIGINT UNSIGNED column stored as ANY? (An
+    /// AUTO_INCREMENT one is SQLite's INTEGER: it converts '5' itself.)
+    fn wide_unsigned_at(&self, k: usize) -> bool {
+        self.toks[k].ident().is_some_and(|w| self.column_type(w) == Some(Ty::UBig) && self.tables.iter().any(|n| n.def.column(w).is_some_and(|c| crate::ddl::storage_affinity(c) == "ANY")))
+    }
+
+    /// The value at token `k` as `ts_u64v(value)` (a number as its text, so
+    /// SQLite does not read one above 2^63-1 as a double first).
+    fn wrap_value(&mut self, k: usize) {
+        if self.edits.iter().any(|(a, b, _)| *a <= k && k < *b) {
+            return;
+        }
+        let v = match &self.toks[k].tok {
+            Tok::Number(n) if lex::hybrid_bytes(n).is_none() => format!("'{}'", n),
+            _ => self.text(k, k + 1),
+        };
+        self.edit(k, k + 1, format!("ts_u64v({})", v));
+    }
+
     /// The last token of a column reference starting at `k` (`c`, `t.c`, `db.t.c`).
-    fn column_ends_at(&self, k: usize) -> Option<usize> {
+    fn column_ends_at(&self, k: usize) -> usize {
         let toks = self.toks;
         let mut end = k;
-        while self.toks.get(end + 1).is_some_and(|t| t.is_op(".")) && toks.get(end + 2).and_then(|t| t.ident()).is_some() {
+        while toks.get(end + 1).is_some_and(|t| t.is_op(".")) && toks.get(end + 2).and_then(|t| t.ident()).is_some() {
             end += 2;
         }
-        Some(end)
+        end
     }
 }
 
@@ -988,5 +1071,25 @@ mod tests {
         assert_eq!(rw("SELECT SUM(amt) OVER (), id FROM m", Kind::Select).0, "SELECT ts_dval(ts_dsum(amt) OVER (), 2) COLLATE ts_dec AS \"SUM(amt) OVER ()\", id FROM m");
         // no DECIMAL anywhere: untouched
         assert_eq!(rw("SELECT id + 1, q * 2 FROM m WHERE id = ?", Kind::Select).0, "SELECT id + 1, q * 2 FROM m WHERE id = ?");
+    }
+
+    #[test]
+    fn exact_calls_unsigned_arithmetic_and_comparisons() {
+        let r = TestResolver(vec![Arc::new(table_def("CREATE TABLE w (id INT, amt DECIMAL(10,2), u BIGINT UNSIGNED, q INT)"))]);
+        let rw = |sql: &str| rewrite(sql, Kind::Select, &r).unwrap().sql;
+        assert_eq!(rw("SELECT amt % 3 FROM w"), "SELECT ts_dval(ts_dmod(amt, 3), 2) COLLATE ts_dec AS \"amt % 3\" FROM w");
+        assert_eq!(rw("SELECT amt DIV q FROM w"), "SELECT ts_ddivi(amt, q, 0) AS \"amt DIV q\" FROM w");
+        assert_eq!(rw("SELECT ROUND(amt, -1) FROM w"), "SELECT ts_dval(ts_dround(amt, -1, 0, 'r'), 0) COLLATE ts_dec AS \"ROUND(amt, -1)\" FROM w");
+        assert_eq!(rw("SELECT COALESCE(amt, 0) FROM w"), "SELECT ts_dval(COALESCE(amt, 0), 2) COLLATE ts_dec AS \"COALESCE(amt, 0)\" FROM w");
+        // exact where it is compared too, as a double
+        assert_eq!(rw("SELECT id FROM w WHERE amt % 3 > 1"), "SELECT id FROM w WHERE CAST(ts_dmod(amt, 3) AS REAL) > 1");
+        // BIGINT UNSIGNED: checked arithmetic, values compared in the column's stored form
+        assert_eq!(rw("SELECT u + 1 FROM w"), "SELECT ts_uop(u, 1, '+', '`sbtest`.`w`.`u` + 1') AS \"u + 1\" FROM w");
+        assert_eq!(
+            rw("SELECT id FROM w WHERE u = '5' OR 18446744073709551615 > u OR u IN (1, ?) OR u BETWEEN 2 AND '3'"),
+            "SELECT id FROM w WHERE u = ts_u64v('5') OR ts_u64v('18446744073709551615') > u OR u IN (ts_u64v('1'), ts_u64v(?)) OR u BETWEEN ts_u64v('2') AND ts_u64v('3')"
+        );
+        // a CAST to an impossible DECIMAL is MariaDB's error
+        assert_eq!(rewrite("SELECT CAST(amt AS DECIMAL(66,2)) FROM w", Kind::Select, &r).unwrap_err().code, 1426);
     }
 }

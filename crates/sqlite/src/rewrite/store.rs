@@ -233,7 +233,8 @@ impl Translator<'_> {
             self.raw(self.fit_call());
         }
         match &toks[s].tok {
-            Tok::Number(n) if e == s + 1 && lex::hybrid_bytes(n).is_none() && n.contains('.') => self.raw(&schema::sq_str(n)),
+            // A decimal literal, or an integer one beyond BIGINT (SQLite would read a REAL).
+            Tok::Number(n) if e == s + 1 && lex::hybrid_bytes(n).is_none() && (n.contains('.') || !n.contains(['e', 'E']) && n.parse::<i64>().is_err()) => self.raw(&schema::sq_str(n)),
             _ => self.emit(s, e)?,
         }
         if let Some(args) = fit {
