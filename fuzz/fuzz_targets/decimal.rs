@@ -10,13 +10,18 @@
 //! `cmp_text` (the `ts_dec` collation, which orders stored values and
 //! indexes) agrees with the numeric order of the parsed values and is
 //! antisymmetric; a + b - b == a; a quotient times the divisor is within one
-//! unit of its last digit of the dividend.
+//! unit of its last digit of the dividend; MOD and DIV agree (a == b * (a DIV
+//! b) + a MOD b, the remainder smaller than the divisor and of the
+//! dividend's sign); ROUND, TRUNCATE, FLOOR and CEILING to any scale (huge
+//! ones too) give that many digits, within one unit, on the right side; a
+//! value fitted to DECIMAL(p,s) (CAST) fits, and is the value rounded when
+//! that fits.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
 use std::cmp::Ordering;
 use turnstile_fuzz::on_server_stack;
-use turnstile_sqltext::decimal::{cmp_text, Decimal};
+use turnstile_sqltext::decimal::{cmp_text, Decimal, RoundMode};
 
 fn check(data: &[u8]) {
     let (a, b) = match data.iter().position(|&c| c == b'\n') {
@@ -43,6 +48,7 @@ fn check(data: &[u8]) {
         assert_eq!(r.round(scale), r);
     }
     assert_eq!(x.add(&y).sub(&y).cmp(&x), Ordering::Equal, "{x} + {y} - {y} is not {x}");
+    check_functions(&x, &y);
     let _ = x.mul(&y);
     if let Some(q) = x.div_internal(&y) {
         let back = q.mul(&y);
@@ -50,6 +56,41 @@ fn check(data: &[u8]) {
         let diff = x.sub(&back);
         let (diff, unit) = (if diff.is_negative() { diff.neg() } else { diff }, if unit.is_negative() { unit.neg() } else { unit });
         assert!(diff <= unit, "{x} / {y} = {q} is off by more than one unit");
+    }
+}
+
+/// MOD, DIV, the rounding modes and CAST's fit, on parsed values x and y.
+fn check_functions(x: &Decimal, y: &Decimal) {
+    if let (Some(q), Some(r)) = (x.div_trunc(y), x.rem(y)) {
+        assert_eq!(y.mul(&q).add(&r).cmp(x), Ordering::Equal, "{x} != {y} * ({x} DIV {y}) + {x} MOD {y}");
+        assert!(r.abs() < y.abs(), "{x} MOD {y} = {r} is not below the divisor");
+        assert!(r.is_zero() || r.is_negative() == x.is_negative(), "{x} MOD {y} = {r} has not the dividend's sign");
+    } else {
+        assert!(y.is_zero());
+    }
+    // The scale: the second value's integer part, huge ones included.
+    let scale = y.to_i64().unwrap_or(if y.is_negative() { i64::MIN } else { i64::MAX });
+    let unit = Decimal::from_parts(1, scale.clamp(0, 70) as u32);
+    for mode in [RoundMode::HalfUp, RoundMode::Truncate, RoundMode::Floor, RoundMode::Ceiling] {
+        let r = x.round_to(scale, mode);
+        assert_eq!(r.scale() as i64, scale.clamp(0, 70), "{x} rounded to {scale} has scale {}", r.scale());
+        if (0..=70).contains(&scale) {
+            let diff = r.sub(x);
+            assert!(diff.abs() <= unit, "{x} rounded to {scale} ({mode:?}) is {r}");
+            match mode {
+                RoundMode::Floor => assert!(r <= *x),
+                RoundMode::Ceiling => assert!(r >= *x),
+                RoundMode::Truncate => assert!(r.abs() <= x.abs()),
+                RoundMode::HalfUp => assert!(diff.abs().mul(&Decimal::from_i64(2)) <= unit),
+            }
+        }
+    }
+    for (p, s) in [(65u32, 30u32), (10, 2), (5, 5), (1, 0)] {
+        let (f, clipped) = x.fit(p, s);
+        assert!(f.int_digits() <= p - s && f.scale() == s, "{x} fitted to ({p},{s}) is {f}");
+        if !clipped {
+            assert_eq!(f, x.round(s));
+        }
     }
 }
 
