@@ -12,7 +12,8 @@ adds, for one `RawConnection`:
 * `Col`: every field of a column definition.
 
 Parameters are given as (MySQL type code, value): bytes for the string and
-blob types, int for the integer types, None for NULL. It speaks the classic
+blob types, int for the integer types (`T_LONGLONG | UNSIGNED` for an
+unsigned one), None for NULL. It speaks the classic
 EOF framing (CLIENT_DEPRECATE_EOF is not requested), which MariaDB and
 Turnstile both support, so the same calls run against either.
 """
@@ -36,6 +37,9 @@ T_TIMESTAMP, T_LONGLONG, T_INT24, T_DATE, T_TIME, T_DATETIME, T_YEAR = 7, 8, 9, 
 T_BIT, T_NEWDECIMAL = 16, 246
 T_TINY_BLOB, T_MEDIUM_BLOB, T_LONG_BLOB, T_BLOB, T_VAR_STRING, T_STRING = 249, 250, 251, 252, 253, 254
 STRING_TYPES = {T_TINY_BLOB, T_MEDIUM_BLOB, T_LONG_BLOB, T_BLOB, T_VAR_STRING, T_STRING, T_NEWDECIMAL, 15, 245, 247, 248, T_BIT}
+
+# Or'ed into a parameter's type: sent with the unsigned flag (LONGLONG only).
+UNSIGNED = 0x8000
 
 BINARY_FLAG = 128
 BINARY_CHARSET = 63
@@ -145,7 +149,7 @@ class ByteClient:
                 if v is None:
                     bitmap[i // 8] |= 1 << (i % 8)
             payload += bytes(bitmap) + b"\x01"
-            payload += b"".join(struct.pack("<BB", t, 0) for t, _ in params)
+            payload += b"".join(struct.pack("<BB", t & 0xFF, 0x80 if t & UNSIGNED else 0) for t, _ in params)
             payload += b"".join(_encode_param(t, v) for t, v in params if v is not None)
         self.c.command(COM_STMT_EXECUTE, payload)
         return self._result(_binary_row)
@@ -167,6 +171,8 @@ class ByteClient:
 
 
 def _encode_param(t: int, v: object) -> bytes:
+    if t == T_LONGLONG | UNSIGNED:
+        return struct.pack("<Q", v)
     if t in (T_TINY_BLOB, T_MEDIUM_BLOB, T_LONG_BLOB, T_BLOB, T_VAR_STRING, T_STRING):
         assert isinstance(v, bytes)
         return rawproto.lenenc_int(len(v)) + v
