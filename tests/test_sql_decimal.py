@@ -332,6 +332,10 @@ def test_bigint_unsigned_full_range_stored_compared_ordered(udb):
         assert cur.fetchall() == ((4,),)
         cur.execute("SELECT id FROM bu WHERE u = %s", (18446744073709551615,))
         assert cur.fetchall() == ((1,),)
+    rows, cols = described(conn, "SELECT CAST(u AS UNSIGNED), CAST(u AS SIGNED), CAST(-1 AS UNSIGNED), CAST('18446744073709551616' AS UNSIGNED), CAST(u - 1 AS UNSIGNED) FROM bu WHERE id = 1")
+    assert rows == ((18446744073709551615, -1, 18446744073709551615, 18446744073709551615, 18446744073709551614),)
+    # (CAST AS SIGNED is as long as MariaDB's 20 or 21 by its argument: not checked)
+    assert [c[1] for c in cols] == [8] * 5 and [cols[k][2] for k in (0, 2, 3, 4)] == [20, 20, 20, 21]
     rows, cols = described(conn, "SELECT MIN(u), MAX(u), SUM(u), AVG(u), COUNT(DISTINCT u) FROM bu")
     assert rows == ((0, 18446744073709551615, Decimal("46893488147419103235"), Decimal("7815581357903183872.5000"), 6),)
     assert [c[1:] for c in cols] == [(8, 20, 0), (8, 20, 0), (246, 43, 0), (246, 26, 4), (8, 21, 0)]

@@ -15,6 +15,9 @@
 //!   form (an integer text as its number, a number above 2^63-1 as its
 //!   text), so `u = '5'`, `u = ?` and `u < 18446744073709551615` compare as
 //!   numbers (rewrite/decimal.rs writes it).
+//! - `ts_ucast(x)`, `ts_scast(x)`: CAST(x AS UNSIGNED / SIGNED), with
+//!   MariaDB's wrapping (-1 AS UNSIGNED is 18446744073709551615); SQLite's
+//!   CAST AS INTEGER stops at 2^63-1.
 //! - `ts_uop(a, b, op, text)`: `a + b`, `a - b`, `a * b` with a BIGINT
 //!   UNSIGNED operand: exact, and MariaDB's 1690 "BIGINT UNSIGNED value is
 //!   out of range in 'text'" when the result leaves 0..2^64-1.
@@ -151,6 +154,37 @@ fn arithmetic(ctx: &Context<'_>) -> rusqlite::Result<SV> {
     }
 }
 
+/// A value as CAST(x AS UNSIGNED) (`unsigned`) or CAST(x AS SIGNED) makes
+/// it, as MariaDB: rounded half away from zero; a negative integer AS
+/// UNSIGNED is its two's complement (-1 is 18446744073709551615), a value
+/// AS SIGNED above 2^63-1 its signed bits; beyond the 64 bits, the type's
+/// end. Text counts as its numeric prefix (0 for none).
+fn cast(ctx: &Context<'_>, unsigned: bool) -> SV {
+    let Some(d) = operand(ctx.get_raw(0)) else { return SV::Null };
+    let r = d.round(0);
+    let two64 = max_u64().add(&Decimal::from_i64(1));
+    // AS UNSIGNED wraps only a negative integer; a negative fraction is 0.
+    let wraps = !unsigned || d == r;
+    let bits = if r.is_negative() && r >= Decimal::from_i64(i64::MIN) && wraps {
+        // An integer in BIGINT's range: its 64 bits.
+        r.to_i64_exact().map(|i| i as u64)
+    } else if r.is_negative() {
+        Some(if unsigned { 0 } else { i64::MIN as u64 })
+    } else if r > max_u64() {
+        Some(u64::MAX)
+    } else {
+        r.to_u64_exact()
+    };
+    let bits = bits.unwrap_or_else(|| if r >= two64 { u64::MAX } else { 0 });
+    if unsigned {
+        stored(bits)
+    } else if r > Decimal::from_i64(i64::MAX) && r > max_u64() {
+        SV::Integer(i64::MAX)
+    } else {
+        SV::Integer(bits as i64)
+    }
+}
+
 /// Register the functions on a new connection.
 pub(super) fn register(db: &Connection, counters: Arc<Counters>) -> rusqlite::Result<()> {
     let flags = FunctionFlags::SQLITE_UTF8 | FunctionFlags::SQLITE_DETERMINISTIC;
@@ -159,6 +193,8 @@ pub(super) fn register(db: &Connection, counters: Arc<Counters>) -> rusqlite::Re
     // The same value again, for the change test of UPDATE and upsert: no note.
     db.create_scalar_function("ts_u64_q", 5, flags, |ctx| store(ctx, None))?;
     db.create_scalar_function("ts_u64v", 1, flags, |ctx| Ok(compared(ctx)))?;
+    db.create_scalar_function("ts_ucast", 1, flags, |ctx| Ok(cast(ctx, true)))?;
+    db.create_scalar_function("ts_scast", 1, flags, |ctx| Ok(cast(ctx, false)))?;
     db.create_scalar_function("ts_uop", 4, flags, arithmetic)
 }
 
@@ -204,5 +240,16 @@ mod tests {
         assert!(one(&db, "SELECT ts_u64('abc', 0, 'u', '`d`.`t`.`u`', 2)").contains("ts:1366:Incorrect integer value: 'abc' for column `d`.`t`.`u` at row 2"));
         assert!(one(&db, "SELECT ts_u64('9223372036854775808', 1, 'id', '', 1)").contains("ts:1235:"));
         assert_eq!(one(&db, "SELECT ts_u64('-0', 0, 'u', '', 1)"), "i0");
+        for (v, u, i) in [
+            ("-1", "t18446744073709551615", "i-1"),
+            ("1.5", "i2", "i2"),
+            ("-1.5", "i0", "i-2"),
+            ("'18446744073709551616'", "t18446744073709551615", "i9223372036854775807"),
+            ("'18446744073709551615'", "t18446744073709551615", "i-1"),
+            ("'abc'", "i0", "i0"),
+        ] {
+            assert_eq!(one(&db, &format!("SELECT ts_ucast({})", v)), u, "{}", v);
+            assert_eq!(one(&db, &format!("SELECT ts_scast({})", v)), i, "{}", v);
+        }
     }
 }

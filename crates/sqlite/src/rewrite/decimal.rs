@@ -191,12 +191,13 @@ pub(super) struct Pass<'a> {
 
 /// Does the statement have anything this pass could rewrite: a decimal
 /// literal or one beyond BIGINT, a `/`, `%`, DIV or MOD, a CAST to DECIMAL,
-/// or a DECIMAL or BIGINT UNSIGNED column of a table it names?
+/// UNSIGNED or SIGNED, or a DECIMAL or BIGINT UNSIGNED column of a table it
+/// names?
 fn worth_a_look(toks: &[Token], tables: &[Named]) -> bool {
     let token = |t: &Token| match &t.tok {
         Tok::Number(n) => is_decimal_literal(n) || is_big_integer(n),
         Tok::Op(o) => matches!(&**o, "/" | "%"),
-        Tok::Word(w) => ["DIV", "MOD", "DECIMAL", "DEC"].iter().any(|k| w.eq_ignore_ascii_case(k)),
+        Tok::Word(w) => ["DIV", "MOD", "DECIMAL", "DEC", "UNSIGNED", "SIGNED"].iter().any(|k| w.eq_ignore_ascii_case(k)),
         _ => false,
     };
     toks.iter().any(token) || tables.iter().any(|n| n.def.columns.iter().any(|c| c.base == Base::Decimal || is_wide_unsigned(c)))

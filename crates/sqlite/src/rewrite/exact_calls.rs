@@ -2,7 +2,8 @@
 //! MySQL's result types (MariaDB 10.11's `fix_length_and_dec` rules):
 //! ROUND and TRUNCATE (`ts_dround`), CEIL/CEILING and FLOOR (integers, or
 //! DECIMAL past 18 digits), ABS, SIGN, MOD, CAST/CONVERT(x AS DECIMAL(p,s))
-//! (`ts_dcast`, which clips and warns as MariaDB does), GREATEST and LEAST
+//! (`ts_dcast`, which clips and warns as MariaDB does), CAST(x AS
+//! UNSIGNED/SIGNED) (`ts_ucast/ts_scast`, over BIGINT UNSIGNED's range), GREATEST and LEAST
 //! (`ts_dgreatest/ts_dleast`, compared exactly), COALESCE, IFNULL, IF and
 //! CASE (the type of their results together: the most integer digits and
 //! the largest scale), SUM and AVG of DECIMAL (`ts_dsum/ts_davg`, also with
@@ -186,6 +187,9 @@ impl Pass<'_> {
         if sep >= close || sep == i + 2 {
             return None;
         }
+        if toks[sep + 1].is_kw("UNSIGNED") || toks[sep + 1].is_kw("SIGNED") {
+            return self.cast_integer(i, sep, close);
+        }
         if !(toks[sep + 1].is_kw("DECIMAL") || toks[sep + 1].is_kw("DEC")) || sep + 1 >= close {
             return None;
         }
@@ -216,6 +220,30 @@ impl Pass<'_> {
         let name = &self.sql[toks[i].start..toks[close].end];
         let tail = format!(", {}, {}, {})", precision, scale, super::str_literal(name.as_bytes()));
         Self::pieces(i, close + 1, Ty::Dec(ty), vec![Piece::Raw("ts_dcast(".into()), arg, Piece::Raw(tail)], None)
+    }
+
+    /// CAST(x AS UNSIGNED|SIGNED [INTEGER]) (`sep`: the AS or comma):
+    /// `ts_ucast/ts_scast`, MariaDB's 64-bit wrapping over BIGINT UNSIGNED's
+    /// whole range (SQLite's CAST AS INTEGER stops at 2^63-1).
+    fn cast_integer(&self, i: usize, sep: usize, close: usize) -> Option<(Node, usize)> {
+        let toks = self.toks;
+        let unsigned = toks[sep + 1].is_kw("UNSIGNED");
+        let tail = sep + 2 + (toks[sep + 2].is_kw("INTEGER") || toks[sep + 2].is_kw("INT")) as usize;
+        if tail != close {
+            return None;
+        }
+        let run = self.whole_run(i + 2, sep);
+        // As long as its argument when that is longer (BIGINT UNSIGNED `u - 1`: 21).
+        let length = match &run {
+            Some(Node::Bin { op: "+" | "-" | "*", ty: Ty::UBig, .. }) => 21,
+            _ => 20,
+        };
+        let arg = match run {
+            Some(x) => Piece::Run(x, Want::Exact),
+            None => Piece::Text(i + 2, sep),
+        };
+        let (f, ty, int_length) = if unsigned { ("ts_ucast(", Ty::UBig, Some((length, true))) } else { ("ts_scast(", Ty::Int(19), None) };
+        Self::pieces(i, close + 1, ty, vec![Piece::Raw(f.into()), arg, Piece::Raw(")".into())], int_length)
     }
 
     /// GREATEST/LEAST of exact numbers with a DECIMAL among them, compared

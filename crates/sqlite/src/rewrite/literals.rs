@@ -177,6 +177,11 @@ const NUMERIC_FUNCTIONS: &[&str] = &[
     "BIT_OR",
     "BIT_XOR",
     "INET_NTOA",
+    // what rewrite/exact_calls.rs writes for CAST and the exact functions
+    "TS_UCAST",
+    "TS_SCAST",
+    "TS_DCAST",
+    "TS_DROUND",
 ];
 const NUMERIC_TYPES: &[&str] = &["SIGNED", "UNSIGNED", "INTEGER", "INT", "DECIMAL", "NUMERIC", "DOUBLE", "FLOAT", "REAL"];
 

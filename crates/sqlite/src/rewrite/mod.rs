@@ -329,7 +329,7 @@ mod tests {
         );
         assert_eq!(rewrite_select("SELECT DATE_ADD(d, INTERVAL 1 DAY) FROM t"), "SELECT DATE_ADD(d, 1, 'DAY') FROM t");
         assert_eq!(rewrite_select("SELECT c FROM t WHERE c LIKE 'a\\_b'"), "SELECT c FROM t WHERE c LIKE 'a\\_b' ESCAPE '\\'");
-        assert_eq!(rewrite_select("SELECT CAST(x AS UNSIGNED), CONVERT(y, CHAR) FROM t"), "SELECT CAST(x AS INTEGER) AS \"CAST(x AS UNSIGNED)\", CAST(y AS TEXT) AS \"CONVERT(y, CHAR)\" FROM t");
+        assert_eq!(rewrite_select("SELECT CAST(x AS UNSIGNED), CONVERT(y, CHAR) FROM t"), "SELECT ts_ucast(x) AS \"CAST(x AS UNSIGNED)\", CAST(y AS TEXT) AS \"CONVERT(y, CHAR)\" FROM t");
         assert_eq!(rewrite_select("SELECT SQL_NO_CACHE c FROM t USE INDEX (k) WHERE 1"), "SELECT c FROM t WHERE 1");
         assert_eq!(rewrite_select("SELECT * FROM other.sbtest1"), "SELECT * FROM \"other\".sbtest1");
         assert_eq!(rewrite_select("SELECT 0x41 + 0, 0xfffe00112233445566 FROM t"), "SELECT 65 + 0 AS \"0x41 + 0\", CAST(X'FFFE00112233445566' AS TEXT) AS \"0xfffe00112233445566\" FROM t");
@@ -339,7 +339,7 @@ mod tests {
         );
         assert_eq!(
             rewrite_select("SELECT 0x41 = 'A', 0x41 = 65, 65 < 0x41, CAST(0x41 AS UNSIGNED), ABS(0x41), HEX(0x41) FROM t"),
-            "SELECT 'A' = 'A' AS \"0x41 = 'A'\", 65 = 65 AS \"0x41 = 65\", 65 < 65 AS \"65 < 0x41\", CAST(65 AS INTEGER) AS \"CAST(0x41 AS UNSIGNED)\", ABS(65) AS \"ABS(0x41)\", HEX('A') AS \"HEX(0x41)\" FROM t"
+            "SELECT 'A' = 'A' AS \"0x41 = 'A'\", 65 = 65 AS \"0x41 = 65\", 65 < 65 AS \"65 < 0x41\", ts_ucast(65) AS \"CAST(0x41 AS UNSIGNED)\", ABS(65) AS \"ABS(0x41)\", HEX('A') AS \"HEX(0x41)\" FROM t"
         );
         assert_eq!(rewrite_select("SELECT 0x14243444546474849 FROM t"), "SELECT '\u{1}BCDEFGHI' AS \"0x14243444546474849\" FROM t");
         assert_eq!(
