@@ -161,9 +161,10 @@ fn checked(r: Decimal, what: impl FnOnce() -> String) -> rusqlite::Result<SV> {
     Ok(text_of(&r))
 }
 
-/// The value of a division, DIV or MOD by zero: NULL. (MySQL also raises
-/// warning 1365 "Division by 0", or error 1365 when a strict-mode statement
-/// writes it; that belongs with the SQL modes, and is to be raised here.)
+/// The value of a division, DIV or MOD by zero: NULL. (MySQL's 1365, a
+/// warning or a strict write's error, is raised by `ts_nz` around the
+/// divisor, which the translator writes into ts_ddiv, ts_dmod, ts_ddivi and
+/// ts_fmod calls too: rewrite/operators.rs.)
 fn division_by_zero() -> SV {
     SV::Null
 }

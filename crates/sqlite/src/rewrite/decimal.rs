@@ -1079,7 +1079,7 @@ mod tests {
         let r = TestResolver(vec![Arc::new(table_def("CREATE TABLE w (id INT, amt DECIMAL(10,2), u BIGINT UNSIGNED, q INT)"))]);
         let rw = |sql: &str| rewrite(sql, Kind::Select, &r).unwrap().sql;
         assert_eq!(rw("SELECT amt % 3 FROM w"), "SELECT ts_dval(ts_dmod(amt, 3), 2) COLLATE ts_dec AS \"amt % 3\" FROM w");
-        assert_eq!(rw("SELECT amt DIV q FROM w"), "SELECT ts_ddivi(amt, q, 0) AS \"amt DIV q\" FROM w");
+        assert_eq!(rw("SELECT amt DIV q FROM w"), "SELECT ts_ddivi(amt, ts_nz(q, 1), 0) AS \"amt DIV q\" FROM w");
         assert_eq!(rw("SELECT ROUND(amt, -1) FROM w"), "SELECT ts_dval(ts_dround(amt, -1, 0, 'r'), 0) COLLATE ts_dec AS \"ROUND(amt, -1)\" FROM w");
         assert_eq!(rw("SELECT COALESCE(amt, 0) FROM w"), "SELECT ts_dval(COALESCE(amt, 0), 2) COLLATE ts_dec AS \"COALESCE(amt, 0)\" FROM w");
         // exact where it is compared too, as a double
