@@ -366,6 +366,18 @@ def test_bigint_unsigned_arithmetic_and_errors(udb):
     assert described(conn, "SELECT u FROM uq ORDER BY u DESC")[0] == ((18446744073709551615,), (9223372036854775808,))
 
 
+def test_bigint_unsigned_clipped_by_a_lenient_write(udb):
+    conn, _ = udb
+    with conn.cursor() as cur:
+        cur.execute("SET SESSION sql_mode = ''")
+        cur.execute("INSERT INTO bu VALUES (40, -5), (41, 18446744073709551616), (42, 1e30), (43, 18446744073709551615)")
+        cur.execute("SHOW WARNINGS")
+        assert cur.fetchall() == tuple(("Warning", 1264, f"Out of range value for column 'u' at row {n}") for n in (1, 2, 3))
+        cur.execute("SELECT id, u FROM bu WHERE id >= 40 ORDER BY id")
+        assert cur.fetchall() == ((40, 0), (41, 2**64 - 1), (42, 2**64 - 1), (43, 2**64 - 1))
+        cur.execute("SET SESSION sql_mode = DEFAULT")
+
+
 def test_bigint_unsigned_auto_increment_refuses_what_sqlite_cannot_hold(sql_conn, uniq):
     name = uniq("uai")
     query(sql_conn, f"CREATE DATABASE {name}")

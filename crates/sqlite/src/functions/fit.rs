@@ -250,8 +250,9 @@ fn fit_int(v: ValueRef<'_>, lo: i64, hi: i64, raised: &mut Vec<Raise>) -> SV {
     SV::Integer(n)
 }
 
-/// BIGINT UNSIGNED: negatives are 0; what is above 2^63-1 passes as it is
-/// (the column stores only up to there: the write fails as in strict mode).
+/// BIGINT UNSIGNED: negatives are 0, what is above 2^64-1 is 2^64-1 (as
+/// text, the column's form for it); what is between 2^63 and 2^64-1 passes
+/// as it is, to `ts_u64` (functions/unsigned.rs), which stores it as text.
 fn fit_unsigned_bigint(v: ValueRef<'_>, raised: &mut Vec<Raise>) -> Option<SV> {
     let negative = match v {
         ValueRef::Integer(i) => i < 0,
@@ -271,6 +272,18 @@ fn fit_unsigned_bigint(v: ValueRef<'_>, raised: &mut Vec<Raise>) -> Option<SV> {
         ValueRef::Text(t) | ValueRef::Blob(t) => Numeric::read(t).number.is_none_or(|n| round_text(n).is_ok_and(|v| v <= i128::from(i64::MAX))),
         _ => true,
     };
+    // Past 2^64-1: clipped to it, as text (the column's form for values
+    // past 2^63-1, functions/unsigned.rs); up to it, the column's own.
+    let past_max = match v {
+        // u64::MAX as f64 is 2^64.
+        ValueRef::Real(f) => f.round_ties_even() >= u64::MAX as f64,
+        ValueRef::Text(t) | ValueRef::Blob(t) => Numeric::read(t).number.is_some_and(|n| round_text(n).map_or(true, |v| v > i128::from(u64::MAX))),
+        _ => false,
+    };
+    if past_max {
+        raised.push(Raise::OutOfRange);
+        return Some(SV::Text(u64::MAX.to_string()));
+    }
     small.then(|| fit_int(v, 0, i64::MAX, raised))
 }
 

@@ -339,7 +339,7 @@ pub(super) fn bit_literal(toks: &[Token], s: usize, e: usize) -> Option<String> 
 }
 
 /// The text of tokens [s, e) when they are a decimal literal (digits with
-/// a point, no exponent), signed or not.
+/// a point, no exponent) or an integer literal beyond BIGINT, signed or not.
 fn decimal_literal(toks: &[Token], s: usize, e: usize) -> Option<String> {
     let (sign, at) = match toks.get(s) {
         Some(t) if t.is_op("-") && e == s + 2 => ("-", s + 1),
@@ -347,7 +347,10 @@ fn decimal_literal(toks: &[Token], s: usize, e: usize) -> Option<String> {
         _ => return None,
     };
     match &toks[at].tok {
-        Tok::Number(n) if n.contains('.') && !n.contains(['e', 'E']) && lex::hybrid_bytes(n).is_none() => Some(format!("{}{}", sign, n)),
+        // (An integer beyond BIGINT too: SQLite would read it as a double.)
+        Tok::Number(n) if (n.contains('.') || n.bytes().all(|b| b.is_ascii_digit()) && n.parse::<i64>().is_err()) && !n.contains(['e', 'E']) && lex::hybrid_bytes(n).is_none() => {
+            Some(format!("{}{}", sign, n))
+        }
         _ => None,
     }
 }
