@@ -113,6 +113,8 @@ impl SqliteSession {
         }
         let rw = {
             let resolver = ConnResolver { conn, inner: &inner, sql_mode, foreign_key_checks };
+            // On the client's text, before cte.rs writes its ts_cte_depth.
+            rewrite::refuse_internal_functions(sql, &resolver)?;
             match crate::cte::limit_depth(sql) {
                 Some(limited) => rewrite::rewrite(&limited, kind, &resolver).map(|rw| Rewritten { cte_limited: true, ..rw })?,
                 None => rewrite::rewrite(sql, kind, &resolver)?,

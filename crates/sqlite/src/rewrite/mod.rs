@@ -178,8 +178,10 @@ pub trait Resolver {
 /// The `ts_*` functions are the rewriter's own (what it writes for MySQL's
 /// semantics, with arguments it vouches for): a client calling one gets
 /// 1305 as for any function that does not exist. Checked on the client's
-/// text, before the passes that write such calls.
-fn refuse_internal_functions(toks: &[Token], resolver: &dyn Resolver) -> Result<(), SqlError> {
+/// text (`compile` calls it before cte.rs and the rewriter write such calls).
+pub fn refuse_internal_functions(sql: &str, resolver: &dyn Resolver) -> Result<(), SqlError> {
+    let toks = lex::tokenize(sql).map_err(|e| SqlError::syntax(&sql[e.at..]))?;
+    let toks = toks.as_slice();
     const NAMES_A_TABLE: [&str; 8] = ["INTO", "TABLE", "REFERENCES", "UPDATE", "FROM", "JOIN", "WITH", "RECURSIVE"];
     for (i, t) in toks.iter().enumerate() {
         let Some(name) = t.ident() else { continue };
@@ -235,7 +237,6 @@ pub fn expression(e: &str) -> Result<String, SqlError> {
 pub fn rewrite(sql: &str, kind: Kind, resolver: &dyn Resolver) -> Result<Rewritten, SqlError> {
     let toks = lex::tokenize(sql).map_err(|e| SqlError::syntax(&sql[e.at..]))?;
     let toks = one_statement(sql, &toks)?;
-    refuse_internal_functions(toks, resolver)?;
     if let Some(exact) = decimal::rewrite_decimal(sql, toks, kind, resolver)? {
         // Translated from the text with DECIMAL arithmetic as calls; the
         // result columns keep the names of the client's text.
