@@ -61,7 +61,7 @@ pub fn limit_depth(sql: &str) -> Option<String> {
 }
 
 /// Index of the `)` closing the `(` at `open`.
-fn close_of(toks: &[Token], open: usize) -> Option<usize> {
+pub(crate) fn close_of(toks: &[Token], open: usize) -> Option<usize> {
     let mut depth = 0usize;
     for (j, t) in toks.iter().enumerate().skip(open) {
         if t.is_op("(") {

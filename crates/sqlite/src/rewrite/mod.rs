@@ -200,18 +200,7 @@ pub fn refuse_internal_functions(sql: &str, resolver: &dyn Resolver) -> Result<(
 
 /// Is the `(` at `open` a CTE's column list (`AS` follows its `)`)?
 fn names_a_cte(toks: &[Token], open: usize) -> bool {
-    let mut depth = 0usize;
-    for (j, t) in toks.iter().enumerate().skip(open) {
-        if t.is_op("(") {
-            depth += 1;
-        } else if t.is_op(")") {
-            depth -= 1;
-            if depth == 0 {
-                return toks.get(j + 1).is_some_and(|n| n.is_kw("AS"));
-            }
-        }
-    }
-    false
+    crate::cte::close_of(toks, open).is_some_and(|close| toks.get(close + 1).is_some_and(|n| n.is_kw("AS")))
 }
 
 /// Translate a standalone expression (column DEFAULT (expr)).
