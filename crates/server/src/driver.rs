@@ -289,7 +289,7 @@ impl Driver {
     /// The deadline of the last `Want` passed: between commands a logged-in
     /// client gets ERR 4031 (MySQL 8.0.24+), a login is an aborted connect.
     pub fn deadline_passed(&mut self) {
-        if self.session.authenticated && !self.mid_packet() && self.out.is_empty() && !self.session.is_paused() {
+        if self.session.authenticated && !self.mid_packet() && self.out.is_empty() && !self.session.is_paused() && !self.session.in_infile() {
             encode_inactivity_error(&mut self.out);
         } else if !self.session.authenticated {
             self.server().stats.aborted_connects.inc();
@@ -332,7 +332,8 @@ impl Driver {
                     left_ms
                 }
             }
-            Want::Read { .. } if self.mid_packet() => net_read_ms(),
+            // Inside a packet, or between the packets of a LOAD DATA LOCAL file.
+            Want::Read { .. } if self.mid_packet() || self.session.in_infile() => net_read_ms(),
             Want::Read { .. } => self.session.idle_timeout() * 1000,
             Want::Yield | Want::Close => 0,
         }

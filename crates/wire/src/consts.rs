@@ -43,6 +43,7 @@ pub mod cap {
         | TRANSACTIONS
         | RESERVED
         | SECURE_CONNECTION
+        | LOCAL_FILES
         | MULTI_STATEMENTS
         | MULTI_RESULTS
         | PS_MULTI_RESULTS

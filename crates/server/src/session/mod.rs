@@ -12,6 +12,7 @@
 //! (COM_STMT_*), `result_sink` (encoding rows into packets as they come).
 
 mod authentication;
+mod infile;
 mod prepared;
 mod result_sink;
 mod statements;
@@ -64,6 +65,8 @@ enum Phase {
     /// Waiting for the client's answer to an AuthSwitchRequest.
     AuthSwitch,
     Command,
+    /// Receiving the file of a LOAD DATA LOCAL INFILE (`infile.rs`).
+    LocalInfile,
 }
 
 pub type Flush<'a> = dyn FnMut(&mut Vec<u8>) -> io::Result<()> + 'a;
@@ -120,6 +123,8 @@ pub struct Session {
     /// statements so an execute allocates nothing for it, and so a paused
     /// result resumes with its column types.
     row_format: RowFormat,
+    /// The LOAD DATA LOCAL file being received (`Phase::LocalInfile`).
+    infile: Option<Box<infile::Infile>>,
 }
 
 impl Session {
@@ -162,6 +167,7 @@ impl Session {
             probe: crate::conn::PeerProbe { fd, handle: probe_handle },
             paused: None,
             row_format: RowFormat::default(),
+            infile: None,
         }
     }
 
@@ -323,7 +329,7 @@ impl Session {
         if self.server.config.statistics {
             self.server.stats.bytes_received.add(payload.len() as i64 + 4);
         }
-        debug_assert_eq!(self.authenticated, self.phase == Phase::Command, "commands run only after a login");
+        debug_assert_eq!(self.authenticated, matches!(self.phase, Phase::Command | Phase::LocalInfile), "commands run only after a login");
         debug_assert!(self.paused.is_none(), "no packet is read while a result is paused");
         // `seq` is the id of the last physical packet; the first one's is checked.
         let physical = payload.len() / turnstile_wire::consts::MAX_PACKET_PAYLOAD + 1;
@@ -339,6 +345,10 @@ impl Session {
                 let _lexing = turnstile_sqltext::lex::lexing_mode(self.no_backslash_escapes());
                 self.guarded(out, |s, out| s.on_command(payload, out, flush))
             }
+            Phase::LocalInfile => {
+                let _lexing = turnstile_sqltext::lex::lexing_mode(self.no_backslash_escapes());
+                self.guarded(out, |s, out| s.on_infile_packet(payload, out, flush))
+            }
         }
     }
 
@@ -346,8 +356,8 @@ impl Session {
     fn expected_seq(&self) -> u8 {
         match self.phase {
             Phase::Command => 0,
-            // After the greeting or an auth switch request: one past ours.
-            Phase::Handshake | Phase::AuthSwitch => self.seq,
+            // After the greeting, an auth switch request or a file request: one past ours.
+            Phase::Handshake | Phase::AuthSwitch | Phase::LocalInfile => self.seq,
         }
     }
 
@@ -612,6 +622,7 @@ impl Session {
 
     pub fn finish(&mut self) {
         self.handle.detach_socket();
+        self.drop_infile();
         if let Some(mut e) = self.engine.take() {
             e.cancel_paused();
             if e.in_transaction() {

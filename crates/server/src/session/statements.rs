@@ -59,6 +59,12 @@ impl Session {
             if self.server.config.statistics {
                 self.server.stats.questions.inc();
             }
+            match self.start_local_infile(stmt, &rest, out) {
+                // Waiting for the client's file (`infile.rs`).
+                Some(Step::Paused) => return Flow::Continue,
+                Some(_) => break,
+                None => {}
+            }
             let more = more_statements(&rest);
             let result = self.run_statement(stmt, &[], false, &[], false, out, flush);
             lexing.set(self.no_backslash_escapes());

@@ -25,6 +25,7 @@ mod database;
 mod deadline;
 mod diagnostics;
 mod engine;
+pub mod load_data;
 mod process;
 mod select;
 mod session_env;
@@ -185,6 +186,7 @@ fn statement(call: &mut Call<'_, '_>, sql: &str, sink: &mut dyn RowSink) -> Resu
             }
             engine::engine_statement(call, sql, sink)
         }
+        "LOAD" => load_data::statement(call, sql),
         verb if ENGINE_VERBS.contains(&verb) => engine::engine_statement(call, sql, sink),
         _ => Err(SqlError::syntax(sql.trim_start())),
     }
