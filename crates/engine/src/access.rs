@@ -68,6 +68,24 @@ pub trait Access {
     fn processlist(&self) -> Vec<ProcessRow> {
         Vec::new()
     }
+    /// The server's accounts, for `mysql.user`: all of them for an
+    /// administrator, none for anyone else (password hashes are only an
+    /// administrator's to read). Only the front knows the accounts.
+    fn accounts(&self) -> Vec<AccountRow> {
+        Vec::new()
+    }
+}
+
+/// One account as `mysql.user` shows it.
+#[derive(Debug, Clone)]
+pub struct AccountRow {
+    pub user: String,
+    pub host: String,
+    pub plugin: String,
+    /// The stored hash as MariaDB shows it (`*HEX` for mysql_native_password).
+    pub authentication_string: String,
+    /// Global privilege bits (`privs`).
+    pub global_privs: u32,
 }
 
 /// One session as SHOW PROCESSLIST and information_schema.PROCESSLIST show it.

@@ -29,7 +29,7 @@ pub mod stack;
 pub mod strtype;
 pub mod warnings;
 
-pub use access::{privs, Access, ProcessRow};
+pub use access::{privs, Access, AccountRow, ProcessRow};
 pub use error::SqlError;
 pub use turnstile_sqltext::sql_mode::SqlMode;
 pub use turnstile_wire::response::Column;

@@ -218,6 +218,19 @@ impl Accounts {
         list.iter().filter(|a| a.user == user && host_matches(&a.host, peer)).max_by_key(|a| specificity(a)).cloned()
     }
 
+    /// Every account as `mysql.user` shows it (MariaDB's `*HEX` for a
+    /// mysql_native_password hash; the SHA-256 one's hex for
+    /// caching_sha2_password). Only for an administrator (`Access::accounts`).
+    pub fn rows(&self) -> Vec<turnstile_engine::AccountRow> {
+        let list = self.list.read().unwrap_or_else(|e| e.into_inner());
+        list.iter()
+            .map(|a| {
+                let hash = if a.plugin == auth::NATIVE { a.native.as_ref().map(|h| format!("*{}", h.to_ascii_uppercase())) } else { a.sha2.clone() };
+                turnstile_engine::AccountRow { user: a.user.clone(), host: a.host.clone(), plugin: a.plugin.clone(), authentication_string: hash.unwrap_or_default(), global_privs: a.global_privs }
+            })
+            .collect()
+    }
+
     pub fn privileges(&self, user: &str, host: &str, db: Option<&str>) -> u32 {
         let list = self.list.read().unwrap_or_else(|e| e.into_inner());
         list.iter().find(|a| a.user == user && a.host == host).map_or(0, |a| a.privileges(db))

@@ -156,6 +156,10 @@ impl ServerOps for Server {
             .collect()
     }
 
+    fn accounts(&self) -> Vec<turnstile_engine::AccountRow> {
+        self.accounts.rows()
+    }
+
     fn kill(&self, by: &SessionState, id: u64, query_only: bool) -> Result<(), SqlError> {
         let h = u32::try_from(id).ok().and_then(|id| self.registry.get(id)).ok_or_else(|| SqlError::unknown_thread(id))?;
         if id != by.connection_id as u64 {

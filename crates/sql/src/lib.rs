@@ -160,6 +160,10 @@ pub trait ServerOps {
     /// SHOW STATUS rows, name order.
     fn status(&self, session: &SessionState, global: bool) -> Vec<(&'static str, Value)>;
     fn processlist(&self) -> Vec<ProcessRow>;
+    /// Every account, for `mysql.user` (the caller decides who may see them).
+    fn accounts(&self) -> Vec<turnstile_engine::AccountRow> {
+        Vec::new()
+    }
     /// KILL: close the session `id` (or interrupt its statement).
     fn kill(&self, by: &SessionState, id: u64, query_only: bool) -> Result<(), SqlError>;
     /// Apply an account statement. SHOW GRANTS returns its lines.

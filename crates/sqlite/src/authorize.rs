@@ -181,7 +181,8 @@ impl Seen<'_> {
             };
         }
         if schema.eq_ignore_ascii_case("information_schema") && c.info_attached && self.rules.info_schema {
-            return Ok(String::new());
+            // `mysql.user` (mysql_user.rs): SELECT on `mysql`, checked for every session.
+            return Ok(if table.eq_ignore_ascii_case("user") { "mysql".to_string() } else { String::new() });
         }
         if schema.eq_ignore_ascii_case("main") {
             let Some(h) = c.home.as_ref() else {

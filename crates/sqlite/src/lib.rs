@@ -38,6 +38,7 @@ pub mod ddl;
 mod errors;
 mod exec;
 pub mod functions;
+mod mysql_user;
 pub mod rewrite;
 pub mod schema;
 mod show;

@@ -576,12 +576,14 @@ pub fn attach_info_schema(conn: &mut Conn) -> Result<(), SqlError> {
         return Ok(());
     }
     conn.exec(INFO_TABLES)?;
+    conn.exec(crate::mysql_user::CREATE)?;
     conn.exec(&info_static_rows())
 }
 
 /// Does the attached information_schema still hold its tables?
 fn info_tables_present(conn: &Conn) -> bool {
-    let want = INFO_TABLES.matches("CREATE TABLE").count() as i64;
+    // INFO_TABLES and mysql_user::CREATE.
+    let want = INFO_TABLES.matches("CREATE TABLE").count() as i64 + 1;
     let have = conn.db.prepare_cached("SELECT count(*) FROM information_schema.sqlite_schema WHERE type = 'table'").and_then(|mut st| st.query_row([], |r| r.get::<_, i64>(0)));
     have.is_ok_and(|n| n == want)
 }
@@ -616,7 +618,7 @@ pub fn refresh_info_schema(conn: &mut Conn, inner: &Inner, access: &dyn Access) 
     db.execute_batch(
         "DELETE FROM information_schema.SCHEMATA; DELETE FROM information_schema.TABLES; DELETE FROM information_schema.COLUMNS; \
          DELETE FROM information_schema.STATISTICS; DELETE FROM information_schema.KEY_COLUMN_USAGE; DELETE FROM information_schema.TABLE_CONSTRAINTS; \
-         DELETE FROM information_schema.REFERENTIAL_CONSTRAINTS; DELETE FROM information_schema.PROCESSLIST;",
+         DELETE FROM information_schema.REFERENTIAL_CONSTRAINTS; DELETE FROM information_schema.PROCESSLIST; DELETE FROM information_schema.user;",
     )
     .map_err(|e| SqlError::internal(e.to_string()))?;
     let mut schemata = Vec::new();
@@ -772,6 +774,10 @@ pub fn refresh_info_schema(conn: &mut Conn, inner: &Inner, access: &dyn Access) 
     // The sessions the front lets this one see (SHOW PROCESSLIST's rule).
     let processes = access.processlist().into_iter().map(|p| vec![i(p.id as i64), t(&p.user), t(&p.host), o(p.db), t(p.command), i(p.time as i64), t(p.state), o(p.info)]).collect();
     run("INSERT INTO information_schema.PROCESSLIST VALUES (?1,?2,?3,?4,?5,?6,?7,?8)", processes)?;
+    // mysql.user: an administrator's only (`Access::accounts` gives no one else any row).
+    let users = access.accounts().iter().map(crate::mysql_user::row).collect();
+    let marks = (1..=crate::mysql_user::COLUMNS).map(|k| format!("?{}", k)).collect::<Vec<_>>().join(",");
+    run(&format!("INSERT INTO information_schema.user VALUES ({})", marks), users)?;
     let _ = charset_of;
     Ok(())
 }

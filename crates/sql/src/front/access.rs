@@ -57,6 +57,14 @@ impl Access for SessionAccess<'_> {
         let admin = self.ops.privileges(self.sess, None) & privs::ADMIN != 0;
         super::process::visible_processes(self.sess, self.ops, admin)
     }
+    fn accounts(&self) -> Vec<turnstile_engine::AccountRow> {
+        let admin = self.ops.privileges(self.sess, None) & privs::ADMIN != 0;
+        if admin {
+            self.ops.accounts()
+        } else {
+            Vec::new()
+        }
+    }
 }
 
 /// The `Access` of a session, with its current database's privileges cached.

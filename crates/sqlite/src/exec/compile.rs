@@ -111,13 +111,16 @@ impl SqliteSession {
             }
             conn.attached.retain(|a| !a.dropped());
         }
+        // `mysql.user` is read from information_schema (mysql_user.rs).
+        let redirected = crate::mysql_user::redirect(sql, false);
+        let text = redirected.as_deref().unwrap_or(sql);
         let rw = {
             let resolver = ConnResolver { conn, inner: &inner, sql_mode, foreign_key_checks };
             // On the client's text, before cte.rs writes its ts_cte_depth.
-            rewrite::refuse_internal_functions(sql, &resolver)?;
-            match crate::cte::limit_depth(sql) {
+            rewrite::refuse_internal_functions(text, &resolver)?;
+            match crate::cte::limit_depth(text) {
                 Some(limited) => rewrite::rewrite(&limited, kind, &resolver).map(|rw| Rewritten { cte_limited: true, ..rw })?,
-                None => rewrite::rewrite(sql, kind, &resolver)?,
+                None => rewrite::rewrite(text, kind, &resolver)?,
             }
         };
         for name in &rw.dbs {

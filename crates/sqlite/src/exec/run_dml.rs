@@ -18,6 +18,14 @@ use turnstile_engine::{Done, ExecContext, Outcome, RowSink, SqlError, Value};
 
 impl SqliteSession {
     pub(super) fn dml(&mut self, ctx: &ExecContext<'_>, sql: &str, params: &[Value], sink: &mut dyn RowSink, kind: Kind) -> Result<Outcome, SqlError> {
+        // After USE mysql, a bare `user` is mysql.user (mysql_user.rs); the
+        // text is redirected before the cache sees it, as it means another
+        // table in any other database.
+        if self.system_db.as_deref().is_some_and(|d| d.eq_ignore_ascii_case("mysql")) {
+            if let Some(redirected) = crate::mysql_user::redirect(sql, true) {
+                return self.dml(ctx, &redirected, params, sink, kind);
+            }
+        }
         match self.dml_once(ctx, sql, params, sink, kind) {
             // The schema changed under a compiled statement and SQLite may not
             // recompile it by itself (authorize.rs): compile it again here,
