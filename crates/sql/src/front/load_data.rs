@@ -561,7 +561,12 @@ fn read_server_file(call: &Call<'_, '_>, file: &str) -> Result<Vec<u8>, SqlError
         return Err(secure_file_priv_error());
     }
     let dir = std::fs::canonicalize(&dir).map_err(|_| secure_file_priv_error())?;
-    let not_found = |e: std::io::Error| SqlError::new(29, "HY000", format!("File '{}' not found (Errcode: {} \"{}\")", file, e.raw_os_error().unwrap_or(2), e.kind()));
+    let not_found = |e: std::io::Error| {
+        let code = e.raw_os_error().unwrap_or(2);
+        let text = std::io::Error::from_raw_os_error(code).to_string();
+        let text = text.split(" (os error").next().unwrap_or("").to_string();
+        SqlError::new(29, "HY000", format!("File '{}' not found (Errcode: {} \"{}\")", file, code, text))
+    };
     let path = dir.join(file);
     let real = std::fs::canonicalize(&path).map_err(not_found)?;
     if !real.starts_with(&dir) {
