@@ -142,6 +142,20 @@ def test_raw_transfer_and_multi_statements(sql_server, db):
     c.close()
 
 
+def test_load_inside_multi_statements(sql_server, db, tmp_path):
+    f = _write(tmp_path, "m.txt", b"1\n2\n")
+    c = _conn(sql_server, db, client_flag=pymysql.constants.CLIENT.MULTI_STATEMENTS)
+    with c.cursor() as cur:
+        cur.execute(f"CREATE TABLE t (a INT); LOAD DATA LOCAL INFILE '{f}' INTO TABLE t; SELECT COUNT(*) FROM t")
+        while cur.nextset():
+            if cur.description:
+                assert cur.fetchall() == ((2,),)
+                break
+        else:
+            pytest.fail("no result set after the load")
+    c.close()
+
+
 def test_server_file_needs_secure_file_priv(sql_server, db, tmp_path):
     f = _write(tmp_path, "s.txt", b"1\n")
     c = clients.root(sql_server, database=db)

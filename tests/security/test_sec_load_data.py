@@ -133,6 +133,19 @@ def test_disconnect_mid_file_loads_nothing_and_server_serves(srv):
     _empty(srv)
 
 
+def test_stalled_client_is_closed_after_net_read_timeout(srv):
+    _empty(srv)
+    c = _raw(srv, "sec")
+    _start_load(c)
+    c.write_packet(b"1\ta\n")
+    # net_read_timeout is 5 s on this server: the connection ends, with no ERR 4031.
+    closed, packets = c.wait_closed(30)
+    assert closed
+    assert not any(p[:1] == b"\xff" and int.from_bytes(p[1:3], "little") == 4031 for p in packets)
+    c.close()
+    assert _count(srv, "sec") == 0
+
+
 def test_out_of_order_packet_mid_file(srv):
     _empty(srv)
     c = _raw(srv, "sec")

@@ -190,7 +190,8 @@ impl Driver {
         if self.session.on_packet(seq, &self.payload, &mut self.out, flush) == Flow::Close {
             self.close_session();
         }
-        self.awaiting_reply = true;
+        // A LOAD DATA LOCAL file's packets get no reply: the next ones may be there already.
+        self.awaiting_reply = !self.out.is_empty() || !self.session.in_infile();
         self.decoder.set_max_payload(self.session.max_packet());
         if self.payload.capacity() > KEEP_BUFFER {
             self.payload = Vec::new();
