@@ -86,6 +86,22 @@ def test_csv_options_columns_variables_and_set(sql_server, db, tmp_path):
     c.close()
 
 
+def test_trailing_field_terminator_is_no_extra_field(sql_server, db, tmp_path):
+    f = _write(tmp_path, "tr.txt", b"1,2,3\n4,5,\n6,7, \n,8,\n")
+    c = _conn(sql_server, db)
+    clients.query(c, "CREATE TABLE w (a INT, b INT)")
+    with c.cursor() as cur:
+        cur.execute(f"LOAD DATA LOCAL INFILE '{f}' INTO TABLE w FIELDS TERMINATED BY ','")
+        cur.execute("SHOW WARNINGS")
+        # MariaDB 10.11's list for the same file.
+        assert [(r[1], r[2]) for r in cur.fetchall()] == [
+            (1262, "Row 1 was truncated; it contained more data than there were input columns"),
+            (1262, "Row 3 was truncated; it contained more data than there were input columns"),
+            (1366, "Incorrect integer value: '' for column `%s`.`w`.`a` at row 4" % db),
+        ]
+    c.close()
+
+
 def test_hundred_thousand_rows(sql_server, db, tmp_path):
     data = b"".join(b"%d\tname-%d\n" % (i, i) for i in range(100_000))
     f = _write(tmp_path, "big.txt", data)

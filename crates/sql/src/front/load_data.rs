@@ -708,7 +708,7 @@ fn load_rows(call: &mut Call<'_, '_>, spec: &LoadSpec, plan: &Plan, data: &[u8])
             for _ in fields.len()..plan.slots.len() {
                 note(&mut c, line, 1261, format!("Row {} doesn't contain data for all columns", line));
             }
-        } else if fields.len() > plan.slots.len() {
+        } else if cut_line(&fields, plan.slots.len()) {
             note(&mut c, line, 1262, format!("Row {} was truncated; it contained more data than there were input columns", line));
         }
         let mut row: Vec<Option<Value>> = vec![None; plan.columns.len()];
@@ -753,6 +753,17 @@ fn load_rows(call: &mut Call<'_, '_>, spec: &LoadSpec, plan: &Plan, data: &[u8])
         insert_batch(call, spec, plan, (&mut params, &mut tuples), c.records + 1 - rows_in_batch as u64, &mut c)?;
     }
     Ok(c)
+}
+
+/// More fields than targets, as MariaDB counts them (1262): a line that
+/// ends with the field terminator right after the last target's field
+/// (`1,2,` for two columns) is not cut.
+fn cut_line(fields: &[Field], targets: usize) -> bool {
+    match fields.len().checked_sub(targets) {
+        None | Some(0) => false,
+        Some(1) => fields.last().is_some_and(|f| f.as_ref().is_none_or(|b| !b.is_empty())),
+        Some(_) => true,
+    }
 }
 
 fn note(c: &mut Counts, line: u64, code: u16, message: String) {
@@ -870,6 +881,15 @@ mod tests {
     fn lines_starting_by_skips_lines_without_it() {
         let r = rows("LOAD DATA INFILE 'x' INTO TABLE t FIELDS TERMINATED BY ',' LINES STARTING BY 'xxx'", b"xxx1,a\nno\nxxx2,b\n");
         assert_eq!(r, vec![vec![f("1"), f("a")], vec![f("2"), f("b")]]);
+    }
+
+    #[test]
+    fn a_trailing_field_terminator_does_not_cut_the_line() {
+        let (one, empty) = (f("1"), f(""));
+        assert!(!cut_line(&[one.clone(), one.clone(), empty.clone()], 2));
+        assert!(cut_line(&[one.clone(), one.clone(), f(" ")], 2));
+        assert!(cut_line(&[one.clone(), one.clone(), empty.clone(), empty], 2));
+        assert!(!cut_line(&[one.clone(), one], 2));
     }
 
     #[test]
