@@ -745,3 +745,82 @@ fn kill_of_a_session_reaches_it_through_its_handle() {
     assert_eq!(r[0].1[0], 0x00, "{:?}", r);
     assert!(a.d.session().handle.killed.load(Ordering::SeqCst));
 }
+
+// --- LOAD DATA LOCAL INFILE ------------------------------------------------
+
+/// Log in asking for LOCAL files and start a LOAD DATA LOCAL into `d.t`:
+/// the 0xFB request naming the file comes back with sequence id 1.
+fn start_local_load(m: &Mem) -> Client {
+    let mut c = Client::new(m);
+    c.login_db(None, cap::DEPRECATE_EOF | cap::LOCAL_FILES);
+    assert_eq!(c.query("CREATE DATABASE d")[0].1[0], 0x00);
+    let p = c.query("LOAD DATA LOCAL INFILE 'the file' INTO TABLE d.t (a, b)");
+    assert_eq!(p, vec![(1, b"\xfbthe file".to_vec())]);
+    c
+}
+
+#[test]
+fn local_infile_is_a_state_the_driver_waits_in() {
+    let m = server();
+    let mut c = start_local_load(&m);
+    // Between the file's packets the session answers nothing and the driver
+    // waits for input (no worker held), for net_read_timeout.
+    for (seq, chunk) in [(2u8, &b"1\tx\n"[..]), (3, b"2\ty\n")] {
+        let w = c.send(seq, chunk);
+        assert_eq!(w, Want::Read { awaiting_reply: false });
+        assert!(c.inbox.is_empty());
+        assert_eq!(c.d.wait_ms(w, || T0_MS), 30_000, "net_read_timeout");
+    }
+    c.send(4, b"");
+    let p = c.packets();
+    assert_eq!(p.len(), 1, "{:?}", p);
+    assert_eq!(p[0].0, 5, "the OK follows the empty packet");
+    assert_eq!(p[0].1[0], 0x00);
+    assert!(p[0].1.windows(10).any(|w| w == b"Records: 2"), "{:?}", p[0]);
+    // The session takes commands again.
+    assert_eq!(c.query("SELECT 1")[0].0, 1);
+}
+
+#[test]
+fn local_infile_refused_without_the_client_flag() {
+    let m = server();
+    let mut c = Client::new(&m);
+    c.login();
+    assert_eq!(c.query("CREATE DATABASE d")[0].1[0], 0x00);
+    let p = c.query("LOAD DATA LOCAL INFILE 'f' INTO TABLE d.t (a)");
+    assert_eq!(err_code(&p[0].1), 4166);
+}
+
+#[test]
+fn local_infile_client_gone_mid_file_closes_without_an_answer() {
+    let m = server();
+    let mut c = start_local_load(&m);
+    c.send(2, b"1\tx\n");
+    c.d.received(b"");
+    assert_eq!(c.pump(), Want::Close);
+    assert!(c.inbox.is_empty());
+    c.d.finish();
+    assert_eq!(m.server.registry.connected.load(Ordering::Relaxed), 0);
+}
+
+#[test]
+fn local_infile_timeout_closes_without_err_4031() {
+    let m = server();
+    let mut c = start_local_load(&m);
+    c.send(2, b"1\tx\n");
+    c.d.deadline_passed();
+    assert_eq!(c.pump(), Want::Close);
+    assert!(c.inbox.is_empty(), "no ERR 4031 in the middle of a file");
+}
+
+#[test]
+fn local_infile_past_the_limit_is_dropped_and_1105() {
+    let m = server_with(|c| c.load_data_max_bytes = 8);
+    let mut c = start_local_load(&m);
+    assert_eq!(c.send(2, b"1\tx\n2\ty\n3\tz\n"), Want::Read { awaiting_reply: false });
+    c.send(3, b"more");
+    c.send(4, b"");
+    let p = c.packets();
+    assert_eq!(p[0].0, 5);
+    assert_eq!(err_code(&p[0].1), 1105);
+}
