@@ -196,6 +196,15 @@ def test_server_file_inside_secure_file_priv_is_strict(server_factory, tmp_path)
         clients.query(c, "LOAD DATA INFILE 'ok.txt' INTO TABLE t")
     assert ei.value.args[0] == 1406
     assert clients.query(c, "SELECT COUNT(*) FROM t") == ((0,),)
+    (d / "few.txt").write_bytes(b"1\n")
+    with pytest.raises(pymysql.err.MySQLError) as ei:
+        clients.query(c, "LOAD DATA INFILE 'few.txt' INTO TABLE t")
+    assert ei.value.args[0] == 1261
+    clients.query(c, "SET sql_mode = ''")
+    clients.query(c, "LOAD DATA INFILE 'few.txt' INTO TABLE t")
+    assert clients.query(c, "SELECT a, b FROM t") == ((1, None),)
+    clients.query(c, "DELETE FROM t")
+    clients.query(c, "SET sql_mode = DEFAULT")
     clients.query(c, "LOAD DATA INFILE 'ok.txt' IGNORE INTO TABLE t")
     assert clients.query(c, "SELECT a, b FROM t ORDER BY a") == ((1, "ab"), (2, "abcde"))
     c.close()

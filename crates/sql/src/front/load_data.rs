@@ -700,10 +700,18 @@ fn load_rows(call: &mut Call<'_, '_>, spec: &LoadSpec, plan: &Plan, data: &[u8])
     let mut params: Vec<Value> = Vec::new();
     let mut tuples: Vec<String> = Vec::new();
     let mut rows_in_batch = 0usize;
+    // Strict mode makes 1261/1262 errors, unless IGNORE or LOCAL (MariaDB).
+    let strict = !spec.local && spec.duplicates == Duplicates::Error && call.sess.sql_mode(call.ops.globals()).strict();
     let mut vars: Vec<(String, Value)> = Vec::new();
     while let Some(fields) = split.next_row() {
         c.records += 1;
         let line = c.records;
+        if strict && fields.len() < plan.slots.len() {
+            return Err(SqlError::new(1261, "01000", format!("Row {} doesn't contain data for all columns", line)));
+        }
+        if strict && cut_line(&fields, plan.slots.len()) {
+            return Err(SqlError::new(1262, "01000", format!("Row {} was truncated; it contained more data than there were input columns", line)));
+        }
         if fields.len() < plan.slots.len() {
             for _ in fields.len()..plan.slots.len() {
                 note(&mut c, line, 1261, format!("Row {} doesn't contain data for all columns", line));
