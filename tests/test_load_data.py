@@ -102,6 +102,23 @@ def test_trailing_field_terminator_is_no_extra_field(sql_server, db, tmp_path):
     c.close()
 
 
+def test_tricky_csv_reads_as_mariadb(sql_server, db, tmp_path):
+    # MariaDB 10.11 stores exactly these values from this file.
+    f = _write(tmp_path, "tricky.csv", b'id,txt,n\n1,"a ""q"" b",10\n2,"line\nbreak",\\N\n3,plain \\, esc,NULL\n4,"NULL",-5\n"5",,7\n6,"unterminated,8\n')
+    c = _conn(sql_server, db)
+    clients.query(c, "CREATE TABLE tr (id INT, txt VARCHAR(40), n INT)")
+    clients.query(c, f"LOAD DATA LOCAL INFILE '{f}' INTO TABLE tr FIELDS TERMINATED BY ',' OPTIONALLY ENCLOSED BY '\"' IGNORE 1 LINES")
+    assert clients.query(c, "SELECT id, txt, n FROM tr ORDER BY id") == (
+        (1, 'a "q" b', 10),
+        (2, "line\nbreak", None),
+        (3, "plain , esc", None),
+        (4, "NULL", -5),
+        (5, "", 7),
+        (6, '"unterminated,8\n', None),
+    )
+    c.close()
+
+
 def test_hundred_thousand_rows(sql_server, db, tmp_path):
     data = b"".join(b"%d\tname-%d\n" % (i, i) for i in range(100_000))
     f = _write(tmp_path, "big.txt", data)

@@ -372,7 +372,10 @@ impl<'a> Splitter<'a> {
         loop {
             if pos >= self.data.len() {
                 self.pos = pos;
-                return (self.value(out, enclosed.is_some(), escaped_any, raw_start, pos), true);
+                if let Some(q) = enclosed {
+                    return (Some(unclosed(q, out)), true);
+                }
+                return (self.value(out, false, escaped_any, raw_start, pos), true);
             }
             let b = self.data[pos];
             if let Some(q) = enclosed {
@@ -420,8 +423,9 @@ impl<'a> Splitter<'a> {
         }
     }
 
-    /// A field's value: `\N` (as written) and, with no escape character, an
-    /// unenclosed NULL are NULL.
+    /// A field's value: `\N` (the escape character and N) is NULL, and so is
+    /// the word NULL unenclosed when FIELDS ENCLOSED BY is set (MariaDB;
+    /// `"NULL"` is the string).
     fn value(&self, out: Vec<u8>, enclosed: bool, escaped_any: bool, raw_start: usize, raw_end: usize) -> Field {
         if enclosed {
             return Some(out);
@@ -429,10 +433,19 @@ impl<'a> Splitter<'a> {
         let raw = &self.data[raw_start..raw_end];
         match self.spec.escaped {
             Some(e) if escaped_any && raw.len() == 2 && raw[0] == e && raw[1] == b'N' => None,
-            None if raw == b"NULL" => None,
+            _ if self.spec.enclosed.is_some() && raw == b"NULL" => None,
             _ => Some(out),
         }
     }
+}
+
+/// A field whose opening quote is never closed: the rest of the data, with
+/// the quote (MariaDB).
+fn unclosed(quote: u8, rest: Vec<u8>) -> Vec<u8> {
+    let mut v = Vec::with_capacity(rest.len() + 1);
+    v.push(quote);
+    v.extend_from_slice(&rest);
+    v
 }
 
 /// MySQL's escape sequences in a data file.
@@ -883,6 +896,17 @@ mod tests {
         assert_eq!(spec.sets, vec![("c".to_string(), "UPPER(?)".to_string(), vec!["b".to_string()])]);
         let r = rows(sql, b"h1,h2\r\n1,\"x,\"\"y\"\"\"\r\n2,plain\r\n");
         assert_eq!(r, vec![vec![f("1"), f("x,\"y\"")], vec![f("2"), f("plain")]]);
+    }
+
+    #[test]
+    fn null_words_as_mariadb_reads_them() {
+        let data = b"x,NULL\ny,\"NULL\"\nz,\\N\n";
+        let enclosed = "LOAD DATA INFILE 'x' INTO TABLE t FIELDS TERMINATED BY ',' ENCLOSED BY '\"'";
+        assert_eq!(rows(enclosed, data).iter().map(|r| r[1].clone()).collect::<Vec<_>>(), vec![None, f("NULL"), None]);
+        let no_escape = "LOAD DATA INFILE 'x' INTO TABLE t FIELDS TERMINATED BY ',' ENCLOSED BY '\"' ESCAPED BY ''";
+        assert_eq!(rows(no_escape, data).iter().map(|r| r[1].clone()).collect::<Vec<_>>(), vec![None, f("NULL"), f("\\N")]);
+        let plain = "LOAD DATA INFILE 'x' INTO TABLE t FIELDS TERMINATED BY ','";
+        assert_eq!(rows(plain, b"x,NULL\n").iter().map(|r| r[1].clone()).collect::<Vec<_>>(), vec![f("NULL")]);
     }
 
     #[test]
