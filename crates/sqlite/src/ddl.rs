@@ -26,14 +26,16 @@ mod column_parser;
 mod definition;
 mod generate;
 mod parser;
+mod view_parser;
 
-use super::schema::{ColumnDef, Default_, ForeignKey, IndexDef, TableDef};
+use super::schema::{ColumnDef, Default_, ForeignKey, IndexDef, TableDef, ViewDef};
 
 pub use alter::apply_alter;
 pub use column_parser::{column_def, default_collation_for};
 pub use definition::{empty_def, finish_def};
 pub use generate::{implicit_default, is_rowid_column, sqlite_collation, sqlite_create_index, sqlite_create_table, sqlite_triggers, storage_affinity};
 pub use parser::parse;
+pub use view_parser::normal_definer;
 
 pub const DEFAULT_COLLATION: &str = "utf8mb4_general_ci";
 
@@ -41,13 +43,60 @@ pub type Name = (Option<String>, String);
 
 #[derive(Debug, Clone)]
 pub enum Ddl {
-    CreateTable { temporary: bool, if_not_exists: bool, table: Name, def: Box<TableDef>, auto_increment: Option<u64>, like: Option<Name> },
-    DropTable { temporary: bool, if_exists: bool, tables: Vec<Name> },
-    CreateIndex { table: Name, index: IndexDef },
-    DropIndex { table: Name, name: String },
-    Alter { table: Name, ops: Vec<AlterOp> },
-    Rename { pairs: Vec<(Name, Name)> },
-    Truncate { table: Name },
+    /// `select`: CREATE TABLE ... [IGNORE|REPLACE] [AS] SELECT (then `def`
+    /// holds only the columns and keys written before it, unchecked).
+    CreateTable {
+        temporary: bool,
+        if_not_exists: bool,
+        table: Name,
+        def: Box<TableDef>,
+        auto_increment: Option<u64>,
+        like: Option<Name>,
+        select: Option<Box<Ctas>>,
+    },
+    /// CREATE VIEW (`alter`: ALTER VIEW).
+    CreateView {
+        or_replace: bool,
+        alter: bool,
+        view: Name,
+        def: Box<ViewDef>,
+    },
+    DropView {
+        if_exists: bool,
+        views: Vec<Name>,
+    },
+    DropTable {
+        temporary: bool,
+        if_exists: bool,
+        tables: Vec<Name>,
+    },
+    CreateIndex {
+        table: Name,
+        index: IndexDef,
+    },
+    DropIndex {
+        table: Name,
+        name: String,
+    },
+    Alter {
+        table: Name,
+        ops: Vec<AlterOp>,
+    },
+    Rename {
+        pairs: Vec<(Name, Name)>,
+    },
+    Truncate {
+        table: Name,
+    },
+}
+
+/// The SELECT of CREATE TABLE ... SELECT and what a duplicate key does.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Ctas {
+    /// The SELECT as the client wrote it.
+    pub select: String,
+    /// IGNORE (`Some(false)`) or REPLACE (`Some(true)`); None: an error.
+    pub on_duplicate: Option<bool>,
 }
 
 #[derive(Debug, Clone, PartialEq)]

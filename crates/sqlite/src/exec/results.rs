@@ -237,6 +237,21 @@ fn is_binary_item(text: &str, tables: &[Arc<TableDef>]) -> bool {
     turnstile_engine::strtype::is_binary_text(text, &|c| tables.iter().any(|t| t.column(c).is_some_and(|cd| cd.base.is_binary())))
 }
 
+/// A result column SQLite traced through a view to `table`, which the
+/// statement does not name: described as the view's column, as MySQL
+/// does (table and org_table the view, no key flags).
+fn through_view(c: &mut Column, tables: &[Arc<TableDef>], table: &str, sqlite_name: &str) {
+    if !tables.iter().any(|t| t.view.is_some()) || tables.iter().any(|t| t.view.is_none() && t.name.eq_ignore_ascii_case(table)) {
+        return;
+    }
+    if let Some(v) = tables.iter().find(|t| t.view.is_some() && t.column(sqlite_name).is_some()) {
+        c.table = v.name.clone();
+        c.org_table = v.name.clone();
+        c.org_name = v.column(sqlite_name).map(|x| x.name.clone()).unwrap_or_default();
+        c.flags &= !(colflag::PRI_KEY | colflag::UNIQUE_KEY | colflag::MULTIPLE_KEY | colflag::AUTO_INCREMENT);
+    }
+}
+
 /// Column definitions for a result. Returns whether they can be cached
 /// (false when a type was guessed from a NULL or from no row at all).
 pub(super) fn column_meta(conn: &Conn, entry: &Cached, have_row: bool) -> (ColMeta, bool) {
@@ -266,7 +281,8 @@ pub(super) fn column_meta(conn: &Conn, entry: &Cached, have_row: bool) -> (ColMe
         if let Some((dbn, tbl, orig)) = st.origin(i) {
             if let Some(def) = conn.table_def(&dbn, &tbl) {
                 if let Some(cd) = def.column(&orig) {
-                    let c = cd.wire_column(&conn.mysql_db_name(&dbn), &def.name, &name, def.key_flags(&orig));
+                    let mut c = cd.wire_column(&conn.mysql_db_name(&dbn), &def.name, &name, def.key_flags(&orig));
+                    through_view(&mut c, &tables, &def.name, &st.column_name(i));
                     convs.push(conv_of(cd));
                     cols.push(c);
                     continue;
