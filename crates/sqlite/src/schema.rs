@@ -417,7 +417,8 @@ pub struct ViewDef {
     pub security: String,
     /// NONE, CASCADED or LOCAL.
     pub check_option: String,
-    /// The tables and views its SELECT names (all in the view's database).
+    /// The tables and views its SELECT names (all in the view's database),
+    /// once per reference.
     pub names: Vec<String>,
 }
 

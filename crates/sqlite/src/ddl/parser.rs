@@ -264,6 +264,7 @@ fn ctas_select(c: &mut TokenCursor<'_>) -> Result<Option<Box<Ctas>>, SqlError> {
     if c.toks[end - 1].is_op(";") {
         end -= 1;
     }
+    super::view_parser::refuse_second_statement(c, start, end)?;
     let select = c.sql[c.toks[start].start..c.toks[end - 1].end].to_string();
     c.pos = c.toks.len();
     Ok(Some(Box::new(Ctas { select, on_duplicate })))
@@ -643,5 +644,6 @@ mod tests {
         assert_eq!(parse("CREATE TABLE t (a FOO)").unwrap_err().code, 1064);
         assert_eq!(parse("CREATE TABLE t (a INT, FULLTEXT KEY (a))").unwrap_err().code, 1235);
         assert!(matches!(parse("CREATE TABLE t AS SELECT 1").unwrap(), Some(Ddl::CreateTable { select: Some(_), .. })));
+        assert_eq!(parse("CREATE TABLE t AS SELECT 1; DROP TABLE x").unwrap_err().code, 1064);
     }
 }

@@ -91,10 +91,23 @@ pub(super) fn view_statement(c: &mut TokenCursor<'_>, or_replace: bool, alter: b
     if end <= body_start {
         return Err(c.error().into());
     }
+    refuse_second_statement(c, body_start, end)?;
     let select = c.sql[c.toks[body_start].start..c.toks[end - 1].end].to_string();
     c.pos = c.toks.len();
     let def = ViewDef { select, column_list, algorithm, definer: normal_definer(&definer), security, check_option, names: Vec::new() };
     Ok(Some(Ddl::CreateView { or_replace, alter, view, def: Box::new(def) }))
+}
+
+/// A `;` inside a stored query is a second statement, which MySQL reads
+/// as a syntax error in one COM_QUERY: refused here, so nothing after it
+/// can reach SQLite with the query (SQLite compiles the first statement of
+/// a text and would leave the rest to whatever runs it).
+pub(super) fn refuse_second_statement(c: &mut TokenCursor<'_>, from: usize, to: usize) -> Result<(), SqlError> {
+    if let Some(k) = (from..to).find(|&k| c.toks[k].is_op(";")) {
+        c.pos = k;
+        return Err(c.error().into());
+    }
+    Ok(())
 }
 
 /// DROP VIEW's names, after DROP VIEW.
@@ -175,7 +188,15 @@ mod tests {
 
     #[test]
     fn view_syntax_errors() {
-        for bad in ["CREATE VIEW v AS", "CREATE VIEW v AS DELETE FROM t", "CREATE VIEW v SELECT 1", "CREATE ALGORITHM=FAST VIEW v AS SELECT 1", "CREATE VIEW v AS WITH CHECK OPTION"] {
+        for bad in [
+            "CREATE VIEW v AS SELECT 1; DROP TABLE t",
+            "CREATE VIEW v AS SELECT 1; ",
+            "CREATE VIEW v AS",
+            "CREATE VIEW v AS DELETE FROM t",
+            "CREATE VIEW v SELECT 1",
+            "CREATE ALGORITHM=FAST VIEW v AS SELECT 1",
+            "CREATE VIEW v AS WITH CHECK OPTION",
+        ] {
             assert_eq!(parse(bad).unwrap_err().code, 1064, "{bad}");
         }
         match parse("DROP VIEW IF EXISTS a, db.b CASCADE").unwrap().unwrap() {

@@ -252,6 +252,13 @@ fn through_view(c: &mut Column, tables: &[Arc<TableDef>], table: &str, sqlite_na
     }
 }
 
+/// The column `name` of a view the statement names, when the view's
+/// definition knows its type (not LONGTEXT/LONGBLOB: what a computed column
+/// whose type is only known from its values is recorded as; exec/views.rs).
+fn view_column<'a>(tables: &'a [Arc<TableDef>], name: &str) -> Option<(&'a TableDef, &'a ColumnDef)> {
+    tables.iter().filter(|t| t.view.is_some()).find_map(|t| t.column(name).map(|c| (&**t, c))).filter(|(_, c)| !matches!(c.base, Base::LongText | Base::LongBlob))
+}
+
 /// Column definitions for a result. Returns whether they can be cached
 /// (false when a type was guessed from a NULL or from no row at all).
 pub(super) fn column_meta(conn: &Conn, entry: &Cached, have_row: bool) -> (ColMeta, bool) {
@@ -296,6 +303,15 @@ pub(super) fn column_meta(conn: &Conn, entry: &Cached, have_row: bool) -> (ColMe
             c.org_table = tbl;
             c.org_name = orig;
             convs.push(if decl.contains("INT") { Conv::Int } else { Conv::Text });
+            cols.push(c);
+            continue;
+        }
+        // A view's computed column, typed when the view was made.
+        if let Some((v, cd)) = view_column(&tables, &sqlite_name) {
+            let mut c = cd.wire_column("", &v.name, &name, 0);
+            c.schema = conn.home.as_ref().map(|h| h.name.clone()).unwrap_or_default();
+            c.flags &= !colflag::NOT_NULL;
+            convs.push(conv_of(cd));
             cols.push(c);
             continue;
         }

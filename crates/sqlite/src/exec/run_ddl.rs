@@ -374,7 +374,9 @@ impl SqliteSession {
             None if self.sqlite_object_exists(schema, &view.1)? => return Err(SqlError::new(1050, "42S01", format!("Table '{}' already exists", view.1))),
             None => {}
         }
-        self.conn().exec(create)?;
+        // One statement, never a batch (see view_parser::refuse_second_statement).
+        let conn = self.conn();
+        conn.db.execute(create, []).map_err(|e| errors::from_rusqlite(conn, &e, create))?;
         self.save_def(schema, false, &def)?;
         Ok(Outcome::Done(Done::default()))
     }

@@ -117,13 +117,12 @@ impl SqliteSession {
                 return Err(SqlError::new(1060, "42S21", format!("Duplicate column name '{}'", c.name)));
             }
         }
-        let mut names: Vec<String> = shape.tables.iter().map(|(_, t)| t.clone()).filter(|t| !t.eq_ignore_ascii_case(&view.1)).collect();
-        names.sort_by_key(|n| n.to_ascii_lowercase());
-        names.dedup_by(|a, b| a.eq_ignore_ascii_case(b));
+        // Every reference, repeats included: each is expanded again.
+        let names: Vec<String> = shape.tables.iter().map(|(_, t)| t.clone()).collect();
         if shape.tables.iter().any(|(_, t)| t.eq_ignore_ascii_case(&view.1)) {
             return Err(SqlError::new(1146, "42S02", format!("Table '{}.{}' doesn't exist", db, view.1)));
         }
-        check_expansion(conn, &names)?;
+        check_expansion(conn, &names, Some(&view.1))?;
         let body = self.translate_view_body(&def.select)?;
         let mut vd = def.clone();
         vd.names = names;
@@ -230,11 +229,17 @@ fn refuse_variables(select: &str) -> Result<(), SqlError> {
 /// The views under `names` (of the connection's current database), walked:
 /// too deep (1473) or too wide (1116) is refused; a view that names itself
 /// through others is 1462, as MariaDB says on use.
-fn check_expansion(conn: &Conn, names: &[String]) -> Result<(), SqlError> {
+fn check_expansion(conn: &Conn, names: &[String], creating: Option<&str>) -> Result<(), SqlError> {
     let mut tables = 0usize;
-    // (name, depth), depth first.
-    let mut stack: Vec<(String, usize, Vec<String>)> = names.iter().map(|n| (n.clone(), 1, Vec::new())).collect();
+    // (name, depth, the views above it), depth first; the view being made
+    // is above all of them.
+    let top: Vec<String> = creating.map(|c| vec![c.to_string()]).unwrap_or_default();
+    let first = 1 + top.len();
+    let mut stack: Vec<(String, usize, Vec<String>)> = names.iter().map(|n| (n.clone(), first, top.clone())).collect();
     while let Some((name, depth, path)) = stack.pop() {
+        if path.iter().any(|p| p.eq_ignore_ascii_case(&name)) {
+            return Err(SqlError::new(1462, "HY000", format!("`{}` contains view recursion", name)));
+        }
         let Some(def) = conn.table_def("main", &name) else {
             tables += 1;
             continue;
@@ -248,9 +253,6 @@ fn check_expansion(conn: &Conn, names: &[String]) -> Result<(), SqlError> {
         };
         if depth > MAX_VIEW_DEPTH {
             return Err(SqlError::new(1473, "HY000", "Too high level of nesting for select"));
-        }
-        if path.iter().any(|p| p.eq_ignore_ascii_case(&name)) {
-            return Err(SqlError::new(1462, "HY000", format!("`{}` contains view recursion", name)));
         }
         let mut p = path.clone();
         p.push(name.clone());
@@ -276,7 +278,7 @@ pub(super) fn check_named_views(conn: &Conn, tables: &[(Option<String>, String)]
     if views.is_empty() {
         return Ok(());
     }
-    check_expansion(conn, &views)
+    check_expansion(conn, &views, None)
 }
 
 /// A column definition for a computed result column (no table column
