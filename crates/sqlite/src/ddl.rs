@@ -1,4 +1,5 @@
-//! MySQL DDL: parsing CREATE/ALTER/DROP/RENAME/TRUNCATE and generating SQLite.
+//! MySQL DDL: parsing CREATE/ALTER/DROP/RENAME/TRUNCATE (tables, indexes,
+//! views; CREATE TABLE ... SELECT) and generating SQLite.
 //!
 //! MySQL's CREATE TABLE carries far more than SQLite's (display widths,
 //! UNSIGNED, character sets, key names, comments, table options), so DDL is the
@@ -14,7 +15,7 @@
 //! copy, drop, rename), as MySQL's COPY algorithm does: one code path for every
 //! column change SQLite's own ALTER cannot do.
 //!
-//! Module map: `parser` (DDL statements, CREATE TABLE's elements and
+//! Module map: `view_parser` (CREATE/ALTER/DROP VIEW), `parser` (DDL statements, CREATE TABLE's elements and
 //! options, ALTER TABLE's clauses), `column_parser` (one column definition),
 //! `definition` (a new `TableDef` and the checks a finished one passes),
 //! `alter` (ALTER operations applied to a `TableDef`), `generate` (SQLite DDL
@@ -35,7 +36,6 @@ pub use column_parser::{column_def, default_collation_for};
 pub use definition::{empty_def, finish_def};
 pub use generate::{implicit_default, is_rowid_column, sqlite_collation, sqlite_create_index, sqlite_create_table, sqlite_triggers, storage_affinity};
 pub use parser::parse;
-pub use view_parser::normal_definer;
 
 pub const DEFAULT_COLLATION: &str = "utf8mb4_general_ci";
 
