@@ -55,6 +55,8 @@ def test_plain_columns_keep_their_definitions(db):
         (1, "a", pymysql.converters.Decimal("1.50"), pymysql.converters.datetime.datetime(2024, 1, 2, 3, 4, 5), pymysql.converters.Decimal("3.00"), 1),
         (2, "b", None, None, None, 1),
     )
+    clients.query(root, "CREATE TABLE par (SELECT name FROM t WHERE id = 1)")
+    assert clients.query(root, "SELECT * FROM par") == (("a",),)
     clients.query(root, "CREATE TABLE e AS SELECT * FROM t WHERE 0")
     assert clients.query(root, "SELECT COUNT(*) FROM e") == ((0,),)
     assert "`price` decimal(8,2)" in _create(root, "e")

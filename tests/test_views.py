@@ -88,6 +88,8 @@ def test_result_metadata_carries_mysql_types_and_the_view_name(db, sql_server):
     cur.execute(f"SELECT p2, n FROM {name}.agg WHERE p2 IS NOT NULL")
     assert [(c[0], c[1]) for c in cur.description] == [("p2", NEWDECIMAL), ("n", LONGLONG)]
     assert cur.fetchall() == ((pymysql.converters.Decimal("3.00"), 1),)
+    cur.execute(f"SELECT a.p2 AS x, COUNT(*) AS p2 FROM {name}.agg a GROUP BY a.p2 ORDER BY 1 DESC LIMIT 1")
+    assert [(c[0], c[1]) for c in cur.description] == [("x", NEWDECIMAL), ("p2", LONGLONG)]
     conn.close()
     # Binary protocol (a server-side prepared statement) too.
     mc = mysql.connector.connect(host="127.0.0.1", port=sql_server.port, user="root", password=ROOT_PASSWORD, database=name)

@@ -265,6 +265,7 @@ fn ctas_select(c: &mut TokenCursor<'_>) -> Result<Option<Box<Ctas>>, SqlError> {
         end -= 1;
     }
     super::view_parser::refuse_second_statement(c, start, end)?;
+    let (start, end) = super::view_parser::unwrap_parens(c, start, end);
     let select = c.sql[c.toks[start].start..c.toks[end - 1].end].to_string();
     c.pos = c.toks.len();
     Ok(Some(Box::new(Ctas { select, on_duplicate })))

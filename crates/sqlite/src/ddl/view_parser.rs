@@ -92,6 +92,7 @@ pub(super) fn view_statement(c: &mut TokenCursor<'_>, or_replace: bool, alter: b
         return Err(c.error().into());
     }
     refuse_second_statement(c, body_start, end)?;
+    let (body_start, end) = unwrap_parens(c, body_start, end);
     let select = c.sql[c.toks[body_start].start..c.toks[end - 1].end].to_string();
     c.pos = c.toks.len();
     let def = ViewDef { select, column_list, algorithm, definer: normal_definer(&definer), security, check_option, names: Vec::new() };
@@ -108,6 +109,30 @@ pub(super) fn refuse_second_statement(c: &mut TokenCursor<'_>, from: usize, to: 
         return Err(c.error().into());
     }
     Ok(())
+}
+
+/// `(SELECT ...)`, the whole query in parentheses: the query inside (the
+/// rewriter reads a statement from its first word).
+pub(super) fn unwrap_parens(c: &TokenCursor<'_>, mut from: usize, mut to: usize) -> (usize, usize) {
+    while to > from + 2 && c.toks[from].is_op("(") && c.toks[to - 1].is_op(")") {
+        let mut depth = 0i32;
+        let closes_at = (from..to).find(|&k| {
+            depth += if c.toks[k].is_op("(") {
+                1
+            } else if c.toks[k].is_op(")") {
+                -1
+            } else {
+                0
+            };
+            depth == 0
+        });
+        if closes_at != Some(to - 1) {
+            break;
+        }
+        from += 1;
+        to -= 1;
+    }
+    (from, to)
 }
 
 /// DROP VIEW's names, after DROP VIEW.
@@ -180,6 +205,8 @@ mod tests {
         assert_eq!((d.select.as_str(), d.check_option.as_str()), ("SELECT x, y FROM t", "LOCAL"));
         let (_, _, _, d) = view("/*!50001 CREATE ALGORITHM=UNDEFINED */ /*!50013 DEFINER=`root`@`localhost` SQL SECURITY DEFINER */ /*!50001 VIEW `v` AS select `t`.`a` AS `a` from `t` */ /*!50002 WITH CASCADED CHECK OPTION */;");
         assert_eq!((d.select.as_str(), d.check_option.as_str(), d.definer.as_str()), ("select `t`.`a` AS `a` from `t`", "CASCADED", "`root`@`localhost`"));
+        let (_, _, _, d) = view("CREATE VIEW v AS ((SELECT 1) UNION (SELECT 2))");
+        assert_eq!(d.select, "(SELECT 1) UNION (SELECT 2)");
         let (_, a, _, d) = view("ALTER VIEW v AS WITH c AS (SELECT 1) SELECT * FROM c WITH CHECK OPTION");
         assert!(a && d.check_option == "CASCADED" && d.select == "WITH c AS (SELECT 1) SELECT * FROM c");
         assert_eq!(normal_definer("'a b'@'%'"), "`a b`@`%`");

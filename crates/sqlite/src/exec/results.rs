@@ -252,6 +252,17 @@ fn through_view(c: &mut Column, tables: &[Arc<TableDef>], table: &str, sqlite_na
     }
 }
 
+/// The column a select item is when it is only a column reference (`c`,
+/// `t.c`, `db.t.c`), its name; None for an expression.
+fn plain_column(text: &str) -> Option<String> {
+    let toks = turnstile_sqltext::lex::tokenize(text).ok()?;
+    let idents = toks.iter().enumerate().all(|(k, t)| if k % 2 == 0 { t.ident().is_some() } else { t.is_op(".") });
+    if !idents || toks.len() % 2 == 0 {
+        return None;
+    }
+    toks.last().and_then(|t| t.ident()).map(str::to_string)
+}
+
 /// The column `name` of a view the statement names, when the view's
 /// definition knows its type (not LONGTEXT/LONGBLOB: what a computed column
 /// whose type is only known from its values is recorded as; exec/views.rs).
@@ -306,8 +317,13 @@ pub(super) fn column_meta(conn: &Conn, entry: &Cached, have_row: bool) -> (ColMe
             cols.push(c);
             continue;
         }
-        // A view's computed column, typed when the view was made.
-        if let Some((v, cd)) = view_column(&tables, &sqlite_name) {
+        // A view's computed column named as it is (`p2`, `v.p2`, `p2 AS x`),
+        // typed when the view was made.
+        let view_ref = match items.get(i) {
+            Some((text, _)) if items_ok => plain_column(text),
+            _ => Some(sqlite_name.clone()),
+        };
+        if let Some((v, cd)) = view_ref.and_then(|r| view_column(&tables, &r)) {
             let mut c = cd.wire_column("", &v.name, &name, 0);
             c.schema = conn.home.as_ref().map(|h| h.name.clone()).unwrap_or_default();
             c.flags &= !colflag::NOT_NULL;

@@ -63,7 +63,22 @@ impl SqliteSession {
         if entry.stmt.param_count() > 0 {
             return Err(SqlError::new(1351, "HY000", "View's SELECT contains a variable or parameter"));
         }
-        let have_row = typed_by_row && entry.stmt.step() == ffi::SQLITE_ROW;
+        // Stepped only while no DDL ran since it was compiled (SQLite would
+        // recompile it without the checks: authorize.rs), and interruptible
+        // (KILL, max_statement_time) like any statement.
+        let have_row = typed_by_row && entry.epoch == self.inner.epoch() && {
+            conn.begin_call(ctx, self.lock_wait);
+            let rc = entry.stmt.step();
+            conn.end_call();
+            match rc {
+                ffi::SQLITE_ROW => true,
+                ffi::SQLITE_DONE => false,
+                rc => {
+                    entry.stmt.reset();
+                    return Err(crate::errors::from_conn(conn, rc, select));
+                }
+            }
+        };
         let (meta, _) = super::results::column_meta(conn, entry, have_row);
         let st = &entry.stmt;
         let mut columns = Vec::with_capacity(meta.cols.len());
