@@ -120,6 +120,23 @@ def test_no_account_makes_a_cross_database_view(two_dbs):
     assert "adm" not in _tables(root, h)
 
 
+def test_a_views_query_is_shown_only_to_who_may_read_it(two_dbs, uniq):
+    """information_schema.VIEWS lists a view to an account that sees its
+    database, but its query only with SELECT there (MariaDB: SHOW VIEW)."""
+    srv, root, att, v, h, user = two_dbs
+    other = uniq("vins")
+    clients.query(root, f"CREATE USER '{other}'@'%' IDENTIFIED BY 'pw'")
+    clients.query(root, f"GRANT INSERT ON {v}.* TO '{other}'@'%'")
+    try:
+        conn = clients.connect(srv, other, "pw")
+        got = clients.query(conn, f"SELECT TABLE_NAME, VIEW_DEFINITION FROM information_schema.VIEWS WHERE TABLE_SCHEMA = '{v}'")
+        assert got == (("sv", ""),)
+        assert _err(conn, f"SHOW CREATE VIEW {v}.sv") == 1142
+        conn.close()
+    finally:
+        clients.query(root, f"DROP USER '{other}'@'%'")
+
+
 def test_reading_a_view_needs_select_on_its_database(two_dbs, uniq):
     """A view is checked as a table when it is read, on every execution of a
     statement cached by another session, and after a REVOKE."""

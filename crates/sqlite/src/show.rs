@@ -389,6 +389,8 @@ pub fn run(sess: &mut SqliteSession, access: &dyn Access, sql: &str, sink: &mut 
         }
         let (dbn, t) = table(sess, access, Describe::Create, db, &name)?;
         if let Some(v) = t.view.as_ref() {
+            // Its query is shown to who may read it (MariaDB: SELECT and SHOW VIEW).
+            access.check_table(&dbn, &t.name, turnstile_engine::privs::SELECT)?;
             sink.columns(&[txt("View"), txt("Create View"), txt("character_set_client"), txt("collation_connection")])?;
             sink.row(&[s(&t.name), s(&show_create_view(&t.name, v)), s("utf8mb4"), s("utf8mb4_general_ci")])?;
             return Ok(Outcome::Rows);
@@ -665,11 +667,15 @@ pub fn refresh_info_schema(conn: &mut Conn, inner: &Inner, access: &dyn Access) 
                 let mut row = vec![V::Null; 21];
                 (row[0], row[1], row[2], row[3], row[20]) = (t("def"), t(dbn), t(&d.name), t("VIEW"), t("VIEW"));
                 tables.push(row);
+                // The query only for an account that may read the view
+                // (MariaDB: SHOW VIEW, or the definer); empty otherwise.
+                let readable = access.privileges(dbn) & turnstile_engine::privs::SELECT != 0;
+                let definition = if readable { v.select.as_str() } else { "" };
                 views.push(vec![
                     t("def"),
                     t(dbn),
                     t(&d.name),
-                    t(&v.select),
+                    t(definition),
                     t(&v.check_option),
                     t("NO"),
                     t(&v.definer.replace('`', "")),
