@@ -151,6 +151,9 @@ def test_errors_as_mariadb_gives_them(db):
     root, name = db
     clients.query(root, "CREATE VIEW v AS SELECT id, name FROM t")
     assert _err(root, "DROP TABLE v") == 1965
+    clients.query(root, "DROP TABLE IF EXISTS v")
+    assert _warnings(root) == (("Note", 1965, f"'{name}.v' is a view"),)
+    assert clients.query(root, "SELECT COUNT(*) FROM v") == ((2,),)
     assert _err(root, "DROP VIEW t") == 4092
     assert _err(root, "DROP VIEW nope") == 4092
     clients.query(root, "DROP VIEW IF EXISTS nope, nope2")

@@ -279,7 +279,15 @@ impl SqliteSession {
                     // table of the same name.
                     let (s, dbn, _) = self.target(t, *temporary)?;
                     match self.def_of(&s, &t.1) {
-                        Some(d) if d.view.is_some() => return Err(views::is_a_view(t.0.as_deref().unwrap_or(&dbn), &d.name)),
+                        Some(d) if d.view.is_some() => {
+                            // Kept; with IF EXISTS a note (a dump's DROP
+                            // TABLE IF EXISTS before its placeholder view).
+                            let e = views::is_a_view(t.0.as_deref().unwrap_or(&dbn), &d.name);
+                            if !if_exists {
+                                return Err(e);
+                            }
+                            ctx.note(e.code, e.message);
+                        }
                         Some(d) => {
                             self.conn().exec(&format!("DROP TABLE {}.{}", sq_ident(&s), sq_ident(&d.name)))?;
                             self.remove_def(&s, s == "temp", &d.name)?;
