@@ -53,6 +53,17 @@ def test_select_from_a_view_reads_through_it(db):
     assert clients.query(root, f"SELECT name FROM `{name}`.`v` WHERE id = 2") == (("b",),)
 
 
+def test_a_temporary_table_does_not_shadow_a_views_table(db):
+    """A view reads its database's table even while the session has a
+    TEMPORARY table of that name (MySQL: views never read temporary tables)."""
+    root, name = db
+    clients.query(root, "CREATE VIEW v AS SELECT id FROM t")
+    clients.query(root, "CREATE TEMPORARY TABLE t (id INT)")
+    clients.query(root, "INSERT INTO t VALUES (99)")
+    assert clients.query(root, "SELECT id FROM t") == ((99,),)
+    assert clients.query(root, "SELECT id FROM v ORDER BY id") == ((1,), (2,))
+
+
 def test_a_view_of_another_database_is_read_where_it_lives(db, sql_server, uniq):
     """From a session whose current database is another one, `db.v` is read
     in v's database (its body names `t` unqualified)."""
