@@ -603,6 +603,19 @@ impl Conn {
         Ok(())
     }
 
+    /// ALTER TABLE ... RENAME TO in SQLite's legacy mode: the modern mode
+    /// parses every view of the schema and fails when one names a table
+    /// that is gone for now (a rebuild drops the old table before it renames
+    /// the copy) or for good (MySQL keeps a view whose table was dropped).
+    /// Views keep naming the old name, as MySQL's do.
+    pub fn rename_legacy(&self, schema: &str, from: &str, to: &str) -> Result<(), SqlError> {
+        use super::schema::sq_ident;
+        self.exec("PRAGMA legacy_alter_table=ON")?;
+        let r = self.exec(&format!("ALTER TABLE {}.{} RENAME TO {}", sq_ident(schema), sq_ident(from), sq_ident(to)));
+        let off = self.exec("PRAGMA legacy_alter_table=OFF");
+        r.and(off)
+    }
+
     pub fn exec(&self, sql: &str) -> Result<(), SqlError> {
         self.db.execute_batch(sql).map_err(|e| errors::from_rusqlite(self, &e, sql))
     }

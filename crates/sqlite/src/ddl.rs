@@ -1,4 +1,5 @@
-//! MySQL DDL: parsing CREATE/ALTER/DROP/RENAME/TRUNCATE and generating SQLite.
+//! MySQL DDL: parsing CREATE/ALTER/DROP/RENAME/TRUNCATE (tables, indexes,
+//! views; CREATE TABLE ... SELECT) and generating SQLite.
 //!
 //! MySQL's CREATE TABLE carries far more than SQLite's (display widths,
 //! UNSIGNED, character sets, key names, comments, table options), so DDL is the
@@ -14,7 +15,7 @@
 //! copy, drop, rename), as MySQL's COPY algorithm does: one code path for every
 //! column change SQLite's own ALTER cannot do.
 //!
-//! Module map: `parser` (DDL statements, CREATE TABLE's elements and
+//! Module map: `view_parser` (CREATE/ALTER/DROP VIEW), `parser` (DDL statements, CREATE TABLE's elements and
 //! options, ALTER TABLE's clauses), `column_parser` (one column definition),
 //! `definition` (a new `TableDef` and the checks a finished one passes),
 //! `alter` (ALTER operations applied to a `TableDef`), `generate` (SQLite DDL
@@ -26,8 +27,9 @@ mod column_parser;
 mod definition;
 mod generate;
 mod parser;
+mod view_parser;
 
-use super::schema::{ColumnDef, Default_, ForeignKey, IndexDef, TableDef};
+use super::schema::{ColumnDef, Default_, ForeignKey, IndexDef, TableDef, ViewDef};
 
 pub use alter::apply_alter;
 pub use column_parser::{column_def, default_collation_for};
@@ -41,13 +43,60 @@ pub type Name = (Option<String>, String);
 
 #[derive(Debug, Clone)]
 pub enum Ddl {
-    CreateTable { temporary: bool, if_not_exists: bool, table: Name, def: Box<TableDef>, auto_increment: Option<u64>, like: Option<Name> },
-    DropTable { temporary: bool, if_exists: bool, tables: Vec<Name> },
-    CreateIndex { table: Name, index: IndexDef },
-    DropIndex { table: Name, name: String },
-    Alter { table: Name, ops: Vec<AlterOp> },
-    Rename { pairs: Vec<(Name, Name)> },
-    Truncate { table: Name },
+    /// `select`: CREATE TABLE ... [IGNORE|REPLACE] [AS] SELECT (then `def`
+    /// holds only the columns and keys written before it, unchecked).
+    CreateTable {
+        temporary: bool,
+        if_not_exists: bool,
+        table: Name,
+        def: Box<TableDef>,
+        auto_increment: Option<u64>,
+        like: Option<Name>,
+        select: Option<Box<Ctas>>,
+    },
+    /// CREATE VIEW (`alter`: ALTER VIEW).
+    CreateView {
+        or_replace: bool,
+        alter: bool,
+        view: Name,
+        def: Box<ViewDef>,
+    },
+    DropView {
+        if_exists: bool,
+        views: Vec<Name>,
+    },
+    DropTable {
+        temporary: bool,
+        if_exists: bool,
+        tables: Vec<Name>,
+    },
+    CreateIndex {
+        table: Name,
+        index: IndexDef,
+    },
+    DropIndex {
+        table: Name,
+        name: String,
+    },
+    Alter {
+        table: Name,
+        ops: Vec<AlterOp>,
+    },
+    Rename {
+        pairs: Vec<(Name, Name)>,
+    },
+    Truncate {
+        table: Name,
+    },
+}
+
+/// The SELECT of CREATE TABLE ... SELECT and what a duplicate key does.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Ctas {
+    /// The SELECT as the client wrote it.
+    pub select: String,
+    /// IGNORE (`Some(false)`) or REPLACE (`Some(true)`); None: an error.
+    pub on_duplicate: Option<bool>,
 }
 
 #[derive(Debug, Clone, PartialEq)]

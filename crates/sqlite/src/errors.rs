@@ -159,6 +159,28 @@ pub fn map(ext: c_int, msg: &str, original: &str, home: Option<&str>) -> SqlErro
                 };
                 return no_such_table(db, table);
             }
+            if let Some(v) = after(msg, "expected").and_then(|r| r.split("columns for '").nth(1)).and_then(|r| r.split('\'').next()) {
+                // A view made with a column list whose `*` now returns more
+                // or fewer columns (its table was altered).
+                return SqlError::new(
+                    1356,
+                    "HY000",
+                    format!("View '{}.{}' references invalid table(s) or column(s) or function(s) or definer/invoker of view lack rights to use them", home.unwrap_or(""), v),
+                );
+            }
+            if msg.starts_with("at most 64 tables in a join") {
+                return SqlError::new(1116, "HY000", "Too many tables; MySQL can only use 64 tables in a join");
+            }
+            if let Some(rest) = after(msg, "cannot modify") {
+                // A write to a view (views are read-only here).
+                let v = rest.split(" because").next().unwrap_or(rest).trim();
+                let first = turnstile_sqltext::scan::first_word(original).to_ascii_uppercase();
+                return if first == "INSERT" || first == "REPLACE" {
+                    SqlError::new(1471, "HY000", format!("The target table {} of the INSERT is not insertable-into", v))
+                } else {
+                    SqlError::new(1288, "HY000", format!("The target table {} of the {} is not updatable", v, first))
+                };
+            }
             if let Some(c) = after(msg, "no such column:") {
                 return SqlError::unknown_column(c, turnstile_sqltext::clause::of_name(original, c));
             }
@@ -253,6 +275,8 @@ mod tests {
     fn mapping() {
         assert_eq!(map(ffi::SQLITE_ERROR, "no such table: t1", "", Some("db")).message, "Table 'db.t1' doesn't exist");
         assert_eq!(map(ffi::SQLITE_ERROR, "no such table: t1", "", None).code, 1046);
+        assert_eq!(map(ffi::SQLITE_ERROR, "cannot modify v because it is a view", "INSERT INTO v VALUES (1)", None).message, "The target table v of the INSERT is not insertable-into");
+        assert_eq!(map(ffi::SQLITE_ERROR, "cannot modify v because it is a view", "DELETE FROM v", None).code, 1288);
         assert_eq!(map(ffi::SQLITE_ERROR, "no such column: zz", "", None).code, 1054);
         assert_eq!(map(ffi::SQLITE_CONSTRAINT_CHECK, "CHECK constraint failed: ts:1406:c", "", None).message, "Data too long for column 'c' at row 1");
         assert_eq!(map(ffi::SQLITE_CONSTRAINT_CHECK, "CHECK constraint failed: ts:1264:k", "", None).code, 1264);

@@ -22,6 +22,8 @@
 //! - `run_ddl`: CREATE/DROP/RENAME/TRUNCATE and the privileges DDL needs.
 //! - `alter_table`: ALTER TABLE (and CREATE/DROP INDEX) on SQLite's tables.
 //! - `table_admin`: LOCK TABLES and ANALYZE/OPTIMIZE/CHECK/REPAIR TABLE.
+//! - `views`: CREATE/ALTER/DROP VIEW and CREATE TABLE ... SELECT (a query's
+//!   result columns as column definitions).
 //!
 //! The entry points below keep a panic from reaching the client's thread: it
 //! becomes ERR 1105 and the connection is closed, not pooled.
@@ -36,6 +38,7 @@ mod run_ddl;
 mod run_dml;
 mod table_admin;
 mod txn;
+mod views;
 
 use super::conn::{ColMeta, Conn};
 use super::{Db, Inner};

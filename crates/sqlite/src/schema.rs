@@ -395,6 +395,31 @@ pub struct TableDef {
     pub comment: String,
     /// Seconds since the epoch.
     pub created: u64,
+    /// A view: what CREATE VIEW said (exec/views.rs). Its `columns` are the
+    /// result columns' types, worked out when it was created.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub view: Option<Box<ViewDef>>,
+}
+
+/// A view's MySQL definition, kept for SHOW CREATE VIEW and
+/// information_schema.VIEWS; SQLite holds the translated view itself.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ViewDef {
+    /// The SELECT as the client wrote it.
+    pub select: String,
+    /// The column list of `CREATE VIEW v (a, b)`, empty when none was given.
+    pub column_list: Vec<String>,
+    /// UNDEFINED, MERGE or TEMPTABLE.
+    pub algorithm: String,
+    /// `user`@`host`, quoted.
+    pub definer: String,
+    /// DEFINER or INVOKER.
+    pub security: String,
+    /// NONE, CASCADED or LOCAL.
+    pub check_option: String,
+    /// The tables and views its SELECT names (all in the view's database),
+    /// once per reference.
+    pub names: Vec<String>,
 }
 
 impl TableDef {

@@ -17,7 +17,7 @@
 
 use super::conn::Conn;
 use super::exec::SqliteSession;
-use super::schema::{charset_of, sq_ident, Base, TableDef};
+use super::schema::{charset_of, quote_ident, sq_ident, Base, TableDef};
 use super::Inner;
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -287,7 +287,7 @@ pub fn run(sess: &mut SqliteSession, access: &dyn Access, sql: &str, sink: &mut 
             if f.ok(&t.name) {
                 let mut row = vec![s(&t.name)];
                 if full {
-                    row.push(s("BASE TABLE"));
+                    row.push(s(if t.view.is_some() { "VIEW" } else { "BASE TABLE" }));
                 }
                 sink.row(&row)?;
             }
@@ -373,8 +373,9 @@ pub fn run(sess: &mut SqliteSession, access: &dyn Access, sql: &str, sink: &mut 
             ])?;
             return Ok(Outcome::Rows);
         }
-        if !c.eat_kw("TABLE") {
-            if c.is_kw("VIEW") || c.is_kw("PROCEDURE") || c.is_kw("FUNCTION") || c.is_kw("TRIGGER") || c.is_kw("EVENT") {
+        let want_view = c.eat_kw("VIEW");
+        if !want_view && !c.eat_kw("TABLE") {
+            if c.is_kw("PROCEDURE") || c.is_kw("FUNCTION") || c.is_kw("TRIGGER") || c.is_kw("EVENT") {
                 return Err(SqlError::unsupported("views, stored routines, triggers and events"));
             }
             return Err(c.error().into());
@@ -387,6 +388,16 @@ pub fn run(sess: &mut SqliteSession, access: &dyn Access, sql: &str, sink: &mut 
             return Ok(Outcome::Rows);
         }
         let (dbn, t) = table(sess, access, Describe::Create, db, &name)?;
+        if let Some(v) = t.view.as_ref() {
+            // Its query is shown to who may read it (MariaDB: SELECT and SHOW VIEW).
+            access.check_table(&dbn, &t.name, turnstile_engine::privs::SELECT)?;
+            sink.columns(&[txt("View"), txt("Create View"), txt("character_set_client"), txt("collation_connection")])?;
+            sink.row(&[s(&t.name), s(&show_create_view(&t.name, v)), s("utf8mb4"), s("utf8mb4_general_ci")])?;
+            return Ok(Outcome::Rows);
+        }
+        if want_view {
+            return Err(SqlError::new(1347, "HY000", format!("'{}.{}' is not of type 'VIEW'", dbn, t.name)));
+        }
         let ai = if t.auto_increment_column().is_some() { auto_increment_of(sess, &dbn, &t.name) } else { None };
         sink.columns(&[txt("Table"), txt("Create Table")])?;
         sink.row(&[s(&t.name), s(&t.show_create(ai))])?;
@@ -402,6 +413,13 @@ pub fn run(sess: &mut SqliteSession, access: &dyn Access, sql: &str, sink: &mut 
         sink.columns(&status_header())?;
         for t in tables {
             if !f.ok(&t.name) {
+                continue;
+            }
+            if t.view.is_some() {
+                let mut row = vec![Value::Null; status_header().len()];
+                row[0] = s(&t.name);
+                row[17] = s("VIEW");
+                sink.row(&row)?;
                 continue;
             }
             let ai = if t.auto_increment_column().is_some() { auto_increment_of(sess, &db, &t.name) } else { None };
@@ -525,7 +543,7 @@ CREATE TABLE IF NOT EXISTS information_schema.COLUMNS (TABLE_CATALOG TEXT, TABLE
 CREATE TABLE IF NOT EXISTS information_schema.STATISTICS (TABLE_CATALOG TEXT, TABLE_SCHEMA TEXT, TABLE_NAME TEXT, NON_UNIQUE INTEGER, INDEX_SCHEMA TEXT, INDEX_NAME TEXT, SEQ_IN_INDEX INTEGER, COLUMN_NAME TEXT, COLLATION TEXT, CARDINALITY INTEGER, SUB_PART INTEGER, PACKED TEXT, NULLABLE TEXT COLLATE ts_ci, INDEX_TYPE TEXT COLLATE ts_ci, COMMENT TEXT, INDEX_COMMENT TEXT, IS_VISIBLE TEXT COLLATE ts_ci, EXPRESSION TEXT);
 CREATE TABLE IF NOT EXISTS information_schema.KEY_COLUMN_USAGE (CONSTRAINT_CATALOG TEXT, CONSTRAINT_SCHEMA TEXT, CONSTRAINT_NAME TEXT, TABLE_CATALOG TEXT, TABLE_SCHEMA TEXT, TABLE_NAME TEXT, COLUMN_NAME TEXT, ORDINAL_POSITION INTEGER, POSITION_IN_UNIQUE_CONSTRAINT INTEGER, REFERENCED_TABLE_SCHEMA TEXT, REFERENCED_TABLE_NAME TEXT, REFERENCED_COLUMN_NAME TEXT);
 CREATE TABLE IF NOT EXISTS information_schema.TABLE_CONSTRAINTS (CONSTRAINT_CATALOG TEXT, CONSTRAINT_SCHEMA TEXT, CONSTRAINT_NAME TEXT, TABLE_SCHEMA TEXT, TABLE_NAME TEXT, CONSTRAINT_TYPE TEXT COLLATE ts_ci, ENFORCED TEXT COLLATE ts_ci);
-CREATE TABLE IF NOT EXISTS information_schema.VIEWS (TABLE_CATALOG TEXT, TABLE_SCHEMA TEXT, TABLE_NAME TEXT, VIEW_DEFINITION TEXT, CHECK_OPTION TEXT, IS_UPDATABLE TEXT COLLATE ts_ci, DEFINER TEXT, SECURITY_TYPE TEXT, CHARACTER_SET_CLIENT TEXT, COLLATION_CONNECTION TEXT);
+CREATE TABLE IF NOT EXISTS information_schema.VIEWS (TABLE_CATALOG TEXT, TABLE_SCHEMA TEXT, TABLE_NAME TEXT, VIEW_DEFINITION TEXT, CHECK_OPTION TEXT, IS_UPDATABLE TEXT COLLATE ts_ci, DEFINER TEXT, SECURITY_TYPE TEXT, CHARACTER_SET_CLIENT TEXT, COLLATION_CONNECTION TEXT, ALGORITHM TEXT);
 CREATE TABLE IF NOT EXISTS information_schema.ROUTINES (SPECIFIC_NAME TEXT, ROUTINE_CATALOG TEXT, ROUTINE_SCHEMA TEXT, ROUTINE_NAME TEXT, ROUTINE_TYPE TEXT COLLATE ts_ci, DATA_TYPE TEXT COLLATE ts_ci, ROUTINE_DEFINITION TEXT);
 CREATE TABLE IF NOT EXISTS information_schema.FILES (FILE_ID INTEGER, FILE_NAME TEXT, FILE_TYPE TEXT, TABLESPACE_NAME TEXT, TABLE_CATALOG TEXT, TABLE_SCHEMA TEXT, TABLE_NAME TEXT, LOGFILE_GROUP_NAME TEXT, LOGFILE_GROUP_NUMBER INTEGER, ENGINE TEXT COLLATE ts_ci, FULLTEXT_KEYS TEXT, DELETED_ROWS INTEGER, UPDATE_COUNT INTEGER, FREE_EXTENTS INTEGER, TOTAL_EXTENTS INTEGER, EXTENT_SIZE INTEGER, INITIAL_SIZE INTEGER, MAXIMUM_SIZE INTEGER, AUTOEXTEND_SIZE INTEGER, CREATION_TIME TEXT, LAST_UPDATE_TIME TEXT, LAST_ACCESS_TIME TEXT, RECOVER_TIME INTEGER, TRANSACTION_COUNTER INTEGER, VERSION INTEGER, ROW_FORMAT TEXT, TABLE_ROWS INTEGER, AVG_ROW_LENGTH INTEGER, DATA_LENGTH INTEGER, MAX_DATA_LENGTH INTEGER, INDEX_LENGTH INTEGER, DATA_FREE INTEGER, CREATE_TIME TEXT, UPDATE_TIME TEXT, CHECK_TIME TEXT, CHECKSUM INTEGER, STATUS TEXT, EXTRA TEXT);
 CREATE TABLE IF NOT EXISTS information_schema.PARTITIONS (TABLE_CATALOG TEXT, TABLE_SCHEMA TEXT, TABLE_NAME TEXT, PARTITION_NAME TEXT, SUBPARTITION_NAME TEXT, PARTITION_ORDINAL_POSITION INTEGER, SUBPARTITION_ORDINAL_POSITION INTEGER, PARTITION_METHOD TEXT, SUBPARTITION_METHOD TEXT, PARTITION_EXPRESSION TEXT, SUBPARTITION_EXPRESSION TEXT, PARTITION_DESCRIPTION TEXT, TABLE_ROWS INTEGER, AVG_ROW_LENGTH INTEGER, DATA_LENGTH INTEGER, MAX_DATA_LENGTH INTEGER, INDEX_LENGTH INTEGER, DATA_FREE INTEGER, CREATE_TIME TEXT, UPDATE_TIME TEXT, CHECK_TIME TEXT, CHECKSUM INTEGER, PARTITION_COMMENT TEXT, NODEGROUP TEXT, TABLESPACE_NAME TEXT);
@@ -590,6 +608,13 @@ fn info_tables_present(conn: &Conn) -> bool {
 
 /// Refill information_schema from the definitions of every database the
 /// session may see (MySQL shows an account only what it holds privileges on).
+/// SHOW CREATE VIEW's text, in MariaDB's layout (the SELECT as written).
+fn show_create_view(name: &str, v: &crate::schema::ViewDef) -> String {
+    let cols = if v.column_list.is_empty() { String::new() } else { format!(" ({})", v.column_list.iter().map(|c| quote_ident(c)).collect::<Vec<_>>().join(",")) };
+    let check = if v.check_option == "NONE" { String::new() } else { format!(" WITH {} CHECK OPTION", v.check_option) };
+    format!("CREATE ALGORITHM={} DEFINER={} SQL SECURITY {} VIEW {}{} AS {}{}", v.algorithm, v.definer, v.security, quote_ident(name), cols, v.select, check)
+}
+
 pub fn refresh_info_schema(conn: &mut Conn, inner: &Inner, access: &dyn Access) -> Result<(), SqlError> {
     attach_info_schema(conn)?;
     let names: Vec<String> = inner.database_names().into_iter().filter(|n| access.sees(n)).collect();
@@ -618,7 +643,8 @@ pub fn refresh_info_schema(conn: &mut Conn, inner: &Inner, access: &dyn Access) 
     db.execute_batch(
         "DELETE FROM information_schema.SCHEMATA; DELETE FROM information_schema.TABLES; DELETE FROM information_schema.COLUMNS; \
          DELETE FROM information_schema.STATISTICS; DELETE FROM information_schema.KEY_COLUMN_USAGE; DELETE FROM information_schema.TABLE_CONSTRAINTS; \
-         DELETE FROM information_schema.REFERENTIAL_CONSTRAINTS; DELETE FROM information_schema.PROCESSLIST; DELETE FROM information_schema.user;",
+         DELETE FROM information_schema.REFERENTIAL_CONSTRAINTS; DELETE FROM information_schema.PROCESSLIST; DELETE FROM information_schema.user; \
+         DELETE FROM information_schema.VIEWS;",
     )
     .map_err(|e| SqlError::internal(e.to_string()))?;
     let mut schemata = Vec::new();
@@ -630,6 +656,7 @@ pub fn refresh_info_schema(conn: &mut Conn, inner: &Inner, access: &dyn Access) 
     }
     run("INSERT INTO information_schema.SCHEMATA VALUES (?1,?2,?3,?4,?5,?6)", schemata)?;
     let (mut tables, mut columns, mut stats, mut kcu, mut tc, mut rc) = (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    let mut views = Vec::new();
     for (dbn, defs) in &all {
         let seqs = if defs.iter().any(|d| d.auto_increment_column().is_some()) { next_auto_increments(conn, inner, dbn) } else { HashMap::new() };
         for d in defs {
@@ -639,29 +666,53 @@ pub fn refresh_info_schema(conn: &mut Conn, inner: &Inner, access: &dyn Access) 
                 Some(_) if !temp(d) => i(seqs.get(&d.name).copied().unwrap_or(1)),
                 _ => V::Null,
             };
-            tables.push(vec![
-                t("def"),
-                t(dbn),
-                t(&d.name),
-                t("BASE TABLE"),
-                t(&d.engine),
-                i(10),
-                t("Dynamic"),
-                i(0),
-                i(0),
-                i(0),
-                i(0),
-                i(0),
-                i(0),
-                auto_increment,
-                t(&datetime_of(d.created)),
-                V::Null,
-                V::Null,
-                t(&d.collation),
-                V::Null,
-                t(""),
-                t(&d.comment),
-            ]);
+            if let Some(v) = d.view.as_ref() {
+                let mut row = vec![V::Null; 21];
+                (row[0], row[1], row[2], row[3], row[20]) = (t("def"), t(dbn), t(&d.name), t("VIEW"), t("VIEW"));
+                tables.push(row);
+                // The query only for an account that may read the view
+                // (MariaDB: SHOW VIEW, or the definer); empty otherwise.
+                let readable = access.privileges(dbn) & turnstile_engine::privs::SELECT != 0;
+                let definition = if readable { v.select.as_str() } else { "" };
+                views.push(vec![
+                    t("def"),
+                    t(dbn),
+                    t(&d.name),
+                    t(definition),
+                    t(&v.check_option),
+                    t("NO"),
+                    t(&v.definer.replace('`', "")),
+                    t(&v.security),
+                    t("utf8mb4"),
+                    t("utf8mb4_general_ci"),
+                    t(&v.algorithm),
+                ]);
+            }
+            if d.view.is_none() {
+                tables.push(vec![
+                    t("def"),
+                    t(dbn),
+                    t(&d.name),
+                    t("BASE TABLE"),
+                    t(&d.engine),
+                    i(10),
+                    t("Dynamic"),
+                    i(0),
+                    i(0),
+                    i(0),
+                    i(0),
+                    i(0),
+                    i(0),
+                    auto_increment,
+                    t(&datetime_of(d.created)),
+                    V::Null,
+                    V::Null,
+                    t(&d.collation),
+                    V::Null,
+                    t(""),
+                    t(&d.comment),
+                ]);
+            }
             // Columns only for an account with a privilege that applies to
             // columns (MariaDB hides them from, say, DROP alone).
             let column_privs = turnstile_engine::privs::SELECT | turnstile_engine::privs::INSERT | turnstile_engine::privs::UPDATE | turnstile_engine::privs::REFERENCES;
@@ -773,6 +824,7 @@ pub fn refresh_info_schema(conn: &mut Conn, inner: &Inner, access: &dyn Access) 
     run("INSERT INTO information_schema.REFERENTIAL_CONSTRAINTS VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11)", rc)?;
     // The sessions the front lets this one see (SHOW PROCESSLIST's rule).
     let processes = access.processlist().into_iter().map(|p| vec![i(p.id as i64), t(&p.user), t(&p.host), o(p.db), t(p.command), i(p.time as i64), t(p.state), o(p.info)]).collect();
+    run("INSERT INTO information_schema.VIEWS VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11)", views)?;
     run("INSERT INTO information_schema.PROCESSLIST VALUES (?1,?2,?3,?4,?5,?6,?7,?8)", processes)?;
     // mysql.user: an administrator's only (`Access::accounts` gives no one else any row).
     let users = access.accounts().iter().map(crate::mysql_user::row).collect();

@@ -24,8 +24,24 @@ pub fn field_list(sess: &mut SessionState, engine: &mut dyn EngineSession, ops: 
 /// Run `sql` in the engine after substituting the session's values into it
 /// (@x, @@x, USER(), CONNECTION_ID(), ...).
 pub(super) fn engine_statement(call: &mut Call<'_, '_>, sql: &str, sink: &mut dyn RowSink) -> Result<Outcome, SqlError> {
+    if defines_view(sql) {
+        return engine_run(call, sql, sink);
+    }
     let substituted = crate::dialect::substitute(call, sql)?;
     engine_run(call, substituted.as_deref().unwrap_or(sql), sink)
+}
+
+/// CREATE/ALTER ... VIEW: its body is kept, not run, so session values are
+/// not written into it (the engine refuses `@x` with 1351, as MariaDB, and
+/// reads DEFINER=CURRENT_USER itself).
+fn defines_view(sql: &str) -> bool {
+    let kw = turnstile_sqltext::scan::first_keyword(sql);
+    if !(kw.eq_ignore_ascii_case("CREATE") || kw.eq_ignore_ascii_case("ALTER")) {
+        return false;
+    }
+    let Ok(toks) = turnstile_sqltext::lex::tokenize(sql) else { return false };
+    let head = toks.iter().take_while(|t| !t.is_kw("AS") && !t.is_kw("TABLE") && !t.is_op("("));
+    head.take(32).any(|t| t.is_kw("VIEW"))
 }
 
 /// Run `sql` in the engine, which checks the session's privileges on every

@@ -27,6 +27,7 @@ pub fn empty_def(name: &str) -> TableDef {
         collation: DEFAULT_COLLATION.into(),
         comment: String::new(),
         created: std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs()),
+        view: None,
     }
 }
 

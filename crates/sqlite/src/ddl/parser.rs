@@ -5,7 +5,8 @@
 
 use super::column_parser::{column_def, default_collation_for, default_value};
 use super::definition::{empty_def, finish_def, unique_index_name};
-use super::{AlterOp, Ddl, Position};
+use super::view_parser::{drop_view, view_statement};
+use super::{AlterOp, Ctas, Ddl, Position};
 use crate::schema::{ForeignKey, IndexDef, TableDef};
 use turnstile_engine::SqlError;
 use turnstile_sqltext::cursor::TokenCursor;
@@ -16,6 +17,13 @@ pub fn parse(sql: &str) -> Result<Option<Ddl>, SqlError> {
     let toks = lex::tokenize(sql).map_err(|e| SqlError::syntax(&sql[e.at..]))?;
     let mut c = TokenCursor::new(sql, &toks);
     let out = if c.eat_kw("CREATE") {
+        let or_replace = c.eat_kws(&["OR", "REPLACE"]);
+        if let Some(v) = view_statement(&mut c, or_replace, false)? {
+            return finish(c, v);
+        }
+        if or_replace {
+            return Ok(None);
+        }
         let temporary = c.eat_kw("TEMPORARY");
         if c.eat_kw("TABLE") {
             Some(create_table(&mut c, temporary)?)
@@ -37,7 +45,9 @@ pub fn parse(sql: &str) -> Result<Option<Ddl>, SqlError> {
         }
     } else if c.eat_kw("DROP") {
         let temporary = c.eat_kw("TEMPORARY");
-        if c.eat_kw("TABLE") || c.eat_kw("TABLES") {
+        if !temporary && c.eat_kw("VIEW") {
+            Some(drop_view(&mut c)?)
+        } else if c.eat_kw("TABLE") || c.eat_kw("TABLES") {
             let if_exists = c.eat_kws(&["IF", "EXISTS"]);
             let mut tables = vec![c.qualified()?];
             while c.eat_op(",") {
@@ -55,6 +65,9 @@ pub fn parse(sql: &str) -> Result<Option<Ddl>, SqlError> {
             return Ok(None);
         }
     } else if c.eat_kw("ALTER") {
+        if let Some(v) = view_statement(&mut c, false, true)? {
+            return finish(c, v);
+        }
         c.eat_kw("ONLINE");
         c.eat_kw("IGNORE");
         if !c.eat_kw("TABLE") {
@@ -93,11 +106,19 @@ pub fn parse(sql: &str) -> Result<Option<Ddl>, SqlError> {
     } else {
         return Ok(None);
     };
+    match out {
+        Some(d) => finish(c, d),
+        None => Ok(None),
+    }
+}
+
+/// The statement ends here (a final `;` allowed).
+fn finish(mut c: TokenCursor<'_>, d: Ddl) -> Result<Option<Ddl>, SqlError> {
     c.eat_op(";");
     if !c.at_end() {
         return Err(c.error().into());
     }
-    Ok(out)
+    Ok(Some(d))
 }
 
 fn skip_index_type(c: &mut TokenCursor<'_>) -> Result<(), SqlError> {
@@ -158,35 +179,37 @@ fn create_table(c: &mut TokenCursor<'_>, temporary: bool) -> Result<Ddl, SqlErro
     let table = c.qualified()?;
     if c.eat_kw("LIKE") {
         let like = c.qualified()?;
-        return Ok(Ddl::CreateTable { temporary, if_not_exists, def: Box::new(empty_def(&table.1)), table, auto_increment: None, like: Some(like) });
+        return Ok(Ddl::CreateTable { temporary, if_not_exists, def: Box::new(empty_def(&table.1)), table, auto_increment: None, like: Some(like), select: None });
     }
     if c.is_op("(") && c.peek_at(1).is_some_and(|t| t.is_kw("LIKE")) {
         c.next();
         c.next();
         let like = c.qualified()?;
         c.expect_op(")")?;
-        return Ok(Ddl::CreateTable { temporary, if_not_exists, def: Box::new(empty_def(&table.1)), table, auto_increment: None, like: Some(like) });
+        return Ok(Ddl::CreateTable { temporary, if_not_exists, def: Box::new(empty_def(&table.1)), table, auto_increment: None, like: Some(like), select: None });
     }
-    if !c.is_op("(") {
-        return Err(SqlError::unsupported("CREATE TABLE ... SELECT"));
-    }
-    c.expect_op("(")?;
     let mut def = empty_def(&table.1);
     let mut inline_pk: Vec<String> = Vec::new();
     let mut inline_unique: Vec<String> = Vec::new();
-    loop {
-        table_element(c, &mut def, &mut inline_pk, &mut inline_unique)?;
-        if !c.eat_op(",") {
-            break;
+    // `(SELECT ...)` is a query in parentheses, not column definitions.
+    let elements = c.is_op("(") && !c.peek_at(1).is_some_and(|t| t.is_kw("SELECT") || t.is_kw("WITH") || t.is_op("("));
+    if elements {
+        c.expect_op("(")?;
+        loop {
+            table_element(c, &mut def, &mut inline_pk, &mut inline_unique)?;
+            if !c.eat_op(",") {
+                break;
+            }
         }
+        c.expect_op(")")?;
     }
-    c.expect_op(")")?;
     let opts = table_options(c)?;
     if c.is_kw("PARTITION") {
         return Err(SqlError::unsupported("partitioned tables"));
     }
-    if c.is_kw("AS") || c.is_kw("SELECT") || c.is_kw("IGNORE") || c.is_kw("REPLACE") {
-        return Err(SqlError::unsupported("CREATE TABLE ... SELECT"));
+    let select = ctas_select(c)?;
+    if select.is_none() && !elements {
+        return Err(c.error().into());
     }
     if let Some(e) = opts.engine {
         def.engine = e;
@@ -213,8 +236,39 @@ fn create_table(c: &mut TokenCursor<'_>, temporary: bool) -> Result<Ddl, SqlErro
         let name = unique_index_name(&def, &u);
         def.indexes.push(IndexDef { name, sqlite_name: String::new(), unique: true, columns: vec![u], prefix: vec![None], comment: String::new() });
     }
-    finish_def(&mut def)?;
-    Ok(Ddl::CreateTable { temporary, if_not_exists, table, def: Box::new(def), auto_increment: opts.auto_increment, like: None })
+    if select.is_none() {
+        finish_def(&mut def)?;
+    }
+    Ok(Ddl::CreateTable { temporary, if_not_exists, table, def: Box::new(def), auto_increment: opts.auto_increment, like: None, select })
+}
+
+/// `[IGNORE | REPLACE] [AS] select` at the end of CREATE TABLE: the rest of
+/// the statement (less a final `;`) is the query.
+fn ctas_select(c: &mut TokenCursor<'_>) -> Result<Option<Box<Ctas>>, SqlError> {
+    let on_duplicate = if c.eat_kw("IGNORE") {
+        Some(false)
+    } else if c.eat_kw("REPLACE") {
+        Some(true)
+    } else {
+        None
+    };
+    let as_ = c.eat_kw("AS");
+    if c.at_end() {
+        return if on_duplicate.is_some() || as_ { Err(c.error().into()) } else { Ok(None) };
+    }
+    if !(c.is_kw("SELECT") || c.is_kw("WITH") || c.is_kw("TABLE") || c.is_kw("VALUES") || c.is_op("(")) {
+        return if on_duplicate.is_some() || as_ { Err(c.error().into()) } else { Ok(None) };
+    }
+    let start = c.pos;
+    let mut end = c.toks.len();
+    if c.toks[end - 1].is_op(";") {
+        end -= 1;
+    }
+    super::view_parser::refuse_second_statement(c, start, end)?;
+    let (start, end) = super::view_parser::unwrap_parens(c, start, end);
+    let select = c.sql[c.toks[start].start..c.toks[end - 1].end].to_string();
+    c.pos = c.toks.len();
+    Ok(Some(Box::new(Ctas { select, on_duplicate })))
 }
 
 fn table_element(c: &mut TokenCursor<'_>, def: &mut TableDef, inline_pk: &mut Vec<String>, inline_unique: &mut Vec<String>) -> Result<(), SqlError> {
@@ -590,6 +644,7 @@ mod tests {
         assert_eq!(parse("CREATE TABLE t (a INT AUTO_INCREMENT)").unwrap_err().code, 1075);
         assert_eq!(parse("CREATE TABLE t (a FOO)").unwrap_err().code, 1064);
         assert_eq!(parse("CREATE TABLE t (a INT, FULLTEXT KEY (a))").unwrap_err().code, 1235);
-        assert_eq!(parse("CREATE TABLE t AS SELECT 1").unwrap_err().code, 1235);
+        assert!(matches!(parse("CREATE TABLE t AS SELECT 1").unwrap(), Some(Ddl::CreateTable { select: Some(_), .. })));
+        assert_eq!(parse("CREATE TABLE t AS SELECT 1; DROP TABLE x").unwrap_err().code, 1064);
     }
 }

@@ -74,7 +74,7 @@ impl SqliteSession {
             };
             conn.exec(&format!("DROP TABLE {}.{}", sq_ident(schema), sq_ident(&old.name)))?;
             let final_name = new_name.as_ref().map(|n| n.1.clone()).unwrap_or_else(|| old.name.clone());
-            conn.exec(&format!("ALTER TABLE {}.{} RENAME TO {}", sq_ident(schema), sq_ident(&tmp), sq_ident(&final_name)))?;
+            conn.rename_legacy(schema, &tmp, &final_name)?;
             if let (Some(seq), true) = (seq, nd.auto_increment_column().is_some()) {
                 let _ = conn.exec(&format!("UPDATE {}.sqlite_sequence SET seq = max(seq, {}) WHERE name = {}", sq_ident(schema), seq, sq_str(&final_name)));
             }

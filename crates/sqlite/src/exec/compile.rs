@@ -21,6 +21,8 @@ struct ConnResolver<'a> {
     inner: &'a Inner,
     sql_mode: SqlMode,
     foreign_key_checks: bool,
+    /// False while a view's body is translated (`Resolver::qualify_home`).
+    qualify_home: bool,
 }
 
 impl Resolver for ConnResolver<'_> {
@@ -29,6 +31,9 @@ impl Resolver for ConnResolver<'_> {
     }
     fn foreign_key_checks(&self) -> bool {
         self.foreign_key_checks
+    }
+    fn qualify_home(&self) -> bool {
+        self.qualify_home
     }
     fn home(&self) -> Option<&str> {
         self.conn.home.as_ref().map(|h| h.name.as_str())
@@ -115,7 +120,7 @@ impl SqliteSession {
         let redirected = crate::mysql_user::redirect(sql, false);
         let text = redirected.as_deref().unwrap_or(sql);
         let rw = {
-            let resolver = ConnResolver { conn, inner: &inner, sql_mode, foreign_key_checks };
+            let resolver = ConnResolver { conn, inner: &inner, sql_mode, foreign_key_checks, qualify_home: true };
             // On the client's text, before cte.rs writes its ts_cte_depth.
             rewrite::refuse_internal_functions(text, &resolver)?;
             match crate::cte::limit_depth(text) {
@@ -142,6 +147,7 @@ impl SqliteSession {
         if rw.info_schema {
             show::attach_info_schema(conn)?;
         }
+        super::views::check_named_views(conn, &rw.tables)?;
         let rules = authorize::Rules { ctes: &rw.ctes, info_schema: rw.info_schema };
         conn.refresh_schemas(epoch)?;
         let (stmt, mut needs) = match authorize::compile(conn, &rw.sql, sql, &rules) {
@@ -149,7 +155,7 @@ impl SqliteSession {
             // DDL ran while it compiled: what it read of the schema may be
             // from before and after. Compiled again (1412 is retried once).
             Err(_) if inner.epoch() != epoch => return Err(errors::table_definition_changed()),
-            Err(e) => return Err(hide_missing_table(conn, &rw, name_missing_table(conn, &rw, e), access)),
+            Err(e) => return Err(hide_missing_table(conn, &rw, invalid_view(conn, &rw, sql, name_missing_table(conn, &rw, e)), access)),
         };
         needs = named_tables_need_select(conn, &rw, needs);
         if let Some(ins) = rw.insert.as_ref().filter(|i| i.replace) {
@@ -162,6 +168,24 @@ impl SqliteSession {
         let writes = !stmt.readonly() || rw.for_update;
         conn.cache_put(sql, Cached { stmt, rw: Arc::new(rw), needs, writes, meta: None, stamp, epoch: if trusted { epoch } else { UNTRUSTED_EPOCH }, last_use: 0 });
         Ok(())
+    }
+}
+
+impl SqliteSession {
+    /// A view's SELECT as SQLite text with no `main.` in it (a view is
+    /// resolved in its own database, under whatever name that is attached).
+    /// Compiled by `compile` before, so it translates.
+    pub(super) fn translate_view_body(&mut self, sql: &str) -> Result<String, SqlError> {
+        let inner = self.inner.clone();
+        let (sql_mode, foreign_key_checks) = (self.sql_mode, !self.fk_off);
+        let conn = self.conn.as_ref().expect("conn");
+        let resolver = ConnResolver { conn, inner: &inner, sql_mode, foreign_key_checks, qualify_home: false };
+        // A recursive CTE's depth limit is the running session's setting,
+        // which a view's fixed text cannot carry.
+        if crate::cte::limit_depth(sql).is_some() {
+            return Err(SqlError::unsupported("recursive CTEs in views"));
+        }
+        Ok(rewrite::rewrite(sql, Kind::Select, &resolver)?.sql)
     }
 }
 
@@ -186,6 +210,25 @@ fn name_missing_table(conn: &Conn, rw: &Rewritten, e: SqlError) -> SqlError {
         Some((db, t)) => errors::no_such_table(db.as_deref().unwrap_or(home), t),
         None => e,
     }
+}
+
+/// A table, column or function missing inside a view the statement reads
+/// (its table dropped, its columns changed) is MariaDB's 1356 naming the
+/// view; what the statement's own text names keeps its own error.
+fn invalid_view(conn: &Conn, rw: &Rewritten, original: &str, e: SqlError) -> SqlError {
+    if !matches!(e.code, 1146 | 1054 | 1305) {
+        return e;
+    }
+    let home = conn.home.as_ref().map_or("", |h| h.name.as_str());
+    let view = rw.tables.iter().find(|(d, t)| d.as_deref().is_none_or(|d| d == home) && conn.temp.table(t).is_none() && conn.table_def("main", t).is_some_and(|x| x.view.is_some()));
+    let Some((_, v)) = view else { return e };
+    let missing = e.message.split('\'').nth(1).unwrap_or("");
+    let missing = missing.rsplit('.').next().unwrap_or(missing);
+    let named = turnstile_sqltext::lex::tokenize(original).is_ok_and(|toks| toks.iter().any(|t| t.ident().is_some_and(|w| w.eq_ignore_ascii_case(missing))));
+    if missing.is_empty() || named {
+        return e;
+    }
+    SqlError::new(1356, "HY000", format!("View '{}.{}' references invalid table(s) or column(s) or function(s) or definer/invoker of view lack rights to use them", home, v))
 }
 
 /// Every table the statement names, other than what it writes, needs SELECT

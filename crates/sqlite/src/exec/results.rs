@@ -237,6 +237,39 @@ fn is_binary_item(text: &str, tables: &[Arc<TableDef>]) -> bool {
     turnstile_engine::strtype::is_binary_text(text, &|c| tables.iter().any(|t| t.column(c).is_some_and(|cd| cd.base.is_binary())))
 }
 
+/// A result column SQLite traced through a view to `table`, which the
+/// statement does not name: described as the view's column, as MySQL
+/// does (table and org_table the view, no key flags).
+fn through_view(c: &mut Column, tables: &[Arc<TableDef>], table: &str, sqlite_name: &str) {
+    if !tables.iter().any(|t| t.view.is_some()) || tables.iter().any(|t| t.view.is_none() && t.name.eq_ignore_ascii_case(table)) {
+        return;
+    }
+    if let Some(v) = tables.iter().find(|t| t.view.is_some() && t.column(sqlite_name).is_some()) {
+        c.table = v.name.clone();
+        c.org_table = v.name.clone();
+        c.org_name = v.column(sqlite_name).map(|x| x.name.clone()).unwrap_or_default();
+        c.flags &= !(colflag::PRI_KEY | colflag::UNIQUE_KEY | colflag::MULTIPLE_KEY | colflag::AUTO_INCREMENT);
+    }
+}
+
+/// The column a select item is when it is only a column reference (`c`,
+/// `t.c`, `db.t.c`), its name; None for an expression.
+fn plain_column(text: &str) -> Option<String> {
+    let toks = turnstile_sqltext::lex::tokenize(text).ok()?;
+    let idents = toks.iter().enumerate().all(|(k, t)| if k % 2 == 0 { t.ident().is_some() } else { t.is_op(".") });
+    if !idents || toks.len() % 2 == 0 {
+        return None;
+    }
+    toks.last().and_then(|t| t.ident()).map(str::to_string)
+}
+
+/// The column `name` of a view the statement names, when the view's
+/// definition knows its type (not LONGTEXT/LONGBLOB: what a computed column
+/// whose type is only known from its values is recorded as; exec/views.rs).
+fn view_column<'a>(tables: &'a [Arc<TableDef>], name: &str) -> Option<(&'a TableDef, &'a ColumnDef)> {
+    tables.iter().filter(|t| t.view.is_some()).find_map(|t| t.column(name).map(|c| (&**t, c))).filter(|(_, c)| !matches!(c.base, Base::LongText | Base::LongBlob))
+}
+
 /// Column definitions for a result. Returns whether they can be cached
 /// (false when a type was guessed from a NULL or from no row at all).
 pub(super) fn column_meta(conn: &Conn, entry: &Cached, have_row: bool) -> (ColMeta, bool) {
@@ -266,7 +299,8 @@ pub(super) fn column_meta(conn: &Conn, entry: &Cached, have_row: bool) -> (ColMe
         if let Some((dbn, tbl, orig)) = st.origin(i) {
             if let Some(def) = conn.table_def(&dbn, &tbl) {
                 if let Some(cd) = def.column(&orig) {
-                    let c = cd.wire_column(&conn.mysql_db_name(&dbn), &def.name, &name, def.key_flags(&orig));
+                    let mut c = cd.wire_column(&conn.mysql_db_name(&dbn), &def.name, &name, def.key_flags(&orig));
+                    through_view(&mut c, &tables, &def.name, &st.column_name(i));
                     convs.push(conv_of(cd));
                     cols.push(c);
                     continue;
@@ -280,6 +314,20 @@ pub(super) fn column_meta(conn: &Conn, entry: &Cached, have_row: bool) -> (ColMe
             c.org_table = tbl;
             c.org_name = orig;
             convs.push(if decl.contains("INT") { Conv::Int } else { Conv::Text });
+            cols.push(c);
+            continue;
+        }
+        // A view's computed column named as it is (`p2`, `v.p2`, `p2 AS x`),
+        // typed when the view was made.
+        let view_ref = match items.get(i) {
+            Some((text, _)) if items_ok => plain_column(text),
+            _ => Some(sqlite_name.clone()),
+        };
+        if let Some((v, cd)) = view_ref.and_then(|r| view_column(&tables, &r)) {
+            let mut c = cd.wire_column("", &v.name, &name, 0);
+            c.schema = conn.home.as_ref().map(|h| h.name.clone()).unwrap_or_default();
+            c.flags &= !colflag::NOT_NULL;
+            convs.push(conv_of(cd));
             cols.push(c);
             continue;
         }

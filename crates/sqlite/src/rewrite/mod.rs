@@ -173,6 +173,12 @@ pub trait Resolver {
     fn foreign_key_checks(&self) -> bool {
         true
     }
+    /// Write `db.` naming the current database as `main.` (false: leave it
+    /// out, for a view's body, which SQLite resolves in the view's own
+    /// database whatever name that database is attached under).
+    fn qualify_home(&self) -> bool {
+        true
+    }
 }
 
 /// The `ts_*` functions are the rewriter's own (what it writes for MySQL's

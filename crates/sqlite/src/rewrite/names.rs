@@ -49,6 +49,12 @@ impl Translator<'_> {
         if !three {
             self.tables.push((Some(w.to_string()), next.to_string()));
         }
+        if q == "main" && !self.resolver.qualify_home() {
+            // A view's body: the name alone (its gap kept, the dot dropped).
+            self.push(&toks[i], "");
+            self.last_end = Some(toks[i + 1].end);
+            return Some(i + 2);
+        }
         self.push(&toks[i], &q);
         Some(i + 1)
     }

@@ -1,0 +1,344 @@
+//! Views (CREATE/ALTER/DROP VIEW) and CREATE TABLE ... SELECT: both start
+//! from a query's result columns, worked out by compiling the query as the
+//! session's own SELECT (so it is translated by the same rewrite and checked
+//! for the same privileges as any query).
+//!
+//! Views are SQLite views underneath, not MySQL text expanded into each
+//! query: SQLite then resolves a view in joins, subqueries and CTEs as any
+//! table, its authorizer reports the tables a view reads to authorize.rs
+//! (every reader needs SELECT on them, as on the view), and origin metadata
+//! (`sqlite3_column_table_name`) leads through the view to the table column,
+//! so a view's result columns carry MySQL types. The price, documented in
+//! docs/compatibility.md: a SQLite view in a database file may name only that
+//! file's tables, so a view reads only tables and views of its own database
+//! (the current one), and the view's body is translated once, when it is
+//! created. Its MySQL text, options and result columns are kept in
+//! `turnstile_meta` as a `TableDef` with `view` set, so SHOW, DESCRIBE and
+//! information_schema list it beside tables.
+//!
+//! Limits (no setting: MariaDB's own constants): a view nests at most
+//! `MAX_VIEW_DEPTH` views (64, MariaDB's limit on nested SELECTs, ERR 1473)
+//! and expands to at most `MAX_VIEW_TABLES` table references (1116), so
+//! neither SQLite's recursion nor its compile time grows without bound.
+
+use super::SqliteSession;
+use crate::authorize;
+use crate::conn::Conn;
+use crate::ddl::{Ctas, Ddl, Name};
+use crate::rewrite::Kind;
+use crate::schema::{quote_ident, sq_ident, ColumnDef, TableDef, ViewDef};
+use rusqlite::ffi;
+use turnstile_engine::{privs, Column, DiscardRows, Done, ExecContext, Outcome, SqlError};
+use turnstile_sqltext::lex::{self, Tok};
+use turnstile_sqltext::types::Base;
+use turnstile_wire::consts::{colflag, coltype};
+
+/// Views nested in a view, at most (MariaDB's 64 nested SELECTs).
+pub const MAX_VIEW_DEPTH: usize = 64;
+/// Table references a view expands to, at most.
+pub const MAX_VIEW_TABLES: usize = 1024;
+
+/// A query's result, as CREATE VIEW and CREATE TABLE ... SELECT need it.
+pub(super) struct Shape {
+    pub columns: Vec<ColumnDef>,
+    /// Tables and views named, (database, name), as the rewriter found them.
+    pub tables: Vec<(Option<String>, String)>,
+    /// Other databases named, information_schema read.
+    pub other_dbs: bool,
+}
+
+impl SqliteSession {
+    /// Compile `select` as the session's SELECT (privileges checked) and
+    /// describe its result columns. `typed_by_row`: step it once so that an
+    /// expression is typed by its first value (CREATE TABLE ... SELECT).
+    pub(super) fn query_shape(&mut self, ctx: &ExecContext<'_>, select: &str, typed_by_row: bool) -> Result<Shape, SqlError> {
+        self.ensure_conn()?;
+        match self.compile(select, Kind::Select, ctx.access) {
+            Err(e) if e.code == 1412 => self.compile(select, Kind::Select, ctx.access)?,
+            r => r?,
+        }
+        let conn = self.conn.as_ref().expect("conn");
+        let entry = conn.cache.get(select).expect("compiled");
+        authorize::check(&entry.needs, ctx.access)?;
+        if entry.stmt.param_count() > 0 {
+            return Err(SqlError::new(1351, "HY000", "View's SELECT contains a variable or parameter"));
+        }
+        // Stepped only while no DDL ran since it was compiled (SQLite would
+        // recompile it without the checks: authorize.rs), and interruptible
+        // (KILL, max_statement_time) like any statement.
+        let have_row = typed_by_row && entry.epoch == self.inner.epoch() && {
+            conn.begin_call(ctx, self.lock_wait);
+            let rc = entry.stmt.step();
+            conn.end_call();
+            match rc {
+                ffi::SQLITE_ROW => true,
+                ffi::SQLITE_DONE => false,
+                rc => {
+                    entry.stmt.reset();
+                    return Err(crate::errors::from_conn(conn, rc, select));
+                }
+            }
+        };
+        let (meta, _) = super::results::column_meta(conn, entry, have_row);
+        let st = &entry.stmt;
+        let mut columns = Vec::with_capacity(meta.cols.len());
+        for (i, wire) in meta.cols.iter().enumerate() {
+            let from_table = st.origin(i).and_then(|(d, t, c)| conn.table_def(&d, &t).and_then(|def| def.column(&c).cloned()));
+            let mut cd = match from_table {
+                Some(mut cd) => {
+                    cd.auto_increment = false;
+                    cd
+                }
+                None => column_of_wire(wire),
+            };
+            cd.name = wire.name.clone();
+            columns.push(cd);
+        }
+        entry.stmt.reset();
+        let rw = entry.rw.clone();
+        Ok(Shape { columns, tables: rw.tables.clone(), other_dbs: !rw.dbs.is_empty() || rw.info_schema })
+    }
+
+    /// CREATE VIEW / ALTER VIEW, checked and translated before the DDL
+    /// transaction (compiling may ATTACH, which a transaction forbids):
+    /// returns the view's definition and its SQLite CREATE VIEW.
+    pub(super) fn prepare_view(&mut self, ctx: &ExecContext<'_>, view: &Name, def: &ViewDef, exists: bool) -> Result<(TableDef, String), SqlError> {
+        let home = self.db.clone().ok_or_else(SqlError::no_database)?;
+        let db = view.0.clone().unwrap_or_else(|| home.clone());
+        ctx.access.check_table(&db, &view.1, privs::CREATE | if exists { privs::DROP } else { 0 })?;
+        if db != home {
+            return Err(SqlError::unsupported("a view in a database other than the current one"));
+        }
+        refuse_variables(&def.select)?;
+        let shape = self.query_shape(ctx, &def.select, false)?;
+        if shape.other_dbs {
+            return Err(SqlError::unsupported("views that read another database or information_schema"));
+        }
+        let conn = self.conn.as_ref().expect("conn");
+        if let Some((_, t)) = shape.tables.iter().find(|(d, t)| d.as_deref().is_none_or(|d| d == home) && conn.temp.table(t).is_some()) {
+            return Err(SqlError::new(1352, "HY000", format!("View's SELECT refers to a temporary table '{}'", t)));
+        }
+        let mut columns = shape.columns;
+        if !def.column_list.is_empty() {
+            if def.column_list.len() != columns.len() {
+                return Err(SqlError::new(1353, "HY000", "View's SELECT and view's field list have different column counts"));
+            }
+            for (c, n) in columns.iter_mut().zip(&def.column_list) {
+                c.name = n.clone();
+            }
+        }
+        for (i, c) in columns.iter().enumerate() {
+            if columns[..i].iter().any(|p| p.name.eq_ignore_ascii_case(&c.name)) {
+                return Err(SqlError::new(1060, "42S21", format!("Duplicate column name '{}'", c.name)));
+            }
+        }
+        // Every reference, repeats included: each is expanded again.
+        let names: Vec<String> = shape.tables.iter().map(|(_, t)| t.clone()).collect();
+        if shape.tables.iter().any(|(_, t)| t.eq_ignore_ascii_case(&view.1)) {
+            return Err(SqlError::new(1146, "42S02", format!("Table '{}.{}' doesn't exist", db, view.1)));
+        }
+        check_expansion(conn, &names, Some(&view.1))?;
+        let body = self.translate_view_body(&def.select)?;
+        let mut vd = def.clone();
+        vd.names = names;
+        if vd.definer.is_empty() {
+            let (u, h) = ctx.access.who();
+            vd.definer = format!("{}@{}", quote_ident(u), quote_ident(h));
+        }
+        let mut t = crate::ddl::empty_def(&view.1);
+        t.engine = String::new();
+        t.columns = columns;
+        t.view = Some(Box::new(vd));
+        // Column names only when the statement gives them: a `*` then
+        // follows its table's columns (MySQL fixes them when the view is made).
+        let cols = match def.column_list.is_empty() {
+            true => String::new(),
+            false => format!("({})", t.columns.iter().map(|c| sq_ident(&c.name)).collect::<Vec<_>>().join(",")),
+        };
+        let create = format!("CREATE VIEW main.{}{} AS {}", sq_ident(&view.1), cols, body);
+        Ok((t, create))
+    }
+
+    /// CREATE TABLE ... SELECT: the table made from the query's columns
+    /// (after those the statement defines), then filled by INSERT ... SELECT;
+    /// dropped again if the INSERT fails, as MySQL leaves no table behind.
+    pub(super) fn create_table_select(&mut self, ctx: &ExecContext<'_>, stmt: Ddl, ctas: &Ctas) -> Result<Outcome, SqlError> {
+        let Ddl::CreateTable { temporary, if_not_exists, table, mut def, auto_increment, .. } = stmt else {
+            unreachable!("create_table_select takes CREATE TABLE");
+        };
+        let db = table.0.clone().or_else(|| self.db.clone()).ok_or_else(SqlError::no_database)?;
+        ctx.access.check_table(&db, &table.1, if temporary { privs::CREATE_TMP_TABLE } else { privs::CREATE } | privs::INSERT)?;
+        self.ensure_conn()?;
+        let exists = {
+            let (schema, _, _) = self.target(&table, temporary)?;
+            self.def_of(&schema, &table.1).is_some()
+        };
+        if exists {
+            let e = format!("Table '{}' already exists", table.1);
+            if if_not_exists {
+                ctx.note(1050, e);
+                return Ok(Outcome::Done(Done::default()));
+            }
+            return Err(SqlError::new(1050, "42S01", e));
+        }
+        let shape = self.query_shape(ctx, &ctas.select, true)?;
+        let from_select: Vec<String> = shape.columns.iter().map(|c| c.name.clone()).collect();
+        def.columns = ctas_columns(std::mem::take(&mut def.columns), shape.columns, &def.collation)?;
+        crate::ddl::finish_def(&mut def)?;
+        let create = Ddl::CreateTable { temporary, if_not_exists: false, table: table.clone(), def, auto_increment, like: None, select: None };
+        self.run_ddl(ctx, create)?;
+        let cols: Vec<String> = from_select.iter().map(|n| quote_ident(n)).collect();
+        let verb = match ctas.on_duplicate {
+            Some(true) => "REPLACE",
+            Some(false) => "INSERT IGNORE",
+            None => "INSERT",
+        };
+        let target = format!("{}.{}", quote_ident(&db), quote_ident(&table.1));
+        let target = if temporary { quote_ident(&table.1) } else { target };
+        let insert = format!("{} INTO {} ({}) {}", verb, target, cols.join(","), ctas.select);
+        match self.dml(ctx, &insert, &[], &mut DiscardRows, Kind::Insert) {
+            Ok(out) => Ok(out),
+            Err(e) => {
+                let drop = Ddl::DropTable { temporary, if_exists: true, tables: vec![table] };
+                let _ = self.run_ddl(ctx, drop);
+                Err(e)
+            }
+        }
+    }
+}
+
+/// CREATE TABLE ... SELECT's columns, as MariaDB orders them: the defined
+/// columns the query does not return, then the query's columns, each as
+/// defined when the statement defines it.
+fn ctas_columns(defined: Vec<ColumnDef>, selected: Vec<ColumnDef>, collation: &str) -> Result<Vec<ColumnDef>, SqlError> {
+    for (i, c) in selected.iter().enumerate() {
+        if selected[..i].iter().any(|p| p.name.eq_ignore_ascii_case(&c.name)) {
+            return Err(SqlError::new(1060, "42S21", format!("Duplicate column name '{}'", c.name)));
+        }
+    }
+    let named = |c: &ColumnDef| selected.iter().any(|s| s.name.eq_ignore_ascii_case(&c.name));
+    let mut out: Vec<ColumnDef> = defined.iter().filter(|c| !named(c)).cloned().collect();
+    for mut c in selected {
+        match defined.iter().find(|d| d.name.eq_ignore_ascii_case(&c.name)) {
+            Some(d) => out.push(d.clone()),
+            None => {
+                if c.base.is_text() && c.collation.is_none() {
+                    c.collation = Some(collation.to_string());
+                }
+                out.push(c);
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// `@var` or `?` in a view's SELECT: MySQL's 1351.
+fn refuse_variables(select: &str) -> Result<(), SqlError> {
+    let toks = lex::tokenize(select).map_err(|e| SqlError::syntax(&select[e.at..]))?;
+    if toks.iter().any(|t| matches!(t.tok, Tok::UserVar(_) | Tok::Param)) {
+        return Err(SqlError::new(1351, "HY000", "View's SELECT contains a variable or parameter"));
+    }
+    Ok(())
+}
+
+/// The views under `names` (of the connection's current database), walked:
+/// too deep (1473) or too wide (1116) is refused; a view that names itself
+/// through others is 1462, as MariaDB says on use.
+fn check_expansion(conn: &Conn, names: &[String], creating: Option<&str>) -> Result<(), SqlError> {
+    let mut tables = 0usize;
+    // (name, depth, the views above it), depth first; the view being made
+    // is above all of them.
+    let top: Vec<String> = creating.map(|c| vec![c.to_string()]).unwrap_or_default();
+    let first = 1 + top.len();
+    let mut stack: Vec<(String, usize, Vec<String>)> = names.iter().map(|n| (n.clone(), first, top.clone())).collect();
+    while let Some((name, depth, path)) = stack.pop() {
+        if path.iter().any(|p| p.eq_ignore_ascii_case(&name)) {
+            return Err(SqlError::new(1462, "HY000", format!("`{}` contains view recursion", name)));
+        }
+        let Some(def) = conn.table_def("main", &name) else {
+            tables += 1;
+            continue;
+        };
+        let Some(v) = def.view.as_ref() else {
+            tables += 1;
+            if tables > MAX_VIEW_TABLES {
+                return Err(SqlError::new(1116, "HY000", format!("Too many tables; a view may expand to at most {} table references", MAX_VIEW_TABLES)));
+            }
+            continue;
+        };
+        if depth > MAX_VIEW_DEPTH {
+            return Err(SqlError::new(1473, "HY000", "Too high level of nesting for select"));
+        }
+        let mut p = path.clone();
+        p.push(name.clone());
+        for n in &v.names {
+            stack.push((n.clone(), depth + 1, p.clone()));
+        }
+        if stack.len() > MAX_VIEW_TABLES {
+            return Err(SqlError::new(1116, "HY000", format!("Too many tables; a view may expand to at most {} table references", MAX_VIEW_TABLES)));
+        }
+    }
+    Ok(())
+}
+
+/// A statement naming views whose expansion is past the limits (a view
+/// replaced after views over it were made) is refused before SQLite expands it.
+pub(super) fn check_named_views(conn: &Conn, tables: &[(Option<String>, String)]) -> Result<(), SqlError> {
+    let home = conn.home.as_ref().map(|h| h.name.as_str());
+    let views: Vec<String> = tables
+        .iter()
+        .filter(|(d, t)| (d.is_none() || d.as_deref() == home) && conn.temp.table(t).is_none() && conn.table_def("main", t).is_some_and(|x| x.view.is_some()))
+        .map(|(_, t)| t.clone())
+        .collect();
+    if views.is_empty() {
+        return Ok(());
+    }
+    check_expansion(conn, &views, None)
+}
+
+/// A column definition for a computed result column (no table column
+/// behind it), from its wire description.
+fn column_of_wire(c: &Column) -> ColumnDef {
+    let unsigned = c.flags & colflag::UNSIGNED != 0;
+    let (base, length, scale) = match c.coltype {
+        coltype::TINY => (Base::TinyInt, None, None),
+        coltype::SHORT => (Base::SmallInt, None, None),
+        coltype::INT24 => (Base::MediumInt, None, None),
+        coltype::LONG => (Base::Int, None, None),
+        coltype::LONGLONG => (Base::BigInt, None, None),
+        coltype::FLOAT => (Base::Float, None, None),
+        coltype::DOUBLE => (Base::Double, None, None),
+        coltype::NEWDECIMAL => {
+            let s = u64::from(c.decimals).min(30);
+            let p = (u64::from(c.length).saturating_sub(1 + u64::from(s > 0))).clamp(s.max(1), 65);
+            (Base::Decimal, Some(p), Some(s))
+        }
+        coltype::DATE => (Base::Date, None, None),
+        coltype::DATETIME | coltype::TIMESTAMP => (Base::DateTime, Some(u64::from(c.decimals).min(6)).filter(|d| *d > 0), None),
+        coltype::TIME => (Base::Time, Some(u64::from(c.decimals).min(6)).filter(|d| *d > 0), None),
+        coltype::BLOB if c.charset == 63 => (Base::LongBlob, None, None),
+        _ if c.charset == 63 && c.coltype != coltype::NULL => (Base::LongBlob, None, None),
+        _ => (Base::LongText, None, None),
+    };
+    let mut cd = ColumnDef::new(String::new(), base);
+    cd.length = length;
+    cd.scale = scale;
+    cd.unsigned = unsigned && base.is_integer();
+    cd
+}
+
+/// The error for a view where a base table is needed (ALTER TABLE, CREATE
+/// INDEX): MariaDB's 1347.
+pub(super) fn not_base_table(db: &str, name: &str) -> SqlError {
+    SqlError::new(1347, "HY000", format!("'{}.{}' is not of type 'BASE TABLE'", db, name))
+}
+
+/// DROP TABLE of a view: MariaDB's 1965.
+pub(super) fn is_a_view(db: &str, name: &str) -> SqlError {
+    SqlError::new(1965, "42S02", format!("'{}.{}' is a view", db, name))
+}
+
+/// No such view (DROP VIEW of a table or of nothing): MariaDB's 4092.
+pub(super) fn unknown_view(list: &str) -> SqlError {
+    SqlError::new(4092, "42S02", format!("Unknown VIEW: '{}'", list))
+}

@@ -1,0 +1,126 @@
+"""CREATE TABLE ... SELECT in the SQL engine (issue #23), against what MariaDB
+10.11 does for the same statements (expected values read from it): the
+columns a plain column keeps (type, NOT NULL, default; not AUTO_INCREMENT nor
+keys), columns the statement defines first, IGNORE / REPLACE on duplicates,
+IF NOT EXISTS, no table left behind by a failed fill, the privileges it needs
+(CREATE and INSERT on the new table, SELECT on what it reads). Expression
+columns differ from MariaDB's and docs/compatibility.md says how.
+"""
+
+from __future__ import annotations
+
+import pymysql
+import pytest
+
+from helpers import clients
+
+
+@pytest.fixture
+def db(sql_server, uniq):
+    name = uniq("ctas")
+    root = clients.root(sql_server)
+    clients.query(root, f"CREATE DATABASE {name}")
+    clients.query(root, f"USE {name}")
+    clients.query(root, "CREATE TABLE t (id INT PRIMARY KEY AUTO_INCREMENT, name VARCHAR(20) NOT NULL DEFAULT 'x', price DECIMAL(8,2), d DATETIME)")
+    clients.query(root, "INSERT INTO t VALUES (1,'a',1.50,'2024-01-02 03:04:05'),(2,'b',NULL,NULL)")
+    yield root, name
+    clients.query(root, f"DROP DATABASE {name}")
+    root.close()
+
+
+def _err(conn, sql) -> int:
+    with pytest.raises(pymysql.err.MySQLError) as ei:
+        clients.query(conn, sql)
+    return ei.value.args[0]
+
+
+def _create(conn, table):
+    return clients.query(conn, f"SHOW CREATE TABLE {table}")[0][1]
+
+
+def test_plain_columns_keep_their_definitions(db):
+    root, name = db
+    cur = root.cursor()
+    cur.execute("CREATE TABLE c1 AS SELECT id, name, price, d, price * 2 AS p2, COUNT(*) AS n FROM t GROUP BY id")
+    assert cur.rowcount == 2
+    text = _create(root, "c1")
+    # MariaDB: `id` int(11) NOT NULL DEFAULT 0, no AUTO_INCREMENT, no key.
+    assert "`id` int NOT NULL," in text and "AUTO_INCREMENT" not in text and "PRIMARY KEY" not in text
+    assert "`name` varchar(20) NOT NULL DEFAULT 'x'" in text
+    assert "`price` decimal(8,2) DEFAULT NULL" in text
+    assert "`d` datetime DEFAULT NULL" in text
+    assert "`p2` decimal(9,2) DEFAULT NULL" in text
+    assert "`n` bigint" in text
+    assert clients.query(root, "SELECT id, name, price, d, p2, n FROM c1 ORDER BY id") == (
+        (1, "a", pymysql.converters.Decimal("1.50"), pymysql.converters.datetime.datetime(2024, 1, 2, 3, 4, 5), pymysql.converters.Decimal("3.00"), 1),
+        (2, "b", None, None, None, 1),
+    )
+    clients.query(root, "CREATE TABLE par (SELECT name FROM t WHERE id = 1)")
+    assert clients.query(root, "SELECT * FROM par") == (("a",),)
+    clients.query(root, "CREATE TABLE e AS SELECT * FROM t WHERE 0")
+    assert clients.query(root, "SELECT COUNT(*) FROM e") == ((0,),)
+    assert "`price` decimal(8,2)" in _create(root, "e")
+
+
+def test_defined_columns_come_first_and_win(db):
+    root, name = db
+    clients.query(root, "CREATE TABLE c2 (extra INT, name VARCHAR(5)) SELECT id, name FROM t")
+    # MariaDB: extra, id, name; `name` as defined (varchar(5)).
+    assert [r[0] for r in clients.query(root, "DESCRIBE c2")] == ["extra", "id", "name"]
+    assert clients.query(root, "SHOW COLUMNS FROM c2 LIKE 'name'")[0][1] == "varchar(5)"
+    assert clients.query(root, "SELECT * FROM c2 ORDER BY id") == ((None, 1, "a"), (None, 2, "b"))
+
+
+def test_duplicates_error_ignore_replace(db):
+    root, name = db
+    assert _err(root, "CREATE TABLE c4 (PRIMARY KEY (id)) SELECT 1 AS id UNION ALL SELECT 1") == 1062
+    assert clients.query(root, "SHOW TABLES LIKE 'c4'") == ()
+    cur = root.cursor()
+    cur.execute("CREATE TABLE c3 (PRIMARY KEY (id)) IGNORE SELECT 1 AS id UNION ALL SELECT 1")
+    assert cur.rowcount == 1
+    assert [r[1] for r in clients.query(root, "SHOW WARNINGS")] == [1062]
+    clients.query(root, "CREATE TABLE r (PRIMARY KEY (a)) REPLACE SELECT id % 1 AS a, name FROM t ORDER BY id")
+    assert clients.query(root, "SELECT * FROM r") == ((0, "b"),)
+
+
+def test_if_not_exists_and_existing_tables(db):
+    root, name = db
+    clients.query(root, "CREATE TABLE c1 AS SELECT id FROM t")
+    clients.query(root, "CREATE TABLE IF NOT EXISTS c1 AS SELECT 5 AS id")
+    assert clients.query(root, "SHOW WARNINGS") == (("Note", 1050, "Table 'c1' already exists"),)
+    assert clients.query(root, "SELECT COUNT(*) FROM c1") == ((2,),)
+    assert _err(root, "CREATE TABLE c1 AS SELECT 5 AS id") == 1050
+    assert _err(root, "CREATE TABLE c9 AS SELECT 1 AS a, 2 AS a") == 1060
+    assert _err(root, "CREATE TABLE c9 AS SELECT nope FROM t") == 1054
+    assert clients.query(root, "SHOW TABLES LIKE 'c9'") == ()
+
+
+def test_temporary_from_a_view_and_like(db):
+    root, name = db
+    clients.query(root, "CREATE VIEW v AS SELECT id, name FROM t WHERE id = 2")
+    clients.query(root, "CREATE TEMPORARY TABLE tt AS SELECT * FROM v")
+    assert clients.query(root, "SELECT * FROM tt") == ((2, "b"),)
+    clients.query(root, "CREATE TABLE fromview SELECT * FROM v")
+    assert "`name` varchar(20) NOT NULL DEFAULT 'x'" in _create(root, "fromview")
+    clients.query(root, "CREATE TABLE liked LIKE t")
+    assert "AUTO_INCREMENT" in _create(root, "liked") and clients.query(root, "SELECT COUNT(*) FROM liked") == ((0,),)
+
+
+def test_privileges(db, sql_server, uniq):
+    root, name = db
+    user = uniq("ctu")
+    clients.query(root, f"CREATE USER '{user}'@'%' IDENTIFIED BY 'pw'")
+    try:
+        clients.query(root, f"GRANT CREATE, SELECT ON {name}.* TO '{user}'@'%'")
+        conn = clients.connect(sql_server, user, "pw", database=name)
+        # MariaDB: INSERT command denied ... for table `db`.`cx`.
+        with pytest.raises(pymysql.err.MySQLError) as ei:
+            clients.query(conn, "CREATE TABLE cx AS SELECT 1 AS a")
+        assert ei.value.args[0] == 1142 and "INSERT command denied" in ei.value.args[1]
+        clients.query(root, f"GRANT INSERT ON {name}.* TO '{user}'@'%'")
+        clients.query(conn, "CREATE TABLE cx AS SELECT id FROM t")
+        assert clients.query(conn, "SELECT COUNT(*) FROM cx") == ((2,),)
+        assert _err(conn, "CREATE TABLE cy AS SELECT * FROM mysql.user") in (1142, 1044)
+        conn.close()
+    finally:
+        clients.query(root, f"DROP USER '{user}'@'%'")
