@@ -78,6 +78,12 @@ pub struct SessionState {
     /// The sql_mode the session set (None: it reads the global one); kept
     /// as bits so a statement reads it without parsing (`sql_mode`).
     pub sql_mode: Option<SqlMode>,
+    /// The collation the client named in its handshake (or its last
+    /// COM_CHANGE_USER) and its character set, if MariaDB knows its id:
+    /// the session's character_set_client/connection/results and
+    /// collation_connection at login and after every reset, as MariaDB's
+    /// `thd_init_client_charset` (`apply_login_defaults`).
+    pub handshake_collation: Option<(&'static str, &'static str)>,
 }
 
 impl SessionState {
@@ -139,9 +145,20 @@ impl SessionState {
         }
     }
 
-    /// Session defaults applied at login and after a reset: as MySQL does, an
+    /// Session defaults applied at login and after a reset: the character sets
+    /// of the collation the handshake named, and, as MySQL does, an
     /// interactive client's wait_timeout starts as the global interactive_timeout.
     pub fn apply_login_defaults(&mut self, globals: &vars::Globals) {
+        if let Some((collation, charset)) = self.handshake_collation {
+            // Only what differs from the globals is stored: a session that set
+            // no variable keeps its empty map (`idle_timeout`'s fast path).
+            for (name, value) in [("character_set_client", charset), ("character_set_connection", charset), ("character_set_results", charset), ("collation_connection", collation)] {
+                let Some(def) = vars::lookup(name) else { continue };
+                if globals.get(def).to_text().is_none_or(|g| !g.eq_ignore_ascii_case(value.as_bytes())) {
+                    self.vars.insert(def.name, Value::str(value));
+                }
+            }
+        }
         if self.interactive {
             let v = globals.hot.interactive_timeout.load(std::sync::atomic::Ordering::Relaxed);
             self.vars.insert("wait_timeout", Value::Int(v));

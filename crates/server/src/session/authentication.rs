@@ -70,6 +70,11 @@ impl Session {
             Ok(r) => r,
             Err(_) => return self.bad_handshake(out),
         };
+        if let Err(e) = self.take_client_collation(resp.charset as u16) {
+            self.server.stats.aborted_connects.inc();
+            self.send_err(out, &e);
+            return Flow::Close;
+        }
         self.caps = (resp.capabilities & cap::SERVER_DEFAULT) | cap::PROTOCOL_41;
         self.sql.interactive = resp.capabilities & cap::INTERACTIVE != 0;
         self.multi_statements = resp.capabilities & cap::MULTI_STATEMENTS != 0;
@@ -203,7 +208,28 @@ impl Session {
         true
     }
 
+    /// The collation a client names in its handshake or COM_CHANGE_USER:
+    /// the session's character sets from its login on (`apply_login_defaults`).
+    /// An id MariaDB does not know means the server's defaults; a character
+    /// set a client may not speak (ucs2, utf16, utf16le, utf32) is ERR 1231,
+    /// before authentication, as MariaDB's `thd_init_client_charset`.
+    pub(super) fn take_client_collation(&mut self, id: u16) -> Result<(), SqlError> {
+        let named = turnstile_sqltext::charsets::collation_by_id(id);
+        if let Some((_, charset)) = named.filter(|(_, cs)| turnstile_sqltext::charsets::is_client_charset_refused(cs)) {
+            return Err(SqlError::new(1231, "42000", format!("Variable 'character_set_client' can't be set to the value of '{}'", charset)));
+        }
+        self.sql.handshake_collation = named;
+        Ok(())
+    }
+
     pub(super) fn change_user(&mut self, cu: ChangeUser, out: &mut Vec<u8>) -> Flow {
+        if let Some(id) = cu.charset {
+            if let Err(e) = self.take_client_collation(id) {
+                // MariaDB keeps the connection (and its user) after this refusal.
+                self.send_err(out, &e);
+                return Flow::Continue;
+            }
+        }
         let plugin = match cu.auth_plugin.as_deref() {
             None | Some(auth::NATIVE) => auth::NATIVE,
             Some(auth::CACHING_SHA2) => auth::CACHING_SHA2,
