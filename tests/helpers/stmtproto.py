@@ -9,6 +9,8 @@ adds, for one `RawConnection`:
 * `prepare(sql)`, `execute(stmt, params)`, `send_long_data(...)`, `close(stmt)`:
   COM_STMT_PREPARE / EXECUTE / SEND_LONG_DATA / CLOSE, binary result rows
   decoded by column type (strings and blobs as bytes, integers as int);
+* `execute_cursor(stmt)`, `fetch(stmt_id, n, cols)`, `reset(stmt)`: an execute
+  that opens a cursor (CURSOR_TYPE_READ_ONLY), COM_STMT_FETCH, COM_STMT_RESET;
 * `Col`: every field of a column definition.
 
 Parameters are given as (MySQL type code, value): bytes for the string and
@@ -30,6 +32,12 @@ COM_STMT_PREPARE = 0x16
 COM_STMT_EXECUTE = 0x17
 COM_STMT_SEND_LONG_DATA = 0x18
 COM_STMT_CLOSE = 0x19
+COM_STMT_RESET = 0x1A
+COM_STMT_FETCH = 0x1C
+
+CURSOR_TYPE_READ_ONLY = 1
+SERVER_STATUS_CURSOR_EXISTS = 0x0040
+SERVER_STATUS_LAST_ROW_SENT = 0x0080
 
 # Column types (include/mysql_com.h)
 T_TINY, T_SHORT, T_LONG, T_FLOAT, T_DOUBLE, T_NULL = 1, 2, 3, 4, 5, 6
@@ -69,6 +77,20 @@ class Rows:
 
 
 @dataclass
+class Cursor:
+    """What COM_STMT_EXECUTE with a cursor answers: the columns, no rows."""
+
+    cols: List[Col]
+    status: int
+
+
+@dataclass
+class Fetched:
+    rows: List[Tuple[Union[bytes, int, float, None], ...]]
+    status: int
+
+
+@dataclass
 class Stmt:
     id: int
     nparams: int
@@ -94,6 +116,11 @@ def _col(payload: bytes) -> Col:
 
 def _is_eof(p: bytes) -> bool:
     return p[:1] == b"\xfe" and len(p) < 9
+
+
+def _eof_status(p: bytes) -> int:
+    """The status flags of a classic EOF packet (warnings, then status)."""
+    return struct.unpack_from("<H", p, 3)[0]
 
 
 class ByteClient:
@@ -139,10 +166,55 @@ class ByteClient:
     def close(self, stmt: Stmt) -> None:
         self.c.command(COM_STMT_CLOSE, struct.pack("<I", stmt.id))
 
+    def reset(self, stmt: Stmt) -> rawproto.OkPacket:
+        """COM_STMT_RESET (closes the statement's cursor)."""
+        self.c.command(COM_STMT_RESET, struct.pack("<I", stmt.id))
+        return self._head()
+
+    def execute_cursor(self, stmt: Stmt, params: Sequence[Tuple[int, object]] = (), flags: int = CURSOR_TYPE_READ_ONLY) -> Union[rawproto.OkPacket, Cursor, Rows]:
+        """COM_STMT_EXECUTE with cursor flags: a Cursor when the server opened
+        one (the EOF after the columns says CURSOR_EXISTS), else what a plain
+        execute answers."""
+        self._send_execute(stmt, params, flags)
+        head = self._head()
+        if isinstance(head, rawproto.OkPacket):
+            return head
+        cols = [_col(self.c.read_packet()) for _ in range(head)]
+        eof = self.c.read_packet()
+        if not _is_eof(eof):
+            raise rawproto.ProtocolError(f"expected EOF after column definitions, got {eof!r}")
+        status = _eof_status(eof)
+        if status & SERVER_STATUS_CURSOR_EXISTS:
+            return Cursor(cols, status)
+        rows = []
+        while True:
+            pkt = self.c.read_packet()
+            if _is_eof(pkt):
+                return Rows(cols, rows)
+            if pkt[:1] == b"\xff":
+                raise rawproto.parse_err(pkt)
+            rows.append(_binary_row(pkt, cols))
+
+    def fetch(self, stmt_id: int, n: int, cols: List[Col]) -> Fetched:
+        """COM_STMT_FETCH of `n` rows of `stmt_id`'s cursor (columns `cols`)."""
+        self.c.command(COM_STMT_FETCH, struct.pack("<II", stmt_id, n))
+        rows = []
+        while True:
+            pkt = self.c.read_packet()
+            if pkt[:1] == b"\xff":
+                raise rawproto.parse_err(pkt)
+            if _is_eof(pkt):
+                return Fetched(rows, _eof_status(pkt))
+            rows.append(_binary_row(pkt, cols))
+
     def execute(self, stmt: Stmt, params: Sequence[Tuple[int, object]] = ()) -> Union[rawproto.OkPacket, Rows]:
         """COM_STMT_EXECUTE with (type, value) parameters; binary rows decoded."""
+        self._send_execute(stmt, params, 0)
+        return self._result(_binary_row)
+
+    def _send_execute(self, stmt: Stmt, params: Sequence[Tuple[int, object]], flags: int) -> None:
         assert len(params) == stmt.nparams, (len(params), stmt.nparams)
-        payload = struct.pack("<IBI", stmt.id, 0, 1)
+        payload = struct.pack("<IBI", stmt.id, flags, 1)
         if params:
             bitmap = bytearray((len(params) + 7) // 8)
             for i, (_, v) in enumerate(params):
@@ -152,7 +224,6 @@ class ByteClient:
             payload += b"".join(struct.pack("<BB", t & 0xFF, 0x80 if t & UNSIGNED else 0) for t, _ in params)
             payload += b"".join(_encode_param(t, v) for t, v in params if v is not None)
         self.c.command(COM_STMT_EXECUTE, payload)
-        return self._result(_binary_row)
 
     def _result(self, decode) -> Union[rawproto.OkPacket, Rows]:
         """An OK, or a result set whose rows `decode(packet, columns)` reads."""

@@ -192,6 +192,7 @@ config! {
     net_read_timeout: u64,
     net_write_timeout: u64,
     max_allowed_packet: u64,
+    max_cursor_bytes: u64,
     max_prepared_stmt_count: u32,
     load_data_max_bytes: u64,
     local_infile: bool,

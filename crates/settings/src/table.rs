@@ -144,6 +144,7 @@ pub static SETTINGS: &[Setting] = &[
     variable("lower_case_table_names", Global, int(0, 2), "0", "Table names are case-sensitive (0).").fixed(),
     setting("max_allowed_packet", int(1024, 1 << 30), "67108864", "Largest packet (logical payload) accepted from a client, in bytes; also the most long data one prepared statement may hold.").dynamic().per_session(),
     setting("max_connections", int(1, 100_000), "151", "Client connections allowed at once; one more is kept for an administrator. Lowered to what the open-file limit allows.").dynamic(),
+    setting("max_cursor_bytes", int(0, 1 << 40), "16777216", "Bytes of rows one session's open cursors (COM_STMT_EXECUTE with CURSOR_TYPE_READ_ONLY) may hold together; a cursor that would pass it fails with ERR 1114."),
     variable("max_execution_time", Both, U32, "0", "Milliseconds a SELECT may run (0: no limit)."),
     setting("max_prepared_stmt_count", int(0, 4_194_304), "1024", "Prepared statements one session may hold."),
     variable("max_statement_time", Both, Kind::Float { min: 0.0, max: 31_536_000.0 }, "0", "Seconds a statement may run (0: no limit)."),

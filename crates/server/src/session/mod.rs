@@ -9,9 +9,11 @@
 //!
 //! The session is split by job: `authentication` (handshake, authentication, COM_CHANGE_USER),
 //! `statements` (running COM_QUERY statements and paused results), `prepared`
-//! (COM_STMT_*), `result_sink` (encoding rows into packets as they come).
+//! (COM_STMT_*), `cursor` (COM_STMT_FETCH and the rows a cursor keeps),
+//! `result_sink` (encoding rows into packets as they come).
 
 mod authentication;
+mod cursor;
 mod infile;
 mod prepared;
 mod result_sink;
@@ -517,12 +519,12 @@ impl Session {
                 }
                 Flow::Continue
             }
-            Command::StmtExecute { statement_id, rest, .. } => {
+            Command::StmtExecute { statement_id, flags, rest } => {
                 if stats {
                     self.server.stats.com_stmt_execute.inc();
                     self.server.stats.questions.inc();
                 }
-                self.execute_prepared(statement_id, rest, out, flush)
+                self.execute_prepared(statement_id, flags, rest, out, flush)
             }
             Command::StmtSendLongData { statement_id, param, data } => {
                 let max = self.server.max_allowed_packet();
@@ -541,16 +543,14 @@ impl Session {
                     Some(st) => {
                         st.clear_long_data();
                         st.long_data_over = false;
+                        st.cursor = None;
                         self.send_ok(out, 0, 0, 0, false);
                     }
                     None => self.send_err(out, &SqlError::unknown_stmt_handler(id, "mysqld_stmt_reset")),
                 }
                 Flow::Continue
             }
-            Command::StmtFetch { .. } => {
-                self.send_err(out, &SqlError::unsupported("cursors (COM_STMT_FETCH)"));
-                Flow::Continue
-            }
+            Command::StmtFetch { statement_id, rows } => self.fetch(statement_id, rows, out, flush),
             Command::Sleep | Command::Unknown(_) => {
                 self.send_err(out, &SqlError::unknown_command());
                 Flow::Continue

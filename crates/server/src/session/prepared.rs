@@ -26,6 +26,8 @@ pub(super) struct Stmt {
     /// More long data arrived than max_allowed_packet allows: what was sent is
     /// dropped and the next execute fails (ERR 1105, as MariaDB).
     pub(super) long_data_over: bool,
+    /// The rows of the cursor its last execute opened, not yet fetched (cursor.rs).
+    pub(super) cursor: Option<super::cursor::Cursor>,
 }
 
 impl Stmt {
@@ -145,6 +147,7 @@ impl Session {
                 long_data: vec![None; params],
                 long_data_bytes: 0,
                 long_data_over: false,
+                cursor: None,
             },
         );
     }
@@ -161,11 +164,14 @@ impl Session {
         }
     }
 
-    pub(super) fn execute_prepared(&mut self, id: u32, rest: &[u8], out: &mut Vec<u8>, flush: &mut Flush<'_>) -> Flow {
+    /// COM_STMT_EXECUTE; `flags` may ask for a cursor (`cursor::CURSOR_TYPE_READ_ONLY`).
+    pub(super) fn execute_prepared(&mut self, id: u32, flags: u8, rest: &[u8], out: &mut Vec<u8>, flush: &mut Flush<'_>) -> Flow {
         let Some(st) = self.stmts.get_mut(&id) else {
             self.send_err(out, &SqlError::unknown_stmt_handler(id, "mysqld_stmt_execute"));
             return Flow::Continue;
         };
+        // A new execute closes the cursor the last one opened, as in MariaDB.
+        st.cursor = None;
         if std::mem::take(&mut st.long_data_over) {
             st.clear_long_data();
             let e = SqlError::new(1105, "HY000", "Parameter of prepared statement which is set through mysql_send_long_data() is longer than 'max_allowed_packet' bytes");
@@ -196,12 +202,17 @@ impl Session {
         }
         let (sql, columns, direct) = (Arc::clone(&st.sql), Arc::clone(&st.columns), st.direct);
         self.begin_command("Execute", &sql);
-        let result = self.run_statement(&sql, &params, true, &columns, direct, out, flush);
+        let step = if flags & super::cursor::CURSOR_TYPE_READ_ONLY != 0 {
+            self.execute_cursor(id, &sql, &params, direct, out)
+        } else {
+            let result = self.run_statement(&sql, &params, true, &columns, direct, out, flush);
+            self.finish_statement(result, false, out)
+        };
         params.clear();
         if params.capacity() <= EXEC_PARAMS_KEEP {
             EXEC_PARAMS.with_borrow_mut(|slot| *slot = params);
         }
-        match self.finish_statement(result, false, out) {
+        match step {
             Step::Paused => {
                 self.paused = Some(PausedResult { rest: String::new(), binary: true });
                 Flow::Paused

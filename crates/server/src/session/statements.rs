@@ -6,7 +6,7 @@
 use super::result_sink::{set_row_format, WireSink};
 use super::{Flow, Flush, Session};
 use std::sync::atomic::Ordering;
-use turnstile_engine::{Column, ExecContext, Outcome, SqlError, Value};
+use turnstile_engine::{Column, ExecContext, Outcome, RowSink, SqlError, Value};
 use turnstile_sql::front::{self, Call};
 use turnstile_wire::consts::status;
 use turnstile_wire::response::{encode_eof, encode_ok};
@@ -208,6 +208,19 @@ impl Session {
                 self.send_err(out, &e);
                 Step::Stop
             }
+        }
+    }
+
+    /// Run one statement into `sink` (a cursor's), not onto the wire.
+    pub(super) fn run_into(&mut self, sql: &str, params: &[Value], direct: bool, sink: &mut dyn RowSink) -> Result<Outcome, SqlError> {
+        let engine = self.engine.as_mut().expect("authenticated");
+        let warnings = turnstile_engine::Warnings::default();
+        let ctx = ExecContext::new(self.waits, &self.handle.killed, &self.probe, &warnings);
+        let mut call = Call { sess: &mut self.sql, engine: engine.as_mut(), ops: &*self.server, ctx: &ctx, params };
+        if direct {
+            front::execute_direct(&mut call, sql, sink)
+        } else {
+            front::execute(&mut call, sql, sink)
         }
     }
 
