@@ -212,7 +212,7 @@ impl EngineSession for BlackholeSession {
         Ok(Outcome::Rows)
     }
 
-    fn field_list(&mut self, access: &dyn Access, table: &str) -> Result<Vec<Column>, SqlError> {
+    fn field_list(&mut self, access: &dyn Access, table: &str) -> Result<Vec<crate::FieldListColumn>, SqlError> {
         if let Some(db) = &self.db {
             access.check_table(db, table, privs::SELECT)?;
         }

@@ -103,6 +103,16 @@ pub struct Prepared {
     pub columns: Vec<Column>,
 }
 
+/// A column as COM_FIELD_LIST describes it: its definition and its default
+/// value (None: NULL), as MariaDB sends it: a NOT NULL column without a
+/// default has its type's zero value (`0`, `''`, `0000-00-00`, an ENUM's
+/// first member).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FieldListColumn {
+    pub column: Column,
+    pub default: Option<String>,
+}
+
 /// Kinds of blocking waits reported to the scheduler.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum WaitKind {
@@ -350,7 +360,7 @@ pub trait EngineSession: Send {
     fn execute(&mut self, ctx: &ExecContext<'_>, sql: &str, params: &[Value], sink: &mut dyn RowSink) -> Result<Outcome, SqlError>;
     /// Columns of a table for COM_FIELD_LIST (the mysql CLI's auto-rehash),
     /// if `access` may see the table.
-    fn field_list(&mut self, access: &dyn Access, table: &str) -> Result<Vec<Column>, SqlError>;
+    fn field_list(&mut self, access: &dyn Access, table: &str) -> Result<Vec<FieldListColumn>, SqlError>;
     /// Describe a statement for COM_STMT_PREPARE, refusing what `access`
     /// may not run (as `execute` would).
     fn prepare(&mut self, access: &dyn Access, sql: &str) -> Result<Prepared, SqlError>;

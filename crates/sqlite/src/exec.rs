@@ -48,7 +48,7 @@ use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::Duration;
 use turnstile_engine::catalog::Catalog;
-use turnstile_engine::{Access, Column, EngineSession, ExecContext, Outcome, Prepared, RowSink, SqlError, Value};
+use turnstile_engine::{Access, EngineSession, ExecContext, Outcome, Prepared, RowSink, SqlError, Value};
 
 /// A transaction the session has open (MySQL's view; see txn.rs for how it
 /// maps onto SQLite's).
@@ -243,7 +243,7 @@ impl EngineSession for SqliteSession {
         }
     }
 
-    fn field_list(&mut self, access: &dyn Access, table: &str) -> Result<Vec<Column>, SqlError> {
+    fn field_list(&mut self, access: &dyn Access, table: &str) -> Result<Vec<turnstile_engine::FieldListColumn>, SqlError> {
         let r = self.field_list_inner(access, table);
         self.detach_conn();
         r
@@ -427,7 +427,7 @@ mod tests {
     use super::*;
     use crate::{Options, SqliteEngine};
     use std::sync::atomic::AtomicBool;
-    use turnstile_engine::Engine;
+    use turnstile_engine::{Column, Engine};
     use turnstile_wire::consts::coltype;
 
     /// A sink that keeps the columns and rows it is sent.

@@ -131,10 +131,14 @@ impl Column {
         out.extend_from_slice(&[0, 0]);
     }
 
-    /// COM_FIELD_LIST appends a default-value field after the definition.
-    pub fn encode_for_field_list(&self, out: &mut Vec<u8>) {
+    /// COM_FIELD_LIST appends the column's default value after the
+    /// definition (NULL: 0xFB), as the text MariaDB stores in its default row.
+    pub fn encode_for_field_list(&self, out: &mut Vec<u8>, default: Option<&[u8]>) {
         self.encode(out);
-        out.push(0xfb);
+        match default {
+            Some(d) => put_lenenc_bytes(out, d),
+            None => out.push(0xfb),
+        }
     }
 }
 

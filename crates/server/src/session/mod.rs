@@ -443,7 +443,7 @@ impl Session {
                 match front::field_list(&mut self.sql, engine.as_mut(), &*self.server, &table) {
                     Ok(cols) => {
                         for c in cols {
-                            self.packet(out, |o| c.encode_for_field_list(o));
+                            self.packet(out, |o| c.column.encode_for_field_list(o, c.default.as_deref().map(str::as_bytes)));
                         }
                         let st = self.status_flags();
                         if self.deprecate_eof() {

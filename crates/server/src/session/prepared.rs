@@ -90,8 +90,9 @@ impl Session {
             self.send_err(out, &SqlError::syntax(sql.trim_start()));
             return;
         }
-        // Result columns: the engine describes its own statements; session
-        // statements describe theirs when executed. DML is compiled now too, so
+        // Result columns: the engine describes its own statements, the front
+        // a SELECT without a table; other session statements describe theirs
+        // when executed. DML is compiled now too, so
         // a syntax error or an unknown table or column is reported by PREPARE
         // (1064/1146/1054), as MySQL does, not by the first EXECUTE.
         let engine_prepares = matches!(kw.as_str(), "SELECT" | "SHOW" | "DESCRIBE" | "DESC" | "EXPLAIN" | "WITH" | "INSERT" | "REPLACE" | "UPDATE" | "DELETE");
@@ -103,6 +104,10 @@ impl Session {
                     return;
                 }
             }
+        } else if kw == "SELECT" {
+            // No table: described from its select list (MariaDB sends these
+            // columns at prepare too; a driver may read the count from them).
+            front::describe_without_table(&sql).unwrap_or_default()
         } else {
             Vec::new()
         };

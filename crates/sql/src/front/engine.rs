@@ -6,7 +6,7 @@ use super::access::session_access;
 use super::deadline::session_int;
 use super::Call;
 use crate::{ServerOps, SessionState};
-use turnstile_engine::{Column, Done, EngineSession, Outcome, Prepared, RowSink, SqlError};
+use turnstile_engine::{Done, EngineSession, Outcome, Prepared, RowSink, SqlError};
 
 /// COM_STMT_PREPARE of a statement the engine runs: its description, or the
 /// error MySQL gives at prepare (no privilege, no such table, bad syntax).
@@ -16,7 +16,7 @@ pub fn prepare(sess: &mut SessionState, engine: &mut dyn EngineSession, ops: &dy
 }
 
 /// COM_FIELD_LIST: the columns of `table` in the current database.
-pub fn field_list(sess: &mut SessionState, engine: &mut dyn EngineSession, ops: &dyn ServerOps, table: &str) -> Result<Vec<Column>, SqlError> {
+pub fn field_list(sess: &mut SessionState, engine: &mut dyn EngineSession, ops: &dyn ServerOps, table: &str) -> Result<Vec<turnstile_engine::FieldListColumn>, SqlError> {
     let access = session_access(sess, ops);
     engine.field_list(&access, table)
 }

@@ -35,6 +35,7 @@ mod transaction;
 
 pub use database::use_database;
 pub use engine::{field_list, prepare};
+pub use select::describe_without_table;
 pub use session_env::read_sys_var;
 pub use set::{set_session_isolation, set_session_read_only};
 

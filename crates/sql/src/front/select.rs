@@ -105,6 +105,34 @@ fn temporal_cast_column(name: &str, e: &Expr) -> Option<Column> {
     Some(c)
 }
 
+/// COM_STMT_PREPARE of a SELECT without a table: its columns, described
+/// from the select list without evaluating it (it may call SLEEP or assign a
+/// variable), as MariaDB describes them at prepare: a literal by its type, a
+/// `?` as MYSQL_TYPE_NULL, anything else as a string (execute sends the
+/// exact definitions with its rows). None when the front cannot read the
+/// list (the execute still answers, through the engine).
+pub fn describe_without_table(sql: &str) -> Option<Vec<Column>> {
+    let toks = turnstile_sqltext::lex::tokenize(sql).ok()?;
+    if has_union(&toks) {
+        return None;
+    }
+    let mut p = Parser::new(sql, &toks);
+    p.expect_kw("SELECT").ok()?;
+    while p.eat_kw("SQL_NO_CACHE") || p.eat_kw("SQL_CACHE") || p.eat_kw("DISTINCT") || p.eat_kw("ALL") || p.eat_kw("SQL_CALC_FOUND_ROWS") {}
+    let mut cols = Vec::new();
+    loop {
+        let (name, e, binary) = select_item(&mut p, sql, &toks).ok()?;
+        cols.push(match &e {
+            Expr::Lit(v) => column_for(&name, v, binary),
+            Expr::Param(_) => Column::computed(&name, coltype::NULL),
+            _ => temporal_cast_column(&name, &e).unwrap_or_else(|| if binary { Column::varbinary(&name) } else { Column::varchar(&name) }),
+        });
+        if !p.eat_op(",") {
+            return Some(cols);
+        }
+    }
+}
+
 /// SELECT without a table: evaluate the list, return one row.
 fn local_select(call: &mut Call<'_, '_>, sql: &str, toks: &[Token], sink: &mut dyn RowSink) -> Result<Outcome, SqlError> {
     let mut p = Parser::new(sql, toks);

@@ -6,7 +6,7 @@ use super::results::column_meta;
 use super::SqliteSession;
 use crate::rewrite::Kind;
 use crate::{authorize, errors, show};
-use turnstile_engine::{privs, Access, Column, Done, EngineSession, ExecContext, Outcome, Prepared, RowSink, SqlError, Value};
+use turnstile_engine::{privs, Access, Done, EngineSession, ExecContext, Outcome, Prepared, RowSink, SqlError, Value};
 
 /// First word of a statement (turnstile-sqltext's `scan::first_word`: the
 /// lexer's comment rules), uppercased into a small buffer (no allocation);
@@ -66,12 +66,12 @@ impl SqliteSession {
         }
     }
 
-    pub(super) fn field_list_inner(&mut self, access: &dyn Access, table: &str) -> Result<Vec<Column>, SqlError> {
+    pub(super) fn field_list_inner(&mut self, access: &dyn Access, table: &str) -> Result<Vec<turnstile_engine::FieldListColumn>, SqlError> {
         let db = self.db.clone().ok_or_else(SqlError::no_database)?;
         access.check_table(&db, table, privs::SELECT)?;
         self.ensure_conn()?;
         let def = self.conn.as_ref().and_then(|c| c.table_def("temp", table).or_else(|| c.table_def("main", table))).ok_or_else(|| errors::no_such_table(&db, table))?;
-        Ok(def.columns.iter().map(|c| c.wire_column(&db, &def.name, &c.name, def.key_flags(&c.name))).collect())
+        Ok(def.columns.iter().map(|c| turnstile_engine::FieldListColumn { column: c.wire_column(&db, &def.name, &c.name, def.key_flags(&c.name)), default: field_list_default(c) }).collect())
     }
 
     pub(super) fn prepare_inner(&mut self, access: &dyn Access, sql: &str) -> Result<Prepared, SqlError> {
@@ -109,5 +109,51 @@ impl SqliteSession {
             Vec::new()
         };
         Ok(Prepared { params, columns })
+    }
+}
+
+/// A column's default as COM_FIELD_LIST sends it: what MariaDB keeps in the
+/// table's default row. A literal is its text; NULL, and no default on a
+/// nullable column, are NULL; a NOT NULL column without a default (and a
+/// CURRENT_TIMESTAMP one) holds its type's zero value. An expression default
+/// (`DEFAULT (1+1)`), which MariaDB evaluates, is sent as NULL.
+fn field_list_default(c: &crate::schema::ColumnDef) -> Option<String> {
+    use crate::schema::{Base, Default_};
+    match &c.default {
+        Some(Default_::Literal(text)) if c.base == Base::Decimal => return Some(decimal_at_scale(text, c.scale.unwrap_or(0) as usize)),
+        Some(Default_::Literal(_)) => return c.default_text(),
+        Some(Default_::Expr(_)) => return None,
+        Some(Default_::Null) => return None,
+        None if c.nullable => return None,
+        None | Some(Default_::CurrentTimestamp) => {}
+    }
+    let fsp = |text: &str| match c.length.unwrap_or(0) {
+        0 => text.to_string(),
+        n => format!("{}.{}", text, "0".repeat(n.min(6) as usize)),
+    };
+    Some(match c.base {
+        Base::Decimal => match c.scale.unwrap_or(0) {
+            0 => "0".to_string(),
+            n => format!("0.{}", "0".repeat(n.min(38) as usize)),
+        },
+        Base::TinyInt | Base::SmallInt | Base::MediumInt | Base::Int | Base::BigInt | Base::Float | Base::Double | Base::Bit => "0".to_string(),
+        Base::Year => "0000".to_string(),
+        Base::Date => "0000-00-00".to_string(),
+        Base::DateTime | Base::Timestamp => fsp("0000-00-00 00:00:00"),
+        Base::Time => fsp("00:00:00"),
+        Base::Enum => c.members.first().cloned().unwrap_or_default(),
+        _ => String::new(),
+    })
+}
+
+/// A DECIMAL literal written with the column's scale (`1.5` in DECIMAL(5,2)
+/// is `1.50`), as MariaDB stores it; more digits than the scale are kept.
+fn decimal_at_scale(text: &str, scale: usize) -> String {
+    let digits = text.split_once('.').map_or(0, |(_, f)| f.len());
+    match (digits, scale) {
+        (_, 0) => text.to_string(),
+        (0, _) => format!("{}.{}", text, "0".repeat(scale)),
+        (d, s) if d < s => format!("{}{}", text, "0".repeat(s - d)),
+        _ => text.to_string(),
     }
 }
