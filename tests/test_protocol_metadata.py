@@ -8,6 +8,10 @@
 * a statement prepared before ALTER TABLE is re-prepared at its execute,
   also when the execute opens a cursor: the columns of the table as it is
   now, or the error the statement now gets (1054), never stale metadata;
+* a column read through a table alias, a derived table or a CTE is described
+  with that alias as its table (and org_table, org_name as MariaDB sends
+  them); before, SQLite's origin table was sent (go-sql-driver's
+  columnsWithAlias read `one` for `A.one`);
 * COM_FIELD_LIST sends each column's default as MariaDB keeps it in its
   default row (the literal; NULL for a nullable column without one; the
   type's zero value for a NOT NULL column without one); before, every
@@ -148,3 +152,58 @@ def test_connector_c_lists_fields_and_stays_in_step(srv, tmp_path):
     assert lines[-1] == "q:still in sync"
     listed = dict(line.split("\t") for line in lines[:-1])
     assert listed == {k.decode(): "\\N" if v is None else v.decode() for k, v in EXPECTED_DEFAULTS.items()}
+
+
+def _defs(srv, sql):
+    """(schema, table, org_table, name, org_name) of each column of `sql`'s result."""
+    c = rawproto.RawConnection.tcp(srv.port)
+    c.handshake("root", ROOT_PASSWORD, db=DB)
+    c.command(rawproto.COM_QUERY, sql.encode())
+    n = rawproto.Reader(c.read_packet()).lenenc_int()
+    out = []
+    for _ in range(n):
+        r = rawproto.Reader(c.read_packet())
+        f = [r.lenenc_str() for _ in range(6)]
+        out.append(tuple(x.decode() for x in f[1:]))
+    c.close()
+    return out
+
+
+# What MariaDB 10.11 sends for each (schema, table, org_table, name, org_name).
+ALIASED = [
+    ("SELECT * FROM (SELECT 1 AS one) AS A", [("", "A", "", "one", "one")]),
+    ("SELECT A.one FROM (SELECT 1 AS one) AS A", [("", "A", "", "one", "one")]),
+    ("SELECT * FROM (SELECT a, b FROM al) AS d", [(DB, "d", "d", "a", "a"), (DB, "d", "d", "b", "b")]),
+    ("SELECT x.a FROM al AS x", [(DB, "x", "al", "a", "a")]),
+    ("SELECT a FROM al x WHERE a = 1", [(DB, "x", "al", "a", "a")]),
+    ("SELECT x.a, y.b FROM al x, al y", [(DB, "x", "al", "a", "a"), (DB, "y", "al", "b", "b")]),
+    ("WITH c AS (SELECT a FROM al) SELECT * FROM c", [(DB, "c", "c", "a", "a")]),
+    ("SELECT one + 1 FROM (SELECT 1 AS one) AS A", [("", "", "", "one + 1", "")]),
+    ("SELECT * FROM (SELECT a FROM al) d JOIN al ON d.a = al.a", [(DB, "d", "d", "a", "a"), (DB, "al", "al", "a", "a"), (DB, "al", "al", "b", "b")]),
+    ("SELECT d.z AS w FROM (SELECT a AS z FROM al) d", [(DB, "d", "d", "w", "z")]),
+    ("SELECT * FROM (SELECT * FROM (SELECT a FROM al) i) o", [(DB, "o", "o", "a", "a")]),
+    ("SELECT al.a FROM al", [(DB, "al", "al", "a", "a")]),
+]
+
+
+@pytest.fixture(scope="module")
+def aliased(srv):
+    b = connect(srv)
+    b.query("CREATE TABLE al (a INT PRIMARY KEY, b VARCHAR(10))")
+    b.close_connection()
+    return srv
+
+
+@pytest.mark.parametrize("sql,expected", ALIASED, ids=[s for s, _ in ALIASED])
+def test_columns_carry_the_alias_of_their_from_item(aliased, sql, expected):
+    assert _defs(aliased, sql) == expected
+
+
+@pytest.mark.parametrize("sql,expected", ALIASED[:4], ids=[s for s, _ in ALIASED[:4]])
+def test_prepared_statements_describe_aliases_too(aliased, sql, expected):
+    b = connect(aliased)
+    st = b.prepare(sql)
+    assert [(c.table.decode(), c.name.decode()) for c in st.cols] == [(e[1], e[3]) for e in expected]
+    r = b.execute(st)
+    assert [(c.table.decode(), c.name.decode()) for c in r.cols] == [(e[1], e[3]) for e in expected]
+    b.close_connection()

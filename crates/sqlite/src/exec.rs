@@ -36,6 +36,7 @@ mod normalize;
 mod results;
 mod run_ddl;
 mod run_dml;
+mod sources;
 mod table_admin;
 mod txn;
 mod views;
@@ -292,7 +293,7 @@ impl EngineSession for SqliteSession {
         let Some(entry) = conn.cache.get(&key) else { return Err(SqlError::internal("paused statement vanished")) };
         let meta = match meta.or_else(|| entry.meta.clone()) {
             Some(m) => m,
-            None => Arc::new(column_meta(conn, entry, true).0),
+            None => Arc::new(column_meta(conn, entry, &key, true).0),
         };
         conn.begin_call(ctx, lock_wait);
         let st = &conn.cache.get(&key).expect("checked").stmt;

@@ -103,7 +103,7 @@ impl SqliteSession {
         let columns = if entry.stmt.column_count() > 0 {
             match &entry.meta {
                 Some(m) => m.cols.clone(),
-                None => column_meta(conn, entry, false).0.cols,
+                None => column_meta(conn, entry, sql, false).0.cols,
             }
         } else {
             Vec::new()

@@ -272,7 +272,7 @@ fn view_column<'a>(tables: &'a [Arc<TableDef>], name: &str) -> Option<(&'a Table
 
 /// Column definitions for a result. Returns whether they can be cached
 /// (false when a type was guessed from a NULL or from no row at all).
-pub(super) fn column_meta(conn: &Conn, entry: &Cached, have_row: bool) -> (ColMeta, bool) {
+pub(super) fn column_meta(conn: &Conn, entry: &Cached, sql: &str, have_row: bool) -> (ColMeta, bool) {
     let st = &entry.stmt;
     let n = st.column_count();
     let items = &entry.rw.select_items;
@@ -399,6 +399,10 @@ pub(super) fn column_meta(conn: &Conn, entry: &Cached, have_row: bool) -> (ColMe
         c.name = name;
         convs.push(conv);
         cols.push(c);
+    }
+    // Aliases and derived tables: which FROM item each column comes from.
+    if entry.rw.kind == crate::rewrite::Kind::Select {
+        super::sources::name_sources(conn, sql, &entry.rw.ctes, &mut cols);
     }
     let encoded = turnstile_wire::response::EncodedColumns::new(&cols);
     (ColMeta { cols, encoded, convs }, stable)

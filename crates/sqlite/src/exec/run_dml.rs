@@ -200,7 +200,7 @@ impl SqliteSession {
                 let (meta, keep) = match &entry.meta {
                     Some(m) => (m.clone(), false),
                     None => {
-                        let (m, stable) = column_meta(conn, entry, rc == ffi::SQLITE_ROW);
+                        let (m, stable) = column_meta(conn, entry, sql, rc == ffi::SQLITE_ROW);
                         (Arc::new(m), stable)
                     }
                 };
