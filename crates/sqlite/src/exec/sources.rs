@@ -338,7 +338,10 @@ fn apply(item: &FromItem, column: &str, c: &mut Column) {
 mod tests {
     use super::*;
 
-    fn items(sql: &str) -> Option<Vec<(String, Option<String>, Option<usize>)>> {
+    /// (alias, base table, derived width) of each item.
+    type Item = (String, Option<String>, Option<usize>);
+
+    fn items(sql: &str) -> Option<Vec<Item>> {
         let toks = lex::tokenize(sql).ok()?;
         let s = outer_select(&toks)?;
         let (from, _) = select_list(&toks, s)?;
