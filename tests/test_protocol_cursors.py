@@ -8,6 +8,7 @@ statement without a result set answers OK; the other cursor types open none.
 The rows are materialised at the execute, bounded per session by
 `max_cursor_bytes` (ERR 1114 past it). Also driven by MariaDB Connector/C
 (tests/helpers/cursor_client.c: STMT_ATTR_CURSOR_TYPE, STMT_ATTR_PREFETCH_ROWS).
+MariaDB's COM_STMT_BULK_EXECUTE is not offered (and refused with 1047).
 Before, COM_STMT_FETCH was ERR 1235 and a cursor execute streamed the whole
 result, leaving the client out of step."""
 
@@ -220,3 +221,29 @@ def test_connector_c_reads_a_cursor(c_client, srv, prefetch):
 def test_connector_c_interleaves_two_cursors_and_queries(c_client, srv):
     out = run_c(c_client, srv, "interleave", "SELECT a FROM c ORDER BY a", "SELECT b FROM c ORDER BY a DESC")
     assert out == ["1:1", "q:between", "2:z", "1:2", "q:between", "2:y", "1:3", "q:between", "2:x", "q:between", "done"]
+
+
+# ---------------------------------------------------------------------------
+# MariaDB's COM_STMT_BULK_EXECUTE is not offered
+
+
+def test_bulk_execute_is_not_offered(srv):
+    # MariaDB clients read extended capabilities (MARIADB_CLIENT_STMT_BULK_OPERATIONS
+    # among them) only from a server that clears CLIENT_MYSQL (bit 0, CLIENT_LONG_PASSWORD)
+    # and puts them in the last 4 of the greeting's 10 reserved bytes. Turnstile sets
+    # the bit and leaves the bytes zero, so no driver sends COM_STMT_BULK_EXECUTE;
+    # one that does anyway gets ERR 1047 and the session goes on.
+    c = rawproto.RawConnection.tcp(srv.port)
+    g = c.read_greeting()
+    assert g.capabilities & rawproto.CLIENT_LONG_PASSWORD
+    reserved_at = 1 + len(g.server_version.encode()) + 1 + 4 + 8 + 1 + 2 + 1 + 2 + 2 + 1
+    assert g.raw[reserved_at : reserved_at + 10] == bytes(10)
+    c.handshake("root", ROOT_PASSWORD, db=DB)
+    b = stmtproto.ByteClient(c)
+    st = b.prepare("INSERT INTO c VALUES (?, ?)")
+    c.command(0xFA, struct.pack("<IH", st.id, 0))
+    with pytest.raises(rawproto.ServerError) as e:
+        b._head()
+    assert (e.value.code, e.value.sqlstate) == (1047, "08S01")
+    assert b.query("SELECT COUNT(*) FROM c").rows == [(b"3",)]
+    c.close()
