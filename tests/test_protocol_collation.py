@@ -73,11 +73,18 @@ def test_change_user_takes_its_collation(server):
         assert c.query(QUERY).rows[0] == NAMED[224]
         c.change_user("root", ROOT_PASSWORD, charset=0)
         assert c.query(QUERY).rows[0] == DEFAULTS
+
+
+def test_change_user_to_a_refused_collation_resets_the_session(server):
+    with login(server, 48) as c:
+        c.query("SET @x = 5")
         with pytest.raises(rawproto.ServerError) as e:
             c.change_user("root", ROOT_PASSWORD, charset=35)
         assert e.value.code == 1231
-        # As MariaDB, the connection stays.
-        assert c.query("SELECT 1").rows == [("1",)]
+        # As MariaDB: the connection and its user stay, the session is reset
+        # to the server's character sets.
+        assert c.query("SELECT @x, CURRENT_USER()").rows == [(None, "root@%")]
+        assert c.query(QUERY).rows[0] == DEFAULTS
 
 
 def test_latin1_client_gets_the_refusal_of_unconverted_text(sql_server):

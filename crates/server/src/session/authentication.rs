@@ -225,7 +225,10 @@ impl Session {
     pub(super) fn change_user(&mut self, cu: ChangeUser, out: &mut Vec<u8>) -> Flow {
         if let Some(id) = cu.charset {
             if let Err(e) = self.take_client_collation(id) {
-                // MariaDB keeps the connection (and its user) after this refusal.
+                // As MariaDB: the session is reset, to the server's character
+                // sets, and keeps its connection, user and database.
+                self.sql.handshake_collation = None;
+                self.reset_session();
                 self.send_err(out, &e);
                 return Flow::Continue;
             }

@@ -484,15 +484,7 @@ impl Session {
             }
             Command::ChangeUser(cu) => self.change_user(cu, out),
             Command::ResetConnection => {
-                if let Some(e) = self.engine.as_mut() {
-                    e.reset();
-                }
-                let db = self.sql.db.clone();
-                self.sql.reset();
-                self.sql.db = db;
-                self.sql.apply_login_defaults(&self.server.globals);
-                self.apply_global_isolation();
-                self.stmts.clear();
+                self.reset_session();
                 self.send_ok(out, 0, 0, 0, false);
                 Flow::Continue
             }
@@ -556,6 +548,20 @@ impl Session {
                 Flow::Continue
             }
         }
+    }
+
+    /// COM_RESET_CONNECTION: roll back, forget what the session set and its
+    /// prepared statements (and their cursors); keep its user and database.
+    fn reset_session(&mut self) {
+        if let Some(e) = self.engine.as_mut() {
+            e.reset();
+        }
+        let db = self.sql.db.clone();
+        self.sql.reset();
+        self.sql.db = db;
+        self.sql.apply_login_defaults(&self.server.globals);
+        self.apply_global_isolation();
+        self.stmts.clear();
     }
 
     fn begin_command(&mut self, command: &'static str, text: &str) {
