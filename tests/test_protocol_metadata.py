@@ -183,6 +183,11 @@ ALIASED = [
     ("SELECT d.z AS w FROM (SELECT a AS z FROM al) d", [(DB, "d", "d", "w", "z")]),
     ("SELECT * FROM (SELECT * FROM (SELECT a FROM al) i) o", [(DB, "o", "o", "a", "a")]),
     ("SELECT al.a FROM al", [(DB, "al", "al", "a", "a")]),
+    ("SELECT d.* FROM (SELECT a FROM al UNION SELECT 2) d", [("", "d", "", "a", "a")]),
+    ("SELECT x.* FROM al x", [(DB, "x", "al", "a", "a"), (DB, "x", "al", "b", "b")]),
+    ("SELECT a FROM al x UNION SELECT 1", [("", "", "", "a", "a")]),
+    ("SELECT a AS z, b FROM al UNION SELECT 1, 'x'", [("", "", "", "z", "z"), ("", "", "", "b", "b")]),
+    ("SELECT 1 UNION SELECT 2", [("", "", "", "1", "1")]),
 ]
 
 

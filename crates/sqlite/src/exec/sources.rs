@@ -4,13 +4,14 @@
 //! its name; a derived table's (or a CTE's) column is `table` = its alias,
 //! and `org_table` = the alias too when the column is a table's column (with
 //! the schema), empty when it is computed (an empty schema then), and
-//! `org_name` is its name in the derived table. SQLite reports only the
+//! `org_name` is its name in the derived table; the result of a UNION (EXCEPT,
+//! INTERSECT) has no table at all, each `org_name` its name. SQLite reports only the
 //! table a column originally comes from (`sqlite3_column_table_name` looks
 //! through subqueries), so the client's text decides (go-sql-driver's
 //! `columnsWithAlias` names a column `A.one` by it).
 //!
 //! Read once per compiled statement (its metadata is cached). Where the text
-//! leaves a doubt (a UNION, a parenthesised join, a `*` over items whose
+//! leaves a doubt (a parenthesised join, a `*` over items whose
 //! column counts are not known, a column without a qualifier among several
 //! items that could hold it), the definitions are left as SQLite's origin
 //! gives them.
@@ -255,13 +256,35 @@ fn column_ref(toks: &[Token]) -> Option<(Option<String>, String)> {
 /// the statement's WITH defines.
 pub(super) fn name_sources(conn: &Conn, sql: &str, ctes: &[String], cols: &mut [Column]) {
     let Ok(toks) = lex::tokenize(sql) else { return };
-    if toks.iter().any(|t| t.is_kw("UNION") || t.is_kw("EXCEPT") || t.is_kw("INTERSECT")) {
+    if has_set_operation(&toks) {
+        // The columns of a UNION's result belong to no table (MariaDB: every
+        // name is the column's own).
+        for c in cols.iter_mut() {
+            c.schema.clear();
+            c.table.clear();
+            c.org_table.clear();
+            c.org_name.clone_from(&c.name);
+        }
         return;
     }
     let Some(select) = outer_select(&toks) else { return };
     let Some((from, list)) = select_list(&toks, select) else { return };
     let Some(items) = from_items(&toks, from, ctes) else { return };
     let star = list.len() == 1 && toks[list[0].0..list[0].1].len() == 1 && toks[list[0].0].is_op("*");
+    // `q.*` alone: every column is item q's.
+    if let [(s, e)] = list[..] {
+        if let [q, dot, st] = &toks[s..e] {
+            if dot.is_op(".") && st.is_op("*") {
+                if let Some(item) = ident(q).and_then(|q| items.iter().find(|it| it.alias.eq_ignore_ascii_case(q))) {
+                    for c in cols.iter_mut() {
+                        let name = c.name.clone();
+                        apply(item, &name, c);
+                    }
+                }
+                return;
+            }
+        }
+    }
     if star {
         let Some(widths) = star_widths(conn, &items, cols.len()) else { return };
         let mut at = 0;
@@ -294,6 +317,20 @@ pub(super) fn name_sources(conn: &Conn, sql: &str, ctes: &[String], cols: &mut [
             apply(item, &column, c);
         }
     }
+}
+
+/// A UNION, EXCEPT or INTERSECT outside parentheses: the outer SELECT is
+/// one of several (one inside a derived table is that table's business).
+fn has_set_operation(toks: &[Token]) -> bool {
+    let mut depth = 0usize;
+    toks.iter().any(|t| {
+        if t.is_op("(") {
+            depth += 1;
+        } else if t.is_op(")") {
+            depth = depth.saturating_sub(1);
+        }
+        depth == 0 && (t.is_kw("UNION") || t.is_kw("EXCEPT") || t.is_kw("INTERSECT"))
+    })
 }
 
 /// How many of the `n` columns of a `SELECT *` each item gives: a base
