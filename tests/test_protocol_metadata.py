@@ -8,7 +8,7 @@
 * a statement prepared before ALTER TABLE is re-prepared at its execute,
   also when the execute opens a cursor: the columns of the table as it is
   now, or the error the statement now gets (1054), never stale metadata;
-* a column read through a table alias, a derived table or a CTE is described
+* a column read through a table alias, a view, a derived table or a CTE is described
   with that alias as its table (and org_table, org_name as MariaDB sends
   them); before, SQLite's origin table was sent (go-sql-driver's
   columnsWithAlias read `one` for `A.one`);
@@ -188,6 +188,8 @@ ALIASED = [
     ("SELECT a FROM al x UNION SELECT 1", [("", "", "", "a", "a")]),
     ("SELECT a AS z, b FROM al UNION SELECT 1, 'x'", [("", "", "", "z", "z"), ("", "", "", "b", "b")]),
     ("SELECT 1 UNION SELECT 2", [("", "", "", "1", "1")]),
+    ("SELECT * FROM alv", [(DB, "alv", "alv", "a", "a"), (DB, "alv", "alv", "bb", "bb")]),
+    ("SELECT w.a FROM alv AS w", [(DB, "w", "w", "a", "a")]),
 ]
 
 
@@ -195,6 +197,7 @@ ALIASED = [
 def aliased(srv):
     b = connect(srv)
     b.query("CREATE TABLE al (a INT PRIMARY KEY, b VARCHAR(10))")
+    b.query("CREATE VIEW alv AS SELECT a, b AS bb FROM al")
     b.close_connection()
     return srv
 

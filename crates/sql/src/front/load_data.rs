@@ -505,7 +505,7 @@ fn table_columns(call: &mut Call<'_, '_>, spec: &LoadSpec) -> Result<Vec<String>
     if spec.db.is_none() || spec.db == call.sess.db {
         let access = session_access(call.sess, call.ops);
         let cols = call.engine.field_list(&access, &spec.table)?;
-        return Ok(cols.iter().map(|c| c.name.to_string()).collect());
+        return Ok(cols.iter().map(|c| c.column.name.to_string()).collect());
     }
     let mut names = ColumnNames(Vec::new());
     let sql = format!("SELECT * FROM {} LIMIT 0", table_ref(spec));

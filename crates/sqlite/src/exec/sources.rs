@@ -4,7 +4,8 @@
 //! its name; a derived table's (or a CTE's) column is `table` = its alias,
 //! and `org_table` = the alias too when the column is a table's column (with
 //! the schema), empty when it is computed (an empty schema then), and
-//! `org_name` is its name in the derived table; the result of a UNION (EXCEPT,
+//! `org_name` is its name in the derived table; a view's column is described
+//! by the view's alias as both `table` and `org_table`; the result of a UNION (EXCEPT,
 //! INTERSECT) has no table at all, each `org_name` its name. SQLite reports only the
 //! table a column originally comes from (`sqlite3_column_table_name` looks
 //! through subqueries), so the client's text decides (go-sql-driver's
@@ -29,6 +30,9 @@ struct FromItem {
     table: Option<String>,
     /// How many columns a derived table's select list has (None: a `*` in it).
     derived_width: Option<usize>,
+    /// A base name that is a view: described like a derived table by its
+    /// alias (MariaDB: `table` and `org_table` both the alias).
+    view: bool,
 }
 
 /// Words that end a table reference's name (so are not its alias).
@@ -159,7 +163,7 @@ fn from_items(toks: &[Token], from: usize, ctes: &[String]) -> Option<Vec<FromIt
                 (!star).then_some(list.len())
             });
             i = close + 1;
-            FromItem { alias: String::new(), table: None, derived_width: width }
+            FromItem { alias: String::new(), table: None, derived_width: width, view: false }
         } else {
             let mut name = ident(t)?.to_string();
             i += 1;
@@ -168,7 +172,7 @@ fn from_items(toks: &[Token], from: usize, ctes: &[String]) -> Option<Vec<FromIt
                 i += 2;
             }
             let cte = ctes.iter().any(|c| c.eq_ignore_ascii_case(&name));
-            FromItem { alias: name.clone(), table: (!cte).then_some(name), derived_width: None }
+            FromItem { alias: name.clone(), table: (!cte).then_some(name), derived_width: None, view: false }
         };
         if toks.get(i).is_some_and(|t| t.is_kw("AS")) {
             i += 1;
@@ -269,7 +273,10 @@ pub(super) fn name_sources(conn: &Conn, sql: &str, ctes: &[String], cols: &mut [
     }
     let Some(select) = outer_select(&toks) else { return };
     let Some((from, list)) = select_list(&toks, select) else { return };
-    let Some(items) = from_items(&toks, from, ctes) else { return };
+    let Some(mut items) = from_items(&toks, from, ctes) else { return };
+    for it in &mut items {
+        it.view = it.table.as_deref().is_some_and(|t| conn.table_def("temp", t).or_else(|| conn.table_def("main", t)).is_some_and(|d| d.view.is_some()));
+    }
     let star = list.len() == 1 && toks[list[0].0..list[0].1].len() == 1 && toks[list[0].0].is_op("*");
     // `q.*` alone: every column is item q's.
     if let [(s, e)] = list[..] {
@@ -356,8 +363,13 @@ fn star_widths(conn: &Conn, items: &[FromItem], n: usize) -> Option<Vec<usize>> 
 /// Describe `c` as a column of `item`; `column` its name there.
 fn apply(item: &FromItem, column: &str, c: &mut Column) {
     match &item.table {
-        // A base table: only when SQLite says the column is that table's.
-        Some(t) if t.eq_ignore_ascii_case(&c.org_table) => c.table = item.alias.clone(),
+        // A base table (or view): only when SQLite says the column is its.
+        Some(t) if t.eq_ignore_ascii_case(&c.org_table) => {
+            c.table = item.alias.clone();
+            if item.view {
+                c.org_table = item.alias.clone();
+            }
+        }
         Some(_) => {}
         None => {
             let from_table = !c.org_table.is_empty();

@@ -79,7 +79,7 @@ impl SqliteSession {
                 }
             }
         };
-        let (meta, _) = super::results::column_meta(conn, entry, have_row);
+        let (meta, _) = super::results::column_meta(conn, entry, select, have_row);
         let st = &entry.stmt;
         let mut columns = Vec::with_capacity(meta.cols.len());
         for (i, wire) in meta.cols.iter().enumerate() {
