@@ -19,6 +19,7 @@
 //! - `temporal`: date and time texts; `temporal_cast`: CAST to DATE,
 //!   DATETIME and TIME; `civil`: civil-date arithmetic;
 //! - `hex`: UNHEX;
+//! - `item_type`: the INT type MariaDB gives comparisons, short literals and some functions;
 //! - `decimal`: exact DECIMAL numbers and MySQL's result types of their arithmetic;
 //! - `clause`: which clause a name stands in, for error messages;
 //! - `charsets`: the character sets and collations SHOW and information_schema list;
@@ -31,6 +32,7 @@ pub mod collate;
 pub mod cursor;
 pub mod decimal;
 pub mod hex;
+pub mod item_type;
 pub mod lex;
 pub mod like;
 pub mod scan;

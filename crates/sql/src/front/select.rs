@@ -51,10 +51,28 @@ fn has_decimal_arithmetic(toks: &[Token]) -> bool {
     })
 }
 
-/// A column definition that describes a computed value; `binary`: the
-/// expression is a binary string (`strtype`), so a string value is one.
-fn column_for(name: &str, v: &Value, binary: bool) -> Column {
+/// What an item's text says about its type beyond its value.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum ItemKind {
+    /// A binary string expression (`strtype`): a string value is one.
+    Binary,
+    /// Typed INT by MariaDB (`item_type::long_item`): display length, UNSIGNED.
+    Long(u32, bool),
+}
+
+/// A column definition that describes a computed value, given what its text says (`kind`).
+fn column_for(name: &str, v: &Value, kind: Option<ItemKind>) -> Column {
+    let binary = kind == Some(ItemKind::Binary);
     let mut c = match v {
+        Value::Int(_) | Value::Null if matches!(kind, Some(ItemKind::Long(..))) => {
+            let Some(ItemKind::Long(len, unsigned)) = kind else { unreachable!("matched above") };
+            let mut c = Column::computed(name, coltype::LONG);
+            c.length = len;
+            if unsigned {
+                c.flags |= colflag::UNSIGNED;
+            }
+            c
+        }
         Value::Bytes(b) if binary => {
             let mut c = Column::varbinary(name);
             c.length = b.len() as u32;
@@ -121,11 +139,11 @@ pub fn describe_without_table(sql: &str) -> Option<Vec<Column>> {
     while p.eat_kw("SQL_NO_CACHE") || p.eat_kw("SQL_CACHE") || p.eat_kw("DISTINCT") || p.eat_kw("ALL") || p.eat_kw("SQL_CALC_FOUND_ROWS") {}
     let mut cols = Vec::new();
     loop {
-        let (name, e, binary) = select_item(&mut p, sql, &toks).ok()?;
+        let (name, e, kind) = select_item(&mut p, sql, &toks).ok()?;
         cols.push(match &e {
-            Expr::Lit(v) => column_for(&name, v, binary),
+            Expr::Lit(v) => column_for(&name, v, kind),
             Expr::Param(_) => Column::computed(&name, coltype::NULL),
-            _ => temporal_cast_column(&name, &e).unwrap_or_else(|| if binary { Column::varbinary(&name) } else { Column::varchar(&name) }),
+            _ => temporal_cast_column(&name, &e).unwrap_or_else(|| if kind == Some(ItemKind::Binary) { Column::varbinary(&name) } else { Column::varchar(&name) }),
         });
         if !p.eat_op(",") {
             return Some(cols);
@@ -140,10 +158,10 @@ fn local_select(call: &mut Call<'_, '_>, sql: &str, toks: &[Token], sink: &mut d
     while p.eat_kw("SQL_NO_CACHE") || p.eat_kw("SQL_CACHE") || p.eat_kw("DISTINCT") || p.eat_kw("ALL") || p.eat_kw("SQL_CALC_FOUND_ROWS") {}
     let mut names = Vec::new();
     let mut exprs = Vec::new();
-    let mut binary = Vec::new();
+    let mut kinds = Vec::new();
     loop {
-        let (name, e, is_binary) = select_item(&mut p, sql, toks)?;
-        binary.push(is_binary);
+        let (name, e, kind) = select_item(&mut p, sql, toks)?;
+        kinds.push(kind);
         names.push(name);
         exprs.push(e);
         if !p.eat_op(",") {
@@ -174,7 +192,7 @@ fn local_select(call: &mut Call<'_, '_>, sql: &str, toks: &[Token], sink: &mut d
     for e in &exprs {
         row.push(eval_in(call, e)?);
     }
-    let cols: Vec<Column> = names.iter().zip(&row).zip(&binary).zip(&exprs).map(|(((n, v), &b), e)| temporal_cast_column(n, e).unwrap_or_else(|| column_for(n, v, b))).collect();
+    let cols: Vec<Column> = names.iter().zip(&row).zip(&kinds).zip(&exprs).map(|(((n, v), &b), e)| temporal_cast_column(n, e).unwrap_or_else(|| column_for(n, v, b))).collect();
     sink.columns(&cols)?;
     if limit != Some(0) {
         sink.row(&row)?;
@@ -184,13 +202,15 @@ fn local_select(call: &mut Call<'_, '_>, sql: &str, toks: &[Token], sink: &mut d
 
 /// One item of the select list: its column name (the alias, else the text
 /// of the expression, or a string literal's contents), the expression, and
-/// whether it is a binary string.
-fn select_item(p: &mut Parser<'_>, sql: &str, toks: &[Token]) -> Result<(String, Expr, bool), SqlError> {
+/// what its text says about its type (`ItemKind`).
+fn select_item(p: &mut Parser<'_>, sql: &str, toks: &[Token]) -> Result<(String, Expr, Option<ItemKind>), SqlError> {
     let start = p.peek().map_or(sql.len(), |t| t.start);
     let first = p.pos;
     let e = p.expr()?;
     let binary = turnstile_engine::strtype::is_binary_expr(sql, &toks[first..p.pos], &|_| false);
     let end = p.toks.get(p.pos.wrapping_sub(1)).map_or(sql.len(), |t| t.end);
+    let long = turnstile_sqltext::item_type::long_item(&sql[start..end]);
+    let kind = if binary { Some(ItemKind::Binary) } else { long.map(|(len, unsigned)| ItemKind::Long(len, unsigned)) };
     let mut name = sql[start..end].to_string();
     if p.eat_kw("AS") {
         name = p.name()?;
@@ -209,7 +229,7 @@ fn select_item(p: &mut Parser<'_>, sql: &str, toks: &[Token]) -> Result<(String,
             name = String::from_utf8_lossy(b).into_owned();
         }
     }
-    Ok((name, e, binary))
+    Ok((name, e, kind))
 }
 
 /// After LIMIT: `n`, `offset, n` or `n OFFSET offset`, as how many of the

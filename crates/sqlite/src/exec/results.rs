@@ -382,6 +382,15 @@ pub(super) fn column_meta(conn: &Conn, entry: &Cached, sql: &str, have_row: bool
                 let (base, fsp) = temporal_item(&func, &up, arg_col.as_ref()).expect("checked");
                 (temporal_column(&name, base, fsp), Conv::Temporal(base))
             }
+            _ if matches!(vt, 0 | ffi::SQLITE_INTEGER | ffi::SQLITE_NULL) && turnstile_sqltext::item_type::long_item(&text).is_some() => {
+                let (length, unsigned) = turnstile_sqltext::item_type::long_item(&text).expect("checked");
+                let mut c = Column::computed(&name, coltype::LONG);
+                c.length = length;
+                if unsigned {
+                    c.flags |= colflag::UNSIGNED;
+                }
+                (c, Conv::Int)
+            }
             _ => match vt {
                 ffi::SQLITE_INTEGER => (Column::computed(&name, coltype::LONGLONG), Conv::Int),
                 ffi::SQLITE_FLOAT => (Column::computed(&name, coltype::DOUBLE), Conv::Double),
