@@ -177,6 +177,7 @@ def send_sql(conn, sql: str) -> None:
 def read_answer(conn, step: Step, sql: str) -> Outcome:
     """Read the answer to the statement sent last on `conn`."""
     cur = conn.cursor()
+    cur._executed = sql  # what PyMySQL's execute() records; fetchall() checks it
     try:
         conn._affected_rows = conn._read_query_result()
         cur._do_get_result()

@@ -121,8 +121,12 @@ pub fn column_def(c: &mut TokenCursor<'_>) -> Result<(ColumnDef, bool, bool), Sq
     }
     let mut primary = false;
     let mut unique = false;
+    let mut binary_collation = false;
     loop {
-        if c.eat_kw("UNSIGNED") {
+        if col.base.is_text() && c.eat_kw("BINARY") {
+            // `VARCHAR(n) BINARY`: the column's character set with its binary collation.
+            binary_collation = true;
+        } else if c.eat_kw("UNSIGNED") {
             col.unsigned = true;
         } else if c.eat_kw("SIGNED") {
         } else if c.eat_kw("ZEROFILL") {
@@ -186,6 +190,10 @@ pub fn column_def(c: &mut TokenCursor<'_>) -> Result<(ColumnDef, bool, bool), Sq
         } else {
             break;
         }
+    }
+    if binary_collation && !col.collation.as_deref().is_some_and(|k| k.ends_with("_bin") || k == "binary") {
+        let charset = col.collation.as_deref().and_then(|k| k.split('_').next()).unwrap_or("utf8mb4").to_string();
+        col.collation = Some(format!("{}_bin", charset));
     }
     if col.base.is_text() && col.collation.as_deref() == Some("binary") {
         // CHAR(n) CHARACTER SET binary is BINARY(n).

@@ -81,6 +81,8 @@ impl Translator<'_> {
         self.upsert_follows = odku || dup_clause.as_ref().is_some_and(|c| !c.is_empty());
         let ignore_fks = ignore && !replace && self.lenient && self.resolver.foreign_key_checks();
         let source = insert_source(&mut cursor, explicit_cols, &mut cols)?;
+        // `VALUES (), ()`: rows of defaults only, as an empty column list would give them.
+        let explicit_cols = explicit_cols || (cols.is_empty() && matches!(&source, InsertSource::Values(rows) if rows.iter().all(|r| r.is_empty())));
         // NULL into NOT NULL: MariaDB's warning and the column's zero, but
         // for a single-row INSERT without IGNORE (its error 1048).
         self.nulls_to_default = self.lenient && (ignore || !matches!(&source, InsertSource::Values(rows) if rows.len() == 1));
@@ -167,6 +169,13 @@ impl Translator<'_> {
         info.rows = rows.len();
         if rows.len() == 1 && rows[0].is_empty() && cols.is_empty() && filled.is_empty() {
             self.raw(" DEFAULT VALUES");
+            return Ok(());
+        }
+        if let (Some(first), true) = (def.and_then(|d| d.columns.first()), rows.iter().all(|r| r.is_empty()) && cols.is_empty() && filled.is_empty()) {
+            // `VALUES (), ()`: SQLite's DEFAULT VALUES is one row; name one column with its default.
+            let value = if first.auto_increment { "NULL".to_string() } else { crate::ddl::implicit_default(first) };
+            let row = format!("({})", value);
+            self.raw(&format!(" ({}) VALUES {}", sq_ident(&first.name), vec![row; rows.len()].join(", ")));
             return Ok(());
         }
         self.raw(" VALUES ");
@@ -602,6 +611,8 @@ mod tests {
             [(b'i', i32::MIN as i64, i32::MAX as i64, "k", true), (b'c', 120, 1, "c", false)]
         );
         assert_eq!(rewrite("INSERT INTO sbtest1 (k) VALUES (1,2)", Kind::Insert, &resolver()).unwrap_err().code, 1136);
+        let rw = rewrite("INSERT INTO sbtest1 VALUES (),()", Kind::Insert, &resolver()).unwrap();
+        assert_eq!(rw.sql, "INSERT INTO \"sbtest1\" (\"id\") VALUES (NULL), (NULL)");
         let rw = rewrite("INSERT INTO sbtest1 VALUES (DEFAULT, 1, 'a')", Kind::Insert, &resolver()).unwrap();
         assert_eq!(rw.sql, "INSERT INTO \"sbtest1\" (\"id\", \"k\", \"c\") VALUES (NULL, 1, 'a')");
     }
