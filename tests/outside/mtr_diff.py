@@ -20,7 +20,7 @@ both start in sessions of their own.
 
 The verdict: no file may agree on fewer statements than the floor
 tests/outside/mtr_floor.txt records for it (written by --write-docs), less a
-slack of FLOOR_SLACK_PCT for statements whose answers depend on timing. So a
+slack (FLOOR_SLACK_PCT, FLOOR_SLACK_MIN) for statements whose answers depend on timing. So a
 change that breaks what agreed fails CI; one that mends more raises the floor
 when the docs are regenerated.
 
@@ -51,8 +51,11 @@ FILES = os.path.join(common.HERE, "mtr_files.txt")
 FLOOR = os.path.join(common.HERE, "mtr_floor.txt")
 MARK_START = "<!-- mtr-diff:start (tests/outside/mtr_diff.py --write-docs) -->"
 MARK_END = "<!-- mtr-diff:end -->"
-# Percent of a file's statements its agreement may fall below the floor before the verdict fails.
+# How far a file's agreement may fall below its floor before the verdict fails: this percent of its
+# statements, and at least FLOOR_SLACK_MIN. Answers that depend on timing move between runs of one
+# binary (two runs: create 545/546, rename 41/39, information_schema 344/346, ps 1497/1498).
 FLOOR_SLACK_PCT = 1.0
+FLOOR_SLACK_MIN = 3
 # Speed-only settings for the reference MariaDB (no change to what a statement answers).
 MARIADB_ARGS = ("--innodb-flush-log-at-trx-commit=0", "--innodb-doublewrite=0", "--max-connections=200")
 
@@ -225,7 +228,7 @@ def verdict(results: list[FileResult]) -> list[str]:
         want = floor.get(r.name)
         if want is None:
             problems.append(f"{r.name}: no floor in {os.path.relpath(FLOOR, common.ROOT)} (run --write-docs)")
-        elif r.agree < want - max(1, int(r.statements * FLOOR_SLACK_PCT / 100)):
+        elif r.agree < want - max(FLOOR_SLACK_MIN, int(r.statements * FLOOR_SLACK_PCT / 100)):
             problems.append(f"{r.name}: {r.agree} statements agree, the floor is {want}")
     return problems
 
