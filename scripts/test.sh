@@ -9,13 +9,15 @@
 # sysbench, and tests/clients/: PHP, Python, Go, Node, Java and Rust drivers),
 # once per scheduler, then two drivers' own test suites against Turnstile beside
 # a private MariaDB 10.11 (tests/outside/: PyMySQL's, go-sql-driver/mysql's
-# `go test`), and regenerates the client matrix in docs/compatibility.md.
+# `go test`) and the differential runner over MariaDB's own mysql-test files
+# (Debian mariadb-test), and regenerates the client matrix in docs/compatibility.md.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 need_apt=()
 command -v mysql >/dev/null 2>&1 || need_apt+=(mariadb-client)
 command -v mariadbd >/dev/null 2>&1 || [ -x /usr/sbin/mariadbd ] || need_apt+=(mariadb-server)
+[ -d /usr/share/mysql/mysql-test/main ] || need_apt+=(mariadb-test)
 command -v sysbench >/dev/null 2>&1 || need_apt+=(sysbench)
 # The go-sql-driver/mysql suite gives its MariaDB a throwaway certificate.
 command -v openssl >/dev/null 2>&1 || need_apt+=(openssl)
@@ -64,6 +66,10 @@ done
 echo "== outside conformance suites: PyMySQL's and go-sql-driver/mysql's own tests"
 TURNSTILE_BIN="$PWD/target/release/turnstile" python3 tests/outside/pymysql_suite.py || status=1
 TURNSTILE_BIN="$PWD/target/release/turnstile" python3 tests/outside/go_mysql_suite.py || status=1
+# Statements of MariaDB's own test files (tests/outside/mtr_files.txt) replayed
+# against both servers; fails when a file agrees on fewer than its floor.
+echo "== differential runner: MariaDB's mysql-test files, Turnstile beside MariaDB"
+TURNSTILE_BIN="$PWD/target/release/turnstile" python3 tests/outside/mtr_diff.py || status=1
 echo "== client matrix"
 python3 tests/clients/matrix.py "$results" || status=1
 rm -rf "$results"
