@@ -97,3 +97,19 @@ def test_optimizer_and_buffer_variables(db):
     with pytest.raises(pymysql.err.MySQLError) as ei:
         clients.query(conn, "SET join_cache_level = 'x'")
     assert ei.value.args[0] == 1232
+
+
+def test_parenthesised_query_members(db):
+    conn, _ = db
+    clients.query(conn, "CREATE TABLE p (a INT, b INT)")
+    clients.query(conn, "INSERT INTO p VALUES (3, 1), (1, 2), (2, 3)")
+    q = lambda sql: [tuple(r) for r in clients.query(conn, sql)]  # noqa: E731
+    assert q("(SELECT 1) UNION (SELECT 2)") == [(1,), (2,)]
+    assert q("SELECT 1 UNION (SELECT 2)") == [(1,), (2,)]
+    # Each member keeps its own ORDER BY and LIMIT (MariaDB: 1, 2, 3).
+    assert q("(SELECT a FROM p ORDER BY a LIMIT 2) UNION ALL (SELECT b FROM p ORDER BY b DESC LIMIT 1)") == [(1,), (2,), (3,)]
+    assert q("(SELECT a FROM p ORDER BY a LIMIT 2) ORDER BY a DESC") == [(2,), (1,)]
+    assert q("((SELECT 1)) UNION DISTINCT (SELECT 2)") == [(1,), (2,)]
+    cur = conn.cursor()
+    cur.execute("(SELECT a, b AS c FROM p) ORDER BY c + 1")
+    assert [d[0] for d in cur.description] == ["a", "c"] and cur.fetchall() == ((3, 1), (1, 2), (2, 3))

@@ -5,6 +5,7 @@
 //! Most tokens are copied unchanged, keeping the original spacing so that
 //! SQLite names expression columns as MySQL would. What is patched:
 //! - quoting: "strings" → 'strings', backslash escapes resolved, `ids` → "ids";
+//! - paren_union: parenthesised UNION / INTERSECT / EXCEPT members → derived tables;
 //! - operators: `||` → OR, `&&` → AND, `!` → NOT, `<=>` → IS, `/` → real
 //!   division (MySQL's 5/2 is 2.5), `DIV`, `MOD`, `->`/`->>`;
 //! - functions SQLite spells differently or lacks (IF, LEFT, RIGHT, LENGTH,
@@ -64,6 +65,7 @@ mod literals;
 mod names;
 mod nesting;
 mod operators;
+mod paren_union;
 mod select;
 mod store;
 mod subquery;
@@ -232,6 +234,12 @@ pub fn expression(e: &str) -> Result<String, SqlError> {
 pub fn rewrite(sql: &str, kind: Kind, resolver: &dyn Resolver) -> Result<Rewritten, SqlError> {
     let toks = lex::tokenize(sql).map_err(|e| SqlError::syntax(&sql[e.at..]))?;
     let toks = one_statement(sql, &toks)?;
+    if kind == Kind::Select {
+        if let Some(plain) = paren_union::unwrap(sql, toks) {
+            // Its members are derived tables now: no parenthesised member is left.
+            return rewrite(&plain, kind, resolver);
+        }
+    }
     if let Some(exact) = decimal::rewrite_decimal(sql, toks, kind, resolver)? {
         // Translated from the text with DECIMAL arithmetic as calls; the
         // result columns keep the names of the client's text.

@@ -1,0 +1,161 @@
+//! Parenthesised query members: `(SELECT ...) UNION (SELECT ... LIMIT 1)`,
+//! `SELECT 1 UNION (SELECT 2)`, `(SELECT ... LIMIT 3) ORDER BY b`. MySQL
+//! allows a member of UNION / INTERSECT / EXCEPT, or a whole query, in
+//! parentheses, each with its own ORDER BY and LIMIT; SQLite allows neither.
+//! Each parenthesised member at the top level becomes `SELECT * FROM (...)`,
+//! a derived table SQLite reads, so its ORDER BY and LIMIT stay its own. The
+//! text is rewritten before the translation, which then sees plain SQL.
+
+use turnstile_sqltext::lex::{self, Token};
+
+/// Parentheses nested deeper than this around one member are left as they are
+/// (SQLite then refuses the statement: ERR 1064); the depth limit of every
+/// recursive routine here.
+const MAX_NESTING: usize = 32;
+
+/// `sql` with its parenthesised top-level members as derived tables, or None
+/// when it has none (the common case costs one token scan).
+pub(super) fn unwrap(sql: &str, toks: &[Token]) -> Option<String> {
+    unwrap_at(sql, toks, 0)
+}
+
+fn unwrap_at(sql: &str, toks: &[Token], nesting: usize) -> Option<String> {
+    if nesting > MAX_NESTING || toks.is_empty() {
+        return None;
+    }
+    let members = top_level_members(toks)?;
+    if !members.iter().any(|m| m.paren.is_some()) {
+        return None;
+    }
+    let mut out = String::with_capacity(sql.len() + 32);
+    let mut at = toks[0].start;
+    out.push_str(&sql[..at]);
+    for m in &members {
+        let Some((open, close)) = m.paren else { continue };
+        out.push_str(&sql[at..toks[open].start]);
+        let inner = &toks[open + 1..close];
+        let inner_text = inner.first().map_or("", |f| &sql[f.start..toks[close - 1].end]);
+        let inner_toks = lex::tokenize(inner_text).ok()?;
+        let unwrapped = unwrap_at(inner_text, &inner_toks, nesting + 1);
+        out.push_str("SELECT * FROM (");
+        out.push_str(unwrapped.as_deref().unwrap_or(inner_text));
+        out.push(')');
+        at = toks[close].end;
+    }
+    out.push_str(&sql[at..]);
+    Some(out)
+}
+
+/// One member of a query: its parenthesis pair (token indexes) when it is `( ... )`.
+struct Member {
+    paren: Option<(usize, usize)>,
+}
+
+/// The members of the query `toks` at depth 0, split at UNION / INTERSECT /
+/// EXCEPT; None when the statement is not a query of that shape (a member
+/// starts with something else than SELECT, VALUES or `(`, or parentheses do
+/// not balance).
+fn top_level_members(toks: &[Token]) -> Option<Vec<Member>> {
+    let mut members = Vec::new();
+    let mut i = 0;
+    loop {
+        let t = toks.get(i)?;
+        if t.is_op("(") {
+            let close = matching(toks, i)?;
+            // `(SELECT ...) AS x` or `(...) + 1` is no member: leave the statement alone.
+            if !inner_is_query(&toks[i + 1..close]) {
+                return None;
+            }
+            members.push(Member { paren: Some((i, close)) });
+            i = close + 1;
+            // What may follow a member: a set operator, the query's ORDER BY / LIMIT, or its end.
+            if toks.get(i).is_some_and(|t| !(is_set_operator(t) || t.is_kw("ORDER") || t.is_kw("LIMIT") || t.is_kw("FOR") || t.is_kw("LOCK"))) {
+                return None;
+            }
+        } else if t.is_kw("SELECT") || t.is_kw("VALUES") {
+            members.push(Member { paren: None });
+            i = next_set_operator(toks, i)?;
+        } else {
+            return None;
+        }
+        match toks.get(i) {
+            Some(op) if is_set_operator(op) => {
+                i += 1;
+                while toks.get(i).is_some_and(|t| t.is_kw("ALL") || t.is_kw("DISTINCT")) {
+                    i += 1;
+                }
+            }
+            // ORDER BY / LIMIT of the whole query, or its end.
+            _ => return Some(members),
+        }
+    }
+}
+
+fn is_set_operator(t: &Token) -> bool {
+    t.is_kw("UNION") || t.is_kw("INTERSECT") || t.is_kw("EXCEPT")
+}
+
+/// Does `inner` (the tokens inside a pair of parentheses) hold a query?
+fn inner_is_query(inner: &[Token]) -> bool {
+    let first = inner.iter().find(|t| !t.is_op("("));
+    first.is_some_and(|t| t.is_kw("SELECT") || t.is_kw("VALUES") || t.is_kw("WITH"))
+}
+
+/// The index of the `)` matching the `(` at `open`.
+fn matching(toks: &[Token], open: usize) -> Option<usize> {
+    let mut depth = 0usize;
+    for (k, t) in toks.iter().enumerate().skip(open) {
+        if t.is_op("(") {
+            depth += 1;
+        } else if t.is_op(")") {
+            depth = depth.checked_sub(1)?;
+            if depth == 0 {
+                return Some(k);
+            }
+        }
+    }
+    None
+}
+
+/// From a plain member starting at `from`: the index of the next set operator
+/// at depth 0, or the end; None when parentheses do not balance.
+fn next_set_operator(toks: &[Token], from: usize) -> Option<usize> {
+    let mut depth = 0usize;
+    for (k, t) in toks.iter().enumerate().skip(from) {
+        if t.is_op("(") {
+            depth += 1;
+        } else if t.is_op(")") {
+            depth = depth.checked_sub(1)?;
+        } else if depth == 0 && is_set_operator(t) {
+            return Some(k);
+        }
+    }
+    Some(toks.len())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(sql: &str) -> Option<String> {
+        unwrap(sql, &lex::tokenize(sql).unwrap())
+    }
+
+    #[test]
+    fn members_become_derived_tables() {
+        assert_eq!(run("SELECT a FROM t UNION SELECT b FROM u"), None);
+        assert_eq!(run("SELECT (SELECT 1) AS x"), None);
+        assert_eq!(run("(SELECT 1) UNION (SELECT 2)").as_deref(), Some("SELECT * FROM (SELECT 1) UNION SELECT * FROM (SELECT 2)"));
+        assert_eq!(run("SELECT 1 UNION ALL (SELECT 2 LIMIT 1) ORDER BY 1").as_deref(), Some("SELECT 1 UNION ALL SELECT * FROM (SELECT 2 LIMIT 1) ORDER BY 1"));
+        assert_eq!(run("(SELECT a FROM t LIMIT 2) ORDER BY a DESC").as_deref(), Some("SELECT * FROM (SELECT a FROM t LIMIT 2) ORDER BY a DESC"));
+        assert_eq!(run("((SELECT 1)) UNION DISTINCT (SELECT 2)").as_deref(), Some("SELECT * FROM (SELECT * FROM (SELECT 1)) UNION DISTINCT SELECT * FROM (SELECT 2)"));
+        assert_eq!(run("(SELECT 1) + 1"), None);
+    }
+
+    #[test]
+    fn deep_nesting_is_bounded() {
+        let sql = format!("{}SELECT 1{}", "(".repeat(10_000), ")".repeat(10_000));
+        let out = run(&sql).unwrap();
+        assert!(out.len() < sql.len() * 3);
+    }
+}
