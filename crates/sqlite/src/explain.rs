@@ -99,7 +99,7 @@ pub fn head(sql: &str, toks: &[Token]) -> Result<Option<Head>, SqlError> {
             Some("JSON") => options.json = true,
             Some("TRADITIONAL") => {}
             // MariaDB: ER_UNKNOWN_EXPLAIN_FORMAT.
-            _ => return Err(SqlError::new(1681, "HY000", format!("Unknown EXPLAIN format name: '{}'", name.unwrap_or_default()))),
+            _ => return Err(SqlError::new(1791, "HY000", format!("Unknown EXPLAIN/ANALYZE format name: '{}'", name.unwrap_or_default()))),
         }
         i += 3;
     }
@@ -116,7 +116,8 @@ pub fn head(sql: &str, toks: &[Token]) -> Result<Option<Head>, SqlError> {
 pub fn analyzes_statement(sql: &str) -> bool {
     let Ok(toks) = turnstile_sqltext::lex::tokenize(sql) else { return false };
     let at = if toks.get(1).is_some_and(|t| t.is_kw("FORMAT")) { 4 } else { 1 };
-    toks.first().is_some_and(|t| t.is_kw("ANALYZE")) && toks.get(at).is_some_and(starts_statement)
+    // `ANALYZE TABLE t` is the maintenance statement.
+    toks.first().is_some_and(|t| t.is_kw("ANALYZE")) && toks.get(at).is_some_and(|t| starts_statement(t) && !t.is_kw("TABLE"))
 }
 
 /// A table as the plan names it, resolved by the session.
@@ -200,6 +201,9 @@ pub enum Verb {
     InsertValues,
     /// INSERT/REPLACE ... SELECT, UPDATE, DELETE: the plan of what it reads.
     Other,
+    /// DELETE: a plan that reads nothing is SQLite's truncation, MariaDB's
+    /// "Deleting all rows".
+    Delete,
 }
 
 /// The traditional table for a plan.
@@ -207,6 +211,10 @@ pub fn rows(nodes: &[Node], lookup: &dyn Lookup, verb: Verb, target: Option<&str
     if verb == Verb::InsertValues {
         let table = target.and_then(|t| lookup.table(t)).map(|s| s.name);
         return Ok(vec![PlanRow { id: Some(1), select_type: "INSERT".into(), table, access: Some("ALL"), extra_null: true, ..PlanRow::default() }]);
+    }
+    if verb == Verb::Delete && nodes.is_empty() {
+        let rows = target.and_then(|t| lookup.table(t)).and_then(|s| s.rows).map(|n| n.max(1));
+        return Ok(vec![PlanRow { id: Some(1), select_type: "SIMPLE".into(), rows, extra: vec!["Deleting all rows".into()], ..PlanRow::default() }]);
     }
     let mut w = Walk { nodes, lookup, blocks: Vec::new(), derived: Vec::new(), unions: Vec::new() };
     let top = w.new_block("SIMPLE");
@@ -413,12 +421,7 @@ impl Walk<'_> {
         let total = shown.as_ref().and_then(|s| s.rows).unwrap_or(2).max(1);
         let first = self.blocks[block].rows.is_empty();
         let mut row = PlanRow { table: Some(table), access: Some("ALL"), rows: Some(total), ..PlanRow::default() };
-        let Some(how) = how else {
-            if search {
-                row.extra.push("Using where".into());
-            }
-            return Some(row);
-        };
+        let Some(how) = how else { return Some(row) };
         let (covering, how) = match how.strip_prefix("COVERING ") {
             Some(h) => (true, h),
             None => (false, how),
@@ -662,7 +665,8 @@ pub fn values(r: &PlanRow, o: Options) -> Vec<Value> {
     v.extend([opt(&r.possible_keys), opt(&r.key), opt(&r.key_len), opt(&r.refs)]);
     v.push(r.rows.map_or(Value::Null, |n| Value::str(&n.to_string())));
     if o.extended {
-        v.push(if r.table.is_some() { Value::Double(100.0) } else { Value::Null });
+        // MariaDB's text, 100.00 (the binary protocol sends the column's DOUBLE).
+        v.push(if r.table.is_some() { Value::str("100.00") } else { Value::Null });
     }
     v.push(if r.extra_null { Value::Null } else { Value::str(&extra_text(&r.extra)) });
     v
@@ -868,7 +872,7 @@ mod tests {
         assert_eq!(h("EXPLAIN SELECT 1").unwrap().unwrap().at, 8);
         assert!(h("EXPLAIN EXTENDED SELECT 1").unwrap().unwrap().options.extended);
         assert!(h("explain format=json select 1").unwrap().unwrap().options.json);
-        assert_eq!(h("EXPLAIN FORMAT=xml SELECT 1").unwrap_err().code, 1681);
+        assert_eq!(h("EXPLAIN FORMAT=xml SELECT 1").unwrap_err().code, 1791);
         assert_eq!(h("EXPLAIN FOR CONNECTION 3").unwrap_err().code, 1235);
         assert!(h("EXPLAIN (SELECT 1)").unwrap().is_some());
     }

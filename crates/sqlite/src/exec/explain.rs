@@ -100,14 +100,13 @@ impl SqliteSession {
             let rw = entry.rw.clone();
             let lookup = SessionLookup::new(conn, stmt, &entry.needs, &rw.tables);
             let values = rw.insert.as_ref().is_some_and(|i| i.rows > 0);
-            let verb = if kind == Kind::Insert && values {
-                Verb::InsertValues
-            } else if kind == Kind::Select {
-                Verb::Select
-            } else {
-                Verb::Other
+            let verb = match kind {
+                Kind::Insert if values => Verb::InsertValues,
+                Kind::Select => Verb::Select,
+                Kind::Delete => Verb::Delete,
+                _ => Verb::Other,
             };
-            let target = rw.insert.as_ref().map(|i| i.table.clone());
+            let target = rw.insert.as_ref().map(|i| i.table.clone()).or_else(|| rw.tables.first().map(|(_, t)| t.clone()));
             let rows = explain::rows(&nodes, &lookup, verb, target.as_deref())?;
             let verb_key = match kind {
                 Kind::Update => Some("update"),
