@@ -139,6 +139,9 @@ pub trait Lookup {
     /// Average rows per value of the first `parts` columns of the index
     /// (`None` for the primary key), from ANALYZE TABLE's statistics.
     fn rows_per_key(&self, def: &TableDef, index: Option<&str>, parts: usize) -> Option<u64>;
+    /// The table a SQLite index (its SQLite name) belongs to, among those
+    /// the statement reaches.
+    fn index_table(&self, sqlite_index: &str) -> Option<Shown>;
 }
 
 /// One row of the traditional table.
@@ -263,6 +266,14 @@ impl Walk<'_> {
             }
             return self.children(id, block, depth + 1);
         }
+        if let Some(how) = detail.strip_prefix("USING ").and_then(|d| d.strip_suffix(" FOR IN-OPERATOR")) {
+            // `x IN (SELECT k FROM u)` probed in u's key (MariaDB: a semi-join
+            // reading u by that key in the same block).
+            if let Some(row) = self.in_probe(how) {
+                self.blocks[block].rows.push(row);
+            }
+            return self.children(id, block, depth + 1);
+        }
         if detail == "MULTI-INDEX OR" {
             return self.multi_index(id, block);
         }
@@ -365,6 +376,35 @@ impl Walk<'_> {
 
     fn detail_of(&self, id: i64) -> String {
         self.nodes.iter().find(|n| n.id == id).map(|n| n.detail.clone()).unwrap_or_default()
+    }
+
+    /// `INDEX i` or `ROWID SEARCH ON TABLE t` of an IN probe: the table
+    /// read by that key.
+    fn in_probe(&self, how: &str) -> Option<PlanRow> {
+        let (shown, key) = if let Some(t) = how.strip_prefix("ROWID SEARCH ON TABLE ") {
+            let s = self.lookup.table(t)?;
+            let key = s.def.as_ref().filter(|d| !d.primary.is_empty()).map(|d| ("PRIMARY".to_string(), d.primary.clone(), true));
+            (s, key)
+        } else {
+            let ix = how.strip_prefix("INDEX ")?;
+            let s = self.lookup.index_table(ix)?;
+            let key = s.def.as_ref().and_then(|d| mysql_index(d, ix));
+            (s, key)
+        };
+        let (kname, kcols, unique) = key?;
+        let def = shown.def.clone()?;
+        Some(PlanRow {
+            table: Some(shown.name),
+            access: Some(if unique { "eq_ref" } else { "ref" }),
+            possible_keys: Some(kname.clone()),
+            key_len: key_len(&def, &kcols, 1),
+            key: Some(kname),
+            refs: Some("func".into()),
+            rows: Some(1),
+            key_parts: kcols.into_iter().take(1).collect(),
+            extra: vec!["Using index".into()],
+            ..PlanRow::default()
+        })
     }
 
     /// MULTI-INDEX OR: one index_merge row over the indexes its INDEX n parts search.
@@ -800,6 +840,9 @@ mod tests {
         fn rows_per_key(&self, _: &TableDef, _: Option<&str>, _: usize) -> Option<u64> {
             None
         }
+        fn index_table(&self, ix: &str) -> Option<Shown> {
+            (ix == "t_ia").then(|| Shown { name: "t".into(), def: Some(self.0.clone()), rows: Some(100) })
+        }
     }
 
     fn def() -> Arc<TableDef> {
@@ -861,6 +904,16 @@ mod tests {
         let r = plan(&[(2, 0, "SCAN t"), (5, 0, "CORRELATED SCALAR SUBQUERY 1"), (9, 5, "SEARCH x USING INDEX t_ia (a=?)")]);
         assert_eq!(r[1].select_type, "DEPENDENT SUBQUERY");
         assert_eq!(r[0].select_type, "PRIMARY");
+    }
+
+    #[test]
+    fn in_probes_and_deletes() {
+        let r = plan(&[(2, 0, "SCAN x"), (5, 0, "USING INDEX t_ia FOR IN-OPERATOR"), (6, 0, "USING INDEX sqlite_x FOR IN-OPERATOR")]);
+        assert_eq!(r.len(), 2);
+        assert_eq!(brief(&r[1]), "Some(1) SIMPLE Some(\"t\") Some(\"ref\") Some(\"ia\") Some(\"5\") Some(\"func\") \"Using index\"");
+        let r = rows(&[], &Fake(def()), Verb::Delete, Some("t")).unwrap();
+        assert_eq!(brief(&r[0]), "Some(1) SIMPLE None None None None None \"Deleting all rows\"");
+        assert_eq!(r[0].rows, Some(100));
     }
 
     #[test]

@@ -74,6 +74,12 @@ impl SqliteSession {
 
     /// The plan of `stmt`, compiled and checked as running it would be.
     fn plan(&mut self, access: &dyn Access, stmt: &str) -> Result<(Vec<explain::PlanRow>, Option<&'static str>), SqlError> {
+        // As `dml`: after USE mysql a bare `user` is mysql.user; and the SQL
+        // front answers `SELECT ... FROM DUAL` itself, which SQLite does not know.
+        let redirected = self.system_db.as_deref().filter(|d| d.eq_ignore_ascii_case("mysql")).and_then(|_| crate::mysql_user::redirect(stmt, true));
+        let stmt = redirected.as_deref().unwrap_or(stmt);
+        let without_dual = without_from_dual(stmt);
+        let stmt = without_dual.as_deref().unwrap_or(stmt);
         let kind = kind_of(stmt);
         self.ensure_conn()?;
         for attempt in 0..2 {
@@ -117,6 +123,24 @@ impl SqliteSession {
         }
         Err(crate::errors::table_definition_changed())
     }
+}
+
+/// The text without a top-level `FROM DUAL` (MySQL's table-less FROM), or
+/// None when it has none.
+fn without_from_dual(stmt: &str) -> Option<String> {
+    let toks = lex::tokenize(stmt).ok()?;
+    let mut depth = 0i32;
+    for (i, t) in toks.iter().enumerate() {
+        if t.is_op("(") {
+            depth += 1;
+        } else if t.is_op(")") {
+            depth -= 1;
+        } else if depth == 0 && t.is_kw("FROM") && toks.get(i + 1).is_some_and(|n| n.is_kw("DUAL")) {
+            let end = toks[i + 1].end;
+            return Some(format!("{} {}", &stmt[..t.start], &stmt[end..]));
+        }
+    }
+    None
 }
 
 /// SQLite's EXPLAIN QUERY PLAN of a compiled statement, without running it.
@@ -310,6 +334,12 @@ impl Lookup for SessionLookup<'_> {
         let reached = by_alias.or_else(|| self.tables.iter().find(|r| r.def.name.eq_ignore_ascii_case(bare) && schema.is_none_or(|s| s == r.schema)));
         let rows = reached.and_then(|r| self.estimate(r));
         Some(Shown { name: bare.to_string(), def: reached.map(|r| r.def.clone()), rows })
+    }
+
+    fn index_table(&self, sqlite_index: &str) -> Option<Shown> {
+        let auto = |r: &&Reached| sqlite_index.strip_prefix("sqlite_autoindex_").and_then(|x| x.rsplit_once('_')).is_some_and(|(t, _)| t.eq_ignore_ascii_case(&r.def.name));
+        let r = self.tables.iter().find(|r| r.def.indexes.iter().any(|ix| ix.sqlite_name.eq_ignore_ascii_case(sqlite_index)) || auto(r))?;
+        Some(Shown { name: r.def.name.clone(), def: Some(r.def.clone()), rows: self.estimate(r) })
     }
 
     fn rows_per_key(&self, def: &TableDef, index: Option<&str>, parts: usize) -> Option<u64> {
