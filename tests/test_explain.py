@@ -230,3 +230,30 @@ def test_binary_protocol(sql_server, db):
         assert cur.fetchall()[0][9] == 100.0
     finally:
         conn.close()
+
+
+def test_blackhole_engine(server, uniq):
+    """The blackhole engine stores nothing: MariaDB's EXPLAIN columns and no
+    rows, refused as the explained statement is (a write needs the write's
+    privilege)."""
+    db, user = uniq("bhx"), uniq("bhu")
+    root = clients.root(server)
+    clients.query(root, f"CREATE DATABASE {db}")
+    clients.query(root, f"CREATE USER '{user}'@'%' IDENTIFIED BY 'pw'")
+    clients.query(root, f"GRANT SELECT ON {db}.* TO '{user}'@'%'")
+    try:
+        conn = clients.connect(server, user, "pw", database=db)
+        with conn.cursor() as cur:
+            cur.execute("EXPLAIN SELECT * FROM t WHERE a = 1")
+            assert [d[0] for d in cur.description] == [f[0] for f in TRADITIONAL]
+            assert cur.fetchall() == ()
+        for sql in ["EXPLAIN UPDATE t SET a = 1", f"EXPLAIN DELETE FROM {db}.t", "EXPLAIN INSERT INTO t VALUES (1)"]:
+            with pytest.raises(pymysql.err.MySQLError) as ei:
+                clients.query(conn, sql)
+            assert ei.value.args[0] == 1142, sql
+        assert [r for r in clients.query(conn, "DESCRIBE t")] == []
+        conn.close()
+    finally:
+        clients.query(root, f"DROP USER '{user}'@'%'")
+        clients.query(root, f"DROP DATABASE {db}")
+        root.close()
