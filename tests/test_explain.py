@@ -167,6 +167,14 @@ def test_format_json(db):
         "ref": ["const"],
     }
     assert json.loads(clients.scalar(db, "EXPLAIN FORMAT=JSON SELECT 1")) == {"query_block": {"select_id": 1, "table": {"message": "No tables used"}}}
+    # A union: MariaDB's union_result over its parts.
+    doc = json.loads(clients.scalar(db, "EXPLAIN FORMAT=JSON SELECT a FROM t UNION SELECT y FROM u"))
+    union = doc["query_block"]["union_result"]
+    assert (union["table_name"], union["access_type"]) == ("<union1,2>", "ALL")
+    specs = [q["query_block"] for q in union["query_specifications"]]
+    assert [(q["select_id"], q.get("operation"), q["nested_loop"][0]["table"]["table_name"]) for q in specs] == [(1, None, "t"), (2, "UNION", "u")]
+    doc = json.loads(clients.scalar(db, "EXPLAIN FORMAT=JSON SELECT (SELECT max(y) FROM u) FROM t"))
+    assert doc["query_block"]["subqueries"][0]["query_block"]["nested_loop"][0]["table"]["table_name"] == "u"
     doc = json.loads(clients.scalar(db, "EXPLAIN FORMAT=JSON UPDATE t SET a = 1 WHERE a > 2"))
     assert doc["query_block"]["nested_loop"][0]["table"]["update"] == 1
 

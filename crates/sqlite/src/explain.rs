@@ -744,7 +744,31 @@ pub fn json(rows: &[PlanRow], verb_key: Option<&str>) -> String {
         Some((f, r)) => (*f, r.to_vec()),
         None => (1, Vec::new()),
     };
-    out.push_str(&block_json(rows, first, &rest, verb_key, 1));
+    // A union at the top: MariaDB's `union_result` over its parts.
+    let top_union = rows
+        .iter()
+        .filter(|r| r.id.is_none())
+        .filter_map(|r| r.table.as_deref())
+        .find_map(|t| t.strip_prefix("<union").and_then(|t| t.strip_suffix('>')))
+        .map(|ids| ids.split(',').filter_map(|i| i.parse::<u32>().ok()).collect::<Vec<u32>>())
+        .filter(|ids| ids.first() == Some(&first));
+    match top_union {
+        Some(parts) => {
+            let others: Vec<u32> = rest.iter().copied().filter(|i| !parts.contains(i)).collect();
+            let names: Vec<String> = parts.iter().map(|i| i.to_string()).collect();
+            out.push_str(&format!(
+                "  \"query_block\": {{\n    \"union_result\": {{\n      \"table_name\": {},\n      \"access_type\": \"ALL\",\n      \"query_specifications\": [",
+                js(&format!("<union{}>", names.join(",")))
+            ));
+            for (k, id) in parts.iter().enumerate() {
+                let subs: &[u32] = if k == 0 { &others } else { &[] };
+                out.push_str(if k == 0 { "\n" } else { ",\n" });
+                out.push_str(&format!("{}{{\n{}\n{}}}", pad(4), block_json(rows, *id, subs, verb_key, 5), pad(4)));
+            }
+            out.push_str("\n      ]\n    }\n  }");
+        }
+        None => out.push_str(&block_json(rows, first, &rest, verb_key, 1)),
+    }
     out.push_str("\n}");
     out
 }
@@ -757,6 +781,9 @@ fn block_json(rows: &[PlanRow], id: u32, subs: &[u32], verb_key: Option<&str>, d
     let p = pad(depth);
     let mut s = format!("{p}\"query_block\": {{\n{p}  \"select_id\": {id}");
     let mine: Vec<&PlanRow> = rows.iter().filter(|r| r.id == Some(id)).collect();
+    if let Some(op) = mine.first().map(|r| r.select_type.as_str()).filter(|t| ["UNION", "INTERSECT", "EXCEPT", "RECURSIVE UNION"].contains(t)) {
+        s.push_str(&format!(",\n{p}  \"operation\": {}", js(op)));
+    }
     if mine.len() == 1 && mine[0].table.is_none() {
         s.push_str(&format!(",\n{p}  \"table\": {{\n{p}    \"message\": {}\n{p}  }}", js(&extra_text(&mine[0].extra))));
     } else {
@@ -928,6 +955,15 @@ mod tests {
         assert_eq!(h("EXPLAIN FORMAT=xml SELECT 1").unwrap_err().code, 1791);
         assert_eq!(h("EXPLAIN FOR CONNECTION 3").unwrap_err().code, 1235);
         assert!(h("EXPLAIN (SELECT 1)").unwrap().is_some());
+    }
+
+    #[test]
+    fn json_of_a_union() {
+        let r = plan(&[(1, 0, "COMPOUND QUERY"), (2, 1, "LEFT-MOST SUBQUERY"), (5, 2, "SCAN t"), (11, 1, "UNION USING TEMP B-TREE"), (13, 11, "SCAN u")]);
+        let doc = json(&r, None);
+        assert!(doc.starts_with("{\n  \"query_block\": {\n    \"union_result\": {\n      \"table_name\": \"<union1,2>\""), "{doc}");
+        assert!(doc.contains("\"select_id\": 2,\n            \"operation\": \"UNION\""), "{doc}");
+        assert_eq!(doc.matches('{').count(), doc.matches('}').count());
     }
 
     #[test]
