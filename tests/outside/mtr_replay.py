@@ -11,6 +11,13 @@ replace_result, replace_regex and lowercase_result apply to both servers'
 rows as they apply to its output. Warnings are compared where the file has
 them on (disable_warnings turns them off), rows where the result log is on.
 
+A statement that shows a query plan (EXPLAIN, DESCRIBE or DESC of a
+statement, ANALYZE of a statement; `plan_statement`) is compared on its error
+code and its column names and types only: its rows describe each server's
+own plan (SQLite's and InnoDB's access paths, row estimates, EXTENDED's Note
+1003 with each server's rewriting of the query), so neither its rows nor its
+warnings are kept.
+
 Each file runs in a fresh `test` database with the connections it opens
 (`connect`), over the server's Unix socket as mtr's `localhost`; the root
 account is given each server's own password. A statement that runs longer
@@ -120,6 +127,19 @@ def _shape_rows(step: Step, rows: list, ordered: bool) -> tuple:
     return tuple(out if ordered else sorted(out))
 
 
+# EXPLAIN/DESCRIBE/DESC [EXTENDED | PARTITIONS | FORMAT=x] statement, ANALYZE [FORMAT=x] statement.
+_PLAN = re.compile(
+    r"^(?:\s|/\*.*?\*/|#[^\n]*\n|--\s[^\n]*\n)*"
+    r"(?:(?:explain|describe|desc)(?:\s+(?:extended|partitions|format\s*=\s*\w+))?|analyze(?:\s+format\s*=\s*\w+)?)"
+    r"[\s(]+(?:select|with|insert|replace|update|delete|values|\()",
+    re.I | re.S)
+
+
+def plan_statement(sql: str) -> bool:
+    """Does `sql` show a query plan (compared on error, column names and types only)?"""
+    return _PLAN.match(sql) is not None
+
+
 def _ordered(step: Step, sql: str) -> bool:
     return not step.sorted_result and re.search(r"\border\s+by\b", sql, re.I) is not None
 
@@ -199,13 +219,16 @@ def read_answer(conn, step: Step, sql: str) -> Outcome:
         if not cur.nextset():
             break
     warnings = None
-    if step.warnings:
+    plan = plan_statement(sql)
+    if step.warnings and not plan:
         warnings = ()
         if conn._result is not None and conn._result.warning_count:
             cur.execute("SHOW WARNINGS")
             warnings = tuple((str(r[0]), int(r[1])) for r in cur.fetchall())
     cur.close()
-    return Outcome(names=tuple(names), types=tuple(types), rows=tuple(rows) if step.result else None, affected=affected, warnings=warnings)
+    if plan:
+        rows = None
+    return Outcome(names=tuple(names), types=tuple(types), rows=tuple(rows) if step.result and rows is not None else None, affected=affected, warnings=warnings)
 
 
 def _let(session: Session, step: Step) -> None:

@@ -122,6 +122,15 @@ TEMPLATES: List[Template] = [
     T("is_tables", "SELECT table_name FROM information_schema.tables WHERE table_schema = '{vdb_raw}'", ("v", {ANY}), visibility=True),
     T("is_columns", "SELECT column_name FROM information_schema.columns WHERE table_schema = '{vdb_raw}'", ("v", {ANY_COLUMN}), visibility=True),
     T("show_databases", "SHOW DATABASES", ("v", {ANY}), visibility=True, protocols=("text",)),
+    # EXPLAIN: what the statement itself needs, and no more (MariaDB 10.11).
+    T("explain_select", "EXPLAIN SELECT * FROM {v} WHERE id = 1", ("v", {SELECT})),
+    T("explain_join", "EXPLAIN SELECT z.s FROM {h}.t JOIN {v} AS z ON t.id = z.id", ("v", {SELECT})),
+    T("explain_in_subquery", "EXPLAIN EXTENDED SELECT * FROM {h}.t WHERE id IN (SELECT id FROM {v})", ("v", {SELECT})),
+    T("explain_json", "EXPLAIN FORMAT=JSON SELECT s FROM {v}", ("v", {SELECT})),
+    T("explain_missing_table", "EXPLAIN SELECT * FROM {vdb}.nosuch", ("v", {SELECT}), allowed_code=1146),
+    T("explain_insert", "EXPLAIN INSERT INTO {v} VALUES (100, 'x')", ("v", {INSERT})),
+    T("explain_update", "EXPLAIN UPDATE {v} SET s = 'u' WHERE id = 1", ("v", {UPDATE, SELECT})),
+    T("explain_delete", "DESCRIBE DELETE FROM {v} WHERE id = 1", ("v", {DELETE, SELECT})),
     # Maintenance and locks.
     # LOCK TABLES is a database privilege: without it, 1044 before any table.
     T("lock_tables", "LOCK TABLES {v} READ", ("v", {LOCK, SELECT}), denied_code=1044, protocols=("text",)),

@@ -6,7 +6,9 @@
 //! Privileges: with no tables to resolve, a statement needs its verb's
 //! privilege on the current database (when it names a table without a
 //! database) and on every existing database it names as `db.`; conservative,
-//! so `INSERT INTO d1.t SELECT ... FROM d2.u` needs INSERT on both.
+//! so `INSERT INTO d1.t SELECT ... FROM d2.u` needs INSERT on both. EXPLAIN
+//! of a statement needs what the statement needs and returns MariaDB's
+//! EXPLAIN columns with no rows.
 
 use crate::catalog::Catalog;
 use crate::{privs, Access, Column, Done, Engine, EngineSession, ExecContext, Outcome, Prepared, RowSink, SqlError, Value};
@@ -68,9 +70,35 @@ fn verb_privilege(kw: &str) -> u32 {
     }
 }
 
+/// The statement an `EXPLAIN|DESCRIBE|DESC [EXTENDED|PARTITIONS|FORMAT=x]`
+/// describes, or None (a table's columns, or not EXPLAIN at all).
+fn explained(sql: &str) -> Option<&str> {
+    let toks = lex::tokenize(sql).ok()?;
+    if !toks.first().is_some_and(|t| t.is_kw("EXPLAIN") || t.is_kw("DESCRIBE") || t.is_kw("DESC")) {
+        return None;
+    }
+    let mut i = 1;
+    if toks.get(1).is_some_and(|t| t.is_kw("EXTENDED") || t.is_kw("PARTITIONS")) {
+        i = 2;
+    } else if toks.get(1).is_some_and(|t| t.is_kw("FORMAT")) && toks.get(2).is_some_and(|t| t.is_op("=")) {
+        i = 4;
+    }
+    let t = toks.get(i)?;
+    let statement = ["SELECT", "WITH", "TABLE", "VALUES", "INSERT", "REPLACE", "UPDATE", "DELETE"].iter().any(|w| t.is_kw(w));
+    statement.then(|| &sql[t.start..])
+}
+
+/// MariaDB's traditional EXPLAIN columns.
+fn explain_columns() -> Vec<Column> {
+    let mut v: Vec<Column> = ["id", "select_type", "table", "type", "possible_keys", "key", "key_len", "ref", "rows", "Extra"].iter().map(|n| Column::varchar(n)).collect();
+    v[0] = Column::computed("id", turnstile_wire::consts::coltype::LONGLONG);
+    v
+}
+
 impl BlackholeSession {
     /// See the module header: the verb's privilege on every database named.
     fn check_access(&self, access: &dyn Access, sql: &str) -> Result<(), SqlError> {
+        let sql = explained(sql).unwrap_or(sql);
         let need = verb_privilege(&first_keyword(sql));
         if need == 0 {
             return Ok(());
@@ -92,6 +120,9 @@ impl BlackholeSession {
 
 /// Result columns a statement would have, from its text alone.
 fn result_columns(sql: &str, db: Option<&str>) -> Result<Vec<Column>, SqlError> {
+    if explained(sql).is_some() {
+        return Ok(explain_columns());
+    }
     let kw = first_keyword(sql);
     match kw.as_str() {
         "SELECT" | "WITH" | "VALUES" | "TABLE" => select_columns(sql),
@@ -200,7 +231,7 @@ impl EngineSession for BlackholeSession {
     }
 
     fn execute(&mut self, ctx: &ExecContext<'_>, sql: &str, _params: &[Value], sink: &mut dyn RowSink) -> Result<Outcome, SqlError> {
-        if self.db.is_none() && needs_database(sql)? {
+        if self.db.is_none() && needs_database(explained(sql).unwrap_or(sql))? {
             return Err(SqlError::no_database());
         }
         self.check_access(ctx.access, sql)?;

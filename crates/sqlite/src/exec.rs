@@ -13,6 +13,8 @@
 //!   writer locks, savepoints, COMMIT/ROLLBACK, group commit.
 //! - `compile`: a DML statement translated and compiled into the statement
 //!   cache, with the privileges it needs.
+//! - `explain`: EXPLAIN of a statement: compiled and checked as running it
+//!   would be, never run; its SQLite plan mapped by crate::explain.
 //! - `normalize`: literals replaced by parameters, so that statements
 //!   differing only in values share one compiled statement.
 //! - `run_dml`: running a compiled statement: locks, bind, step, MySQL's
@@ -32,6 +34,7 @@ mod alter_table;
 mod compile;
 mod connection;
 mod dispatch;
+mod explain;
 mod normalize;
 mod results;
 mod run_ddl;

@@ -26,7 +26,8 @@
 //! and SQLite DDL generator), `rewrite` (DML translation), `functions` (MySQL
 //! functions and the ts_ci collation), `conn` (connection, raw statements,
 //! cache), `exec` (the EngineSession: transactions, locks, results, DDL
-//! execution), `show` (SHOW, DESCRIBE, information_schema), `errors` (error
+//! execution), `show` (SHOW, DESCRIBE, information_schema), `explain` (EXPLAIN of
+//! a statement: SQLite's query plan as MariaDB's table), `errors` (error
 //! mapping), `sync` (writer lock, group commit), `vfs` (SQLite's file layer
 //! with a lock-free shared-memory barrier). The token cursor the parsers walk, the lexer,
 //! LIKE and the date-text and civil-date rules are turnstile-sqltext's.
@@ -37,6 +38,7 @@ mod cte;
 pub mod ddl;
 mod errors;
 mod exec;
+mod explain;
 pub mod functions;
 mod mysql_user;
 pub mod rewrite;

@@ -1,7 +1,9 @@
 //! Routing a statement to the code that runs it, by its first word (read
-//! without allocating); and PREPARE and COM_FIELD_LIST, which describe what a
+//! without allocating; EXPLAIN and DESCRIBE of a statement apart from
+//! those of a table); and PREPARE and COM_FIELD_LIST, which describe what a
 //! statement or a table returns (a prepared DML statement is compiled, not run).
 
+use super::explain;
 use super::results::column_meta;
 use super::SqliteSession;
 use crate::rewrite::Kind;
@@ -32,7 +34,11 @@ impl SqliteSession {
             b"INSERT" | b"REPLACE" => self.dml(ctx, sql, params, sink, Kind::Insert),
             b"UPDATE" => self.dml(ctx, sql, params, sink, Kind::Update),
             b"DELETE" => self.dml(ctx, sql, params, sink, Kind::Delete),
-            b"SHOW" | b"DESCRIBE" | b"DESC" | b"EXPLAIN" => show::run(self, ctx.access, sql, sink),
+            b"DESCRIBE" | b"DESC" | b"EXPLAIN" => match explain::head_of(sql)? {
+                Some((head, _)) => self.explain(ctx, sql, sink, head),
+                None => show::run(self, ctx.access, sql, sink),
+            },
+            b"SHOW" => show::run(self, ctx.access, sql, sink),
             b"CREATE" | b"DROP" | b"ALTER" | b"RENAME" | b"TRUNCATE" => self.ddl(ctx, sql),
             b"SAVEPOINT" | b"RELEASE" | b"ROLLBACK" => self.savepoint(ctx, sql),
             b"LOCK" => {
@@ -50,6 +56,7 @@ impl SqliteSession {
                 }
                 Ok(Outcome::Done(Done::default()))
             }
+            b"ANALYZE" if crate::explain::analyzes_statement(sql) => Err(SqlError::unsupported("ANALYZE of a statement")),
             b"ANALYZE" | b"OPTIMIZE" | b"CHECK" | b"REPAIR" => self.maintenance(ctx.access, sql, sink),
             b"BEGIN" => {
                 self.begin(ctx, self.read_only)?;
@@ -81,6 +88,10 @@ impl SqliteSession {
             b"INSERT" | b"REPLACE" => Kind::Insert,
             b"UPDATE" => Kind::Update,
             b"DELETE" => Kind::Delete,
+            b"EXPLAIN" | b"DESCRIBE" | b"DESC" if explain::head_of(sql)?.is_some() => {
+                let (head, _) = explain::head_of(sql)?.expect("checked");
+                return self.explain_prepare(access, sql, head);
+            }
             _ => {
                 let params = turnstile_sqltext::lex::count_params(sql).map_err(|e| SqlError::syntax(&sql[e.at..]))?;
                 // What SHOW and DESCRIBE would refuse (no privilege, no such
