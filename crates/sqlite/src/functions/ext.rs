@@ -28,18 +28,18 @@ pub fn register(db: &Connection) -> rusqlite::Result<()> {
 
 // ---------------------------------------------------------------- JSON
 
-fn json_arg(ctx: &Context<'_>, i: usize) -> rusqlite::Result<Option<J>> {
+pub(super) fn json_arg(ctx: &Context<'_>, i: usize) -> rusqlite::Result<Option<J>> {
     let Some(s) = targ(ctx, i) else { return Ok(None) };
     serde_json::from_str(&s).map(Some).map_err(|_| user_err(format!("ts:3141:Invalid JSON text in argument {} to function.", i + 1)))
 }
 
 /// A MySQL JSON path (`$`, `.key`, `."key"`, `[n]`, `[*]` not supported) → steps.
-enum Step {
+pub(super) enum Step {
     Key(String),
     Index(usize),
 }
 
-fn parse_path(p: &str) -> rusqlite::Result<Vec<Step>> {
+pub(super) fn parse_path(p: &str) -> rusqlite::Result<Vec<Step>> {
     let bad = || user_err(format!("ts:3143:Invalid JSON path expression. The error is around character position 1 in '{}'.", p));
     let b = p.trim().as_bytes();
     if b.first() != Some(&b'$') {
@@ -73,7 +73,7 @@ fn parse_path(p: &str) -> rusqlite::Result<Vec<Step>> {
     Ok(steps)
 }
 
-fn at<'a>(doc: &'a J, steps: &[Step]) -> Option<&'a J> {
+pub(super) fn at<'a>(doc: &'a J, steps: &[Step]) -> Option<&'a J> {
     steps.iter().try_fold(doc, |v, s| match (s, v) {
         (Step::Key(k), J::Object(m)) => m.get(k),
         (Step::Index(n), J::Array(a)) => a.get(*n),
