@@ -1,7 +1,7 @@
 //! Functions MariaDB has and applications (and MariaDB's own test files)
 //! call: JSON_OVERLAPS, JSON_VALUE, JSON_EXISTS, JSON_MERGE(_PRESERVE),
 //! JSON_ARRAY_APPEND, JSON_ARRAY_INSERT, JSON_COMPACT, CHR, EXPORT_SET,
-//! CRC32C (and CRC32's two-argument form), RANDOM_BYTES.
+//! CRC32C (and CRC32's two-argument form), RANDOM_BYTES, ENCODE/DECODE.
 //!
 //! Each answers as MariaDB 10.11 does for NULL and bad arguments (read from
 //! it: tests/test_sql_mariadb_functions.py). JSON documents go through
@@ -269,6 +269,8 @@ fn strings(db: &Connection) -> rusqlite::Result<()> {
         Ok(Out::Bytes(be[skip..].to_vec()))
     })?;
     reg_bytes(db, "export_set", -1, export_set)?;
+    reg_bytes(db, "encode", 2, |ctx| sql_crypt(ctx, true))?;
+    reg_bytes(db, "decode", 2, |ctx| sql_crypt(ctx, false))?;
     // Cryptographically random bytes (the kernel's); a length past 1024 is NULL.
     reg_bytes(db, "random_bytes", 1, |ctx| {
         let Some(n) = int(&ctx.get_raw(0)) else { return Ok(Out::Val(SV::Null)) };
@@ -280,6 +282,71 @@ fn strings(db: &Connection) -> rusqlite::Result<()> {
         Ok(bytes_or_null(Some(buf)))
     })?;
     Ok(())
+}
+
+/// MySQL's old password hash (`hash_password`), the seeds of ENCODE's generator.
+fn old_password_hash(key: &[u8]) -> (u64, u64) {
+    let (mut nr, mut add, mut nr2) = (1_345_345_333u64, 7u64, 0x1234_5671u64);
+    for &b in key.iter().filter(|b| **b != b' ' && **b != b'\t') {
+        let tmp = u64::from(b);
+        nr ^= ((nr & 63).wrapping_add(add)).wrapping_mul(tmp).wrapping_add(nr << 8);
+        nr2 = nr2.wrapping_add((nr2 << 8) ^ nr);
+        add = add.wrapping_add(tmp);
+    }
+    (nr & ((1 << 31) - 1), nr2 & ((1 << 31) - 1))
+}
+
+/// MySQL's `my_rnd` generator.
+struct OldRnd {
+    seed1: u64,
+    seed2: u64,
+}
+
+impl OldRnd {
+    const MAX: u64 = 0x3FFF_FFFF;
+    fn new(seeds: (u64, u64)) -> OldRnd {
+        OldRnd { seed1: seeds.0 % Self::MAX, seed2: seeds.1 % Self::MAX }
+    }
+    /// The next value times 255, truncated (as `SQL_CRYPT` uses it).
+    fn next_255(&mut self) -> u32 {
+        self.seed1 = (self.seed1 * 3 + self.seed2) % Self::MAX;
+        self.seed2 = (self.seed1 + self.seed2 + 33) % Self::MAX;
+        (self.seed1 as f64 / Self::MAX as f64 * 255.0) as u32
+    }
+}
+
+/// ENCODE(s, key) / DECODE(s, key): MariaDB's `SQL_CRYPT`, byte for byte
+/// (a substitution table shuffled by the key's generator, then a running
+/// XOR). A binary string; NULL when either argument is.
+fn sql_crypt(ctx: &rusqlite::functions::Context<'_>, encode: bool) -> rusqlite::Result<Out> {
+    let (Some(s), Some(key)) = (barg(ctx, 0), barg(ctx, 1)) else { return Ok(Out::Val(SV::Null)) };
+    let mut rnd = OldRnd::new(old_password_hash(&key));
+    let mut decode_buf: [u8; 256] = std::array::from_fn(|i| i as u8);
+    for i in 0..256 {
+        let idx = rnd.next_255() as usize;
+        decode_buf.swap(idx, i);
+    }
+    let mut encode_buf = [0u8; 256];
+    for (i, d) in decode_buf.iter().enumerate() {
+        encode_buf[*d as usize] = i as u8;
+    }
+    let mut shift = 0u32;
+    let out = s
+        .iter()
+        .map(|&b| {
+            shift ^= rnd.next_255();
+            if encode {
+                let c = encode_buf[b as usize] ^ shift as u8;
+                shift ^= u32::from(b);
+                c
+            } else {
+                let c = decode_buf[((u32::from(b) ^ shift) & 0xff) as usize];
+                shift ^= u32::from(c);
+                c
+            }
+        })
+        .collect();
+    Ok(Out::Bytes(out))
 }
 
 /// EXPORT_SET(bits, on, off[, separator[, number_of_bits]]).
