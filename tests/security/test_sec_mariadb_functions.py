@@ -29,6 +29,10 @@ CASES = [
     (f"JSON_MERGE({DEEP}, '1')", 3141),
     (f"JSON_ARRAY_APPEND({DEEP}, '$', 1)", 3141),
     (f"JSON_COMPACT({DEEP})", 3141),
+    (f"JSON_SEARCH({DEEP}, 'all', '%')", 3141),
+    # A LIKE pattern past SQLite's 50,000 bytes: 1235, as LIKE in a query (MariaDB: "$[0]"; deep: NULL).
+    ("JSON_SEARCH('[\"a\"]', 'one', REPEAT('%', 50001))", 1235),
+    ("JSON_SEARCH(CONCAT('[\"', REPEAT('a', 1000000), '\"]'), 'one', REPEAT('%a', 20))", '"$[0]"'),
     (f"JSON_VALUE({DEEP}, '$')", None),
     (f"JSON_EXISTS({DEEP}, '$')", None),
     # Paths: MariaDB NULL with warning 4042; Turnstile 3143 where a document is edited.

@@ -92,6 +92,7 @@ pub fn map(ext: c_int, msg: &str, original: &str, home: Option<&str>) -> SqlErro
                     1242 => SqlError::new(1242, "21000", "Subquery returns more than 1 row"),
                     1365 => SqlError::new(1365, "22012", col.to_string()),
                     1690 => SqlError::new(1690, "22003", col.to_string()),
+                    1235 => SqlError::new(1235, "42000", col.to_string()),
                     other => SqlError::new(other, "HY000", col.to_string()),
                 };
             }

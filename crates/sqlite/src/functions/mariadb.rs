@@ -1,6 +1,6 @@
 //! Functions MariaDB has and applications (and MariaDB's own test files)
 //! call: JSON_OVERLAPS, JSON_VALUE, JSON_EXISTS, JSON_MERGE(_PRESERVE),
-//! JSON_ARRAY_APPEND, JSON_ARRAY_INSERT, JSON_COMPACT, CHR, EXPORT_SET,
+//! JSON_ARRAY_APPEND, JSON_ARRAY_INSERT, JSON_COMPACT, JSON_SEARCH, CHR, EXPORT_SET,
 //! CRC32C (and CRC32's two-argument form), RANDOM_BYTES, ENCODE/DECODE.
 //!
 //! Each answers as MariaDB 10.11 does for NULL and bad arguments (read from
@@ -23,6 +23,9 @@ use turnstile_engine::limits::fits;
 
 /// RANDOM_BYTES' largest length (MariaDB's: more is NULL).
 const RANDOM_BYTES_MAX: i64 = 1024;
+/// The longest JSON_SEARCH pattern, in bytes: SQLite's limit for LIKE in a
+/// query (SQLITE_MAX_LIKE_PATTERN_LENGTH), with the same error (errors.rs).
+const LIKE_PATTERN_MAX: usize = 50_000;
 /// EXPORT_SET's bits: MySQL's 64 (a larger count is 64).
 const EXPORT_SET_BITS: i64 = 64;
 
@@ -218,7 +221,129 @@ fn json(db: &Connection) -> rusqlite::Result<()> {
     }
     reg(db, "json_array_append", -1, true, |ctx| array_edit(ctx, false, "json_array_append"))?;
     reg(db, "json_array_insert", -1, true, |ctx| array_edit(ctx, true, "json_array_insert"))?;
+    reg(db, "json_search", -1, true, json_search)?;
     reg(db, "json_compact", 1, true, |ctx| Ok(json_arg(ctx, 0)?.map_or(SV::Null, |v| SV::Text(v.to_string()))))
+}
+
+/// A LIKE pattern with escape character `esc` in the backslash form
+/// `turnstile_sqltext::like` reads.
+fn backslash_pattern(pat: &str, esc: char) -> String {
+    let mut out = String::with_capacity(pat.len());
+    let mut chars = pat.chars();
+    while let Some(c) = chars.next() {
+        if c == esc {
+            out.push('\\');
+            if let Some(n) = chars.next() {
+                out.push(n);
+            }
+        } else if c == '\\' {
+            out.push_str("\\\\");
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// A step of the path being searched (`search`).
+enum At<'a> {
+    Key(&'a str),
+    Index(usize),
+}
+
+/// Is the path `at` under one of `starts` (no starts: the whole document)?
+fn under(at: &[At<'_>], starts: &[Vec<Step>]) -> bool {
+    starts.is_empty()
+        || starts.iter().any(|s| {
+            s.len() <= at.len()
+                && s.iter().zip(at).all(|(a, b)| match (a, b) {
+                    (Step::Key(k), At::Key(j)) => k == j,
+                    (Step::Index(n), At::Index(m)) => n == m,
+                    _ => false,
+                })
+        })
+}
+
+/// The search of `json_search`: in document order, the paths (MariaDB's
+/// spelling: `$[0]`, `$.a b`) of the strings and numbers under `v` that
+/// match `pat` and lie under one of `starts`, appended to `found`; `all`
+/// false stops at the first.
+fn search<'a>(v: &'a J, at: &mut Vec<At<'a>>, pat: &str, starts: &[Vec<Step>], all: bool, found: &mut Vec<String>) {
+    if !all && !found.is_empty() {
+        return;
+    }
+    let matched = match v {
+        J::String(s) => turnstile_sqltext::like::like(s, pat, true),
+        J::Number(n) => turnstile_sqltext::like::like(&n.to_string(), pat, true),
+        J::Array(a) => {
+            for (i, x) in a.iter().enumerate() {
+                at.push(At::Index(i));
+                search(x, at, pat, starts, all, found);
+                at.pop();
+            }
+            false
+        }
+        J::Object(m) => {
+            for (k, x) in m {
+                at.push(At::Key(k));
+                search(x, at, pat, starts, all, found);
+                at.pop();
+            }
+            false
+        }
+        _ => false,
+    };
+    if matched && under(at, starts) {
+        let mut path = String::from("$");
+        for s in at.iter() {
+            match s {
+                At::Key(k) => path.push_str(&format!(".{}", k)),
+                At::Index(n) => path.push_str(&format!("[{}]", n)),
+            }
+        }
+        found.push(path);
+    }
+}
+
+/// JSON_SEARCH(doc, 'one'|'all', pattern[, escape[, path ...]]): where the
+/// document's strings match the LIKE pattern (case-insensitive, as
+/// MariaDB's default collation): one path as a JSON string, several as an
+/// array, none NULL. A mode other than one/all is NULL (MariaDB); an
+/// escape of more than one character 1210.
+fn json_search(ctx: &rusqlite::functions::Context<'_>) -> rusqlite::Result<SV> {
+    need(ctx, 3, "json_search")?;
+    let (Some(doc), Some(mode), Some(pat)) = (json_arg(ctx, 0)?, targ(ctx, 1), targ(ctx, 2)) else { return Ok(SV::Null) };
+    let all = match mode.to_ascii_lowercase().as_str() {
+        "one" => false,
+        "all" => true,
+        _ => return Ok(SV::Null),
+    };
+    let esc = match ctx.len() > 3 {
+        true => targ(ctx, 3).unwrap_or_default(),
+        false => String::new(),
+    };
+    let mut esc_chars = esc.chars();
+    let esc = match (esc_chars.next(), esc_chars.next()) {
+        (None, _) => '\\',
+        (Some(c), None) => c,
+        _ => return Err(user_err("ts:1210:Incorrect arguments to ESCAPE".into())),
+    };
+    if pat.len() > LIKE_PATTERN_MAX {
+        return Err(user_err("ts:1235:This version of MySQL doesn't yet support 'LIKE patterns longer than 50,000 characters'".into()));
+    }
+    let pat = backslash_pattern(&pat, esc);
+    let mut starts = Vec::new();
+    for i in 4..ctx.len() {
+        let Some(p) = targ(ctx, i) else { return Ok(SV::Null) };
+        starts.push(parse_path(&p)?);
+    }
+    let mut found = Vec::new();
+    search(&doc, &mut Vec::new(), &pat, &starts, all, &mut found);
+    Ok(match found.len() {
+        0 => SV::Null,
+        1 => SV::Text(J::String(found.remove(0)).to_string()),
+        _ => doc_out(&J::Array(found.into_iter().map(J::String).collect())),
+    })
 }
 
 // ---------------------------------------------------------------- strings
