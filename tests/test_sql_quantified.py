@@ -4,8 +4,7 @@ over no rows is TRUE, ANY over no rows FALSE; a NULL in the set or on the
 left gives NULL where nothing else decides), row operands with = ANY and
 <> ALL, in WHERE, HAVING, the select list and nested. Every expected value
 below was read from MariaDB 10.11 for the same statements on the same
-tables (values compared as text: Turnstile types a column whose first value
-is NULL as VARCHAR, docs/compatibility.md).
+tables (values compared as text).
 """
 
 from __future__ import annotations
