@@ -16,8 +16,23 @@
 use turnstile_sqltext::lex::{self, Tok, Token};
 
 /// Functions whose result is always a binary string.
-const BYTE_FUNCTIONS: &[&str] =
-    &["UNHEX", "FROM_BASE64", "AES_ENCRYPT", "AES_DECRYPT", "DES_ENCRYPT", "DES_DECRYPT", "COMPRESS", "UNCOMPRESS", "RANDOM_BYTES", "INET6_ATON", "WEIGHT_STRING", "ST_ASBINARY", "ST_ASWKB"];
+const BYTE_FUNCTIONS: &[&str] = &[
+    "UNHEX",
+    "FROM_BASE64",
+    "AES_ENCRYPT",
+    "AES_DECRYPT",
+    "DES_ENCRYPT",
+    "DES_DECRYPT",
+    "COMPRESS",
+    "UNCOMPRESS",
+    "RANDOM_BYTES",
+    "ENCODE",
+    "DECODE",
+    "INET6_ATON",
+    "WEIGHT_STRING",
+    "ST_ASBINARY",
+    "ST_ASWKB",
+];
 
 /// String functions whose result is binary when one of their string
 /// arguments is.

@@ -92,6 +92,7 @@ pub fn map(ext: c_int, msg: &str, original: &str, home: Option<&str>) -> SqlErro
                     1242 => SqlError::new(1242, "21000", "Subquery returns more than 1 row"),
                     1365 => SqlError::new(1365, "22012", col.to_string()),
                     1690 => SqlError::new(1690, "22003", col.to_string()),
+                    1235 => SqlError::new(1235, "42000", col.to_string()),
                     other => SqlError::new(other, "HY000", col.to_string()),
                 };
             }
@@ -202,7 +203,8 @@ pub fn map(ext: c_int, msg: &str, original: &str, home: Option<&str>) -> SqlErro
             if msg.contains("misuse of aggregate") {
                 return SqlError::new(1111, "HY000", "Invalid use of group function");
             }
-            if msg.contains("sub-select returns") || msg.contains("row value misused") {
+            // A quantified comparison's subquery of several columns (rewrite/quantified.rs).
+            if msg.contains("sub-select returns") || msg.contains("row value misused") || msg.starts_with("table ts_q has") {
                 return SqlError::new(1241, "21000", "Operand should contain 1 column(s)");
             }
             if msg.contains("SELECTs to the left and right of UNION do not have the same number") {

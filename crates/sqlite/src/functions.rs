@@ -37,6 +37,7 @@ mod charset;
 mod decimal;
 mod ext;
 mod fit;
+mod mariadb;
 mod temporal;
 mod unsigned;
 
@@ -903,6 +904,7 @@ pub fn register(db: &Connection, counters: Arc<Counters>, home: Option<String>) 
         }))
     })?;
     ext::register(db)?;
+    mariadb::register(db)?;
     temporal::register(db)?;
     bit::register(db)?;
     charset::register(db)?;

@@ -125,7 +125,7 @@ fn count(ctx: &Context<'_>, i: usize) -> Option<usize> {
     int(&ctx.get_raw(i)).map(|n| usize::try_from(n.max(0)).unwrap_or(usize::MAX))
 }
 
-fn bytes_or_null(b: Option<Vec<u8>>) -> Out {
+pub fn bytes_or_null(b: Option<Vec<u8>>) -> Out {
     match b {
         Some(b) if fits(b.len()) => Out::Bytes(b),
         _ => Out::Val(SV::Null),

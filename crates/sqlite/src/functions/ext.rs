@@ -28,18 +28,18 @@ pub fn register(db: &Connection) -> rusqlite::Result<()> {
 
 // ---------------------------------------------------------------- JSON
 
-fn json_arg(ctx: &Context<'_>, i: usize) -> rusqlite::Result<Option<J>> {
+pub(super) fn json_arg(ctx: &Context<'_>, i: usize) -> rusqlite::Result<Option<J>> {
     let Some(s) = targ(ctx, i) else { return Ok(None) };
     serde_json::from_str(&s).map(Some).map_err(|_| user_err(format!("ts:3141:Invalid JSON text in argument {} to function.", i + 1)))
 }
 
 /// A MySQL JSON path (`$`, `.key`, `."key"`, `[n]`, `[*]` not supported) → steps.
-enum Step {
+pub(super) enum Step {
     Key(String),
     Index(usize),
 }
 
-fn parse_path(p: &str) -> rusqlite::Result<Vec<Step>> {
+pub(super) fn parse_path(p: &str) -> rusqlite::Result<Vec<Step>> {
     let bad = || user_err(format!("ts:3143:Invalid JSON path expression. The error is around character position 1 in '{}'.", p));
     let b = p.trim().as_bytes();
     if b.first() != Some(&b'$') {
@@ -73,7 +73,7 @@ fn parse_path(p: &str) -> rusqlite::Result<Vec<Step>> {
     Ok(steps)
 }
 
-fn at<'a>(doc: &'a J, steps: &[Step]) -> Option<&'a J> {
+pub(super) fn at<'a>(doc: &'a J, steps: &[Step]) -> Option<&'a J> {
     steps.iter().try_fold(doc, |v, s| match (s, v) {
         (Step::Key(k), J::Object(m)) => m.get(k),
         (Step::Index(n), J::Array(a)) => a.get(*n),
@@ -924,6 +924,37 @@ impl Aggregate<Option<super::Out>, super::Out> for One {
     }
 }
 
+/// `ts_any(c)` / `ts_all(c)`: a quantified comparison's answer from its
+/// comparisons with each row (rewrite/quantified.rs). ANY: TRUE when one is
+/// TRUE, else NULL when one is NULL, else FALSE (no rows: FALSE); ALL: FALSE
+/// when one is FALSE, else NULL when one is NULL, else TRUE (no rows: TRUE).
+/// The state: (a deciding comparison seen, a NULL seen).
+struct Quantified {
+    all: bool,
+}
+
+impl Aggregate<(bool, bool), Option<i64>> for Quantified {
+    fn init(&self, _: &mut Context<'_>) -> rusqlite::Result<(bool, bool)> {
+        Ok((false, false))
+    }
+    fn step(&self, ctx: &mut Context<'_>, acc: &mut (bool, bool)) -> rusqlite::Result<()> {
+        match ctx.get_raw(0) {
+            ValueRef::Null => acc.1 = true,
+            // The deciding answer: TRUE for ANY, FALSE for ALL.
+            v => acc.0 |= (v.as_f64().map(|f| f != 0.0).or_else(|_| v.as_i64().map(|i| i != 0)).unwrap_or(false)) != self.all,
+        }
+        Ok(())
+    }
+    fn finalize(&self, _: &mut Context<'_>, acc: Option<(bool, bool)>) -> rusqlite::Result<Option<i64>> {
+        let (decided, null) = acc.unwrap_or((false, false));
+        Ok(match (decided, null) {
+            (true, _) => Some(i64::from(!self.all)),
+            (false, true) => None,
+            (false, false) => Some(i64::from(self.all)),
+        })
+    }
+}
+
 fn aggregates(db: &Connection) -> rusqlite::Result<()> {
     let flags = FunctionFlags::SQLITE_UTF8 | FunctionFlags::SQLITE_DETERMINISTIC;
     for (name, sample, sqrt) in
@@ -933,6 +964,8 @@ fn aggregates(db: &Connection) -> rusqlite::Result<()> {
     }
     db.create_aggregate_function("ts_group_concat_distinct", 2, flags, ConcatDistinct)?;
     db.create_aggregate_function("ts_one", 1, flags, One)?;
+    db.create_aggregate_function("ts_any", 1, flags, Quantified { all: false })?;
+    db.create_aggregate_function("ts_all", 1, flags, Quantified { all: true })?;
     db.create_aggregate_function("bit_and", 1, flags, Bits { op: |a, b| a & b, empty: u64::MAX })?;
     db.create_aggregate_function("bit_or", 1, flags, Bits { op: |a, b| a | b, empty: 0 })?;
     db.create_aggregate_function("bit_xor", 1, flags, Bits { op: |a, b| a ^ b, empty: 0 })

@@ -44,7 +44,8 @@
 //! `having` (HAVING without GROUP BY moved into WHERE), `insert` (INSERT and
 //! REPLACE forms), `upsert` (ON DUPLICATE KEY UPDATE), `update_delete` (UPDATE
 //! and DELETE, ORDER BY/LIMIT, the change test), `store` (values written to a
-//! column), `subquery` (scalar subqueries: 1242 past one row). Token-level translation: `translator` (the state, the output and
+//! column), `subquery` (scalar subqueries: 1242 past one row), `quantified`
+//! (`x op ANY|SOME|ALL (subquery)`). Token-level translation: `translator` (the state, the output and
 //! the token loop), which hands each word to `names` (identifiers, `db.table`,
 //! tables and CTEs named), `operators`, `clauses` (modifiers, hints and
 //! locking clauses dropped), `interval` (INTERVAL forms), `casts` (CAST,
@@ -66,6 +67,7 @@ mod names;
 mod nesting;
 mod operators;
 mod paren_union;
+mod quantified;
 mod select;
 mod store;
 mod subquery;

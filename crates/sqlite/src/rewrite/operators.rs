@@ -156,10 +156,12 @@ impl Translator<'_> {
     }
 
     /// The operator `op` at token `i`; returns the index of the next token.
-    pub(super) fn emit_operator(&mut self, i: usize, to: usize, op: &'static str) -> Result<usize, SqlError> {
+    /// `from`: the start of the range being copied.
+    pub(super) fn emit_operator(&mut self, from: usize, i: usize, to: usize, op: &'static str) -> Result<usize, SqlError> {
         let toks = self.toks;
         let t = &toks[i];
         match op {
+            "=" | "<>" | "!=" | "<" | ">" | "<=" | ">=" if self.quantifier_at(i + 1) => return self.quantified(from, i, to, op),
             "||" => self.push(t, "OR"),
             "&&" => self.push(t, "AND"),
             "!" => self.push(t, "NOT "),

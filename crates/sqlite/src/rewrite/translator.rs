@@ -235,7 +235,7 @@ impl<'a> Translator<'a> {
                 Tok::SysVar(..) | Tok::UserVar(_) => {
                     return Err(Self::unsupported("variables in this statement"));
                 }
-                Tok::Op(op) => self.emit_operator(i, to, op)?,
+                Tok::Op(op) => self.emit_operator(from, i, to, op)?,
             };
         }
         Ok(())
