@@ -113,3 +113,13 @@ def test_parenthesised_query_members(db):
     cur = conn.cursor()
     cur.execute("(SELECT a, b AS c FROM p) ORDER BY c + 1")
     assert [d[0] for d in cur.description] == ["a", "c"] and cur.fetchall() == ((3, 1), (1, 2), (2, 3))
+
+
+def test_row_constructor(db):
+    conn, _ = db
+    clients.query(conn, "CREATE TABLE r (a INT, b INT, c VARCHAR(5))")
+    clients.query(conn, "INSERT INTO r VALUES (1, 1, 'a'), (2, 2, 'b')")
+    assert clients.query(conn, "SELECT ROW(1, 1, 'a') IN (SELECT a, b, c FROM r)") == ((1,),)
+    assert clients.query(conn, "SELECT ROW(1, 2, 'a') IN (SELECT a, b, c FROM r)") == ((0,),)
+    assert clients.query(conn, "SELECT a FROM r WHERE ROW(a, b) = ROW(2, 2)") == ((2,),)
+    assert clients.query(conn, "SELECT a FROM r WHERE (a, b) IN (ROW(1, 1), ROW(3, 3))") == ((1,),)

@@ -1,6 +1,7 @@
 //! Clauses and modifiers SQLite has no use for or no syntax for, dropped:
 //! SELECT and DML modifiers (SQL_NO_CACHE, LOW_PRIORITY, ...), index hints,
-//! STRAIGHT_JOIN, DISTINCT after UNION / INTERSECT / EXCEPT, and the locking clauses FOR UPDATE / FOR SHARE / LOCK IN
+//! STRAIGHT_JOIN, DISTINCT after UNION / INTERSECT / EXCEPT, the word ROW of a row constructor,
+//! and the locking clauses FOR UPDATE / FOR SHARE / LOCK IN
 //! SHARE MODE (SQLite has one writer per file; FOR UPDATE only marks the
 //! statement as a writer, so it takes the writer lock first).
 
@@ -31,6 +32,8 @@ impl Translator<'_> {
             "USE" | "FORCE" | "IGNORE" if self.word_at(i + 1, "INDEX") || self.word_at(i + 1, "KEY") => WordStep::ResumeAt(self.index_hint_end(i, to)),
             "FOR" if self.word_at(i + 1, "UPDATE") || self.word_at(i + 1, "SHARE") => WordStep::ResumeAt(self.locking_clause_end(i, to)),
             "LOCK" if self.word_at(i + 1, "IN") && self.word_at(i + 2, "SHARE") && self.word_at(i + 3, "MODE") => WordStep::ResumeAt(i + 4),
+            // `ROW(1, 'a') IN (SELECT ...)`: the row constructor is SQLite's row value `(1, 'a')`.
+            "ROW" if self.op_at(i + 1, "(") && !(i > 0 && toks[i - 1].is_op(".")) => WordStep::ResumeAt(i + 1),
             // `UNION DISTINCT` is SQLite's UNION (so for INTERSECT and EXCEPT).
             "DISTINCT" if i > 0 && ["UNION", "INTERSECT", "EXCEPT"].iter().any(|k| toks[i - 1].is_kw(k)) => WordStep::ResumeAt(i + 1),
             _ => WordStep::NotMine,
