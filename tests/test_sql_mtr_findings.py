@@ -123,3 +123,15 @@ def test_row_constructor(db):
     assert clients.query(conn, "SELECT ROW(1, 2, 'a') IN (SELECT a, b, c FROM r)") == ((0,),)
     assert clients.query(conn, "SELECT a FROM r WHERE ROW(a, b) = ROW(2, 2)") == ((2,),)
     assert clients.query(conn, "SELECT a FROM r WHERE (a, b) IN (ROW(1, 1), ROW(3, 3))") == ((1,),)
+
+
+def test_set_a_user_variable_from_a_query(db):
+    conn, _ = db
+    clients.query(conn, "CREATE TABLE sv (id INT PRIMARY KEY, d DECIMAL(5,2))")
+    clients.query(conn, "INSERT INTO sv VALUES (1, 1.50), (5, 2.25)")
+    clients.query(conn, "SET @x = (SELECT MAX(id) FROM sv), @y = 2, @v := 1 + (SELECT MIN(id) FROM sv) * 2")
+    clients.query(conn, "SET @d = (SELECT SUM(d) FROM sv), @none = (SELECT id FROM sv WHERE id > 100)")
+    assert clients.query(conn, "SELECT @x, @y, @v, @d, @none") == ((5, 2, 3, pymysql.converters.Decimal("3.75"), None),)
+    with pytest.raises(pymysql.err.MySQLError) as ei:
+        clients.query(conn, "SET @w = (SELECT id FROM sv)")
+    assert ei.value.args[0] == 1242

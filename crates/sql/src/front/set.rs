@@ -77,7 +77,21 @@ fn set_one(call: &mut Call<'_, '_>, p: &mut Parser<'_>) -> Result<(), SqlError> 
     if !(p.eat_op("=") || p.eat_op(":=")) {
         return Err(p.error().into());
     }
-    let e = p.expr()?;
+    let value_at = p.pos;
+    let e = match p.expr() {
+        Ok(e) => e,
+        // `SET @x = (SELECT MAX(id) FROM t)`: a query the front cannot evaluate, for the engine.
+        Err(_) if matches!(target, Target::UserVar(_)) && reads_a_table(&p.toks[value_at..]) && call.engine.evaluates_expressions() => {
+            let Target::UserVar(name) = target else { unreachable!("matched above") };
+            let end = assignment_end(p.toks, value_at);
+            let text = &p.sql[p.toks[value_at].start..p.toks[end - 1].end];
+            let v = value_of_query(call, text)?;
+            call.sess.user_vars.insert(name, v);
+            p.pos = end;
+            return Ok(());
+        }
+        Err(e) => return Err(e.into()),
+    };
     match target {
         Target::UserVar(name) => {
             let v = expr::eval(&e, &mut SessionEnv { call, words_are_values: false })?;
@@ -105,6 +119,61 @@ fn set_one(call: &mut Call<'_, '_>, p: &mut Parser<'_>) -> Result<(), SqlError> 
             };
             assign(call, def, scope.as_deref(), v)
         }
+    }
+}
+
+/// Does the value (tokens from its start) hold a subquery that reads a table (`FROM` in parentheses)?
+fn reads_a_table(toks: &[Token]) -> bool {
+    let mut depth = 0usize;
+    for t in toks {
+        if t.is_op("(") {
+            depth += 1;
+        } else if t.is_op(")") {
+            depth = depth.saturating_sub(1);
+        } else if depth == 0 && t.is_op(",") {
+            return false;
+        } else if depth > 0 && t.is_kw("FROM") {
+            return true;
+        }
+    }
+    false
+}
+
+/// The index after the value that starts at `from`: the next `,` or `;` outside parentheses, or the end.
+fn assignment_end(toks: &[Token], from: usize) -> usize {
+    let mut depth = 0usize;
+    for (k, t) in toks.iter().enumerate().skip(from) {
+        if t.is_op("(") {
+            depth += 1;
+        } else if t.is_op(")") {
+            depth = depth.saturating_sub(1);
+        } else if depth == 0 && (t.is_op(",") || t.is_op(";")) {
+            return k;
+        }
+    }
+    toks.len()
+}
+
+/// The value of expression `text` evaluated by the engine as `SELECT text` (its privileges
+/// checked as that SELECT's): the first column of its one row.
+fn value_of_query(call: &mut Call<'_, '_>, text: &str) -> Result<Value, SqlError> {
+    let mut sink = FirstValue(None);
+    super::engine::engine_statement(call, &format!("SELECT {}", text), &mut sink)?;
+    Ok(sink.0.unwrap_or(Value::Null))
+}
+
+/// A sink that keeps the first value of the first row.
+struct FirstValue(Option<Value>);
+
+impl turnstile_engine::RowSink for FirstValue {
+    fn columns(&mut self, _: &[turnstile_engine::Column]) -> Result<(), SqlError> {
+        Ok(())
+    }
+    fn row(&mut self, row: &[Value]) -> Result<(), SqlError> {
+        if self.0.is_none() {
+            self.0 = Some(row.first().cloned().unwrap_or(Value::Null));
+        }
+        Ok(())
     }
 }
 
