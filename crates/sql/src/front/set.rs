@@ -90,7 +90,7 @@ fn set_one(call: &mut Call<'_, '_>, p: &mut Parser<'_>) -> Result<(), SqlError> 
             p.pos = end;
             return Ok(());
         }
-        Err(e) => return Err(e.into()),
+        Err(e) => return Err(e),
     };
     match target {
         Target::UserVar(name) => {
