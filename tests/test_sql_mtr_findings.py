@@ -135,3 +135,16 @@ def test_set_a_user_variable_from_a_query(db):
     with pytest.raises(pymysql.err.MySQLError) as ei:
         clients.query(conn, "SET @w = (SELECT id FROM sv)")
     assert ei.value.args[0] == 1242
+
+
+def test_update_set_default(db):
+    conn, _ = db
+    clients.query(conn, "CREATE TABLE ud (id INT PRIMARY KEY, a INT DEFAULT 7, b VARCHAR(5) NOT NULL, d DECIMAL(5,2) DEFAULT 1.5, n INT)")
+    clients.query(conn, "INSERT INTO ud VALUES (1, 1, 'x', 9, 3), (2, 2, 'y', 8, 4)")
+    assert conn.cursor().execute("UPDATE ud SET a = DEFAULT, d = DEFAULT, n = DEFAULT WHERE id = 1") == 1
+    assert clients.query(conn, "SELECT a, b, d, n FROM ud WHERE id = 1") == ((7, "x", pymysql.converters.Decimal("1.50"), None),)
+    # A NOT NULL column without a default (MariaDB's strict answer: 1364).
+    with pytest.raises(pymysql.err.MySQLError) as ei:
+        clients.query(conn, "UPDATE ud SET b = DEFAULT WHERE id = 2")
+    assert ei.value.args[0] == 1364
+    assert clients.query(conn, "SELECT b FROM ud WHERE id = 2") == (("y",),)

@@ -228,14 +228,29 @@ impl Translator<'_> {
         for (col, s, e) in assigns {
             self.emit(at, *s)?;
             let from = self.out.len();
-            match def.and_then(|d| d.column(col)) {
-                Some(cd) if e > s => self.emit_store(*s, *e, Some(cd))?,
-                _ => self.emit(*s, *e)?,
-            }
+            self.emit_set_value(*s, *e, def.and_then(|d| d.column(col)))?;
             values.push((col.clone(), self.out[from..].trim().to_string()));
             at = *e;
         }
         Ok((at, values))
+    }
+
+    /// One SET value, tokens [s, e), for column `cd`: `DEFAULT` as the column's default, anything
+    /// else through `emit_store`.
+    fn emit_set_value(&mut self, s: usize, e: usize, cd: Option<&crate::schema::ColumnDef>) -> Result<(), SqlError> {
+        match cd {
+            Some(cd) if e == s + 1 && self.toks[s].is_kw("DEFAULT") => {
+                if cd.default.is_none() && !cd.nullable && !cd.auto_increment && !self.lenient {
+                    // MariaDB's strict answer; a lenient write takes the type's zero.
+                    return Err(SqlError::new(1364, "HY000", format!("Field '{}' doesn't have a default value", cd.name)));
+                }
+                self.raw(" ");
+                self.raw(&crate::ddl::implicit_default(cd));
+                Ok(())
+            }
+            Some(cd) if e > s => self.emit_store(s, e, Some(cd)),
+            _ => self.emit(s, e),
+        }
     }
 
     /// The SET values translated once more, raising what they raise (the
@@ -246,10 +261,7 @@ impl Translator<'_> {
         for (col, s, e) in assigns {
             let from = self.out.len();
             self.last_end = None;
-            match def.and_then(|d| d.column(col)) {
-                Some(cd) if e > s => self.emit_store(*s, *e, Some(cd))?,
-                _ => self.emit(*s, *e)?,
-            }
+            self.emit_set_value(*s, *e, def.and_then(|d| d.column(col)))?;
             values.push((col.clone(), self.out[from..].trim().to_string()));
             self.out.truncate(from);
         }
