@@ -8,6 +8,8 @@ values were read from MariaDB 10.11 for the same statements.
 
 from __future__ import annotations
 
+import datetime
+
 import pymysql
 import pytest
 
@@ -148,3 +150,14 @@ def test_update_set_default(db):
         clients.query(conn, "UPDATE ud SET b = DEFAULT WHERE id = 2")
     assert ei.value.args[0] == 1364
     assert clients.query(conn, "SELECT b FROM ud WHERE id = 2") == (("y",),)
+
+
+def test_typed_temporal_literals(db):
+    conn, _ = db
+    clients.query(conn, "CREATE TABLE tl (d DATE, t DATETIME)")
+    clients.query(conn, "INSERT INTO tl VALUES (DATE '2024-01-02', TIMESTAMP '2024-01-02 03:04:05')")
+    cur = conn.cursor()
+    cur.execute("SELECT DATE '2024-01-02', TIME '10:00:00', TIMESTAMP '2024-01-02 03:04:05'")
+    assert [f.type_code for f in cur._result.fields] == [10, 11, 12]  # DATE, TIME, DATETIME, as MariaDB
+    assert cur.fetchall() == ((datetime.date(2024, 1, 2), datetime.timedelta(hours=10), datetime.datetime(2024, 1, 2, 3, 4, 5)),)
+    assert clients.query(conn, "SELECT COUNT(*) FROM tl WHERE d = DATE '2024-01-02' AND t < TIMESTAMP '2025-01-01 00:00:00'") == ((1,),)

@@ -5,6 +5,7 @@
 //! Most tokens are copied unchanged, keeping the original spacing so that
 //! SQLite names expression columns as MySQL would. What is patched:
 //! - quoting: "strings" → 'strings', backslash escapes resolved, `ids` → "ids";
+//! - typed_literals: DATE '...', TIME '...', TIMESTAMP '...' → CAST;
 //! - paren_union: parenthesised UNION / INTERSECT / EXCEPT members → derived tables;
 //! - operators: `||` → OR, `&&` → AND, `!` → NOT, `<=>` → IS, `/` → real
 //!   division (MySQL's 5/2 is 2.5), `DIV`, `MOD`, `->`/`->>`;
@@ -74,6 +75,7 @@ mod subquery;
 #[cfg(test)]
 mod test_support;
 mod translator;
+mod typed_literals;
 mod update_delete;
 mod upsert;
 
@@ -236,6 +238,10 @@ pub fn expression(e: &str) -> Result<String, SqlError> {
 pub fn rewrite(sql: &str, kind: Kind, resolver: &dyn Resolver) -> Result<Rewritten, SqlError> {
     let toks = lex::tokenize(sql).map_err(|e| SqlError::syntax(&sql[e.at..]))?;
     let toks = one_statement(sql, &toks)?;
+    if let Some(plain) = typed_literals::rewrite(sql, toks) {
+        // No typed literal is left: the recursion ends.
+        return rewrite(&plain, kind, resolver);
+    }
     if kind == Kind::Select {
         if let Some(plain) = paren_union::unwrap(sql, toks) {
             // Its members are derived tables now: no parenthesised member is left.

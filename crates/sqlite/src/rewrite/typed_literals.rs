@@ -1,0 +1,59 @@
+//! Typed temporal literals, `DATE '2024-01-02'`, `TIME '10:00'`, `TIMESTAMP
+//! '2024-01-02 03:04:05'` (standard SQL, and MySQL's): read as `CAST('...'
+//! AS DATE | TIME | DATETIME)`, so the value is normalised and described with
+//! its temporal type by the CAST translation. The text is rewritten before the
+//! translation, which then sees plain MySQL. One difference stays: a literal
+//! that is no valid date is NULL with the CAST's warning here, where MariaDB
+//! refuses the statement (ERR 1525).
+
+use turnstile_sqltext::lex::{Tok, Token};
+
+/// `sql` with each typed temporal literal as a CAST, or None when it has none.
+pub(super) fn rewrite(sql: &str, toks: &[Token]) -> Option<String> {
+    let mut out: Option<String> = None;
+    let mut at = 0;
+    for (k, pair) in toks.windows(2).enumerate() {
+        let (word, lit) = (&pair[0], &pair[1]);
+        let target = match () {
+            _ if word.is_kw("DATE") => "DATE",
+            _ if word.is_kw("TIME") => "TIME",
+            _ if word.is_kw("TIMESTAMP") => "DATETIME",
+            _ => continue,
+        };
+        // `t.date 'x'` is a column and an alias, not a literal.
+        if !matches!(lit.tok, Tok::Str(_)) || (k > 0 && toks[k - 1].is_op(".")) {
+            continue;
+        }
+        let o = out.get_or_insert_with(|| String::with_capacity(sql.len() + 32));
+        o.push_str(&sql[at..word.start]);
+        o.push_str("CAST(");
+        o.push_str(&sql[lit.start..lit.end]);
+        o.push_str(" AS ");
+        o.push_str(target);
+        o.push(')');
+        at = lit.end;
+    }
+    out.map(|mut o| {
+        o.push_str(&sql[at..]);
+        o
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::rewrite;
+    use turnstile_sqltext::lex::tokenize;
+
+    fn run(sql: &str) -> Option<String> {
+        rewrite(sql, &tokenize(sql).unwrap())
+    }
+
+    #[test]
+    fn literals_become_casts() {
+        assert_eq!(run("SELECT DATE '2024-01-02', time '10:00:00'").as_deref(), Some("SELECT CAST('2024-01-02' AS DATE), CAST('10:00:00' AS TIME)"));
+        assert_eq!(run("SELECT * FROM t WHERE d > TIMESTAMP '2024-01-02 03:04:05'").as_deref(), Some("SELECT * FROM t WHERE d > CAST('2024-01-02 03:04:05' AS DATETIME)"));
+        assert_eq!(run("SELECT date FROM t"), None);
+        assert_eq!(run("SELECT DATE(d) FROM t"), None);
+        assert_eq!(run("SELECT t.date 'x' FROM t"), None);
+    }
+}
