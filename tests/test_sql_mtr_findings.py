@@ -161,3 +161,12 @@ def test_typed_temporal_literals(db):
     assert [f.type_code for f in cur._result.fields] == [10, 11, 12]  # DATE, TIME, DATETIME, as MariaDB
     assert cur.fetchall() == ((datetime.date(2024, 1, 2), datetime.timedelta(hours=10), datetime.datetime(2024, 1, 2, 3, 4, 5)),)
     assert clients.query(conn, "SELECT COUNT(*) FROM tl WHERE d = DATE '2024-01-02' AND t < TIMESTAMP '2025-01-01 00:00:00'") == ((1,),)
+
+
+def test_interval_before_the_date(db):
+    conn, _ = db
+    clients.query(conn, "CREATE TABLE iv (d DATE)")
+    clients.query(conn, "INSERT INTO iv VALUES ('2024-01-31')")
+    # MariaDB: 2024-02-01, 2024-02-29, 2024-01-01 02:00:00.
+    got = clients.query(conn, "SELECT INTERVAL 1 DAY + d, INTERVAL 1 MONTH + d, INTERVAL 2 HOUR + '2024-01-01 00:00:00' FROM iv")
+    assert [str(v) for v in got[0]] == ["2024-02-01", "2024-02-29", "2024-01-01 02:00:00"]

@@ -6,6 +6,7 @@
 
 use super::translator::{Translator, WordAt, WordStep};
 use turnstile_engine::SqlError;
+use turnstile_sqltext::lex::Token;
 
 const INTERVAL_UNITS: &[&str] = &[
     "MICROSECOND",
@@ -165,5 +166,81 @@ impl Translator<'_> {
             }
         }
         Some(k)
+    }
+}
+
+/// `INTERVAL n unit + expr` (MySQL allows the interval on either side of `+`):
+/// the statement's text with each such sum as `(expr + INTERVAL n unit)`, which
+/// the translation reads; None when it has none. Rewritten before the
+/// translation, as the text of the client's statement.
+pub(super) fn interval_first(sql: &str, toks: &[Token]) -> Option<String> {
+    let mut out: Option<String> = None;
+    let mut at = 0;
+    let mut i = 0;
+    while i < toks.len() {
+        let Some((unit, plus, end)) = interval_then_plus(toks, i) else {
+            i += 1;
+            continue;
+        };
+        let o = out.get_or_insert_with(|| String::with_capacity(sql.len() + 16));
+        o.push_str(&sql[at..toks[i].start]);
+        o.push('(');
+        o.push_str(&sql[toks[plus + 1].start..toks[end - 1].end]);
+        o.push_str(" + ");
+        o.push_str(&sql[toks[i].start..toks[unit].end]);
+        o.push(')');
+        at = toks[end - 1].end;
+        i = end;
+    }
+    out.map(|mut o| {
+        o.push_str(&sql[at..]);
+        o
+    })
+}
+
+/// At token `i`, `INTERVAL e unit + operand`: (the unit's index, the `+`'s, the operand's end).
+fn interval_then_plus(toks: &[Token], i: usize) -> Option<(usize, usize, usize)> {
+    if !toks[i].is_kw("INTERVAL") || (i > 0 && (toks[i - 1].is_op("+") || toks[i - 1].is_op("-") || toks[i - 1].is_op("."))) {
+        return None;
+    }
+    let mut depth = 0usize;
+    let mut unit = None;
+    for (k, t) in toks.iter().enumerate().skip(i + 1) {
+        if t.is_op("(") {
+            depth += 1;
+        } else if t.is_op(")") {
+            depth = depth.checked_sub(1)?;
+        } else if depth == 0 && INTERVAL_UNITS.iter().any(|u| t.is_kw(u)) && k > i + 1 {
+            unit = Some(k);
+            break;
+        } else if depth == 0 && (t.is_op(",") || t.is_kw("FROM") || t.is_kw("WHERE")) {
+            return None;
+        }
+    }
+    let unit = unit?;
+    let plus = unit + 1;
+    if !toks.get(plus)?.is_op("+") {
+        return None;
+    }
+    let end = super::operators::operand_end(toks, plus + 1, toks.len());
+    (end > plus + 1).then_some((unit, plus, end))
+}
+
+#[cfg(test)]
+mod interval_first_tests {
+    use super::interval_first;
+    use turnstile_sqltext::lex::tokenize;
+
+    fn run(sql: &str) -> Option<String> {
+        interval_first(sql, &tokenize(sql).unwrap())
+    }
+
+    #[test]
+    fn the_interval_moves_after_the_date() {
+        assert_eq!(run("SELECT INTERVAL 1 DAY + d FROM t").as_deref(), Some("SELECT (d + INTERVAL 1 DAY) FROM t"));
+        assert_eq!(run("SELECT INTERVAL (1 + 2) HOUR + CAST('2024-01-01' AS DATE)").as_deref(), Some("SELECT (CAST('2024-01-01' AS DATE) + INTERVAL (1 + 2) HOUR)"));
+        assert_eq!(run("SELECT d + INTERVAL 1 DAY FROM t"), None);
+        assert_eq!(run("SELECT DATE_ADD(d, INTERVAL 1 DAY) FROM t"), None);
+        assert_eq!(run("SELECT INTERVAL(1, 2, 3)"), None);
     }
 }

@@ -238,6 +238,10 @@ pub fn expression(e: &str) -> Result<String, SqlError> {
 pub fn rewrite(sql: &str, kind: Kind, resolver: &dyn Resolver) -> Result<Rewritten, SqlError> {
     let toks = lex::tokenize(sql).map_err(|e| SqlError::syntax(&sql[e.at..]))?;
     let toks = one_statement(sql, &toks)?;
+    if let Some(plain) = interval::interval_first(sql, toks) {
+        // Every `INTERVAL ... +` is after its `+` now: the recursion ends.
+        return rewrite(&plain, kind, resolver);
+    }
     if let Some(plain) = typed_literals::rewrite(sql, toks) {
         // No typed literal is left: the recursion ends.
         return rewrite(&plain, kind, resolver);
