@@ -2,7 +2,8 @@
 //! DATE_ADD/DATE_SUB/ADDDATE/SUBDATE (`DATE_ADD(d, INTERVAL n unit)` →
 //! `date_add(d, n, 'UNIT')`), and date arithmetic (`x + INTERVAL n unit` →
 //! `date_add(x, (n), 'UNIT')`, which rewrites output already written: x
-//! comes before the INTERVAL). Any other INTERVAL is refused.
+//! comes before the INTERVAL). `INTERVAL n unit + x` is turned around in the
+//! statement's text first (`interval_first`). Any other INTERVAL is refused.
 
 use super::translator::{Translator, WordAt, WordStep};
 use turnstile_engine::SqlError;
