@@ -170,3 +170,12 @@ def test_interval_before_the_date(db):
     # MariaDB: 2024-02-01, 2024-02-29, 2024-01-01 02:00:00.
     got = clients.query(conn, "SELECT INTERVAL 1 DAY + d, INTERVAL 1 MONTH + d, INTERVAL 2 HOUR + '2024-01-01 00:00:00' FROM iv")
     assert [str(v) for v in got[0]] == ["2024-02-01", "2024-02-29", "2024-01-01 02:00:00"]
+
+
+def test_from_dual_inside_engine_statements(db):
+    conn, _ = db
+    clients.query(conn, "CREATE TABLE du (a INT)")
+    clients.query(conn, "INSERT INTO du SELECT 1 FROM DUAL WHERE NOT EXISTS (SELECT 1 FROM du)")
+    clients.query(conn, "INSERT INTO du SELECT 2 FROM DUAL WHERE NOT EXISTS (SELECT 1 FROM du)")
+    assert clients.query(conn, "SELECT a FROM du") == ((1,),)
+    assert clients.query(conn, "SELECT 1 FROM DUAL WHERE 1 INTERSECT SELECT a FROM du") == ((1,),)

@@ -41,6 +41,7 @@ def attacker(sql_server, uniq):
         "(SELECT COUNT(*) FROM {v}.secret)",
         "1 + (SELECT id FROM {v}.secret LIMIT 1)",
         "(SELECT 1 WHERE EXISTS (SELECT 1 FROM {v}.secret))",
+        "(SELECT 1 FROM DUAL WHERE EXISTS (SELECT 1 FROM {v}.secret))",
         "(SELECT s FROM (SELECT s FROM {v}.secret) d)",
     ],
 )

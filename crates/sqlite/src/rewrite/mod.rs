@@ -5,6 +5,7 @@
 //! Most tokens are copied unchanged, keeping the original spacing so that
 //! SQLite names expression columns as MySQL would. What is patched:
 //! - quoting: "strings" → 'strings', backslash escapes resolved, `ids` → "ids";
+//! - from_dual: `FROM DUAL` dropped (no table);
 //! - typed_literals: DATE '...', TIME '...', TIMESTAMP '...' → CAST;
 //! - paren_union: parenthesised UNION / INTERSECT / EXCEPT members → derived tables;
 //! - operators: `||` → OR, `&&` → AND, `!` → NOT, `<=>` → IS, `/` → real
@@ -59,6 +60,7 @@ mod clauses;
 mod column_names;
 mod decimal;
 mod exact_calls;
+mod from_dual;
 mod function_calls;
 mod having;
 mod insert;
@@ -238,6 +240,10 @@ pub fn expression(e: &str) -> Result<String, SqlError> {
 pub fn rewrite(sql: &str, kind: Kind, resolver: &dyn Resolver) -> Result<Rewritten, SqlError> {
     let toks = lex::tokenize(sql).map_err(|e| SqlError::syntax(&sql[e.at..]))?;
     let toks = one_statement(sql, &toks)?;
+    if let Some(plain) = from_dual::rewrite(sql, toks) {
+        // No bare FROM DUAL is left: the recursion ends.
+        return rewrite(&plain, kind, resolver);
+    }
     if let Some(plain) = interval::interval_first(sql, toks) {
         // Every `INTERVAL ... +` is after its `+` now: the recursion ends.
         return rewrite(&plain, kind, resolver);
