@@ -179,3 +179,14 @@ def test_from_dual_inside_engine_statements(db):
     clients.query(conn, "INSERT INTO du SELECT 2 FROM DUAL WHERE NOT EXISTS (SELECT 1 FROM du)")
     assert clients.query(conn, "SELECT a FROM du") == ((1,),)
     assert clients.query(conn, "SELECT 1 FROM DUAL WHERE 1 INTERSECT SELECT a FROM du") == ((1,),)
+
+
+def test_insert_returning(db):
+    conn, _ = db
+    clients.query(conn, "CREATE TABLE rt (id INT AUTO_INCREMENT PRIMARY KEY, a INT)")
+    # MariaDB 10.11's answers for the same statements.
+    assert clients.query(conn, "INSERT INTO rt (a) VALUES (1), (2) RETURNING id, a") == ((1, 1), (2, 2))
+    assert clients.query(conn, "INSERT INTO rt VALUES (5, 7) RETURNING *") == ((5, 7),)
+    assert clients.query(conn, "INSERT IGNORE INTO rt VALUES (5, 8) RETURNING id") == ()
+    assert clients.query(conn, "REPLACE INTO rt VALUES (5, 9) RETURNING a * 2 AS d") == ((18,),)
+    assert clients.query(conn, "DELETE FROM rt WHERE a = 2 RETURNING id") == ((2,),)

@@ -127,6 +127,12 @@ impl Translator<'_> {
         if cursor.eat_kw("ON") {
             self.on_duplicate_key_update(&mut cursor, def.as_deref(), &mut info)?;
         }
+        if cursor.is_kw("RETURNING") {
+            // MariaDB's INSERT ... RETURNING: SQLite's clause, in the same place.
+            self.raw(" ");
+            self.emit(cursor.pos, toks.len())?;
+            cursor.pos = toks.len();
+        }
         if !cursor.at_end() {
             return Err(cursor.error().into());
         }
