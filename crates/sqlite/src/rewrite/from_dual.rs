@@ -8,22 +8,15 @@ use turnstile_sqltext::lex::{Tok, Token};
 
 /// `sql` without its `FROM DUAL`s, or None when it has none.
 pub(super) fn rewrite(sql: &str, toks: &[Token]) -> Option<String> {
-    let mut out: Option<String> = None;
-    let mut at = 0;
+    let mut edits = Vec::new();
     for (k, pair) in toks.windows(2).enumerate() {
         let (from, dual) = (&pair[0], &pair[1]);
         let bare = matches!(&dual.tok, Tok::Word(w) if w.eq_ignore_ascii_case("DUAL"));
-        if !from.is_kw("FROM") || !bare || toks.get(k + 2).is_some_and(|t| t.is_op(".")) {
-            continue;
+        if from.is_kw("FROM") && bare && !toks.get(k + 2).is_some_and(|t| t.is_op(".")) {
+            edits.push((from.start, dual.end, String::new()));
         }
-        let o = out.get_or_insert_with(|| String::with_capacity(sql.len()));
-        o.push_str(&sql[at..from.start]);
-        at = dual.end;
     }
-    out.map(|mut o| {
-        o.push_str(&sql[at..]);
-        o
-    })
+    super::splice(sql, edits)
 }
 
 #[cfg(test)]

@@ -175,28 +175,18 @@ impl Translator<'_> {
 /// the translation reads; None when it has none. Rewritten before the
 /// translation, as the text of the client's statement.
 pub(super) fn interval_first(sql: &str, toks: &[Token]) -> Option<String> {
-    let mut out: Option<String> = None;
-    let mut at = 0;
+    let mut edits = Vec::new();
     let mut i = 0;
     while i < toks.len() {
         let Some((unit, plus, end)) = interval_then_plus(toks, i) else {
             i += 1;
             continue;
         };
-        let o = out.get_or_insert_with(|| String::with_capacity(sql.len() + 16));
-        o.push_str(&sql[at..toks[i].start]);
-        o.push('(');
-        o.push_str(&sql[toks[plus + 1].start..toks[end - 1].end]);
-        o.push_str(" + ");
-        o.push_str(&sql[toks[i].start..toks[unit].end]);
-        o.push(')');
-        at = toks[end - 1].end;
+        let operand = &sql[toks[plus + 1].start..toks[end - 1].end];
+        edits.push((toks[i].start, toks[end - 1].end, format!("({} + {})", operand, &sql[toks[i].start..toks[unit].end])));
         i = end;
     }
-    out.map(|mut o| {
-        o.push_str(&sql[at..]);
-        o
-    })
+    super::splice(sql, edits)
 }
 
 /// At token `i`, `INTERVAL e unit + operand`: (the unit's index, the `+`'s, the operand's end).

@@ -272,6 +272,25 @@ pub fn rewrite(sql: &str, kind: Kind, resolver: &dyn Resolver) -> Result<Rewritt
     translate_tokens(sql, toks, kind, resolver, (sql, toks))
 }
 
+/// `sql` with each byte range `start..end` of `edits` (in order, not overlapping) replaced by its
+/// text; None when there is no edit. The text-level passes (`from_dual`, `typed_literals`,
+/// `interval::interval_first`) describe their changes this way.
+fn splice(sql: &str, edits: Vec<(usize, usize, String)>) -> Option<String> {
+    if edits.is_empty() {
+        return None;
+    }
+    let mut out = String::with_capacity(sql.len() + 32);
+    let mut at = 0;
+    for (start, end, text) in edits {
+        debug_assert!(at <= start && start <= end, "edits in order, not overlapping");
+        out.push_str(&sql[at..start]);
+        out.push_str(&text);
+        at = end;
+    }
+    out.push_str(&sql[at..]);
+    Some(out)
+}
+
 /// `rewrite` without the DECIMAL pass (its output is translated here).
 fn translate(sql: &str, kind: Kind, resolver: &dyn Resolver) -> Result<Rewritten, SqlError> {
     let toks = lex::tokenize(sql).map_err(|e| SqlError::syntax(&sql[e.at..]))?;

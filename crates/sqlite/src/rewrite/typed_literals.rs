@@ -10,8 +10,7 @@ use turnstile_sqltext::lex::{Tok, Token};
 
 /// `sql` with each typed temporal literal as a CAST, or None when it has none.
 pub(super) fn rewrite(sql: &str, toks: &[Token]) -> Option<String> {
-    let mut out: Option<String> = None;
-    let mut at = 0;
+    let mut edits = Vec::new();
     for (k, pair) in toks.windows(2).enumerate() {
         let (word, lit) = (&pair[0], &pair[1]);
         let target = match () {
@@ -24,19 +23,9 @@ pub(super) fn rewrite(sql: &str, toks: &[Token]) -> Option<String> {
         if !matches!(lit.tok, Tok::Str(_)) || (k > 0 && toks[k - 1].is_op(".")) {
             continue;
         }
-        let o = out.get_or_insert_with(|| String::with_capacity(sql.len() + 32));
-        o.push_str(&sql[at..word.start]);
-        o.push_str("CAST(");
-        o.push_str(&sql[lit.start..lit.end]);
-        o.push_str(" AS ");
-        o.push_str(target);
-        o.push(')');
-        at = lit.end;
+        edits.push((word.start, lit.end, format!("CAST({} AS {})", &sql[lit.start..lit.end], target)));
     }
-    out.map(|mut o| {
-        o.push_str(&sql[at..]);
-        o
-    })
+    super::splice(sql, edits)
 }
 
 #[cfg(test)]
