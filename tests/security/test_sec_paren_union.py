@@ -15,27 +15,9 @@ from helpers import clients
 
 
 @pytest.fixture
-def two_dbs(sql_server, uniq):
-    v, h, user = uniq("puvic"), uniq("puhome"), uniq("puatt")
-    root = clients.root(sql_server)
-    for sql in [
-        f"CREATE DATABASE {v}",
-        f"CREATE DATABASE {h}",
-        f"CREATE TABLE {v}.secret (id INT PRIMARY KEY, s VARCHAR(20))",
-        f"INSERT INTO {v}.secret VALUES (1, 'top')",
-        f"CREATE TABLE {h}.t (id INT PRIMARY KEY)",
-        f"INSERT INTO {h}.t VALUES (1)",
-        f"CREATE USER '{user}'@'%' IDENTIFIED BY 'pw'",
-        f"GRANT ALL ON {h}.* TO '{user}'@'%'",
-    ]:
-        clients.query(root, sql)
-    att = clients.connect(sql_server, user, "pw", database=h)
-    yield root, att, v, h
-    att.close()
-    clients.query(root, f"DROP USER '{user}'@'%'")
-    clients.query(root, f"DROP DATABASE {v}")
-    clients.query(root, f"DROP DATABASE {h}")
-    root.close()
+def two_dbs(two_dbs_factory):
+    d = two_dbs_factory("pu", home=["CREATE TABLE t (id INT PRIMARY KEY)", "INSERT INTO t VALUES (1)"])
+    return d.root, d.att, d.victim, d.home
 
 
 @pytest.mark.parametrize(

@@ -13,25 +13,9 @@ from helpers import clients
 
 
 @pytest.fixture
-def attacker(sql_server, uniq):
-    v, h, user = uniq("ssvic"), uniq("sshome"), uniq("ssatt")
-    root = clients.root(sql_server)
-    for sql in [
-        f"CREATE DATABASE {v}",
-        f"CREATE DATABASE {h}",
-        f"CREATE TABLE {v}.secret (id INT PRIMARY KEY, s VARCHAR(20))",
-        f"INSERT INTO {v}.secret VALUES (1, 'top')",
-        f"CREATE USER '{user}'@'%' IDENTIFIED BY 'pw'",
-        f"GRANT ALL ON {h}.* TO '{user}'@'%'",
-    ]:
-        clients.query(root, sql)
-    att = clients.connect(sql_server, user, "pw", database=h)
-    yield att, v
-    att.close()
-    clients.query(root, f"DROP USER '{user}'@'%'")
-    clients.query(root, f"DROP DATABASE {v}")
-    clients.query(root, f"DROP DATABASE {h}")
-    root.close()
+def attacker(two_dbs_factory):
+    d = two_dbs_factory("ss")
+    return d.att, d.victim
 
 
 @pytest.mark.parametrize(

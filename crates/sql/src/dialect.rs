@@ -295,57 +295,23 @@ pub fn sql_prepared(call: &mut Call<'_, '_>, sql: &str, sink: &mut dyn RowSink) 
         if !word(2, "FROM") {
             return Err(SqlError::syntax(toks.get(2).map_or("", |t| &sql[t.start..])));
         }
-        let text = match toks.get(3).map(|t| &t.tok) {
-            Some(Tok::Str(s)) => String::from_utf8_lossy(s).into_owned(),
-            Some(Tok::UserVar(v)) => match call.sess.user_vars.get(v) {
-                Some(val) if !val.is_null() => String::from_utf8_lossy(&val.to_text().unwrap_or_default()).into_owned(),
-                _ => return Err(SqlError::syntax("NULL")),
-            },
-            _ => return Err(SqlError::syntax(toks.get(3).map_or("", |t| &sql[t.start..]))),
-        };
-        trailing(4)?;
-        let params = lex::count_params(&text).map_err(|e| SqlError::syntax(&text[e.at..]))?;
-        let first = scan::first_keyword(&text);
-        if first.is_empty() {
-            return Err(SqlError::empty_query());
-        }
-        // What no statement starts with is a syntax error now, not at EXECUTE (as MySQL).
-        if !crate::front::is_statement_keyword(&first) {
-            return Err(SqlError::syntax(text.trim_start()));
-        }
-        // PREPARE s FROM 'EXECUTE s' would run itself for ever (MySQL refuses
-        // these in a prepared statement, as here).
-        if matches!(first.as_str(), "PREPARE" | "EXECUTE" | "DEALLOCATE") || (first == "DROP" && lex::tokenize(&text).ok().and_then(|t| t.get(1).map(|t| t.is_kw("PREPARE"))).unwrap_or(false)) {
-            return Err(SqlError::new(1295, "HY000", "This command is not supported in the prepared statement protocol yet"));
-        }
-        if lex::split_statements(&text).len() > 1 {
-            return Err(SqlError::new(1295, "HY000", "This command is not supported in the prepared statement protocol yet"));
-        }
+        let end = toks.iter().rposition(|t| !t.is_op(";")).map_or(3, |i| i + 1);
+        let text = statement_text(call, sql, &toks[3.min(end)..end], toks.get(3))?;
+        let params = check_prepared_text(&text)?;
         if call.sess.sql_prepared.len() >= MAX_SQL_PREPARED && !call.sess.sql_prepared.contains_key(&name) {
             return Err(SqlError::new(1461, "42000", format!("Can't create more than max_prepared_stmt_count statements (current value: {})", MAX_SQL_PREPARED)));
         }
         call.sess.sql_prepared.insert(name, (text, params));
         return ok();
     }
+    if word(0, "EXECUTE") && word(1, "IMMEDIATE") {
+        return execute_immediate(call, sql, &toks, sink).map(Some);
+    }
     if word(0, "EXECUTE") {
         let name = name_at(1)?;
-        let mut args = Vec::new();
-        let mut i = 2;
-        if word(2, "USING") {
-            i = 3;
-            loop {
-                match toks.get(i).map(|t| &t.tok) {
-                    Some(Tok::UserVar(v)) => args.push(call.sess.user_vars.get(v).cloned().unwrap_or(Value::Null)),
-                    _ => return Err(SqlError::syntax(toks.get(i).map_or("", |t| &sql[t.start..]))),
-                }
-                i += 1;
-                if toks.get(i).is_some_and(|t| t.is_op(",")) {
-                    i += 1;
-                } else {
-                    break;
-                }
-            }
-        }
+        let end = toks.iter().rposition(|t| !t.is_op(";")).map_or(0, |i| i + 1);
+        let args = if word(2, "USING") { using_values(call, sql, &toks[3.min(end)..end])? } else { Vec::new() };
+        let i = if word(2, "USING") { end } else { 2 };
         trailing(i)?;
         let (text, params) = call.sess.sql_prepared.get(&name).cloned().ok_or_else(|| unknown_name(&name, "EXECUTE"))?;
         if params != args.len() {
@@ -363,6 +329,102 @@ pub fn sql_prepared(call: &mut Call<'_, '_>, sql: &str, sink: &mut dyn RowSink) 
         return ok();
     }
     Ok(None)
+}
+
+/// The text of a statement to prepare (PREPARE ... FROM, EXECUTE
+/// IMMEDIATE): a string, a user variable or any expression (as MariaDB); a
+/// NULL or a number is a syntax error near its value, as there.
+fn statement_text(call: &mut Call<'_, '_>, sql: &str, toks: &[lex::Token], first: Option<&lex::Token>) -> Result<String, SqlError> {
+    let (Some(a), Some(b)) = (toks.first(), toks.last()) else { return Err(SqlError::syntax(first.map_or("", |t| &sql[t.start..]))) };
+    match crate::front::value_of_expression(call, &sql[a.start..b.end])? {
+        Value::Null => Err(SqlError::syntax("NULL")),
+        Value::Bytes(b) => Ok(String::from_utf8_lossy(&b).into_owned()),
+        v => Err(SqlError::syntax(&String::from_utf8_lossy(&v.to_text().unwrap_or_default()))),
+    }
+}
+
+/// What PREPARE refuses in the text itself (as MySQL, at PREPARE, not at
+/// EXECUTE); the number of `?` placeholders when it is accepted.
+fn check_prepared_text(text: &str) -> Result<usize, SqlError> {
+    let params = lex::count_params(text).map_err(|e| SqlError::syntax(&text[e.at..]))?;
+    let first = scan::first_keyword(text);
+    if first.is_empty() {
+        return Err(SqlError::empty_query());
+    }
+    // What no statement starts with is a syntax error now, not at EXECUTE (as MySQL).
+    if !crate::front::is_statement_keyword(&first) {
+        return Err(SqlError::syntax(text.trim_start()));
+    }
+    // PREPARE s FROM 'EXECUTE s' would run itself for ever (MySQL refuses
+    // these in a prepared statement, as here).
+    if matches!(first.as_str(), "PREPARE" | "EXECUTE" | "DEALLOCATE") || (first == "DROP" && lex::tokenize(text).ok().and_then(|t| t.get(1).map(|t| t.is_kw("PREPARE"))).unwrap_or(false)) {
+        return Err(SqlError::new(1295, "HY000", "This command is not supported in the prepared statement protocol yet"));
+    }
+    // One statement: MariaDB reports the second as a syntax error.
+    if let Some(second) = lex::split_statements(text).get(1) {
+        return Err(SqlError::syntax(second.trim_start()));
+    }
+    Ok(params)
+}
+
+/// The values of EXECUTE's USING list (tokens after USING): each an
+/// expression (`@a`, `1`, `'x'`, `DEFAULT` as NULL); a subquery is error
+/// 1970, as in MariaDB.
+fn using_values(call: &mut Call<'_, '_>, sql: &str, toks: &[lex::Token]) -> Result<Vec<Value>, SqlError> {
+    let mut out = Vec::new();
+    for item in split_top_level(toks) {
+        let (Some(a), Some(b)) = (item.first(), item.last()) else { return Err(SqlError::syntax(toks.first().map_or("", |t| &sql[t.start..]))) };
+        if item.iter().any(|t| t.is_kw("SELECT")) {
+            return Err(SqlError::new(1970, "42000", "EXECUTE..USING does not support subqueries or stored functions"));
+        }
+        out.push(if item.len() == 1 && a.is_kw("DEFAULT") { Value::Null } else { crate::front::value_of_expression(call, &sql[a.start..b.end])? });
+    }
+    Ok(out)
+}
+
+/// Tokens split at top-level commas.
+fn split_top_level(toks: &[lex::Token]) -> Vec<&[lex::Token]> {
+    let mut out = Vec::new();
+    let (mut depth, mut from) = (0usize, 0usize);
+    for (i, t) in toks.iter().enumerate() {
+        if t.is_op("(") {
+            depth += 1;
+        } else if t.is_op(")") {
+            depth = depth.saturating_sub(1);
+        } else if depth == 0 && t.is_op(",") {
+            out.push(&toks[from..i]);
+            from = i + 1;
+        }
+    }
+    out.push(&toks[from..]);
+    out
+}
+
+/// EXECUTE IMMEDIATE text [USING v, ...] (MariaDB): PREPARE, EXECUTE and
+/// DEALLOCATE in one, under no name.
+fn execute_immediate(call: &mut Call<'_, '_>, sql: &str, toks: &[lex::Token], sink: &mut dyn RowSink) -> Result<Outcome, SqlError> {
+    let end = toks.iter().rposition(|t| !t.is_op(";")).map_or(2, |i| i + 1).max(2);
+    let mut depth = 0usize;
+    let using = (2..end).find(|&i| {
+        let t = &toks[i];
+        if t.is_op("(") {
+            depth += 1;
+        } else if t.is_op(")") {
+            depth = depth.saturating_sub(1);
+        }
+        depth == 0 && t.is_kw("USING")
+    });
+    let text = statement_text(call, sql, &toks[2..using.unwrap_or(end)], toks.get(2))?;
+    let params = check_prepared_text(&text)?;
+    let args = match using {
+        Some(u) => using_values(call, sql, &toks[u + 1..end])?,
+        None => Vec::new(),
+    };
+    if params != args.len() {
+        return Err(SqlError::wrong_arguments("EXECUTE"));
+    }
+    let mut inner = Call { sess: &mut *call.sess, engine: &mut *call.engine, ops: call.ops, ctx: call.ctx, params: &args };
+    front::execute(&mut inner, &text, sink)
 }
 
 fn unknown_name(name: &str, call: &str) -> SqlError {

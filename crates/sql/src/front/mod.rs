@@ -37,6 +37,7 @@ pub use database::use_database;
 pub use engine::{field_list, prepare};
 pub use select::describe_without_table;
 pub use session_env::read_sys_var;
+pub(crate) use set::value_of_expression;
 pub use set::{set_session_isolation, set_session_read_only};
 
 use crate::account_sql;

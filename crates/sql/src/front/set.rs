@@ -9,7 +9,7 @@ use crate::expr::{self, Expr, Parser};
 use crate::vars::{self, Scope};
 use crate::{privs, SessionState};
 use turnstile_engine::{EngineSession, Outcome, SqlError, Value};
-use turnstile_sqltext::lex::{Tok, Token};
+use turnstile_sqltext::lex::{self, Tok, Token};
 
 /// SET statements: variables, NAMES, CHARACTER SET, TRANSACTION.
 pub(super) fn set_statement(call: &mut Call<'_, '_>, sql: &str, toks: &[Token]) -> Result<Outcome, SqlError> {
@@ -152,6 +152,21 @@ fn assignment_end(toks: &[Token], from: usize) -> usize {
         }
     }
     toks.len()
+}
+
+/// The value of expression `text` as a statement's operand (EXECUTE
+/// IMMEDIATE's text and USING values, PREPARE ... FROM): evaluated here when
+/// the front's grammar covers it (literals, variables, CONCAT), otherwise by
+/// the engine as `SELECT text` (its privileges checked as that SELECT's).
+pub(crate) fn value_of_expression(call: &mut Call<'_, '_>, text: &str) -> Result<Value, SqlError> {
+    let toks = lex::tokenize(text).map_err(|e| SqlError::syntax(&text[e.at..]))?;
+    let mut p = Parser::new(text, &toks);
+    match p.expr() {
+        Ok(e) if p.pos == toks.len() => expr::eval(&e, &mut SessionEnv { call, words_are_values: false }),
+        Ok(_) | Err(_) if call.engine.evaluates_expressions() => value_of_query(call, text),
+        Ok(_) => Err(SqlError::syntax(text)),
+        Err(e) => Err(e),
+    }
 }
 
 /// The value of expression `text` evaluated by the engine as `SELECT text` (its privileges

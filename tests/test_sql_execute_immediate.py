@@ -1,0 +1,33 @@
+"""EXECUTE IMMEDIATE (MariaDB 10.2+) and PREPARE ... FROM <expression>: the
+statement text from a string, a user variable, or any expression; USING
+values as expressions; results and errors as MariaDB 10.11 gives them."""
+
+from __future__ import annotations
+
+import pymysql
+import pytest
+
+from helpers import clients
+
+
+def test_text_forms(sql_conn, uniq):
+    db = uniq("eidb")
+    clients.query(sql_conn, f"CREATE DATABASE {db}")
+    clients.query(sql_conn, f"USE {db}")
+    clients.query(sql_conn, "CREATE TABLE t (a INT, b VARCHAR(10))")
+    assert clients.query(sql_conn, "EXECUTE IMMEDIATE 'SELECT ?, ?' USING 1, 'a'") == ((1, "a"),)
+    assert clients.query(sql_conn, "EXECUTE IMMEDIATE CONCAT('SELECT ', 5)") == ((5,),)
+    clients.query(sql_conn, "SET @s = 'INSERT INTO t VALUES (?, ?)', @x = 7")
+    clients.query(sql_conn, "EXECUTE IMMEDIATE @s USING @x, 'seven'")
+    clients.query(sql_conn, "EXECUTE IMMEDIATE @s USING DEFAULT, NULL")
+    assert clients.query(sql_conn, "SELECT a, b FROM t ORDER BY a") == ((None, None), (7, "seven"))
+    assert clients.query(sql_conn, "EXECUTE IMMEDIATE (SELECT 'SELECT COUNT(*) FROM t')") == ((2,),)
+    clients.query(sql_conn, "PREPARE p FROM CONCAT('SELECT b FROM t WHERE a = ', '?')")
+    assert clients.query(sql_conn, "EXECUTE p USING 7") == (("seven",),)
+    clients.query(sql_conn, f"DROP DATABASE {db}")
+
+
+def test_prepare_rejects_second_statement_as_mariadb(sql_conn):
+    with pytest.raises(pymysql.err.ProgrammingError) as ei:
+        clients.query(sql_conn, "PREPARE p FROM 'SELECT 1; SELECT 2'")
+    assert ei.value.args[0] == 1064 and "near 'SELECT 2'" in ei.value.args[1]
