@@ -104,6 +104,8 @@ TEMPLATES: List[Template] = [
     # DDL.
     T("create", "CREATE TABLE {vdb}.{n} (a INT)", ("v", {CREATE}), destructive=True),
     T("create_like_v", "CREATE TABLE {h}.{n} LIKE {v}", ("v", {SELECT}), destructive=True),
+    T("create_or_replace", "CREATE OR REPLACE TABLE {v} (a INT)", ("v", {CREATE, DROP}), destructive=True),
+    T("create_or_replace_select_v", "CREATE OR REPLACE TABLE {h}.{n} SELECT * FROM {v}", ("v", {SELECT}), destructive=True),
     T("drop", "DROP TABLE {v}", ("v", {DROP}), destructive=True),
     T("drop_if_exists", "DROP TABLE IF EXISTS {v}", ("v", {DROP}), destructive=True),
     T("truncate", "TRUNCATE TABLE {v}", ("v", {DROP}), destructive=True),
@@ -111,6 +113,10 @@ TEMPLATES: List[Template] = [
     T("rename", "RENAME TABLE {v} TO {vdb}.{n}", ("v", {ALTER, DROP, CREATE, INSERT}), destructive=True),
     T("create_index", "CREATE INDEX ix_new ON {v} (s)", ("v", {INDEX}), destructive=True),
     T("drop_index", "DROP INDEX ix_s ON {v}", ("v", {INDEX}), destructive=True),
+    # Statement text computed at run time (MariaDB's EXECUTE IMMEDIATE).
+    T("execute_immediate", "EXECUTE IMMEDIATE 'SELECT * FROM {v}'", ("v", {SELECT}), protocols=("text", "multi")),
+    T("execute_immediate_concat", "EXECUTE IMMEDIATE CONCAT('DELETE FROM ', '{v}')", ("v", {DELETE}), destructive=True, protocols=("text", "multi")),
+    T("execute_immediate_using", "EXECUTE IMMEDIATE 'SELECT ?' USING (SELECT s FROM {v} LIMIT 1)", ("v", {SELECT}), denied_code=1970, allowed_code=1970, protocols=("text", "multi")),
     # SHOW and metadata.
     T("show_create", "SHOW CREATE TABLE {v}", ("v", {ANY})),
     # MariaDB 10.11 asks for SELECT here (INSERT alone does not do).

@@ -36,6 +36,7 @@ mod connection;
 mod dispatch;
 mod explain;
 mod normalize;
+mod or_replace;
 mod results;
 mod run_ddl;
 mod run_dml;

@@ -50,6 +50,8 @@ impl SqliteSession {
     }
 
     pub(super) fn ddl(&mut self, ctx: &ExecContext<'_>, sql: &str) -> Result<Outcome, SqlError> {
+        let replacing = super::or_replace::strip(sql);
+        let sql = replacing.as_deref().unwrap_or(sql);
         let stmt = match ddl::parse(sql)? {
             Some(s) => s,
             None => {
@@ -64,6 +66,9 @@ impl SqliteSession {
             if table.0.as_deref().or(self.shown_db()).is_some_and(|d| crate::show::log_table(d, &table.1).is_some()) {
                 return Ok(Outcome::Done(Done { warnings: 1, ..Default::default() }));
             }
+        }
+        if replacing.is_some() {
+            self.replace_table(ctx, &stmt)?;
         }
         if let Ddl::CreateTable { select: Some(ctas), .. } = &stmt {
             let ctas = (**ctas).clone();
@@ -173,7 +178,7 @@ impl SqliteSession {
     /// REFERENCES on the parent), checked before anything is resolved or
     /// opened, so a database the account may not see is not revealed by
     /// "unknown database". The session's own TEMPORARY tables need none.
-    fn check_ddl(&self, stmt: &Ddl, access: &dyn Access) -> Result<(), SqlError> {
+    pub(super) fn check_ddl(&self, stmt: &Ddl, access: &dyn Access) -> Result<(), SqlError> {
         let temp = |n: &Name| (n.0.is_none() || n.0 == self.db) && self.conn.as_ref().is_some_and(|c| c.temp.table(&n.1).is_some());
         let check = |n: &Name, bits: u32| -> Result<(), SqlError> {
             let db = n.0.as_deref().or(self.db.as_deref()).ok_or_else(SqlError::no_database)?;
