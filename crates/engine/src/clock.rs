@@ -1,4 +1,5 @@
-//! The coarse monotonic clock, shared by the engine and the server.
+//! The coarse monotonic clock, shared by the engine and the server; and the
+//! wall clock statements see (`now_micros`), which `SET timestamp` fixes.
 //!
 //! Why: a vDSO read with no system call and a resolution of a few
 //! milliseconds, plenty for timeouts counted in seconds, the pool's kick-up
@@ -15,4 +16,59 @@ pub fn coarse_ms() -> u64 {
     // SAFETY: valid out-pointer; CLOCK_MONOTONIC_COARSE cannot fail on Linux.
     unsafe { libc::clock_gettime(libc::CLOCK_MONOTONIC_COARSE, &mut ts) };
     ts.tv_sec as u64 * 1000 + ts.tv_nsec as u64 / 1_000_000
+}
+
+thread_local! {
+    /// The session's `SET timestamp` while one of its statements runs on
+    /// this thread (set by the SQL front for the statement's duration).
+    static FIXED_NOW_MICROS: std::cell::Cell<Option<i64>> = const { std::cell::Cell::new(None) };
+}
+
+/// The wall clock as statements see it, in microseconds since the epoch:
+/// the session's `SET timestamp` while its statement runs on this thread,
+/// otherwise the system clock (UTC). NOW(), CURDATE(), UNIX_TIMESTAMP() and
+/// DEFAULT CURRENT_TIMESTAMP read it, in the front and in the engine alike.
+pub fn now_micros() -> i64 {
+    FIXED_NOW_MICROS.with(|f| f.get()).unwrap_or_else(system_now_micros)
+}
+
+/// The system clock in microseconds since the epoch, whatever the session says.
+pub fn system_now_micros() -> i64 {
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_micros() as i64)
+}
+
+/// While alive, `now_micros` on this thread answers `micros` (None: the
+/// system clock); dropping it restores what was there before (a statement
+/// run by another, EXECUTE IMMEDIATE's, nests).
+#[must_use]
+pub struct FixedNow(Option<i64>);
+
+pub fn fix_now(micros: Option<i64>) -> FixedNow {
+    FixedNow(FIXED_NOW_MICROS.with(|f| f.replace(micros)))
+}
+
+impl Drop for FixedNow {
+    fn drop(&mut self) {
+        FIXED_NOW_MICROS.with(|f| f.set(self.0));
+    }
+}
+
+#[cfg(test)]
+mod fixed_now_tests {
+    use super::*;
+
+    #[test]
+    fn fixed_clock_nests_and_restores() {
+        let real = now_micros();
+        {
+            let _a = fix_now(Some(1_000_000));
+            assert_eq!(now_micros(), 1_000_000);
+            {
+                let _b = fix_now(Some(5));
+                assert_eq!(now_micros(), 5);
+            }
+            assert_eq!(now_micros(), 1_000_000);
+        }
+        assert!(now_micros() >= real);
+    }
 }

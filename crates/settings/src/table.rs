@@ -234,7 +234,7 @@ pub static SETTINGS: &[Setting] = &[
     setting("thread_pool_stall_limit", int(10, u32::MAX as i128), "200", "Pool-of-threads: milliseconds without progress before a group counts as stalled and gets another worker."),
     setting("thread_stack", int(131_072, 1 << 30), "1048576", "Stack size of connection threads and pool workers, in bytes. How deep a statement may nest depends on it: deeper ones get ERR 1436."),
     variable("time_zone", Both, TEXT, "SYSTEM", "The session's time zone."),
-    variable("timestamp", Session, ANY_INT, "", "The session's clock (default: now)."),
+    variable("timestamp", Session, Kind::Float { min: -9.0e18, max: 9.0e18 }, "", "The session's clock in seconds since the epoch, with a fraction; NOW(), UNIX_TIMESTAMP() and DEFAULT CURRENT_TIMESTAMP read it (0, DEFAULT or out of TIMESTAMP's range: the system clock)."),
     variable("tmp_memory_table_size", Both, int(1024, u64::MAX as i128), "16777216", "Accepted and reported; the sqlite engine plans and sizes its work itself and does not read it."),
     variable("tmp_table_size", Both, int(1024, u64::MAX as i128), "16777216", "Accepted and reported; the sqlite engine plans and sizes its work itself and does not read it."),
     setting("transaction_isolation", Kind::Choice(ISOLATION_LEVELS), "REPEATABLE-READ", "Isolation level sessions start with: READ-UNCOMMITTED (run as READ-COMMITTED), READ-COMMITTED, REPEATABLE-READ or SERIALIZABLE (run as REPEATABLE-READ).").dynamic().per_session(),

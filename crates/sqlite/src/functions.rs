@@ -276,8 +276,9 @@ impl Dt {
     }
 }
 
+/// The wall clock as the statement sees it (the session's SET timestamp, or the system clock).
 pub fn now_micros() -> i64 {
-    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_micros() as i64)
+    turnstile_engine::clock::now_micros()
 }
 
 fn dt_arg(ctx: &Context<'_>, i: usize) -> Option<Dt> {
@@ -606,7 +607,7 @@ pub fn register(db: &Connection, counters: Arc<Counters>, home: Option<String>) 
     reg(db, "uuid", 0, false, |_| {
         use std::hash::{BuildHasher, Hasher};
         let mut h1 = std::collections::hash_map::RandomState::new().build_hasher();
-        h1.write_i64(now_micros());
+        h1.write_i64(turnstile_engine::clock::system_now_micros());
         let a = h1.finish();
         let mut h2 = std::collections::hash_map::RandomState::new().build_hasher();
         h2.write_u64(a);
@@ -746,7 +747,7 @@ pub fn register(db: &Connection, counters: Arc<Counters>, home: Option<String>) 
     reg(db, "ts_rand", -1, false, |_| {
         use std::hash::{BuildHasher, Hasher};
         let mut h = std::collections::hash_map::RandomState::new().build_hasher();
-        h.write_i64(now_micros());
+        h.write_i64(turnstile_engine::clock::system_now_micros());
         Ok(SV::Real((h.finish() >> 11) as f64 / (1u64 << 53) as f64))
     })?;
     // ---- dates

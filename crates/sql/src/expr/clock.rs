@@ -1,13 +1,14 @@
 //! The current date and time, for NOW(), CURDATE(), UNIX_TIMESTAMP() and
-//! @@timestamp: UTC from the system clock, turned into a civil date by
+//! @@timestamp: UTC from the statement's clock (turnstile_engine::clock::now_micros), turned into a civil date by
 //! turnstile-sqltext's `civil` (the SQLite engine's date functions use the
 //! same arithmetic).
 
 use turnstile_engine::Value;
 use turnstile_sqltext::civil::civil_from_days;
 
+/// Seconds since the epoch as the statement sees them (SET timestamp, or the system clock).
 pub fn unix_now() -> u64 {
-    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0)
+    (turnstile_engine::clock::now_micros().max(0) / 1_000_000) as u64
 }
 
 /// The current UTC date/time (Turnstile runs with time_zone = SYSTEM = UTC).

@@ -88,10 +88,18 @@ fn empty_statement(sql: &str) -> Result<Outcome, SqlError> {
 
 /// Run one statement (multi-statement texts are split by the caller).
 pub fn execute(call: &mut Call<'_, '_>, sql: &str, sink: &mut dyn RowSink) -> Result<Outcome, SqlError> {
+    let _clock = session_clock(call.sess);
     let mut result = deadline::time_limited(call, sql, |call| statement(call, sql, sink)).map_err(|e| name_clause(e, sql));
     note_row_count(call, &result);
     diagnostics::record(call, sql, &mut result);
     result
+}
+
+/// The session's `SET timestamp` as its statement's clock, for as long as
+/// the statement runs on this thread (0 or unset: the system clock).
+fn session_clock(sess: &crate::SessionState) -> turnstile_engine::clock::FixedNow {
+    let fixed = sess.vars.get("timestamp").and_then(|v| v.as_f64()).filter(|s| *s > 0.0 && *s < 2_147_483_648.0).map(|s| (s * 1e6).round() as i64);
+    turnstile_engine::clock::fix_now(fixed)
 }
 
 /// A 1054 from the front's own evaluation (which sees an expression, not the
@@ -139,6 +147,7 @@ fn is_engine_dml(kw: &str, sql: &str) -> bool {
 /// Execute a statement `is_direct_engine` accepted: what `execute` does for
 /// it, without classifying the text again.
 pub fn execute_direct(call: &mut Call<'_, '_>, sql: &str, sink: &mut dyn RowSink) -> Result<Outcome, SqlError> {
+    let _clock = session_clock(call.sess);
     let mut result = deadline::time_limited(call, sql, |call| engine::engine_run(call, sql, sink));
     note_row_count(call, &result);
     diagnostics::record(call, sql, &mut result);

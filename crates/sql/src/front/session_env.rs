@@ -116,7 +116,7 @@ pub fn read_sys_var(sess: &SessionState, ops: &dyn ServerOps, engine: &dyn Engin
         "warning_count" => return Ok(Value::UInt(sess.diagnostics_count)),
         "error_count" => return Ok(Value::Int(super::diagnostics::error_count(&sess.diagnostics))),
         "in_transaction" => return Ok(Value::Int(engine.in_transaction() as i64)),
-        "timestamp" if !sess.vars.contains_key("timestamp") => return Ok(Value::Double(expr::unix_now() as f64)),
+        "timestamp" => return Ok(Value::Double(turnstile_engine::clock::now_micros() as f64 / 1e6)),
         "hostname" => return Ok(Value::str(&hostname())),
         "autocommit" if scope != Some("global") => return Ok(Value::Int(sess.autocommit as i64)),
         "pseudo_thread_id" => return Ok(Value::UInt(sess.connection_id as u64)),

@@ -13,13 +13,8 @@ fn check_name(code: u16, col: &str) -> String {
 fn sqlite_literal_default(col: &ColumnDef) -> Option<String> {
     Some(match col.default.as_ref()? {
         Default_::Null => "NULL".into(),
-        Default_::CurrentTimestamp => {
-            if col.length.is_some_and(|l| l > 0) {
-                format!("(ts_now({}))", col.length.unwrap_or(0))
-            } else {
-                "CURRENT_TIMESTAMP".into()
-            }
-        }
+        // ts_now, not SQLite's CURRENT_TIMESTAMP: the session's SET timestamp applies.
+        Default_::CurrentTimestamp => format!("(ts_now({}))", col.length.unwrap_or(0)),
         // DECIMAL is stored as its canonical text (functions/decimal.rs).
         Default_::Literal(v) if col.base == Base::Decimal => match turnstile_sqltext::decimal::Decimal::parse(v.as_bytes()) {
             Some(d) => sq_str(&d.round(col.scale.unwrap_or(0) as u32).to_string()),
@@ -198,7 +193,7 @@ pub fn sqlite_triggers(def: &TableDef, schema: &str) -> Vec<String> {
             continue;
         }
         let changed = others.join(" OR ");
-        let now = if col.length.is_some_and(|l| l > 0) { format!("ts_now({})", col.length.unwrap_or(0)) } else { "CURRENT_TIMESTAMP".into() };
+        let now = format!("ts_now({})", col.length.unwrap_or(0));
         out.push(format!(
             "CREATE TRIGGER {}.{} AFTER UPDATE ON {} FOR EACH ROW WHEN NEW.{c} IS OLD.{c} AND ({}) BEGIN UPDATE {} SET {c} = {} WHERE rowid = NEW.rowid; END",
             sq_ident(schema),

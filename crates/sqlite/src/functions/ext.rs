@@ -748,7 +748,7 @@ fn network(db: &Connection) -> rusqlite::Result<()> {
     })?;
     // UUID_SHORT(): (server_id & 255) << 56 | start-up seconds << 24, plus a counter (MySQL's scheme).
     static SHORT: AtomicU64 = AtomicU64::new(0);
-    let _ = SHORT.compare_exchange(0, (super::now_micros() as u64 / 1_000_000) << 24, Ordering::Relaxed, Ordering::Relaxed);
+    let _ = SHORT.compare_exchange(0, (turnstile_engine::clock::system_now_micros() as u64 / 1_000_000) << 24, Ordering::Relaxed, Ordering::Relaxed);
     reg(db, "uuid_short", 0, false, |_| Ok(SV::Integer((SHORT.fetch_add(1, Ordering::Relaxed) & (i64::MAX as u64)) as i64)))?;
     Ok(())
 }
