@@ -45,7 +45,7 @@ def test_plain_columns_keep_their_definitions(db):
     assert cur.rowcount == 2
     text = _create(root, "c1")
     # MariaDB: `id` int(11) NOT NULL DEFAULT 0, no AUTO_INCREMENT, no key.
-    assert "`id` int NOT NULL," in text and "AUTO_INCREMENT" not in text and "PRIMARY KEY" not in text
+    assert "`id` int(11) NOT NULL" in text and "AUTO_INCREMENT" not in text and "PRIMARY KEY" not in text
     assert "`name` varchar(20) NOT NULL DEFAULT 'x'" in text
     assert "`price` decimal(8,2) DEFAULT NULL" in text
     assert "`d` datetime DEFAULT NULL" in text

@@ -89,15 +89,15 @@ def test_create_table_and_show(sql_conn, db):
     assert not query(sql_conn, "CREATE TABLE IF NOT EXISTS types (a INT)")
     assert query(sql_conn, "SHOW TABLES") == (("types",),)
     ddl = query(sql_conn, "SHOW CREATE TABLE types")[0][1]
-    assert ddl.startswith("CREATE TABLE `types` (\n  `id` bigint unsigned NOT NULL AUTO_INCREMENT COMMENT 'key',")
-    for frag in ["`i` int NOT NULL DEFAULT '0'", "`b` tinyint(1) DEFAULT NULL", "`d` decimal(10,2) DEFAULT NULL",
+    assert ddl.startswith("CREATE TABLE `types` (\n  `id` bigint(20) unsigned NOT NULL AUTO_INCREMENT COMMENT 'key',")
+    for frag in ["`i` int(11) NOT NULL DEFAULT 0", "`b` tinyint(1) DEFAULT NULL", "`d` decimal(10,2) DEFAULT NULL",
                  "`vc` varchar(20) CHARACTER SET utf8mb4 COLLATE utf8mb4_bin DEFAULT NULL",
                  "`ts` timestamp NULL DEFAULT CURRENT_TIMESTAMP ON UPDATE CURRENT_TIMESTAMP",
                  "`e` enum('small','large') DEFAULT 'small'", "PRIMARY KEY (`id`)", "UNIQUE KEY `uvc` (`vc`)",
                  "KEY `idx_i_d` (`i`,`d`)", "ENGINE=InnoDB", "COMMENT='all types'"]:
         assert frag in ddl, (frag, ddl)
     cols = query(sql_conn, "DESCRIBE types")
-    assert cols[0] == ("id", "bigint unsigned", "NO", "PRI", None, "auto_increment")
+    assert cols[0] == ("id", "bigint(20) unsigned", "NO", "PRI", None, "auto_increment")
     assert ("vc", "varchar(20)", "YES", "UNI", None, "") in cols
     full = query(sql_conn, "SHOW FULL COLUMNS FROM types LIKE 'vc'")
     assert full[0][2] == "utf8mb4_bin"
@@ -113,7 +113,7 @@ def test_information_schema(sql_conn, db):
     assert query(sql_conn, "SELECT TABLE_NAME, TABLE_TYPE, ENGINE FROM information_schema.TABLES WHERE TABLE_SCHEMA = %s", (db,)) == (("types", "BASE TABLE", "InnoDB"),)
     rows = query(sql_conn, "SELECT COLUMN_NAME, ORDINAL_POSITION, DATA_TYPE, COLUMN_TYPE, IS_NULLABLE, COLUMN_KEY, EXTRA, NUMERIC_PRECISION, NUMERIC_SCALE, CHARACTER_MAXIMUM_LENGTH "
                  "FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = %s AND TABLE_NAME = 'types' ORDER BY ORDINAL_POSITION", (db,))
-    assert rows[0] == ("id", 1, "bigint", "bigint unsigned", "NO", "PRI", "auto_increment", 20, 0, None)
+    assert rows[0] == ("id", 1, "bigint", "bigint(20) unsigned", "NO", "PRI", "auto_increment", 20, 0, None)
     assert ("d", 7, "decimal", "decimal(10,2)", "YES", "", "", 10, 2, None) in rows
     assert ("vc", 11, "varchar", "varchar(20)", "YES", "UNI", "", None, None, 20) in rows
     stats = query(sql_conn, "SELECT INDEX_NAME, SEQ_IN_INDEX, COLUMN_NAME, NON_UNIQUE FROM information_schema.STATISTICS WHERE TABLE_SCHEMA = %s ORDER BY INDEX_NAME, SEQ_IN_INDEX", (db,))
@@ -804,7 +804,7 @@ def test_mysql_cli(sql_server, sql_conn, db):
     assert r.returncode == 0, r.stderr
     out = r.stdout.splitlines()
     assert f"Tables_in_{db}" in out and "cli" in out and "one" in out
-    assert "id\tint\tNO\tPRI\tNULL\t" in out
+    assert "id\tint(11)\tNO\tPRI\tNULL\t" in out
     assert out[-1] == "2"
     r = clients.run_cli(sql_server, database=db, execute="INSERT INTO cli VALUES (1, 'dup')")
     assert r.returncode != 0 and "ERROR 1062 (23000)" in r.stderr

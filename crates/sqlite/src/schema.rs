@@ -93,15 +93,14 @@ impl ColumnDef {
         self.collation.as_deref().is_some_and(|c| !c.ends_with("_bin") && c != "binary" && !c.ends_with("_cs"))
     }
 
-    /// The type as MySQL 8.0 prints it in SHOW CREATE TABLE / COLUMN_TYPE.
+    /// The type as MariaDB 10.11 prints it in SHOW CREATE TABLE / COLUMN_TYPE
+    /// / DESCRIBE: integers with their display width (the one given, else
+    /// the type's own: int(11), int(10) unsigned, bigint(20)).
     pub fn column_type(&self) -> String {
         let mut s = self.base.sql_name().to_string();
         match self.base {
-            Base::TinyInt if self.length == Some(1) && !self.unsigned => s.push_str("(1)"),
-            Base::TinyInt | Base::SmallInt | Base::MediumInt | Base::Int | Base::BigInt if self.zerofill => {
-                if let Some(l) = self.length {
-                    s.push_str(&format!("({})", l));
-                }
+            Base::TinyInt | Base::SmallInt | Base::MediumInt | Base::Int | Base::BigInt => {
+                s.push_str(&format!("({})", self.length.unwrap_or_else(|| self.base.display_width(self.unsigned || self.zerofill))));
             }
             Base::Decimal => s.push_str(&format!("({},{})", self.length.unwrap_or(10), self.scale.unwrap_or(0))),
             Base::Float | Base::Double => {
@@ -110,6 +109,7 @@ impl ColumnDef {
                 }
             }
             Base::Bit | Base::Char | Base::VarChar | Base::Binary | Base::VarBinary => s.push_str(&format!("({})", self.length.unwrap_or(1))),
+            Base::Year => s.push_str("(4)"),
             Base::DateTime | Base::Timestamp | Base::Time => {
                 if let Some(l) = self.length.filter(|l| *l > 0) {
                     s.push_str(&format!("({})", l));
@@ -291,6 +291,20 @@ impl ColumnDef {
         }
     }
 
+    /// A literal default as MariaDB shows it: a DECIMAL's with its scale's
+    /// digits (1.50 in DECIMAL(10,2)), others as stored.
+    fn literal_shown(&self, v: &str) -> String {
+        let Some(scale) = self.scale.filter(|_| self.base == Base::Decimal) else { return v.to_string() };
+        let (int, frac) = v.split_once('.').unwrap_or((v, ""));
+        if !frac.bytes().all(|b| b.is_ascii_digit()) || frac.len() > scale as usize {
+            return v.to_string();
+        }
+        match scale {
+            0 => int.to_string(),
+            _ => format!("{}.{:0<width$}", int, frac, width = scale as usize),
+        }
+    }
+
     /// The DEFAULT value as information_schema / SHOW COLUMNS print it.
     pub fn default_text(&self) -> Option<String> {
         if let Some(bits) = self.bit_default() {
@@ -298,7 +312,7 @@ impl ColumnDef {
         }
         match &self.default {
             None | Some(Default_::Null) => None,
-            Some(Default_::Literal(s)) => Some(s.clone()),
+            Some(Default_::Literal(s)) => Some(self.literal_shown(s)),
             Some(Default_::CurrentTimestamp) => Some("CURRENT_TIMESTAMP".into()),
             Some(Default_::Expr(e)) => Some(e.clone()),
         }
@@ -464,7 +478,7 @@ impl TableDef {
         ""
     }
 
-    /// SHOW CREATE TABLE, in MySQL 8.0's layout.
+    /// SHOW CREATE TABLE, in MariaDB 10.11's layout.
     pub fn show_create(&self, auto_increment: Option<i64>) -> String {
         let mut lines: Vec<String> = Vec::new();
         for c in &self.columns {
@@ -485,15 +499,13 @@ impl TableDef {
                 // MariaDB: DEFAULT b'101' for a BIT column.
                 Some(Default_::Literal(_)) if c.bit_default().is_some() => l.push_str(&format!(" DEFAULT b'{:b}'", c.bit_default().unwrap_or(0))),
                 Some(Default_::Null) if c.nullable => l.push_str(" DEFAULT NULL"),
-                // MySQL 8.0 quotes numeric defaults too: DEFAULT '0'.
+                // MariaDB leaves numbers unquoted: DEFAULT 0, DEFAULT 1.50.
+                Some(Default_::Literal(v)) if c.base.is_numeric() && v.parse::<f64>().is_ok() => l.push_str(&format!(" DEFAULT {}", c.literal_shown(v))),
                 Some(Default_::Literal(v)) => l.push_str(&format!(" DEFAULT {}", quote_str(v))),
                 Some(Default_::CurrentTimestamp) => l.push_str(" DEFAULT CURRENT_TIMESTAMP"),
                 Some(Default_::Expr(e)) => l.push_str(&format!(" DEFAULT ({})", e)),
-                None if c.nullable
-                    && !matches!(c.base, Base::TinyText | Base::Text | Base::MediumText | Base::LongText | Base::TinyBlob | Base::Blob | Base::MediumBlob | Base::LongBlob | Base::Json) =>
-                {
-                    l.push_str(" DEFAULT NULL")
-                }
+                // MariaDB: DEFAULT NULL for BLOB and TEXT columns too.
+                None if c.nullable && c.base != Base::Json => l.push_str(" DEFAULT NULL"),
                 _ => {}
             }
             if c.on_update_now {
@@ -642,10 +654,13 @@ mod tests {
     #[test]
     fn column_types_print_like_mysql() {
         let mut c = col(Base::Int);
-        c.length = Some(11);
-        assert_eq!(c.column_type(), "int");
+        assert_eq!(c.column_type(), "int(11)");
+        c.length = Some(5);
+        assert_eq!(c.column_type(), "int(5)");
+        c.length = None;
         c.unsigned = true;
-        assert_eq!(c.column_type(), "int unsigned");
+        assert_eq!(c.column_type(), "int(10) unsigned");
+        assert_eq!(col(Base::BigInt).column_type(), "bigint(20)");
         let mut d = col(Base::Decimal);
         d.length = Some(10);
         d.scale = Some(2);

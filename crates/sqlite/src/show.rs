@@ -25,7 +25,7 @@ use turnstile_engine::catalog::Catalog;
 use turnstile_engine::{Access, Column, Outcome, RowSink, SqlError, Value};
 use turnstile_sqltext::cursor::TokenCursor;
 use turnstile_sqltext::lex::{self, Tok};
-use turnstile_wire::consts::coltype;
+use turnstile_wire::consts::{colflag, coltype};
 
 fn num(name: &str) -> Column {
     Column::computed(name, coltype::LONGLONG)
@@ -162,12 +162,19 @@ pub fn log_table(db: &str, name: &str) -> Option<&'static str> {
     }
 }
 
+/// SHOW COLUMNS' header: Type and Default are TEXT (BLOB on the wire), as
+/// MariaDB sends them; the others VARCHAR.
 fn columns_header(full: bool) -> Vec<Column> {
-    if full {
-        ["Field", "Type", "Collation", "Null", "Key", "Default", "Extra", "Privileges", "Comment"].map(txt).to_vec()
-    } else {
-        ["Field", "Type", "Null", "Key", "Default", "Extra"].map(txt).to_vec()
-    }
+    let names: &[&str] = if full { &["Field", "Type", "Collation", "Null", "Key", "Default", "Extra", "Privileges", "Comment"] } else { &["Field", "Type", "Null", "Key", "Default", "Extra"] };
+    names.iter().map(|n| if matches!(*n, "Type" | "Default") { long_txt(n) } else { txt(n) }).collect()
+}
+
+/// A TEXT result column (MYSQL_TYPE_BLOB with a text character set).
+fn long_txt(name: &str) -> Column {
+    let mut c = Column::computed(name, coltype::BLOB);
+    c.charset = turnstile_wire::consts::charset::UTF8MB4_GENERAL_CI;
+    c.flags = colflag::BLOB;
+    c
 }
 
 fn index_header() -> Vec<Column> {

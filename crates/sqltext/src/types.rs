@@ -113,6 +113,23 @@ impl Base {
         }
     }
 
+    /// An integer type's display width when none is given, as MariaDB
+    /// prints it (int(11), int(10) unsigned); 0 for other types.
+    pub fn display_width(self, unsigned: bool) -> u64 {
+        match (self, unsigned) {
+            (Base::TinyInt, false) => 4,
+            (Base::TinyInt, true) => 3,
+            (Base::SmallInt, false) => 6,
+            (Base::SmallInt, true) => 5,
+            (Base::MediumInt, false) => 9,
+            (Base::MediumInt, true) => 8,
+            (Base::Int, false) => 11,
+            (Base::Int, true) => 10,
+            (Base::BigInt, _) => 20,
+            _ => 0,
+        }
+    }
+
     pub fn is_integer(self) -> bool {
         matches!(self, Base::TinyInt | Base::SmallInt | Base::MediumInt | Base::Int | Base::BigInt | Base::Bit | Base::Year)
     }

@@ -243,7 +243,7 @@ mod tests {
         assert!(sql.contains("length(\"c\") <= 120"), "{}", sql);
         assert!(sql.ends_with("STRICT"));
         let show = d.show_create(None);
-        assert!(show.contains("`k` int NOT NULL DEFAULT '0'"), "{}", show);
+        assert!(show.contains("`k` int(11) NOT NULL DEFAULT 0"), "{}", show);
         assert!(show.contains("PRIMARY KEY (`id`)"), "{}", show);
     }
 }
