@@ -112,10 +112,13 @@ pub fn compile(conn: &Conn, sqlite_sql: &str, original: &str, rules: &Rules<'_>)
     Ok((stmt, needs))
 }
 
+/// (database, table) of each table a named column of which is read.
+pub type ColumnReads = Vec<(String, String)>;
+
 /// `compile`, also returning the tables of which the statement reads a named
 /// column (a multi-table UPDATE's target needs SELECT only then:
 /// rewrite/multi_table.rs), as MySQL databases and tables.
-pub fn compile_reading(conn: &Conn, sqlite_sql: &str, original: &str, rules: &Rules<'_>) -> Result<(Stmt, Box<[Need]>, Vec<(String, String)>), SqlError> {
+pub fn compile_reading(conn: &Conn, sqlite_sql: &str, original: &str, rules: &Rules<'_>) -> Result<(Stmt, Box<[Need]>, ColumnReads), SqlError> {
     let mut seen = Seen { conn, rules, needs: Vec::new(), refused: None, column_reads: Vec::new() };
     conn.call.auth_seen.set(&mut seen as *mut Seen as *mut c_void);
     let r = conn.prepare(sqlite_sql, original);

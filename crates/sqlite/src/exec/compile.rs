@@ -258,12 +258,13 @@ fn named_tables_need_select(conn: &Conn, rw: &Rewritten, needs: Box<[authorize::
 }
 
 /// A multi-table UPDATE or DELETE (rewrite/multi_table.rs) asks, as
-/// MariaDB's does, for UPDATE (DELETE) on each target, SELECT on each table
-/// it only reads, and SELECT on a target only when it reads one of the
-/// target's columns (learned from its join without the rowids, `probe`) or
-/// reads the table otherwise too (another reference, a subquery).
+/// MariaDB's does, for UPDATE (DELETE and SELECT) on each target, SELECT on
+/// each table it only reads, and SELECT on an UPDATE's target only when it
+/// reads one of the target's columns (learned from its join without the
+/// rowids, `probe`) or reads the table otherwise too (another reference, a
+/// subquery).
 fn multi_needs(conn: &Conn, m: &rewrite::MultiInfo, needs: Box<[authorize::Need]>, rules: &authorize::Rules<'_>, sql: &str) -> Result<Box<[authorize::Need]>, SqlError> {
-    let (_, _, column_reads) = authorize::compile_reading(conn, &m.probe, sql, rules)?;
+    let column_reads = if m.update { authorize::compile_reading(conn, &m.probe, sql, rules)?.2 } else { Vec::new() };
     let mut needs = needs.into_vec();
     let home = conn.home.as_ref().map(|h| h.name.as_str());
     let write = if m.update { privs::UPDATE } else { privs::DELETE };
@@ -273,7 +274,7 @@ fn multi_needs(conn: &Conn, m: &rewrite::MultiInfo, needs: Box<[authorize::Need]
         }
         let Some(db) = t.db.as_deref().or(home) else { continue };
         let same = |d: &Option<String>, table: &str| table.eq_ignore_ascii_case(&t.table) && d.as_deref().or(home) == Some(db);
-        let read = column_reads.iter().any(|(d, table)| d == db && table.eq_ignore_ascii_case(&t.table)) || m.reads.iter().any(|(d, table)| same(d, table));
+        let read = !m.update || column_reads.iter().any(|(d, table)| d == db && table.eq_ignore_ascii_case(&t.table)) || m.reads.iter().any(|(d, table)| same(d, table));
         let bits = write | if read { privs::SELECT } else { 0 };
         match needs.iter_mut().find(|n| *n.db == *db && n.table.eq_ignore_ascii_case(&t.table)) {
             Some(n) => n.bits = bits,

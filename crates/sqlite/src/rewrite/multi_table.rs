@@ -14,9 +14,9 @@
 //!   single-table UPDATE, so "Rows matched/Changed" count alike) or
 //!   `DELETE FROM t WHERE rowid = ?1`;
 //! - the join without the rowids (`MultiInfo::probe`), compiled only for
-//!   the privileges it needs: a target needs SELECT only when the
-//!   statement reads its columns, as in MariaDB, and a rowid is no column
-//!   the client reads.
+//!   the privileges it needs: an UPDATE's target needs SELECT only when
+//!   the statement reads its columns, as in MariaDB, and a rowid is no
+//!   column the client reads (a DELETE's target needs SELECT, as there).
 //!
 //! exec/run_multi.rs runs them: the join once, each target row kept once
 //! (the first join row that matches it), then the writes, inside a
@@ -81,15 +81,15 @@ impl Factor {
 }
 
 /// Words that end a table reference's name (no alias).
-const NOT_ALIAS: [&str; 20] = [
-    "ON", "USING", "JOIN", "INNER", "LEFT", "RIGHT", "CROSS", "STRAIGHT_JOIN", "NATURAL", "FULL", "OUTER", "SET", "WHERE", "ORDER", "LIMIT", "USE", "IGNORE", "FORCE", "PARTITION", "GROUP",
-];
+const NOT_ALIAS: [&str; 20] =
+    ["ON", "USING", "JOIN", "INNER", "LEFT", "RIGHT", "CROSS", "STRAIGHT_JOIN", "NATURAL", "FULL", "OUTER", "SET", "WHERE", "ORDER", "LIMIT", "USE", "IGNORE", "FORCE", "PARTITION", "GROUP"];
 /// Words that start a join.
 const JOIN_WORDS: [&str; 8] = ["JOIN", "INNER", "LEFT", "RIGHT", "CROSS", "STRAIGHT_JOIN", "NATURAL", "OUTER"];
 
 fn is_join_word(toks: &[Token], i: usize) -> bool {
     // LEFT( and RIGHT( are functions.
-    JOIN_WORDS.iter().any(|k| toks[i].is_kw(k)) && !toks.get(i + 1).is_some_and(|n| n.is_op("("))
+    let function = (toks[i].is_kw("LEFT") || toks[i].is_kw("RIGHT")) && toks.get(i + 1).is_some_and(|n| n.is_op("("));
+    JOIN_WORDS.iter().any(|k| toks[i].is_kw(k)) && !function
 }
 
 /// The `)` closing the `(` at `open`.
@@ -111,8 +111,7 @@ fn close_of(toks: &[Token], open: usize, to: usize) -> Option<usize> {
 /// The first token in [from, to) at parenthesis depth 0 for which `stop` holds.
 fn top_level(toks: &[Token], from: usize, to: usize, stop: impl Fn(usize) -> bool) -> Option<usize> {
     let mut depth = 0i32;
-    for j in from..to {
-        let t = &toks[j];
+    for (j, t) in toks.iter().enumerate().take(to).skip(from) {
         if t.is_op("(") {
             depth += 1;
         } else if t.is_op(")") {
@@ -223,6 +222,9 @@ fn subquery_tables(toks: &[Token], from: usize, to: usize) -> Vec<(Option<String
     out
 }
 
+/// A target's column and the tokens of its new value.
+type SetValue = (String, usize, usize);
+
 /// One `[[db.]table.]column = value` of a SET list.
 struct Assign {
     qualifier: Vec<String>,
@@ -261,7 +263,7 @@ impl Translator<'_> {
         let home = self.resolver.home().map(str::to_string);
         let defs: Vec<Option<Arc<TableDef>>> = list.iter().map(|f| if f.derived { None } else { self.resolver.table(f.db.as_deref(), &f.table) }).collect();
         // Each target: (factor, its assignments).
-        let mut targets: Vec<(usize, Vec<(String, usize, usize)>)> = Vec::new();
+        let mut targets: Vec<(usize, Vec<SetValue>)> = Vec::new();
         if update {
             let set_end = clause(after, &["WHERE", "ORDER", "LIMIT"]).unwrap_or(toks.len());
             for a in set_list(sql, toks, after + 1, set_end)? {
@@ -275,13 +277,14 @@ impl Translator<'_> {
             after = set_end;
         } else {
             for (q, name) in delete_targets(sql, toks, delete_list.0, delete_list.1)? {
-                let k = list
-                    .iter()
-                    .position(|f| match &q {
-                        None => f.exposed().eq_ignore_ascii_case(&name),
-                        Some(d) => f.alias.is_none() && f.table.eq_ignore_ascii_case(&name) && f.db.as_deref().or(home.as_deref()).is_some_and(|fd| fd == d),
-                    })
-                    .ok_or_else(|| SqlError::new(1109, "42S02", format!("Unknown table '{}' in MULTI DELETE", name)))?;
+                // An alias, or a table of the database the target names (the
+                // current one when it names none), as MariaDB matches them.
+                let alias = list.iter().position(|f| q.is_none() && f.alias.as_deref().is_some_and(|a| a.eq_ignore_ascii_case(&name)));
+                let Some(db) = q.as_deref().or(home.as_deref()).or(alias.map(|_| "")) else {
+                    return Err(SqlError::no_database());
+                };
+                let table = || list.iter().position(|f| f.alias.is_none() && !f.derived && f.table.eq_ignore_ascii_case(&name) && f.db.as_deref().or(home.as_deref()) == Some(db));
+                let k = alias.or_else(table).ok_or_else(|| SqlError::new(1109, "42S02", format!("Unknown table '{}' in MULTI DELETE", name)))?;
                 if list[k].derived || defs[k].as_ref().is_some_and(|d| d.view.is_some()) {
                     return Err(not_updatable(list[k].exposed(), false));
                 }
@@ -295,7 +298,11 @@ impl Translator<'_> {
         }
         let mut reads = subquery_tables(toks, refs.0, toks.len());
         if !update {
-            if let Some((_, t)) = targets.iter().map(|(k, _)| &list[*k]).find_map(|f| reads.iter().find(|(d, t)| t.eq_ignore_ascii_case(&f.table) && d.as_deref().or(home.as_deref()) == f.db.as_deref().or(home.as_deref()))) {
+            if let Some((_, t)) = targets
+                .iter()
+                .map(|(k, _)| &list[*k])
+                .find_map(|f| reads.iter().find(|(d, t)| t.eq_ignore_ascii_case(&f.table) && d.as_deref().or(home.as_deref()) == f.db.as_deref().or(home.as_deref())))
+            {
                 return Err(SqlError::new(1093, "HY000", format!("Table '{}' is specified twice, both as a target for 'DELETE' and as a separate source for data", t)));
             }
         }
@@ -335,16 +342,7 @@ impl Translator<'_> {
             let rowid = rowid_name(def);
             let sql = if update {
                 let codes: String = assigns.iter().map(|(c, _, _)| affinity_code(def, c)).collect();
-                format!(
-                    "UPDATE{} {} SET {} WHERE {} = ?{} AND ts_chg('{}', {})",
-                    if ignore { " OR IGNORE" } else { "" },
-                    tname,
-                    sets.join(", "),
-                    rowid,
-                    assigns.len() + 1,
-                    codes,
-                    compared.join(", ")
-                )
+                format!("UPDATE{} {} SET {} WHERE {} = ?{} AND ts_chg('{}', {})", if ignore { " OR IGNORE" } else { "" }, tname, sets.join(", "), rowid, assigns.len() + 1, codes, compared.join(", "))
             } else {
                 format!("DELETE FROM {} WHERE {} = ?1", tname, rowid)
             };
