@@ -125,6 +125,7 @@ pub fn start(mut config: Config) -> Result<Running, String> {
                 statement_cache: config.sqlite_statement_cache,
                 cache_kib: config.sqlite_cache_kib,
                 mmap_bytes: config.sqlite_mmap_size,
+                multi_write_bytes: config.sqlite_multi_write_bytes,
                 lock_wait_timeout: config.innodb_lock_wait_timeout,
                 wal_autocheckpoint: config.sqlite_wal_autocheckpoint,
                 idle_checkpoint: Duration::from_millis(config.sqlite_idle_checkpoint_ms),

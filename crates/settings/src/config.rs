@@ -169,6 +169,7 @@ config! {
     sqlite_statement_cache: usize,
     sqlite_cache_kib: u64,
     sqlite_mmap_size: u64,
+    sqlite_multi_write_bytes: u64,
     sqlite_wal_autocheckpoint: u32,
     sqlite_idle_checkpoint_ms: u64,
     innodb_lock_wait_timeout: u64,

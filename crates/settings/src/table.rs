@@ -214,6 +214,7 @@ pub static SETTINGS: &[Setting] = &[
     setting("sqlite_durability", Kind::Choice(DURABILITY), "full", "sqlite engine: when an acknowledged COMMIT is on disk. full: the write-ahead log is fsynced (group commit) before COMMIT returns. periodic: COMMIT returns once the log is written to the OS and a background thread fsyncs every sqlite_sync_interval_ms."),
     setting("sqlite_idle_checkpoint_ms", int(0, 3_600_000), "200", "sqlite engine: milliseconds without commits after which a database's write-ahead log is copied into its file in the background (0: only at sqlite_wal_autocheckpoint and shutdown)."),
     setting("sqlite_mmap_size", int(0, 1 << 40), "268435456", "sqlite engine: bytes of each database file read through a shared memory map."),
+    setting("sqlite_multi_write_bytes", int(0, 1 << 40), "67108864", "sqlite engine: bytes of rows a multi-table UPDATE or DELETE keeps between its join and its writes (each target row's rowid and new values); a statement that would keep more fails with ERR 1114."),
     setting("sqlite_pool_size", int(0, 65_536), "256", "sqlite engine: idle SQLite connections kept per database for later sessions."),
     setting("sqlite_statement_cache", int(1, 1_000_000), "256", "sqlite engine: compiled statements cached per connection (keyed by statement text)."),
     setting("sqlite_sync_interval_ms", int(1, 3_600_000), "1000", "sqlite engine: milliseconds between background fsyncs in the periodic durability mode."),

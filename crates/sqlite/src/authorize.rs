@@ -108,7 +108,18 @@ pub fn install(conn: &Conn) {
 
 /// Compile a client statement's SQLite text, returning it with what it touches.
 pub fn compile(conn: &Conn, sqlite_sql: &str, original: &str, rules: &Rules<'_>) -> Result<(Stmt, Box<[Need]>), SqlError> {
-    let mut seen = Seen { conn, rules, needs: Vec::new(), refused: None };
+    let (stmt, needs, _) = compile_reading(conn, sqlite_sql, original, rules)?;
+    Ok((stmt, needs))
+}
+
+/// (database, table) of each table a named column of which is read.
+pub type ColumnReads = Vec<(String, String)>;
+
+/// `compile`, also returning the tables of which the statement reads a named
+/// column (a multi-table UPDATE's target needs SELECT only then:
+/// rewrite/multi_table.rs), as MySQL databases and tables.
+pub fn compile_reading(conn: &Conn, sqlite_sql: &str, original: &str, rules: &Rules<'_>) -> Result<(Stmt, Box<[Need]>, ColumnReads), SqlError> {
+    let mut seen = Seen { conn, rules, needs: Vec::new(), refused: None, column_reads: Vec::new() };
     conn.call.auth_seen.set(&mut seen as *mut Seen as *mut c_void);
     let r = conn.prepare(sqlite_sql, original);
     conn.call.auth_seen.set(std::ptr::null_mut());
@@ -118,7 +129,7 @@ pub fn compile(conn: &Conn, sqlite_sql: &str, original: &str, rules: &Rules<'_>)
         (Err(e), None) => return Err(e),
     };
     seen.program(&stmt)?;
-    Ok((stmt, seen.needs.into_boxed_slice()))
+    Ok((stmt, seen.needs.into_boxed_slice(), seen.column_reads))
 }
 
 /// What the authorizer has seen so far during one compile.
@@ -128,6 +139,8 @@ struct Seen<'a> {
     needs: Vec<Need>,
     /// Why the statement is refused (the first reason).
     refused: Option<SqlError>,
+    /// (database, table) of each table a named column of which is read.
+    column_reads: Vec<(String, String)>,
 }
 
 impl Seen<'_> {
@@ -366,6 +379,11 @@ unsafe extern "C" fn authorizer(arg: *mut c_void, action: c_int, a3: *const c_ch
         ffi::SQLITE_FUNCTION => return seen.function(a4.unwrap_or("")),
         _ => return seen.refuse(SqlError::new(1235, "42000", "This version of Turnstile doesn't yet support 'this statement'")),
     };
+    if action == ffi::SQLITE_READ && a4.is_some_and(|c| !c.is_empty()) {
+        if let (Some(table), Ok(db)) = (a3, seen.owner(schema, a3.unwrap_or(""))) {
+            seen.column_reads.push((db, table.to_string()));
+        }
+    }
     match a3 {
         Some(table) => seen.table(schema, table, bits),
         None => seen.refuse(SqlError::internal("a table without a name")),

@@ -19,6 +19,8 @@
 //!   differing only in values share one compiled statement.
 //! - `run_dml`: running a compiled statement: locks, bind, step, MySQL's
 //!   affected rows and error messages.
+//! - `run_multi`: a multi-table UPDATE or DELETE: its join, then a write per
+//!   target row, in a savepoint.
 //! - `results`: result sets: column metadata, SQLite values converted to wire
 //!   values and streamed to the sink.
 //! - `run_ddl`: CREATE/DROP/RENAME/TRUNCATE and the privileges DDL needs.
@@ -40,6 +42,7 @@ mod or_replace;
 mod results;
 mod run_ddl;
 mod run_dml;
+mod run_multi;
 mod sources;
 mod table_admin;
 mod txn;

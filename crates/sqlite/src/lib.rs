@@ -115,6 +115,9 @@ pub struct Options {
     pub cache_kib: u64,
     /// Bytes of each database file read through mmap.
     pub mmap_bytes: u64,
+    /// Bytes of rows a multi-table UPDATE or DELETE keeps between its join
+    /// and its writes (exec/run_multi.rs; ERR 1114 past it).
+    pub multi_write_bytes: u64,
     /// Default innodb_lock_wait_timeout, seconds.
     pub lock_wait_timeout: u64,
     /// WAL pages before an automatic checkpoint.
@@ -156,6 +159,7 @@ impl Default for Options {
             statement_cache: 256,
             cache_kib: 2048,
             mmap_bytes: 256 << 20,
+            multi_write_bytes: 64 << 20,
             lock_wait_timeout: 50,
             wal_autocheckpoint: 1000,
             idle_checkpoint: Duration::from_millis(200),

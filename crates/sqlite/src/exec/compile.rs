@@ -165,7 +165,10 @@ impl SqliteSession {
         if let Some(ins) = rw.insert.as_ref().filter(|i| i.ignore && !i.odku && !i.replace) {
             needs = ignore_needs(needs, ins, &rw);
         }
-        let writes = !stmt.readonly() || rw.for_update;
+        if let Some(m) = rw.multi.as_deref() {
+            needs = multi_needs(conn, m, needs, &rules, sql)?;
+        }
+        let writes = !stmt.readonly() || rw.for_update || rw.multi.is_some();
         conn.cache_put(sql, Cached { stmt, rw: Arc::new(rw), needs, writes, meta: None, stamp, epoch: if trusted { epoch } else { UNTRUSTED_EPOCH }, last_use: 0 });
         Ok(())
     }
@@ -252,6 +255,33 @@ fn named_tables_need_select(conn: &Conn, rw: &Rewritten, needs: Box<[authorize::
         }
     }
     needs.into_boxed_slice()
+}
+
+/// A multi-table UPDATE or DELETE (rewrite/multi_table.rs) asks, as
+/// MariaDB's does, for UPDATE (DELETE and SELECT) on each target, SELECT on
+/// each table it only reads, and SELECT on an UPDATE's target only when it
+/// reads one of the target's columns (learned from its join without the
+/// rowids, `probe`) or reads the table otherwise too (another reference, a
+/// subquery).
+fn multi_needs(conn: &Conn, m: &rewrite::MultiInfo, needs: Box<[authorize::Need]>, rules: &authorize::Rules<'_>, sql: &str) -> Result<Box<[authorize::Need]>, SqlError> {
+    let column_reads = if m.update { authorize::compile_reading(conn, &m.probe, sql, rules)?.2 } else { Vec::new() };
+    let mut needs = needs.into_vec();
+    let home = conn.home.as_ref().map(|h| h.name.as_str());
+    let write = if m.update { privs::UPDATE } else { privs::DELETE };
+    for t in &m.targets {
+        if t.db.is_none() && conn.temp.table(&t.table).is_some() {
+            continue;
+        }
+        let Some(db) = t.db.as_deref().or(home) else { continue };
+        let same = |d: &Option<String>, table: &str| table.eq_ignore_ascii_case(&t.table) && d.as_deref().or(home) == Some(db);
+        let read = !m.update || column_reads.iter().any(|(d, table)| d == db && table.eq_ignore_ascii_case(&t.table)) || m.reads.iter().any(|(d, table)| same(d, table));
+        let bits = write | if read { privs::SELECT } else { 0 };
+        match needs.iter_mut().find(|n| *n.db == *db && n.table.eq_ignore_ascii_case(&t.table)) {
+            Some(n) => n.bits = bits,
+            None => needs.push(authorize::Need { db: db.into(), table: t.table.as_str().into(), bits }),
+        }
+    }
+    Ok(needs.into_boxed_slice())
 }
 
 /// INSERT IGNORE asks for INSERT only, as MariaDB's does: its upsert

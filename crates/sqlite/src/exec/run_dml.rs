@@ -142,6 +142,7 @@ impl SqliteSession {
     /// Bind, step, stream rows or count changes.
     fn run(&mut self, ctx: &ExecContext<'_>, sql: &str, params: &[Value], sink: &mut dyn RowSink, rw: &Rewritten) -> Result<Outcome, SqlError> {
         let lock_wait = self.lock_wait;
+        let multi_write_bytes = self.inner.opts.multi_write_bytes;
         let epoch_now = self.inner.epoch_cell();
         let conn = self.conn.as_mut().expect("conn");
         let counters = conn.counters.clone();
@@ -190,6 +191,21 @@ impl SqliteSession {
                 if rc != ffi::SQLITE_OK {
                     return Err(errors::from_conn(conn, rc, sql));
                 }
+            }
+            if let Some(m) = rw.multi.as_deref() {
+                // A multi-table UPDATE or DELETE: its join, then its writes.
+                let r = super::run_multi::run(conn, st, &StatementEpoch { now: epoch_now, compiled: entry.epoch }, m, sql, multi_write_bytes);
+                if counters.noted.load(Ordering::Relaxed) {
+                    raise_notes(ctx, &counters);
+                }
+                let d = r?;
+                let warnings = ctx.warning_count().min(u64::from(u16::MAX)) as u16;
+                let mut done = Done { affected_rows: d.changed, warnings, ..Default::default() };
+                if m.update {
+                    done.affected_rows = if found_rows { d.matched } else { d.changed };
+                    done.info = format!("Rows matched: {}  Changed: {}  Warnings: {}", d.matched, d.changed, warnings);
+                }
+                return Ok(Outcome::Done(done));
             }
             // Only the first step may recompile (see authorize.rs).
             let rc = conn.step_user(st, &StatementEpoch { now: epoch_now, compiled: entry.epoch });

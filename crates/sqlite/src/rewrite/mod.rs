@@ -45,7 +45,8 @@
 //! (TABLE t, SQL_CALC_FOUND_ROWS, the select list for result metadata),
 //! `having` (HAVING without GROUP BY moved into WHERE), `insert` (INSERT and
 //! REPLACE forms), `upsert` (ON DUPLICATE KEY UPDATE), `update_delete` (UPDATE
-//! and DELETE, ORDER BY/LIMIT, the change test), `store` (values written to a
+//! and DELETE, ORDER BY/LIMIT, the change test), `multi_table` (multi-table
+//! UPDATE and DELETE: a join, then a write per target), `store` (values written to a
 //! column), `subquery` (scalar subqueries: 1242 past one row), `quantified`
 //! (`x op ANY|SOME|ALL (subquery)`). Token-level translation: `translator` (the state, the output and
 //! the token loop), which hands each word to `names` (identifiers, `db.table`,
@@ -66,6 +67,7 @@ mod having;
 mod insert;
 mod interval;
 mod literals;
+mod multi_table;
 mod names;
 mod nesting;
 mod operators;
@@ -83,6 +85,7 @@ mod upsert;
 
 pub use decimal::{is_wide_unsigned, ItemType};
 pub use literals::str_literal;
+pub use multi_table::{MultiInfo, MultiTarget};
 pub use nesting::{MAX_SELECT_NESTING, MAX_WITH_ELEMENTS};
 pub use store::affinity_code;
 
@@ -159,6 +162,9 @@ pub struct Rewritten {
     /// The columns a lenient write's `ts_fit` calls name, installed on the
     /// connection when it runs (functions/fit.rs); empty for a strict one.
     pub fits: Arc<[crate::functions::FitColumn]>,
+    /// A multi-table UPDATE or DELETE (multi_table.rs): `sql` is its join,
+    /// this what runs after it.
+    pub multi: Option<Arc<MultiInfo>>,
 }
 
 /// What the rewriter needs to know about the schema.
@@ -333,6 +339,7 @@ fn translate_tokens(sql: &str, toks: &[Token], kind: Kind, resolver: &dyn Resolv
         cte_limited: false,
         item_types: Vec::new(),
         fits: translator.fits.into(),
+        multi: translator.multi,
     })
 }
 

@@ -72,6 +72,8 @@ pub(super) struct Translator<'a> {
     /// What a division by zero does (operators.rs): 0 nothing, 1 a
     /// warning, 2 the statement's error.
     pub(super) div_zero: u8,
+    /// A multi-table UPDATE or DELETE's writes (multi_table.rs).
+    pub(super) multi: Option<std::sync::Arc<super::MultiInfo>>,
 }
 
 /// A word `emit` is translating: token `at` of the range [from, to) it copies.
@@ -128,6 +130,7 @@ impl<'a> Translator<'a> {
             fit_quiet: false,
             nulls_to_default: false,
             div_zero: resolver.sql_mode().error_for_division_by_zero() as u8,
+            multi: None,
         }
     }
 

@@ -4,7 +4,8 @@
 //! SQLite (as built) has no ORDER BY/LIMIT on UPDATE and DELETE: the rows
 //! are chosen by `rowid IN (SELECT rowid FROM t ... ORDER BY ... LIMIT n)`.
 //! An UPDATE writes only the rows whose values change, through the change
-//! test `ts_chg` (see `Translator::update`). Multi-table forms are refused.
+//! test `ts_chg` (see `Translator::update`). Multi-table forms are
+//! multi_table.rs's.
 
 use super::store::{affinity_code, calls_not_repeatable, expr_end, param_ordinals, quiet_store, store_table_name};
 use super::translator::Translator;
@@ -37,6 +38,12 @@ impl Translator<'_> {
         let toks = self.toks;
         let mut cursor = TokenCursor::new(self.sql, toks);
         let ignore = update_delete_verb(&mut cursor, update)?;
+        if super::multi_table::is_multi(toks, cursor.pos, update) {
+            return self.multi_table(cursor.pos, update, ignore);
+        }
+        if !update && !cursor.eat_kw("FROM") {
+            return Err(cursor.error().into());
+        }
         if update {
             self.set_write_mode(ignore);
             self.nulls_to_default = self.lenient;
@@ -50,8 +57,8 @@ impl Translator<'_> {
     }
 
     /// The table after UPDATE or DELETE FROM, with its alias; noted among
-    /// the statement's tables. A second table (a join, a comma, DELETE ...
-    /// USING) is a multi-table statement, refused.
+    /// the statement's tables (a multi-table statement never comes here:
+    /// `is_multi`).
     fn single_table(&mut self, cursor: &mut TokenCursor<'_>, update: bool) -> Result<SingleTable, SqlError> {
         let multi_table = || Self::unsupported(if update { "multi-table UPDATE" } else { "multi-table DELETE" });
         let start = cursor.pos;
@@ -237,7 +244,7 @@ impl Translator<'_> {
 
     /// One SET value, tokens [s, e), for column `cd`: `DEFAULT` as the column's default, anything
     /// else through `emit_store`.
-    fn emit_set_value(&mut self, s: usize, e: usize, cd: Option<&crate::schema::ColumnDef>) -> Result<(), SqlError> {
+    pub(super) fn emit_set_value(&mut self, s: usize, e: usize, cd: Option<&crate::schema::ColumnDef>) -> Result<(), SqlError> {
         match cd {
             Some(cd) if e == s + 1 && self.toks[s].is_kw("DEFAULT") => {
                 if cd.default.is_none() && !cd.nullable && !cd.auto_increment && !self.lenient {
@@ -270,8 +277,7 @@ impl Translator<'_> {
     }
 }
 
-/// UPDATE or DELETE with its modifiers (and DELETE's FROM): whether IGNORE
-/// is among them.
+/// UPDATE or DELETE with its modifiers: whether IGNORE is among them.
 fn update_delete_verb(cursor: &mut TokenCursor<'_>, update: bool) -> Result<bool, SqlError> {
     let mut ignore = false;
     if update {
@@ -288,9 +294,6 @@ fn update_delete_verb(cursor: &mut TokenCursor<'_>, update: bool) -> Result<bool
             continue;
         }
         break;
-    }
-    if !update && !cursor.eat_kw("FROM") {
-        return Err(Translator::unsupported("multi-table DELETE"));
     }
     Ok(ignore)
 }
@@ -395,6 +398,7 @@ mod tests {
         assert_eq!(rw.sql, "UPDATE sbtest1 SET k = 1 WHERE rowid IN (SELECT rowid FROM sbtest1 WHERE id IN (SELECT id FROM sbtest1 WHERE c = 'a')) AND ts_chg('I', \"k\", (1))");
         let rw = rewrite("DELETE FROM sbtest1 WHERE id=?", Kind::Delete, &resolver()).unwrap();
         assert_eq!(rw.sql, "DELETE FROM sbtest1 WHERE id=?");
-        assert_eq!(rewrite("DELETE a FROM a JOIN b", Kind::Delete, &resolver()).unwrap_err().code, 1235);
+        // multi-table: a join (rewrite/multi_table.rs)
+        assert!(rewrite("DELETE a FROM sbtest1 a JOIN sbtest1 b", Kind::Delete, &resolver()).unwrap().multi.is_some());
     }
 }
