@@ -195,7 +195,7 @@ pub static SETTINGS: &[Setting] = &[
     setting("reset_after_quit", BOOL, "ON", "After a client's COM_QUIT, close its TCP socket with an RST (SO_LINGER 0) instead of a FIN: the client keeps no TIME_WAIT socket."),
     setting("root_password", Kind::Secret, "", "Password for root@%, used only when the data directory is first initialised (also TURNSTILE_ROOT_PASSWORD).").startup_only(),
     setting("routine_max_body_bytes", int(64, 16_777_216), "1048576", "Longest CREATE PROCEDURE / FUNCTION statement, in bytes (ERR 1105 past it).").dynamic(),
-    setting("routine_max_nesting", int(1, 10_000), "64", "How deep blocks and control statements (BEGIN, IF, WHILE, ...) may nest in a stored routine (ERR 1436 past it).").dynamic(),
+    setting("routine_max_nesting", int(1, 10_000), "500", "How deep blocks and control statements (BEGIN, IF, WHILE, ...) may nest in a stored routine (ERR 1436 past it).").dynamic(),
     setting("secure_file_priv", TEXT, "", "The directory LOAD DATA INFILE may read server files from (with FILE privilege: an administrator's ALL ON *.*); \"\" refuses every server file (ERR 1290)."),
     variable("session_track_schema", Both, BOOL, "OFF", "Report changes of the default database in OK packets."),
     variable("session_track_state_change", Both, BOOL, "OFF", "Report session state changes in OK packets."),

@@ -79,11 +79,16 @@ fn parsed(call: &mut Call<'_, '_>, row: &RoutineRow) -> Result<(parse::Header, V
 /// Run the procedure `[db.]name` from `caller` (a CALL statement's empty
 /// activation, or a routine), passing `args` (expressions of the caller).
 pub(crate) fn call_routine(caller: &mut Interp<'_, '_, '_>, db: Option<&str>, name: &str, args: &[String], sink: &mut dyn RowSink) -> Result<(), SqlError> {
-    let row = load(caller.call, db, RoutineKind::Procedure, name)?;
-    if crate::front::privileges_on(caller.call, &row.db) & privs::EXECUTE == 0 {
+    // The privilege first: a database the caller may not use is not probed (MariaDB: 1370 either way).
+    let home = match db {
+        Some(d) => d.to_string(),
+        None => caller.call.sess.db.clone().ok_or_else(SqlError::no_database)?,
+    };
+    if crate::front::privileges_on(caller.call, &home) & privs::EXECUTE == 0 {
         let (u, h) = (caller.call.sess.account_user.clone(), caller.call.sess.account_host.clone());
-        return Err(SqlError::new(1370, "42000", format!("execute command denied to user '{}'@'{}' for routine '{}.{}'", u, h, row.db, row.name)));
+        return Err(SqlError::new(1370, "42000", format!("execute command denied to user '{}'@'{}' for routine '{}.{}'", u, h, home, name)));
     }
+    let row = load(caller.call, Some(&home), RoutineKind::Procedure, name)?;
     let (h, body) = parsed(caller.call, &row)?;
     if h.params.len() != args.len() {
         return Err(SqlError::new(1318, "42000", format!("Incorrect number of arguments for PROCEDURE {}.{}; expected {}, got {}", row.db, row.name, h.params.len(), args.len())));
