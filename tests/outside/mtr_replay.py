@@ -216,7 +216,16 @@ def read_answer(conn, step: Step, sql: str) -> Outcome:
             rows.append(_shape_rows(step, list(cur.fetchall())[:MAX_ROWS], ordered) if step.result else None)
         else:
             affected = cur.rowcount
-        if not cur.nextset():
+        try:
+            more = cur.nextset()
+        except pymysql.err.OperationalError as e:
+            if _error(e) in (2013, 2006, 2014, -1):
+                raise
+            return Outcome(error=_error(e))
+        except pymysql.err.MySQLError as e:
+            # An error after result sets (a CALL whose procedure fails after a SELECT) is the statement's.
+            return Outcome(error=_error(e))
+        if not more:
             break
     warnings = None
     plan = plan_statement(sql)

@@ -28,15 +28,21 @@ pub mod privs {
     pub const REFERENCES: u32 = 256;
     pub const CREATE_TMP_TABLE: u32 = 512;
     pub const LOCK_TABLES: u32 = 1024;
+    /// Stored routines: CALL or use in an expression.
+    pub const EXECUTE: u32 = 2048;
+    /// CREATE PROCEDURE / FUNCTION.
+    pub const CREATE_ROUTINE: u32 = 4096;
+    /// DROP (and ALTER) PROCEDURE / FUNCTION.
+    pub const ALTER_ROUTINE: u32 = 8192;
     pub const ADMIN: u32 = 1 << 30;
     pub const GRANT_OPTION: u32 = 1 << 29;
     /// The privileges of a database-level grant (`ALL ON db.*`).
-    pub const DB_ALL: u32 = SELECT | INSERT | UPDATE | DELETE | CREATE | DROP | ALTER | INDEX | REFERENCES | CREATE_TMP_TABLE | LOCK_TABLES;
+    pub const DB_ALL: u32 = SELECT | INSERT | UPDATE | DELETE | CREATE | DROP | ALTER | INDEX | REFERENCES | CREATE_TMP_TABLE | LOCK_TABLES | EXECUTE | CREATE_ROUTINE | ALTER_ROUTINE;
     pub const ALL: u32 = DB_ALL | ADMIN;
 
     /// Names in MySQL's canonical order, for GRANT, SHOW GRANTS and error
     /// messages.
-    pub const NAMES: [(u32, &str); 11] = [
+    pub const NAMES: [(u32, &str); 14] = [
         (SELECT, "SELECT"),
         (INSERT, "INSERT"),
         (UPDATE, "UPDATE"),
@@ -48,6 +54,9 @@ pub mod privs {
         (ALTER, "ALTER"),
         (CREATE_TMP_TABLE, "CREATE TEMPORARY TABLES"),
         (LOCK_TABLES, "LOCK TABLES"),
+        (EXECUTE, "EXECUTE"),
+        (CREATE_ROUTINE, "CREATE ROUTINE"),
+        (ALTER_ROUTINE, "ALTER ROUTINE"),
     ];
 
     /// The name of the first privilege of `need` that `held` lacks.

@@ -25,12 +25,14 @@ pub mod catalog;
 pub mod clock;
 pub mod error;
 pub mod limits;
+pub mod routine;
 pub mod stack;
 pub mod strtype;
 pub mod warnings;
 
 pub use access::{privs, Access, AccountRow, ProcessRow};
 pub use error::SqlError;
+pub use routine::{RoutineKind, RoutineRow};
 pub use turnstile_sqltext::sql_mode::SqlMode;
 pub use turnstile_wire::response::Column;
 pub use turnstile_wire::value::Value;
@@ -56,6 +58,13 @@ pub trait RowSink {
     /// True when the producer should stop after the current row and return `Outcome::Paused`.
     fn wants_pause(&self) -> bool {
         false
+    }
+    /// The result set streamed so far is complete and more follow (a stored
+    /// procedure's SELECTs: each ends with SERVER_MORE_RESULTS_EXISTS, then
+    /// the CALL's own OK). The next `columns` starts a new result set.
+    /// Default: nothing to end (a sink that keeps no wire format).
+    fn end_result(&mut self) -> Result<(), SqlError> {
+        Ok(())
     }
 }
 
@@ -405,4 +414,22 @@ pub trait EngineSession: Send {
     /// The SQL front evaluated LAST_INSERT_ID(expr) itself (a SELECT without a
     /// table): statements the engine runs later must see the new value.
     fn set_last_insert_id(&mut self, _id: u64) {}
+    /// Store a stored routine in its database (`replace`: CREATE OR
+    /// REPLACE). ERR 1304 when it exists and `replace` is false, 1049 when
+    /// the database does not. Default: the engine keeps no routines (1235).
+    fn routine_save(&mut self, _ctx: &ExecContext<'_>, _row: &RoutineRow, _replace: bool) -> Result<(), SqlError> {
+        Err(SqlError::unsupported("stored routines in this engine"))
+    }
+    /// Remove a stored routine; false if there was none.
+    fn routine_drop(&mut self, _ctx: &ExecContext<'_>, _db: &str, _kind: RoutineKind, _name: &str) -> Result<bool, SqlError> {
+        Ok(false)
+    }
+    /// A stored routine of `db` by name (case-insensitive), if there is one.
+    fn routine_load(&mut self, _db: &str, _kind: RoutineKind, _name: &str) -> Result<Option<RoutineRow>, SqlError> {
+        Ok(None)
+    }
+    /// Every stored routine of every database, by database and name.
+    fn routine_list(&mut self) -> Result<Vec<RoutineRow>, SqlError> {
+        Ok(Vec::new())
+    }
 }

@@ -155,6 +155,8 @@ fn priv_list(p: &mut Parser<'_>) -> Result<u32, SqlError> {
                 p.expect_kw("TABLES")?;
                 privs::LOCK_TABLES
             }
+            "CREATE" if p.eat_kw("ROUTINE") => privs::CREATE_ROUTINE,
+            "ALTER" if p.eat_kw("ROUTINE") => privs::ALTER_ROUTINE,
             "USAGE" => 0,
             name if privs::NAMES.iter().any(|(_, n)| *n == name) => privs::NAMES.iter().find(|(_, n)| *n == name).map_or(0, |(b, _)| *b),
             other => return Err(SqlError::unsupported(&format!("privilege {}", other))),

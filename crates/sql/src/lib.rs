@@ -21,6 +21,7 @@ pub mod binary_text;
 pub mod dialect;
 pub mod expr;
 pub mod front;
+pub mod routine;
 pub mod vars;
 
 use std::collections::HashMap;
@@ -84,6 +85,9 @@ pub struct SessionState {
     /// collation_connection at login and after every reset, as MariaDB's
     /// `thd_init_client_charset` (`apply_login_defaults`).
     pub handshake_collation: Option<(&'static str, &'static str)>,
+    /// The stored routines running, outermost first (`db.name`): their
+    /// recursion is bounded by max_sp_recursion_depth (routine/interp.rs).
+    pub routine_stack: Vec<String>,
 }
 
 impl SessionState {

@@ -40,6 +40,7 @@ mod explain;
 mod normalize;
 mod or_replace;
 mod results;
+pub(crate) mod routines;
 mod run_ddl;
 mod run_dml;
 mod run_multi;
@@ -338,6 +339,26 @@ impl EngineSession for SqliteSession {
 
     fn last_insert_id(&self) -> Option<u64> {
         Some(self.conn.as_ref().map_or(self.last_insert_id, |c| c.counters.last_insert_id.load(Ordering::Relaxed)))
+    }
+
+    fn routine_save(&mut self, ctx: &ExecContext<'_>, row: &turnstile_engine::RoutineRow, replace: bool) -> Result<(), SqlError> {
+        let r = self.save_routine(ctx, row, replace);
+        self.detach_conn();
+        r
+    }
+
+    fn routine_drop(&mut self, ctx: &ExecContext<'_>, db: &str, kind: turnstile_engine::RoutineKind, name: &str) -> Result<bool, SqlError> {
+        let r = self.drop_routine(ctx, db, kind, name);
+        self.detach_conn();
+        r
+    }
+
+    fn routine_load(&mut self, db: &str, kind: turnstile_engine::RoutineKind, name: &str) -> Result<Option<turnstile_engine::RoutineRow>, SqlError> {
+        self.load_routine(db, kind, name)
+    }
+
+    fn routine_list(&mut self) -> Result<Vec<turnstile_engine::RoutineRow>, SqlError> {
+        self.list_routines()
     }
 
     fn set_last_insert_id(&mut self, id: u64) {

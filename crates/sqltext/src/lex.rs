@@ -81,6 +81,7 @@ pub enum Tok {
     /// `?` placeholder
     Param,
     /// Punctuation and operators: ( ) , ; . = < > <= >= <> != + - * / % := || && !
+    /// (and `:`, which ends a stored routine's label: `l1: LOOP`)
     Op(&'static str),
 }
 
@@ -114,7 +115,7 @@ pub struct LexError {
     pub at: usize,
 }
 
-const OPS: [&str; 27] = ["<=>", ":=", "<=", ">=", "<>", "!=", "||", "&&", "<<", ">>", "(", ")", ",", ";", ".", "=", "<", ">", "+", "-", "*", "/", "%", "&", "|", "^", "~"];
+const OPS: [&str; 28] = ["<=>", ":=", "<=", ">=", "<>", "!=", "||", "&&", "<<", ">>", "(", ")", ",", ";", ".", "=", "<", ">", "+", "-", "*", "/", "%", "&", "|", "^", "~", ":"];
 
 /// Lex a whole statement (or several, separated by `;` tokens).
 pub fn tokenize(sql: &str) -> Result<Vec<Token>, LexError> {
@@ -410,7 +411,18 @@ pub fn next_statement(text: &str) -> Option<(&str, &str)> {
     let mut rest = text;
     loop {
         let mut toks = Vec::new();
-        let (stmt, after) = match lex_into(rest, &mut toks, true) {
+        let first = lex_into(rest, &mut toks, true);
+        // A routine's body holds `;` of its own (compound.rs).
+        if first.is_ok() && crate::compound::defines_body(&toks) {
+            if let Ok(all) = tokenize(rest) {
+                let (stmt, after) = match crate::compound::statement_end(&all) {
+                    Some(i) => (&rest[..all[i].start], &rest[all[i].end..]),
+                    None => (rest, ""),
+                };
+                return Some((stmt.trim(), after));
+            }
+        }
+        let (stmt, after) = match first {
             Ok(end) if toks.last().is_some_and(|t| t.is_op(";")) => (&rest[..end - 1], &rest[end..]),
             _ => (rest, ""),
         };

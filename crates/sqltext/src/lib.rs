@@ -29,6 +29,7 @@ pub mod charsets;
 pub mod civil;
 pub mod clause;
 pub mod collate;
+pub mod compound;
 pub mod cursor;
 pub mod decimal;
 pub mod hex;

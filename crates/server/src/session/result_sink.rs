@@ -4,8 +4,9 @@
 use super::{Flush, FLUSH_AT, PAUSE_AT};
 use std::io;
 use turnstile_engine::{Column, RowSink, SqlError, Value};
+use turnstile_wire::consts::status;
 use turnstile_wire::packet::{begin_packet, end_packet};
-use turnstile_wire::response::{encode_binary_row_typed, encode_column_count, encode_eof, encode_text_row, text_fsp, EncodedColumns};
+use turnstile_wire::response::{encode_binary_row_typed, encode_column_count, encode_eof, encode_ok, encode_text_row, text_fsp, EncodedColumns};
 
 /// Streams a result set into the output buffer, flushing as it fills.
 /// What a result's rows need from its column definitions.
@@ -106,5 +107,19 @@ impl RowSink for WireSink<'_, '_> {
 
     fn wants_pause(&self) -> bool {
         self.pausable && self.out.len() >= PAUSE_AT
+    }
+
+    fn end_result(&mut self) -> Result<(), SqlError> {
+        if !self.sent_columns {
+            return Ok(());
+        }
+        let st = self.status | status::MORE_RESULTS_EXISTS;
+        if self.deprecate_eof {
+            self.packet(|o| encode_ok(o, 0xfe, 0, 0, st, 0, ""));
+        } else {
+            self.packet(|o| encode_eof(o, 0, st));
+        }
+        self.sent_columns = false;
+        self.maybe_flush()
     }
 }

@@ -19,7 +19,7 @@
 //!
 //! The paths `expr::{Parser, eval, Env, like_match, ...}` stay as they were.
 
-mod clock;
+pub(crate) mod clock;
 mod cursor;
 mod eval;
 mod functions;

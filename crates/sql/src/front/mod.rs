@@ -14,7 +14,9 @@
 //! - `access`: the session's privileges, cached;
 //! - `session_env`: what expressions see of the session (variables, USER(), SLEEP(), ...);
 //! - `deadline`: the statement's time limit (max_execution_time and friends);
-//! - `diagnostics`: the notes, warnings and error a statement leaves for SHOW WARNINGS.
+//! - `diagnostics`: the notes, warnings and error a statement leaves for SHOW WARNINGS;
+//! - stored routines (CALL, CREATE/DROP PROCEDURE/FUNCTION, their SHOWs) are
+//!   `crate::routine`'s (`routine_dispatch`).
 //!
 //! The public paths (`front::execute`, `front::Call`, `front::use_database`, ...)
 //! are those of the single file this module was.
@@ -154,10 +156,44 @@ pub fn execute_direct(call: &mut Call<'_, '_>, sql: &str, sink: &mut dyn RowSink
     result
 }
 
+/// The session's privilege bits on `db` ("": the global ones).
+pub(crate) fn privileges_on(call: &mut Call<'_, '_>, db: &str) -> u32 {
+    access::privileges(call.sess, call.ops, (!db.is_empty()).then_some(db))
+}
+
+/// A statement of a stored routine's body (routine/interp.rs): what a
+/// client's statement does, without the per-statement diagnostics and
+/// time limit of the CALL around it.
+pub(crate) fn routine_statement(call: &mut Call<'_, '_>, sql: &str, sink: &mut dyn RowSink) -> Result<Outcome, SqlError> {
+    let result = statement(call, sql, sink);
+    note_row_count(call, &result);
+    result
+}
+
+/// CALL, CREATE/DROP PROCEDURE/FUNCTION, SHOW CREATE PROCEDURE/FUNCTION and
+/// SHOW PROCEDURE/FUNCTION STATUS (routine/); None for anything else.
+fn routine_dispatch(call: &mut Call<'_, '_>, kw: &str, sql: &str, sink: &mut dyn RowSink) -> Option<Result<Outcome, SqlError>> {
+    let toks = lex::tokenize(sql).ok()?;
+    if !crate::routine::handles(kw, &toks) {
+        return None;
+    }
+    Some(match kw {
+        "CALL" => crate::routine::call_statement(call, sql, sink),
+        "SHOW" => crate::routine::show(call, sql, sink),
+        "DROP" => crate::routine::drop(call, sql),
+        _ => crate::routine::create(call, sql),
+    })
+}
+
 fn statement(call: &mut Call<'_, '_>, sql: &str, sink: &mut dyn RowSink) -> Result<Outcome, SqlError> {
     let kw = scan::first_keyword(sql);
     if is_engine_dml(&kw, sql) {
         return engine::engine_statement(call, sql, sink);
+    }
+    if matches!(kw.as_str(), "CALL" | "SHOW") {
+        if let Some(r) = routine_dispatch(call, &kw, sql, sink) {
+            return r;
+        }
     }
     match kw.as_str() {
         "SELECT" => select::select_without_table(call, sql, sink),
@@ -218,6 +254,11 @@ fn definition_statement(call: &mut Call<'_, '_>, kw: &str, sql: &str, sink: &mut
     // (CREATE TEMPORARY TABLE excepted).
     if call.engine.in_transaction() && !toks.get(1).is_some_and(|t| t.is_kw("TEMPORARY")) {
         call.engine.commit(call.ctx)?;
+    }
+    if kw != "ALTER" {
+        if let Some(r) = routine_dispatch(call, kw, sql, sink) {
+            return r;
+        }
     }
     let mut p = Parser::new(sql, &toks);
     if let Some(stmt) = account_sql::parse(&mut p)? {

@@ -236,7 +236,7 @@ impl SqliteSession {
         let ok = |warnings: u16| Ok(Outcome::Done(Done { warnings, ..Default::default() }));
         match stmt {
             Ddl::CreateTable { if_not_exists, table, def, auto_increment, like, .. } => {
-                if table.1.eq_ignore_ascii_case(META_TABLE) || table.1.starts_with("sqlite_") || table.1.starts_with("ts_rebuild_") {
+                if table.1.eq_ignore_ascii_case(META_TABLE) || table.1.eq_ignore_ascii_case(super::routines::ROUTINES_TABLE) || table.1.starts_with("sqlite_") || table.1.starts_with("ts_rebuild_") {
                     return Err(SqlError::new(1103, "42000", format!("Incorrect table name '{}'", table.1)));
                 }
                 if table.1.len() > 64 || table.1.is_empty() {
@@ -373,7 +373,13 @@ impl SqliteSession {
     #[allow(clippy::too_many_arguments)]
     fn create_view(&mut self, ctx: &ExecContext<'_>, (or_replace, alter): (bool, bool), view: &Name, schema: &str, dbname: &str, def: TableDef, create: &str) -> Result<Outcome, SqlError> {
         let _ = ctx;
-        if view.1.len() > 64 || view.1.is_empty() || view.1.eq_ignore_ascii_case(META_TABLE) || view.1.starts_with("sqlite_") || view.1.starts_with("ts_rebuild_") {
+        if view.1.len() > 64
+            || view.1.is_empty()
+            || view.1.eq_ignore_ascii_case(META_TABLE)
+            || view.1.eq_ignore_ascii_case(super::routines::ROUTINES_TABLE)
+            || view.1.starts_with("sqlite_")
+            || view.1.starts_with("ts_rebuild_")
+        {
             return Err(SqlError::new(1103, "42000", format!("Incorrect table name '{}'", view.1)));
         }
         match self.def_of(schema, &view.1) {

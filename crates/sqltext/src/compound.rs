@@ -1,0 +1,70 @@
+//! Where a statement with a compound body ends in a multi-statement text.
+//!
+//! `CREATE PROCEDURE p() BEGIN SELECT 1; SELECT 2; END; SELECT 3` is two
+//! statements: the `;` inside BEGIN ... END belong to the routine's body.
+//! The mysql CLI sends such a definition (after DELIMITER //) as one query
+//! with CLIENT_MULTI_STATEMENTS on, so the server, not the client, must
+//! find its end, as MariaDB's parser does. This counts the body's blocks
+//! (BEGIN, IF, CASE, WHILE, REPEAT, LOOP against END) over the lexer's
+//! tokens; nothing else needs it, so other statements split at their first
+//! `;` as before.
+
+use crate::lex::Token;
+
+/// Keywords that open a block when they start a statement inside a body.
+const OPENERS: [&str; 4] = ["IF", "WHILE", "REPEAT", "LOOP"];
+/// Tokens after which a statement starts inside a body.
+const STARTS: [&str; 7] = ["BEGIN", "THEN", "ELSE", "DO", "LOOP", "REPEAT", "ATOMIC"];
+
+/// Does this statement define a routine, trigger or event (whose body may
+/// hold `;`)?
+pub fn defines_body(toks: &[Token]) -> bool {
+    toks.first().is_some_and(|t| t.is_kw("CREATE")) && toks.iter().take(16).take_while(|t| !t.is_op("(")).any(|t| t.is_kw("PROCEDURE") || t.is_kw("FUNCTION") || t.is_kw("TRIGGER") || t.is_kw("EVENT"))
+}
+
+/// The index of the `;` token that ends the first statement of `toks`
+/// (a routine definition), or None when it runs to the end.
+pub fn statement_end(toks: &[Token]) -> Option<usize> {
+    let mut depth = 0usize;
+    let mut i = 0;
+    while i < toks.len() {
+        let t = &toks[i];
+        let prev = i.checked_sub(1).map(|p| &toks[p]);
+        let at_start = prev.is_some_and(|p| p.is_op(";") || p.is_op(":") || STARTS.iter().any(|k| p.is_kw(k)));
+        if t.is_op(";") && depth == 0 {
+            return Some(i);
+        }
+        if t.is_kw("END") && depth > 0 {
+            depth -= 1;
+            // END IF, END WHILE, ...: the keyword closes, it does not open.
+            if toks.get(i + 1).is_some_and(|n| n.is_kw("CASE") || OPENERS.iter().any(|k| n.is_kw(k))) {
+                i += 1;
+            }
+        } else if t.is_kw("BEGIN") && !toks.get(i + 1).is_some_and(|n| n.is_kw("WORK")) || t.is_kw("CASE") || (at_start && OPENERS.iter().any(|k| t.is_kw(k))) {
+            depth += 1;
+        }
+        i += 1;
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lex::tokenize;
+
+    fn end(sql: &str) -> Option<String> {
+        let t = tokenize(sql).unwrap();
+        assert!(defines_body(&t));
+        statement_end(&t).map(|i| sql[..t[i].start].trim().to_string())
+    }
+
+    #[test]
+    fn bodies_keep_their_semicolons() {
+        assert_eq!(end("CREATE PROCEDURE p() BEGIN SELECT 1; SELECT 2; END; SELECT 3").as_deref(), Some("CREATE PROCEDURE p() BEGIN SELECT 1; SELECT 2; END"));
+        assert_eq!(end("CREATE PROCEDURE p() SELECT 1; SELECT 3").as_deref(), Some("CREATE PROCEDURE p() SELECT 1"));
+        let s = "CREATE FUNCTION f(a INT) RETURNS INT BEGIN IF a > 0 THEN RETURN IF(a, 1, 2); END IF; l: LOOP LEAVE l; END LOOP l; RETURN CASE WHEN a THEN 1 END; END";
+        assert_eq!(end(&format!("{}; SELECT 1", s)).as_deref(), Some(s));
+        assert_eq!(end("CREATE PROCEDURE p() BEGIN WHILE 1 DO REPEAT SELECT 1; UNTIL 1 END REPEAT; END WHILE; END").as_deref(), None);
+    }
+}

@@ -1,0 +1,23 @@
+//! Fuzz target: the stored-routine parser (crates/sql/src/routine/parse.rs)
+//! and the end of a compound statement in a multi-statement text
+//! (crates/sqltext/src/compound.rs).
+//!
+//! Input: a CREATE PROCEDURE / FUNCTION statement (or anything). The header
+//! is parsed with `parse_create`, its body with `parse_body` at the default
+//! nesting limit, and the text is split as a multi-statement query is.
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+use turnstile_fuzz::{on_server_stack, sql_text};
+use turnstile_sql::routine::parse::{parse_body, parse_create};
+
+fn check(data: &[u8]) {
+    let sql = sql_text(data);
+    let _ = turnstile_sqltext::lex::next_statement(&sql);
+    if let Ok(Some(h)) = parse_create(&sql) {
+        let _ = parse_body(&h.body, 500);
+    }
+    let _ = parse_body(&sql, 500);
+}
+
+fuzz_target!(|data: &[u8]| on_server_stack(data, check));

@@ -1,0 +1,235 @@
+"""Stored procedures and functions (issue #23 item 5), with real clients:
+CREATE / DROP / SHOW, CALL with IN/OUT/INOUT parameters, the compound
+statements of a body, result sets sent as MySQL does for CALL (each with
+SERVER_MORE_RESULTS_EXISTS, then the CALL's OK), SIGNAL, handlers, cursors,
+the recursion limit, persistence across a restart and DROP DATABASE, and the
+mysql CLI's DELIMITER (the whole definition arrives as one multi-statement
+query and must not be split at the body's `;`). Expected answers are
+MariaDB 10.11's, checked on it.
+"""
+
+from __future__ import annotations
+
+import pymysql
+import pytest
+
+from helpers import clients
+
+
+@pytest.fixture
+def db(sql_server, uniq):
+    name = uniq("sp")
+    root = clients.root(sql_server)
+    clients.query(root, f"CREATE DATABASE {name}")
+    conn = clients.root(sql_server, database=name)
+    yield conn, name
+    conn.close()
+    clients.query(root, f"DROP DATABASE IF EXISTS {name}")
+    root.close()
+
+
+def code(exc) -> int:
+    return exc.value.args[0]
+
+
+def test_procedure_with_in_out_inout_parameters(db):
+    conn, _ = db
+    clients.query(
+        conn,
+        """CREATE PROCEDURE p1(IN a INT, OUT b VARCHAR(10), INOUT c INT)
+           BEGIN
+             DECLARE x INT DEFAULT 5;
+             SET b = CONCAT('v', a + x);
+             SET c = c * 2;
+           END""",
+    )
+    clients.query(conn, "SET @c = 3")
+    clients.query(conn, "CALL p1(1, @b, @c)")
+    assert clients.query(conn, "SELECT @b, @c") == (("v6", 6),)
+
+
+def test_call_sends_each_select_then_an_ok(db):
+    conn, _ = db
+    clients.query(conn, "CREATE TABLE t (a INT)")
+    clients.query(conn, "INSERT INTO t VALUES (1), (2)")
+    clients.query(conn, "CREATE PROCEDURE two() BEGIN SELECT a FROM t ORDER BY a; SELECT 'x' AS y; END")
+    cur = conn.cursor()
+    cur.execute("CALL two()")
+    assert cur.fetchall() == ((1,), (2,))
+    assert [d[0] for d in cur.description] == ["a"]
+    assert cur.nextset()
+    assert cur.fetchall() == (("x",),)
+    assert cur.nextset()  # the CALL's own OK
+    assert cur.description is None
+    assert not cur.nextset()
+    # The connection is in step afterwards.
+    assert clients.scalar(conn, "SELECT 41 + 1") == 42
+
+
+def test_control_flow(db):
+    conn, _ = db
+    clients.query(
+        conn,
+        """CREATE PROCEDURE flow(n INT, OUT total INT, OUT seen VARCHAR(100))
+           BEGIN
+             DECLARE i INT DEFAULT 0;
+             SET total = 0, seen = '';
+             l1: WHILE i < n DO
+               SET i = i + 1;
+               IF i = 2 THEN ITERATE l1; ELSEIF i > 6 THEN LEAVE l1; END IF;
+               SET total = total + i;
+             END WHILE l1;
+             REPEAT SET seen = CONCAT(seen, 'r'); UNTIL LENGTH(seen) >= 3 END REPEAT;
+             l2: LOOP SET seen = CONCAT(seen, 'l'); IF LENGTH(seen) >= 5 THEN LEAVE l2; END IF; END LOOP;
+             CASE n WHEN 10 THEN SET seen = CONCAT(seen, '!'); ELSE SET seen = CONCAT(seen, '?'); END CASE;
+             CASE WHEN total > 100 THEN SET total = -1; ELSE BEGIN END; END CASE;
+           END""",
+    )
+    clients.query(conn, "CALL flow(10, @t, @s)")
+    assert clients.query(conn, "SELECT @t, @s") == ((1 + 3 + 4 + 5 + 6, "rrrll!"),)
+
+
+def test_select_into_cursor_and_handler(db):
+    conn, _ = db
+    clients.query(conn, "CREATE TABLE t (a INT, b VARCHAR(10))")
+    clients.query(conn, "INSERT INTO t VALUES (1, 'one'), (2, 'two'), (3, 'three')")
+    clients.query(
+        conn,
+        """CREATE PROCEDURE cur(OUT s VARCHAR(100), OUT m INT)
+           BEGIN
+             DECLARE done INT DEFAULT 0;
+             DECLARE v VARCHAR(10);
+             DECLARE c CURSOR FOR SELECT b FROM t ORDER BY a;
+             DECLARE CONTINUE HANDLER FOR NOT FOUND SET done = 1;
+             SELECT MAX(a) INTO m FROM t;
+             SET s = '';
+             OPEN c;
+             rd: LOOP
+               FETCH c INTO v;
+               IF done THEN LEAVE rd; END IF;
+               SET s = CONCAT(s, v, ',');
+             END LOOP;
+             CLOSE c;
+           END""",
+    )
+    clients.query(conn, "CALL cur(@s, @m)")
+    assert clients.query(conn, "SELECT @s, @m") == (("one,two,three,", 3),)
+
+
+def test_exit_handler_and_signal(db):
+    conn, _ = db
+    clients.query(
+        conn,
+        """CREATE PROCEDURE h(OUT r VARCHAR(20))
+           BEGIN
+             DECLARE EXIT HANDLER FOR SQLEXCEPTION SET r = 'caught';
+             SET r = 'before';
+             SELECT * FROM no_such_table;
+             SET r = 'after';
+           END""",
+    )
+    clients.query(conn, "CALL h(@r)")
+    assert clients.scalar(conn, "SELECT @r") == "caught"
+    clients.query(conn, "CREATE PROCEDURE sig(x INT) BEGIN IF x < 0 THEN SIGNAL SQLSTATE '45000' SET MESSAGE_TEXT = 'negative'; END IF; END")
+    with pytest.raises(pymysql.err.MySQLError) as e:
+        clients.query(conn, "CALL sig(-1)")
+    assert code(e) == 1644 and "negative" in str(e.value)
+    clients.query(conn, "CALL sig(1)")
+
+
+def test_locals_are_bound_not_spliced(db):
+    conn, _ = db
+    clients.query(conn, "CREATE TABLE t (a INT, name VARCHAR(50))")
+    clients.query(conn, "CREATE PROCEDURE ins(name VARCHAR(50)) INSERT INTO t (a, name) VALUES (1, name)")
+    evil = "x'); DROP TABLE t; --"
+    clients.query(conn, "CALL ins(%s)", (evil,))
+    assert clients.query(conn, "SELECT a, name FROM t") == ((1, evil),)
+
+
+def test_ddl_errors_and_show(db):
+    conn, name = db
+    with pytest.raises(pymysql.err.MySQLError) as e:
+        clients.query(conn, "DROP PROCEDURE nope")
+    assert code(e) == 1305
+    cur = conn.cursor()
+    cur.execute("DROP PROCEDURE IF EXISTS nope")
+    cur.execute("SHOW WARNINGS")
+    assert cur.fetchall() == (("Note", 1305, f"PROCEDURE {name}.nope does not exist"),)
+    with pytest.raises(pymysql.err.MySQLError) as e:
+        clients.query(conn, "CALL nope()")
+    assert code(e) == 1305
+    clients.query(conn, "CREATE PROCEDURE p(a INT) COMMENT 'hi' SELECT a")
+    with pytest.raises(pymysql.err.MySQLError) as e:
+        clients.query(conn, "CREATE PROCEDURE p() SELECT 1")
+    assert code(e) == 1304
+    with pytest.raises(pymysql.err.MySQLError) as e:
+        clients.query(conn, "CALL p()")
+    assert code(e) == 1318
+    row = clients.query(conn, "SHOW CREATE PROCEDURE p")[0]
+    assert row[0] == "p" and row[2] == "CREATE DEFINER=`root`@`%` PROCEDURE `p`(a INT) COMMENT 'hi' SELECT a"
+    status = clients.query(conn, "SHOW PROCEDURE STATUS LIKE 'p'")
+    assert [(r[0], r[1], r[2], r[7]) for r in status] == [(name, "p", "PROCEDURE", "hi")]
+    clients.query(conn, "CREATE FUNCTION f(a INT) RETURNS INT DETERMINISTIC RETURN a * 2")
+    rows = clients.query(conn, f"SELECT ROUTINE_NAME, ROUTINE_TYPE, DATA_TYPE, ROUTINE_DEFINITION, IS_DETERMINISTIC FROM information_schema.ROUTINES WHERE ROUTINE_SCHEMA = '{name}' ORDER BY 1")
+    assert rows == (("f", "FUNCTION", "int", "RETURN a * 2", "YES"), ("p", "PROCEDURE", "", "SELECT a", "NO"))
+    clients.query(conn, "CREATE OR REPLACE PROCEDURE p() SELECT 2")
+    assert clients.query(conn, "CALL p()") == ((2,),)
+    clients.query(conn, "DROP FUNCTION f")
+    clients.query(conn, "DROP PROCEDURE p")
+    assert clients.query(conn, f"SELECT COUNT(*) FROM information_schema.ROUTINES WHERE ROUTINE_SCHEMA = '{name}'") == ((0,),)
+
+
+def test_recursion_limit(db):
+    conn, _ = db
+    clients.query(conn, "CREATE PROCEDURE r(n INT) BEGIN IF n > 0 THEN CALL r(n - 1); END IF; END")
+    with pytest.raises(pymysql.err.MySQLError) as e:
+        clients.query(conn, "CALL r(3)")
+    assert code(e) == 1456
+    clients.query(conn, "CALL r(0)")
+    clients.query(conn, "SET max_sp_recursion_depth = 5")
+    clients.query(conn, "CALL r(5)")
+    with pytest.raises(pymysql.err.MySQLError) as e:
+        clients.query(conn, "CALL r(6)")
+    assert code(e) == 1456
+
+
+def test_routines_survive_restart_and_go_with_their_database(server_factory):
+    srv = server_factory(engine="sqlite")
+    root = clients.root(srv)
+    clients.query(root, "CREATE DATABASE keep")
+    clients.query(root, "CREATE PROCEDURE keep.p() SELECT 'kept'")
+    root.close()
+    srv.stop()
+    srv.start()
+    root = clients.root(srv)
+    assert clients.query(root, "CALL keep.p()") == (("kept",),)
+    clients.query(root, "DROP DATABASE keep")
+    clients.query(root, "CREATE DATABASE keep")
+    with pytest.raises(pymysql.err.MySQLError) as e:
+        clients.query(root, "CALL keep.p()")
+    assert code(e) == 1305
+    root.close()
+
+
+def test_mysql_cli_delimiter(sql_server, uniq):
+    if not clients.mysql_cli():
+        pytest.skip("mysql client not installed")
+    name = uniq("spcli")
+    script = f"""CREATE DATABASE {name};
+USE {name};
+DELIMITER //
+CREATE PROCEDURE p(n INT)
+BEGIN
+  DECLARE i INT DEFAULT 0;
+  WHILE i < n DO
+    SET i = i + 1;
+  END WHILE;
+  SELECT i AS counted;
+END//
+DELIMITER ;
+CALL p(4);
+DROP DATABASE {name};
+"""
+    r = clients.run_cli(sql_server, stdin=script)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.split() == ["counted", "4"]
