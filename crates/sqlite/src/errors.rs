@@ -58,6 +58,9 @@ pub fn from_rusqlite(conn: &Conn, e: &rusqlite::Error, original: &str) -> SqlErr
             conn.call.stopped.get().map(|w| w.error()).unwrap_or_else(SqlError::query_interrupted)
         }
         rusqlite::Error::SqliteFailure(f, msg) => map(f.extended_code, msg.as_deref().unwrap_or(""), original, conn.home.as_ref().map(|h| h.name.as_str())),
+        // A statement SQLite could not prepare in a batch: its message
+        // only (the SQLite text beside it must not reach a client).
+        rusqlite::Error::SqlInputError { error, msg, .. } => map(error.extended_code, msg, original, conn.home.as_ref().map(|h| h.name.as_str())),
         other => SqlError::internal(other.to_string()),
     }
 }

@@ -290,15 +290,13 @@ fn check_type_bounds(col: &mut ColumnDef) -> Result<(), SqlError> {
             (Some(m), None) if m > 255 => return Err(display_width(&name, 255)),
             _ => {}
         },
-        b if b.is_integer() && b != Base::Bit && b != Base::Year => {
-            if col.length.is_some_and(|m| m > 255) {
-                return Err(display_width(&name, 255));
-            }
+        b if b.is_integer() && b != Base::Bit && b != Base::Year && col.length.is_some_and(|m| m > 255) => {
+            return Err(display_width(&name, 255));
         }
-        Base::TinyBlob | Base::Blob | Base::MediumBlob | Base::LongBlob | Base::TinyText | Base::Text | Base::MediumText | Base::LongText | Base::VarChar | Base::VarBinary => {
-            if col.length.is_some_and(|n| n > u32::MAX as u64) {
-                return Err(display_width(&name, u32::MAX as u64));
-            }
+        Base::TinyBlob | Base::Blob | Base::MediumBlob | Base::LongBlob | Base::TinyText | Base::Text | Base::MediumText | Base::LongText | Base::VarChar | Base::VarBinary
+            if col.length.is_some_and(|n| n > u32::MAX as u64) =>
+        {
+            return Err(display_width(&name, u32::MAX as u64));
         }
         _ => {}
     }

@@ -61,6 +61,14 @@ pub fn finish_def(def: &mut TableDef) -> Result<(), SqlError> {
             return Err(SqlError::new(1072, "42000", format!("Key column '{}' doesn't exist in table", k)));
         }
     }
+    // A CHECK names only the table's own columns (SQLite would take an
+    // unknown quoted name for a string).
+    let clauses = def.columns.iter().filter_map(|c| c.check.as_deref()).chain(def.checks.iter().map(|k| k.clause.as_str()));
+    for clause in clauses {
+        if let Some(unknown) = super::expr_text::named_columns(clause).into_iter().find(|n| def.column(n).is_none()) {
+            return Err(SqlError::new(1054, "42S22", format!("Unknown column '{}' in 'CHECK'", unknown)));
+        }
+    }
     for (i, ck) in def.checks.iter().enumerate() {
         // A table CHECK's name is unique among the table's CHECKs, the
         // columns' own (named as their column) included.

@@ -179,6 +179,16 @@ pub fn accept(text: &str, clause: Clause, owner: &str) -> Result<String, SqlErro
             }
             Tok::UserVar(v) if clause == Clause::Check => return Err(refused(&format!("@{}", v))),
             Tok::SysVar(_, v) if clause == Clause::Check => return Err(refused(&format!("@@{}", v))),
+            // `db.t.c` / `t.c`: another table's column (MariaDB's 1901, naming it).
+            Tok::Op(".") if k > 0 && toks[k - 1].ident().is_some() => {
+                let mut end = k + 1;
+                while toks.get(end + 1).is_some_and(|n| n.is_op(".")) {
+                    end += 2;
+                }
+                let from = if k >= 3 && toks[k - 2].is_op(".") { k - 3 } else { k - 1 };
+                let last = toks.get(end).map_or(text.len(), |x| x.end);
+                return Err(refused(&text[toks[from].start..last]));
+            }
             Tok::Param => return Err(SqlError::syntax(&text[t.start..])),
             Tok::Op(";") => return Err(SqlError::syntax(&text[t.start..])),
             _ => {}
@@ -186,6 +196,12 @@ pub fn accept(text: &str, clause: Clause, owner: &str) -> Result<String, SqlErro
     }
     crate::rewrite::expression(text)?;
     Ok(normalize(&toks))
+}
+
+/// The columns a kept clause names (its quoted identifiers: `accept`
+/// quotes every one), for the definition's check that each exists.
+pub fn named_columns(shown: &str) -> Vec<String> {
+    lex::tokenize(shown).map(|toks| toks.into_iter().filter_map(|t| if let Tok::Quoted(q) = t.tok { Some(q.to_string()) } else { None }).collect()).unwrap_or_default()
 }
 
 /// Does the expression name a column (a word that is no keyword, call or
@@ -266,7 +282,8 @@ mod tests {
         assert_eq!(accept("a > (SELECT 1)", Clause::Check, "a").unwrap_err().code, 1970);
         assert_eq!(accept("a > rand()", Clause::Check, "a").unwrap_err().message, "Function or expression 'rand()' cannot be used in the CHECK clause of `a`");
         assert_eq!(accept("a > @v", Clause::Check, "a").unwrap_err().code, 1901);
-        assert!(accept("@v", Clause::Default, "a").is_ok());
+        assert_eq!(accept("a > db.t2.a", Clause::Check, "a").unwrap_err().message, "Function or expression 'db.t2.a' cannot be used in the CHECK clause of `a`");
+        assert_eq!(named_columns("`a` > `b` + 'c'"), vec!["a", "b"]);
         assert!(accept("now()", Clause::Default, "a").is_ok());
         assert_eq!(accept("(SELECT 1)", Clause::Default, "a").unwrap_err().message, "Function or expression 'select ...' cannot be used in the DEFAULT clause of `a`");
     }

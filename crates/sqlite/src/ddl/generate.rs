@@ -1,6 +1,7 @@
 //! SQLite DDL generated from a MySQL table definition: a STRICT table whose
 //! named CHECK constraints carry MySQL's strict-mode rules (the error mapper
-//! reads code and column back from the name), its indexes, the triggers for
+//! reads code and column back from the name) and the user's own CHECK
+//! constraints (4025, MariaDB's message in the name), its indexes, the triggers for
 //! ON UPDATE CURRENT_TIMESTAMP, and the SQLite type and collation of a column.
 
 use crate::schema::{sq_ident, sq_str, Base, ColumnDef, Default_, IndexDef, TableDef};
