@@ -35,7 +35,7 @@ def test_check_constraints_enforced_and_shown(db):
     c, name = db
     clients.query(c, "CREATE TABLE t1 (a INT CHECK (a>0), b INT, CONSTRAINT c1 CHECK (b < a+10), CHECK (b>=0))")
     create = clients.query(c, "SHOW CREATE TABLE t1")[0][1]
-    assert "`a` int DEFAULT NULL CHECK (`a` > 0)" in create
+    assert "`a` int(11) DEFAULT NULL CHECK (`a` > 0)" in create
     assert "CONSTRAINT `c1` CHECK (`b` < `a` + 10)" in create
     assert "CONSTRAINT `CONSTRAINT_1` CHECK (`b` >= 0)" in create
     assert err(c, "INSERT INTO t1 VALUES (0, 1)") == (4025, f"CONSTRAINT `t1.a` failed for `{name}`.`t1`")
