@@ -19,12 +19,14 @@
 //! options, ALTER TABLE's clauses), `column_parser` (one column definition),
 //! `definition` (a new `TableDef` and the checks a finished one passes),
 //! `alter` (ALTER operations applied to a `TableDef`), `generate` (SQLite DDL
-//! from a `TableDef`). This file holds the parsed statement's types; the
+//! from a `TableDef`), `expr_text` (the CHECK / DEFAULT expressions a
+//! definition keeps: what each clause refuses, the text shown). This file holds the parsed statement's types; the
 //! functions the rest of the engine uses are re-exported here.
 
 mod alter;
 mod column_parser;
 mod definition;
+mod expr_text;
 mod generate;
 mod parser;
 mod view_parser;
@@ -142,6 +144,13 @@ pub enum AlterOp {
     RenameTable(Name),
     AddForeignKey(ForeignKey),
     DropForeignKey(String),
+    /// `ADD [CONSTRAINT [name]] CHECK (expr)`: the clause as shown.
+    AddCheck {
+        name: Option<String>,
+        clause: String,
+    },
+    /// `DROP CONSTRAINT name` / `DROP CHECK name`.
+    DropCheck(String),
     Options {
         engine: Option<String>,
         collation: Option<String>,

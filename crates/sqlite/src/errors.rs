@@ -58,6 +58,9 @@ pub fn from_rusqlite(conn: &Conn, e: &rusqlite::Error, original: &str) -> SqlErr
             conn.call.stopped.get().map(|w| w.error()).unwrap_or_else(SqlError::query_interrupted)
         }
         rusqlite::Error::SqliteFailure(f, msg) => map(f.extended_code, msg.as_deref().unwrap_or(""), original, conn.home.as_ref().map(|h| h.name.as_str())),
+        // A statement SQLite could not prepare in a batch: its message
+        // only (the SQLite text beside it must not reach a client).
+        rusqlite::Error::SqlInputError { error, msg, .. } => map(error.extended_code, msg, original, conn.home.as_ref().map(|h| h.name.as_str())),
         other => SqlError::internal(other.to_string()),
     }
 }
@@ -88,6 +91,11 @@ pub fn map(ext: c_int, msg: &str, original: &str, home: Option<&str>) -> SqlErro
                     1292 => SqlError::new(1292, "22007", format!("Incorrect datetime value for column '{}' at row 1", col)),
                     3685 => SqlError::new(3685, "HY000", col.to_string()),
                     3819 => SqlError::new(3819, "HY000", format!("Check constraint '{}' is violated.", col)),
+                    // "CONSTRAINT `c` failed for `t`" (ddl/generate.rs): the database goes in.
+                    4025 => match col.rsplit_once(" failed for ") {
+                        Some((head, table)) => SqlError::new(4025, "23000", format!("{} failed for {}.{}", head, crate::schema::quote_ident(home.unwrap_or("")), table)),
+                        None => SqlError::new(4025, "23000", col.to_string()),
+                    },
                     1582 => SqlError::new(1582, "42000", col.to_string()),
                     1242 => SqlError::new(1242, "21000", "Subquery returns more than 1 row"),
                     1365 => SqlError::new(1365, "22012", col.to_string()),

@@ -54,6 +54,10 @@ pub struct ColumnDef {
     /// mariadb-dump writes it; values must be valid JSON (error 3819).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub json_check: bool,
+    /// The column's own `CHECK (expr)` (MariaDB names it as the column), as
+    /// MariaDB shows it (ddl/expr_text.rs).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub check: Option<String>,
 }
 
 impl ColumnDef {
@@ -74,6 +78,7 @@ impl ColumnDef {
             collation: None,
             members: Vec::new(),
             json_check: false,
+            check: None,
         }
     }
 
@@ -314,7 +319,7 @@ impl ColumnDef {
             None | Some(Default_::Null) => None,
             Some(Default_::Literal(s)) => Some(self.literal_shown(s)),
             Some(Default_::CurrentTimestamp) => Some("CURRENT_TIMESTAMP".into()),
-            Some(Default_::Expr(e)) => Some(e.clone()),
+            Some(Default_::Expr(e)) => Some(shown_expression_default(e)),
         }
     }
 
@@ -363,6 +368,10 @@ pub struct IndexDef {
     /// Prefix lengths as declared (`KEY (c(10))`); SQLite indexes the whole value.
     pub prefix: Vec<Option<u64>>,
     pub comment: String,
+    /// `FULLTEXT KEY`: kept and shown as MariaDB does, an ordinary SQLite
+    /// index underneath (MATCH ... AGAINST is refused, 1235).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub fulltext: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -395,6 +404,15 @@ impl ForeignKey {
     }
 }
 
+/// A table's `[CONSTRAINT name] CHECK (expr)`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CheckDef {
+    /// As given, or MariaDB's `CONSTRAINT_<n>`.
+    pub name: String,
+    /// The expression as MariaDB shows it (ddl/expr_text.rs).
+    pub clause: String,
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct TableDef {
     pub name: String,
@@ -404,6 +422,9 @@ pub struct TableDef {
     pub indexes: Vec<IndexDef>,
     #[serde(default)]
     pub foreign_keys: Vec<ForeignKey>,
+    /// Table-level CHECK constraints (a column's own is `ColumnDef::check`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub checks: Vec<CheckDef>,
     pub engine: String,
     pub collation: String,
     pub comment: String,
@@ -503,7 +524,7 @@ impl TableDef {
                 Some(Default_::Literal(v)) if c.base.is_numeric() && v.parse::<f64>().is_ok() => l.push_str(&format!(" DEFAULT {}", c.literal_shown(v))),
                 Some(Default_::Literal(v)) => l.push_str(&format!(" DEFAULT {}", quote_str(v))),
                 Some(Default_::CurrentTimestamp) => l.push_str(" DEFAULT CURRENT_TIMESTAMP"),
-                Some(Default_::Expr(e)) => l.push_str(&format!(" DEFAULT ({})", e)),
+                Some(Default_::Expr(e)) => l.push_str(&format!(" DEFAULT {}", shown_expression_default(e))),
                 // MariaDB: DEFAULT NULL for BLOB and TEXT columns too.
                 None if c.nullable && c.base != Base::Json => l.push_str(" DEFAULT NULL"),
                 _ => {}
@@ -520,6 +541,9 @@ impl TableDef {
             if c.json_check {
                 l.push_str(&format!(" CHECK (json_valid({}))", quote_ident(&c.name)));
             }
+            if let Some(check) = &c.check {
+                l.push_str(&format!(" CHECK ({})", check));
+            }
             lines.push(l);
         }
         if !self.primary.is_empty() {
@@ -535,7 +559,14 @@ impl TableDef {
                     None => quote_ident(c),
                 })
                 .collect();
-            let mut l = format!("  {}KEY {} ({})", if ix.unique { "UNIQUE " } else { "" }, quote_ident(&ix.name), cols.join(","));
+            let kind = if ix.unique {
+                "UNIQUE "
+            } else if ix.fulltext {
+                "FULLTEXT "
+            } else {
+                ""
+            };
+            let mut l = format!("  {}KEY {} ({})", kind, quote_ident(&ix.name), cols.join(","));
             if !ix.comment.is_empty() {
                 l.push_str(&format!(" COMMENT {}", quote_str(&ix.comment)));
             }
@@ -543,6 +574,9 @@ impl TableDef {
         }
         for fk in &self.foreign_keys {
             lines.push(format!("  {}", fk.clause(quote_ident)));
+        }
+        for ck in &self.checks {
+            lines.push(format!("  CONSTRAINT {} CHECK ({})", quote_ident(&ck.name), ck.clause));
         }
         let cs = charset_of(&self.collation);
         let mut s = format!("CREATE TABLE {} (\n{}\n) ENGINE={}", quote_ident(&self.name), lines.join(",\n"), self.engine);
@@ -554,6 +588,31 @@ impl TableDef {
             s.push_str(&format!(" COMMENT={}", quote_str(&self.comment)));
         }
         s
+    }
+}
+
+/// An expression default as MariaDB shows it: a call as it is
+/// (`uuid()`), anything else in parentheses (`(1 + 2)`).
+pub fn shown_expression_default(e: &str) -> String {
+    let call = turnstile_sqltext::lex::tokenize(e).is_ok_and(|toks| {
+        toks.len() >= 3
+            && matches!(&toks[0].tok, turnstile_sqltext::lex::Tok::Word(_))
+            && toks[1].is_op("(")
+            && toks.last().is_some_and(|t| t.is_op(")"))
+            && toks
+                .iter()
+                .scan(0i32, |depth, t| {
+                    *depth += i32::from(t.is_op("(")) - i32::from(t.is_op(")"));
+                    Some(*depth)
+                })
+                .skip(1)
+                .take(toks.len() - 2)
+                .all(|d| d > 0)
+    });
+    if call {
+        e.to_string()
+    } else {
+        format!("({})", e)
     }
 }
 

@@ -348,7 +348,7 @@ pub fn run(sess: &mut SqliteSession, access: &dyn Access, sql: &str, sink: &mut 
                     prefix.get(i).copied().flatten().map_or(Value::Null, |p| Value::Int(p as i64)),
                     Value::Null,
                     s(if nullable { "YES" } else { "" }),
-                    s("BTREE"),
+                    s(index_type(&t, &kname)),
                     s(""),
                     s(&comment),
                     s("YES"),
@@ -486,6 +486,15 @@ fn show_columns(sess: &mut SqliteSession, access: &dyn Access, db: Option<String
     Ok(Outcome::Rows)
 }
 
+/// SHOW INDEX's Index_type (information_schema.STATISTICS.INDEX_TYPE).
+fn index_type(t: &TableDef, index: &str) -> &'static str {
+    if t.indexes.iter().any(|i| i.fulltext && i.name == index) {
+        "FULLTEXT"
+    } else {
+        "BTREE"
+    }
+}
+
 fn auto_increment_of(sess: &mut SqliteSession, db: &str, table: &str) -> Option<i64> {
     let conn = sess.conn_for_show().ok()?;
     let schema = schema_on(conn, db)?;
@@ -548,6 +557,7 @@ CREATE TABLE IF NOT EXISTS information_schema.COLUMNS (TABLE_CATALOG TEXT, TABLE
 CREATE TABLE IF NOT EXISTS information_schema.STATISTICS (TABLE_CATALOG TEXT, TABLE_SCHEMA TEXT, TABLE_NAME TEXT, NON_UNIQUE INTEGER, INDEX_SCHEMA TEXT, INDEX_NAME TEXT, SEQ_IN_INDEX INTEGER, COLUMN_NAME TEXT, COLLATION TEXT, CARDINALITY INTEGER, SUB_PART INTEGER, PACKED TEXT, NULLABLE TEXT COLLATE ts_ci, INDEX_TYPE TEXT COLLATE ts_ci, COMMENT TEXT, INDEX_COMMENT TEXT, IS_VISIBLE TEXT COLLATE ts_ci, EXPRESSION TEXT);
 CREATE TABLE IF NOT EXISTS information_schema.KEY_COLUMN_USAGE (CONSTRAINT_CATALOG TEXT, CONSTRAINT_SCHEMA TEXT, CONSTRAINT_NAME TEXT, TABLE_CATALOG TEXT, TABLE_SCHEMA TEXT, TABLE_NAME TEXT, COLUMN_NAME TEXT, ORDINAL_POSITION INTEGER, POSITION_IN_UNIQUE_CONSTRAINT INTEGER, REFERENCED_TABLE_SCHEMA TEXT, REFERENCED_TABLE_NAME TEXT, REFERENCED_COLUMN_NAME TEXT);
 CREATE TABLE IF NOT EXISTS information_schema.TABLE_CONSTRAINTS (CONSTRAINT_CATALOG TEXT, CONSTRAINT_SCHEMA TEXT, CONSTRAINT_NAME TEXT, TABLE_SCHEMA TEXT, TABLE_NAME TEXT, CONSTRAINT_TYPE TEXT COLLATE ts_ci, ENFORCED TEXT COLLATE ts_ci);
+CREATE TABLE IF NOT EXISTS information_schema.CHECK_CONSTRAINTS (CONSTRAINT_CATALOG TEXT, CONSTRAINT_SCHEMA TEXT, TABLE_NAME TEXT, CONSTRAINT_NAME TEXT, LEVEL TEXT COLLATE ts_ci, CHECK_CLAUSE TEXT);
 CREATE TABLE IF NOT EXISTS information_schema.VIEWS (TABLE_CATALOG TEXT, TABLE_SCHEMA TEXT, TABLE_NAME TEXT, VIEW_DEFINITION TEXT, CHECK_OPTION TEXT, IS_UPDATABLE TEXT COLLATE ts_ci, DEFINER TEXT, SECURITY_TYPE TEXT, CHARACTER_SET_CLIENT TEXT, COLLATION_CONNECTION TEXT, ALGORITHM TEXT);
 CREATE TABLE IF NOT EXISTS information_schema.ROUTINES (SPECIFIC_NAME TEXT, ROUTINE_CATALOG TEXT, ROUTINE_SCHEMA TEXT, ROUTINE_NAME TEXT, ROUTINE_TYPE TEXT COLLATE ts_ci, DATA_TYPE TEXT COLLATE ts_ci, CHARACTER_MAXIMUM_LENGTH INTEGER, CHARACTER_OCTET_LENGTH INTEGER, NUMERIC_PRECISION INTEGER, NUMERIC_SCALE INTEGER, DATETIME_PRECISION INTEGER, CHARACTER_SET_NAME TEXT, COLLATION_NAME TEXT, DTD_IDENTIFIER TEXT, ROUTINE_BODY TEXT, ROUTINE_DEFINITION TEXT, EXTERNAL_NAME TEXT, EXTERNAL_LANGUAGE TEXT, PARAMETER_STYLE TEXT, IS_DETERMINISTIC TEXT, SQL_DATA_ACCESS TEXT, SQL_PATH TEXT, SECURITY_TYPE TEXT, CREATED TEXT, LAST_ALTERED TEXT, SQL_MODE TEXT, ROUTINE_COMMENT TEXT, DEFINER TEXT, CHARACTER_SET_CLIENT TEXT, COLLATION_CONNECTION TEXT, DATABASE_COLLATION TEXT);
 CREATE TABLE IF NOT EXISTS information_schema.FILES (FILE_ID INTEGER, FILE_NAME TEXT, FILE_TYPE TEXT, TABLESPACE_NAME TEXT, TABLE_CATALOG TEXT, TABLE_SCHEMA TEXT, TABLE_NAME TEXT, LOGFILE_GROUP_NAME TEXT, LOGFILE_GROUP_NUMBER INTEGER, ENGINE TEXT COLLATE ts_ci, FULLTEXT_KEYS TEXT, DELETED_ROWS INTEGER, UPDATE_COUNT INTEGER, FREE_EXTENTS INTEGER, TOTAL_EXTENTS INTEGER, EXTENT_SIZE INTEGER, INITIAL_SIZE INTEGER, MAXIMUM_SIZE INTEGER, AUTOEXTEND_SIZE INTEGER, CREATION_TIME TEXT, LAST_UPDATE_TIME TEXT, LAST_ACCESS_TIME TEXT, RECOVER_TIME INTEGER, TRANSACTION_COUNTER INTEGER, VERSION INTEGER, ROW_FORMAT TEXT, TABLE_ROWS INTEGER, AVG_ROW_LENGTH INTEGER, DATA_LENGTH INTEGER, MAX_DATA_LENGTH INTEGER, INDEX_LENGTH INTEGER, DATA_FREE INTEGER, CREATE_TIME TEXT, UPDATE_TIME TEXT, CHECK_TIME TEXT, CHECKSUM INTEGER, STATUS TEXT, EXTRA TEXT);
@@ -647,7 +657,7 @@ pub fn refresh_info_schema(conn: &mut Conn, inner: &Inner, access: &dyn Access) 
     let i = |x: i64| V::Integer(x);
     db.execute_batch(
         "DELETE FROM information_schema.SCHEMATA; DELETE FROM information_schema.TABLES; DELETE FROM information_schema.COLUMNS; \
-         DELETE FROM information_schema.STATISTICS; DELETE FROM information_schema.KEY_COLUMN_USAGE; DELETE FROM information_schema.TABLE_CONSTRAINTS; \
+         DELETE FROM information_schema.STATISTICS; DELETE FROM information_schema.KEY_COLUMN_USAGE; DELETE FROM information_schema.TABLE_CONSTRAINTS; DELETE FROM information_schema.CHECK_CONSTRAINTS; \
          DELETE FROM information_schema.REFERENTIAL_CONSTRAINTS; DELETE FROM information_schema.PROCESSLIST; DELETE FROM information_schema.user; \
          DELETE FROM information_schema.VIEWS; DELETE FROM information_schema.ROUTINES;",
     )
@@ -661,6 +671,7 @@ pub fn refresh_info_schema(conn: &mut Conn, inner: &Inner, access: &dyn Access) 
     }
     run("INSERT INTO information_schema.SCHEMATA VALUES (?1,?2,?3,?4,?5,?6)", schemata)?;
     let (mut tables, mut columns, mut stats, mut kcu, mut tc, mut rc) = (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    let mut checks = Vec::new();
     let mut views = Vec::new();
     for (dbn, defs) in &all {
         let seqs = if defs.iter().any(|d| d.auto_increment_column().is_some()) { next_auto_increments(conn, inner, dbn) } else { HashMap::new() };
@@ -797,7 +808,7 @@ pub fn refresh_info_schema(conn: &mut Conn, inner: &Inner, access: &dyn Access) 
                         prefix.get(k).copied().flatten().map_or(V::Null, |p| V::Integer(p as i64)),
                         V::Null,
                         t(if d.column(col).is_some_and(|c| c.nullable) { "YES" } else { "" }),
-                        t("BTREE"),
+                        t(index_type(d, kname)),
                         t(""),
                         t(""),
                         t("YES"),
@@ -819,6 +830,12 @@ pub fn refresh_info_schema(conn: &mut Conn, inner: &Inner, access: &dyn Access) 
                 let rule = |r: &str| t(if r.is_empty() { "RESTRICT" } else { r });
                 rc.push(vec![t("def"), t(dbn), t(&fk.name), t("def"), t(dbn), t("PRIMARY"), t("NONE"), rule(&fk.on_update), rule(&fk.on_delete), t(&d.name), t(&fk.ref_table)]);
             }
+            // CHECK constraints: the columns' own (named as the column), then the table's.
+            let column_checks = d.columns.iter().filter_map(|c| c.check.as_ref().map(|k| (c.name.as_str(), "Column", k.as_str())));
+            for (name, level, clause) in column_checks.chain(d.checks.iter().map(|k| (k.name.as_str(), "Table", k.clause.as_str()))) {
+                tc.push(vec![t("def"), t(dbn), t(name), t(dbn), t(&d.name), t("CHECK"), t("YES")]);
+                checks.push(vec![t("def"), t(dbn), t(&d.name), t(name), t(level), t(clause)]);
+            }
         }
     }
     run("INSERT INTO information_schema.TABLES VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16,?17,?18,?19,?20,?21)", tables)?;
@@ -826,6 +843,7 @@ pub fn refresh_info_schema(conn: &mut Conn, inner: &Inner, access: &dyn Access) 
     run("INSERT INTO information_schema.STATISTICS VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16,?17,?18)", stats)?;
     run("INSERT INTO information_schema.KEY_COLUMN_USAGE VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12)", kcu)?;
     run("INSERT INTO information_schema.TABLE_CONSTRAINTS VALUES (?1,?2,?3,?4,?5,?6,?7)", tc)?;
+    run("INSERT INTO information_schema.CHECK_CONSTRAINTS VALUES (?1,?2,?3,?4,?5,?6)", checks)?;
     run("INSERT INTO information_schema.REFERENTIAL_CONSTRAINTS VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11)", rc)?;
     // The sessions the front lets this one see (SHOW PROCESSLIST's rule).
     let processes = access.processlist().into_iter().map(|p| vec![i(p.id as i64), t(&p.user), t(&p.host), o(p.db), t(p.command), i(p.time as i64), t(p.state), o(p.info)]).collect();

@@ -5,7 +5,7 @@
 
 use super::definition::{finish_def, unique_index_name};
 use super::{AlterOp, Position};
-use crate::schema::{ColumnDef, IndexDef, TableDef};
+use crate::schema::{CheckDef, ColumnDef, IndexDef, TableDef};
 use turnstile_engine::SqlError;
 
 /// Apply ALTER operations to a definition. Returns whether the table must be
@@ -34,7 +34,7 @@ pub fn apply_alter(def: &mut TableDef, ops: &[AlterOp]) -> Result<(bool, Vec<(St
                 }
                 if *unique {
                     let name = unique_index_name(def, &col.name);
-                    def.indexes.push(IndexDef { name, sqlite_name: String::new(), unique: true, columns: vec![col.name.clone()], prefix: vec![None], comment: String::new() });
+                    def.indexes.push(IndexDef { name, sqlite_name: String::new(), unique: true, columns: vec![col.name.clone()], prefix: vec![None], comment: String::new(), fulltext: false });
                 }
                 rebuild = true;
             }
@@ -99,7 +99,7 @@ pub fn apply_alter(def: &mut TableDef, ops: &[AlterOp]) -> Result<(bool, Vec<(St
                 }
                 if *unique {
                     let name = unique_index_name(def, &col.name);
-                    def.indexes.push(IndexDef { name, sqlite_name: String::new(), unique: true, columns: vec![col.name.clone()], prefix: vec![None], comment: String::new() });
+                    def.indexes.push(IndexDef { name, sqlite_name: String::new(), unique: true, columns: vec![col.name.clone()], prefix: vec![None], comment: String::new(), fulltext: false });
                 }
                 rebuild = true;
             }
@@ -182,6 +182,24 @@ pub fn apply_alter(def: &mut TableDef, ops: &[AlterOp]) -> Result<(bool, Vec<(St
                 def.foreign_keys.retain(|f| !f.name.eq_ignore_ascii_case(name));
                 if def.foreign_keys.len() == before {
                     return Err(SqlError::new(1091, "42000", format!("Can't DROP '{}'; check that column/key exists", name)));
+                }
+                rebuild = true;
+            }
+            AlterOp::AddCheck { name, clause } => {
+                let name = name.clone().unwrap_or_else(|| super::definition::unnamed_check(def));
+                def.checks.push(CheckDef { name, clause: clause.clone() });
+                rebuild = true;
+            }
+            AlterOp::DropCheck(name) => {
+                // MariaDB's DROP CONSTRAINT drops a CHECK, a foreign key or a key of that name.
+                if let Some(i) = def.checks.iter().position(|k| k.name.eq_ignore_ascii_case(name)) {
+                    def.checks.remove(i);
+                } else if let Some(i) = def.foreign_keys.iter().position(|f| f.name.eq_ignore_ascii_case(name)) {
+                    def.foreign_keys.remove(i);
+                } else if let Some(i) = def.indexes.iter().position(|ix| ix.name.eq_ignore_ascii_case(name)) {
+                    def.indexes.remove(i);
+                } else {
+                    return Err(SqlError::new(1091, "42000", format!("Can't DROP CONSTRAINT `{}`; check that it exists", name)));
                 }
                 rebuild = true;
             }

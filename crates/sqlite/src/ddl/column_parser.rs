@@ -3,6 +3,7 @@
 //! checked as MySQL checks them, DEFAULT values, and the collation a
 //! character set implies.
 
+use super::expr_text::{self, Clause};
 use super::DEFAULT_COLLATION;
 use crate::schema::{Base, ColumnDef, Default_};
 use turnstile_engine::SqlError;
@@ -63,25 +64,19 @@ pub fn column_def(c: &mut TokenCursor<'_>) -> Result<(ColumnDef, bool, bool), Sq
         }
         c.expect_op(")")?;
     } else if c.eat_op("(") {
-        col.length = Some(c.number()?);
+        col.length = Some(length_number(c)?);
         if c.eat_op(",") {
-            col.scale = Some(c.number()?);
+            // `(M,D)`: MariaDB's grammar reads both as 32-bit numbers.
+            let at = c.pos - 2;
+            col.scale = Some(length_number(c)?);
+            if col.length.into_iter().chain(col.scale).any(|n| n > i32::MAX as u64) {
+                return Err(SqlError::syntax(&c.sql[c.toks[at].start..]));
+            }
         }
         c.expect_op(")")?;
     }
+    check_type_bounds(&mut col)?;
     match base {
-        Base::Decimal => {
-            let p = col.length.unwrap_or(10);
-            let s = col.scale.unwrap_or(0);
-            if p > 65 {
-                return Err(SqlError::new(1426, "42000", format!("Too-big precision {} specified for '{}'. Maximum is 65.", p, col.name)));
-            }
-            if s > 30 || s > p {
-                return Err(SqlError::new(1425, "42000", format!("Too big scale {} specified for column '{}'. Maximum is 30.", s, col.name)));
-            }
-            col.length = Some(p);
-            col.scale = Some(s);
-        }
         Base::Float if col.scale.is_none() => {
             if let Some(p) = col.length {
                 // FLOAT(p): precision in bits; above 24 it is a DOUBLE.
@@ -106,14 +101,15 @@ pub fn column_def(c: &mut TokenCursor<'_>) -> Result<(ColumnDef, bool, bool), Sq
         }
         Base::Bit => {
             let n = col.length.unwrap_or(1);
-            if n == 0 || n > 64 {
-                return Err(SqlError::new(1439, "42000", format!("Display width out of range for column '{}' (max = 64)", col.name)));
+            if n > 64 {
+                return Err(display_width(&col.name, 64));
             }
-            col.length = Some(n);
+            col.length = Some(n.max(1));
         }
         Base::DateTime | Base::Timestamp | Base::Time if col.length.is_some_and(|l| l > 6) => {
-            return Err(SqlError::new(1426, "42000", format!("Too-big precision {} specified for '{}'. Maximum is 6.", col.length.unwrap_or(0), col.name)));
+            return Err(too_big_precision(&col.name, 6));
         }
+        Base::Year => col.length = None,
         _ => {}
     }
     if base.is_text() || base == Base::Json {
@@ -137,7 +133,7 @@ pub fn column_def(c: &mut TokenCursor<'_>) -> Result<(ColumnDef, bool, bool), Sq
         } else if c.eat_kw("NULL") {
             col.nullable = true;
         } else if c.eat_kw("DEFAULT") {
-            col.default = Some(default_value(c)?);
+            col.default = Some(default_value(c, &col.name)?);
         } else if c.eat_kw("AUTO_INCREMENT") {
             col.auto_increment = true;
         } else if c.eat_kw("PRIMARY") {
@@ -180,11 +176,16 @@ pub fn column_def(c: &mut TokenCursor<'_>) -> Result<(ColumnDef, bool, bool), Sq
         } else if c.is_kw("CHECK") && json_valid_check(c, &col.name) {
             // MariaDB's JSON: `longtext ... CHECK (json_valid(`c`))`.
             if !col.base.is_text() {
-                return Err(SqlError::unsupported("CHECK constraints"));
+                col.check = Some(format!("json_valid({})", crate::schema::quote_ident(&col.name)));
+            } else {
+                col.json_check = true;
             }
-            col.json_check = true;
-        } else if c.is_kw("CHECK") || (c.is_kw("CONSTRAINT") && c.peek_at(2).is_some_and(|t| t.is_kw("CHECK"))) {
-            return Err(SqlError::unsupported("CHECK constraints"));
+        } else if c.is_kw("CHECK") && col.check.is_none() {
+            // A column's own CHECK, named as the column (one at most, and
+            // unnamed: MariaDB's grammar).
+            c.next();
+            let text = c.skip_group()?;
+            col.check = Some(expr_text::accept(text, Clause::Check, &col.name)?);
         } else if c.is_kw("REFERENCES") {
             return Err(SqlError::unsupported("inline REFERENCES on a column (use FOREIGN KEY)"));
         } else {
@@ -225,6 +226,83 @@ pub fn column_def(c: &mut TokenCursor<'_>) -> Result<(ColumnDef, bool, bool), Sq
     Ok((col, primary, unique))
 }
 
+/// A length or precision in a type's parentheses, saturating: MariaDB
+/// checks a huge one against the type's bound (1439, 1426, 1074), not as a
+/// syntax error.
+fn length_number(c: &mut TokenCursor<'_>) -> Result<u64, SqlError> {
+    match c.peek().map(|t| &t.tok) {
+        Some(Tok::Number(n)) if !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()) => {
+            let v = n.parse::<u64>().unwrap_or(u64::MAX);
+            c.pos += 1;
+            Ok(v)
+        }
+        _ => Err(c.error().into()),
+    }
+}
+
+fn display_width(col: &str, max: u64) -> SqlError {
+    SqlError::new(1439, "42000", format!("Display width out of range for '{}' (max = {})", col, max))
+}
+
+fn too_big_precision(col: &str, max: u64) -> SqlError {
+    SqlError::new(1426, "42000", format!("Too big precision specified for '{}'. Maximum is {}", col, max))
+}
+
+/// MariaDB's bounds on a numeric type's `(M)` / `(M,D)` and a blob's `(n)`,
+/// checked in its order: M < D (1427), then the scale (1425), then M
+/// (1439 for a display width, 1426 for DECIMAL's precision). DECIMAL gets
+/// its default precision and scale here.
+fn check_type_bounds(col: &mut ColumnDef) -> Result<(), SqlError> {
+    let name = col.name.clone();
+    let m_less_than_d = || SqlError::new(1427, "42000", format!("For float(M,D), double(M,D) or decimal(M,D), M must be >= D (column '{}')", name));
+    let too_big_scale = |max: u64| SqlError::new(1425, "42000", format!("Too big scale specified for '{}'. Maximum is {}", name, max));
+    match col.base {
+        Base::Decimal => {
+            let p = col.length.unwrap_or(10);
+            let s = col.scale.unwrap_or(0);
+            if s > p && col.length.is_some() {
+                return Err(m_less_than_d());
+            }
+            if s > 38 {
+                return Err(too_big_scale(38));
+            }
+            if p > 65 {
+                return Err(too_big_precision(&name, 65));
+            }
+            col.length = Some(p);
+            col.scale = Some(s);
+        }
+        Base::Float | Base::Double => match (col.length, col.scale) {
+            (Some(m), Some(d)) => {
+                if d > m {
+                    return Err(m_less_than_d());
+                }
+                if d > 30 {
+                    return Err(too_big_scale(30));
+                }
+                if m > 255 {
+                    return Err(display_width(&name, 255));
+                }
+            }
+            (Some(p), None) if col.base == Base::Float && p > 53 => {
+                return Err(SqlError::new(1063, "42000", format!("Incorrect column specifier for column '{}'", name)));
+            }
+            (Some(m), None) if m > 255 => return Err(display_width(&name, 255)),
+            _ => {}
+        },
+        b if b.is_integer() && b != Base::Bit && b != Base::Year && col.length.is_some_and(|m| m > 255) => {
+            return Err(display_width(&name, 255));
+        }
+        Base::TinyBlob | Base::Blob | Base::MediumBlob | Base::LongBlob | Base::TinyText | Base::Text | Base::MediumText | Base::LongText | Base::VarChar | Base::VarBinary
+            if col.length.is_some_and(|n| n > u32::MAX as u64) =>
+        {
+            return Err(display_width(&name, u32::MAX as u64));
+        }
+        _ => {}
+    }
+    Ok(())
+}
+
 /// At `CHECK`: is it `CHECK (json_valid(<this column>))`, the one CHECK
 /// constraint Turnstile keeps? It is how MariaDB declares (and mariadb-dump
 /// writes) a JSON column. Eaten when it is; the cursor stays put otherwise.
@@ -254,8 +332,33 @@ pub fn default_collation_for(cs: &str) -> String {
     }
 }
 
-pub(super) fn default_value(c: &mut TokenCursor<'_>) -> Result<Default_, SqlError> {
+/// An expression default (`DEFAULT (expr)`, `DEFAULT f(...)`): refused
+/// as MariaDB refuses it (expr_text.rs), and refused (1235) when it names a
+/// column: SQLite evaluates a default without the row.
+fn expression_default(text: &str, column: &str) -> Result<Default_, SqlError> {
+    let shown = expr_text::accept(text, Clause::Default, column)?;
+    if expr_text::names_columns(text) {
+        return Err(SqlError::unsupported("a DEFAULT expression that names a column"));
+    }
+    Ok(Default_::Expr(shown))
+}
+
+pub(super) fn default_value(c: &mut TokenCursor<'_>, column: &str) -> Result<Default_, SqlError> {
     let t = c.next().ok_or_else(|| c.error())?;
+    if let Tok::Word(w) = &t.tok {
+        // `DEFAULT f(...)`: MariaDB's function defaults, without parentheses
+        // around them (CURRENT_TIMESTAMP and its synonyms stay below).
+        let now = ["CURRENT_TIMESTAMP", "NOW", "LOCALTIME", "LOCALTIMESTAMP"].iter().any(|k| w.eq_ignore_ascii_case(k));
+        if !now && c.is_op("(") {
+            let start = t.start;
+            c.skip_group()?;
+            let end = c.toks[c.pos - 1].end;
+            return expression_default(&c.sql[start..end], column);
+        }
+        if ["CURRENT_DATE", "CURRENT_TIME", "UTC_DATE", "UTC_TIME", "UTC_TIMESTAMP", "CURRENT_USER"].iter().any(|k| w.eq_ignore_ascii_case(k)) {
+            return expression_default(w, column);
+        }
+    }
     Ok(match &t.tok {
         Tok::Word(w) if w.eq_ignore_ascii_case("NULL") => Default_::Null,
         Tok::Word(w) if w.eq_ignore_ascii_case("TRUE") => Default_::Literal("1".into()),
@@ -286,7 +389,7 @@ pub(super) fn default_value(c: &mut TokenCursor<'_>) -> Result<Default_, SqlErro
         Tok::Op("(") => {
             c.pos -= 1;
             let inner = c.skip_group()?;
-            Default_::Expr(inner.trim().to_string())
+            return expression_default(inner.trim(), column);
         }
         _ => {
             c.pos -= 1;

@@ -16,6 +16,16 @@ pub(super) fn unique_index_name(def: &TableDef, col: &str) -> String {
     name
 }
 
+/// The name MariaDB gives an unnamed table CHECK: `CONSTRAINT_<n>`, the
+/// first n not taken.
+pub(super) fn unnamed_check(def: &TableDef) -> String {
+    let mut n = 1;
+    while def.checks.iter().any(|k| k.name.eq_ignore_ascii_case(&format!("CONSTRAINT_{}", n))) {
+        n += 1;
+    }
+    format!("CONSTRAINT_{}", n)
+}
+
 pub fn empty_def(name: &str) -> TableDef {
     TableDef {
         name: name.to_string(),
@@ -23,6 +33,7 @@ pub fn empty_def(name: &str) -> TableDef {
         primary: Vec::new(),
         indexes: Vec::new(),
         foreign_keys: Vec::new(),
+        checks: Vec::new(),
         engine: "InnoDB".into(),
         collation: DEFAULT_COLLATION.into(),
         comment: String::new(),
@@ -48,6 +59,28 @@ pub fn finish_def(def: &mut TableDef) -> Result<(), SqlError> {
     for k in def.primary.iter().chain(def.indexes.iter().flat_map(|i| i.columns.iter())) {
         if def.column(k).is_none() {
             return Err(SqlError::new(1072, "42000", format!("Key column '{}' doesn't exist in table", k)));
+        }
+    }
+    // A CHECK names only the table's own columns (SQLite would take an
+    // unknown quoted name for a string).
+    let clauses = def.columns.iter().filter_map(|c| c.check.as_deref()).chain(def.checks.iter().map(|k| k.clause.as_str()));
+    for clause in clauses {
+        if let Some(unknown) = super::expr_text::named_columns(clause).into_iter().find(|n| def.column(n).is_none()) {
+            return Err(SqlError::new(1054, "42S22", format!("Unknown column '{}' in 'CHECK'", unknown)));
+        }
+    }
+    for (i, ck) in def.checks.iter().enumerate() {
+        // A table CHECK's name is unique among the table's CHECKs, the
+        // columns' own (named as their column) included.
+        let taken = def.checks[..i].iter().any(|o| o.name.eq_ignore_ascii_case(&ck.name)) || def.columns.iter().any(|c| c.check.is_some() && c.name.eq_ignore_ascii_case(&ck.name));
+        if taken {
+            return Err(SqlError::new(1826, "HY000", format!("Duplicate CHECK constraint name '{}'", ck.name)));
+        }
+    }
+    for ix in def.indexes.iter().filter(|i| i.fulltext) {
+        // MariaDB: FULLTEXT indexes only text columns.
+        if let Some(c) = ix.columns.iter().filter_map(|k| def.column(k)).find(|c| !matches!(c.base, Base::Char | Base::VarChar | Base::TinyText | Base::Text | Base::MediumText | Base::LongText)) {
+            return Err(SqlError::new(1283, "HY000", format!("Column '{}' cannot be part of FULLTEXT index", c.name)));
         }
     }
     for (i, ix) in def.indexes.iter().enumerate() {

@@ -1,6 +1,7 @@
 //! SQLite DDL generated from a MySQL table definition: a STRICT table whose
 //! named CHECK constraints carry MySQL's strict-mode rules (the error mapper
-//! reads code and column back from the name), its indexes, the triggers for
+//! reads code and column back from the name) and the user's own CHECK
+//! constraints (4025, MariaDB's message in the name), its indexes, the triggers for
 //! ON UPDATE CURRENT_TIMESTAMP, and the SQLite type and collation of a column.
 
 use crate::schema::{sq_ident, sq_str, Base, ColumnDef, Default_, IndexDef, TableDef};
@@ -77,6 +78,22 @@ pub fn is_rowid_column(def: &TableDef, col: &ColumnDef) -> bool {
     def.primary.len() == 1 && def.primary[0].eq_ignore_ascii_case(&col.name) && col.base.is_integer() && col.base != Base::Bit && col.base != Base::Year && storage_affinity(col) == "INTEGER"
 }
 
+/// The table's MySQL name (ALTER TABLE builds the new table under a
+/// `ts_rebuild_` name first).
+fn mysql_name(def: &TableDef) -> &str {
+    def.name.strip_prefix("ts_rebuild_").unwrap_or(&def.name)
+}
+
+/// A user's CHECK constraint for SQLite: its name carries MariaDB's
+/// message for 4025 but the database, which the error mapper adds
+/// (errors.rs). The clause was translated once when it was parsed
+/// (ddl/expr_text.rs), so it translates here too.
+fn user_check(def: &TableDef, name: &str, clause: &str) -> String {
+    let rewritten = crate::rewrite::expression(clause).unwrap_or_else(|_| "1".into());
+    let message = format!("CONSTRAINT {} failed for {}", crate::schema::quote_ident(name), crate::schema::quote_ident(mysql_name(def)));
+    format!(" CONSTRAINT {} CHECK ({})", check_name(4025, &message), rewritten)
+}
+
 /// CREATE TABLE for SQLite. `schema` is `main`, `temp` or an attached name.
 pub fn sqlite_create_table(def: &TableDef, schema: &str, name: &str) -> String {
     let mut parts: Vec<String> = Vec::new();
@@ -150,6 +167,9 @@ pub fn sqlite_create_table(def: &TableDef, schema: &str, name: &str) -> String {
             let n = def.columns.iter().take_while(|c| !std::ptr::eq(*c, col)).filter(|c| c.json_check).count() + 1;
             s.push_str(&format!(" CONSTRAINT {} CHECK (json_valid({}))", check_name(3819, &format!("{}_chk_{}", def.name, n)), q));
         }
+        if let Some(check) = &col.check {
+            s.push_str(&user_check(def, &format!("{}.{}", mysql_name(def), col.name), check));
+        }
         if col.base.is_temporal() {
             let kind = match col.base {
                 Base::Date => "date",
@@ -166,6 +186,9 @@ pub fn sqlite_create_table(def: &TableDef, schema: &str, name: &str) -> String {
     }
     for fk in &def.foreign_keys {
         parts.push(fk.clause(sq_ident));
+    }
+    for ck in &def.checks {
+        parts.push(user_check(def, &ck.name, &ck.clause).trim_start().to_string());
     }
     format!("CREATE TABLE {}.{} (\n  {}\n) STRICT", sq_ident(schema), sq_ident(name), parts.join(",\n  "))
 }

@@ -7,7 +7,7 @@ use super::column_parser::{column_def, default_collation_for, default_value};
 use super::definition::{empty_def, finish_def, unique_index_name};
 use super::view_parser::{drop_view, view_statement};
 use super::{AlterOp, Ctas, Ddl, Position};
-use crate::schema::{ForeignKey, IndexDef, TableDef};
+use crate::schema::{CheckDef, ForeignKey, IndexDef, TableDef};
 use turnstile_engine::SqlError;
 use turnstile_sqltext::cursor::TokenCursor;
 use turnstile_sqltext::lex::{self, Tok};
@@ -29,9 +29,10 @@ pub fn parse(sql: &str) -> Result<Option<Ddl>, SqlError> {
             Some(create_table(&mut c, temporary)?)
         } else {
             let unique = c.eat_kw("UNIQUE");
-            if c.is_kw("FULLTEXT") || c.is_kw("SPATIAL") {
-                return Err(SqlError::unsupported("FULLTEXT and SPATIAL indexes"));
+            if c.is_kw("SPATIAL") {
+                return Err(SqlError::unsupported("SPATIAL indexes"));
             }
+            let fulltext = !unique && c.eat_kw("FULLTEXT");
             if !c.eat_kw("INDEX") {
                 return Ok(None);
             }
@@ -41,7 +42,7 @@ pub fn parse(sql: &str) -> Result<Option<Ddl>, SqlError> {
             let table = c.qualified()?;
             let (columns, prefix) = key_parts(&mut c)?;
             let comment = index_options(&mut c)?;
-            Some(Ddl::CreateIndex { table, index: IndexDef { name, sqlite_name: String::new(), unique, columns, prefix, comment } })
+            Some(Ddl::CreateIndex { table, index: IndexDef { name, sqlite_name: String::new(), unique, columns, prefix, comment, fulltext } })
         }
     } else if c.eat_kw("DROP") {
         let temporary = c.eat_kw("TEMPORARY");
@@ -234,7 +235,13 @@ fn create_table(c: &mut TokenCursor<'_>, temporary: bool) -> Result<Ddl, SqlErro
     }
     for u in inline_unique {
         let name = unique_index_name(&def, &u);
-        def.indexes.push(IndexDef { name, sqlite_name: String::new(), unique: true, columns: vec![u], prefix: vec![None], comment: String::new() });
+        def.indexes.push(IndexDef { name, sqlite_name: String::new(), unique: true, columns: vec![u], prefix: vec![None], comment: String::new(), fulltext: false });
+    }
+    drop_covered_fk_indexes(&mut def);
+    if matches!(def.engine.to_ascii_lowercase().as_str(), "myisam" | "aria" | "memory" | "heap" | "csv" | "archive" | "blackhole") {
+        // Engines without foreign keys: MariaDB parses the clause and
+        // keeps only its index.
+        def.foreign_keys.clear();
     }
     if select.is_none() {
         finish_def(&mut def)?;
@@ -287,29 +294,33 @@ fn table_element(c: &mut TokenCursor<'_>, def: &mut TableDef, inline_pk: &mut Ve
         def.primary = cols;
         return Ok(());
     }
-    if c.is_kw("UNIQUE") || c.is_kw("KEY") || c.is_kw("INDEX") {
+    if c.is_kw("UNIQUE") || c.is_kw("KEY") || c.is_kw("INDEX") || c.is_kw("FULLTEXT") {
         let unique = c.eat_kw("UNIQUE");
+        let fulltext = !unique && c.eat_kw("FULLTEXT");
         let _ = c.eat_kw("KEY") || c.eat_kw("INDEX");
         let name = if c.is_op("(") || c.is_kw("USING") { None } else { Some(c.ident()?) };
         skip_index_type(c)?;
         let (cols, prefix) = key_parts(c)?;
         let comment = index_options(c)?;
         let name = name.or(constraint_name).unwrap_or_else(|| unique_index_name(def, &cols[0]));
-        def.indexes.push(IndexDef { name, sqlite_name: String::new(), unique, columns: cols, prefix, comment });
+        def.indexes.push(IndexDef { name, sqlite_name: String::new(), unique, columns: cols, prefix, comment, fulltext });
         return Ok(());
     }
-    if c.is_kw("FULLTEXT") || c.is_kw("SPATIAL") {
-        return Err(SqlError::unsupported("FULLTEXT and SPATIAL indexes"));
+    if c.is_kw("SPATIAL") {
+        return Err(SqlError::unsupported("SPATIAL indexes"));
     }
     if c.eat_kw("FOREIGN") {
         c.expect_kw("KEY")?;
         let idx_name = if c.is_op("(") { None } else { Some(c.ident()?) };
+        let given = constraint_name.clone().or(idx_name.clone());
         let fk = foreign_key(c, constraint_name.or(idx_name), def)?;
+        foreign_key_index(def, &fk.columns, given);
         def.foreign_keys.push(fk);
         return Ok(());
     }
     if c.eat_kw("CHECK") {
-        return Err(SqlError::unsupported("CHECK constraints"));
+        def.checks.push(check_constraint(c, constraint_name, def)?);
+        return Ok(());
     }
     let (col, pk, uq) = column_def(c)?;
     if pk {
@@ -320,6 +331,56 @@ fn table_element(c: &mut TokenCursor<'_>, def: &mut TableDef, inline_pk: &mut Ve
     }
     def.columns.push(col);
     Ok(())
+}
+
+/// `CHECK (expr)` after `[CONSTRAINT [name]]`: unnamed, MariaDB's
+/// `CONSTRAINT_<n>` (n counts the table's unnamed ones).
+fn check_constraint(c: &mut TokenCursor<'_>, name: Option<String>, def: &TableDef) -> Result<CheckDef, SqlError> {
+    let name = name.unwrap_or_else(|| super::definition::unnamed_check(def));
+    let text = c.skip_group()?;
+    let clause = super::expr_text::accept(text, super::expr_text::Clause::Check, &name)?;
+    Ok(CheckDef { name, clause })
+}
+
+/// MariaDB gives a foreign key's columns an index when no key starts with
+/// them (checked again once all keys are read: `drop_covered_fk_indexes`),
+/// named as the constraint or else as its first column.
+fn foreign_key_index(def: &mut TableDef, cols: &[String], name: Option<String>) {
+    let Some(first) = cols.first() else { return };
+    let name = name.unwrap_or_else(|| unique_index_name(def, first));
+    def.indexes.push(IndexDef {
+        name: format!("\0fk:{}", name),
+        sqlite_name: String::new(),
+        unique: false,
+        columns: cols.to_vec(),
+        prefix: vec![None; cols.len()],
+        comment: String::new(),
+        fulltext: false,
+    });
+}
+
+/// The foreign keys' own indexes (named `\0fk:` by `foreign_key_index`)
+/// are kept only where no other key (the primary key included) starts with
+/// the same columns, then named as MariaDB names them.
+fn drop_covered_fk_indexes(def: &mut TableDef) {
+    let starts_with = |key: &[String], cols: &[String]| key.len() >= cols.len() && key.iter().zip(cols).all(|(k, c)| k.eq_ignore_ascii_case(c));
+    let keys: Vec<Vec<String>> = std::iter::once(def.primary.clone()).chain(def.indexes.iter().filter(|i| !i.name.starts_with("\0fk:")).map(|i| i.columns.clone())).collect();
+    let mut kept: Vec<Vec<String>> = Vec::new();
+    def.indexes.retain(|i| {
+        if !i.name.starts_with("\0fk:") {
+            return true;
+        }
+        let covered = keys.iter().chain(kept.iter()).any(|k| starts_with(k, &i.columns));
+        if !covered {
+            kept.push(i.columns.clone());
+        }
+        !covered
+    });
+    for i in def.indexes.iter_mut() {
+        if let Some(n) = i.name.strip_prefix("\0fk:") {
+            i.name = n.to_string();
+        }
+    }
 }
 
 fn foreign_key(c: &mut TokenCursor<'_>, name: Option<String>, def: &TableDef) -> Result<ForeignKey, SqlError> {
@@ -460,8 +521,17 @@ fn position(c: &mut TokenCursor<'_>) -> Result<Position, SqlError> {
 fn alter_op(c: &mut TokenCursor<'_>, ops: &mut Vec<AlterOp>) -> Result<(), SqlError> {
     if c.eat_kw("ADD") {
         let mut constraint_name = None;
-        if c.eat_kw("CONSTRAINT") && !(c.is_kw("PRIMARY") || c.is_kw("UNIQUE") || c.is_kw("FOREIGN")) {
+        if c.eat_kw("CONSTRAINT") && !(c.is_kw("PRIMARY") || c.is_kw("UNIQUE") || c.is_kw("FOREIGN") || c.is_kw("CHECK")) {
+            if c.eat_kws(&["IF", "NOT", "EXISTS"]) {
+                return Err(SqlError::unsupported("ADD CONSTRAINT IF NOT EXISTS"));
+            }
             constraint_name = Some(c.ident()?);
+        }
+        if c.eat_kw("CHECK") {
+            let text = c.skip_group()?;
+            let clause = super::expr_text::accept(text, super::expr_text::Clause::Check, constraint_name.as_deref().unwrap_or("CONSTRAINT"))?;
+            ops.push(AlterOp::AddCheck { name: constraint_name, clause });
+            return Ok(());
         }
         if c.eat_kw("PRIMARY") {
             c.expect_kw("KEY")?;
@@ -471,19 +541,20 @@ fn alter_op(c: &mut TokenCursor<'_>, ops: &mut Vec<AlterOp>) -> Result<(), SqlEr
             ops.push(AlterOp::AddPrimary(cols));
             return Ok(());
         }
-        if c.is_kw("UNIQUE") || c.is_kw("INDEX") || c.is_kw("KEY") {
+        if c.is_kw("UNIQUE") || c.is_kw("INDEX") || c.is_kw("KEY") || c.is_kw("FULLTEXT") {
             let unique = c.eat_kw("UNIQUE");
+            let fulltext = !unique && c.eat_kw("FULLTEXT");
             let _ = c.eat_kw("INDEX") || c.eat_kw("KEY");
             let name = if c.is_op("(") || c.is_kw("USING") { None } else { Some(c.ident()?) };
             skip_index_type(c)?;
             let (cols, prefix) = key_parts(c)?;
             let comment = index_options(c)?;
             let name = name.or(constraint_name).unwrap_or_default();
-            ops.push(AlterOp::AddIndex(IndexDef { name, sqlite_name: String::new(), unique, columns: cols, prefix, comment }));
+            ops.push(AlterOp::AddIndex(IndexDef { name, sqlite_name: String::new(), unique, columns: cols, prefix, comment, fulltext }));
             return Ok(());
         }
-        if c.is_kw("FULLTEXT") || c.is_kw("SPATIAL") {
-            return Err(SqlError::unsupported("FULLTEXT and SPATIAL indexes"));
+        if c.is_kw("SPATIAL") {
+            return Err(SqlError::unsupported("SPATIAL indexes"));
         }
         if c.eat_kw("FOREIGN") {
             c.expect_kw("KEY")?;
@@ -524,7 +595,10 @@ fn alter_op(c: &mut TokenCursor<'_>, ops: &mut Vec<AlterOp>) -> Result<(), SqlEr
             c.expect_kw("KEY")?;
             ops.push(AlterOp::DropForeignKey(c.ident()?));
         } else if c.eat_kw("CHECK") || c.eat_kw("CONSTRAINT") {
-            return Err(SqlError::unsupported("CHECK constraints"));
+            if c.eat_kws(&["IF", "EXISTS"]) {
+                return Err(SqlError::unsupported("DROP CONSTRAINT IF EXISTS"));
+            }
+            ops.push(AlterOp::DropCheck(c.ident()?));
         } else {
             c.eat_kw("COLUMN");
             ops.push(AlterOp::DropColumn(c.ident()?));
@@ -556,7 +630,7 @@ fn alter_op(c: &mut TokenCursor<'_>, ops: &mut Vec<AlterOp>) -> Result<(), SqlEr
         let col = c.ident()?;
         if c.eat_kw("SET") {
             c.expect_kw("DEFAULT")?;
-            let d = default_value(c)?;
+            let d = default_value(c, &col)?;
             ops.push(AlterOp::SetDefault { col, default: Some(d) });
         } else {
             c.expect_kw("DROP")?;
@@ -643,7 +717,8 @@ mod tests {
         assert_eq!(parse("CREATE TABLE t (a INT, PRIMARY KEY (b))").unwrap_err().code, 1072);
         assert_eq!(parse("CREATE TABLE t (a INT AUTO_INCREMENT)").unwrap_err().code, 1075);
         assert_eq!(parse("CREATE TABLE t (a FOO)").unwrap_err().code, 1064);
-        assert_eq!(parse("CREATE TABLE t (a INT, FULLTEXT KEY (a))").unwrap_err().code, 1235);
+        assert_eq!(parse("CREATE TABLE t (a INT, SPATIAL KEY (a))").unwrap_err().code, 1235);
+        assert_eq!(parse("CREATE TABLE t (a INT, FULLTEXT KEY (a))").unwrap_err().code, 1283);
         assert!(matches!(parse("CREATE TABLE t AS SELECT 1").unwrap(), Some(Ddl::CreateTable { select: Some(_), .. })));
         assert_eq!(parse("CREATE TABLE t AS SELECT 1; DROP TABLE x").unwrap_err().code, 1064);
     }

@@ -124,11 +124,18 @@ impl SqliteSession {
             let _ = conn.exec("PRAGMA foreign_keys=OFF");
         }
         conn.begin_call(ctx, self.lock_wait);
+        // An error MariaDB reports for a statement whose other work stays
+        // done (DROP TABLE t1, missing: t1 is dropped, then 1051).
+        let mut after_commit: Option<SqlError> = None;
         let begin = conn.exec("BEGIN IMMEDIATE");
         let result = match begin {
             Ok(()) => {
                 let r = match (&stmt, view) {
                     (Ddl::CreateView { or_replace, alter, view, .. }, Some((def, create))) => self.create_view(ctx, (*or_replace, *alter), view, &schema, &dbname, def, &create),
+                    (Ddl::DropTable { if_exists, tables, temporary }, _) => self.drop_tables(ctx, *if_exists, tables, *temporary).map(|(out, e)| {
+                        after_commit = e;
+                        out
+                    }),
                     _ => self.ddl_body(ctx, &stmt, &schema, &dbname, db.as_ref()),
                 };
                 let conn = self.conn.as_ref().expect("conn");
@@ -169,7 +176,69 @@ impl SqliteSession {
         if result.is_ok() {
             self.durable(&locks, ctx)?;
         }
-        result
+        match after_commit {
+            Some(e) if result.is_ok() => Err(e),
+            _ => result,
+        }
+    }
+
+    /// DROP TABLE: each table on its own, as MariaDB does. A table missing
+    /// is 1051 (a note with IF EXISTS), a parent another table's foreign key
+    /// still names is 1451 (unless foreign_key_checks=0), a view is kept;
+    /// the others are dropped all the same, and the error (if any) is
+    /// returned beside the outcome to be reported after the commit.
+    fn drop_tables(&mut self, ctx: &ExecContext<'_>, if_exists: bool, tables: &[Name], temporary: bool) -> Result<(Outcome, Option<SqlError>), SqlError> {
+        let mut missing = Vec::new();
+        let mut error = None;
+        let mut dropped: Vec<(String, String)> = Vec::new();
+        for t in tables {
+            // DROP TEMPORARY TABLE drops only the session's own temporary
+            // tables (an unknown one is 1051), never a real table of the
+            // same name.
+            let (s, dbn, _) = self.target(t, temporary)?;
+            match self.def_of(&s, &t.1) {
+                Some(d) if d.view.is_some() => {
+                    // Kept; with IF EXISTS a note (a dump's DROP TABLE IF
+                    // EXISTS before its placeholder view).
+                    let e = views::is_a_view(t.0.as_deref().unwrap_or(&dbn), &d.name);
+                    if !if_exists {
+                        return Err(e);
+                    }
+                    ctx.note(e.code, e.message);
+                }
+                Some(d) if !self.fk_off && self.referenced_by_other(&s, &d.name, &dropped) => {
+                    error = Some(SqlError::new(1451, "23000", "Cannot delete or update a parent row: a foreign key constraint fails"));
+                }
+                Some(d) => {
+                    self.conn().exec(&format!("DROP TABLE {}.{}", sq_ident(&s), sq_ident(&d.name)))?;
+                    self.remove_def(&s, s == "temp", &d.name)?;
+                    dropped.push((s.clone(), d.name.to_ascii_lowercase()));
+                }
+                None => missing.push(format!("{}.{}", t.0.as_deref().unwrap_or(&dbn), t.1)),
+            }
+        }
+        if !missing.is_empty() {
+            let unknown = format!("Unknown table '{}'", missing.join(","));
+            if !if_exists {
+                return Ok((Outcome::Done(Done::default()), Some(SqlError::new(1051, "42S02", unknown))));
+            }
+            ctx.note(1051, unknown);
+        }
+        Ok((Outcome::Done(Done::default()), error))
+    }
+
+    /// Does a foreign key of another table of `schema` (one not dropped
+    /// yet: `dropped`, by schema and lowercased name) name `table` as its
+    /// parent?
+    fn referenced_by_other(&self, schema: &str, table: &str, dropped: &[(String, String)]) -> bool {
+        let Some(conn) = self.conn.as_ref() else { return false };
+        let defs: Vec<Arc<TableDef>> = match schema {
+            "temp" => conn.temp.tables.values().cloned().collect(),
+            "main" => conn.home.as_ref().map(|h| h.schema().tables.values().cloned().collect()).unwrap_or_default(),
+            other => conn.attached.iter().find(|a| a.name == other).map(|a| a.schema().tables.values().cloned().collect()).unwrap_or_default(),
+        };
+        let gone = |name: &str| dropped.iter().any(|(s, n)| s == schema && *n == name.to_ascii_lowercase());
+        defs.iter().any(|d| !d.name.eq_ignore_ascii_case(table) && !gone(&d.name) && d.foreign_keys.iter().any(|fk| fk.ref_table.eq_ignore_ascii_case(table)))
     }
 
     /// The privileges a DDL statement needs on each table it names (as
@@ -276,39 +345,7 @@ impl SqliteSession {
                 self.save_def(schema, temp, &def)?;
                 ok(0)
             }
-            Ddl::DropTable { if_exists, tables, temporary } => {
-                let mut missing = Vec::new();
-                for t in tables {
-                    // DROP TEMPORARY TABLE drops only the session's own
-                    // temporary tables (an unknown one is 1051), never a real
-                    // table of the same name.
-                    let (s, dbn, _) = self.target(t, *temporary)?;
-                    match self.def_of(&s, &t.1) {
-                        Some(d) if d.view.is_some() => {
-                            // Kept; with IF EXISTS a note (a dump's DROP
-                            // TABLE IF EXISTS before its placeholder view).
-                            let e = views::is_a_view(t.0.as_deref().unwrap_or(&dbn), &d.name);
-                            if !if_exists {
-                                return Err(e);
-                            }
-                            ctx.note(e.code, e.message);
-                        }
-                        Some(d) => {
-                            self.conn().exec(&format!("DROP TABLE {}.{}", sq_ident(&s), sq_ident(&d.name)))?;
-                            self.remove_def(&s, s == "temp", &d.name)?;
-                        }
-                        None => missing.push(format!("{}.{}", t.0.as_deref().unwrap_or(&dbn), t.1)),
-                    }
-                }
-                if !missing.is_empty() {
-                    let unknown = format!("Unknown table '{}'", missing.join(","));
-                    if !if_exists {
-                        return Err(SqlError::new(1051, "42S02", unknown));
-                    }
-                    ctx.note(1051, unknown);
-                }
-                ok(0)
-            }
+            Ddl::DropTable { .. } => Err(SqlError::internal("DROP TABLE runs through drop_tables")),
             Ddl::Truncate { table } => {
                 let d = self.def_of(schema, &table.1).filter(|d| d.view.is_none()).ok_or_else(|| errors::no_such_table(dbname, &table.1))?;
                 let conn = self.conn();
@@ -452,7 +489,11 @@ impl SqliteSession {
     /// CREATE TABLE + indexes + triggers for a definition (index names assigned).
     fn create_objects(&mut self, def: &mut TableDef, schema: &str) -> Result<(), SqlError> {
         let sql = ddl::sqlite_create_table(def, schema, &def.name);
-        self.conn().exec(&sql)?;
+        self.conn().exec(&sql).map_err(|e| match e.code {
+            // Only a CHECK (or an expression default) names columns here.
+            1054 => SqlError::new(1054, "42S22", format!("{} in 'CHECK'", e.message.split(" in '").next().unwrap_or(&e.message))),
+            _ => e,
+        })?;
         let snapshot = def.clone();
         for ix in def.indexes.iter_mut() {
             self.create_index(&snapshot, ix, schema)?;

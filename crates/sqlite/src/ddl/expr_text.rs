@@ -1,0 +1,290 @@
+//! The expressions a table definition keeps (CHECK constraints and
+//! expression defaults): what MariaDB refuses in each clause
+//! (subqueries, stored functions, non-deterministic functions, user
+//! variables: 1901, 1970) and the text it shows them in (SHOW CREATE TABLE,
+//! information_schema.CHECK_CONSTRAINTS): identifiers in backticks, keywords
+//! and function names in lower case, binary operators spaced.
+//!
+//! The text kept is translated to SQLite by `rewrite::expression` when the
+//! table's SQLite definition is generated (generate.rs); it is translated
+//! once here as well, so a form the translator refuses is refused by
+//! CREATE TABLE and not by a later rebuild.
+
+use crate::schema::{quote_ident, quote_str};
+use turnstile_engine::SqlError;
+use turnstile_sqltext::lex::{self, Tok, Token};
+
+/// The clause an expression is kept for, as MariaDB's messages name it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Clause {
+    Check,
+    Default,
+}
+
+impl Clause {
+    fn name(self) -> &'static str {
+        match self {
+            Clause::Check => "CHECK",
+            Clause::Default => "DEFAULT",
+        }
+    }
+}
+
+/// Functions whose value is not fixed by their arguments: refused in CHECK
+/// (MariaDB's VCOL_NON_DETERMINISTIC / VCOL_TIME_FUNC).
+const NON_DETERMINISTIC: &[&str] = &[
+    "rand",
+    "now",
+    "current_timestamp",
+    "localtime",
+    "localtimestamp",
+    "sysdate",
+    "curdate",
+    "current_date",
+    "curtime",
+    "current_time",
+    "utc_date",
+    "utc_time",
+    "utc_timestamp",
+    "unix_timestamp",
+    "uuid",
+    "uuid_short",
+    "sys_guid",
+    "connection_id",
+    "user",
+    "current_user",
+    "session_user",
+    "system_user",
+    "current_role",
+    "database",
+    "schema",
+    "last_insert_id",
+    "found_rows",
+    "row_count",
+    "sleep",
+    "benchmark",
+    "get_lock",
+    "release_lock",
+    "is_free_lock",
+    "is_used_lock",
+    "master_pos_wait",
+    "master_gtid_wait",
+    "load_file",
+    "nextval",
+    "lastval",
+    "setval",
+    "version",
+];
+
+/// Words printed in lower case and never taken for a column.
+const KEYWORDS: &[&str] = &[
+    "and",
+    "or",
+    "not",
+    "xor",
+    "is",
+    "null",
+    "true",
+    "false",
+    "unknown",
+    "in",
+    "between",
+    "like",
+    "escape",
+    "regexp",
+    "rlike",
+    "div",
+    "mod",
+    "case",
+    "when",
+    "then",
+    "else",
+    "end",
+    "interval",
+    "as",
+    "binary",
+    "collate",
+    "sounds",
+    "distinct",
+    "exists",
+    "using",
+    "from",
+    "for",
+    "both",
+    "leading",
+    "trailing",
+    "day",
+    "hour",
+    "minute",
+    "second",
+    "microsecond",
+    "week",
+    "month",
+    "quarter",
+    "year",
+    "day_hour",
+    "day_minute",
+    "day_second",
+    "hour_minute",
+    "hour_second",
+    "minute_second",
+    "year_month",
+    "signed",
+    "unsigned",
+    "integer",
+    "char",
+    "date",
+    "datetime",
+    "time",
+    "decimal",
+    "double",
+    "float",
+    "json",
+    "current_timestamp",
+    "current_date",
+    "current_time",
+    "localtime",
+    "localtimestamp",
+    "utc_date",
+    "utc_time",
+    "utc_timestamp",
+    "current_user",
+];
+
+fn is_keyword(w: &str) -> bool {
+    KEYWORDS.iter().any(|k| k.eq_ignore_ascii_case(w)) || w.starts_with('_')
+}
+
+/// Check `text` (the inside of the clause's parentheses) for what MariaDB
+/// refuses in `clause` of column or constraint `owner`, translate it once
+/// (its own errors: 1064, 1436 for a nesting too deep) and return it as
+/// MariaDB shows it.
+pub fn accept(text: &str, clause: Clause, owner: &str) -> Result<String, SqlError> {
+    let toks = lex::tokenize(text).map_err(|e| SqlError::syntax(&text[e.at..]))?;
+    if toks.is_empty() {
+        return Err(SqlError::syntax(text));
+    }
+    let refused = |what: &str| SqlError::new(1901, "HY000", format!("Function or expression '{}' cannot be used in the {} clause of {}", what, clause.name(), quote_ident(owner)));
+    for (k, t) in toks.iter().enumerate() {
+        match &t.tok {
+            Tok::Word(w) if w.eq_ignore_ascii_case("SELECT") => {
+                return Err(if clause == Clause::Check { SqlError::new(1970, "42000", "CHECK does not support subqueries or stored functions") } else { refused("select ...") });
+            }
+            Tok::Word(w) if clause != Clause::Default && NON_DETERMINISTIC.iter().any(|f| f.eq_ignore_ascii_case(w)) && (toks.get(k + 1).is_some_and(|n| n.is_op("(")) || is_keyword(w)) => {
+                let name = match w.to_ascii_lowercase().as_str() {
+                    "now" | "localtime" | "localtimestamp" => "current_timestamp".to_string(),
+                    other => other.to_string(),
+                };
+                return Err(refused(&format!("{}()", name)));
+            }
+            Tok::UserVar(v) if clause == Clause::Check => return Err(refused(&format!("@{}", v))),
+            Tok::SysVar(_, v) if clause == Clause::Check => return Err(refused(&format!("@@{}", v))),
+            // `db.t.c` / `t.c`: another table's column (MariaDB's 1901, naming it).
+            Tok::Op(".") if k > 0 && toks[k - 1].ident().is_some() => {
+                let mut end = k + 1;
+                while toks.get(end + 1).is_some_and(|n| n.is_op(".")) {
+                    end += 2;
+                }
+                let from = if k >= 3 && toks[k - 2].is_op(".") { k - 3 } else { k - 1 };
+                let last = toks.get(end).map_or(text.len(), |x| x.end);
+                return Err(refused(&text[toks[from].start..last]));
+            }
+            Tok::Param => return Err(SqlError::syntax(&text[t.start..])),
+            Tok::Op(";") => return Err(SqlError::syntax(&text[t.start..])),
+            _ => {}
+        }
+    }
+    crate::rewrite::expression(text)?;
+    Ok(normalize(&toks))
+}
+
+/// The columns a kept clause names (its quoted identifiers: `accept`
+/// quotes every one), for the definition's check that each exists.
+pub fn named_columns(shown: &str) -> Vec<String> {
+    lex::tokenize(shown).map(|toks| toks.into_iter().filter_map(|t| if let Tok::Quoted(q) = t.tok { Some(q.to_string()) } else { None }).collect()).unwrap_or_default()
+}
+
+/// Does the expression name a column (a word that is no keyword, call or
+/// character set introducer, or a quoted identifier)?
+pub fn names_columns(text: &str) -> bool {
+    let Ok(toks) = lex::tokenize(text) else { return false };
+    toks.iter().enumerate().any(|(k, t)| match &t.tok {
+        Tok::Quoted(_) => true,
+        Tok::Word(w) => !is_keyword(w) && !toks.get(k + 1).is_some_and(|n| n.is_op("(")) && !toks.get(k.wrapping_sub(1)).is_some_and(|p| p.is_kw("AS") || p.is_kw("INTERVAL") || p.is_kw("COLLATE")),
+        _ => false,
+    })
+}
+
+/// Words that are operators: a `(` after one is an operand, spaced.
+const OPERATOR_WORDS: &[&str] = &["and", "or", "not", "xor", "in", "is", "exists", "between", "like", "regexp", "rlike", "div", "mod", "when", "then", "else", "case", "interval", "as"];
+
+/// The expression as MariaDB prints it.
+fn normalize(toks: &[Token]) -> String {
+    let mut out = String::new();
+    for (k, t) in toks.iter().enumerate() {
+        let call = toks.get(k + 1).is_some_and(|n| n.is_op("("));
+        let piece = match &t.tok {
+            Tok::Word(w) if call || is_keyword(w) => w.to_ascii_lowercase().to_string(),
+            Tok::Word(w) | Tok::Quoted(w) => quote_ident(w),
+            Tok::Number(n) => n.to_string(),
+            Tok::Str(s) => quote_str(&String::from_utf8_lossy(s)),
+            Tok::UserVar(v) => format!("@{}", quote_ident(v)),
+            Tok::SysVar(Some(scope), v) => format!("@@{}.{}", scope, v),
+            Tok::SysVar(None, v) => format!("@@{}", v),
+            Tok::Param => "?".into(),
+            Tok::Op(o) => o.to_string(),
+        };
+        if k > 0 && spaced(toks, k) {
+            out.push(' ');
+        }
+        out.push_str(&piece);
+    }
+    out
+}
+
+/// Is there a space between token `k - 1` and token `k`?
+fn spaced(toks: &[Token], k: usize) -> bool {
+    let (prev, t) = (&toks[k - 1], &toks[k]);
+    if matches!(&t.tok, Tok::Op(")") | Tok::Op(",") | Tok::Op(".")) || matches!(&prev.tok, Tok::Op("(") | Tok::Op(",") | Tok::Op(".")) {
+        return false;
+    }
+    if matches!(&prev.tok, Tok::Op("-") | Tok::Op("+") | Tok::Op("!") | Tok::Op("~")) && unary_at(toks, k - 1) {
+        return false;
+    }
+    if t.is_op("(") {
+        // A call's parenthesis follows its name.
+        return !matches!(&prev.tok, Tok::Word(w) if !OPERATOR_WORDS.iter().any(|o| o.eq_ignore_ascii_case(w)));
+    }
+    true
+}
+
+/// Is the `-`/`+`/`!` at `k` a unary operator (nothing, an operator, `(`
+/// or an operator word before it)?
+fn unary_at(toks: &[Token], k: usize) -> bool {
+    k == 0 || matches!(&toks[k - 1].tok, Tok::Op(o) if *o != ")") || matches!(&toks[k - 1].tok, Tok::Word(w) if OPERATOR_WORDS.iter().any(|o| o.eq_ignore_ascii_case(w)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shown_as_mariadb_shows_it() {
+        assert_eq!(accept("a>0", Clause::Check, "a").unwrap(), "`a` > 0");
+        assert_eq!(accept("b < a+10", Clause::Check, "c1").unwrap(), "`b` < `a` + 10");
+        assert_eq!(accept("json_valid(`c`)", Clause::Check, "c").unwrap(), "json_valid(`c`)");
+        assert_eq!(accept("a IS NOT NULL AND b IN (1,2)", Clause::Check, "c").unwrap(), "`a` is not null and `b` in (1,2)");
+        assert_eq!(accept("-a > (b - 1)", Clause::Check, "c").unwrap(), "-`a` > (`b` - 1)");
+    }
+
+    #[test]
+    fn refused_forms() {
+        assert_eq!(accept("a > (SELECT 1)", Clause::Check, "a").unwrap_err().code, 1970);
+        assert_eq!(accept("a > rand()", Clause::Check, "a").unwrap_err().message, "Function or expression 'rand()' cannot be used in the CHECK clause of `a`");
+        assert_eq!(accept("a > @v", Clause::Check, "a").unwrap_err().code, 1901);
+        assert_eq!(accept("a > db.t2.a", Clause::Check, "a").unwrap_err().message, "Function or expression 'db.t2.a' cannot be used in the CHECK clause of `a`");
+        assert_eq!(named_columns("`a` > `b` + 'c'"), vec!["a", "b"]);
+        assert!(accept("now()", Clause::Default, "a").is_ok());
+        assert_eq!(accept("(SELECT 1)", Clause::Default, "a").unwrap_err().message, "Function or expression 'select ...' cannot be used in the DEFAULT clause of `a`");
+    }
+}
