@@ -322,6 +322,32 @@ fn char_prefix_len(t: &[u8], n: usize) -> usize {
 /// Longest CAST(x AS BINARY(n)) the front builds (MySQL's limit is max_allowed_packet).
 const MAX_CAST_LEN: i64 = 64 << 20;
 
+/// UNIX_TIMESTAMP(date): seconds since the epoch of a date or datetime read
+/// as UTC (Turnstile's time zone), with its fraction when it has one; NULL
+/// for what is not a date; 0 before the epoch (as MariaDB).
+fn unix_timestamp_of(v: &Value) -> Value {
+    let Some(t) = text(v) else { return Value::Null };
+    let t = t.trim().to_string();
+    let canon = turnstile_sqltext::temporal::normalize_temporal(&t, "datetime").unwrap_or(t);
+    let (date, time) = canon.split_once(' ').unwrap_or((&canon, "00:00:00"));
+    let num = |s: &str| s.parse::<i64>().ok();
+    let d: Vec<Option<i64>> = date.split('-').map(num).collect();
+    let (whole, frac) = time.split_once('.').unwrap_or((time, ""));
+    let hms: Vec<Option<i64>> = whole.split(':').map(num).collect();
+    let (&[Some(y), Some(mo), Some(day)], &[Some(h), Some(mi), Some(sec)]) = (d.as_slice(), hms.as_slice()) else { return Value::Null };
+    if !(1..=12).contains(&mo) || day < 1 || day > turnstile_sqltext::civil::days_in_month(y, mo) || h > 23 || mi > 59 || sec > 59 || !frac.bytes().all(|b| b.is_ascii_digit()) {
+        return Value::Null;
+    }
+    let secs = turnstile_sqltext::civil::days_from_civil(y, mo, day) * 86_400 + h * 3600 + mi * 60 + sec;
+    if secs < 0 {
+        return Value::Int(0);
+    }
+    match frac.trim_end_matches('0') {
+        "" if frac.is_empty() => Value::Int(secs),
+        _ => Value::Bytes(format!("{}.{}", secs, frac).into_bytes()),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use crate::expr::test_env::{eval_text, TestEnv};
@@ -358,31 +384,5 @@ mod tests {
         let toks = turnstile_sqltext::lex::tokenize("ABS(-9223372036854775807 - 1)").unwrap();
         let e = Parser::new("", &toks).expr().unwrap();
         assert_eq!(eval(&e, &mut TestEnv).unwrap_err().code, 1690);
-    }
-}
-
-/// UNIX_TIMESTAMP(date): seconds since the epoch of a date or datetime read
-/// as UTC (Turnstile's time zone), with its fraction when it has one; NULL
-/// for what is not a date; 0 before the epoch (as MariaDB).
-fn unix_timestamp_of(v: &Value) -> Value {
-    let Some(t) = text(v) else { return Value::Null };
-    let t = t.trim().to_string();
-    let canon = turnstile_sqltext::temporal::normalize_temporal(&t, "datetime").unwrap_or(t);
-    let (date, time) = canon.split_once(' ').unwrap_or((&canon, "00:00:00"));
-    let num = |s: &str| s.parse::<i64>().ok();
-    let d: Vec<Option<i64>> = date.split('-').map(num).collect();
-    let (whole, frac) = time.split_once('.').unwrap_or((time, ""));
-    let hms: Vec<Option<i64>> = whole.split(':').map(num).collect();
-    let (&[Some(y), Some(mo), Some(day)], &[Some(h), Some(mi), Some(sec)]) = (d.as_slice(), hms.as_slice()) else { return Value::Null };
-    if !(1..=12).contains(&mo) || day < 1 || day > turnstile_sqltext::civil::days_in_month(y, mo) || h > 23 || mi > 59 || sec > 59 || !frac.bytes().all(|b| b.is_ascii_digit()) {
-        return Value::Null;
-    }
-    let secs = turnstile_sqltext::civil::days_from_civil(y, mo, day) * 86_400 + h * 3600 + mi * 60 + sec;
-    if secs < 0 {
-        return Value::Int(0);
-    }
-    match frac.trim_end_matches('0') {
-        "" if frac.is_empty() => Value::Int(secs),
-        _ => Value::Bytes(format!("{}.{}", secs, frac).into_bytes()),
     }
 }
