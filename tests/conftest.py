@@ -10,6 +10,8 @@
                       `server` fixture keeps --engine blackhole).
 * `sql_conn`        - a PyMySQL root connection to `sql_server`.
 * `uniq`            - unique identifiers for users / databases.
+* `two_dbs_factory` - a victim database, the attacker's own and an account
+                      granted only that (helpers/two_dbs.py; tests/security).
 
 The binary is target/release/turnstile (override with TURNSTILE_BIN).  If it
 does not exist every test is skipped, unless TURNSTILE_REQUIRE_BIN=1, in
@@ -129,6 +131,27 @@ def uniq():
         return f"{prefix}_{os.getpid() % 10000}_{next(_counter)}"
 
     return make
+
+
+@pytest.fixture
+def two_dbs_factory(sql_server, uniq):
+    """make(prefix, victim=[...], home=[...]) -> helpers.two_dbs.TwoDbs: a
+    victim database with a secret, the attacker's database and an account
+    granted only that (tests/security); dropped at teardown."""
+    from helpers import two_dbs
+
+    root = clients.root(sql_server)
+    made = []
+
+    def make(prefix: str, victim=(), home=()):
+        d = two_dbs.build(sql_server, root, uniq, prefix, victim, home)
+        made.append(d)
+        return d
+
+    yield make
+    for d in made:
+        two_dbs.tear_down(d)
+    root.close()
 
 
 @pytest.fixture

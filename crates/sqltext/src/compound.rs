@@ -16,9 +16,14 @@ const OPENERS: [&str; 4] = ["IF", "WHILE", "REPEAT", "LOOP"];
 /// Tokens after which a statement starts inside a body.
 const STARTS: [&str; 7] = ["BEGIN", "THEN", "ELSE", "DO", "LOOP", "REPEAT", "ATOMIC"];
 
-/// Does this statement define a routine, trigger or event (whose body may
-/// hold `;`)?
+/// Does this statement define a routine, trigger or event, or is it an
+/// anonymous block (whose body may hold `;`)?
 pub fn defines_body(toks: &[Token]) -> bool {
+    let at = |i: usize, k: &str| toks.get(i).is_some_and(|t| t.is_kw(k));
+    // MariaDB's anonymous block: BEGIN NOT ATOMIC ... END.
+    if at(0, "BEGIN") && at(1, "NOT") && at(2, "ATOMIC") {
+        return true;
+    }
     toks.first().is_some_and(|t| t.is_kw("CREATE")) && toks.iter().take(16).take_while(|t| !t.is_op("(")).any(|t| t.is_kw("PROCEDURE") || t.is_kw("FUNCTION") || t.is_kw("TRIGGER") || t.is_kw("EVENT"))
 }
 

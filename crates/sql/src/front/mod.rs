@@ -187,6 +187,12 @@ fn routine_dispatch(call: &mut Call<'_, '_>, kw: &str, sql: &str, sink: &mut dyn
 
 fn statement(call: &mut Call<'_, '_>, sql: &str, sink: &mut dyn RowSink) -> Result<Outcome, SqlError> {
     let kw = scan::first_keyword(sql);
+    if matches!(kw.as_str(), "SELECT" | "WITH") && crate::routine::selects_into_variables(sql) {
+        return crate::routine::anonymous_statement(call, sql, sink);
+    }
+    if kw == "BEGIN" && lex_or_syntax(sql)?.get(1).is_some_and(|t| t.is_kw("NOT")) {
+        return crate::routine::anonymous_statement(call, sql, sink);
+    }
     if is_engine_dml(&kw, sql) {
         return engine::engine_statement(call, sql, sink);
     }

@@ -47,6 +47,40 @@ pub fn call_statement(call: &mut Call<'_, '_>, sql: &str, sink: &mut dyn RowSink
     Ok(Outcome::Done(Done { affected_rows: affected, ..Default::default() }))
 }
 
+/// A statement the interpreter runs outside any routine: MariaDB's
+/// anonymous block `BEGIN NOT ATOMIC ... END`, and `SELECT ... INTO @a, @b`
+/// (one row into user variables: none is warning 1329, more is 1172, a
+/// different number of columns 1222).
+pub fn anonymous_statement(call: &mut Call<'_, '_>, sql: &str, sink: &mut dyn RowSink) -> Result<Outcome, SqlError> {
+    let max_depth = setting(call, "routine_max_nesting").max(1) as usize;
+    let body = parse::parse_body(sql, max_depth)?;
+    let mut top = Interp::new(call, true);
+    top.run_body(&body, sink)?;
+    let affected = top.affected_rows;
+    Ok(Outcome::Done(Done { affected_rows: affected, ..Default::default() }))
+}
+
+/// Is this SELECT one with an INTO clause of user variables at its top
+/// level (`SELECT a INTO @x FROM t`, `... FROM t INTO @x, @y`)? A byte
+/// check first: most SELECTs have no "into" at all.
+pub fn selects_into_variables(sql: &str) -> bool {
+    if !sql.as_bytes().windows(4).any(|w| w.eq_ignore_ascii_case(b"into")) {
+        return false;
+    }
+    let Ok(toks) = turnstile_sqltext::lex::tokenize(sql) else { return false };
+    let mut depth = 0usize;
+    for (i, t) in toks.iter().enumerate() {
+        if t.is_op("(") {
+            depth += 1;
+        } else if t.is_op(")") {
+            depth = depth.saturating_sub(1);
+        } else if depth == 0 && t.is_kw("INTO") {
+            return matches!(toks.get(i + 1).map(|n| &n.tok), Some(turnstile_sqltext::lex::Tok::UserVar(_)));
+        }
+    }
+    false
+}
+
 /// A numeric setting as the session sees it (its own value, else the global).
 pub(crate) fn setting(call: &Call<'_, '_>, name: &str) -> i64 {
     let Some(def) = crate::vars::lookup(name) else { return 0 };
