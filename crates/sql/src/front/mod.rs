@@ -210,6 +210,9 @@ fn statement(call: &mut Call<'_, '_>, sql: &str, sink: &mut dyn RowSink) -> Resu
         "SET" => {
             let toks = lex_or_syntax(sql)?;
             let mut p = Parser::new(sql, &toks);
+            if toks.get(1).is_some_and(|t| t.is_kw("STATEMENT")) {
+                return set::set_statement_for(call, sql, &toks, sink);
+            }
             if let Some(stmt) = account_sql::parse(&mut p)? {
                 return account::account_statement(call, stmt, sink);
             }

@@ -28,6 +28,94 @@ pub(super) fn set_statement(call: &mut Call<'_, '_>, sql: &str, toks: &[Token]) 
     Ok(ok())
 }
 
+/// Variables MariaDB refuses in SET STATEMENT (1971): they change what
+/// outlives the statement.
+const NOT_PER_STATEMENT: [&str; 7] =
+    ["autocommit", "character_set_client", "character_set_connection", "character_set_results", "collation_connection", "transaction_isolation", "transaction_read_only"];
+
+/// MariaDB's `SET STATEMENT var = value [, ...] FOR statement`: the session
+/// variables take the values for that one statement and get their own back
+/// after it, also when it fails. Nested forms (`SET STATEMENT a=1 FOR SET
+/// STATEMENT b=2 FOR ...`) are taken apart in one pass over the tokens, not
+/// by recursion: any depth costs linear time and no stack.
+pub(super) fn set_statement_for(call: &mut Call<'_, '_>, sql: &str, toks: &[Token], sink: &mut dyn turnstile_engine::RowSink) -> Result<Outcome, SqlError> {
+    let mut groups = Vec::new();
+    let mut at = 0;
+    let inner_at = loop {
+        let for_at = top_level_for(toks, at + 2).ok_or_else(|| SqlError::syntax(toks.get(at + 2).map_or("", |t| &sql[t.start..])))?;
+        if for_at == at + 2 {
+            return Err(SqlError::syntax(&sql[toks[for_at].start..]));
+        }
+        groups.push((at + 2, for_at));
+        let next = for_at + 1;
+        if toks.get(next).is_some_and(|t| t.is_kw("SET")) && toks.get(next + 1).is_some_and(|t| t.is_kw("STATEMENT")) {
+            at = next;
+        } else {
+            break next;
+        }
+    };
+    let inner = toks.get(inner_at).map(|t| &sql[t.start..]).ok_or_else(|| SqlError::syntax(""))?;
+    let mut saved = Vec::new();
+    for &(from, to) in &groups {
+        for item in split_assignments(&toks[from..to]) {
+            let name = item.first().and_then(|t| t.ident()).ok_or_else(|| SqlError::syntax(item.first().map_or("", |t| &sql[t.start..])))?;
+            let def = vars::lookup(&name.to_ascii_lowercase()).ok_or_else(|| SqlError::unknown_system_variable(name))?;
+            if NOT_PER_STATEMENT.contains(&def.name) {
+                return Err(SqlError::new(1971, "42000", format!("The system variable {} cannot be set in SET STATEMENT.", def.name)));
+            }
+            saved.push((def, call.sess.vars.get(def.name).cloned()));
+        }
+    }
+    let mut result = Ok(());
+    for &(from, to) in &groups {
+        let assignments = format!("SET SESSION {}", &sql[toks[from].start..toks[to - 1].end]);
+        result = lex::tokenize(&assignments).map_err(|e| SqlError::syntax(&assignments[e.at..])).and_then(|t| set_statement(call, &assignments, &t).map(|_| ()));
+        if result.is_err() {
+            break;
+        }
+    }
+    let result = result.and_then(|()| super::statement(call, inner, sink));
+    for (def, old) in saved.into_iter().rev() {
+        match old {
+            Some(v) => assign(call, def, Some("session"), v)?,
+            None => {
+                call.sess.vars.remove(def.name);
+                if def.name == "sql_mode" {
+                    call.sess.sql_mode = None;
+                }
+            }
+        }
+    }
+    result
+}
+
+/// The index of SET STATEMENT's `FOR` (outside parentheses), from `from`.
+fn top_level_for(toks: &[Token], from: usize) -> Option<usize> {
+    let mut depth = 0usize;
+    for (i, t) in toks.iter().enumerate().skip(from) {
+        if t.is_op("(") {
+            depth += 1;
+        } else if t.is_op(")") {
+            depth = depth.saturating_sub(1);
+        } else if depth == 0 && t.is_kw("FOR") {
+            return Some(i);
+        }
+    }
+    None
+}
+
+/// Assignments at top-level commas.
+fn split_assignments(toks: &[Token]) -> Vec<&[Token]> {
+    let mut out = Vec::new();
+    let mut from = 0;
+    while from < toks.len() {
+        let end = assignment_end(toks, from);
+        out.push(&toks[from..end]);
+        from = end + 1;
+    }
+    out
+}
+
 /// Set a session variable by name, as SET SESSION does.
 fn set_session(call: &mut Call<'_, '_>, name: &str, v: Value) -> Result<(), SqlError> {
     let def = vars::lookup(name).ok_or_else(|| SqlError::unknown_system_variable(name))?;
