@@ -297,3 +297,23 @@ def test_mysql_cli_prints_rows_matched(sql_server, db):
     assert "Rows matched: 4  Changed: 0  Warnings: 0" in res.stdout, res.stdout
     res = clients.run_cli(sql_server, "INSERT INTO t (id, v) VALUES (5, 1), (6, 1)", database=db, extra=["-vvv"])
     assert "Query OK, 2 rows affected" in res.stdout and "Records: 2  Duplicates: 0  Warnings: 0" in res.stdout, res.stdout
+
+
+def test_alter_table_counts_rows_it_copies_as_mariadb(sql_conn, uniq):
+    """MariaDB 10.11: a MyISAM table is rebuilt (rows counted) for every
+    ALTER, an index change included; InnoDB adds an index or a column in
+    place (0) and copies for a type change."""
+    db = uniq("altaff")
+    clients.query(sql_conn, f"CREATE DATABASE {db}")
+    clients.query(sql_conn, f"USE {db}")
+    cur = sql_conn.cursor()
+    cur.execute("CREATE TABLE am (a INT, b VARCHAR(10)) ENGINE=MyISAM")
+    cur.execute("INSERT INTO am VALUES (1, 'a'), (2, 'b'), (3, 'c')")
+    assert cur.execute("ALTER TABLE am ADD KEY (a)") == 3
+    assert cur.execute("ALTER TABLE am ADD c INT") == 3
+    cur.execute("CREATE TABLE ai (a INT, b VARCHAR(10))")
+    cur.execute("INSERT INTO ai VALUES (1, 'a'), (2, 'b')")
+    assert cur.execute("ALTER TABLE ai ADD KEY (a)") == 0
+    assert cur.execute("ALTER TABLE ai ADD c INT") == 0
+    assert cur.execute("ALTER TABLE ai MODIFY a BIGINT") == 2
+    clients.query(sql_conn, f"DROP DATABASE {db}")

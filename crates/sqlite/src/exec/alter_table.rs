@@ -89,7 +89,7 @@ impl SqliteSession {
             }
             self.remove_def(schema, temp, &old.name)?;
             self.save_def(schema, temp, &nd)?;
-            return Ok(altered(if mysql_copies(old, ops) { copied } else { 0 }));
+            return Ok(altered(if mysql_copies(old, ops) || !innodb(old) { copied } else { 0 }));
         }
         // Index changes only.
         for ix in &old.indexes {
@@ -115,8 +115,18 @@ impl SqliteSession {
             }
         }
         self.save_def(schema, temp, &nd)?;
-        Ok(altered(0))
+        // MariaDB rebuilds a MyISAM/Aria/MEMORY table for an index change
+        // too and counts its rows; InnoDB adds the index in place (0).
+        let records =
+            if innodb(old) { 0 } else { self.conn().db.query_row(&format!("SELECT count(*) FROM {}.{}", sq_ident(schema), sq_ident(&nd.name)), [], |r| r.get::<_, i64>(0)).unwrap_or(0) as u64 };
+        Ok(altered(records))
     }
+}
+
+/// Is the table InnoDB's (the default), which MariaDB alters in place where
+/// it can? Other engines' tables it copies for every ALTER.
+fn innodb(def: &TableDef) -> bool {
+    def.engine.is_empty() || def.engine.eq_ignore_ascii_case("InnoDB")
 }
 
 /// The OK of ALTER TABLE (and CREATE/DROP INDEX, which MySQL runs as one):
@@ -131,7 +141,7 @@ pub(super) fn altered(records: u64) -> Outcome {
 fn mysql_copies(old: &TableDef, ops: &[AlterOp]) -> bool {
     ops.iter().any(|op| match op {
         AlterOp::ChangeColumn { old: name, col, .. } => match old.column(name) {
-            Some(o) => o.base != col.base || o.unsigned != col.unsigned || o.scale != col.scale || col.length.unwrap_or(0) < o.length.unwrap_or(0),
+            Some(o) => o.base != col.base || o.unsigned != col.unsigned || o.scale != col.scale || col.length.unwrap_or(0) < o.length.unwrap_or(0) || o.collation != col.collation,
             None => false,
         },
         AlterOp::AddForeignKey(_) => true,
