@@ -317,3 +317,18 @@ def test_alter_table_counts_rows_it_copies_as_mariadb(sql_conn, uniq):
     assert cur.execute("ALTER TABLE ai ADD c INT") == 0
     assert cur.execute("ALTER TABLE ai MODIFY a BIGINT") == 2
     clients.query(sql_conn, f"DROP DATABASE {db}")
+
+
+def test_drop_database_counts_its_tables_and_views(sql_conn, uniq):
+    """MariaDB 10.11: DROP DATABASE's affected rows are the tables and views it held."""
+    db = uniq("dropcnt")
+    cur = sql_conn.cursor()
+    cur.execute(f"CREATE DATABASE {db}")
+    cur.execute(f"USE {db}")
+    cur.execute("CREATE TABLE a (x INT)")
+    cur.execute("CREATE TABLE b (x INT)")
+    cur.execute("CREATE VIEW v AS SELECT x FROM a")
+    assert cur.execute(f"DROP DATABASE {db}") == 3
+    cur.execute(f"CREATE DATABASE {db}")
+    assert cur.execute(f"DROP DATABASE {db}") == 0
+    assert cur.execute(f"DROP DATABASE IF EXISTS {db}") == 0

@@ -40,8 +40,9 @@ impl Engine for Blackhole {
     fn create_database(&self, name: &str, if_not_exists: bool) -> Result<bool, SqlError> {
         self.catalog.create(name, if_not_exists)
     }
-    fn drop_database(&self, name: &str, if_exists: bool) -> Result<bool, SqlError> {
-        Catalog::drop(&self.catalog, name, if_exists)
+    fn drop_database(&self, name: &str, if_exists: bool) -> Result<Option<u64>, SqlError> {
+        // The blackhole engine keeps no tables.
+        Ok(Catalog::drop(&self.catalog, name, if_exists)?.then_some(0))
     }
     fn open_session(&self) -> Result<Box<dyn EngineSession>, SqlError> {
         Ok(Box::new(BlackholeSession { db: None, in_trans: false, catalog: self.catalog.clone() }))

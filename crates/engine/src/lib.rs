@@ -340,8 +340,10 @@ pub trait Engine: Send + Sync {
     fn database_exists(&self, name: &str) -> bool;
     /// Create a database. `Ok(false)` if it existed and `if_not_exists` was given.
     fn create_database(&self, name: &str, if_not_exists: bool) -> Result<bool, SqlError>;
-    /// Drop a database. `Ok(false)` if it did not exist and `if_exists` was given.
-    fn drop_database(&self, name: &str, if_exists: bool) -> Result<bool, SqlError>;
+    /// Drop a database: `Ok(Some(n))` with the tables and views it held (the
+    /// statement's affected rows, as MariaDB counts them), `Ok(None)` if it
+    /// did not exist and `if_exists` was given.
+    fn drop_database(&self, name: &str, if_exists: bool) -> Result<Option<u64>, SqlError>;
     /// A session's private handle (connections, caches, transaction state).
     fn open_session(&self) -> Result<Box<dyn EngineSession>, SqlError>;
     /// Called once at graceful shutdown, after every session has ended.

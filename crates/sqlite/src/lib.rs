@@ -602,14 +602,16 @@ impl Engine for SqliteEngine {
         }
         self.inner.catalog.create(name, if_not_exists)
     }
-    fn drop_database(&self, name: &str, if_exists: bool) -> Result<bool, SqlError> {
+    fn drop_database(&self, name: &str, if_exists: bool) -> Result<Option<u64>, SqlError> {
         if Catalog::is_system(name) {
             return Err(SqlError::specific_access_denied("DROP on a system schema"));
         }
         // Statements compiled before the drop may not be recompiled by
         // SQLite on their own afterwards (authorize.rs).
         let change = self.inner.begin_schema_change();
-        let existing = self.inner.dbs.read().unwrap_or_else(|e| e.into_inner()).get(name).cloned();
+        // Opened if it was not: its tables and views are the affected rows.
+        let existing = if self.inner.catalog.exists(name) { Some(self.inner.db(name)?) } else { None };
+        let tables = existing.as_ref().map_or(0, |d| d.schema().tables.len() as u64);
         if let Some(d) = existing {
             // Wait for a writer in progress (ERR 1205 after the timeout leaves
             // everything as it was), then retire the database.
@@ -624,7 +626,7 @@ impl Engine for SqliteEngine {
             d.writer.release(u64::MAX);
         }
         drop(change);
-        self.inner.catalog.drop(name, if_exists)
+        Ok(self.inner.catalog.drop(name, if_exists)?.then_some(tables))
     }
     fn open_session(&self) -> Result<Box<dyn EngineSession>, SqlError> {
         let id = self.inner.next_session.fetch_add(1, Ordering::Relaxed);

@@ -78,14 +78,15 @@ pub(super) fn database_ddl(call: &mut Call<'_, '_>, sql: &str, toks: &[Token]) -
         Ok(Some(Outcome::Done(Done { affected_rows: created as u64, ..Default::default() })))
     } else {
         let dropped = engine.drop_database(&name, guard)?;
+        let tables = dropped.unwrap_or(0);
         if call.sess.db.as_deref() == Some(name.as_str()) {
             call.sess.db = None;
             call.engine.set_database(None)?;
         }
-        if !dropped {
+        if dropped.is_none() {
             let e = SqlError::drop_missing_database(&name);
             call.ctx.note(e.code, e.message);
         }
-        Ok(Some(Outcome::Done(Done { affected_rows: 0, ..Default::default() })))
+        Ok(Some(Outcome::Done(Done { affected_rows: tables, ..Default::default() })))
     }
 }
