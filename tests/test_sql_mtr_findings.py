@@ -190,3 +190,18 @@ def test_insert_returning(db):
     assert clients.query(conn, "INSERT IGNORE INTO rt VALUES (5, 8) RETURNING id") == ()
     assert clients.query(conn, "REPLACE INTO rt VALUES (5, 9) RETURNING a * 2 AS d") == ((18,),)
     assert clients.query(conn, "DELETE FROM rt WHERE a = 2 RETURNING id") == ((2,),)
+
+
+@pytest.mark.parametrize(
+    "sql,message",
+    [
+        ("SELECT 1 FROM (SELECT 1) dt ORDER BY 50", "Unknown column '50' in 'ORDER BY'"),
+        ("SELECT 1 FROM (SELECT 1) dt GROUP BY -1", "Unknown column '-1' in 'GROUP BY'"),
+        ("SELECT 1, 2 ORDER BY 1, 3", "Unknown column '3' in 'ORDER BY'"),
+    ],
+)
+def test_position_past_the_select_list_is_an_unknown_column(sql_conn, sql, message):
+    """MariaDB 10.11's 1054 naming the term (SQLite's 'term out of range' was 1105)."""
+    with pytest.raises(pymysql.err.MySQLError) as ei:
+        clients.query(sql_conn, sql)
+    assert ei.value.args == (1054, message)

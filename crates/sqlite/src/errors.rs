@@ -70,6 +70,39 @@ fn after<'a>(msg: &'a str, prefix: &str) -> Option<&'a str> {
 }
 
 /// `t.c` → `c`, `main.t` → `t`.
+/// The `nth` (from 1) term of the first `clause` ("ORDER BY") of a
+/// statement's text, as written (`50`, `-1`); "?" when it cannot be found.
+fn clause_term(sql: &str, clause: &str, nth: usize) -> String {
+    let Ok(toks) = turnstile_sqltext::lex::tokenize(sql) else { return "?".into() };
+    let word = clause.split(' ').next().unwrap_or("");
+    let Some(at) = toks.windows(2).position(|w| w[0].is_kw(word) && w[1].is_kw("BY")) else { return "?".into() };
+    let mut depth = 0usize;
+    let mut items = vec![at + 2];
+    let mut end = toks.len();
+    for (i, t) in toks.iter().enumerate().skip(at + 2) {
+        if t.is_op("(") {
+            depth += 1;
+        } else if t.is_op(")") {
+            if depth == 0 {
+                end = i;
+                break;
+            }
+            depth -= 1;
+        } else if depth == 0 && t.is_op(",") {
+            items.push(i + 1);
+        } else if depth == 0 && (t.is_op(";") || ["LIMIT", "HAVING", "WINDOW", "ORDER", "UNION", "ASC", "DESC", "WITH", "FOR"].iter().any(|k| t.is_kw(k))) {
+            end = i;
+            break;
+        }
+    }
+    let Some(&from) = items.get(nth.saturating_sub(1)) else { return "?".into() };
+    let to = items.get(nth).map_or(end, |next| next - 1).min(end);
+    match (toks.get(from), to.checked_sub(1).and_then(|l| toks.get(l))) {
+        (Some(a), Some(b)) if to > from => sql[a.start..b.end].to_string(),
+        _ => "?".into(),
+    }
+}
+
 fn last_part(s: &str) -> &str {
     s.rsplit('.').next().unwrap_or(s)
 }
@@ -190,6 +223,11 @@ pub fn map(ext: c_int, msg: &str, original: &str, home: Option<&str>) -> SqlErro
                     SqlError::new(1288, "HY000", format!("The target table {} of the {} is not updatable", v, first))
                 };
             }
+            // `ORDER BY 50` / `GROUP BY -1` past the select list: MariaDB's 1054 naming the term.
+            if let Some(clause) = ["ORDER BY", "GROUP BY"].into_iter().find(|c| msg.contains(&format!("{} term out of range", c))) {
+                let nth = msg.split(|c: char| !c.is_ascii_digit()).find(|d| !d.is_empty()).and_then(|d| d.parse::<usize>().ok()).unwrap_or(1);
+                return SqlError::unknown_column(&clause_term(original, clause, nth), clause);
+            }
             if let Some(c) = after(msg, "no such column:") {
                 return SqlError::unknown_column(c, turnstile_sqltext::clause::of_name(original, c));
             }
@@ -288,6 +326,10 @@ mod tests {
         assert_eq!(map(ffi::SQLITE_ERROR, "cannot modify v because it is a view", "INSERT INTO v VALUES (1)", None).message, "The target table v of the INSERT is not insertable-into");
         assert_eq!(map(ffi::SQLITE_ERROR, "cannot modify v because it is a view", "DELETE FROM v", None).code, 1288);
         assert_eq!(map(ffi::SQLITE_ERROR, "no such column: zz", "", None).code, 1054);
+        let e = map(ffi::SQLITE_ERROR, "2nd ORDER BY term out of range - should be between 1 and 1", "SELECT a FROM t ORDER BY a, 50 LIMIT 1", None);
+        assert_eq!((e.code, e.message.as_str()), (1054, "Unknown column '50' in 'ORDER BY'"));
+        let e = map(ffi::SQLITE_ERROR, "1st GROUP BY term out of range - should be between 1 and 1", "SELECT 1 FROM t GROUP BY -1", None);
+        assert_eq!(e.message, "Unknown column '-1' in 'GROUP BY'");
         assert_eq!(map(ffi::SQLITE_CONSTRAINT_CHECK, "CHECK constraint failed: ts:1406:c", "", None).message, "Data too long for column 'c' at row 1");
         assert_eq!(map(ffi::SQLITE_CONSTRAINT_CHECK, "CHECK constraint failed: ts:1264:k", "", None).code, 1264);
         assert_eq!(map(ffi::SQLITE_CONSTRAINT_NOTNULL, "NOT NULL constraint failed: t.k", "", None).message, "Column 'k' cannot be null");
