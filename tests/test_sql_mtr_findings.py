@@ -205,3 +205,16 @@ def test_position_past_the_select_list_is_an_unknown_column(sql_conn, sql, messa
     with pytest.raises(pymysql.err.MySQLError) as ei:
         clients.query(sql_conn, sql)
     assert ei.value.args == (1054, message)
+
+
+def test_duplicate_column_names_through_joins_keep_their_name(sql_conn, uniq):
+    """SQLite's `f1:1` for a second f1 in a derived table never reaches a client (MariaDB: f1, f1, f1)."""
+    db = uniq("dupn")
+    clients.query(sql_conn, f"CREATE DATABASE {db}")
+    clients.query(sql_conn, f"USE {db}")
+    for t in ("d1", "d2"):
+        clients.query(sql_conn, f"CREATE TABLE {t} (f1 INT)")
+    cur = sql_conn.cursor()
+    cur.execute("SELECT * FROM d1, (d2 LEFT JOIN d1 AS d3 ON d2.f1 = d3.f1)")
+    assert [d[0] for d in cur.description] == ["f1", "f1", "f1"]
+    clients.query(sql_conn, f"DROP DATABASE {db}")

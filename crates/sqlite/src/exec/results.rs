@@ -147,6 +147,24 @@ fn convert(st: &Stmt, i: usize, conv: Conv, ty: std::os::raw::c_int) -> Value {
     }
 }
 
+/// SQLite names the second `f1` of a derived table's columns `f1:1` (and
+/// the third `f1:2`); MariaDB keeps `f1` for each. A `:n` suffix is taken
+/// off when what is left names another column of the same result (a
+/// column really named `f1:1` beside no `f1` keeps its name).
+fn unsuffix_duplicates(cols: &mut [Column]) {
+    let names: Vec<String> = cols.iter().map(|c| c.name.to_ascii_lowercase()).collect();
+    for c in cols.iter_mut() {
+        let Some((base, n)) = c.name.rsplit_once(':') else { continue };
+        if !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()) && names.iter().any(|o| o.eq_ignore_ascii_case(base)) {
+            let base = base.to_string();
+            if c.org_name == c.name {
+                c.org_name = base.clone();
+            }
+            c.name = base;
+        }
+    }
+}
+
 /// An integer column's value that SQLite holds as text (a BIGINT UNSIGNED
 /// above 2^63-1, an exact function's integer result): the number when it
 /// is one, so the binary protocol sends its 8 bytes; the text otherwise.
@@ -413,6 +431,7 @@ pub(super) fn column_meta(conn: &Conn, entry: &Cached, sql: &str, have_row: bool
     if entry.rw.kind == crate::rewrite::Kind::Select {
         super::sources::name_sources(conn, sql, &entry.rw.ctes, &mut cols);
     }
+    unsuffix_duplicates(&mut cols);
     let encoded = turnstile_wire::response::EncodedColumns::new(&cols);
     (ColMeta { cols, encoded, convs }, stable)
 }
