@@ -192,8 +192,7 @@ fn index_header() -> Vec<Column> {
         txt("Index_type"),
         txt("Comment"),
         txt("Index_comment"),
-        txt("Visible"),
-        txt("Expression"),
+        txt("Ignored"),
     ]
 }
 
@@ -278,7 +277,12 @@ pub fn run(sess: &mut SqliteSession, access: &dyn Access, sql: &str, sink: &mut 
         let db = from_db(&mut c)?.or_else(|| sess.shown_db().map(str::to_string)).ok_or_else(SqlError::no_database)?;
         let f = Filter::parse(&mut c)?;
         end(&mut c)?;
-        let mut cols = vec![txt(&format!("Tables_in_{}", db))];
+        // MariaDB: `Tables_in_db (pattern)` under LIKE.
+        let header = match &f {
+            Filter::Like(p) => format!("Tables_in_{} ({})", db, p),
+            _ => format!("Tables_in_{}", db),
+        };
+        let mut cols = vec![txt(&header)];
         if full {
             cols.push(txt("Table_type"));
         }
@@ -351,8 +355,7 @@ pub fn run(sess: &mut SqliteSession, access: &dyn Access, sql: &str, sink: &mut 
                     s(index_type(&t, &kname)),
                     s(""),
                     s(&comment),
-                    s("YES"),
-                    Value::Null,
+                    s("NO"),
                 ])?;
             }
         }
