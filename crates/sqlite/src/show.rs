@@ -216,6 +216,8 @@ fn status_header() -> Vec<Column> {
         num("Checksum"),
         txt("Create_options"),
         txt("Comment"),
+        num("Max_index_length"),
+        txt("Temporary"),
     ]
 }
 
@@ -450,6 +452,8 @@ pub fn run(sess: &mut SqliteSession, access: &dyn Access, sql: &str, sink: &mut 
                 Value::Null,
                 s(""),
                 s(&t.comment),
+                Value::Int(0),
+                s("N"),
             ])?;
         }
         return Ok(Outcome::Rows);
