@@ -76,9 +76,9 @@ CASES = [
     ("WEEK('2024-01-01')", 0),
     ("WEEKOFYEAR('2008-02-20')", 8),
     ("YEARWEEK('1987-01-01')", 198652),
-    ("FROM_DAYS(730669)", "2000-07-03"),
-    ("MAKEDATE(2011, 32)", "2011-02-01"),
-    ("MAKETIME(12, 15, 30)", "12:15:30"),
+    ("FROM_DAYS(730669)", datetime.date(2000, 7, 3)),  # DATE, as MariaDB types it
+    ("MAKEDATE(2011, 32)", datetime.date(2011, 2, 1)),
+    ("MAKETIME(12, 15, 30)", datetime.timedelta(hours=12, minutes=15, seconds=30)),  # TIME
     ("PERIOD_DIFF(200802, 200703)", 11),
     ("PERIOD_ADD(200801, 2)", 200803),
     ("ADDTIME('2007-12-31 23:59:59', '1 1:1:1')", "2008-01-02 01:01:00"),
@@ -87,7 +87,7 @@ CASES = [
     # A DATETIME column, as MariaDB types TIMESTAMP(): PyMySQL gives a datetime.
     ("TIMESTAMP('2003-12-31 12:00:00', '12:00:00')", datetime.datetime(2004, 1, 1)),
     ("TIME_FORMAT('100:00:00', '%H %k %h %I %l')", "100 100 04 04 4"),
-    ("SEC_TO_TIME(2378)", "00:39:38"),
+    ("SEC_TO_TIME(2378)", datetime.timedelta(minutes=39, seconds=38)),
     ("TIME_TO_SEC('22:23:00')", 80580),
     ("CONVERT_TZ('2004-01-01 12:00:00', '+00:00', '+10:00')", "2004-01-01 22:00:00"),
     ("CONVERT_TZ('2004-01-01 12:00:00', 'Europe/Nowhere', '+10:00')", None),
@@ -153,7 +153,7 @@ def test_interval_arithmetic(people):
     assert scalar(c, "SELECT COUNT(*) FROM p WHERE joined > '2024-02-10' - INTERVAL 10 DAY") == 3
     assert str(scalar(c, "SELECT joined + INTERVAL 1 MONTH FROM p WHERE id = 1")) == "2024-02-10 08:00:00"
     assert scalar(c, "SELECT '2024-01-01 10:00:00' + INTERVAL 90 MINUTE - INTERVAL 1 DAY") == "2023-12-31 11:30:00"
-    assert scalar(c, "SELECT DATE('2024-03-01') - INTERVAL 1 DAY FROM one") == "2024-02-29"
+    assert scalar(c, "SELECT DATE('2024-03-01') - INTERVAL 1 DAY FROM one") == datetime.date(2024, 2, 29)
     assert scalar(c, "SELECT COUNT(*) FROM p WHERE joined < NOW() - INTERVAL (1 + 9) YEAR") == 0
 
 

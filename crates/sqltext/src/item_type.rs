@@ -41,6 +41,11 @@ const LONG_FUNCTIONS: &[(&str, u32)] = &[
     ("YEAR", 4),
 ];
 
+/// The display length and UNSIGNED of a function MariaDB types INT (`LONG_FUNCTIONS`), by its upper-case name.
+pub fn long_function(name: &str) -> Option<(u32, bool)> {
+    LONG_FUNCTIONS.iter().find(|(n, _)| *n == name).map(|(n, len)| (*len, *n == "CRC32"))
+}
+
 /// Operators whose answer is 1, 0 or NULL (MariaDB types them INT(1)), at the top level of an item.
 fn is_boolean_operator(t: &crate::lex::Token) -> bool {
     const OPS: &[&str] = &["=", "<>", "!=", "<", "<=", ">", ">=", "<=>", "!", "&&", "||"];

@@ -20,6 +20,7 @@
 //!   DATETIME and TIME; `civil`: civil-date arithmetic;
 //! - `hex`: UNHEX;
 //! - `item_type`: the INT type MariaDB gives comparisons, short literals and some functions;
+//! - `expr_type`: the type MariaDB gives a select item, from its text and its columns' types;
 //! - `decimal`: exact DECIMAL numbers and MySQL's result types of their arithmetic;
 //! - `clause`: which clause a name stands in, for error messages;
 //! - `charsets`: the character sets and collations SHOW and information_schema list;
@@ -32,6 +33,7 @@ pub mod collate;
 pub mod compound;
 pub mod cursor;
 pub mod decimal;
+pub mod expr_type;
 pub mod hex;
 pub mod item_type;
 pub mod lex;

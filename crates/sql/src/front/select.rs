@@ -8,7 +8,9 @@ use super::session_env::eval_in;
 use super::{lex_or_syntax, ok, Call};
 use crate::expr::{self, Expr, Parser};
 use turnstile_engine::{Column, Outcome, RowSink, SqlError, Value};
+use turnstile_sqltext::expr_type::ExprType;
 use turnstile_sqltext::lex::{Tok, Token};
+use turnstile_sqltext::types::Base;
 use turnstile_wire::consts::{colflag, coltype};
 
 /// A SELECT without a table (one that reads a table never comes here):
@@ -58,10 +60,42 @@ enum ItemKind {
     Binary,
     /// Typed INT by MariaDB (`item_type::long_item`): display length, UNSIGNED.
     Long(u32, bool),
+    /// Typed by its text (`expr_type::infer`).
+    Typed(ExprType),
+}
+
+/// Does value `v` fit the column type `t` its text has (so the column goes out with `v` as it is)?
+fn fits(t: &ExprType, v: &Value) -> bool {
+    match t {
+        _ if v.is_null() => true,
+        ExprType::Int { .. } => matches!(v, Value::Int(_) | Value::UInt(_)),
+        ExprType::Double { .. } | ExprType::Float => matches!(v, Value::Double(_) | Value::Float(_)),
+        ExprType::Str { .. } => matches!(v, Value::Bytes(_)),
+        ExprType::Temporal { base: Base::Date, .. } => matches!(v, Value::Date { .. }),
+        ExprType::Temporal { base: Base::Time, .. } => matches!(v, Value::Time { .. }),
+        ExprType::Temporal { .. } => matches!(v, Value::DateTime { .. }),
+        ExprType::Decimal { .. } | ExprType::Hybrid { .. } | ExprType::Null => false,
+    }
+}
+
+/// A value the front computed as text where its text says DATE, TIME or
+/// DATETIME (`SEC_TO_TIME(5)`), as that temporal value.
+fn as_typed(kind: Option<ItemKind>, v: Value) -> Value {
+    match (kind, v) {
+        (Some(ItemKind::Typed(ExprType::Temporal { base, .. })), Value::Bytes(b)) => turnstile_sqltext::temporal::parse_temporal(base, &b).unwrap_or(Value::Bytes(b)),
+        (_, v) => v,
+    }
 }
 
 /// A column definition that describes a computed value, given what its text says (`kind`).
 fn column_for(name: &str, v: &Value, kind: Option<ItemKind>) -> Column {
+    if let Some(ItemKind::Typed(t)) = kind.filter(|k| matches!(k, ItemKind::Typed(t) if fits(t, v))) {
+        let mut c = turnstile_sqltext::expr_type::column(name, &t);
+        if !v.is_null() {
+            c.flags |= colflag::NOT_NULL;
+        }
+        return c;
+    }
     let binary = kind == Some(ItemKind::Binary);
     let mut c = match v {
         Value::Int(_) | Value::Null if matches!(kind, Some(ItemKind::Long(..))) => {
@@ -189,8 +223,8 @@ fn local_select(call: &mut Call<'_, '_>, sql: &str, toks: &[Token], sink: &mut d
         return Err(p.error().into());
     }
     let mut row = Vec::with_capacity(exprs.len());
-    for e in &exprs {
-        row.push(eval_in(call, e)?);
+    for (e, &kind) in exprs.iter().zip(&kinds) {
+        row.push(as_typed(kind, eval_in(call, e)?));
     }
     let cols: Vec<Column> = names.iter().zip(&row).zip(&kinds).zip(&exprs).map(|(((n, v), &b), e)| temporal_cast_column(n, e).unwrap_or_else(|| column_for(n, v, b))).collect();
     sink.columns(&cols)?;
@@ -210,7 +244,14 @@ fn select_item(p: &mut Parser<'_>, sql: &str, toks: &[Token]) -> Result<(String,
     let binary = turnstile_engine::strtype::is_binary_expr(sql, &toks[first..p.pos], &|_| false);
     let end = p.toks.get(p.pos.wrapping_sub(1)).map_or(sql.len(), |t| t.end);
     let long = turnstile_sqltext::item_type::long_item(&sql[start..end]);
-    let kind = if binary { Some(ItemKind::Binary) } else { long.map(|(len, unsigned)| ItemKind::Long(len, unsigned)) };
+    let typed = turnstile_sqltext::expr_type::infer(&sql[start..end], &|_, _| None);
+    let kind = if binary {
+        Some(ItemKind::Binary)
+    } else if let Some(t) = typed {
+        Some(ItemKind::Typed(t))
+    } else {
+        long.map(|(len, unsigned)| ItemKind::Long(len, unsigned))
+    };
     let mut name = sql[start..end].to_string();
     if p.eat_kw("AS") {
         name = p.name()?;

@@ -9,6 +9,7 @@ use crate::schema::{Base, ColumnDef, TableDef};
 use rusqlite::ffi;
 use std::sync::Arc;
 use turnstile_engine::{Column, Outcome, RowSink, SqlError, Value};
+use turnstile_sqltext::expr_type::{ColType, ExprType};
 use turnstile_wire::consts::{colflag, coltype};
 
 thread_local! {
@@ -215,6 +216,80 @@ fn typed_item(name: &str, t: ItemType) -> (Column, Conv) {
     }
 }
 
+/// The type MariaDB gives expression item `text` (`expr_type::infer`), its
+/// columns looked up in the statement's `tables` when `lookup_ok`.
+fn infer_item(text: &str, tables: &[Arc<TableDef>], lookup_ok: &bool) -> Option<ExprType> {
+    let lookup = |qual: Option<&str>, name: &str| -> Option<ColType> {
+        if !*lookup_ok {
+            return None;
+        }
+        let named: Vec<&Arc<TableDef>> = tables.iter().filter(|t| qual.is_some_and(|q| t.name.eq_ignore_ascii_case(q))).collect();
+        let candidates: Vec<&Arc<TableDef>> = if named.is_empty() { tables.iter().collect() } else { named };
+        let mut found: Option<ColType> = None;
+        for t in candidates {
+            let Some(cd) = t.column(name) else { continue };
+            // A view's or CREATE ... SELECT's column typed only by its values
+            // (exec/views.rs) is LONGTEXT: not known.
+            if matches!(cd.base, Base::LongText | Base::LongBlob) {
+                return None;
+            }
+            let length = match cd.base {
+                Base::Enum | Base::Set => Some(cd.members.iter().map(|m| m.chars().count() as u64).max().unwrap_or(1)),
+                _ => cd.length,
+            };
+            let ct = ColType { base: cd.base, unsigned: cd.unsigned, length, scale: cd.scale };
+            if found.is_some_and(|f| f != ct) {
+                return None;
+            }
+            found = Some(ct);
+        }
+        found
+    };
+    turnstile_sqltext::expr_type::infer(text, &lookup)
+}
+
+/// The result column and conversion of an item `infer_item` typed.
+fn inferred_item(name: &str, t: &ExprType) -> (Column, Conv) {
+    let c = turnstile_sqltext::expr_type::column(name, t);
+    let conv = match *t {
+        ExprType::Int { unsigned: true, .. } => Conv::UInt,
+        ExprType::Int { .. } => Conv::Int,
+        ExprType::Decimal { scale, .. } => Conv::Decimal(scale as u8),
+        ExprType::Double { .. } => Conv::Double,
+        ExprType::Float => Conv::Float,
+        ExprType::Str { fixed: true, binary: false, .. } => Conv::CharTrim,
+        ExprType::Str { .. } | ExprType::Hybrid { .. } => Conv::Text,
+        ExprType::Temporal { base, .. } => Conv::Temporal(base),
+        ExprType::Null => Conv::Any,
+    };
+    (c, conv)
+}
+
+/// Is upper-case item `up` one call, `f(...)` (not `f(a) + 1`)?
+fn one_call(up: &str) -> bool {
+    let Some(open) = up.find('(') else { return false };
+    let mut depth = 0i32;
+    for (i, c) in up.char_indices().skip_while(|(i, _)| *i < open) {
+        depth += match c {
+            '(' => 1,
+            ')' => -1,
+            _ => 0,
+        };
+        if depth == 0 {
+            return up[i + 1..].trim().is_empty();
+        }
+    }
+    false
+}
+
+/// Does the statement read a derived table (`FROM (SELECT ...)`, `JOIN (`),
+/// whose column names may hide a table's?
+fn has_derived_table(sql: &str) -> bool {
+    let Ok(toks) = turnstile_sqltext::lex::tokenize(sql) else { return true };
+    let Some(from) = toks.iter().position(|t| t.is_kw("FROM")) else { return false };
+    toks[from..].windows(2).any(|w| (w[0].is_kw("FROM") || w[0].is_kw("JOIN") || w[0].is_op(",")) && w[1].is_op("("))
+}
+
 fn conv_of(col: &ColumnDef) -> Conv {
     match col.base {
         Base::Bit => Conv::Bit(col.length.unwrap_or(1).div_ceil(8).clamp(1, 8) as u8),
@@ -308,6 +383,8 @@ pub(super) fn column_meta(conn: &Conn, entry: &Cached, sql: &str, have_row: bool
             Some(d) => conn.table_def(d, t),
         })
         .collect();
+    // Column types for `infer_item` only where a name surely means a table's column.
+    let lookup_ok = entry.rw.ctes.is_empty() && !has_derived_table(sql);
     for i in 0..n {
         let sqlite_name = st.column_name(i);
         let name = match items.get(i) {
@@ -365,8 +442,17 @@ pub(super) fn column_meta(conn: &Conn, entry: &Cached, sql: &str, have_row: bool
             true => entry.rw.item_types.get(i).and_then(|t| t.as_ref().map(|t| t.1)),
             false => entry.rw.item_types.iter().flatten().find(|t| t.0 == name).map(|t| t.1),
         };
+        let inferred = if exact.is_some() { None } else { infer_item(&text, &tables, &lookup_ok) };
         let (mut c, conv) = match func.as_str() {
             _ if exact.is_some() => typed_item(&name, exact.expect("checked")),
+            "MIN" | "MAX" if arg_col.is_some() && one_call(&up) && inferred.is_some_and(|t| matches!(t, ExprType::Str { .. } | ExprType::Temporal { .. } | ExprType::Int { .. })) => {
+                let cd = arg_col.clone().expect("checked");
+                let mut c = cd.wire_column("", "", &name, 0);
+                c.flags &= !colflag::NOT_NULL;
+                c.org_name.clear();
+                (c, conv_of(&cd))
+            }
+            _ if inferred.is_some() => inferred_item(&name, inferred.as_ref().expect("checked")),
             "COUNT" => (Column::computed(&name, coltype::LONGLONG), Conv::Int),
             "SUM" | "AVG" => {
                 let extra = if func == "AVG" { 4 } else { 0 };
@@ -420,7 +506,7 @@ pub(super) fn column_meta(conn: &Conn, entry: &Cached, sql: &str, have_row: bool
                 }
             },
         };
-        if items_ok && matches!(vt, 0 | ffi::SQLITE_NULL | ffi::SQLITE_TEXT) && matches!(conv, Conv::Text | Conv::Any) && is_binary_item(&text, &tables) {
+        if inferred.is_none() && items_ok && matches!(vt, 0 | ffi::SQLITE_NULL | ffi::SQLITE_TEXT) && matches!(conv, Conv::Text | Conv::Any) && is_binary_item(&text, &tables) {
             c = Column::varbinary(&name);
         }
         c.name = name;

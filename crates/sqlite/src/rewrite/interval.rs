@@ -9,7 +9,7 @@ use super::translator::{Translator, WordAt, WordStep};
 use turnstile_engine::SqlError;
 use turnstile_sqltext::lex::Token;
 
-const INTERVAL_UNITS: &[&str] = &[
+pub(super) const INTERVAL_UNITS: &[&str] = &[
     "MICROSECOND",
     "SECOND",
     "MINUTE",

@@ -109,7 +109,9 @@ fn add_select_item(sql: &str, toks: &[Token], s: usize, e: usize, items: &mut Ve
     let n = part.len();
     let with_as = n >= 2 && part[n - 2].is_kw("AS");
     // `CASE ... END`: END is no alias.
-    let bare = n >= 2 && matches!(part[n - 1].tok, Tok::Word(_) | Tok::Quoted(_) | Tok::Str(_)) && !part[n - 1].is_kw("END") && !part[n - 2].is_op(".") && is_value_end(&part[n - 2]);
+    // `d + INTERVAL 1 DAY`: DAY is the interval's unit, no alias.
+    let unit = part.iter().any(|t| t.is_kw("INTERVAL")) && super::interval::INTERVAL_UNITS.iter().any(|u| part[n - 1].is_kw(u));
+    let bare = n >= 2 && !unit && matches!(part[n - 1].tok, Tok::Word(_) | Tok::Quoted(_) | Tok::Str(_)) && !part[n - 1].is_kw("END") && !part[n - 2].is_op(".") && is_value_end(&part[n - 2]);
     let expr_end = if with_as {
         n - 2
     } else if bare {
