@@ -442,7 +442,10 @@ pub(super) fn column_meta(conn: &Conn, entry: &Cached, sql: &str, have_row: bool
             true => entry.rw.item_types.get(i).and_then(|t| t.as_ref().map(|t| t.1)),
             false => entry.rw.item_types.iter().flatten().find(|t| t.0 == name).map(|t| t.1),
         };
-        let inferred = if exact.is_some() { None } else { infer_item(&text, &tables, &lookup_ok) };
+        let inferred = infer_item(&text, &tables, &lookup_ok);
+        // The DECIMAL pass types exact integers INT or BIGINT; ROUND(tinyint_col) keeps TINYINT.
+        let exact = exact.filter(|e| !matches!((e, inferred), (ItemType::Int { length, .. }, Some(ExprType::Int { len, col: Some(_), .. })) if *length == len));
+        let inferred = inferred.filter(|_| exact.is_none());
         let (mut c, conv) = match func.as_str() {
             _ if exact.is_some() => typed_item(&name, exact.expect("checked")),
             "MIN" | "MAX" if arg_col.is_some() && one_call(&up) && inferred.is_some_and(|t| matches!(t, ExprType::Str { .. } | ExprType::Temporal { .. } | ExprType::Int { .. })) => {
