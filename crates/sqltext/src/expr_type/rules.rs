@@ -1,0 +1,379 @@
+//! MariaDB 10.11's typing rules, one function per kind of node: literals,
+//! columns, arithmetic (display lengths), the common type of hybrid
+//! functions (COALESCE, IF, CASE, MIN/MAX, LEAD), and fixed, string and
+//! temporal functions.
+
+use super::parser::T;
+use super::{decimal, ColType, ExprType, HUGE_CHARS};
+use crate::types::Base;
+
+/// A numeric literal's type.
+pub(super) fn number(n: &str) -> T {
+    if let Some(bytes) = crate::lex::hybrid_bytes(n) {
+        return Some(ExprType::Hybrid { bytes: bytes.len() as u32 });
+    }
+    if n.contains(['e', 'E']) {
+        return Some(ExprType::Double { null_arith: false });
+    }
+    if n.contains('.') {
+        let d = crate::decimal::DecType::of_literal(n);
+        return Some(decimal(d.precision, d.scale));
+    }
+    let digits = n.trim_start_matches('0').len().max(1) as u32;
+    (digits <= 18).then_some(ExprType::Int { len: digits, digits, unsigned: false, col: None })
+}
+
+/// A column's type as an operand.
+pub(super) fn of_column(c: ColType) -> T {
+    let b = c.base;
+    Some(match b {
+        Base::TinyInt | Base::SmallInt | Base::MediumInt | Base::Int | Base::BigInt => {
+            let len = b.display_width(c.unsigned) as u32;
+            ExprType::Int { len, digits: len - u32::from(!c.unsigned), unsigned: c.unsigned, col: Some(b) }
+        }
+        Base::Year => ExprType::Int { len: 4, digits: 4, unsigned: true, col: Some(Base::Year) },
+        Base::Decimal => decimal(c.length.unwrap_or(10) as u32, c.scale.unwrap_or(0) as u32),
+        Base::Float => ExprType::Float,
+        Base::Double => ExprType::Double { null_arith: false },
+        Base::Date | Base::DateTime | Base::Timestamp | Base::Time => ExprType::Temporal { base: b, fsp: c.length.unwrap_or(0).min(6) as u8 },
+        Base::Char | Base::Binary => ExprType::Str { chars: c.length.unwrap_or(1), fixed: true, binary: b == Base::Binary, group: false },
+        Base::VarChar | Base::Enum | Base::Set => ExprType::string(c.length.unwrap_or(1)),
+        Base::VarBinary => ExprType::Str { chars: c.length.unwrap_or(1), fixed: false, binary: true, group: false },
+        Base::TinyText | Base::Text | Base::MediumText | Base::LongText | Base::Json => ExprType::string(b.max_len(None).unwrap_or(4_294_967_295) / 4),
+        Base::TinyBlob | Base::Blob | Base::MediumBlob | Base::LongBlob => ExprType::Str { chars: b.max_len(None).unwrap_or(4_294_967_295), fixed: false, binary: true, group: false },
+        Base::Bit => return None,
+    })
+}
+
+/// An operand of arithmetic: strings and temporals count as DOUBLE, NULL stays NULL.
+pub(super) fn numeric(t: ExprType) -> ExprType {
+    match t {
+        ExprType::Str { .. } | ExprType::Temporal { .. } | ExprType::Float => ExprType::Double { null_arith: false },
+        // 0x31, b'1': an unsigned integer of its bytes.
+        ExprType::Hybrid { bytes } => match bytes {
+            0 | 1 => ExprType::int_digits(3, true),
+            2 => ExprType::int_digits(5, true),
+            3 => ExprType::int_digits(8, true),
+            4 => ExprType::int_digits(10, true),
+            _ => ExprType::int_digits(20, true),
+        },
+        // A column's own integer type is not the result's.
+        ExprType::Int { len, digits, unsigned, .. } => ExprType::Int { len, digits, unsigned, col: None },
+        t => t,
+    }
+}
+
+/// `a + b`, `a - b`.
+pub(super) fn additive(a: T, b: T) -> T {
+    let (a, b) = (numeric(a?), numeric(b?));
+    Some(match (a, b) {
+        (ExprType::Null, _) | (_, ExprType::Null) => ExprType::Double { null_arith: true },
+        (ExprType::Double { .. }, _) | (_, ExprType::Double { .. }) => ExprType::Double { null_arith: false },
+        (ExprType::Int { digits: d1, unsigned: u1, .. }, ExprType::Int { digits: d2, unsigned: u2, .. }) => {
+            let unsigned = u1 || u2;
+            if d1.max(d2) + 1 > 19 {
+                return Some(ExprType::Int { len: 21, digits: 20, unsigned, col: None });
+            }
+            ExprType::int_digits(d1.max(d2) + 1, unsigned)
+        }
+        _ => {
+            let ((p1, s1), (p2, s2)) = (a.dec()?, b.dec()?);
+            let scale = s1.max(s2);
+            decimal((p1 - s1).max(p2 - s2) + 1 + scale, scale)
+        }
+    })
+}
+
+/// `a * b`, `a / b`, `a % b`, `a DIV b`.
+pub(super) fn multiplicative(op: &str, a: T, b: T) -> T {
+    let (a, b) = (numeric(a?), numeric(b?));
+    if matches!(a, ExprType::Null) || matches!(b, ExprType::Null) {
+        return Some(if op == "DIV" { ExprType::int(21, false) } else { ExprType::Double { null_arith: true } });
+    }
+    if matches!(a, ExprType::Double { .. }) || matches!(b, ExprType::Double { .. }) {
+        return match op {
+            "DIV" => None,
+            _ => Some(ExprType::Double { null_arith: false }),
+        };
+    }
+    let ((p1, s1), (p2, s2)) = (a.dec()?, b.dec()?);
+    let (u1, u2) = (matches!(a, ExprType::Int { unsigned: true, .. }), matches!(b, ExprType::Int { unsigned: true, .. }));
+    let ints = s1 == 0 && s2 == 0 && matches!(a, ExprType::Int { .. }) && matches!(b, ExprType::Int { .. });
+    Some(match op {
+        "*" if ints => {
+            let digits = p1 + p2;
+            if digits > 19 {
+                ExprType::Int { len: 21, digits: 20, unsigned: u1 || u2, col: None }
+            } else {
+                ExprType::int_digits(digits, u1 || u2)
+            }
+        }
+        "*" => decimal(p1 + p2, s1 + s2),
+        "/" => {
+            let scale = s1 + 4;
+            decimal(p1 - s1 + s2 + scale, scale)
+        }
+        "%" if ints => ExprType::int_digits(p1.max(p2), u1),
+        // 1 DIV 3 is INT(1), int_col DIV 2 BIGINT(10): the dividend's digits.
+        "DIV" => ExprType::Int { len: (p1 - s1).max(1), digits: (p1 - s1).max(1), unsigned: u1, col: None },
+        "%" => {
+            let scale = s1.max(s2);
+            decimal((p1 - s1).max(p2 - s2) + scale, scale)
+        }
+        _ => return None,
+    })
+}
+
+/// `d + INTERVAL n unit`, DATE_ADD and the like.
+pub(super) fn date_add(d: T, unit: String) -> T {
+    let ExprType::Temporal { base, fsp } = d? else { return None };
+    let time_unit = unit.contains("HOUR") || unit.contains("MINUTE") || unit.contains("SECOND");
+    let fsp = if unit.contains("MICROSECOND") { 6 } else { fsp };
+    Some(match base {
+        Base::Date if !time_unit => ExprType::Temporal { base: Base::Date, fsp: 0 },
+        Base::Time if !(unit.contains("DAY") || unit.contains("WEEK") || unit.contains("MONTH") || unit.contains("YEAR") || unit.contains("QUARTER")) => ExprType::Temporal { base: Base::Time, fsp },
+        Base::Time => return None,
+        _ => ExprType::Temporal { base: Base::DateTime, fsp },
+    })
+}
+
+/// The common type of COALESCE, IF, CASE, GREATEST...'s values.
+pub(super) fn hybrid(args: &[T]) -> T {
+    let mut known = Vec::with_capacity(args.len());
+    for a in args {
+        match (*a)? {
+            ExprType::Null => {}
+            ExprType::Hybrid { bytes } => known.push(ExprType::Str { chars: u64::from(bytes), fixed: false, binary: true, group: false }),
+            t => known.push(t),
+        }
+    }
+    let Some(&first) = known.first() else { return Some(ExprType::Null) };
+    if known.iter().all(|t| matches!(t, ExprType::Str { .. })) {
+        let chars = known.iter().map(|t| t.chars()).max().unwrap_or(0);
+        let fixed = known.iter().all(|t| matches!(t, ExprType::Str { fixed: true, .. }));
+        let binary = known.iter().any(|t| t.binary());
+        let group = known.iter().any(|t| matches!(t, ExprType::Str { group: true, .. }));
+        return Some(ExprType::Str { chars, fixed, binary, group });
+    }
+    if known.iter().all(|t| matches!(t, ExprType::Temporal { .. })) {
+        let fsp = known.iter().map(|t| if let ExprType::Temporal { fsp, .. } = t { *fsp } else { 0 }).max().unwrap_or(0);
+        let bases: Vec<Base> = known.iter().map(|t| if let ExprType::Temporal { base, .. } = t { *base } else { Base::Date }).collect();
+        let base = if bases.iter().all(|b| *b == bases[0]) {
+            bases[0]
+        } else if bases.iter().all(|b| *b != Base::Time) {
+            Base::DateTime
+        } else {
+            return None;
+        };
+        return Some(ExprType::Temporal { base, fsp });
+    }
+    if known.iter().any(|t| matches!(t, ExprType::Str { .. } | ExprType::Temporal { .. })) {
+        if known.iter().any(|t| matches!(t, ExprType::Temporal { .. })) {
+            return None;
+        }
+        let chars = known.iter().map(|t| t.chars()).max().unwrap_or(0);
+        return Some(ExprType::Str { chars, fixed: false, binary: known.iter().any(|t| t.binary()), group: false });
+    }
+    if known.iter().all(|t| matches!(t, ExprType::Float)) {
+        return Some(ExprType::Float);
+    }
+    if known.iter().any(|t| matches!(t, ExprType::Double { .. } | ExprType::Float)) {
+        return Some(ExprType::Double { null_arith: false });
+    }
+    if known.iter().all(|t| matches!(t, ExprType::Int { .. })) {
+        let unsigned = matches!(first, ExprType::Int { unsigned: true, .. });
+        let same_sign = known.iter().all(|t| matches!(t, ExprType::Int { unsigned: u, .. } if *u == unsigned));
+        let digits = known.iter().map(|t| if let ExprType::Int { digits, .. } = t { *digits } else { 0 }).max().unwrap_or(1);
+        if !same_sign {
+            return Some(decimal(digits, 0));
+        }
+        let cols: Vec<Option<Base>> = known.iter().map(|t| if let ExprType::Int { col, .. } = t { *col } else { None }).collect();
+        let col = if cols.iter().all(Option::is_some) { cols.iter().flatten().copied().max_by_key(|b| int_rank(*b)) } else { None };
+        let len = match col {
+            Some(b) if b != Base::Year => b.display_width(unsigned) as u32,
+            _ => digits + u32::from(!unsigned),
+        };
+        return Some(ExprType::Int { len, digits, unsigned, col: col.filter(|b| *b != Base::Year) });
+    }
+    // Integers and decimals: the larger integer part and scale.
+    let mut int_part = 0;
+    let mut scale = 0;
+    for t in &known {
+        let (p, s) = t.dec()?;
+        int_part = int_part.max(p - s);
+        scale = scale.max(s);
+    }
+    Some(decimal(int_part + scale, scale))
+}
+
+pub(super) fn int_rank(b: Base) -> u8 {
+    match b {
+        Base::TinyInt => 1,
+        Base::SmallInt => 2,
+        Base::MediumInt => 3,
+        Base::Int => 4,
+        _ => 5,
+    }
+}
+
+/// Functions whose type does not depend on their arguments.
+pub(super) fn fixed_function(name: &str) -> T {
+    Some(match name {
+        "ROW_NUMBER" | "RANK" | "DENSE_RANK" | "NTILE" | "TIME_TO_SEC" | "UNIX_TIMESTAMP" | "TO_SECONDS" | "BIT_OR" | "BIT_AND" | "BIT_XOR" | "BIT_COUNT" => match name {
+            "TIME_TO_SEC" | "UNIX_TIMESTAMP" => ExprType::int(17, false),
+            "TO_SECONDS" => ExprType::int(12, false),
+            "BIT_OR" | "BIT_AND" | "BIT_XOR" => ExprType::int(21, true),
+            "BIT_COUNT" => ExprType::int(2, false),
+            _ => ExprType::int(21, false),
+        },
+        "TO_DAYS" | "PERIOD_ADD" | "PERIOD_DIFF" | "YEARWEEK" | "MICROSECOND" => ExprType::int(6, false),
+        "DATEDIFF" => ExprType::int(8, false),
+        "RAND" | "SQRT" | "EXP" | "LN" | "LOG" | "LOG2" | "LOG10" | "SIN" | "COS" | "TAN" | "ASIN" | "ACOS" | "ATAN" | "ATAN2" | "COT" | "POW" | "POWER" | "DEGREES" | "RADIANS" | "STD" | "STDDEV"
+        | "STDDEV_POP" | "STDDEV_SAMP" | "VARIANCE" | "VAR_POP" | "VAR_SAMP" | "PERCENT_RANK" | "CUME_DIST" => ExprType::Double { null_arith: false },
+        "CURDATE" | "CURRENT_DATE" | "UTC_DATE" | "FROM_DAYS" | "MAKEDATE" => ExprType::Temporal { base: Base::Date, fsp: 0 },
+        "DAYNAME" | "MONTHNAME" => ExprType::string(9),
+        "MD5" => ExprType::string(32),
+        "SHA1" | "SHA" => ExprType::string(40),
+        "SHA2" => ExprType::string(128),
+        "UUID" => ExprType::Str { chars: 36, fixed: true, binary: false, group: false },
+        "DATABASE" | "SCHEMA" | "USER" | "CURRENT_USER" | "SESSION_USER" | "SYSTEM_USER" | "VERSION" => ExprType::string(64),
+        _ => return None,
+    })
+}
+
+/// A call's type from its arguments' (`lits`: integer literal arguments).
+pub(super) fn function(name: &str, args: &[T], lits: &[Option<i64>]) -> T {
+    if let Some(t) = fixed_function(name) {
+        return Some(t);
+    }
+    if let Some((len, unsigned)) = crate::item_type::long_function(name) {
+        // INT whatever its length (LENGTH is INT(10)).
+        return Some(ExprType::Int { len, digits: len - u32::from(!unsigned && len > 1), unsigned, col: Some(Base::Int) });
+    }
+    let arg = |k: usize| -> T { args.get(k).copied().flatten() };
+    match name {
+        "IF" => hybrid(args.get(1..)?),
+        "IFNULL" | "NVL" | "COALESCE" | "GREATEST" | "LEAST" => hybrid(args),
+        "NULLIF" => arg(0),
+        "MIN" | "MAX" | "FIRST_VALUE" | "LAST_VALUE" | "NTH_VALUE" | "LEAD" | "LAG" | "ANY_VALUE" => match arg(0)? {
+            ExprType::Null => Some(ExprType::Null),
+            t => Some(t),
+        },
+        "SUM" => match numeric(arg(0)?) {
+            ExprType::Double { .. } | ExprType::Null => Some(ExprType::Double { null_arith: true }),
+            t => t.dec().map(|(p, s)| decimal(p + 22, s)),
+        },
+        "AVG" => match numeric(arg(0)?) {
+            ExprType::Double { .. } | ExprType::Null => Some(ExprType::Double { null_arith: true }),
+            t => t.dec().map(|(p, s)| decimal(p + 4, s + 4)),
+        },
+        "ABS" => match numeric(arg(0)?) {
+            ExprType::Null => Some(ExprType::Double { null_arith: true }),
+            ExprType::Int { len, digits, unsigned, .. } => Some(ExprType::Int { len, digits, unsigned, col: None }),
+            t => Some(t),
+        },
+        "ROUND" | "TRUNCATE" | "FLOOR" | "CEIL" | "CEILING" => match arg(0)? {
+            t @ ExprType::Int { .. } => Some(t),
+            ExprType::Double { .. } | ExprType::Float if name == "ROUND" || name == "TRUNCATE" => Some(ExprType::Double { null_arith: false }),
+            _ => None,
+        },
+        "MOD" => multiplicative("%", arg(0), arg(1)),
+        _ => string_function(name, args, lits).or_else(|| temporal_function(name, args, lits)),
+    }
+}
+
+/// A string function's type from its arguments'.
+pub(super) fn string_function(name: &str, args: &[T], lits: &[Option<i64>]) -> T {
+    let arg = |k: usize| -> T { args.get(k).copied().flatten() };
+    let lit = |k: usize| lits.get(k).copied().flatten();
+    let str_of = |chars: u64, binary: bool| Some(ExprType::Str { chars, fixed: false, binary, group: false });
+    let any_binary = || args.iter().any(|a| a.is_some_and(|t| t.binary()));
+    match name {
+        "CONCAT" => {
+            let mut chars = 0u64;
+            for a in args {
+                chars += (*a)?.chars();
+            }
+            str_of(chars, any_binary())
+        }
+        "CONCAT_WS" => {
+            let sep = arg(0)?.chars();
+            let mut chars = 0u64;
+            for a in args.get(1..)? {
+                chars += (*a)?.chars() + sep;
+            }
+            str_of(chars.saturating_sub(sep), any_binary())
+        }
+        "UPPER" | "LOWER" | "UCASE" | "LCASE" | "LTRIM" | "RTRIM" | "REVERSE" | "LEFT" | "RIGHT" | "MID" | "SUBSTRING_INDEX" | "REGEXP_SUBSTR" => {
+            let t = arg(0)?;
+            let chars = match (name, lit(1)) {
+                ("LEFT" | "RIGHT", Some(n)) => t.chars().min(n.max(0) as u64),
+                _ => t.chars(),
+            };
+            str_of(chars, t.binary())
+        }
+        "REPEAT" => {
+            let t = arg(0)?;
+            str_of(lit(1).map_or(HUGE_CHARS, |n| t.chars().saturating_mul(n.max(0) as u64).min(HUGE_CHARS)), t.binary())
+        }
+        "SPACE" => str_of(lit(0).map_or(HUGE_CHARS, |n| (n.max(0) as u64).min(HUGE_CHARS)), false),
+        "LPAD" | "RPAD" => str_of(lit(1).map_or(HUGE_CHARS, |n| (n.max(0) as u64).min(HUGE_CHARS)), arg(0)?.binary()),
+        "REPLACE" => {
+            let (s, to) = (arg(0)?, arg(2)?);
+            str_of(s.chars().saturating_mul(to.chars().max(1)).min(HUGE_CHARS), s.binary())
+        }
+        "REGEXP_REPLACE" => str_of(HUGE_CHARS, arg(0)?.binary()),
+        "INSERT" => str_of(arg(0)?.chars() + arg(3)?.chars(), arg(0)?.binary()),
+        "HEX" => str_of(arg(0)?.chars() * 2, false),
+        "QUOTE" => str_of(arg(0)?.chars() * 2 + 2, false),
+        _ => None,
+    }
+}
+
+/// A date and time function's type from its arguments'.
+pub(super) fn temporal_function(name: &str, args: &[T], lits: &[Option<i64>]) -> T {
+    let arg = |k: usize| -> T { args.get(k).copied().flatten() };
+    let lit = |k: usize| lits.get(k).copied().flatten();
+    match name {
+        "SEC_TO_TIME" => Some(ExprType::Temporal { base: Base::Time, fsp: frac_of(arg(0)?) }),
+        "MAKETIME" => Some(ExprType::Temporal { base: Base::Time, fsp: frac_of(arg(2)?) }),
+        "TIMEDIFF" => match (arg(0)?, arg(1)?) {
+            (ExprType::Temporal { fsp: a, .. }, ExprType::Temporal { fsp: b, .. }) => Some(ExprType::Temporal { base: Base::Time, fsp: a.max(b) }),
+            _ => None,
+        },
+        "ADDTIME" | "SUBTIME" => match arg(0)? {
+            ExprType::Temporal { base: Base::Time, fsp } => Some(ExprType::Temporal { base: Base::Time, fsp }),
+            ExprType::Temporal { base: Base::DateTime | Base::Timestamp, fsp } => Some(ExprType::Temporal { base: Base::DateTime, fsp }),
+            _ => None,
+        },
+        "DATE" | "LAST_DAY" => Some(ExprType::Temporal { base: Base::Date, fsp: 0 }),
+        "TIME" => match arg(0)? {
+            ExprType::Temporal { fsp, .. } => Some(ExprType::Temporal { base: Base::Time, fsp }),
+            _ => None,
+        },
+        "TIMESTAMP" if args.len() == 1 => match arg(0)? {
+            ExprType::Temporal { fsp, .. } => Some(ExprType::Temporal { base: Base::DateTime, fsp }),
+            _ => None,
+        },
+        "NOW" | "CURRENT_TIMESTAMP" | "LOCALTIME" | "LOCALTIMESTAMP" | "SYSDATE" | "UTC_TIMESTAMP" => Some(ExprType::Temporal { base: Base::DateTime, fsp: lit(0).unwrap_or(0).clamp(0, 6) as u8 }),
+        "CURTIME" | "CURRENT_TIME" | "UTC_TIME" => Some(ExprType::Temporal { base: Base::Time, fsp: lit(0).unwrap_or(0).clamp(0, 6) as u8 }),
+        "FROM_UNIXTIME" if args.len() == 1 => match arg(0)? {
+            ExprType::Int { .. } => Some(ExprType::Temporal { base: Base::DateTime, fsp: 0 }),
+            _ => None,
+        },
+        "CONVERT_TZ" => match arg(0)? {
+            ExprType::Temporal { base: Base::DateTime | Base::Timestamp, fsp } => Some(ExprType::Temporal { base: Base::DateTime, fsp }),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// Fractional seconds a TIME made from a number keeps: its decimals.
+pub(super) fn frac_of(t: ExprType) -> u8 {
+    match t {
+        ExprType::Decimal { scale, .. } => scale.min(6) as u8,
+        ExprType::Double { .. } | ExprType::Float | ExprType::Str { .. } => 6,
+        _ => 0,
+    }
+}
