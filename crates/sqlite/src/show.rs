@@ -915,7 +915,8 @@ pub fn refresh_info_schema(conn: &mut Conn, inner: &Inner, access: &dyn Access) 
         _ => String::new(),
     };
     let event_rank = |e: &str| ["INSERT", "UPDATE", "DELETE"].iter().position(|x| *x == e).unwrap_or(3);
-    triggers.sort_by_key(|r| (text_at(r, 1), text_at(r, 6), event_rank(&text_at(r, 3)), text_at(r, 11) != "BEFORE", matches!(r[7], rusqlite::types::Value::Integer(n) if n > 0).then(|| if let rusqlite::types::Value::Integer(n) = r[7] { n } else { 0 })));
+    let order = |r: &Vec<rusqlite::types::Value>| if let rusqlite::types::Value::Integer(n) = r[7] { n } else { 0 };
+    triggers.sort_by_key(|r| (text_at(r, 1), text_at(r, 6), event_rank(&text_at(r, 3)), text_at(r, 11) != "BEFORE", order(r)));
     let marks: Vec<String> = (1..=22).map(|n| format!("?{}", n)).collect();
     run(&format!("INSERT INTO information_schema.TRIGGERS VALUES ({})", marks.join(",")), triggers)?;
     run("INSERT INTO information_schema.PROCESSLIST VALUES (?1,?2,?3,?4,?5,?6,?7,?8)", processes)?;

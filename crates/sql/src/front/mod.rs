@@ -227,6 +227,9 @@ fn statement(call: &mut Call<'_, '_>, sql: &str, sink: &mut dyn RowSink) -> Resu
             return r;
         }
     }
+    if !call.sess.trigger_tables.is_empty() && commits(&kw, sql) {
+        return Err(SqlError::new(1422, "HY000", "Explicit or implicit commit is not allowed in stored function or trigger"));
+    }
     match kw.as_str() {
         "SELECT" => select::select_without_table(call, sql, sink),
         "PREPARE" | "EXECUTE" | "DEALLOCATE" => match crate::dialect::sql_prepared(call, sql, sink)? {
@@ -273,6 +276,16 @@ fn statement(call: &mut Call<'_, '_>, sql: &str, sink: &mut dyn RowSink) -> Resu
         "LOAD" => load_data::statement(call, sql),
         verb if ENGINE_VERBS.contains(&verb) => engine::engine_statement(call, sql, sink),
         _ => Err(SqlError::syntax(sql.trim_start())),
+    }
+}
+
+/// Does this statement end the transaction, explicitly or not (not
+/// allowed while a trigger runs: a procedure it calls, ERR 1422)?
+fn commits(kw: &str, sql: &str) -> bool {
+    match kw {
+        "COMMIT" | "BEGIN" | "START" | "CREATE" | "DROP" | "ALTER" | "RENAME" | "TRUNCATE" | "GRANT" | "REVOKE" => !(kw == "DROP" && sql.to_ascii_uppercase().contains("PREPARE")),
+        "ROLLBACK" => !lex::tokenize(sql).is_ok_and(|t| t.get(1).is_some_and(|x| x.is_kw("TO"))),
+        _ => false,
     }
 }
 

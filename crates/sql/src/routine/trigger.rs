@@ -287,6 +287,46 @@ fn check_rows(body: &str, event: Event, before: bool) -> Result<(), SqlError> {
     Ok(())
 }
 
+/// Statements a trigger may not hold, refused when it is created as
+/// MariaDB refuses them: transaction ends and DDL (1422), result sets
+/// (1415), LOCK (1314), RETURN (1313), SET autocommit (1445).
+fn allowed(body: &[Stmt]) -> Result<(), SqlError> {
+    for s in body {
+        match s {
+            Stmt::Sql(text) => {
+                let kw = turnstile_sqltext::scan::first_keyword(text);
+                let toks = lex::tokenize(text).map_err(|e| SqlError::syntax(&text[e.at..]))?;
+                let rollback_to = kw == "ROLLBACK" && toks.get(1).is_some_and(|t| t.is_kw("TO"));
+                if ["COMMIT", "ROLLBACK", "START", "CREATE", "DROP", "ALTER", "RENAME", "TRUNCATE", "GRANT", "REVOKE"].contains(&kw.as_str()) && !rollback_to {
+                    return Err(SqlError::new(1422, "HY000", "Explicit or implicit commit is not allowed in stored function or trigger"));
+                }
+                if ["SELECT", "SHOW", "DESCRIBE", "DESC", "EXPLAIN", "WITH", "TABLE", "VALUES", "CHECK", "ANALYZE", "OPTIMIZE", "REPAIR", "CHECKSUM"].contains(&kw.as_str()) {
+                    return Err(SqlError::new(1415, "0A000", "Not allowed to return a result set from a trigger"));
+                }
+                if kw == "LOCK" || kw == "UNLOCK" {
+                    return Err(SqlError::new(1314, "0A000", "LOCK is not allowed in stored procedures"));
+                }
+            }
+            Stmt::Return(_) => return Err(SqlError::new(1313, "42000", "RETURN is only allowed in a FUNCTION")),
+            Stmt::Set(items) if items.iter().any(|(t, _, _)| t.trim_start_matches('@').trim_start_matches("session.").eq_ignore_ascii_case("autocommit")) => {
+                return Err(SqlError::new(1445, "HY000", "Not allowed to set autocommit from a stored function or trigger"));
+            }
+            Stmt::Block { body, .. } | Stmt::While { body, .. } | Stmt::Repeat { body, .. } | Stmt::Loop { body, .. } => allowed(body)?,
+            Stmt::If { arms, other } | Stmt::Case { arms, other, .. } => {
+                for (_, b) in arms {
+                    allowed(b)?;
+                }
+                if let Some(b) = other {
+                    allowed(b)?;
+                }
+            }
+            Stmt::Handler { body, .. } => allowed(std::slice::from_ref(body))?,
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
 fn ok(warnings: u16) -> Outcome {
     Outcome::Done(Done { warnings, ..Default::default() })
 }
@@ -300,7 +340,7 @@ fn created_now() -> String {
 }
 
 fn trigger_denied(call: &Call<'_, '_>, db: &str, table: &str) -> SqlError {
-    SqlError::table_access_denied("TRIGGER", &call.sess.account_user, &call.sess.account_host, db, table)
+    SqlError::table_access_denied("TRIGGER", &call.sess.user, &call.sess.host, db, table)
 }
 
 /// CREATE TRIGGER.
@@ -329,7 +369,8 @@ pub fn create(call: &mut Call<'_, '_>, sql: &str) -> Result<Outcome, SqlError> {
     }
     let table = super::fire::table_columns(call, &db, &h.table)?.name;
     let max_depth = super::setting(call, "routine_max_nesting").max(1) as usize;
-    parse::parse_body(&h.body, max_depth)?;
+    let body = parse::parse_body(&h.body, max_depth)?;
+    allowed(&body)?;
     check_rows(&h.body, event, h.before)?;
     if let Some(old) = call.engine.routine_load(&db, RoutineKind::Trigger, &h.name)? {
         if h.if_not_exists {
@@ -514,6 +555,9 @@ pub fn show(call: &mut Call<'_, '_>, sql: &str, sink: &mut dyn RowSink) -> Resul
     };
     if !call.ops.engine().database_exists(&db) {
         return Err(SqlError::unknown_database(&db));
+    }
+    if crate::front::privileges_on(call, &db) == 0 {
+        return Err(SqlError::db_access_denied(&call.sess.account_user, &call.sess.account_host, &db));
     }
     let names = ["Trigger", "Event", "Table", "Statement", "Timing", "Created", "sql_mode", "Definer", "character_set_client", "collation_connection", "Database Collation"];
     sink.columns(&names.map(Column::varchar))?;
