@@ -177,6 +177,14 @@ pub(crate) fn routine_statement(call: &mut Call<'_, '_>, sql: &str, sink: &mut d
     result
 }
 
+/// Make `db` the session's default database without the checks and
+/// notes of USE (routine/fire.rs: a trigger's table's database, and back).
+pub(crate) fn use_database_quietly(call: &mut Call<'_, '_>, db: Option<&str>) -> Result<(), SqlError> {
+    call.engine.set_database(db)?;
+    call.sess.db = db.map(str::to_string);
+    Ok(())
+}
+
 /// A statement of a trigger's own (routine/fire.rs): one row's write, run
 /// by the engine as it is, no trigger fired.
 pub(crate) fn engine_raw(call: &mut Call<'_, '_>, sql: &str, sink: &mut dyn RowSink) -> Result<Outcome, SqlError> {

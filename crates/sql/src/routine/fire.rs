@@ -171,7 +171,11 @@ fn with_params_inlined(call: &mut Call<'_, '_>, sql: &str, f: impl FnOnce(&mut C
 fn run(call: &mut Call<'_, '_>, kw: &str, sql: &str, db: &str, table: &str, trigs: &[Arc<Trigger>]) -> Result<Outcome, SqlError> {
     let key = format!("{}.{}", db, table).to_ascii_lowercase();
     if call.sess.trigger_tables.contains(&key) {
-        return Err(SqlError::new(1442, "HY000", format!("Can't update table '{}' in stored function/trigger because it is already used by statement which invoked this stored function/trigger", table)));
+        return Err(SqlError::new(
+            1442,
+            "HY000",
+            format!("Can't update table '{}' in stored function/trigger because it is already used by statement which invoked this stored function/trigger", table),
+        ));
     }
     let max = super::setting(call, "trigger_max_nesting").max(1) as usize;
     if call.sess.trigger_tables.len() >= max {
@@ -183,7 +187,23 @@ fn run(call: &mut Call<'_, '_>, kw: &str, sql: &str, db: &str, table: &str, trig
     let (_, _, start, after) = target(kw, &toks).ok_or_else(|| SqlError::syntax(sql))?;
     let ignore = toks.iter().take(start).any(|t| t.is_kw("IGNORE"));
     let depth = call.sess.trigger_tables.len();
-    let began = savepoint(call, depth)?;
+    // The triggers run in their table's database; the engine changes its
+    // default database only outside a transaction, so before it begins.
+    let home = call.sess.db.clone();
+    let switch = home.as_deref() != Some(db) && !call.engine.in_transaction();
+    if switch {
+        front::use_database_quietly(call, Some(db))?;
+    }
+    let began = savepoint(call, depth);
+    let began = match began {
+        Ok(b) => b,
+        Err(e) => {
+            if switch {
+                front::use_database_quietly(call, home.as_deref())?;
+            }
+            return Err(e);
+        }
+    };
     call.sess.trigger_tables.push(key);
     let mut st = Stmt { info, trigs, ignore, affected: 0, matched: 0, generated: None };
     let r = match kw {
@@ -192,7 +212,11 @@ fn run(call: &mut Call<'_, '_>, kw: &str, sql: &str, db: &str, table: &str, trig
         _ => delete(call, &mut st, sql, &toks, start, after),
     };
     call.sess.trigger_tables.pop();
-    finish(call, depth, began, r.is_ok())?;
+    let done = finish(call, depth, began, r.is_ok());
+    if switch {
+        front::use_database_quietly(call, home.as_deref())?;
+    }
+    done?;
     r
 }
 
