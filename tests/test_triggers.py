@@ -135,6 +135,7 @@ def test_new_is_typed_and_defaults_and_auto_increment(db):
 def test_create_errors(db):
     conn, name = db
     q(conn, "CREATE TABLE t (a INT)")
+    q(conn, "CREATE VIEW v AS SELECT 1 AS a")
     cases = [
         ("CREATE TRIGGER x AFTER INSERT ON t FOR EACH ROW SET NEW.a = 1", 1362),
         ("CREATE TRIGGER x BEFORE INSERT ON t FOR EACH ROW SET OLD.a = 1", 1362),
@@ -145,6 +146,10 @@ def test_create_errors(db):
         ("CREATE TRIGGER x BEFORE INSERT ON t FOR EACH ROW BEGIN SET @a = 1", 1064),
         ("CREATE OR REPLACE TRIGGER IF NOT EXISTS x BEFORE INSERT ON t FOR EACH ROW SET @a = 1", 1221),
         ("DROP TRIGGER nosuch", 1360),
+        ("CREATE TRIGGER x BEFORE INSERT ON t FOR EACH ROW SET NEW.nosuch = 1", 1054),
+        ("CREATE TRIGGER x BEFORE UPDATE ON t FOR EACH ROW SET @a = OLD.nosuch", 1054),
+        ("CREATE TRIGGER x BEFORE INSERT ON v FOR EACH ROW SET @a = 1", 1347),
+        ("CREATE TRIGGER x AFTER INSERT ON t FOR EACH ROW SELECT 1", 1415),
     ]
     for sql, want in cases:
         with pytest.raises(pymysql.err.MySQLError) as e:

@@ -263,14 +263,14 @@ pub fn check_definition(sql: &str, max_depth: usize) -> Result<(), SqlError> {
     let h = parse_create(sql)?;
     let body = parse::parse_body(&h.body, max_depth)?;
     allowed(&body)?;
-    check_rows(&h.body, h.event.expect("parse_create sets the event"), h.before)
+    check_rows(&h.body, h.event.expect("parse_create sets the event"), h.before, None)
 }
 
 /// NEW and OLD as the body uses them, checked as MariaDB checks them when
 /// the trigger is created: no NEW in a DELETE trigger, no OLD in an INSERT
 /// trigger (1363), no assignment to NEW after the row is written, nor to
 /// OLD ever (1362).
-fn check_rows(body: &str, event: Event, before: bool) -> Result<(), SqlError> {
+fn check_rows(body: &str, event: Event, before: bool, cols: Option<&[String]>) -> Result<(), SqlError> {
     let toks = lex::tokenize(body).map_err(|e| SqlError::syntax(&body[e.at..]))?;
     for (i, t) in toks.iter().enumerate() {
         if !matches!(t.tok, Tok::Word(_)) || !toks.get(i + 1).is_some_and(|n| n.is_op(".")) || i > 0 && toks[i - 1].is_op(".") {
@@ -289,6 +289,10 @@ fn check_rows(body: &str, event: Event, before: bool) -> Result<(), SqlError> {
         }
         if old && event == Event::Insert {
             return Err(SqlError::new(1363, "HY000", "There is no OLD row in on INSERT trigger"));
+        }
+        let col = toks.get(i + 2).and_then(|c| c.ident()).unwrap_or("");
+        if cols.is_some_and(|cols| !cols.iter().any(|c| c.eq_ignore_ascii_case(col))) {
+            return Err(SqlError::new(1054, "42S22", format!("Unknown column '{}' in '{}'", col, if new { "NEW" } else { "OLD" })));
         }
         if assigned && !before {
             return Err(SqlError::new(1362, "HY000", "Updating of NEW row is not allowed in after trigger"));
@@ -377,11 +381,13 @@ pub fn create(call: &mut Call<'_, '_>, sql: &str) -> Result<Outcome, SqlError> {
     if h.or_replace && h.if_not_exists {
         return Err(SqlError::new(1221, "HY000", "Incorrect usage of OR REPLACE and IF NOT EXISTS"));
     }
-    let table = super::fire::table_columns(call, &db, &h.table)?.name;
+    let info = super::fire::table_columns(call, &db, &h.table)?;
+    base_table(call, &db, &info.name)?;
     let max_depth = super::setting(call, "routine_max_nesting").max(1) as usize;
     let body = parse::parse_body(&h.body, max_depth)?;
     allowed(&body)?;
-    check_rows(&h.body, event, h.before)?;
+    check_rows(&h.body, event, h.before, Some(&info.cols))?;
+    let table = info.name;
     if let Some(old) = call.engine.routine_load(&db, RoutineKind::Trigger, &h.name)? {
         if h.if_not_exists {
             call.ctx.note(1359, format!("Trigger '{}.{}' already exists", db, h.name));
@@ -415,6 +421,22 @@ pub fn create(call: &mut Call<'_, '_>, sql: &str) -> Result<Outcome, SqlError> {
     let r = call.engine.routine_save(call.ctx, &row, true);
     invalidate();
     r.map(|()| ok(0))
+}
+
+/// A trigger's table is a base table: a view is 1347, as MariaDB; a table
+/// SHOW FULL TABLES does not list is 1361. (The SQLite engine lists a
+/// TEMPORARY table as a base table, so one is not refused: documented.)
+fn base_table(call: &mut Call<'_, '_>, db: &str, table: &str) -> Result<(), SqlError> {
+    let sql = format!("SHOW FULL TABLES FROM {}", quote(db));
+    let mut cap = super::interp::Capture { rows: Vec::new(), limit: 10_000_000, over: false };
+    let mut inner = Call { sess: &mut *call.sess, engine: &mut *call.engine, ops: call.ops, ctx: call.ctx, params: &[] };
+    crate::front::routine_statement(&mut inner, &sql, &mut cap)?;
+    let kind = cap.rows.iter().find(|r| r.first().is_some_and(|n| n.to_text().is_some_and(|t| t.eq_ignore_ascii_case(table.as_bytes())))).and_then(|r| r.get(1).cloned());
+    match kind.map(|k| String::from_utf8_lossy(&k.to_text().unwrap_or_default()).to_ascii_uppercase()) {
+        Some(k) if k == "VIEW" => Err(SqlError::new(1347, "HY000", format!("'{}.{}' is not of type 'BASE TABLE'", db, table))),
+        Some(k) if !k.contains("TEMPORARY") => Ok(()),
+        _ => Err(SqlError::new(1361, "HY000", format!("Trigger's '{}' is a view, temporary table or sequence", table))),
+    }
 }
 
 fn sql_mode_text(call: &Call<'_, '_>) -> String {
@@ -631,9 +653,11 @@ mod tests {
 
     #[test]
     fn row_rules() {
-        assert_eq!(check_rows("SET NEW.a = 1", Event::Insert, false).unwrap_err().code, 1362);
-        assert_eq!(check_rows("SET @x = NEW.a", Event::Delete, true).unwrap_err().code, 1363);
-        assert_eq!(check_rows("BEGIN SET OLD.a = 1; END", Event::Update, true).unwrap_err().code, 1362);
-        assert!(check_rows("INSERT INTO log VALUES (OLD.a, NEW.a)", Event::Update, false).is_ok());
+        assert_eq!(check_rows("SET NEW.a = 1", Event::Insert, false, None).unwrap_err().code, 1362);
+        assert_eq!(check_rows("SET @x = NEW.a", Event::Delete, true, None).unwrap_err().code, 1363);
+        assert_eq!(check_rows("BEGIN SET OLD.a = 1; END", Event::Update, true, None).unwrap_err().code, 1362);
+        assert!(check_rows("INSERT INTO log VALUES (OLD.a, NEW.a)", Event::Update, false, None).is_ok());
+        let cols = ["a".to_string()];
+        assert_eq!(check_rows("SET @x = NEW.b", Event::Insert, true, Some(&cols)).unwrap_err().code, 1054);
     }
 }
