@@ -286,7 +286,10 @@ fn fire(call: &mut Call<'_, '_>, st: &Stmt<'_>, before: bool, event: Event, new:
         let mut it = Interp::new(&mut *call, false);
         let n = st.info.cols.len();
         it.row = Some(RowVars { cols: st.info.cols.clone(), types: st.info.types.clone(), new: new.clone(), old: old.map(|o| o.to_vec()), set: vec![false; n] });
-        let r = it.run_body(&t.body, &mut turnstile_engine::DiscardRows);
+        let r = match &t.body {
+            Ok(body) => it.run_body(body, &mut turnstile_engine::DiscardRows),
+            Err(e) => Err(e.clone()),
+        };
         let rows = it.row.take();
         guard.leave(call)?;
         r?;
@@ -533,10 +536,11 @@ fn duplicate_update(call: &mut Call<'_, '_>, st: &mut Stmt<'_>, assign: &[(usize
         while k < toks.len() {
             let t = &toks[k];
             let col = toks.get(k + 2).and_then(|c| c.ident()).and_then(|n| st.info.cols.iter().position(|x| x.eq_ignore_ascii_case(n)));
-            if (t.is_kw("VALUES") || t.is_kw("VALUE")) && toks.get(k + 1).is_some_and(|p| p.is_op("(")) && toks.get(k + 3).is_some_and(|p| p.is_op(")")) && col.is_some() {
+            let call_form = (t.is_kw("VALUES") || t.is_kw("VALUE")) && toks.get(k + 1).is_some_and(|p| p.is_op("(")) && toks.get(k + 3).is_some_and(|p| p.is_op(")"));
+            if let Some(c) = col.filter(|_| call_form) {
                 out.push_str(&e[last..t.start]);
                 out.push('?');
-                params.push(inserted[col.expect("checked")].clone());
+                params.push(inserted[c].clone());
                 last = toks[k + 3].end;
                 k += 4;
                 continue;

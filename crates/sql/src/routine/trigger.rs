@@ -57,7 +57,7 @@ pub struct Trigger {
     pub before: bool,
     pub event: Event,
     pub order: i64,
-    pub body: Vec<Stmt>,
+    pub body: Result<Vec<Stmt>, SqlError>,
 }
 
 /// What a CREATE TRIGGER statement says.
@@ -117,11 +117,7 @@ fn load(call: &mut Call<'_, '_>) -> Result<(), SqlError> {
     let max_depth = super::setting(call, "routine_max_nesting").max(1) as usize;
     let mut map: Map = HashMap::new();
     for row in call.engine.routine_list()?.into_iter().filter(|r| r.kind == RoutineKind::Trigger) {
-        let t = match from_row(row, max_depth) {
-            Ok(t) => t,
-            // A stored body that no longer parses (a lower nesting limit) fires as an error.
-            Err(e) => return Err(e),
-        };
+        let t = from_row(row, max_depth);
         map.entry((t.row.db.to_ascii_lowercase(), t.row.params.to_ascii_lowercase())).or_default().push(Arc::new(t));
     }
     for v in map.values_mut() {
@@ -138,11 +134,14 @@ fn load(call: &mut Call<'_, '_>) -> Result<(), SqlError> {
     Ok(())
 }
 
-fn from_row(row: RoutineRow, max_depth: usize) -> Result<Trigger, SqlError> {
+/// A stored trigger; one whose body no longer parses (a lower
+/// routine_max_nesting since) keeps the error, which firing it raises: the
+/// other tables' statements are not affected.
+fn from_row(row: RoutineRow, max_depth: usize) -> Trigger {
     let (timing, event) = row.returns.split_once(' ').unwrap_or(("BEFORE", "INSERT"));
-    let event = Event::of(event).ok_or_else(|| SqlError::internal("a stored trigger with no event"))?;
-    let body = parse::parse_body(&row.body, max_depth)?;
-    Ok(Trigger { before: timing == "BEFORE", event, order: row.data_access.parse().unwrap_or(1), body, row })
+    let event = Event::of(event).unwrap_or(Event::Insert);
+    let body = parse::parse_body(&row.body, max_depth);
+    Trigger { before: timing == "BEFORE", event, order: row.data_access.parse().unwrap_or(1), body, row }
 }
 
 // ---- statements ----------------------------------------------------------
@@ -495,6 +494,9 @@ pub fn drop(call: &mut Call<'_, '_>, sql: &str) -> Result<Outcome, SqlError> {
     r.map(|_| ok(0))
 }
 
+/// (db, table) a DDL statement names, and the (db, table) it is renamed to.
+type NamedTable = (String, String, Option<(String, String)>);
+
 /// After DROP TABLE, ALTER TABLE or RENAME TABLE (whether it failed or
 /// not): a table that has triggers and no longer exists takes them with it
 /// (MariaDB keeps them in the table's .TRG file, which goes with the table),
@@ -506,7 +508,7 @@ pub fn after_table_ddl(call: &mut Call<'_, '_>, toks: &[Token]) -> Result<(), Sq
     }
     let current = call.sess.db.clone();
     // Every [db.]name of the statement, with the name that follows TO / RENAME after it.
-    let mut names: Vec<(String, String, Option<(String, String)>)> = Vec::new();
+    let mut names: Vec<NamedTable> = Vec::new();
     let mut i = 0;
     while i < toks.len() {
         let qualified_at = |i: usize| -> Option<(String, String, usize)> {
