@@ -598,7 +598,9 @@ pub fn show(call: &mut Call<'_, '_>, sql: &str, sink: &mut dyn RowSink) -> Resul
         return Err(SqlError::db_access_denied(&call.sess.account_user, &call.sess.account_host, &db));
     }
     let names = ["Trigger", "Event", "Table", "Statement", "Timing", "Created", "sql_mode", "Definer", "character_set_client", "collation_connection", "Database Collation"];
-    sink.columns(&names.map(Column::varchar))?;
+    let mut cols = names.map(Column::varchar);
+    (cols[3], cols[5]) = (text_column("Statement"), created_column());
+    sink.columns(&cols)?;
     if crate::front::privileges_on(call, &db) & privs::TRIGGER == 0 {
         return Ok(Outcome::Rows);
     }
@@ -618,6 +620,21 @@ pub fn show(call: &mut Call<'_, '_>, sql: &str, sink: &mut dyn RowSink) -> Resul
     Ok(Outcome::Rows)
 }
 
+/// A TEXT column (MariaDB's type for a trigger's statement).
+fn text_column(name: &str) -> Column {
+    let mut c = Column::computed(name, turnstile_wire::consts::coltype::BLOB);
+    c.charset = turnstile_wire::consts::charset::UTF8MB4_GENERAL_CI;
+    c.flags = turnstile_wire::consts::colflag::BLOB;
+    c
+}
+
+/// DATETIME(2), as MariaDB types a trigger's creation time.
+fn created_column() -> Column {
+    let mut c = Column::computed("Created", turnstile_wire::consts::coltype::DATETIME);
+    (c.decimals, c.length) = (2, 22);
+    c
+}
+
 fn quote(name: &str) -> String {
     format!("`{}`", name.replace('`', "``"))
 }
@@ -635,7 +652,9 @@ fn show_create(call: &mut Call<'_, '_>, db: Option<String>, name: &str, sink: &m
     let (u, h) = r.definer.rsplit_once('@').unwrap_or((r.definer.as_str(), "%"));
     let text = format!("CREATE DEFINER={}@{} TRIGGER {}", quote(u), quote(h), r.definition);
     let names = ["Trigger", "sql_mode", "SQL Original Statement", "character_set_client", "collation_connection", "Database Collation", "Created"];
-    sink.columns(&names.map(Column::varchar))?;
+    let mut cols = names.map(Column::varchar);
+    cols[6] = created_column();
+    sink.columns(&cols)?;
     let t = |s: &str| Value::str(s);
     sink.row(&[t(&r.name), t(&r.sql_mode), t(&text), t("utf8mb4"), t("utf8mb4_general_ci"), t("utf8mb4_general_ci"), t(&r.created)])?;
     Ok(Outcome::Rows)
