@@ -1,10 +1,12 @@
-//! Fuzz target: the stored-routine parser (crates/sql/src/routine/parse.rs)
-//! and the end of a compound statement in a multi-statement text
+//! Fuzz target: the stored-routine parser (crates/sql/src/routine/parse.rs),
+//! CREATE TRIGGER's checks (crates/sql/src/routine/trigger.rs) and the end
+//! of a compound statement in a multi-statement text
 //! (crates/sqltext/src/compound.rs).
 //!
-//! Input: a CREATE PROCEDURE / FUNCTION statement (or anything). The header
-//! is parsed with `parse_create`, its body with `parse_body` at the default
-//! nesting limit, and the text is split as a multi-statement query is.
+//! Input: a CREATE PROCEDURE / FUNCTION / TRIGGER statement (or anything).
+//! The header is parsed with `parse_create`, its body with `parse_body` at
+//! the default nesting limit, a trigger with `check_definition`, and the
+//! text is split as a multi-statement query is.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -18,6 +20,7 @@ fn check(data: &[u8]) {
         let _ = parse_body(&h.body, 500);
     }
     let _ = parse_body(&sql, 500);
+    let _ = turnstile_sql::routine::trigger::check_definition(&sql, 500);
 }
 
 fuzz_target!(|data: &[u8]| on_server_stack(data, check));

@@ -34,15 +34,17 @@ pub mod privs {
     pub const CREATE_ROUTINE: u32 = 4096;
     /// DROP (and ALTER) PROCEDURE / FUNCTION.
     pub const ALTER_ROUTINE: u32 = 8192;
+    /// CREATE / DROP TRIGGER on the database's tables.
+    pub const TRIGGER: u32 = 16384;
     pub const ADMIN: u32 = 1 << 30;
     pub const GRANT_OPTION: u32 = 1 << 29;
     /// The privileges of a database-level grant (`ALL ON db.*`).
-    pub const DB_ALL: u32 = SELECT | INSERT | UPDATE | DELETE | CREATE | DROP | ALTER | INDEX | REFERENCES | CREATE_TMP_TABLE | LOCK_TABLES | EXECUTE | CREATE_ROUTINE | ALTER_ROUTINE;
+    pub const DB_ALL: u32 = SELECT | INSERT | UPDATE | DELETE | CREATE | DROP | ALTER | INDEX | REFERENCES | CREATE_TMP_TABLE | LOCK_TABLES | EXECUTE | CREATE_ROUTINE | ALTER_ROUTINE | TRIGGER;
     pub const ALL: u32 = DB_ALL | ADMIN;
 
     /// Names in MySQL's canonical order, for GRANT, SHOW GRANTS and error
     /// messages.
-    pub const NAMES: [(u32, &str); 14] = [
+    pub const NAMES: [(u32, &str); 15] = [
         (SELECT, "SELECT"),
         (INSERT, "INSERT"),
         (UPDATE, "UPDATE"),
@@ -57,6 +59,7 @@ pub mod privs {
         (EXECUTE, "EXECUTE"),
         (CREATE_ROUTINE, "CREATE ROUTINE"),
         (ALTER_ROUTINE, "ALTER ROUTINE"),
+        (TRIGGER, "TRIGGER"),
     ];
 
     /// The name of the first privilege of `need` that `held` lacks.

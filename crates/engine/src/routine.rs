@@ -6,11 +6,16 @@
 //! routine (the SQL front does, `crates/sql/src/routine/`), so any engine
 //! that can keep a few strings per database can hold routines.
 
-/// PROCEDURE or FUNCTION: two namespaces (a procedure and a function may share a name).
+/// PROCEDURE, FUNCTION or TRIGGER: three namespaces (a procedure and a
+/// function may share a name). A trigger's record reuses the fields: `params`
+/// holds its table, `returns` its timing and event (`BEFORE INSERT`),
+/// `data_access` its ACTION_ORDER among the table's triggers of that timing
+/// and event (the SQL front's `routine/trigger.rs` reads them).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum RoutineKind {
     Procedure,
     Function,
+    Trigger,
 }
 
 impl RoutineKind {
@@ -19,6 +24,7 @@ impl RoutineKind {
         match self {
             RoutineKind::Procedure => "PROCEDURE",
             RoutineKind::Function => "FUNCTION",
+            RoutineKind::Trigger => "TRIGGER",
         }
     }
 }

@@ -198,6 +198,8 @@ config! {
     max_sp_recursion_depth: u32,
     routine_max_body_bytes: u64,
     routine_max_nesting: u32,
+    trigger_max_nesting: u32,
+    trigger_max_rows: u64,
     load_data_max_bytes: u64,
     local_infile: bool,
     secure_file_priv: Option<String>,

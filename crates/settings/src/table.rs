@@ -262,6 +262,8 @@ pub static SETTINGS: &[Setting] = &[
     variable("tmp_table_size", Both, int(1024, u64::MAX as i128), "16777216", "Accepted and reported; the sqlite engine plans and sizes its work itself and does not read it."),
     setting("transaction_isolation", Kind::Choice(ISOLATION_LEVELS), "REPEATABLE-READ", "Isolation level sessions start with: READ-UNCOMMITTED (run as READ-COMMITTED), READ-COMMITTED, REPEATABLE-READ or SERIALIZABLE (run as REPEATABLE-READ).").dynamic().per_session(),
     variable("transaction_read_only", Both, BOOL, "OFF", "Transactions start read-only."),
+    setting("trigger_max_nesting", int(1, 1_000), "32", "How many statements firing triggers may nest (a trigger's statement firing another table's triggers, ...; ERR 1436 past it).").dynamic(),
+    setting("trigger_max_rows", int(1, 100_000_000), "1000000", "Rows a statement on a table with triggers may read before writing them one by one (ERR 1114 past it).").dynamic(),
     variable("tx_isolation", Both, Kind::Choice(ISOLATION_LEVELS), "REPEATABLE-READ", "Alias of transaction_isolation."),
     variable("tx_read_only", Both, BOOL, "OFF", "Alias of transaction_read_only."),
     variable("unique_checks", Both, BOOL, "ON", "Check unique keys."),

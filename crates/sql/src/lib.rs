@@ -88,6 +88,10 @@ pub struct SessionState {
     /// The stored routines running, outermost first (`db.name`): their
     /// recursion is bounded by max_sp_recursion_depth (routine/interp.rs).
     pub routine_stack: Vec<String>,
+    /// Tables (`db.table`, lower case) whose statements are firing
+    /// triggers, outermost first: a trigger may not write one (ERR 1442),
+    /// and their number is bounded by trigger_max_nesting (routine/fire.rs).
+    pub trigger_tables: Vec<String>,
 }
 
 impl SessionState {

@@ -554,6 +554,39 @@ fn datetime_of(secs: u64) -> String {
     format!("{:04}-{:02}-{:02} {:02}:{:02}:{:02}", y, m, d, r / 3600, r / 60 % 60, r % 60)
 }
 
+/// information_schema.TRIGGERS' row for a trigger's record (engine/routine.rs
+/// says which fields hold its table, timing, event and order).
+fn trigger_row(r: &turnstile_engine::RoutineRow) -> Vec<rusqlite::types::Value> {
+    use rusqlite::types::Value as V;
+    let t = |x: &str| V::Text(x.to_string());
+    let (timing, event) = r.returns.split_once(' ').unwrap_or(("", ""));
+    let order = r.data_access.parse::<i64>().unwrap_or(1);
+    vec![
+        t("def"),
+        t(&r.db),
+        t(&r.name),
+        t(event),
+        t("def"),
+        t(&r.db),
+        t(&r.params),
+        V::Integer(order),
+        V::Null,
+        t(&r.body),
+        t("ROW"),
+        t(timing),
+        V::Null,
+        V::Null,
+        t("OLD"),
+        t("NEW"),
+        t(&r.created),
+        t(&r.sql_mode),
+        t(&r.definer),
+        t("utf8mb4"),
+        t("utf8mb4_general_ci"),
+        t("utf8mb4_general_ci"),
+    ]
+}
+
 /// Columns holding keywords (IS_NULLABLE, DATA_TYPE, TABLE_TYPE, ...) compare
 /// case-insensitively as in MySQL, where they come out in the connection's
 /// collation (MariaDB Connector/J's getColumns tests `IS_NULLABLE = 'yes'`).
@@ -569,7 +602,7 @@ CREATE TABLE IF NOT EXISTS information_schema.VIEWS (TABLE_CATALOG TEXT, TABLE_S
 CREATE TABLE IF NOT EXISTS information_schema.ROUTINES (SPECIFIC_NAME TEXT, ROUTINE_CATALOG TEXT, ROUTINE_SCHEMA TEXT, ROUTINE_NAME TEXT, ROUTINE_TYPE TEXT COLLATE ts_ci, DATA_TYPE TEXT COLLATE ts_ci, CHARACTER_MAXIMUM_LENGTH INTEGER, CHARACTER_OCTET_LENGTH INTEGER, NUMERIC_PRECISION INTEGER, NUMERIC_SCALE INTEGER, DATETIME_PRECISION INTEGER, CHARACTER_SET_NAME TEXT, COLLATION_NAME TEXT, DTD_IDENTIFIER TEXT, ROUTINE_BODY TEXT, ROUTINE_DEFINITION TEXT, EXTERNAL_NAME TEXT, EXTERNAL_LANGUAGE TEXT, PARAMETER_STYLE TEXT, IS_DETERMINISTIC TEXT, SQL_DATA_ACCESS TEXT, SQL_PATH TEXT, SECURITY_TYPE TEXT, CREATED TEXT, LAST_ALTERED TEXT, SQL_MODE TEXT, ROUTINE_COMMENT TEXT, DEFINER TEXT, CHARACTER_SET_CLIENT TEXT, COLLATION_CONNECTION TEXT, DATABASE_COLLATION TEXT);
 CREATE TABLE IF NOT EXISTS information_schema.FILES (FILE_ID INTEGER, FILE_NAME TEXT, FILE_TYPE TEXT, TABLESPACE_NAME TEXT, TABLE_CATALOG TEXT, TABLE_SCHEMA TEXT, TABLE_NAME TEXT, LOGFILE_GROUP_NAME TEXT, LOGFILE_GROUP_NUMBER INTEGER, ENGINE TEXT COLLATE ts_ci, FULLTEXT_KEYS TEXT, DELETED_ROWS INTEGER, UPDATE_COUNT INTEGER, FREE_EXTENTS INTEGER, TOTAL_EXTENTS INTEGER, EXTENT_SIZE INTEGER, INITIAL_SIZE INTEGER, MAXIMUM_SIZE INTEGER, AUTOEXTEND_SIZE INTEGER, CREATION_TIME TEXT, LAST_UPDATE_TIME TEXT, LAST_ACCESS_TIME TEXT, RECOVER_TIME INTEGER, TRANSACTION_COUNTER INTEGER, VERSION INTEGER, ROW_FORMAT TEXT, TABLE_ROWS INTEGER, AVG_ROW_LENGTH INTEGER, DATA_LENGTH INTEGER, MAX_DATA_LENGTH INTEGER, INDEX_LENGTH INTEGER, DATA_FREE INTEGER, CREATE_TIME TEXT, UPDATE_TIME TEXT, CHECK_TIME TEXT, CHECKSUM INTEGER, STATUS TEXT, EXTRA TEXT);
 CREATE TABLE IF NOT EXISTS information_schema.PARTITIONS (TABLE_CATALOG TEXT, TABLE_SCHEMA TEXT, TABLE_NAME TEXT, PARTITION_NAME TEXT, SUBPARTITION_NAME TEXT, PARTITION_ORDINAL_POSITION INTEGER, SUBPARTITION_ORDINAL_POSITION INTEGER, PARTITION_METHOD TEXT, SUBPARTITION_METHOD TEXT, PARTITION_EXPRESSION TEXT, SUBPARTITION_EXPRESSION TEXT, PARTITION_DESCRIPTION TEXT, TABLE_ROWS INTEGER, AVG_ROW_LENGTH INTEGER, DATA_LENGTH INTEGER, MAX_DATA_LENGTH INTEGER, INDEX_LENGTH INTEGER, DATA_FREE INTEGER, CREATE_TIME TEXT, UPDATE_TIME TEXT, CHECK_TIME TEXT, CHECKSUM INTEGER, PARTITION_COMMENT TEXT, NODEGROUP TEXT, TABLESPACE_NAME TEXT);
-CREATE TABLE IF NOT EXISTS information_schema.TRIGGERS (TRIGGER_CATALOG TEXT, TRIGGER_SCHEMA TEXT, TRIGGER_NAME TEXT, EVENT_MANIPULATION TEXT, EVENT_OBJECT_SCHEMA TEXT, EVENT_OBJECT_TABLE TEXT, ACTION_STATEMENT TEXT);
+CREATE TABLE IF NOT EXISTS information_schema.TRIGGERS (TRIGGER_CATALOG TEXT, TRIGGER_SCHEMA TEXT, TRIGGER_NAME TEXT, EVENT_MANIPULATION TEXT COLLATE ts_ci, EVENT_OBJECT_CATALOG TEXT, EVENT_OBJECT_SCHEMA TEXT, EVENT_OBJECT_TABLE TEXT, ACTION_ORDER INTEGER, ACTION_CONDITION TEXT, ACTION_STATEMENT TEXT, ACTION_ORIENTATION TEXT COLLATE ts_ci, ACTION_TIMING TEXT COLLATE ts_ci, ACTION_REFERENCE_OLD_TABLE TEXT, ACTION_REFERENCE_NEW_TABLE TEXT, ACTION_REFERENCE_OLD_ROW TEXT, ACTION_REFERENCE_NEW_ROW TEXT, CREATED TEXT, SQL_MODE TEXT, DEFINER TEXT, CHARACTER_SET_CLIENT TEXT, COLLATION_CONNECTION TEXT, DATABASE_COLLATION TEXT);
 CREATE TABLE IF NOT EXISTS information_schema.REFERENTIAL_CONSTRAINTS (CONSTRAINT_CATALOG TEXT, CONSTRAINT_SCHEMA TEXT, CONSTRAINT_NAME TEXT, UNIQUE_CONSTRAINT_CATALOG TEXT, UNIQUE_CONSTRAINT_SCHEMA TEXT, UNIQUE_CONSTRAINT_NAME TEXT, MATCH_OPTION TEXT COLLATE ts_ci, UPDATE_RULE TEXT COLLATE ts_ci, DELETE_RULE TEXT COLLATE ts_ci, TABLE_NAME TEXT, REFERENCED_TABLE_NAME TEXT);
 CREATE TABLE IF NOT EXISTS information_schema.PARAMETERS (SPECIFIC_CATALOG TEXT, SPECIFIC_SCHEMA TEXT, SPECIFIC_NAME TEXT, ORDINAL_POSITION INTEGER, PARAMETER_MODE TEXT, PARAMETER_NAME TEXT, DATA_TYPE TEXT COLLATE ts_ci, CHARACTER_MAXIMUM_LENGTH INTEGER, CHARACTER_OCTET_LENGTH INTEGER, NUMERIC_PRECISION INTEGER, NUMERIC_SCALE INTEGER, DATETIME_PRECISION INTEGER, CHARACTER_SET_NAME TEXT, COLLATION_NAME TEXT, DTD_IDENTIFIER TEXT, ROUTINE_TYPE TEXT COLLATE ts_ci);
 CREATE TABLE IF NOT EXISTS information_schema.PROCESSLIST (ID INTEGER, USER TEXT, HOST TEXT, DB TEXT, COMMAND TEXT COLLATE ts_ci, TIME INTEGER, STATE TEXT COLLATE ts_ci, INFO TEXT);
@@ -666,7 +699,7 @@ pub fn refresh_info_schema(conn: &mut Conn, inner: &Inner, access: &dyn Access) 
         "DELETE FROM information_schema.SCHEMATA; DELETE FROM information_schema.TABLES; DELETE FROM information_schema.COLUMNS; \
          DELETE FROM information_schema.STATISTICS; DELETE FROM information_schema.KEY_COLUMN_USAGE; DELETE FROM information_schema.TABLE_CONSTRAINTS; DELETE FROM information_schema.CHECK_CONSTRAINTS; \
          DELETE FROM information_schema.REFERENTIAL_CONSTRAINTS; DELETE FROM information_schema.PROCESSLIST; DELETE FROM information_schema.user; \
-         DELETE FROM information_schema.VIEWS; DELETE FROM information_schema.ROUTINES;",
+         DELETE FROM information_schema.VIEWS; DELETE FROM information_schema.ROUTINES; DELETE FROM information_schema.TRIGGERS;",
     )
     .map_err(|e| SqlError::internal(e.to_string()))?;
     let mut schemata = Vec::new();
@@ -856,7 +889,15 @@ pub fn refresh_info_schema(conn: &mut Conn, inner: &Inner, access: &dyn Access) 
     let processes = access.processlist().into_iter().map(|p| vec![i(p.id as i64), t(&p.user), t(&p.host), o(p.db), t(p.command), i(p.time as i64), t(p.state), o(p.info)]).collect();
     run("INSERT INTO information_schema.VIEWS VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11)", views)?;
     let mut routines = Vec::new();
+    let mut triggers = Vec::new();
     for r in crate::exec::routines::list(inner, |d| access.sees(d))? {
+        if r.kind == turnstile_engine::RoutineKind::Trigger {
+            // MariaDB lists a trigger to an account with TRIGGER on its database.
+            if access.privileges(&r.db) & turnstile_engine::privs::TRIGGER != 0 {
+                triggers.push(trigger_row(&r));
+            }
+            continue;
+        }
         let base = r.returns.split(['(', ' ']).next().unwrap_or("").to_ascii_lowercase();
         let (data_type, dtd) = if r.returns.is_empty() { (t(""), V::Null) } else { (t(&base), t(&r.returns.to_ascii_lowercase())) };
         let mut row = vec![V::Null; 31];
@@ -868,6 +909,16 @@ pub fn refresh_info_schema(conn: &mut Conn, inner: &Inner, access: &dyn Access) 
     }
     let marks: Vec<String> = (1..=31).map(|n| format!("?{}", n)).collect();
     run(&format!("INSERT INTO information_schema.ROUTINES VALUES ({})", marks.join(",")), routines)?;
+    // MariaDB's order: by table, event, timing (BEFORE first), ACTION_ORDER.
+    let text_at = |r: &Vec<rusqlite::types::Value>, k: usize| match &r[k] {
+        rusqlite::types::Value::Text(s) => s.clone(),
+        _ => String::new(),
+    };
+    let event_rank = |e: &str| ["INSERT", "UPDATE", "DELETE"].iter().position(|x| *x == e).unwrap_or(3);
+    let order = |r: &Vec<rusqlite::types::Value>| if let rusqlite::types::Value::Integer(n) = r[7] { n } else { 0 };
+    triggers.sort_by_key(|r| (text_at(r, 1), text_at(r, 6), event_rank(&text_at(r, 3)), text_at(r, 11) != "BEFORE", order(r)));
+    let marks: Vec<String> = (1..=22).map(|n| format!("?{}", n)).collect();
+    run(&format!("INSERT INTO information_schema.TRIGGERS VALUES ({})", marks.join(",")), triggers)?;
     run("INSERT INTO information_schema.PROCESSLIST VALUES (?1,?2,?3,?4,?5,?6,?7,?8)", processes)?;
     // mysql.user: an administrator's only (`Access::accounts` gives no one else any row).
     let users = access.accounts().iter().map(crate::mysql_user::row).collect();

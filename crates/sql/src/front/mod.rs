@@ -150,7 +150,14 @@ fn is_engine_dml(kw: &str, sql: &str) -> bool {
 /// it, without classifying the text again.
 pub fn execute_direct(call: &mut Call<'_, '_>, sql: &str, sink: &mut dyn RowSink) -> Result<Outcome, SqlError> {
     let _clock = session_clock(call.sess);
-    let mut result = deadline::time_limited(call, sql, |call| engine::engine_run(call, sql, sink));
+    let mut result = deadline::time_limited(call, sql, |call| {
+        if !crate::routine::trigger::none_anywhere() {
+            if let Some(r) = crate::routine::trigger_dml(call, &scan::first_keyword(sql), sql) {
+                return r;
+            }
+        }
+        engine::engine_run(call, sql, sink)
+    });
     note_row_count(call, &result);
     diagnostics::record(call, sql, &mut result);
     result
@@ -170,10 +177,32 @@ pub(crate) fn routine_statement(call: &mut Call<'_, '_>, sql: &str, sink: &mut d
     result
 }
 
+/// Make `db` the session's default database without the checks and
+/// notes of USE (routine/fire.rs: a trigger's table's database, and back).
+pub(crate) fn use_database_quietly(call: &mut Call<'_, '_>, db: Option<&str>) -> Result<(), SqlError> {
+    call.engine.set_database(db)?;
+    call.sess.db = db.map(str::to_string);
+    Ok(())
+}
+
+/// A statement of a trigger's own (routine/fire.rs): one row's write, run
+/// by the engine as it is, no trigger fired.
+pub(crate) fn engine_raw(call: &mut Call<'_, '_>, sql: &str, sink: &mut dyn RowSink) -> Result<Outcome, SqlError> {
+    engine::engine_run(call, sql, sink)
+}
+
 /// CALL, CREATE/DROP PROCEDURE/FUNCTION, SHOW CREATE PROCEDURE/FUNCTION and
-/// SHOW PROCEDURE/FUNCTION STATUS (routine/); None for anything else.
+/// SHOW PROCEDURE/FUNCTION STATUS (routine/), CREATE/DROP TRIGGER, SHOW
+/// TRIGGERS and SHOW CREATE TRIGGER (routine/trigger.rs); None for anything else.
 fn routine_dispatch(call: &mut Call<'_, '_>, kw: &str, sql: &str, sink: &mut dyn RowSink) -> Option<Result<Outcome, SqlError>> {
     let toks = lex::tokenize(sql).ok()?;
+    if crate::routine::trigger::handles(kw, &toks) {
+        return Some(match kw {
+            "SHOW" => crate::routine::trigger::show(call, sql, sink),
+            "DROP" => crate::routine::trigger::drop(call, sql),
+            _ => crate::routine::trigger::create(call, sql),
+        });
+    }
     if !crate::routine::handles(kw, &toks) {
         return None;
     }
@@ -194,12 +223,20 @@ fn statement(call: &mut Call<'_, '_>, sql: &str, sink: &mut dyn RowSink) -> Resu
         return crate::routine::anonymous_statement(call, sql, sink);
     }
     if is_engine_dml(&kw, sql) {
+        if kw != "SELECT" {
+            if let Some(r) = crate::routine::trigger_dml(call, &kw, sql) {
+                return r;
+            }
+        }
         return engine::engine_statement(call, sql, sink);
     }
     if matches!(kw.as_str(), "CALL" | "SHOW") {
         if let Some(r) = routine_dispatch(call, &kw, sql, sink) {
             return r;
         }
+    }
+    if !call.sess.trigger_tables.is_empty() && commits(&kw, sql) {
+        return Err(SqlError::new(1422, "HY000", "Explicit or implicit commit is not allowed in stored function or trigger"));
     }
     match kw.as_str() {
         "SELECT" => select::select_without_table(call, sql, sink),
@@ -240,11 +277,23 @@ fn statement(call: &mut Call<'_, '_>, sql: &str, sink: &mut dyn RowSink) -> Resu
             if call.engine.in_transaction() {
                 call.engine.commit(call.ctx)?;
             }
-            engine::engine_statement(call, sql, sink)
+            let result = engine::engine_statement(call, sql, sink);
+            crate::routine::trigger::after_table_ddl(call, &lex_or_syntax(sql)?)?;
+            result
         }
         "LOAD" => load_data::statement(call, sql),
         verb if ENGINE_VERBS.contains(&verb) => engine::engine_statement(call, sql, sink),
         _ => Err(SqlError::syntax(sql.trim_start())),
+    }
+}
+
+/// Does this statement end the transaction, explicitly or not (not
+/// allowed while a trigger runs: a procedure it calls, ERR 1422)?
+fn commits(kw: &str, sql: &str) -> bool {
+    match kw {
+        "COMMIT" | "BEGIN" | "START" | "CREATE" | "DROP" | "ALTER" | "RENAME" | "TRUNCATE" | "GRANT" | "REVOKE" => !(kw == "DROP" && sql.to_ascii_uppercase().contains("PREPARE")),
+        "ROLLBACK" => !lex::tokenize(sql).is_ok_and(|t| t.get(1).is_some_and(|x| x.is_kw("TO"))),
+        _ => false,
     }
 }
 
@@ -274,9 +323,16 @@ fn definition_statement(call: &mut Call<'_, '_>, kw: &str, sql: &str, sink: &mut
         return account::account_statement(call, stmt, sink);
     }
     if let Some(out) = database::database_ddl(call, sql, &toks)? {
+        if kw == "DROP" {
+            crate::routine::trigger::invalidate();
+        }
         return Ok(out);
     }
-    engine::engine_statement(call, sql, sink)
+    let result = engine::engine_statement(call, sql, sink);
+    if kw == "DROP" || kw == "ALTER" || kw == "RENAME" {
+        crate::routine::trigger::after_table_ddl(call, &toks)?;
+    }
+    result
 }
 
 /// True if `kw` (upper case) can start a statement; `statement` answers any

@@ -55,6 +55,28 @@ enum Flow {
 /// Rows a cursor may hold (OPEN reads the whole result).
 const CURSOR_MAX_ROWS: usize = 100_000;
 
+/// A trigger's rows: the table's columns with their declared types, NEW
+/// (assignable in a BEFORE trigger; `set` marks the columns assigned) and OLD.
+pub struct RowVars {
+    pub cols: Vec<String>,
+    pub types: Vec<String>,
+    pub new: Option<Vec<Value>>,
+    pub old: Option<Vec<Value>>,
+    pub set: Vec<bool>,
+}
+
+impl RowVars {
+    fn index(&self, col: &str) -> Option<usize> {
+        self.cols.iter().position(|c| c.eq_ignore_ascii_case(col))
+    }
+
+    fn get(&self, which: &str, col: &str) -> Option<Value> {
+        let i = self.index(col)?;
+        let row = if which == "NEW" { self.new.as_ref()? } else { self.old.as_ref()? };
+        row.get(i).cloned()
+    }
+}
+
 /// One activation of a routine.
 pub struct Interp<'x, 'a, 'b> {
     pub call: &'x mut Call<'a, 'b>,
@@ -67,6 +89,8 @@ pub struct Interp<'x, 'a, 'b> {
     procedure: bool,
     /// Affected rows of the last statement (the CALL's OK).
     pub affected_rows: u64,
+    /// A trigger's NEW and OLD rows (None in a procedure).
+    pub row: Option<RowVars>,
 }
 
 /// Collects a statement's rows (evaluations, SELECT INTO, cursors).
@@ -149,7 +173,7 @@ fn not_found() -> SqlError {
 }
 
 /// The CAST type a declared type's values are converted with (None: kept as they are).
-fn cast_of(ty: &str) -> Option<String> {
+pub(super) fn cast_of(ty: &str) -> Option<String> {
     let t = ty.trim().to_ascii_uppercase();
     let base = t.split(['(', ' ']).next().unwrap_or("");
     let args = t.find('(').and_then(|a| t[a..].find(')').map(|b| &t[a..a + b + 1])).unwrap_or("");
@@ -168,7 +192,7 @@ fn cast_of(ty: &str) -> Option<String> {
 
 impl<'x, 'a, 'b> Interp<'x, 'a, 'b> {
     pub fn new(call: &'x mut Call<'a, 'b>, procedure: bool) -> Self {
-        Interp { call, vars: Vec::new(), conds: Vec::new(), cursors: Vec::new(), handlers: Vec::new(), blocks: 0, procedure, affected_rows: 0 }
+        Interp { call, vars: Vec::new(), conds: Vec::new(), cursors: Vec::new(), handlers: Vec::new(), blocks: 0, procedure, affected_rows: 0, row: None }
     }
 
     /// Bind the parameters (already evaluated) as the first variables.
@@ -203,7 +227,9 @@ impl<'x, 'a, 'b> Interp<'x, 'a, 'b> {
     fn run(&mut self, sql: &str, sink: &mut dyn RowSink) -> Result<Outcome, SqlError> {
         let bound = {
             let vars = &self.vars;
-            super::subst::bind(sql, &|n: &str| vars.iter().rev().find(|v| v.name.eq_ignore_ascii_case(n)).map(|v| v.value.clone()))?
+            let row = &self.row;
+            let var = |n: &str| vars.iter().rev().find(|v| v.name.eq_ignore_ascii_case(n)).map(|v| v.value.clone());
+            super::subst::bind_row(sql, &var, &|which: &str, col: &str| row.as_ref().and_then(|r| r.get(which, col)))?
         };
         let (text, params) = match &bound {
             Some((t, p)) => (t.as_str(), p.as_slice()),
@@ -238,8 +264,21 @@ impl<'x, 'a, 'b> Interp<'x, 'a, 'b> {
         Ok(cap.rows.into_iter().next().and_then(|r| r.into_iter().next()).unwrap_or(Value::Null))
     }
 
-    /// Assign to a variable of the routine, or a user variable `@x`.
+    /// Assign to a variable of the routine, a user variable `@x`, or a
+    /// trigger's `NEW.col` (converted to the column's type).
     fn assign(&mut self, target: &str, v: Value) -> Result<(), SqlError> {
+        if let Some(col) = target.strip_prefix("NEW.") {
+            let r = self.row.as_ref().ok_or_else(|| SqlError::new(1327, "42000", format!("Undeclared variable: {}", target)))?;
+            let i = r.index(col).ok_or_else(|| SqlError::new(1054, "42S22", format!("Unknown column '{}' in 'NEW'", col)))?;
+            let ty = r.types[i].clone();
+            let v = self.coerce(v, &ty)?;
+            let r = self.row.as_mut().expect("checked above");
+            if let Some(new) = r.new.as_mut() {
+                new[i] = v;
+                r.set[i] = true;
+            }
+            return Ok(());
+        }
         if let Some(name) = target.strip_prefix('@') {
             let name = name.trim_matches(|c| c == '`' || c == '\'' || c == '"').to_ascii_lowercase();
             self.call.sess.user_vars.insert(name, v);
@@ -362,7 +401,7 @@ impl<'x, 'a, 'b> Interp<'x, 'a, 'b> {
             }
             Stmt::Set(items) => {
                 for (target, raw, e) in items {
-                    if target.starts_with('@') && !target.starts_with("@@") || self.lookup(target).is_some() && !raw.starts_with('@') {
+                    if target.starts_with('@') && !target.starts_with("@@") || self.lookup(target).is_some() && !raw.starts_with('@') || target.starts_with("NEW.") {
                         let v = self.eval(e)?;
                         self.assign(target, v)?;
                     } else {

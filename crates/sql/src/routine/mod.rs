@@ -11,9 +11,13 @@
 //! callable in expressions (ERR 1235 naming the feature).
 
 mod catalog;
+mod fire;
 mod interp;
 pub mod parse;
 mod subst;
+pub mod trigger;
+
+pub use fire::dml as trigger_dml;
 
 pub use catalog::{create, drop, show};
 
@@ -169,13 +173,13 @@ fn is_variable(caller: &Interp<'_, '_, '_>, arg: &str) -> bool {
 /// What running a routine changes in the session, undone when it ends: the
 /// account its statements run as (SQL SECURITY DEFINER), the current
 /// database (the routine's own), the stack of running routines.
-struct Activation {
+pub(super) struct Activation {
     account: Option<(String, String)>,
     db: Option<Option<String>>,
 }
 
 impl Activation {
-    fn enter(call: &mut Call<'_, '_>, row: &RoutineRow, key: String) -> Result<Activation, SqlError> {
+    pub(super) fn enter(call: &mut Call<'_, '_>, row: &RoutineRow, key: String) -> Result<Activation, SqlError> {
         let mut a = Activation { account: None, db: None };
         if call.sess.db.as_deref() != Some(row.db.as_str()) {
             call.engine.set_database(Some(&row.db))?;
@@ -191,7 +195,7 @@ impl Activation {
         Ok(a)
     }
 
-    fn leave(self, call: &mut Call<'_, '_>) -> Result<(), SqlError> {
+    pub(super) fn leave(self, call: &mut Call<'_, '_>) -> Result<(), SqlError> {
         call.sess.routine_stack.pop();
         if let Some((u, h)) = self.account {
             call.sess.account_user = u;

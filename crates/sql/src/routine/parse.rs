@@ -668,7 +668,13 @@ impl<'a> BodyParser<'a> {
         let t = self.toks.get(self.i + 1);
         let plain = t.is_some_and(|t| matches!(t.tok, Tok::Word(_) | Tok::Quoted(_) | Tok::UserVar(_) | Tok::SysVar(..)));
         let reserved = ["NAMES", "CHARACTER", "CHARSET", "TRANSACTION", "PASSWORD", "GLOBAL", "SESSION", "LOCAL", "ROLE", "DEFAULT", "STATEMENT"];
-        plain && !reserved.iter().any(|k| self.kw_at(1, k)) && (self.op_at(2, "=") || self.op_at(2, ":="))
+        plain && !reserved.iter().any(|k| self.kw_at(1, k)) && (self.op_at(2, "=") || self.op_at(2, ":=") || self.row_target(1))
+    }
+
+    /// `NEW.col =` / `OLD.col =` at `n` (a trigger's row; its first target
+    /// or one after a comma).
+    fn row_target(&self, n: usize) -> bool {
+        (self.kw_at(n, "NEW") || self.kw_at(n, "OLD")) && self.op_at(n + 1, ".") && (self.op_at(n + 3, "=") || self.op_at(n + 3, ":="))
     }
 
     fn set(&mut self) -> Result<Stmt, SqlError> {
@@ -681,7 +687,14 @@ impl<'a> BodyParser<'a> {
                 Tok::Word(w) | Tok::Quoted(w) => w.to_string(),
                 _ => self.text(self.i, self.i + 1),
             };
-            let raw = self.text(target_at, target_at + 1);
+            let (target, raw) = if self.row_target(0) {
+                // NEW.col: the target `NEW.col` (a trigger's row), as written.
+                let col = self.toks.get(self.i + 2).and_then(|t| t.ident()).ok_or_else(|| self.syntax())?.to_string();
+                self.i += 2;
+                (format!("{}.{}", target.to_ascii_uppercase(), col), self.text(target_at, target_at + 3))
+            } else {
+                (target, self.text(target_at, target_at + 1))
+            };
             self.i += 1;
             if !(self.eat_op("=") || self.eat_op(":=")) {
                 return Err(self.syntax());

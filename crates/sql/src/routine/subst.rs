@@ -21,7 +21,14 @@ const NAMES_A_TABLE: [&str; 8] = ["FROM", "JOIN", "INTO", "UPDATE", "TABLE", "AS
 
 /// `sql` with the variables `lookup` knows replaced by `?`, and their values
 /// in order. `None` when nothing was replaced.
+#[cfg(test)]
 pub fn bind(sql: &str, lookup: &dyn Fn(&str) -> Option<Value>) -> Result<Option<(String, Vec<Value>)>, SqlError> {
+    bind_row(sql, lookup, &|_: &str, _: &str| None)
+}
+
+/// `bind`, and in a trigger's body `NEW.col` / `OLD.col` too: `row` gives
+/// the value of (`NEW` or `OLD`, column), None for a name it does not know.
+pub fn bind_row(sql: &str, lookup: &dyn Fn(&str) -> Option<Value>, row: &dyn Fn(&str, &str) -> Option<Value>) -> Result<Option<(String, Vec<Value>)>, SqlError> {
     let toks = lex::tokenize(sql).map_err(|e| SqlError::syntax(&sql[e.at..]))?;
     if toks.first().is_some_and(|t| NO_VALUES.iter().any(|k| t.is_kw(k))) {
         return Ok(None);
@@ -31,13 +38,30 @@ pub fn bind(sql: &str, lookup: &dyn Fn(&str) -> Option<Value>) -> Result<Option<
     let mut out = String::with_capacity(sql.len() + 16);
     let mut params = Vec::new();
     let mut last = 0;
+    let mut skip_to = 0;
     for (i, t) in toks.iter().enumerate() {
+        if i < skip_to {
+            continue;
+        }
         let name = match &t.tok {
             Tok::Word(w) | Tok::Quoted(w) => w.as_str(),
             _ => continue,
         };
         let prev = i.checked_sub(1).map(|p| &toks[p]);
         let next = toks.get(i + 1);
+        // NEW.col / OLD.col of a trigger (not `x.NEW.col`).
+        if matches!(t.tok, Tok::Word(_)) && (t.is_kw("NEW") || t.is_kw("OLD")) && next.is_some_and(|n| n.is_op(".")) && !prev.is_some_and(|p| p.is_op(".")) {
+            if let Some(col) = toks.get(i + 2).and_then(|c| c.ident()) {
+                if let Some(v) = row(&name.to_ascii_uppercase(), col) {
+                    out.push_str(&sql[last..t.start]);
+                    out.push('?');
+                    last = toks[i + 2].end;
+                    params.push(v);
+                    skip_to = i + 3;
+                    continue;
+                }
+            }
+        }
         if prev.is_some_and(|p| p.is_op(".") || NAMES_A_TABLE.iter().any(|k| p.is_kw(k))) || next.is_some_and(|n| n.is_op(".") || n.is_op("(")) || skip.contains(&i) {
             continue;
         }

@@ -29,7 +29,11 @@ fn row_of(db: &str, r: &rusqlite::Row<'_>) -> rusqlite::Result<RoutineRow> {
     let kind: String = r.get(0)?;
     Ok(RoutineRow {
         db: db.to_string(),
-        kind: if kind == "FUNCTION" { RoutineKind::Function } else { RoutineKind::Procedure },
+        kind: match kind.as_str() {
+            "FUNCTION" => RoutineKind::Function,
+            "TRIGGER" => RoutineKind::Trigger,
+            _ => RoutineKind::Procedure,
+        },
         name: r.get(1)?,
         definer: r.get(2)?,
         definition: r.get(3)?,
