@@ -19,6 +19,7 @@ use turnstile_sqltext::lex::{self, Tok, Token};
 pub enum Clause {
     Check,
     Default,
+    Generated,
 }
 
 impl Clause {
@@ -26,6 +27,7 @@ impl Clause {
         match self {
             Clause::Check => "CHECK",
             Clause::Default => "DEFAULT",
+            Clause::Generated => "GENERATED ALWAYS AS",
         }
     }
 }
@@ -177,8 +179,8 @@ pub fn accept(text: &str, clause: Clause, owner: &str) -> Result<String, SqlErro
                 };
                 return Err(refused(&format!("{}()", name)));
             }
-            Tok::UserVar(v) if clause == Clause::Check => return Err(refused(&format!("@{}", v))),
-            Tok::SysVar(_, v) if clause == Clause::Check => return Err(refused(&format!("@@{}", v))),
+            Tok::UserVar(v) if clause != Clause::Default => return Err(refused(&format!("@{}", v))),
+            Tok::SysVar(_, v) if clause != Clause::Default => return Err(refused(&format!("@@{}", v))),
             // `db.t.c` / `t.c`: another table's column (MariaDB's 1901, naming it).
             Tok::Op(".") if k > 0 && toks[k - 1].ident().is_some() => {
                 let mut end = k + 1;
@@ -224,6 +226,8 @@ fn normalize(toks: &[Token]) -> String {
     for (k, t) in toks.iter().enumerate() {
         let call = toks.get(k + 1).is_some_and(|n| n.is_op("("));
         let piece = match &t.tok {
+            // MariaDB prints LENGTH() as the byte count it is.
+            Tok::Word(w) if call && w.eq_ignore_ascii_case("length") => "octet_length".to_string(),
             Tok::Word(w) if call || is_keyword(w) => w.to_ascii_lowercase().to_string(),
             Tok::Word(w) | Tok::Quoted(w) => quote_ident(w),
             Tok::Number(n) => n.to_string(),

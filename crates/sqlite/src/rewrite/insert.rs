@@ -80,7 +80,7 @@ impl Translator<'_> {
         };
         self.upsert_follows = odku || dup_clause.as_ref().is_some_and(|c| !c.is_empty());
         let ignore_fks = ignore && !replace && self.lenient && self.resolver.foreign_key_checks();
-        let source = insert_source(&mut cursor, explicit_cols, &mut cols)?;
+        let mut source = insert_source(&mut cursor, explicit_cols, &mut cols)?;
         // `VALUES (), ()`: rows of defaults only, as an empty column list would give them.
         let explicit_cols = explicit_cols || (cols.is_empty() && matches!(&source, InsertSource::Values(rows) if rows.iter().all(|r| r.is_empty())));
         // NULL into NOT NULL: MariaDB's warning and the column's zero, but
@@ -95,6 +95,10 @@ impl Translator<'_> {
                 cols = d.columns.iter().map(|c| c.name.clone()).collect();
             }
         }
+        let skipped = match def.as_deref() {
+            Some(d) => self.drop_generated(d, &mut cols, &mut source, &mut info)?,
+            None => Vec::new(),
+        };
         let ai_pos = ai_col.as_ref().and_then(|a| cols.iter().position(|c| c.eq_ignore_ascii_case(a)));
         info.ai_named = ai_pos.is_some();
         info.cols = cols.clone();
@@ -107,12 +111,12 @@ impl Translator<'_> {
             self.row_filter = parent_tests(d, &all, &info.schema, &self.store_table);
         }
         self.raw(&format!("{} INTO {}", verb, qualified_name));
-        let all_cols: Vec<&String> = cols.iter().chain(filled.iter().map(|(c, _)| c)).collect();
+        let all_cols: Vec<&String> = cols.iter().enumerate().filter(|(k, _)| !skipped.contains(k)).map(|(_, c)| c).chain(filled.iter().map(|(c, _)| c)).collect();
         if !all_cols.is_empty() {
             self.raw(&format!(" ({})", all_cols.iter().map(|c| sq_ident(c)).collect::<Vec<_>>().join(", ")));
         }
         match source {
-            InsertSource::Values(rows) if self.lenient && def.is_some() && self.emit_values_source(&rows, &cols, &filled, def.as_deref().expect("checked"), ai_pos, &mut info)? => {}
+            InsertSource::Values(rows) if self.lenient && def.is_some() && self.emit_values_source(&rows, &cols, &filled, def.as_deref().expect("checked"), ai_pos, &skipped, &mut info)? => {}
             InsertSource::Values(rows) => self.emit_value_rows(&rows, &cols, &filled, def.as_deref(), ai_pos, &mut info)?,
             InsertSource::Select(s, e) => {
                 info.rows = 0;
@@ -177,7 +181,7 @@ impl Translator<'_> {
             self.raw(" DEFAULT VALUES");
             return Ok(());
         }
-        if let (Some(first), true) = (def.and_then(|d| d.columns.first()), rows.iter().all(|r| r.is_empty()) && cols.is_empty() && filled.is_empty()) {
+        if let (Some(first), true) = (def.and_then(|d| d.columns.iter().find(|c| c.generated.is_none())), rows.iter().all(|r| r.is_empty()) && cols.is_empty() && filled.is_empty()) {
             // `VALUES (), ()`: SQLite's DEFAULT VALUES is one row; name one column with its default.
             let value = if first.auto_increment { "NULL".to_string() } else { crate::ddl::implicit_default(first) };
             let row = format!("({})", value);
@@ -275,6 +279,7 @@ impl Translator<'_> {
         filled: &[(String, String)],
         def: &TableDef,
         ai_pos: Option<usize>,
+        skipped: &[usize],
         info: &mut InsertInfo,
     ) -> Result<bool, SqlError> {
         if cols.is_empty() || rows.iter().any(|r| r.len() != cols.len()) {
@@ -297,7 +302,11 @@ impl Translator<'_> {
             }
             self.raw(")");
         }
-        let list = self.source_select_list(cols, filled, Some(def), ai_pos);
+        let mut list = self.source_select_list(cols, filled, Some(def), ai_pos);
+        for &k in skipped {
+            // Positions in decreasing order (drop_generated).
+            list.remove(k);
+        }
         self.close_source(&list);
         Ok(true)
     }
@@ -396,6 +405,47 @@ impl Translator<'_> {
 }
 
 impl Translator<'_> {
+    /// Generated columns among the target columns: a value for one is
+    /// MariaDB's 1906 "The value specified for generated column ... has
+    /// been ignored", the statement's error in a strict write (the column
+    /// and its DEFAULTs then leave the statement), a warning per value in a
+    /// lenient one (`InsertInfo::generated`), where the values stay in the
+    /// `ts_src` rows (their literals may be parameters) and the column's
+    /// position is returned, for the select list to leave out. DEFAULT is
+    /// no value. INSERT ... SELECT into one is the error either way.
+    fn drop_generated(&mut self, def: &TableDef, cols: &mut Vec<String>, source: &mut InsertSource, info: &mut InsertInfo) -> Result<Vec<usize>, SqlError> {
+        let mut skipped = Vec::new();
+        // (row, column, message): MariaDB warns row by row.
+        let mut warnings: Vec<(usize, usize, String)> = Vec::new();
+        for k in (0..cols.len()).rev() {
+            if !def.column(&cols[k]).is_some_and(|c| c.generated.is_some()) {
+                continue;
+            }
+            let message = format!("The value specified for generated column '{}' in table '{}' has been ignored", cols[k], def.name);
+            let InsertSource::Values(rows) = source else { return Err(SqlError::new(1906, "HY000", message)) };
+            for (r, row) in rows.iter_mut().enumerate().filter(|(_, r)| r.len() == cols.len()) {
+                let (s, e) = row[k];
+                if !(e == s + 1 && self.toks[s].is_kw("DEFAULT")) {
+                    if !self.lenient {
+                        return Err(SqlError::new(1906, "HY000", message));
+                    }
+                    warnings.push((r, k, message.clone()));
+                }
+                if !self.lenient {
+                    row.remove(k);
+                }
+            }
+            if self.lenient {
+                skipped.push(k);
+            } else {
+                cols.remove(k);
+            }
+        }
+        warnings.sort();
+        info.generated = warnings.into_iter().map(|w| w.2).collect();
+        Ok(skipped)
+    }
+
     /// The NOT NULL columns without a default that an INSERT with a column
     /// list leaves out, each with the value it gets: the column's zero, and
     /// MariaDB's "Field 'a' doesn't have a default value" when the statement

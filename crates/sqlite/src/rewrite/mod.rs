@@ -131,6 +131,9 @@ pub struct InsertInfo {
     /// or a warning each.
     pub no_default: Vec<String>,
     pub no_default_fails: bool,
+    /// Warning 1906 for each value a lenient INSERT gave a generated column
+    /// (insert.rs drops them).
+    pub generated: Vec<String>,
 }
 
 #[derive(Debug, Clone)]
