@@ -95,6 +95,15 @@ impl ColumnDef {
         }
     }
 
+    /// A DEFAULT expression that names columns of the row (`DEFAULT (a + 1)`):
+    /// SQLite keeps no such default; the INSERT computes it (rewrite/insert.rs).
+    pub fn row_default(&self) -> Option<&str> {
+        match &self.default {
+            Some(Default_::Expr(e)) if !crate::ddl::named_columns(e).is_empty() => Some(e),
+            _ => None,
+        }
+    }
+
     pub fn charset_name(&self) -> Option<&'static str> {
         match self.collation.as_deref() {
             None => None,

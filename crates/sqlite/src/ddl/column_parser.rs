@@ -361,14 +361,10 @@ pub fn default_collation_for(cs: &str) -> String {
 }
 
 /// An expression default (`DEFAULT (expr)`, `DEFAULT f(...)`): refused
-/// as MariaDB refuses it (expr_text.rs), and refused (1235) when it names a
-/// column: SQLite evaluates a default without the row.
+/// as MariaDB refuses it (expr_text.rs). One that names columns of the row
+/// is computed by the INSERT that leaves its column out (rewrite/insert.rs).
 fn expression_default(text: &str, column: &str) -> Result<Default_, SqlError> {
-    let shown = expr_text::accept(text, Clause::Default, column)?;
-    if expr_text::names_columns(text) {
-        return Err(SqlError::unsupported("a DEFAULT expression that names a column"));
-    }
-    Ok(Default_::Expr(shown))
+    Ok(Default_::Expr(expr_text::accept(text, Clause::Default, column)?))
 }
 
 pub(super) fn default_value(c: &mut TokenCursor<'_>, column: &str) -> Result<Default_, SqlError> {

@@ -96,6 +96,13 @@ pub fn finish_def(def: &mut TableDef) -> Result<(), SqlError> {
         }
     }
     check_generated(def)?;
+    for col in &def.columns {
+        if let Some(Default_::Expr(e)) = &col.default {
+            if let Some(unknown) = super::expr_text::named_columns(e).into_iter().find(|n| def.column(n).is_none()) {
+                return Err(SqlError::new(1054, "42S22", format!("Unknown column '{}' in 'DEFAULT'", unknown)));
+            }
+        }
+    }
     for (i, ck) in def.checks.iter().enumerate() {
         // A table CHECK's name is unique among the table's CHECKs, the
         // columns' own (named as their column) included.

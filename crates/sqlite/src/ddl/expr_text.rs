@@ -206,17 +206,6 @@ pub fn named_columns(shown: &str) -> Vec<String> {
     lex::tokenize(shown).map(|toks| toks.into_iter().filter_map(|t| if let Tok::Quoted(q) = t.tok { Some(q.to_string()) } else { None }).collect()).unwrap_or_default()
 }
 
-/// Does the expression name a column (a word that is no keyword, call or
-/// character set introducer, or a quoted identifier)?
-pub fn names_columns(text: &str) -> bool {
-    let Ok(toks) = lex::tokenize(text) else { return false };
-    toks.iter().enumerate().any(|(k, t)| match &t.tok {
-        Tok::Quoted(_) => true,
-        Tok::Word(w) => !is_keyword(w) && !toks.get(k + 1).is_some_and(|n| n.is_op("(")) && !toks.get(k.wrapping_sub(1)).is_some_and(|p| p.is_kw("AS") || p.is_kw("INTERVAL") || p.is_kw("COLLATE")),
-        _ => false,
-    })
-}
-
 /// Words that are operators: a `(` after one is an operand, spaced.
 const OPERATOR_WORDS: &[&str] = &["and", "or", "not", "xor", "in", "is", "exists", "between", "like", "regexp", "rlike", "div", "mod", "when", "then", "else", "case", "interval", "as"];
 

@@ -119,7 +119,7 @@ pub fn sqlite_create_table(def: &TableDef, schema: &str, name: &str) -> String {
         } else if !col.nullable {
             s.push_str(" NOT NULL");
         }
-        if let Some(d) = sqlite_literal_default(col).filter(|_| col.generated.is_none()) {
+        if let Some(d) = sqlite_literal_default(col).filter(|_| col.generated.is_none() && col.row_default().is_none()) {
             s.push_str(" DEFAULT ");
             s.push_str(&d);
         }

@@ -35,6 +35,7 @@ impl Translator<'_> {
             "GREATEST" | "LEAST" if call && self.single_argument(i) => {
                 return Err(SqlError::new(1582, "42000", format!("Incorrect parameter count in the call to native function '{}'", upper.to_ascii_lowercase())));
             }
+            "COALESCE" if call && self.single_argument(i) => self.push(t, "ts_coalesce1"),
             "GREATEST" if call => self.push(t, "max"),
             "LEAST" if call => self.push(t, "min"),
             "ISNULL" if call => self.push(t, "ts_isnull"),

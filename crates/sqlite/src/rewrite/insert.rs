@@ -188,6 +188,15 @@ impl Translator<'_> {
             self.raw(&format!(" ({}) VALUES {}", sq_ident(&first.name), vec![row; rows.len()].join(", ")));
             return Ok(());
         }
+        // Defaults naming the row's columns read them from the VALUES rows.
+        let wrap = filled.iter().any(|(_, v)| v.contains(ROW_COLUMN));
+        let filled_in_rows: &[(String, String)] = if wrap { &[] } else { filled };
+        if wrap {
+            let mut list: Vec<String> = (1..=cols.len()).map(|k| format!("column{}", k)).collect();
+            list.extend(filled.iter().map(|(_, v)| row_columns_named(v, |k| format!("column{}", k + 1))));
+            self.raw(&format!(" SELECT {} FROM (", list.join(", ")));
+        }
+        let filled = filled_in_rows;
         self.raw(" VALUES ");
         for (row_index, row) in rows.iter().enumerate() {
             if !cols.is_empty() && row.len() != cols.len() {
@@ -213,7 +222,14 @@ impl Translator<'_> {
                 }
                 self.raw(value);
             }
+            if row.is_empty() && filled.is_empty() {
+                // `VALUES ()` under the SELECT of row defaults: one column.
+                self.raw("NULL");
+            }
             self.raw(")");
+        }
+        if wrap {
+            self.raw(&format!("){}", self.source_end()));
         }
         self.store_row = 0;
         Ok(())
@@ -226,6 +242,9 @@ impl Translator<'_> {
         let toks = self.toks;
         let is_default = e == s + 1 && toks[s].is_kw("DEFAULT");
         if is_default {
+            if cd.is_some_and(|c| c.row_default().is_some()) {
+                return Err(Self::unsupported("DEFAULT in VALUES for a column whose default names other columns"));
+            }
             let d = match cd {
                 Some(cd) if cd.auto_increment => "NULL".to_string(),
                 Some(cd) => crate::ddl::implicit_default(cd),
@@ -352,6 +371,7 @@ impl Translator<'_> {
     fn emit_source_value(&mut self, s: usize, e: usize, cd: Option<&ColumnDef>, ai: bool) -> Result<(), SqlError> {
         let toks = self.toks;
         match cd {
+            Some(cd) if e == s + 1 && toks[s].is_kw("DEFAULT") && cd.row_default().is_some() => Err(Self::unsupported("DEFAULT in VALUES for a column whose default names other columns")),
             Some(cd) if e == s + 1 && toks[s].is_kw("DEFAULT") => {
                 let d = if cd.auto_increment { "NULL".to_string() } else { crate::ddl::implicit_default(cd) };
                 self.raw(&d);
@@ -399,7 +419,7 @@ impl Translator<'_> {
             };
             list.push(value);
         }
-        list.extend(filled.iter().map(|(_, v)| v.clone()));
+        list.extend(filled.iter().map(|(_, v)| row_columns_named(v, |k| format!("c{}", k))));
         list
     }
 }
@@ -456,6 +476,10 @@ impl Translator<'_> {
     fn missing_values(&mut self, def: &TableDef, cols: &[String], info: &mut InsertInfo) -> Result<Vec<(String, String)>, SqlError> {
         let mut filled = Vec::new();
         for cd in &def.columns {
+            if cd.row_default().is_some() && !cols.iter().any(|c| c.eq_ignore_ascii_case(&cd.name)) {
+                filled.push((cd.name.clone(), row_default_value(def, cd, cols)?));
+                continue;
+            }
             if cd.nullable || cd.default.is_some() || cd.auto_increment || cols.iter().any(|c| c.eq_ignore_ascii_case(&cd.name)) {
                 continue;
             }
@@ -644,6 +668,73 @@ fn values_rows(cursor: &mut TokenCursor<'_>) -> Result<Vec<Vec<(usize, usize)>>,
         }
     }
     Ok(rows)
+}
+
+/// The name standing for a column of the row in a row default's SQLite text
+/// (`row_default_value`), followed by the column's position among the
+/// statement's columns; replaced by `row_columns_named`.
+const ROW_COLUMN: &str = "\"ts_rowcol_";
+
+/// The SQLite text of `cd`'s row default (`DEFAULT (a + 1)`) for an INSERT
+/// writing `cols`: a column the INSERT writes is read from its value
+/// (`ROW_COLUMN`), one it leaves out is its own default (MariaDB's rule: the
+/// row's value of it), a row default in turn up to a few levels deep.
+fn row_default_value(def: &TableDef, cd: &ColumnDef, cols: &[String]) -> Result<String, SqlError> {
+    let mysql = row_default_text(def, cd.row_default().unwrap_or("NULL"), cols, 0);
+    crate::rewrite::expression(&mysql)
+}
+
+/// A row default's MySQL text with each column it names replaced (see
+/// `row_default_value`).
+fn row_default_text(def: &TableDef, expr: &str, cols: &[String], depth: usize) -> String {
+    use turnstile_sqltext::lex::{self, Tok};
+    let Ok(toks) = lex::tokenize(expr) else { return "NULL".into() };
+    let mut out = String::new();
+    let mut at = 0;
+    for t in &toks {
+        let Tok::Quoted(name) = &t.tok else { continue };
+        let Some(col) = def.column(name) else { continue };
+        let value = match cols.iter().position(|c| c.eq_ignore_ascii_case(name)) {
+            Some(k) => format!("`ts_rowcol_{}`", k),
+            None => match &col.default {
+                _ if depth >= 8 => "NULL".into(),
+                Some(schema::Default_::Literal(v)) if col.base.is_numeric() && v.parse::<f64>().is_ok() => v.clone(),
+                Some(schema::Default_::Literal(v)) => schema::quote_str(v),
+                Some(schema::Default_::CurrentTimestamp) => "now()".into(),
+                Some(schema::Default_::Expr(e)) => format!("({})", row_default_text(def, e, cols, depth + 1)),
+                Some(schema::Default_::Null) | None => "NULL".into(),
+            },
+        };
+        out.push_str(&expr[at..t.start]);
+        out.push_str(&value);
+        at = t.end;
+    }
+    out.push_str(&expr[at..]);
+    out
+}
+
+/// A row default's SQLite text with its `ROW_COLUMN` names replaced by
+/// `name(position)`.
+fn row_columns_named(text: &str, name: impl Fn(usize) -> String) -> String {
+    let mut out = String::new();
+    let mut rest = text;
+    while let Some(at) = rest.find(ROW_COLUMN) {
+        out.push_str(&rest[..at]);
+        let tail = &rest[at + ROW_COLUMN.len()..];
+        let digits = tail.bytes().take_while(u8::is_ascii_digit).count();
+        match (tail[..digits].parse::<usize>(), tail[digits..].starts_with('"')) {
+            (Ok(k), true) => {
+                out.push_str(&name(k));
+                rest = &tail[digits + 1..];
+            }
+            _ => {
+                out.push_str(ROW_COLUMN);
+                rest = tail;
+            }
+        }
+    }
+    out.push_str(rest);
+    out
 }
 
 #[cfg(test)]

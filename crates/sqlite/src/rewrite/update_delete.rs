@@ -191,11 +191,11 @@ impl Translator<'_> {
         }
         let (at, mut values) = match kept {
             None => self.emit_set(tstart, &assigns, def.as_deref())?,
-            Some(set_kw) => self.emit_set_apart(tstart, set_kw, &assigns, def.as_deref())?,
+            Some(apart) => self.emit_set_apart(tstart, apart, &assigns, def.as_deref())?,
         };
         self.fit_quiet = false;
         self.div_zero = div_zero;
-        if raising {
+        if raising && !assigns.is_empty() {
             values = self.raising_values(&assigns, def.as_deref())?;
         }
         // Columns of the table the WHERE refers to (see above).
@@ -248,9 +248,9 @@ impl Translator<'_> {
 
     /// SET of a generated column: `= DEFAULT` leaves the list, any other
     /// value is MariaDB's 1906 (in a lenient write it leaves the list too:
-    /// MariaDB's warning is not raised). Some(the SET keyword's token) when
-    /// one left, for `emit_set_apart`.
-    fn drop_generated_sets(&mut self, assigns: &mut Vec<(String, usize, usize)>, def: Option<&TableDef>) -> Result<Option<usize>, SqlError> {
+    /// MariaDB's warning is not raised). Some(the SET keyword's token, the
+    /// values that left) when one left, for `emit_set_apart`.
+    fn drop_generated_sets(&mut self, assigns: &mut Vec<(String, usize, usize)>, def: Option<&TableDef>) -> Result<Option<(usize, Vec<(usize, usize)>, usize)>, SqlError> {
         let Some(def) = def.filter(|d| d.columns.iter().any(|c| c.generated.is_some())) else { return Ok(None) };
         let Some(first) = assigns.first().map(|a| a.1) else { return Ok(None) };
         let set_kw = (0..first).rev().find(|&k| self.toks[k].is_kw("SET")).unwrap_or(0);
@@ -260,20 +260,30 @@ impl Translator<'_> {
                 return Err(SqlError::new(1906, "HY000", format!("The value specified for generated column '{}' in table '{}' has been ignored", col, def.name)));
             }
         }
+        let dropped: Vec<(usize, usize)> =
+            assigns.iter().filter(|(col, s, e)| def.column(col).is_some_and(|c| c.generated.is_some()) && !(*e == s + 1 && self.toks[*s].is_kw("DEFAULT"))).map(|a| (a.1, a.2)).collect();
+        let list_end = assigns.last().map_or(first, |a| a.2);
         assigns.retain(|(col, _, _)| !def.column(col).is_some_and(|c| c.generated.is_some()));
-        Ok((assigns.len() != before).then_some(set_kw))
+        Ok((assigns.len() != before).then_some((set_kw, dropped, list_end)))
     }
 
     /// `emit_set` when assignments left the list: the table through SET,
     /// then each kept `col = value` from its column; none kept: the first
     /// stored column set to itself (the row matches and is not changed, as
-    /// in MariaDB).
-    fn emit_set_apart(&mut self, tstart: usize, set_kw: usize, assigns: &[(String, usize, usize)], def: Option<&TableDef>) -> Result<(usize, Vec<(String, String)>), SqlError> {
+    /// in MariaDB). The values that left stay in the statement, unused
+    /// (`rowid = iif(value IS NULL, rowid, rowid)`): their literals may be
+    /// parameters the statement is executed with.
+    fn emit_set_apart(
+        &mut self,
+        tstart: usize,
+        (set_kw, dropped, list_end): (usize, Vec<(usize, usize)>, usize),
+        assigns: &[(String, usize, usize)],
+        def: Option<&TableDef>,
+    ) -> Result<(usize, Vec<(String, String)>), SqlError> {
         self.emit(tstart, set_kw + 1)?;
         let mut values = Vec::new();
-        let mut at = set_kw + 1;
         for (k, (col, s, e)) in assigns.iter().enumerate() {
-            let mut col_start = s - 2;
+            let mut col_start = s.saturating_sub(2);
             while col_start >= 2 && self.toks[col_start - 1].is_op(".") {
                 col_start -= 2;
             }
@@ -286,17 +296,20 @@ impl Translator<'_> {
             let from = self.out.len();
             self.emit_set_value(*s, *e, def.and_then(|d| d.column(col)))?;
             values.push((col.clone(), self.out[from..].trim().to_string()));
-            at = *e;
         }
         if assigns.is_empty() {
             let Some(c) = def.and_then(|d| d.columns.iter().find(|c| c.generated.is_none())) else { return Err(SqlError::syntax("")) };
             let q = crate::schema::sq_ident(&c.name);
             self.raw(&format!(" {} = {}", q, q));
             values.push((c.name.clone(), q));
-            // Past the SET list: the WHERE or tail follows.
-            at = (set_kw + 1..self.toks.len()).find(|&k| self.toks[k].is_kw("WHERE") || self.toks[k].is_kw("ORDER") || self.toks[k].is_kw("LIMIT")).unwrap_or(self.toks.len());
         }
-        Ok((at, values))
+        for (s, e) in dropped {
+            self.raw(", rowid = iif((");
+            self.last_end = None;
+            self.emit(s, e)?;
+            self.raw(") IS NULL, rowid, rowid)");
+        }
+        Ok((list_end, values))
     }
 
     /// One SET value, tokens [s, e), for column `cd`: `DEFAULT` as the column's default, anything
