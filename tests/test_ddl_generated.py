@@ -128,8 +128,11 @@ def test_generated_column_later_plain_column(db):
 
 
 def test_one_argument_calls(db):
+    # On a table, so the SQLite engine (not the SQL front) evaluates them.
     c, _ = db
-    assert clients.query(c, "SELECT COALESCE(1), COALESCE(NULL), COALESCE('a'), COALESCE(NULL, 2)") == ((1, None, "a", 2),)
-    assert err(c, "SELECT GREATEST(1)") == (1582, "Incorrect parameter count in the call to native function 'greatest'")
-    assert err(c, "SELECT LEAST((3))") == (1582, "Incorrect parameter count in the call to native function 'least'")
-    assert clients.query(c, "SELECT GREATEST((1), 3), LEAST(2, 1)") == ((3, 1),)
+    clients.query(c, "CREATE TABLE o (a INT, s VARCHAR(5))")
+    clients.query(c, "INSERT INTO o VALUES (1, 'a'), (NULL, NULL)")
+    assert clients.query(c, "SELECT COALESCE(s), COALESCE(a), COALESCE(a, 2) FROM o ORDER BY a DESC") == (("a", 1, 1), (None, None, 2))
+    assert err(c, "SELECT GREATEST(a) FROM o") == (1582, "Incorrect parameter count in the call to native function 'greatest'")
+    assert err(c, "SELECT LEAST((a)) FROM o") == (1582, "Incorrect parameter count in the call to native function 'least'")
+    assert clients.query(c, "SELECT GREATEST((a), 3), LEAST(a, 0) FROM o WHERE a = 1") == ((3, 0),)

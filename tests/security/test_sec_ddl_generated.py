@@ -5,7 +5,8 @@ table's column (1901 naming it) and non-deterministic functions (1901);
 nothing is created. (A user variable is replaced by its value before the
 engine sees the statement, as in CHECK: docs/compatibility.md.) A deeply nested
 expression is kept and computed or refused with 1436, never a crash; a
-write to a generated column never stores the value given (1906).
+write to a generated column never stores the value given (1906). The
+same holds for a DEFAULT that names the row's columns (1901).
 """
 
 from __future__ import annotations
@@ -48,6 +49,10 @@ def accounts(sql_server, uniq):
         "CREATE TABLE t (a INT, b TEXT AS (load_file('/etc/passwd')) STORED)",
         "CREATE TABLE t (a INT, b INT AS (sleep(1)) STORED)",
         "CREATE TABLE t (a INT, b INT AS (last_insert_id()))",
+        # A default naming the row's columns reads only the row too.
+        "CREATE TABLE t (a INT, b INT DEFAULT ({v}.secret.s))",
+        "CREATE TABLE t (a INT, b INT DEFAULT (secret.s + a))",
+        "CREATE TABLE t (a INT, b INT DEFAULT (a + (SELECT s FROM {v}.secret)))",
     ],
 )
 def test_generated_reads_only_the_row(accounts, sql):

@@ -19,7 +19,7 @@
 //! options, ALTER TABLE's clauses), `column_parser` (one column definition),
 //! `definition` (a new `TableDef` and the checks a finished one passes),
 //! `alter` (ALTER operations applied to a `TableDef`), `generate` (SQLite DDL
-//! from a `TableDef`), `expr_text` (the CHECK / DEFAULT expressions a
+//! from a `TableDef`), `expr_text` (the CHECK / DEFAULT / generated-column expressions a
 //! definition keeps: what each clause refuses, the text shown). This file holds the parsed statement's types; the
 //! functions the rest of the engine uses are re-exported here.
 

@@ -1,5 +1,5 @@
-//! The expressions a table definition keeps (CHECK constraints and
-//! expression defaults): what MariaDB refuses in each clause
+//! The expressions a table definition keeps (CHECK constraints, expression
+//! defaults, generated columns): what MariaDB refuses in each clause
 //! (subqueries, stored functions, non-deterministic functions, user
 //! variables: 1901, 1970) and the text it shows them in (SHOW CREATE TABLE,
 //! information_schema.CHECK_CONSTRAINTS): identifiers in backticks, keywords

@@ -95,10 +95,14 @@ impl Translator<'_> {
                 cols = d.columns.iter().map(|c| c.name.clone()).collect();
             }
         }
-        let skipped = match def.as_deref() {
+        info.skipped = match def.as_deref() {
             Some(d) => self.drop_generated(d, &mut cols, &mut source, &mut info)?,
             None => Vec::new(),
         };
+        let skipped = info.skipped.clone();
+        if let Some(d) = def.as_deref().filter(|_| skipped.is_empty()) {
+            drop_row_default_keywords(self.toks, d, &mut cols, &mut source);
+        }
         let ai_pos = ai_col.as_ref().and_then(|a| cols.iter().position(|c| c.eq_ignore_ascii_case(a)));
         info.ai_named = ai_pos.is_some();
         info.cols = cols.clone();
@@ -116,7 +120,7 @@ impl Translator<'_> {
             self.raw(&format!(" ({})", all_cols.iter().map(|c| sq_ident(c)).collect::<Vec<_>>().join(", ")));
         }
         match source {
-            InsertSource::Values(rows) if self.lenient && def.is_some() && self.emit_values_source(&rows, &cols, &filled, def.as_deref().expect("checked"), ai_pos, &skipped, &mut info)? => {}
+            InsertSource::Values(rows) if self.lenient && def.is_some() && self.emit_values_source(&rows, &cols, &filled, def.as_deref().expect("checked"), ai_pos, &mut info)? => {}
             InsertSource::Values(rows) => self.emit_value_rows(&rows, &cols, &filled, def.as_deref(), ai_pos, &mut info)?,
             InsertSource::Select(s, e) => {
                 info.rows = 0;
@@ -298,7 +302,6 @@ impl Translator<'_> {
         filled: &[(String, String)],
         def: &TableDef,
         ai_pos: Option<usize>,
-        skipped: &[usize],
         info: &mut InsertInfo,
     ) -> Result<bool, SqlError> {
         if cols.is_empty() || rows.iter().any(|r| r.len() != cols.len()) {
@@ -322,7 +325,7 @@ impl Translator<'_> {
             self.raw(")");
         }
         let mut list = self.source_select_list(cols, filled, Some(def), ai_pos);
-        for &k in skipped {
+        for &k in &info.skipped {
             // Positions in decreasing order (drop_generated).
             list.remove(k);
         }
@@ -438,7 +441,7 @@ impl Translator<'_> {
         // (row, column, message): MariaDB warns row by row.
         let mut warnings: Vec<(usize, usize, String)> = Vec::new();
         for k in (0..cols.len()).rev() {
-            if !def.column(&cols[k]).is_some_and(|c| c.generated.is_some()) {
+            if def.column(&cols[k]).is_none_or(|c| c.generated.is_none()) {
                 continue;
             }
             let message = format!("The value specified for generated column '{}' in table '{}' has been ignored", cols[k], def.name);
@@ -674,6 +677,22 @@ fn values_rows(cursor: &mut TokenCursor<'_>) -> Result<Vec<Vec<(usize, usize)>>,
 /// (`row_default_value`), followed by the column's position among the
 /// statement's columns; replaced by `row_columns_named`.
 const ROW_COLUMN: &str = "\"ts_rowcol_";
+
+/// A column whose default names the row's columns, given DEFAULT in every
+/// VALUES row, leaves the statement: it is then computed as for a column
+/// left out (`missing_values`).
+fn drop_row_default_keywords(toks: &[turnstile_sqltext::lex::Token], def: &TableDef, cols: &mut Vec<String>, source: &mut InsertSource) {
+    let InsertSource::Values(rows) = source else { return };
+    for k in (0..cols.len()).rev() {
+        let all_default = rows.iter().all(|r| r.len() == cols.len() && r[k].1 == r[k].0 + 1 && toks[r[k].0].is_kw("DEFAULT"));
+        if all_default && def.column(&cols[k]).is_some_and(|c| c.row_default().is_some()) {
+            rows.iter_mut().for_each(|r| {
+                r.remove(k);
+            });
+            cols.remove(k);
+        }
+    }
+}
 
 /// The SQLite text of `cd`'s row default (`DEFAULT (a + 1)`) for an INSERT
 /// writing `cols`: a column the INSERT writes is read from its value

@@ -134,6 +134,9 @@ pub struct InsertInfo {
     /// Warning 1906 for each value a lenient INSERT gave a generated column
     /// (insert.rs drops them).
     pub generated: Vec<String>,
+    /// Positions in `cols` of generated columns a lenient INSERT gave
+    /// values: kept in its `ts_src` rows, left out of what it writes.
+    pub skipped: Vec<usize>,
 }
 
 #[derive(Debug, Clone)]

@@ -250,7 +250,7 @@ impl Translator<'_> {
     /// value is MariaDB's 1906 (in a lenient write it leaves the list too:
     /// MariaDB's warning is not raised). Some(the SET keyword's token, the
     /// values that left) when one left, for `emit_set_apart`.
-    fn drop_generated_sets(&mut self, assigns: &mut Vec<(String, usize, usize)>, def: Option<&TableDef>) -> Result<Option<(usize, Vec<(usize, usize)>, usize)>, SqlError> {
+    fn drop_generated_sets(&mut self, assigns: &mut Vec<(String, usize, usize)>, def: Option<&TableDef>) -> Result<Option<SetsApart>, SqlError> {
         let Some(def) = def.filter(|d| d.columns.iter().any(|c| c.generated.is_some())) else { return Ok(None) };
         let Some(first) = assigns.first().map(|a| a.1) else { return Ok(None) };
         let set_kw = (0..first).rev().find(|&k| self.toks[k].is_kw("SET")).unwrap_or(0);
@@ -263,8 +263,8 @@ impl Translator<'_> {
         let dropped: Vec<(usize, usize)> =
             assigns.iter().filter(|(col, s, e)| def.column(col).is_some_and(|c| c.generated.is_some()) && !(*e == s + 1 && self.toks[*s].is_kw("DEFAULT"))).map(|a| (a.1, a.2)).collect();
         let list_end = assigns.last().map_or(first, |a| a.2);
-        assigns.retain(|(col, _, _)| !def.column(col).is_some_and(|c| c.generated.is_some()));
-        Ok((assigns.len() != before).then_some((set_kw, dropped, list_end)))
+        assigns.retain(|(col, _, _)| def.column(col).is_none_or(|c| c.generated.is_none()));
+        Ok((assigns.len() != before).then_some(SetsApart { set_kw, dropped, list_end }))
     }
 
     /// `emit_set` when assignments left the list: the table through SET,
@@ -276,7 +276,7 @@ impl Translator<'_> {
     fn emit_set_apart(
         &mut self,
         tstart: usize,
-        (set_kw, dropped, list_end): (usize, Vec<(usize, usize)>, usize),
+        SetsApart { set_kw, dropped, list_end }: SetsApart,
         assigns: &[(String, usize, usize)],
         def: Option<&TableDef>,
     ) -> Result<(usize, Vec<(String, String)>), SqlError> {
@@ -345,6 +345,15 @@ impl Translator<'_> {
         self.last_end = last_end;
         Ok(values)
     }
+}
+
+/// An UPDATE's SET list after generated columns left it
+/// (`drop_generated_sets`): the SET keyword's token, the values that left
+/// (tokens [s, e)), the token after the list.
+struct SetsApart {
+    set_kw: usize,
+    dropped: Vec<(usize, usize)>,
+    list_end: usize,
 }
 
 /// UPDATE or DELETE with its modifiers: whether IGNORE is among them.
