@@ -19,7 +19,7 @@
 //! options, ALTER TABLE's clauses), `column_parser` (one column definition),
 //! `definition` (a new `TableDef` and the checks a finished one passes),
 //! `alter` (ALTER operations applied to a `TableDef`), `generate` (SQLite DDL
-//! from a `TableDef`), `expr_text` (the CHECK / DEFAULT expressions a
+//! from a `TableDef`), `expr_text` (the CHECK / DEFAULT / generated-column expressions a
 //! definition keeps: what each clause refuses, the text shown). This file holds the parsed statement's types; the
 //! functions the rest of the engine uses are re-exported here.
 
@@ -36,6 +36,7 @@ use super::schema::{ColumnDef, Default_, ForeignKey, IndexDef, TableDef, ViewDef
 pub use alter::apply_alter;
 pub use column_parser::{column_def, default_collation_for};
 pub use definition::{empty_def, finish_def};
+pub use expr_text::named_columns;
 pub use generate::{implicit_default, is_rowid_column, sqlite_collation, sqlite_create_index, sqlite_create_table, sqlite_triggers, storage_affinity};
 pub use parser::parse;
 

@@ -478,6 +478,12 @@ pub fn register(db: &Connection, counters: Arc<Counters>, home: Option<String>) 
         }
         Ok(SV::Integer(depth as i64))
     })?;
+    // COALESCE(x): MariaDB takes one argument, SQLite's built-in two or
+    // more (rewrite/function_calls.rs). Not an overload of `coalesce`: a
+    // generated column's expression is resolved when a connection without
+    // these functions (lib.rs's anchor) reads the schema, and a built-in's
+    // wrong argument count fails there, where an unknown name does not.
+    db.create_scalar_function("ts_coalesce1", 1, FunctionFlags::SQLITE_UTF8 | FunctionFlags::SQLITE_DETERMINISTIC, |_| Ok(Out::Arg(0)))?;
     let c2 = counters.clone();
     db.create_scalar_function("ts_upd", 1, FunctionFlags::SQLITE_UTF8, move |_| {
         c2.upserted.fetch_add(1, AO::Relaxed);

@@ -332,6 +332,12 @@ impl Inner {
         let file = self.catalog.path_of(name).join(DATA_FILE);
         let anchor = rusqlite::Connection::open_with_flags_and_vfs(&file, rusqlite::OpenFlags::default(), vfs::name())
             .map_err(|e| SqlError::new(1030, "HY000", format!("cannot open {}: {}", file.display(), e)))?;
+        // The functions every connection has, before the schema is read: a
+        // generated column's expression is resolved then, and a call to a
+        // built-in name with an argument count only the engine's own
+        // function of that name takes (ATAN(y, x)) would fail it.
+        functions::register(&anchor, Arc::new(functions::Counters::default()), Some(name.to_string()))
+            .map_err(|e| SqlError::new(1030, "HY000", format!("cannot initialise {}: {}", file.display(), e)))?;
         anchor
             .execute_batch(&format!("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; CREATE TABLE IF NOT EXISTS {} (name TEXT PRIMARY KEY, def TEXT NOT NULL);", META_TABLE))
             .map_err(|e| SqlError::new(1030, "HY000", format!("cannot initialise {}: {}", file.display(), e)))?;

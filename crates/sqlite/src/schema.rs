@@ -58,6 +58,18 @@ pub struct ColumnDef {
     /// MariaDB shows it (ddl/expr_text.rs).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub check: Option<String>,
+    /// `[GENERATED ALWAYS] AS (expr) VIRTUAL|STORED`: a SQLite generated
+    /// column of the translated expression (ddl/generate.rs).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub generated: Option<Generated>,
+}
+
+/// A generated column's expression, as MariaDB shows it (ddl/expr_text.rs),
+/// and whether it is STORED (PERSISTENT) rather than VIRTUAL.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Generated {
+    pub expr: String,
+    pub stored: bool,
 }
 
 impl ColumnDef {
@@ -79,6 +91,16 @@ impl ColumnDef {
             members: Vec::new(),
             json_check: false,
             check: None,
+            generated: None,
+        }
+    }
+
+    /// A DEFAULT expression that names columns of the row (`DEFAULT (a + 1)`):
+    /// SQLite keeps no such default; the INSERT computes it (rewrite/insert.rs).
+    pub fn row_default(&self) -> Option<&str> {
+        match &self.default {
+            Some(Default_::Expr(e)) if !crate::ddl::named_columns(e).is_empty() => Some(e),
+            _ => None,
         }
     }
 
@@ -324,6 +346,9 @@ impl ColumnDef {
     }
 
     pub fn extra(&self) -> String {
+        if let Some(g) = &self.generated {
+            return if g.stored { "STORED GENERATED" } else { "VIRTUAL GENERATED" }.into();
+        }
         let mut e = Vec::new();
         if self.auto_increment {
             e.push("auto_increment".to_string());
@@ -511,12 +536,16 @@ impl TableDef {
                     }
                 }
             }
-            if !c.nullable {
+            if let Some(g) = &c.generated {
+                // MariaDB: no NULL / DEFAULT on a generated column.
+                l.push_str(&format!(" GENERATED ALWAYS AS ({}) {}", g.expr, if g.stored { "STORED" } else { "VIRTUAL" }));
+            } else if !c.nullable {
                 l.push_str(" NOT NULL");
             } else if c.base == Base::Timestamp {
                 l.push_str(" NULL");
             }
             match &c.default {
+                _ if c.generated.is_some() => {}
                 // MariaDB: DEFAULT b'101' for a BIT column.
                 Some(Default_::Literal(_)) if c.bit_default().is_some() => l.push_str(&format!(" DEFAULT b'{:b}'", c.bit_default().unwrap_or(0))),
                 Some(Default_::Null) if c.nullable => l.push_str(" DEFAULT NULL"),

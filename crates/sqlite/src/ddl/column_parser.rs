@@ -118,7 +118,16 @@ pub fn column_def(c: &mut TokenCursor<'_>) -> Result<(ColumnDef, bool, bool), Sq
     let mut primary = false;
     let mut unique = false;
     let mut binary_collation = false;
+    // An attribute MariaDB's grammar takes only before `AS (expr)` (type
+    // options) or only without it (NULL, DEFAULT, AUTO_INCREMENT, ...).
+    let mut attributes = false;
     loop {
+        let generated_now = c.is_kw("GENERATED") || c.is_kw("AS");
+        let plain_only = ["NOT", "NULL", "DEFAULT", "AUTO_INCREMENT", "PRIMARY", "ON"].iter().any(|k| c.is_kw(k));
+        if (generated_now && (attributes || col.generated.is_some())) || (plain_only && col.generated.is_some()) {
+            return Err(c.error().into());
+        }
+        attributes |= plain_only || ["KEY", "UNIQUE", "COMMENT", "CHECK", "INVISIBLE", "VISIBLE"].iter().any(|k| c.is_kw(k));
         if col.base.is_text() && c.eat_kw("BINARY") {
             // `VARCHAR(n) BINARY`: the column's character set with its binary collation.
             binary_collation = true;
@@ -172,7 +181,7 @@ pub fn column_def(c: &mut TokenCursor<'_>) -> Result<(ColumnDef, bool, bool), Sq
         } else if c.eat_kw("SRID") {
             c.number()?;
         } else if c.is_kw("GENERATED") || c.is_kw("AS") {
-            return Err(SqlError::unsupported("generated columns"));
+            col.generated = Some(generated(c, &col.name)?);
         } else if c.is_kw("CHECK") && json_valid_check(c, &col.name) {
             // MariaDB's JSON: `longtext ... CHECK (json_valid(`c`))`.
             if !col.base.is_text() {
@@ -224,6 +233,25 @@ pub fn column_def(c: &mut TokenCursor<'_>) -> Result<(ColumnDef, bool, bool), Sq
         col.nullable = false;
     }
     Ok((col, primary, unique))
+}
+
+/// `[GENERATED ALWAYS] AS (expr) [VIRTUAL | STORED | PERSISTENT]`, the
+/// expression refused as MariaDB refuses it (expr_text.rs).
+fn generated(c: &mut TokenCursor<'_>, column: &str) -> Result<crate::schema::Generated, SqlError> {
+    if c.eat_kw("GENERATED") {
+        c.expect_kw("ALWAYS")?;
+    }
+    c.expect_kw("AS")?;
+    if !c.is_op("(") {
+        return Err(c.error().into());
+    }
+    let text = c.skip_group()?;
+    let expr = expr_text::accept(text.trim(), Clause::Generated, column)?;
+    let stored = c.eat_kw("STORED") || c.eat_kw("PERSISTENT");
+    if !stored {
+        c.eat_kw("VIRTUAL");
+    }
+    Ok(crate::schema::Generated { expr, stored })
 }
 
 /// A length or precision in a type's parentheses, saturating: MariaDB
@@ -333,14 +361,10 @@ pub fn default_collation_for(cs: &str) -> String {
 }
 
 /// An expression default (`DEFAULT (expr)`, `DEFAULT f(...)`): refused
-/// as MariaDB refuses it (expr_text.rs), and refused (1235) when it names a
-/// column: SQLite evaluates a default without the row.
+/// as MariaDB refuses it (expr_text.rs). One that names columns of the row
+/// is computed by the INSERT that leaves its column out (rewrite/insert.rs).
 fn expression_default(text: &str, column: &str) -> Result<Default_, SqlError> {
-    let shown = expr_text::accept(text, Clause::Default, column)?;
-    if expr_text::names_columns(text) {
-        return Err(SqlError::unsupported("a DEFAULT expression that names a column"));
-    }
-    Ok(Default_::Expr(shown))
+    Ok(Default_::Expr(expr_text::accept(text, Clause::Default, column)?))
 }
 
 pub(super) fn default_value(c: &mut TokenCursor<'_>, column: &str) -> Result<Default_, SqlError> {

@@ -3,7 +3,7 @@
 //! definition passes (those MySQL makes on CREATE TABLE and ALTER TABLE).
 
 use super::DEFAULT_COLLATION;
-use crate::schema::{Base, ColumnDef, Default_, TableDef};
+use crate::schema::{quote_ident, Base, ColumnDef, Default_, TableDef};
 use turnstile_engine::SqlError;
 
 pub(super) fn unique_index_name(def: &TableDef, col: &str) -> String {
@@ -42,6 +42,32 @@ pub fn empty_def(name: &str) -> TableDef {
     }
 }
 
+/// MariaDB's rules for generated columns: the expression names only
+/// columns of the table (1054), no generated column at or after its own
+/// (4029), and no AUTO_INCREMENT column when STORED (1901); no generated
+/// column in the PRIMARY KEY (1903).
+fn check_generated(def: &TableDef) -> Result<(), SqlError> {
+    for (i, col) in def.columns.iter().enumerate() {
+        let Some(g) = &col.generated else { continue };
+        for name in super::expr_text::named_columns(&g.expr) {
+            let Some(at) = def.columns.iter().position(|c| c.name.eq_ignore_ascii_case(&name)) else {
+                return Err(SqlError::new(1054, "42S22", format!("Unknown column '{}' in 'GENERATED ALWAYS AS'", name)));
+            };
+            let other = &def.columns[at];
+            if at >= i && other.generated.is_some() {
+                return Err(SqlError::new(4029, "01000", format!("Expression for field {} is referring to uninitialized field {}", quote_ident(&col.name), quote_ident(&other.name))));
+            }
+            if other.auto_increment && g.stored {
+                return Err(SqlError::new(1901, "HY000", format!("Function or expression 'AUTO_INCREMENT' cannot be used in the GENERATED ALWAYS AS clause of {}", quote_ident(&other.name))));
+            }
+        }
+        if def.primary.iter().any(|p| p.eq_ignore_ascii_case(&col.name)) {
+            return Err(SqlError::new(1903, "HY000", "Primary key cannot be defined upon a generated column"));
+        }
+    }
+    Ok(())
+}
+
 /// Validate a finished definition: names unique, keys name real columns,
 /// AUTO_INCREMENT rules, PRIMARY KEY columns NOT NULL.
 pub fn finish_def(def: &mut TableDef) -> Result<(), SqlError> {
@@ -67,6 +93,14 @@ pub fn finish_def(def: &mut TableDef) -> Result<(), SqlError> {
     for clause in clauses {
         if let Some(unknown) = super::expr_text::named_columns(clause).into_iter().find(|n| def.column(n).is_none()) {
             return Err(SqlError::new(1054, "42S22", format!("Unknown column '{}' in 'CHECK'", unknown)));
+        }
+    }
+    check_generated(def)?;
+    for col in &def.columns {
+        if let Some(Default_::Expr(e)) = &col.default {
+            if let Some(unknown) = super::expr_text::named_columns(e).into_iter().find(|n| def.column(n).is_none()) {
+                return Err(SqlError::new(1054, "42S22", format!("Unknown column '{}' in 'DEFAULT'", unknown)));
+            }
         }
     }
     for (i, ck) in def.checks.iter().enumerate() {

@@ -1,5 +1,5 @@
-//! The expressions a table definition keeps (CHECK constraints and
-//! expression defaults): what MariaDB refuses in each clause
+//! The expressions a table definition keeps (CHECK constraints, expression
+//! defaults, generated columns): what MariaDB refuses in each clause
 //! (subqueries, stored functions, non-deterministic functions, user
 //! variables: 1901, 1970) and the text it shows them in (SHOW CREATE TABLE,
 //! information_schema.CHECK_CONSTRAINTS): identifiers in backticks, keywords
@@ -19,6 +19,7 @@ use turnstile_sqltext::lex::{self, Tok, Token};
 pub enum Clause {
     Check,
     Default,
+    Generated,
 }
 
 impl Clause {
@@ -26,6 +27,7 @@ impl Clause {
         match self {
             Clause::Check => "CHECK",
             Clause::Default => "DEFAULT",
+            Clause::Generated => "GENERATED ALWAYS AS",
         }
     }
 }
@@ -177,8 +179,8 @@ pub fn accept(text: &str, clause: Clause, owner: &str) -> Result<String, SqlErro
                 };
                 return Err(refused(&format!("{}()", name)));
             }
-            Tok::UserVar(v) if clause == Clause::Check => return Err(refused(&format!("@{}", v))),
-            Tok::SysVar(_, v) if clause == Clause::Check => return Err(refused(&format!("@@{}", v))),
+            Tok::UserVar(v) if clause != Clause::Default => return Err(refused(&format!("@{}", v))),
+            Tok::SysVar(_, v) if clause != Clause::Default => return Err(refused(&format!("@@{}", v))),
             // `db.t.c` / `t.c`: another table's column (MariaDB's 1901, naming it).
             Tok::Op(".") if k > 0 && toks[k - 1].ident().is_some() => {
                 let mut end = k + 1;
@@ -204,17 +206,6 @@ pub fn named_columns(shown: &str) -> Vec<String> {
     lex::tokenize(shown).map(|toks| toks.into_iter().filter_map(|t| if let Tok::Quoted(q) = t.tok { Some(q.to_string()) } else { None }).collect()).unwrap_or_default()
 }
 
-/// Does the expression name a column (a word that is no keyword, call or
-/// character set introducer, or a quoted identifier)?
-pub fn names_columns(text: &str) -> bool {
-    let Ok(toks) = lex::tokenize(text) else { return false };
-    toks.iter().enumerate().any(|(k, t)| match &t.tok {
-        Tok::Quoted(_) => true,
-        Tok::Word(w) => !is_keyword(w) && !toks.get(k + 1).is_some_and(|n| n.is_op("(")) && !toks.get(k.wrapping_sub(1)).is_some_and(|p| p.is_kw("AS") || p.is_kw("INTERVAL") || p.is_kw("COLLATE")),
-        _ => false,
-    })
-}
-
 /// Words that are operators: a `(` after one is an operand, spaced.
 const OPERATOR_WORDS: &[&str] = &["and", "or", "not", "xor", "in", "is", "exists", "between", "like", "regexp", "rlike", "div", "mod", "when", "then", "else", "case", "interval", "as"];
 
@@ -224,6 +215,8 @@ fn normalize(toks: &[Token]) -> String {
     for (k, t) in toks.iter().enumerate() {
         let call = toks.get(k + 1).is_some_and(|n| n.is_op("("));
         let piece = match &t.tok {
+            // MariaDB prints LENGTH() as the byte count it is.
+            Tok::Word(w) if call && w.eq_ignore_ascii_case("length") => "octet_length".to_string(),
             Tok::Word(w) if call || is_keyword(w) => w.to_ascii_lowercase().to_string(),
             Tok::Word(w) | Tok::Quoted(w) => quote_ident(w),
             Tok::Number(n) => n.to_string(),

@@ -112,10 +112,14 @@ pub fn sqlite_create_table(def: &TableDef, schema: &str, name: &str) -> String {
             s.push_str(" COLLATE ");
             s.push_str(sqlite_collation(col));
         }
-        if !col.nullable {
+        if let Some(g) = &col.generated {
+            // Translated once when parsed (ddl/expr_text.rs), so it translates here too.
+            let rewritten = crate::rewrite::expression(&g.expr).unwrap_or_else(|_| "NULL".into());
+            s.push_str(&format!(" GENERATED ALWAYS AS ({}) {}", rewritten, if g.stored { "STORED" } else { "VIRTUAL" }));
+        } else if !col.nullable {
             s.push_str(" NOT NULL");
         }
-        if let Some(d) = sqlite_literal_default(col) {
+        if let Some(d) = sqlite_literal_default(col).filter(|_| col.generated.is_none() && col.row_default().is_none()) {
             s.push_str(" DEFAULT ");
             s.push_str(&d);
         }

@@ -56,7 +56,8 @@ impl SqliteSession {
             self.conn().exec(&sql)?;
             let mut cols = Vec::new();
             let mut exprs = Vec::new();
-            for c in &nd.columns {
+            // A generated column computes its own value.
+            for c in nd.columns.iter().filter(|c| c.generated.is_none()) {
                 cols.push(sq_ident(&c.name));
                 match renames.iter().find(|(_, new)| new.eq_ignore_ascii_case(&c.name)) {
                     Some((oldname, _)) => exprs.push(sq_ident(oldname)),

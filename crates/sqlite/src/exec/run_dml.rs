@@ -183,6 +183,9 @@ impl SqliteSession {
                 for message in &ins.no_default {
                     ctx.warn(1364, message.clone());
                 }
+                for message in &ins.generated {
+                    ctx.warn(1906, message.clone());
+                }
             }
             let entry = conn.cache.get(sql).expect("compiled");
             let st = &entry.stmt;

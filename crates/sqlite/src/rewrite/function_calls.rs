@@ -31,6 +31,11 @@ impl Translator<'_> {
             "LCASE" if call => self.push(t, "lower"),
             "UCASE" if call => self.push(t, "upper"),
             "MID" if call => self.push(t, "substr"),
+            // SQLite's one-argument max()/min() are aggregates: MariaDB's 1582.
+            "GREATEST" | "LEAST" if call && self.single_argument(i) => {
+                return Err(SqlError::new(1582, "42000", format!("Incorrect parameter count in the call to native function '{}'", upper.to_ascii_lowercase())));
+            }
+            "COALESCE" if call && self.single_argument(i) => self.push(t, "ts_coalesce1"),
             "GREATEST" if call => self.push(t, "max"),
             "LEAST" if call => self.push(t, "min"),
             "ISNULL" if call => self.push(t, "ts_isnull"),
@@ -49,6 +54,25 @@ impl Translator<'_> {
             _ => return Ok(WordStep::NotMine),
         }
         Ok(WordStep::Written)
+    }
+
+    /// Does the call whose name is token `i` have at most one argument (no
+    /// comma at its top level)?
+    fn single_argument(&self, i: usize) -> bool {
+        let mut depth = 0usize;
+        for t in &self.toks[i + 1..] {
+            if t.is_op("(") {
+                depth += 1;
+            } else if t.is_op(")") {
+                depth = depth.saturating_sub(1);
+                if depth == 0 {
+                    return true;
+                }
+            } else if depth == 1 && t.is_op(",") {
+                return false;
+            }
+        }
+        true
     }
 
     /// A clock function at token `i` as SQLite's `name`, with the `()` MySQL

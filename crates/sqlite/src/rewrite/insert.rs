@@ -80,7 +80,7 @@ impl Translator<'_> {
         };
         self.upsert_follows = odku || dup_clause.as_ref().is_some_and(|c| !c.is_empty());
         let ignore_fks = ignore && !replace && self.lenient && self.resolver.foreign_key_checks();
-        let source = insert_source(&mut cursor, explicit_cols, &mut cols)?;
+        let mut source = insert_source(&mut cursor, explicit_cols, &mut cols)?;
         // `VALUES (), ()`: rows of defaults only, as an empty column list would give them.
         let explicit_cols = explicit_cols || (cols.is_empty() && matches!(&source, InsertSource::Values(rows) if rows.iter().all(|r| r.is_empty())));
         // NULL into NOT NULL: MariaDB's warning and the column's zero, but
@@ -95,6 +95,14 @@ impl Translator<'_> {
                 cols = d.columns.iter().map(|c| c.name.clone()).collect();
             }
         }
+        info.skipped = match def.as_deref() {
+            Some(d) => self.drop_generated(d, &mut cols, &mut source, &mut info)?,
+            None => Vec::new(),
+        };
+        let skipped = info.skipped.clone();
+        if let Some(d) = def.as_deref().filter(|_| skipped.is_empty()) {
+            drop_row_default_keywords(self.toks, d, &mut cols, &mut source);
+        }
         let ai_pos = ai_col.as_ref().and_then(|a| cols.iter().position(|c| c.eq_ignore_ascii_case(a)));
         info.ai_named = ai_pos.is_some();
         info.cols = cols.clone();
@@ -107,7 +115,7 @@ impl Translator<'_> {
             self.row_filter = parent_tests(d, &all, &info.schema, &self.store_table);
         }
         self.raw(&format!("{} INTO {}", verb, qualified_name));
-        let all_cols: Vec<&String> = cols.iter().chain(filled.iter().map(|(c, _)| c)).collect();
+        let all_cols: Vec<&String> = cols.iter().enumerate().filter(|(k, _)| !skipped.contains(k)).map(|(_, c)| c).chain(filled.iter().map(|(c, _)| c)).collect();
         if !all_cols.is_empty() {
             self.raw(&format!(" ({})", all_cols.iter().map(|c| sq_ident(c)).collect::<Vec<_>>().join(", ")));
         }
@@ -177,13 +185,22 @@ impl Translator<'_> {
             self.raw(" DEFAULT VALUES");
             return Ok(());
         }
-        if let (Some(first), true) = (def.and_then(|d| d.columns.first()), rows.iter().all(|r| r.is_empty()) && cols.is_empty() && filled.is_empty()) {
+        if let (Some(first), true) = (def.and_then(|d| d.columns.iter().find(|c| c.generated.is_none())), rows.iter().all(|r| r.is_empty()) && cols.is_empty() && filled.is_empty()) {
             // `VALUES (), ()`: SQLite's DEFAULT VALUES is one row; name one column with its default.
             let value = if first.auto_increment { "NULL".to_string() } else { crate::ddl::implicit_default(first) };
             let row = format!("({})", value);
             self.raw(&format!(" ({}) VALUES {}", sq_ident(&first.name), vec![row; rows.len()].join(", ")));
             return Ok(());
         }
+        // Defaults naming the row's columns read them from the VALUES rows.
+        let wrap = filled.iter().any(|(_, v)| v.contains(ROW_COLUMN));
+        let filled_in_rows: &[(String, String)] = if wrap { &[] } else { filled };
+        if wrap {
+            let mut list: Vec<String> = (1..=cols.len()).map(|k| format!("column{}", k)).collect();
+            list.extend(filled.iter().map(|(_, v)| row_columns_named(v, |k| format!("column{}", k + 1))));
+            self.raw(&format!(" SELECT {} FROM (", list.join(", ")));
+        }
+        let filled = filled_in_rows;
         self.raw(" VALUES ");
         for (row_index, row) in rows.iter().enumerate() {
             if !cols.is_empty() && row.len() != cols.len() {
@@ -209,7 +226,14 @@ impl Translator<'_> {
                 }
                 self.raw(value);
             }
+            if row.is_empty() && filled.is_empty() {
+                // `VALUES ()` under the SELECT of row defaults: one column.
+                self.raw("NULL");
+            }
             self.raw(")");
+        }
+        if wrap {
+            self.raw(&format!("){}", self.source_end()));
         }
         self.store_row = 0;
         Ok(())
@@ -222,6 +246,9 @@ impl Translator<'_> {
         let toks = self.toks;
         let is_default = e == s + 1 && toks[s].is_kw("DEFAULT");
         if is_default {
+            if cd.is_some_and(|c| c.row_default().is_some()) {
+                return Err(Self::unsupported("DEFAULT in VALUES for a column whose default names other columns"));
+            }
             let d = match cd {
                 Some(cd) if cd.auto_increment => "NULL".to_string(),
                 Some(cd) => crate::ddl::implicit_default(cd),
@@ -297,7 +324,11 @@ impl Translator<'_> {
             }
             self.raw(")");
         }
-        let list = self.source_select_list(cols, filled, Some(def), ai_pos);
+        let mut list = self.source_select_list(cols, filled, Some(def), ai_pos);
+        for &k in &info.skipped {
+            // Positions in decreasing order (drop_generated).
+            list.remove(k);
+        }
         self.close_source(&list);
         Ok(true)
     }
@@ -343,6 +374,7 @@ impl Translator<'_> {
     fn emit_source_value(&mut self, s: usize, e: usize, cd: Option<&ColumnDef>, ai: bool) -> Result<(), SqlError> {
         let toks = self.toks;
         match cd {
+            Some(cd) if e == s + 1 && toks[s].is_kw("DEFAULT") && cd.row_default().is_some() => Err(Self::unsupported("DEFAULT in VALUES for a column whose default names other columns")),
             Some(cd) if e == s + 1 && toks[s].is_kw("DEFAULT") => {
                 let d = if cd.auto_increment { "NULL".to_string() } else { crate::ddl::implicit_default(cd) };
                 self.raw(&d);
@@ -390,12 +422,53 @@ impl Translator<'_> {
             };
             list.push(value);
         }
-        list.extend(filled.iter().map(|(_, v)| v.clone()));
+        list.extend(filled.iter().map(|(_, v)| row_columns_named(v, |k| format!("c{}", k))));
         list
     }
 }
 
 impl Translator<'_> {
+    /// Generated columns among the target columns: a value for one is
+    /// MariaDB's 1906 "The value specified for generated column ... has
+    /// been ignored", the statement's error in a strict write (the column
+    /// and its DEFAULTs then leave the statement), a warning per value in a
+    /// lenient one (`InsertInfo::generated`), where the values stay in the
+    /// `ts_src` rows (their literals may be parameters) and the column's
+    /// position is returned, for the select list to leave out. DEFAULT is
+    /// no value. INSERT ... SELECT into one is the error either way.
+    fn drop_generated(&mut self, def: &TableDef, cols: &mut Vec<String>, source: &mut InsertSource, info: &mut InsertInfo) -> Result<Vec<usize>, SqlError> {
+        let mut skipped = Vec::new();
+        // (row, column, message): MariaDB warns row by row.
+        let mut warnings: Vec<(usize, usize, String)> = Vec::new();
+        for k in (0..cols.len()).rev() {
+            if def.column(&cols[k]).is_none_or(|c| c.generated.is_none()) {
+                continue;
+            }
+            let message = format!("The value specified for generated column '{}' in table '{}' has been ignored", cols[k], def.name);
+            let InsertSource::Values(rows) = source else { return Err(SqlError::new(1906, "HY000", message)) };
+            for (r, row) in rows.iter_mut().enumerate().filter(|(_, r)| r.len() == cols.len()) {
+                let (s, e) = row[k];
+                if !(e == s + 1 && self.toks[s].is_kw("DEFAULT")) {
+                    if !self.lenient {
+                        return Err(SqlError::new(1906, "HY000", message));
+                    }
+                    warnings.push((r, k, message.clone()));
+                }
+                if !self.lenient {
+                    row.remove(k);
+                }
+            }
+            if self.lenient {
+                skipped.push(k);
+            } else {
+                cols.remove(k);
+            }
+        }
+        warnings.sort();
+        info.generated = warnings.into_iter().map(|w| w.2).collect();
+        Ok(skipped)
+    }
+
     /// The NOT NULL columns without a default that an INSERT with a column
     /// list leaves out, each with the value it gets: the column's zero, and
     /// MariaDB's "Field 'a' doesn't have a default value" when the statement
@@ -406,6 +479,10 @@ impl Translator<'_> {
     fn missing_values(&mut self, def: &TableDef, cols: &[String], info: &mut InsertInfo) -> Result<Vec<(String, String)>, SqlError> {
         let mut filled = Vec::new();
         for cd in &def.columns {
+            if cd.row_default().is_some() && !cols.iter().any(|c| c.eq_ignore_ascii_case(&cd.name)) {
+                filled.push((cd.name.clone(), row_default_value(def, cd, cols)?));
+                continue;
+            }
             if cd.nullable || cd.default.is_some() || cd.auto_increment || cols.iter().any(|c| c.eq_ignore_ascii_case(&cd.name)) {
                 continue;
             }
@@ -594,6 +671,89 @@ fn values_rows(cursor: &mut TokenCursor<'_>) -> Result<Vec<Vec<(usize, usize)>>,
         }
     }
     Ok(rows)
+}
+
+/// The name standing for a column of the row in a row default's SQLite text
+/// (`row_default_value`), followed by the column's position among the
+/// statement's columns; replaced by `row_columns_named`.
+const ROW_COLUMN: &str = "\"ts_rowcol_";
+
+/// A column whose default names the row's columns, given DEFAULT in every
+/// VALUES row, leaves the statement: it is then computed as for a column
+/// left out (`missing_values`).
+fn drop_row_default_keywords(toks: &[turnstile_sqltext::lex::Token], def: &TableDef, cols: &mut Vec<String>, source: &mut InsertSource) {
+    let InsertSource::Values(rows) = source else { return };
+    for k in (0..cols.len()).rev() {
+        let all_default = rows.iter().all(|r| r.len() == cols.len() && r[k].1 == r[k].0 + 1 && toks[r[k].0].is_kw("DEFAULT"));
+        if all_default && def.column(&cols[k]).is_some_and(|c| c.row_default().is_some()) {
+            rows.iter_mut().for_each(|r| {
+                r.remove(k);
+            });
+            cols.remove(k);
+        }
+    }
+}
+
+/// The SQLite text of `cd`'s row default (`DEFAULT (a + 1)`) for an INSERT
+/// writing `cols`: a column the INSERT writes is read from its value
+/// (`ROW_COLUMN`), one it leaves out is its own default (MariaDB's rule: the
+/// row's value of it), a row default in turn up to a few levels deep.
+fn row_default_value(def: &TableDef, cd: &ColumnDef, cols: &[String]) -> Result<String, SqlError> {
+    let mysql = row_default_text(def, cd.row_default().unwrap_or("NULL"), cols, 0);
+    crate::rewrite::expression(&mysql)
+}
+
+/// A row default's MySQL text with each column it names replaced (see
+/// `row_default_value`).
+fn row_default_text(def: &TableDef, expr: &str, cols: &[String], depth: usize) -> String {
+    use turnstile_sqltext::lex::{self, Tok};
+    let Ok(toks) = lex::tokenize(expr) else { return "NULL".into() };
+    let mut out = String::new();
+    let mut at = 0;
+    for t in &toks {
+        let Tok::Quoted(name) = &t.tok else { continue };
+        let Some(col) = def.column(name) else { continue };
+        let value = match cols.iter().position(|c| c.eq_ignore_ascii_case(name)) {
+            Some(k) => format!("`ts_rowcol_{}`", k),
+            None => match &col.default {
+                _ if depth >= 8 => "NULL".into(),
+                Some(schema::Default_::Literal(v)) if col.base.is_numeric() && v.parse::<f64>().is_ok() => v.clone(),
+                Some(schema::Default_::Literal(v)) => schema::quote_str(v),
+                Some(schema::Default_::CurrentTimestamp) => "now()".into(),
+                Some(schema::Default_::Expr(e)) => format!("({})", row_default_text(def, e, cols, depth + 1)),
+                Some(schema::Default_::Null) | None => "NULL".into(),
+            },
+        };
+        out.push_str(&expr[at..t.start]);
+        out.push_str(&value);
+        at = t.end;
+    }
+    out.push_str(&expr[at..]);
+    out
+}
+
+/// A row default's SQLite text with its `ROW_COLUMN` names replaced by
+/// `name(position)`.
+fn row_columns_named(text: &str, name: impl Fn(usize) -> String) -> String {
+    let mut out = String::new();
+    let mut rest = text;
+    while let Some(at) = rest.find(ROW_COLUMN) {
+        out.push_str(&rest[..at]);
+        let tail = &rest[at + ROW_COLUMN.len()..];
+        let digits = tail.bytes().take_while(u8::is_ascii_digit).count();
+        match (tail[..digits].parse::<usize>(), tail[digits..].starts_with('"')) {
+            (Ok(k), true) => {
+                out.push_str(&name(k));
+                rest = &tail[digits + 1..];
+            }
+            _ => {
+                out.push_str(ROW_COLUMN);
+                rest = tail;
+            }
+        }
+    }
+    out.push_str(rest);
+    out
 }
 
 #[cfg(test)]

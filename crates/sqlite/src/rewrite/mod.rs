@@ -131,6 +131,12 @@ pub struct InsertInfo {
     /// or a warning each.
     pub no_default: Vec<String>,
     pub no_default_fails: bool,
+    /// Warning 1906 for each value a lenient INSERT gave a generated column
+    /// (insert.rs drops them).
+    pub generated: Vec<String>,
+    /// Positions in `cols` of generated columns a lenient INSERT gave
+    /// values: kept in its `ts_src` rows, left out of what it writes.
+    pub skipped: Vec<usize>,
 }
 
 #[derive(Debug, Clone)]

@@ -175,7 +175,8 @@ impl Translator<'_> {
         let def = self.resolver.table(db.as_deref(), &table);
         self.store_table = store_table_name(db.as_deref().or(self.resolver.home()), &table);
         let set_end = [where_at, tail].into_iter().flatten().min().unwrap_or(toks.len());
-        let assigns = set_assignments(&mut cursor, set_end)?;
+        let mut assigns = set_assignments(&mut cursor, set_end)?;
+        let kept = self.drop_generated_sets(&mut assigns, def.as_deref())?;
         self.raw(if ignore { "UPDATE OR IGNORE " } else { "UPDATE " });
         let repeatable = !assigns.iter().any(|&(_, s, e)| calls_not_repeatable(toks, s, e));
         // A value's conditions (a lenient value's warnings, a division by
@@ -188,10 +189,13 @@ impl Translator<'_> {
             self.fit_quiet = true;
             self.div_zero = 0;
         }
-        let (at, mut values) = self.emit_set(tstart, &assigns, def.as_deref())?;
+        let (at, mut values) = match kept {
+            None => self.emit_set(tstart, &assigns, def.as_deref())?,
+            Some(apart) => self.emit_set_apart(tstart, apart, &assigns, def.as_deref())?,
+        };
         self.fit_quiet = false;
         self.div_zero = div_zero;
-        if raising {
+        if raising && !assigns.is_empty() {
             values = self.raising_values(&assigns, def.as_deref())?;
         }
         // Columns of the table the WHERE refers to (see above).
@@ -242,6 +246,72 @@ impl Translator<'_> {
         Ok((at, values))
     }
 
+    /// SET of a generated column: `= DEFAULT` leaves the list, any other
+    /// value is MariaDB's 1906 (in a lenient write it leaves the list too:
+    /// MariaDB's warning is not raised). Some(the SET keyword's token, the
+    /// values that left) when one left, for `emit_set_apart`.
+    fn drop_generated_sets(&mut self, assigns: &mut Vec<(String, usize, usize)>, def: Option<&TableDef>) -> Result<Option<SetsApart>, SqlError> {
+        let Some(def) = def.filter(|d| d.columns.iter().any(|c| c.generated.is_some())) else { return Ok(None) };
+        let Some(first) = assigns.first().map(|a| a.1) else { return Ok(None) };
+        let set_kw = (0..first).rev().find(|&k| self.toks[k].is_kw("SET")).unwrap_or(0);
+        let before = assigns.len();
+        for (col, s, e) in assigns.iter() {
+            if def.column(col).is_some_and(|c| c.generated.is_some()) && !(*e == s + 1 && self.toks[*s].is_kw("DEFAULT")) && !self.lenient {
+                return Err(SqlError::new(1906, "HY000", format!("The value specified for generated column '{}' in table '{}' has been ignored", col, def.name)));
+            }
+        }
+        let dropped: Vec<(usize, usize)> =
+            assigns.iter().filter(|(col, s, e)| def.column(col).is_some_and(|c| c.generated.is_some()) && !(*e == s + 1 && self.toks[*s].is_kw("DEFAULT"))).map(|a| (a.1, a.2)).collect();
+        let list_end = assigns.last().map_or(first, |a| a.2);
+        assigns.retain(|(col, _, _)| def.column(col).is_none_or(|c| c.generated.is_none()));
+        Ok((assigns.len() != before).then_some(SetsApart { set_kw, dropped, list_end }))
+    }
+
+    /// `emit_set` when assignments left the list: the table through SET,
+    /// then each kept `col = value` from its column; none kept: the first
+    /// stored column set to itself (the row matches and is not changed, as
+    /// in MariaDB). The values that left stay in the statement, unused
+    /// (`rowid = iif(value IS NULL, rowid, rowid)`): their literals may be
+    /// parameters the statement is executed with.
+    fn emit_set_apart(
+        &mut self,
+        tstart: usize,
+        SetsApart { set_kw, dropped, list_end }: SetsApart,
+        assigns: &[(String, usize, usize)],
+        def: Option<&TableDef>,
+    ) -> Result<(usize, Vec<(String, String)>), SqlError> {
+        self.emit(tstart, set_kw + 1)?;
+        let mut values = Vec::new();
+        for (k, (col, s, e)) in assigns.iter().enumerate() {
+            let mut col_start = s.saturating_sub(2);
+            while col_start >= 2 && self.toks[col_start - 1].is_op(".") {
+                col_start -= 2;
+            }
+            if k > 0 {
+                self.raw(",");
+            }
+            self.last_end = None;
+            self.raw(" ");
+            self.emit(col_start, *s)?;
+            let from = self.out.len();
+            self.emit_set_value(*s, *e, def.and_then(|d| d.column(col)))?;
+            values.push((col.clone(), self.out[from..].trim().to_string()));
+        }
+        if assigns.is_empty() {
+            let Some(c) = def.and_then(|d| d.columns.iter().find(|c| c.generated.is_none())) else { return Err(SqlError::syntax("")) };
+            let q = crate::schema::sq_ident(&c.name);
+            self.raw(&format!(" {} = {}", q, q));
+            values.push((c.name.clone(), q));
+        }
+        for (s, e) in dropped {
+            self.raw(", rowid = iif((");
+            self.last_end = None;
+            self.emit(s, e)?;
+            self.raw(") IS NULL, rowid, rowid)");
+        }
+        Ok((list_end, values))
+    }
+
     /// One SET value, tokens [s, e), for column `cd`: `DEFAULT` as the column's default, anything
     /// else through `emit_store`.
     pub(super) fn emit_set_value(&mut self, s: usize, e: usize, cd: Option<&crate::schema::ColumnDef>) -> Result<(), SqlError> {
@@ -275,6 +345,15 @@ impl Translator<'_> {
         self.last_end = last_end;
         Ok(values)
     }
+}
+
+/// An UPDATE's SET list after generated columns left it
+/// (`drop_generated_sets`): the SET keyword's token, the values that left
+/// (tokens [s, e)), the token after the list.
+struct SetsApart {
+    set_kw: usize,
+    dropped: Vec<(usize, usize)>,
+    list_end: usize,
 }
 
 /// UPDATE or DELETE with its modifiers: whether IGNORE is among them.
