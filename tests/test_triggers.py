@@ -335,3 +335,28 @@ DROP DATABASE {name};
     r = clients.run_cli(sql_server, stdin=script)
     assert r.returncode == 0, r.stderr
     assert r.stdout.split() == ["got", "12"]
+
+
+@pytest.mark.parametrize(
+    "sql",
+    [
+        "UPDATE t, log SET t.a = 5 WHERE t.id = 1",
+        "UPDATE log JOIN t ON t.id = log.n SET t.a = 5",
+        "DELETE t FROM t, log WHERE t.id = log.n",
+        "DELETE FROM t USING t, log WHERE t.id = log.n",
+    ],
+)
+def test_statements_that_do_not_fire_triggers_yet_are_refused(db, sql):
+    """Multi-table UPDATE/DELETE of a table with triggers is 1235 naming the
+    feature, never run without its triggers (nothing written)."""
+    conn, _ = db
+    make_log_triggers(conn)
+    q(conn, "INSERT INTO t VALUES (1, 10, 1)")
+    before = (q(conn, "SELECT * FROM t"), log(conn))
+    with pytest.raises(pymysql.err.MySQLError) as ei:
+        q(conn, sql)
+    assert code(ei) == 1235 and "triggers" in ei.value.args[1]
+    assert (q(conn, "SELECT * FROM t"), log(conn)) == before
+    # A multi-table statement over tables without triggers still runs.
+    q(conn, "CREATE TABLE plain (id INT)")
+    q(conn, "UPDATE plain, log SET plain.id = 1 WHERE plain.id = log.n")

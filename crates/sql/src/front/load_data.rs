@@ -658,6 +658,12 @@ struct Counts {
 
 /// Split, bind and insert the rows; the statement's OK.
 fn load(call: &mut Call<'_, '_>, spec: &LoadSpec, data: &[u8]) -> Result<Outcome, SqlError> {
+    // Rows loaded do not fire triggers yet: refused, never loaded without them.
+    if let Some(db) = spec.db.clone().or_else(|| call.sess.db.clone()) {
+        if !crate::routine::trigger::none_anywhere() && !crate::routine::trigger::of_table(call, &db, &spec.table)?.is_empty() {
+            return Err(SqlError::unsupported("LOAD DATA into a table with triggers"));
+        }
+    }
     if let Some(cs) = &spec.charset {
         if !matches!(cs.as_str(), "utf8mb4" | "utf8" | "utf8mb3" | "binary" | "ascii" | "latin1") {
             return Err(SqlError::unsupported(&format!("LOAD DATA CHARACTER SET {}", cs)));
