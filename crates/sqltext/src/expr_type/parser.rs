@@ -576,9 +576,11 @@ impl<'a> P<'a> {
     fn cast(&mut self, name: &str) -> R {
         let arg = self.expr()?;
         if self.kw("USING") {
+            // CONVERT(x USING cs): a string of that character set; `binary` a binary string.
+            let binary = self.peek().and_then(|t| t.ident()).is_some_and(|c| c.eq_ignore_ascii_case("binary"));
             self.pos += 1;
             self.expect_op(")")?;
-            return Ok(arg.map(|t| ExprType::string(t.chars())));
+            return Ok(arg.map(|t| ExprType::Str { chars: t.chars(), fixed: false, binary, group: false }));
         }
         if !(name == "CAST" && self.kw("AS") || name == "CONVERT" && self.op(",")) {
             return Err(());
