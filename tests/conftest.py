@@ -10,6 +10,7 @@
                       `server` fixture keeps --engine blackhole).
 * `sql_conn`        - a PyMySQL root connection to `sql_server`.
 * `uniq`            - unique identifiers for users / databases.
+* `scratch_db`      - (root connection using a fresh database, its name).
 * `two_dbs_factory` - a victim database, the attacker's own and an account
                       granted only that (helpers/two_dbs.py; tests/security).
 
@@ -131,6 +132,18 @@ def uniq():
         return f"{prefix}_{os.getpid() % 10000}_{next(_counter)}"
 
     return make
+
+
+@pytest.fixture
+def scratch_db(sql_server, uniq):
+    """(root connection using a fresh database, its name) on `sql_server`; dropped after."""
+    name = uniq("db")
+    conn = clients.root(sql_server)
+    clients.query(conn, f"CREATE DATABASE {name}")
+    clients.query(conn, f"USE {name}")
+    yield conn, name
+    clients.query(conn, f"DROP DATABASE IF EXISTS {name}")
+    conn.close()
 
 
 @pytest.fixture

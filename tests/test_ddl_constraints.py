@@ -8,27 +8,17 @@ defaults, and MariaDB's codes for out-of-range type parameters.
 
 from __future__ import annotations
 
-import pymysql
 import pytest
 
 from helpers import clients
 
 
 @pytest.fixture
-def db(sql_server, uniq):
-    name = uniq("ddlc")
-    root = clients.root(sql_server)
-    clients.query(root, f"CREATE DATABASE {name}")
-    clients.query(root, f"USE {name}")
-    yield root, name
-    clients.query(root, f"DROP DATABASE {name}")
-    root.close()
+def db(scratch_db):
+    return scratch_db
 
 
-def err(conn, sql):
-    with pytest.raises(pymysql.err.MySQLError) as ei:
-        clients.query(conn, sql)
-    return ei.value.args[0], ei.value.args[1]
+err = clients.error
 
 
 def test_check_constraints_enforced_and_shown(db):

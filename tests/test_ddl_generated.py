@@ -11,27 +11,17 @@ aggregate (GREATEST(x), LEAST(x): 1582).
 
 from __future__ import annotations
 
-import pymysql
 import pytest
 
 from helpers import clients
 
 
 @pytest.fixture
-def db(sql_server, uniq):
-    name = uniq("ddlg")
-    root = clients.root(sql_server)
-    clients.query(root, f"CREATE DATABASE {name}")
-    clients.query(root, f"USE {name}")
-    yield root, name
-    clients.query(root, f"DROP DATABASE {name}")
-    root.close()
+def db(scratch_db):
+    return scratch_db
 
 
-def err(conn, sql):
-    with pytest.raises(pymysql.err.MySQLError) as ei:
-        clients.query(conn, sql)
-    return ei.value.args[0], ei.value.args[1]
+err = clients.error
 
 
 def test_generated_columns_computed_and_shown(db):

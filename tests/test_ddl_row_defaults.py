@@ -16,14 +16,8 @@ from helpers import clients
 
 
 @pytest.fixture
-def db(sql_server, uniq):
-    name = uniq("ddlr")
-    root = clients.root(sql_server)
-    clients.query(root, f"CREATE DATABASE {name}")
-    clients.query(root, f"USE {name}")
-    yield root, name
-    clients.query(root, f"DROP DATABASE {name}")
-    root.close()
+def db(scratch_db):
+    return scratch_db
 
 
 def test_row_defaults_computed_from_the_row(db):

@@ -17,15 +17,8 @@ from helpers import clients
 
 
 @pytest.fixture
-def db(sql_server, uniq):
-    name = uniq("sp")
-    root = clients.root(sql_server)
-    clients.query(root, f"CREATE DATABASE {name}")
-    conn = clients.root(sql_server, database=name)
-    yield conn, name
-    conn.close()
-    clients.query(root, f"DROP DATABASE IF EXISTS {name}")
-    root.close()
+def db(scratch_db):
+    return scratch_db
 
 
 def code(exc) -> int:

@@ -81,6 +81,15 @@ def wait_until(pred: Callable[[], bool], timeout: float = 10.0, interval: float 
         time.sleep(interval)
 
 
+def error(conn, sql: str) -> Tuple[int, str]:
+    """(code, message) of the error `sql` must end in (a pytest failure if it succeeds)."""
+    import pytest
+
+    with pytest.raises(pymysql.err.MySQLError) as ei:
+        query(conn, sql)
+    return ei.value.args[0], ei.value.args[1]
+
+
 def error_code(exc: BaseException) -> Optional[int]:
     args = getattr(exc, "args", ())
     if args and isinstance(args[0], int):

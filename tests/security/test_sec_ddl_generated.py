@@ -18,25 +18,9 @@ from helpers import clients
 
 
 @pytest.fixture
-def accounts(sql_server, uniq):
-    v, h, user = uniq("dgvic"), uniq("dghome"), uniq("dgatt")
-    root = clients.root(sql_server)
-    for sql in [
-        f"CREATE DATABASE {v}",
-        f"CREATE DATABASE {h}",
-        f"CREATE TABLE {v}.secret (id INT PRIMARY KEY, s INT)",
-        f"INSERT INTO {v}.secret VALUES (1, 42)",
-        f"CREATE USER '{user}'@'%' IDENTIFIED BY 'pw'",
-        f"GRANT ALL ON {h}.* TO '{user}'@'%'",
-    ]:
-        clients.query(root, sql)
-    att = clients.connect(sql_server, user, "pw", database=h)
-    yield root, att, v, h
-    att.close()
-    clients.query(root, f"DROP USER '{user}'@'%'")
-    clients.query(root, f"DROP DATABASE {v}")
-    clients.query(root, f"DROP DATABASE {h}")
-    root.close()
+def accounts(two_dbs_factory):
+    d = two_dbs_factory("dg")
+    return d.root, d.att, d.victim, d.home
 
 
 @pytest.mark.parametrize(

@@ -86,7 +86,9 @@ pub fn is_binary_expr(sql: &str, toks: &[Token], column: &dyn Fn(&str) -> bool) 
         },
         [first, ..] if first.is_kw("BINARY") => true,
         [first, dot, rest @ ..] if first.ident().is_some() && dot.is_op(".") && rest.iter().all(|t| t.ident().is_some() || t.is_op(".")) => rest.last().and_then(Token::ident).is_some_and(column),
-        [name, open, .., close] if name.ident().is_some() && matches!(name.tok, Tok::Word(_)) && open.is_op("(") && close.is_op(")") && closes(toks, 1) == Some(toks.len() - 1) => {
+        [name, open, .., close]
+            if name.ident().is_some() && matches!(name.tok, Tok::Word(_)) && open.is_op("(") && close.is_op(")") && turnstile_sqltext::parens::closing(toks, 1) == Some(toks.len() - 1) =>
+        {
             call_is_binary(sql, &name.ident().unwrap_or_default().to_ascii_uppercase(), &toks[2..toks.len() - 1], column)
         }
         _ => false,
@@ -118,26 +120,10 @@ fn trim_distinct(toks: &[Token]) -> &[Token] {
 
 /// `toks` without parentheses that enclose all of it.
 fn strip_parens(mut toks: &[Token]) -> &[Token] {
-    while toks.len() >= 2 && toks[0].is_op("(") && closes(toks, 0) == Some(toks.len() - 1) {
+    while toks.len() >= 2 && toks[0].is_op("(") && turnstile_sqltext::parens::closing(toks, 0) == Some(toks.len() - 1) {
         toks = &toks[1..toks.len() - 1];
     }
     toks
-}
-
-/// Index of the `)` that closes the `(` at `open`.
-fn closes(toks: &[Token], open: usize) -> Option<usize> {
-    let mut depth = 0usize;
-    for (k, t) in toks.iter().enumerate().skip(open) {
-        if t.is_op("(") {
-            depth += 1;
-        } else if t.is_op(")") {
-            depth = depth.checked_sub(1)?;
-            if depth == 0 {
-                return Some(k);
-            }
-        }
-    }
-    None
 }
 
 /// First top-level token (outside parentheses) matching `f`.

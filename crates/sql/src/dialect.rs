@@ -372,7 +372,7 @@ fn check_prepared_text(text: &str) -> Result<usize, SqlError> {
 /// 1970, as in MariaDB.
 fn using_values(call: &mut Call<'_, '_>, sql: &str, toks: &[lex::Token]) -> Result<Vec<Value>, SqlError> {
     let mut out = Vec::new();
-    for item in split_top_level(toks) {
+    for item in turnstile_sqltext::parens::split_top_level(toks, ",") {
         let (Some(a), Some(b)) = (item.first(), item.last()) else { return Err(SqlError::syntax(toks.first().map_or("", |t| &sql[t.start..]))) };
         if item.iter().any(|t| t.is_kw("SELECT")) {
             return Err(SqlError::new(1970, "42000", "EXECUTE..USING does not support subqueries or stored functions"));
@@ -382,38 +382,11 @@ fn using_values(call: &mut Call<'_, '_>, sql: &str, toks: &[lex::Token]) -> Resu
     Ok(out)
 }
 
-/// Tokens split at top-level commas.
-fn split_top_level(toks: &[lex::Token]) -> Vec<&[lex::Token]> {
-    let mut out = Vec::new();
-    let (mut depth, mut from) = (0usize, 0usize);
-    for (i, t) in toks.iter().enumerate() {
-        if t.is_op("(") {
-            depth += 1;
-        } else if t.is_op(")") {
-            depth = depth.saturating_sub(1);
-        } else if depth == 0 && t.is_op(",") {
-            out.push(&toks[from..i]);
-            from = i + 1;
-        }
-    }
-    out.push(&toks[from..]);
-    out
-}
-
 /// EXECUTE IMMEDIATE text [USING v, ...] (MariaDB): PREPARE, EXECUTE and
 /// DEALLOCATE in one, under no name.
 fn execute_immediate(call: &mut Call<'_, '_>, sql: &str, toks: &[lex::Token], sink: &mut dyn RowSink) -> Result<Outcome, SqlError> {
     let end = toks.iter().rposition(|t| !t.is_op(";")).map_or(2, |i| i + 1).max(2);
-    let mut depth = 0usize;
-    let using = (2..end).find(|&i| {
-        let t = &toks[i];
-        if t.is_op("(") {
-            depth += 1;
-        } else if t.is_op(")") {
-            depth = depth.saturating_sub(1);
-        }
-        depth == 0 && t.is_kw("USING")
-    });
+    let using = turnstile_sqltext::parens::find_top_level(&toks[..end], 2, |_, t| t.is_kw("USING"));
     let text = statement_text(call, sql, &toks[2..using.unwrap_or(end)], toks.get(2))?;
     let params = check_prepared_text(&text)?;
     let args = match using {

@@ -38,6 +38,7 @@ pub mod hex;
 pub mod item_type;
 pub mod lex;
 pub mod like;
+pub mod parens;
 pub mod scan;
 pub mod sql_mode;
 pub mod temporal;

@@ -42,7 +42,7 @@ pub(super) fn set_statement_for(call: &mut Call<'_, '_>, sql: &str, toks: &[Toke
     let mut groups = Vec::new();
     let mut at = 0;
     let inner_at = loop {
-        let for_at = top_level_for(toks, at + 2).ok_or_else(|| SqlError::syntax(toks.get(at + 2).map_or("", |t| &sql[t.start..])))?;
+        let for_at = turnstile_sqltext::parens::find_top_level(toks, at + 2, |_, t| t.is_kw("FOR")).ok_or_else(|| SqlError::syntax(toks.get(at + 2).map_or("", |t| &sql[t.start..])))?;
         if for_at == at + 2 {
             return Err(SqlError::syntax(&sql[toks[for_at].start..]));
         }
@@ -87,21 +87,6 @@ pub(super) fn set_statement_for(call: &mut Call<'_, '_>, sql: &str, toks: &[Toke
         }
     }
     result
-}
-
-/// The index of SET STATEMENT's `FOR` (outside parentheses), from `from`.
-fn top_level_for(toks: &[Token], from: usize) -> Option<usize> {
-    let mut depth = 0usize;
-    for (i, t) in toks.iter().enumerate().skip(from) {
-        if t.is_op("(") {
-            depth += 1;
-        } else if t.is_op(")") {
-            depth = depth.saturating_sub(1);
-        } else if depth == 0 && t.is_kw("FOR") {
-            return Some(i);
-        }
-    }
-    None
 }
 
 /// Assignments at top-level commas.

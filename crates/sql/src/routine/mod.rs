@@ -72,17 +72,8 @@ pub fn selects_into_variables(sql: &str) -> bool {
         return false;
     }
     let Ok(toks) = turnstile_sqltext::lex::tokenize(sql) else { return false };
-    let mut depth = 0usize;
-    for (i, t) in toks.iter().enumerate() {
-        if t.is_op("(") {
-            depth += 1;
-        } else if t.is_op(")") {
-            depth = depth.saturating_sub(1);
-        } else if depth == 0 && t.is_kw("INTO") {
-            return matches!(toks.get(i + 1).map(|n| &n.tok), Some(turnstile_sqltext::lex::Tok::UserVar(_)));
-        }
-    }
-    false
+    let into = turnstile_sqltext::parens::find_top_level(&toks, 0, |_, t| t.is_kw("INTO"));
+    into.is_some_and(|i| matches!(toks.get(i + 1).map(|n| &n.tok), Some(turnstile_sqltext::lex::Tok::UserVar(_))))
 }
 
 /// A numeric setting as the session sees it (its own value, else the global).

@@ -20,6 +20,7 @@
 use crate::conn::Conn;
 use turnstile_engine::Column;
 use turnstile_sqltext::lex::{self, Tok, Token};
+use turnstile_sqltext::parens;
 
 /// One item of the outermost FROM clause.
 #[derive(Debug, Clone, PartialEq)]
@@ -73,22 +74,6 @@ fn ident(t: &Token) -> Option<&str> {
     }
 }
 
-/// The index of the `)` closing the `(` at `open`.
-fn closing(toks: &[Token], open: usize) -> Option<usize> {
-    let mut depth = 0usize;
-    for (i, t) in toks.iter().enumerate().skip(open) {
-        if t.is_op("(") {
-            depth += 1;
-        } else if t.is_op(")") {
-            depth -= 1;
-            if depth == 0 {
-                return Some(i);
-            }
-        }
-    }
-    None
-}
-
 /// Index of the outermost SELECT keyword (after a WITH list), and whether
 /// its select list is exactly `*`.
 fn outer_select(toks: &[Token]) -> Option<usize> {
@@ -103,12 +88,12 @@ fn outer_select(toks: &[Token]) -> Option<usize> {
             ident(toks.get(i)?)?;
             i += 1;
             if toks.get(i)?.is_op("(") {
-                i = closing(toks, i)? + 1;
+                i = parens::closing(toks, i)? + 1;
             }
             if !toks.get(i)?.is_kw("AS") {
                 return None;
             }
-            i = closing(toks, i + 1)? + 1;
+            i = parens::closing(toks, i + 1)? + 1;
             if !toks.get(i)?.is_op(",") {
                 break;
             }
@@ -130,7 +115,7 @@ fn select_list(toks: &[Token], select: usize) -> Option<(usize, Vec<(usize, usiz
     while i < toks.len() {
         let t = &toks[i];
         if t.is_op("(") {
-            i = closing(toks, i)? + 1;
+            i = parens::closing(toks, i)? + 1;
             continue;
         }
         if t.is_op(",") || t.is_kw("FROM") {
@@ -153,7 +138,7 @@ fn from_items(toks: &[Token], from: usize, ctes: &[String]) -> Option<Vec<FromIt
     loop {
         let t = toks.get(i)?;
         let mut item = if t.is_op("(") {
-            let close = closing(toks, i)?;
+            let close = parens::closing(toks, i)?;
             let inner = toks.get(i + 1)?;
             if !inner.is_kw("SELECT") && !inner.is_kw("WITH") {
                 return None;
@@ -208,16 +193,16 @@ fn after_join_condition(toks: &[Token], mut i: usize) -> Option<usize> {
         while toks.get(i).is_some_and(|t| !t.is_op("(")) {
             i += 1;
         }
-        i = closing(toks, i)? + 1;
+        i = parens::closing(toks, i)? + 1;
     }
     if toks.get(i).is_some_and(|t| t.is_kw("USING")) {
-        return Some(closing(toks, i + 1)? + 1);
+        return Some(parens::closing(toks, i + 1)? + 1);
     }
     if toks.get(i).is_some_and(|t| t.is_kw("ON")) {
         i += 1;
         while let Some(t) = toks.get(i) {
             if t.is_op("(") {
-                i = closing(toks, i)? + 1;
+                i = parens::closing(toks, i)? + 1;
                 continue;
             }
             if t.is_op(",") || t.is_op(";") || CLAUSE_END.iter().any(|k| t.is_kw(k)) || ["JOIN", "INNER", "LEFT", "RIGHT", "CROSS", "NATURAL", "STRAIGHT_JOIN"].iter().any(|k| t.is_kw(k)) {

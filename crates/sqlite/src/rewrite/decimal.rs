@@ -992,18 +992,7 @@ pub(super) fn combine(op: &str, l: Ty, r: Ty) -> Ty {
 
 /// The `)` closing the `(` at token `i`.
 pub(super) fn matching_paren(toks: &[Token], i: usize) -> Option<usize> {
-    let mut depth = 0usize;
-    for (k, t) in toks.iter().enumerate().skip(i) {
-        if t.is_op("(") {
-            depth += 1;
-        } else if t.is_op(")") {
-            depth -= 1;
-            if depth == 0 {
-                return Some(k);
-            }
-        }
-    }
-    None
+    turnstile_sqltext::parens::closing(toks, i)
 }
 
 /// The end (exclusive) of `OVER (...)` or `OVER name` at token `k`, when

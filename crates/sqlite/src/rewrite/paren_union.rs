@@ -61,7 +61,7 @@ fn top_level_members(toks: &[Token]) -> Option<Vec<Member>> {
     loop {
         let t = toks.get(i)?;
         if t.is_op("(") {
-            let close = matching(toks, i)?;
+            let close = turnstile_sqltext::parens::closing(toks, i)?;
             // `(SELECT ...) AS x` or `(...) + 1` is no member: leave the statement alone.
             if !inner_is_query(&toks[i + 1..close]) {
                 return None;
@@ -99,22 +99,6 @@ fn is_set_operator(t: &Token) -> bool {
 fn inner_is_query(inner: &[Token]) -> bool {
     let first = inner.iter().find(|t| !t.is_op("("));
     first.is_some_and(|t| t.is_kw("SELECT") || t.is_kw("VALUES") || t.is_kw("WITH"))
-}
-
-/// The index of the `)` matching the `(` at `open`.
-fn matching(toks: &[Token], open: usize) -> Option<usize> {
-    let mut depth = 0usize;
-    for (k, t) in toks.iter().enumerate().skip(open) {
-        if t.is_op("(") {
-            depth += 1;
-        } else if t.is_op(")") {
-            depth = depth.checked_sub(1)?;
-            if depth == 0 {
-                return Some(k);
-            }
-        }
-    }
-    None
 }
 
 /// From a plain member starting at `from`: the index of the next set operator
