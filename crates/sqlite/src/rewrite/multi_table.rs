@@ -243,6 +243,10 @@ impl Translator<'_> {
         let toks = self.toks;
         let sql = self.sql;
         let syntax = |i: usize| SqlError::syntax(toks.get(i).map_or("", |t| &sql[t.start..]));
+        // `DELETE` or `UPDATE` with nothing after it (the fuzzer's `DELETE # ...`).
+        if at >= toks.len() {
+            return Err(syntax(at));
+        }
         self.param_ord = Some(param_ordinals(toks));
         let clause = |from: usize, words: &[&str]| top_level(toks, from, toks.len(), |j| words.iter().any(|k| toks[j].is_kw(k)));
         // (table list, first token after it, delete list)

@@ -456,6 +456,14 @@ mod tests {
     }
 
     #[test]
+    fn a_verb_alone_is_a_syntax_error_not_a_panic() {
+        // Found by the rewrite fuzz target: `DELETE # fz1) = 'a'` is DELETE and a comment.
+        for (sql, kind) in [("DELETE # fz1) = 'a'", Kind::Delete), ("DELETE", Kind::Delete), ("DELETE LOW_PRIORITY IGNORE", Kind::Delete), ("UPDATE", Kind::Update), ("UPDATE IGNORE", Kind::Update)] {
+            assert_eq!(rewrite(sql, kind, &resolver()).unwrap_err().code, 1064, "{}", sql);
+        }
+    }
+
+    #[test]
     fn update_delete_limit() {
         let rw = rewrite("UPDATE sbtest1 SET k=k+1 WHERE id=? ORDER BY id LIMIT 1", Kind::Update, &resolver()).unwrap();
         assert_eq!(rw.sql, "UPDATE sbtest1 SET k=k+1 WHERE rowid IN (SELECT rowid FROM sbtest1 WHERE id=?1 ORDER BY id LIMIT 1) AND ts_chg('I', \"k\", (k+1))");
