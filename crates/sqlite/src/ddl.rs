@@ -33,7 +33,7 @@ mod view_parser;
 
 use super::schema::{ColumnDef, Default_, ForeignKey, IndexDef, TableDef, ViewDef};
 
-pub use alter::apply_alter;
+pub use alter::{apply_alter, Altered};
 pub use column_parser::{column_def, default_collation_for};
 pub use definition::{empty_def, finish_def};
 pub use expr_text::named_columns;
@@ -76,16 +76,24 @@ pub enum Ddl {
     CreateIndex {
         table: Name,
         index: IndexDef,
+        /// `CREATE INDEX IF NOT EXISTS` (MariaDB): an index of that name is a note.
+        if_not_exists: bool,
     },
     DropIndex {
         table: Name,
         name: String,
+        /// `DROP INDEX IF EXISTS` (MariaDB): a missing index is a note.
+        if_exists: bool,
     },
     Alter {
+        /// `ALTER TABLE IF EXISTS` (MariaDB): a missing table is a note.
+        if_exists: bool,
         table: Name,
         ops: Vec<AlterOp>,
     },
     Rename {
+        /// `RENAME TABLE IF EXISTS` (MariaDB): a missing source is a note.
+        if_exists: bool,
         pairs: Vec<(Name, Name)>,
     },
     Truncate {
@@ -158,6 +166,30 @@ pub enum AlterOp {
         comment: Option<String>,
         auto_increment: Option<u64>,
     },
+    /// `ORDER BY col [ASC|DESC], ...`: the rows copied in this order (a
+    /// table with a primary key keeps its order and warns, as InnoDB does).
+    OrderBy(Vec<(String, bool)>),
+    /// `CONVERT TO CHARACTER SET cs [COLLATE c]`: every text column and the
+    /// table's default take the collation.
+    ConvertTo(String),
+    /// `ALGORITHM=COPY`: MariaDB copies the rows (and counts them in its OK).
+    CopyAlgorithm,
+    /// `FORCE`: the table rebuilt (MariaDB copies a non-InnoDB table).
+    Force,
+    /// MariaDB's `IF [NOT] EXISTS` on one operation: an ADD of something that
+    /// exists, or a DROP/CHANGE/MODIFY/RENAME of something that does not, is
+    /// skipped with a note instead of failing the statement.
+    Guarded(Box<AlterOp>),
+}
+
+impl AlterOp {
+    /// The operation itself, under any `IF [NOT] EXISTS`.
+    pub fn inner(&self) -> &AlterOp {
+        match self {
+            AlterOp::Guarded(op) => op,
+            op => op,
+        }
+    }
 }
 
 /// The definition a CREATE TABLE statement parses to (for the tests).

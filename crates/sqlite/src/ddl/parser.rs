@@ -36,13 +36,14 @@ pub fn parse(sql: &str) -> Result<Option<Ddl>, SqlError> {
             if !c.eat_kw("INDEX") {
                 return Ok(None);
             }
+            let if_not_exists = c.eat_kws(&["IF", "NOT", "EXISTS"]);
             let name = c.ident()?;
             skip_index_type(&mut c)?;
             c.expect_kw("ON")?;
             let table = c.qualified()?;
             let (columns, prefix) = key_parts(&mut c)?;
             let comment = index_options(&mut c)?;
-            Some(Ddl::CreateIndex { table, index: IndexDef { name, sqlite_name: String::new(), unique, columns, prefix, comment, fulltext } })
+            Some(Ddl::CreateIndex { table, index: IndexDef { name, sqlite_name: String::new(), unique, columns, prefix, comment, fulltext }, if_not_exists })
         }
     } else if c.eat_kw("DROP") {
         let temporary = c.eat_kw("TEMPORARY");
@@ -58,10 +59,11 @@ pub fn parse(sql: &str) -> Result<Option<Ddl>, SqlError> {
             c.eat_kw("CASCADE");
             Some(Ddl::DropTable { temporary, if_exists, tables })
         } else if c.eat_kw("INDEX") {
+            let if_exists = c.eat_kws(&["IF", "EXISTS"]);
             let name = c.ident()?;
             c.expect_kw("ON")?;
             let table = c.qualified()?;
-            Some(Ddl::DropIndex { table, name })
+            Some(Ddl::DropIndex { table, name, if_exists })
         } else {
             return Ok(None);
         }
@@ -74,6 +76,7 @@ pub fn parse(sql: &str) -> Result<Option<Ddl>, SqlError> {
         if !c.eat_kw("TABLE") {
             return Ok(None);
         }
+        let if_exists = c.eat_kws(&["IF", "EXISTS"]);
         let table = c.qualified()?;
         let mut ops = Vec::new();
         loop {
@@ -85,11 +88,12 @@ pub fn parse(sql: &str) -> Result<Option<Ddl>, SqlError> {
                 break;
             }
         }
-        Some(Ddl::Alter { table, ops })
+        Some(Ddl::Alter { if_exists, table, ops })
     } else if c.eat_kw("RENAME") {
         if !(c.eat_kw("TABLE") || c.eat_kw("TABLES")) {
             return Ok(None);
         }
+        let if_exists = c.eat_kws(&["IF", "EXISTS"]);
         let mut pairs = Vec::new();
         loop {
             let from = c.qualified()?;
@@ -100,7 +104,7 @@ pub fn parse(sql: &str) -> Result<Option<Ddl>, SqlError> {
                 break;
             }
         }
-        Some(Ddl::Rename { pairs })
+        Some(Ddl::Rename { if_exists, pairs })
     } else if c.eat_kw("TRUNCATE") {
         c.eat_kw("TABLE");
         Some(Ddl::Truncate { table: c.qualified()? })
@@ -518,13 +522,31 @@ fn position(c: &mut TokenCursor<'_>) -> Result<Position, SqlError> {
     }
 }
 
+/// One ALTER TABLE operation; under MariaDB's `IF [NOT] EXISTS` the
+/// operations it parsed to are wrapped in `AlterOp::Guarded`.
 fn alter_op(c: &mut TokenCursor<'_>, ops: &mut Vec<AlterOp>) -> Result<(), SqlError> {
+    let start = ops.len();
+    let mut guarded = false;
+    alter_op_unguarded(c, ops, &mut guarded)?;
+    if guarded {
+        let parsed: Vec<AlterOp> = ops.drain(start..).collect();
+        ops.extend(parsed.into_iter().map(|op| AlterOp::Guarded(Box::new(op))));
+    }
+    Ok(())
+}
+
+/// `IF NOT EXISTS` (an ADD) or `IF EXISTS` (the others) here: eaten, and
+/// `guarded` set.
+fn eat_guard(c: &mut TokenCursor<'_>, adding: bool, guarded: &mut bool) {
+    let seen = if adding { c.eat_kws(&["IF", "NOT", "EXISTS"]) } else { c.eat_kws(&["IF", "EXISTS"]) };
+    *guarded |= seen;
+}
+
+fn alter_op_unguarded(c: &mut TokenCursor<'_>, ops: &mut Vec<AlterOp>, guarded: &mut bool) -> Result<(), SqlError> {
     if c.eat_kw("ADD") {
         let mut constraint_name = None;
         if c.eat_kw("CONSTRAINT") && !(c.is_kw("PRIMARY") || c.is_kw("UNIQUE") || c.is_kw("FOREIGN") || c.is_kw("CHECK")) {
-            if c.eat_kws(&["IF", "NOT", "EXISTS"]) {
-                return Err(SqlError::unsupported("ADD CONSTRAINT IF NOT EXISTS"));
-            }
+            eat_guard(c, true, guarded);
             constraint_name = Some(c.ident()?);
         }
         if c.eat_kw("CHECK") {
@@ -535,6 +557,7 @@ fn alter_op(c: &mut TokenCursor<'_>, ops: &mut Vec<AlterOp>) -> Result<(), SqlEr
         }
         if c.eat_kw("PRIMARY") {
             c.expect_kw("KEY")?;
+            eat_guard(c, true, guarded);
             skip_index_type(c)?;
             let (cols, _) = key_parts(c)?;
             index_options(c)?;
@@ -545,6 +568,7 @@ fn alter_op(c: &mut TokenCursor<'_>, ops: &mut Vec<AlterOp>) -> Result<(), SqlEr
             let unique = c.eat_kw("UNIQUE");
             let fulltext = !unique && c.eat_kw("FULLTEXT");
             let _ = c.eat_kw("INDEX") || c.eat_kw("KEY");
+            eat_guard(c, true, guarded);
             let name = if c.is_op("(") || c.is_kw("USING") { None } else { Some(c.ident()?) };
             skip_index_type(c)?;
             let (cols, prefix) = key_parts(c)?;
@@ -558,6 +582,7 @@ fn alter_op(c: &mut TokenCursor<'_>, ops: &mut Vec<AlterOp>) -> Result<(), SqlEr
         }
         if c.eat_kw("FOREIGN") {
             c.expect_kw("KEY")?;
+            eat_guard(c, true, guarded);
             let idx = if c.is_op("(") { None } else { Some(c.ident()?) };
             let tmp = empty_def("");
             let mut fk = foreign_key(c, constraint_name.or(idx), &tmp)?;
@@ -568,6 +593,7 @@ fn alter_op(c: &mut TokenCursor<'_>, ops: &mut Vec<AlterOp>) -> Result<(), SqlEr
             return Ok(());
         }
         c.eat_kw("COLUMN");
+        eat_guard(c, true, guarded);
         if c.is_op("(") {
             c.next();
             loop {
@@ -590,23 +616,25 @@ fn alter_op(c: &mut TokenCursor<'_>, ops: &mut Vec<AlterOp>) -> Result<(), SqlEr
             c.expect_kw("KEY")?;
             ops.push(AlterOp::DropPrimary);
         } else if c.eat_kw("INDEX") || c.eat_kw("KEY") {
+            eat_guard(c, false, guarded);
             ops.push(AlterOp::DropIndex(c.ident()?));
         } else if c.eat_kw("FOREIGN") {
             c.expect_kw("KEY")?;
+            eat_guard(c, false, guarded);
             ops.push(AlterOp::DropForeignKey(c.ident()?));
         } else if c.eat_kw("CHECK") || c.eat_kw("CONSTRAINT") {
-            if c.eat_kws(&["IF", "EXISTS"]) {
-                return Err(SqlError::unsupported("DROP CONSTRAINT IF EXISTS"));
-            }
+            eat_guard(c, false, guarded);
             ops.push(AlterOp::DropCheck(c.ident()?));
         } else {
             c.eat_kw("COLUMN");
+            eat_guard(c, false, guarded);
             ops.push(AlterOp::DropColumn(c.ident()?));
         }
         return Ok(());
     }
     if c.eat_kw("MODIFY") {
         c.eat_kw("COLUMN");
+        eat_guard(c, false, guarded);
         let (col, primary, unique) = column_def(c)?;
         let position = position(c)?;
         ops.push(AlterOp::ChangeColumn { old: col.name.clone(), col, position, primary, unique });
@@ -614,6 +642,7 @@ fn alter_op(c: &mut TokenCursor<'_>, ops: &mut Vec<AlterOp>) -> Result<(), SqlEr
     }
     if c.eat_kw("CHANGE") {
         c.eat_kw("COLUMN");
+        eat_guard(c, false, guarded);
         let old = c.ident()?;
         let (col, primary, unique) = column_def(c)?;
         let position = position(c)?;
@@ -641,11 +670,13 @@ fn alter_op(c: &mut TokenCursor<'_>, ops: &mut Vec<AlterOp>) -> Result<(), SqlEr
     }
     if c.eat_kw("RENAME") {
         if c.eat_kw("COLUMN") {
+            eat_guard(c, false, guarded);
             let old = c.ident()?;
             c.expect_kw("TO")?;
             let new = c.ident()?;
             ops.push(AlterOp::RenameColumn { old, new });
         } else if c.eat_kw("INDEX") || c.eat_kw("KEY") {
+            eat_guard(c, false, guarded);
             let old = c.ident()?;
             c.expect_kw("TO")?;
             let new = c.ident()?;
@@ -664,19 +695,47 @@ fn alter_op(c: &mut TokenCursor<'_>, ops: &mut Vec<AlterOp>) -> Result<(), SqlEr
         if c.eat_kw("COLLATE") {
             coll = c.ident()?.to_ascii_lowercase();
         }
-        ops.push(AlterOp::Options { engine: None, collation: Some(coll), comment: None, auto_increment: None });
+        ops.push(AlterOp::ConvertTo(coll));
         return Ok(());
     }
-    if c.eat_kw("ALGORITHM") || c.eat_kw("LOCK") {
+    if c.eat_kw("ALGORITHM") {
+        c.eat_op("=");
+        if c.ident()?.eq_ignore_ascii_case("COPY") {
+            ops.push(AlterOp::CopyAlgorithm);
+        }
+        return Ok(());
+    }
+    if c.eat_kw("LOCK") {
         c.eat_op("=");
         c.ident()?;
         return Ok(());
     }
-    if c.eat_kw("FORCE") || c.eat_kw("ENABLE") && c.eat_kw("KEYS") || c.eat_kw("DISABLE") && c.eat_kw("KEYS") {
+    if c.eat_kw("FORCE") {
+        ops.push(AlterOp::Force);
+        return Ok(());
+    }
+    if c.eat_kw("ENABLE") && c.eat_kw("KEYS") || c.eat_kw("DISABLE") && c.eat_kw("KEYS") {
         return Ok(());
     }
     if c.eat_kw("ORDER") {
-        return Err(SqlError::unsupported("ALTER TABLE ... ORDER BY"));
+        c.expect_kw("BY")?;
+        let mut cols = Vec::new();
+        loop {
+            let name = c.ident()?;
+            let desc = c.eat_kw("DESC");
+            if !desc {
+                c.eat_kw("ASC");
+            }
+            cols.push((name, desc));
+            // A comma then a new operation (MariaDB takes ORDER BY last).
+            let op_next = c.peek_at(1).is_some_and(|t| ["ADD", "DROP", "MODIFY", "CHANGE", "ALTER", "RENAME", "ALGORITHM", "LOCK", "FORCE", "ENGINE"].iter().any(|k| t.is_kw(k)));
+            if !c.is_op(",") || op_next {
+                break;
+            }
+            c.next();
+        }
+        ops.push(AlterOp::OrderBy(cols));
+        return Ok(());
     }
     if c.is_kw("PARTITION") || c.is_kw("ADD") {
         return Err(SqlError::unsupported("partitioned tables"));

@@ -17,9 +17,10 @@ use super::SqliteSession;
 use crate::ddl::{self, AlterOp, Ddl, Name};
 use crate::schema::{sq_ident, sq_str, IndexDef, TableDef, META_TABLE};
 use crate::{errors, Db};
+use std::collections::HashMap;
 use std::sync::Arc;
 use turnstile_engine::catalog::Catalog;
-use turnstile_engine::{privs, Access, Done, EngineSession, ExecContext, Outcome, SqlError};
+use turnstile_engine::{privs, Access, Done, EngineSession, ExecContext, Level, Outcome, SqlError};
 
 impl SqliteSession {
     /// Resolve a table name to (SQLite schema name, MySQL db, shared Db or None for TEMPORARY).
@@ -111,7 +112,7 @@ impl SqliteSession {
             Ddl::DropTable { tables, .. } => tables[0].clone(),
             Ddl::CreateView { view, .. } => view.clone(),
             Ddl::DropView { views, .. } => views[0].clone(),
-            Ddl::Rename { pairs } => pairs[0].0.clone(),
+            Ddl::Rename { pairs, .. } => pairs[0].0.clone(),
         };
         let (schema, dbname, db) = self.target(&first, temporary)?;
         let locks = match &db {
@@ -275,10 +276,10 @@ impl SqliteSession {
             Ddl::DropTable { temporary, tables, .. } => tables.iter().filter(|t| !*temporary && !temp(t)).try_for_each(|t| check(t, privs::DROP)),
             Ddl::Truncate { table } if !temp(table) => check(table, privs::DROP),
             Ddl::CreateIndex { table, .. } | Ddl::DropIndex { table, .. } if !temp(table) => check(table, privs::INDEX),
-            Ddl::Alter { table, ops } if !temp(table) => {
+            Ddl::Alter { table, ops, .. } if !temp(table) => {
                 check(table, privs::ALTER)?;
                 for op in ops {
-                    match op {
+                    match op.inner() {
                         AlterOp::RenameTable(to) => {
                             check(table, privs::DROP)?;
                             check(&(to.0.clone().or_else(|| table.0.clone()), to.1.clone()), privs::CREATE | privs::INSERT)?;
@@ -289,7 +290,7 @@ impl SqliteSession {
                 }
                 Ok(())
             }
-            Ddl::Rename { pairs } => pairs.iter().filter(|(from, _)| !temp(from)).try_for_each(|(from, to)| {
+            Ddl::Rename { pairs, .. } => pairs.iter().filter(|(from, _)| !temp(from)).try_for_each(|(from, to)| {
                 check(from, privs::ALTER | privs::DROP)?;
                 check(to, privs::CREATE | privs::INSERT)
             }),
@@ -355,8 +356,12 @@ impl SqliteSession {
                 }
                 ok(0)
             }
-            Ddl::CreateIndex { table, index } => {
+            Ddl::CreateIndex { table, index, if_not_exists } => {
                 let d = self.base_table(schema, dbname, &table.1)?;
+                if *if_not_exists && d.indexes.iter().any(|ix| ix.name.eq_ignore_ascii_case(&index.name)) {
+                    ctx.note(1061, format!("Duplicate key name '{}'", index.name));
+                    return Ok(super::alter_table::altered_warned(0, 1));
+                }
                 let mut nd = (*d).clone();
                 nd.indexes.push(index.clone());
                 ddl::finish_def(&mut nd)?;
@@ -365,35 +370,67 @@ impl SqliteSession {
                 self.save_def(schema, temp, &nd)?;
                 Ok(altered(0))
             }
-            Ddl::DropIndex { table, name } => {
+            Ddl::DropIndex { table, name, if_exists } => {
                 let d = self.base_table(schema, dbname, &table.1)?;
-                self.alter(schema, temp, dbname, &d, &[AlterOp::DropIndex(name.clone())])
+                let op = AlterOp::DropIndex(name.clone());
+                let op = if *if_exists { AlterOp::Guarded(Box::new(op)) } else { op };
+                self.alter(ctx, (schema, temp, dbname), &d, &[op])
             }
-            Ddl::Alter { table, ops } => {
-                let d = self.base_table(schema, dbname, &table.1)?;
-                self.alter(schema, temp, dbname, &d, ops)
+            Ddl::Alter { if_exists, table, ops } => {
+                let d = match self.base_table(schema, dbname, &table.1) {
+                    Err(e) if *if_exists && e.code == 1146 => {
+                        // MariaDB raises it at the Error level and answers OK.
+                        if let Some(w) = ctx.warnings() {
+                            w.push(Level::Error, e.code, e.message);
+                        }
+                        return ok(1);
+                    }
+                    d => d?,
+                };
+                self.alter(ctx, (schema, temp, dbname), &d, ops)
             }
-            Ddl::Rename { pairs } => {
-                for (from, to) in pairs {
-                    let (s1, db1, _) = self.target(from, false)?;
-                    let (s2, db2, _) = self.target(to, false)?;
-                    if db1 != db2 {
-                        return Err(SqlError::unsupported("RENAME TABLE across databases"));
-                    }
-                    let d = self.def_of(&s1, &from.1).ok_or_else(|| errors::no_such_table(&db1, &from.1))?;
-                    if d.view.is_some() {
-                        return Err(SqlError::unsupported("RENAME TABLE of a view"));
-                    }
-                    if self.def_of(&s2, &to.1).is_some() {
-                        return Err(SqlError::new(1050, "42S01", format!("Table '{}' already exists", to.1)));
-                    }
-                    self.rename_table(&s1, s1 == "temp", &d, &to.1)?;
-                }
-                ok(0)
-            }
+            Ddl::Rename { if_exists, pairs } => self.rename_tables(ctx, *if_exists, pairs),
             Ddl::DropView { if_exists, views } => self.drop_views(ctx, *if_exists, views),
             Ddl::CreateView { .. } => Err(SqlError::internal("CREATE VIEW not prepared")),
         }
+    }
+
+    /// RENAME TABLE a TO b, c TO d, ...: in order, each seeing the ones
+    /// before it (`t1 TO tmp, t2 TO t1, tmp TO t2` swaps two tables). The
+    /// catalog is read again only after the statement commits, so the
+    /// renames made so far are kept in `moved` (lower-case name -> the
+    /// table now there, or None where it left).
+    fn rename_tables(&mut self, ctx: &ExecContext<'_>, if_exists: bool, pairs: &[(Name, Name)]) -> Result<Outcome, SqlError> {
+        let mut moved: HashMap<(String, String), Option<Arc<TableDef>>> = HashMap::new();
+        for (from, to) in pairs {
+            let (s1, db1, _) = self.target(from, false)?;
+            let (s2, db2, _) = self.target(to, false)?;
+            if db1 != db2 {
+                return Err(SqlError::unsupported("RENAME TABLE across databases"));
+            }
+            let key = |s: &str, t: &str| (s.to_string(), t.to_ascii_lowercase());
+            let now = |this: &Self, s: &str, t: &str| moved.get(&key(s, t)).cloned().unwrap_or_else(|| this.def_of(s, t));
+            let Some(d) = now(self, &s1, &from.1) else {
+                let e = errors::no_such_table(&db1, &from.1);
+                if if_exists {
+                    ctx.note(e.code, e.message);
+                    continue;
+                }
+                return Err(e);
+            };
+            if d.view.is_some() {
+                return Err(SqlError::unsupported("RENAME TABLE of a view"));
+            }
+            if now(self, &s2, &to.1).is_some() {
+                return Err(SqlError::new(1050, "42S01", format!("Table '{}' already exists", to.1)));
+            }
+            self.rename_table(&s1, s1 == "temp", &d, &to.1)?;
+            let mut arrived = (*d).clone();
+            arrived.name = to.1.clone();
+            moved.insert(key(&s1, &from.1), None);
+            moved.insert(key(&s2, &to.1), Some(Arc::new(arrived)));
+        }
+        Ok(Outcome::Done(Done::default()))
     }
 
     /// A table's definition for DDL that needs a base table: a view is 1347.
