@@ -221,6 +221,11 @@ pub fn column_def(c: &mut TokenCursor<'_>) -> Result<(ColumnDef, bool, bool), Sq
     if col.auto_increment && col.default.is_some() {
         return Err(SqlError::new(1067, "42000", format!("Invalid default value for '{}'", col.name)));
     }
+    if let Some(Default_::Literal(v)) = &col.default {
+        if !literal_fits(&col, v) {
+            return Err(SqlError::new(1067, "42000", format!("Invalid default value for '{}'", col.name)));
+        }
+    }
     if let Some(Default_::CurrentTimestamp) = col.default {
         if !matches!(col.base, Base::DateTime | Base::Timestamp) {
             return Err(SqlError::new(1067, "42000", format!("Invalid default value for '{}'", col.name)));
@@ -367,6 +372,59 @@ fn expression_default(text: &str, column: &str) -> Result<Default_, SqlError> {
     Ok(Default_::Expr(expr_text::accept(text, Clause::Default, column)?))
 }
 
+/// A literal default MariaDB stores for the column (else 1067, checked as a
+/// strict write): a number, in range, for an integer column (trailing
+/// spaces allowed, `'1x'` is not), a number for a FLOAT, DOUBLE or DECIMAL,
+/// no more characters than a CHAR or VARCHAR holds, a member of an ENUM
+/// (members of a SET). Hex and bit literals
+/// and the other types are left to the write.
+fn literal_fits(col: &ColumnDef, v: &str) -> bool {
+    let lower = v.to_ascii_lowercase();
+    if ["0x", "0b", "x'", "b'"].iter().any(|p| lower.starts_with(p)) || col.base == Base::Bit {
+        return true;
+    }
+    let number = v.trim_end_matches(' ');
+    if let Some((lo, hi)) = col.base.int_range(col.unsigned) {
+        let value = number.parse::<i128>().ok().or_else(|| number.parse::<f64>().ok().filter(|f| f.is_finite()).map(|f| f.round() as i128));
+        return value.is_some_and(|n| (lo..=hi).contains(&n));
+    }
+    match col.base {
+        Base::Float | Base::Double | Base::Decimal => number.parse::<f64>().is_ok(),
+        // CHAR drops trailing spaces; VARCHAR keeps them (MariaDB).
+        Base::Char => col.length.is_none_or(|n| number.chars().count() as u64 <= n),
+        Base::VarChar | Base::Binary | Base::VarBinary => col.length.is_none_or(|n| v.chars().count() as u64 <= n),
+        // Members and the default compare without trailing spaces (MariaDB strips them).
+        Base::Enum => col.members.iter().any(|m| m.trim_end_matches(' ').eq_ignore_ascii_case(number)),
+        Base::Set => v.is_empty() || v.split(',').all(|p| col.members.iter().any(|m| m.trim_end_matches(' ').eq_ignore_ascii_case(p.trim_end_matches(' ')))),
+        _ => true,
+    }
+}
+
+/// Words after DEFAULT that are not a column's name.
+const NOT_A_NAME: [&str; 21] = [
+    "NULL",
+    "TRUE",
+    "FALSE",
+    "CURRENT_TIMESTAMP",
+    "NOW",
+    "LOCALTIME",
+    "LOCALTIMESTAMP",
+    "NOT",
+    "PRIMARY",
+    "KEY",
+    "UNIQUE",
+    "COMMENT",
+    "AUTO_INCREMENT",
+    "ON",
+    "CHECK",
+    "REFERENCES",
+    "COLLATE",
+    "CHARACTER",
+    "CHARSET",
+    "GENERATED",
+    "AS",
+];
+
 pub(super) fn default_value(c: &mut TokenCursor<'_>, column: &str) -> Result<Default_, SqlError> {
     let t = c.next().ok_or_else(|| c.error())?;
     if let Tok::Word(w) = &t.tok {
@@ -382,6 +440,15 @@ pub(super) fn default_value(c: &mut TokenCursor<'_>, column: &str) -> Result<Def
         if ["CURRENT_DATE", "CURRENT_TIME", "UTC_DATE", "UTC_TIME", "UTC_TIMESTAMP", "CURRENT_USER"].iter().any(|k| w.eq_ignore_ascii_case(k)) {
             return expression_default(w, column);
         }
+    }
+    // `DEFAULT b`: another column's value (MariaDB), a quoted name too.
+    let bare_name = match &t.tok {
+        Tok::Quoted(_) => true,
+        Tok::Word(w) => !c.is_op("(") && !NOT_A_NAME.iter().any(|k| w.eq_ignore_ascii_case(k)),
+        _ => false,
+    };
+    if bare_name && !c.is_op(".") {
+        return expression_default(&c.sql[t.start..t.end], column);
     }
     Ok(match &t.tok {
         Tok::Word(w) if w.eq_ignore_ascii_case("NULL") => Default_::Null,

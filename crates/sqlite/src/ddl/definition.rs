@@ -68,6 +68,27 @@ fn check_generated(def: &TableDef) -> Result<(), SqlError> {
     Ok(())
 }
 
+/// MariaDB's rules for a default naming columns: only the table's (1054);
+/// not its own column, nor a later one whose value is itself computed (a
+/// default naming columns, or a generated column), which is not known yet
+/// when the default is (4029). `DEFAULT(col)` inside a default counts as
+/// naming col.
+fn check_row_defaults(def: &TableDef) -> Result<(), SqlError> {
+    for (i, col) in def.columns.iter().enumerate() {
+        let Some(Default_::Expr(e)) = &col.default else { continue };
+        for name in super::expr_text::named_columns(e) {
+            let Some(at) = def.columns.iter().position(|c| c.name.eq_ignore_ascii_case(&name)) else {
+                return Err(SqlError::new(1054, "42S22", format!("Unknown column '{}' in 'DEFAULT'", name)));
+            };
+            let other = &def.columns[at];
+            if at == i || (at > i && (other.row_default().is_some() || other.generated.is_some())) {
+                return Err(SqlError::new(4029, "01000", format!("Expression for field {} is referring to uninitialized field {}", quote_ident(&col.name), quote_ident(&other.name))));
+            }
+        }
+    }
+    Ok(())
+}
+
 /// Validate a finished definition: names unique, keys name real columns,
 /// AUTO_INCREMENT rules, PRIMARY KEY columns NOT NULL.
 pub fn finish_def(def: &mut TableDef) -> Result<(), SqlError> {
@@ -96,13 +117,7 @@ pub fn finish_def(def: &mut TableDef) -> Result<(), SqlError> {
         }
     }
     check_generated(def)?;
-    for col in &def.columns {
-        if let Some(Default_::Expr(e)) = &col.default {
-            if let Some(unknown) = super::expr_text::named_columns(e).into_iter().find(|n| def.column(n).is_none()) {
-                return Err(SqlError::new(1054, "42S22", format!("Unknown column '{}' in 'DEFAULT'", unknown)));
-            }
-        }
-    }
+    check_row_defaults(def)?;
     for (i, ck) in def.checks.iter().enumerate() {
         // A table CHECK's name is unique among the table's CHECKs, the
         // columns' own (named as their column) included.

@@ -196,8 +196,34 @@ pub fn accept(text: &str, clause: Clause, owner: &str) -> Result<String, SqlErro
             _ => {}
         }
     }
-    crate::rewrite::expression(text)?;
+    if is_row(&toks) {
+        return Err(SqlError::new(1241, "21000", "Operand should contain 1 column(s)"));
+    }
+    // DEFAULT(col) in a default is checked against the other columns when
+    // the definition is finished (definition.rs), not translated here.
+    let default_call = clause == Clause::Default && toks.windows(2).any(|w| w[0].is_kw("DEFAULT") && w[1].is_op("("));
+    if !default_call {
+        crate::rewrite::expression(text)?;
+    }
     Ok(normalize(&toks))
+}
+
+/// Is the expression a row (`1, 2`, `(1, 2)`, `ROW(1, 2)`): a comma at its
+/// top level or directly inside parentheses that are not a call's.
+fn is_row(toks: &[Token]) -> bool {
+    // For each open parenthesis: is it a call's (a word before it)?
+    let mut calls: Vec<bool> = Vec::new();
+    for (k, t) in toks.iter().enumerate() {
+        if t.is_op("(") {
+            let call = k > 0 && matches!(toks[k - 1].tok, Tok::Word(ref w) if !w.eq_ignore_ascii_case("ROW"));
+            calls.push(call);
+        } else if t.is_op(")") {
+            calls.pop();
+        } else if t.is_op(",") && !calls.last().copied().unwrap_or(false) {
+            return true;
+        }
+    }
+    false
 }
 
 /// The columns a kept clause names (its quoted identifiers: `accept`

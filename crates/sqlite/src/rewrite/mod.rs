@@ -60,6 +60,7 @@ mod casts;
 mod clauses;
 mod column_names;
 mod decimal;
+mod default_calls;
 mod exact_calls;
 mod from_dual;
 mod function_calls;

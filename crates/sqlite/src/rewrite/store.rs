@@ -19,6 +19,7 @@ use crate::functions::{FitColumn, ROW_UNIT};
 use crate::schema::{self, ColumnDef, TableDef};
 use rusqlite::types::Value as SV;
 use turnstile_engine::SqlError;
+use turnstile_sqltext::decimal::Decimal;
 use turnstile_sqltext::lex::{self, Tok, Token};
 
 /// Functions whose value may differ between two calls in one statement: an
@@ -73,6 +74,17 @@ impl Translator<'_> {
         let toks = self.toks;
         if cd.base == schema::Base::Bit {
             return self.emit_bit(s, e, cd);
+        }
+        if self.fit.is_none() && cd.base.int_range(cd.unsigned).is_some() {
+            // A strict write of a decimal literal into an integer column:
+            // rounded half away from zero, without a note (MariaDB; SQLite
+            // would refuse the REAL). ts_fit rounds a lenient one.
+            if let Some(rounded) = decimal_literal(toks, s, e).and_then(|t| Decimal::parse(t.as_bytes())).map(|d| d.round(0).to_string()) {
+                self.gap(&toks[s]);
+                self.raw(&rounded);
+                self.last_end = Some(toks[e - 1].end);
+                return Ok(());
+            }
         }
         if cd.base.is_numeric() && e == s + 1 {
             if let Tok::Number(n) = &toks[s].tok {
@@ -478,6 +490,14 @@ mod tests {
     use super::super::test_support::{table_def, TestResolver};
     use super::super::{rewrite, Kind};
     use std::sync::Arc;
+
+    #[test]
+    fn decimal_literal_into_an_integer_column_is_rounded() {
+        let resolver = TestResolver(vec![Arc::new(table_def("CREATE TABLE t (a INT, b TINYINT)"))]);
+        let rw = |sql: &str, kind| rewrite(sql, kind, &resolver).unwrap().sql;
+        assert_eq!(rw("INSERT INTO t VALUES (10.1, 2.5), (10.5, 1)", Kind::Insert), "INSERT INTO \"t\" (\"a\", \"b\") VALUES (10, 3), (11, 1)");
+        assert!(rw("UPDATE t SET a = 2.5", Kind::Update).contains("= 3"));
+    }
 
     #[test]
     fn binary_values() {

@@ -281,6 +281,9 @@ impl<'a> Translator<'a> {
             step = self.upsert_word(&word)?;
         }
         if let WordStep::NotMine = step {
+            step = self.default_word(&word)?;
+        }
+        if let WordStep::NotMine = step {
             step = self.function_word(&word)?;
         }
         match step {
