@@ -231,14 +231,14 @@ fn statement(call: &mut Call<'_, '_>, sql: &str, sink: &mut dyn RowSink) -> Resu
 /// routine/function.rs and run again, for as long as that finds calls of a
 /// stored function to write out.
 fn with_functions_written_out(call: &mut Call<'_, '_>, sql: &str, mut e: SqlError, sink: &mut dyn RowSink) -> Result<Outcome, SqlError> {
-    let mut text = sql.to_string();
+    let (mut text, mut params) = (sql.to_string(), call.params.to_vec());
     let mut round = 0;
     while let Some(name) = crate::routine::function::unknown_function(call, &e, &text) {
-        let mut inner = Call { sess: &mut *call.sess, engine: &mut *call.engine, ops: call.ops, ctx: call.ctx, params: if round == 0 { call.params } else { &[] } };
+        let mut inner = Call { sess: &mut *call.sess, engine: &mut *call.engine, ops: call.ops, ctx: call.ctx, params: &params };
         let Some(next) = crate::routine::function::rewrite(&mut inner, &text, &name, round)? else { break };
-        text = next;
+        (text, params) = next;
         round += 1;
-        let mut inner = Call { sess: &mut *call.sess, engine: &mut *call.engine, ops: call.ops, ctx: call.ctx, params: &[] };
+        let mut inner = Call { sess: &mut *call.sess, engine: &mut *call.engine, ops: call.ops, ctx: call.ctx, params: &params };
         match statement_once(&mut inner, &text, sink) {
             Err(next_e) if matches!(next_e.code, 1305 | 1064) => e = next_e,
             r => return r,

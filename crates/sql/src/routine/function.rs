@@ -74,17 +74,16 @@ pub(crate) fn unknown_function(call: &mut Call<'_, '_>, e: &SqlError, sql: &str)
 
 /// The statement without the calls of the stored function `name` (see the
 /// module header), or None when there is none to write out (the 1305
-/// stands). The statement's `?` values are written in as literals. `round`:
-/// how many rewrites of this statement came before (inlined bodies).
-pub(crate) fn rewrite(call: &mut Call<'_, '_>, sql: &str, name: &str, round: usize) -> Result<Option<String>, SqlError> {
+/// stands). With it, the values of the `?` left in the statement (those of
+/// a call's arguments are the call's). `round`: how many rewrites of this
+/// statement came before (inlined bodies).
+pub(crate) fn rewrite(call: &mut Call<'_, '_>, sql: &str, name: &str, round: usize) -> Result<Option<(String, Vec<Value>)>, SqlError> {
     let kw = turnstile_sqltext::scan::first_keyword(sql);
     let toks = lex::tokenize(sql).map_err(|e| SqlError::syntax(&sql[e.at..]))?;
     // A definition keeps its calls (a view's, a trigger's, a routine's).
     if matches!(kw.as_str(), "CREATE" | "ALTER") && !toks.iter().take(4).any(|t| t.is_kw("TABLE")) {
         return Ok(None);
     }
-    let sql = inline_params(call, sql, &toks);
-    let toks = lex::tokenize(&sql).map_err(|e| SqlError::syntax(&sql[e.at..]))?;
     let sites = call_sites(&toks, name);
     if sites.is_empty() {
         return Ok(None);
@@ -95,7 +94,7 @@ pub(crate) fn rewrite(call: &mut Call<'_, '_>, sql: &str, name: &str, round: usi
     }
     turnstile_engine::stack::check()?;
     DEPTH.set(DEPTH.get() + 1);
-    let r = write_out(call, &kw, &sql, &toks, &sites);
+    let r = write_out(call, &kw, sql, &toks, &sites);
     DEPTH.set(DEPTH.get() - 1);
     r.map(Some)
 }
@@ -133,23 +132,29 @@ fn call_sites(toks: &[Token], name: &str) -> Vec<Site> {
     sites
 }
 
-/// A prepared statement's (or a routine statement's) `?` as literals.
-fn inline_params(call: &Call<'_, '_>, sql: &str, toks: &[Token]) -> String {
-    if call.params.is_empty() {
-        return sql.to_string();
-    }
-    let (mut out, mut last, mut k) = (String::with_capacity(sql.len() + 32), 0, 0);
+/// The text of `toks` (a call's argument) with its `?` written as the
+/// literals of `params`, the values of the `?` from the first on.
+fn with_literals(sql: &str, toks: &[Token], params: &[Value]) -> String {
+    let (Some(first), Some(end)) = (toks.first(), toks.last()) else { return String::new() };
+    let (mut out, mut last, mut k) = (String::with_capacity(end.end - first.start + 16), first.start, 0);
     for t in toks.iter().filter(|t| matches!(t.tok, Tok::Param)) {
         out.push_str(&sql[last..t.start]);
-        out.push_str(&crate::dialect::literal(call.params.get(k).unwrap_or(&Value::Null)));
+        out.push_str(&crate::dialect::literal(params.get(k).unwrap_or(&Value::Null)));
         (last, k) = (t.end, k + 1);
     }
-    out.push_str(&sql[last..]);
+    out.push_str(&sql[last..end.end]);
     out
 }
 
+fn count_params(toks: &[Token]) -> usize {
+    toks.iter().filter(|t| matches!(t.tok, Tok::Param)).count()
+}
+
 /// The statement with every site replaced by its value or its inlined body.
-fn write_out(call: &mut Call<'_, '_>, kw: &str, sql: &str, toks: &[Token], sites: &[Site]) -> Result<String, SqlError> {
+fn write_out(call: &mut Call<'_, '_>, kw: &str, sql: &str, toks: &[Token], sites: &[Site]) -> Result<(String, Vec<Value>), SqlError> {
+    let all: Vec<Value> = call.params.to_vec();
+    let mut params = Vec::with_capacity(all.len());
+    let mut next_param = 0;
     let items = crate::dialect::unaliased_select_items(toks);
     let tables = statement_tables(call, toks);
     let mut out = String::with_capacity(sql.len() + 32);
@@ -164,7 +169,12 @@ fn write_out(call: &mut Call<'_, '_>, kw: &str, sql: &str, toks: &[Token], sites
             item += 1;
         }
         let over_rows = kw == "UPDATE" || toks.iter().enumerate().any(|(i, t)| (i < s.start || i > s.close) && t.is_kw("FROM"));
-        let text = replacement(call, sql, toks, s, over_rows, &tables)?;
+        let before = count_params(&toks[toks.partition_point(|t| t.start < last)..s.start]);
+        params.extend(all.iter().skip(next_param).take(before).cloned());
+        let inside = count_params(&toks[s.start..=s.close]);
+        let own = all.get(next_param + before..next_param + before + inside).unwrap_or(&[]);
+        next_param += before + inside;
+        let text = replacement(call, sql, toks, s, own, over_rows, &tables)?;
         out.push_str(&sql[last..toks[s.start].start]);
         out.push_str(&text);
         last = toks[s.close].end;
@@ -177,7 +187,8 @@ fn write_out(call: &mut Call<'_, '_>, kw: &str, sql: &str, toks: &[Token], sites
         item += 1;
     }
     out.push_str(&sql[last..]);
-    Ok(out)
+    params.extend(all.into_iter().skip(next_param));
+    Ok((out, params))
 }
 
 /// A stored function, parsed.
@@ -188,10 +199,17 @@ struct Function {
 }
 
 /// The text that replaces one call.
-fn replacement(call: &mut Call<'_, '_>, sql: &str, toks: &[Token], s: &Site, over_rows: bool, tables: &[String]) -> Result<String, SqlError> {
+fn replacement(call: &mut Call<'_, '_>, sql: &str, toks: &[Token], s: &Site, params: &[Value], over_rows: bool, tables: &[String]) -> Result<String, SqlError> {
     let name = toks[s.open - 1].ident().unwrap_or("");
     let f = load(call, s.db.as_deref(), name)?;
-    let args: Vec<String> = if s.close == s.open + 1 { Vec::new() } else { parens::split_top_level(&toks[s.open + 1..s.close], ",").iter().map(|a| text_of(sql, a)).collect() };
+    let mut args = Vec::new();
+    if s.close > s.open + 1 {
+        let mut k = 0;
+        for a in parens::split_top_level(&toks[s.open + 1..s.close], ",") {
+            args.push(with_literals(sql, a, params.get(k..).unwrap_or(&[])));
+            k += count_params(a);
+        }
+    }
     if args.len() != f.header.params.len() {
         return Err(SqlError::new(1318, "42000", format!("Incorrect number of arguments for FUNCTION {}.{}; expected {}, got {}", f.row.db, f.row.name, f.header.params.len(), args.len())));
     }
@@ -205,13 +223,6 @@ fn replacement(call: &mut Call<'_, '_>, sql: &str, toks: &[Token], s: &Site, ove
         }
         Err(e) if matches!(e.code, 1054 | 1109) => inline(&f, &args),
         Err(e) => Err(e),
-    }
-}
-
-fn text_of(sql: &str, toks: &[Token]) -> String {
-    match (toks.first(), toks.last()) {
-        (Some(a), Some(b)) => sql[a.start..b.end].to_string(),
-        _ => String::new(),
     }
 }
 
