@@ -157,7 +157,7 @@ pub fn execute_direct(call: &mut Call<'_, '_>, sql: &str, sink: &mut dyn RowSink
             }
         }
         match engine::engine_run(call, sql, sink) {
-            Err(e) if matches!(e.code, 1305 | 1064) => with_functions_written_out(call, sql, e, sink),
+            Err(e) if matches!(e.code, 1305 | 1064 | 1054) => with_functions_written_out(call, sql, e, sink),
             r => r,
         }
     });
@@ -218,10 +218,10 @@ fn routine_dispatch(call: &mut Call<'_, '_>, kw: &str, sql: &str, sink: &mut dyn
 }
 
 /// A statement, run again without its stored function calls when one made
-/// it fail with 1305 (or 1064 at `db.f(`; routine/function.rs).
+/// it fail with 1305 (or 1064/1054 at `db.f(`; routine/function.rs).
 fn statement(call: &mut Call<'_, '_>, sql: &str, sink: &mut dyn RowSink) -> Result<Outcome, SqlError> {
     let e = match statement_once(call, sql, sink) {
-        Err(e) if matches!(e.code, 1305 | 1064) => e,
+        Err(e) if matches!(e.code, 1305 | 1064 | 1054) => e,
         r => return r,
     };
     with_functions_written_out(call, sql, e, sink)
@@ -240,7 +240,7 @@ fn with_functions_written_out(call: &mut Call<'_, '_>, sql: &str, mut e: SqlErro
         round += 1;
         let mut inner = Call { sess: &mut *call.sess, engine: &mut *call.engine, ops: call.ops, ctx: call.ctx, params: &params };
         match statement_once(&mut inner, &text, sink) {
-            Err(next_e) if matches!(next_e.code, 1305 | 1064) => e = next_e,
+            Err(next_e) if matches!(next_e.code, 1305 | 1064 | 1054) => e = next_e,
             r => return r,
         }
     }
@@ -274,6 +274,7 @@ fn statement_once(call: &mut Call<'_, '_>, sql: &str, sink: &mut dyn RowSink) ->
     if !call.sess.trigger_tables.is_empty() && commits(&kw, sql) {
         return Err(SqlError::new(1422, "HY000", "Explicit or implicit commit is not allowed in stored function or trigger"));
     }
+    crate::routine::function::check_in_function(call, &kw)?;
     match kw.as_str() {
         "SELECT" => select::select_without_table(call, sql, sink),
         "PREPARE" | "EXECUTE" | "DEALLOCATE" => match crate::dialect::sql_prepared(call, sql, sink)? {

@@ -52,10 +52,11 @@ thread_local! {
 
 /// The stored function that made `sql` fail with `e`: the name in a
 /// "FUNCTION db.name does not exist" (1305), or for a syntax error at a
-/// `(` (1064: `db.f(...)` is no SQL the engine knows) the first qualified
-/// call of a function that exists. None for any other error.
+/// `(` (1064: `db.f(...)` is no SQL the engine knows) or an unknown column
+/// (1054: the front's SET reads `db.f` as one) the first qualified call of
+/// a function that exists. None for any other error.
 pub(crate) fn unknown_function(call: &mut Call<'_, '_>, e: &SqlError, sql: &str) -> Option<String> {
-    if e.code == 1064 && e.message.contains("near '(") {
+    if (e.code == 1064 && e.message.contains("near '(")) || e.code == 1054 {
         let toks = lex::tokenize(sql).ok()?;
         return toks.windows(4).enumerate().find_map(|(i, w)| {
             let (db, name) = (w[0].ident()?, w[2].ident()?);
@@ -168,7 +169,7 @@ fn write_out(call: &mut Call<'_, '_>, kw: &str, sql: &str, toks: &[Token], sites
             }
             item += 1;
         }
-        let over_rows = kw == "UPDATE" || toks.iter().enumerate().any(|(i, t)| (i < s.start || i > s.close) && t.is_kw("FROM"));
+        let over_rows = kw == "UPDATE" || toks.iter().enumerate().any(|(i, t)| (i < s.start || i > s.close) && t.is_kw("FROM") && !toks.get(i + 1).is_some_and(|n| n.is_kw("DUAL")));
         let before = count_params(&toks[toks.partition_point(|t| t.start < last)..s.start]);
         params.extend(all.iter().skip(next_param).take(before).cloned());
         let inside = count_params(&toks[s.start..=s.close]);
@@ -221,7 +222,7 @@ fn replacement(call: &mut Call<'_, '_>, sql: &str, toks: &[Token], s: &Site, par
             let v = invoke(call, &f, values, tables)?;
             Ok(crate::dialect::literal(&v))
         }
-        Err(e) if matches!(e.code, 1054 | 1109) => inline(&f, &args),
+        Err(e) if matches!(e.code, 1054 | 1109) => inline(call, &f, &args),
         Err(e) => Err(e),
     }
 }
@@ -315,7 +316,7 @@ fn invoke(call: &mut Call<'_, '_>, f: &Function, values: Vec<Value>, tables: &[S
 /// The body's expression when it is `RETURN expr` of one that reads no
 /// table, with each parameter replaced by its argument (converted to the
 /// parameter's type) and the whole converted to the declared type.
-fn inline(f: &Function, args: &[String]) -> Result<String, SqlError> {
+fn inline(call: &mut Call<'_, '_>, f: &Function, args: &[String]) -> Result<String, SqlError> {
     let refuse = || SqlError::unsupported("a stored function called with arguments from the statement's rows unless its body is RETURN of an expression without a query");
     let expr = match f.body.as_slice() {
         [Stmt::Return(e)] => e,
@@ -329,7 +330,8 @@ fn inline(f: &Function, args: &[String]) -> Result<String, SqlError> {
     if toks.iter().any(|t| t.is_kw("SELECT")) || has_side_effects(expr) {
         return Err(refuse());
     }
-    if toks.windows(2).any(|w| w[0].ident().is_some_and(|n| n.eq_ignore_ascii_case(&f.row.name)) && w[1].is_op("(")) {
+    let mut seen = Vec::new();
+    if calls_itself(call, &f.row.db, &toks, &f.row.name, &mut seen) {
         return Err(SqlError::new(1424, "HY000", "Recursive stored functions and triggers are not allowed"));
     }
     let mut out = String::with_capacity(expr.len() + 32);
@@ -346,6 +348,28 @@ fn inline(f: &Function, args: &[String]) -> Result<String, SqlError> {
     Ok(converted(&out, &f.header.returns))
 }
 
+/// Does an expression (of a function of `db`) call the function `name`,
+/// directly or through the bodies of the functions it calls? Each
+/// function is looked at once (`seen`), at most 64 of them.
+fn calls_itself(call: &mut Call<'_, '_>, db: &str, toks: &[Token], name: &str, seen: &mut Vec<String>) -> bool {
+    for w in toks.windows(2) {
+        let Some(callee) = w[0].ident().filter(|_| w[1].is_op("(")) else { continue };
+        if callee.eq_ignore_ascii_case(name) {
+            return true;
+        }
+        if seen.len() >= 64 || seen.iter().any(|s| s.eq_ignore_ascii_case(callee)) {
+            continue;
+        }
+        seen.push(callee.to_string());
+        let Ok(Some(row)) = call.engine.routine_load(db, RoutineKind::Function, callee) else { continue };
+        let Ok(body) = lex::tokenize(&row.body) else { continue };
+        if calls_itself(call, db, &body, name, seen) {
+            return true;
+        }
+    }
+    false
+}
+
 fn converted(expr: &str, ty: &str) -> String {
     match cast_of(ty) {
         Some(c) => format!("CAST(({}) AS {})", expr, c),
@@ -359,6 +383,15 @@ fn has_side_effects(body: &str) -> bool {
     const WORDS: [&str; 15] = ["INSERT", "UPDATE", "DELETE", "REPLACE", "CALL", "CREATE", "DROP", "ALTER", "TRUNCATE", "RAND", "UUID", "UUID_SHORT", "SYSDATE", "NEXTVAL", "SLEEP"];
     let Ok(toks) = lex::tokenize(body) else { return true };
     toks.iter().any(|t| matches!(t.tok, Tok::UserVar(_)) || WORDS.iter().any(|w| t.is_kw(w)))
+}
+
+/// While a function or trigger runs: FLUSH and RESET are refused (1336, a
+/// procedure's that a function calls: CREATE FUNCTION saw only the CALL).
+pub(crate) fn check_in_function(call: &Call<'_, '_>, kw: &str) -> Result<(), SqlError> {
+    if !call.sess.trigger_tables.is_empty() && matches!(kw, "FLUSH" | "RESET") {
+        return Err(SqlError::new(1336, "0A000", format!("{} is not allowed in stored function or trigger", kw)));
+    }
+    Ok(())
 }
 
 /// While a function runs: may the statement `kw ... toks` write its
@@ -426,11 +459,13 @@ pub(crate) fn check_body(body: &[Stmt]) -> Result<(), SqlError> {
 
 fn check_statement(sql: &str) -> Result<(), SqlError> {
     let kw = turnstile_sqltext::scan::first_keyword(sql);
-    let second_temporary = lex::tokenize(sql).is_ok_and(|t| t.get(1).is_some_and(|x| x.is_kw("TEMPORARY")));
+    let second = |k: &str| lex::tokenize(sql).is_ok_and(|t| t.get(1).is_some_and(|x| x.is_kw(k)));
     match kw.as_str() {
-        "SELECT" | "WITH" | "SHOW" | "DESCRIBE" | "DESC" | "EXPLAIN" | "TABLE" | "VALUES" | "CHECK" | "ANALYZE" | "OPTIMIZE" | "REPAIR" => Err(no_result_set()),
-        "CREATE" | "DROP" if second_temporary => Ok(()),
-        "COMMIT" | "BEGIN" | "START" | "CREATE" | "DROP" | "ALTER" | "RENAME" | "TRUNCATE" | "GRANT" | "REVOKE" => {
+        "SELECT" | "WITH" | "SHOW" | "DESCRIBE" | "DESC" | "EXPLAIN" | "TABLE" | "VALUES" | "CHECK" | "ANALYZE" | "OPTIMIZE" | "REPAIR" | "CHECKSUM" | "CACHE" => Err(no_result_set()),
+        "LOAD" if second("INDEX") => Err(no_result_set()),
+        "CREATE" | "DROP" if second("TEMPORARY") => Ok(()),
+        "START" if !second("TRANSACTION") => Ok(()),
+        "COMMIT" | "BEGIN" | "START" | "CREATE" | "DROP" | "ALTER" | "RENAME" | "TRUNCATE" | "GRANT" | "REVOKE" | "INSTALL" | "UNINSTALL" => {
             Err(SqlError::new(1422, "HY000", "Explicit or implicit commit is not allowed in stored function or trigger"))
         }
         "ROLLBACK" if !lex::tokenize(sql).is_ok_and(|t| t.get(1).is_some_and(|x| x.is_kw("TO"))) => {
