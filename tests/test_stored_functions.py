@@ -144,3 +144,16 @@ def test_call_errors(db):
 def test_create_refuses_what_a_function_may_not_do(db, body, code):
     conn, _ = db
     assert err(conn, f"CREATE FUNCTION f_bad() RETURNS INT {body}") == code
+
+
+def test_execute_using_a_stored_function_is_1970(db):
+    conn, _ = db
+    clients.query(conn, "PREPARE s FROM 'SELECT ?'")
+    assert err(conn, "EXECUTE s USING f_cnt()") == 1970
+    assert err(conn, "EXECUTE IMMEDIATE 'SELECT ?' USING f_cnt()") == 1970
+
+
+def test_qualified_call_in_set(db):
+    conn, name = db
+    clients.query(conn, f"SET @q = {name}.f_add(1, 2)")
+    assert clients.query(conn, "SELECT @q") == ((3,),)

@@ -89,6 +89,10 @@ pub(crate) fn rewrite(call: &mut Call<'_, '_>, sql: &str, name: &str, round: usi
     if sites.is_empty() {
         return Ok(None);
     }
+    if kw == "EXECUTE" {
+        let what = if toks.get(1).is_some_and(|t| t.is_kw("IMMEDIATE")) { "EXECUTE IMMEDIATE" } else { "EXECUTE..USING" };
+        return Err(SqlError::new(1970, "42000", format!("{} does not support subqueries or stored functions", what)));
+    }
     let limit = super::setting(call, "stored_function_max_nesting").max(1) as usize;
     if DEPTH.get() + round >= limit {
         return Err(SqlError::new(1436, "HY000", format!("Stored function calls nest deeper than {} (stored_function_max_nesting)", limit)));
@@ -334,18 +338,46 @@ fn inline(call: &mut Call<'_, '_>, f: &Function, args: &[String]) -> Result<Stri
     if calls_itself(call, &f.row.db, &toks, &f.row.name, &mut seen) {
         return Err(SqlError::new(1424, "HY000", "Recursive stored functions and triggers are not allowed"));
     }
+    substitute_params(expr, &f.header.params, args, &f.header.returns)
+}
+
+/// `expr` (a function's RETURN) with each of `params` replaced by its
+/// argument converted to the parameter's type, the whole converted to
+/// `returns`. The arguments are whole expressions (their parentheses
+/// balance: `call_spans` split them), each written in parentheses.
+pub fn substitute_params(expr: &str, params: &[parse::Param], args: &[String], returns: &str) -> Result<String, SqlError> {
+    let toks = lex::tokenize(expr).map_err(|e| SqlError::syntax(&expr[e.at..]))?;
     let mut out = String::with_capacity(expr.len() + 32);
     let mut last = 0;
     for (i, t) in toks.iter().enumerate() {
         let Some(n) = t.ident() else { continue };
-        let is_name = !(i > 0 && toks[i - 1].is_op(".")) && !toks.get(i + 1).is_some_and(|x| x.is_op("(") || x.is_op("."));
-        let Some(p) = f.header.params.iter().position(|p| is_name && p.name.eq_ignore_ascii_case(n)) else { continue };
+        let after_dot = i > 0 && toks[i - 1].is_op(".");
+        let before_paren_or_dot = toks.get(i + 1).is_some_and(|x| x.is_op("(") || x.is_op("."));
+        let is_name = !after_dot && !before_paren_or_dot;
+        let Some(p) = params.iter().position(|p| is_name && p.name.eq_ignore_ascii_case(n)) else { continue };
+        let arg = args.get(p).ok_or_else(|| SqlError::internal("an argument for each parameter"))?;
         out.push_str(&expr[last..t.start]);
-        out.push_str(&converted(&args[p], &f.header.params[p].ty));
+        out.push_str(&converted(arg, &params[p].ty));
         last = t.end;
     }
     out.push_str(&expr[last..]);
-    Ok(converted(&out, &f.header.returns))
+    Ok(converted(&out, returns))
+}
+
+/// A call in a statement: its byte range, its arguments' texts.
+pub type CallSpan = (std::ops::Range<usize>, Vec<String>);
+
+/// The calls of `name` in a statement (the fuzz target's view of
+/// `call_sites`).
+pub fn call_spans(sql: &str, name: &str) -> Result<Vec<CallSpan>, SqlError> {
+    let toks = lex::tokenize(sql).map_err(|e| SqlError::syntax(&sql[e.at..]))?;
+    Ok(call_sites(&toks, name)
+        .iter()
+        .map(|s| {
+            let args = if s.close > s.open + 1 { parens::split_top_level(&toks[s.open + 1..s.close], ",").iter().map(|a| with_literals(sql, a, &[])).collect() } else { Vec::new() };
+            (toks[s.start].start..toks[s.close].end, args)
+        })
+        .collect())
 }
 
 /// Does an expression (of a function of `db`) call the function `name`,
@@ -437,7 +469,7 @@ pub(crate) fn statement_tables(call: &Call<'_, '_>, toks: &[Token]) -> Vec<Strin
 /// Statements a function's body may not hold, refused by CREATE FUNCTION
 /// as MariaDB does: a result set (1415), a commit (1422), LOCK (1314),
 /// FLUSH and RESET (1336).
-pub(crate) fn check_body(body: &[Stmt]) -> Result<(), SqlError> {
+pub fn check_body(body: &[Stmt]) -> Result<(), SqlError> {
     for s in body {
         match s {
             Stmt::Sql(sql) => check_statement(sql)?,

@@ -12,7 +12,7 @@
 
 mod catalog;
 mod fire;
-pub(crate) mod function;
+pub mod function;
 mod interp;
 pub mod parse;
 mod subst;
