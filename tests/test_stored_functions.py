@@ -157,3 +157,13 @@ def test_qualified_call_in_set(db):
     conn, name = db
     clients.query(conn, f"SET @q = {name}.f_add(1, 2)")
     assert clients.query(conn, "SELECT @q") == ((3,),)
+
+
+def test_parameters_around_calls_keep_their_order(db):
+    conn, _ = db
+    clients.query(conn, "PREPARE s FROM 'SELECT ? - 1, f_add(?, 1) + ?, f_add(?, 2), ? * 2'")
+    clients.query(conn, "SET @p1 = 10, @p2 = 20, @p3 = 30, @p4 = 40, @p5 = 50")
+    cur = conn.cursor()
+    cur.execute("EXECUTE s USING @p1, @p2, @p3, @p4, @p5")
+    assert cur.fetchall() == ((9, 51, 42, 100),)
+    assert [d[0] for d in cur.description] == ["? - 1", "f_add(?, 1) + ?", "f_add(?, 2)", "? * 2"]

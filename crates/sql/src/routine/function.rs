@@ -160,6 +160,8 @@ fn write_out(call: &mut Call<'_, '_>, kw: &str, sql: &str, toks: &[Token], sites
     let all: Vec<Value> = call.params.to_vec();
     let mut params = Vec::with_capacity(all.len());
     let mut next_param = 0;
+    // The first token after the last call written out.
+    let mut next_tok = 0;
     let items = crate::dialect::unaliased_select_items(toks);
     let tables = statement_tables(call, toks);
     let mut out = String::with_capacity(sql.len() + 32);
@@ -174,7 +176,7 @@ fn write_out(call: &mut Call<'_, '_>, kw: &str, sql: &str, toks: &[Token], sites
             item += 1;
         }
         let over_rows = kw == "UPDATE" || toks.iter().enumerate().any(|(i, t)| (i < s.start || i > s.close) && t.is_kw("FROM") && !toks.get(i + 1).is_some_and(|n| n.is_kw("DUAL")));
-        let before = count_params(&toks[toks.partition_point(|t| t.start < last)..s.start]);
+        let before = count_params(&toks[next_tok..s.start]);
         params.extend(all.iter().skip(next_param).take(before).cloned());
         let inside = count_params(&toks[s.start..=s.close]);
         let own = all.get(next_param + before..next_param + before + inside).unwrap_or(&[]);
@@ -183,6 +185,7 @@ fn write_out(call: &mut Call<'_, '_>, kw: &str, sql: &str, toks: &[Token], sites
         out.push_str(&sql[last..toks[s.start].start]);
         out.push_str(&text);
         last = toks[s.close].end;
+        next_tok = s.close + 1;
         item_changed |= items.get(item).is_some_and(|&(start, end)| start <= s.start && s.close < end);
     }
     while items.get(item).is_some_and(|&(_, end)| end <= toks.len()) {
