@@ -120,3 +120,26 @@ def test_chain_of_functions_past_the_limit_is_1436(two_dbs):
     assert clients.scalar(att, "SELECT c60()") == 41
     assert err(att, "SELECT c1()") == 1436
     assert clients.scalar(att, "SELECT 1") == 1
+
+
+def test_stored_function_max_nesting_at_and_past_its_edges(two_dbs):
+    root, att = two_dbs.root, two_dbs.att
+    clients.query(att, "CREATE FUNCTION f1(x INT) RETURNS INT RETURN x + 1")
+    try:
+        clients.query(root, "SET GLOBAL stored_function_max_nesting = 2")
+        assert clients.scalar(att, "SELECT f1(f1(1))") == 3
+        assert err(att, "SELECT f1(f1(f1(1)))") == 1436
+        clients.query(root, "SET GLOBAL stored_function_max_nesting = 1000")
+        # Past what the thread's stack holds: the stack check answers, still 1436.
+        assert err(att, "SELECT " + "f1(" * 5000 + "1" + ")" * 5000) == 1436
+        # Out of range: clamped to the edge with a warning, as MariaDB does for its limits.
+        clients.query(root, "SET GLOBAL stored_function_max_nesting = 1001")
+        assert clients.scalar(root, "SELECT @@global.stored_function_max_nesting") == 1000
+        clients.query(root, "SET GLOBAL stored_function_max_nesting = 0")
+        assert clients.scalar(root, "SELECT @@global.stored_function_max_nesting") == 1
+        assert err(att, "SELECT f1(f1(1))") == 1436
+        assert clients.scalar(att, "SELECT f1(1)") == 2
+    finally:
+        clients.query(root, "SET GLOBAL stored_function_max_nesting = 64")
+    assert clients.scalar(root, "SELECT @@global.stored_function_max_nesting") == 64
+    assert clients.scalar(att, "SELECT f1(f1(f1(1)))") == 4
