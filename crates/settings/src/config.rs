@@ -199,6 +199,7 @@ config! {
     routine_max_body_bytes: u64,
     routine_max_nesting: u32,
     trigger_max_nesting: u32,
+    stored_function_max_nesting: u32,
     trigger_max_rows: u64,
     load_data_max_bytes: u64,
     local_infile: bool,

@@ -242,6 +242,7 @@ pub static SETTINGS: &[Setting] = &[
     variable("standard_compliant_cte", Both, BOOL, "ON", "Accepted and reported; the sqlite engine plans and sizes its work itself and does not read it."),
     setting("statistics", BOOL, "ON", "Count statements and connections in SHOW STATUS (OFF saves a few atomic adds)."),
     variable("storage_engine", Both, TEXT, "InnoDB", "Alias of default_storage_engine."),
+    setting("stored_function_max_nesting", int(1, 1_000), "64", "How deep stored function calls may nest in one statement (calls in arguments, in function bodies, inlined bodies; ERR 1436 past it).").dynamic(),
     variable("system_time_zone", Global, TEXT, "UTC", "The system's time zone.").fixed(),
     variable("table_definition_cache", Global, int(400, 2_097_152), "400", "Accepted and reported (MariaDB's); Turnstile does not read it."),
     variable("table_open_cache", Global, int(10, 1_048_576), "2000", "Accepted and reported (MariaDB's); Turnstile does not read it."),

@@ -217,7 +217,7 @@ pub fn substitute(call: &mut Call<'_, '_>, sql: &str) -> Result<Option<String>, 
 }
 
 /// Copy the text up to the end of `item` and name it with its original text.
-fn alias_item(out: &mut String, last: &mut usize, sql: &str, item: &[lex::Token]) {
+pub(crate) fn alias_item(out: &mut String, last: &mut usize, sql: &str, item: &[lex::Token]) {
     let (from, to) = (item[0].start, item[item.len() - 1].end);
     out.push_str(&sql[*last..to]);
     out.push_str(" AS `");
@@ -230,7 +230,7 @@ fn alias_item(out: &mut String, last: &mut usize, sql: &str, item: &[lex::Token]
 /// ranges [start, end): a value `substitute` writes into one of them must not
 /// rename its column (`@@foreign_key_checks`, not `1`; `CONCAT(@x, 1)`, not
 /// `CONCAT('hi', 1)`), so the item gets its text as an alias.
-fn unaliased_select_items(toks: &[lex::Token]) -> Vec<(usize, usize)> {
+pub(crate) fn unaliased_select_items(toks: &[lex::Token]) -> Vec<(usize, usize)> {
     const LIST_END: [&str; 10] = ["FROM", "WHERE", "GROUP", "HAVING", "ORDER", "LIMIT", "UNION", "INTO", "WINDOW", "FOR"];
     let mut items = Vec::new();
     // (depth of the list, start of the current item) for each open select list.

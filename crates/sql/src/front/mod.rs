@@ -156,7 +156,10 @@ pub fn execute_direct(call: &mut Call<'_, '_>, sql: &str, sink: &mut dyn RowSink
                 return r;
             }
         }
-        engine::engine_run(call, sql, sink)
+        match engine::engine_run(call, sql, sink) {
+            Err(e) if matches!(e.code, 1305 | 1064 | 1054) => with_functions_written_out(call, sql, e, sink),
+            r => r,
+        }
     });
     note_row_count(call, &result);
     diagnostics::record(call, sql, &mut result);
@@ -214,7 +217,37 @@ fn routine_dispatch(call: &mut Call<'_, '_>, kw: &str, sql: &str, sink: &mut dyn
     })
 }
 
+/// A statement, run again without its stored function calls when one made
+/// it fail with 1305 (or 1064/1054 at `db.f(`; routine/function.rs).
 fn statement(call: &mut Call<'_, '_>, sql: &str, sink: &mut dyn RowSink) -> Result<Outcome, SqlError> {
+    let e = match statement_once(call, sql, sink) {
+        Err(e) if matches!(e.code, 1305 | 1064 | 1054) => e,
+        r => return r,
+    };
+    with_functions_written_out(call, sql, e, sink)
+}
+
+/// The statement that failed with `e` (1305) rewritten by
+/// routine/function.rs and run again, for as long as that finds calls of a
+/// stored function to write out.
+fn with_functions_written_out(call: &mut Call<'_, '_>, sql: &str, mut e: SqlError, sink: &mut dyn RowSink) -> Result<Outcome, SqlError> {
+    let (mut text, mut params) = (sql.to_string(), call.params.to_vec());
+    let mut round = 0;
+    while let Some(name) = crate::routine::function::unknown_function(call, &e, &text) {
+        let mut inner = Call { sess: &mut *call.sess, engine: &mut *call.engine, ops: call.ops, ctx: call.ctx, params: &params };
+        let Some(next) = crate::routine::function::rewrite(&mut inner, &text, &name, round)? else { break };
+        (text, params) = next;
+        round += 1;
+        let mut inner = Call { sess: &mut *call.sess, engine: &mut *call.engine, ops: call.ops, ctx: call.ctx, params: &params };
+        match statement_once(&mut inner, &text, sink) {
+            Err(next_e) if matches!(next_e.code, 1305 | 1064 | 1054) => e = next_e,
+            r => return r,
+        }
+    }
+    Err(e)
+}
+
+fn statement_once(call: &mut Call<'_, '_>, sql: &str, sink: &mut dyn RowSink) -> Result<Outcome, SqlError> {
     let kw = scan::first_keyword(sql);
     if matches!(kw.as_str(), "SELECT" | "WITH") && crate::routine::selects_into_variables(sql) {
         return crate::routine::anonymous_statement(call, sql, sink);
@@ -223,6 +256,9 @@ fn statement(call: &mut Call<'_, '_>, sql: &str, sink: &mut dyn RowSink) -> Resu
         return crate::routine::anonymous_statement(call, sql, sink);
     }
     if is_engine_dml(&kw, sql) {
+        if !call.sess.trigger_tables.is_empty() {
+            crate::routine::function::check_write(call, &kw, &lex_or_syntax(sql)?)?;
+        }
         if kw != "SELECT" {
             if let Some(r) = crate::routine::trigger_dml(call, &kw, sql) {
                 return r;
@@ -238,6 +274,7 @@ fn statement(call: &mut Call<'_, '_>, sql: &str, sink: &mut dyn RowSink) -> Resu
     if !call.sess.trigger_tables.is_empty() && commits(&kw, sql) {
         return Err(SqlError::new(1422, "HY000", "Explicit or implicit commit is not allowed in stored function or trigger"));
     }
+    crate::routine::function::check_in_function(call, &kw)?;
     match kw.as_str() {
         "SELECT" => select::select_without_table(call, sql, sink),
         "PREPARE" | "EXECUTE" | "DEALLOCATE" => match crate::dialect::sql_prepared(call, sql, sink)? {

@@ -62,6 +62,9 @@ pub fn create(call: &mut Call<'_, '_>, sql: &str) -> Result<Outcome, SqlError> {
     if kind == RoutineKind::Function && !has_return(&body) {
         return Err(SqlError::new(1320, "42000", format!("No RETURN found in FUNCTION {}.{}", db, h.name)));
     }
+    if kind == RoutineKind::Function {
+        super::function::check_body(&body)?;
+    }
     if kind == RoutineKind::Procedure && has_return(&body) {
         return Err(SqlError::new(1313, "42000", "RETURN is only allowed in a FUNCTION"));
     }

@@ -98,7 +98,7 @@ pub fn table_columns(call: &mut Call<'_, '_>, db: &str, table: &str) -> Result<T
 
 /// The statement's table, for the single-table forms: (db, table, index of
 /// its first token, index of the token after it and its alias). None for anything else (multi-table).
-fn target(kw: &str, toks: &[Token]) -> Option<(Option<String>, String, usize, usize)> {
+pub(super) fn target(kw: &str, toks: &[Token]) -> Option<(Option<String>, String, usize, usize)> {
     let mut i = 1;
     let skip: &[&str] = match kw {
         "INSERT" | "REPLACE" => &["LOW_PRIORITY", "DELAYED", "HIGH_PRIORITY", "IGNORE", "INTO"],

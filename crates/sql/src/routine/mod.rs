@@ -7,11 +7,12 @@
 //!
 //! Here: CALL, and the call of a procedure from a routine (`call_routine`):
 //! arguments, OUT parameters, SQL SECURITY, the routine's database, the
-//! recursion limit. Stored functions are stored and shown but not yet
-//! callable in expressions (ERR 1235 naming the feature).
+//! recursion limit. Stored functions called in expressions are
+//! `function`'s.
 
 mod catalog;
 mod fire;
+pub mod function;
 mod interp;
 pub mod parse;
 mod subst;
