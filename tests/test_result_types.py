@@ -82,6 +82,15 @@ CASES = [
     ("timediff('10:10:10.1', '00:00:00')", TIME, 12, 1, ANY),
     ("timestamp('2001-01-01 10:10:10.1')", DATETIME, 21, 1, ANY),
     ("addtime(tm, '1:00:00.25')", TIME, 13, 2, ANY),
+    ("(select 1 union select 22 order by 1 limit 1)", LONG, 11, 0, "1"),
+    # A temporal in arithmetic is its number (HHMMSS, YYYYMMDD): INT or
+    # DECIMAL, not DOUBLE. (Turnstile's value is still SQLite's number of
+    # the text, 10 for '10:00:00', where MariaDB's is 100000.)
+    ("tm + 0", LONG, 9, 0, ANY),
+    ("tm + 0.0", NEWDECIMAL, 11, 1, ANY),
+    ("da / 1", NEWDECIMAL, 14, 4, ANY),
+    ("avg(tm)", NEWDECIMAL, 13, 4, ANY),
+    ("sum(da)", NEWDECIMAL, 31, 0, ANY),
 ]
 
 # SELECT without a table (answered by the SQL front): the same rules.
@@ -194,3 +203,19 @@ def test_user_variables_typed_as_mariadb(conn):
     fields, row = described(conn, "SELECT @s, @i, @f, @rtypes_never_set")
     assert [(f.type_code, f.length) for f in fields] == [(LONG_BLOB, 67108860), (LONGLONG, 20), (DOUBLE, 23), (LONG_BLOB, 16777216)]
     assert row == ("abc", 5, 1.0, None)
+
+
+def test_decimal_user_variable_and_bit_arithmetic_typed_as_mariadb(conn):
+    """A variable a query set to a DECIMAL is DECIMAL (PyMySQL: Decimal, as
+    from MariaDB; was a DOUBLE); BIT(n) + 0 an INT UNSIGNED of n+1 (was BIGINT)."""
+    import decimal
+
+    query(conn, "CREATE TABLE dv (d DECIMAL(5,2), b1 BIT(1), b8 BIT(8))")
+    query(conn, "INSERT INTO dv VALUES (1.50, b'1', b'101')")
+    query(conn, "SET @dv = (SELECT SUM(d) FROM dv)")
+    fields, row = described(conn, "SELECT @dv")
+    assert (fields[0].type_code, fields[0].scale) == (NEWDECIMAL, 38)
+    assert row == (decimal.Decimal("1.50"),)
+    fields, row = described(conn, "SELECT b1 + 0, b8 + 0 FROM dv")
+    assert [(f.type_code, f.length, bool(f.flags & 32)) for f in fields] == [(LONG, 2, True), (LONG, 9, True)]
+    assert row == (1, 5)

@@ -158,12 +158,19 @@ fn temporal_cast_column(name: &str, e: &Expr) -> Option<Column> {
 }
 
 /// The column of `@v` alone, as MariaDB 10.11 describes a user variable:
-/// an integer BIGINT, a double DOUBLE, anything else (a string, NULL, a
-/// variable never set) LONGTEXT (LONG_BLOB on the wire). A DECIMAL value is
-/// kept as its text here and goes out as LONGTEXT too (MariaDB: DECIMAL).
-fn user_var_column(name: &str, e: &Expr, v: &Value) -> Option<Column> {
+/// an integer BIGINT, a double DOUBLE, a DECIMAL a query set (`decimal`)
+/// DECIMAL with 38 decimals, anything else (a string, NULL, a variable never
+/// set) LONGTEXT (LONG_BLOB on the wire). A DECIMAL literal's value is kept
+/// as text and goes out as LONGTEXT (MariaDB: DECIMAL).
+fn user_var_column(name: &str, e: &Expr, v: &Value, decimal: bool) -> Option<Column> {
     if !matches!(e, Expr::UserVar(_)) {
         return None;
+    }
+    if decimal {
+        let mut c = Column::computed(name, coltype::NEWDECIMAL);
+        c.length = 83;
+        c.decimals = 38;
+        return Some(c);
     }
     let mut c = match v {
         Value::Int(_) | Value::UInt(_) => Column::computed(name, coltype::LONGLONG),
@@ -182,6 +189,11 @@ fn user_var_column(name: &str, e: &Expr, v: &Value) -> Option<Column> {
         c.flags |= colflag::UNSIGNED;
     }
     Some(c)
+}
+
+/// Is `e` a user variable a query set to the DECIMAL `v` it still holds?
+fn is_decimal_var(call: &Call<'_, '_>, e: &Expr, v: &Value) -> bool {
+    matches!(e, Expr::UserVar(n) if call.sess.decimal_vars.get(n) == Some(v))
 }
 
 /// COM_STMT_PREPARE of a SELECT without a table: its columns, described
@@ -253,8 +265,13 @@ fn local_select(call: &mut Call<'_, '_>, sql: &str, toks: &[Token], sink: &mut d
     for (e, &kind) in exprs.iter().zip(&kinds) {
         row.push(as_typed(kind, eval_in(call, e)?));
     }
-    let cols: Vec<Column> =
-        names.iter().zip(&row).zip(&kinds).zip(&exprs).map(|(((n, v), &b), e)| temporal_cast_column(n, e).or_else(|| user_var_column(n, e, v)).unwrap_or_else(|| column_for(n, v, b))).collect();
+    let cols: Vec<Column> = names
+        .iter()
+        .zip(&row)
+        .zip(&kinds)
+        .zip(&exprs)
+        .map(|(((n, v), &b), e)| temporal_cast_column(n, e).or_else(|| user_var_column(n, e, v, is_decimal_var(call, e, v))).unwrap_or_else(|| column_for(n, v, b)))
+        .collect();
     sink.columns(&cols)?;
     if limit != Some(0) {
         sink.row(&row)?;

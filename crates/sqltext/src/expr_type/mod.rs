@@ -273,6 +273,7 @@ mod tests {
             "tx" => (Base::Text, false, None, None),
             "tm" => (Base::Time, false, None, None),
             "da" => (Base::Date, false, None, None),
+            "b8" => (Base::Bit, false, Some(8), None),
             _ => return None,
         };
         Some(ColType { base, unsigned, length, scale })
@@ -320,7 +321,9 @@ mod tests {
         assert_eq!(ty("@a + 1"), None);
         assert_eq!(ty("(select 1) + 1"), Some(ExprType::int(3, false)));
         assert_eq!(ty("(select ti from t) "), Some(ExprType::Int { len: 4, digits: 3, unsigned: false, col: Some(Base::TinyInt) }));
-        assert_eq!(ty("(select 1 union select 2)"), None);
+        assert_eq!(ty("(select 1 union select 22 order by 1 limit 1)"), Some(ExprType::Int { len: 11, digits: 10, unsigned: false, col: Some(Base::Int) }));
+        assert_eq!(ty("(select count(*) from t limit 1, 1)"), Some(ExprType::int(21, false)));
+        assert_eq!(ty("(select ti into @x from t)"), None);
         assert_eq!(ty("(select a, b from t)"), None);
         assert_eq!(ty("1.1 * exists(select * from t)"), Some(ExprType::Decimal { precision: 3, scale: 1 }));
         // DATE_ADD of no DATE/DATETIME/TIME is a CHAR; a TIME plus days a TIME.
@@ -331,6 +334,15 @@ mod tests {
         assert_eq!(ty("date_add(NULL, interval 1 day)"), Some(ExprType::DateStr { fsp: 0 }));
         assert_eq!(ty("tm + interval 2 day"), Some(ExprType::Temporal { base: Base::Time, fsp: 0 }));
         assert_eq!(ty("tm + interval 1 year"), Some(ExprType::Temporal { base: Base::DateTime, fsp: 0 }));
+        // BIT(8) in arithmetic: INT UNSIGNED of 9; kept (unknown) elsewhere.
+        assert_eq!(ty("b8 + 0"), Some(ExprType::int_digits(9, true)));
+        assert_eq!(ty("b8"), None);
+        assert_eq!(ty("coalesce(b8, 1)"), None);
+        // A temporal in arithmetic is its number.
+        assert_eq!(ty("tm + 0"), Some(ExprType::int_digits(8, false)));
+        assert_eq!(ty("tm + 0.0"), Some(ExprType::Decimal { precision: 9, scale: 1 }));
+        assert_eq!(ty("da / 1"), Some(ExprType::Decimal { precision: 12, scale: 4 }));
+        assert_eq!(ty("avg(tm)"), Some(ExprType::Decimal { precision: 11, scale: 4 }));
         let deep = format!("{}1{}", "(".repeat(200), ")".repeat(200));
         assert_eq!(ty(&deep), None);
     }

@@ -26,7 +26,7 @@ pub(super) fn item(text: &str, col: &dyn Fn(Option<&str>, &str) -> Option<ColTyp
     let toks = crate::lex::tokenize(text).ok()?;
     let mut p = P { toks: &toks, pos: 0, col, depth: 0, text };
     let t = p.expr().ok()?;
-    if p.pos != toks.len() {
+    if p.pos != toks.len() || is_bit(&t) {
         return None;
     }
     t
@@ -359,25 +359,66 @@ impl<'a> P<'a> {
     }
 
     /// `(SELECT item FROM ...)` after its `(`: the item's type, its columns
-    /// looked up like the outer statement's. Unknown for anything but one
-    /// item of a plain SELECT (a UNION's type merges its parts').
+    /// looked up like the outer statement's; of a UNION the common type of
+    /// its parts' items. Unknown for more than one item.
     fn scalar_subquery(&mut self) -> R {
         let open = self.pos - 1;
         self.pos = open;
         self.skip_parens()?;
-        let end = self.pos;
-        let inner = &self.toks[open + 1..end - 1];
-        let top = top_level(inner);
-        let plain = inner.first().is_some_and(|t| t.is_kw("SELECT")) && !top.iter().any(|t| t.is_op(",") || t.is_kw("UNION") || t.is_kw("EXCEPT") || t.is_kw("INTERSECT") || t.is_kw("INTO"));
-        if !plain {
-            return Ok(None);
+        let inner = &self.toks[open + 1..self.pos - 1];
+        let mut parts = Vec::new();
+        let (mut depth, mut from) = (0i32, 0);
+        for (k, t) in inner.iter().enumerate() {
+            if t.is_op("(") {
+                depth += 1;
+            } else if t.is_op(")") {
+                depth -= 1;
+            } else if depth == 0 && (t.is_kw("UNION") || t.is_kw("EXCEPT") || t.is_kw("INTERSECT")) {
+                parts.push(&inner[from..k]);
+                from = k + 1;
+                if inner.get(from).is_some_and(|t| t.is_kw("ALL") || t.is_kw("DISTINCT")) {
+                    from += 1;
+                }
+            }
         }
-        let mut sub = P { toks: inner, pos: 1, col: self.col, depth: self.depth, text: self.text };
+        parts.push(&inner[from..]);
+        let mut types = Vec::with_capacity(parts.len());
+        for part in parts {
+            types.push(self.first_item(part)?);
+        }
+        if types.len() == 1 {
+            return Ok(types[0]);
+        }
+        // A UNION's integers of INT size are an INT(11), as a table's column.
+        Ok(match hybrid(&types) {
+            Some(t @ ExprType::Int { unsigned, col, .. }) if !t.wide() && col.is_none() => Some(ExprType::Int { len: 11, digits: 10, unsigned, col: Some(Base::Int) }),
+            t => t,
+        })
+    }
+
+    /// The type of the one item of `SELECT item ...` (`part`, maybe in
+    /// parentheses); Err when it is not one.
+    fn first_item(&self, mut part: &[Token]) -> R {
+        while part.first().is_some_and(|t| t.is_op("(")) && part.last().is_some_and(|t| t.is_op(")")) {
+            part = &part[1..part.len() - 1];
+        }
+        if !part.first().is_some_and(|t| t.is_kw("SELECT")) {
+            return Err(());
+        }
+        let mut sub = P { toks: part, pos: 1, col: self.col, depth: self.depth, text: self.text };
         sub.kw("DISTINCT");
         sub.kw("ALL");
         let t = sub.expr()?;
-        let item_end = sub.pos == inner.len() || sub.peek().is_some_and(|t| t.is_kw("FROM") || t.is_kw("AS") || t.ident().is_some() && !t.is_kw("LIMIT"));
-        Ok(if item_end { t } else { None })
+        // An alias: `AS a`, or a name that is no clause word.
+        let alias = sub.kw("AS") || sub.peek().is_some_and(|t| matches!(t.tok, Tok::Quoted(_)) || t.ident().is_some() && !CLAUSES.iter().any(|c| t.is_kw(c)));
+        if alias {
+            sub.pos += 1;
+        }
+        match sub.peek() {
+            None => Ok(t),
+            Some(next) if CLAUSES.iter().any(|c| next.is_kw(c)) && !next.is_kw("INTO") => Ok(t),
+            _ => Err(()),
+        }
     }
 
     /// A column reference `c`, `t.c` or `db.t.c` (first token already read).
@@ -708,21 +749,8 @@ pub(super) fn integer_literal(toks: &[Token]) -> Option<i64> {
     }
 }
 
-/// The tokens of `toks` outside any parentheses.
-pub(super) fn top_level(toks: &[Token]) -> Vec<&Token> {
-    let mut depth = 0i32;
-    let mut out = Vec::new();
-    for t in toks {
-        if t.is_op("(") {
-            depth += 1;
-        } else if t.is_op(")") {
-            depth -= 1;
-        } else if depth == 0 {
-            out.push(t);
-        }
-    }
-    out
-}
+/// Words that end a subquery's select list.
+const CLAUSES: [&str; 10] = ["FROM", "WHERE", "GROUP", "HAVING", "ORDER", "LIMIT", "WINDOW", "FOR", "INTO", "LOCK"];
 
 /// Functions whose value is one of their argument's values.
 pub(super) fn is_min_max(name: &str) -> bool {

@@ -41,14 +41,39 @@ pub(super) fn of_column(c: ColType) -> T {
         Base::VarBinary => ExprType::Str { chars: c.length.unwrap_or(1), fixed: false, binary: true, group: false },
         Base::TinyText | Base::Text | Base::MediumText | Base::LongText | Base::Json => ExprType::string(b.max_len(None).unwrap_or(4_294_967_295) / 4),
         Base::TinyBlob | Base::Blob | Base::MediumBlob | Base::LongBlob => ExprType::Str { chars: b.max_len(None).unwrap_or(4_294_967_295), fixed: false, binary: true, group: false },
-        Base::Bit => return None,
+        // BIT(n) in arithmetic: an unsigned integer of n digits (`bit8_col + 0`
+        // is INT(9)); anything else of it stays unknown (`is_bit`).
+        Base::Bit => {
+            let n = c.length.unwrap_or(1).clamp(1, 64) as u32;
+            ExprType::Int { len: n, digits: n, unsigned: true, col: Some(Base::Bit) }
+        }
     })
+}
+
+/// Is `t` a BIT column as it is (MariaDB keeps BIT through COALESCE, MIN...)?
+pub(super) fn is_bit(t: &T) -> bool {
+    matches!(t, Some(ExprType::Int { col: Some(Base::Bit), .. }))
 }
 
 /// An operand of arithmetic: strings and temporals count as DOUBLE, NULL stays NULL.
 pub(super) fn numeric(t: ExprType) -> ExprType {
     match t {
-        ExprType::Str { .. } | ExprType::DateStr { .. } | ExprType::Temporal { .. } | ExprType::Float => ExprType::Double { null_arith: false },
+        ExprType::Str { .. } | ExprType::DateStr { .. } | ExprType::Float => ExprType::Double { null_arith: false },
+        // A temporal is its number (TIME HHHMMSS, DATE YYYYMMDD, DATETIME
+        // YYYYMMDDHHMMSS): an integer of 7, 8 or 14 digits, a DECIMAL with
+        // its fraction digits (`time_col + 0.0` is DECIMAL(9,1)).
+        ExprType::Temporal { base, fsp } => {
+            let digits = match base {
+                Base::Time => 7,
+                Base::Date => 8,
+                _ => 14,
+            };
+            if fsp == 0 {
+                ExprType::int_digits(digits, false)
+            } else {
+                decimal(digits + u32::from(fsp), u32::from(fsp))
+            }
+        }
         // 0x31, b'1': an unsigned integer of its bytes.
         ExprType::Hybrid { bytes } => match bytes {
             0 | 1 => ExprType::int_digits(3, true),
@@ -151,6 +176,9 @@ pub(super) fn date_add(d: T, unit: String, lit_fsp: Option<u8>) -> T {
 
 /// The common type of COALESCE, IF, CASE, GREATEST...'s values.
 pub(super) fn hybrid(args: &[T]) -> T {
+    if args.iter().any(is_bit) {
+        return None;
+    }
     let mut known = Vec::with_capacity(args.len());
     for a in args {
         match (*a)? {
@@ -294,6 +322,9 @@ pub(super) fn function(name: &str, args: &[T], lits: &[Option<i64>]) -> T {
         // INT whatever its length (LENGTH is INT(10)).
         return Some(ExprType::Int { len, digits: len - u32::from(!unsigned && len > 1), unsigned, col: Some(Base::Int) });
     }
+    if args.iter().any(is_bit) {
+        return None;
+    }
     let arg = |k: usize| -> T { args.get(k).copied().flatten() };
     match name {
         "IF" => hybrid(args.get(1..)?),
@@ -312,6 +343,7 @@ pub(super) fn function(name: &str, args: &[T], lits: &[Option<i64>]) -> T {
             ExprType::Double { .. } | ExprType::Null => Some(ExprType::Double { null_arith: true }),
             t => t.dec().map(|(p, s)| decimal(p + 4, s + 4)),
         },
+        "ABS" if matches!(arg(0)?, ExprType::Temporal { .. }) => None,
         "ABS" => match numeric(arg(0)?) {
             ExprType::Null => Some(ExprType::Double { null_arith: true }),
             ExprType::Int { len, digits, unsigned, .. } => Some(ExprType::Int { len, digits, unsigned, col: None }),
