@@ -53,6 +53,10 @@ pub struct SessionState {
     /// Session values of system variables the session has set.
     pub vars: HashMap<&'static str, Value>,
     pub user_vars: HashMap<String, Value>,
+    /// User variables a query set to a DECIMAL, with the text they were set
+    /// to: `SELECT @v` describes one as DECIMAL while it still holds that
+    /// value (a DECIMAL is text in a `Value`, like a string).
+    pub decimal_vars: HashMap<String, Value>,
     pub last_insert_id: u64,
     /// ROW_COUNT(): the affected rows of the previous statement, -1 after a
     /// result set or an error (MySQL's rule).
@@ -103,6 +107,7 @@ impl SessionState {
     pub fn reset(&mut self) {
         self.vars.clear();
         self.user_vars.clear();
+        self.decimal_vars.clear();
         self.last_insert_id = 0;
         self.row_count = -1;
         self.autocommit = true;

@@ -177,12 +177,29 @@ fn long_txt(name: &str) -> Column {
     c
 }
 
+/// SHOW INDEX's Seq_in_index: an INT UNSIGNED NOT NULL of length 2 in
+/// MariaDB 10.11 (the other numbers are BIGINTs).
+fn seq_in_index() -> Column {
+    let mut c = Column::computed("Seq_in_index", coltype::LONG);
+    c.length = 2;
+    c.flags |= colflag::UNSIGNED | colflag::NOT_NULL;
+    c
+}
+
+/// SHOW TABLE STATUS' Create_time, Update_time, Check_time: DATETIMEs
+/// (MariaDB flags them BINARY and NUM).
+fn datetime(name: &str) -> Column {
+    let mut c = Column::computed(name, coltype::DATETIME);
+    c.flags |= colflag::NUM;
+    c
+}
+
 fn index_header() -> Vec<Column> {
     vec![
         txt("Table"),
         num("Non_unique"),
         txt("Key_name"),
-        num("Seq_in_index"),
+        seq_in_index(),
         txt("Column_name"),
         txt("Collation"),
         num("Cardinality"),
@@ -209,9 +226,9 @@ fn status_header() -> Vec<Column> {
         num("Index_length"),
         num("Data_free"),
         num("Auto_increment"),
-        txt("Create_time"),
-        txt("Update_time"),
-        txt("Check_time"),
+        datetime("Create_time"),
+        datetime("Update_time"),
+        datetime("Check_time"),
         txt("Collation"),
         num("Checksum"),
         txt("Create_options"),
@@ -445,7 +462,7 @@ pub fn run(sess: &mut SqliteSession, access: &dyn Access, sql: &str, sink: &mut 
                 Value::Int(0),
                 Value::Int(0),
                 ai.map_or(Value::Null, Value::Int),
-                s(&datetime_of(t.created)),
+                datetime_value(t.created),
                 Value::Null,
                 Value::Null,
                 s(&t.collation),
@@ -548,10 +565,15 @@ fn next_auto_increments(conn: &Conn, inner: &Inner, name: &str) -> HashMap<Strin
 }
 
 fn datetime_of(secs: u64) -> String {
+    datetime_value(secs).to_text().map(|b| String::from_utf8_lossy(&b).into_owned()).unwrap_or_default()
+}
+
+/// Seconds since the epoch as a DATETIME value (SHOW TABLE STATUS' Create_time).
+fn datetime_value(secs: u64) -> Value {
     let days = (secs / 86400) as i64;
     let (y, m, d) = turnstile_sqltext::civil::civil_from_days(days);
     let r = secs % 86400;
-    format!("{:04}-{:02}-{:02} {:02}:{:02}:{:02}", y, m, d, r / 3600, r / 60 % 60, r % 60)
+    Value::DateTime { year: y.clamp(0, 9999) as u16, month: m as u8, day: d as u8, hour: (r / 3600) as u8, minute: (r / 60 % 60) as u8, second: (r % 60) as u8, micro: 0 }
 }
 
 /// information_schema.TRIGGERS' row for a trigger's record (engine/routine.rs

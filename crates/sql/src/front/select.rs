@@ -70,7 +70,7 @@ fn fits(t: &ExprType, v: &Value) -> bool {
         _ if v.is_null() => true,
         ExprType::Int { .. } => matches!(v, Value::Int(_) | Value::UInt(_)),
         ExprType::Double { .. } | ExprType::Float => matches!(v, Value::Double(_) | Value::Float(_)),
-        ExprType::Str { .. } => matches!(v, Value::Bytes(_)),
+        ExprType::Str { .. } | ExprType::DateStr { .. } => matches!(v, Value::Bytes(_)),
         ExprType::Temporal { base: Base::Date, .. } => matches!(v, Value::Date { .. }),
         ExprType::Temporal { base: Base::Time, .. } => matches!(v, Value::Time { .. }),
         ExprType::Temporal { .. } => matches!(v, Value::DateTime { .. }),
@@ -157,6 +157,45 @@ fn temporal_cast_column(name: &str, e: &Expr) -> Option<Column> {
     Some(c)
 }
 
+/// The column of `@v` alone, as MariaDB 10.11 describes a user variable:
+/// an integer BIGINT, a double DOUBLE, a DECIMAL a query set (`decimal`)
+/// DECIMAL with 38 decimals, anything else (a string, NULL, a variable never
+/// set) LONGTEXT (LONG_BLOB on the wire). A DECIMAL literal's value is kept
+/// as text and goes out as LONGTEXT (MariaDB: DECIMAL).
+fn user_var_column(name: &str, e: &Expr, v: &Value, decimal: bool) -> Option<Column> {
+    if !matches!(e, Expr::UserVar(_)) {
+        return None;
+    }
+    if decimal {
+        let mut c = Column::computed(name, coltype::NEWDECIMAL);
+        c.length = 83;
+        c.decimals = 38;
+        return Some(c);
+    }
+    let mut c = match v {
+        Value::Int(_) | Value::UInt(_) => Column::computed(name, coltype::LONGLONG),
+        Value::Double(_) | Value::Float(_) => return Some(Column::computed(name, coltype::DOUBLE)),
+        _ => {
+            let mut c = Column::computed(name, coltype::LONG_BLOB);
+            c.length = if v.is_null() { 16_777_216 } else { 67_108_860 };
+            c.flags = if v.is_null() { colflag::BINARY } else { 0 };
+            c.charset = if v.is_null() { turnstile_wire::consts::charset::BINARY } else { turnstile_wire::consts::charset::UTF8MB4_GENERAL_CI };
+            c.decimals = 39;
+            return Some(c);
+        }
+    };
+    c.length = 20;
+    if matches!(v, Value::UInt(_)) {
+        c.flags |= colflag::UNSIGNED;
+    }
+    Some(c)
+}
+
+/// Is `e` a user variable a query set to the DECIMAL `v` it still holds?
+fn is_decimal_var(call: &Call<'_, '_>, e: &Expr, v: &Value) -> bool {
+    matches!(e, Expr::UserVar(n) if call.sess.decimal_vars.get(n) == Some(v))
+}
+
 /// COM_STMT_PREPARE of a SELECT without a table: its columns, described
 /// from the select list without evaluating it (it may call SLEEP or assign a
 /// variable), as MariaDB describes them at prepare: a literal by its type, a
@@ -226,7 +265,13 @@ fn local_select(call: &mut Call<'_, '_>, sql: &str, toks: &[Token], sink: &mut d
     for (e, &kind) in exprs.iter().zip(&kinds) {
         row.push(as_typed(kind, eval_in(call, e)?));
     }
-    let cols: Vec<Column> = names.iter().zip(&row).zip(&kinds).zip(&exprs).map(|(((n, v), &b), e)| temporal_cast_column(n, e).unwrap_or_else(|| column_for(n, v, b))).collect();
+    let cols: Vec<Column> = names
+        .iter()
+        .zip(&row)
+        .zip(&kinds)
+        .zip(&exprs)
+        .map(|(((n, v), &b), e)| temporal_cast_column(n, e).or_else(|| user_var_column(n, e, v, is_decimal_var(call, e, v))).unwrap_or_else(|| column_for(n, v, b)))
+        .collect();
     sink.columns(&cols)?;
     if limit != Some(0) {
         sink.row(&row)?;

@@ -158,7 +158,10 @@ fn set_one(call: &mut Call<'_, '_>, p: &mut Parser<'_>) -> Result<(), SqlError> 
             let Target::UserVar(name) = target else { unreachable!("matched above") };
             let end = assignment_end(p.toks, value_at);
             let text = &p.sql[p.toks[value_at].start..p.toks[end - 1].end];
-            let v = value_of_query(call, text)?;
+            let (v, decimal) = value_of_query(call, text)?;
+            if decimal {
+                call.sess.decimal_vars.insert(name.clone(), v.clone());
+            }
             call.sess.user_vars.insert(name, v);
             p.pos = end;
             return Ok(());
@@ -236,7 +239,7 @@ pub(crate) fn value_of_expression(call: &mut Call<'_, '_>, text: &str) -> Result
     let mut p = Parser::new(text, &toks);
     match p.expr() {
         Ok(e) if p.pos == toks.len() => expr::eval(&e, &mut SessionEnv { call, words_are_values: false }),
-        Ok(_) | Err(_) if call.engine.evaluates_expressions() => value_of_query(call, text),
+        Ok(_) | Err(_) if call.engine.evaluates_expressions() => value_of_query(call, text).map(|(v, _)| v),
         Ok(_) => Err(SqlError::syntax(text)),
         Err(e) => Err(e),
     }
@@ -244,17 +247,20 @@ pub(crate) fn value_of_expression(call: &mut Call<'_, '_>, text: &str) -> Result
 
 /// The value of expression `text` evaluated by the engine as `SELECT text` (its privileges
 /// checked as that SELECT's): the first column of its one row.
-fn value_of_query(call: &mut Call<'_, '_>, text: &str) -> Result<Value, SqlError> {
-    let mut sink = FirstValue(None);
+/// The query's first value, and whether its column is a DECIMAL.
+fn value_of_query(call: &mut Call<'_, '_>, text: &str) -> Result<(Value, bool), SqlError> {
+    let mut sink = FirstValue(None, false);
     super::engine::engine_statement(call, &format!("SELECT {}", text), &mut sink)?;
-    Ok(sink.0.unwrap_or(Value::Null))
+    let decimal = sink.1 && matches!(sink.0, Some(Value::Bytes(_)));
+    Ok((sink.0.unwrap_or(Value::Null), decimal))
 }
 
-/// A sink that keeps the first value of the first row.
-struct FirstValue(Option<Value>);
+/// A sink that keeps the first value of the first row, and whether its column is a DECIMAL.
+struct FirstValue(Option<Value>, bool);
 
 impl turnstile_engine::RowSink for FirstValue {
-    fn columns(&mut self, _: &[turnstile_engine::Column]) -> Result<(), SqlError> {
+    fn columns(&mut self, cols: &[turnstile_engine::Column]) -> Result<(), SqlError> {
+        self.1 = cols.first().is_some_and(|c| c.coltype == turnstile_wire::consts::coltype::NEWDECIMAL);
         Ok(())
     }
     fn row(&mut self, row: &[Value]) -> Result<(), SqlError> {

@@ -258,7 +258,7 @@ fn inferred_item(name: &str, t: &ExprType) -> (Column, Conv) {
         ExprType::Double { .. } => Conv::Double,
         ExprType::Float => Conv::Float,
         ExprType::Str { fixed: true, binary: false, .. } => Conv::CharTrim,
-        ExprType::Str { .. } | ExprType::Hybrid { .. } => Conv::Text,
+        ExprType::Str { .. } | ExprType::Hybrid { .. } | ExprType::DateStr { .. } => Conv::Text,
         ExprType::Temporal { base, .. } => Conv::Temporal(base),
         ExprType::Null => Conv::Any,
     };

@@ -7,6 +7,21 @@ use super::SqliteSession;
 use crate::schema::sq_ident;
 use turnstile_engine::{privs, Access, Column, Outcome, RowSink, SqlError, Value};
 use turnstile_sqltext::cursor::TokenCursor;
+use turnstile_wire::consts::coltype;
+
+/// The maintenance statements' result columns as MariaDB 10.11 describes
+/// them: VARCHARs of 512, 40 and 40 bytes, and Msg_text a MEDIUMTEXT
+/// (MEDIUM_BLOB on the wire, 1,572,864 bytes, no BLOB flag).
+fn maintenance_header() -> [Column; 4] {
+    let text = |name: &str, ty: u8, length: u32| {
+        let mut c = Column::computed(name, ty);
+        c.length = length;
+        c.flags = 0;
+        c.decimals = 39;
+        c
+    };
+    [text("Table", coltype::VAR_STRING, 512), text("Op", coltype::VAR_STRING, 40), text("Msg_type", coltype::VAR_STRING, 40), text("Msg_text", coltype::MEDIUM_BLOB, 1_572_864)]
+}
 
 impl SqliteSession {
     /// `LOCK TABLE[S] name [[AS] alias] {READ [LOCAL] | [LOW_PRIORITY] WRITE}, ...`:
@@ -71,7 +86,7 @@ impl SqliteSession {
             access.check_table(db, table, need)?;
         }
         self.ensure_conn()?;
-        sink.columns(&["Table", "Op", "Msg_type", "Msg_text"].map(Column::varchar))?;
+        sink.columns(&maintenance_header())?;
         for n in names {
             let (s, dbn, _) = self.target(&n, false)?;
             let exists = self.def_of(&s, &n.1).is_some();

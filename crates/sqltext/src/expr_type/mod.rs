@@ -72,6 +72,11 @@ pub enum ExprType {
         base: Base,
         fsp: u8,
     },
+    /// DATE_ADD of a value that is no DATE, DATETIME or TIME (a string, a
+    /// number, NULL): a CHAR of a DATETIME's length with `fsp` decimals.
+    DateStr {
+        fsp: u8,
+    },
     /// A hex or bit literal (`0x31`, `b'1'`) of `bytes` bytes: a binary
     /// string as a value, an unsigned integer in arithmetic.
     Hybrid {
@@ -123,6 +128,7 @@ impl ExprType {
             ExprType::Str { chars, .. } => chars,
             ExprType::Temporal { base, fsp } => temporal_len(base, fsp),
             ExprType::Hybrid { bytes } => u64::from(bytes),
+            ExprType::DateStr { fsp } => temporal_len(Base::DateTime, fsp),
             ExprType::Null => 0,
         }
     }
@@ -222,6 +228,12 @@ pub fn column(name: &str, t: &ExprType) -> Column {
             c.decimals = if binary { 0 } else { 39 };
             c
         }
+        ExprType::DateStr { fsp } => {
+            let mut c = Column::computed(name, coltype::STRING);
+            c.length = (temporal_len(Base::DateTime, fsp) * 4) as u32;
+            c.decimals = fsp;
+            c
+        }
         ExprType::Hybrid { bytes } => {
             let mut c = Column::computed(name, coltype::VAR_STRING);
             c.charset = charset::BINARY;
@@ -261,6 +273,7 @@ mod tests {
             "tx" => (Base::Text, false, None, None),
             "tm" => (Base::Time, false, None, None),
             "da" => (Base::Date, false, None, None),
+            "b8" => (Base::Bit, false, Some(8), None),
             _ => return None,
         };
         Some(ColType { base, unsigned, length, scale })
@@ -306,7 +319,30 @@ mod tests {
         assert_eq!(ty("upper(x)"), None);
         assert_eq!(ty("f(i) = 1"), Some(ExprType::int(1, false)));
         assert_eq!(ty("@a + 1"), None);
-        assert_eq!(ty("(select 1) + 1"), None);
+        assert_eq!(ty("(select 1) + 1"), Some(ExprType::int(3, false)));
+        assert_eq!(ty("(select ti from t) "), Some(ExprType::Int { len: 4, digits: 3, unsigned: false, col: Some(Base::TinyInt) }));
+        assert_eq!(ty("(select 1 union select 22 order by 1 limit 1)"), Some(ExprType::Int { len: 11, digits: 10, unsigned: false, col: Some(Base::Int) }));
+        assert_eq!(ty("(select count(*) from t limit 1, 1)"), Some(ExprType::int(21, false)));
+        assert_eq!(ty("(select ti into @x from t)"), None);
+        assert_eq!(ty("(select a, b from t)"), None);
+        assert_eq!(ty("1.1 * exists(select * from t)"), Some(ExprType::Decimal { precision: 3, scale: 1 }));
+        // DATE_ADD of no DATE/DATETIME/TIME is a CHAR; a TIME plus days a TIME.
+        assert_eq!(ty("date_add('2001-01-01 10:00:00.5', interval 1 day)"), Some(ExprType::DateStr { fsp: 1 }));
+        assert_eq!(ty("'2001-01-01' + interval 1 day"), Some(ExprType::DateStr { fsp: 0 }));
+        assert_eq!(ty("date_sub(c, interval 1 second)"), Some(ExprType::DateStr { fsp: 6 }));
+        assert_eq!(ty("date_add(d, interval 1 day)"), Some(ExprType::DateStr { fsp: 2 }));
+        assert_eq!(ty("date_add(NULL, interval 1 day)"), Some(ExprType::DateStr { fsp: 0 }));
+        assert_eq!(ty("tm + interval 2 day"), Some(ExprType::Temporal { base: Base::Time, fsp: 0 }));
+        assert_eq!(ty("tm + interval 1 year"), Some(ExprType::Temporal { base: Base::DateTime, fsp: 0 }));
+        // BIT(8) in arithmetic: INT UNSIGNED of 9; kept (unknown) elsewhere.
+        assert_eq!(ty("b8 + 0"), Some(ExprType::int_digits(9, true)));
+        assert_eq!(ty("b8"), None);
+        assert_eq!(ty("coalesce(b8, 1)"), None);
+        // A temporal in arithmetic is its number.
+        assert_eq!(ty("tm + 0"), Some(ExprType::int_digits(8, false)));
+        assert_eq!(ty("tm + 0.0"), Some(ExprType::Decimal { precision: 9, scale: 1 }));
+        assert_eq!(ty("da / 1"), Some(ExprType::Decimal { precision: 12, scale: 4 }));
+        assert_eq!(ty("avg(tm)"), Some(ExprType::Decimal { precision: 11, scale: 4 }));
         let deep = format!("{}1{}", "(".repeat(200), ")".repeat(200));
         assert_eq!(ty(&deep), None);
     }

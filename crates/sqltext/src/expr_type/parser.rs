@@ -26,7 +26,7 @@ pub(super) fn item(text: &str, col: &dyn Fn(Option<&str>, &str) -> Option<ColTyp
     let toks = crate::lex::tokenize(text).ok()?;
     let mut p = P { toks: &toks, pos: 0, col, depth: 0, text };
     let t = p.expr().ok()?;
-    if p.pos != toks.len() {
+    if p.pos != toks.len() || is_bit(&t) {
         return None;
     }
     t
@@ -177,15 +177,17 @@ impl<'a> P<'a> {
     }
 
     fn additive(&mut self) -> R {
+        let start = self.pos;
         let mut t = self.multiplicative()?;
         loop {
+            let at = self.pos;
             let plus = self.op("+");
             if !plus && !self.op("-") {
                 return Ok(t);
             }
             if self.kw("INTERVAL") {
                 let unit = self.interval()?;
-                t = date_add(t, unit);
+                t = date_add(t, unit, self.lit_fsp(start, at));
                 continue;
             }
             let r = self.multiplicative()?;
@@ -281,9 +283,7 @@ impl<'a> P<'a> {
             }
             Tok::Op("(") => {
                 if self.peek().is_some_and(|t| t.is_kw("SELECT") || t.is_kw("WITH") || t.is_kw("VALUES")) {
-                    self.pos -= 1;
-                    self.skip_parens()?;
-                    return Ok(None);
+                    return self.scalar_subquery();
                 }
                 let t = self.expr()?;
                 if self.op(",") {
@@ -309,6 +309,10 @@ impl<'a> P<'a> {
 
     fn word(&mut self, w: &str) -> R {
         let up = w.to_ascii_uppercase();
+        if up == "EXISTS" {
+            self.skip_parens()?;
+            return Ok(boolean());
+        }
         if self.peek().is_some_and(|t| t.is_op("(")) {
             return self.call(&up);
         }
@@ -316,15 +320,12 @@ impl<'a> P<'a> {
             "NULL" => Some(ExprType::Null),
             "TRUE" | "FALSE" => Some(ExprType::int(1, false)),
             "CASE" => return self.case(),
-            "EXISTS" => {
-                self.skip_parens()?;
-                boolean()
-            }
             "INTERVAL" => {
                 let unit = self.interval()?;
                 self.expect_op("+").map_err(|_| ())?;
+                let at = self.pos;
                 let t = self.multiplicative()?;
-                date_add(t, unit)
+                date_add(t, unit, self.lit_fsp(at, self.pos))
             }
             "DATE" | "TIME" | "TIMESTAMP" if matches!(self.peek().map(|t| &t.tok), Some(Tok::Str(_))) => {
                 let Some(Tok::Str(b)) = self.peek().map(|t| &t.tok) else { unreachable!("matched above") };
@@ -355,6 +356,69 @@ impl<'a> P<'a> {
                 return self.column(tok);
             }
         })
+    }
+
+    /// `(SELECT item FROM ...)` after its `(`: the item's type, its columns
+    /// looked up like the outer statement's; of a UNION the common type of
+    /// its parts' items. Unknown for more than one item.
+    fn scalar_subquery(&mut self) -> R {
+        let open = self.pos - 1;
+        self.pos = open;
+        self.skip_parens()?;
+        let inner = &self.toks[open + 1..self.pos - 1];
+        let mut parts = Vec::new();
+        let (mut depth, mut from) = (0i32, 0);
+        for (k, t) in inner.iter().enumerate() {
+            if t.is_op("(") {
+                depth += 1;
+            } else if t.is_op(")") {
+                depth -= 1;
+            } else if depth == 0 && (t.is_kw("UNION") || t.is_kw("EXCEPT") || t.is_kw("INTERSECT")) {
+                parts.push(&inner[from..k]);
+                from = k + 1;
+                if inner.get(from).is_some_and(|t| t.is_kw("ALL") || t.is_kw("DISTINCT")) {
+                    from += 1;
+                }
+            }
+        }
+        parts.push(&inner[from..]);
+        let mut types = Vec::with_capacity(parts.len());
+        for part in parts {
+            types.push(self.first_item(part)?);
+        }
+        if types.len() == 1 {
+            return Ok(types[0]);
+        }
+        // A UNION's integers of INT size are an INT(11), as a table's column.
+        Ok(match hybrid(&types) {
+            Some(t @ ExprType::Int { unsigned, col, .. }) if !t.wide() && col.is_none() => Some(ExprType::Int { len: 11, digits: 10, unsigned, col: Some(Base::Int) }),
+            t => t,
+        })
+    }
+
+    /// The type of the one item of `SELECT item ...` (`part`, maybe in
+    /// parentheses); Err when it is not one.
+    fn first_item(&self, mut part: &[Token]) -> R {
+        while part.first().is_some_and(|t| t.is_op("(")) && part.last().is_some_and(|t| t.is_op(")")) {
+            part = &part[1..part.len() - 1];
+        }
+        if !part.first().is_some_and(|t| t.is_kw("SELECT")) {
+            return Err(());
+        }
+        let mut sub = P { toks: part, pos: 1, col: self.col, depth: self.depth, text: self.text };
+        sub.kw("DISTINCT");
+        sub.kw("ALL");
+        let t = sub.expr()?;
+        // An alias: `AS a`, or a name that is no clause word.
+        let alias = sub.kw("AS") || sub.peek().is_some_and(|t| matches!(t.tok, Tok::Quoted(_)) || t.ident().is_some() && !CLAUSES.iter().any(|c| t.is_kw(c)));
+        if alias {
+            sub.pos += 1;
+        }
+        match sub.peek() {
+            None => Ok(t),
+            Some(next) if CLAUSES.iter().any(|c| next.is_kw(c)) && !next.is_kw("INTO") => Ok(t),
+            _ => Err(()),
+        }
     }
 
     /// A column reference `c`, `t.c` or `db.t.c` (first token already read).
@@ -442,8 +506,17 @@ impl<'a> P<'a> {
                 self.skip_parens()?;
                 return Ok(Some(ExprType::Str { chars: 1_048_576, fixed: false, binary: false, group: true }));
             }
+            // MariaDB: a BLOB of 16,777,224 and 16,777,216 bytes.
+            "JSON_ARRAYAGG" | "JSON_OBJECTAGG" => {
+                self.pos -= 1;
+                self.skip_parens()?;
+                let chars = if name == "JSON_ARRAYAGG" { 4_194_306 } else { 4_194_304 };
+                return Ok(Some(ExprType::Str { chars, fixed: false, binary: false, group: true }));
+            }
             "DATE_ADD" | "DATE_SUB" | "ADDDATE" | "SUBDATE" => {
+                let at = self.pos;
                 let d = self.expr()?;
+                let lit = self.lit_fsp(at, self.pos);
                 self.expect_op(",")?;
                 let unit = if self.kw("INTERVAL") {
                     self.interval()?
@@ -452,7 +525,20 @@ impl<'a> P<'a> {
                     "DAY".to_string()
                 };
                 self.expect_op(")")?;
-                return Ok(date_add(d, unit));
+                return Ok(date_add(d, unit, lit));
+            }
+            "STR_TO_DATE" => {
+                self.expr()?;
+                self.expect_op(",")?;
+                let at = self.pos;
+                self.expr()?;
+                let format = match self.toks.get(at..self.pos) {
+                    Some([Token { tok: Tok::Str(b), .. }]) => Some(String::from_utf8_lossy(b).into_owned()),
+                    Some([Token { tok: Tok::Number(_), .. }]) => Some(String::new()),
+                    _ => None,
+                };
+                self.expect_op(")")?;
+                return Ok(format.map(|f| str_to_date(&f)));
             }
             "TRIM" | "SUBSTRING" | "SUBSTR" | "POSITION" | "TIMESTAMPADD" | "TIMESTAMPDIFF" => {
                 // Words between the arguments: typed by the first argument alone where it matters.
@@ -474,12 +560,33 @@ impl<'a> P<'a> {
         }
         let open = open_of(self.toks, self.pos);
         let lits: Vec<Option<i64>> = self.literal_args(open, args.len());
+        if matches!(name, "TIME" | "TIMESTAMP" | "TIMEDIFF" | "ADDTIME" | "SUBTIME" | "CONVERT_TZ") {
+            // A string literal argument: a DATETIME (a TIME for TIME, ADDTIME's
+            // second) with the literal's fraction digits. ADDTIME of a string
+            // stays unknown.
+            let adds = matches!(name, "ADDTIME" | "SUBTIME");
+            for (k, (from, to)) in self.arg_ranges(open).into_iter().enumerate() {
+                if let (Some(fsp), Some(a), false) = (self.lit_fsp(from, to), args.get_mut(k), adds && k == 0) {
+                    let base = if name == "TIME" || k > 0 && name != "TIMEDIFF" { Base::Time } else { Base::DateTime };
+                    *a = Some(ExprType::Temporal { base, fsp });
+                }
+            }
+        }
         let t = function(name, &args, &lits);
         // MIN(int_col) keeps the column's type, MIN of an integer expression is a BIGINT.
         if let (true, Some(ExprType::Int { len, digits, unsigned, .. })) = (is_min_max(name) && !self.plain_column_arg(open), t) {
             return Ok(Some(ExprType::Int { len, digits, unsigned, col: Some(Base::BigInt) }));
         }
         Ok(t)
+    }
+
+    /// The fraction digits of the string literal that tokens `from..to`
+    /// are, if they are one (`'2001-01-01 10:00:00.5'`: 1).
+    fn lit_fsp(&self, from: usize, to: usize) -> Option<u8> {
+        match self.toks.get(from..to) {
+            Some([Token { tok: Tok::Str(b), .. }]) => Some(crate::temporal_cast::fraction_digits(&String::from_utf8_lossy(b)).min(6)),
+            _ => None,
+        }
     }
 
     /// Is the call that opened at `open` and just closed `f(col)`, `f(t.col)` or `f(DISTINCT col)`?
@@ -494,6 +601,15 @@ impl<'a> P<'a> {
     /// Integer literals among the last call's arguments (REPEAT's count), by position.
     fn literal_args(&self, open: usize, n: usize) -> Vec<Option<i64>> {
         let mut out = Vec::with_capacity(n);
+        for (from, to) in self.arg_ranges(open) {
+            out.push(integer_literal(&self.toks[from..to]));
+        }
+        out
+    }
+
+    /// The token ranges of the arguments of the call that opened at `open` and just closed.
+    fn arg_ranges(&self, open: usize) -> Vec<(usize, usize)> {
+        let mut out = Vec::new();
         let mut depth = 0i32;
         let mut start = open + 1;
         for k in open + 1..self.pos {
@@ -503,7 +619,7 @@ impl<'a> P<'a> {
             } else if t.is_op(")") && depth > 0 {
                 depth -= 1;
             } else if depth == 0 && (t.is_op(",") || t.is_op(")")) {
-                out.push(integer_literal(&self.toks[start..k]));
+                out.push((start, k));
                 start = k + 1;
             }
         }
@@ -546,7 +662,7 @@ impl<'a> P<'a> {
         Ok(match name {
             "POSITION" => Some(ExprType::Int { len: 11, digits: 10, unsigned: false, col: Some(Base::Int) }),
             "TIMESTAMPDIFF" => Some(ExprType::int(21, false)),
-            "TIMESTAMPADD" => date_add(last, unit),
+            "TIMESTAMPADD" => date_add(last, unit, None),
             // TRIM(x FROM s): the string is the last argument.
             "TRIM" => last.map(|t| ExprType::Str { chars: t.chars(), fixed: false, binary: t.binary(), group: false }),
             // SUBSTRING(s, pos, n): at most n characters.
@@ -632,6 +748,9 @@ pub(super) fn integer_literal(toks: &[Token]) -> Option<i64> {
         _ => None,
     }
 }
+
+/// Words that end a subquery's select list.
+const CLAUSES: [&str; 10] = ["FROM", "WHERE", "GROUP", "HAVING", "ORDER", "LIMIT", "WINDOW", "FOR", "INTO", "LOCK"];
 
 /// Functions whose value is one of their argument's values.
 pub(super) fn is_min_max(name: &str) -> bool {

@@ -41,14 +41,39 @@ pub(super) fn of_column(c: ColType) -> T {
         Base::VarBinary => ExprType::Str { chars: c.length.unwrap_or(1), fixed: false, binary: true, group: false },
         Base::TinyText | Base::Text | Base::MediumText | Base::LongText | Base::Json => ExprType::string(b.max_len(None).unwrap_or(4_294_967_295) / 4),
         Base::TinyBlob | Base::Blob | Base::MediumBlob | Base::LongBlob => ExprType::Str { chars: b.max_len(None).unwrap_or(4_294_967_295), fixed: false, binary: true, group: false },
-        Base::Bit => return None,
+        // BIT(n) in arithmetic: an unsigned integer of n digits (`bit8_col + 0`
+        // is INT(9)); anything else of it stays unknown (`is_bit`).
+        Base::Bit => {
+            let n = c.length.unwrap_or(1).clamp(1, 64) as u32;
+            ExprType::Int { len: n, digits: n, unsigned: true, col: Some(Base::Bit) }
+        }
     })
+}
+
+/// Is `t` a BIT column as it is (MariaDB keeps BIT through COALESCE, MIN...)?
+pub(super) fn is_bit(t: &T) -> bool {
+    matches!(t, Some(ExprType::Int { col: Some(Base::Bit), .. }))
 }
 
 /// An operand of arithmetic: strings and temporals count as DOUBLE, NULL stays NULL.
 pub(super) fn numeric(t: ExprType) -> ExprType {
     match t {
-        ExprType::Str { .. } | ExprType::Temporal { .. } | ExprType::Float => ExprType::Double { null_arith: false },
+        ExprType::Str { .. } | ExprType::DateStr { .. } | ExprType::Float => ExprType::Double { null_arith: false },
+        // A temporal is its number (TIME HHHMMSS, DATE YYYYMMDD, DATETIME
+        // YYYYMMDDHHMMSS): an integer of 7, 8 or 14 digits, a DECIMAL with
+        // its fraction digits (`time_col + 0.0` is DECIMAL(9,1)).
+        ExprType::Temporal { base, fsp } => {
+            let digits = match base {
+                Base::Time => 7,
+                Base::Date => 8,
+                _ => 14,
+            };
+            if fsp == 0 {
+                ExprType::int_digits(digits, false)
+            } else {
+                decimal(digits + u32::from(fsp), u32::from(fsp))
+            }
+        }
         // 0x31, b'1': an unsigned integer of its bytes.
         ExprType::Hybrid { bytes } => match bytes {
             0 | 1 => ExprType::int_digits(3, true),
@@ -124,26 +149,42 @@ pub(super) fn multiplicative(op: &str, a: T, b: T) -> T {
     })
 }
 
-/// `d + INTERVAL n unit`, DATE_ADD and the like.
-pub(super) fn date_add(d: T, unit: String) -> T {
-    let ExprType::Temporal { base, fsp } = d? else { return None };
+/// `d + INTERVAL n unit`, DATE_ADD and the like; `lit_fsp`: the fraction
+/// digits of `d` when it is a string literal. A DATE stays a DATE for units
+/// of days or more, a TIME stays a TIME for DAY and smaller units; anything
+/// not temporal gives a CHAR (`DateStr`).
+pub(super) fn date_add(d: T, unit: String, lit_fsp: Option<u8>) -> T {
+    let micro = unit.contains("MICROSECOND");
+    let (base, fsp) = match d? {
+        ExprType::Temporal { base, fsp } => (base, fsp),
+        ExprType::Null | ExprType::Int { .. } => return Some(ExprType::DateStr { fsp: if micro { 6 } else { 0 } }),
+        ExprType::Decimal { scale, .. } => return Some(ExprType::DateStr { fsp: if micro { 6 } else { scale.min(6) as u8 } }),
+        ExprType::Str { binary: false, .. } | ExprType::DateStr { .. } | ExprType::Double { .. } | ExprType::Float => {
+            return Some(ExprType::DateStr { fsp: if micro { 6 } else { lit_fsp.unwrap_or(6) } })
+        }
+        _ => return None,
+    };
     let time_unit = unit.contains("HOUR") || unit.contains("MINUTE") || unit.contains("SECOND");
-    let fsp = if unit.contains("MICROSECOND") { 6 } else { fsp };
+    let fsp = if micro { 6 } else { fsp };
     Some(match base {
         Base::Date if !time_unit => ExprType::Temporal { base: Base::Date, fsp: 0 },
-        Base::Time if !(unit.contains("DAY") || unit.contains("WEEK") || unit.contains("MONTH") || unit.contains("YEAR") || unit.contains("QUARTER")) => ExprType::Temporal { base: Base::Time, fsp },
-        Base::Time => return None,
+        // MariaDB: a TIME plus DAY or a smaller unit (not YEAR_MONTH) is a TIME.
+        Base::Time if time_unit || unit.contains("DAY") => ExprType::Temporal { base: Base::Time, fsp },
         _ => ExprType::Temporal { base: Base::DateTime, fsp },
     })
 }
 
 /// The common type of COALESCE, IF, CASE, GREATEST...'s values.
 pub(super) fn hybrid(args: &[T]) -> T {
+    if args.iter().any(is_bit) {
+        return None;
+    }
     let mut known = Vec::with_capacity(args.len());
     for a in args {
         match (*a)? {
             ExprType::Null => {}
             ExprType::Hybrid { bytes } => known.push(ExprType::Str { chars: u64::from(bytes), fixed: false, binary: true, group: false }),
+            t @ ExprType::DateStr { .. } => known.push(ExprType::Str { chars: t.chars(), fixed: true, binary: false, group: false }),
             t => known.push(t),
         }
     }
@@ -158,6 +199,8 @@ pub(super) fn hybrid(args: &[T]) -> T {
     if known.iter().all(|t| matches!(t, ExprType::Temporal { .. })) {
         let fsp = known.iter().map(|t| if let ExprType::Temporal { fsp, .. } = t { *fsp } else { 0 }).max().unwrap_or(0);
         let bases: Vec<Base> = known.iter().map(|t| if let ExprType::Temporal { base, .. } = t { *base } else { Base::Date }).collect();
+        // Mixed: DATETIME. MariaDB makes a TIME beside a DATE a DATETIME of
+        // today's date, a value not computed here: unknown.
         let base = if bases.iter().all(|b| *b == bases[0]) {
             bases[0]
         } else if bases.iter().all(|b| *b != Base::Time) {
@@ -206,6 +249,35 @@ pub(super) fn hybrid(args: &[T]) -> T {
     Some(decimal(int_part + scale, scale))
 }
 
+/// GREATEST and LEAST: compared as temporals when any argument is one, so
+/// numbers beside a TIME give a TIME (with a DECIMAL's digits); otherwise
+/// the common type (`hybrid`). Strings beside a temporal: unknown.
+pub(super) fn greatest(args: &[T]) -> T {
+    let mut temporal: Option<(Base, u8)> = None;
+    let mut fsp = 0;
+    for a in args {
+        match (*a)? {
+            ExprType::Temporal { base, fsp: f } => {
+                fsp = fsp.max(f);
+                temporal = Some(match temporal {
+                    // A TIME beside a date: a value not computed here.
+                    Some((b, _)) if b != base && (b == Base::Time || base == Base::Time) => return None,
+                    Some((b, _)) if b != base => (Base::DateTime, 0),
+                    _ => (base, 0),
+                });
+            }
+            ExprType::Int { .. } | ExprType::Null => {}
+            ExprType::Decimal { scale, .. } => fsp = fsp.max(scale.min(6) as u8),
+            _ if args.iter().any(|a| matches!(a, Some(ExprType::Temporal { .. }))) => return None,
+            _ => {}
+        }
+    }
+    match temporal {
+        Some((base, _)) => Some(ExprType::Temporal { base, fsp }),
+        None => hybrid(args),
+    }
+}
+
 pub(super) fn int_rank(b: Base) -> u8 {
     match b {
         Base::TinyInt => 1,
@@ -250,10 +322,14 @@ pub(super) fn function(name: &str, args: &[T], lits: &[Option<i64>]) -> T {
         // INT whatever its length (LENGTH is INT(10)).
         return Some(ExprType::Int { len, digits: len - u32::from(!unsigned && len > 1), unsigned, col: Some(Base::Int) });
     }
+    if args.iter().any(is_bit) {
+        return None;
+    }
     let arg = |k: usize| -> T { args.get(k).copied().flatten() };
     match name {
         "IF" => hybrid(args.get(1..)?),
-        "IFNULL" | "NVL" | "COALESCE" | "GREATEST" | "LEAST" => hybrid(args),
+        "IFNULL" | "NVL" | "COALESCE" => hybrid(args),
+        "GREATEST" | "LEAST" => greatest(args),
         "NULLIF" => arg(0),
         "MIN" | "MAX" | "FIRST_VALUE" | "LAST_VALUE" | "NTH_VALUE" | "LEAD" | "LAG" | "ANY_VALUE" => match arg(0)? {
             ExprType::Null => Some(ExprType::Null),
@@ -267,6 +343,7 @@ pub(super) fn function(name: &str, args: &[T], lits: &[Option<i64>]) -> T {
             ExprType::Double { .. } | ExprType::Null => Some(ExprType::Double { null_arith: true }),
             t => t.dec().map(|(p, s)| decimal(p + 4, s + 4)),
         },
+        "ABS" if matches!(arg(0)?, ExprType::Temporal { .. }) => None,
         "ABS" => match numeric(arg(0)?) {
             ExprType::Null => Some(ExprType::Double { null_arith: true }),
             ExprType::Int { len, digits, unsigned, .. } => Some(ExprType::Int { len, digits, unsigned, col: None }),
@@ -337,15 +414,15 @@ pub(super) fn temporal_function(name: &str, args: &[T], lits: &[Option<i64>]) ->
     match name {
         "SEC_TO_TIME" => Some(ExprType::Temporal { base: Base::Time, fsp: frac_of(arg(0)?) }),
         "MAKETIME" => Some(ExprType::Temporal { base: Base::Time, fsp: frac_of(arg(2)?) }),
-        "TIMEDIFF" => match (arg(0)?, arg(1)?) {
-            (ExprType::Temporal { fsp: a, .. }, ExprType::Temporal { fsp: b, .. }) => Some(ExprType::Temporal { base: Base::Time, fsp: a.max(b) }),
-            _ => None,
-        },
-        "ADDTIME" | "SUBTIME" => match arg(0)? {
-            ExprType::Temporal { base: Base::Time, fsp } => Some(ExprType::Temporal { base: Base::Time, fsp }),
-            ExprType::Temporal { base: Base::DateTime | Base::Timestamp, fsp } => Some(ExprType::Temporal { base: Base::DateTime, fsp }),
-            _ => None,
-        },
+        "TIMEDIFF" => Some(ExprType::Temporal { base: Base::Time, fsp: arg_fsp(arg(0)?)?.max(arg_fsp(arg(1)?)?) }),
+        "ADDTIME" | "SUBTIME" => {
+            let fsp = arg_fsp(arg(1)?).unwrap_or(6);
+            match arg(0)? {
+                ExprType::Temporal { base: Base::Time, fsp: f } => Some(ExprType::Temporal { base: Base::Time, fsp: f.max(fsp) }),
+                ExprType::Temporal { base: Base::DateTime | Base::Timestamp, fsp: f } => Some(ExprType::Temporal { base: Base::DateTime, fsp: f.max(fsp) }),
+                _ => None,
+            }
+        }
         "DATE" | "LAST_DAY" => Some(ExprType::Temporal { base: Base::Date, fsp: 0 }),
         "TIME" => match arg(0)? {
             ExprType::Temporal { fsp, .. } => Some(ExprType::Temporal { base: Base::Time, fsp }),
@@ -365,6 +442,44 @@ pub(super) fn temporal_function(name: &str, args: &[T], lits: &[Option<i64>]) ->
             ExprType::Temporal { base: Base::DateTime | Base::Timestamp, fsp } => Some(ExprType::Temporal { base: Base::DateTime, fsp }),
             _ => None,
         },
+        _ => None,
+    }
+}
+
+/// STR_TO_DATE with a constant `format`: DATETIME when it reads a date and a
+/// time of day, TIME for a time alone, else DATE; with `%f` 6 digits.
+pub(super) fn str_to_date(format: &str) -> ExprType {
+    let (mut date, mut time, mut frac) = (false, false, false);
+    let mut chars = format.chars();
+    while let Some(c) = chars.next() {
+        if c != '%' {
+            continue;
+        }
+        match chars.next() {
+            Some('a' | 'b' | 'c' | 'd' | 'D' | 'e' | 'j' | 'm' | 'M' | 'u' | 'U' | 'v' | 'V' | 'w' | 'W' | 'x' | 'X' | 'y' | 'Y') => date = true,
+            Some('f') => {
+                time = true;
+                frac = true;
+            }
+            Some('H' | 'h' | 'I' | 'i' | 'k' | 'l' | 'p' | 'r' | 's' | 'S' | 'T') => time = true,
+            _ => {}
+        }
+    }
+    let fsp = if frac { 6 } else { 0 };
+    match (date, time) {
+        (true, true) => ExprType::Temporal { base: Base::DateTime, fsp },
+        (false, true) => ExprType::Temporal { base: Base::Time, fsp },
+        _ => ExprType::Temporal { base: Base::Date, fsp: 0 },
+    }
+}
+
+/// Fraction digits a temporal function's argument brings: a temporal's, a
+/// DECIMAL's scale, none for an integer; unknown for anything else.
+pub(super) fn arg_fsp(t: ExprType) -> Option<u8> {
+    match t {
+        ExprType::Temporal { fsp, .. } => Some(fsp),
+        ExprType::Decimal { scale, .. } => Some(scale.min(6) as u8),
+        ExprType::Int { .. } | ExprType::Null => Some(0),
         _ => None,
     }
 }
