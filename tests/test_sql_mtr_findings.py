@@ -218,3 +218,21 @@ def test_duplicate_column_names_through_joins_keep_their_name(sql_conn, uniq):
     cur.execute("SELECT * FROM d1, (d2 LEFT JOIN d1 AS d3 ON d2.f1 = d3.f1)")
     assert [d[0] for d in cur.description] == ["f1", "f1", "f1"]
     clients.query(sql_conn, f"DROP DATABASE {db}")
+
+
+@pytest.mark.parametrize(
+    "expr,expected",
+    [
+        # A literal compared with literals: by the connection's collation
+        # (utf8mb4_general_ci), in IN lists and simple CASE as with `=`.
+        ("'a' IN ('A', 'b')", 1),
+        ("'str' IN ('STR', NULL)", 1),
+        ("'x' IN ('y', NULL)", None),
+        ("'a' NOT IN ('A')", 0),
+        ("CASE 'str' WHEN 'STR' THEN 1 ELSE 0 END", 1),
+        ("CASE 'a' WHEN 'b' THEN 1 WHEN 'A' THEN 2 END", 2),
+    ],
+)
+def test_literal_in_list_and_case_by_connection_collation(db, expr, expected):
+    c, _ = db
+    assert clients.query(c, f"SELECT {expr}") == ((expected,),)

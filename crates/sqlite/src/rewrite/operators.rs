@@ -11,6 +11,7 @@ use super::literals::str_literal;
 use super::translator::{Translator, WordAt, WordStep};
 use turnstile_engine::SqlError;
 use turnstile_sqltext::lex::{self, Tok, Token};
+use turnstile_sqltext::parens;
 
 /// End (exclusive) of the operand of a multiplicative operator starting at
 /// token `i` (before `to`): unary signs, then a literal, a variable, a
@@ -91,6 +92,11 @@ impl Translator<'_> {
             "XOR" => return Err(Self::unsupported("XOR")),
             "RLIKE" => self.push(t, "REGEXP"),
             "LIKE" => return Ok(self.like(word.at)),
+            "IN" if self.literal_in_list(word.at) => {
+                // `'a' IN ('A', ...)`: by the connection's collation, as `=`.
+                self.raw(" COLLATE ts_ci");
+                self.push(t, "IN");
+            }
             _ => return Ok(WordStep::NotMine),
         }
         Ok(WordStep::Written)
@@ -209,6 +215,43 @@ impl Translator<'_> {
             _ => self.push(t, op),
         }
         Ok(i + 1)
+    }
+
+    /// `x IN (list)` at token `in_at` where x is a string literal or a
+    /// parameter and the list is not a subquery: compared by the
+    /// connection's collation (see `literal_compares_by_connection_collation`).
+    fn literal_in_list(&self, in_at: usize) -> bool {
+        let toks = self.toks;
+        let left = in_at.checked_sub(1).map(|l| &toks[l]);
+        let literal = left.is_some_and(|l| matches!(l.tok, Tok::Str(_) | Tok::Param));
+        let list = toks.get(in_at + 1).is_some_and(|n| n.is_op("(")) && !toks.get(in_at + 2).is_some_and(|n| n.is_kw("SELECT") || n.is_kw("WITH") || n.is_op("("));
+        // A member with its own collation decides (MySQL's coercibility).
+        let collated = || parens::closing(toks, in_at + 1).is_none_or(|close| toks[in_at + 2..close].iter().any(|t| t.is_kw("COLLATE")));
+        literal && list && !collated()
+    }
+
+    /// The simple CASE whose base is the string literal at token `at`
+    /// (`CASE 'str' WHEN 'STR' ...`) compares by the connection's collation,
+    /// unless an operand up to its END names its own.
+    pub(super) fn literal_case_base(&self, at: usize, next: usize) -> bool {
+        let toks = self.toks;
+        if !(at > 0 && toks[at - 1].is_kw("CASE") && toks.get(next).is_some_and(|n| n.is_kw("WHEN"))) {
+            return false;
+        }
+        let mut depth = 1usize;
+        for t in &toks[next..] {
+            if t.is_kw("CASE") {
+                depth += 1;
+            } else if t.is_kw("END") {
+                depth -= 1;
+                if depth == 0 {
+                    return true;
+                }
+            } else if t.is_kw("COLLATE") || t.is_kw("BINARY") {
+                return false;
+            }
+        }
+        false
     }
 
     /// The comparison at token `op`: is its right operand a string literal

@@ -213,7 +213,14 @@ impl<'a> Translator<'a> {
             self.out_at[i] = self.out.len();
             i = match &t.tok {
                 Tok::Word(w) | Tok::Quoted(w) => self.emit_word(from, i, to, w)?,
-                Tok::Str(s) => self.emit_string(i, to, s),
+                Tok::Str(s) => {
+                    let next = self.emit_string(i, to, s);
+                    // `CASE 'str' WHEN 'STR'`: by the connection's collation, as `=`.
+                    if self.literal_case_base(i, next) {
+                        self.raw(" COLLATE ts_ci");
+                    }
+                    next
+                }
                 Tok::Number(n) if needs_exact_float(n) => {
                     self.push(t, &format!("ts_f64('{}')", n));
                     i + 1
