@@ -1,0 +1,700 @@
+//! Writes through a view: INSERT, REPLACE, UPDATE and DELETE naming a view,
+//! as MariaDB's view merge does them.
+//!
+//! Views are SQLite views (views.rs), which SQLite will not write. A write
+//! that SQLite refuses for that reason (ERR 1471/1288 from errors.rs) comes
+//! here: when the view is updatable, the statement is written again over the
+//! view's base table, in MySQL text, and run as any statement (so the insert
+//! rewrite, strict mode, triggers, affected rows and the authorizer's
+//! privilege checks are those of the base table):
+//!
+//! - `INSERT INTO v (c, ...)` becomes `INSERT INTO db.t (col, ...)`, the view's
+//!   column names mapped to the base columns (all of them when the statement
+//!   lists none); `SET c = ...` and `ON DUPLICATE KEY UPDATE` are mapped too;
+//! - `UPDATE v [AS x] SET c = e WHERE w` becomes `UPDATE db.t AS x SET col = e'
+//!   WHERE (w') AND (view's WHERE)`, a reference to a view column replaced by
+//!   its base column or expression; a join view's UPDATE becomes a
+//!   multi-table UPDATE over the view's FROM;
+//! - `DELETE FROM v [AS x] WHERE w` likewise.
+//!
+//! A view whose base is a view is written through again, at most
+//! `MAX_VIEW_DEPTH` times. Updatable, as MariaDB: one SELECT with a FROM of
+//! tables or views only, no DISTINCT, aggregate, GROUP BY, HAVING, LIMIT,
+//! UNION or TEMPTABLE. MariaDB's errors otherwise: 1471 (INSERT) and 1288
+//! (UPDATE/DELETE) for a view that is not updatable, 1348 for a column that
+//! is an expression, 1393 for a join view's columns of two tables, 1394 for
+//! an INSERT into a join view without a column list, 1395 for DELETE from a
+//! join view.
+//!
+//! Privileges: the session needs the statement's privilege on the view
+//! itself (checked here), and then, as for reading a view (views.rs), on the
+//! base table as any statement naming it: the rewritten statement goes
+//! through the authorizer. That is stricter than MariaDB's SQL SECURITY
+//! DEFINER, never looser (docs/compatibility.md).
+//!
+//! Not done: WITH CHECK OPTION is kept but not enforced on writes, and a
+//! multi-table UPDATE/DELETE naming a view among other tables keeps 1288.
+
+use super::views::MAX_VIEW_DEPTH;
+use super::SqliteSession;
+use crate::rewrite::Kind;
+use crate::schema::quote_ident;
+use turnstile_engine::{privs, ExecContext, Outcome, RowSink, SqlError, Value};
+use turnstile_sqltext::lex::{self, Tok, Token};
+use turnstile_sqltext::parens;
+
+/// Where a view column comes from.
+#[derive(Debug, Clone, PartialEq)]
+enum Source {
+    /// Column `column` of the FROM's `table`-th reference: writable.
+    Column { table: usize, column: String },
+    /// An expression (its text, when it could be cut from its alias): read only.
+    Expr(Option<String>),
+}
+
+/// A table reference of the view's FROM.
+#[derive(Debug, PartialEq)]
+struct BaseRef {
+    table: String,
+    alias: Option<String>,
+}
+
+impl BaseRef {
+    fn qual(&self) -> &str {
+        self.alias.as_deref().unwrap_or(&self.table)
+    }
+}
+
+/// An updatable view's SELECT, taken apart.
+#[derive(Debug)]
+struct Body {
+    tables: Vec<BaseRef>,
+    /// The FROM clause's text (a join view's UPDATE runs over it).
+    from: String,
+    /// The WHERE condition's text.
+    cond: Option<String>,
+    /// The view's columns, by name.
+    cols: Vec<(String, Source)>,
+}
+
+impl Body {
+    fn col(&self, name: &str) -> Option<&Source> {
+        self.cols.iter().find(|(n, _)| n.eq_ignore_ascii_case(name)).map(|(_, s)| s)
+    }
+}
+
+const CLAUSE_END: [&str; 13] = ["WHERE", "GROUP", "HAVING", "ORDER", "LIMIT", "UNION", "INTERSECT", "EXCEPT", "WINDOW", "FOR", "LOCK", "INTO", "PROCEDURE"];
+const AGGREGATES: [&str; 18] = [
+    "COUNT", "SUM", "AVG", "MIN", "MAX", "GROUP_CONCAT", "BIT_AND", "BIT_OR", "BIT_XOR", "STD", "STDDEV", "STDDEV_POP", "STDDEV_SAMP", "VARIANCE", "VAR_POP", "VAR_SAMP", "JSON_ARRAYAGG", "JSON_OBJECTAGG",
+];
+const JOIN_WORDS: [&str; 8] = ["INNER", "CROSS", "LEFT", "RIGHT", "OUTER", "NATURAL", "JOIN", "STRAIGHT_JOIN"];
+/// Words after a table name that are not its alias.
+const NOT_ALIAS: [&str; 14] = ["INNER", "CROSS", "LEFT", "RIGHT", "OUTER", "NATURAL", "JOIN", "STRAIGHT_JOIN", "ON", "USING", "USE", "FORCE", "IGNORE", "PARTITION"];
+
+fn text<'s>(sql: &'s str, toks: &[Token]) -> &'s str {
+    match (toks.first(), toks.last()) {
+        (Some(a), Some(b)) => &sql[a.start..b.end],
+        _ => "",
+    }
+}
+
+fn is_join_word(toks: &[Token], i: usize) -> bool {
+    JOIN_WORDS.iter().any(|k| toks[i].is_kw(k)) && !toks.get(i + 1).is_some_and(|t| t.is_op("("))
+}
+
+/// The view's SELECT taken apart, None when the view is not updatable.
+/// `names`: the view's column names, in order; `columns_of`: a base table's
+/// column names.
+fn parse_body(select: &str, names: &[String], columns_of: &dyn Fn(&str) -> Option<Vec<String>>) -> Option<Body> {
+    let toks = lex::tokenize(select).ok()?;
+    if !toks.first()?.is_kw("SELECT") {
+        return None;
+    }
+    let mut i = 1;
+    while toks.get(i).is_some_and(|t| t.is_kw("ALL") || t.is_kw("STRAIGHT_JOIN") || t.is_kw("HIGH_PRIORITY") || matches!(&t.tok, Tok::Word(w) if w.len() > 4 && w[..4].eq_ignore_ascii_case("SQL_"))) {
+        i += 1;
+    }
+    if toks.get(i)?.is_kw("DISTINCT") || toks.get(i)?.is_kw("DISTINCTROW") {
+        return None;
+    }
+    let from = parens::find_top_level(&toks, i, |_, t| t.is_kw("FROM"))?;
+    let clause_end = |at: usize| parens::find_top_level(&toks, at, |_, t| CLAUSE_END.iter().any(|k| t.is_kw(k)) || t.is_op(";")).unwrap_or(toks.len());
+    let from_end = clause_end(from + 1);
+    let mut k = from_end;
+    let mut cond = None;
+    if toks.get(k).is_some_and(|t| t.is_kw("WHERE")) {
+        let e = clause_end(k + 1);
+        cond = Some(text(select, &toks[k + 1..e]).to_string());
+        k = e;
+    }
+    if toks.get(k).is_some_and(|t| t.is_kw("ORDER")) {
+        k = clause_end(k + 1);
+    }
+    if toks.get(k).is_some_and(|t| !t.is_op(";")) {
+        return None;
+    }
+    let list = &toks[i..from];
+    if list.windows(2).any(|w| w[1].is_op("(") && AGGREGATES.iter().any(|a| w[0].is_kw(a))) {
+        return None;
+    }
+    let tables = parse_from(&toks[from + 1..from_end])?;
+    let mut sources = Vec::new();
+    for item in parens::split_top_level(list, ",") {
+        item_sources(select, item, &tables, columns_of, &mut sources)?;
+    }
+    if sources.len() != names.len() {
+        return None;
+    }
+    let cols = names.iter().cloned().zip(sources).collect();
+    Some(Body { tables, from: text(select, &toks[from + 1..from_end]).to_string(), cond, cols })
+}
+
+/// The table references of a FROM clause: tables or views, by name, joined
+/// by commas or JOIN; None for anything else (a derived table, an index hint).
+fn parse_from(toks: &[Token]) -> Option<Vec<BaseRef>> {
+    let mut refs = Vec::new();
+    let mut i = 0;
+    loop {
+        let mut table = toks.get(i)?.ident()?.to_string();
+        i += 1;
+        if toks.get(i).is_some_and(|t| t.is_op(".")) {
+            table = toks.get(i + 1)?.ident()?.to_string();
+            i += 2;
+        }
+        let mut alias = None;
+        if toks.get(i).is_some_and(|t| t.is_kw("AS")) {
+            alias = Some(toks.get(i + 1)?.ident()?.to_string());
+            i += 2;
+        } else if let Some(t) = toks.get(i).filter(|t| matches!(t.tok, Tok::Quoted(_)) || (matches!(t.tok, Tok::Word(_)) && !NOT_ALIAS.iter().any(|k| t.is_kw(k)))) {
+            alias = t.ident().map(str::to_string);
+            i += 1;
+        }
+        refs.push(BaseRef { table, alias });
+        loop {
+            let t = match toks.get(i) {
+                None => return Some(refs),
+                Some(t) => t,
+            };
+            if t.is_op(",") {
+                i += 1;
+                break;
+            } else if t.is_kw("ON") {
+                i = parens::find_top_level(toks, i + 1, |k, t| t.is_op(",") || is_join_word(toks, k)).unwrap_or(toks.len());
+            } else if t.is_kw("USING") && toks.get(i + 1).is_some_and(|t| t.is_op("(")) {
+                i = parens::closing(toks, i + 1)? + 1;
+            } else if is_join_word(toks, i) {
+                while toks.get(i).is_some_and(|_| is_join_word(toks, i)) {
+                    i += 1;
+                }
+                if !(toks[i - 1].is_kw("JOIN") || toks[i - 1].is_kw("STRAIGHT_JOIN")) {
+                    return None;
+                }
+                break;
+            } else {
+                return None;
+            }
+        }
+    }
+}
+
+/// The sources of one select-list item (a `*` gives several).
+fn item_sources(sql: &str, item: &[Token], tables: &[BaseRef], columns_of: &dyn Fn(&str) -> Option<Vec<String>>, out: &mut Vec<Source>) -> Option<()> {
+    let star_of = |k: usize| -> Option<Vec<Source>> { Some(columns_of(&tables[k].table)?.into_iter().map(|c| Source::Column { table: k, column: c }).collect()) };
+    if item.len() == 1 && item[0].is_op("*") {
+        for k in 0..tables.len() {
+            out.extend(star_of(k)?);
+        }
+        return Some(());
+    }
+    if item.len() == 3 && item[1].is_op(".") && item[2].is_op("*") {
+        let q = item[0].ident()?;
+        let k = tables.iter().position(|t| t.qual().eq_ignore_ascii_case(q))?;
+        out.extend(star_of(k)?);
+        return Some(());
+    }
+    // The item without its alias.
+    let n = item.len();
+    let expr = if n >= 3 && item[n - 2].is_kw("AS") && item[n - 1].ident().is_some() {
+        &item[..n - 2]
+    } else if n >= 2 && item[n - 1].ident().is_some() && !item[n - 1].is_kw("END") && (!matches!(item[n - 2].tok, Tok::Op(_)) || item[n - 2].is_op(")")) {
+        &item[..n - 1]
+    } else {
+        item
+    };
+    let parts = chain(expr, 0);
+    if parts.len() == expr.len().div_ceil(2) && (1..=3).contains(&parts.len()) && expr.len() == 2 * parts.len() - 1 {
+        let column = parts[parts.len() - 1].to_string();
+        let table = match parts.len() {
+            1 => tables.iter().position(|t| columns_of(&t.table).is_some_and(|cs| cs.iter().any(|c| c.eq_ignore_ascii_case(&column)))),
+            _ => tables.iter().position(|t| t.qual().eq_ignore_ascii_case(parts[parts.len() - 2])),
+        };
+        out.push(match table {
+            Some(table) => Source::Column { table, column },
+            None => Source::Expr(None),
+        });
+        return Some(());
+    }
+    let plain = std::ptr::eq(expr, item) || n - expr.len() == 2;
+    out.push(Source::Expr(plain.then(|| text(sql, expr).to_string())));
+    Some(())
+}
+
+/// The identifiers of `a.b.c` starting at `at` (a function name gives none).
+fn chain(toks: &[Token], at: usize) -> Vec<&str> {
+    let mut parts = Vec::new();
+    let mut i = at;
+    while let Some(id) = toks.get(i).and_then(|t| t.ident()) {
+        parts.push(id);
+        if !toks.get(i + 1).is_some_and(|t| t.is_op(".")) {
+            if toks.get(i + 1).is_some_and(|t| t.is_op("(")) {
+                return Vec::new();
+            }
+            break;
+        }
+        i += 2;
+    }
+    parts
+}
+
+/// `toks[range]`'s text with every column reference (`c`, `q.c`, `db.q.c`,
+/// not a function name) that `pick` maps replaced: `pick(parts, in_subquery)`.
+fn map_refs(sql: &str, toks: &[Token], range: std::ops::Range<usize>, pick: &dyn Fn(&[&str], bool) -> Option<String>) -> String {
+    let mut out = String::new();
+    let Some(first) = toks.get(range.start) else {
+        return out;
+    };
+    let mut last = first.start;
+    let mut subs: Vec<bool> = Vec::new();
+    let mut i = range.start;
+    while i < range.end {
+        let t = &toks[i];
+        if t.is_op("(") {
+            subs.push(toks.get(i + 1).is_some_and(|n| n.is_kw("SELECT") || n.is_kw("WITH")));
+        } else if t.is_op(")") {
+            subs.pop();
+        } else if t.ident().is_some() && !(i > 0 && toks[i - 1].is_op(".")) {
+            let parts = chain(&toks[..range.end], i);
+            if !parts.is_empty() {
+                let end = i + 2 * parts.len() - 1;
+                if let Some(r) = pick(&parts, subs.iter().any(|s| *s)) {
+                    out.push_str(&sql[last..t.start]);
+                    out.push_str(&r);
+                    last = toks[end - 1].end;
+                }
+                i = end;
+                continue;
+            }
+        }
+        i += 1;
+    }
+    let stop = toks.get(range.end.saturating_sub(1)).map_or(last, |t| t.end).max(last);
+    out.push_str(&sql[last..stop]);
+    out
+}
+
+/// The statement's name for the view: what qualifies its columns.
+struct Target {
+    db: String,
+    view: String,
+    alias: Option<String>,
+}
+
+impl Target {
+    fn qual(&self) -> &str {
+        self.alias.as_deref().unwrap_or(&self.view)
+    }
+    fn full(&self) -> String {
+        format!("{}.{}", self.db, self.view)
+    }
+    /// The view column `parts` names, when it names one of the view.
+    fn names<'p>(&self, parts: &[&'p str]) -> Option<&'p str> {
+        let n = parts.len();
+        let qual_ok = match n {
+            1 => true,
+            2 => parts[0].eq_ignore_ascii_case(self.qual()),
+            3 => parts[0].eq_ignore_ascii_case(&self.db) && parts[1].eq_ignore_ascii_case(self.qual()),
+            _ => false,
+        };
+        qual_ok.then(|| parts[n - 1])
+    }
+}
+
+/// A view column `name` of `body` written as a reference in a statement
+/// over the base: single-table statements qualify by `q`, a join by the
+/// FROM's names, an INSERT not at all.
+#[derive(Clone, Copy)]
+enum Render<'a> {
+    Single(&'a str),
+    Join,
+    Bare,
+}
+
+fn render(body: &Body, src: &Source, how: Render<'_>, view_db: &str) -> Option<String> {
+    match (src, how) {
+        (Source::Column { column, .. }, Render::Single(q)) => Some(format!("{}.{}", quote_ident(q), quote_ident(column))),
+        (Source::Column { table, column }, Render::Join) => Some(format!("{}.{}", quote_ident(body.tables[*table].qual()), quote_ident(column))),
+        (Source::Column { column, .. }, Render::Bare) => Some(quote_ident(column)),
+        (Source::Expr(Some(e)), Render::Single(q)) => Some(format!("({})", requalify(e, &body.tables[0], view_db, q))),
+        (Source::Expr(Some(e)), Render::Join) => Some(format!("({})", e)),
+        _ => None,
+    }
+}
+
+/// The view's text `e` (its WHERE, an expression) with its base table's
+/// qualifier replaced by `q`, the statement's name for the table.
+fn requalify(e: &str, base: &BaseRef, view_db: &str, q: &str) -> String {
+    let Ok(toks) = lex::tokenize(e) else { return e.to_string() };
+    let qual_is = |p: &str| p.eq_ignore_ascii_case(base.qual());
+    map_refs(e, &toks, 0..toks.len(), &|parts, _| {
+        let ok = match parts.len() {
+            2 => qual_is(parts[0]),
+            3 => parts[0].eq_ignore_ascii_case(view_db) && qual_is(parts[1]),
+            _ => false,
+        };
+        ok.then(|| format!("{}.{}", quote_ident(q), quote_ident(parts[parts.len() - 1])))
+    })
+}
+
+/// A statement's text over `toks[range]` with view columns replaced.
+fn map_view_refs(sql: &str, toks: &[Token], range: std::ops::Range<usize>, t: &Target, body: &Body, how: Render<'_>) -> String {
+    map_refs(sql, toks, range, &|parts, in_sub| {
+        if parts.len() == 1 && in_sub {
+            return None;
+        }
+        let name = t.names(parts)?;
+        render(body, body.col(name)?, how, &t.db)
+    })
+}
+
+fn err_not_insertable(view: &str) -> SqlError {
+    SqlError::new(1471, "HY000", format!("The target table {} of the INSERT is not insertable-into", view))
+}
+fn err_not_updatable_col(col: &str) -> SqlError {
+    SqlError::new(1348, "HY000", format!("Column '{}' is not updatable", col))
+}
+fn err_two_tables(t: &Target) -> SqlError {
+    SqlError::new(1393, "HY000", format!("Can not modify more than one base table through a join view '{}'", t.full()))
+}
+fn err_unknown_col(col: &str) -> SqlError {
+    SqlError::new(1054, "42S22", format!("Unknown column '{}' in 'field list'", col))
+}
+
+/// The view name at `toks[i..]` (`[db.]v [[AS] alias]` when `alias`),
+/// and the token after it.
+fn target_at(toks: &[Token], mut i: usize, home: &str, alias: bool, stop: &[&str]) -> Option<(Target, usize, usize)> {
+    let start = i;
+    let mut db = home.to_string();
+    let mut view = toks.get(i)?.ident()?.to_string();
+    i += 1;
+    if toks.get(i).is_some_and(|t| t.is_op(".")) {
+        db = view;
+        view = toks.get(i + 1)?.ident()?.to_string();
+        i += 2;
+    }
+    let _ = start;
+    let name_end = i;
+    let mut a = None;
+    if alias {
+        if toks.get(i).is_some_and(|t| t.is_kw("AS")) {
+            a = Some(toks.get(i + 1)?.ident()?.to_string());
+            i += 2;
+        } else if let Some(t) = toks.get(i).filter(|t| t.ident().is_some() && !stop.iter().any(|k| t.is_kw(k))) {
+            a = t.ident().map(str::to_string);
+            i += 1;
+        }
+    }
+    Some((Target { db, view, alias: a }, name_end, i))
+}
+
+/// The assignments `c = e, ...` in toks[range]: (column parts' start, `=`, end).
+fn assignments(toks: &[Token], range: std::ops::Range<usize>) -> Option<Vec<(usize, usize, usize)>> {
+    let mut out = Vec::new();
+    let mut from = range.start;
+    for part in parens::split_top_level(&toks[range.clone()], ",") {
+        let eq = part.iter().position(|t| t.is_op("=") || t.is_op(":="))?;
+        out.push((from, from + eq, from + part.len()));
+        from += part.len() + 1;
+    }
+    Some(out)
+}
+
+/// The base column an assignment's left side names; one table for them all.
+fn assigned_column<'b>(toks: &[Token], at: usize, eq: usize, t: &Target, body: &'b Body, table: &mut Option<usize>) -> Result<(usize, &'b str), SqlError> {
+    let parts = chain(&toks[..eq], at);
+    let shown = parts.join(".");
+    let name = t.names(&parts).filter(|_| 2 * parts.len() - 1 == eq - at).ok_or_else(|| err_unknown_col(&shown))?;
+    match body.col(name) {
+        Some(Source::Column { table: k, column }) => {
+            if table.is_some_and(|x| x != *k) {
+                return Err(err_two_tables(t));
+            }
+            *table = Some(*k);
+            Ok((*k, column.as_str()))
+        }
+        Some(Source::Expr(_)) => Err(err_not_updatable_col(name)),
+        None => Err(err_unknown_col(&shown)),
+    }
+}
+
+/// INSERT/REPLACE through the view, over its base table.
+fn rewrite_insert(sql: &str, toks: &[Token], home: &str, body_of: &dyn Fn(&Target) -> Result<Option<Body>, SqlError>) -> Result<Option<String>, SqlError> {
+    let mut i = 1;
+    while toks.get(i).is_some_and(|t| ["LOW_PRIORITY", "DELAYED", "HIGH_PRIORITY", "IGNORE"].iter().any(|k| t.is_kw(k))) {
+        i += 1;
+    }
+    if toks.get(i).is_some_and(|t| t.is_kw("INTO")) {
+        i += 1;
+    }
+    let name_start = i;
+    let Some((t, _, after)) = target_at(toks, i, home, false, &[]) else { return Ok(None) };
+    let Some(body) = body_of(&t)? else { return Err(err_not_insertable(&t.view)) };
+    let mut table = None;
+    let mut out = format!("{} ", text(sql, &toks[..name_start]));
+    let odku = parens::find_top_level(toks, after, |k, x| x.is_kw("ON") && toks.get(k + 1).is_some_and(|n| n.is_kw("DUPLICATE"))).unwrap_or(toks.len());
+    let mut rest_from = after;
+    let cols_text;
+    let listed = toks.get(after).is_some_and(|x| x.is_op("(")) && !toks.get(after + 1).is_some_and(|x| x.is_kw("SELECT") || x.is_kw("WITH") || x.is_op("("));
+    if listed {
+        let close = parens::closing(toks, after).ok_or_else(|| SqlError::syntax(text(sql, &toks[after..])))?;
+        let mut names = Vec::new();
+        let mut at = after + 1;
+        for part in parens::split_top_level(&toks[after + 1..close], ",") {
+            let (_, col) = assigned_column(toks, at, at + part.len(), &t, &body, &mut table)?;
+            names.push(quote_ident(col));
+            at += part.len() + 1;
+        }
+        cols_text = format!("({})", names.join(","));
+        rest_from = close + 1;
+    } else if toks.get(after).is_some_and(|x| x.is_kw("SET")) {
+        let Some(sets) = assignments(toks, after + 1..odku) else { return Err(SqlError::syntax(text(sql, &toks[after..]))) };
+        let mut parts = Vec::new();
+        for (at, eq, end) in sets {
+            let (_, col) = assigned_column(toks, at, eq, &t, &body, &mut table)?;
+            parts.push(format!("{} = {}", quote_ident(col), map_view_refs(sql, toks, eq + 1..end, &t, &body, Render::Bare)));
+        }
+        cols_text = format!("SET {}", parts.join(", "));
+        rest_from = odku;
+    } else {
+        if body.tables.len() > 1 {
+            return Err(SqlError::new(1394, "HY000", format!("Can not insert into join view '{}' without fields list", t.full())));
+        }
+        let mut names = Vec::new();
+        for (_, src) in &body.cols {
+            match src {
+                Source::Column { column, .. } => names.push(quote_ident(column)),
+                Source::Expr(_) => return Err(err_not_insertable(&t.view)),
+            }
+        }
+        table = Some(0);
+        cols_text = format!("({})", names.join(","));
+    }
+    let base = &body.tables[table.unwrap_or(0)].table;
+    out.push_str(&format!("{}.{} {} ", quote_ident(&t.db), quote_ident(base), cols_text));
+    if rest_from < odku {
+        out.push_str(text(sql, &toks[rest_from..odku]));
+    }
+    if odku < toks.len() {
+        out.push(' ');
+        out.push_str(&map_view_refs(sql, toks, odku..toks.len(), &t, &body, Render::Bare));
+    }
+    Ok(Some(out))
+}
+
+/// The WHERE of a statement over the base: the statement's own and the view's.
+fn both_conditions(mine: Option<String>, view: Option<String>) -> String {
+    match (mine, view) {
+        (Some(a), Some(b)) => format!(" WHERE ({}) AND ({})", a, b),
+        (Some(a), None) | (None, Some(a)) => format!(" WHERE {}", a),
+        (None, None) => String::new(),
+    }
+}
+
+/// UPDATE/DELETE of one view (its WHERE, ORDER BY and LIMIT kept).
+fn rewrite_update_delete(sql: &str, toks: &[Token], home: &str, update: bool, body_of: &dyn Fn(&Target) -> Result<Option<Body>, SqlError>) -> Result<Option<String>, SqlError> {
+    let mut i = 1;
+    while toks.get(i).is_some_and(|t| ["LOW_PRIORITY", "QUICK", "IGNORE"].iter().any(|k| t.is_kw(k))) {
+        i += 1;
+    }
+    let mods = text(sql, &toks[1..i]).to_string();
+    if !update && !toks.get(i).is_some_and(|t| t.is_kw("FROM")) {
+        return Ok(None);
+    }
+    let name_at = if update { i } else { i + 1 };
+    let stop = ["SET", "WHERE", "ORDER", "LIMIT"];
+    let Some((t, _, after)) = target_at(toks, name_at, home, true, &stop) else { return Ok(None) };
+    let verb = if update { "UPDATE" } else { "DELETE" };
+    if !toks.get(after).is_none_or(|x| stop.iter().any(|k| x.is_kw(k)) || x.is_op(";")) {
+        return Ok(None); // a multi-table form
+    }
+    let Some(body) = body_of(&t)? else {
+        return Err(SqlError::new(1288, "HY000", format!("The target table {} of the {} is not updatable", t.view, verb)));
+    };
+    let join = body.tables.len() > 1;
+    if join && !update {
+        return Err(SqlError::new(1395, "HY000", format!("Can not delete from join view '{}'", t.full())));
+    }
+    let find = |from: usize, kw: &str| parens::find_top_level(toks, from, |_, x| x.is_kw(kw));
+    let where_at = find(after, "WHERE");
+    let order_at = find(after, "ORDER");
+    let limit_at = find(after, "LIMIT");
+    let tail = order_at.or(limit_at).unwrap_or(toks.len());
+    let where_end = tail;
+    let how = if join { Render::Join } else { Render::Single(t.qual()) };
+    let q = t.qual().to_string();
+    let view_cond = body.cond.as_ref().map(|c| if join { c.clone() } else { requalify(c, &body.tables[0], &t.db, &q) });
+    let mine = where_at.map(|w| map_view_refs(sql, toks, w + 1..where_end, &t, &body, how));
+    let mut out = format!("{}{}{} ", verb, if mods.is_empty() { "" } else { " " }, mods);
+    if !update {
+        out.push_str("FROM ");
+    }
+    if join {
+        if tail < toks.len() {
+            return Ok(None);
+        }
+        out.push_str(&body.from);
+    } else {
+        out.push_str(&format!("{}.{} AS {}", quote_ident(&t.db), quote_ident(&body.tables[0].table), quote_ident(&q)));
+    }
+    if update {
+        let set_end = where_at.unwrap_or(tail);
+        let Some(sets) = assignments(toks, after + 1..set_end) else { return Ok(None) };
+        let mut table = None;
+        let mut parts = Vec::new();
+        for (at, eq, end) in sets {
+            let (k, col) = assigned_column(toks, at, eq, &t, &body, &mut table)?;
+            let lhs = if join { format!("{}.{}", quote_ident(body.tables[k].qual()), quote_ident(col)) } else { quote_ident(col) };
+            parts.push(format!("{} = {}", lhs, map_view_refs(sql, toks, eq + 1..end, &t, &body, how)));
+        }
+        out.push_str(" SET ");
+        out.push_str(&parts.join(", "));
+    }
+    out.push_str(&both_conditions(mine, view_cond));
+    if tail < toks.len() {
+        out.push(' ');
+        out.push_str(&map_view_refs(sql, toks, tail..toks.len(), &t, &body, how));
+    }
+    Ok(Some(out))
+}
+
+impl SqliteSession {
+    /// A write SQLite refused because it names a view (`refused`, 1471 or
+    /// 1288): written again over the view's base table and run, when the
+    /// view is updatable.
+    pub(super) fn write_through_view(&mut self, ctx: &ExecContext<'_>, sql: &str, params: &[Value], sink: &mut dyn RowSink, kind: Kind, refused: SqlError) -> Result<Outcome, SqlError> {
+        let mut sql = sql.to_string();
+        let mut refused = refused;
+        for _ in 0..MAX_VIEW_DEPTH {
+            let Some(next) = self.view_rewrite(ctx, &sql, kind)? else { return Err(refused) };
+            match self.dml_retrying(ctx, &next, params, sink, kind) {
+                Err(e) if e.code == 1471 || e.code == 1288 => {
+                    refused = e;
+                    sql = next;
+                }
+                r => return r,
+            }
+        }
+        Err(SqlError::new(1473, "HY000", "Too high level of nesting for select"))
+    }
+
+    /// The statement over the base table, None when it does not name a view
+    /// this can write through.
+    fn view_rewrite(&mut self, ctx: &ExecContext<'_>, sql: &str, kind: Kind) -> Result<Option<String>, SqlError> {
+        let Some(home) = self.db.clone() else { return Ok(None) };
+        let Ok(toks) = lex::tokenize(sql) else { return Ok(None) };
+        let need = match kind {
+            Kind::Insert => privs::INSERT,
+            Kind::Update => privs::UPDATE,
+            Kind::Delete => privs::DELETE,
+            Kind::Select => return Ok(None),
+        };
+        let conn = match self.conn.as_ref() {
+            Some(c) => c,
+            None => return Ok(None),
+        };
+        let body_of = |t: &Target| -> Result<Option<Body>, SqlError> {
+            let schema = if t.db == home { "main".to_string() } else { t.db.clone() };
+            let Some(def) = conn.table_def(&schema, &t.view) else { return Err(SqlError::new(1146, "42S02", format!("Table '{}' doesn't exist", t.full()))) };
+            let Some(v) = def.view.as_ref() else { return Err(SqlError::new(1146, "42S02", format!("Table '{}' doesn't exist", t.full()))) };
+            ctx.access.check_table(&t.db, &t.view, need)?;
+            if v.algorithm.eq_ignore_ascii_case("TEMPTABLE") {
+                return Ok(None);
+            }
+            let names: Vec<String> = def.columns.iter().map(|c| c.name.clone()).collect();
+            let columns_of = |table: &str| conn.table_def(&schema, table).map(|d| d.columns.iter().map(|c| c.name.clone()).collect());
+            let body = parse_body(&v.select, &names, &columns_of);
+            // A join view's FROM names its tables as the view's database has them.
+            Ok(body.filter(|b| b.tables.len() == 1 || t.db == home))
+        };
+        match kind {
+            Kind::Insert => rewrite_insert(sql, &toks, &home, &body_of),
+            _ => rewrite_update_delete(sql, &toks, &home, kind == Kind::Update, &body_of),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cols(t: &str) -> Option<Vec<String>> {
+        match t {
+            "t1" => Some(vec!["a".into(), "b".into()]),
+            "t2" => Some(vec!["x".into(), "y".into()]),
+            _ => None,
+        }
+    }
+
+    fn body(select: &str, names: &[&str]) -> Option<Body> {
+        let names: Vec<String> = names.iter().map(|s| s.to_string()).collect();
+        parse_body(select, &names, &cols)
+    }
+
+    fn rw(sql: &str, select: &str, names: &[&str]) -> Result<Option<String>, SqlError> {
+        let toks = lex::tokenize(sql).unwrap();
+        let of = |_: &Target| Ok(body(select, names));
+        if turnstile_sqltext::scan::first_word(sql).eq_ignore_ascii_case("INSERT") {
+            rewrite_insert(sql, &toks, "d", &of)
+        } else {
+            rewrite_update_delete(sql, &toks, "d", sql.to_ascii_uppercase().starts_with("UPDATE"), &of)
+        }
+    }
+
+    #[test]
+    fn updatable_or_not() {
+        assert!(body("select a, b from t1", &["a", "b"]).is_some());
+        assert!(body("select distinct a from t1", &["a"]).is_none());
+        assert!(body("select a from t1 limit 1", &["a"]).is_none());
+        assert!(body("select count(*) from t1", &["c"]).is_none());
+        assert!(body("select a from t1 group by a", &["a"]).is_none());
+        assert!(body("select a from t1 union select x from t2", &["a"]).is_none());
+        assert!(body("select a from (select a from t1) d", &["a"]).is_none());
+        assert!(body("select 1", &["1"]).is_none());
+        let b = body("select t.a as k, b+1 c, x from t1 t join t2 on a = x where a > 0 order by a", &["k", "c", "x"]).unwrap();
+        assert_eq!(b.cols[0].1, Source::Column { table: 0, column: "a".into() });
+        assert_eq!(b.cols[1].1, Source::Expr(None));
+        assert_eq!(b.cols[2].1, Source::Column { table: 1, column: "x".into() });
+        assert_eq!(b.cond.as_deref(), Some("a > 0"));
+        assert_eq!(body("select * from t1", &["a", "b"]).unwrap().cols.len(), 2);
+    }
+
+    #[test]
+    fn statements_over_the_base() {
+        let v = "select b as k, a from t1 where a < 10";
+        assert_eq!(rw("insert into v values (1, 2)", v, &["k", "a"]).unwrap().unwrap(), "insert into `d`.`t1` (`b`,`a`) values (1, 2)");
+        assert_eq!(rw("insert into v (k) values (?)", v, &["k", "a"]).unwrap().unwrap(), "insert into `d`.`t1` (`b`) values (?)");
+        assert_eq!(rw("insert into v set k = k + 1", v, &["k", "a"]).unwrap().unwrap(), "insert into `d`.`t1` SET `b` = `b` + 1 ");
+        assert_eq!(
+            rw("update v set k = k + 1 where a > 2 order by k limit 1", v, &["k", "a"]).unwrap().unwrap(),
+            "UPDATE `d`.`t1` AS `v` SET `b` = `v`.`b` + 1 WHERE (`v`.`a` > 2) AND (a < 10) order by `v`.`b` limit 1"
+        );
+        assert_eq!(rw("delete from v where v.k = 3", "select b as k from t1 tt where tt.a < 1", &["k"]).unwrap().unwrap(), "DELETE FROM `d`.`t1` AS `v` WHERE (`v`.`b` = 3) AND (`v`.`a` < 1)");
+        assert_eq!(rw("update v set c = 1", "select a, b + 1 as c from t1", &["a", "c"]).unwrap_err().code, 1348);
+        assert_eq!(rw("insert into v values (1, 2)", "select a, b + 1 as c from t1", &["a", "c"]).unwrap_err().code, 1471);
+        assert_eq!(rw("delete from v", "select a, x from t1 join t2 on a = x", &["a", "x"]).unwrap_err().code, 1395);
+        assert_eq!(rw("update v set a = 1, x = 2", "select a, x from t1 join t2 on a = x", &["a", "x"]).unwrap_err().code, 1393);
+        assert_eq!(rw("insert into v values (1, 2)", "select a, x from t1 join t2 on a = x", &["a", "x"]).unwrap_err().code, 1394);
+        assert_eq!(rw("update v set a = 1", "select a, x from t1 join t2 on a = x", &["a", "x"]).unwrap().unwrap(), "UPDATE t1 join t2 on a = x SET `t1`.`a` = 1");
+        assert_eq!(rw("update v set a = 1", "select distinct a from t1", &["a"]).unwrap_err().code, 1288);
+        assert!(rw("update v, t2 set a = 1", "select a from t1", &["a"]).unwrap().is_none());
+    }
+}
