@@ -75,6 +75,9 @@ struct Body {
     cond: Option<String>,
     /// The view's columns, by name.
     cols: Vec<(String, Source)>,
+    /// The first base table's columns and their defaults as SQL text (for
+    /// the CHECK OPTION test of an INSERT's rows).
+    defaults: Vec<(String, String)>,
 }
 
 impl Body {
@@ -146,7 +149,7 @@ fn parse_body(select: &str, names: &[String], columns_of: &dyn Fn(&str) -> Optio
         return None;
     }
     let cols = names.iter().cloned().zip(sources).collect();
-    Some(Body { tables, from: text(select, &toks[from + 1..from_end]).to_string(), cond, cols })
+    Some(Body { tables, from: text(select, &toks[from + 1..from_end]).to_string(), cond, cols, defaults: Vec::new() })
 }
 
 /// The table references of a FROM clause: tables or views, by name, joined
@@ -366,6 +369,33 @@ fn map_view_refs(sql: &str, toks: &[Token], range: std::ops::Range<usize>, t: &T
     })
 }
 
+/// A statement over the base, and the CHECK OPTION test to run first.
+#[derive(Debug)]
+struct Written {
+    sql: String,
+    check: Option<Check>,
+}
+
+/// WITH CHECK OPTION, tested before the write (rows the view would not show
+/// afterwards fail it: 1369, or a warning and the row left out with IGNORE).
+#[derive(Debug)]
+enum Check {
+    /// `count` counts the rows the UPDATE would take out of the view;
+    /// `filtered` is the UPDATE leaving them alone.
+    Update { count: String, filtered: String, ignore: bool },
+    /// `flags` gives, for each VALUES row in order, whether it stays in the
+    /// view; `head` + rows + `tail` is the INSERT.
+    Insert { flags: String, head: String, rows: Vec<String>, tail: String, ignore: bool },
+}
+
+fn err_check_option(t: &Target) -> SqlError {
+    SqlError::new(1369, "44000", check_failed(t))
+}
+
+fn check_failed(t: &Target) -> String {
+    format!("CHECK OPTION failed {}.{}", quote_ident(&t.db), quote_ident(&t.view))
+}
+
 fn err_not_insertable(view: &str) -> SqlError {
     SqlError::new(1471, "HY000", format!("The target table {} of the INSERT is not insertable-into", view))
 }
@@ -437,67 +467,118 @@ fn assigned_column<'b>(toks: &[Token], at: usize, eq: usize, t: &Target, body: &
 }
 
 /// INSERT/REPLACE through the view, over its base table.
-fn rewrite_insert(sql: &str, toks: &[Token], home: &str, body_of: &dyn Fn(&Target) -> Result<Option<Body>, SqlError>) -> Result<Option<String>, SqlError> {
+fn rewrite_insert(sql: &str, toks: &[Token], home: &str, check: bool, body_of: &dyn Fn(&Target) -> Result<Option<Body>, SqlError>) -> Result<Option<Written>, SqlError> {
     let mut i = 1;
     while toks.get(i).is_some_and(|t| ["LOW_PRIORITY", "DELAYED", "HIGH_PRIORITY", "IGNORE"].iter().any(|k| t.is_kw(k))) {
         i += 1;
     }
+    let ignore = toks[1..i].iter().any(|t| t.is_kw("IGNORE"));
     if toks.get(i).is_some_and(|t| t.is_kw("INTO")) {
         i += 1;
     }
     let name_start = i;
     let Some((t, _, after)) = target_at(toks, i, home, false, &[]) else { return Ok(None) };
     let Some(body) = body_of(&t)? else { return Err(err_not_insertable(&t.view)) };
+    // A base column shown twice: which value would it take?
+    let shown: Vec<(usize, String)> = body.cols.iter().filter_map(|(_, s)| if let Source::Column { table, column } = s { Some((*table, column.to_ascii_lowercase())) } else { None }).collect();
+    if shown.iter().enumerate().any(|(k, c)| shown[..k].contains(c)) {
+        return Err(err_not_insertable(&t.view));
+    }
     let mut table = None;
-    let mut out = format!("{} ", text(sql, &toks[..name_start]));
     let odku = parens::find_top_level(toks, after, |k, x| x.is_kw("ON") && toks.get(k + 1).is_some_and(|n| n.is_kw("DUPLICATE"))).unwrap_or(toks.len());
     let mut rest_from = after;
+    // The base columns written, and the one row of a SET form.
+    let mut base_cols: Vec<String> = Vec::new();
+    let mut set_row: Option<Vec<String>> = None;
     let cols_text;
     let listed = toks.get(after).is_some_and(|x| x.is_op("(")) && !toks.get(after + 1).is_some_and(|x| x.is_kw("SELECT") || x.is_kw("WITH") || x.is_op("("));
     if listed {
         let close = parens::closing(toks, after).ok_or_else(|| SqlError::syntax(text(sql, &toks[after..])))?;
-        let mut names = Vec::new();
         let mut at = after + 1;
         for part in parens::split_top_level(&toks[after + 1..close], ",") {
             let (_, col) = assigned_column(toks, at, at + part.len(), &t, &body, &mut table)?;
-            names.push(quote_ident(col));
+            base_cols.push(col.to_string());
             at += part.len() + 1;
         }
-        cols_text = format!("({})", names.join(","));
+        cols_text = format!("({})", base_cols.iter().map(|c| quote_ident(c)).collect::<Vec<_>>().join(","));
         rest_from = close + 1;
     } else if toks.get(after).is_some_and(|x| x.is_kw("SET")) {
         let Some(sets) = assignments(toks, after + 1..odku) else { return Err(SqlError::syntax(text(sql, &toks[after..]))) };
         let mut parts = Vec::new();
+        let mut row = Vec::new();
         for (at, eq, end) in sets {
             let (_, col) = assigned_column(toks, at, eq, &t, &body, &mut table)?;
-            parts.push(format!("{} = {}", quote_ident(col), map_view_refs(sql, toks, eq + 1..end, &t, &body, Render::Bare)));
+            let value = map_view_refs(sql, toks, eq + 1..end, &t, &body, Render::Bare);
+            parts.push(format!("{} = {}", quote_ident(col), value));
+            base_cols.push(col.to_string());
+            row.push(value);
         }
+        set_row = Some(row);
         cols_text = format!("SET {}", parts.join(", "));
         rest_from = odku;
     } else {
         if body.tables.len() > 1 {
             return Err(SqlError::new(1394, "HY000", format!("Can not insert into join view '{}' without fields list", t.full())));
         }
-        let mut names = Vec::new();
         for (_, src) in &body.cols {
             match src {
-                Source::Column { column, .. } => names.push(quote_ident(column)),
+                Source::Column { column, .. } => base_cols.push(column.clone()),
                 Source::Expr(_) => return Err(err_not_insertable(&t.view)),
             }
         }
         table = Some(0);
-        cols_text = format!("({})", names.join(","));
+        cols_text = format!("({})", base_cols.iter().map(|c| quote_ident(c)).collect::<Vec<_>>().join(","));
     }
     let base = &body.tables[table.unwrap_or(0)].table;
-    out.push_str(&format!("{}.{} {} ", quote_ident(&t.db), quote_ident(base), cols_text));
-    if rest_from < odku {
-        out.push_str(text(sql, &toks[rest_from..odku]));
+    let head = format!("{} {}.{} {} ", text(sql, &toks[..name_start]), quote_ident(&t.db), quote_ident(base), cols_text);
+    let tail = if odku < toks.len() { format!(" {}", map_view_refs(sql, toks, odku..toks.len(), &t, &body, Render::Bare)) } else { String::new() };
+    let middle = if rest_from < odku { text(sql, &toks[rest_from..odku]) } else { "" };
+    let sql_out = format!("{}{}{}", head, middle, tail);
+    let check = match (check, body.cond.as_ref()) {
+        (true, Some(cond)) if body.tables.len() == 1 => insert_check(sql, toks, rest_from..odku, set_row, &base_cols, &body, cond, &t, head, tail, ignore),
+        _ => None,
+    };
+    Ok(Some(Written { sql: sql_out, check }))
+}
+
+/// The CHECK OPTION test of an INSERT's VALUES rows (or its SET row): each
+/// row, with the base table's defaults for the columns it does not write,
+/// tested against the view's WHERE. None for INSERT ... SELECT.
+#[allow(clippy::too_many_arguments)]
+fn insert_check(sql: &str, toks: &[Token], values: std::ops::Range<usize>, set_row: Option<Vec<String>>, cols: &[String], body: &Body, cond: &str, t: &Target, head: String, tail: String, ignore: bool) -> Option<Check> {
+    let rows: Vec<Vec<String>> = match set_row {
+        Some(r) => vec![r],
+        None => {
+            let v = toks.get(values.start)?;
+            if !(v.is_kw("VALUES") || v.is_kw("VALUE")) {
+                return None;
+            }
+            let mut rows = Vec::new();
+            for group in parens::split_top_level(&toks[values.start + 1..values.end], ",") {
+                if !(group.first()?.is_op("(") && group.last()?.is_op(")")) {
+                    return None;
+                }
+                rows.push(parens::split_top_level(&group[1..group.len() - 1], ",").into_iter().map(|v| text(sql, v).to_string()).collect());
+            }
+            rows
+        }
+    };
+    let default_of = |c: &str| body.defaults.iter().find(|(n, _)| n.eq_ignore_ascii_case(c)).map_or("NULL".to_string(), |(_, d)| d.clone());
+    let mut selects = Vec::new();
+    for row in &rows {
+        if row.len() != cols.len() {
+            return None;
+        }
+        let mut items: Vec<String> = cols.iter().zip(row).map(|(c, v)| format!("{} AS {}", if v.eq_ignore_ascii_case("DEFAULT") { default_of(c) } else { v.clone() }, quote_ident(c))).collect();
+        for (c, d) in body.defaults.iter().filter(|(c, _)| !cols.iter().any(|x| x.eq_ignore_ascii_case(c))) {
+            items.push(format!("{} AS {}", d, quote_ident(c)));
+        }
+        selects.push(format!("SELECT {}", items.join(", ")));
     }
-    if odku < toks.len() {
-        out.push(' ');
-        out.push_str(&map_view_refs(sql, toks, odku..toks.len(), &t, &body, Render::Bare));
-    }
-    Ok(Some(out))
+    let guard = requalify(cond, &body.tables[0], &t.db, "ts_new");
+    let flags = format!("SELECT coalesce(({}), 0) <> 0 FROM ({}) AS `ts_new`", guard, selects.join(" UNION ALL "));
+    let rows = rows.iter().map(|r| format!("({})", r.join(", "))).collect();
+    Some(Check::Insert { flags, head: format!("{}VALUES ", head), rows, tail, ignore })
 }
 
 /// The WHERE of a statement over the base: the statement's own and the view's.
@@ -510,12 +591,13 @@ fn both_conditions(mine: Option<String>, view: Option<String>) -> String {
 }
 
 /// UPDATE/DELETE of one view (its WHERE, ORDER BY and LIMIT kept).
-fn rewrite_update_delete(sql: &str, toks: &[Token], home: &str, update: bool, body_of: &dyn Fn(&Target) -> Result<Option<Body>, SqlError>) -> Result<Option<String>, SqlError> {
+fn rewrite_update_delete(sql: &str, toks: &[Token], home: &str, update: bool, check: bool, body_of: &dyn Fn(&Target) -> Result<Option<Body>, SqlError>) -> Result<Option<Written>, SqlError> {
     let mut i = 1;
     while toks.get(i).is_some_and(|t| ["LOW_PRIORITY", "QUICK", "IGNORE"].iter().any(|k| t.is_kw(k))) {
         i += 1;
     }
     let mods = text(sql, &toks[1..i]).to_string();
+    let ignore = toks[1..i].iter().any(|t| t.is_kw("IGNORE"));
     if !update && !toks.get(i).is_some_and(|t| t.is_kw("FROM")) {
         return Ok(None);
     }
@@ -555,6 +637,7 @@ fn rewrite_update_delete(sql: &str, toks: &[Token], home: &str, update: bool, bo
     } else {
         out.push_str(&format!("{}.{} AS {}", quote_ident(&t.db), quote_ident(&body.tables[0].table), quote_ident(&q)));
     }
+    let mut assigned: Vec<(String, String)> = Vec::new();
     if update {
         let set_end = where_at.unwrap_or(tail);
         let Some(sets) = assignments(toks, after + 1..set_end) else { return Ok(None) };
@@ -563,17 +646,105 @@ fn rewrite_update_delete(sql: &str, toks: &[Token], home: &str, update: bool, bo
         for (at, eq, end) in sets {
             let (k, col) = assigned_column(toks, at, eq, &t, &body, &mut table)?;
             let lhs = if join { format!("{}.{}", quote_ident(body.tables[k].qual()), quote_ident(col)) } else { quote_ident(col) };
-            parts.push(format!("{} = {}", lhs, map_view_refs(sql, toks, eq + 1..end, &t, &body, how)));
+            let rhs = map_view_refs(sql, toks, eq + 1..end, &t, &body, how);
+            parts.push(format!("{} = {}", lhs, rhs));
+            assigned.push((col.to_string(), rhs));
         }
         out.push_str(" SET ");
         out.push_str(&parts.join(", "));
     }
-    out.push_str(&both_conditions(mine, view_cond));
-    if tail < toks.len() {
-        out.push(' ');
-        out.push_str(&map_view_refs(sql, toks, tail..toks.len(), &t, &body, how));
+    let conditions = both_conditions(mine, view_cond.clone());
+    let order_limit = if tail < toks.len() { format!(" {}", map_view_refs(sql, toks, tail..toks.len(), &t, &body, how)) } else { String::new() };
+    let written = format!("{}{}{}", out, conditions, order_limit);
+    let check = match view_cond {
+        Some(cond) if check && update && !join => {
+            let guard = new_row_test(&cond, &q, &assigned);
+            let base = format!("{}.{} AS {}", quote_ident(&t.db), quote_ident(&body.tables[0].table), quote_ident(&q));
+            let count = format!("SELECT count(*) FROM (SELECT ({}) AS `ts_ok` FROM {}{}{}) AS `ts_rows` WHERE NOT coalesce(`ts_ok`, 0)", guard, base, conditions, order_limit);
+            let filtered = format!("{}{} AND coalesce(({}), 0){}", out, conditions, guard, order_limit);
+            Some(Check::Update { count, filtered, ignore })
+        }
+        _ => None,
+    };
+    Ok(Some(Written { sql: written, check }))
+}
+
+/// The view's condition `cond` (qualified by `q`) as the row will be after
+/// the assignments: each assigned column read as its new value.
+fn new_row_test(cond: &str, q: &str, assigned: &[(String, String)]) -> String {
+    let Ok(toks) = lex::tokenize(cond) else { return cond.to_string() };
+    map_refs(cond, &toks, 0..toks.len(), &|parts, in_sub| {
+        let col = match parts {
+            [c] if !in_sub => c,
+            [qual, c] if qual.eq_ignore_ascii_case(q) => c,
+            _ => return None,
+        };
+        assigned.iter().find(|(a, _)| a.eq_ignore_ascii_case(col)).map(|(_, v)| format!("({})", v))
+    })
+}
+
+
+
+/// Is a view with this SELECT updatable (CREATE VIEW ... WITH CHECK OPTION
+/// needs one: 1368)?
+pub(super) fn updatable(select: &str, names: &[String], columns_of: &dyn Fn(&str) -> Option<Vec<String>>) -> bool {
+    parse_body(select, names, columns_of).is_some()
+}
+
+/// For each item of a view's select list, whether its name is the
+/// client's (an alias, or a column's own name); None when the list has a
+/// `*` or cannot be read.
+pub(super) fn explicit_names(select: &str) -> Option<Vec<bool>> {
+    let toks = lex::tokenize(select).ok()?;
+    if !toks.first()?.is_kw("SELECT") {
+        return None;
     }
-    Ok(Some(out))
+    let mut i = 1;
+    while toks.get(i).is_some_and(|t| t.is_kw("ALL") || t.is_kw("DISTINCT") || t.is_kw("DISTINCTROW") || t.is_kw("STRAIGHT_JOIN") || t.is_kw("HIGH_PRIORITY") || matches!(&t.tok, Tok::Word(w) if w.len() > 4 && w[..4].eq_ignore_ascii_case("SQL_"))) {
+        i += 1;
+    }
+    let end = parens::find_top_level(&toks, i, |_, t| t.is_op(";") || ["FROM", "INTO", "UNION", "INTERSECT", "EXCEPT", "WHERE", "GROUP", "HAVING", "ORDER", "LIMIT", "WINDOW", "FOR", "LOCK"].iter().any(|k| t.is_kw(k))).unwrap_or(toks.len());
+    let mut out = Vec::new();
+    for item in parens::split_top_level(&toks[i..end], ",") {
+        let n = item.len();
+        if n == 0 || (item[n - 1].is_op("*") && (n == 1 || item[n - 2].is_op("."))) {
+            return None;
+        }
+        let aliased = n >= 2 && item[n - 1].ident().is_some() && (item[n - 2].is_kw("AS") || !matches!(item[n - 2].tok, Tok::Op(_)) || item[n - 2].is_op(")")) && !item[n - 1].is_kw("END");
+        let aliased = aliased || (n >= 2 && matches!(item[n - 1].tok, Tok::Str(_)) && item[n - 2].is_kw("AS"));
+        let column = chain(item, 0).len() * 2 == n + 1;
+        out.push(aliased || column);
+    }
+    Some(out)
+}
+
+/// MariaDB's names for a view's columns whose names repeat: a generated
+/// name (not the client's) that another column has becomes `My_exp_<name>`
+/// (`My_exp_<n>_<name>` while that is taken too); two names the client
+/// gave are 1060, as before.
+pub(super) fn unique_names(names: &mut [String], explicit: &[bool]) {
+    for i in 0..names.len() {
+        for j in 0..i {
+            if !names[i].eq_ignore_ascii_case(&names[j]) {
+                continue;
+            }
+            let target = if !explicit[i] {
+                i
+            } else if !explicit[j] {
+                j
+            } else {
+                continue;
+            };
+            let base = names[target].clone();
+            for attempt in 0usize.. {
+                let cand = if attempt == 0 { format!("My_exp_{}", base) } else { format!("My_exp_{}_{}", attempt, base) };
+                if !names[..i].iter().any(|n| n.eq_ignore_ascii_case(&cand)) {
+                    names[target] = cand;
+                    break;
+                }
+            }
+        }
+    }
 }
 
 impl SqliteSession {
@@ -583,8 +754,21 @@ impl SqliteSession {
     pub(super) fn write_through_view(&mut self, ctx: &ExecContext<'_>, sql: &str, params: &[Value], sink: &mut dyn RowSink, kind: Kind, refused: SqlError) -> Result<Outcome, SqlError> {
         let mut sql = sql.to_string();
         let mut refused = refused;
+        // The view the statement names: its CHECK OPTION decides what is
+        // tested (LOCAL: its own WHERE; CASCADED: the views' below it too;
+        // the views below have no say), and a failure names it.
+        let mut top: Option<(String, Target)> = None;
         for _ in 0..MAX_VIEW_DEPTH {
-            let Some(next) = self.view_rewrite(ctx, &sql, kind)? else { return Err(refused) };
+            let Some((written, t, option)) = self.view_rewrite(ctx, &sql, kind, params.is_empty(), top.as_ref().map(|(o, _)| o.as_str()))? else { return Err(refused) };
+            let (_, named) = top.get_or_insert((option, t));
+            let tested = written.check.is_some().then(|| Target { db: named.db.clone(), view: named.view.clone(), alias: None });
+            let next = match (written.check, tested) {
+                (Some(check), Some(t)) => match self.run_check(ctx, check, &t)? {
+                    Ok(next) => next,
+                    Err(done) => return Ok(done),
+                },
+                _ => written.sql,
+            };
             match self.dml_retrying(ctx, &next, params, sink, kind) {
                 Err(e) if e.code == 1471 || e.code == 1288 => {
                     refused = e;
@@ -596,9 +780,69 @@ impl SqliteSession {
         Err(SqlError::new(1473, "HY000", "Too high level of nesting for select"))
     }
 
+    /// Run a CHECK OPTION test: the statement to run (rows that fail left
+    /// out under IGNORE, each with warning 1369), or, when none is left,
+    /// the statement's result.
+    fn run_check(&mut self, ctx: &ExecContext<'_>, check: Check, t: &Target) -> Result<Result<String, Outcome>, SqlError> {
+        match check {
+            Check::Update { count, filtered, ignore } => {
+                let rows = self.query_rows(ctx, &count)?;
+                let failing = rows.first().and_then(|r| r.first()).and_then(value_u64).unwrap_or(0);
+                if failing == 0 {
+                    // The same statement, with the test in: nothing is left out.
+                    return Ok(Ok(filtered));
+                }
+                if !ignore {
+                    return Err(err_check_option(t));
+                }
+                for _ in 0..failing {
+                    ctx.warn(1369, check_failed(t));
+                }
+                Ok(Ok(filtered))
+            }
+            Check::Insert { flags, head, rows, tail, ignore } => {
+                let ok: Vec<bool> = self.query_rows(ctx, &flags)?.iter().map(|r| r.first().and_then(value_u64).unwrap_or(0) != 0).collect();
+                if ok.len() != rows.len() || ok.iter().all(|k| *k) {
+                    return Ok(Ok(format!("{}{}{}", head, rows.join(", "), tail)));
+                }
+                if !ignore {
+                    return Err(err_check_option(t));
+                }
+                for _ in ok.iter().filter(|k| !**k) {
+                    ctx.warn(1369, check_failed(t));
+                }
+                let kept: Vec<String> = rows.into_iter().zip(&ok).filter(|(_, k)| **k).map(|(r, _)| r).collect();
+                if kept.is_empty() {
+                    return Ok(Err(Outcome::Done(turnstile_engine::Done::default())));
+                }
+                Ok(Ok(format!("{}{}{}", head, kept.join(", "), tail)))
+            }
+        }
+    }
+
+    /// The rows of an engine-written SELECT.
+    fn query_rows(&mut self, ctx: &ExecContext<'_>, sql: &str) -> Result<Vec<Vec<Value>>, SqlError> {
+        struct Rows(Vec<Vec<Value>>);
+        impl RowSink for Rows {
+            fn columns(&mut self, _: &[turnstile_engine::Column]) -> Result<(), SqlError> {
+                Ok(())
+            }
+            fn row(&mut self, r: &[Value]) -> Result<(), SqlError> {
+                self.0.push(r.to_vec());
+                Ok(())
+            }
+        }
+        let mut rows = Rows(Vec::new());
+        self.dml_retrying(ctx, sql, &[], &mut rows, Kind::Select)?;
+        Ok(rows.0)
+    }
+
     /// The statement over the base table, None when it does not name a view
-    /// this can write through.
-    fn view_rewrite(&mut self, ctx: &ExecContext<'_>, sql: &str, kind: Kind) -> Result<Option<String>, SqlError> {
+    /// this can write through. `checkable`: the statement has no parameters
+    /// (a CHECK OPTION test is written with its values in).
+    /// `above`: the CHECK OPTION of the view the statement names, when this
+    /// is a view below it. Returns the statement, the view, its CHECK OPTION.
+    fn view_rewrite(&mut self, ctx: &ExecContext<'_>, sql: &str, kind: Kind, checkable: bool, above: Option<&str>) -> Result<Option<(Written, Target, String)>, SqlError> {
         let Some(home) = self.db.clone() else { return Ok(None) };
         let Ok(toks) = lex::tokenize(sql) else { return Ok(None) };
         let need = match kind {
@@ -611,24 +855,64 @@ impl SqliteSession {
             Some(c) => c,
             None => return Ok(None),
         };
+        let option = std::cell::RefCell::new(String::new());
+        let named = std::cell::RefCell::new(None);
         let body_of = |t: &Target| -> Result<Option<Body>, SqlError> {
             let schema = if t.db == home { "main".to_string() } else { t.db.clone() };
-            let Some(def) = conn.table_def(&schema, &t.view) else { return Err(SqlError::new(1146, "42S02", format!("Table '{}' doesn't exist", t.full()))) };
-            let Some(v) = def.view.as_ref() else { return Err(SqlError::new(1146, "42S02", format!("Table '{}' doesn't exist", t.full()))) };
+            let missing = || SqlError::new(1146, "42S02", format!("Table '{}' doesn't exist", t.full()));
+            let def = conn.table_def(&schema, &t.view).ok_or_else(missing)?;
+            let v = def.view.as_ref().ok_or_else(missing)?;
             ctx.access.check_table(&t.db, &t.view, need)?;
+            *option.borrow_mut() = v.check_option.clone();
+            *named.borrow_mut() = Some(Target { db: t.db.clone(), view: t.view.clone(), alias: None });
             if v.algorithm.eq_ignore_ascii_case("TEMPTABLE") {
                 return Ok(None);
             }
             let names: Vec<String> = def.columns.iter().map(|c| c.name.clone()).collect();
             let columns_of = |table: &str| conn.table_def(&schema, table).map(|d| d.columns.iter().map(|c| c.name.clone()).collect());
-            let body = parse_body(&v.select, &names, &columns_of);
+            let Some(mut body) = parse_body(&v.select, &names, &columns_of) else { return Ok(None) };
             // A join view's FROM names its tables as the view's database has them.
-            Ok(body.filter(|b| b.tables.len() == 1 || t.db == home))
+            if body.tables.len() > 1 && t.db != home {
+                return Ok(None);
+            }
+            if let Some(base) = conn.table_def(&schema, &body.tables[0].table) {
+                body.defaults = base.columns.iter().map(|c| (c.name.clone(), default_sql(c))).collect();
+            }
+            Ok(Some(body))
         };
-        match kind {
-            Kind::Insert => rewrite_insert(sql, &toks, &home, &body_of),
-            _ => rewrite_update_delete(sql, &toks, &home, kind == Kind::Update, &body_of),
+        // Tested when the view asks, or a CASCADED view above it does.
+        let wants = |opt: &str| checkable && above.map_or(opt != "NONE", |a| a == "CASCADED");
+        let written = match kind {
+            Kind::Insert => rewrite_insert(sql, &toks, &home, checkable, &body_of)?,
+            _ => rewrite_update_delete(sql, &toks, &home, kind == Kind::Update, checkable, &body_of)?,
+        };
+        let opt = option.into_inner();
+        let Some(mut written) = written else { return Ok(None) };
+        if !wants(&opt) {
+            written.check = None;
         }
+        let t = named.into_inner().expect("a view was read");
+        Ok(Some((written, t, opt)))
+    }
+}
+
+/// A column's default as SQL text (NULL when it has none written).
+fn default_sql(c: &crate::schema::ColumnDef) -> String {
+    use crate::schema::{quote_str, Default_};
+    match &c.default {
+        Some(Default_::Literal(l)) => quote_str(l),
+        Some(Default_::CurrentTimestamp) => "CURRENT_TIMESTAMP".to_string(),
+        Some(Default_::Expr(e)) => format!("({})", e),
+        Some(Default_::Null) | None => "NULL".to_string(),
+    }
+}
+
+fn value_u64(v: &Value) -> Option<u64> {
+    match v {
+        Value::Int(i) => u64::try_from(*i).ok(),
+        Value::UInt(u) => Some(*u),
+        Value::Bytes(b) => std::str::from_utf8(b).ok()?.trim().parse().ok(),
+        _ => None,
     }
 }
 
@@ -653,9 +937,9 @@ mod tests {
         let toks = lex::tokenize(sql).unwrap();
         let of = |_: &Target| Ok(body(select, names));
         if turnstile_sqltext::scan::first_word(sql).eq_ignore_ascii_case("INSERT") {
-            rewrite_insert(sql, &toks, "d", &of)
+            rewrite_insert(sql, &toks, "d", false, &of).map(|w| w.map(|w| w.sql))
         } else {
-            rewrite_update_delete(sql, &toks, "d", sql.to_ascii_uppercase().starts_with("UPDATE"), &of)
+            rewrite_update_delete(sql, &toks, "d", sql.to_ascii_uppercase().starts_with("UPDATE"), false, &of).map(|w| w.map(|w| w.sql))
         }
     }
 
@@ -696,5 +980,19 @@ mod tests {
         assert_eq!(rw("update v set a = 1", "select a, x from t1 join t2 on a = x", &["a", "x"]).unwrap().unwrap(), "UPDATE t1 join t2 on a = x SET `t1`.`a` = 1");
         assert_eq!(rw("update v set a = 1", "select distinct a from t1", &["a"]).unwrap_err().code, 1288);
         assert!(rw("update v, t2 set a = 1", "select a from t1", &["a"]).unwrap().is_none());
+    }
+
+    #[test]
+    fn repeated_generated_names() {
+        let mut n: Vec<String> = ["k", "k", "1+1", "1+1", "a"].iter().map(|s| s.to_string()).collect();
+        let e = explicit_names("select 'k','k', 1+1, 1+1, b as a from t1").unwrap();
+        assert_eq!(e, vec![false, false, false, false, true]);
+        unique_names(&mut n, &e);
+        assert_eq!(n, vec!["k", "My_exp_k", "1+1", "My_exp_1+1", "a"]);
+        let mut n: Vec<String> = ["k", "a", "k"].iter().map(|s| s.to_string()).collect();
+        unique_names(&mut n, &explicit_names("select 'k', a, b as k from t1").unwrap());
+        assert_eq!(n, vec!["My_exp_k", "a", "k"]);
+        assert!(explicit_names("select * from t1").is_none());
+        assert_eq!(explicit_names("select a, t.b, a*b from t").unwrap(), vec![true, true, false]);
     }
 }
