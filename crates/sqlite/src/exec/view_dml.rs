@@ -78,6 +78,9 @@ struct Body {
     /// The first base table's columns and their defaults as SQL text (for
     /// the CHECK OPTION test of an INSERT's rows).
     defaults: Vec<(String, String)>,
+    /// A `*` of the view now gives other columns than when it was made (a
+    /// base table changed): MariaDB's 1356.
+    stale: bool,
 }
 
 impl Body {
@@ -142,14 +145,19 @@ fn parse_body(select: &str, names: &[String], columns_of: &dyn Fn(&str) -> Optio
     }
     let tables = parse_from(&toks[from + 1..from_end])?;
     let mut sources = Vec::new();
+    let mut stars = Vec::new();
     for item in parens::split_top_level(list, ",") {
+        let before = sources.len();
         item_sources(select, item, &tables, columns_of, &mut sources)?;
+        let star = item.last().is_some_and(|t| t.is_op("*"));
+        stars.resize(stars.len() + sources.len() - before, star);
     }
-    if sources.len() != names.len() {
+    let stale = sources.len() != names.len() || sources.iter().zip(names).zip(&stars).any(|((s, n), star)| *star && matches!(s, Source::Column { column, .. } if !column.eq_ignore_ascii_case(n)));
+    if sources.len() != names.len() && !stars.iter().any(|s| *s) {
         return None;
     }
     let cols = names.iter().cloned().zip(sources).collect();
-    Some(Body { tables, from: text(select, &toks[from + 1..from_end]).to_string(), cond, cols, defaults: Vec::new() })
+    Some(Body { tables, from: text(select, &toks[from + 1..from_end]).to_string(), cond, cols, defaults: Vec::new(), stale })
 }
 
 /// The table references of a FROM clause: tables or views, by name, joined
@@ -496,7 +504,7 @@ fn rewrite_insert(sql: &str, toks: &[Token], home: &str, check: bool, body_of: &
         let close = parens::closing(toks, after).ok_or_else(|| SqlError::syntax(text(sql, &toks[after..])))?;
         let mut at = after + 1;
         for part in parens::split_top_level(&toks[after + 1..close], ",") {
-            let (_, col) = assigned_column(toks, at, at + part.len(), &t, &body, &mut table)?;
+            let (_, col) = assigned_column(toks, at, at + part.len(), &t, &body, &mut table).map_err(|e| if e.code == 1348 { err_not_insertable(&t.view) } else { e })?;
             base_cols.push(col.to_string());
             at += part.len() + 1;
         }
@@ -871,6 +879,13 @@ impl SqliteSession {
             let names: Vec<String> = def.columns.iter().map(|c| c.name.clone()).collect();
             let columns_of = |table: &str| conn.table_def(&schema, table).map(|d| d.columns.iter().map(|c| c.name.clone()).collect());
             let Some(mut body) = parse_body(&v.select, &names, &columns_of) else { return Ok(None) };
+            if body.stale {
+                return Err(SqlError::new(
+                    1356,
+                    "HY000",
+                    format!("View '{}' references invalid table(s) or column(s) or function(s) or definer/invoker of view lack rights to use them", t.full()),
+                ));
+            }
             // A join view's FROM names its tables as the view's database has them.
             if body.tables.len() > 1 && t.db != home {
                 return Ok(None);
