@@ -393,7 +393,7 @@ enum Check {
     Update { count: String, filtered: String, ignore: bool },
     /// `flags` gives, for each VALUES row in order, whether it stays in the
     /// view; `head` + rows + `tail` is the INSERT.
-    Insert { flags: String, head: String, rows: Vec<String>, tail: String, ignore: bool },
+    Insert { flags: String, all: String, head: String, rows: Vec<String>, tail: String, ignore: bool },
 }
 
 fn err_check_option(t: &Target) -> SqlError {
@@ -543,7 +543,7 @@ fn rewrite_insert(sql: &str, toks: &[Token], home: &str, check: bool, body_of: &
     let middle = if rest_from < odku { text(sql, &toks[rest_from..odku]) } else { "" };
     let sql_out = format!("{}{}{}", head, middle, tail);
     let check = match (check, body.cond.as_ref()) {
-        (true, Some(cond)) if body.tables.len() == 1 => insert_check(sql, toks, rest_from..odku, set_row, &base_cols, &body, cond, &t, head, tail, ignore),
+        (true, Some(cond)) if body.tables.len() == 1 => insert_check(sql, toks, rest_from..odku, set_row, &base_cols, &body, cond, &t, (sql_out.clone(), head, tail), ignore),
         _ => None,
     };
     Ok(Some(Written { sql: sql_out, check }))
@@ -553,7 +553,7 @@ fn rewrite_insert(sql: &str, toks: &[Token], home: &str, check: bool, body_of: &
 /// row, with the base table's defaults for the columns it does not write,
 /// tested against the view's WHERE. None for INSERT ... SELECT.
 #[allow(clippy::too_many_arguments)]
-fn insert_check(sql: &str, toks: &[Token], values: std::ops::Range<usize>, set_row: Option<Vec<String>>, cols: &[String], body: &Body, cond: &str, t: &Target, head: String, tail: String, ignore: bool) -> Option<Check> {
+fn insert_check(sql: &str, toks: &[Token], values: std::ops::Range<usize>, set_row: Option<Vec<String>>, cols: &[String], body: &Body, cond: &str, t: &Target, (all, head, tail): (String, String, String), ignore: bool) -> Option<Check> {
     let rows: Vec<Vec<String>> = match set_row {
         Some(r) => vec![r],
         None => {
@@ -586,7 +586,7 @@ fn insert_check(sql: &str, toks: &[Token], values: std::ops::Range<usize>, set_r
     let guard = requalify(cond, &body.tables[0], &t.db, "ts_new");
     let flags = format!("SELECT coalesce(({}), 0) <> 0 FROM ({}) AS `ts_new`", guard, selects.join(" UNION ALL "));
     let rows = rows.iter().map(|r| format!("({})", r.join(", "))).collect();
-    Some(Check::Insert { flags, head: format!("{}VALUES ", head), rows, tail, ignore })
+    Some(Check::Insert { flags, all, head: format!("{}VALUES ", head), rows, tail, ignore })
 }
 
 /// The WHERE of a statement over the base: the statement's own and the view's.
@@ -808,10 +808,10 @@ impl SqliteSession {
                 }
                 Ok(Ok(filtered))
             }
-            Check::Insert { flags, head, rows, tail, ignore } => {
+            Check::Insert { flags, all, head, rows, tail, ignore } => {
                 let ok: Vec<bool> = self.query_rows(ctx, &flags)?.iter().map(|r| r.first().and_then(value_u64).unwrap_or(0) != 0).collect();
                 if ok.len() != rows.len() || ok.iter().all(|k| *k) {
-                    return Ok(Ok(format!("{}{}{}", head, rows.join(", "), tail)));
+                    return Ok(Ok(all));
                 }
                 if !ignore {
                     return Err(err_check_option(t));
@@ -854,7 +854,12 @@ impl SqliteSession {
         let Some(home) = self.db.clone() else { return Ok(None) };
         let Ok(toks) = lex::tokenize(sql) else { return Ok(None) };
         let need = match kind {
-            Kind::Insert => privs::INSERT,
+            // REPLACE deletes; ON DUPLICATE KEY UPDATE updates.
+            Kind::Insert => {
+                let replace = toks.first().is_some_and(|t| t.is_kw("REPLACE"));
+                let odku = toks.windows(2).any(|w| w[0].is_kw("DUPLICATE") && w[1].is_kw("KEY"));
+                privs::INSERT | if replace { privs::DELETE } else { 0 } | if odku { privs::UPDATE } else { 0 }
+            }
             Kind::Update => privs::UPDATE,
             Kind::Delete => privs::DELETE,
             Kind::Select => return Ok(None),
