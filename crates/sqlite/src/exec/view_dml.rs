@@ -91,7 +91,24 @@ impl Body {
 
 const CLAUSE_END: [&str; 13] = ["WHERE", "GROUP", "HAVING", "ORDER", "LIMIT", "UNION", "INTERSECT", "EXCEPT", "WINDOW", "FOR", "LOCK", "INTO", "PROCEDURE"];
 const AGGREGATES: [&str; 18] = [
-    "COUNT", "SUM", "AVG", "MIN", "MAX", "GROUP_CONCAT", "BIT_AND", "BIT_OR", "BIT_XOR", "STD", "STDDEV", "STDDEV_POP", "STDDEV_SAMP", "VARIANCE", "VAR_POP", "VAR_SAMP", "JSON_ARRAYAGG", "JSON_OBJECTAGG",
+    "COUNT",
+    "SUM",
+    "AVG",
+    "MIN",
+    "MAX",
+    "GROUP_CONCAT",
+    "BIT_AND",
+    "BIT_OR",
+    "BIT_XOR",
+    "STD",
+    "STDDEV",
+    "STDDEV_POP",
+    "STDDEV_SAMP",
+    "VARIANCE",
+    "VAR_POP",
+    "VAR_SAMP",
+    "JSON_ARRAYAGG",
+    "JSON_OBJECTAGG",
 ];
 const JOIN_WORDS: [&str; 8] = ["INNER", "CROSS", "LEFT", "RIGHT", "OUTER", "NATURAL", "JOIN", "STRAIGHT_JOIN"];
 /// Words after a table name that are not its alias.
@@ -553,7 +570,18 @@ fn rewrite_insert(sql: &str, toks: &[Token], home: &str, check: bool, body_of: &
 /// row, with the base table's defaults for the columns it does not write,
 /// tested against the view's WHERE. None for INSERT ... SELECT.
 #[allow(clippy::too_many_arguments)]
-fn insert_check(sql: &str, toks: &[Token], values: std::ops::Range<usize>, set_row: Option<Vec<String>>, cols: &[String], body: &Body, cond: &str, t: &Target, (all, head, tail): (String, String, String), ignore: bool) -> Option<Check> {
+fn insert_check(
+    sql: &str,
+    toks: &[Token],
+    values: std::ops::Range<usize>,
+    set_row: Option<Vec<String>>,
+    cols: &[String],
+    body: &Body,
+    cond: &str,
+    t: &Target,
+    (all, head, tail): (String, String, String),
+    ignore: bool,
+) -> Option<Check> {
     let rows: Vec<Vec<String>> = match set_row {
         Some(r) => vec![r],
         None => {
@@ -691,11 +719,9 @@ fn new_row_test(cond: &str, q: &str, assigned: &[(String, String)]) -> String {
     })
 }
 
-
-
 /// Is a view with this SELECT updatable (CREATE VIEW ... WITH CHECK OPTION
 /// needs one: 1368)?
-pub(super) fn updatable(select: &str, names: &[String], columns_of: &dyn Fn(&str) -> Option<Vec<String>>) -> bool {
+pub(crate) fn updatable(select: &str, names: &[String], columns_of: &dyn Fn(&str) -> Option<Vec<String>>) -> bool {
     parse_body(select, names, columns_of).is_some()
 }
 
@@ -708,10 +734,20 @@ pub(super) fn explicit_names(select: &str) -> Option<Vec<bool>> {
         return None;
     }
     let mut i = 1;
-    while toks.get(i).is_some_and(|t| t.is_kw("ALL") || t.is_kw("DISTINCT") || t.is_kw("DISTINCTROW") || t.is_kw("STRAIGHT_JOIN") || t.is_kw("HIGH_PRIORITY") || matches!(&t.tok, Tok::Word(w) if w.len() > 4 && w[..4].eq_ignore_ascii_case("SQL_"))) {
+    while toks.get(i).is_some_and(|t| {
+        t.is_kw("ALL")
+            || t.is_kw("DISTINCT")
+            || t.is_kw("DISTINCTROW")
+            || t.is_kw("STRAIGHT_JOIN")
+            || t.is_kw("HIGH_PRIORITY")
+            || matches!(&t.tok, Tok::Word(w) if w.len() > 4 && w[..4].eq_ignore_ascii_case("SQL_"))
+    }) {
         i += 1;
     }
-    let end = parens::find_top_level(&toks, i, |_, t| t.is_op(";") || ["FROM", "INTO", "UNION", "INTERSECT", "EXCEPT", "WHERE", "GROUP", "HAVING", "ORDER", "LIMIT", "WINDOW", "FOR", "LOCK"].iter().any(|k| t.is_kw(k))).unwrap_or(toks.len());
+    let end = parens::find_top_level(&toks, i, |_, t| {
+        t.is_op(";") || ["FROM", "INTO", "UNION", "INTERSECT", "EXCEPT", "WHERE", "GROUP", "HAVING", "ORDER", "LIMIT", "WINDOW", "FOR", "LOCK"].iter().any(|k| t.is_kw(k))
+    })
+    .unwrap_or(toks.len());
     let mut out = Vec::new();
     for item in parens::split_top_level(&toks[i..end], ",") {
         let n = item.len();
@@ -885,11 +921,7 @@ impl SqliteSession {
             let columns_of = |table: &str| conn.table_def(&schema, table).map(|d| d.columns.iter().map(|c| c.name.clone()).collect());
             let Some(mut body) = parse_body(&v.select, &names, &columns_of) else { return Ok(None) };
             if body.stale {
-                return Err(SqlError::new(
-                    1356,
-                    "HY000",
-                    format!("View '{}' references invalid table(s) or column(s) or function(s) or definer/invoker of view lack rights to use them", t.full()),
-                ));
+                return Err(SqlError::new(1356, "HY000", format!("View '{}' references invalid table(s) or column(s) or function(s) or definer/invoker of view lack rights to use them", t.full())));
             }
             // A join view's FROM names its tables as the view's database has them.
             if body.tables.len() > 1 && t.db != home {
