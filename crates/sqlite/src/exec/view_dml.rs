@@ -15,7 +15,18 @@
 //!   WHERE (w') AND (view's WHERE)`, a reference to a view column replaced by
 //!   its base column or expression; a join view's UPDATE becomes a
 //!   multi-table UPDATE over the view's FROM;
-//! - `DELETE FROM v [AS x] WHERE w` likewise.
+//! - `DELETE FROM v [AS x] WHERE w` likewise;
+//! - a multi-table UPDATE/DELETE naming a view of one table has it replaced
+//!   by `db.t AS <the view's name>` in its table list, `v.c` read as the
+//!   base column and the view's WHERE added to the statement's.
+//!
+//! WITH [CASCADED|LOCAL] CHECK OPTION (of the view the statement names, as
+//! MariaDB: LOCAL tests its WHERE, CASCADED the views' below too) is tested
+//! before the write by a SELECT of the new values: the UPDATE's rows with
+//! the assignments applied to the view's WHERE, the INSERT's VALUES rows
+//! with the table's defaults for the other columns (1369; under IGNORE a
+//! warning and the row left out). Not for INSERT ... SELECT, a statement
+//! with parameters, ON DUPLICATE KEY UPDATE's updated row or a join view.
 //!
 //! A view whose base is a view is written through again, at most
 //! `MAX_VIEW_DEPTH` times. Updatable, as MariaDB: one SELECT with a FROM of
@@ -32,8 +43,9 @@
 //! through the authorizer. That is stricter than MariaDB's SQL SECURITY
 //! DEFINER, never looser (docs/compatibility.md).
 //!
-//! Not done: WITH CHECK OPTION is kept but not enforced on writes, and a
-//! multi-table UPDATE/DELETE naming a view among other tables keeps 1288.
+//! Also here: the names MariaDB gives a view's repeated generated column
+//! names (`My_exp_k`), and whether a view is updatable (IS_UPDATABLE,
+//! CHECK OPTION at CREATE: 1368).
 
 use super::views::MAX_VIEW_DEPTH;
 use super::SqliteSession;
