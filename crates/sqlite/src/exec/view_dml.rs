@@ -490,6 +490,9 @@ fn target_at(toks: &[Token], mut i: usize, home: &str, alias: bool, stop: &[&str
 
 /// The assignments `c = e, ...` in toks[range]: (column parts' start, `=`, end).
 fn assignments(toks: &[Token], range: std::ops::Range<usize>) -> Option<Vec<(usize, usize, usize)>> {
+    if range.start >= range.end || range.end > toks.len() {
+        return None;
+    }
     let mut out = Vec::new();
     let mut from = range.start;
     for part in parens::split_top_level(&toks[range.clone()], ",") {
@@ -702,6 +705,9 @@ fn rewrite_update_delete(sql: &str, toks: &[Token], home: &str, update: bool, ch
     }
     let mut assigned: Vec<(String, String)> = Vec::new();
     if update {
+        if !toks.get(after).is_some_and(|x| x.is_kw("SET")) {
+            return Ok(None);
+        }
         let set_end = where_at.unwrap_or(tail);
         let Some(sets) = assignments(toks, after + 1..set_end) else { return Ok(None) };
         let mut table = None;
@@ -750,7 +756,7 @@ fn rewrite_multi(sql: &str, toks: &[Token], home: &str, update: bool, body_of: &
         let at = using.unwrap_or(from) + 1;
         (at, find(at, "WHERE").unwrap_or(toks.len()))
     };
-    if list_at >= list_end {
+    if list_at >= list_end || (update && list_end >= toks.len()) {
         return Ok(None);
     }
     let Some(refs) = parse_from(&toks[list_at..list_end]) else { return Ok(None) };
@@ -1182,5 +1188,49 @@ mod tests {
         assert_eq!(n, vec!["My_exp_k", "a", "k"]);
         assert!(explicit_names("select * from t1").is_none());
         assert_eq!(explicit_names("select a, t.b, a*b from t").unwrap(), vec![true, true, false]);
+    }
+
+    #[test]
+    fn malformed_statements_are_no_panic() {
+        let v = "select b as k, a from t1 where a < 10";
+        for sql in [
+            "update v",
+            "update v set",
+            "update v where a = 1",
+            "update v set k",
+            "update v set k = ",
+            "update v, t2",
+            "update v, t2 set",
+            "update v, t2 set v.k",
+            "update , set k = 1",
+            "delete from v",
+            "delete v",
+            "delete v from",
+            "delete from v using",
+            "delete from v, t2 using v where",
+            "insert into v",
+            "insert into v (",
+            "insert into v (k",
+            "insert into v ()",
+            "insert into v set",
+            "insert into v set k",
+            "insert into v values",
+            "insert into v values ()",
+            "insert into v values (1,",
+            "insert into v on duplicate key update",
+            "insert v.",
+            "insert into v (k) select",
+        ] {
+            let _ = rw(sql, v, &["k", "a"]);
+            let toks = lex::tokenize(sql).unwrap();
+            let of = |t: &Target| Ok(if t.view == "v" { body(v, &["k", "a"]) } else { None });
+            let _ = rewrite_insert(sql, &toks, "d", true, &of);
+            let _ = rewrite_update_delete(sql, &toks, "d", true, true, &of);
+            let _ = rewrite_update_delete(sql, &toks, "d", false, true, &of);
+        }
+        for select in ["select", "select from", "select a from", "select a from t1 join", "select a from t1 join t2 on", "select * from", "select t.* from t1"] {
+            let _ = body(select, &["a"]);
+            let _ = explicit_names(select);
+        }
     }
 }
