@@ -47,6 +47,7 @@ mod run_multi;
 mod sources;
 mod table_admin;
 mod txn;
+pub(crate) mod view_dml;
 mod views;
 
 use super::conn::{ColMeta, Conn};

@@ -758,7 +758,7 @@ pub fn refresh_info_schema(conn: &mut Conn, inner: &Inner, access: &dyn Access) 
                     t(&d.name),
                     t(definition),
                     t(&v.check_option),
-                    t("NO"),
+                    t(if is_updatable(d, v, defs) { "YES" } else { "NO" }),
                     t(&v.definer.replace('`', "")),
                     t(&v.security),
                     t("utf8mb4"),
@@ -948,4 +948,12 @@ pub fn refresh_info_schema(conn: &mut Conn, inner: &Inner, access: &dyn Access) 
     run(&format!("INSERT INTO information_schema.user VALUES ({})", marks), users)?;
     let _ = charset_of;
     Ok(())
+}
+
+/// information_schema.VIEWS.IS_UPDATABLE: whether a write through the view
+/// goes to its table (exec/view_dml.rs).
+fn is_updatable(d: &TableDef, v: &crate::schema::ViewDef, defs: &[Arc<TableDef>]) -> bool {
+    let names: Vec<String> = d.columns.iter().map(|c| c.name.clone()).collect();
+    let columns_of = |t: &str| defs.iter().find(|x| x.name.eq_ignore_ascii_case(t)).map(|x| x.columns.iter().map(|c| c.name.clone()).collect());
+    !v.algorithm.eq_ignore_ascii_case("TEMPTABLE") && crate::exec::view_dml::updatable(&v.select, &names, &columns_of)
 }

@@ -405,11 +405,14 @@ impl SqliteSession {
         for (from, to) in pairs {
             let (s1, db1, _) = self.target(from, false)?;
             let (s2, db2, _) = self.target(to, false)?;
-            if db1 != db2 {
-                return Err(SqlError::unsupported("RENAME TABLE across databases"));
-            }
             let key = |s: &str, t: &str| (s.to_string(), t.to_ascii_lowercase());
             let now = |this: &Self, s: &str, t: &str| moved.get(&key(s, t)).cloned().unwrap_or_else(|| this.def_of(s, t));
+            if db1 != db2 {
+                if now(self, &s1, &from.1).is_some_and(|d| d.view.is_some()) {
+                    return Err(SqlError::new(1450, "HY000", format!("Changing schema from '{}' to '{}' is not allowed", db1, db2)));
+                }
+                return Err(SqlError::unsupported("RENAME TABLE across databases"));
+            }
             let Some(d) = now(self, &s1, &from.1) else {
                 let e = errors::no_such_table(&db1, &from.1);
                 if if_exists {
@@ -418,13 +421,14 @@ impl SqliteSession {
                 }
                 return Err(e);
             };
-            if d.view.is_some() {
-                return Err(SqlError::unsupported("RENAME TABLE of a view"));
-            }
             if now(self, &s2, &to.1).is_some() {
                 return Err(SqlError::new(1050, "42S01", format!("Table '{}' already exists", to.1)));
             }
-            self.rename_table(&s1, s1 == "temp", &d, &to.1)?;
+            if d.view.is_some() {
+                self.rename_view(&s1, &d, &to.1)?;
+            } else {
+                self.rename_table(&s1, s1 == "temp", &d, &to.1)?;
+            }
             let mut arrived = (*d).clone();
             arrived.name = to.1.clone();
             moved.insert(key(&s1, &from.1), None);
@@ -564,6 +568,25 @@ impl SqliteSession {
         Ok(())
     }
 
+    /// RENAME TABLE of a view: SQLite renames no view, so its SQLite
+    /// definition is made again under the new name (views over it keep
+    /// naming the old one, as MariaDB's do).
+    fn rename_view(&mut self, schema: &str, def: &TableDef, to: &str) -> Result<(), SqlError> {
+        let stored: String = {
+            let q = format!("SELECT sql FROM {}.sqlite_master WHERE type = 'view' AND name = ?1", sq_ident(schema));
+            let conn = self.conn();
+            conn.db.query_row(&q, [&def.name], |r| r.get(0)).map_err(|e| errors::from_rusqlite(conn, &e, &q))?
+        };
+        // `CREATE VIEW "name"...`, as SQLite keeps it: the body after the name.
+        let rest = stored.strip_prefix("CREATE VIEW ").and_then(after_sqlite_ident).ok_or_else(|| SqlError::internal("a view's stored definition"))?;
+        self.conn().exec(&format!("DROP VIEW {}.{}", sq_ident(schema), sq_ident(&def.name)))?;
+        self.conn().exec(&format!("CREATE VIEW {}.{}{}", sq_ident(schema), sq_ident(to), rest))?;
+        self.remove_def(schema, false, &def.name)?;
+        let mut nd = def.clone();
+        nd.name = to.to_string();
+        self.save_def(schema, false, &nd)
+    }
+
     pub(super) fn rename_table(&mut self, schema: &str, temp: bool, def: &TableDef, to: &str) -> Result<(), SqlError> {
         // The table's own triggers name it in their bodies, which a legacy
         // rename leaves alone: made again for the new name below.
@@ -585,4 +608,28 @@ impl SqliteSession {
         nd.name = to.to_string();
         self.save_def(schema, temp, &nd)
     }
+}
+
+/// The text after the SQLite identifier that opens `s` (`"a""b"`, `[a]`,
+/// `` `a` `` or a bare word).
+fn after_sqlite_ident(s: &str) -> Option<&str> {
+    let b = s.as_bytes();
+    let close = match b.first()? {
+        b'"' => b'"',
+        b'`' => b'`',
+        b'[' => b']',
+        _ => return Some(&s[s.find(|c: char| !(c.is_alphanumeric() || c == '_' || c == '$'))?..]),
+    };
+    let mut i = 1;
+    while i < b.len() {
+        if b[i] == close {
+            if close != b']' && b.get(i + 1) == Some(&close) {
+                i += 2;
+                continue;
+            }
+            return Some(&s[i + 1..]);
+        }
+        i += 1;
+    }
+    None
 }

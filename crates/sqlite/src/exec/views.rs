@@ -119,12 +119,24 @@ impl SqliteSession {
             return Err(SqlError::new(1352, "HY000", format!("View's SELECT refers to a temporary table '{}'", t)));
         }
         let mut columns = shape.columns;
+        // Names MariaDB makes for repeated generated names (view_dml.rs).
+        let mut renamed = false;
         if !def.column_list.is_empty() {
             if def.column_list.len() != columns.len() {
                 return Err(SqlError::new(1353, "HY000", "View's SELECT and view's field list have different column counts"));
             }
             for (c, n) in columns.iter_mut().zip(&def.column_list) {
                 c.name = n.clone();
+            }
+        }
+        if def.column_list.is_empty() {
+            if let Some(explicit) = super::view_dml::explicit_names(&def.select).filter(|e| e.len() == columns.len()) {
+                let mut names: Vec<String> = columns.iter().map(|c| c.name.clone()).collect();
+                super::view_dml::unique_names(&mut names, &explicit);
+                renamed = names.iter().zip(&columns).any(|(n, c)| *n != c.name);
+                for (c, n) in columns.iter_mut().zip(names) {
+                    c.name = n;
+                }
             }
         }
         for (i, c) in columns.iter().enumerate() {
@@ -138,6 +150,13 @@ impl SqliteSession {
             return Err(SqlError::new(1146, "42S02", format!("Table '{}.{}' doesn't exist", db, view.1)));
         }
         check_expansion(conn, &names, Some(&view.1))?;
+        if def.check_option != "NONE" {
+            let names: Vec<String> = columns.iter().map(|c| c.name.clone()).collect();
+            let columns_of = |t: &str| conn.table_def("main", t).map(|d| d.columns.iter().map(|c| c.name.clone()).collect());
+            if !super::view_dml::updatable(&def.select, &names, &columns_of) {
+                return Err(SqlError::new(1368, "HY000", format!("CHECK OPTION on non-updatable view {}.{}", quote_ident(&db), quote_ident(&view.1))));
+            }
+        }
         let body = self.translate_view_body(&def.select)?;
         let mut vd = def.clone();
         vd.names = names;
@@ -151,7 +170,7 @@ impl SqliteSession {
         t.view = Some(Box::new(vd));
         // Column names only when the statement gives them: a `*` then
         // follows its table's columns (MySQL fixes them when the view is made).
-        let cols = match def.column_list.is_empty() {
+        let cols = match def.column_list.is_empty() && !renamed {
             true => String::new(),
             false => format!("({})", t.columns.iter().map(|c| sq_ident(&c.name)).collect::<Vec<_>>().join(",")),
         };
