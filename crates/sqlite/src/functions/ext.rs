@@ -156,7 +156,7 @@ fn json(db: &Connection) -> rusqlite::Result<()> {
     reg(db, "json_keys", -1, true, |ctx| {
         need(ctx, 1, "json_keys")?;
         Ok(match json_target(ctx, 1)? {
-            Some(J::Object(m)) => SV::Text(J::Array(m.keys().map(|k| J::String(k.clone())).collect()).to_string()),
+            Some(J::Object(m)) => super::mariadb::doc_out(&J::Array(m.keys().map(|k| J::String(k.clone())).collect())),
             _ => SV::Null,
         })
     })?;
@@ -192,7 +192,7 @@ fn json(db: &Connection) -> rusqlite::Result<()> {
                 Some(a) => merge_patch(a, v),
             });
         }
-        Ok(acc.map_or(SV::Null, |v| SV::Text(v.to_string())))
+        Ok(acc.map_or(SV::Null, |v| super::mariadb::doc_out(&v)))
     })?;
     // MySQL's type names (SQLite's json_type answers in lower case and other words).
     reg(db, "json_type", 1, true, |ctx| {

@@ -31,7 +31,65 @@ const EXPORT_SET_BITS: i64 = 64;
 
 pub(super) fn register(db: &Connection) -> rusqlite::Result<()> {
     json(db)?;
+    json_spacing(db)?;
     strings(db)
+}
+
+/// SQLite's subtype of a JSON text (its json functions' results).
+const JSON_SUBTYPE: u32 = 74;
+
+/// `ts_json_fmt(x)`, which the rewriter wraps around SQLite's own JSON
+/// functions MariaDB writes spaced (JSON_OBJECT, JSON_ARRAY, JSON_SET,
+/// JSON_INSERT, JSON_REPLACE, JSON_REMOVE, JSON_EXTRACT): a JSON text as
+/// MariaDB writes one (`{"a": 1, "b": [1, 2]}`, SQLite's is minified), a
+/// plain string JSON_EXTRACT found as the JSON string it is (`"x"`, as
+/// MariaDB answers), a number and NULL as they are. The result keeps the
+/// JSON subtype, so an enclosing JSON function nests it as JSON.
+fn json_spacing(db: &Connection) -> rusqlite::Result<()> {
+    use rusqlite::functions::{FunctionFlags, SubType};
+    use rusqlite::types::ValueRef;
+    let flags = FunctionFlags::SQLITE_UTF8 | FunctionFlags::SQLITE_DETERMINISTIC | FunctionFlags::SQLITE_SUBTYPE | FunctionFlags::SQLITE_RESULT_SUBTYPE;
+    db.create_scalar_function("ts_json_fmt", 1, flags, |ctx| -> rusqlite::Result<(SV, SubType)> {
+        let json = ctx.get_subtype(0) == JSON_SUBTYPE;
+        Ok(match ctx.get_raw(0) {
+            ValueRef::Null => (SV::Null, None),
+            ValueRef::Integer(i) => (SV::Integer(i), None),
+            ValueRef::Real(f) => (SV::Real(f), None),
+            ValueRef::Text(t) if json => (SV::Text(spaced(&String::from_utf8_lossy(t))), Some(JSON_SUBTYPE)),
+            ValueRef::Text(t) => (SV::Text(J::String(String::from_utf8_lossy(t).into_owned()).to_string()), Some(JSON_SUBTYPE)),
+            ValueRef::Blob(b) => (SV::Blob(b.to_vec()), None),
+        })
+    })
+}
+
+/// A JSON text with `, ` and `: ` between its parts (outside strings) and
+/// no other space, as MariaDB writes a document it built.
+fn spaced(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + text.len() / 4);
+    let (mut in_string, mut escaped) = (false, false);
+    for ch in text.chars() {
+        if in_string {
+            out.push(ch);
+            match ch {
+                _ if escaped => escaped = false,
+                '\\' => escaped = true,
+                '"' => in_string = false,
+                _ => {}
+            }
+            continue;
+        }
+        match ch {
+            '"' => {
+                in_string = true;
+                out.push(ch);
+            }
+            ',' => out.push_str(", "),
+            ':' => out.push_str(": "),
+            c if c.is_whitespace() => {}
+            c => out.push(c),
+        }
+    }
+    out
 }
 
 // ---------------------------------------------------------------- JSON
@@ -86,7 +144,7 @@ fn mariadb_text(v: &J, out: &mut String) {
     }
 }
 
-fn doc_out(v: &J) -> SV {
+pub(super) fn doc_out(v: &J) -> SV {
     let mut s = String::new();
     mariadb_text(v, &mut s);
     if fits(s.len()) {
@@ -516,6 +574,11 @@ fn export_set(ctx: &rusqlite::functions::Context<'_>) -> rusqlite::Result<Out> {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn spaced_as_mariadb_writes() {
+        assert_eq!(super::spaced(r#"{"a":1,"b":[1,"x,y:z",{"c":"q\\""}]}"#), r#"{"a": 1, "b": [1, "x,y:z", {"c": "q\\""}]}"#);
+    }
+
     use super::crc32c;
 
     #[test]

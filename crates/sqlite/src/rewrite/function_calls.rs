@@ -9,6 +9,10 @@
 use super::translator::{Translator, WordAt, WordStep};
 use turnstile_engine::SqlError;
 
+/// SQLite's JSON functions whose result MariaDB writes spaced: written
+/// `ts_json_fmt(json_x(...))`, the `)` closing the call closing both.
+pub(super) const JSON_SPACED: [&str; 7] = ["JSON_OBJECT", "JSON_ARRAY", "JSON_SET", "JSON_INSERT", "JSON_REPLACE", "JSON_REMOVE", "JSON_EXTRACT"];
+
 impl Translator<'_> {
     /// A function call (or a clock function without parentheses) at the
     /// word, or FROM/FOR inside SUBSTRING.
@@ -49,6 +53,8 @@ impl Translator<'_> {
             }
             "POSITION" if call => return Ok(WordStep::ResumeAt(self.position(i, to)?)),
             "INSERT" if call && i > from => self.push(t, "ts_insert"),
+            // SQLite's own JSON functions, their result spaced as MariaDB's (functions/mariadb.rs).
+            u if call && JSON_SPACED.contains(&u) => self.push(t, &format!("ts_json_fmt({}", u.to_ascii_lowercase())),
             "JSON_ARRAYAGG" if call => self.push(t, "json_group_array"),
             "JSON_OBJECTAGG" if call => self.push(t, "json_group_object"),
             _ => return Ok(WordStep::NotMine),

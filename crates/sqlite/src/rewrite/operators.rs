@@ -199,8 +199,9 @@ impl Translator<'_> {
                 self.parens.push(function);
             }
             ")" => {
-                self.push(t, ")");
-                self.parens.pop();
+                let closes = self.parens.pop();
+                let wrapped = closes.is_some_and(|f| super::function_calls::JSON_SPACED.contains(&f.as_str()));
+                self.push(t, if wrapped { "))" } else { ")" });
             }
             "=" | "<>" | "!=" | "<" | ">" | "<=" | ">=" if self.literal_compares_by_connection_collation(i) => {
                 self.push(t, op);
