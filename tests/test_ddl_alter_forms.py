@@ -119,7 +119,7 @@ def test_alter_order_by(db):
     clients.query(c, "INSERT INTO t4 VALUES (3,1),(1,2),(2,3)")
     assert run(c, "ALTER TABLE t4 ORDER BY a DESC")[:2] == (3, "Records: 3  Duplicates: 0  Warnings: 0")
     assert clients.query(c, "SELECT * FROM t4") == ((3, 1), (2, 3), (1, 2))
-    clients.query(c, "ALTER TABLE t4 ORDER BY b, a")
+    clients.query(c, "ALTER TABLE t4 ORDER BY t4.b, a")
     assert clients.query(c, "SELECT * FROM t4") == ((3, 1), (1, 2), (2, 3))
     assert err(c, "ALTER TABLE t4 ORDER BY a+1")[0] == 1064
     assert err(c, "ALTER TABLE t4 ORDER BY nosuch")[0] == 1054

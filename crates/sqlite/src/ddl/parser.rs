@@ -721,7 +721,11 @@ fn alter_op_unguarded(c: &mut TokenCursor<'_>, ops: &mut Vec<AlterOp>, guarded: 
         c.expect_kw("BY")?;
         let mut cols = Vec::new();
         loop {
-            let name = c.ident()?;
+            let mut name = c.ident()?;
+            // `t1.id` (and `db.t1.id`): the table's own column.
+            while c.eat_op(".") {
+                name = c.ident()?;
+            }
             let desc = c.eat_kw("DESC");
             if !desc {
                 c.eat_kw("ASC");
