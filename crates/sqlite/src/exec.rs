@@ -47,6 +47,7 @@ mod run_multi;
 mod sources;
 mod table_admin;
 mod txn;
+mod view_body;
 pub(crate) mod view_dml;
 mod views;
 
