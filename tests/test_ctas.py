@@ -124,3 +124,18 @@ def test_privileges(db, sql_server, uniq):
         conn.close()
     finally:
         clients.query(root, f"DROP USER '{user}'@'%'")
+
+
+def test_computed_strings_sized_as_mariadb(db):
+    """Computed string columns are VARCHAR(n) by their length (MariaDB 10.11's
+    CREATE TABLE ... SELECT); a value longer than the length worked out here
+    makes the table again with LONGTEXT, so nothing is cut or refused."""
+    c, _ = db
+    clients.query(c, "CREATE TABLE t1 SELECT CONCAT('a','bc') a, REPEAT('x',5) b, 'abc' c, UPPER('ab') d")
+    create = _create(c, "t1")
+    for col in ("`a` varchar(3)", "`b` varchar(5)", "`c` varchar(3)", "`d` varchar(2)"):
+        assert col in create, create
+    clients.query(c, "CREATE TABLE src (a TEXT)")
+    clients.query(c, "INSERT INTO src VALUES (REPEAT('q', 300))")
+    clients.query(c, "CREATE TABLE t2 SELECT LEFT(a, 100000000) l FROM src")
+    assert clients.query(c, "SELECT LENGTH(l) FROM t2") == ((300,),)

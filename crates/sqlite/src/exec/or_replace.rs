@@ -45,7 +45,7 @@ impl SqliteSession {
         }
         if let Some(ctas) = select {
             // The SELECT compiles (its tables' privileges checked) first too.
-            self.query_shape(ctx, &ctas.select, true)?;
+            self.query_shape(ctx, &ctas.select, true, false)?;
         }
         let exists = {
             let (schema, _, _) = self.target(table, *temporary)?;

@@ -51,7 +51,7 @@ impl SqliteSession {
     /// Compile `select` as the session's SELECT (privileges checked) and
     /// describe its result columns. `typed_by_row`: step it once so that an
     /// expression is typed by its first value (CREATE TABLE ... SELECT).
-    pub(super) fn query_shape(&mut self, ctx: &ExecContext<'_>, select: &str, typed_by_row: bool) -> Result<Shape, SqlError> {
+    pub(super) fn query_shape(&mut self, ctx: &ExecContext<'_>, select: &str, typed_by_row: bool, wide: bool) -> Result<Shape, SqlError> {
         self.ensure_conn()?;
         match self.compile(select, Kind::Select, ctx.access) {
             Err(e) if e.code == 1412 => self.compile(select, Kind::Select, ctx.access)?,
@@ -89,7 +89,7 @@ impl SqliteSession {
                     cd.auto_increment = false;
                     cd
                 }
-                None => column_of_wire(wire),
+                None => column_of_wire(wire, wide),
             };
             cd.name = wire.name.clone();
             columns.push(cd);
@@ -110,7 +110,7 @@ impl SqliteSession {
             return Err(SqlError::unsupported("a view in a database other than the current one"));
         }
         refuse_variables(&def.select)?;
-        let shape = self.query_shape(ctx, &def.select, false)?;
+        let shape = self.query_shape(ctx, &def.select, false, false)?;
         if shape.other_dbs {
             return Err(SqlError::unsupported("views that read another database or information_schema"));
         }
@@ -182,7 +182,7 @@ impl SqliteSession {
     /// (after those the statement defines), then filled by INSERT ... SELECT;
     /// dropped again if the INSERT fails, as MySQL leaves no table behind.
     pub(super) fn create_table_select(&mut self, ctx: &ExecContext<'_>, stmt: Ddl, ctas: &Ctas) -> Result<Outcome, SqlError> {
-        let Ddl::CreateTable { temporary, if_not_exists, table, mut def, auto_increment, .. } = stmt else {
+        let Ddl::CreateTable { temporary, if_not_exists, table, def, auto_increment, .. } = stmt else {
             unreachable!("create_table_select takes CREATE TABLE");
         };
         let db = table.0.clone().or_else(|| self.db.clone()).ok_or_else(SqlError::no_database)?;
@@ -200,27 +200,40 @@ impl SqliteSession {
             }
             return Err(SqlError::new(1050, "42S01", e));
         }
-        let shape = self.query_shape(ctx, &ctas.select, true)?;
-        let from_select: Vec<String> = shape.columns.iter().map(|c| c.name.clone()).collect();
-        def.columns = ctas_columns(std::mem::take(&mut def.columns), shape.columns, &def.collation)?;
-        crate::ddl::finish_def(&mut def)?;
-        let create = Ddl::CreateTable { temporary, if_not_exists: false, table: table.clone(), def, auto_increment, like: None, select: None };
-        self.run_ddl(ctx, create)?;
-        let cols: Vec<String> = from_select.iter().map(|n| quote_ident(n)).collect();
-        let verb = match ctas.on_duplicate {
-            Some(true) => "REPLACE",
-            Some(false) => "INSERT IGNORE",
-            None => "INSERT",
-        };
-        let target = format!("{}.{}", quote_ident(&db), quote_ident(&table.1));
-        let target = if temporary { quote_ident(&table.1) } else { target };
-        let insert = format!("{} INTO {} ({}) {}", verb, target, cols.join(","), ctas.select);
-        match self.dml(ctx, &insert, &[], &mut DiscardRows, Kind::Insert) {
-            Ok(out) => Ok(out),
-            Err(e) => {
-                let drop = Ddl::DropTable { temporary, if_exists: true, tables: vec![table] };
-                let _ = self.run_ddl(ctx, drop);
-                Err(e)
+        // Computed string columns sized by their length as MariaDB's are
+        // (VARCHAR(n), ...) where a value too long would be an error (a
+        // strict write): should a length fall short of a value (1406), the
+        // table is made again with them LONGTEXT. A lenient write, which
+        // would cut the value, gets LONGTEXT at once.
+        let strict = ctx.sql_mode.strict() && ctas.on_duplicate.is_none();
+        let mut wide = !strict;
+        loop {
+            let shape = self.query_shape(ctx, &ctas.select, true, wide)?;
+            let from_select: Vec<String> = shape.columns.iter().map(|c| c.name.clone()).collect();
+            let mut def = def.clone();
+            def.columns = ctas_columns(std::mem::take(&mut def.columns), shape.columns, &def.collation)?;
+            crate::ddl::finish_def(&mut def)?;
+            let create = Ddl::CreateTable { temporary, if_not_exists: false, table: table.clone(), def, auto_increment, like: None, select: None };
+            self.run_ddl(ctx, create)?;
+            let cols: Vec<String> = from_select.iter().map(|n| quote_ident(n)).collect();
+            let verb = match ctas.on_duplicate {
+                Some(true) => "REPLACE",
+                Some(false) => "INSERT IGNORE",
+                None => "INSERT",
+            };
+            let target = format!("{}.{}", quote_ident(&db), quote_ident(&table.1));
+            let target = if temporary { quote_ident(&table.1) } else { target };
+            let insert = format!("{} INTO {} ({}) {}", verb, target, cols.join(","), ctas.select);
+            match self.dml(ctx, &insert, &[], &mut DiscardRows, Kind::Insert) {
+                Ok(out) => return Ok(out),
+                Err(e) => {
+                    let drop = Ddl::DropTable { temporary, if_exists: true, tables: vec![table.clone()] };
+                    let _ = self.run_ddl(ctx, drop);
+                    if e.code != 1406 || wide {
+                        return Err(e);
+                    }
+                    wide = true;
+                }
             }
         }
     }
@@ -315,9 +328,32 @@ pub(super) fn check_named_views(conn: &Conn, tables: &[(Option<String>, String)]
     check_expansion(conn, &views, None)
 }
 
+/// A computed string column's type, as MariaDB's CREATE TABLE ... SELECT
+/// makes one from its length: CHAR(n) / BINARY(n) for a fixed one,
+/// VARCHAR(n) / VARBINARY(n) up to 512 characters; past that LONGTEXT
+/// (LONGBLOB), where MariaDB picks a TEXT type by a length the result
+/// metadata here does not always know as MariaDB does.
+fn string_of_wire(c: &Column) -> (Base, Option<u64>, Option<u64>) {
+    const VARCHAR_MAX_CHARS: u64 = 512;
+    let binary = c.charset == 63;
+    let per_char: u64 = match c.charset {
+        63 | 8 | 47 | 48 | 11 | 65 => 1,
+        33 | 83 | 192..=223 => 3,
+        _ => 4,
+    };
+    let chars = u64::from(c.length) / per_char;
+    let (fixed, var, long) = if binary { (Base::Binary, Base::VarBinary, Base::LongBlob) } else { (Base::Char, Base::VarChar, Base::LongText) };
+    match c.coltype == coltype::STRING {
+        true if chars <= 255 => (fixed, Some(chars), None),
+        _ if chars <= VARCHAR_MAX_CHARS => (var, Some(chars), None),
+        _ => (long, None, None),
+    }
+}
+
 /// A column definition for a computed result column (no table column
-/// behind it), from its wire description.
-fn column_of_wire(c: &Column) -> ColumnDef {
+/// behind it), from its wire description; `wide`: a string column LONGTEXT
+/// (LONGBLOB) whatever its length says.
+fn column_of_wire(c: &Column, wide: bool) -> ColumnDef {
     let unsigned = c.flags & colflag::UNSIGNED != 0;
     let (base, length, scale) = match c.coltype {
         coltype::TINY => (Base::TinyInt, None, None),
@@ -336,6 +372,7 @@ fn column_of_wire(c: &Column) -> ColumnDef {
         coltype::DATETIME | coltype::TIMESTAMP => (Base::DateTime, Some(u64::from(c.decimals).min(6)).filter(|d| *d > 0), None),
         coltype::TIME => (Base::Time, Some(u64::from(c.decimals).min(6)).filter(|d| *d > 0), None),
         coltype::BLOB if c.charset == 63 => (Base::LongBlob, None, None),
+        coltype::VAR_STRING | coltype::STRING if !wide => string_of_wire(c),
         _ if c.charset == 63 && c.coltype != coltype::NULL => (Base::LongBlob, None, None),
         _ => (Base::LongText, None, None),
     };
