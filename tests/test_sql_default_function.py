@@ -7,7 +7,8 @@ and the defaults CREATE TABLE refuses, each answer checked against MariaDB
   NOT NULL column without one, 1054 / 1052 for an unknown or ambiguous name;
 - a default naming its own column or a later computed one is 4029, a row
   value 1241, a literal the column cannot hold 1067; `DEFAULT b` names b;
-- a decimal literal written to an integer column is rounded (no 1366).
+- a decimal literal written to an integer column is rounded (no 1366);
+- IGNORE as a value: the default in VALUES, the column unchanged in SET.
 """
 
 from __future__ import annotations
@@ -116,3 +117,15 @@ def test_decimal_literal_into_integer_is_rounded(db):
     clients.query(c, "INSERT INTO t1 VALUES (10.5, 127.4)")
     assert clients.query(c, "SELECT a, b FROM t1") == ((10, 1), (11, 2), (11, 127))
     assert err(c, "INSERT INTO t1 VALUES (1, 127.5)")[0] == 1264
+
+
+def test_ignore_as_a_value(db):
+    """MariaDB's IGNORE as a value: in VALUES the column's default, in
+    UPDATE's SET the column left as it is (answers read from MariaDB 10.11)."""
+    c, _ = db
+    clients.query(c, "CREATE TABLE t1 (a INT DEFAULT 5, b INT)")
+    clients.query(c, "INSERT INTO t1 VALUES (IGNORE, 1), (2, IGNORE)")
+    clients.query(c, "INSERT INTO t1 (b) VALUES (IGNORE)")
+    clients.query(c, "UPDATE t1 SET a = IGNORE, b = 9 WHERE b = 1")
+    clients.query(c, "REPLACE INTO t1 VALUES (7, IGNORE)")
+    assert clients.query(c, "SELECT a, b FROM t1") == ((5, 9), (2, None), (5, None), (7, None))

@@ -244,7 +244,7 @@ impl Translator<'_> {
     /// (`first_row`).
     fn emit_row_value(&mut self, s: usize, e: usize, cd: Option<&ColumnDef>, ai: bool, first_row: bool) -> Result<Option<String>, SqlError> {
         let toks = self.toks;
-        let is_default = e == s + 1 && toks[s].is_kw("DEFAULT");
+        let is_default = default_keyword(toks, s, e);
         if is_default {
             if cd.is_some_and(|c| c.row_default().is_some()) {
                 return Err(Self::unsupported("DEFAULT in VALUES for a column whose default names other columns"));
@@ -374,8 +374,8 @@ impl Translator<'_> {
     fn emit_source_value(&mut self, s: usize, e: usize, cd: Option<&ColumnDef>, ai: bool) -> Result<(), SqlError> {
         let toks = self.toks;
         match cd {
-            Some(cd) if e == s + 1 && toks[s].is_kw("DEFAULT") && cd.row_default().is_some() => Err(Self::unsupported("DEFAULT in VALUES for a column whose default names other columns")),
-            Some(cd) if e == s + 1 && toks[s].is_kw("DEFAULT") => {
+            Some(cd) if default_keyword(toks, s, e) && cd.row_default().is_some() => Err(Self::unsupported("DEFAULT in VALUES for a column whose default names other columns")),
+            Some(cd) if default_keyword(toks, s, e) => {
                 let d = if cd.auto_increment { "NULL".to_string() } else { crate::ddl::implicit_default(cd) };
                 self.raw(&d);
                 Ok(())
@@ -448,7 +448,7 @@ impl Translator<'_> {
             let InsertSource::Values(rows) = source else { return Err(SqlError::new(1906, "HY000", message)) };
             for (r, row) in rows.iter_mut().enumerate().filter(|(_, r)| r.len() == cols.len()) {
                 let (s, e) = row[k];
-                if !(e == s + 1 && self.toks[s].is_kw("DEFAULT")) {
+                if !default_keyword(self.toks, s, e) {
                     if !self.lenient {
                         return Err(SqlError::new(1906, "HY000", message));
                     }
@@ -673,6 +673,12 @@ fn values_rows(cursor: &mut TokenCursor<'_>) -> Result<Vec<Vec<(usize, usize)>>,
     Ok(rows)
 }
 
+/// Is the value at tokens [s, e) `DEFAULT`, or MariaDB's `IGNORE`, which in
+/// a VALUES row is the column's default too?
+fn default_keyword(toks: &[turnstile_sqltext::lex::Token], s: usize, e: usize) -> bool {
+    e == s + 1 && (toks[s].is_kw("DEFAULT") || toks[s].is_kw("IGNORE"))
+}
+
 /// The name standing for a column of the row in a row default's SQLite text
 /// (`row_default_value`), followed by the column's position among the
 /// statement's columns; replaced by `row_columns_named`.
@@ -684,7 +690,7 @@ const ROW_COLUMN: &str = "\"ts_rowcol_";
 fn drop_row_default_keywords(toks: &[turnstile_sqltext::lex::Token], def: &TableDef, cols: &mut Vec<String>, source: &mut InsertSource) {
     let InsertSource::Values(rows) = source else { return };
     for k in (0..cols.len()).rev() {
-        let all_default = rows.iter().all(|r| r.len() == cols.len() && r[k].1 == r[k].0 + 1 && toks[r[k].0].is_kw("DEFAULT"));
+        let all_default = rows.iter().all(|r| r.len() == cols.len() && default_keyword(toks, r[k].0, r[k].1));
         if all_default && def.column(&cols[k]).is_some_and(|c| c.row_default().is_some()) {
             rows.iter_mut().for_each(|r| {
                 r.remove(k);

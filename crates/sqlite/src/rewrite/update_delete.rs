@@ -312,8 +312,8 @@ impl Translator<'_> {
         Ok((list_end, values))
     }
 
-    /// One SET value, tokens [s, e), for column `cd`: `DEFAULT` as the column's default, anything
-    /// else through `emit_store`.
+    /// One SET value, tokens [s, e), for column `cd`: `DEFAULT` as the column's default, `IGNORE`
+    /// as its value unchanged, anything else through `emit_store`.
     pub(super) fn emit_set_value(&mut self, s: usize, e: usize, cd: Option<&crate::schema::ColumnDef>) -> Result<(), SqlError> {
         match cd {
             Some(cd) if e == s + 1 && self.toks[s].is_kw("DEFAULT") => {
@@ -323,6 +323,12 @@ impl Translator<'_> {
                 }
                 self.raw(" ");
                 self.raw(&crate::ddl::implicit_default(cd));
+                Ok(())
+            }
+            // MariaDB's `SET c = IGNORE`: the column keeps its value.
+            Some(cd) if e == s + 1 && self.toks[s].is_kw("IGNORE") => {
+                self.raw(" ");
+                self.raw(&crate::schema::sq_ident(&cd.name));
                 Ok(())
             }
             Some(cd) if e > s => self.emit_store(s, e, Some(cd)),
