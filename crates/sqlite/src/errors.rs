@@ -253,6 +253,16 @@ pub fn map(ext: c_int, msg: &str, original: &str, home: Option<&str>) -> SqlErro
             if msg.contains("sub-select returns") || msg.contains("row value misused") || msg.starts_with("table ts_q has") {
                 return SqlError::new(1241, "21000", "Operand should contain 1 column(s)");
             }
+            // `SELECT ... ORDER BY/LIMIT ... UNION SELECT ...` unparenthesised: MariaDB's parser refuses it.
+            if msg.ends_with("clause should come after UNION not before") {
+                return syntax_near(original, "union");
+            }
+            if msg.contains("ORDER BY term does not match any column in the result set") {
+                return SqlError::new(1054, "42S22", "Unknown column in 'order clause'");
+            }
+            if msg.contains("aggregate functions are not allowed in the GROUP BY clause") {
+                return SqlError::new(1056, "42000", "Can't group on an aggregate");
+            }
             if msg.contains("SELECTs to the left and right of UNION do not have the same number") {
                 return SqlError::new(1222, "21000", "The used SELECT statements have a different number of columns");
             }
@@ -318,6 +328,15 @@ pub fn syntax_near(original: &str, near: &str) -> SqlError {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn union_order_and_group_errors_are_mariadbs() {
+        let near = map(ffi::SQLITE_ERROR, "ORDER BY clause should come after UNION not before", "SELECT a FROM t ORDER BY a UNION SELECT 1", None);
+        assert_eq!(near.code, 1064);
+        assert!(near.message.contains("near 'UNION SELECT 1'"), "{}", near.message);
+        assert_eq!(map(ffi::SQLITE_ERROR, "1st ORDER BY term does not match any column in the result set", "", None).code, 1054);
+        assert_eq!(map(ffi::SQLITE_ERROR, "aggregate functions are not allowed in the GROUP BY clause", "", None).code, 1056);
+    }
 
     #[test]
     fn mapping() {
