@@ -76,6 +76,10 @@ def test_odku_set_to_default(db):
         ("CREATE TABLE t1 (a VARCHAR(2) DEFAULT 'xx ')", 1067),
         ("CREATE TABLE t1 (e ENUM('a','b') DEFAULT 'c')", 1067),
         ("CREATE TABLE t1 (e SET('a','b') DEFAULT 'a,c')", 1067),
+        ("CREATE TABLE t1 (a INT DEFAULT COUNT(*))", 1901),
+        ("CREATE TABLE t1 (a INT DEFAULT (GROUP_CONCAT(1)))", 1901),
+        ("CREATE TABLE t1 (a INT, b INT AS (SUM(a)))", 1901),
+        ("CREATE TABLE t1 (a INT CHECK (MAX(a) > 1))", 1901),
     ],
 )
 def test_refused_defaults(db, create, code):

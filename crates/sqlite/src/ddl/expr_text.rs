@@ -32,6 +32,40 @@ impl Clause {
     }
 }
 
+/// Aggregate and window functions, refused in a DEFAULT, CHECK or
+/// generated column (1901).
+const AGGREGATES: &[&str] = &[
+    "count",
+    "sum",
+    "avg",
+    "min",
+    "max",
+    "group_concat",
+    "std",
+    "stddev",
+    "stddev_pop",
+    "stddev_samp",
+    "variance",
+    "var_pop",
+    "var_samp",
+    "bit_and",
+    "bit_or",
+    "bit_xor",
+    "json_arrayagg",
+    "json_objectagg",
+    "row_number",
+    "rank",
+    "dense_rank",
+    "percent_rank",
+    "cume_dist",
+    "ntile",
+    "lag",
+    "lead",
+    "first_value",
+    "last_value",
+    "nth_value",
+];
+
 /// Functions whose value is not fixed by their arguments: refused in CHECK
 /// (MariaDB's VCOL_NON_DETERMINISTIC / VCOL_TIME_FUNC).
 const NON_DETERMINISTIC: &[&str] = &[
@@ -171,6 +205,10 @@ pub fn accept(text: &str, clause: Clause, owner: &str) -> Result<String, SqlErro
         match &t.tok {
             Tok::Word(w) if w.eq_ignore_ascii_case("SELECT") => {
                 return Err(if clause == Clause::Check { SqlError::new(1970, "42000", "CHECK does not support subqueries or stored functions") } else { refused("select ...") });
+            }
+            // An aggregate or window function: no row set to run over (MariaDB's 1901 in every clause).
+            Tok::Word(w) if toks.get(k + 1).is_some_and(|n| n.is_op("(")) && AGGREGATES.iter().any(|f| f.eq_ignore_ascii_case(w)) => {
+                return Err(refused(&format!("{}()", w.to_ascii_lowercase())));
             }
             Tok::Word(w) if clause != Clause::Default && NON_DETERMINISTIC.iter().any(|f| f.eq_ignore_ascii_case(w)) && (toks.get(k + 1).is_some_and(|n| n.is_op("(")) || is_keyword(w)) => {
                 let name = match w.to_ascii_lowercase().as_str() {
