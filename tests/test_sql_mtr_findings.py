@@ -236,3 +236,15 @@ def test_duplicate_column_names_through_joins_keep_their_name(sql_conn, uniq):
 def test_literal_in_list_and_case_by_connection_collation(db, expr, expected):
     c, _ = db
     assert clients.query(c, f"SELECT {expr}") == ((expected,),)
+
+
+def test_group_by_with_a_direction(db):
+    """MariaDB's GROUP BY a DESC sorts the groups that way; the statement's
+    own ORDER BY still decides (answers read from MariaDB 10.11)."""
+    c, _ = db
+    clients.query(c, "CREATE TABLE g (a INT, b INT)")
+    clients.query(c, "INSERT INTO g VALUES (1, 1), (2, 2), (2, 3), (3, 4)")
+    assert clients.query(c, "SELECT a, COUNT(*) FROM g GROUP BY a DESC") == ((3, 1), (2, 2), (1, 1))
+    assert clients.query(c, "SELECT a, SUM(b) FROM g GROUP BY a DESC HAVING SUM(b) > 1 LIMIT 2") == ((3, 4), (2, 5))
+    assert clients.query(c, "SELECT a FROM g GROUP BY a DESC ORDER BY a") == ((1,), (2,), (3,))
+    assert clients.query(c, "SELECT a FROM g GROUP BY a ASC") == ((1,), (2,), (3,))

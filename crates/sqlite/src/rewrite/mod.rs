@@ -7,6 +7,7 @@
 //! - quoting: "strings" → 'strings', backslash escapes resolved, `ids` → "ids";
 //! - from_dual: `FROM DUAL` dropped (no table);
 //! - typed_literals: DATE '...', TIME '...', TIMESTAMP '...' → CAST;
+//! - group_order: `GROUP BY a DESC` → `GROUP BY a ORDER BY a DESC`;
 //! - paren_union: parenthesised UNION / INTERSECT / EXCEPT members → derived tables;
 //! - operators: `||` → OR, `&&` → AND, `!` → NOT, `<=>` → IS, `/` → real
 //!   division (MySQL's 5/2 is 2.5), `DIV`, `MOD`, `->`/`->>`;
@@ -64,6 +65,7 @@ mod default_calls;
 mod exact_calls;
 mod from_dual;
 mod function_calls;
+mod group_order;
 mod having;
 mod insert;
 mod interval;
@@ -263,6 +265,10 @@ pub fn rewrite(sql: &str, kind: Kind, resolver: &dyn Resolver) -> Result<Rewritt
     }
     if let Some(plain) = typed_literals::rewrite(sql, toks) {
         // No typed literal is left: the recursion ends.
+        return rewrite(&plain, kind, resolver);
+    }
+    if let Some(plain) = group_order::rewrite(sql, toks) {
+        // No GROUP BY direction is left: the recursion ends.
         return rewrite(&plain, kind, resolver);
     }
     if kind == Kind::Select {
