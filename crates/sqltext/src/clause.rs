@@ -52,6 +52,45 @@ pub fn of_name(original: &str, col: &str) -> &'static str {
     "field list"
 }
 
+/// Words that may follow a table reference and are not its alias (`FROM t
+/// WHERE ...`, `t JOIN u`, `t PARTITION (p)`, `UPDATE t SET`, `INTO t
+/// VALUES`): all reserved, so an unquoted one is never an alias. Read by
+/// the SQLite engine's scans of table references (DEFAULT(col)'s tables,
+/// a view's FROM).
+pub const NOT_TABLE_ALIAS: [&str; 31] = [
+    "JOIN",
+    "INNER",
+    "LEFT",
+    "RIGHT",
+    "CROSS",
+    "OUTER",
+    "NATURAL",
+    "STRAIGHT_JOIN",
+    "ON",
+    "USING",
+    "WHERE",
+    "GROUP",
+    "HAVING",
+    "ORDER",
+    "LIMIT",
+    "UNION",
+    "EXCEPT",
+    "INTERSECT",
+    "WINDOW",
+    "FOR",
+    "LOCK",
+    "INTO",
+    "USE",
+    "FORCE",
+    "IGNORE",
+    "SET",
+    "VALUES",
+    "VALUE",
+    "SELECT",
+    "PARTITION",
+    "RETURNING",
+];
+
 #[cfg(test)]
 mod tests {
     use super::of_name;

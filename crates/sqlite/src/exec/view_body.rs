@@ -4,6 +4,7 @@
 //! references of a text mapped through it. None when the view is not
 //! updatable in MariaDB's sense (view_dml.rs says which SELECTs are).
 
+use turnstile_sqltext::clause::NOT_TABLE_ALIAS;
 use turnstile_sqltext::lex::{self, Tok, Token};
 use turnstile_sqltext::parens;
 
@@ -79,8 +80,6 @@ pub(super) const AGGREGATES: [&str; 18] = [
     "JSON_OBJECTAGG",
 ];
 pub(super) const JOIN_WORDS: [&str; 8] = ["INNER", "CROSS", "LEFT", "RIGHT", "OUTER", "NATURAL", "JOIN", "STRAIGHT_JOIN"];
-/// Words after a table name that are not its alias.
-pub(super) const NOT_ALIAS: [&str; 14] = ["INNER", "CROSS", "LEFT", "RIGHT", "OUTER", "NATURAL", "JOIN", "STRAIGHT_JOIN", "ON", "USING", "USE", "FORCE", "IGNORE", "PARTITION"];
 
 pub(super) fn text<'s>(sql: &'s str, toks: &[Token]) -> &'s str {
     match (toks.first(), toks.last()) {
@@ -172,7 +171,7 @@ pub(super) fn parse_from(toks: &[Token]) -> Option<Vec<BaseRef>> {
         if toks.get(i).is_some_and(|t| t.is_kw("AS")) {
             alias = Some(toks.get(i + 1)?.ident()?.to_string());
             i += 2;
-        } else if let Some(t) = toks.get(i).filter(|t| matches!(t.tok, Tok::Quoted(_)) || (matches!(t.tok, Tok::Word(_)) && !NOT_ALIAS.iter().any(|k| t.is_kw(k)))) {
+        } else if let Some(t) = toks.get(i).filter(|t| matches!(t.tok, Tok::Quoted(_)) || (matches!(t.tok, Tok::Word(_)) && !NOT_TABLE_ALIAS.iter().any(|k| t.is_kw(k)))) {
             alias = t.ident().map(str::to_string);
             i += 1;
         }

@@ -17,6 +17,7 @@ use super::translator::{Translator, WordAt, WordStep};
 use crate::schema::{quote_ident, ColumnDef, Default_, TableDef};
 use std::sync::Arc;
 use turnstile_engine::SqlError;
+use turnstile_sqltext::clause::NOT_TABLE_ALIAS;
 use turnstile_sqltext::lex::{Tok, Token};
 use turnstile_sqltext::parens;
 
@@ -26,40 +27,6 @@ struct Named {
     def: Arc<TableDef>,
     called: String,
 }
-
-/// Words after a table's name that are not its alias.
-const NOT_ALIAS: [&str; 30] = [
-    "JOIN",
-    "INNER",
-    "LEFT",
-    "RIGHT",
-    "CROSS",
-    "NATURAL",
-    "STRAIGHT_JOIN",
-    "ON",
-    "USING",
-    "WHERE",
-    "GROUP",
-    "HAVING",
-    "ORDER",
-    "LIMIT",
-    "UNION",
-    "EXCEPT",
-    "INTERSECT",
-    "WINDOW",
-    "FOR",
-    "LOCK",
-    "INTO",
-    "USE",
-    "FORCE",
-    "IGNORE",
-    "SET",
-    "VALUES",
-    "VALUE",
-    "SELECT",
-    "PARTITION",
-    "RETURNING",
-];
 
 /// Words that end a FROM list (a comma after them is not another table).
 const LIST_END: [&str; 14] = ["WHERE", "GROUP", "HAVING", "ORDER", "LIMIT", "UNION", "EXCEPT", "INTERSECT", "WINDOW", "FOR", "LOCK", "SET", "ON", "USING"];
@@ -201,7 +168,7 @@ fn table_at(toks: &[Token], i: usize, tr: &Translator<'_>) -> Option<Named> {
     if toks.get(next).is_some_and(|t| t.is_kw("AS")) {
         next += 1;
     }
-    let alias = toks.get(next).filter(|t| !NOT_ALIAS.iter().any(|k| t.is_kw(k))).and_then(|t| t.ident());
+    let alias = toks.get(next).filter(|t| !NOT_TABLE_ALIAS.iter().any(|k| t.is_kw(k))).and_then(|t| t.ident());
     Some(Named { called: alias.unwrap_or(name).to_string(), def })
 }
 
