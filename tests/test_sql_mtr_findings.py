@@ -248,3 +248,63 @@ def test_group_by_with_a_direction(db):
     assert clients.query(c, "SELECT a, SUM(b) FROM g GROUP BY a DESC HAVING SUM(b) > 1 LIMIT 2") == ((3, 4), (2, 5))
     assert clients.query(c, "SELECT a FROM g GROUP BY a DESC ORDER BY a") == ((1,), (2,), (3,))
     assert clients.query(c, "SELECT a FROM g GROUP BY a ASC") == ((1,), (2,), (3,))
+
+
+def test_having_without_group_by_in_every_query_block(db):
+    # SQLite refuses HAVING on a query that does not aggregate; MariaDB reads it
+    # as a filter that sees the select list's aliases, in a subquery or a UNION
+    # member too (subselect.test: `a > ANY (SELECT a FROM t1 HAVING a = 2 UNION ...)`).
+    conn, _ = db
+    clients.query(conn, "CREATE TABLE th (a INT, b INT)")
+    clients.query(conn, "INSERT INTO th VALUES (1, 2), (2, 3), (3, 4)")
+    assert clients.query(conn, "SELECT a FROM th WHERE a > 0 HAVING a < 3 UNION SELECT 5 HAVING 1") == ((1,), (2,), (5,))
+    assert clients.query(conn, "SELECT a FROM th WHERE a = ANY (SELECT a FROM th HAVING a = 2 UNION SELECT a FROM th HAVING a = 3) ORDER BY a") == ((2,), (3,))
+    assert clients.query(conn, "SELECT a, (SELECT b FROM th t2 WHERE t2.a = th.a HAVING b = 3) FROM th ORDER BY a") == ((1, None), (2, 3), (3, None))
+    assert clients.query(conn, "SELECT 1 AS z HAVING z = 1") == ((1,),)
+    # An alias is read before the column of the same name.
+    assert clients.query(conn, "SELECT a + 1 AS a FROM th HAVING a = 3") == ((3,),)
+    assert clients.query(conn, "SELECT DISTINCT a AS q FROM th HAVING q > 1 ORDER BY q") == ((2,), (3,))
+    # In a statement that writes, through its subquery.
+    assert conn.cursor().execute("UPDATE th SET b = b + 1 WHERE a IN (SELECT a FROM (SELECT a FROM th HAVING a > 2) d)") == 1
+    assert clients.query(conn, "SELECT b FROM th WHERE a = 3") == ((5,),)
+    # An aggregating select list keeps its HAVING.
+    assert clients.query(conn, "SELECT COUNT(*) AS n FROM th HAVING n = 3") == ((3,),)
+
+
+def test_recursive_cte_with_its_anchor_last(db):
+    # MariaDB takes a recursive CTE's non-recursive members wherever they
+    # stand among the UNION's members (cte_recursive.test); the column names
+    # stay the first member's.
+    conn, _ = db
+    cur = conn.cursor()
+    cur.execute("WITH RECURSIVE cte(n) AS (SELECT n + 1 FROM cte WHERE n < 5 UNION SELECT 1 UNION SELECT 1) SELECT * FROM cte ORDER BY n")
+    assert cur.fetchall() == ((1,), (2,), (3,), (4,), (5,))
+    cur.execute("WITH RECURSIVE r AS (SELECT n + 1 AS n FROM r WHERE n < 3 UNION ALL SELECT 1 AS first) SELECT * FROM r ORDER BY n")
+    assert [d[0] for d in cur.description] == ["n"]
+    assert cur.fetchall() == ((1,), (2,), (3,))
+    # Mixed UNION and UNION ALL is left as it is, and refused (MariaDB answers it).
+    with pytest.raises(pymysql.err.MySQLError):
+        cur.execute("WITH RECURSIVE r(n) AS (SELECT n + 1 FROM r WHERE n < 3 UNION ALL SELECT 1 UNION SELECT 2) SELECT * FROM r")
+    # The depth limit still applies to the reordered CTE.
+    with pytest.raises(pymysql.err.OperationalError) as ei:
+        cur.execute("WITH RECURSIVE r(n) AS (SELECT n + 1 FROM r UNION ALL SELECT 1) SELECT COUNT(*) FROM r")
+    assert ei.value.args[0] == 3636
+
+
+def test_parenthesised_members_inside_parentheses(db):
+    # MariaDB takes a query with parenthesised members as a derived table or a
+    # subquery too (union.test, subselect.test); SQLite's parser refuses it.
+    conn, _ = db
+    clients.query(conn, "CREATE TABLE pu (a INT, b INT)")
+    clients.query(conn, "INSERT INTO pu VALUES (1, 2), (2, 3), (3, 5)")
+    assert clients.query(conn, "SELECT * FROM ((SELECT 1 a) UNION SELECT 1 a) q") == ((1,),)
+    assert clients.query(conn, "SELECT COUNT(*) FROM ((SELECT a FROM pu LIMIT 2) UNION ALL (SELECT b FROM pu ORDER BY b)) q") == ((5,),)
+    assert clients.query(conn, "SELECT c1 FROM (SELECT a c1 FROM pu UNION (SELECT b FROM pu) ORDER BY c1 DESC LIMIT 2) AS res") == ((5,), (3,))
+    assert clients.query(conn, "SELECT * FROM ((SELECT 1 UNION SELECT 1) UNION SELECT 2) a ORDER BY 1") == ((1,), (2,))
+    assert clients.query(conn, "SELECT COUNT(*) FROM pu WHERE NOT EXISTS ((SELECT a FROM pu WHERE a > 9) UNION (SELECT b FROM pu WHERE b > 9))") == ((3,),)
+    assert clients.query(conn, "SELECT a FROM pu WHERE a IN ((SELECT 1 UNION SELECT 2) UNION SELECT 3) ORDER BY a") == ((1,), (2,), (3,))
+    # Each member keeps its own LIMIT.
+    assert clients.query(conn, "SELECT * FROM ((SELECT a FROM pu ORDER BY a LIMIT 1) UNION ALL (SELECT a FROM pu ORDER BY a DESC LIMIT 1)) q ORDER BY a") == ((1,), (3,))
+    # A row constructor list and a doubled subquery are no such query.
+    assert clients.query(conn, "SELECT a FROM pu WHERE (a, b) IN ((1, 2), (3, 5)) ORDER BY a") == ((1,), (3,))
+    assert clients.query(conn, "SELECT a FROM pu WHERE a IN ((SELECT 2)) ") == ((2,),)

@@ -5,11 +5,14 @@
 //! keyword picks the kind (SELECT/WITH/TABLE, INSERT/REPLACE, UPDATE, DELETE;
 //! other statements never reach the rewriter), and `rewrite` runs against
 //! `StubSchema` (databases `fz` and `other`, tables `sbtest1`, `t`, `tmp1`).
-//! Column DEFAULT expressions go through `expression`, so that runs too.
+//! Column DEFAULT expressions go through `expression`, so that runs too, and
+//! a recursive CTE's reordering (cte_anchor.rs) runs first as it does in
+//! the engine, its output rewritten as well.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
 use turnstile_fuzz::{on_server_stack, sql_text, StubSchema};
+use turnstile_sqlite::cte_anchor::anchors_first;
 use turnstile_sqlite::rewrite::{expression, rewrite, Kind};
 use turnstile_sqltext::scan::first_keyword;
 
@@ -29,9 +32,12 @@ fn check(data: &[u8]) {
             return;
         }
     };
+    let anchored = anchors_first(&sql);
     SCHEMA.with(|schema| {
-        if let Ok(rw) = rewrite(&sql, kind, schema) {
-            assert!(!rw.sql.is_empty());
+        for text in std::iter::once(sql.as_str()).chain(anchored.as_deref()) {
+            if let Ok(rw) = rewrite(text, kind, schema) {
+                assert!(!rw.sql.is_empty());
+            }
         }
     });
 }

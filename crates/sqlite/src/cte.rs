@@ -105,7 +105,7 @@ fn cte_list(toks: &[Token], mut i: usize, edits: &mut Vec<(usize, usize, String)
 }
 
 /// Where the select list of the SELECT at token `select` ends (exclusive).
-fn select_list_end(toks: &[Token], select: usize, end: usize) -> usize {
+pub(crate) fn select_list_end(toks: &[Token], select: usize, end: usize) -> usize {
     let mut depth = 0i32;
     for (j, t) in toks.iter().enumerate().take(end).skip(select + 1) {
         if t.is_op("(") {
@@ -120,7 +120,7 @@ fn select_list_end(toks: &[Token], select: usize, end: usize) -> usize {
 }
 
 /// Names of the anchor's columns (alias, or a plain column's name).
-fn anchor_names(toks: &[Token], select: usize, list_end: usize) -> Option<Vec<String>> {
+pub(crate) fn anchor_names(toks: &[Token], select: usize, list_end: usize) -> Option<Vec<String>> {
     let mut names = Vec::new();
     let mut depth = 0i32;
     let mut start = select + 1;

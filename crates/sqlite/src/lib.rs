@@ -35,6 +35,7 @@
 mod authorize;
 mod conn;
 mod cte;
+pub mod cte_anchor;
 pub mod ddl;
 mod errors;
 mod exec;

@@ -119,6 +119,8 @@ impl SqliteSession {
         // `mysql.user` is read from information_schema (mysql_user.rs).
         let redirected = crate::mysql_user::redirect(sql, false);
         let text = redirected.as_deref().unwrap_or(sql);
+        let anchored = crate::cte_anchor::anchors_first(text);
+        let text = anchored.as_deref().unwrap_or(text);
         let rw = {
             let resolver = ConnResolver { conn, inner: &inner, sql_mode, foreign_key_checks, qualify_home: true };
             // On the client's text, before cte.rs writes its ts_cte_depth.

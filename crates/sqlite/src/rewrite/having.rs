@@ -30,25 +30,55 @@ const AGGREGATES: [&str; 18] = [
     "JSON_OBJECTAGG",
 ];
 
+/// Query blocks rewritten in one statement at most; past it the rest are
+/// left to SQLite (ERR 1105-class refusal, never a loop).
+const MAX_BLOCKS: usize = 64;
+
+/// Words between SELECT and its first item.
+const MODIFIERS: [&str; 11] =
+    ["ALL", "SQL_CACHE", "DISTINCT", "DISTINCTROW", "HIGH_PRIORITY", "STRAIGHT_JOIN", "SQL_SMALL_RESULT", "SQL_BIG_RESULT", "SQL_BUFFER_RESULT", "SQL_NO_CACHE", "SQL_CALC_FOUND_ROWS"];
+
 /// MySQL accepts HAVING without GROUP BY in a query without aggregates: it
 /// filters the rows like WHERE but sees the select list's aliases first
 /// (Connector/J's DatabaseMetaData.getTables sends `... HAVING TABLE_TYPE IN
 /// (...)` where TABLE_TYPE is both a column and an alias). SQLite refuses
-/// HAVING on a non-aggregate query, so the outermost SELECT's condition moves
-/// into WHERE with each alias replaced by its expression. Returns the MySQL
-/// text to translate instead, or None when the statement has no such HAVING.
+/// HAVING on a non-aggregate query, so in every query block (the outermost
+/// SELECT, a subquery, a member of a UNION) such a condition moves into
+/// WHERE with each alias replaced by its expression. Returns the MySQL text
+/// to translate instead, or None when the statement has no such HAVING.
 pub(super) fn having_without_group_by(sql: &str, toks: &[Token]) -> Option<String> {
-    if !toks.first().is_some_and(|t| t.is_kw("SELECT")) {
+    if !toks.iter().any(|t| t.is_kw("HAVING")) {
         return None;
     }
-    let OuterClauses { from, where_at, having, having_end } = outer_clauses(toks)?;
-    let (from, h) = (from?, having?);
+    let mut text = move_one(sql, toks)?;
+    for _ in 1..MAX_BLOCKS {
+        let Ok(again) = turnstile_sqltext::lex::tokenize(&text) else { break };
+        match move_one(&text, &again) {
+            Some(next) => text = next,
+            None => break,
+        }
+    }
+    Some(text)
+}
+
+/// The first query block whose HAVING can move into WHERE, moved; None
+/// when there is none.
+fn move_one(sql: &str, toks: &[Token]) -> Option<String> {
+    (0..toks.len()).filter(|&s| toks[s].is_kw("SELECT")).find_map(|s| move_block(sql, toks, s))
+}
+
+/// The block starting at SELECT token `s` with its HAVING moved, if it has
+/// one that MySQL reads as a filter (no GROUP BY, no aggregate, no WINDOW).
+fn move_block(sql: &str, toks: &[Token], s: usize) -> Option<String> {
+    let Clauses { from, where_at, having, having_end } = block_clauses(toks, s)?;
+    let h = having?;
     // Clauses out of MySQL's order (WHERE or FROM after HAVING): left to
     // SQLite, which calls it a syntax error.
-    if h + 1 >= having_end || from > h || where_at.is_some_and(|w| w > h) {
+    if h + 1 >= having_end || from.is_some_and(|f| f > h) || where_at.is_some_and(|w| w > h) {
         return None;
     }
-    let aliases = select_aliases(sql, toks, from);
+    let list_end = from.or(where_at).unwrap_or(h);
+    let aliases = select_aliases(sql, toks, s, list_end);
     let cond = condition_without_aliases(sql, toks, h, having_end, &aliases)?;
     let rest = toks.get(having_end).map_or("", |t| &sql[t.start..]);
     Some(match where_at {
@@ -57,59 +87,78 @@ pub(super) fn having_without_group_by(sql: &str, toks: &[Token]) -> Option<Strin
     })
 }
 
-/// Depth-0 clause positions of the outermost SELECT.
-struct OuterClauses {
+/// Clause positions of one query block, at its own parenthesis depth.
+struct Clauses {
     from: Option<usize>,
     where_at: Option<usize>,
     having: Option<usize>,
-    /// The token after the HAVING condition (the statement's end if none).
+    /// The token after the HAVING condition (the block's end if none).
     having_end: usize,
 }
 
-/// The outermost query's clauses; None when it aggregates, groups or is a
-/// compound query (HAVING is then SQLite's to read as it is), or its
-/// parentheses do not balance.
-fn outer_clauses(toks: &[Token]) -> Option<OuterClauses> {
+/// The clauses of the block starting at SELECT token `s`, which ends at the
+/// parenthesis closing around it, at a UNION / EXCEPT / INTERSECT of its
+/// depth, or at the statement's end. None when it aggregates (a call of
+/// its own, not of a subquery's), groups or names a window: HAVING is then
+/// SQLite's to read as it is.
+fn block_clauses(toks: &[Token], s: usize) -> Option<Clauses> {
     let (mut from, mut where_at, mut having, mut having_end) = (None, None, None, toks.len());
-    let mut depth = 0usize;
-    for (i, t) in toks.iter().enumerate() {
+    // One entry per open parenthesis: does it hold a subquery?
+    let mut parens: Vec<bool> = Vec::new();
+    for i in s + 1..toks.len() {
+        let t = &toks[i];
         if t.is_op("(") {
-            depth += 1;
-        } else if t.is_op(")") {
-            depth = depth.checked_sub(1)?;
-        } else if let Tok::Word(w) = &t.tok {
-            if toks.get(i + 1).is_some_and(|n| n.is_op("(")) && AGGREGATES.iter().any(|a| w.eq_ignore_ascii_case(a)) {
-                return None;
+            parens.push(toks.get(i + 1).is_some_and(|n| n.is_kw("SELECT") || n.is_kw("WITH")));
+            continue;
+        }
+        if t.is_op(")") {
+            if parens.pop().is_none() {
+                having_end = having_end.min(i);
+                break;
             }
-            if depth > 0 {
-                continue;
+            continue;
+        }
+        let Tok::Word(w) = &t.tok else { continue };
+        if !parens.contains(&true) && toks.get(i + 1).is_some_and(|n| n.is_op("(")) && AGGREGATES.iter().any(|a| w.eq_ignore_ascii_case(a)) {
+            return None;
+        }
+        if !parens.is_empty() {
+            continue;
+        }
+        let up = w.to_ascii_uppercase();
+        match up.as_str() {
+            "FROM" if from.is_none() => from = Some(i),
+            "WHERE" if where_at.is_none() => where_at = Some(i),
+            "HAVING" if having.is_none() => having = Some(i),
+            "GROUP" | "WINDOW" => return None,
+            "UNION" | "EXCEPT" | "INTERSECT" => {
+                having_end = having_end.min(i);
+                break;
             }
-            let up = w.to_ascii_uppercase();
-            match up.as_str() {
-                "FROM" if from.is_none() => from = Some(i),
-                "WHERE" if where_at.is_none() => where_at = Some(i),
-                "HAVING" if having.is_none() => having = Some(i),
-                "GROUP" | "UNION" | "EXCEPT" | "INTERSECT" | "WINDOW" => return None,
-                "ORDER" | "LIMIT" | "FOR" | "LOCK" | "INTO" if having.is_some() && having_end == toks.len() => having_end = i,
-                _ => {}
-            }
+            "ORDER" | "LIMIT" | "FOR" | "LOCK" | "INTO" if having.is_some() => having_end = having_end.min(i),
+            _ => {}
         }
     }
-    Some(OuterClauses { from, where_at, having, having_end })
+    Some(Clauses { from, where_at, having, having_end })
 }
 
-/// Aliases of the select list (before FROM at token `from`): name →
-/// expression text; the text is empty when the expression has a `?`.
-fn select_aliases<'s>(sql: &'s str, toks: &[Token], from: usize) -> Vec<(String, &'s str)> {
+/// Aliases of the select list of the SELECT at token `s` (up to token
+/// `end`: its FROM, WHERE or HAVING): name → expression text; the text is
+/// empty when the expression has a `?`.
+fn select_aliases<'s>(sql: &'s str, toks: &[Token], s: usize, end: usize) -> Vec<(String, &'s str)> {
     let mut aliases: Vec<(String, &str)> = Vec::new();
-    let (mut start, mut depth) = (1usize, 0usize);
-    for j in 1..=from {
+    let mut first = s + 1;
+    while toks.get(first).is_some_and(|t| MODIFIERS.iter().any(|m| t.is_kw(m))) {
+        first += 1;
+    }
+    let (mut start, mut depth) = (first, 0usize);
+    for j in first..=end {
         let t = &toks[j];
         if t.is_op("(") {
             depth += 1;
         } else if t.is_op(")") {
             depth = depth.saturating_sub(1);
-        } else if depth == 0 && (j == from || t.is_op(",")) {
+        } else if depth == 0 && (j == end || t.is_op(",")) {
             let part = &toks[start..j];
             let n = part.len();
             let alias = match part {

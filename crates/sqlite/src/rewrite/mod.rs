@@ -271,6 +271,10 @@ pub fn rewrite(sql: &str, kind: Kind, resolver: &dyn Resolver) -> Result<Rewritt
         // No GROUP BY direction is left: the recursion ends.
         return rewrite(&plain, kind, resolver);
     }
+    if let Some(plain) = paren_union::unwrap_nested(sql, toks) {
+        // Each query in parentheses has plain members now: the recursion ends.
+        return rewrite(&plain, kind, resolver);
+    }
     if kind == Kind::Select {
         if let Some(plain) = paren_union::unwrap(sql, toks) {
             // Its members are derived tables now: no parenthesised member is left.
@@ -324,14 +328,14 @@ fn translate_tokens(sql: &str, toks: &[Token], kind: Kind, resolver: &dyn Resolv
     let mut translator = Translator::new(sql, toks, resolver);
     let mut insert = None;
     let mut count_sql = None;
+    if let Some(again) = having::having_without_group_by(sql, toks) {
+        return translate(&again, kind, resolver);
+    }
     match kind {
         Kind::Insert => insert = Some(translator.insert()?),
         Kind::Update => translator.update_delete(true)?,
         Kind::Delete => translator.update_delete(false)?,
         Kind::Select => {
-            if let Some(again) = having::having_without_group_by(sql, toks) {
-                return translate(&again, kind, resolver);
-            }
             count_sql = translator.select()?;
             let aliases = column_names::aliases(toks, &translator.out, &translator.out_at, names.0, names.1);
             column_names::insert_aliases(&mut translator.out, aliases);

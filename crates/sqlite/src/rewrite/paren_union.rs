@@ -23,7 +23,7 @@ fn unwrap_at(sql: &str, toks: &[Token], nesting: usize) -> Option<String> {
     if nesting > MAX_NESTING || toks.is_empty() {
         return None;
     }
-    let members = top_level_members(toks)?;
+    let members = top_level_members(toks, &|i| turnstile_sqltext::parens::closing(toks, i))?;
     if !members.iter().any(|m| m.paren.is_some()) {
         return None;
     }
@@ -46,6 +46,84 @@ fn unwrap_at(sql: &str, toks: &[Token], nesting: usize) -> Option<String> {
     Some(out)
 }
 
+/// `sql` with every query inside parentheses (a derived table, a subquery)
+/// whose members are parenthesised unwrapped as `unwrap` does at the top
+/// level: `FROM ((SELECT a FROM t LIMIT 1) UNION (SELECT b FROM u)) q`,
+/// `EXISTS ((SELECT 1) UNION (SELECT 2))`. None when there is none.
+pub(super) fn unwrap_nested(sql: &str, toks: &[Token]) -> Option<String> {
+    let pairs = closings(toks)?;
+    let mut out = String::new();
+    let mut at = 0;
+    let mut i = 0;
+    while i < toks.len() {
+        if !toks[i].is_op("(") || !toks.get(i + 1).is_some_and(|n| n.is_op("(") || n.is_kw("SELECT") || n.is_kw("VALUES") || n.is_kw("WITH")) {
+            i += 1;
+            continue;
+        }
+        let close = pairs.close_at[i];
+        let inner = &toks[i + 1..close];
+        let base = i + 1;
+        // A member in parentheses first (not the only thing inside: `((...))`
+        // is looked into at the next pair), or a set operator at this depth.
+        let wrapper = inner.first().is_some_and(|t| t.is_op("(")) && pairs.close_at[base] + 1 == close;
+        let candidate = (inner.first().is_some_and(|t| t.is_op("(")) && !wrapper) || pairs.set_operator[i];
+        if !candidate || !has_parenthesised_member(inner, &|k| Some(pairs.close_at[base + k] - base)) {
+            i += 1;
+            continue;
+        }
+        let inner_text = &sql[inner[0].start..inner[inner.len() - 1].end];
+        let inner_toks = lex::tokenize(inner_text).ok()?;
+        let Some(unwrapped) = unwrap_at(inner_text, &inner_toks, 0) else {
+            i += 1;
+            continue;
+        };
+        out.push_str(&sql[at..inner[0].start]);
+        out.push_str(&unwrapped);
+        at = inner[inner.len() - 1].end;
+        i = close + 1;
+    }
+    if at == 0 {
+        return None;
+    }
+    out.push_str(&sql[at..]);
+    Some(out)
+}
+
+/// For each `(` token, the index of its `)` (other entries unused); None
+/// when the parentheses do not balance. One pass, so that looking into
+/// every pair of a deeply nested statement stays linear.
+fn closings(toks: &[Token]) -> Option<Pairs> {
+    let mut pairs = Pairs { close_at: vec![0; toks.len()], set_operator: vec![false; toks.len()] };
+    let mut open: Vec<usize> = Vec::new();
+    for (i, t) in toks.iter().enumerate() {
+        if t.is_op("(") {
+            open.push(i);
+        } else if t.is_op(")") {
+            pairs.close_at[open.pop()?] = i;
+        } else if is_set_operator(t) {
+            if let Some(&o) = open.last() {
+                pairs.set_operator[o] = true;
+            }
+        }
+    }
+    open.is_empty().then_some(pairs)
+}
+
+/// Parenthesis pairs of a statement, indexed by the `(` token.
+struct Pairs {
+    close_at: Vec<usize>,
+    /// Does a UNION / INTERSECT / EXCEPT stand directly inside the pair?
+    set_operator: Vec<bool>,
+}
+
+/// Is `inner` a query with a parenthesised member that SQLite would refuse:
+/// two or more members, or one followed by the query's ORDER BY or LIMIT
+/// (`((SELECT 1))` alone is a subquery SQLite reads as it is)?
+fn has_parenthesised_member(inner: &[Token], closing: &dyn Fn(usize) -> Option<usize>) -> bool {
+    let Some(members) = top_level_members(inner, closing) else { return false };
+    members.iter().any(|m| m.paren.is_some()) && (members.len() > 1 || members.last().and_then(|m| m.paren).is_some_and(|(_, c)| c + 1 < inner.len()))
+}
+
 /// One member of a query: its parenthesis pair (token indexes) when it is `( ... )`.
 struct Member {
     paren: Option<(usize, usize)>,
@@ -55,13 +133,13 @@ struct Member {
 /// EXCEPT; None when the statement is not a query of that shape (a member
 /// starts with something else than SELECT, VALUES or `(`, or parentheses do
 /// not balance).
-fn top_level_members(toks: &[Token]) -> Option<Vec<Member>> {
+fn top_level_members(toks: &[Token], closing: &dyn Fn(usize) -> Option<usize>) -> Option<Vec<Member>> {
     let mut members = Vec::new();
     let mut i = 0;
     loop {
         let t = toks.get(i)?;
         if t.is_op("(") {
-            let close = turnstile_sqltext::parens::closing(toks, i)?;
+            let close = closing(i)?;
             // `(SELECT ...) AS x` or `(...) + 1` is no member: leave the statement alone.
             if !inner_is_query(&toks[i + 1..close]) {
                 return None;
@@ -134,6 +212,20 @@ mod tests {
         assert_eq!(run("(SELECT a FROM t LIMIT 2) ORDER BY a DESC").as_deref(), Some("SELECT * FROM (SELECT a FROM t LIMIT 2) ORDER BY a DESC"));
         assert_eq!(run("((SELECT 1)) UNION DISTINCT (SELECT 2)").as_deref(), Some("SELECT * FROM (SELECT * FROM (SELECT 1)) UNION DISTINCT SELECT * FROM (SELECT 2)"));
         assert_eq!(run("(SELECT 1) + 1"), None);
+    }
+
+    fn nested(sql: &str) -> Option<String> {
+        unwrap_nested(sql, &lex::tokenize(sql).unwrap())
+    }
+
+    #[test]
+    fn members_inside_parentheses_become_derived_tables() {
+        assert_eq!(nested("SELECT * FROM ((SELECT 1 a) UNION SELECT 1 a) q").as_deref(), Some("SELECT * FROM (SELECT * FROM (SELECT 1 a) UNION SELECT 1 a) q"));
+        assert_eq!(nested("SELECT 1 WHERE EXISTS ((SELECT 1) UNION (SELECT 2))").as_deref(), Some("SELECT 1 WHERE EXISTS (SELECT * FROM (SELECT 1) UNION SELECT * FROM (SELECT 2))"));
+        assert_eq!(nested("SELECT * FROM ((SELECT a FROM t) ORDER BY a LIMIT 1) q").as_deref(), Some("SELECT * FROM (SELECT * FROM (SELECT a FROM t) ORDER BY a LIMIT 1) q"));
+        assert_eq!(nested("SELECT a FROM t WHERE a IN ((SELECT 1))"), None);
+        assert_eq!(nested("SELECT a FROM t WHERE (a, b) IN ((1, 2), (3, 4))"), None);
+        assert_eq!(nested("SELECT (SELECT 1 UNION SELECT 2 LIMIT 1)"), None);
     }
 
     #[test]
