@@ -90,6 +90,12 @@ fn empty_statement(sql: &str) -> Result<Outcome, SqlError> {
 
 /// Run one statement (multi-statement texts are split by the caller).
 pub fn execute(call: &mut Call<'_, '_>, sql: &str, sink: &mut dyn RowSink) -> Result<Outcome, SqlError> {
+    // DDL, CALL and SHOW take their parameters written into the text (bind.rs).
+    if !call.params.is_empty() && crate::bind::writes_params_into_text(&scan::first_keyword(sql), sql) {
+        let (text, values) = crate::bind::bind_values(sql, call.params)?;
+        let mut inner = Call { sess: &mut *call.sess, engine: &mut *call.engine, ops: call.ops, ctx: call.ctx, params: &values };
+        return execute(&mut inner, &text, sink);
+    }
     let _clock = session_clock(call.sess);
     let mut result = deadline::time_limited(call, sql, |call| statement(call, sql, sink)).map_err(|e| name_clause(e, sql));
     note_row_count(call, &result);
