@@ -118,9 +118,11 @@ fn place_defaults<'a>(sql: &'a str, kw: &str, toks: &[Token], params: &[usize], 
         };
         match default_use(kw, toks, at) {
             Use::Keyword => {
-                out.push_str(&sql[last..toks[at].start]);
+                // Its own parentheses go too: `((?))` is the keyword alone.
+                let (lo, hi) = unwrap_parens(toks, at);
+                out.push_str(&sql[last..toks[lo].start]);
                 out.push_str(word);
-                last = toks[at].end;
+                last = toks[hi].end;
             }
             Use::Null => values.push(Value::Null),
             Use::Invalid => return Err(invalid_default()),
