@@ -122,7 +122,8 @@ pub fn needs_substitution(sql: &str) -> bool {
 }
 
 /// A value as a MySQL literal, as the lexer reads it on this thread (under
-/// NO_BACKSLASH_ESCAPES a backslash and a NUL are written as themselves).
+/// NO_BACKSLASH_ESCAPES a backslash and a NUL are written as themselves);
+/// bytes that are not UTF-8 as `X'..'`, which keeps every one of them.
 pub fn literal(v: &Value) -> String {
     let escapes = lex::backslash_escapes();
     match v {
@@ -130,6 +131,7 @@ pub fn literal(v: &Value) -> String {
         Value::Int(i) => i.to_string(),
         Value::UInt(u) => u.to_string(),
         Value::Float(_) | Value::Double(_) => String::from_utf8_lossy(&v.to_text().unwrap_or_default()).into_owned(),
+        Value::Bytes(b) if std::str::from_utf8(b).is_err() => format!("X'{}'", b.iter().map(|x| format!("{:02X}", x)).collect::<String>()),
         other => {
             let t = other.to_text().unwrap_or_default();
             let mut s = String::with_capacity(t.len() + 2);
@@ -456,6 +458,7 @@ mod tests {
     #[test]
     fn literals() {
         assert_eq!(literal(&Value::str("it's \\")), "'it''s \\\\'");
+        assert_eq!(literal(&Value::Bytes(vec![0x80, b'\''])), "X'8027'");
         assert_eq!(literal(&Value::Int(-3)), "-3");
         assert_eq!(literal(&Value::Null), "NULL");
         assert!(!needs_substitution("SELECT c FROM sbtest1 WHERE id=?"));

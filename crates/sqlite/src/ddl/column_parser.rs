@@ -244,6 +244,11 @@ pub fn column_def(c: &mut TokenCursor<'_>) -> Result<(ColumnDef, bool, bool), Sq
     Ok((col, primary, unique))
 }
 
+/// `X'..'` of `bytes`.
+fn hex_literal(bytes: &[u8]) -> String {
+    format!("X'{}'", bytes.iter().map(|b| format!("{:02X}", b)).collect::<String>())
+}
+
 /// A `0x41` / `0b101` default (a number token, not a string) as MariaDB reads it for the column: a number
 /// for a numeric column, its bytes as a string for the others (BIT reads
 /// it itself: `ColumnDef::bit_default`).
@@ -493,12 +498,17 @@ pub(super) fn default_value(c: &mut TokenCursor<'_>, column: &str) -> Result<Def
             Default_::CurrentTimestamp
         }
         Tok::Str(s) => {
-            let mut s = String::from_utf8_lossy(s).into_owned();
+            let mut bytes = s.clone();
             while let Some(Tok::Str(more)) = c.peek().map(|t| &t.tok) {
-                s.push_str(&String::from_utf8_lossy(more));
+                bytes.extend_from_slice(more);
                 c.next();
             }
-            Default_::Literal(s)
+            match String::from_utf8(bytes) {
+                Ok(s) if !s.contains('\0') => Default_::Literal(s),
+                // Bytes a string cannot hold, or a NUL: an expression, which keeps them.
+                Ok(s) => Default_::Expr(hex_literal(s.as_bytes())),
+                Err(e) => Default_::Expr(hex_literal(e.as_bytes())),
+            }
         }
         Tok::Number(n) => Default_::Literal(n.to_string()),
         Tok::Op("-") | Tok::Op("+") => {
