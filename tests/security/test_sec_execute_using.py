@@ -75,6 +75,10 @@ def test_using_expressions_read_only_what_they_may(two_dbs):
     assert code == 1370
     assert clients.query(att, "SELECT @got") == ((None,),)
     assert clients.query(att, "SHOW TABLES") == (("mine",),)
+    # Its own procedure's OUT parameter reaches the variable.
+    clients.query(att, "CREATE PROCEDURE own(OUT x INT) SELECT a INTO x FROM mine")
+    clients.query(att, "EXECUTE IMMEDIATE 'CALL own(?)' USING @got")
+    assert clients.query(att, "SELECT @got") == ((5,),)
 
 
 def test_question_marks_in_strings_and_comments_are_not_parameters(two_dbs):
