@@ -68,3 +68,15 @@ def test_row_default_unknown_column(db):
         clients.query(c, "CREATE TABLE d4 (a INT, b INT DEFAULT (x))")
     assert ei.value.args == (1054, "Unknown column 'x' in 'DEFAULT'")
     assert clients.query(c, f"SHOW TABLES FROM {name}") == ()
+
+
+def test_hex_and_bit_literal_defaults_read_for_the_column(db):
+    """`DEFAULT 0x10` is a number for a numeric column and bytes for the
+    others, as MariaDB reads it (was the text '0x10': 1366 on INSERT); the
+    string '0x10' stays a string."""
+    c, _ = db
+    clients.query(c, "CREATE TABLE hx (b VARBINARY(9) DEFAULT 0x41FF, c INT DEFAULT 0x10, e INT DEFAULT 0b101, f VARCHAR(9) DEFAULT '0x10', g VARCHAR(5) DEFAULT 0x4142, h BIT(8) DEFAULT 0x0F)")
+    create = clients.query(c, "SHOW CREATE TABLE hx")[0][1]
+    assert "`c` int(11) DEFAULT 16" in create and "`g` varchar(5) DEFAULT 'AB'" in create and "`f` varchar(9) DEFAULT '0x10'" in create
+    clients.query(c, "INSERT INTO hx VALUES ()")
+    assert clients.query(c, "SELECT HEX(b), c, e, f, g, h + 0 FROM hx") == (("41FF", 16, 5, "0x10", "AB", 15),)

@@ -9,8 +9,10 @@
 //!   without those names are passed through untouched after one scan;
 //! - SQL-text prepared statements: PREPARE name FROM 'text' | @var,
 //!   EXECUTE name [USING @a, ...], {DEALLOCATE | DROP} PREPARE name, kept in
-//!   the session (bounded by MAX_SQL_PREPARED).
+//!   the session (bounded by MAX_SQL_PREPARED); the USING arguments are
+//!   bound by bind.rs.
 
+use crate::bind::Arg;
 use crate::front::{self, Call};
 use crate::SessionState;
 use turnstile_engine::{Outcome, RowSink, SqlError, Value};
@@ -120,7 +122,8 @@ pub fn needs_substitution(sql: &str) -> bool {
 }
 
 /// A value as a MySQL literal, as the lexer reads it on this thread (under
-/// NO_BACKSLASH_ESCAPES a backslash and a NUL are written as themselves).
+/// NO_BACKSLASH_ESCAPES a backslash and a NUL are written as themselves);
+/// bytes that are not UTF-8 as `X'..'`, which keeps every one of them.
 pub fn literal(v: &Value) -> String {
     let escapes = lex::backslash_escapes();
     match v {
@@ -128,6 +131,7 @@ pub fn literal(v: &Value) -> String {
         Value::Int(i) => i.to_string(),
         Value::UInt(u) => u.to_string(),
         Value::Float(_) | Value::Double(_) => String::from_utf8_lossy(&v.to_text().unwrap_or_default()).into_owned(),
+        Value::Bytes(b) if std::str::from_utf8(b).is_err() => format!("X'{}'", b.iter().map(|x| format!("{:02X}", x)).collect::<String>()),
         other => {
             let t = other.to_text().unwrap_or_default();
             let mut s = String::with_capacity(t.len() + 2);
@@ -317,8 +321,7 @@ pub fn sql_prepared(call: &mut Call<'_, '_>, sql: &str, sink: &mut dyn RowSink) 
         if params != args.len() {
             return Err(SqlError::wrong_arguments("EXECUTE"));
         }
-        let mut inner = Call { sess: &mut *call.sess, engine: &mut *call.engine, ops: call.ops, ctx: call.ctx, params: &args };
-        return front::execute(&mut inner, &text, sink).map(Some);
+        return execute_bound(call, &text, &args, sink).map(Some);
     }
     if (word(0, "DEALLOCATE") || word(0, "DROP")) && word(1, "PREPARE") {
         let name = name_at(2)?;
@@ -367,19 +370,31 @@ fn check_prepared_text(text: &str) -> Result<usize, SqlError> {
     Ok(params)
 }
 
-/// The values of EXECUTE's USING list (tokens after USING): each an
-/// expression (`@a`, `1`, `'x'`, `DEFAULT` as NULL); a subquery is error
-/// 1970, as in MariaDB.
-fn using_values(call: &mut Call<'_, '_>, sql: &str, toks: &[lex::Token]) -> Result<Vec<Value>, SqlError> {
+/// The arguments of EXECUTE's USING list (tokens after USING): each an
+/// expression (`@a`, `1`, `'x'`) or DEFAULT or IGNORE (bind.rs); a subquery
+/// is error 1970, as in MariaDB.
+fn using_values(call: &mut Call<'_, '_>, sql: &str, toks: &[lex::Token]) -> Result<Vec<Arg>, SqlError> {
     let mut out = Vec::new();
     for item in turnstile_sqltext::parens::split_top_level(toks, ",") {
         let (Some(a), Some(b)) = (item.first(), item.last()) else { return Err(SqlError::syntax(toks.first().map_or("", |t| &sql[t.start..]))) };
         if item.iter().any(|t| t.is_kw("SELECT")) {
             return Err(SqlError::new(1970, "42000", "EXECUTE..USING does not support subqueries or stored functions"));
         }
-        out.push(if item.len() == 1 && a.is_kw("DEFAULT") { Value::Null } else { crate::front::value_of_expression(call, &sql[a.start..b.end])? });
+        out.push(match item {
+            [w] if w.is_kw("DEFAULT") => Arg::Default,
+            [w] if w.is_kw("IGNORE") => Arg::Ignore,
+            _ => Arg::Value { value: crate::front::value_of_expression(call, &sql[a.start..b.end])?, text: crate::bind::source_text(sql, item) },
+        });
     }
     Ok(out)
+}
+
+/// Run prepared `text` with `args` (bind.rs places DEFAULT and IGNORE and
+/// writes them into statements that cannot bind them).
+fn execute_bound(call: &mut Call<'_, '_>, text: &str, args: &[Arg], sink: &mut dyn RowSink) -> Result<Outcome, SqlError> {
+    let (text, values) = crate::bind::bind(text, args)?;
+    let mut inner = Call { sess: &mut *call.sess, engine: &mut *call.engine, ops: call.ops, ctx: call.ctx, params: &values };
+    front::execute(&mut inner, &text, sink)
 }
 
 /// EXECUTE IMMEDIATE text [USING v, ...] (MariaDB): PREPARE, EXECUTE and
@@ -396,8 +411,7 @@ fn execute_immediate(call: &mut Call<'_, '_>, sql: &str, toks: &[lex::Token], si
     if params != args.len() {
         return Err(SqlError::wrong_arguments("EXECUTE"));
     }
-    let mut inner = Call { sess: &mut *call.sess, engine: &mut *call.engine, ops: call.ops, ctx: call.ctx, params: &args };
-    front::execute(&mut inner, &text, sink)
+    execute_bound(call, &text, &args, sink)
 }
 
 fn unknown_name(name: &str, call: &str) -> SqlError {
@@ -444,6 +458,7 @@ mod tests {
     #[test]
     fn literals() {
         assert_eq!(literal(&Value::str("it's \\")), "'it''s \\\\'");
+        assert_eq!(literal(&Value::Bytes(vec![0x80, b'\''])), "X'8027'");
         assert_eq!(literal(&Value::Int(-3)), "-3");
         assert_eq!(literal(&Value::Null), "NULL");
         assert!(!needs_substitution("SELECT c FROM sbtest1 WHERE id=?"));

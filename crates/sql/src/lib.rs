@@ -18,6 +18,7 @@
 
 pub mod account_sql;
 pub mod binary_text;
+pub mod bind;
 pub mod dialect;
 pub mod expr;
 pub mod front;

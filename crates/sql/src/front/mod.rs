@@ -15,6 +15,8 @@
 //! - `session_env`: what expressions see of the session (variables, USER(), SLEEP(), ...);
 //! - `deadline`: the statement's time limit (max_execution_time and friends);
 //! - `diagnostics`: the notes, warnings and error a statement leaves for SHOW WARNINGS;
+//! - `admin`: RESET, START/STOP SLAVE, INSTALL/UNINSTALL PLUGIN, answered as a
+//!   server without query cache, replication or plugins answers them;
 //! - stored routines (CALL, CREATE/DROP PROCEDURE/FUNCTION, their SHOWs) are
 //!   `crate::routine`'s (`routine_dispatch`).
 //!
@@ -23,6 +25,7 @@
 
 mod access;
 mod account;
+mod admin;
 mod database;
 mod deadline;
 mod diagnostics;
@@ -90,6 +93,12 @@ fn empty_statement(sql: &str) -> Result<Outcome, SqlError> {
 
 /// Run one statement (multi-statement texts are split by the caller).
 pub fn execute(call: &mut Call<'_, '_>, sql: &str, sink: &mut dyn RowSink) -> Result<Outcome, SqlError> {
+    // DDL, CALL and SHOW take their parameters written into the text (bind.rs).
+    if !call.params.is_empty() && crate::bind::writes_params_into_text(&scan::first_keyword(sql), sql) {
+        let (text, values) = crate::bind::bind_values(sql, call.params)?;
+        let mut inner = Call { sess: &mut *call.sess, engine: &mut *call.engine, ops: call.ops, ctx: call.ctx, params: &values };
+        return execute(&mut inner, &text, sink);
+    }
     let _clock = session_clock(call.sess);
     let mut result = deadline::time_limited(call, sql, |call| statement(call, sql, sink)).map_err(|e| name_clause(e, sql));
     note_row_count(call, &result);
@@ -275,6 +284,9 @@ fn statement_once(call: &mut Call<'_, '_>, sql: &str, sink: &mut dyn RowSink) ->
         return Err(SqlError::new(1422, "HY000", "Explicit or implicit commit is not allowed in stored function or trigger"));
     }
     crate::routine::function::check_in_function(call, &kw)?;
+    if admin::handles(&kw, sql) {
+        return admin::statement(call, &kw, sql);
+    }
     match kw.as_str() {
         "SELECT" => select::select_without_table(call, sql, sink),
         "PREPARE" | "EXECUTE" | "DEALLOCATE" => match crate::dialect::sql_prepared(call, sql, sink)? {
@@ -401,6 +413,10 @@ pub fn is_statement_keyword(kw: &str) -> bool {
         "UPDATE",
         "DELETE",
         "TRUNCATE",
+        "RESET",
+        "STOP",
+        "INSTALL",
+        "UNINSTALL",
         "DESCRIBE",
         "DESC",
         "EXPLAIN",

@@ -233,12 +233,16 @@ fn assignment_end(toks: &[Token], from: usize) -> usize {
 /// The value of expression `text` as a statement's operand (EXECUTE
 /// IMMEDIATE's text and USING values, PREPARE ... FROM): evaluated here when
 /// the front's grammar covers it (literals, variables, CONCAT), otherwise by
-/// the engine as `SELECT text` (its privileges checked as that SELECT's).
+/// the engine as `SELECT text` (its privileges checked as that SELECT's),
+/// as is a call of a function the front does not know (`CURRENT_TIME(6)`).
 pub(crate) fn value_of_expression(call: &mut Call<'_, '_>, text: &str) -> Result<Value, SqlError> {
     let toks = lex::tokenize(text).map_err(|e| SqlError::syntax(&text[e.at..]))?;
     let mut p = Parser::new(text, &toks);
     match p.expr() {
-        Ok(e) if p.pos == toks.len() => expr::eval(&e, &mut SessionEnv { call, words_are_values: false }),
+        Ok(e) if p.pos == toks.len() => match expr::eval(&e, &mut SessionEnv { call, words_are_values: false }) {
+            Err(e) if e.code == 1305 && call.engine.evaluates_expressions() => value_of_query(call, text).map(|(v, _)| v),
+            r => r,
+        },
         Ok(_) | Err(_) if call.engine.evaluates_expressions() => value_of_query(call, text).map(|(v, _)| v),
         Ok(_) => Err(SqlError::syntax(text)),
         Err(e) => Err(e),

@@ -131,6 +131,10 @@ pub(crate) fn call_routine(caller: &mut Interp<'_, '_, '_>, db: Option<&str>, na
     }
     let mut values = Vec::with_capacity(args.len());
     for (p, a) in h.params.iter().zip(args) {
+        // DEFAULT or IGNORE from EXECUTE ... USING (bind.rs): no value for an IN parameter.
+        if p.mode != Mode::Out && (a.trim().eq_ignore_ascii_case("DEFAULT") || a.trim().eq_ignore_ascii_case("IGNORE")) {
+            return Err(SqlError::new(4032, "HY000", "Default/ignore value is not supported for such parameter usage"));
+        }
         values.push(if p.mode == Mode::Out { Value::Null } else { caller.eval(a)? });
     }
     let key = format!("{}.{}", row.db, row.name).to_ascii_lowercase();

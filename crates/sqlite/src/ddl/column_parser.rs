@@ -142,7 +142,11 @@ pub fn column_def(c: &mut TokenCursor<'_>) -> Result<(ColumnDef, bool, bool), Sq
         } else if c.eat_kw("NULL") {
             col.nullable = true;
         } else if c.eat_kw("DEFAULT") {
+            let at = c.pos;
             col.default = Some(default_value(c, &col.name)?);
+            if matches!(c.toks.get(at).map(|t| &t.tok), Some(Tok::Number(_))) {
+                hybrid_default(&mut col);
+            }
         } else if c.eat_kw("AUTO_INCREMENT") {
             col.auto_increment = true;
         } else if c.eat_kw("PRIMARY") {
@@ -238,6 +242,38 @@ pub fn column_def(c: &mut TokenCursor<'_>) -> Result<(ColumnDef, bool, bool), Sq
         col.nullable = false;
     }
     Ok((col, primary, unique))
+}
+
+/// `X'..'` of `bytes`.
+fn hex_literal(bytes: &[u8]) -> String {
+    format!("X'{}'", bytes.iter().map(|b| format!("{:02X}", b)).collect::<String>())
+}
+
+/// A `0x41` / `0b101` default (a number token, not a string) as MariaDB reads it for the column: a number
+/// for a numeric column, its bytes as a string for the others (BIT reads
+/// it itself: `ColumnDef::bit_default`).
+fn hybrid_default(col: &mut ColumnDef) {
+    let Some(Default_::Literal(v)) = &col.default else { return };
+    if col.base == Base::Bit {
+        return;
+    }
+    let Some(bytes) = turnstile_sqltext::lex::hybrid_bytes(v) else { return };
+    let value = if col.base.is_numeric() {
+        if bytes.iter().skip_while(|&&x| x == 0).count() > 8 {
+            return;
+        }
+        turnstile_sqltext::lex::hybrid_u64(&bytes).to_string()
+    } else {
+        match String::from_utf8(bytes) {
+            Ok(text) => text,
+            // Bytes a string cannot hold: written as an expression, which keeps them.
+            Err(_) => {
+                col.default = Some(Default_::Expr(v.clone()));
+                return;
+            }
+        }
+    };
+    col.default = Some(Default_::Literal(value));
 }
 
 /// `[GENERATED ALWAYS] AS (expr) [VIRTUAL | STORED | PERSISTENT]`, the
@@ -462,12 +498,17 @@ pub(super) fn default_value(c: &mut TokenCursor<'_>, column: &str) -> Result<Def
             Default_::CurrentTimestamp
         }
         Tok::Str(s) => {
-            let mut s = String::from_utf8_lossy(s).into_owned();
+            let mut bytes = s.clone();
             while let Some(Tok::Str(more)) = c.peek().map(|t| &t.tok) {
-                s.push_str(&String::from_utf8_lossy(more));
+                bytes.extend_from_slice(more);
                 c.next();
             }
-            Default_::Literal(s)
+            match String::from_utf8(bytes) {
+                Ok(s) if !s.contains('\0') => Default_::Literal(s),
+                // Bytes a string cannot hold, or a NUL: an expression, which keeps them.
+                Ok(s) => Default_::Expr(hex_literal(s.as_bytes())),
+                Err(e) => Default_::Expr(hex_literal(e.as_bytes())),
+            }
         }
         Tok::Number(n) => Default_::Literal(n.to_string()),
         Tok::Op("-") | Tok::Op("+") => {

@@ -33,13 +33,15 @@ const LIST_END: [&str; 14] = ["WHERE", "GROUP", "HAVING", "ORDER", "LIMIT", "UNI
 
 impl Translator<'_> {
     /// `DEFAULT(col)` anywhere, `DEFAULT` alone after `col =` in ON
-    /// DUPLICATE KEY UPDATE.
+    /// DUPLICATE KEY UPDATE, and MariaDB's `IGNORE` there, which is the same.
     pub(super) fn default_word(&mut self, word: &WordAt<'_>) -> Result<WordStep, SqlError> {
-        if word.upper != "DEFAULT" {
-            return Ok(WordStep::NotMine);
-        }
         let toks = self.toks;
         let i = word.at;
+        let whole_value = toks.get(i + 1).is_none_or(|t| t.is_op(",") || t.is_op(";"));
+        let odku_ignore = word.upper == "IGNORE" && !word.call && self.odku && whole_value;
+        if word.upper != "DEFAULT" && !odku_ignore {
+            return Ok(WordStep::NotMine);
+        }
         if !word.call {
             // ON DUPLICATE KEY UPDATE col = DEFAULT: that column's default.
             let target = (self.odku && i >= 2 && toks[i - 1].is_op("=")).then(|| toks[i - 2].ident()).flatten();

@@ -333,6 +333,7 @@ impl Translator<'_> {
             let mut sets = Vec::new();
             let mut compared = Vec::new();
             self.store_table = store_table_name(f.db.as_deref().or(home.as_deref()), &f.table);
+            self.set_target = def.map(|d| (f.exposed().to_string(), d.columns.iter().map(|c| c.name.clone()).collect()));
             for (n, (col, s, e)) in assigns.iter().enumerate() {
                 self.last_end = None;
                 let mark = self.out.len();
@@ -343,6 +344,7 @@ impl Translator<'_> {
                 sets.push(format!("{} = ?{}", sq_ident(col), n + 1));
                 compared.push(format!("{}, (?{})", sq_ident(col), n + 1));
             }
+            self.set_target = None;
             let rowid = rowid_name(def);
             let sql = if update {
                 let codes: String = assigns.iter().map(|(c, _, _)| affinity_code(def, c)).collect();

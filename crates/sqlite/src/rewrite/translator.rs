@@ -74,6 +74,10 @@ pub(super) struct Translator<'a> {
     pub(super) div_zero: u8,
     /// A multi-table UPDATE or DELETE's writes (multi_table.rs).
     pub(super) multi: Option<std::sync::Arc<super::MultiInfo>>,
+    /// A multi-table UPDATE's target whose SET values are being written:
+    /// its name in the join and its columns, so that IGNORE and a DEFAULT
+    /// that reads other columns name its own (update_delete.rs).
+    pub(super) set_target: Option<(String, Vec<String>)>,
 }
 
 /// A word `emit` is translating: token `at` of the range [from, to) it copies.
@@ -131,6 +135,7 @@ impl<'a> Translator<'a> {
             nulls_to_default: false,
             div_zero: resolver.sql_mode().error_for_division_by_zero() as u8,
             multi: None,
+            set_target: None,
         }
     }
 

@@ -322,12 +322,21 @@ impl Translator<'_> {
                     return Err(SqlError::new(1364, "HY000", format!("Field '{}' doesn't have a default value", cd.name)));
                 }
                 self.raw(" ");
-                self.raw(&crate::ddl::implicit_default(cd));
+                let default = match (&self.set_target, &cd.default) {
+                    (Some((table, columns)), Some(crate::schema::Default_::Expr(e))) => format!("({})", super::expression(&qualified(e, table, columns))?),
+                    _ => crate::ddl::implicit_default(cd),
+                };
+                self.raw(&default);
                 Ok(())
             }
             // MariaDB's `SET c = IGNORE`: the column keeps its value.
             Some(cd) if e == s + 1 && self.toks[s].is_kw("IGNORE") => {
                 self.raw(" ");
+                if let Some((table, _)) = &self.set_target {
+                    let table = crate::schema::sq_ident(table);
+                    self.raw(&table);
+                    self.raw(".");
+                }
                 self.raw(&crate::schema::sq_ident(&cd.name));
                 Ok(())
             }
@@ -351,6 +360,27 @@ impl Translator<'_> {
         self.last_end = last_end;
         Ok(values)
     }
+}
+
+/// A column default's expression (MySQL text) with the bare names of
+/// `columns` in it qualified by `table` (a multi-table UPDATE's target, whose
+/// join has other tables with columns of those names).
+fn qualified(expr: &str, table: &str, columns: &[String]) -> String {
+    let Ok(toks) = turnstile_sqltext::lex::tokenize(expr) else { return expr.to_string() };
+    let quote = |n: &str| format!("`{}`", n.replace('`', "``"));
+    let mut out = String::with_capacity(expr.len() + 16);
+    let mut last = 0;
+    for (i, t) in toks.iter().enumerate() {
+        let dotted = (i > 0 && toks[i - 1].is_op(".")) || toks.get(i + 1).is_some_and(|n| n.is_op(".") || n.is_op("("));
+        let Some(name) = t.ident().filter(|_| !dotted) else { continue };
+        if columns.iter().any(|c| c.eq_ignore_ascii_case(name)) {
+            out.push_str(&expr[last..t.start]);
+            out.push_str(&format!("{}.{}", quote(table), quote(name)));
+            last = t.end;
+        }
+    }
+    out.push_str(&expr[last..]);
+    out
 }
 
 /// An UPDATE's SET list after generated columns left it
