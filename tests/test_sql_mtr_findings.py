@@ -308,3 +308,40 @@ def test_parenthesised_members_inside_parentheses(db):
     # A row constructor list and a doubled subquery are no such query.
     assert clients.query(conn, "SELECT a FROM pu WHERE (a, b) IN ((1, 2), (3, 5)) ORDER BY a") == ((1,), (3,))
     assert clients.query(conn, "SELECT a FROM pu WHERE a IN ((SELECT 2)) ") == ((2,),)
+
+
+def test_user_variables_assigned_row_by_row(db):
+    # MariaDB evaluates `@v := expr` in a statement that reads a table row by
+    # row (order_by.test, update.test, type_datetime.test); Turnstile refused
+    # it with 1235. Values here were read from MariaDB 10.11.
+    conn, _ = db
+    clients.query(conn, "CREATE TABLE uv (a INT, b INT)")
+    clients.query(conn, "INSERT INTO uv VALUES (1, 0), (2, 0), (3, 0)")
+    cur = conn.cursor()
+    cur.execute("SET @n = 0")
+    cur.execute("SELECT @n := @n + 1 AS rn, a FROM uv ORDER BY a")
+    assert cur.fetchall() == ((1, 1), (2, 2), (3, 3))
+    assert clients.query(conn, "SELECT @n") == ((3,),)
+    # Reads after the assignment in the same row see the new value.
+    cur.execute("SET @row = 10")
+    cur.execute("SELECT a + (@row := @row - 1) * 10, b - @row FROM uv ORDER BY a")
+    assert [d[0] for d in cur.description] == ["a + (@row := @row - 1) * 10", "b - @row"]
+    assert cur.fetchall() == ((91, -9), (82, -8), (73, -7))
+    # UPDATE assigns once per row (the change test must not evaluate it again).
+    cur.execute("SET @tmp = 0")
+    assert cur.execute("UPDATE uv SET b = (@tmp := @tmp + 1) ORDER BY a") == 3
+    assert clients.query(conn, "SELECT a, b FROM uv ORDER BY a") == ((1, 1), (2, 2), (3, 3))
+    assert clients.query(conn, "SELECT @tmp") == ((3,),)
+    # INSERT ... SELECT, and a derived table's column keeps the client's name.
+    cur.execute("SET @r = 100")
+    assert cur.execute("INSERT INTO uv SELECT @r := @r + a, 9 FROM uv WHERE b > 0 ORDER BY a") == 3
+    assert clients.query(conn, "SELECT a FROM uv WHERE b = 9 ORDER BY a") == ((101,), (103,), (106,))
+    cur.execute("SELECT d.* FROM (SELECT a, @n := @n + 1 FROM uv WHERE b < 9) d ORDER BY a")
+    assert [d[0] for d in cur.description] == ["a", "@n := @n + 1"]
+    # A string, a NULL and bytes keep their values across statements.
+    cur.execute("SELECT @s := CONCAT('x', a), @z := NULL, @bin := UNHEX('00FF') FROM uv WHERE a = 1")
+    assert clients.query(conn, "SELECT @s, @z, HEX(@bin)") == (("x1", None, "00FF"),)
+    # A view may not hold one (MariaDB: 1351).
+    with pytest.raises(pymysql.err.OperationalError) as ei:
+        cur.execute("CREATE VIEW uvv AS SELECT @q := a FROM uv")
+    assert ei.value.args[0] == 1351

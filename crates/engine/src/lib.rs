@@ -392,6 +392,19 @@ pub trait EngineSession: Send {
     }
     /// Drop a paused result (the client went away).
     fn cancel_paused(&mut self) {}
+    /// The engine evaluates user variables a statement assigns (`SELECT
+    /// @n := @n + 1 FROM t`) row by row: the front hands it their values
+    /// before such a statement (`load_user_variables`) and takes the new
+    /// ones after it, and after each resumed part of its result
+    /// (`take_user_variables`). Default: no (the front refuses nothing
+    /// itself; the engine then refuses `:=` in its own way).
+    fn keeps_user_variables(&self) -> bool {
+        false
+    }
+    fn load_user_variables(&mut self, _vars: Vec<(String, Value)>) {}
+    fn take_user_variables(&mut self) -> Vec<(String, Value)> {
+        Vec::new()
+    }
     /// The client's CLIENT_FOUND_ROWS flag, set at login: UPDATE reports rows
     /// matched when on, rows actually changed when off (MySQL's rule).
     /// Default: ignored (the engine reports matched rows).

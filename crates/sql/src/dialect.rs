@@ -150,12 +150,28 @@ pub fn literal(v: &Value) -> String {
     }
 }
 
+/// The user variables a statement assigns (`@name :=`), each once.
+pub(crate) fn assigned_user_vars(toks: &[lex::Token]) -> Vec<String> {
+    let mut names: Vec<String> = Vec::new();
+    for w in toks.windows(2) {
+        if let (Tok::UserVar(name), true) = (&w[0].tok, w[1].is_op(":=")) {
+            if !names.contains(name) {
+                names.push(name.clone());
+            }
+        }
+    }
+    names
+}
+
 /// Replace session references with literals. `None`: nothing to replace.
 pub fn substitute(call: &mut Call<'_, '_>, sql: &str) -> Result<Option<String>, SqlError> {
     if !needs_substitution(sql) {
         return Ok(None);
     }
     let toks = lex::tokenize(sql).map_err(|e| SqlError::syntax(&sql[e.at..]))?;
+    // Variables the statement assigns stay `@name` for an engine that
+    // evaluates them row by row (front/engine.rs hands it their values).
+    let assigned = if call.engine.keeps_user_variables() { assigned_user_vars(&toks) } else { Vec::new() };
     let mut out = String::with_capacity(sql.len() + 16);
     let mut last = 0;
     let mut changed = false;
@@ -178,7 +194,7 @@ pub fn substitute(call: &mut Call<'_, '_>, sql: &str) -> Result<Option<String>, 
         let replacement = match &t.tok {
             Tok::UserVar(name) => {
                 // `@x := ...` is an assignment: leave it (the engine refuses it clearly).
-                if toks.get(i + 1).is_some_and(|n| n.is_op(":=")) {
+                if toks.get(i + 1).is_some_and(|n| n.is_op(":=")) || assigned.contains(name) {
                     None
                 } else {
                     Some((literal(&call.sess.user_vars.get(name).cloned().unwrap_or(Value::Null)), i + 1))

@@ -132,6 +132,9 @@ pub struct SqliteSession {
     /// The sql_mode of the session's last statement (`ExecContext::sql_mode`):
     /// statements are translated by it (compile.rs: `mode_key`).
     sql_mode: turnstile_engine::SqlMode,
+    /// User variables the front handed over for a statement that assigns
+    /// them, and what it assigned (functions/user_vars.rs).
+    user_vars: std::collections::HashMap<String, Value>,
 }
 
 impl SqliteSession {
@@ -158,6 +161,7 @@ impl SqliteSession {
             paused: None,
             found_rows: false,
             rows_found: 0,
+            user_vars: std::collections::HashMap::new(),
         }
     }
 
@@ -229,7 +233,10 @@ impl EngineSession for SqliteSession {
         // No panic may reach the client's thread: a bug becomes ERR 1105, the
         // connection (whose state is then unknown) is closed, not pooled, and
         // the transaction's locks are released (SQLite rolls back on close).
-        match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.execute_inner(ctx, sql, params, sink))) {
+        let mut vars = std::mem::take(&mut self.user_vars);
+        let caught = crate::functions::with_user_vars(&mut vars, || std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.execute_inner(ctx, sql, params, sink))));
+        self.user_vars = vars;
+        match caught {
             Ok(r) => {
                 self.detach_conn();
                 r
@@ -297,34 +304,22 @@ impl EngineSession for SqliteSession {
     }
 
     fn resume(&mut self, ctx: &ExecContext<'_>, sink: &mut dyn RowSink) -> Result<Outcome, SqlError> {
-        let Some((key, meta)) = self.paused.take() else { return Err(SqlError::internal("no paused result to resume")) };
-        let lock_wait = self.lock_wait;
-        let Some(conn) = self.conn.as_mut() else { return Err(SqlError::internal("no paused result to resume")) };
-        let Some(entry) = conn.cache.get(&key) else { return Err(SqlError::internal("paused statement vanished")) };
-        let meta = match meta.or_else(|| entry.meta.clone()) {
-            Some(m) => m,
-            None => Arc::new(column_meta(conn, entry, &key, true).0),
-        };
-        conn.begin_call(ctx, lock_wait);
-        let st = &conn.cache.get(&key).expect("checked").stmt;
-        let r = stream_rows(conn, st, ffi::SQLITE_ROW, &meta, sink, &key, &mut self.rows_found);
-        if conn.counters.noted.load(std::sync::atomic::Ordering::Relaxed) {
-            run_dml::raise_notes(ctx, &conn.counters);
-        }
-        conn.end_call();
-        match r {
-            Ok(Outcome::Paused) => {
-                self.paused = Some((key, Some(meta)));
-                Ok(Outcome::Paused)
-            }
-            other => {
-                if let Some(e) = conn.cache.get(&key) {
-                    e.stmt.reset();
-                }
-                self.detach_conn();
-                other
-            }
-        }
+        let mut vars = std::mem::take(&mut self.user_vars);
+        let r = crate::functions::with_user_vars(&mut vars, || self.resume_rows(ctx, sink));
+        self.user_vars = vars;
+        r
+    }
+
+    fn keeps_user_variables(&self) -> bool {
+        true
+    }
+
+    fn load_user_variables(&mut self, vars: Vec<(String, Value)>) {
+        self.user_vars = vars.into_iter().collect();
+    }
+
+    fn take_user_variables(&mut self) -> Vec<(String, Value)> {
+        std::mem::take(&mut self.user_vars).into_iter().collect()
     }
 
     fn set_found_rows(&mut self, on: bool) {
@@ -429,6 +424,38 @@ impl EngineSession for SqliteSession {
 }
 
 impl SqliteSession {
+    /// `resume`'s work: the paused statement's next rows.
+    fn resume_rows(&mut self, ctx: &ExecContext<'_>, sink: &mut dyn RowSink) -> Result<Outcome, SqlError> {
+        let Some((key, meta)) = self.paused.take() else { return Err(SqlError::internal("no paused result to resume")) };
+        let lock_wait = self.lock_wait;
+        let Some(conn) = self.conn.as_mut() else { return Err(SqlError::internal("no paused result to resume")) };
+        let Some(entry) = conn.cache.get(&key) else { return Err(SqlError::internal("paused statement vanished")) };
+        let meta = match meta.or_else(|| entry.meta.clone()) {
+            Some(m) => m,
+            None => Arc::new(column_meta(conn, entry, &key, true).0),
+        };
+        conn.begin_call(ctx, lock_wait);
+        let st = &conn.cache.get(&key).expect("checked").stmt;
+        let r = stream_rows(conn, st, ffi::SQLITE_ROW, &meta, sink, &key, &mut self.rows_found);
+        if conn.counters.noted.load(std::sync::atomic::Ordering::Relaxed) {
+            run_dml::raise_notes(ctx, &conn.counters);
+        }
+        conn.end_call();
+        match r {
+            Ok(Outcome::Paused) => {
+                self.paused = Some((key, Some(meta)));
+                Ok(Outcome::Paused)
+            }
+            other => {
+                if let Some(e) = conn.cache.get(&key) {
+                    e.stmt.reset();
+                }
+                self.detach_conn();
+                other
+            }
+        }
+    }
+
     /// Drop any paused result, roll back, and give the SQLite connection back
     /// to the pool (foreign-key checks restored).
     fn release_connection(&mut self) {

@@ -40,6 +40,8 @@ mod fit;
 mod mariadb;
 mod temporal;
 mod unsigned;
+mod user_vars;
+pub(crate) use user_vars::with_user_vars;
 
 pub use bytes::substring_index;
 use bytes::{need, Out};
@@ -915,6 +917,7 @@ pub fn register(db: &Connection, counters: Arc<Counters>, home: Option<String>) 
     temporal::register(db)?;
     bit::register(db)?;
     charset::register(db)?;
+    user_vars::register(db)?;
     reg(db, "regexp", 2, true, |ctx| {
         let pat = targ(ctx, 0);
         let (Some(pat), Some(s)) = (pat, targ(ctx, 1)) else { return Ok(SV::Null) };

@@ -127,6 +127,8 @@ impl Session {
             let warnings = turnstile_engine::Warnings::default();
             let ctx = ExecContext::new(self.waits, &self.handle.killed, &self.probe, &warnings).with_deadline(self.sql.deadline_ms, self.sql.deadline_kind);
             let r = engine.resume(&ctx, &mut sink);
+            // What the rows just sent assigned (`SELECT @n := @n + 1 FROM t`).
+            turnstile_sql::front::take_user_variables(&mut self.sql, engine.as_mut());
             let r = if sink.io_error.is_some() { Err(None) } else { r.map_err(Some) };
             self.row_format = std::mem::take(&mut sink.format);
             (r, true)

@@ -28,7 +28,38 @@ pub(super) fn engine_statement(call: &mut Call<'_, '_>, sql: &str, sink: &mut dy
         return engine_run(call, sql, sink);
     }
     let substituted = crate::dialect::substitute(call, sql)?;
-    engine_run(call, substituted.as_deref().unwrap_or(sql), sink)
+    let assigned = assigned_here(call, sql);
+    if assigned.is_empty() {
+        return engine_run(call, substituted.as_deref().unwrap_or(sql), sink);
+    }
+    // `@n := @n + 1` row by row: the engine gets the values and gives back
+    // what the statement assigned, also when it failed part way (MySQL keeps
+    // assignments made before an error).
+    let vars = assigned.iter().map(|n| (n.clone(), call.sess.user_vars.get(n).cloned().unwrap_or(turnstile_engine::Value::Null))).collect();
+    call.engine.load_user_variables(vars);
+    let out = engine_run(call, substituted.as_deref().unwrap_or(sql), sink);
+    take_user_variables(call.sess, call.engine);
+    out
+}
+
+/// The user variables `sql` assigns, when the engine evaluates them.
+fn assigned_here(call: &Call<'_, '_>, sql: &str) -> Vec<String> {
+    if !sql.contains(":=") || !call.engine.keeps_user_variables() {
+        return Vec::new();
+    }
+    match turnstile_sqltext::lex::tokenize(sql) {
+        Ok(toks) => crate::dialect::assigned_user_vars(&toks),
+        Err(_) => Vec::new(),
+    }
+}
+
+/// What the engine's statement (or the part of its result just sent)
+/// assigned, into the session's user variables.
+pub fn take_user_variables(sess: &mut SessionState, engine: &mut dyn EngineSession) {
+    for (name, v) in engine.take_user_variables() {
+        sess.decimal_vars.remove(&name);
+        sess.user_vars.insert(name, v);
+    }
 }
 
 /// CREATE/ALTER ... VIEW: its body is kept, not run, so session values are

@@ -39,7 +39,7 @@ mod show;
 mod transaction;
 
 pub use database::use_database;
-pub use engine::{field_list, prepare};
+pub use engine::{field_list, prepare, take_user_variables};
 pub use select::describe_without_table;
 pub use session_env::read_sys_var;
 pub(crate) use set::value_of_expression;

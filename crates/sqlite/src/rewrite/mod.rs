@@ -85,6 +85,7 @@ mod translator;
 mod typed_literals;
 mod update_delete;
 mod upsert;
+mod user_vars;
 
 pub use decimal::{is_wide_unsigned, ItemType};
 pub use literals::str_literal;
@@ -253,46 +254,69 @@ pub fn expression(e: &str) -> Result<String, SqlError> {
 }
 
 pub fn rewrite(sql: &str, kind: Kind, resolver: &dyn Resolver) -> Result<Rewritten, SqlError> {
+    rewrite_named(sql, kind, resolver, None)
+}
+
+/// `rewrite`; `client`: the client's text when `sql` is user_vars.rs's
+/// output for it, whose select items name the result columns at every depth
+/// (its select lists line up with `sql`'s; where they do not, as after a
+/// later pass adds a derived table, `column_names` leaves them alone).
+fn rewrite_named(sql: &str, kind: Kind, resolver: &dyn Resolver, client: Option<&str>) -> Result<Rewritten, SqlError> {
     let toks = lex::tokenize(sql).map_err(|e| SqlError::syntax(&sql[e.at..]))?;
     let toks = one_statement(sql, &toks)?;
+    if let Some(plain) = user_vars::rewrite(sql, toks) {
+        // No `@name` is left: the recursion ends. The result columns keep
+        // the names of the client's text.
+        return rewrite_named(&plain, kind, resolver, Some(sql));
+    }
     if let Some(plain) = from_dual::rewrite(sql, toks) {
         // No bare FROM DUAL is left: the recursion ends.
-        return rewrite(&plain, kind, resolver);
+        return rewrite_named(&plain, kind, resolver, client);
     }
     if let Some(plain) = interval::interval_first(sql, toks) {
         // Every `INTERVAL ... +` is after its `+` now: the recursion ends.
-        return rewrite(&plain, kind, resolver);
+        return rewrite_named(&plain, kind, resolver, client);
     }
     if let Some(plain) = typed_literals::rewrite(sql, toks) {
         // No typed literal is left: the recursion ends.
-        return rewrite(&plain, kind, resolver);
+        return rewrite_named(&plain, kind, resolver, client);
     }
     if let Some(plain) = group_order::rewrite(sql, toks) {
         // No GROUP BY direction is left: the recursion ends.
-        return rewrite(&plain, kind, resolver);
+        return rewrite_named(&plain, kind, resolver, client);
     }
     if let Some(plain) = paren_union::unwrap_nested(sql, toks) {
         // Each query in parentheses has plain members now: the recursion ends.
-        return rewrite(&plain, kind, resolver);
+        return rewrite_named(&plain, kind, resolver, client);
     }
     if kind == Kind::Select {
         if let Some(plain) = paren_union::unwrap(sql, toks) {
             // Its members are derived tables now: no parenthesised member is left.
-            return rewrite(&plain, kind, resolver);
+            return rewrite_named(&plain, kind, resolver, client);
         }
     }
     if let Some(exact) = decimal::rewrite_decimal(sql, toks, kind, resolver)? {
         // Translated from the text with DECIMAL arithmetic as calls; the
         // result columns keep the names of the client's text.
         let exact_toks = lex::tokenize(&exact.sql).map_err(|e| SqlError::syntax(&exact.sql[e.at..]))?;
-        let mut rw = translate_tokens(&exact.sql, one_statement(&exact.sql, &exact_toks)?, kind, resolver, (sql, toks))?;
+        let client_toks = client.and_then(|c| lex::tokenize(c).ok());
+        let names = match (client, client_toks.as_deref()) {
+            (Some(c), Some(ct)) if select::select_items(c, ct).len() == select::select_items(sql, toks).len() => (c, ct),
+            _ => (sql, toks),
+        };
+        let mut rw = translate_tokens(&exact.sql, one_statement(&exact.sql, &exact_toks)?, kind, resolver, names)?;
         if kind == Kind::Select {
-            rw.select_items = select::select_items(sql, toks);
+            rw.select_items = select::select_items(names.0, names.1);
         }
         rw.item_types = exact.item_types;
         return Ok(rw);
     }
-    translate_tokens(sql, toks, kind, resolver, (sql, toks))
+    let client_toks = client.and_then(|c| lex::tokenize(c).ok());
+    let names = match (client, client_toks.as_deref()) {
+        (Some(c), Some(ct)) if select::select_items(c, ct).len() == select::select_items(sql, toks).len() => (c, ct),
+        _ => (sql, toks),
+    };
+    translate_tokens(sql, toks, kind, resolver, names)
 }
 
 /// `sql` with each byte range `start..end` of `edits` (in order, not overlapping) replaced by its
@@ -341,7 +365,7 @@ fn translate_tokens(sql: &str, toks: &[Token], kind: Kind, resolver: &dyn Resolv
             column_names::insert_aliases(&mut translator.out, aliases);
         }
     }
-    let select_items = if kind == Kind::Select { select::select_items(sql, toks) } else { Vec::new() };
+    let select_items = if kind == Kind::Select { select::select_items(names.0, names.1) } else { Vec::new() };
     Ok(Rewritten {
         sql: translator.out,
         kind,

@@ -24,7 +24,9 @@ use turnstile_sqltext::lex::{self, Tok, Token};
 
 /// Functions whose value may differ between two calls in one statement: an
 /// UPDATE that assigns one is not compared with the stored row (ts_chg).
-const NOT_REPEATABLE: &[&str] = &["RAND", "UUID", "UUID_SHORT", "RANDOM_BYTES", "SYSDATE", "SLEEP", "GET_LOCK", "RELEASE_LOCK"];
+/// `ts_uv_set` is a user variable's assignment (user_vars.rs): evaluated
+/// twice, `@n := @n + 1` would count twice.
+const NOT_REPEATABLE: &[&str] = &["RAND", "UUID", "UUID_SHORT", "RANDOM_BYTES", "SYSDATE", "SLEEP", "GET_LOCK", "RELEASE_LOCK", "TS_UV_SET"];
 
 /// Does the value of tokens [s, e) call a function whose value may differ
 /// between two calls (`NOT_REPEATABLE`)?
