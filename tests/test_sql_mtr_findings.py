@@ -345,3 +345,17 @@ def test_user_variables_assigned_row_by_row(db):
     with pytest.raises(pymysql.err.OperationalError) as ei:
         cur.execute("CREATE VIEW uvv AS SELECT @q := a FROM uv")
     assert ei.value.args[0] == 1351
+
+
+@pytest.mark.parametrize(
+    "expr,expected",
+    [("1<=>COALESCE(1,2)", 1), ("NULL<=>(1)", 0), ("'a'<=>'a'", 1), ("1||0", 1), ("1&&0", 0), ("!1", 0), ("a<=>a", 1)],
+)
+def test_word_operators_without_spaces(db, expr, expected):
+    # `<=>`, `||`, `&&` and `!` become SQLite's words: `a<=>COALESCE(...)` was
+    # written `aISCOALESCE(...)` and refused (type_datetime.test, 1064).
+    conn, _ = db
+    clients.query(conn, "CREATE TABLE IF NOT EXISTS wo (a INT)")
+    clients.query(conn, "DELETE FROM wo")
+    clients.query(conn, "INSERT INTO wo VALUES (7)")
+    assert clients.query(conn, f"SELECT {expr} FROM wo") == ((expected,),)

@@ -161,6 +161,17 @@ impl Translator<'_> {
         Ok(WordStep::ResumeAt(close + 1))
     }
 
+    /// The operator at token `i` written as the word `w`, with spaces where
+    /// the operator touched its operands (`a<=>b` is `a IS b`, not `aISb`).
+    fn push_word(&mut self, i: usize, w: &str) {
+        let toks = self.toks;
+        let t = &toks[i];
+        let before = i > 0 && toks[i - 1].end == t.start;
+        let after = toks.get(i + 1).is_some_and(|n| n.start == t.end);
+        let text = format!("{}{}{}", if before { " " } else { "" }, w, if after { " " } else { "" });
+        self.push(t, &text);
+    }
+
     /// The operator `op` at token `i`; returns the index of the next token.
     /// `from`: the start of the range being copied.
     pub(super) fn emit_operator(&mut self, from: usize, i: usize, to: usize, op: &'static str) -> Result<usize, SqlError> {
@@ -168,10 +179,10 @@ impl Translator<'_> {
         let t = &toks[i];
         match op {
             "=" | "<>" | "!=" | "<" | ">" | "<=" | ">=" if self.quantifier_at(i + 1) => return self.quantified(from, i, to, op),
-            "||" => self.push(t, "OR"),
-            "&&" => self.push(t, "AND"),
-            "!" => self.push(t, "NOT "),
-            "<=>" => self.push(t, "IS"),
+            "||" => self.push_word(i, "OR"),
+            "&&" => self.push_word(i, "AND"),
+            "!" => self.push_word(i, "NOT"),
+            "<=>" => self.push_word(i, "IS"),
             ":=" => return Err(Self::unsupported("':=' assignment in a query")),
             // MySQL's bitwise results are unsigned 64-bit; SQLite has no ^ and a signed ~.
             "^" => return Err(Self::unsupported("the ^ (bitwise XOR) operator")),
