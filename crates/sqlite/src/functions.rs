@@ -42,6 +42,7 @@ mod temporal;
 mod unsigned;
 mod user_vars;
 pub(crate) use user_vars::with_user_vars;
+mod warned;
 
 pub use bytes::substring_index;
 use bytes::{need, Out};
@@ -579,15 +580,20 @@ pub fn register(db: &Connection, counters: Arc<Counters>, home: Option<String>) 
     // ---- strings (the ones that return their arguments' bytes: bytes.rs)
     bytes::register(db)?;
     decimal::register(db, dec_counters.clone())?;
+    warned::register(db, &dec_counters)?;
     unsigned::register(db, dec_counters)?;
-    reg(db, "space", 1, true, |ctx| Ok(int(&ctx.get_raw(0)).map_or(SV::Null, |n| SV::Text(" ".repeat(n.clamp(0, 1 << 20) as usize)))))?;
     reg(db, "locate", -1, true, |ctx| {
         need(ctx, 2, "locate")?;
         let (Some(sub), Some(s)) = (targ(ctx, 0), targ(ctx, 1)) else { return Ok(SV::Null) };
-        let start = if ctx.len() > 2 { int(&ctx.get_raw(2)).unwrap_or(1).max(1) as usize } else { 1 };
+        // MariaDB: a start before 1 or past the string's bytes finds nothing.
+        let start = if ctx.len() > 2 { int(&ctx.get_raw(2)).unwrap_or(0) } else { 1 };
+        if start < 1 || start as u64 > s.len() as u64 + u64::from(ctx.len() < 3) {
+            return Ok(SV::Integer(0));
+        }
+        let start = start as usize;
         let (sl, subl) = (s.to_lowercase(), sub.to_lowercase());
         let chars: Vec<(usize, char)> = sl.char_indices().collect();
-        if start > chars.len() + 1 {
+        if start > chars.len() + 1 || (ctx.len() > 2 && chars.get(start - 1).map_or(sl.len(), |c| c.0) + subl.len() > sl.len()) {
             return Ok(SV::Integer(0));
         }
         let from = chars.get(start - 1).map_or(sl.len(), |c| c.0);

@@ -1,7 +1,9 @@
 //! Functions MariaDB has and applications (and MariaDB's own test files)
 //! call: JSON_OVERLAPS, JSON_VALUE, JSON_EXISTS, JSON_MERGE(_PRESERVE),
 //! JSON_ARRAY_APPEND, JSON_ARRAY_INSERT, JSON_COMPACT, JSON_SEARCH, CHR, EXPORT_SET,
-//! CRC32C (and CRC32's two-argument form), RANDOM_BYTES, ENCODE/DECODE.
+//! CRC32C (and CRC32's two-argument form), RANDOM_BYTES, ENCODE/DECODE;
+//! and CHAR and SOUNDEX as MariaDB's (SQLite's own differ: CHAR of code
+//! points, SOUNDEX cut to 4 characters).
 //!
 //! Each answers as MariaDB 10.11 does for NULL and bad arguments (read from
 //! it: tests/test_sql_mariadb_functions.py). JSON documents go through
@@ -451,6 +453,16 @@ fn strings(db: &Connection) -> rusqlite::Result<()> {
         let skip = be.iter().take(3).take_while(|b| **b == 0).count();
         Ok(Out::Bytes(be[skip..].to_vec()))
     })?;
+    // CHAR(n, ...): each n's low 32 bits as bytes, leading zero bytes dropped; NULLs skipped.
+    reg_bytes(db, "char", -1, |ctx| {
+        let mut out = Vec::with_capacity(ctx.len());
+        for n in (0..ctx.len()).filter_map(|i| int(&ctx.get_raw(i))) {
+            let be = (n as u32).to_be_bytes();
+            out.extend_from_slice(&be[be.iter().take(3).take_while(|b| **b == 0).count()..]);
+        }
+        Ok(Out::Bytes(out))
+    })?;
+    reg_bytes(db, "soundex", 1, |ctx| Ok(Out::Val(barg(ctx, 0).map_or(SV::Null, |b| SV::Text(soundex(&b))))))?;
     reg_bytes(db, "export_set", -1, export_set)?;
     reg_bytes(db, "encode", 2, |ctx| sql_crypt(ctx, true))?;
     reg_bytes(db, "decode", 2, |ctx| sql_crypt(ctx, false))?;
@@ -465,6 +477,44 @@ fn strings(db: &Connection) -> rusqlite::Result<()> {
         Ok(bytes_or_null(Some(buf)))
     })?;
     Ok(())
+}
+
+/// A letter's SOUNDEX code ('0': a vowel, or not an English letter).
+fn soundex_code(c: char) -> char {
+    const MAP: &[u8; 26] = b"01230120022455012623010202";
+    match c.to_ascii_uppercase() {
+        u @ 'A'..='Z' => char::from(MAP[(u as u8 - b'A') as usize]),
+        _ => '0',
+    }
+}
+
+/// MariaDB's SOUNDEX: the first letter (capitalised when English), then the
+/// codes of the letters after it, a code not repeated while the letters
+/// between give none, padded with `0` to 4 characters; unlimited in length.
+/// Letters: English ones and every character from U+00C0; others are
+/// skipped; a byte that is no UTF-8 ends the text; no letter at all is the
+/// empty string.
+fn soundex(b: &[u8]) -> String {
+    let chars = super::bytes::units(b).into_iter().map_while(|u| std::str::from_utf8(u).ok().and_then(|s| s.chars().next()));
+    let letters = chars.filter(|&c| c.is_ascii_alphabetic() || u32::from(c) >= 0xC0);
+    let mut out = String::new();
+    let mut last = '0';
+    for c in letters {
+        let code = soundex_code(c);
+        if out.is_empty() {
+            out.push(c.to_ascii_uppercase());
+            last = code;
+        } else if code != '0' && code != last {
+            out.push(code);
+            last = code;
+        }
+    }
+    if !out.is_empty() {
+        while out.chars().count() < 4 {
+            out.push('0');
+        }
+    }
+    out
 }
 
 /// MySQL's old password hash (`hash_password`), the seeds of ENCODE's generator.

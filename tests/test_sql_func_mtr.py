@@ -1,0 +1,92 @@
+"""String, math and JSON functions as MariaDB 10.11 answers them: values and
+the warnings that come with them, where the differential runner
+(tests/outside/mtr_diff.py, MariaDB's func_str, func_math and func_json
+test files) found Turnstile answering otherwise. Every expectation was read
+from MariaDB 10.11 for the same statement: its rows as text and its
+warnings' codes (SHOW WARNINGS after it).
+Hostile arguments are tests/security/test_sec_func_mtr.py.
+"""
+
+from __future__ import annotations
+
+import pymysql
+import pytest
+
+from helpers import clients
+
+BIG = "18446744073709551616"
+
+# (statement, MariaDB 10.11's rows as text (or its error code), its warning codes)
+CASES = [
+    # LPAD/RPAD: the two-argument form pads with spaces; a negative length is NULL.
+    ("SELECT RPAD('abcd',7), LPAD('abcd',7), RPAD('hello',-1), LPAD('hello',-1,'x'), RPAD('hello',0), RPAD('hello',8,''), RPAD('hello',3,'')", [("abcd   ", "   abcd", None, None, "", None, "hel")], []),
+    ("SELECT LPAD(NULL, 3), LPAD('a', NULL), RPAD('a', 3, NULL), LPAD('é', 3, 'ñ')", [(None, None, None, "ññé")], []),
+    # Past max_allowed_packet: NULL with Warning 1301.
+    ("SELECT RPAD('hello', 4294967295, '1')", [(None,)], [1301]),
+    ("SELECT REPEAT('hello', 4294967296), REPEAT('a', -1), REPEAT('', 100000000000)", [(None, "", "")], [1301]),
+    ("SELECT SPACE(4294967295)", [(None,)], [1301]),
+    ("SELECT SPACE(-1), SPACE(0), SPACE(NULL), LENGTH(SPACE(3))", [("", "", None, "3")], []),
+    # LOCATE: a start before 1, or past the string, finds nothing.
+    ("SELECT LOCATE('he','hello',0), LOCATE('he','hello',-1), LOCATE('','hello',-1), LOCATE('','hello',5), LOCATE('','hello',6), LOCATE('lo','hello',4), LOCATE('lo','hello',5), LOCATE('', '')", [("0", "0", "0", "5", "0", "4", "0", "1")], []),
+    # FROM_BASE64: text that is no base64 is NULL with Warning 1958.
+    ("SELECT HEX(FROM_BASE64('A#'))", [(None,)], [1958]),
+    ("SELECT HEX(FROM_BASE64('QQ=')), HEX(FROM_BASE64('AAA=x'))", [(None, None)], [1958, 1958]),
+    ("SELECT FROM_BASE64('QUJD'), FROM_BASE64(' Q Q = = '), FROM_BASE64(''), FROM_BASE64(NULL)", [("ABC", "A", "", None)], []),
+    # An integer literal beyond BIGINT where an integer is read: Warning 1916, as often as MariaDB reads it.
+    (f"SELECT LEFT('hello', {BIG})", [("hello",)], [1916, 1916]),
+    (f"SELECT RIGHT('hello', -{BIG})", [("",)], [1916, 1916]),
+    (f"SELECT SUBSTRING('hello', -{BIG}, -{BIG})", [("",)], [1916] * 4),
+    (f"SELECT LOCATE('lo','hello',{BIG})", [("0",)], [1916]),
+    (f"SELECT INSERT('hello', 1, -{BIG}, 'hi')", [("hi",)], [1916]),
+    (f"SELECT SPACE({BIG})", [(None,)], [1916, 1916, 1301]),
+    (f"SELECT RPAD('hello', -{BIG}, '1')", [(None,)], [1916, 1916]),
+    ("SELECT LEFT('hello', 18446744073709551615), LEFT('hello', -9223372036854775808)", [("hello", "")], []),
+    # SOUNDS LIKE, SOUNDEX and CHAR as MariaDB's.
+    ("SELECT 'mood' SOUNDS LIKE 'mud', 'Glazgo' sounds like 'Liverpool', NULL SOUNDS LIKE 'null', CONCAT('Rob', 'ert') SOUNDS LIKE 'Rupert'", [("1", "0", None, "1")], []),
+    ("SELECT SOUNDEX(''), SOUNDEX('he'), SOUNDEX('hello all folks'), SOUNDEX('#3556 in bugdb'), SOUNDEX(NULL), SOUNDEX('éa')", [("", "H000", "H4142", "I51231", None, "é000")], []),
+    ("SELECT HEX(CHAR(256)), HEX(CHAR(130)), HEX(CHAR(NULL,121,83,81,'76')), HEX(CHAR(-1)), HEX(CHAR(4294967296)), HEX(CHAR(1e100)), CHAR(77,121,83,81,'76')", [("0100", "82", "7953514C", "FFFFFFFF", "00", "FFFFFFFF", "MySQL")], []),
+]
+
+
+@pytest.fixture(scope="module")
+def conn(sql_server):
+    c = clients.root(sql_server)
+    clients.query(c, "CREATE DATABASE fmtr")
+    clients.query(c, "USE fmtr")
+    yield c
+    c.close()
+
+
+def answer(conn, sql):
+    """(rows as text, warning codes), or the error code. The warnings are
+    read only when the statement counted some (a SELECT without a table
+    that raises none keeps the previous statement's, as in MariaDB)."""
+    try:
+        rows = clients.query(conn, sql)
+    except pymysql.MySQLError as e:
+        return e.args[0]
+    text = [tuple(None if v is None else v.decode("latin1") if isinstance(v, bytes) else str(v) for v in r) for r in rows]
+    if not conn._result.warning_count:
+        return text, []
+    return text, [int(w[1]) for w in clients.query(conn, "SHOW WARNINGS")]
+
+
+@pytest.mark.parametrize("sql,rows,warnings", CASES, ids=[c[0][:60] for c in CASES])
+def test_function_as_mariadb(conn, sql, rows, warnings):
+    got = answer(conn, sql)
+    if isinstance(rows, int):
+        assert got == rows
+    else:
+        assert got[0] == rows
+        assert sorted(got[1]) == sorted(warnings)
+
+
+def test_warnings_on_every_row(conn):
+    """Over a table's rows each row reads the value (and warns) again."""
+    clients.query(conn, "CREATE TABLE fb (s TEXT)")
+    clients.query(conn, "INSERT INTO fb VALUES ('QQ=='), ('A#'), ('QUI='), ('=')")
+    rows, warnings = answer(conn, "SELECT s, HEX(FROM_BASE64(s)) FROM fb ORDER BY s")
+    assert rows == [("=", None), ("A#", None), ("QQ==", "41"), ("QUI=", "4142")]
+    assert warnings == [1958, 1958]
+    rows, _ = answer(conn, "SELECT s FROM fb WHERE s SOUNDS LIKE 'QA' ORDER BY s")
+    assert rows == [("QQ==",), ("QUI=",)]
