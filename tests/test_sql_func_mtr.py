@@ -90,3 +90,28 @@ def test_warnings_on_every_row(conn):
     assert warnings == [1958, 1958]
     rows, _ = answer(conn, "SELECT s FROM fb WHERE s SOUNDS LIKE 'QA' ORDER BY s")
     assert rows == [("QQ==",), ("QUI=",)]
+
+
+def test_format_length_as_mariadb(conn):
+    """FORMAT's result is sized as MariaDB sizes it, which CREATE TABLE ...
+    SELECT shows (MariaDB 10.11: the same VARCHAR lengths)."""
+    clients.query(conn, "CREATE TABLE ff (ti TINYINT, bu BIGINT UNSIGNED, d DECIMAL(10,2), db DOUBLE, b1 BIT(1), b10 BIT(10), b64 BIT(64), dt DATE)")
+    clients.query(
+        conn,
+        "CREATE TABLE fg AS SELECT FORMAT(ti,0) a1, FORMAT(bu,0) a2, FORMAT(d,0) a3, FORMAT(d,5) a4, FORMAT(db,0) a5, FORMAT(b1,0) a6, "
+        "FORMAT(b10,0) a7, FORMAT(b64,0) a8, FORMAT(dt,0) a9, FORMAT(1.5,1) a10, FORMAT(ti,NULL) a11, FORMAT(d,ti) a12 FROM ff",
+    )
+    create = clients.query(conn, "SHOW CREATE TABLE fg")[0][1]
+    lengths = [int(x) for x in __import__("re").findall(r"varchar\((\d+)\)", create)]
+    assert lengths == [5, 27, 13, 17, 414, 2, 6, 27, 11, 4, 44, 52]
+
+
+def test_json_column_is_a_blob_on_the_wire(conn):
+    """A JSON column is described as MariaDB describes it: a BLOB (252) of
+    utf8mb4 text, not MySQL's JSON type 245."""
+    clients.query(conn, "CREATE TABLE fj (j JSON)")
+    clients.query(conn, "INSERT INTO fj VALUES ('[1, 2]')")
+    cur = conn.cursor()
+    cur.execute("SELECT j FROM fj")
+    assert cur.description[0][1] == 252
+    assert cur.fetchall() == (("[1, 2]",),)
