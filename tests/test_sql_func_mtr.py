@@ -44,6 +44,15 @@ CASES = [
     # SOUNDS LIKE, SOUNDEX and CHAR as MariaDB's.
     ("SELECT 'mood' SOUNDS LIKE 'mud', 'Glazgo' sounds like 'Liverpool', NULL SOUNDS LIKE 'null', CONCAT('Rob', 'ert') SOUNDS LIKE 'Rupert'", [("1", "0", None, "1")], []),
     ("SELECT SOUNDEX(''), SOUNDEX('he'), SOUNDEX('hello all folks'), SOUNDEX('#3556 in bugdb'), SOUNDEX(NULL), SOUNDEX('éa')", [("", "H000", "H4142", "I51231", None, "é000")], []),
+    # JSON paths as MariaDB reads them; a document written as MariaDB writes one.
+    ("""SELECT JSON_EXTRACT('[10, 20, [30, 40]]', '$[2][*]'), JSON_EXTRACT('[1, 2, 3]', '$[last]'), JSON_EXTRACT('[1, 2, 3]', '$[-2]'), JSON_EXTRACT('[1, 2, 3]', '$[1 to 2]'), JSON_EXTRACT('{"a":{"a":1}}', '$**.a'), JSON_EXTRACT('[1]', '$[0][0]')""", [("[30, 40]", "3", "2", "[2, 3]", '[{"a": 1}, 1]', "1")], []),
+    ("""SELECT JSON_EXTRACT('{"b":1,"a":[1 ,2e5]}', '$'), JSON_EXTRACT('{"a":"x\\\\u00e9"}', '$.a'), JSON_EXTRACT('[10, 20]', '$[1]', '$[25]'), JSON_EXTRACT('{"a":1}', '$.b', '$.c'), JSON_EXTRACT('{"a": 19}', '$.a') = 19""", [('{"b": 1, "a": [1, 2e5]}', '"x\\u00e9"', "[20]", None, "1")], []),
+    ("SELECT JSON_EXTRACT('{a:true}', '$.a')", [(None,)], [4038]),
+    ("SELECT JSON_EXTRACT('[1', '$')", [(None,)], [4037]),
+    ("SELECT JSON_EXTRACT('[1]', '$[')", [(None,)], [4041]),
+    ("""SELECT JSON_QUERY('{"k":{"a":1,   "b":[1,2]}}', '$.k'), JSON_QUERY('{"k": 1}', '$.k'), JSON_VALUE('{"k":{"a":1}}', '$.k'), JSON_VALUE('[1, "x", 2]', '$[-2]'), JSON_EXISTS('[1,2]', '$[last-1]'), JSON_EXISTS('[1]', '$['), JSON_CONTAINS_PATH('{"a":[{"c":[1,{"a":[0,1,2]},3]}]}', 'one', '$**.a[2]')""", [('{"a":1,   "b":[1,2]}', None, None, "x", "1", None, "1")], []),
+    ("""SELECT JSON_CONTAINS_PATH('{"foo":"bar"}', 'one', '$[]')""", [(None,)], [4042]),
+    ("""SELECT JSON_OBJECT('x', JSON_EXTRACT('{"a":[1,2]}', '$.a'))""", [('{"x": [1, 2]}',)], []),
     ("SELECT HEX(CHAR(256)), HEX(CHAR(130)), HEX(CHAR(NULL,121,83,81,'76')), HEX(CHAR(-1)), HEX(CHAR(4294967296)), HEX(CHAR(1e100)), CHAR(77,121,83,81,'76')", [("0100", "82", "7953514C", "FFFFFFFF", "00", "FFFFFFFF", "MySQL")], []),
 ]
 

@@ -37,6 +37,7 @@ mod charset;
 mod decimal;
 mod ext;
 mod fit;
+mod json_path;
 mod mariadb;
 mod temporal;
 mod unsigned;
@@ -581,6 +582,7 @@ pub fn register(db: &Connection, counters: Arc<Counters>, home: Option<String>) 
     bytes::register(db)?;
     decimal::register(db, dec_counters.clone())?;
     warned::register(db, &dec_counters)?;
+    json_path::register(db, &dec_counters)?;
     unsigned::register(db, dec_counters)?;
     reg(db, "locate", -1, true, |ctx| {
         need(ctx, 2, "locate")?;

@@ -1,9 +1,11 @@
 //! Functions MariaDB has and applications (and MariaDB's own test files)
-//! call: JSON_OVERLAPS, JSON_VALUE, JSON_EXISTS, JSON_MERGE(_PRESERVE),
+//! call: JSON_OVERLAPS, JSON_MERGE(_PRESERVE),
 //! JSON_ARRAY_APPEND, JSON_ARRAY_INSERT, JSON_COMPACT, JSON_SEARCH, CHR, EXPORT_SET,
 //! CRC32C (and CRC32's two-argument form), RANDOM_BYTES, ENCODE/DECODE;
 //! and CHAR and SOUNDEX as MariaDB's (SQLite's own differ: CHAR of code
-//! points, SOUNDEX cut to 4 characters).
+//! points, SOUNDEX cut to 4 characters). (JSON_EXTRACT, JSON_VALUE,
+//! JSON_QUERY, JSON_EXISTS and JSON_CONTAINS_PATH, which read MariaDB's
+//! paths, are json_path.rs.)
 //!
 //! Each answers as MariaDB 10.11 does for NULL and bad arguments (read from
 //! it: tests/test_sql_mariadb_functions.py). JSON documents go through
@@ -38,14 +40,13 @@ pub(super) fn register(db: &Connection) -> rusqlite::Result<()> {
 }
 
 /// SQLite's subtype of a JSON text (its json functions' results).
-const JSON_SUBTYPE: u32 = 74;
+pub(super) const JSON_SUBTYPE: u32 = 74;
 
 /// `ts_json_fmt(x)`, which the rewriter wraps around SQLite's own JSON
 /// functions MariaDB writes spaced (JSON_OBJECT, JSON_ARRAY, JSON_SET,
-/// JSON_INSERT, JSON_REPLACE, JSON_REMOVE, JSON_EXTRACT): a JSON text as
-/// MariaDB writes one (`{"a": 1, "b": [1, 2]}`, SQLite's is minified), a
-/// plain string JSON_EXTRACT found as the JSON string it is (`"x"`, as
-/// MariaDB answers), a number and NULL as they are. The result keeps the
+/// JSON_INSERT, JSON_REPLACE, JSON_REMOVE): a JSON text as MariaDB writes
+/// one (`{"a": 1, "b": [1, 2]}`, SQLite's is minified), a plain string as
+/// the JSON string it is (`"x"`), a number and NULL as they are. The result keeps the
 /// JSON subtype, so an enclosing JSON function nests it as JSON.
 fn json_spacing(db: &Connection) -> rusqlite::Result<()> {
     use rusqlite::functions::{FunctionFlags, SubType};
@@ -246,24 +247,6 @@ fn json(db: &Connection) -> rusqlite::Result<()> {
     reg(db, "json_overlaps", 2, true, |ctx| {
         let (Some(a), Some(b)) = (json_arg(ctx, 0)?, json_arg(ctx, 1)?) else { return Ok(SV::Null) };
         Ok(SV::Integer(overlaps(&a, &b) as i64))
-    })?;
-    // A scalar at the path, unquoted; NULL for an object, an array, null,
-    // nothing there, a bad document or a bad path (MariaDB's answers).
-    reg(db, "json_value", 2, true, |ctx| {
-        let (Some(s), Some(p)) = (targ(ctx, 0), targ(ctx, 1)) else { return Ok(SV::Null) };
-        let (Ok(doc), Ok(steps)) = (serde_json::from_str::<J>(&s), parse_path(&p)) else { return Ok(SV::Null) };
-        Ok(match super::ext::at(&doc, &steps) {
-            Some(J::String(t)) => SV::Text(t.clone()),
-            Some(J::Bool(b)) => SV::Text(if *b { "1" } else { "0" }.into()),
-            Some(J::Number(n)) => SV::Text(n.to_string()),
-            _ => SV::Null,
-        })
-    })?;
-    reg(db, "json_exists", 2, true, |ctx| {
-        let (Some(s), Some(p)) = (targ(ctx, 0), targ(ctx, 1)) else { return Ok(SV::Null) };
-        let Ok(doc) = serde_json::from_str::<J>(&s) else { return Ok(SV::Null) };
-        let Ok(steps) = parse_path(&p) else { return Ok(SV::Null) };
-        Ok(SV::Integer(super::ext::at(&doc, &steps).is_some() as i64))
     })?;
     for name in ["json_merge", "json_merge_preserve"] {
         reg(db, name, -1, true, |ctx| {

@@ -357,6 +357,7 @@ mod tests {
         for (e, chars) in [("format(1.5, 0)", 3), ("format(1.5, 1)", 4), ("format(-12345, 2)", 17), ("format(NULL, 2)", 416), ("format(i, NULL)", 53), ("format(i, 50)", 53), ("format(d, ti)", 52)] {
             assert_eq!(format_len(e), Some(chars), "{}", e);
         }
+        assert_eq!(ty("json_extract('{\"a\": 1}', '$.a')"), Some(ExprType::string(8)));
         let deep = format!("{}1{}", "(".repeat(200), ")".repeat(200));
         assert_eq!(ty(&deep), None);
     }
