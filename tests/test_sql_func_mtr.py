@@ -53,6 +53,11 @@ CASES = [
     ("""SELECT JSON_QUERY('{"k":{"a":1,   "b":[1,2]}}', '$.k'), JSON_QUERY('{"k": 1}', '$.k'), JSON_VALUE('{"k":{"a":1}}', '$.k'), JSON_VALUE('[1, "x", 2]', '$[-2]'), JSON_EXISTS('[1,2]', '$[last-1]'), JSON_EXISTS('[1]', '$['), JSON_CONTAINS_PATH('{"a":[{"c":[1,{"a":[0,1,2]},3]}]}', 'one', '$**.a[2]')""", [('{"a":1,   "b":[1,2]}', None, None, "x", "1", None, "1")], []),
     ("""SELECT JSON_CONTAINS_PATH('{"foo":"bar"}', 'one', '$[]')""", [(None,)], [4042]),
     ("""SELECT JSON_OBJECT('x', JSON_EXTRACT('{"a":[1,2]}', '$.a'))""", [('{"x": [1, 2]}',)], []),
+    # JSON_VALID: 0 with MariaDB's Note saying why.
+    ("""SELECT JSON_VALID('"string"}'), JSON_VALID('true'), JSON_VALID(NULL), JSON_VALID(''), JSON_VALID(1), JSON_VALID(REPEAT('[', 1000))""", [("0", "1", None, "0", "1", "0")], [4038, 4037, 4040]),
+    # AES_ENCRYPT / AES_DECRYPT: aes-128-ecb, MariaDB's bytes.
+    ("SELECT AES_DECRYPT(AES_ENCRYPT('abc','1'),'1'), HEX(AES_ENCRYPT('abc','1')), HEX(AES_ENCRYPT('', 'a')), AES_ENCRYPT(NULL,'a'), AES_ENCRYPT('a',NULL), AES_DECRYPT('a','a'), AES_DECRYPT(AES_ENCRYPT('','a'),'a'), AES_DECRYPT('', 'a')", [("abc", "1644B28E0018B85296932893EAE38EB3", "0EE48611167765B43EABB54FA548BFE1", None, None, None, "", None)], []),
+    ("SELECT HEX(AES_ENCRYPT(REPEAT('x', 40), 'a very long key that is more than sixteen bytes')), AES_DECRYPT(AES_ENCRYPT('abc','k1'),'k2'), HEX(AES_ENCRYPT(0xFF00, 0xC3))", [("DC06CCB4B15C507EA01F26A854D6176EDC06CCB4B15C507EA01F26A854D6176EFB8DD75089B83099588903A3764B7388", None, "42DBADF88BE34829D448C8739EE32F21")], []),
     ("SELECT HEX(CHAR(256)), HEX(CHAR(130)), HEX(CHAR(NULL,121,83,81,'76')), HEX(CHAR(-1)), HEX(CHAR(4294967296)), HEX(CHAR(1e100)), CHAR(77,121,83,81,'76')", [("0100", "82", "7953514C", "FFFFFFFF", "00", "FFFFFFFF", "MySQL")], []),
 ]
 

@@ -3,7 +3,7 @@
 past max_allowed_packet (NULL with Warning 1301, never built first),
 FROM_BASE64 of large and broken text, integer literals far beyond BIGINT
 where an integer is read (Warning 1916), SOUNDEX of bytes that are not
-UTF-8, CHAR of extreme integers, and the rewriter's own `ts_int_arg` named
+UTF-8, CHAR of extreme integers, AES of large data and broken ciphertext, and the rewriter's own `ts_int_arg` named
 by a client (1305). Each answers a value or MySQL's error, never a panic or
 a lost connection. MariaDB 10.11's answers to the same, checked side by
 side, are in each case's comment.
@@ -39,6 +39,11 @@ CASES = [
     ("SOUNDEX(0xFFC3A9)", "", []),
     ("LENGTH(SOUNDEX(REPEAT('ab', 1000000)))", "4", []),
     ("HEX(CHAR(9223372036854775807, -9223372036854775808, 18446744073709551615))", "FFFFFFFF00FFFFFFFF", []),
+    # AES over 10 MB, a 100 KB key of non-UTF-8 bytes, ciphertext cut short (MariaDB: the same).
+    ("LENGTH(AES_ENCRYPT(REPEAT('a', 10000000), REPEAT(0xFF, 100000)))", "10000016", []),
+    ("AES_DECRYPT(AES_ENCRYPT(REPEAT('ab', 100000), 0xC3), 0xC3) = REPEAT('ab', 100000)", "1", []),
+    ("AES_DECRYPT(CONCAT(AES_ENCRYPT('abc', 'k'), 'x'), 'k')", None, []),
+    ("AES_DECRYPT(REPEAT(0x00, 32), 'k')", None, []),
     # MariaDB: 1305, the function does not exist.
     ("ts_int_arg('1', 100000)", 1305, []),
 ]

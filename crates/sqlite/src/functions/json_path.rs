@@ -1,5 +1,6 @@
 //! JSON documents read as MariaDB reads them, and its JSON paths:
-//! JSON_EXTRACT, JSON_QUERY, JSON_VALUE, JSON_EXISTS and JSON_CONTAINS_PATH.
+//! JSON_EXTRACT, JSON_QUERY, JSON_VALUE, JSON_EXISTS, JSON_CONTAINS_PATH
+//! and JSON_VALID (which a JSON column's CHECK calls too).
 //!
 //! Why not serde_json (functions/ext.rs, mariadb.rs) or SQLite's json
 //! functions: MariaDB keeps a document's text (a number as written, `1e5`,
@@ -514,7 +515,8 @@ pub(super) fn register(db: &Connection, counters: &Arc<Counters>) -> rusqlite::R
     reg("json_query", 2, |ctx, c| found(ctx, c, "json_query", Want::Query))?;
     reg("json_value", 2, |ctx, c| found(ctx, c, "json_value", Want::Value))?;
     reg("json_exists", 2, exists)?;
-    reg("json_contains_path", -1, contains_path)
+    reg("json_contains_path", -1, contains_path)?;
+    reg("json_valid", 1, valid)
 }
 
 /// A document's text, JSON to SQLite.
@@ -536,16 +538,33 @@ fn doc_arg(ctx: &Context<'_>, i: usize, counters: &Counters, func: &str) -> Opti
         // MariaDB's JSON_VALUE, JSON_QUERY and JSON_EXISTS read a document
         // only as far as they need and say nothing of what is wrong after.
         Err(_) if matches!(func, "json_value" | "json_query" | "json_exists") => None,
-        Err(BadJson { code, at }) => {
-            let message = match code {
-                4037 => format!("Unexpected end of JSON text in argument {} to function '{}'", i + 1, func),
-                4040 => format!("Limit of {} on JSON nested structures depth is reached in argument {} to function '{}' at position {}", MAX_DEPTH, i + 1, func, at),
-                _ => format!("Syntax error in JSON text in argument {} to function '{}' at position {}", i + 1, func, at),
-            };
-            counters.raise(Level::Warning, code, message);
+        Err(bad) => {
+            counters.raise(Level::Warning, bad.code, bad_json_message(&bad, i, func));
             None
         }
     }
+}
+
+/// MariaDB's message for a document that is no JSON (argument `i`, 0-based, of `func`).
+fn bad_json_message(BadJson { code, at }: &BadJson, i: usize, func: &str) -> String {
+    match code {
+        4037 => format!("Unexpected end of JSON text in argument {} to function '{}'", i + 1, func),
+        4040 => format!("Limit of {} on JSON nested structures depth is reached in argument {} to function '{}' at position {}", MAX_DEPTH, i + 1, func, at),
+        _ => format!("Syntax error in JSON text in argument {} to function '{}' at position {}", i + 1, func, at),
+    }
+}
+
+/// JSON_VALID(doc): 1 for a document MariaDB reads, else 0 with its Note
+/// saying why; NULL for NULL.
+fn valid(ctx: &Context<'_>, counters: &Counters) -> R {
+    let Some(text) = barg(ctx, 0) else { return plain(SV::Null) };
+    plain(SV::Integer(match parse(&text) {
+        Ok(_) => 1,
+        Err(bad) => {
+            counters.raise(Level::Note, bad.code, bad_json_message(&bad, 0, "json_valid"));
+            0
+        }
+    }))
 }
 
 /// Argument `i` as a path; None for NULL and for one that is no path (with MariaDB's warning).

@@ -1,7 +1,8 @@
 //! Functions MariaDB has and applications (and MariaDB's own test files)
 //! call: JSON_OVERLAPS, JSON_MERGE(_PRESERVE),
 //! JSON_ARRAY_APPEND, JSON_ARRAY_INSERT, JSON_COMPACT, JSON_SEARCH, CHR, EXPORT_SET,
-//! CRC32C (and CRC32's two-argument form), RANDOM_BYTES, ENCODE/DECODE;
+//! CRC32C (and CRC32's two-argument form), RANDOM_BYTES, ENCODE/DECODE,
+//! AES_ENCRYPT/AES_DECRYPT (aes-128-ecb, MariaDB's default mode);
 //! and CHAR and SOUNDEX as MariaDB's (SQLite's own differ: CHAR of code
 //! points, SOUNDEX cut to 4 characters). (JSON_EXTRACT, JSON_VALUE,
 //! JSON_QUERY, JSON_EXISTS and JSON_CONTAINS_PATH, which read MariaDB's
@@ -445,6 +446,14 @@ fn strings(db: &Connection) -> rusqlite::Result<()> {
         }
         Ok(Out::Bytes(out))
     })?;
+    reg_bytes(db, "aes_encrypt", 2, |ctx| {
+        let (Some(data), Some(key)) = (barg(ctx, 0), barg(ctx, 1)) else { return Ok(Out::Val(SV::Null)) };
+        Ok(bytes_or_null(aes_ecb(&data, &key, true)))
+    })?;
+    reg_bytes(db, "aes_decrypt", 2, |ctx| {
+        let (Some(data), Some(key)) = (barg(ctx, 0), barg(ctx, 1)) else { return Ok(Out::Val(SV::Null)) };
+        Ok(bytes_or_null(aes_ecb(&data, &key, false)))
+    })?;
     reg_bytes(db, "soundex", 1, |ctx| Ok(Out::Val(barg(ctx, 0).map_or(SV::Null, |b| SV::Text(soundex(&b))))))?;
     reg_bytes(db, "export_set", -1, export_set)?;
     reg_bytes(db, "encode", 2, |ctx| sql_crypt(ctx, true))?;
@@ -460,6 +469,45 @@ fn strings(db: &Connection) -> rusqlite::Result<()> {
         Ok(bytes_or_null(Some(buf)))
     })?;
     Ok(())
+}
+
+/// AES_ENCRYPT / AES_DECRYPT as MariaDB's default block_encryption_mode
+/// (aes-128-ecb): the key folded into 16 bytes by XOR (MySQL's key
+/// derivation), PKCS#7 padding. None: text that is no such ciphertext (a
+/// length that is no multiple of 16, or bad padding), NULL in MariaDB.
+fn aes_ecb(data: &[u8], key: &[u8], encrypt: bool) -> Option<Vec<u8>> {
+    use aes::cipher::{generic_array::GenericArray, BlockDecrypt, BlockEncrypt, KeyInit};
+    let mut folded = [0u8; 16];
+    for (i, b) in key.iter().enumerate() {
+        folded[i % 16] ^= b;
+    }
+    let cipher = aes::Aes128::new(GenericArray::from_slice(&folded));
+    if encrypt {
+        let pad = 16 - data.len() % 16;
+        if !fits(data.len() + pad) {
+            return None;
+        }
+        let mut out = Vec::with_capacity(data.len() + pad);
+        out.extend_from_slice(data);
+        out.resize(data.len() + pad, pad as u8);
+        for block in out.chunks_exact_mut(16) {
+            cipher.encrypt_block(GenericArray::from_mut_slice(block));
+        }
+        return Some(out);
+    }
+    if data.is_empty() || data.len() % 16 != 0 {
+        return None;
+    }
+    let mut out = data.to_vec();
+    for block in out.chunks_exact_mut(16) {
+        cipher.decrypt_block(GenericArray::from_mut_slice(block));
+    }
+    let pad = usize::from(*out.last()?);
+    if pad == 0 || pad > 16 || !out[out.len() - pad..].iter().all(|&b| usize::from(b) == pad) {
+        return None;
+    }
+    out.truncate(out.len() - pad);
+    Some(out)
 }
 
 /// A letter's SOUNDEX code ('0': a vowel, or not an English letter).
