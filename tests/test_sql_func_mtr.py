@@ -58,6 +58,15 @@ CASES = [
     # AES_ENCRYPT / AES_DECRYPT: aes-128-ecb, MariaDB's bytes.
     ("SELECT AES_DECRYPT(AES_ENCRYPT('abc','1'),'1'), HEX(AES_ENCRYPT('abc','1')), HEX(AES_ENCRYPT('', 'a')), AES_ENCRYPT(NULL,'a'), AES_ENCRYPT('a',NULL), AES_DECRYPT('a','a'), AES_DECRYPT(AES_ENCRYPT('','a'),'a'), AES_DECRYPT('', 'a')", [("abc", "1644B28E0018B85296932893EAE38EB3", "0EE48611167765B43EABB54FA548BFE1", None, None, None, "", None)], []),
     ("SELECT HEX(AES_ENCRYPT(REPEAT('x', 40), 'a very long key that is more than sixteen bytes')), AES_DECRYPT(AES_ENCRYPT('abc','k1'),'k2'), HEX(AES_ENCRYPT(0xFF00, 0xC3))", [("DC06CCB4B15C507EA01F26A854D6176EDC06CCB4B15C507EA01F26A854D6176EFB8DD75089B83099588903A3764B7388", None, "42DBADF88BE34829D448C8739EE32F21")], []),
+    # A DOUBLE past its range is ERR 1690, in the front's arithmetic, the engine's and the functions'.
+    ("SELECT 1e308 + 1e308", 1690, []),
+    ("SELECT 1e300 / 1e-300", 1690, []),
+    ("SELECT EXP(750)", 1690, []),
+    ("SELECT POW(10, 309)", 1690, []),
+    ("SELECT POW(-8, 0.5)", 1690, []),
+    ("SELECT COT(0)", 1690, []),
+    ("SELECT DEGREES(1e307)", 1690, []),
+    ("SELECT EXP(1) > 2.7, POW(2, 10) = 1024, DEGREES(0) = 0, 1e308 + 0 > 0", [("1", "1", "1", "1")], []),
     ("SELECT HEX(CHAR(256)), HEX(CHAR(130)), HEX(CHAR(NULL,121,83,81,'76')), HEX(CHAR(-1)), HEX(CHAR(4294967296)), HEX(CHAR(1e100)), CHAR(77,121,83,81,'76')", [("0100", "82", "7953514C", "FFFFFFFF", "00", "FFFFFFFF", "MySQL")], []),
 ]
 
@@ -129,3 +138,11 @@ def test_json_column_is_a_blob_on_the_wire(conn):
     cur.execute("SELECT j FROM fj")
     assert cur.description[0][1] == 252
     assert cur.fetchall() == (("[1, 2]",),)
+
+
+def test_double_overflow_over_rows(conn):
+    """A DOUBLE column's arithmetic past the range is ERR 1690, as MariaDB's."""
+    clients.query(conn, "CREATE TABLE fd (a DOUBLE)")
+    clients.query(conn, "INSERT INTO fd VALUES (1), (1e308)")
+    assert answer(conn, "SELECT a * 10 FROM fd") == 1690
+    assert answer(conn, "SELECT a * 10 = 10 FROM fd WHERE a < 2") == ([("1",)], [])

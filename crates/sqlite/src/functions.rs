@@ -165,6 +165,15 @@ pub fn stored_same(aff: u8, old: ValueRef<'_>, new: ValueRef<'_>) -> bool {
     }
 }
 
+/// A DOUBLE result: past DOUBLE's range, or no number at all (`POW(-8,
+/// 0.5)`), MariaDB's ERR 1690 naming the call (`what`).
+fn double_in_range(r: f64, what: impl FnOnce() -> String) -> rusqlite::Result<SV> {
+    if !r.is_finite() {
+        return Err(user_err(format!("ts:1690:DOUBLE value is out of range in '{}'", what())));
+    }
+    Ok(SV::Real(r))
+}
+
 /// An error raised by one of our functions; `ts:<code>:` at its start carries
 /// the MySQL code (errors.rs). A NUL would make rusqlite drop the message
 /// (SQLite's is a C string), so it is written `\x00`.
@@ -682,18 +691,9 @@ pub fn register(db: &Connection, counters: Arc<Counters>, home: Option<String>) 
             })
         })?;
     }
-    for (name, f) in [
-        ("sqrt", f64::sqrt as fn(f64) -> f64),
-        ("exp", f64::exp),
-        ("ln", f64::ln),
-        ("log10", f64::log10),
-        ("log2", f64::log2),
-        ("sin", f64::sin),
-        ("cos", f64::cos),
-        ("tan", f64::tan),
-        ("degrees", f64::to_degrees),
-        ("radians", f64::to_radians),
-    ] {
+    for (name, f) in
+        [("sqrt", f64::sqrt as fn(f64) -> f64), ("ln", f64::ln), ("log10", f64::log10), ("log2", f64::log2), ("sin", f64::sin), ("cos", f64::cos), ("tan", f64::tan), ("radians", f64::to_radians)]
+    {
         let f2 = f;
         db.create_scalar_function(name, 1, FunctionFlags::SQLITE_UTF8 | FunctionFlags::SQLITE_DETERMINISTIC, move |ctx| {
             Ok(match num(&ctx.get_raw(0)) {
@@ -720,18 +720,19 @@ pub fn register(db: &Connection, counters: Arc<Counters>, home: Option<String>) 
         };
         Ok(r.filter(|v| v.is_finite()).map_or(SV::Null, SV::Real))
     })?;
-    reg(db, "pow", 2, true, |ctx| {
-        Ok(match (num(&ctx.get_raw(0)), num(&ctx.get_raw(1))) {
-            (Some(a), Some(b)) => SV::Real(a.powf(b)),
-            _ => SV::Null,
-        })
-    })?;
-    reg(db, "power", 2, true, |ctx| {
-        Ok(match (num(&ctx.get_raw(0)), num(&ctx.get_raw(1))) {
-            (Some(a), Some(b)) => SV::Real(a.powf(b)),
-            _ => SV::Null,
-        })
-    })?;
+    // EXP, DEGREES, COT: a result past DOUBLE's range is MariaDB's ERR 1690.
+    for (name, f) in [("exp", f64::exp as fn(f64) -> f64), ("degrees", f64::to_degrees), ("cot", |x: f64| 1.0 / x.tan())] {
+        db.create_scalar_function(name, 1, FunctionFlags::SQLITE_UTF8 | FunctionFlags::SQLITE_DETERMINISTIC, move |ctx| {
+            let Some(x) = num(&ctx.get_raw(0)) else { return Ok(SV::Null) };
+            double_in_range(f(x), || format!("{}({})", name, turnstile_wire::value::format_float(x)))
+        })?;
+    }
+    for name in ["pow", "power"] {
+        db.create_scalar_function(name, 2, FunctionFlags::SQLITE_UTF8 | FunctionFlags::SQLITE_DETERMINISTIC, move |ctx| {
+            let (Some(a), Some(b)) = (num(&ctx.get_raw(0)), num(&ctx.get_raw(1))) else { return Ok(SV::Null) };
+            double_in_range(a.powf(b), || format!("{}({},{})", name, turnstile_wire::value::format_float(a), turnstile_wire::value::format_float(b)))
+        })?;
+    }
     reg(db, "pi", 0, true, |_| Ok(SV::Real(std::f64::consts::PI)))?;
     reg(db, "sign", 1, true, |ctx| {
         Ok(num(&ctx.get_raw(0)).map_or(SV::Null, |x| {

@@ -265,7 +265,7 @@ fn strings(db: &Connection) -> rusqlite::Result<()> {
 // ---------------------------------------------------------------- numbers
 
 fn numbers(db: &Connection) -> rusqlite::Result<()> {
-    for (name, f) in [("asin", f64::asin as fn(f64) -> f64), ("acos", f64::acos), ("cot", |x: f64| 1.0 / x.tan())] {
+    for (name, f) in [("asin", f64::asin as fn(f64) -> f64), ("acos", f64::acos)] {
         db.create_scalar_function(name, 1, FunctionFlags::SQLITE_UTF8 | FunctionFlags::SQLITE_DETERMINISTIC, move |ctx| {
             Ok(num(&ctx.get_raw(0)).map(f).filter(|r| r.is_finite()).map_or(SV::Null, SV::Real))
         })?;
