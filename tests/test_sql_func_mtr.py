@@ -67,6 +67,8 @@ CASES = [
     ("SELECT COT(0)", 1690, []),
     ("SELECT DEGREES(1e307)", 1690, []),
     ("SELECT EXP(1) > 2.7, POW(2, 10) = 1024, DEGREES(0) = 0, 1e308 + 0 > 0", [("1", "1", "1", "1")], []),
+    # RAND(n): MariaDB's generator, so a seed gives MariaDB's numbers.
+    ("SELECT RAND(2), RAND(999999), RAND(0), RAND(-1), RAND(1.5), RAND('3'), RAND(NULL)", [("0.6555866465490187", "0.014231365187309091", "0.15522042769493574", "0.9050373219931845", "0.6555866465490187", "0.9057697559760601", "0.15522042769493574")], []),
     ("SELECT HEX(CHAR(256)), HEX(CHAR(130)), HEX(CHAR(NULL,121,83,81,'76')), HEX(CHAR(-1)), HEX(CHAR(4294967296)), HEX(CHAR(1e100)), CHAR(77,121,83,81,'76')", [("0100", "82", "7953514C", "FFFFFFFF", "00", "FFFFFFFF", "MySQL")], []),
 ]
 
@@ -146,3 +148,12 @@ def test_double_overflow_over_rows(conn):
     clients.query(conn, "INSERT INTO fd VALUES (1), (1e308)")
     assert answer(conn, "SELECT a * 10 FROM fd") == 1690
     assert answer(conn, "SELECT a * 10 = 10 FROM fd WHERE a < 2") == ([("1",)], [])
+
+
+def test_rand_seed_over_rows(conn):
+    """RAND(constant) goes on with one sequence over the rows; RAND(column)
+    seeds each row from its value (MariaDB 10.11: the same numbers)."""
+    clients.query(conn, "CREATE TABLE fr (a INT)")
+    clients.query(conn, "INSERT INTO fr VALUES (1), (2), (3), (1)")
+    rows, _ = answer(conn, "SELECT a, CAST(RAND(2) * 1000 AS UNSIGNED), CAST(RAND(a) * 1000 AS UNSIGNED) FROM fr")
+    assert rows == [("1", "656", "405"), ("2", "122", "656"), ("3", "645", "906"), ("1", "858", "405")]

@@ -165,6 +165,23 @@ pub fn stored_same(aff: u8, old: ValueRef<'_>, new: ValueRef<'_>) -> bool {
     }
 }
 
+/// MariaDB's random generator's largest value (my_rnd).
+const RAND_MAX: u64 = 0x3FFF_FFFF;
+
+/// The generator's seeds for RAND(n) (Item_func_rand::seed_random: n as
+/// 32 bits, each seed cut to 32 bits).
+fn rand_seeds(n: i64) -> (u64, u64) {
+    let n = u64::from(n as u32);
+    (u64::from(n.wrapping_mul(0x10001).wrapping_add(55_555_555) as u32) % RAND_MAX, u64::from(n.wrapping_mul(0x1000_0001) as u32) % RAND_MAX)
+}
+
+/// The generator's next number in [0, 1) (my_rnd).
+fn rand_next(seeds: &mut (u64, u64)) -> f64 {
+    seeds.0 = (seeds.0 * 3 + seeds.1) % RAND_MAX;
+    seeds.1 = (seeds.0 + seeds.1 + 33) % RAND_MAX;
+    seeds.0 as f64 / RAND_MAX as f64
+}
+
 /// A DOUBLE result: past DOUBLE's range, or no number at all (`POW(-8,
 /// 0.5)`), MariaDB's ERR 1690 naming the call (`what`).
 fn double_in_range(r: f64, what: impl FnOnce() -> String) -> rusqlite::Result<SV> {
@@ -761,7 +778,20 @@ pub fn register(db: &Connection, counters: Arc<Counters>, home: Option<String>) 
             },
         })
     })?;
-    reg(db, "ts_rand", -1, false, |_| {
+    // RAND(n): MariaDB's generator seeded from n, so a seed gives MariaDB's
+    // numbers. Its state rides on SQLite's auxiliary data for the argument,
+    // which SQLite keeps from row to row while n is a constant (the
+    // sequence goes on) and drops when n changes (each row's own seed).
+    reg(db, "ts_rand", 1, false, |ctx| {
+        type Seeds = std::sync::Mutex<(u64, u64)>;
+        let state = match ctx.get_aux::<Seeds>(0)? {
+            Some(s) => s,
+            None => ctx.set_aux(0, std::sync::Mutex::new(rand_seeds(int(&ctx.get_raw(0)).unwrap_or(0))))?,
+        };
+        let mut seeds = state.lock().unwrap_or_else(|e| e.into_inner());
+        Ok(SV::Real(rand_next(&mut seeds)))
+    })?;
+    reg(db, "ts_rand", 0, false, |_| {
         use std::hash::{BuildHasher, Hasher};
         let mut h = std::collections::hash_map::RandomState::new().build_hasher();
         h.write_i64(turnstile_engine::clock::system_now_micros());
