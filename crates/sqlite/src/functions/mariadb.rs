@@ -495,7 +495,7 @@ fn aes_ecb(data: &[u8], key: &[u8], encrypt: bool) -> Option<Vec<u8>> {
         }
         return Some(out);
     }
-    if data.is_empty() || data.len() % 16 != 0 {
+    if data.is_empty() || !data.len().is_multiple_of(16) {
         return None;
     }
     let mut out = data.to_vec();
