@@ -37,11 +37,13 @@ mod charset;
 mod decimal;
 mod ext;
 mod fit;
+mod json_path;
 mod mariadb;
 mod temporal;
 mod unsigned;
 mod user_vars;
 pub(crate) use user_vars::with_user_vars;
+mod warned;
 
 pub use bytes::substring_index;
 use bytes::{need, Out};
@@ -161,6 +163,32 @@ pub fn stored_same(aff: u8, old: ValueRef<'_>, new: ValueRef<'_>) -> bool {
         (ValueRef::Text(a), ValueRef::Integer(b)) if aff == b'T' => a == b.to_string().as_bytes(),
         _ => false,
     }
+}
+
+/// MariaDB's random generator's largest value (my_rnd).
+const RAND_MAX: u64 = 0x3FFF_FFFF;
+
+/// The generator's seeds for RAND(n) (Item_func_rand::seed_random: n as
+/// 32 bits, each seed cut to 32 bits).
+fn rand_seeds(n: i64) -> (u64, u64) {
+    let n = u64::from(n as u32);
+    (u64::from(n.wrapping_mul(0x10001).wrapping_add(55_555_555) as u32) % RAND_MAX, u64::from(n.wrapping_mul(0x1000_0001) as u32) % RAND_MAX)
+}
+
+/// The generator's next number in [0, 1) (my_rnd).
+fn rand_next(seeds: &mut (u64, u64)) -> f64 {
+    seeds.0 = (seeds.0 * 3 + seeds.1) % RAND_MAX;
+    seeds.1 = (seeds.0 + seeds.1 + 33) % RAND_MAX;
+    seeds.0 as f64 / RAND_MAX as f64
+}
+
+/// A DOUBLE result: past DOUBLE's range, or no number at all (`POW(-8,
+/// 0.5)`), MariaDB's ERR 1690 naming the call (`what`).
+fn double_in_range(r: f64, what: impl FnOnce() -> String) -> rusqlite::Result<SV> {
+    if !r.is_finite() {
+        return Err(user_err(format!("ts:1690:DOUBLE value is out of range in '{}'", what())));
+    }
+    Ok(SV::Real(r))
 }
 
 /// An error raised by one of our functions; `ts:<code>:` at its start carries
@@ -579,15 +607,21 @@ pub fn register(db: &Connection, counters: Arc<Counters>, home: Option<String>) 
     // ---- strings (the ones that return their arguments' bytes: bytes.rs)
     bytes::register(db)?;
     decimal::register(db, dec_counters.clone())?;
+    warned::register(db, &dec_counters)?;
+    json_path::register(db, &dec_counters)?;
     unsigned::register(db, dec_counters)?;
-    reg(db, "space", 1, true, |ctx| Ok(int(&ctx.get_raw(0)).map_or(SV::Null, |n| SV::Text(" ".repeat(n.clamp(0, 1 << 20) as usize)))))?;
     reg(db, "locate", -1, true, |ctx| {
         need(ctx, 2, "locate")?;
         let (Some(sub), Some(s)) = (targ(ctx, 0), targ(ctx, 1)) else { return Ok(SV::Null) };
-        let start = if ctx.len() > 2 { int(&ctx.get_raw(2)).unwrap_or(1).max(1) as usize } else { 1 };
+        // MariaDB: a start before 1 or past the string's bytes finds nothing.
+        let start = if ctx.len() > 2 { int(&ctx.get_raw(2)).unwrap_or(0) } else { 1 };
+        if start < 1 || start as u64 > s.len() as u64 + u64::from(ctx.len() < 3) {
+            return Ok(SV::Integer(0));
+        }
+        let start = start as usize;
         let (sl, subl) = (s.to_lowercase(), sub.to_lowercase());
         let chars: Vec<(usize, char)> = sl.char_indices().collect();
-        if start > chars.len() + 1 {
+        if start > chars.len() + 1 || (ctx.len() > 2 && chars.get(start - 1).map_or(sl.len(), |c| c.0) + subl.len() > sl.len()) {
             return Ok(SV::Integer(0));
         }
         let from = chars.get(start - 1).map_or(sl.len(), |c| c.0);
@@ -674,18 +708,9 @@ pub fn register(db: &Connection, counters: Arc<Counters>, home: Option<String>) 
             })
         })?;
     }
-    for (name, f) in [
-        ("sqrt", f64::sqrt as fn(f64) -> f64),
-        ("exp", f64::exp),
-        ("ln", f64::ln),
-        ("log10", f64::log10),
-        ("log2", f64::log2),
-        ("sin", f64::sin),
-        ("cos", f64::cos),
-        ("tan", f64::tan),
-        ("degrees", f64::to_degrees),
-        ("radians", f64::to_radians),
-    ] {
+    for (name, f) in
+        [("sqrt", f64::sqrt as fn(f64) -> f64), ("ln", f64::ln), ("log10", f64::log10), ("log2", f64::log2), ("sin", f64::sin), ("cos", f64::cos), ("tan", f64::tan), ("radians", f64::to_radians)]
+    {
         let f2 = f;
         db.create_scalar_function(name, 1, FunctionFlags::SQLITE_UTF8 | FunctionFlags::SQLITE_DETERMINISTIC, move |ctx| {
             Ok(match num(&ctx.get_raw(0)) {
@@ -712,18 +737,19 @@ pub fn register(db: &Connection, counters: Arc<Counters>, home: Option<String>) 
         };
         Ok(r.filter(|v| v.is_finite()).map_or(SV::Null, SV::Real))
     })?;
-    reg(db, "pow", 2, true, |ctx| {
-        Ok(match (num(&ctx.get_raw(0)), num(&ctx.get_raw(1))) {
-            (Some(a), Some(b)) => SV::Real(a.powf(b)),
-            _ => SV::Null,
-        })
-    })?;
-    reg(db, "power", 2, true, |ctx| {
-        Ok(match (num(&ctx.get_raw(0)), num(&ctx.get_raw(1))) {
-            (Some(a), Some(b)) => SV::Real(a.powf(b)),
-            _ => SV::Null,
-        })
-    })?;
+    // EXP, DEGREES, COT: a result past DOUBLE's range is MariaDB's ERR 1690.
+    for (name, f) in [("exp", f64::exp as fn(f64) -> f64), ("degrees", f64::to_degrees), ("cot", |x: f64| 1.0 / x.tan())] {
+        db.create_scalar_function(name, 1, FunctionFlags::SQLITE_UTF8 | FunctionFlags::SQLITE_DETERMINISTIC, move |ctx| {
+            let Some(x) = num(&ctx.get_raw(0)) else { return Ok(SV::Null) };
+            double_in_range(f(x), || format!("{}({})", name, turnstile_wire::value::format_float(x)))
+        })?;
+    }
+    for name in ["pow", "power"] {
+        db.create_scalar_function(name, 2, FunctionFlags::SQLITE_UTF8 | FunctionFlags::SQLITE_DETERMINISTIC, move |ctx| {
+            let (Some(a), Some(b)) = (num(&ctx.get_raw(0)), num(&ctx.get_raw(1))) else { return Ok(SV::Null) };
+            double_in_range(a.powf(b), || format!("{}({},{})", name, turnstile_wire::value::format_float(a), turnstile_wire::value::format_float(b)))
+        })?;
+    }
     reg(db, "pi", 0, true, |_| Ok(SV::Real(std::f64::consts::PI)))?;
     reg(db, "sign", 1, true, |ctx| {
         Ok(num(&ctx.get_raw(0)).map_or(SV::Null, |x| {
@@ -752,7 +778,20 @@ pub fn register(db: &Connection, counters: Arc<Counters>, home: Option<String>) 
             },
         })
     })?;
-    reg(db, "ts_rand", -1, false, |_| {
+    // RAND(n): MariaDB's generator seeded from n, so a seed gives MariaDB's
+    // numbers. Its state rides on SQLite's auxiliary data for the argument,
+    // which SQLite keeps from row to row while n is a constant (the
+    // sequence goes on) and drops when n changes (each row's own seed).
+    reg(db, "ts_rand", 1, false, |ctx| {
+        type Seeds = std::sync::Mutex<(u64, u64)>;
+        let state = match ctx.get_aux::<Seeds>(0)? {
+            Some(s) => s,
+            None => ctx.set_aux(0, std::sync::Mutex::new(rand_seeds(int(&ctx.get_raw(0)).unwrap_or(0))))?,
+        };
+        let mut seeds = state.lock().unwrap_or_else(|e| e.into_inner());
+        Ok(SV::Real(rand_next(&mut seeds)))
+    })?;
+    reg(db, "ts_rand", 0, false, |_| {
         use std::hash::{BuildHasher, Hasher};
         let mut h = std::collections::hash_map::RandomState::new().build_hasher();
         h.write_i64(turnstile_engine::clock::system_now_micros());

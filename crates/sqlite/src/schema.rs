@@ -178,7 +178,9 @@ impl ColumnDef {
             Base::Timestamp => coltype::TIMESTAMP,
             Base::Time => coltype::TIME,
             Base::Year => coltype::YEAR,
-            Base::Json => coltype::JSON,
+            // MariaDB's JSON is a LONGTEXT: a BLOB on the wire (its
+            // `format=json` is extended metadata, which clients ask for).
+            Base::Json => coltype::BLOB,
         }
     }
 
@@ -259,7 +261,8 @@ impl ColumnDef {
         if matches!(self.base, Base::TinyText | Base::Text | Base::MediumText | Base::LongText | Base::TinyBlob | Base::Blob | Base::MediumBlob | Base::LongBlob | Base::Json) {
             flags |= colflag::BLOB;
         }
-        if self.base.is_binary() || !(text || self.base == Base::Json) {
+        // JSON: BINARY too, as MariaDB marks it (its collation is utf8mb4_bin).
+        if self.base.is_binary() || !text {
             flags |= colflag::BINARY;
         }
         if self.base == Base::Enum {
@@ -281,6 +284,8 @@ impl ColumnDef {
                 Some("latin1") | Some("ascii") => charset::UTF8MB4_GENERAL_CI,
                 _ => collation_id(self.collation.as_deref().unwrap_or("utf8mb4_general_ci")),
             }
+        } else if self.base == Base::Json {
+            charset::UTF8MB4_GENERAL_CI
         } else {
             charset::BINARY
         };

@@ -122,13 +122,22 @@ fn arith(op: &str, a: &Value, b: &Value) -> Result<Value, SqlError> {
         }
     }
     let (x, y) = (a.as_f64().unwrap_or(0.0), b.as_f64().unwrap_or(0.0));
+    // A DOUBLE past its range is MariaDB's ERR 1690, not infinity.
+    let finite = |r: f64| {
+        if r.is_infinite() {
+            return Err(SqlError::new(1690, "22003", format!("DOUBLE value is out of range in '{} {} {}'", show_double(x), op, show_double(y))));
+        }
+        Ok(Value::Double(r))
+    };
     Ok(match op {
-        "+" => Value::Double(x + y),
-        "-" => Value::Double(x - y),
-        "*" => Value::Double(x * y),
+        "+" => finite(x + y)?,
+        "-" => finite(x - y)?,
+        "*" => finite(x * y)?,
         "/" => {
             if y == 0.0 {
                 Value::Null
+            } else if (x / y).is_infinite() {
+                finite(x / y)?
             } else {
                 // MySQL's division yields a DECIMAL with 4 more digits of scale.
                 Value::Bytes(format!("{:.4}", x / y).into_bytes())
@@ -150,6 +159,11 @@ fn arith(op: &str, a: &Value, b: &Value) -> Result<Value, SqlError> {
         }
         _ => Value::Null,
     })
+}
+
+/// A double as MariaDB's messages write one (`1e308`).
+fn show_double(v: f64) -> String {
+    turnstile_wire::value::format_float(v)
 }
 
 /// Is `v` a divisor of zero (a number, or a string whose number is 0)?

@@ -51,8 +51,9 @@ impl Env for SessionEnv<'_, '_, '_> {
                 let (Some(text), Some(n)) = (args.first().and_then(|v| v.to_text()), args.get(1).and_then(|v| v.as_i64())) else { return Some(Ok(Value::Null)) };
                 let n = n.max(0) as usize;
                 let max = self.call.ops.globals().hot.max_allowed_packet.load(std::sync::atomic::Ordering::Relaxed).max(0) as usize;
-                // As MySQL: a result longer than max_allowed_packet is NULL.
+                // As MySQL: a result longer than max_allowed_packet is NULL, with Warning 1301.
                 if text.len().saturating_mul(n) > max {
+                    self.call.ctx.warn(1301, format!("Result of repeat() was larger than max_allowed_packet ({}) - truncated", max));
                     Value::Null
                 } else {
                     Value::Bytes(text.repeat(n))

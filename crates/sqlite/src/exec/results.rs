@@ -46,6 +46,11 @@ fn stream_rows_into(conn: &Conn, st: &Stmt, first_rc: std::os::raw::c_int, meta:
     while rc == ffi::SQLITE_ROW {
         for (i, (conv, slot)) in meta.convs.iter().zip(row.iter_mut()).enumerate() {
             convert_into(st, i, *conv, slot);
+            // SQLite's arithmetic overflows to infinity, MariaDB's DOUBLE is ERR 1690.
+            if matches!(slot, Value::Double(d) if d.is_infinite()) {
+                let name = meta.cols.get(i).map_or("", |c| c.name.as_str());
+                return Err(SqlError::new(1690, "22003", format!("DOUBLE value is out of range in '{}'", name)));
+            }
         }
         sink.row(row)?;
         *sent += 1;

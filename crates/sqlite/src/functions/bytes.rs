@@ -163,34 +163,7 @@ fn concat(db: &Connection) -> rusqlite::Result<()> {
         }
         Ok(Out::Bytes(parts.join(&sep[..])))
     })?;
-    reg_bytes(db, "repeat", 2, |ctx| {
-        let (Some(s), Some(n)) = (barg(ctx, 0), count(ctx, 1)) else {
-            return Ok(Out::Val(SV::Null));
-        };
-        Ok(bytes_or_null(s.len().checked_mul(n).filter(|&len| fits(len)).map(|_| s.repeat(n))))
-    })?;
-    for (name, left) in [("lpad", true), ("rpad", false)] {
-        let f: FB = if left { |ctx| pad(ctx, true) } else { |ctx| pad(ctx, false) };
-        reg_bytes(db, name, 3, f)?;
-    }
     Ok(())
-}
-
-/// LPAD/RPAD(s, n, pad): s cut or padded to n characters.
-fn pad(ctx: &Context<'_>, left: bool) -> rusqlite::Result<Out> {
-    let (Some(s), Some(n), Some(p)) = (barg(ctx, 0), count(ctx, 1), barg(ctx, 2)) else {
-        return Ok(Out::Val(SV::Null));
-    };
-    let cur = units(&s);
-    if cur.len() >= n {
-        return Ok(Out::Bytes(cur[..n].concat()));
-    }
-    let fill_units = units(&p);
-    if fill_units.is_empty() || !fits(n.saturating_mul(4)) {
-        return Ok(Out::Val(SV::Null));
-    }
-    let fill: Vec<u8> = fill_units.iter().cycle().take(n - cur.len()).flat_map(|u| u.iter().copied()).collect();
-    Ok(Out::Bytes(if left { [&fill[..], &s[..]].concat() } else { [&s[..], &fill[..]].concat() }))
 }
 
 fn slices(db: &Connection) -> rusqlite::Result<()> {
@@ -304,14 +277,6 @@ fn digests(db: &Connection) -> rusqlite::Result<()> {
         use base64::Engine;
         Ok(Out::Val(barg(ctx, 0).filter(|b| fits(b.len() / 3 * 4 + 4)).map_or(SV::Null, |b| SV::Text(base64::engine::general_purpose::STANDARD.encode(&b)))))
     })?;
-    reg_bytes(db, "from_base64", 1, |ctx| {
-        use base64::Engine;
-        let Some(s) = barg(ctx, 0) else {
-            return Ok(Out::Val(SV::Null));
-        };
-        let clean: Vec<u8> = s.iter().copied().filter(|c| !c.is_ascii_whitespace()).collect();
-        Ok(bytes_or_null(base64::engine::general_purpose::STANDARD.decode(clean).ok()))
-    })?;
     // UNHEX: TEXT of the bytes, so it compares equal to (and is stored as) a binary column's value.
     reg_bytes(db, "unhex", 1, |ctx| Ok(bytes_or_null(barg(ctx, 0).and_then(|s| unhex(&s)))))?;
     reg_bytes(db, "hex", 1, |ctx| {
@@ -406,7 +371,6 @@ mod tests {
         assert_eq!(q("SELECT ts_left(CAST(X'FFC3A9FF' AS TEXT), 2)"), b"\xff\xc3\xa9");
         assert_eq!(q("SELECT ts_right(CAST(X'FFC3A9FF' AS TEXT), 1)"), b"\xff");
         assert_eq!(q("SELECT reverse(CAST(X'01C3A902' AS TEXT))"), b"\x02\xc3\xa9\x01");
-        assert_eq!(q("SELECT lpad(CAST(X'FF' AS TEXT), 3, CAST(X'00' AS TEXT))"), b"\x00\x00\xff");
         assert_eq!(q("SELECT unhex('00ff')"), b"\x00\xff");
         assert_eq!(q("SELECT typeof(unhex('00ff'))"), b"text");
         assert_eq!(q("SELECT ts_bin(CAST(X'41' AS TEXT), 4)"), b"A\x00\x00\x00");
@@ -417,7 +381,6 @@ mod tests {
         assert_eq!(q("SELECT ts_bin_n('abc', 2)"), b"ab");
         assert_eq!(q("SELECT md5(CAST(X'FF' AS TEXT))"), b"00594fd4f42ba43fc1ca0427a0576295");
         assert_eq!(q("SELECT any_value(CAST(X'FF' AS TEXT))"), b"\xff");
-        assert_eq!(q("SELECT repeat('ab', 4611686018427387904)"), b"NULL");
         assert_eq!(q("SELECT elt(2, 'a', CAST(X'FF' AS TEXT))"), b"\xff");
         assert!(db.query_row("SELECT elt()", [], |_| Ok(())).unwrap_err().to_string().contains("ts:1582:"));
     }

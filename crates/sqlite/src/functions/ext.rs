@@ -168,21 +168,6 @@ fn json(db: &Connection) -> rusqlite::Result<()> {
             None => SV::Null,
         })
     })?;
-    reg(db, "json_contains_path", -1, true, |ctx| {
-        need(ctx, 3, "json_contains_path")?;
-        let (Some(doc), Some(mode)) = (json_arg(ctx, 0)?, targ(ctx, 1)) else { return Ok(SV::Null) };
-        let all = match mode.to_ascii_lowercase().as_str() {
-            "all" => true,
-            "one" => false,
-            _ => return Err(user_err("ts:3150:The oneOrAll argument to json_contains_path may take these values: 'one' or 'all'.".into())),
-        };
-        let mut found = Vec::new();
-        for i in 2..ctx.len() {
-            let Some(p) = targ(ctx, i) else { return Ok(SV::Null) };
-            found.push(at(&doc, &parse_path(&p)?).is_some());
-        }
-        Ok(SV::Integer(if all { found.iter().all(|f| *f) } else { found.iter().any(|f| *f) } as i64))
-    })?;
     reg(db, "json_merge_patch", -1, true, |ctx| {
         let mut acc: Option<J> = None;
         for i in 0..ctx.len() {
@@ -280,7 +265,7 @@ fn strings(db: &Connection) -> rusqlite::Result<()> {
 // ---------------------------------------------------------------- numbers
 
 fn numbers(db: &Connection) -> rusqlite::Result<()> {
-    for (name, f) in [("asin", f64::asin as fn(f64) -> f64), ("acos", f64::acos), ("cot", |x: f64| 1.0 / x.tan())] {
+    for (name, f) in [("asin", f64::asin as fn(f64) -> f64), ("acos", f64::acos)] {
         db.create_scalar_function(name, 1, FunctionFlags::SQLITE_UTF8 | FunctionFlags::SQLITE_DETERMINISTIC, move |ctx| {
             Ok(num(&ctx.get_raw(0)).map(f).filter(|r| r.is_finite()).map_or(SV::Null, SV::Real))
         })?;

@@ -1,7 +1,12 @@
 //! Functions MariaDB has and applications (and MariaDB's own test files)
-//! call: JSON_OVERLAPS, JSON_VALUE, JSON_EXISTS, JSON_MERGE(_PRESERVE),
+//! call: JSON_OVERLAPS, JSON_MERGE(_PRESERVE),
 //! JSON_ARRAY_APPEND, JSON_ARRAY_INSERT, JSON_COMPACT, JSON_SEARCH, CHR, EXPORT_SET,
-//! CRC32C (and CRC32's two-argument form), RANDOM_BYTES, ENCODE/DECODE.
+//! CRC32C (and CRC32's two-argument form), RANDOM_BYTES, ENCODE/DECODE,
+//! AES_ENCRYPT/AES_DECRYPT (aes-128-ecb, MariaDB's default mode);
+//! and CHAR and SOUNDEX as MariaDB's (SQLite's own differ: CHAR of code
+//! points, SOUNDEX cut to 4 characters). (JSON_EXTRACT, JSON_VALUE,
+//! JSON_QUERY, JSON_EXISTS and JSON_CONTAINS_PATH, which read MariaDB's
+//! paths, are json_path.rs.)
 //!
 //! Each answers as MariaDB 10.11 does for NULL and bad arguments (read from
 //! it: tests/test_sql_mariadb_functions.py). JSON documents go through
@@ -36,14 +41,13 @@ pub(super) fn register(db: &Connection) -> rusqlite::Result<()> {
 }
 
 /// SQLite's subtype of a JSON text (its json functions' results).
-const JSON_SUBTYPE: u32 = 74;
+pub(super) const JSON_SUBTYPE: u32 = 74;
 
 /// `ts_json_fmt(x)`, which the rewriter wraps around SQLite's own JSON
 /// functions MariaDB writes spaced (JSON_OBJECT, JSON_ARRAY, JSON_SET,
-/// JSON_INSERT, JSON_REPLACE, JSON_REMOVE, JSON_EXTRACT): a JSON text as
-/// MariaDB writes one (`{"a": 1, "b": [1, 2]}`, SQLite's is minified), a
-/// plain string JSON_EXTRACT found as the JSON string it is (`"x"`, as
-/// MariaDB answers), a number and NULL as they are. The result keeps the
+/// JSON_INSERT, JSON_REPLACE, JSON_REMOVE): a JSON text as MariaDB writes
+/// one (`{"a": 1, "b": [1, 2]}`, SQLite's is minified), a plain string as
+/// the JSON string it is (`"x"`), a number and NULL as they are. The result keeps the
 /// JSON subtype, so an enclosing JSON function nests it as JSON.
 fn json_spacing(db: &Connection) -> rusqlite::Result<()> {
     use rusqlite::functions::{FunctionFlags, SubType};
@@ -245,24 +249,6 @@ fn json(db: &Connection) -> rusqlite::Result<()> {
         let (Some(a), Some(b)) = (json_arg(ctx, 0)?, json_arg(ctx, 1)?) else { return Ok(SV::Null) };
         Ok(SV::Integer(overlaps(&a, &b) as i64))
     })?;
-    // A scalar at the path, unquoted; NULL for an object, an array, null,
-    // nothing there, a bad document or a bad path (MariaDB's answers).
-    reg(db, "json_value", 2, true, |ctx| {
-        let (Some(s), Some(p)) = (targ(ctx, 0), targ(ctx, 1)) else { return Ok(SV::Null) };
-        let (Ok(doc), Ok(steps)) = (serde_json::from_str::<J>(&s), parse_path(&p)) else { return Ok(SV::Null) };
-        Ok(match super::ext::at(&doc, &steps) {
-            Some(J::String(t)) => SV::Text(t.clone()),
-            Some(J::Bool(b)) => SV::Text(if *b { "1" } else { "0" }.into()),
-            Some(J::Number(n)) => SV::Text(n.to_string()),
-            _ => SV::Null,
-        })
-    })?;
-    reg(db, "json_exists", 2, true, |ctx| {
-        let (Some(s), Some(p)) = (targ(ctx, 0), targ(ctx, 1)) else { return Ok(SV::Null) };
-        let Ok(doc) = serde_json::from_str::<J>(&s) else { return Ok(SV::Null) };
-        let Ok(steps) = parse_path(&p) else { return Ok(SV::Null) };
-        Ok(SV::Integer(super::ext::at(&doc, &steps).is_some() as i64))
-    })?;
     for name in ["json_merge", "json_merge_preserve"] {
         reg(db, name, -1, true, |ctx| {
             need(ctx, 2, "json_merge_preserve")?;
@@ -451,6 +437,24 @@ fn strings(db: &Connection) -> rusqlite::Result<()> {
         let skip = be.iter().take(3).take_while(|b| **b == 0).count();
         Ok(Out::Bytes(be[skip..].to_vec()))
     })?;
+    // CHAR(n, ...): each n's low 32 bits as bytes, leading zero bytes dropped; NULLs skipped.
+    reg_bytes(db, "char", -1, |ctx| {
+        let mut out = Vec::with_capacity(ctx.len());
+        for n in (0..ctx.len()).filter_map(|i| int(&ctx.get_raw(i))) {
+            let be = (n as u32).to_be_bytes();
+            out.extend_from_slice(&be[be.iter().take(3).take_while(|b| **b == 0).count()..]);
+        }
+        Ok(Out::Bytes(out))
+    })?;
+    reg_bytes(db, "aes_encrypt", 2, |ctx| {
+        let (Some(data), Some(key)) = (barg(ctx, 0), barg(ctx, 1)) else { return Ok(Out::Val(SV::Null)) };
+        Ok(bytes_or_null(aes_ecb(&data, &key, true)))
+    })?;
+    reg_bytes(db, "aes_decrypt", 2, |ctx| {
+        let (Some(data), Some(key)) = (barg(ctx, 0), barg(ctx, 1)) else { return Ok(Out::Val(SV::Null)) };
+        Ok(bytes_or_null(aes_ecb(&data, &key, false)))
+    })?;
+    reg_bytes(db, "soundex", 1, |ctx| Ok(Out::Val(barg(ctx, 0).map_or(SV::Null, |b| SV::Text(soundex(&b))))))?;
     reg_bytes(db, "export_set", -1, export_set)?;
     reg_bytes(db, "encode", 2, |ctx| sql_crypt(ctx, true))?;
     reg_bytes(db, "decode", 2, |ctx| sql_crypt(ctx, false))?;
@@ -465,6 +469,83 @@ fn strings(db: &Connection) -> rusqlite::Result<()> {
         Ok(bytes_or_null(Some(buf)))
     })?;
     Ok(())
+}
+
+/// AES_ENCRYPT / AES_DECRYPT as MariaDB's default block_encryption_mode
+/// (aes-128-ecb): the key folded into 16 bytes by XOR (MySQL's key
+/// derivation), PKCS#7 padding. None: text that is no such ciphertext (a
+/// length that is no multiple of 16, or bad padding), NULL in MariaDB.
+fn aes_ecb(data: &[u8], key: &[u8], encrypt: bool) -> Option<Vec<u8>> {
+    use aes::cipher::{generic_array::GenericArray, BlockDecrypt, BlockEncrypt, KeyInit};
+    let mut folded = [0u8; 16];
+    for (i, b) in key.iter().enumerate() {
+        folded[i % 16] ^= b;
+    }
+    let cipher = aes::Aes128::new(GenericArray::from_slice(&folded));
+    if encrypt {
+        let pad = 16 - data.len() % 16;
+        if !fits(data.len() + pad) {
+            return None;
+        }
+        let mut out = Vec::with_capacity(data.len() + pad);
+        out.extend_from_slice(data);
+        out.resize(data.len() + pad, pad as u8);
+        for block in out.chunks_exact_mut(16) {
+            cipher.encrypt_block(GenericArray::from_mut_slice(block));
+        }
+        return Some(out);
+    }
+    if data.is_empty() || !data.len().is_multiple_of(16) {
+        return None;
+    }
+    let mut out = data.to_vec();
+    for block in out.chunks_exact_mut(16) {
+        cipher.decrypt_block(GenericArray::from_mut_slice(block));
+    }
+    let pad = usize::from(*out.last()?);
+    if pad == 0 || pad > 16 || !out[out.len() - pad..].iter().all(|&b| usize::from(b) == pad) {
+        return None;
+    }
+    out.truncate(out.len() - pad);
+    Some(out)
+}
+
+/// A letter's SOUNDEX code ('0': a vowel, or not an English letter).
+fn soundex_code(c: char) -> char {
+    const MAP: &[u8; 26] = b"01230120022455012623010202";
+    match c.to_ascii_uppercase() {
+        u @ 'A'..='Z' => char::from(MAP[(u as u8 - b'A') as usize]),
+        _ => '0',
+    }
+}
+
+/// MariaDB's SOUNDEX: the first letter (capitalised when English), then the
+/// codes of the letters after it, a code not repeated while the letters
+/// between give none, padded with `0` to 4 characters; unlimited in length.
+/// Letters: English ones and every character from U+00C0; others are
+/// skipped; a byte that is no UTF-8 ends the text; no letter at all is the
+/// empty string.
+fn soundex(b: &[u8]) -> String {
+    let chars = super::bytes::units(b).into_iter().map_while(|u| std::str::from_utf8(u).ok().and_then(|s| s.chars().next()));
+    let letters = chars.filter(|&c| c.is_ascii_alphabetic() || u32::from(c) >= 0xC0);
+    let mut out = String::new();
+    let mut last = '0';
+    for c in letters {
+        let code = soundex_code(c);
+        if out.is_empty() {
+            out.push(c.to_ascii_uppercase());
+            last = code;
+        } else if code != '0' && code != last {
+            out.push(code);
+            last = code;
+        }
+    }
+    if !out.is_empty() {
+        while out.chars().count() < 4 {
+            out.push('0');
+        }
+    }
+    out
 }
 
 /// MySQL's old password hash (`hash_password`), the seeds of ENCODE's generator.

@@ -443,6 +443,9 @@ impl Pass<'_> {
     /// (compared with a DECIMAL column, it then compares exactly); returns
     /// the token after it, or None when there is nothing to rewrite.
     fn try_run(&mut self, i: usize, place: Place) -> Option<usize> {
+        if let Some(end) = self.int_arg_overflow(i) {
+            return Some(end);
+        }
         if let Some(end) = self.try_arithmetic(i, place) {
             return Some(end);
         }
@@ -488,7 +491,7 @@ impl Pass<'_> {
         s > 0 && binds_neighbour(&toks[s - 1]) || toks.get(end).is_some_and(binds_neighbour)
     }
 
-    fn edit(&mut self, s: usize, e: usize, text: String) {
+    pub(super) fn edit(&mut self, s: usize, e: usize, text: String) {
         // A range that cuts through one rewritten earlier is left as it is
         // (its text would not hold the earlier rewrite whole).
         if self.edits.iter().any(|(a, b, _)| *a < e && s < *b && !(*a >= s && *b <= e) && !(s >= *a && e <= *b)) {

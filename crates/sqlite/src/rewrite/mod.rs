@@ -40,7 +40,8 @@
 //! translation: `decimal` (exact DECIMAL and BIGINT UNSIGNED arithmetic as
 //! calls of the engine's exact functions, with MySQL's result types) and
 //! `exact_calls` (the functions it computes exactly: ROUND, CAST AS DECIMAL,
-//! COALESCE, ...). After it: `column_names` (an alias for every select item
+//! COALESCE, ...), and `int_args` (an integer literal beyond BIGINT where a
+//! string function reads an integer: `ts_int_arg`, MariaDB's Warning 1916). After it: `column_names` (an alias for every select item
 //! whose translation is not its MySQL name). Statement-level
 //! work: `nesting` (nesting limits checked before anything else), `select`
 //! (TABLE t, SQL_CALC_FOUND_ROWS, the select list for result metadata),
@@ -68,6 +69,7 @@ mod function_calls;
 mod group_order;
 mod having;
 mod insert;
+mod int_args;
 mod interval;
 mod literals;
 mod multi_table;

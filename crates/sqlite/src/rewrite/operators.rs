@@ -1,8 +1,8 @@
 //! Operators: MySQL's spellings SQLite lacks or reads otherwise.
 //!
 //! `||` → OR, `&&` → AND, `!` → NOT, `<=>` → IS, `/` → real division (MySQL's
-//! 5/2 is 2.5), `DIV`, `MOD`, `RLIKE`, `->`/`->>`, and LIKE's default
-//! backslash escape. MySQL's bitwise XOR and NOT have unsigned 64-bit results
+//! 5/2 is 2.5), `DIV`, `MOD`, `RLIKE`, `->`/`->>`, `SOUNDS LIKE` (→
+//! `soundex(a) = soundex(b)`), and LIKE's default backslash escape. MySQL's bitwise XOR and NOT have unsigned 64-bit results
 //! SQLite cannot give, and XOR, `:=` in a query: refused. Parentheses are
 //! tracked here too (the function each one belongs to, for the translations
 //! that depend on it).
@@ -73,6 +73,41 @@ pub(super) fn operand_end(toks: &[Token], i: usize, to: usize) -> usize {
     }
 }
 
+/// The first token of the primary that ends right before token `end` (not
+/// before `from`): a literal, a possibly qualified name, or a parenthesized
+/// expression with the function it calls. None when there is none.
+fn primary_start(toks: &[Token], from: usize, end: usize) -> Option<usize> {
+    let mut k = end.checked_sub(1).filter(|&k| k >= from)?;
+    if toks[k].is_op(")") {
+        let mut depth = 0usize;
+        loop {
+            if toks[k].is_op(")") {
+                depth += 1;
+            } else if toks[k].is_op("(") {
+                depth -= 1;
+                if depth == 0 {
+                    break;
+                }
+            }
+            if k == from {
+                return None;
+            }
+            k -= 1;
+        }
+        if k > from && toks[k - 1].ident().is_some() {
+            k -= 1;
+        }
+        return Some(k);
+    }
+    if matches!(toks[k].tok, Tok::Op(_)) {
+        return None;
+    }
+    while k >= from + 2 && toks[k - 1].is_op(".") && toks[k - 2].ident().is_some() {
+        k -= 2;
+    }
+    Some(k)
+}
+
 impl Translator<'_> {
     /// An operator spelled as a word: DIV, MOD, XOR, RLIKE, LIKE.
     pub(super) fn operator_word(&mut self, word: &WordAt<'_>) -> Result<WordStep, SqlError> {
@@ -92,6 +127,7 @@ impl Translator<'_> {
             "XOR" => return Err(Self::unsupported("XOR")),
             "RLIKE" => self.push(t, "REGEXP"),
             "LIKE" => return Ok(self.like(word.at)),
+            "SOUNDS" if self.word_at(word.at + 1, "LIKE") => return self.sounds_like(word),
             "IN" if self.literal_in_list(word.at) => {
                 // `'a' IN ('A', ...)`: by the connection's collation, as `=`.
                 self.raw(" COLLATE ts_ci");
@@ -100,6 +136,32 @@ impl Translator<'_> {
             _ => return Ok(WordStep::NotMine),
         }
         Ok(WordStep::Written)
+    }
+
+    /// `a SOUNDS LIKE b` with SOUNDS at the word, a already written:
+    /// `soundex(a) = soundex(b)`, as MariaDB defines it. a is the primary
+    /// before SOUNDS (a literal, a possibly qualified name, a function call
+    /// or a parenthesized expression), b the operand after LIKE.
+    fn sounds_like(&mut self, word: &WordAt<'_>) -> Result<WordStep, SqlError> {
+        let (from, i, to) = (word.from, word.at, word.to);
+        let toks = self.toks;
+        let syntax = || SqlError::syntax(&self.sql[toks[i].start..]);
+        let k = primary_start(toks, from, i).ok_or_else(syntax)?;
+        let right_end = operand_end(toks, i + 2, to);
+        let start = self.out_at[k];
+        if start == usize::MAX || start > self.out.len() || right_end == i + 2 {
+            return Err(syntax());
+        }
+        let start = start + self.out[start..].len() - self.out[start..].trim_start().len();
+        self.out.insert_str(start, "soundex(");
+        for p in self.out_at.iter_mut().filter(|p| **p != usize::MAX && **p >= start) {
+            *p += "soundex(".len();
+        }
+        self.raw(") = soundex(");
+        self.emit(i + 2, right_end)?;
+        self.raw(")");
+        self.last_end = Some(toks[right_end - 1].end);
+        Ok(WordStep::ResumeAt(right_end))
     }
 
     /// LIKE at token `i`. MySQL's LIKE escapes with backslash by default:
@@ -282,5 +344,20 @@ impl Translator<'_> {
         // A left operand written with its own collation (BINARY x, x COLLATE c) keeps it.
         let left_collated = self.out.trim_end().rsplit(' ').nth(1).is_some_and(|w| w.eq_ignore_ascii_case("COLLATE"));
         right_text && ends_operand && left_no_column && !left_collated
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::test_support::rewrite_select;
+
+    #[test]
+    fn sounds_like_compares_soundex() {
+        assert_eq!(rewrite_select("SELECT 'mood' sounds like 'mud' FROM t"), "SELECT soundex('mood') = soundex('mud') AS \"'mood' sounds like 'mud'\" FROM t");
+        assert_eq!(rewrite_select("SELECT a FROM t WHERE t.b SOUNDS LIKE lower(c) AND d"), "SELECT a FROM t WHERE soundex(t.b) = soundex(lower(c)) AND d");
+        assert_eq!(rewrite_select("SELECT a FROM t WHERE concat(b, 'x') SOUNDS LIKE -1"), "SELECT a FROM t WHERE soundex(concat(b, 'x')) = soundex(-1)");
+        for bad in ["SELECT a SOUNDS LIKE", "SELECT (a SOUNDS LIKE) FROM t"] {
+            assert!(super::super::rewrite(bad, super::super::Kind::Select, &super::super::test_support::resolver()).is_err(), "{}", bad);
+        }
     }
 }

@@ -343,6 +343,21 @@ mod tests {
         assert_eq!(ty("tm + 0.0"), Some(ExprType::Decimal { precision: 9, scale: 1 }));
         assert_eq!(ty("da / 1"), Some(ExprType::Decimal { precision: 12, scale: 4 }));
         assert_eq!(ty("avg(tm)"), Some(ExprType::Decimal { precision: 11, scale: 4 }));
+        // FORMAT's length as MariaDB's CREATE TABLE ... SELECT shows it.
+        let format_len = |s: &str| match ty(s) {
+            Some(ExprType::Str { chars, .. }) => Some(chars),
+            _ => None,
+        };
+        for (e, chars) in [("format(ti, 0)", 5), ("format(su, 0)", 7), ("format(i, 0)", 14), ("format(d, 0)", 13), ("format(d, 2)", 14), ("format(d, 5)", 17)] {
+            assert_eq!(format_len(e), Some(chars), "{}", e);
+        }
+        for (e, chars) in [("format(b8, 0)", 5), ("format(tm, 0)", 10), ("format(da, 0)", 11), ("format(c, 0)", 414), ("format(c, 3)", 418), ("format(123, 0)", 14)] {
+            assert_eq!(format_len(e), Some(chars), "{}", e);
+        }
+        for (e, chars) in [("format(1.5, 0)", 3), ("format(1.5, 1)", 4), ("format(-12345, 2)", 17), ("format(NULL, 2)", 416), ("format(i, NULL)", 53), ("format(i, 50)", 53), ("format(d, ti)", 52)] {
+            assert_eq!(format_len(e), Some(chars), "{}", e);
+        }
+        assert_eq!(ty("json_extract('{\"a\": 1}', '$.a')"), Some(ExprType::string(8)));
         let deep = format!("{}1{}", "(".repeat(200), ")".repeat(200));
         assert_eq!(ty(&deep), None);
     }

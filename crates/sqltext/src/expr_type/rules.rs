@@ -322,6 +322,10 @@ pub(super) fn function(name: &str, args: &[T], lits: &[Option<i64>]) -> T {
         // INT whatever its length (LENGTH is INT(10)).
         return Some(ExprType::Int { len, digits: len - u32::from(!unsigned && len > 1), unsigned, col: Some(Base::Int) });
     }
+    // FORMAT knows a BIT's digits; other functions of one: unknown.
+    if name == "FORMAT" {
+        return string_function(name, args, lits);
+    }
     if args.iter().any(is_bit) {
         return None;
     }
@@ -402,8 +406,62 @@ pub(super) fn string_function(name: &str, args: &[T], lits: &[Option<i64>]) -> T
         "REGEXP_REPLACE" => str_of(HUGE_CHARS, arg(0)?.binary()),
         "INSERT" => str_of(arg(0)?.chars() + arg(3)?.chars(), arg(0)?.binary()),
         "HEX" => str_of(arg(0)?.chars() * 2, false),
+        // What they find is at most their document (a number found too: a string).
+        "JSON_EXTRACT" | "JSON_VALUE" | "JSON_QUERY" => str_of(arg(0)?.chars(), false),
+        "FORMAT" => str_of(format_chars(arg(0)?, lit(1)), false),
         "QUOTE" => str_of(arg(0)?.chars() * 2 + 2, false),
         _ => None,
+    }
+}
+
+/// Most decimals FORMAT writes (MariaDB's FORMAT_MAX_DECIMALS).
+const FORMAT_MAX_DECIMALS: u64 = 38;
+
+/// The length of FORMAT(x, d) as MariaDB sizes it: the integer digits x's
+/// type may have (one more where rounding to fewer decimals may carry, and
+/// at least one), a separator for every three, a sign, the point and `d`
+/// decimals (38 when d is no constant or NULL).
+fn format_chars(x: ExprType, d_literal: Option<i64>) -> u64 {
+    let dec = d_literal.map_or(FORMAT_MAX_DECIMALS, |n| (n.max(0) as u64).min(FORMAT_MAX_DECIMALS));
+    let (int_digits, decimals) = format_digits(x);
+    // Rounding may carry where x has more decimals than a constant d keeps
+    // (any decimals at all when d is no constant).
+    let rounds = if d_literal.is_some() { decimals > dec } else { decimals > 0 };
+    let extra = u64::from(rounds || int_digits == 0);
+    let c = int_digits + extra;
+    c + c / 3 + u64::from(dec > 0) + 1 + dec
+}
+
+/// (integer digits, decimals) of FORMAT's first argument by its type:
+/// an integer type's precision, BIT(n)'s digits of 2^n-1, a DECIMAL's
+/// integer part, a double's 309 (a FLOAT's 39) with 31 decimals (strings
+/// too), a date's 8, a time's 7, a datetime's 14.
+fn format_digits(x: ExprType) -> (u64, u64) {
+    match x {
+        ExprType::Int { col: Some(Base::Bit), len, .. } => {
+            let max = if len >= 64 { u64::MAX } else { (1u64 << len.max(1)) - 1 };
+            (max.to_string().len() as u64, 0)
+        }
+        ExprType::Int { col: Some(b), unsigned, .. } => {
+            let digits = match b {
+                Base::TinyInt => 3,
+                Base::SmallInt => 5,
+                Base::MediumInt => 7 + u64::from(unsigned),
+                Base::Int => 10,
+                Base::Year => 4,
+                _ => 19 + u64::from(unsigned),
+            };
+            (digits, 0)
+        }
+        // A literal or an expression: INT up to 9 characters, else BIGINT.
+        ExprType::Int { len, unsigned, .. } => (if len <= 9 { 10 } else { 19 + u64::from(unsigned) }, 0),
+        ExprType::Decimal { precision, scale } => (u64::from(precision.saturating_sub(scale)), u64::from(scale)),
+        ExprType::Float => (39, 31),
+        ExprType::Null => (309, 0),
+        ExprType::Temporal { base: Base::Date, .. } => (8, 0),
+        ExprType::Temporal { base: Base::Time, fsp } => (7, u64::from(fsp)),
+        ExprType::Temporal { fsp, .. } => (14, u64::from(fsp)),
+        _ => (309, 31),
     }
 }
 
