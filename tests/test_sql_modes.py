@@ -331,3 +331,21 @@ def test_no_auto_value_on_zero(sql_conn, db):
     with pytest.raises(pymysql.MySQLError) as ei:
         query(sql_conn, "INSERT INTO ai0 VALUES (0, 4)")
     assert ei.value.args[0] == 1062
+
+
+def test_set_global_default_is_the_compiled_default(server_factory):
+    # MariaDB's test files end with `SET GLOBAL sql_mode = DEFAULT` (view.test);
+    # it was 1235 here, which left the global mode as the file had set it.
+    srv = server_factory("--max-connections", "300")
+    conn = clients.root(srv)
+    try:
+        query(conn, "SET GLOBAL sql_mode = ''")
+        query(conn, "SET GLOBAL wait_timeout = 100")
+        assert scalar(conn, "SELECT @@GLOBAL.sql_mode") == ""
+        query(conn, "SET GLOBAL sql_mode = DEFAULT, GLOBAL wait_timeout = DEFAULT, GLOBAL max_connections = DEFAULT")
+        assert scalar(conn, "SELECT @@GLOBAL.sql_mode") == DEFAULT_MODE
+        assert scalar(conn, "SELECT @@GLOBAL.wait_timeout") == 28800
+        # The compiled-in default, not the start-up setting (as MariaDB).
+        assert scalar(conn, "SELECT @@GLOBAL.max_connections") == 151
+    finally:
+        conn.close()

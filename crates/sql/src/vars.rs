@@ -179,7 +179,7 @@ impl Globals {
 }
 
 /// A variable's default from the table, as a value (NULL where it has none).
-fn default_value(def: &VarDef) -> Value {
+pub fn default_value(def: &VarDef) -> Value {
     if def.default.is_empty() && !matches!(def.kind, Kind::Str) {
         return Value::Null;
     }

@@ -178,7 +178,8 @@ fn set_one(call: &mut Call<'_, '_>, p: &mut Parser<'_>) -> Result<(), SqlError> 
             let def = vars::lookup(&name).ok_or_else(|| SqlError::unknown_system_variable(&name))?;
             let v = if e == Expr::Default {
                 match scope.as_deref() {
-                    Some("global") => return Err(SqlError::unsupported("SET GLOBAL ... = DEFAULT")),
+                    // The compiled-in default, as MariaDB's (not the start-up setting).
+                    Some("global") => return assign(call, def, Some("global"), vars::default_value(def)),
                     _ => {
                         call.sess.vars.remove(def.name);
                         if def.name == "sql_mode" {
