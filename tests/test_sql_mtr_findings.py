@@ -359,3 +359,20 @@ def test_word_operators_without_spaces(db, expr, expected):
     clients.query(conn, "DELETE FROM wo")
     clients.query(conn, "INSERT INTO wo VALUES (7)")
     assert clients.query(conn, f"SELECT {expr} FROM wo") == ((expected,),)
+
+
+def test_two_digit_years_in_strict_mode(db):
+    # MariaDB reads 93 as 1993 and '0' as 2000 in a YEAR column in every
+    # sql_mode; under the default strict mode it was ERR 1264 (type_year.test).
+    conn, _ = db
+    clients.query(conn, "SET sql_mode = DEFAULT")
+    clients.query(conn, "CREATE TABLE yy (y YEAR)")
+    assert conn.cursor().execute("INSERT INTO yy VALUES (93), (0), (70), (69), (2000), ('0'), ('93'), (0x01)") == 8
+    assert clients.query(conn, "SELECT y FROM yy") == ((1993,), (0,), (1970,), (2069,), (2000,), (2000,), (1993,), (2001,))
+    assert conn.cursor().execute("UPDATE yy SET y = 5 WHERE y = 1993") == 2
+    assert clients.query(conn, "SELECT COUNT(*) FROM yy WHERE y = 2005") == ((2,),)
+    # Out of range and not a number stay errors, as MariaDB.
+    for value, code in (("1800", 1264), ("'abc'", 1366), ("2156", 1264)):
+        with pytest.raises(pymysql.err.MySQLError) as ei:
+            clients.query(conn, f"INSERT INTO yy VALUES ({value})")
+        assert ei.value.args[0] == code, value

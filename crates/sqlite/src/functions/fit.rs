@@ -808,6 +808,18 @@ fn missing_parent(ctx: &Context<'_>, counters: &Counters) -> rusqlite::Result<SV
 /// each raises its conditions once per row.
 pub(super) fn register(db: &Connection, counters: Arc<Counters>) -> rusqlite::Result<()> {
     let flags = FunctionFlags::SQLITE_UTF8;
+    // A strict write into YEAR: a two-digit year is its four-digit year
+    // (93 is 1993, '0' is 2000), as MariaDB reads it in every sql_mode; what
+    // ts_fit would change with a warning stays as it is, for the column's
+    // CHECK to refuse.
+    db.create_scalar_function("ts_year2", 1, flags | FunctionFlags::SQLITE_DETERMINISTIC, |ctx| {
+        let v = ctx.get_raw(0);
+        let mut raised = Vec::new();
+        Ok(match fit_year(v, &mut raised) {
+            Some(y) if raised.is_empty() => y,
+            _ => v.into(),
+        })
+    })?;
     let c1 = counters.clone();
     db.create_scalar_function("ts_fit", 2, flags, move |ctx| fit(ctx, &c1, true))?;
     let c0 = counters.clone();

@@ -28,6 +28,14 @@ use turnstile_sqltext::lex::{self, Tok, Token};
 /// twice, `@n := @n + 1` would count twice.
 const NOT_REPEATABLE: &[&str] = &["RAND", "UUID", "UUID_SHORT", "RANDOM_BYTES", "SYSDATE", "SLEEP", "GET_LOCK", "RELEASE_LOCK", "TS_UV_SET"];
 
+/// The number a lone hybrid literal (`0x41`, `X'41'`, `b'1'`) stands for.
+fn hybrid_literal(toks: &[Token], s: usize, e: usize) -> Option<String> {
+    match &toks[s].tok {
+        Tok::Number(n) if e == s + 1 => lex::hybrid_bytes(n).map(|b| super::literals::hybrid_number(&b)),
+        _ => None,
+    }
+}
+
 /// Does the value of tokens [s, e) call a function whose value may differ
 /// between two calls (`NOT_REPEATABLE`)?
 pub(super) fn calls_not_repeatable(toks: &[Token], s: usize, e: usize) -> bool {
@@ -76,6 +84,18 @@ impl Translator<'_> {
         let toks = self.toks;
         if cd.base == schema::Base::Bit {
             return self.emit_bit(s, e, cd);
+        }
+        if cd.base == schema::Base::Year && self.fit.is_none() {
+            self.gap(&toks[s]);
+            self.raw("ts_year2(");
+            match hybrid_literal(toks, s, e) {
+                // 0x01 is the number 1 here, as in any numeric column.
+                Some(number) => self.raw(&number),
+                None => self.emit_value(s, e)?,
+            }
+            self.raw(")");
+            self.last_end = Some(toks[e - 1].end);
+            return Ok(());
         }
         if self.fit.is_none() && cd.base.int_range(cd.unsigned).is_some() {
             // A strict write of a decimal literal into an integer column:
