@@ -376,3 +376,17 @@ def test_two_digit_years_in_strict_mode(db):
         with pytest.raises(pymysql.err.MySQLError) as ei:
             clients.query(conn, f"INSERT INTO yy VALUES ({value})")
         assert ei.value.args[0] == code, value
+
+
+def test_select_into_variables_reports_the_row(db):
+    # MariaDB's OK for `SELECT ... INTO @v` counts the row it assigned
+    # (distinct.test, union.test); none selected is 0 with warning 1329.
+    conn, _ = db
+    clients.query(conn, "CREATE TABLE si (a INT)")
+    clients.query(conn, "INSERT INTO si VALUES (1), (2)")
+    cur = conn.cursor()
+    assert cur.execute("SELECT a INTO @v FROM si WHERE a = 2") == 1
+    assert cur.execute("SELECT DISTINCT a, a + 1 INTO @x, @y FROM si WHERE a = 1") == 1
+    assert cur.execute("SELECT a INTO @v FROM si WHERE a = 9") == 0
+    assert clients.query(conn, "SHOW WARNINGS") == (("Warning", 1329, "No data - zero rows fetched, selected, or processed"),)
+    assert clients.query(conn, "SELECT @v, @x, @y") == ((2, 1, 2),)

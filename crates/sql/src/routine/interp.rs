@@ -505,6 +505,8 @@ impl<'x, 'a, 'b> Interp<'x, 'a, 'b> {
                 for (t, v) in into.iter().zip(row) {
                     self.assign(t, v)?;
                 }
+                // The row selected (MariaDB's OK for `SELECT ... INTO @v` says 1).
+                self.affected_rows = 1;
                 Ok(Flow::Next)
             }
             Stmt::Close(c) => {
@@ -534,6 +536,7 @@ impl<'x, 'a, 'b> Interp<'x, 'a, 'b> {
                     if self.procedure || self.row.is_some() {
                         self.call.ctx.warn(e.code, e.message);
                     }
+                    self.affected_rows = 0;
                     return Ok(Flow::Next);
                 };
                 if row.len() != into.len() {
@@ -542,6 +545,8 @@ impl<'x, 'a, 'b> Interp<'x, 'a, 'b> {
                 for (t, v) in into.iter().zip(row) {
                     self.assign(t, v)?;
                 }
+                // The row selected (MariaDB's OK for `SELECT ... INTO @v` says 1).
+                self.affected_rows = 1;
                 Ok(Flow::Next)
             }
             Stmt::Sql(sql) => {
