@@ -390,3 +390,19 @@ def test_select_into_variables_reports_the_row(db):
     assert cur.execute("SELECT a INTO @v FROM si WHERE a = 9") == 0
     assert clients.query(conn, "SHOW WARNINGS") == (("Warning", 1329, "No data - zero rows fetched, selected, or processed"),)
     assert clients.query(conn, "SELECT @v, @x, @y") == ((2, 1, 2),)
+
+
+def test_nested_joins_without_parentheses(db):
+    # `t1 JOIN t2 JOIN t3 ON c1 ON c2` is `t1 JOIN (t2 JOIN t3 ON c1) ON c2`
+    # in MySQL (join.test, join_outer.test); SQLite refused it (1064).
+    conn, _ = db
+    for t, vals in (("j1", "(7), (5), (3)"), ("j2", "(5), (1), (7)"), ("j3", "(2), (7), (3)")):
+        clients.query(conn, f"CREATE TABLE {t} (a INT)")
+        clients.query(conn, f"INSERT INTO {t} VALUES {vals}")
+    assert clients.query(conn, "SELECT j1.a, j2.a, j3.a FROM j1 JOIN j2 JOIN j3 ON j2.a = j3.a ON j1.a = j2.a") == ((7, 7, 7),)
+    assert clients.query(conn, "SELECT j1.a, j2.a, j3.a FROM j1 LEFT JOIN j2 LEFT JOIN j3 ON j2.a = j3.a ON j1.a = j2.a ORDER BY 1") == ((3, None, None), (5, 5, None), (7, 7, 7))
+    assert clients.query(conn, "SELECT COUNT(*) FROM j1 LEFT JOIN j2 JOIN j3 USING (a) ON j1.a = j2.a") == ((3,),)
+    # Only ON nests, as in MariaDB: two USINGs in a row are its 1064.
+    with pytest.raises(pymysql.err.ProgrammingError) as ei:
+        clients.query(conn, "SELECT COUNT(*) FROM j1 LEFT JOIN j2 JOIN j3 USING (a) USING (a)")
+    assert ei.value.args[0] == 1064

@@ -210,7 +210,7 @@ pub fn map(ext: c_int, msg: &str, original: &str, home: Option<&str>) -> SqlErro
                     format!("View '{}.{}' references invalid table(s) or column(s) or function(s) or definer/invoker of view lack rights to use them", home.unwrap_or(""), v),
                 );
             }
-            if msg.starts_with("at most 64 tables in a join") {
+            if msg.starts_with("at most 64 tables in a join") || msg.starts_with("too many FROM clause terms") {
                 return SqlError::new(1116, "HY000", "Too many tables; MySQL can only use 64 tables in a join");
             }
             if let Some(rest) = after(msg, "cannot modify") {

@@ -74,6 +74,7 @@ mod interval;
 mod literals;
 mod multi_table;
 mod names;
+mod nested_joins;
 mod nesting;
 mod operators;
 mod paren_union;
@@ -270,6 +271,10 @@ fn rewrite_named(sql: &str, kind: Kind, resolver: &dyn Resolver, client: Option<
         // No `@name` is left: the recursion ends. The result columns keep
         // the names of the client's text.
         return rewrite_named(&plain, kind, resolver, Some(sql));
+    }
+    if let Some(plain) = nested_joins::rewrite(sql, toks) {
+        // Every nested join has its parentheses now: the recursion ends.
+        return rewrite_named(&plain, kind, resolver, client);
     }
     if let Some(plain) = from_dual::rewrite(sql, toks) {
         // No bare FROM DUAL is left: the recursion ends.

@@ -14,6 +14,12 @@ use turnstile_sqltext::lex::Token;
 pub const MAX_SELECT_NESTING: usize = 64;
 /// Elements of one WITH clause (MariaDB's limit; 65 is 4003).
 pub const MAX_WITH_ELEMENTS: usize = 64;
+/// Joins nested in parentheses, `a JOIN (b JOIN (c ...))`: SQLite compiles
+/// each level recursively (sqlite3SrcListAssignCursors and more), 100,000
+/// levels overflowed the stack and took the server down. Every level adds a
+/// table, so past SQLite's 64 tables in a join the statement could not run
+/// anyway: ERR 1116, as for too many tables (MariaDB's limit is 61).
+pub const MAX_JOIN_NESTING: usize = 64;
 
 /// Refuse statements nested deeper than SQLite can compile on a thread's
 /// stack: SQLite recurses once per derived table or subquery and per CTE
@@ -25,10 +31,22 @@ pub(super) fn check_nesting(toks: &[Token]) -> Result<(), SqlError> {
     // list being read and its elements so far.
     let mut parens: Vec<bool> = Vec::new();
     let mut subqueries = 0usize;
+    // Per open parenthesis: does it hold a join nested in a join?
+    let mut join_parens: Vec<bool> = Vec::new();
+    let mut joins = 0usize;
     let mut with: Vec<Option<usize>> = vec![None];
     for (i, t) in toks.iter().enumerate() {
         if t.is_op("(") {
             let sub = toks.get(i + 1).is_some_and(|n| n.is_kw("SELECT") || n.is_kw("WITH"));
+            let prev = i.checked_sub(1).map(|p| &toks[p]);
+            let nested_join = prev.is_some_and(|p| p.is_kw("JOIN") || p.is_kw("STRAIGHT_JOIN")) || (prev.is_some_and(|p| p.is_op("(")) && join_parens.last() == Some(&true));
+            join_parens.push(nested_join);
+            if nested_join {
+                joins += 1;
+                if joins > MAX_JOIN_NESTING {
+                    return Err(SqlError::new(1116, "HY000", "Too many tables; MySQL can only use 64 tables in a join"));
+                }
+            }
             parens.push(sub);
             with.push(None);
             if sub {
@@ -40,6 +58,9 @@ pub(super) fn check_nesting(toks: &[Token]) -> Result<(), SqlError> {
         } else if t.is_op(")") {
             if parens.pop() == Some(true) {
                 subqueries -= 1;
+            }
+            if join_parens.pop() == Some(true) {
+                joins -= 1;
             }
             with.pop();
             if with.is_empty() {
@@ -83,6 +104,11 @@ mod tests {
                 n - 1
             )
         };
+        // Joins nested in parentheses: 64 levels, then 1116 (100,000 overflowed the stack).
+        let joins = |n: usize| format!("SELECT * FROM t j0{}{}", (1..=n).map(|k| format!(" JOIN (t j{}", k)).collect::<String>(), ")".repeat(n));
+        assert!(rewrite(&joins(64), Kind::Select, &resolver()).is_ok());
+        assert_eq!(rewrite(&joins(65), Kind::Select, &resolver()).unwrap_err().code, 1116);
+        assert_eq!(rewrite(&joins(100_000), Kind::Select, &resolver()).unwrap_err().code, 1116);
         assert!(rewrite(&chain(64), Kind::Select, &resolver()).is_ok());
         assert_eq!(rewrite(&chain(65), Kind::Select, &resolver()).unwrap_err().code, 4003);
         // Inside a derived table too.
