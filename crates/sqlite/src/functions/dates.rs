@@ -1,0 +1,652 @@
+//! The date functions that read a date or a time from their arguments
+//! (YEAR, DAYOFYEAR, HOUR, DATE_FORMAT, DATE_ADD, TIMESTAMPDIFF, EXTRACT,
+//! ...), reading them as MariaDB 10.11 does (turnstile-sqltext's
+//! `time_read`: `'98-02-03'`, `980303`, `'1997-03-03 garbage'`) and raising
+//! its 1292 warnings (`Incorrect datetime value: '0000-00-00'` where a
+//! function needs a real day, `Truncated incorrect time value` where a value
+//! was cut or clipped to 838:59:59).
+//!
+//! Also here: INTERVAL values as MariaDB reads them (`'1:1' MINUTE_SECOND`
+//! is 61 seconds, `'1 1' YEAR_MONTH` 13 months, fewer parts than the unit
+//! has are the last ones), and DATE_FORMAT's specifiers (`%x-%v`, `%U`,
+//! NULL for `%M` of a month 0).
+//!
+//! Each function is registered with the connection's `Counters`, which take
+//! the warnings to the statement.
+
+use super::{need, Counters, Dt, DAYS, MONTHS};
+use rusqlite::functions::{Context, FunctionFlags};
+use rusqlite::types::{Value as SV, ValueRef};
+use rusqlite::Connection;
+use std::sync::Arc;
+use turnstile_engine::Level;
+use turnstile_sqltext::civil::{civil_from_days, days_in_month};
+use turnstile_sqltext::time_read::{read_datetime, read_time, read_time_as, DateRule, Input, Kind, Read, TimeText, Tm};
+
+type FC = fn(&Context<'_>, &Counters) -> rusqlite::Result<SV>;
+
+fn reg(db: &Connection, c: &Arc<Counters>, name: &str, n: i32, f: FC) -> rusqlite::Result<()> {
+    let c = c.clone();
+    db.create_scalar_function(name, n, FunctionFlags::SQLITE_UTF8 | FunctionFlags::SQLITE_DETERMINISTIC, move |ctx| f(ctx, &c))
+}
+
+/// `reader` applied to argument `i` (None for NULL), its warning raised.
+fn read_arg(ctx: &Context<'_>, i: usize, c: &Counters, reader: impl FnOnce(Input<'_>) -> Read) -> Option<Tm> {
+    let r = match ctx.get_raw(i) {
+        ValueRef::Null => return None,
+        ValueRef::Integer(n) => reader(Input::Int(n)),
+        ValueRef::Real(f) => reader(Input::Real(f)),
+        ValueRef::Text(t) | ValueRef::Blob(t) => reader(Input::Text(&String::from_utf8_lossy(t))),
+    };
+    if let Some(w) = r.warning {
+        c.raise(Level::Warning, 1292, w);
+    }
+    r.tm
+}
+
+/// Argument `i` as a date or datetime (`rule`: which dates it refuses).
+fn date_arg(ctx: &Context<'_>, i: usize, c: &Counters, rule: DateRule) -> Option<Tm> {
+    read_arg(ctx, i, c, |v| read_datetime(v, rule))
+}
+
+/// Argument `i` as a time (a datetime gives its time of day).
+fn time_arg(ctx: &Context<'_>, i: usize, c: &Counters) -> Option<Tm> {
+    read_arg(ctx, i, c, read_time)
+}
+
+fn dt_of(t: &Tm) -> Dt {
+    let i = i64::from;
+    Dt { y: i(t.year), mo: i(t.month), d: i(t.day), h: i(t.hour), mi: i(t.minute), s: i(t.second), us: i(t.micro) }
+}
+
+/// MariaDB's day number (days since year 0; 0000-00-00 is 0), defined for a
+/// zero month or day too, as DATE_FORMAT's `%W` of `2024-00-05` needs.
+fn daynr(y: i64, m: i64, d: i64) -> i64 {
+    if y == 0 && m == 0 {
+        return 0;
+    }
+    let mut delsum = 365 * y + 31 * (m - 1) + d;
+    let y = if m <= 2 {
+        y - 1
+    } else {
+        delsum -= (m * 4 + 23) / 10;
+        y
+    };
+    // Division toward zero, as MariaDB's (year 0 has 365 days).
+    delsum + y / 4 - ((y / 100 + 1) * 3) / 4
+}
+
+/// MariaDB's day numbers of 0001-01-01 and 9999-12-31: date arithmetic
+/// outside them is NULL.
+const FIRST_DAYNR: i64 = 366;
+const LAST_DAYNR: i64 = 3_652_424;
+
+/// 0 = Monday.
+fn weekday(t: &Tm) -> i64 {
+    (daynr(i64::from(t.year), i64::from(t.month), i64::from(t.day)) + 5).rem_euclid(7)
+}
+
+fn int_of(t: Option<Tm>, f: impl FnOnce(&Tm) -> i64) -> SV {
+    t.map_or(SV::Null, |t| SV::Integer(f(&t)))
+}
+
+fn mode_arg(ctx: &Context<'_>, i: usize) -> i64 {
+    if ctx.len() > i {
+        super::int(&ctx.get_raw(i)).unwrap_or(0)
+    } else {
+        0
+    }
+}
+
+pub(super) fn register(db: &Connection, c: &Arc<Counters>) -> rusqlite::Result<()> {
+    parts(db, c)?;
+    days(db, c)?;
+    reg(db, c, "date_format", 2, |ctx, c| {
+        let Some(t) = date_arg(ctx, 0, c, DateRule::ANY) else { return Ok(SV::Null) };
+        let Some(f) = super::targ(ctx, 1) else { return Ok(SV::Null) };
+        Ok(format(&t, &f, false).map_or(SV::Null, SV::Text))
+    })?;
+    reg(db, c, "time_format", 2, |ctx, c| {
+        let Some(t) = time_arg(ctx, 0, c) else { return Ok(SV::Null) };
+        let Some(f) = super::targ(ctx, 1) else { return Ok(SV::Null) };
+        let t = Tm { year: 0, month: 0, day: 0, kind: Kind::Time, ..t };
+        Ok(format(&t, &f, true).map_or(SV::Null, |s| SV::Text(if t.neg { format!("-{}", s) } else { s })))
+    })?;
+    intervals(db, c)?;
+    Ok(())
+}
+
+/// YEAR, MONTH, ..., HOUR, MINUTE: one part of a date or a time.
+fn parts(db: &Connection, c: &Arc<Counters>) -> rusqlite::Result<()> {
+    reg(db, c, "year", 1, |ctx, c| Ok(int_of(date_arg(ctx, 0, c, DateRule::ANY), |t| i64::from(t.year))))?;
+    reg(db, c, "month", 1, |ctx, c| Ok(int_of(date_arg(ctx, 0, c, DateRule::ANY), |t| i64::from(t.month))))?;
+    for name in ["day", "dayofmonth"] {
+        reg(db, c, name, 1, |ctx, c| Ok(int_of(date_arg(ctx, 0, c, DateRule::ANY), |t| i64::from(t.day))))?;
+    }
+    reg(db, c, "quarter", 1, |ctx, c| Ok(int_of(date_arg(ctx, 0, c, DateRule::ANY), |t| (i64::from(t.month) + 2) / 3)))?;
+    reg(db, c, "hour", 1, |ctx, c| Ok(int_of(time_arg(ctx, 0, c), |t| i64::from(t.hour))))?;
+    reg(db, c, "minute", 1, |ctx, c| Ok(int_of(time_arg(ctx, 0, c), |t| i64::from(t.minute))))?;
+    reg(db, c, "second", 1, |ctx, c| Ok(int_of(time_arg(ctx, 0, c), |t| i64::from(t.second))))?;
+    reg(db, c, "microsecond", 1, |ctx, c| Ok(int_of(time_arg(ctx, 0, c), |t| i64::from(t.micro))))?;
+    reg(db, c, "time_to_sec", 1, |ctx, c| {
+        Ok(time_arg(ctx, 0, c).map_or(SV::Null, |t| {
+            let secs = i64::from(t.hour) * 3600 + i64::from(t.minute) * 60 + i64::from(t.second);
+            let sign = if t.neg { -1 } else { 1 };
+            if t.micro == 0 {
+                SV::Integer(sign * secs)
+            } else {
+                SV::Real(sign as f64 * (secs as f64 + f64::from(t.micro) / 1e6))
+            }
+        }))
+    })?;
+    Ok(())
+}
+
+/// The functions of a real day (a zero date, month or day is NULL with a warning).
+fn days(db: &Connection, c: &Arc<Counters>) -> rusqlite::Result<()> {
+    reg(db, c, "dayofyear", 1, |ctx, c| Ok(int_of(date_arg(ctx, 0, c, DateRule::REAL), |t| civil_days(t) - daynr(i64::from(t.year), 1, 1) + 1)))?;
+    reg(db, c, "weekday", 1, |ctx, c| Ok(int_of(date_arg(ctx, 0, c, DateRule::REAL), weekday)))?;
+    reg(db, c, "dayofweek", 1, |ctx, c| Ok(int_of(date_arg(ctx, 0, c, DateRule::REAL), |t| (weekday(t) + 1) % 7 + 1)))?;
+    reg(db, c, "dayname", 1, |ctx, c| Ok(date_arg(ctx, 0, c, DateRule::REAL).map_or(SV::Null, |t| SV::Text(DAYS[weekday(&t) as usize].into()))))?;
+    reg(db, c, "to_days", 1, |ctx, c| Ok(int_of(date_arg(ctx, 0, c, DateRule::REAL), |t| civil_days(t))))?;
+    reg(db, c, "to_seconds", 1, |ctx, c| Ok(int_of(date_arg(ctx, 0, c, DateRule::REAL), |t| civil_days(t) * 86_400 + clock_secs(t))))?;
+    reg(db, c, "datediff", 2, |ctx, c| {
+        let a = date_arg(ctx, 0, c, DateRule::REAL);
+        let b = date_arg(ctx, 1, c, DateRule::REAL);
+        Ok(match (a, b) {
+            (Some(a), Some(b)) => SV::Integer(civil_days(&a) - civil_days(&b)),
+            _ => SV::Null,
+        })
+    })?;
+    reg(db, c, "monthname", 1, |ctx, c| Ok(date_arg(ctx, 0, c, DateRule::ANY).filter(|t| t.month > 0).map_or(SV::Null, |t| SV::Text(MONTHS[t.month as usize - 1].into()))))?;
+    reg(db, c, "last_day", 1, |ctx, c| {
+        Ok(date_arg(ctx, 0, c, DateRule::ANY).filter(|t| t.month > 0).map_or(SV::Null, |t| {
+            let (y, m) = (i64::from(t.year), i64::from(t.month));
+            SV::Text(format!("{:04}-{:02}-{:02}", y, m, days_in_month(y, m)))
+        }))
+    })?;
+    reg(db, c, "week", -1, |ctx, c| {
+        need(ctx, 1, "week")?;
+        let mode = mode_arg(ctx, 1);
+        Ok(int_of(date_arg(ctx, 0, c, DateRule::REAL), |t| super::ext::week(&dt_of(t), mode, false).1))
+    })?;
+    reg(db, c, "weekofyear", 1, |ctx, c| Ok(int_of(date_arg(ctx, 0, c, DateRule::REAL), |t| super::ext::week(&dt_of(t), 3, false).1)))?;
+    reg(db, c, "yearweek", -1, |ctx, c| {
+        need(ctx, 1, "yearweek")?;
+        let mode = mode_arg(ctx, 1);
+        Ok(int_of(date_arg(ctx, 0, c, DateRule::REAL), |t| {
+            let (y, w) = super::ext::week(&dt_of(t), mode, true);
+            y * 100 + w
+        }))
+    })?;
+    Ok(())
+}
+
+/// MariaDB's day number of `t` (TO_DAYS).
+fn civil_days(t: &Tm) -> i64 {
+    daynr(i64::from(t.year), i64::from(t.month), i64::from(t.day))
+}
+
+fn clock_secs(t: &Tm) -> i64 {
+    i64::from(t.hour) * 3600 + i64::from(t.minute) * 60 + i64::from(t.second)
+}
+
+/// DATE_FORMAT / TIME_FORMAT of `t`; None (NULL) where a specifier needs a
+/// part the value lacks (`%M` of month 0, `%W` of a time).
+fn format(t: &Tm, fmt: &str, is_time: bool) -> Option<String> {
+    use std::fmt::Write;
+    let mut o = String::new();
+    let mut it = fmt.chars();
+    let (y, mo, d, h) = (i64::from(t.year), i64::from(t.month), i64::from(t.day), i64::from(t.hour));
+    let h12 = if h % 12 == 0 { 12 } else { h % 12 };
+    let ampm = if h % 24 < 12 { "AM" } else { "PM" };
+    let no_date = is_time || (t.month == 0 && t.year == 0);
+    let week = |mode: i64, year_mode: bool| super::ext::week(&dt_of(t), mode, year_mode);
+    while let Some(ch) = it.next() {
+        if ch != '%' {
+            o.push(ch);
+            continue;
+        }
+        let Some(f) = it.next() else { break };
+        let _ = match f {
+            'Y' => write!(o, "{:04}", y),
+            'y' => write!(o, "{:02}", y % 100),
+            'm' => write!(o, "{:02}", mo),
+            'c' => write!(o, "{}", mo),
+            'd' => write!(o, "{:02}", d),
+            'e' => write!(o, "{}", d),
+            'H' => write!(o, "{:02}", h),
+            'k' => write!(o, "{}", h),
+            'h' | 'I' => write!(o, "{:02}", h12),
+            'l' => write!(o, "{}", h12),
+            'i' => write!(o, "{:02}", t.minute),
+            's' | 'S' => write!(o, "{:02}", t.second),
+            'f' => write!(o, "{:06}", t.micro),
+            'p' => write!(o, "{}", ampm),
+            'T' => write!(o, "{:02}:{:02}:{:02}", h, t.minute, t.second),
+            'r' => write!(o, "{:02}:{:02}:{:02} {}", h12, t.minute, t.second, ampm),
+            'M' | 'b' if t.month == 0 => return None,
+            'M' => write!(o, "{}", MONTHS[t.month as usize - 1]),
+            'b' => write!(o, "{}", &MONTHS[t.month as usize - 1][..3]),
+            'W' | 'a' | 'w' if no_date => return None,
+            'W' => write!(o, "{}", DAYS[weekday(t) as usize]),
+            'a' => write!(o, "{}", &DAYS[weekday(t) as usize][..3]),
+            'w' => write!(o, "{}", (weekday(t) + 1) % 7),
+            'D' | 'j' | 'U' | 'u' | 'V' | 'v' | 'X' | 'x' if is_time => return None,
+            'j' if t.month == 0 || t.year == 0 => return None,
+            'D' => write!(o, "{}{}", d, ordinal(d)),
+            'j' => write!(o, "{:03}", daynr(y, mo, d) - daynr(y, 1, 1) + 1),
+            'U' => write!(o, "{:02}", week(0, false).1),
+            'u' => write!(o, "{:02}", week(1, false).1),
+            'V' => write!(o, "{:02}", week(2, false).1),
+            'v' => write!(o, "{:02}", week(3, false).1),
+            'X' => write!(o, "{:04}", week(2, true).0),
+            'x' => write!(o, "{:04}", week(3, true).0),
+            other => write!(o, "{}", other),
+        };
+    }
+    Some(o)
+}
+
+fn ordinal(d: i64) -> &'static str {
+    match (d % 10, d % 100) {
+        (_, 11..=13) => "th",
+        (1, _) => "st",
+        (2, _) => "nd",
+        (3, _) => "rd",
+        _ => "th",
+    }
+}
+
+// ---------------------------------------------------------------- intervals
+
+/// An INTERVAL as MariaDB holds it: months, and (micro)seconds, with a sign.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+struct Interval {
+    neg: bool,
+    months: u64,
+    micros: u128,
+}
+
+/// The parts of a compound unit, largest first, and whether the last is
+/// a fraction of a second (its digits are scaled to microseconds).
+fn unit_parts(unit: &str) -> Option<(&'static [u64], bool)> {
+    // Each part's size in microseconds (months are counted apart: 0 here).
+    const US: u64 = 1;
+    const S: u64 = 1_000_000;
+    const MI: u64 = 60 * S;
+    const H: u64 = 60 * MI;
+    const D: u64 = 24 * H;
+    Some(match unit {
+        "YEAR_MONTH" => (&[0, 0], false),
+        "DAY_HOUR" => (&[D, H], false),
+        "DAY_MINUTE" => (&[D, H, MI], false),
+        "DAY_SECOND" => (&[D, H, MI, S], false),
+        "DAY_MICROSECOND" => (&[D, H, MI, S, US], true),
+        "HOUR_MINUTE" => (&[H, MI], false),
+        "HOUR_SECOND" => (&[H, MI, S], false),
+        "HOUR_MICROSECOND" => (&[H, MI, S, US], true),
+        "MINUTE_SECOND" => (&[MI, S], false),
+        "MINUTE_MICROSECOND" => (&[MI, S, US], true),
+        "SECOND_MICROSECOND" => (&[S, US], true),
+        _ => return None,
+    })
+}
+
+/// The numbers of a compound interval's text (`'1 1:1:1'`, `'-10000 99:99'`):
+/// any non-digits separate them; fewer than `n` are the last ones. None for
+/// a text with something after its last number, or a number past u64.
+fn interval_numbers(s: &str, n: usize, fraction_last: bool) -> Option<(bool, Vec<u64>)> {
+    let b = s.trim_start().as_bytes();
+    let (neg, b) = match b.first() {
+        Some(b'-') => (true, &b[1..]),
+        _ => (false, b),
+    };
+    let mut i = 0;
+    while i < b.len() && !b[i].is_ascii_digit() {
+        i += 1;
+    }
+    let mut vals = Vec::with_capacity(n);
+    let mut last_digits = 0;
+    while vals.len() < n {
+        let from = i;
+        let mut v: u64 = 0;
+        while i < b.len() && b[i].is_ascii_digit() {
+            v = v.checked_mul(10)?.checked_add(u64::from(b[i] - b'0'))?;
+            i += 1;
+        }
+        last_digits = i - from;
+        vals.push(v);
+        while i < b.len() && !b[i].is_ascii_digit() {
+            i += 1;
+        }
+        if i == b.len() {
+            break;
+        }
+    }
+    if i != b.len() {
+        return None;
+    }
+    let mut out = vec![0; n - vals.len()];
+    out.extend(vals);
+    if fraction_last && last_digits > 0 && last_digits < 6 {
+        out[n - 1] = out[n - 1].checked_mul(10u64.pow(6 - last_digits as u32))?;
+    }
+    Some((neg, out))
+}
+
+/// INTERVAL `v` `unit` (None: a value MariaDB refuses, the result is NULL).
+fn interval(v: ValueRef<'_>, unit: &str, c: &Counters) -> Option<Interval> {
+    let unit = unit.strip_prefix("SQL_TSI_").unwrap_or(unit);
+    if let Some((parts, fraction)) = unit_parts(unit) {
+        let text = match v {
+            ValueRef::Null => return None,
+            ValueRef::Integer(i) => i.to_string(),
+            ValueRef::Real(f) => turnstile_wire::value::format_float(f),
+            ValueRef::Text(t) | ValueRef::Blob(t) => String::from_utf8_lossy(t).into_owned(),
+        };
+        let (neg, nums) = interval_numbers(&text, parts.len(), fraction)?;
+        if unit == "YEAR_MONTH" {
+            return Some(Interval { neg, months: nums[0].checked_mul(12)?.checked_add(nums[1])?, micros: 0 });
+        }
+        let micros = parts.iter().zip(&nums).map(|(p, n)| u128::from(*p) * u128::from(*n)).sum();
+        return Some(Interval { neg, months: 0, micros });
+    }
+    // A simple unit: an integer (rounded), SECOND keeps a fraction.
+    let (neg, whole, frac_us) = match v {
+        ValueRef::Null => return None,
+        ValueRef::Integer(i) => (i < 0, u128::from(i.unsigned_abs()), 0u128),
+        ValueRef::Real(f) if f.is_finite() => {
+            let a = f.abs();
+            if unit == "SECOND" {
+                let us = (a * 1e6).round();
+                if us >= 1e30 {
+                    return None;
+                }
+                (f < 0.0, us as u128 / 1_000_000, us as u128 % 1_000_000)
+            } else {
+                let r = a.round();
+                if r >= 1e30 {
+                    return None;
+                }
+                (f < 0.0, r as u128, 0)
+            }
+        }
+        ValueRef::Real(_) => return None,
+        ValueRef::Text(t) | ValueRef::Blob(t) => {
+            let s = String::from_utf8_lossy(t);
+            let n = turnstile_wire::value::parse_number_prefix(s.as_bytes());
+            if n.is_none() || s.trim() != s.trim_end_matches(|ch: char| !ch.is_ascii_digit() && ch != '.') {
+                c.raise(Level::Warning, 1292, format!("Truncated incorrect INTEGER value: '{}'", s));
+            }
+            let f = n.unwrap_or(0.0);
+            return interval(ValueRef::Real(if unit == "SECOND" { f } else { f.trunc() }), unit, c);
+        }
+    };
+    let (months, per_us): (u128, u128) = match unit {
+        "MICROSECOND" => (0, 1),
+        "SECOND" => (0, 1_000_000),
+        "MINUTE" => (0, 60_000_000),
+        "HOUR" => (0, 3_600_000_000),
+        "DAY" => (0, 86_400_000_000),
+        "WEEK" => (0, 7 * 86_400_000_000),
+        "MONTH" => (1, 0),
+        "QUARTER" => (3, 0),
+        "YEAR" => (12, 0),
+        _ => return None,
+    };
+    if months > 0 {
+        let m = whole.checked_mul(months)?;
+        return Some(Interval { neg, months: u64::try_from(m).ok()?, micros: 0 });
+    }
+    Some(Interval { neg, months: 0, micros: whole.checked_mul(per_us)?.checked_add(frac_us)? })
+}
+
+/// Whether a unit moves only whole days or months (a DATE stays a DATE).
+fn date_only(unit: &str) -> bool {
+    matches!(unit.strip_prefix("SQL_TSI_").unwrap_or(unit), "DAY" | "WEEK" | "MONTH" | "QUARTER" | "YEAR" | "YEAR_MONTH")
+}
+
+/// `t` moved by `iv`; None past 0000..9999 (MariaDB's 1441 "datetime field overflow").
+fn add(t: &Tm, iv: &Interval) -> Option<Tm> {
+    let y = i64::from(t.year);
+    if iv.months > 0 {
+        let months = i128::from(iv.months) * if iv.neg { -1 } else { 1 };
+        let total = i128::from(y) * 12 + i128::from(t.month) - 1 + months;
+        if !(0..=9999 * 12 + 11).contains(&total) {
+            return None;
+        }
+        let (ny, nm) = ((total / 12) as i64, (total % 12 + 1) as i64);
+        let day = i64::from(t.day).min(days_in_month(ny, nm));
+        return Some(Tm { year: ny as u32, month: nm as u32, day: day as u32, ..*t });
+    }
+    let start = (i128::from(civil_days(t)) * 86_400 + i128::from(clock_secs(t))) * 1_000_000 + i128::from(t.micro);
+    let delta = i128::try_from(iv.micros).ok()?;
+    let us = if iv.neg { start.checked_sub(delta)? } else { start.checked_add(delta)? };
+    let (days, rem) = (us.div_euclid(86_400_000_000), us.rem_euclid(86_400_000_000) as i64);
+    if !(i128::from(FIRST_DAYNR)..=i128::from(LAST_DAYNR)).contains(&days) {
+        return None;
+    }
+    let (ny, nm, nd) = civil_from_days(days as i64 - 719_528);
+    Some(Tm {
+        year: ny as u32,
+        month: nm as u32,
+        day: nd as u32,
+        hour: (rem / 3_600_000_000) as u32,
+        minute: (rem / 60_000_000 % 60) as u32,
+        second: (rem / 1_000_000 % 60) as u32,
+        micro: (rem % 1_000_000) as u32,
+        ..*t
+    })
+}
+
+/// Fractional digits an interval value shows (MariaDB's result decimals):
+/// a text 6, a real as many as it prints, an integer none.
+fn interval_digits(v: ValueRef<'_>, unit: &str) -> usize {
+    let unit = unit.strip_prefix("SQL_TSI_").unwrap_or(unit);
+    if unit == "MICROSECOND" || unit.ends_with("_MICROSECOND") {
+        return 6;
+    }
+    if unit != "SECOND" {
+        return 0;
+    }
+    match v {
+        ValueRef::Real(f) => turnstile_wire::value::format_float(f).split_once('.').map_or(1, |(_, d)| d.len().min(6)),
+        ValueRef::Text(_) | ValueRef::Blob(_) => 6,
+        _ => 0,
+    }
+}
+
+/// Fractional digits of a text argument (`'... 00:00:00.12'` → 2).
+fn text_digits(v: ValueRef<'_>) -> usize {
+    match v {
+        ValueRef::Text(t) | ValueRef::Blob(t) => turnstile_sqltext::temporal_cast::fraction_digits(&String::from_utf8_lossy(t)) as usize,
+        ValueRef::Real(_) => 6,
+        _ => 0,
+    }
+}
+
+fn show(t: &Tm, date: bool, digits: usize) -> String {
+    let mut s = format!("{:04}-{:02}-{:02}", t.year, t.month, t.day);
+    if !date {
+        s.push_str(&format!(" {:02}:{:02}:{:02}", t.hour, t.minute, t.second));
+        if digits > 0 {
+            s.push_str(&format!(".{:06}", t.micro)[..digits + 1]);
+        }
+    }
+    s
+}
+
+/// DATE_ADD(d, v, 'UNIT') and the like, `sign` -1 for DATE_SUB.
+fn date_add(ctx: &Context<'_>, c: &Counters, d_at: usize, v_at: usize, unit: &str, sign: bool) -> SV {
+    let Some(t) = date_arg(ctx, d_at, c, DateRule::REAL) else { return SV::Null };
+    let Some(mut iv) = interval(ctx.get_raw(v_at), unit, c) else { return SV::Null };
+    iv.neg ^= sign;
+    let Some(r) = add(&t, &iv) else {
+        c.raise(Level::Warning, 1441, "Datetime function: datetime field overflow".into());
+        return SV::Null;
+    };
+    let date = t.kind == Kind::Date && date_only(unit) && r.hour == 0 && r.minute == 0 && r.second == 0 && r.micro == 0;
+    let digits = text_digits(ctx.get_raw(d_at)).max(interval_digits(ctx.get_raw(v_at), unit)).min(6);
+    SV::Text(show(&r, date, digits))
+}
+
+fn unit_arg(ctx: &Context<'_>, i: usize) -> String {
+    super::targ(ctx, i).unwrap_or_default().to_ascii_uppercase()
+}
+
+fn intervals(db: &Connection, c: &Arc<Counters>) -> rusqlite::Result<()> {
+    for (name, sub) in [("date_add", false), ("adddate", false), ("date_sub", true), ("subdate", true)] {
+        let c = c.clone();
+        db.create_scalar_function(name, -1, FunctionFlags::SQLITE_UTF8 | FunctionFlags::SQLITE_DETERMINISTIC, move |ctx| {
+            need(ctx, 2, name)?;
+            let unit = if ctx.len() > 2 { unit_arg(ctx, 2) } else { "DAY".into() };
+            Ok(date_add(ctx, &c, 0, 1, &unit, sub))
+        })?;
+    }
+    reg(db, c, "timestampadd", 3, |ctx, c| Ok(date_add(ctx, c, 2, 1, &unit_arg(ctx, 0), false)))?;
+    reg(db, c, "timestampdiff", 3, |ctx, c| {
+        let unit = unit_arg(ctx, 0);
+        let unit = unit.strip_prefix("SQL_TSI_").unwrap_or(&unit).to_string();
+        let a = date_arg(ctx, 1, c, DateRule::REAL);
+        let b = date_arg(ctx, 2, c, DateRule::REAL);
+        let (Some(a), Some(b)) = (a, b) else { return Ok(SV::Null) };
+        Ok(timestampdiff(&unit, &a, &b).map_or(SV::Null, SV::Integer))
+    })?;
+    reg(db, c, "ts_extract", 2, |ctx, c| {
+        let unit = unit_arg(ctx, 0);
+        Ok(extract(ctx, c, &unit))
+    })?;
+    Ok(())
+}
+
+fn timestampdiff(unit: &str, a: &Tm, b: &Tm) -> Option<i64> {
+    let micros = |t: &Tm| (i128::from(civil_days(t)) * 86_400 + i128::from(clock_secs(t))) * 1_000_000 + i128::from(t.micro);
+    let us = micros(b) - micros(a);
+    let months = || {
+        let (early, late, sign) = if us >= 0 { (a, b, 1) } else { (b, a, -1) };
+        let mut m = (i64::from(late.year) - i64::from(early.year)) * 12 + i64::from(late.month) - i64::from(early.month);
+        let rest = |t: &Tm| (t.day, t.hour, t.minute, t.second, t.micro);
+        if rest(late) < rest(early) {
+            m -= 1;
+        }
+        sign * m
+    };
+    let per = |d: i128| (us / d) as i64;
+    Some(match unit {
+        "MICROSECOND" => per(1),
+        "SECOND" => per(1_000_000),
+        "MINUTE" => per(60_000_000),
+        "HOUR" => per(3_600_000_000),
+        "DAY" => per(86_400_000_000),
+        "WEEK" => per(7 * 86_400_000_000),
+        "MONTH" => months(),
+        "QUARTER" => months() / 3,
+        "YEAR" => months() / 12,
+        _ => return None,
+    })
+}
+
+/// EXTRACT(unit FROM x): a time unit of a TIME keeps its days in the hours
+/// (`DAY` of `'1 02:00:00'` is 1, `HOUR` 2).
+fn extract(ctx: &Context<'_>, c: &Counters, unit: &str) -> SV {
+    let date_unit = matches!(unit, "YEAR" | "QUARTER" | "MONTH" | "WEEK" | "YEAR_MONTH");
+    let how = if unit.starts_with("DAY") { TimeText::DelimitedOrDigits } else { TimeText::Delimited };
+    // A date unit of what is no date but a time (a TIME column's
+    // '838:59:59') is 0, as of MariaDB's TIME.
+    let date_or_time = |v: Input<'_>| match read_datetime(v, DateRule::ANY) {
+        Read { tm: None, .. } if read_time(v).tm.is_some() => Read { tm: read_time(v).tm.map(|t| Tm { year: 0, month: 0, day: 0, kind: Kind::Time, ..t }), warning: None },
+        r => r,
+    };
+    let t = if date_unit { read_arg(ctx, 1, c, date_or_time) } else { read_arg(ctx, 1, c, |v| read_time_as(v, how)) };
+    let Some(t) = t else { return SV::Null };
+    let (day, hour) = if t.kind == Kind::Time { (i64::from(t.hour) / 24, i64::from(t.hour) % 24) } else { (i64::from(t.day), i64::from(t.hour)) };
+    let (mi, s, us) = (i64::from(t.minute), i64::from(t.second), i64::from(t.micro));
+    let v = match unit {
+        "YEAR" | "QUARTER" | "MONTH" | "YEAR_MONTH" if t.kind == Kind::Time => 0,
+        "YEAR" => i64::from(t.year),
+        "QUARTER" => (i64::from(t.month) + 2) / 3,
+        "MONTH" => i64::from(t.month),
+        "WEEK" if t.kind == Kind::Time => 0,
+        "WEEK" => super::ext::week(&dt_of(&t), 0, false).1,
+        "YEAR_MONTH" => i64::from(t.year) * 100 + i64::from(t.month),
+        "DAY" => day,
+        "HOUR" => hour,
+        "MINUTE" => mi,
+        "SECOND" => s,
+        "MICROSECOND" => us,
+        "DAY_HOUR" => day * 100 + hour,
+        "DAY_MINUTE" => (day * 100 + hour) * 100 + mi,
+        "DAY_SECOND" => ((day * 100 + hour) * 100 + mi) * 100 + s,
+        "DAY_MICROSECOND" => (((day * 100 + hour) * 100 + mi) * 100 + s) * 1_000_000 + us,
+        "HOUR_MINUTE" => hour * 100 + mi,
+        "HOUR_SECOND" => (hour * 100 + mi) * 100 + s,
+        "HOUR_MICROSECOND" => ((hour * 100 + mi) * 100 + s) * 1_000_000 + us,
+        "MINUTE_SECOND" => mi * 100 + s,
+        "MINUTE_MICROSECOND" => (mi * 100 + s) * 1_000_000 + us,
+        "SECOND_MICROSECOND" => s * 1_000_000 + us,
+        _ => return SV::Null,
+    };
+    SV::Integer(if t.neg { -v } else { v })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn q(sql: &str) -> (Option<String>, Vec<String>) {
+        let db = Connection::open_in_memory().unwrap();
+        let c = Arc::new(Counters::default());
+        super::super::register(&db, c.clone(), None).unwrap();
+        let v: SV = db.query_row(sql, [], |r| r.get(0)).unwrap();
+        let v = match v {
+            SV::Null => None,
+            SV::Integer(i) => Some(i.to_string()),
+            SV::Real(f) => Some(f.to_string()),
+            SV::Text(t) => Some(t),
+            SV::Blob(_) => Some("blob".into()),
+        };
+        (v, c.take_notes().0.into_iter().map(|w| format!("{} {}", w.code, w.message)).collect())
+    }
+
+    #[test]
+    fn parts_read_as_mariadb() {
+        assert_eq!(q("SELECT year('98-02-03')").0.as_deref(), Some("1998"));
+        assert_eq!(q("SELECT quarter(980303)").0.as_deref(), Some("1"));
+        assert_eq!(q("SELECT second(230322)").0.as_deref(), Some("22"));
+        assert_eq!(q("SELECT quarter('0000-00-00')").0.as_deref(), Some("0"));
+        assert_eq!(q("SELECT dayofyear('0000-00-00')"), (None, vec!["1292 Incorrect datetime value: '0000-00-00'".to_string()]));
+        assert_eq!(q("SELECT hour('900:00:00')"), (Some("838".into()), vec!["1292 Truncated incorrect time value: '900:00:00'".to_string()]));
+        assert_eq!(q("SELECT time_to_sec('15:12:22.5')").0.as_deref(), Some("54742.5"));
+        assert_eq!(q("SELECT monthname('2024-00-05')"), (None, vec![]));
+        assert_eq!(q("SELECT last_day('2024-02-00')").0.as_deref(), Some("2024-02-29"));
+    }
+
+    #[test]
+    fn formats_as_mariadb() {
+        assert_eq!(q("SELECT date_format('1998-12-31','%x-%v')").0.as_deref(), Some("1998-53"));
+        assert_eq!(q("SELECT date_format('1999-01-01','%X-%V %U %u')").0.as_deref(), Some("1998-52 00 00"));
+        assert_eq!(q("SELECT date_format('0000-00-11', '%W')").0, None);
+        assert_eq!(q("SELECT date_format('0000-00-11', '%Y %d')").0.as_deref(), Some("0000 11"));
+        assert_eq!(q("SELECT time_format(010203,'%H|%I|%k|%l|%i|%p|%r|%S|%T')").0.as_deref(), Some("01|01|1|1|02|AM|01:02:03 AM|03|01:02:03"));
+        assert_eq!(q("SELECT time_format('100:00:00','%H %k %h')").0.as_deref(), Some("100 100 04"));
+    }
+
+    #[test]
+    fn intervals_as_mariadb() {
+        let a = |s: &str| q(&format!("SELECT {}", s)).0;
+        assert_eq!(a("date_add('1997-12-31 23:59:59', '1:1', 'MINUTE_SECOND')").as_deref(), Some("1998-01-01 00:01:00"));
+        assert_eq!(a("date_add('1997-12-31 23:59:59', '-100 1', 'YEAR_MONTH')").as_deref(), Some("1897-11-30 23:59:59"));
+        assert_eq!(a("date_add('1997-12-31 23:59:59', ' -10000 99:99', 'DAY_MINUTE')").as_deref(), Some("1970-08-11 19:20:59"));
+        assert_eq!(a("date_add('1000-01-01 00:00:00', '1.02', 'DAY_MICROSECOND')").as_deref(), Some("1000-01-01 00:00:01.020000"));
+        assert_eq!(a("date_add('1997-12-31', '1 1', 'YEAR_MONTH')").as_deref(), Some("1999-01-31"));
+        assert_eq!(a("date_add('2001-01-01 00:00:00.1', 1, 'SECOND')").as_deref(), Some("2001-01-01 00:00:01.1"));
+        assert_eq!(a("date_add('2001-01-01 00:00:00', -1.1, 'SECOND')").as_deref(), Some("2000-12-31 23:59:58.9"));
+        assert_eq!(a("date_add('0000-01-01', '3652423:23:59:59', 'DAY_SECOND')").as_deref(), Some("9999-12-31 23:59:59"));
+        assert_eq!(q("SELECT date_add('9999-12-31', 1, 'DAY')"), (None, vec!["1441 Datetime function: datetime field overflow".to_string()]));
+        assert_eq!(a("timestampdiff('SQL_TSI_WEEK', '2001-02-01', '2001-05-01')").as_deref(), Some("12"));
+        assert_eq!(a("timestampdiff('MONTH', '2001-05-01', '2001-02-01')").as_deref(), Some("-3"));
+        assert_eq!(a("ts_extract('DAY_MINUTE', '02 10:11:12')").as_deref(), Some("21011"));
+        assert_eq!(a("ts_extract('HOUR_SECOND', '10:11:12')").as_deref(), Some("101112"));
+    }
+}
