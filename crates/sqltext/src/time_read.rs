@@ -125,7 +125,7 @@ pub fn read_datetime(v: Input<'_>, rule: DateRule) -> Read {
         Input::Int(i) if i < 0 => Err(Status::default()),
         Input::Int(i) => number_to_datetime(i as u64, 0, false, rule),
         Input::Real(f) if f.is_finite() && f >= 0.0 && f < 1e15 => {
-            let micro = ((f - f.trunc()) * 1e6).round().min(999_999.0) as u32;
+            let micro = micros_of(f - f.trunc());
             number_to_datetime(f.trunc() as u64, micro, f.fract() != 0.0, rule)
         }
         Input::Real(_) => Err(Status::default()),
@@ -165,19 +165,45 @@ pub fn read_time_as(v: Input<'_>, how: TimeText) -> Read {
             if a >= 1e19 {
                 Ok((max_time(f < 0.0), Status { out_of_range: true, ..Status::default() }))
             } else {
-                number_to_time(f < 0.0, a.trunc() as u64, ((a - a.trunc()) * 1e6).round().min(999_999.0) as u32)
+                number_to_time(f < 0.0, a.trunc() as u64, micros_of(a - a.trunc()))
             }
         }
         Input::Real(_) => Err(Status::default()),
         Input::Text(s) if is_canonical_date(s.as_bytes()) => str_to_datetime(s.as_bytes(), DateRule::ANY),
         Input::Text(s) => str_to_time(s.as_bytes(), how != TimeText::Time, how == TimeText::DelimitedOrDigits),
     };
+    // A value clipped to 838:59:59.999999 keeps the digits it was given
+    // (an integer or a text without a fraction: 838:59:59).
+    let r = r.map(|(mut tm, st)| {
+        if st.out_of_range {
+            let digits = match v {
+                Input::Int(_) => 0,
+                Input::Real(_) => 6,
+                Input::Text(s) => crate::temporal_cast::fraction_digits(s) as u32,
+            };
+            tm.micro = max_micros(digits);
+        }
+        (tm, st)
+    });
     answer(v, r, Kind::Time)
 }
 
 /// `YYYY-MM-DD` exactly: a DATE column's value.
 fn is_canonical_date(s: &[u8]) -> bool {
     s.len() == 10 && s.iter().enumerate().all(|(i, b)| if i == 4 || i == 7 { *b == b'-' } else { b.is_ascii_digit() })
+}
+
+/// The microseconds of a fraction `f` (0 <= f < 1), cut as MariaDB cuts
+/// them (15.5566778899 → 556677), not lost to binary rounding (2.3 → 300000).
+pub fn micros_of(f: f64) -> u32 {
+    let x = f * 1e6;
+    let r = x.round();
+    (if (x - r).abs() < 1e-4 { r } else { x.trunc() }).clamp(0.0, 999_999.0) as u32
+}
+
+/// The most microseconds a value of `digits` fractional digits shows.
+pub fn max_micros(digits: u32) -> u32 {
+    999_999 - 999_999 % 10u32.pow(6 - digits.min(6))
 }
 
 fn max_time(neg: bool) -> Tm {
@@ -702,7 +728,10 @@ mod tests {
         assert_eq!(x("02 10:11:12", TimeText::DelimitedOrDigits), Some((0, 58, 11, 12)));
         assert_eq!(x("11111", TimeText::DelimitedOrDigits), Some((1, 0, 0, 0)));
         assert_eq!(x("1111", TimeText::Delimited), Some((0, 0, 11, 11)));
-        assert_eq!(t("900:00:00"), (Some("838:59:59.999999".into()), Some("Truncated incorrect time value: '900:00:00'".into())));
+        assert_eq!(t("900:00:00"), (Some("838:59:59.0".into()), Some("Truncated incorrect time value: '900:00:00'".into())));
+        assert_eq!(t("900:00:00.5").0.as_deref(), Some("838:59:59.900000"));
+        assert_eq!(tm(Input::Real(15.5566778899)).0.as_deref(), Some("0:00:15.556677"));
+        assert_eq!((micros_of(0.3), micros_of(2.3 - 2.0), max_micros(1), max_micros(0)), (300000, 300000, 900000, 0));
         assert_eq!(t("10:61:00"), (None, Some("Incorrect time value: '10:61:00'".into())));
         assert_eq!(t("garbage").0, None);
         assert_eq!(t("-25:00:00").0.as_deref(), Some("-25:00:00.0"));
@@ -714,7 +743,7 @@ mod tests {
         assert_eq!(tm(Input::Int(230322)).0.as_deref(), Some("23:03:22.0"));
         assert_eq!(tm(Input::Int(-12)).0.as_deref(), Some("-0:00:12.0"));
         assert_eq!(tm(Input::Int(20240102)).0.as_deref(), Some("0:00:00.0"));
-        assert_eq!(tm(Input::Int(9000000)).0.as_deref(), Some("838:59:59.999999"));
+        assert_eq!(tm(Input::Int(9000000)).0.as_deref(), Some("838:59:59.0"));
         assert_eq!(tm(Input::Real(12.5)).0.as_deref(), Some("0:00:12.500000"));
         assert_eq!(tm(Input::Real(1e300)).0.as_deref(), Some("838:59:59.999999"));
         assert_eq!(tm(Input::Text("99999999999999999999:00:00")).0, None);

@@ -113,7 +113,127 @@ pub(super) fn register(db: &Connection, c: &Arc<Counters>) -> rusqlite::Result<(
         Ok(format(&t, &f, true).map_or(SV::Null, |s| SV::Text(if t.neg { format!("-{}", s) } else { s })))
     })?;
     intervals(db, c)?;
+    reg(db, c, "sec_to_time", 1, sec_to_time)?;
+    reg(db, c, "maketime", 3, maketime)?;
+    db.create_scalar_function("ts_tnum", 1, FunctionFlags::SQLITE_UTF8 | FunctionFlags::SQLITE_DETERMINISTIC, |ctx| Ok(temporal_number(ctx.get_raw(0)).map_or(super::Out::Arg(0), super::Out::Val)))?;
     Ok(())
+}
+
+/// Seconds in 838:59:59, the largest TIME.
+const TIME_MAX_SECS: u64 = 838 * 3600 + 59 * 60 + 59;
+
+/// `[-]h:mm:ss[.f]` with `digits` fractional digits.
+fn show_time(neg: bool, secs: u64, micro: u32, digits: u32) -> String {
+    let mut s = format!("{}{:02}:{:02}:{:02}", if neg { "-" } else { "" }, secs / 3600, secs / 60 % 60, secs % 60);
+    if digits > 0 {
+        s.push_str(&format!(".{:06}", micro)[..digits.min(6) as usize + 1]);
+    }
+    s
+}
+
+/// The fractional digits a number argument shows: an integer none, a real
+/// as many as it prints (at most 6), a text 6.
+fn number_digits(v: ValueRef<'_>) -> u32 {
+    match v {
+        ValueRef::Integer(_) | ValueRef::Null => 0,
+        ValueRef::Real(f) => turnstile_wire::value::format_float(f).split_once('.').map_or(0, |(_, d)| d.len().min(6) as u32),
+        _ => 6,
+    }
+}
+
+/// A time of `neg`, `secs` seconds and `micro` past 838:59:59 is clipped
+/// to it, with the most microseconds `digits` show (None: not past it).
+fn clip_time(secs: u64, micro: u32, digits: u32) -> Option<(u64, u32)> {
+    let max = turnstile_sqltext::time_read::max_micros(digits);
+    (secs > TIME_MAX_SECS || (secs == TIME_MAX_SECS && micro > max)).then_some((TIME_MAX_SECS, max))
+}
+
+/// A number argument as (negative, whole, micros), with MariaDB's warning
+/// for a text that is no number; None for NULL.
+fn seconds_arg(ctx: &Context<'_>, i: usize, c: &Counters) -> Option<(bool, f64, String)> {
+    let v = ctx.get_raw(i);
+    let (f, shown) = match v {
+        ValueRef::Null => return None,
+        ValueRef::Integer(n) => (n as f64, n.to_string()),
+        ValueRef::Real(f) if f.abs() >= 1e15 => (f, turnstile_wire::value::format_float(f)),
+        ValueRef::Real(f) => (f, format!("{:.6}", f)),
+        ValueRef::Text(t) | ValueRef::Blob(t) => {
+            let s = String::from_utf8_lossy(t);
+            let n = turnstile_wire::value::parse_number_prefix(t);
+            if n.is_none() || s.trim().parse::<f64>().is_err() {
+                c.raise(Level::Warning, 1292, format!("Truncated incorrect DECIMAL value: '{}'", s));
+            }
+            let f = n.unwrap_or(0.0);
+            (f, format!("{:.6}", f))
+        }
+    };
+    Some((f < 0.0, f.abs(), shown))
+}
+
+/// SEC_TO_TIME(x): clipped to ±838:59:59 with a warning.
+fn sec_to_time(ctx: &Context<'_>, c: &Counters) -> rusqlite::Result<SV> {
+    let Some((neg, a, shown)) = seconds_arg(ctx, 0, c) else { return Ok(SV::Null) };
+    let digits = number_digits(ctx.get_raw(0));
+    let (mut secs, mut micro) = if a >= 1e15 { (u64::MAX, 0) } else { (a.trunc() as u64, turnstile_sqltext::time_read::micros_of(a.fract())) };
+    micro = micro - micro % 10u32.pow(6 - digits);
+    if let Some((s, m)) = clip_time(secs, micro, digits) {
+        c.raise(Level::Warning, 1292, format!("Truncated incorrect seconds value: '{}'", shown));
+        (secs, micro) = (s, m);
+    }
+    Ok(SV::Text(show_time(neg && (secs > 0 || micro > 0), secs, micro, digits)))
+}
+
+/// MAKETIME(h, m, s): NULL for a minute or second out of 0..59, clipped to
+/// ±838:59:59 with a warning.
+fn maketime(ctx: &Context<'_>, c: &Counters) -> rusqlite::Result<SV> {
+    let (Some(h), Some(m)) = (super::int(&ctx.get_raw(0)), super::int(&ctx.get_raw(1))) else { return Ok(SV::Null) };
+    let Some((sneg, s, shown)) = seconds_arg(ctx, 2, c) else { return Ok(SV::Null) };
+    if !(0..60).contains(&m) || sneg {
+        return Ok(SV::Null);
+    }
+    if s >= 60.0 {
+        if s >= 4_294_967_296.0 {
+            c.raise(Level::Warning, 1292, format!("Truncated incorrect seconds value: '{}'", shown.trim_end_matches(".000000")));
+        }
+        return Ok(SV::Null);
+    }
+    let digits = number_digits(ctx.get_raw(2));
+    let micro = turnstile_sqltext::time_read::micros_of(s.fract());
+    let micro = micro - micro % 10u32.pow(6 - digits);
+    let hours = h.unsigned_abs();
+    let mut secs = hours.saturating_mul(3600).saturating_add(m as u64 * 60).saturating_add(s.trunc() as u64);
+    let mut micro = micro;
+    if let Some((cs, cm)) = clip_time(secs, micro, digits) {
+        c.raise(Level::Warning, 1292, format!("Truncated incorrect time value: '{}{}:{:02}:{:02}'", if h < 0 { "-" } else { "" }, hours, m, s.trunc() as u64));
+        (secs, micro) = (cs, cm);
+    }
+    Ok(SV::Text(show_time(h < 0, secs, micro, digits)))
+}
+
+/// A date or time value as the number MariaDB reads it as (`ts_tnum`,
+/// rewrite/temporal_numbers.rs): `2001-01-02` is 20010102, `2001-01-02
+/// 10:20:30` 20010102102030, `-02:30:01.5` -23001.5. Anything else (NULL, a
+/// number, a text of no such form) is passed on as it is (None).
+fn temporal_number(v: ValueRef<'_>) -> Option<SV> {
+    let ValueRef::Text(t) = v else { return None };
+    let s = std::str::from_utf8(t).ok()?.trim();
+    let (neg, body) = s.strip_prefix('-').map_or((false, s), |r| (true, r));
+    let (main, frac) = body.split_once('.').unwrap_or((body, ""));
+    let b = main.as_bytes();
+    let shape = |pat: &str| pat.len() == b.len() && pat.bytes().zip(b).all(|(p, c)| if p == b'9' { c.is_ascii_digit() } else { p == *c });
+    let is_time = main.split(':').count() == 3 && main.split(':').enumerate().all(|(i, p)| !p.is_empty() && p.bytes().all(|c| c.is_ascii_digit()) && (i == 0 || p.len() == 2));
+    let ok = (!neg && (shape("9999-99-99") || shape("9999-99-99 99:99:99"))) || is_time;
+    if !ok || !frac.bytes().all(|c| c.is_ascii_digit()) || frac.len() > 6 {
+        return None;
+    }
+    let digits: String = main.bytes().filter(u8::is_ascii_digit).map(char::from).collect();
+    let whole = digits.parse::<i64>().ok()?;
+    let sign = if neg { -1 } else { 1 };
+    if frac.is_empty() {
+        return Some(SV::Integer(sign * whole));
+    }
+    let f: f64 = format!("{}.{}", whole, frac).parse().ok()?;
+    Some(SV::Real(sign as f64 * f))
 }
 
 /// YEAR, MONTH, ..., HOUR, MINUTE: one part of a date or a time.
@@ -129,7 +249,11 @@ fn parts(db: &Connection, c: &Arc<Counters>) -> rusqlite::Result<()> {
     reg(db, c, "second", 1, |ctx, c| Ok(int_of(time_arg(ctx, 0, c), |t| i64::from(t.second))))?;
     reg(db, c, "microsecond", 1, |ctx, c| Ok(int_of(time_arg(ctx, 0, c), |t| i64::from(t.micro))))?;
     reg(db, c, "time_to_sec", 1, |ctx, c| {
-        Ok(time_arg(ctx, 0, c).map_or(SV::Null, |t| {
+        let digits = match ctx.get_raw(0) {
+            ValueRef::Text(t) | ValueRef::Blob(t) => u32::from(turnstile_sqltext::temporal_cast::fraction_digits(&String::from_utf8_lossy(t))),
+            v => number_digits(v),
+        };
+        Ok(time_arg(ctx, 0, c).map(|t| Tm { micro: t.micro - t.micro % 10u32.pow(6 - digits), ..t }).map_or(SV::Null, |t| {
             let secs = i64::from(t.hour) * 3600 + i64::from(t.minute) * 60 + i64::from(t.second);
             let sign = if t.neg { -1 } else { 1 };
             if t.micro == 0 {
@@ -648,5 +772,19 @@ mod tests {
         assert_eq!(a("timestampdiff('MONTH', '2001-05-01', '2001-02-01')").as_deref(), Some("-3"));
         assert_eq!(a("ts_extract('DAY_MINUTE', '02 10:11:12')").as_deref(), Some("21011"));
         assert_eq!(a("ts_extract('HOUR_SECOND', '10:11:12')").as_deref(), Some("101112"));
+        assert_eq!(q("SELECT sec_to_time(3300000)"), (Some("838:59:59".into()), vec!["1292 Truncated incorrect seconds value: '3300000'".to_string()]));
+        assert_eq!(a("sec_to_time(9001.1)").as_deref(), Some("02:30:01.1"));
+        assert_eq!(a("sec_to_time('9001.1')").as_deref(), Some("02:30:01.100000"));
+        assert_eq!(a("sec_to_time(-9001)").as_deref(), Some("-02:30:01"));
+        assert_eq!(q("SELECT maketime(916,0,0)"), (Some("838:59:59".into()), vec!["1292 Truncated incorrect time value: '916:00:00'".to_string()]));
+        assert_eq!(a("maketime(900,0,0.1)").as_deref(), Some("838:59:59.9"));
+        assert_eq!(a("maketime(1,60,0)"), None);
+        assert_eq!(a("time_to_sec('916:40:00')").as_deref(), Some("3020399"));
+        assert_eq!(a("time_to_sec(15.5566778899)").as_deref(), Some("15.556677"));
+        assert_eq!(a("ts_tnum('1997-12-31')").as_deref(), Some("19971231"));
+        assert_eq!(a("ts_tnum('2001-01-02 10:20:30')").as_deref(), Some("20010102102030"));
+        assert_eq!(a("ts_tnum('-838:59:59')").as_deref(), Some("-8385959"));
+        assert_eq!(a("ts_tnum('02:30:01.5')").as_deref(), Some("23001.5"));
+        assert_eq!(a("ts_tnum('abc')").as_deref(), Some("abc"));
     }
 }

@@ -586,14 +586,6 @@ fn dates(db: &Connection) -> rusqlite::Result<()> {
         let (yy, m, d) = civil_from_days(days_from_civil(y, 1, 1) + doy - 1);
         Ok(if yy > 9999 { SV::Null } else { SV::Text(format!("{:04}-{:02}-{:02}", yy, m, d)) })
     })?;
-    reg(db, "maketime", 3, true, |ctx| {
-        let (Some(h), Some(m), Some(s)) = (int(&ctx.get_raw(0)), int(&ctx.get_raw(1)), num(&ctx.get_raw(2))) else { return Ok(SV::Null) };
-        if !(0..60).contains(&m) || !(0.0..60.0).contains(&s) {
-            return Ok(SV::Null);
-        }
-        let total = h.unsigned_abs() as f64 * 3600.0 + (m * 60) as f64 + s;
-        Ok(SV::Text(fmt_time(if h < 0 { -total } else { total })))
-    })?;
     reg(db, "period_diff", 2, true, |ctx| {
         let (Some(a), Some(b)) = (int(&ctx.get_raw(0)), int(&ctx.get_raw(1))) else { return Ok(SV::Null) };
         // In i128: no overflow for any BIGINT period (the result wraps as MySQL's does).
@@ -623,7 +615,6 @@ fn dates(db: &Connection) -> rusqlite::Result<()> {
         let t = y * 12 + m - 1 + n as i128;
         Ok(SV::Integer((t.div_euclid(12) * 100 + t.rem_euclid(12) + 1) as i64))
     })?;
-    reg(db, "sec_to_time", 1, true, |ctx| Ok(num(&ctx.get_raw(0)).map_or(SV::Null, |s| SV::Text(fmt_time(s)))))?;
     for (name, sign) in [("addtime", 1.0), ("subtime", -1.0)] {
         db.create_scalar_function(name, 2, FunctionFlags::SQLITE_UTF8 | FunctionFlags::SQLITE_DETERMINISTIC, move |ctx| {
             let (Some(base), Some(delta)) = (targ(ctx, 0), targ(ctx, 1).and_then(|t| time_seconds(&t))) else { return Ok(SV::Null) };

@@ -37,7 +37,8 @@
 //!
 //! Module map. This file: the public interface (`rewrite`, `expression`, what
 //! they return, the `Resolver` they ask about the schema). Before the
-//! translation: `decimal` (exact DECIMAL and BIGINT UNSIGNED arithmetic as
+//! translation: `temporal_numbers` (a date or time operand of arithmetic
+//! or of a numeric CAST as its number, `ts_tnum`), `decimal` (exact DECIMAL and BIGINT UNSIGNED arithmetic as
 //! calls of the engine's exact functions, with MySQL's result types) and
 //! `exact_calls` (the functions it computes exactly: ROUND, CAST AS DECIMAL,
 //! COALESCE, ...), and `int_args` (an integer literal beyond BIGINT where a
@@ -81,6 +82,7 @@ mod quantified;
 mod select;
 mod store;
 mod subquery;
+mod temporal_numbers;
 #[cfg(test)]
 mod test_support;
 mod translator;
@@ -297,28 +299,36 @@ fn rewrite_named(sql: &str, kind: Kind, resolver: &dyn Resolver, client: Option<
             return rewrite_named(&plain, kind, resolver, client);
         }
     }
-    if let Some(exact) = decimal::rewrite_decimal(sql, toks, kind, resolver)? {
-        // Translated from the text with DECIMAL arithmetic as calls; the
-        // result columns keep the names of the client's text.
-        let exact_toks = lex::tokenize(&exact.sql).map_err(|e| SqlError::syntax(&exact.sql[e.at..]))?;
-        let client_toks = client.and_then(|c| lex::tokenize(c).ok());
-        let names = match (client, client_toks.as_deref()) {
-            (Some(c), Some(ct)) if select::select_items(c, ct).len() == select::select_items(sql, toks).len() => (c, ct),
-            _ => (sql, toks),
-        };
-        let mut rw = translate_tokens(&exact.sql, one_statement(&exact.sql, &exact_toks)?, kind, resolver, names)?;
-        if kind == Kind::Select {
-            rw.select_items = select::select_items(names.0, names.1);
-        }
-        rw.item_types = exact.item_types;
-        return Ok(rw);
-    }
     let client_toks = client.and_then(|c| lex::tokenize(c).ok());
     let names = match (client, client_toks.as_deref()) {
         (Some(c), Some(ct)) if select::select_items(c, ct).len() == select::select_items(sql, toks).len() => (c, ct),
         _ => (sql, toks),
     };
-    translate_tokens(sql, toks, kind, resolver, names)
+    // Dates and times as numbers (`temporal_numbers`), then exact numbers
+    // (`decimal`): both translate a text with calls added, the result
+    // columns keeping the names and types of the client's text.
+    let wrapped = temporal_numbers::rewrite(sql, toks, resolver);
+    let wrapped_toks;
+    let (sql, toks) = match &wrapped {
+        Some(w) => {
+            wrapped_toks = lex::tokenize(w).map_err(|e| SqlError::syntax(&w[e.at..]))?;
+            (w.as_str(), one_statement(w, &wrapped_toks)?)
+        }
+        None => (sql, toks),
+    };
+    let mut rw = match decimal::rewrite_decimal(sql, toks, kind, resolver)? {
+        Some(exact) => {
+            let exact_toks = lex::tokenize(&exact.sql).map_err(|e| SqlError::syntax(&exact.sql[e.at..]))?;
+            let mut rw = translate_tokens(&exact.sql, one_statement(&exact.sql, &exact_toks)?, kind, resolver, names)?;
+            rw.item_types = exact.item_types;
+            rw
+        }
+        None => translate_tokens(sql, toks, kind, resolver, names)?,
+    };
+    if kind == Kind::Select {
+        rw.select_items = select::select_items(names.0, names.1);
+    }
+    Ok(rw)
 }
 
 /// `sql` with each byte range `start..end` of `edits` (in order, not overlapping) replaced by its
