@@ -114,9 +114,55 @@ pub(super) fn register(db: &Connection, c: &Arc<Counters>) -> rusqlite::Result<(
     })?;
     intervals(db, c)?;
     reg(db, c, "sec_to_time", 1, sec_to_time)?;
+    reg(db, c, "ts_tcanon", 3, |ctx, c| {
+        let fsp = super::int(&ctx.get_raw(2)).unwrap_or(0).clamp(0, 6) as usize;
+        Ok(match super::targ(ctx, 1).as_deref() {
+            Some("time") => time_arg(ctx, 0, c).map_or(SV::Null, |t| SV::Text(canonical_time(&t, fsp))),
+            Some("date") => date_arg(ctx, 0, c, DateRule::ANY).map_or(SV::Null, |t| {
+                let midnight = clock_secs(&t) == 0 && t.micro == 0;
+                SV::Text(show(&t, midnight, fraction_shown(t.micro, fsp)))
+            }),
+            _ => date_arg(ctx, 0, c, DateRule::ANY).map_or(SV::Null, |t| SV::Text(show(&t, false, fraction_shown(t.micro, fsp)))),
+        })
+    })?;
+    reg(db, c, "ts_tcmp", 3, |ctx, c| {
+        let as_time = super::int(&ctx.get_raw(2)) == Some(1);
+        Ok(match super::targ(ctx, 1).as_deref() {
+            Some("time") => int_of(time_arg(ctx, 0, c), |t| {
+                let us = (i64::from(t.hour) * 3600 + i64::from(t.minute) * 60 + i64::from(t.second)) * 1_000_000 + i64::from(t.micro);
+                if t.neg && t.kind == Kind::Time {
+                    -us
+                } else {
+                    us
+                }
+            }),
+            _ if as_time => int_of(time_arg(ctx, 0, c), |t| {
+                // A TIME compared with a date: today at that time.
+                let today = super::now_micros().div_euclid(86_400_000_000) + 719_528;
+                let us = (i64::from(t.hour) * 3600 + i64::from(t.minute) * 60 + i64::from(t.second)) * 1_000_000 + i64::from(t.micro);
+                today * 86_400_000_000 + if t.neg { -us } else { us }
+            }),
+            _ => int_of(date_arg(ctx, 0, c, DateRule::ANY), |t| (civil_days(t) * 86_400 + clock_secs(t)) * 1_000_000 + i64::from(t.micro)),
+        })
+    })?;
     reg(db, c, "maketime", 3, maketime)?;
     db.create_scalar_function("ts_tnum", 1, FunctionFlags::SQLITE_UTF8 | FunctionFlags::SQLITE_DETERMINISTIC, |ctx| Ok(temporal_number(ctx.get_raw(0)).map_or(super::Out::Arg(0), super::Out::Val)))?;
     Ok(())
+}
+
+/// The fractional digits a value compared with a column of `fsp` digits
+/// shows: the column's, or more when the value has more.
+fn fraction_shown(micro: u32, fsp: usize) -> usize {
+    let significant = if micro == 0 { 0 } else { 6 - (0..6).take_while(|k| micro % 10u32.pow(k + 1) == 0).count() };
+    significant.max(fsp)
+}
+
+/// A TIME as a TIME column stores it (a datetime: its time of day; one of
+/// a zero year and month: its days as hours, '0000-00-01 10:00:00' is 34:00:00).
+fn canonical_time(t: &Tm, fsp: usize) -> String {
+    let hours = if t.kind != Kind::Time && t.year == 0 && t.month == 0 { u64::from(t.day) * 24 + u64::from(t.hour) } else { u64::from(t.hour) };
+    let secs = hours * 3600 + u64::from(t.minute) * 60 + u64::from(t.second);
+    show_time(t.neg && t.kind == Kind::Time && (secs > 0 || t.micro > 0), secs, t.micro, fraction_shown(t.micro, fsp) as u32)
 }
 
 /// Seconds in 838:59:59, the largest TIME.
@@ -782,6 +828,12 @@ mod tests {
         assert_eq!(a("time_to_sec('916:40:00')").as_deref(), Some("3020399"));
         assert_eq!(a("time_to_sec(15.5566778899)").as_deref(), Some("15.556677"));
         assert_eq!(a("ts_tnum('1997-12-31')").as_deref(), Some("19971231"));
+        assert_eq!(a("ts_tcanon('10:20:31.000', 'time', 0)").as_deref(), Some("10:20:31"));
+        assert_eq!(a("ts_tcanon('0000-00-01 10:20:30', 'time', 0)").as_deref(), Some("34:20:30"));
+        assert_eq!(a("ts_tcanon('01-01-01', 'date', 0)").as_deref(), Some("2001-01-01"));
+        assert_eq!(a("ts_tcanon('2001-1-1 10:00', 'date', 0)").as_deref(), Some("2001-01-01 10:00:00"));
+        assert_eq!(a("ts_tcanon('2001-01-01 10:20:31.5', 'datetime', 3)").as_deref(), Some("2001-01-01 10:20:31.500"));
+        assert_eq!(a("ts_tcmp('100:55:50', 'time', 1) > ts_tcmp('24:00:00', 'time', 1)").as_deref(), Some("1"));
         assert_eq!(a("ts_tnum('2001-01-02 10:20:30')").as_deref(), Some("20010102102030"));
         assert_eq!(a("ts_tnum('-838:59:59')").as_deref(), Some("-8385959"));
         assert_eq!(a("ts_tnum('02:30:01.5')").as_deref(), Some("23001.5"));

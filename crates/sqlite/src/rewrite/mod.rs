@@ -262,9 +262,12 @@ pub fn rewrite(sql: &str, kind: Kind, resolver: &dyn Resolver) -> Result<Rewritt
 }
 
 /// `rewrite`; `client`: the client's text when `sql` is user_vars.rs's
-/// output for it, whose select items name the result columns at every depth
-/// (its select lists line up with `sql`'s; where they do not, as after a
-/// later pass adds a derived table, `column_names` leaves them alone).
+/// output for it, or the output of a text-level pass that keeps its select
+/// items (FROM DUAL dropped, `INTERVAL n unit + x` turned around, a typed
+/// literal as a CAST: `DATE '2024-01-02'` is named as written), whose
+/// select items name the result columns at every depth (its select lists
+/// line up with `sql`'s; where they do not, as after a later pass adds a
+/// derived table, `column_names` leaves them alone).
 fn rewrite_named(sql: &str, kind: Kind, resolver: &dyn Resolver, client: Option<&str>) -> Result<Rewritten, SqlError> {
     let toks = lex::tokenize(sql).map_err(|e| SqlError::syntax(&sql[e.at..]))?;
     let toks = one_statement(sql, &toks)?;
@@ -275,19 +278,19 @@ fn rewrite_named(sql: &str, kind: Kind, resolver: &dyn Resolver, client: Option<
     }
     if let Some(plain) = from_dual::rewrite(sql, toks) {
         // No bare FROM DUAL is left: the recursion ends.
-        return rewrite_named(&plain, kind, resolver, client);
+        return rewrite_named(&plain, kind, resolver, client.or(Some(sql)));
     }
     if let Some(plain) = interval::interval_first(sql, toks) {
         // Every `INTERVAL ... +` is after its `+` now: the recursion ends.
-        return rewrite_named(&plain, kind, resolver, client);
+        return rewrite_named(&plain, kind, resolver, client.or(Some(sql)));
     }
     if let Some(plain) = typed_literals::rewrite(sql, toks) {
         // No typed literal is left: the recursion ends.
-        return rewrite_named(&plain, kind, resolver, client);
+        return rewrite_named(&plain, kind, resolver, client.or(Some(sql)));
     }
     if let Some(plain) = group_order::rewrite(sql, toks) {
         // No GROUP BY direction is left: the recursion ends.
-        return rewrite_named(&plain, kind, resolver, client);
+        return rewrite_named(&plain, kind, resolver, client.or(Some(sql)));
     }
     if let Some(plain) = paren_union::unwrap_nested(sql, toks) {
         // Each query in parentheses has plain members now: the recursion ends.

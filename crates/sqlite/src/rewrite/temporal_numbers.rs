@@ -10,6 +10,17 @@
 //! the value's canonical text into its number (functions/dates.rs). Only
 //! wraps are inserted, so nested operands nest. Result columns keep the
 //! names of the client's text (`rewrite` translates with them).
+//!
+//! Comparisons too: a date or time compared with a string or a number
+//! compares as a date or time, not as text (a TIME column `= '10:20:31.000'`
+//! matches 10:20:31, a DATE column `IN ('01-01-01')` matches 2001-01-01).
+//! A literal compared with a temporal operand becomes `ts_tcanon(lit,
+//! 'base', fsp)`, the canonical text the stored values have (so an index on
+//! the column still serves); a temporal operand compared with a temporal
+//! of another kind (a TIME with a DATETIME, a DATE with a DATETIME) or a
+//! TIME with a TIME (whose text does not sort: '100:00:00' < '24:00:00') or
+//! with a string expression: both become `ts_tcmp(x, 'time' | 'datetime',
+//! is_time)`, a number that orders as the values do.
 
 use super::decimal::named_tables;
 use super::Resolver;
@@ -20,7 +31,7 @@ use turnstile_sqltext::lex::{Tok, Token};
 /// `sql` with its temporal operands of arithmetic and numeric CASTs wrapped
 /// in `ts_tnum`; None when it has none.
 pub(super) fn rewrite(sql: &str, toks: &[Token], resolver: &dyn Resolver) -> Option<String> {
-    if !toks.iter().any(|t| arith(toks, t) || t.is_kw("CAST")) {
+    if !toks.iter().any(|t| arith(toks, t) || t.is_kw("CAST") || is_comparison(t) || t.is_kw("IN") || t.is_kw("BETWEEN")) {
         return None;
     }
     let tables = named_tables(toks, resolver);
@@ -39,9 +50,22 @@ pub(super) fn rewrite(sql: &str, toks: &[Token], resolver: &dyn Resolver) -> Opt
         }
         found
     };
-    let temporal = |s: usize, e: usize| -> bool { s < e && matches!(infer(&sql[toks[s].start..toks[e - 1].end], &lookup), Some(ExprType::Temporal { .. })) };
-    let mut wraps: Vec<(usize, usize)> = Vec::new();
+    let typed = |s: usize, e: usize| -> Option<ExprType> { (s < e).then(|| infer(&sql[toks[s].start..toks[e - 1].end], &lookup)).flatten() };
+    let temporal = |s: usize, e: usize| -> bool { matches!(typed(s, e), Some(ExprType::Temporal { .. })) };
+    let mut wraps: Vec<Wrap> = Vec::new();
+    let mut add = |w: Wrap| {
+        if !wraps.iter().any(|o| o.s == w.s && o.e == w.e) {
+            wraps.push(w);
+        }
+    };
+    // `=` after SET (UPDATE, ON DUPLICATE KEY UPDATE) until a WHERE is an assignment.
+    let mut assigning = false;
     for (i, t) in toks.iter().enumerate() {
+        if t.is_kw("SET") || (t.is_kw("UPDATE") && i >= 2 && toks[i - 1].is_kw("KEY")) {
+            assigning = true;
+        } else if ["WHERE", "SELECT", "ON", "HAVING", "WHEN"].iter().any(|k| t.is_kw(k)) {
+            assigning = false;
+        }
         let mut operands = Vec::new();
         if arith(&toks[..], t) && is_binary(toks, i) {
             if let Some(s) = left_operand(toks, i) {
@@ -55,28 +79,140 @@ pub(super) fn rewrite(sql: &str, toks: &[Token], resolver: &dyn Resolver) -> Opt
             if let Some(as_at) = numeric_cast(toks, i + 1) {
                 operands.push((i + 2, as_at));
             }
+        } else if is_comparison(t) && is_binary(toks, i) && !(assigning && t.is_op("=")) {
+            comparison(toks, i, &typed, &mut add);
+        } else if t.is_kw("IN") || t.is_kw("BETWEEN") {
+            let before = if i > 0 && toks[i - 1].is_kw("NOT") { i - 1 } else { i };
+            let Some(ls) = left_operand(toks, before) else { continue };
+            let Some(ExprType::Temporal { base, fsp }) = typed(ls, before) else { continue };
+            for (s, e) in literal_list(toks, i) {
+                add(canon(s, e, base, fsp));
+            }
         }
         for (s, e) in operands {
-            if !wraps.contains(&(s, e)) && temporal(s, e) {
-                wraps.push((s, e));
+            if temporal(s, e) {
+                add(Wrap { s, e, open: "ts_tnum(".into(), close: ")".into() });
             }
         }
     }
     if wraps.is_empty() {
         return None;
     }
-    let mut inserts: Vec<(usize, bool)> = wraps.iter().flat_map(|&(s, e)| [(toks[s].start, true), (toks[e - 1].end, false)]).collect();
-    // At one offset, a wrap's end goes before another's start.
-    inserts.sort_by_key(|&(at, open)| (at, open));
-    let mut out = String::with_capacity(sql.len() + inserts.len() * 8);
+    // Opens at an offset: the widest first; closes: the narrowest first,
+    // and before any open there.
+    let mut inserts: Vec<(usize, u8, i64, String)> = Vec::new();
+    for w in &wraps {
+        let (a, b) = (toks[w.s].start, toks[w.e - 1].end);
+        inserts.push((a, 1, -((b - a) as i64), w.open.clone()));
+        inserts.push((b, 0, (b - a) as i64, w.close.clone()));
+    }
+    inserts.sort_by(|x, y| (x.0, x.1, x.2).cmp(&(y.0, y.1, y.2)));
+    let mut out = String::with_capacity(sql.len() + inserts.len() * 12);
     let mut at = 0;
-    for (pos, open) in inserts {
+    for (pos, _, _, text) in inserts {
         out.push_str(&sql[at..pos]);
-        out.push_str(if open { "ts_tnum(" } else { ")" });
+        out.push_str(&text);
         at = pos;
     }
     out.push_str(&sql[at..]);
     Some(out)
+}
+
+/// Text around tokens `s..e`.
+struct Wrap {
+    s: usize,
+    e: usize,
+    open: String,
+    close: String,
+}
+
+fn is_comparison(t: &Token) -> bool {
+    matches!(&t.tok, Tok::Op(o) if matches!(&**o, "=" | "<>" | "!=" | "<" | "<=" | ">" | ">=" | "<=>"))
+}
+
+/// A literal a comparison converts: a string or a number.
+fn is_literal(toks: &[Token], s: usize, e: usize) -> bool {
+    e == s + 1 && matches!(toks[s].tok, Tok::Str(_) | Tok::Number(_))
+}
+
+/// The comparison at token `op`: its operands' types decide what, if
+/// anything, is wrapped (see the module's comment).
+fn comparison(toks: &[Token], op: usize, typed: &dyn Fn(usize, usize) -> Option<ExprType>, add: &mut dyn FnMut(Wrap)) {
+    let Some(ls) = left_operand(toks, op) else { return };
+    let re = super::operators::operand_end(toks, op + 1, toks.len());
+    if re <= op + 1 {
+        return;
+    }
+    // An operand that is part of a larger one (`b + a = x`): left alone.
+    let bound = |k: Option<&Token>| k.is_some_and(|t| arith(toks, t) || t.is_op("||") || t.is_op("^") || t.is_op("&") || t.is_op("|"));
+    if bound(ls.checked_sub(1).map(|p| &toks[p])) || bound(toks.get(re)) {
+        return;
+    }
+    let (lt, rt) = (typed(ls, op), typed(op + 1, re));
+    let base = |t: &Option<ExprType>| match t {
+        Some(ExprType::Temporal { base, fsp }) => Some((*base, *fsp)),
+        _ => None,
+    };
+    let is_time = |b: Base| b == Base::Time;
+    match (base(&lt), base(&rt)) {
+        (Some((b, fsp)), None) if is_literal(toks, op + 1, re) => add(canon(op + 1, re, b, fsp)),
+        (None, Some((b, fsp))) if is_literal(toks, ls, op) => add(canon(ls, op, b, fsp)),
+        (Some((a, _)), Some((b, _))) if a != b || is_time(a) => {
+            let mode = if is_time(a) && is_time(b) { "time" } else { "datetime" };
+            add(cmp(ls, op, mode, is_time(a)));
+            add(cmp(op + 1, re, mode, is_time(b)));
+        }
+        (Some((a, _)), None) if matches!(rt, Some(ExprType::Str { .. })) => {
+            let mode = if is_time(a) { "time" } else { "datetime" };
+            add(cmp(ls, op, mode, is_time(a)));
+            add(cmp(op + 1, re, mode, false));
+        }
+        (None, Some((b, _))) if matches!(lt, Some(ExprType::Str { .. })) => {
+            let mode = if is_time(b) { "time" } else { "datetime" };
+            add(cmp(ls, op, mode, false));
+            add(cmp(op + 1, re, mode, is_time(b)));
+        }
+        _ => {}
+    }
+}
+
+/// The literals an IN list (`IN ('a', 'b')`) or a BETWEEN (`BETWEEN 'a' AND
+/// 'b'`) at token `at` compares with: each as (start, end) tokens.
+fn literal_list(toks: &[Token], at: usize) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    if toks[at].is_kw("BETWEEN") {
+        if toks.get(at + 2).is_some_and(|t| t.is_kw("AND")) {
+            out.push((at + 1, at + 2));
+            out.push((at + 3, at + 4));
+        }
+    } else if toks.get(at + 1).is_some_and(|t| t.is_op("(")) {
+        let mut k = at + 2;
+        while k + 1 < toks.len() && (toks[k + 1].is_op(",") || toks[k + 1].is_op(")")) {
+            out.push((k, k + 1));
+            if toks[k + 1].is_op(")") {
+                return out.into_iter().filter(|&(s, e)| is_literal(toks, s, e)).collect();
+            }
+            k += 2;
+        }
+        return Vec::new();
+    }
+    out.into_iter().filter(|&(s, e)| e <= toks.len() && is_literal(toks, s, e)).collect()
+}
+
+fn base_name(b: Base) -> &'static str {
+    match b {
+        Base::Date => "date",
+        Base::Time => "time",
+        _ => "datetime",
+    }
+}
+
+fn canon(s: usize, e: usize, b: Base, fsp: u8) -> Wrap {
+    Wrap { s, e, open: "ts_tcanon(".into(), close: format!(", '{}', {})", base_name(b), fsp) }
+}
+
+fn cmp(s: usize, e: usize, mode: &str, is_time: bool) -> Wrap {
+    Wrap { s, e, open: "ts_tcmp(".into(), close: format!(", '{}', {})", mode, u8::from(is_time)) }
 }
 
 /// An arithmetic operator (`+ - * / %`, DIV, MOD).
@@ -194,5 +330,20 @@ mod tests {
         assert_eq!(run("SELECT CAST(DATE('2001-01-01') AS CHAR)"), None);
         assert_eq!(run("SELECT a + 1, 'x' + 0, -sec_to_time(1) FROM t"), None);
         assert_eq!(run("SELECT date_format(now(), '%Y') + 0"), None);
+        assert_eq!(run("SELECT CAST('10:20:30' AS TIME) = '10:20:30.000'").as_deref(), Some("SELECT CAST('10:20:30' AS TIME) = ts_tcanon('10:20:30.000', 'time', 0)"));
+        assert_eq!(
+            run("SELECT CAST('100:55:50' AS TIME) < CAST('24:00:00' AS TIME)").as_deref(),
+            Some("SELECT ts_tcmp(CAST('100:55:50' AS TIME), 'time', 1) < ts_tcmp(CAST('24:00:00' AS TIME), 'time', 1)")
+        );
+        assert_eq!(
+            run("SELECT DATE('2001-01-01') = CAST('2001-01-01 00:00:00' AS DATETIME)").as_deref(),
+            Some("SELECT ts_tcmp(DATE('2001-01-01'), 'datetime', 0) = ts_tcmp(CAST('2001-01-01 00:00:00' AS DATETIME), 'datetime', 0)")
+        );
+        assert_eq!(run("SELECT 1 = 1, 'a' = 'b'"), None);
+        assert_eq!(run("UPDATE t SET x = CAST('10:00' AS TIME) = '10:00'").as_deref(), None);
+        assert_eq!(
+            run("SELECT DATE('2001-01-01') IN ('01-01-01', 2) AND DATE(x) NOT BETWEEN '1' AND '2'").as_deref(),
+            Some("SELECT DATE('2001-01-01') IN (ts_tcanon('01-01-01', 'date', 0), ts_tcanon(2, 'date', 0)) AND DATE(x) NOT BETWEEN ts_tcanon('1', 'date', 0) AND ts_tcanon('2', 'date', 0)")
+        );
     }
 }
