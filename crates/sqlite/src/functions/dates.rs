@@ -661,6 +661,27 @@ fn date_add(ctx: &Context<'_>, c: &Counters, d_at: usize, v_at: usize, unit: &st
     SV::Text(show(&r, date, digits))
 }
 
+/// A TIME moved by an INTERVAL (`ts_time_add(t, n, 'UNIT')`): a TIME, NULL
+/// with 1441 past ±838:59:59 or for a unit of months.
+fn time_add(ctx: &Context<'_>, c: &Counters, sub: bool) -> SV {
+    let unit = unit_arg(ctx, 2);
+    let Some(t) = time_arg(ctx, 0, c) else { return SV::Null };
+    let Some(mut iv) = interval(ctx.get_raw(1), &unit, c) else { return SV::Null };
+    iv.neg ^= sub;
+    let us = |t: &Tm| (i128::from(t.hour) * 3600 + i128::from(t.minute) * 60 + i128::from(t.second)) * 1_000_000 + i128::from(t.micro);
+    let start = if t.neg && t.kind == Kind::Time { -us(&t) } else { us(&t) };
+    let delta = i128::try_from(iv.micros).unwrap_or(i128::MAX);
+    let total = if iv.neg { start.saturating_sub(delta) } else { start.saturating_add(delta) };
+    let max = i128::from(TIME_MAX_SECS) * 1_000_000 + 999_999;
+    if iv.months > 0 || total.abs() > max {
+        c.raise(Level::Warning, 1441, "Datetime function: time field overflow".into());
+        return SV::Null;
+    }
+    let a = total.unsigned_abs();
+    let digits = text_digits(ctx.get_raw(0)).max(interval_digits(ctx.get_raw(1), &unit)).min(6) as u32;
+    SV::Text(show_time(total < 0, (a / 1_000_000) as u64, (a % 1_000_000) as u32, digits))
+}
+
 fn unit_arg(ctx: &Context<'_>, i: usize) -> String {
     super::targ(ctx, i).unwrap_or_default().to_ascii_uppercase()
 }
@@ -673,6 +694,10 @@ fn intervals(db: &Connection, c: &Arc<Counters>) -> rusqlite::Result<()> {
             let unit = if ctx.len() > 2 { unit_arg(ctx, 2) } else { "DAY".into() };
             Ok(date_add(ctx, &c, 0, 1, &unit, sub))
         })?;
+    }
+    for (name, sub) in [("ts_time_add", false), ("ts_time_sub", true)] {
+        let c = c.clone();
+        db.create_scalar_function(name, 3, FunctionFlags::SQLITE_UTF8 | FunctionFlags::SQLITE_DETERMINISTIC, move |ctx| Ok(time_add(ctx, &c, sub)))?;
     }
     reg(db, c, "timestampadd", 3, |ctx, c| Ok(date_add(ctx, c, 2, 1, &unit_arg(ctx, 0), false)))?;
     reg(db, c, "timestampdiff", 3, |ctx, c| {
@@ -828,6 +853,10 @@ mod tests {
         assert_eq!(a("time_to_sec('916:40:00')").as_deref(), Some("3020399"));
         assert_eq!(a("time_to_sec(15.5566778899)").as_deref(), Some("15.556677"));
         assert_eq!(a("ts_tnum('1997-12-31')").as_deref(), Some("19971231"));
+        assert_eq!(a("ts_time_add('26:03:04', 2, 'DAY')").as_deref(), Some("74:03:04"));
+        assert_eq!(a("ts_time_sub('-26:03:04', 9, 'MICROSECOND')").as_deref(), Some("-26:03:04.000009"));
+        assert_eq!(a("ts_time_sub('10:00:00', 11, 'HOUR')").as_deref(), Some("-01:00:00"));
+        assert_eq!(q("SELECT ts_time_add('838:00:00', 1, 'HOUR')"), (None, vec!["1441 Datetime function: time field overflow".to_string()]));
         assert_eq!(a("ts_tcanon('10:20:31.000', 'time', 0)").as_deref(), Some("10:20:31"));
         assert_eq!(a("ts_tcanon('0000-00-01 10:20:30', 'time', 0)").as_deref(), Some("34:20:30"));
         assert_eq!(a("ts_tcanon('01-01-01', 'date', 0)").as_deref(), Some("2001-01-01"));

@@ -21,6 +21,12 @@
 //! TIME with a TIME (whose text does not sort: '100:00:00' < '24:00:00') or
 //! with a string expression: both become `ts_tcmp(x, 'time' | 'datetime',
 //! is_time)`, a number that orders as the values do.
+//!
+//! And a TIME moved by an INTERVAL stays a TIME (`TIME'26:03:04' + INTERVAL 2
+//! DAY` is 74:03:04, where DATE_ADD would read '26:03:04' as the date
+//! 2026-03-04): `t + INTERVAL n unit` and `DATE_ADD(t, INTERVAL n unit)` of
+//! a TIME operand become `ts_time_add(t, INTERVAL n unit)` (`ts_time_sub`),
+//! whose INTERVAL the translation reads as DATE_ADD's.
 
 use super::decimal::named_tables;
 use super::Resolver;
@@ -31,7 +37,7 @@ use turnstile_sqltext::lex::{Tok, Token};
 /// `sql` with its temporal operands of arithmetic and numeric CASTs wrapped
 /// in `ts_tnum`; None when it has none.
 pub(super) fn rewrite(sql: &str, toks: &[Token], resolver: &dyn Resolver) -> Option<String> {
-    if !toks.iter().any(|t| arith(toks, t) || t.is_kw("CAST") || is_comparison(t) || t.is_kw("IN") || t.is_kw("BETWEEN")) {
+    if !toks.iter().any(|t| arith(toks, t) || t.is_kw("CAST") || is_comparison(t) || t.is_kw("IN") || t.is_kw("BETWEEN") || t.is_kw("INTERVAL")) {
         return None;
     }
     let tables = named_tables(toks, resolver);
@@ -53,6 +59,8 @@ pub(super) fn rewrite(sql: &str, toks: &[Token], resolver: &dyn Resolver) -> Opt
     let typed = |s: usize, e: usize| -> Option<ExprType> { (s < e).then(|| infer(&sql[toks[s].start..toks[e - 1].end], &lookup)).flatten() };
     let temporal = |s: usize, e: usize| -> bool { matches!(typed(s, e), Some(ExprType::Temporal { .. })) };
     let mut wraps: Vec<Wrap> = Vec::new();
+    // Tokens written otherwise: (index, text).
+    let mut respelled: Vec<(usize, &'static str)> = Vec::new();
     let mut add = |w: Wrap| {
         if !wraps.iter().any(|o| o.s == w.s && o.e == w.e) {
             wraps.push(w);
@@ -67,6 +75,23 @@ pub(super) fn rewrite(sql: &str, toks: &[Token], resolver: &dyn Resolver) -> Opt
             assigning = false;
         }
         let mut operands = Vec::new();
+        if (t.is_op("+") || t.is_op("-")) && toks.get(i + 1).is_some_and(|n| n.is_kw("INTERVAL")) && is_binary(toks, i) {
+            // TIME ± INTERVAL: ts_time_add(t, INTERVAL n unit).
+            let (Some(s), Some(unit)) = (left_operand(toks, i), interval_unit(toks, i + 1)) else { continue };
+            if matches!(typed(s, i), Some(ExprType::Temporal { base: Base::Time, .. })) {
+                add(Wrap { s, e: unit + 1, open: if t.is_op("+") { "ts_time_add(" } else { "ts_time_sub(" }.into(), close: ")".into() });
+                respelled.push((i, ","));
+            }
+            continue;
+        }
+        if ["DATE_ADD", "ADDDATE", "DATE_SUB", "SUBDATE"].iter().any(|f| t.is_kw(f)) && toks.get(i + 1).is_some_and(|n| n.is_op("(")) {
+            // DATE_ADD(t, INTERVAL n unit) of a TIME: ts_time_add.
+            if let Some(comma) = first_argument_end(toks, i + 1) {
+                if toks.get(comma + 1).is_some_and(|n| n.is_kw("INTERVAL")) && matches!(typed(i + 2, comma), Some(ExprType::Temporal { base: Base::Time, .. })) {
+                    respelled.push((i, if t.is_kw("DATE_ADD") || t.is_kw("ADDDATE") { "ts_time_add" } else { "ts_time_sub" }));
+                }
+            }
+        }
         if arith(&toks[..], t) && is_binary(toks, i) {
             if let Some(s) = left_operand(toks, i) {
                 operands.push((s, i));
@@ -95,24 +120,27 @@ pub(super) fn rewrite(sql: &str, toks: &[Token], resolver: &dyn Resolver) -> Opt
             }
         }
     }
-    if wraps.is_empty() {
+    if wraps.is_empty() && respelled.is_empty() {
         return None;
     }
-    // Opens at an offset: the widest first; closes: the narrowest first,
-    // and before any open there.
-    let mut inserts: Vec<(usize, u8, i64, String)> = Vec::new();
+    // At one offset: closes (the narrowest first), then opens (the widest
+    // first), then a respelled token, whose own text is dropped.
+    let mut events: Vec<(usize, u8, i64, usize, String)> = Vec::new();
     for w in &wraps {
         let (a, b) = (toks[w.s].start, toks[w.e - 1].end);
-        inserts.push((a, 1, -((b - a) as i64), w.open.clone()));
-        inserts.push((b, 0, (b - a) as i64, w.close.clone()));
+        events.push((a, 1, -((b - a) as i64), a, w.open.clone()));
+        events.push((b, 0, (b - a) as i64, b, w.close.clone()));
     }
-    inserts.sort_by(|x, y| (x.0, x.1, x.2).cmp(&(y.0, y.1, y.2)));
-    let mut out = String::with_capacity(sql.len() + inserts.len() * 12);
+    for &(k, text) in &respelled {
+        events.push((toks[k].start, 2, 0, toks[k].end, text.to_string()));
+    }
+    events.sort_by(|x, y| (x.0, x.1, x.2).cmp(&(y.0, y.1, y.2)));
+    let mut out = String::with_capacity(sql.len() + events.len() * 12);
     let mut at = 0;
-    for (pos, _, _, text) in inserts {
-        out.push_str(&sql[at..pos]);
+    for (pos, _, _, resume, text) in events {
+        out.push_str(&sql[at..pos.max(at)]);
         out.push_str(&text);
-        at = pos;
+        at = resume.max(at);
     }
     out.push_str(&sql[at..]);
     Some(out)
@@ -213,6 +241,41 @@ fn canon(s: usize, e: usize, b: Base, fsp: u8) -> Wrap {
 
 fn cmp(s: usize, e: usize, mode: &str, is_time: bool) -> Wrap {
     Wrap { s, e, open: "ts_tcmp(".into(), close: format!(", '{}', {})", mode, u8::from(is_time)) }
+}
+
+/// The unit token of the INTERVAL at `at` (`INTERVAL n unit`).
+fn interval_unit(toks: &[Token], at: usize) -> Option<usize> {
+    let mut depth = 0usize;
+    for (k, t) in toks.iter().enumerate().skip(at + 1) {
+        if t.is_op("(") {
+            depth += 1;
+        } else if t.is_op(")") {
+            depth = depth.checked_sub(1)?;
+        } else if depth == 0 && k > at + 1 && super::interval::INTERVAL_UNITS.iter().any(|u| t.is_kw(u)) {
+            return Some(k);
+        } else if depth == 0 && t.is_op(",") {
+            return None;
+        }
+    }
+    None
+}
+
+/// The `,` ending the first argument of the call whose `(` is at `open`.
+fn first_argument_end(toks: &[Token], open: usize) -> Option<usize> {
+    let mut depth = 0usize;
+    for (k, t) in toks.iter().enumerate().skip(open) {
+        if t.is_op("(") {
+            depth += 1;
+        } else if t.is_op(")") {
+            depth -= 1;
+            if depth == 0 {
+                return None;
+            }
+        } else if depth == 1 && t.is_op(",") {
+            return (k > open + 1).then_some(k);
+        }
+    }
+    None
 }
 
 /// An arithmetic operator (`+ - * / %`, DIV, MOD).
@@ -340,6 +403,9 @@ mod tests {
             Some("SELECT ts_tcmp(DATE('2001-01-01'), 'datetime', 0) = ts_tcmp(CAST('2001-01-01 00:00:00' AS DATETIME), 'datetime', 0)")
         );
         assert_eq!(run("SELECT 1 = 1, 'a' = 'b'"), None);
+        assert_eq!(run("SELECT TIME('1 02:03:04') + interval 9 microsecond").as_deref(), Some("SELECT ts_time_add(TIME('1 02:03:04') , interval 9 microsecond)"));
+        assert_eq!(run("SELECT DATE_SUB(TIME('10:00'), INTERVAL '1:1' MINUTE_SECOND)").as_deref(), Some("SELECT ts_time_sub(TIME('10:00'), INTERVAL '1:1' MINUTE_SECOND)"));
+        assert_eq!(run("SELECT DATE('2001-01-01') + INTERVAL 1 DAY"), None);
         assert_eq!(run("UPDATE t SET x = CAST('10:00' AS TIME) = '10:00'").as_deref(), None);
         assert_eq!(
             run("SELECT DATE('2001-01-01') IN ('01-01-01', 2) AND DATE(x) NOT BETWEEN '1' AND '2'").as_deref(),
