@@ -61,13 +61,17 @@ impl Tm {
 pub struct DateRule {
     pub no_zero_date: bool,
     pub no_zero_in_date: bool,
+    /// A day past its month's end is taken (`2005-09-31`): comparisons.
+    pub invalid_dates: bool,
 }
 
 impl DateRule {
     /// Any date, `0000-00-00` and `2024-00-05` too.
-    pub const ANY: DateRule = DateRule { no_zero_date: false, no_zero_in_date: false };
+    pub const ANY: DateRule = DateRule { no_zero_date: false, no_zero_in_date: false, invalid_dates: false };
     /// Only a date that names a day.
-    pub const REAL: DateRule = DateRule { no_zero_date: true, no_zero_in_date: true };
+    pub const REAL: DateRule = DateRule { no_zero_date: true, no_zero_in_date: true, invalid_dates: false };
+    /// What a comparison takes: any date, `2005-09-31` too.
+    pub const COMPARED: DateRule = DateRule { no_zero_date: false, no_zero_in_date: false, invalid_dates: true };
 }
 
 /// The value given to a reader.
@@ -510,7 +514,7 @@ fn check_date(tm: &Tm, rule: DateRule) -> bool {
     if rule.no_zero_in_date && (tm.month == 0 || tm.day == 0) {
         return false;
     }
-    tm.month == 0 || i64::from(tm.day) <= days_in_month(i64::from(tm.year), i64::from(tm.month))
+    rule.invalid_dates || tm.month == 0 || i64::from(tm.day) <= days_in_month(i64::from(tm.year), i64::from(tm.month))
 }
 
 fn str_to_datetime(s: &[u8], rule: DateRule) -> Result<(Tm, Status), Status> {
@@ -696,6 +700,7 @@ mod tests {
         assert_eq!(dt("0000-00-00", DateRule::REAL), (None, Some("Incorrect datetime value: '0000-00-00'".into())));
         assert_eq!(dt("2001-01-01 00:00:00.1234567", any).0.as_deref(), Some("2001-01-01 00:00:00.123456"));
         assert_eq!(dt("-2001-01-01", any).0, None);
+        assert_eq!(dt("2005-09-31", DateRule::COMPARED).0.as_deref(), Some("2005-09-31 00:00:00.0"));
     }
 
     #[test]

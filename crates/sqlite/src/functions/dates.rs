@@ -23,9 +23,9 @@ use turnstile_engine::Level;
 use turnstile_sqltext::civil::{civil_from_days, days_in_month};
 use turnstile_sqltext::time_read::{read_datetime, read_time, read_time_as, DateRule, Input, Kind, Read, TimeText, Tm};
 
-type FC = fn(&Context<'_>, &Counters) -> rusqlite::Result<SV>;
+type FC<T = SV> = fn(&Context<'_>, &Counters) -> rusqlite::Result<T>;
 
-fn reg(db: &Connection, c: &Arc<Counters>, name: &str, n: i32, f: FC) -> rusqlite::Result<()> {
+fn reg<T: rusqlite::ToSql + 'static>(db: &Connection, c: &Arc<Counters>, name: &str, n: i32, f: FC<T>) -> rusqlite::Result<()> {
     let c = c.clone();
     db.create_scalar_function(name, n, FunctionFlags::SQLITE_UTF8 | FunctionFlags::SQLITE_DETERMINISTIC, move |ctx| f(ctx, &c))
 }
@@ -116,14 +116,25 @@ pub(super) fn register(db: &Connection, c: &Arc<Counters>) -> rusqlite::Result<(
     reg(db, c, "sec_to_time", 1, sec_to_time)?;
     reg(db, c, "ts_tcanon", 3, |ctx, c| {
         let fsp = super::int(&ctx.get_raw(2)).unwrap_or(0).clamp(0, 6) as usize;
-        Ok(match super::targ(ctx, 1).as_deref() {
-            Some("time") => time_arg(ctx, 0, c).map_or(SV::Null, |t| SV::Text(canonical_time(&t, fsp))),
-            Some("date") => date_arg(ctx, 0, c, DateRule::ANY).map_or(SV::Null, |t| {
+        let base = super::targ(ctx, 1).unwrap_or_default();
+        // A comparison's conversion: a value that is none is the zero
+        // value, with "Truncated incorrect ... value" (MariaDB's wording
+        // there); a day past its month's end is taken.
+        let compared = |r: Read| Read { tm: r.tm, warning: r.warning.map(|w| w.replacen("Incorrect ", "Truncated incorrect ", 1)) };
+        let t = if base == "time" { read_arg(ctx, 0, c, |v| compared(read_time(v))) } else { read_arg(ctx, 0, c, |v| compared(read_datetime(v, DateRule::COMPARED))) };
+        if matches!(ctx.get_raw(0), ValueRef::Null) {
+            return Ok(SV::Null);
+        }
+        let kind = if base == "time" { Kind::Time } else { Kind::DateTime };
+        let t = t.unwrap_or(Tm { neg: false, year: 0, month: 0, day: 0, hour: 0, minute: 0, second: 0, micro: 0, kind });
+        Ok(SV::Text(match base.as_str() {
+            "time" => canonical_time(&t, fsp),
+            "date" => {
                 let midnight = clock_secs(&t) == 0 && t.micro == 0;
-                SV::Text(show(&t, midnight, fraction_shown(t.micro, fsp)))
-            }),
-            _ => date_arg(ctx, 0, c, DateRule::ANY).map_or(SV::Null, |t| SV::Text(show(&t, false, fraction_shown(t.micro, fsp)))),
-        })
+                show(&t, midnight, fraction_shown(t.micro, fsp))
+            }
+            _ => show(&t, false, fraction_shown(t.micro, fsp)),
+        }))
     })?;
     reg(db, c, "ts_tcmp", 3, |ctx, c| {
         let as_time = super::int(&ctx.get_raw(2)) == Some(1);
@@ -860,6 +871,9 @@ mod tests {
         assert_eq!(a("ts_tcanon('10:20:31.000', 'time', 0)").as_deref(), Some("10:20:31"));
         assert_eq!(a("ts_tcanon('0000-00-01 10:20:30', 'time', 0)").as_deref(), Some("34:20:30"));
         assert_eq!(a("ts_tcanon('01-01-01', 'date', 0)").as_deref(), Some("2001-01-01"));
+        assert_eq!(q("SELECT ts_tcanon(70, 'date', 0)"), (Some("0000-00-00".into()), vec!["1292 Truncated incorrect datetime value: '70'".to_string()]));
+        assert_eq!(q("SELECT ts_tcanon('garbage', 'time', 0)"), (Some("00:00:00".into()), vec!["1292 Truncated incorrect time value: 'garbage'".to_string()]));
+        assert_eq!(q("SELECT ts_tcanon('2005-09-31', 'date', 0)"), (Some("2005-09-31".into()), vec![]));
         assert_eq!(a("ts_tcanon('2001-1-1 10:00', 'date', 0)").as_deref(), Some("2001-01-01 10:00:00"));
         assert_eq!(a("ts_tcanon('2001-01-01 10:20:31.5', 'datetime', 3)").as_deref(), Some("2001-01-01 10:20:31.500"));
         assert_eq!(a("ts_tcmp('100:55:50', 'time', 1) > ts_tcmp('24:00:00', 'time', 1)").as_deref(), Some("1"));

@@ -158,9 +158,10 @@ fn is_comparison(t: &Token) -> bool {
     matches!(&t.tok, Tok::Op(o) if matches!(&**o, "=" | "<>" | "!=" | "<" | "<=" | ">" | ">=" | "<=>"))
 }
 
-/// A literal a comparison converts: a string or a number.
+/// A literal a comparison converts: a string, a number, or a parameter
+/// (exec/normalize.rs makes a statement's literals parameters).
 fn is_literal(toks: &[Token], s: usize, e: usize) -> bool {
-    e == s + 1 && matches!(toks[s].tok, Tok::Str(_) | Tok::Number(_))
+    e == s + 1 && matches!(toks[s].tok, Tok::Str(_) | Tok::Number(_) | Tok::Param)
 }
 
 /// The comparison at token `op`: its operands' types decide what, if
@@ -411,5 +412,25 @@ mod tests {
             run("SELECT DATE('2001-01-01') IN ('01-01-01', 2) AND DATE(x) NOT BETWEEN '1' AND '2'").as_deref(),
             Some("SELECT DATE('2001-01-01') IN (ts_tcanon('01-01-01', 'date', 0), ts_tcanon(2, 'date', 0)) AND DATE(x) NOT BETWEEN ts_tcanon('1', 'date', 0) AND ts_tcanon('2', 'date', 0)")
         );
+    }
+}
+
+#[cfg(test)]
+mod column_tests {
+    use super::super::test_support::{table_def, TestResolver};
+    use super::rewrite;
+    use std::sync::Arc;
+    use turnstile_sqltext::lex::tokenize;
+
+    #[test]
+    fn columns_are_typed() {
+        let r = TestResolver(vec![Arc::new(table_def("CREATE TABLE tt (t TIME, d DATE, dt DATETIME(3))"))]);
+        let run = |sql: &str| rewrite(sql, &tokenize(sql).unwrap(), &r);
+        assert_eq!(run("SELECT t FROM tt WHERE t = '10:20:31.000'").as_deref(), Some("SELECT t FROM tt WHERE t = ts_tcanon('10:20:31.000', 'time', 0)"));
+        assert_eq!(
+            run("SELECT t FROM tt WHERE d IN (?, ?) AND dt > ?").as_deref(),
+            Some("SELECT t FROM tt WHERE d IN (ts_tcanon(?, 'date', 0), ts_tcanon(?, 'date', 0)) AND dt > ts_tcanon(?, 'datetime', 3)")
+        );
+        assert_eq!(run("SELECT t + 0, d - 1 FROM tt").as_deref(), Some("SELECT ts_tnum(t) + 0, ts_tnum(d) - 1 FROM tt"));
     }
 }

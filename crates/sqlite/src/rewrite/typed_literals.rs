@@ -9,6 +9,12 @@
 
 use turnstile_sqltext::lex::{Tok, Token};
 
+/// Whether `word` and `next` are a typed literal (`TIME '10:00'`), not a
+/// column with a string alias: select lists ask (select.rs, column_names.rs).
+pub(super) fn is_typed_literal(word: &Token, next: &Token) -> bool {
+    matches!(next.tok, Tok::Str(_)) && (word.is_kw("DATE") || word.is_kw("TIME") || word.is_kw("TIMESTAMP"))
+}
+
 /// `sql` with each typed temporal literal as a CAST, or None when it has none.
 pub(super) fn rewrite(sql: &str, toks: &[Token]) -> Option<String> {
     let mut edits = Vec::new();
