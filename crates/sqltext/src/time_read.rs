@@ -104,8 +104,19 @@ pub fn shown(v: Input<'_>) -> String {
     match v {
         Input::Int(i) => i.to_string(),
         Input::Real(f) => turnstile_wire::value::format_float(f),
-        Input::Text(s) => s.to_string(),
+        Input::Text(s) => shown_text(s),
     }
+}
+
+/// A text as a warning shows it: past 128 characters, its first 125 and
+/// `...`, as MariaDB cuts it (a message stays small whatever the value).
+pub fn shown_text(s: &str) -> String {
+    if s.chars().nth(128).is_none() {
+        return s.to_string();
+    }
+    let mut o: String = s.chars().take(125).collect();
+    o.push_str("...");
+    o
 }
 
 fn kind_name(k: Kind) -> &'static str {
@@ -739,6 +750,8 @@ mod tests {
         assert_eq!((micros_of(0.3), micros_of(2.3 - 2.0), max_micros(1), max_micros(0)), (300000, 300000, 900000, 0));
         assert_eq!(t("10:61:00"), (None, Some("Incorrect time value: '10:61:00'".into())));
         assert_eq!(t("garbage").0, None);
+        let long = "9".repeat(200_000);
+        assert_eq!(t(&long).1.map(|w| w.len()), Some("Incorrect time value: ''".len() + 128));
         assert_eq!(t("-25:00:00").0.as_deref(), Some("-25:00:00.0"));
         assert_eq!(t("12:30:45 garbage").1.as_deref(), Some("Truncated incorrect time value: '12:30:45 garbage'"));
         assert_eq!(t("- 1 01:00:00").0.as_deref(), Some("-25:00:00.0"));

@@ -104,29 +104,21 @@ pub(super) fn register(db: &Connection, c: &Arc<Counters>) -> rusqlite::Result<(
     reg(db, c, "date_format", 2, |ctx, c| {
         let Some(t) = date_arg(ctx, 0, c, DateRule::ANY) else { return Ok(SV::Null) };
         let Some(f) = super::targ(ctx, 1) else { return Ok(SV::Null) };
-        Ok(format(&t, &f, false).map_or(SV::Null, SV::Text))
+        Ok(formatted(c, "date_format", format(&t, &f, false)))
     })?;
     reg(db, c, "time_format", 2, |ctx, c| {
         let Some(t) = time_arg(ctx, 0, c) else { return Ok(SV::Null) };
         let Some(f) = super::targ(ctx, 1) else { return Ok(SV::Null) };
         let t = Tm { year: 0, month: 0, day: 0, kind: Kind::Time, ..t };
-        Ok(format(&t, &f, true).map_or(SV::Null, |s| SV::Text(if t.neg { format!("-{}", s) } else { s })))
+        Ok(formatted(c, "time_format", format(&t, &f, true).map(|r| r.map(|s| if t.neg { format!("-{}", s) } else { s }))))
     })?;
     intervals(db, c)?;
     reg(db, c, "sec_to_time", 1, sec_to_time)?;
+    reg(db, c, "maketime", 3, maketime)?;
     reg(db, c, "ts_tcanon", 3, |ctx, c| {
         let fsp = super::int(&ctx.get_raw(2)).unwrap_or(0).clamp(0, 6) as usize;
         let base = super::targ(ctx, 1).unwrap_or_default();
-        // A comparison's conversion: a value that is none is the zero
-        // value, with "Truncated incorrect ... value" (MariaDB's wording
-        // there); a day past its month's end is taken.
-        let compared = |r: Read| Read { tm: r.tm, warning: r.warning.map(|w| w.replacen("Incorrect ", "Truncated incorrect ", 1)) };
-        let t = if base == "time" { read_arg(ctx, 0, c, |v| compared(read_time(v))) } else { read_arg(ctx, 0, c, |v| compared(read_datetime(v, DateRule::COMPARED))) };
-        if matches!(ctx.get_raw(0), ValueRef::Null) {
-            return Ok(SV::Null);
-        }
-        let kind = if base == "time" { Kind::Time } else { Kind::DateTime };
-        let t = t.unwrap_or(Tm { neg: false, year: 0, month: 0, day: 0, hour: 0, minute: 0, second: 0, micro: 0, kind });
+        let Some(t) = compared_arg(ctx, c, base == "time") else { return Ok(SV::Null) };
         Ok(SV::Text(match base.as_str() {
             "time" => canonical_time(&t, fsp),
             "date" => {
@@ -138,27 +130,34 @@ pub(super) fn register(db: &Connection, c: &Arc<Counters>) -> rusqlite::Result<(
     })?;
     reg(db, c, "ts_tcmp", 3, |ctx, c| {
         let as_time = super::int(&ctx.get_raw(2)) == Some(1);
-        Ok(match super::targ(ctx, 1).as_deref() {
-            Some("time") => int_of(time_arg(ctx, 0, c), |t| {
-                let us = (i64::from(t.hour) * 3600 + i64::from(t.minute) * 60 + i64::from(t.second)) * 1_000_000 + i64::from(t.micro);
-                if t.neg && t.kind == Kind::Time {
-                    -us
-                } else {
-                    us
-                }
-            }),
-            _ if as_time => int_of(time_arg(ctx, 0, c), |t| {
-                // A TIME compared with a date: today at that time.
-                let today = super::now_micros().div_euclid(86_400_000_000) + 719_528;
-                let us = (i64::from(t.hour) * 3600 + i64::from(t.minute) * 60 + i64::from(t.second)) * 1_000_000 + i64::from(t.micro);
-                today * 86_400_000_000 + if t.neg { -us } else { us }
-            }),
-            _ => int_of(date_arg(ctx, 0, c, DateRule::ANY), |t| (civil_days(t) * 86_400 + clock_secs(t)) * 1_000_000 + i64::from(t.micro)),
-        })
+        let mode_time = super::targ(ctx, 1).as_deref() == Some("time");
+        let Some(t) = compared_arg(ctx, c, mode_time || as_time) else { return Ok(SV::Null) };
+        let clock = (i64::from(t.hour) * 3600 + i64::from(t.minute) * 60 + i64::from(t.second)) * 1_000_000 + i64::from(t.micro);
+        let signed = if t.neg && t.kind == Kind::Time { -clock } else { clock };
+        Ok(SV::Integer(if mode_time {
+            signed
+        } else if as_time {
+            // A TIME compared with a date: today at that time.
+            (super::now_micros().div_euclid(86_400_000_000) + 719_528) * 86_400_000_000 + signed
+        } else {
+            civil_days(&t) * 86_400_000_000 + clock
+        }))
     })?;
-    reg(db, c, "maketime", 3, maketime)?;
     db.create_scalar_function("ts_tnum", 1, FunctionFlags::SQLITE_UTF8 | FunctionFlags::SQLITE_DETERMINISTIC, |ctx| Ok(temporal_number(ctx.get_raw(0)).map_or(super::Out::Arg(0), super::Out::Val)))?;
     Ok(())
+}
+
+/// Argument 0 as a comparison reads it (`ts_tcanon`, `ts_tcmp`): a value
+/// that is none is the zero value, with "Truncated incorrect ... value"
+/// (MariaDB's wording there); a day past its month's end is taken. None
+/// for NULL.
+fn compared_arg(ctx: &Context<'_>, c: &Counters, time: bool) -> Option<Tm> {
+    let compared = |r: Read| Read { tm: r.tm, warning: r.warning.map(|w| w.replacen("Incorrect ", "Truncated incorrect ", 1)) };
+    let t = if time { read_arg(ctx, 0, c, |v| compared(read_time(v))) } else { read_arg(ctx, 0, c, |v| compared(read_datetime(v, DateRule::COMPARED))) };
+    if matches!(ctx.get_raw(0), ValueRef::Null) {
+        return None;
+    }
+    Some(t.unwrap_or(Tm { neg: false, year: 0, month: 0, day: 0, hour: 0, minute: 0, second: 0, micro: 0, kind: if time { Kind::Time } else { Kind::DateTime } }))
 }
 
 /// The fractional digits a value compared with a column of `fsp` digits
@@ -218,7 +217,7 @@ fn seconds_arg(ctx: &Context<'_>, i: usize, c: &Counters) -> Option<(bool, f64, 
             let s = String::from_utf8_lossy(t);
             let n = turnstile_wire::value::parse_number_prefix(t);
             if n.is_none() || s.trim().parse::<f64>().is_err() {
-                c.raise(Level::Warning, 1292, format!("Truncated incorrect DECIMAL value: '{}'", s));
+                c.raise(Level::Warning, 1292, format!("Truncated incorrect DECIMAL value: '{}'", turnstile_sqltext::time_read::shown_text(&s)));
             }
             let f = n.unwrap_or(0.0);
             (f, format!("{:.6}", f))
@@ -372,9 +371,27 @@ fn clock_secs(t: &Tm) -> i64 {
     i64::from(t.hour) * 3600 + i64::from(t.minute) * 60 + i64::from(t.second)
 }
 
+/// The result of DATE_FORMAT / TIME_FORMAT: NULL where a part is lacking,
+/// NULL with MariaDB's 1301 past max_allowed_packet.
+fn formatted(c: &Counters, name: &str, r: Result<Option<String>, TooLong>) -> SV {
+    match r {
+        Ok(Some(s)) => SV::Text(s),
+        Ok(None) => SV::Null,
+        Err(TooLong) => {
+            let max = turnstile_engine::limits::max_result_bytes();
+            c.raise(Level::Warning, 1301, format!("Result of {}() was larger than max_allowed_packet ({}) - truncated", name, max));
+            SV::Null
+        }
+    }
+}
+
+/// A result past max_allowed_packet (`turnstile_engine::limits`).
+struct TooLong;
+
 /// DATE_FORMAT / TIME_FORMAT of `t`; None (NULL) where a specifier needs a
-/// part the value lacks (`%M` of month 0, `%W` of a time).
-fn format(t: &Tm, fmt: &str, is_time: bool) -> Option<String> {
+/// part the value lacks (`%M` of month 0, `%W` of a time). The text grows
+/// by at most a day's name per step, and stops past the result limit.
+fn format(t: &Tm, fmt: &str, is_time: bool) -> Result<Option<String>, TooLong> {
     use std::fmt::Write;
     let mut o = String::new();
     let mut it = fmt.chars();
@@ -384,6 +401,9 @@ fn format(t: &Tm, fmt: &str, is_time: bool) -> Option<String> {
     let no_date = is_time || (t.month == 0 && t.year == 0);
     let week = |mode: i64, year_mode: bool| super::ext::week(&dt_of(t), mode, year_mode);
     while let Some(ch) = it.next() {
+        if !turnstile_engine::limits::fits(o.len()) {
+            return Err(TooLong);
+        }
         if ch != '%' {
             o.push(ch);
             continue;
@@ -406,15 +426,15 @@ fn format(t: &Tm, fmt: &str, is_time: bool) -> Option<String> {
             'p' => write!(o, "{}", ampm),
             'T' => write!(o, "{:02}:{:02}:{:02}", h, t.minute, t.second),
             'r' => write!(o, "{:02}:{:02}:{:02} {}", h12, t.minute, t.second, ampm),
-            'M' | 'b' if t.month == 0 => return None,
+            'M' | 'b' if t.month == 0 => return Ok(None),
             'M' => write!(o, "{}", MONTHS[t.month as usize - 1]),
             'b' => write!(o, "{}", &MONTHS[t.month as usize - 1][..3]),
-            'W' | 'a' | 'w' if no_date => return None,
+            'W' | 'a' | 'w' if no_date => return Ok(None),
             'W' => write!(o, "{}", DAYS[weekday(t) as usize]),
             'a' => write!(o, "{}", &DAYS[weekday(t) as usize][..3]),
             'w' => write!(o, "{}", (weekday(t) + 1) % 7),
-            'D' | 'j' | 'U' | 'u' | 'V' | 'v' | 'X' | 'x' if is_time => return None,
-            'j' if t.month == 0 || t.year == 0 => return None,
+            'D' | 'j' | 'U' | 'u' | 'V' | 'v' | 'X' | 'x' if is_time => return Ok(None),
+            'j' if t.month == 0 || t.year == 0 => return Ok(None),
             'D' => write!(o, "{}{}", d, ordinal(d)),
             'j' => write!(o, "{:03}", daynr(y, mo, d) - daynr(y, 1, 1) + 1),
             'U' => write!(o, "{:02}", week(0, false).1),
@@ -426,7 +446,10 @@ fn format(t: &Tm, fmt: &str, is_time: bool) -> Option<String> {
             other => write!(o, "{}", other),
         };
     }
-    Some(o)
+    if !turnstile_engine::limits::fits(o.len()) {
+        return Err(TooLong);
+    }
+    Ok(Some(o))
 }
 
 fn ordinal(d: i64) -> &'static str {
@@ -558,7 +581,7 @@ fn interval(v: ValueRef<'_>, unit: &str, c: &Counters) -> Option<Interval> {
             let s = String::from_utf8_lossy(t);
             let n = turnstile_wire::value::parse_number_prefix(s.as_bytes());
             if n.is_none() || s.trim() != s.trim_end_matches(|ch: char| !ch.is_ascii_digit() && ch != '.') {
-                c.raise(Level::Warning, 1292, format!("Truncated incorrect INTEGER value: '{}'", s));
+                c.raise(Level::Warning, 1292, format!("Truncated incorrect INTEGER value: '{}'", turnstile_sqltext::time_read::shown_text(&s)));
             }
             let f = n.unwrap_or(0.0);
             return interval(ValueRef::Real(if unit == "SECOND" { f } else { f.trunc() }), unit, c);
