@@ -139,7 +139,7 @@ pub fn read_datetime(v: Input<'_>, rule: DateRule) -> Read {
     let r = match v {
         Input::Int(i) if i < 0 => Err(Status::default()),
         Input::Int(i) => number_to_datetime(i as u64, 0, false, rule),
-        Input::Real(f) if f.is_finite() && f >= 0.0 && f < 1e15 => {
+        Input::Real(f) if (0.0..1e15).contains(&f) => {
             let micro = micros_of(f - f.trunc());
             number_to_datetime(f.trunc() as u64, micro, f.fract() != 0.0, rule)
         }
@@ -397,6 +397,9 @@ impl Cur<'_> {
     }
 }
 
+/// One step of reading a delimited date: a part or a separator.
+type Step<'a> = dyn Fn(&mut Cur<'_>, &mut [u64; 6]) -> Result<(), ()> + 'a;
+
 /// What `datetime_body` made of a text.
 struct Body {
     tm: Option<Tm>,
@@ -441,7 +444,7 @@ fn datetime_body(s: &[u8], rule: DateRule, punct_sep: bool) -> Body {
         let from = c.at;
         let _ = c.number(&mut v[0], usize::MAX);
         year_len = c.at - from;
-        let steps: [&dyn Fn(&mut Cur<'_>, &mut [u64; 6]) -> Result<(), ()>; 10] = [
+        let steps: [&Step<'_>; 10] = [
             &|c, _| c.punct(),
             &|c, v| c.number(&mut v[1], usize::MAX),
             &|c, _| c.punct(),

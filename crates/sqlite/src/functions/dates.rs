@@ -163,7 +163,7 @@ fn compared_arg(ctx: &Context<'_>, c: &Counters, time: bool) -> Option<Tm> {
 /// The fractional digits a value compared with a column of `fsp` digits
 /// shows: the column's, or more when the value has more.
 fn fraction_shown(micro: u32, fsp: usize) -> usize {
-    let significant = if micro == 0 { 0 } else { 6 - (0..6).take_while(|k| micro % 10u32.pow(k + 1) == 0).count() };
+    let significant = if micro == 0 { 0 } else { 6 - (0..6).take_while(|k| micro.is_multiple_of(10u32.pow(k + 1))).count() };
     significant.max(fsp)
 }
 
@@ -328,7 +328,7 @@ fn days(db: &Connection, c: &Arc<Counters>) -> rusqlite::Result<()> {
     reg(db, c, "weekday", 1, |ctx, c| Ok(int_of(date_arg(ctx, 0, c, DateRule::REAL), weekday)))?;
     reg(db, c, "dayofweek", 1, |ctx, c| Ok(int_of(date_arg(ctx, 0, c, DateRule::REAL), |t| (weekday(t) + 1) % 7 + 1)))?;
     reg(db, c, "dayname", 1, |ctx, c| Ok(date_arg(ctx, 0, c, DateRule::REAL).map_or(SV::Null, |t| SV::Text(DAYS[weekday(&t) as usize].into()))))?;
-    reg(db, c, "to_days", 1, |ctx, c| Ok(int_of(date_arg(ctx, 0, c, DateRule::REAL), |t| civil_days(t))))?;
+    reg(db, c, "to_days", 1, |ctx, c| Ok(int_of(date_arg(ctx, 0, c, DateRule::REAL), civil_days)))?;
     reg(db, c, "to_seconds", 1, |ctx, c| Ok(int_of(date_arg(ctx, 0, c, DateRule::REAL), |t| civil_days(t) * 86_400 + clock_secs(t))))?;
     reg(db, c, "datediff", 2, |ctx, c| {
         let a = date_arg(ctx, 0, c, DateRule::REAL);

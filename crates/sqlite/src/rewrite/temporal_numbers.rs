@@ -37,7 +37,7 @@ use turnstile_sqltext::lex::{Tok, Token};
 /// `sql` with its temporal operands of arithmetic and numeric CASTs wrapped
 /// in `ts_tnum`; None when it has none.
 pub(super) fn rewrite(sql: &str, toks: &[Token], resolver: &dyn Resolver) -> Option<String> {
-    if !toks.iter().any(|t| arith(toks, t) || t.is_kw("CAST") || is_comparison(t) || t.is_kw("IN") || t.is_kw("BETWEEN") || t.is_kw("INTERVAL")) {
+    if !toks.iter().any(|t| arith(t) || t.is_kw("CAST") || is_comparison(t) || t.is_kw("IN") || t.is_kw("BETWEEN") || t.is_kw("INTERVAL")) {
         return None;
     }
     let tables = named_tables(toks, resolver);
@@ -92,7 +92,7 @@ pub(super) fn rewrite(sql: &str, toks: &[Token], resolver: &dyn Resolver) -> Opt
                 }
             }
         }
-        if arith(&toks[..], t) && is_binary(toks, i) {
+        if arith(t) && is_binary(toks, i) {
             if let Some(s) = left_operand(toks, i) {
                 operands.push((s, i));
             }
@@ -134,7 +134,7 @@ pub(super) fn rewrite(sql: &str, toks: &[Token], resolver: &dyn Resolver) -> Opt
     for &(k, text) in &respelled {
         events.push((toks[k].start, 2, 0, toks[k].end, text.to_string()));
     }
-    events.sort_by(|x, y| (x.0, x.1, x.2).cmp(&(y.0, y.1, y.2)));
+    events.sort_by_key(|e| (e.0, e.1, e.2));
     let mut out = String::with_capacity(sql.len() + events.len() * 12);
     let mut at = 0;
     for (pos, _, _, resume, text) in events {
@@ -173,7 +173,7 @@ fn comparison(toks: &[Token], op: usize, typed: &dyn Fn(usize, usize) -> Option<
         return;
     }
     // An operand that is part of a larger one (`b + a = x`): left alone.
-    let bound = |k: Option<&Token>| k.is_some_and(|t| arith(toks, t) || t.is_op("||") || t.is_op("^") || t.is_op("&") || t.is_op("|"));
+    let bound = |k: Option<&Token>| k.is_some_and(|t| arith(t) || t.is_op("||") || t.is_op("^") || t.is_op("&") || t.is_op("|"));
     if bound(ls.checked_sub(1).map(|p| &toks[p])) || bound(toks.get(re)) {
         return;
     }
@@ -280,7 +280,7 @@ fn first_argument_end(toks: &[Token], open: usize) -> Option<usize> {
 }
 
 /// An arithmetic operator (`+ - * / %`, DIV, MOD).
-fn arith(_: &[Token], t: &Token) -> bool {
+fn arith(t: &Token) -> bool {
     match &t.tok {
         Tok::Op(o) => matches!(&**o, "+" | "-" | "*" | "/" | "%"),
         _ => t.is_kw("DIV") || t.is_kw("MOD"),
