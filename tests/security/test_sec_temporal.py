@@ -70,7 +70,8 @@ CALLS = [
     "t + INTERVAL {} HOUR_SECOND",
     "EXTRACT(DAY_MICROSECOND FROM {})",
     "TIMESTAMPDIFF(MONTH, {}, dt)",
-    "{} + 0",
+    "SEC_TO_TIME({}) + 0",
+    "CAST(MAKETIME({0}, 0, 0) AS SIGNED)",
 ]
 
 
