@@ -34,6 +34,7 @@ use std::sync::Arc;
 mod bit;
 mod bytes;
 mod charset;
+mod dates;
 mod decimal;
 mod ext;
 mod fit;
@@ -239,7 +240,7 @@ fn int(v: &ValueRef<'_>) -> Option<i64> {
     }
 }
 
-/// A parsed date-time: (days since epoch, micros of day).
+/// A date and time of day, as the date functions compute with it.
 #[derive(Debug, Clone, Copy)]
 struct Dt {
     y: i64,
@@ -249,7 +250,6 @@ struct Dt {
     mi: i64,
     s: i64,
     us: i64,
-    has_time: bool,
 }
 
 impl Dt {
@@ -277,13 +277,13 @@ impl Dt {
             }
             None => (0, 0, 0, 0),
         };
-        Some(Dt { y, mo, d, h, mi, s: sec, us, has_time: time.is_some() })
+        Some(Dt { y, mo, d, h, mi, s: sec, us })
     }
     fn from_epoch_micros(t: i64) -> Dt {
         let days = t.div_euclid(86_400_000_000);
         let rem = t.rem_euclid(86_400_000_000);
         let (y, mo, d) = civil_from_days(days);
-        Dt { y, mo, d, h: rem / 3_600_000_000, mi: rem / 60_000_000 % 60, s: rem / 1_000_000 % 60, us: rem % 1_000_000, has_time: true }
+        Dt { y, mo, d, h: rem / 3_600_000_000, mi: rem / 60_000_000 % 60, s: rem / 1_000_000 % 60, us: rem % 1_000_000 }
     }
     fn epoch_micros(&self) -> i64 {
         (days_from_civil(self.y, self.mo, self.d) * 86_400 + self.h * 3600 + self.mi * 60 + self.s) * 1_000_000 + self.us
@@ -380,48 +380,6 @@ fn date_format(dt: &Dt, fmt: &str) -> String {
     o
 }
 
-fn add_interval(dt: Dt, n: f64, unit: &str) -> Option<Dt> {
-    let us = match unit {
-        "MICROSECOND" => n as i64,
-        "SECOND" => (n * 1e6) as i64,
-        "MINUTE" => (n * 60e6) as i64,
-        "HOUR" => (n * 3600e6) as i64,
-        "DAY" => (n * 86400e6) as i64,
-        "WEEK" => (n * 7.0 * 86400e6) as i64,
-        "MONTH" | "QUARTER" | "YEAR" => {
-            let per = match unit {
-                "MONTH" => 1,
-                "QUARTER" => 3,
-                _ => 12,
-            };
-            // Out of range is NULL (as MySQL), never a wrapped date.
-            let months = (n as i64).checked_mul(per)?;
-            let total = dt.y.checked_mul(12)?.checked_add(dt.mo - 1)?.checked_add(months)?;
-            let (y, m) = (total.div_euclid(12), total.rem_euclid(12) + 1);
-            if !(0..=9999).contains(&y) {
-                return None;
-            }
-            let last = days_in_month(y, m);
-            return Some(Dt { y, mo: m, d: dt.d.min(last), ..dt });
-        }
-        _ => return None,
-    };
-    let mut r = Dt::from_epoch_micros(dt.epoch_micros().checked_add(us)?);
-    if !(0..=9999).contains(&r.y) {
-        return None;
-    }
-    r.has_time = dt.has_time || !matches!(unit, "DAY" | "WEEK");
-    Some(r)
-}
-
-fn fmt_dt_result(dt: &Dt) -> String {
-    if dt.has_time {
-        dt.fmt_datetime(if dt.us > 0 { 6 } else { 0 })
-    } else {
-        dt.fmt_date()
-    }
-}
-
 /// Validate a value stored into a DATE/DATETIME/TIMESTAMP/TIME column.
 pub fn temporal_ok(v: &str, kind: &str) -> bool {
     match kind {
@@ -471,6 +429,7 @@ pub fn register(db: &Connection, counters: Arc<Counters>, home: Option<String>) 
         }
     }
     let dec_counters = counters.clone();
+    let date_counters = counters.clone();
     fit::register(db, counters.clone())?;
     // ts_ai(v): NULL or 0 takes the next AUTO_INCREMENT value; ts_ai_null(v):
     // only NULL does (NO_AUTO_VALUE_ON_ZERO).
@@ -843,120 +802,13 @@ pub fn register(db: &Connection, counters: Arc<Counters>, home: Option<String>) 
         }
         Ok(SV::Text(dt.fmt_datetime(if t.fract() != 0.0 { 6 } else { 0 })))
     })?;
-    reg(db, "date_format", 2, true, |ctx| {
-        let (Some(dt), Some(f)) = (dt_arg(ctx, 0), targ(ctx, 1)) else { return Ok(SV::Null) };
-        Ok(SV::Text(date_format(&dt, &f)))
-    })?;
-    #[allow(clippy::type_complexity)]
-    let parts: [(&str, fn(&Dt) -> i64); 12] = [
-        ("year", |d| d.y),
-        ("month", |d| d.mo),
-        ("day", |d| d.d),
-        ("dayofmonth", |d| d.d),
-        ("hour", |d| d.h),
-        ("minute", |d| d.mi),
-        ("second", |d| d.s),
-        ("microsecond", |d| d.us),
-        ("dayofweek", |d| (d.weekday() + 1) % 7 + 1),
-        ("weekday", |d| d.weekday()),
-        ("dayofyear", |d| days_from_civil(d.y, d.mo, d.d) - days_from_civil(d.y, 1, 1) + 1),
-        ("quarter", |d| (d.mo - 1) / 3 + 1),
-    ];
-    for (name, f) in parts {
-        let f2 = f;
-        db.create_scalar_function(name, 1, FunctionFlags::SQLITE_UTF8 | FunctionFlags::SQLITE_DETERMINISTIC, move |ctx| {
-            Ok(match ctx.get_raw(0) {
-                ValueRef::Text(t) if matches!(name, "hour" | "minute" | "second" | "microsecond") && !t.contains(&b'-') => {
-                    // a TIME value
-                    match parse_time(&String::from_utf8_lossy(t)) {
-                        Some((_, h, m, s, us)) => SV::Integer(match name {
-                            "hour" => h as i64,
-                            "minute" => m as i64,
-                            "second" => s as i64,
-                            _ => us as i64,
-                        }),
-                        None => SV::Null,
-                    }
-                }
-                _ => dt_arg(ctx, 0).map_or(SV::Null, |d| SV::Integer(f2(&d))),
-            })
-        })?;
-    }
-    reg(db, "dayname", 1, true, |ctx| Ok(dt_arg(ctx, 0).map_or(SV::Null, |d| SV::Text(DAYS[d.weekday() as usize].into()))))?;
-    reg(db, "monthname", 1, true, |ctx| Ok(dt_arg(ctx, 0).map_or(SV::Null, |d| SV::Text(MONTHS[(d.mo as usize).clamp(1, 12) - 1].into()))))?;
-    reg(db, "last_day", 1, true, |ctx| Ok(dt_arg(ctx, 0).map_or(SV::Null, |d| SV::Text(format!("{:04}-{:02}-{:02}", d.y, d.mo, days_in_month(d.y, d.mo))))))?;
-    reg(db, "to_days", 1, true, |ctx| Ok(dt_arg(ctx, 0).map_or(SV::Null, |d| SV::Integer(days_from_civil(d.y, d.mo, d.d) + 719528))))?;
-    reg(db, "datediff", 2, true, |ctx| {
-        Ok(match (dt_arg(ctx, 0), dt_arg(ctx, 1)) {
-            (Some(a), Some(b)) => SV::Integer(days_from_civil(a.y, a.mo, a.d) - days_from_civil(b.y, b.mo, b.d)),
-            _ => SV::Null,
-        })
-    })?;
-    for (name, sign) in [("date_add", 1.0), ("adddate", 1.0), ("date_sub", -1.0), ("subdate", -1.0)] {
-        db.create_scalar_function(name, -1, FunctionFlags::SQLITE_UTF8 | FunctionFlags::SQLITE_DETERMINISTIC, move |ctx| {
-            need(ctx, 2, name)?;
-            let Some(dt) = dt_arg(ctx, 0) else { return Ok(SV::Null) };
-            let Some(n) = num(&ctx.get_raw(1)) else { return Ok(SV::Null) };
-            let unit = if ctx.len() > 2 { targ(ctx, 2).unwrap_or_default().to_ascii_uppercase() } else { "DAY".into() };
-            Ok(add_interval(dt, n * sign, &unit).map_or(SV::Null, |d| SV::Text(fmt_dt_result(&d))))
-        })?;
-    }
-    reg(db, "timestampadd", 3, true, |ctx| {
-        let unit = targ(ctx, 0).unwrap_or_default().to_ascii_uppercase();
-        let (Some(n), Some(dt)) = (num(&ctx.get_raw(1)), dt_arg(ctx, 2)) else { return Ok(SV::Null) };
-        Ok(add_interval(dt, n, &unit).map_or(SV::Null, |d| SV::Text(fmt_dt_result(&d))))
-    })?;
-    reg(db, "timestampdiff", 3, true, |ctx| {
-        let unit = targ(ctx, 0).unwrap_or_default().to_ascii_uppercase();
-        let (Some(a), Some(b)) = (dt_arg(ctx, 1), dt_arg(ctx, 2)) else { return Ok(SV::Null) };
-        let us = b.epoch_micros() - a.epoch_micros();
-        let months = || {
-            let m = (b.y * 12 + b.mo) - (a.y * 12 + a.mo);
-            let adj = if m > 0 && (b.d, b.h, b.mi, b.s, b.us) < (a.d, a.h, a.mi, a.s, a.us) {
-                -1
-            } else if m < 0 && (b.d, b.h, b.mi, b.s, b.us) > (a.d, a.h, a.mi, a.s, a.us) {
-                1
-            } else {
-                0
-            };
-            m + adj
-        };
-        Ok(SV::Integer(match unit.as_str() {
-            "MICROSECOND" => us,
-            "SECOND" => us / 1_000_000,
-            "MINUTE" => us / 60_000_000,
-            "HOUR" => us / 3_600_000_000,
-            "DAY" => us / 86_400_000_000,
-            "WEEK" => us / (7 * 86_400_000_000),
-            "MONTH" => months(),
-            "QUARTER" => months() / 3,
-            "YEAR" => months() / 12,
-            _ => return Ok(SV::Null),
-        }))
-    })?;
-    reg(db, "ts_extract", 2, true, |ctx| {
-        let unit = targ(ctx, 0).unwrap_or_default().to_ascii_uppercase();
-        let Some(d) = dt_arg(ctx, 1) else { return Ok(SV::Null) };
-        Ok(SV::Integer(match unit.as_str() {
-            "YEAR" => d.y,
-            "MONTH" => d.mo,
-            "DAY" => d.d,
-            "HOUR" => d.h,
-            "MINUTE" => d.mi,
-            "SECOND" => d.s,
-            "MICROSECOND" => d.us,
-            "QUARTER" => (d.mo - 1) / 3 + 1,
-            "YEAR_MONTH" => d.y * 100 + d.mo,
-            "DAY_HOUR" => d.d * 100 + d.h,
-            _ => return Ok(SV::Null),
-        }))
-    })?;
     ext::register(db)?;
     mariadb::register(db)?;
     temporal::register(db)?;
     bit::register(db)?;
     charset::register(db)?;
     user_vars::register(db)?;
+    dates::register(db, &date_counters)?;
     reg(db, "regexp", 2, true, |ctx| {
         let pat = targ(ctx, 0);
         let (Some(pat), Some(s)) = (pat, targ(ctx, 1)) else { return Ok(SV::Null) };

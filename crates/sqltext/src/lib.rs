@@ -17,7 +17,8 @@
 //!   case-insensitive collation (utf8mb4_general_ci) LIKE folds case by;
 //! - `types`: the MySQL column types by name (`Base`);
 //! - `temporal`: date and time texts; `temporal_cast`: CAST to DATE,
-//!   DATETIME and TIME; `civil`: civil-date arithmetic;
+//!   DATETIME and TIME; `time_read`: a date function's argument as MariaDB
+//!   reads it; `civil`: civil-date arithmetic;
 //! - `hex`: UNHEX;
 //! - `item_type`: the INT type MariaDB gives comparisons, short literals and some functions;
 //! - `expr_type`: the type MariaDB gives a select item, from its text and its columns' types;
@@ -43,4 +44,5 @@ pub mod scan;
 pub mod sql_mode;
 pub mod temporal;
 pub mod temporal_cast;
+pub mod time_read;
 pub mod types;

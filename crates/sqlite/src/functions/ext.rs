@@ -8,7 +8,7 @@
 //! for NULL and bad input (NULL, not an error, unless MySQL errors).
 
 use super::bytes::{barg, need};
-use super::{date_format, dt_arg, int, num, reg, targ, text, user_err, Dt, F};
+use super::{dt_arg, int, num, reg, targ, text, user_err, Dt, F};
 use rusqlite::functions::{Aggregate, Context, FunctionFlags};
 use rusqlite::types::{Value as SV, ValueRef};
 use rusqlite::Connection;
@@ -322,7 +322,7 @@ fn numbers(db: &Connection) -> rusqlite::Result<()> {
 /// MySQL's week number of `dt` for WEEK(date, mode), and the year the week
 /// belongs to (YEARWEEK). `mode` as the user gives it (0..7); `year_mode`
 /// forces week-of-its-own-year numbering as YEARWEEK does.
-fn week(dt: &Dt, mode: i64, year_mode: bool) -> (i64, i64) {
+pub(super) fn week(dt: &Dt, mode: i64, year_mode: bool) -> (i64, i64) {
     // MySQL's week_mode(): bit 0 Monday first, bit 1 week year, bit 2 "first
     // weekday" rule, flipped when the week starts on Sunday.
     let mut behaviour = mode & 7;
@@ -561,20 +561,6 @@ fn dates(db: &Connection) -> rusqlite::Result<()> {
         let (Some(s), Some(f)) = (targ(ctx, 0), targ(ctx, 1)) else { return Ok(SV::Null) };
         Ok(str_to_date(&s, &f).map_or(SV::Null, SV::Text))
     })?;
-    reg(db, "week", -1, true, |ctx| {
-        need(ctx, 1, "week")?;
-        let Some(dt) = dt_arg(ctx, 0) else { return Ok(SV::Null) };
-        let mode = if ctx.len() > 1 { int(&ctx.get_raw(1)).unwrap_or(0) } else { 0 };
-        Ok(SV::Integer(week(&dt, mode, false).1))
-    })?;
-    reg(db, "weekofyear", 1, true, |ctx| Ok(dt_arg(ctx, 0).map_or(SV::Null, |dt| SV::Integer(week(&dt, 3, false).1))))?;
-    reg(db, "yearweek", -1, true, |ctx| {
-        need(ctx, 1, "yearweek")?;
-        let Some(dt) = dt_arg(ctx, 0) else { return Ok(SV::Null) };
-        let mode = if ctx.len() > 1 { int(&ctx.get_raw(1)).unwrap_or(0) } else { 0 };
-        let (y, w) = week(&dt, mode, true);
-        Ok(SV::Integer(y * 100 + w))
-    })?;
     reg(db, "from_days", 1, true, |ctx| {
         Ok(int(&ctx.get_raw(0)).map_or(SV::Null, |n| {
             if n < 366 {
@@ -599,14 +585,6 @@ fn dates(db: &Connection) -> rusqlite::Result<()> {
         };
         let (yy, m, d) = civil_from_days(days_from_civil(y, 1, 1) + doy - 1);
         Ok(if yy > 9999 { SV::Null } else { SV::Text(format!("{:04}-{:02}-{:02}", yy, m, d)) })
-    })?;
-    reg(db, "maketime", 3, true, |ctx| {
-        let (Some(h), Some(m), Some(s)) = (int(&ctx.get_raw(0)), int(&ctx.get_raw(1)), num(&ctx.get_raw(2))) else { return Ok(SV::Null) };
-        if !(0..60).contains(&m) || !(0.0..60.0).contains(&s) {
-            return Ok(SV::Null);
-        }
-        let total = h.unsigned_abs() as f64 * 3600.0 + (m * 60) as f64 + s;
-        Ok(SV::Text(fmt_time(if h < 0 { -total } else { total })))
     })?;
     reg(db, "period_diff", 2, true, |ctx| {
         let (Some(a), Some(b)) = (int(&ctx.get_raw(0)), int(&ctx.get_raw(1))) else { return Ok(SV::Null) };
@@ -637,8 +615,6 @@ fn dates(db: &Connection) -> rusqlite::Result<()> {
         let t = y * 12 + m - 1 + n as i128;
         Ok(SV::Integer((t.div_euclid(12) * 100 + t.rem_euclid(12) + 1) as i64))
     })?;
-    reg(db, "sec_to_time", 1, true, |ctx| Ok(num(&ctx.get_raw(0)).map_or(SV::Null, |s| SV::Text(fmt_time(s)))))?;
-    reg(db, "time_to_sec", 1, true, |ctx| Ok(targ(ctx, 0).and_then(|s| time_seconds(&s)).map_or(SV::Null, |v| if v.fract() == 0.0 { SV::Integer(v as i64) } else { SV::Real(v) })))?;
     for (name, sign) in [("addtime", 1.0), ("subtime", -1.0)] {
         db.create_scalar_function(name, 2, FunctionFlags::SQLITE_UTF8 | FunctionFlags::SQLITE_DETERMINISTIC, move |ctx| {
             let (Some(base), Some(delta)) = (targ(ctx, 0), targ(ctx, 1).and_then(|t| time_seconds(&t))) else { return Ok(SV::Null) };
@@ -672,14 +648,6 @@ fn dates(db: &Connection) -> rusqlite::Result<()> {
         let add = if ctx.len() > 1 { targ(ctx, 1).and_then(|t| time_seconds(&t)).unwrap_or(0.0) } else { 0.0 };
         let r = Dt::from_epoch_micros(dt.epoch_micros() + (add * 1e6).round() as i64);
         Ok(SV::Text(r.fmt_datetime(if r.us > 0 { 6 } else { 0 })))
-    })?;
-    reg(db, "time_format", 2, true, |ctx| {
-        let (Some(t), Some(f)) = (targ(ctx, 0), targ(ctx, 1)) else { return Ok(SV::Null) };
-        let Some(secs) = time_seconds(&t) else { return Ok(SV::Null) };
-        let a = secs.abs();
-        let whole = a.trunc() as i64;
-        let dt = Dt { y: 0, mo: 0, d: 0, h: whole / 3600, mi: whole / 60 % 60, s: whole % 60, us: ((a - a.trunc()) * 1e6).round() as i64, has_time: true };
-        Ok(SV::Text(format!("{}{}", if secs < 0.0 { "-" } else { "" }, date_format(&dt, &f))))
     })?;
     reg(db, "convert_tz", 3, true, |ctx| {
         let (Some(dt), Some(from), Some(to)) = (dt_arg(ctx, 0), targ(ctx, 1), targ(ctx, 2)) else { return Ok(SV::Null) };

@@ -815,9 +815,10 @@ pub(super) fn register(db: &Connection, counters: Arc<Counters>) -> rusqlite::Re
     db.create_scalar_function("ts_year2", 1, flags | FunctionFlags::SQLITE_DETERMINISTIC, |ctx| {
         let v = ctx.get_raw(0);
         let mut raised = Vec::new();
+        // The argument as it came otherwise (a text that is not UTF-8 too).
         Ok(match fit_year(v, &mut raised) {
-            Some(y) if raised.is_empty() => y,
-            _ => v.into(),
+            Some(y) if raised.is_empty() => super::Out::Val(y),
+            _ => super::Out::Arg(0),
         })
     })?;
     let c1 = counters.clone();

@@ -74,7 +74,12 @@ pub(super) fn item(toks: &[Token], s: usize, end: usize) -> Option<Item> {
     let n = part.len();
     let with_as = n >= 2 && part[n - 2].is_kw("AS");
     // `CASE ... END`: END is no alias.
-    let bare = n >= 2 && matches!(part[n - 1].tok, Tok::Word(_) | Tok::Quoted(_) | Tok::Str(_)) && !part[n - 1].is_kw("END") && !part[n - 2].is_op(".") && super::select::is_value_end(&part[n - 2]);
+    let bare = n >= 2
+        && matches!(part[n - 1].tok, Tok::Word(_) | Tok::Quoted(_) | Tok::Str(_))
+        && !part[n - 1].is_kw("END")
+        && !part[n - 2].is_op(".")
+        && super::select::is_value_end(&part[n - 2])
+        && !super::typed_literals::is_typed_literal(&part[n - 2], &part[n - 1]);
     let e = end - if with_as { 2 } else { bare as usize };
     (e > s).then_some(Item { s, e, end, aliased: with_as || bare })
 }

@@ -218,7 +218,7 @@ fn is_big_integer(n: &str) -> bool {
 }
 
 /// The tables a statement names (any word that names one; `db.t` too).
-fn named_tables(toks: &[Token], resolver: &dyn Resolver) -> Vec<Named> {
+pub(super) fn named_tables(toks: &[Token], resolver: &dyn Resolver) -> Vec<Named> {
     let mut out: Vec<Named> = Vec::new();
     for (i, t) in toks.iter().enumerate() {
         let Some(w) = t.ident() else { continue };

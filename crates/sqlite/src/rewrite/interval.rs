@@ -4,6 +4,8 @@
 //! `date_add(x, (n), 'UNIT')`, which rewrites output already written: x
 //! comes before the INTERVAL). `INTERVAL n unit + x` is turned around in the
 //! statement's text first (`interval_first`). Any other INTERVAL is refused.
+//! `ts_time_add(t, INTERVAL n unit)` / `ts_time_sub` (a TIME moved,
+//! temporal_numbers.rs) read their INTERVAL as DATE_ADD does.
 
 use super::translator::{Translator, WordAt, WordStep};
 use turnstile_engine::SqlError;
@@ -43,7 +45,7 @@ impl Translator<'_> {
         let (from, i, to) = (word.from, word.at, word.to);
         let toks = self.toks;
         // DATE_ADD(d, INTERVAL n unit) → date_add(d, n, 'unit')
-        let inside = self.parens.last().is_some_and(|f| matches!(f.as_str(), "DATE_ADD" | "DATE_SUB" | "ADDDATE" | "SUBDATE"));
+        let inside = self.parens.last().is_some_and(|f| matches!(f.as_str(), "DATE_ADD" | "DATE_SUB" | "ADDDATE" | "SUBDATE" | "TS_TIME_ADD" | "TS_TIME_SUB"));
         if !inside && i > from && (toks[i - 1].is_op("+") || toks[i - 1].is_op("-")) {
             return Ok(WordStep::ResumeAt(self.interval_arithmetic(from, i, to)?));
         }

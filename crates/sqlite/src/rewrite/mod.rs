@@ -37,7 +37,8 @@
 //!
 //! Module map. This file: the public interface (`rewrite`, `expression`, what
 //! they return, the `Resolver` they ask about the schema). Before the
-//! translation: `decimal` (exact DECIMAL and BIGINT UNSIGNED arithmetic as
+//! translation: `temporal_numbers` (a date or time operand of arithmetic
+//! or of a numeric CAST as its number, `ts_tnum`), `decimal` (exact DECIMAL and BIGINT UNSIGNED arithmetic as
 //! calls of the engine's exact functions, with MySQL's result types) and
 //! `exact_calls` (the functions it computes exactly: ROUND, CAST AS DECIMAL,
 //! COALESCE, ...), and `int_args` (an integer literal beyond BIGINT where a
@@ -82,6 +83,7 @@ mod quantified;
 mod select;
 mod store;
 mod subquery;
+mod temporal_numbers;
 #[cfg(test)]
 mod test_support;
 mod translator;
@@ -261,9 +263,12 @@ pub fn rewrite(sql: &str, kind: Kind, resolver: &dyn Resolver) -> Result<Rewritt
 }
 
 /// `rewrite`; `client`: the client's text when `sql` is user_vars.rs's
-/// output for it, whose select items name the result columns at every depth
-/// (its select lists line up with `sql`'s; where they do not, as after a
-/// later pass adds a derived table, `column_names` leaves them alone).
+/// output for it, or the output of a text-level pass that keeps its select
+/// items (FROM DUAL dropped, `INTERVAL n unit + x` turned around, a typed
+/// literal as a CAST: `DATE '2024-01-02'` is named as written), whose
+/// select items name the result columns at every depth (its select lists
+/// line up with `sql`'s; where they do not, as after a later pass adds a
+/// derived table, `column_names` leaves them alone).
 fn rewrite_named(sql: &str, kind: Kind, resolver: &dyn Resolver, client: Option<&str>) -> Result<Rewritten, SqlError> {
     let toks = lex::tokenize(sql).map_err(|e| SqlError::syntax(&sql[e.at..]))?;
     let toks = one_statement(sql, &toks)?;
@@ -278,19 +283,19 @@ fn rewrite_named(sql: &str, kind: Kind, resolver: &dyn Resolver, client: Option<
     }
     if let Some(plain) = from_dual::rewrite(sql, toks) {
         // No bare FROM DUAL is left: the recursion ends.
-        return rewrite_named(&plain, kind, resolver, client);
+        return rewrite_named(&plain, kind, resolver, client.or(Some(sql)));
     }
     if let Some(plain) = interval::interval_first(sql, toks) {
         // Every `INTERVAL ... +` is after its `+` now: the recursion ends.
-        return rewrite_named(&plain, kind, resolver, client);
+        return rewrite_named(&plain, kind, resolver, client.or(Some(sql)));
     }
     if let Some(plain) = typed_literals::rewrite(sql, toks) {
         // No typed literal is left: the recursion ends.
-        return rewrite_named(&plain, kind, resolver, client);
+        return rewrite_named(&plain, kind, resolver, client.or(Some(sql)));
     }
     if let Some(plain) = group_order::rewrite(sql, toks) {
         // No GROUP BY direction is left: the recursion ends.
-        return rewrite_named(&plain, kind, resolver, client);
+        return rewrite_named(&plain, kind, resolver, client.or(Some(sql)));
     }
     if let Some(plain) = paren_union::unwrap_nested(sql, toks) {
         // Each query in parentheses has plain members now: the recursion ends.
@@ -302,28 +307,36 @@ fn rewrite_named(sql: &str, kind: Kind, resolver: &dyn Resolver, client: Option<
             return rewrite_named(&plain, kind, resolver, client);
         }
     }
-    if let Some(exact) = decimal::rewrite_decimal(sql, toks, kind, resolver)? {
-        // Translated from the text with DECIMAL arithmetic as calls; the
-        // result columns keep the names of the client's text.
-        let exact_toks = lex::tokenize(&exact.sql).map_err(|e| SqlError::syntax(&exact.sql[e.at..]))?;
-        let client_toks = client.and_then(|c| lex::tokenize(c).ok());
-        let names = match (client, client_toks.as_deref()) {
-            (Some(c), Some(ct)) if select::select_items(c, ct).len() == select::select_items(sql, toks).len() => (c, ct),
-            _ => (sql, toks),
-        };
-        let mut rw = translate_tokens(&exact.sql, one_statement(&exact.sql, &exact_toks)?, kind, resolver, names)?;
-        if kind == Kind::Select {
-            rw.select_items = select::select_items(names.0, names.1);
-        }
-        rw.item_types = exact.item_types;
-        return Ok(rw);
-    }
     let client_toks = client.and_then(|c| lex::tokenize(c).ok());
     let names = match (client, client_toks.as_deref()) {
         (Some(c), Some(ct)) if select::select_items(c, ct).len() == select::select_items(sql, toks).len() => (c, ct),
         _ => (sql, toks),
     };
-    translate_tokens(sql, toks, kind, resolver, names)
+    // Dates and times as numbers (`temporal_numbers`), then exact numbers
+    // (`decimal`): both translate a text with calls added, the result
+    // columns keeping the names and types of the client's text.
+    let wrapped = temporal_numbers::rewrite(sql, toks, resolver);
+    let wrapped_toks;
+    let (sql, toks) = match &wrapped {
+        Some(w) => {
+            wrapped_toks = lex::tokenize(w).map_err(|e| SqlError::syntax(&w[e.at..]))?;
+            (w.as_str(), one_statement(w, &wrapped_toks)?)
+        }
+        None => (sql, toks),
+    };
+    let mut rw = match decimal::rewrite_decimal(sql, toks, kind, resolver)? {
+        Some(exact) => {
+            let exact_toks = lex::tokenize(&exact.sql).map_err(|e| SqlError::syntax(&exact.sql[e.at..]))?;
+            let mut rw = translate_tokens(&exact.sql, one_statement(&exact.sql, &exact_toks)?, kind, resolver, names)?;
+            rw.item_types = exact.item_types;
+            rw
+        }
+        None => translate_tokens(sql, toks, kind, resolver, names)?,
+    };
+    if kind == Kind::Select {
+        rw.select_items = select::select_items(names.0, names.1);
+    }
+    Ok(rw)
 }
 
 /// `sql` with each byte range `start..end` of `edits` (in order, not overlapping) replaced by its

@@ -111,7 +111,13 @@ fn add_select_item(sql: &str, toks: &[Token], s: usize, e: usize, items: &mut Ve
     // `CASE ... END`: END is no alias.
     // `d + INTERVAL 1 DAY`: DAY is the interval's unit, no alias.
     let unit = part.iter().any(|t| t.is_kw("INTERVAL")) && super::interval::INTERVAL_UNITS.iter().any(|u| part[n - 1].is_kw(u));
-    let bare = n >= 2 && !unit && matches!(part[n - 1].tok, Tok::Word(_) | Tok::Quoted(_) | Tok::Str(_)) && !part[n - 1].is_kw("END") && !part[n - 2].is_op(".") && is_value_end(&part[n - 2]);
+    let bare = n >= 2
+        && !unit
+        && matches!(part[n - 1].tok, Tok::Word(_) | Tok::Quoted(_) | Tok::Str(_))
+        && !part[n - 1].is_kw("END")
+        && !part[n - 2].is_op(".")
+        && is_value_end(&part[n - 2])
+        && !super::typed_literals::is_typed_literal(&part[n - 2], &part[n - 1]);
     let expr_end = if with_as {
         n - 2
     } else if bare {

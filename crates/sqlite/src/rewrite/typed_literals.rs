@@ -1,12 +1,19 @@
 //! Typed temporal literals, `DATE '2024-01-02'`, `TIME '10:00'`, `TIMESTAMP
 //! '2024-01-02 03:04:05'` (standard SQL, and MySQL's): read as `CAST('...'
 //! AS DATE | TIME | DATETIME)`, so the value is normalised and described with
-//! its temporal type by the CAST translation. The text is rewritten before the
+//! its temporal type by the CAST translation, with the fractional digits
+//! the literal shows (`TIME '10:20:31.123'` is a TIME(3)). The text is rewritten before the
 //! translation, which then sees plain MySQL. One difference stays: a literal
 //! that is no valid date is NULL with the CAST's warning here, where MariaDB
 //! refuses the statement (ERR 1525).
 
 use turnstile_sqltext::lex::{Tok, Token};
+
+/// Whether `word` and `next` are a typed literal (`TIME '10:00'`), not a
+/// column with a string alias: select lists ask (select.rs, column_names.rs).
+pub(super) fn is_typed_literal(word: &Token, next: &Token) -> bool {
+    matches!(next.tok, Tok::Str(_)) && (word.is_kw("DATE") || word.is_kw("TIME") || word.is_kw("TIMESTAMP"))
+}
 
 /// `sql` with each typed temporal literal as a CAST, or None when it has none.
 pub(super) fn rewrite(sql: &str, toks: &[Token]) -> Option<String> {
@@ -23,6 +30,13 @@ pub(super) fn rewrite(sql: &str, toks: &[Token]) -> Option<String> {
         if !matches!(lit.tok, Tok::Str(_)) || (k > 0 && toks[k - 1].is_op(".")) {
             continue;
         }
+        // The literal's precision is the fractional digits it shows
+        // (`TIME'10:20:31.123'` is a TIME(3)).
+        let digits = match &lit.tok {
+            Tok::Str(s) if target != "DATE" => turnstile_sqltext::temporal_cast::fraction_digits(&String::from_utf8_lossy(s)),
+            _ => 0,
+        };
+        let target = if digits > 0 { format!("{}({})", target, digits) } else { target.to_string() };
         edits.push((word.start, lit.end, format!("CAST({} AS {})", &sql[lit.start..lit.end], target)));
     }
     super::splice(sql, edits)
@@ -41,6 +55,7 @@ mod tests {
     fn literals_become_casts() {
         assert_eq!(run("SELECT DATE '2024-01-02', time '10:00:00'").as_deref(), Some("SELECT CAST('2024-01-02' AS DATE), CAST('10:00:00' AS TIME)"));
         assert_eq!(run("SELECT * FROM t WHERE d > TIMESTAMP '2024-01-02 03:04:05'").as_deref(), Some("SELECT * FROM t WHERE d > CAST('2024-01-02 03:04:05' AS DATETIME)"));
+        assert_eq!(run("SELECT TIME'10:20:31.123', TIMESTAMP'2001-01-01 00:00:00.1'").as_deref(), Some("SELECT CAST('10:20:31.123' AS TIME(3)), CAST('2001-01-01 00:00:00.1' AS DATETIME(1))"));
         assert_eq!(run("SELECT date FROM t"), None);
         assert_eq!(run("SELECT DATE(d) FROM t"), None);
         assert_eq!(run("SELECT t.date 'x' FROM t"), None);
