@@ -190,6 +190,8 @@ pub struct ColMeta {
 pub struct MemberCols {
     pub types: Vec<Option<turnstile_sqltext::expr_type::ExprType>>,
     pub not_null: Vec<bool>,
+    /// The table column (database, table, column) a column is, if it is one.
+    pub origin: Vec<Option<(String, String, String)>>,
 }
 
 pub struct Cached {

@@ -388,7 +388,17 @@ pub(super) fn column_meta(conn: &Conn, entry: &Cached, sql: &str, have_row: bool
 /// (compile.rs), as `join_members` needs them: no row read.
 pub(super) fn member_columns(conn: &Conn, entry: &Cached, sql: &str) -> MemberCols {
     let d = describe(conn, entry, sql, false);
-    MemberCols { types: d.types, not_null: d.cols.iter().map(|c| c.flags & colflag::NOT_NULL != 0).collect() }
+    let origin = (0..d.cols.len()).map(|i| entry.stmt.origin(i)).collect();
+    MemberCols { types: d.types, not_null: d.cols.iter().map(|c| c.flags & colflag::NOT_NULL != 0).collect(), origin }
+}
+
+/// The first member's table column behind a UNION's column `i` when every
+/// member's column has its type (CREATE TABLE ... SELECT then copies its
+/// definition: FLOAT(20,4) keeps its digits).
+pub(super) fn union_origin(members: &[MemberCols], i: usize) -> Option<(String, String, String)> {
+    let first = members.first()?;
+    let t = first.types.get(i).copied().flatten()?;
+    members.iter().all(|m| m.types.get(i).copied().flatten() == Some(t)).then(|| first.origin.get(i).cloned().flatten()).flatten()
 }
 
 /// A UNION's columns typed from all its members, not the first alone (what
@@ -397,8 +407,15 @@ pub(super) fn member_columns(conn: &Conn, entry: &Cached, sql: &str) -> MemberCo
 /// be NULL; the others keep their description.
 fn join_members(cols: &mut [Column], convs: &mut [Conv], members: &[MemberCols]) {
     for (i, (col, conv)) in cols.iter_mut().zip(convs.iter_mut()).enumerate() {
-        let types: Option<Vec<ExprType>> = members.iter().map(|m| m.types.get(i).copied().flatten()).collect();
-        let Some(t) = types.and_then(|t| turnstile_sqltext::expr_type::union_of(&t)) else { continue };
+        let Some(types) = members.iter().map(|m| m.types.get(i).copied().flatten()).collect::<Option<Vec<ExprType>>>() else { continue };
+        let not_null = members.iter().all(|m| m.not_null.get(i).copied().unwrap_or(false));
+        // A table column's type every member has stays as it is described
+        // (FLOAT(20,4) keeps its digits), but for ENUM and SET (VARCHAR).
+        if union_origin(members, i).is_some() && col.flags & (colflag::ENUM | colflag::SET) == 0 {
+            col.flags = if not_null { col.flags | colflag::NOT_NULL } else { col.flags & !colflag::NOT_NULL };
+            continue;
+        }
+        let Some(t) = turnstile_sqltext::expr_type::union_of(&types) else { continue };
         let (mut c, cv) = match t {
             // NULL beside NULL: MariaDB's BINARY(0).
             ExprType::Null => {
@@ -421,7 +438,7 @@ fn join_members(cols: &mut [Column], convs: &mut [Conv], members: &[MemberCols])
                 (c, cv)
             }
         };
-        if members.iter().all(|m| m.not_null.get(i).copied().unwrap_or(false)) {
+        if not_null {
             c.flags |= colflag::NOT_NULL;
         }
         *col = c;

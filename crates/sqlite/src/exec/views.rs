@@ -81,13 +81,19 @@ impl SqliteSession {
         };
         let (meta, _) = super::results::column_meta(conn, entry, select, have_row);
         let st = &entry.stmt;
-        // A UNION's column is no member's table column (SQLite's origin is
-        // the first member's), and a NOT NULL one has its type's zero as
+        // A UNION's column is its members' joined type (results.rs
+        // join_members), the first member's table column only where they
+        // all have its type (not an ENUM or SET: a VARCHAR); either is NULL
+        // as its members may be, and a NOT NULL one has its type's zero as
         // default, as MariaDB makes it.
         let union = entry.members.is_some();
         let mut columns = Vec::with_capacity(meta.cols.len());
         for (i, wire) in meta.cols.iter().enumerate() {
-            let from_table = st.origin(i).filter(|_| !union).and_then(|(d, t, c)| conn.table_def(&d, &t).and_then(|def| def.column(&c).cloned()));
+            let origin = match &entry.members {
+                Some(members) => super::results::union_origin(members, i),
+                None => st.origin(i),
+            };
+            let from_table = origin.and_then(|(d, t, c)| conn.table_def(&d, &t).and_then(|def| def.column(&c).cloned())).filter(|cd| !union || !matches!(cd.base, Base::Enum | Base::Set));
             let mut cd = match from_table {
                 Some(mut cd) => {
                     cd.auto_increment = false;
@@ -95,8 +101,10 @@ impl SqliteSession {
                 }
                 None => column_of_wire(wire, wide),
             };
-            if union && !cd.nullable {
-                cd.default = zero_default(&cd);
+            if union {
+                cd.nullable = wire.flags & colflag::NOT_NULL == 0;
+                cd.on_update_now = false;
+                cd.default = if cd.nullable { None } else { zero_default(&cd) };
             }
             cd.name = wire.name.clone();
             columns.push(cd);

@@ -83,14 +83,51 @@ pub fn union_of(members: &[ExprType]) -> Option<ExprType> {
         let base = if known.iter().all(|t| matches!(t, ExprType::Temporal { base, .. } if *base == first)) { first } else { Base::DateTime };
         return Some(ExprType::Temporal { base, fsp: if base == Base::Date { 0 } else { fsp } });
     }
-    if known.iter().any(temporal) {
-        // A temporal beside anything else: a VARCHAR of the longest value.
+    if known.iter().any(|t| temporal(t) || matches!(t, ExprType::Str { .. } | ExprType::DateStr { .. } | ExprType::Hybrid { .. })) {
+        // Strings, or a temporal beside anything else: a string of the
+        // longest value; a CHAR when a CHAR is among them and no VARCHAR.
         let chars = known.iter().map(|t| t.chars()).max().unwrap_or(0);
         let group = known.iter().any(|t| matches!(t, ExprType::Str { group: true, .. }));
-        return Some(ExprType::Str { chars, fixed: false, binary: known.iter().any(|t| t.binary()), group });
+        let fixed = known.iter().any(|t| matches!(t, ExprType::Str { fixed: true, .. } | ExprType::DateStr { .. }))
+            && !known.iter().any(|t| matches!(t, ExprType::Str { fixed: false, .. } | ExprType::Hybrid { .. }));
+        return Some(ExprType::Str { chars, fixed: fixed && !group, binary: known.iter().any(|t| t.binary()), group });
+    }
+    if let Some(t) = integers(&known) {
+        return Some(t);
+    }
+    // FLOAT beside integers of at most 24 bits stays a FLOAT.
+    let small = |t: &ExprType| matches!(t, ExprType::Int { col: Some(Base::TinyInt | Base::SmallInt | Base::MediumInt | Base::Year), .. });
+    if known.iter().any(|t| matches!(t, ExprType::Float)) && known.iter().all(|t| matches!(t, ExprType::Float) || small(t)) {
+        return Some(ExprType::Float);
     }
     let args: Vec<Option<ExprType>> = known.into_iter().map(Some).collect();
     rules::hybrid(&args)
+}
+
+/// Integers of one signedness: the widest type among them (a column's own,
+/// else INT or BIGINT by its length), as long as the most digits and a sign
+/// (`1 UNION 22` is an INT(3), `tinyint_col UNION tinyint_col` a TINYINT(4)).
+fn integers(known: &[ExprType]) -> Option<ExprType> {
+    let mut widest = Base::TinyInt;
+    let mut digits = 1;
+    let unsigned = matches!(known.first()?, ExprType::Int { unsigned: true, .. });
+    for t in known {
+        let ExprType::Int { digits: d, unsigned: u, col, .. } = *t else { return None };
+        if u != unsigned {
+            return None;
+        }
+        let own = match col {
+            Some(Base::Year) => Base::SmallInt,
+            Some(b) => b,
+            None if t.wide() => Base::BigInt,
+            None => Base::Int,
+        };
+        if rules::int_rank(own) > rules::int_rank(widest) {
+            widest = own;
+        }
+        digits = digits.max(d);
+    }
+    Some(ExprType::Int { len: digits + u32::from(!unsigned), digits, unsigned, col: Some(widest) })
 }
 
 #[cfg(test)]
@@ -117,8 +154,13 @@ mod tests {
         assert_eq!(union_of(&[int(2), ExprType::string(2)]), Some(ExprType::string(2)));
         assert_eq!(union_of(&[int(2), super::super::decimal(3, 1)]), Some(ExprType::Decimal { precision: 3, scale: 1 }));
         // 1 UNION NULL UNION 333: INT(4).
-        assert_eq!(union_of(&[int(1), ExprType::Null, int(3)]), Some(ExprType::int_digits(3, false)));
-        assert_eq!(union_of(&[int(1), int(2)]), Some(ExprType::Int { len: 3, digits: 2, unsigned: false, col: None }));
+        let long = |len: u32| ExprType::Int { len, digits: len - 1, unsigned: false, col: Some(Base::Int) };
+        assert_eq!(union_of(&[int(1), ExprType::Null, int(3)]), Some(long(4)));
+        assert_eq!(union_of(&[int(1), int(2)]), Some(long(3)));
+        // A CHAR beside a number stays a CHAR; beside a VARCHAR it is one.
+        let char2 = ExprType::Str { chars: 2, fixed: true, binary: false, group: false };
+        assert_eq!(union_of(&[char2, int(3)]), Some(ExprType::Str { chars: 3, fixed: true, binary: false, group: false }));
+        assert_eq!(union_of(&[char2, ExprType::string(1)]), Some(ExprType::string(2)));
         assert_eq!(union_of(&[ExprType::Null, ExprType::Null]), Some(ExprType::Null));
         let date = ExprType::Temporal { base: Base::Date, fsp: 0 };
         let time2 = ExprType::Temporal { base: Base::Time, fsp: 2 };
@@ -128,7 +170,10 @@ mod tests {
         let year = ExprType::Int { len: 4, digits: 4, unsigned: true, col: Some(Base::Year) };
         assert_eq!(union_of(&[year, year]), Some(year));
         assert_eq!(union_of(&[year, int(1)]), Some(ExprType::Decimal { precision: 4, scale: 0 }));
-        assert_eq!(union_of(&[ExprType::Float, int(11)]), Some(ExprType::Double { null_arith: false }));
+        assert_eq!(union_of(&[ExprType::Float, int(1)]), Some(ExprType::Double { null_arith: false }));
+        let tiny = ExprType::Int { len: 4, digits: 3, unsigned: false, col: Some(Base::TinyInt) };
+        assert_eq!(union_of(&[ExprType::Float, tiny]), Some(ExprType::Float));
+        assert_eq!(union_of(&[tiny, tiny]), Some(tiny));
     }
 
     #[test]
@@ -143,6 +188,6 @@ mod tests {
         let ti = of_wire(&wire(coltype::TINY, 4, 0, 0, 63)).unwrap();
         let i = of_wire(&wire(coltype::LONG, 11, 0, 0, 63)).unwrap();
         assert_eq!(union_of(&[ti, i]), Some(i));
-        assert_eq!(union_of(&[ti, int(1)]), Some(ExprType::int(4, false)));
+        assert_eq!(union_of(&[ti, int(1)]), Some(ExprType::Int { len: 4, digits: 3, unsigned: false, col: Some(Base::Int) }));
     }
 }
