@@ -524,7 +524,8 @@ fn describe(conn: &Conn, entry: &Cached, sql: &str, have_row: bool) -> Described
         let text = items.get(i).filter(|_| items_ok).map(|x| x.0.clone()).unwrap_or_else(|| sqlite_name.clone());
         let up = text.trim_start().to_ascii_uppercase();
         let func = up.split('(').next().unwrap_or("").trim().to_string();
-        let arg = up.find('(').and_then(|a| up.rfind(')').map(|b| (a, b))).map(|(a, b)| text.trim_start()[a + 1..b].trim().to_string()).unwrap_or_default();
+        // (A `)` before the first `(` is in a string: `') UNION ('`.)
+        let arg = up.find('(').and_then(|a| up.rfind(')').map(|b| (a, b))).filter(|(a, b)| a < b).map(|(a, b)| text.trim_start()[a + 1..b].trim().to_string()).unwrap_or_default();
         let arg_col = {
             let a = arg.trim_start_matches("DISTINCT ").trim_start_matches("distinct ").trim();
             let a = a.rsplit('.').next().unwrap_or(a).trim_matches('`');
