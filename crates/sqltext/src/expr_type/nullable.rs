@@ -1,7 +1,7 @@
 //! Whether a select item can never be NULL, as MariaDB marks its result
 //! column NOT NULL: a literal (`12`, `'ab'`, `0x31`, TRUE), `+`, `-` and `*`
-//! of such, COUNT(...), the current date and time, PI(). Clients see the flag in the
-//! metadata; CREATE TABLE ... SELECT makes such a column NOT NULL, and a
+//! of such, COUNT(...), the current date and time, PI(), COALESCE or IFNULL
+//! with one such argument. Clients see the flag in the metadata; CREATE TABLE ... SELECT makes such a column NOT NULL, and a
 //! UNION's column is NOT NULL when every member's is (checked against
 //! MariaDB 10.11). `/`, `%` and DIV can be NULL (a division by zero), a
 //! CAST or a string function of a literal is NULL when it fails: not here.
@@ -36,11 +36,37 @@ fn operands(toks: &[Token]) -> bool {
                 i = close;
             }
             Tok::Word(_) if NEVER_NULL_WORDS.iter().any(|f| t.is_kw(f)) => {}
+            // COALESCE and IFNULL are never NULL when one argument never is.
+            Tok::Word(_) if (t.is_kw("COALESCE") || t.is_kw("IFNULL") || t.is_kw("NVL")) && toks.get(i + 1).is_some_and(|n| n.is_op("(")) => {
+                let Some(close) = crate::parens::closing(toks, i + 1) else { return false };
+                if !arguments(&toks[i + 2..close]).iter().any(|a| !a.is_empty() && operands(a)) {
+                    return false;
+                }
+                i = close;
+            }
             _ => return false,
         }
         i += 1;
     }
     true
+}
+
+/// A call's argument tokens, split at the commas outside parentheses.
+fn arguments(toks: &[Token]) -> Vec<&[Token]> {
+    let mut args = Vec::new();
+    let (mut depth, mut start) = (0usize, 0);
+    for (k, t) in toks.iter().enumerate() {
+        if t.is_op("(") {
+            depth += 1;
+        } else if t.is_op(")") {
+            depth = depth.saturating_sub(1);
+        } else if depth == 0 && t.is_op(",") {
+            args.push(&toks[start..k]);
+            start = k + 1;
+        }
+    }
+    args.push(&toks[start..]);
+    args
 }
 
 #[cfg(test)]
@@ -49,10 +75,14 @@ mod tests {
 
     #[test]
     fn as_mariadb_flags_them() {
-        for item in ["12", "'ab'", "-1", "1+1*2", "(1)", "count(*)", "count(a) + 1", "TRUE", "0x31", "now()", "- -1", "current_date", "curtime(3)"] {
+        for item in
+            ["12", "'ab'", "-1", "1+1*2", "(1)", "count(*)", "count(a) + 1", "TRUE", "0x31", "now()", "- -1", "current_date", "curtime(3)", "COALESCE(-1,1)", "ifnull(a, 2)", "coalesce(null, (1))"]
+        {
             assert!(never_null(item), "{item}");
         }
-        for item in ["a", "1/1", "5 % 2", "1 div 1", "NULL", "concat('a','b')", "cast('10:00' as time)", "sum(1)", "@a", "?", "(select 1)", "count(*"] {
+        for item in
+            ["a", "1/1", "5 % 2", "1 div 1", "NULL", "concat('a','b')", "cast('10:00' as time)", "sum(1)", "@a", "?", "(select 1)", "count(*", "coalesce(a, b)", "coalesce(null)", "ifnull(a, 1/0)"]
+        {
             assert!(!never_null(item), "{item}");
         }
     }
