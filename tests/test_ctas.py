@@ -139,3 +139,51 @@ def test_computed_strings_sized_as_mariadb(db):
     clients.query(c, "INSERT INTO src VALUES (REPEAT('q', 300))")
     clients.query(c, "CREATE TABLE t2 SELECT LEFT(a, 100000000) l FROM src")
     assert clients.query(c, "SELECT LENGTH(l) FROM t2") == ((300,),)
+
+
+def test_union_columns_as_mariadb(db):
+    """A UNION's columns are its members' common type (12 UNION 'aa' a
+    VARCHAR(2): was ERR 1366, the table typed INT by the first member), NOT
+    NULL with the type's zero as default when no member can be NULL; a table
+    column every member has keeps its definition; parenthesised members work
+    in CREATE TABLE ... SELECT and INSERT ... SELECT (were ERR 1064). Expected
+    text read from MariaDB 10.11 for the same statements."""
+    c, _ = db
+    clients.query(c, "CREATE TABLE src (ti TINYINT NOT NULL, i INT NOT NULL, f FLOAT(20,4), da DATE, dt DATETIME)")
+    clients.query(c, "INSERT INTO src VALUES (1, 2, 1.5, '2001-01-01', '2001-01-01 10:00:00')")
+    cases = [
+        ("u1", "SELECT 12 AS a UNION SELECT \"aa\" AS a", "`a` varchar(2) NOT NULL DEFAULT ''"),
+        ("u2", "SELECT 12 AS a UNION SELECT 12.2", "`a` decimal(3,1) NOT NULL DEFAULT 0.0"),
+        ("u3", "SELECT ti FROM src UNION SELECT i FROM src", "`ti` int(11) NOT NULL DEFAULT 0"),
+        ("u4", "SELECT f FROM src UNION SELECT f FROM src", "`f` float(20,4) DEFAULT NULL"),
+        ("u5", "SELECT da FROM src UNION SELECT dt FROM src", "`da` datetime DEFAULT NULL"),
+        ("u6", "SELECT 1 AS a UNION SELECT NULL", "`a` int(2) DEFAULT NULL"),
+        ("u7", "(SELECT id, name FROM t) UNION (SELECT id, name FROM t) LIMIT 1", "`id` int(11) NOT NULL DEFAULT 0,\n  `name` varchar(20) NOT NULL DEFAULT ''"),
+    ]
+    for table, select, column in cases:
+        clients.query(c, f"CREATE TABLE {table} {select}")
+        assert column in _create(c, table), (table, _create(c, table))
+    assert clients.query(c, "SELECT * FROM u1 ORDER BY a") == (("12",), ("aa",))
+    assert clients.query(c, "SELECT * FROM u2 ORDER BY a") == ((pymysql.converters.Decimal("12.0"),), (pymysql.converters.Decimal("12.2"),))
+    assert clients.query(c, "SELECT * FROM u5 ORDER BY da")[0] == (pymysql.converters.datetime.datetime(2001, 1, 1, 0, 0),)
+    clients.query(c, "CREATE TABLE u8 AS (SELECT id FROM t WHERE id = 1) UNION (SELECT id FROM t WHERE id = 2)")
+    assert clients.query(c, "SELECT id FROM u8 ORDER BY id") == ((1,), (2,))
+    cur = c.cursor()
+    cur.execute("INSERT INTO u7 (SELECT id, name FROM t) UNION (SELECT 3, 'c') LIMIT 2")
+    assert cur.rowcount == 2
+    assert clients.query(c, "SELECT COUNT(*) FROM u7") == ((3,),)
+
+
+def test_literal_columns_as_mariadb(db):
+    """Literals and + - * of them are NOT NULL columns of their own width
+    (were int(11) DEFAULT NULL), NULL a binary(0), COUNT(*) bigint(21) NOT NULL,
+    TIME'10:00:00.123' a time(3) keeping its fraction (was time, the value cut);
+    MariaDB 10.11's SHOW CREATE TABLE for the same statement, but for the
+    typed literal, NOT NULL there and nullable here."""
+    c, _ = db
+    clients.query(c, "CREATE TABLE l1 SELECT 12 AS a, 1+1 AS b, 'ab' AS c, 1.5 AS d, TIME'10:00:00.123' AS e, NULL AS f, COUNT(*) AS h FROM t")
+    text = _create(c, "l1")
+    for col in ("`a` int(2) NOT NULL", "`b` int(3) NOT NULL", "`c` varchar(2) NOT NULL", "`d` decimal(2,1) NOT NULL", "`e` time(3)", "`f` binary(0) DEFAULT NULL", "`h` bigint(21) NOT NULL"):
+        assert col in text, (col, text)
+    assert clients.query(c, "SELECT a, b, c, e, f, h FROM l1") == ((12, 2, "ab", pymysql.converters.datetime.timedelta(hours=10, microseconds=123000), None, 2),)
+    assert _err(c, "UPDATE l1 SET a = NULL") == 1048

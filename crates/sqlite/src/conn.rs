@@ -183,9 +183,23 @@ pub struct ColMeta {
     pub convs: Vec<Conv>,
 }
 
+/// One member of a UNION / INTERSECT / EXCEPT, described on its own: each
+/// result column's type (None: not known without a row) and whether it can
+/// be NULL. The whole query's columns are joined from them (exec/results.rs).
+#[derive(Debug, Clone)]
+pub struct MemberCols {
+    pub types: Vec<Option<turnstile_sqltext::expr_type::ExprType>>,
+    pub not_null: Vec<bool>,
+    /// The table column (database, table, column) a column is, if it is one.
+    pub origin: Vec<Option<(String, String, String)>>,
+}
+
 pub struct Cached {
     pub stmt: Stmt,
     pub rw: Arc<Rewritten>,
+    /// A top-level UNION's members, each described alone (compile.rs); None
+    /// for any other statement, or when a member did not compile alone.
+    pub members: Option<Arc<[MemberCols]>>,
     /// The tables it touches and the privileges that takes (checked on every
     /// execution: see `authorize`).
     pub needs: Box<[super::authorize::Need]>,

@@ -91,6 +91,40 @@ impl SqliteSession {
 
     /// Find or compile the statement; returns nothing (it stays in the cache).
     pub(super) fn compile(&mut self, sql: &str, kind: Kind, access: &dyn Access) -> Result<(), SqlError> {
+        let stamp = self.stamp();
+        let conn = self.conn.as_mut().expect("conn");
+        if let Some(c) = conn.cache_get(sql) {
+            if c.stamp == stamp {
+                return Ok(());
+            }
+            conn.cache.remove(sql);
+        }
+        let mut entry = self.build(sql, kind, access)?;
+        if kind == Kind::Select {
+            entry.members = self.union_members(sql, access);
+        }
+        self.conn.as_mut().expect("conn").cache_put(sql, entry);
+        Ok(())
+    }
+
+    /// The members of a top-level UNION / INTERSECT / EXCEPT `sql`, each
+    /// compiled alone (not kept) and its result columns described; None when
+    /// `sql` is no such query or a member does not compile alone. Nothing of
+    /// a member's failure reaches the client: the query itself was compiled.
+    fn union_members(&mut self, sql: &str, access: &dyn Access) -> Option<Arc<[crate::conn::MemberCols]>> {
+        let texts = rewrite::member_texts(sql)?;
+        let mut members = Vec::with_capacity(texts.len());
+        for text in &texts {
+            let entry = self.build(text, Kind::Select, access).ok()?;
+            let conn = self.conn.as_ref().expect("conn");
+            members.push(super::results::member_columns(conn, &entry, text));
+        }
+        Some(members.into())
+    }
+
+    /// Compile the statement (translated, attached, prepared under the
+    /// authorizer) into a cache entry, not yet kept.
+    fn build(&mut self, sql: &str, kind: Kind, access: &dyn Access) -> Result<Cached, SqlError> {
         let inner = self.inner.clone();
         // The schema epoch this compile is for, read before anything is
         // resolved: DDL that ends after this point moves the epoch, so SQLite
@@ -102,12 +136,6 @@ impl SqliteSession {
         let stamp = stamp_of(epoch, self.conn.as_ref().map_or(0, |c| c.temp_version), mode_key(self.sql_mode, self.fk_off));
         let (sql_mode, foreign_key_checks) = (self.sql_mode, !self.fk_off);
         let conn = self.conn.as_mut().expect("conn");
-        if let Some(c) = conn.cache_get(sql) {
-            if c.stamp == stamp {
-                return Ok(());
-            }
-            conn.cache.remove(sql);
-        }
         // Databases dropped since they were attached go away (SQLite would still find them).
         if conn.attached.iter().any(|a| a.dropped()) && conn.autocommit() {
             let gone: Vec<String> = conn.attached.iter().filter(|a| a.dropped()).map(|a| a.name.clone()).collect();
@@ -171,8 +199,7 @@ impl SqliteSession {
             needs = multi_needs(conn, m, needs, &rules, sql)?;
         }
         let writes = !stmt.readonly() || rw.for_update || rw.multi.is_some();
-        conn.cache_put(sql, Cached { stmt, rw: Arc::new(rw), needs, writes, meta: None, stamp, epoch: if trusted { epoch } else { UNTRUSTED_EPOCH }, last_use: 0 });
-        Ok(())
+        Ok(Cached { stmt, rw: Arc::new(rw), members: None, needs, writes, meta: None, stamp, epoch: if trusted { epoch } else { UNTRUSTED_EPOCH }, last_use: 0 })
     }
 }
 

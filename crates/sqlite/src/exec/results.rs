@@ -2,7 +2,7 @@
 //! definitions, or worked out for an expression), and its rows converted from
 //! SQLite values to wire values and streamed to the sink, which may pause them.
 
-use crate::conn::{Cached, ColMeta, Conn, Conv, Stmt};
+use crate::conn::{Cached, ColMeta, Conn, Conv, MemberCols, Stmt};
 use crate::errors;
 use crate::rewrite::ItemType;
 use crate::schema::{Base, ColumnDef, TableDef};
@@ -371,12 +371,98 @@ fn view_column<'a>(tables: &'a [Arc<TableDef>], name: &str) -> Option<(&'a Table
 /// Column definitions for a result. Returns whether they can be cached
 /// (false when a type was guessed from a NULL or from no row at all).
 pub(super) fn column_meta(conn: &Conn, entry: &Cached, sql: &str, have_row: bool) -> (ColMeta, bool) {
+    let Described { mut cols, mut convs, stable, .. } = describe(conn, entry, sql, have_row);
+    if let Some(members) = &entry.members {
+        join_members(&mut cols, &mut convs, members);
+    }
+    // Aliases and derived tables: which FROM item each column comes from.
+    if entry.rw.kind == crate::rewrite::Kind::Select {
+        super::sources::name_sources(conn, sql, &entry.rw.ctes, &mut cols);
+    }
+    unsuffix_duplicates(&mut cols);
+    let encoded = turnstile_wire::response::EncodedColumns::new(&cols);
+    (ColMeta { cols, encoded, convs }, stable)
+}
+
+/// The result columns of `entry`, one member of a UNION compiled alone
+/// (compile.rs), as `join_members` needs them: no row read.
+pub(super) fn member_columns(conn: &Conn, entry: &Cached, sql: &str) -> MemberCols {
+    let d = describe(conn, entry, sql, false);
+    let origin = (0..d.cols.len()).map(|i| entry.stmt.origin(i)).collect();
+    MemberCols { types: d.types, not_null: d.cols.iter().map(|c| c.flags & colflag::NOT_NULL != 0).collect(), origin }
+}
+
+/// The first member's table column behind a UNION's column `i` when every
+/// member's column has its type (CREATE TABLE ... SELECT then copies its
+/// definition: FLOAT(20,4) keeps its digits).
+pub(super) fn union_origin(members: &[MemberCols], i: usize) -> Option<(String, String, String)> {
+    let first = members.first()?;
+    let t = first.types.get(i).copied().flatten()?;
+    members.iter().all(|m| m.types.get(i).copied().flatten() == Some(t)).then(|| first.origin.get(i).cloned().flatten()).flatten()
+}
+
+/// A UNION's columns typed from all its members, not the first alone (what
+/// SQLite's metadata follows): each column whose type every member knows is
+/// their common type (`expr_type::union_of`), NOT NULL when no member's can
+/// be NULL; the others keep their description.
+fn join_members(cols: &mut [Column], convs: &mut [Conv], members: &[MemberCols]) {
+    for (i, (col, conv)) in cols.iter_mut().zip(convs.iter_mut()).enumerate() {
+        let Some(types) = members.iter().map(|m| m.types.get(i).copied().flatten()).collect::<Option<Vec<ExprType>>>() else { continue };
+        let not_null = members.iter().all(|m| m.not_null.get(i).copied().unwrap_or(false));
+        // A table column's type every member has stays as it is described
+        // (FLOAT(20,4) keeps its digits), but for ENUM and SET (VARCHAR).
+        if union_origin(members, i).is_some() && col.flags & (colflag::ENUM | colflag::SET) == 0 {
+            col.flags = if not_null { col.flags | colflag::NOT_NULL } else { col.flags & !colflag::NOT_NULL };
+            continue;
+        }
+        let Some(t) = turnstile_sqltext::expr_type::union_of(&types) else { continue };
+        let (mut c, cv) = match t {
+            // NULL beside NULL: MariaDB's BINARY(0).
+            ExprType::Null => {
+                let mut c = Column::varbinary(&col.name);
+                c.coltype = coltype::STRING;
+                c.length = 0;
+                (c, Conv::Any)
+            }
+            // YEAR beside YEAR stays a YEAR.
+            ExprType::Int { col: Some(Base::Year), .. } => {
+                let cd = ColumnDef::new(String::new(), Base::Year);
+                (cd.wire_column("", "", &col.name, 0), Conv::Int)
+            }
+            t => {
+                let (mut c, cv) = inferred_item(&col.name, &t);
+                if matches!(t, ExprType::Str { .. }) {
+                    // MariaDB: no decimals on a UNION's string column.
+                    c.decimals = 0;
+                }
+                (c, cv)
+            }
+        };
+        if not_null {
+            c.flags |= colflag::NOT_NULL;
+        }
+        *col = c;
+        *conv = cv;
+    }
+}
+
+/// A result's columns as the statement alone describes them, with each
+/// one's type where it is known without a row (for `join_members`).
+struct Described {
+    cols: Vec<Column>,
+    convs: Vec<Conv>,
+    types: Vec<Option<ExprType>>,
+    stable: bool,
+}
+
+fn describe(conn: &Conn, entry: &Cached, sql: &str, have_row: bool) -> Described {
     let st = &entry.stmt;
     let n = st.column_count();
     let items = &entry.rw.select_items;
     let items_ok = items.len() == n;
     let mut cols = Vec::with_capacity(n);
     let mut convs = Vec::with_capacity(n);
+    let mut types = Vec::with_capacity(n);
     let mut stable = true;
     let tables: Vec<Arc<TableDef>> = entry
         .rw
@@ -402,6 +488,7 @@ pub(super) fn column_meta(conn: &Conn, entry: &Cached, sql: &str, have_row: bool
                     let mut c = cd.wire_column(&conn.mysql_db_name(&dbn), &def.name, &name, def.key_flags(&orig));
                     through_view(&mut c, &tables, &def.name, &st.column_name(i));
                     convs.push(conv_of(cd));
+                    types.push(turnstile_sqltext::expr_type::of_wire(&c));
                     cols.push(c);
                     continue;
                 }
@@ -414,6 +501,7 @@ pub(super) fn column_meta(conn: &Conn, entry: &Cached, sql: &str, have_row: bool
             c.org_table = tbl;
             c.org_name = orig;
             convs.push(if decl.contains("INT") { Conv::Int } else { Conv::Text });
+            types.push(None);
             cols.push(c);
             continue;
         }
@@ -428,6 +516,7 @@ pub(super) fn column_meta(conn: &Conn, entry: &Cached, sql: &str, have_row: bool
             c.schema = conn.home.as_ref().map(|h| h.name.clone()).unwrap_or_default();
             c.flags &= !colflag::NOT_NULL;
             convs.push(conv_of(cd));
+            types.push(turnstile_sqltext::expr_type::of_wire(&c));
             cols.push(c);
             continue;
         }
@@ -435,7 +524,8 @@ pub(super) fn column_meta(conn: &Conn, entry: &Cached, sql: &str, have_row: bool
         let text = items.get(i).filter(|_| items_ok).map(|x| x.0.clone()).unwrap_or_else(|| sqlite_name.clone());
         let up = text.trim_start().to_ascii_uppercase();
         let func = up.split('(').next().unwrap_or("").trim().to_string();
-        let arg = up.find('(').and_then(|a| up.rfind(')').map(|b| (a, b))).map(|(a, b)| text.trim_start()[a + 1..b].trim().to_string()).unwrap_or_default();
+        // (A `)` before the first `(` is in a string: `') UNION ('`.)
+        let arg = up.find('(').and_then(|a| up.rfind(')').map(|b| (a, b))).filter(|(a, b)| a < b).map(|(a, b)| text.trim_start()[a + 1..b].trim().to_string()).unwrap_or_default();
         let arg_col = {
             let a = arg.trim_start_matches("DISTINCT ").trim_start_matches("distinct ").trim();
             let a = a.rsplit('.').next().unwrap_or(a).trim_matches('`');
@@ -451,6 +541,8 @@ pub(super) fn column_meta(conn: &Conn, entry: &Cached, sql: &str, have_row: bool
         // The DECIMAL pass types exact integers INT or BIGINT; ROUND(tinyint_col) keeps TINYINT.
         let exact = exact.filter(|e| !matches!((e, inferred), (ItemType::Int { length, .. }, Some(ExprType::Int { len, col: Some(_), .. })) if *length == len));
         let inferred = inferred.filter(|_| exact.is_none());
+        // Typed by the value of the first row (or by none): not known alone.
+        let mut by_value = false;
         let (mut c, conv) = match func.as_str() {
             _ if exact.is_some() => typed_item(&name, exact.expect("checked")),
             "MIN" | "MAX" if arg_col.is_some() && one_call(&up) && inferred.is_some_and(|t| matches!(t, ExprType::Str { .. } | ExprType::Temporal { .. } | ExprType::Int { .. })) => {
@@ -472,7 +564,10 @@ pub(super) fn column_meta(conn: &Conn, entry: &Cached, sql: &str, have_row: bool
                         c.decimals = scale;
                         (c, Conv::Decimal(scale))
                     }
-                    _ if vt == ffi::SQLITE_FLOAT => (Column::computed(&name, coltype::DOUBLE), Conv::Double),
+                    _ if vt == ffi::SQLITE_FLOAT => {
+                        by_value = true;
+                        (Column::computed(&name, coltype::DOUBLE), Conv::Double)
+                    }
                     _ => {
                         let mut c = Column::computed(&name, coltype::NEWDECIMAL);
                         c.decimals = extra;
@@ -503,31 +598,36 @@ pub(super) fn column_meta(conn: &Conn, entry: &Cached, sql: &str, have_row: bool
                 }
                 (c, Conv::Int)
             }
-            _ => match vt {
-                ffi::SQLITE_INTEGER => (Column::computed(&name, coltype::LONGLONG), Conv::Int),
-                ffi::SQLITE_FLOAT => (Column::computed(&name, coltype::DOUBLE), Conv::Double),
-                ffi::SQLITE_BLOB => (Column::computed(&name, coltype::BLOB), Conv::Text),
-                ffi::SQLITE_TEXT => (Column::varchar(&name), Conv::Text),
-                _ => {
-                    stable = false;
-                    (Column::varchar(&name), Conv::Any)
+            _ => {
+                by_value = true;
+                match vt {
+                    ffi::SQLITE_INTEGER => (Column::computed(&name, coltype::LONGLONG), Conv::Int),
+                    ffi::SQLITE_FLOAT => (Column::computed(&name, coltype::DOUBLE), Conv::Double),
+                    ffi::SQLITE_BLOB => (Column::computed(&name, coltype::BLOB), Conv::Text),
+                    ffi::SQLITE_TEXT => (Column::varchar(&name), Conv::Text),
+                    _ => {
+                        stable = false;
+                        (Column::varchar(&name), Conv::Any)
+                    }
                 }
-            },
+            }
         };
         if inferred.is_none() && items_ok && matches!(vt, 0 | ffi::SQLITE_NULL | ffi::SQLITE_TEXT) && matches!(conv, Conv::Text | Conv::Any) && is_binary_item(&text, &tables) {
             c = Column::varbinary(&name);
         }
+        if items_ok && turnstile_sqltext::expr_type::never_null(&text) {
+            c.flags |= colflag::NOT_NULL;
+        }
         c.name = name;
+        types.push(match (by_value, inferred) {
+            (true, _) => None,
+            (false, Some(t)) => Some(t),
+            (false, None) => turnstile_sqltext::expr_type::of_wire(&c),
+        });
         convs.push(conv);
         cols.push(c);
     }
-    // Aliases and derived tables: which FROM item each column comes from.
-    if entry.rw.kind == crate::rewrite::Kind::Select {
-        super::sources::name_sources(conn, sql, &entry.rw.ctes, &mut cols);
-    }
-    unsuffix_duplicates(&mut cols);
-    let encoded = turnstile_wire::response::EncodedColumns::new(&cols);
-    (ColMeta { cols, encoded, convs }, stable)
+    Described { cols, convs, types, stable }
 }
 
 /// The MySQL type and fractional digits of a temporal expression item (upper

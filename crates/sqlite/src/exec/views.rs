@@ -81,9 +81,19 @@ impl SqliteSession {
         };
         let (meta, _) = super::results::column_meta(conn, entry, select, have_row);
         let st = &entry.stmt;
+        // A UNION's column is its members' joined type (results.rs
+        // join_members), the first member's table column only where they
+        // all have its type (not an ENUM or SET: a VARCHAR); either is NULL
+        // as its members may be, and a NOT NULL one has its type's zero as
+        // default, as MariaDB makes it.
+        let union = entry.members.is_some();
         let mut columns = Vec::with_capacity(meta.cols.len());
         for (i, wire) in meta.cols.iter().enumerate() {
-            let from_table = st.origin(i).and_then(|(d, t, c)| conn.table_def(&d, &t).and_then(|def| def.column(&c).cloned()));
+            let origin = match &entry.members {
+                Some(members) => super::results::union_origin(members, i),
+                None => st.origin(i),
+            };
+            let from_table = origin.and_then(|(d, t, c)| conn.table_def(&d, &t).and_then(|def| def.column(&c).cloned())).filter(|cd| !union || !matches!(cd.base, Base::Enum | Base::Set));
             let mut cd = match from_table {
                 Some(mut cd) => {
                     cd.auto_increment = false;
@@ -91,6 +101,11 @@ impl SqliteSession {
                 }
                 None => column_of_wire(wire, wide),
             };
+            if union {
+                cd.nullable = wire.flags & colflag::NOT_NULL == 0;
+                cd.on_update_now = false;
+                cd.default = if cd.nullable { None } else { zero_default(&cd) };
+            }
             cd.name = wire.name.clone();
             columns.push(cd);
         }
@@ -350,17 +365,57 @@ fn string_of_wire(c: &Column) -> (Base, Option<u64>, Option<u64>) {
     }
 }
 
+/// A computed TEXT / BLOB column's type by its length in bytes, as
+/// MariaDB picks one (a TINYTEXT column's 1020 bytes make a TEXT).
+fn blob_of_wire(c: &Column) -> Base {
+    let binary = c.charset == 63;
+    match (u64::from(c.length), binary) {
+        (0..=255, true) => Base::TinyBlob,
+        (0..=255, false) => Base::TinyText,
+        (256..=65_535, true) => Base::Blob,
+        (256..=65_535, false) => Base::Text,
+        (65_536..=16_777_215, true) => Base::MediumBlob,
+        (65_536..=16_777_215, false) => Base::MediumText,
+        (_, true) => Base::LongBlob,
+        (_, false) => Base::LongText,
+    }
+}
+
+/// The default of a NOT NULL column of a UNION made by CREATE TABLE ...
+/// SELECT: its type's zero (`''`, `0`, `0.0`, `'0000-00-00'`); none for
+/// TEXT, BLOB and the like.
+fn zero_default(cd: &ColumnDef) -> Option<crate::schema::Default_> {
+    let zero = match cd.base {
+        b if b.is_integer() || matches!(b, Base::Float | Base::Double | Base::Year) => "0".to_string(),
+        Base::Decimal => match cd.scale.unwrap_or(0) {
+            0 => "0".to_string(),
+            s => format!("0.{}", "0".repeat(s as usize)),
+        },
+        Base::Char | Base::VarChar | Base::Binary | Base::VarBinary => String::new(),
+        Base::Date => "0000-00-00".to_string(),
+        Base::Time => "00:00:00".to_string(),
+        Base::DateTime => "0000-00-00 00:00:00".to_string(),
+        _ => return None,
+    };
+    Some(crate::schema::Default_::Literal(zero))
+}
+
 /// A column definition for a computed result column (no table column
 /// behind it), from its wire description; `wide`: a string column LONGTEXT
 /// (LONGBLOB) whatever its length says.
 fn column_of_wire(c: &Column, wide: bool) -> ColumnDef {
     let unsigned = c.flags & colflag::UNSIGNED != 0;
+    // An integer keeps its display width (`12` is an INT(2)).
+    let width = Some(u64::from(c.length)).filter(|w| (1..=255).contains(w));
     let (base, length, scale) = match c.coltype {
-        coltype::TINY => (Base::TinyInt, None, None),
-        coltype::SHORT => (Base::SmallInt, None, None),
-        coltype::INT24 => (Base::MediumInt, None, None),
-        coltype::LONG => (Base::Int, None, None),
-        coltype::LONGLONG => (Base::BigInt, None, None),
+        coltype::TINY => (Base::TinyInt, width, None),
+        coltype::SHORT => (Base::SmallInt, width, None),
+        coltype::INT24 => (Base::MediumInt, width, None),
+        coltype::LONG => (Base::Int, width, None),
+        coltype::LONGLONG => (Base::BigInt, width, None),
+        coltype::YEAR => (Base::Year, None, None),
+        // NULL: MariaDB's BINARY(0).
+        coltype::NULL => (Base::Binary, Some(0), None),
         coltype::FLOAT => (Base::Float, None, None),
         coltype::DOUBLE => (Base::Double, None, None),
         coltype::NEWDECIMAL => {
@@ -371,6 +426,7 @@ fn column_of_wire(c: &Column, wide: bool) -> ColumnDef {
         coltype::DATE => (Base::Date, None, None),
         coltype::DATETIME | coltype::TIMESTAMP => (Base::DateTime, Some(u64::from(c.decimals).min(6)).filter(|d| *d > 0), None),
         coltype::TIME => (Base::Time, Some(u64::from(c.decimals).min(6)).filter(|d| *d > 0), None),
+        coltype::TINY_BLOB | coltype::BLOB | coltype::MEDIUM_BLOB | coltype::LONG_BLOB if !wide => (blob_of_wire(c), None, None),
         coltype::BLOB if c.charset == 63 => (Base::LongBlob, None, None),
         coltype::VAR_STRING | coltype::STRING if !wide => string_of_wire(c),
         _ if c.charset == 63 && c.coltype != coltype::NULL => (Base::LongBlob, None, None),
@@ -380,6 +436,7 @@ fn column_of_wire(c: &Column, wide: bool) -> ColumnDef {
     cd.length = length;
     cd.scale = scale;
     cd.unsigned = unsigned && base.is_integer();
+    cd.nullable = c.flags & colflag::NOT_NULL == 0;
     cd
 }
 

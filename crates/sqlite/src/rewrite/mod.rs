@@ -96,6 +96,7 @@ pub use decimal::{is_wide_unsigned, ItemType};
 pub use literals::str_literal;
 pub use multi_table::{MultiInfo, MultiTarget};
 pub use nesting::{MAX_SELECT_NESTING, MAX_WITH_ELEMENTS};
+pub use paren_union::member_texts;
 pub use store::affinity_code;
 
 use super::schema::TableDef;
@@ -300,6 +301,12 @@ fn rewrite_named(sql: &str, kind: Kind, resolver: &dyn Resolver, client: Option<
     if let Some(plain) = paren_union::unwrap_nested(sql, toks) {
         // Each query in parentheses has plain members now: the recursion ends.
         return rewrite_named(&plain, kind, resolver, client);
+    }
+    if kind == Kind::Insert {
+        if let Some(plain) = paren_union::unwrap_insert(sql, toks) {
+            // Its query's members are derived tables now: the recursion ends.
+            return rewrite(&plain, kind, resolver);
+        }
     }
     if kind == Kind::Select {
         if let Some(plain) = paren_union::unwrap(sql, toks) {

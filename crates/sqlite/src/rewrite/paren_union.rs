@@ -4,7 +4,9 @@
 //! parentheses, each with its own ORDER BY and LIMIT; SQLite allows neither.
 //! Each parenthesised member at the top level becomes `SELECT * FROM (...)`,
 //! a derived table SQLite reads, so its ORDER BY and LIMIT stay its own. The
-//! text is rewritten before the translation, which then sees plain SQL.
+//! text is rewritten before the translation, which then sees plain SQL; an
+//! INSERT's query (`unwrap_insert`) as a SELECT. `member_texts` gives each
+//! member's own text, to type the query's result columns from all of them.
 
 use turnstile_sqltext::lex::{self, Token};
 
@@ -44,6 +46,39 @@ fn unwrap_at(sql: &str, toks: &[Token], nesting: usize) -> Option<String> {
     }
     out.push_str(&sql[at..]);
     Some(out)
+}
+
+/// An INSERT / REPLACE whose query has parenthesised members (`INSERT INTO
+/// t (SELECT a FROM u) UNION (SELECT b FROM v) LIMIT 2`, and so CREATE TABLE
+/// ... SELECT of such a query, which inserts it): its query unwrapped as
+/// `unwrap` does; None when it has none. The query starts at the first
+/// `SELECT`, `WITH` or `(SELECT` at depth 0 (a column list is skipped); a
+/// VALUES or SET form, or an ON DUPLICATE KEY UPDATE, is left alone.
+pub(super) fn unwrap_insert(sql: &str, toks: &[Token]) -> Option<String> {
+    let mut i = 0;
+    let start = loop {
+        let t = toks.get(i)?;
+        if t.is_kw("VALUES") || t.is_kw("VALUE") || t.is_kw("SET") {
+            return None;
+        }
+        if t.is_kw("SELECT") || t.is_kw("WITH") {
+            break i;
+        }
+        if t.is_op("(") {
+            if toks.get(i + 1).is_some_and(|n| n.is_kw("SELECT") || n.is_kw("WITH") || n.is_op("(")) {
+                break i;
+            }
+            i = turnstile_sqltext::parens::closing(toks, i)?;
+        }
+        i += 1;
+    };
+    if toks[start..].iter().any(|t| t.is_kw("DUPLICATE")) {
+        return None;
+    }
+    let query = &sql[toks[start].start..];
+    let query_toks = lex::tokenize(query).ok()?;
+    let unwrapped = unwrap(query, &query_toks)?;
+    Some(format!("{}{}", &sql[..toks[start].start], unwrapped))
 }
 
 /// `sql` with every query inside parentheses (a derived table, a subquery)
@@ -124,9 +159,11 @@ fn has_parenthesised_member(inner: &[Token], closing: &dyn Fn(usize) -> Option<u
     members.iter().any(|m| m.paren.is_some()) && (members.len() > 1 || members.last().and_then(|m| m.paren).is_some_and(|(_, c)| c + 1 < inner.len()))
 }
 
-/// One member of a query: its parenthesis pair (token indexes) when it is `( ... )`.
+/// One member of a query: its parenthesis pair (token indexes) when it is
+/// `( ... )`; its tokens `[start, end)` up to the next set operator when not.
 struct Member {
     paren: Option<(usize, usize)>,
+    span: (usize, usize),
 }
 
 /// The members of the query `toks` at depth 0, split at UNION / INTERSECT /
@@ -144,15 +181,16 @@ fn top_level_members(toks: &[Token], closing: &dyn Fn(usize) -> Option<usize>) -
             if !inner_is_query(&toks[i + 1..close]) {
                 return None;
             }
-            members.push(Member { paren: Some((i, close)) });
+            members.push(Member { paren: Some((i, close)), span: (i + 1, close) });
             i = close + 1;
             // What may follow a member: a set operator, the query's ORDER BY / LIMIT, or its end.
             if toks.get(i).is_some_and(|t| !(is_set_operator(t) || t.is_kw("ORDER") || t.is_kw("LIMIT") || t.is_kw("FOR") || t.is_kw("LOCK"))) {
                 return None;
             }
         } else if t.is_kw("SELECT") || t.is_kw("VALUES") {
-            members.push(Member { paren: None });
+            let start = i;
             i = next_set_operator(toks, i)?;
+            members.push(Member { paren: None, span: (start, i) });
         } else {
             return None;
         }
@@ -167,6 +205,52 @@ fn top_level_members(toks: &[Token], closing: &dyn Fn(usize) -> Option<usize>) -
             _ => return Some(members),
         }
     }
+}
+
+/// The text of each member of the query `sql` when it is a UNION /
+/// INTERSECT / EXCEPT at the top level (None otherwise): a parenthesised
+/// member without its parentheses, a plain one without the query's own
+/// ORDER BY, LIMIT and locking clause. Each is a query of its own, whose
+/// result columns are described to type the whole query's (exec/results.rs).
+pub fn member_texts(sql: &str) -> Option<Vec<String>> {
+    let toks = lex::tokenize(sql).ok()?;
+    let mut end = toks.len();
+    while end > 0 && toks[end - 1].is_op(";") {
+        end -= 1;
+    }
+    let toks = &toks[..end];
+    let members = top_level_members(toks, &|i| turnstile_sqltext::parens::closing(toks, i))?;
+    if members.len() < 2 {
+        return None;
+    }
+    let mut texts = Vec::with_capacity(members.len());
+    for m in &members {
+        let (start, mut stop) = m.span;
+        if m.paren.is_none() {
+            stop = query_clauses_at(toks, start, stop);
+        }
+        if stop <= start {
+            return None;
+        }
+        texts.push(sql[toks[start].start..toks[stop - 1].end].to_string());
+    }
+    Some(texts)
+}
+
+/// Where the whole query's ORDER BY, LIMIT, INTO or locking clause starts in
+/// the plain member `[start, stop)` (its end when it has none).
+fn query_clauses_at(toks: &[Token], start: usize, stop: usize) -> usize {
+    let mut depth = 0usize;
+    for (k, t) in toks.iter().enumerate().take(stop).skip(start) {
+        if t.is_op("(") {
+            depth += 1;
+        } else if t.is_op(")") {
+            depth = depth.saturating_sub(1);
+        } else if depth == 0 && ["ORDER", "LIMIT", "INTO", "FOR", "LOCK", "PROCEDURE"].iter().any(|w| t.is_kw(w)) {
+            return k;
+        }
+    }
+    stop
 }
 
 fn is_set_operator(t: &Token) -> bool {
@@ -212,6 +296,30 @@ mod tests {
         assert_eq!(run("(SELECT a FROM t LIMIT 2) ORDER BY a DESC").as_deref(), Some("SELECT * FROM (SELECT a FROM t LIMIT 2) ORDER BY a DESC"));
         assert_eq!(run("((SELECT 1)) UNION DISTINCT (SELECT 2)").as_deref(), Some("SELECT * FROM (SELECT * FROM (SELECT 1)) UNION DISTINCT SELECT * FROM (SELECT 2)"));
         assert_eq!(run("(SELECT 1) + 1"), None);
+    }
+
+    #[test]
+    fn insert_queries_unwrapped() {
+        let ins = |s: &str| unwrap_insert(s, &lex::tokenize(s).unwrap());
+        assert_eq!(
+            ins("INSERT INTO t (a, b) (SELECT a, b FROM u) UNION (SELECT 1, 2) LIMIT 2").as_deref(),
+            Some("INSERT INTO t (a, b) SELECT * FROM (SELECT a, b FROM u) UNION SELECT * FROM (SELECT 1, 2) LIMIT 2")
+        );
+        assert_eq!(ins("INSERT INTO t SELECT 1 UNION (SELECT 2)").as_deref(), Some("INSERT INTO t SELECT 1 UNION SELECT * FROM (SELECT 2)"));
+        assert_eq!(ins("INSERT INTO t SELECT a FROM u UNION SELECT 2"), None);
+        assert_eq!(ins("INSERT INTO t VALUES ((SELECT 1))"), None);
+        assert_eq!(ins("INSERT INTO t (a) SET a = 1"), None);
+        assert_eq!(ins("INSERT INTO t (SELECT 1) UNION (SELECT 2) ON DUPLICATE KEY UPDATE a = 1"), None);
+    }
+
+    #[test]
+    fn member_texts_without_the_query_clauses() {
+        let texts = |s: &str| member_texts(s).map(|v| v.join(" | "));
+        assert_eq!(texts("SELECT 1"), None);
+        assert_eq!(texts("SELECT a FROM t UNION ALL SELECT 'x' ORDER BY 1 LIMIT 2;").as_deref(), Some("SELECT a FROM t | SELECT 'x'"));
+        assert_eq!(texts("(SELECT a FROM t LIMIT 1) UNION (SELECT b FROM u ORDER BY b) ORDER BY 1").as_deref(), Some("SELECT a FROM t LIMIT 1 | SELECT b FROM u ORDER BY b"));
+        assert_eq!(texts("SELECT sum(a) OVER (ORDER BY a) FROM t EXCEPT SELECT 1 FOR UPDATE").as_deref(), Some("SELECT sum(a) OVER (ORDER BY a) FROM t | SELECT 1"));
+        assert_eq!(texts("WITH c AS (SELECT 1) SELECT * FROM c UNION SELECT 2"), None);
     }
 
     fn nested(sql: &str) -> Option<String> {

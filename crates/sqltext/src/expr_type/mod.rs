@@ -21,7 +21,9 @@
 //!
 //! Split by job: here the types and `infer`'s entry, `column` (the wire
 //! column of a type); `parser` the precedence parser over an item's tokens;
-//! `rules` the type of each literal, operator and function.
+//! `rules` the type of each literal, operator and function; `union` the
+//! type of a UNION's column from its members' columns; `nullable` which
+//! items are never NULL.
 //! Conservative: an operand it does not know (a function not listed here, a
 //! variable, a parameter, a subquery) makes the item unknown (`None`), and
 //! the caller keeps its older rules; only comparisons are known whatever
@@ -159,8 +161,12 @@ pub fn infer(text: &str, col: &dyn Fn(Option<&str>, &str) -> Option<ColType>) ->
     parser::item(text, col)
 }
 
+mod nullable;
 mod parser;
 mod rules;
+mod union;
+pub use nullable::never_null;
+pub use union::{of_wire, union_of};
 
 /// Bytes from which MariaDB sends a string as a BLOB (REPEAT('a', 16382) is
 /// a VARCHAR of 65528 bytes, REPEAT('a', 16383) a BLOB).
