@@ -178,9 +178,10 @@ impl ColumnDef {
             Base::Timestamp => coltype::TIMESTAMP,
             Base::Time => coltype::TIME,
             Base::Year => coltype::YEAR,
-            // MariaDB's JSON is a LONGTEXT: a BLOB on the wire (its
-            // `format=json` is extended metadata, which clients ask for).
-            Base::Json => coltype::BLOB,
+            // MySQL's JSON type (245): MariaDB sends a LONGTEXT BLOB, but
+            // drivers (node mysql2) decode 245 into objects, which
+            // applications written for MySQL rely on (tests/clients).
+            Base::Json => coltype::JSON,
         }
     }
 
@@ -261,8 +262,7 @@ impl ColumnDef {
         if matches!(self.base, Base::TinyText | Base::Text | Base::MediumText | Base::LongText | Base::TinyBlob | Base::Blob | Base::MediumBlob | Base::LongBlob | Base::Json) {
             flags |= colflag::BLOB;
         }
-        // JSON: BINARY too, as MariaDB marks it (its collation is utf8mb4_bin).
-        if self.base.is_binary() || !text {
+        if self.base.is_binary() || !(text || self.base == Base::Json) {
             flags |= colflag::BINARY;
         }
         if self.base == Base::Enum {
@@ -284,8 +284,6 @@ impl ColumnDef {
                 Some("latin1") | Some("ascii") => charset::UTF8MB4_GENERAL_CI,
                 _ => collation_id(self.collation.as_deref().unwrap_or("utf8mb4_general_ci")),
             }
-        } else if self.base == Base::Json {
-            charset::UTF8MB4_GENERAL_CI
         } else {
             charset::BINARY
         };

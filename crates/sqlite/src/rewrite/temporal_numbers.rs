@@ -34,10 +34,17 @@ use crate::schema::Base;
 use turnstile_sqltext::expr_type::{infer, ColType, ExprType};
 use turnstile_sqltext::lex::{Tok, Token};
 
+/// Operators and CASTs one statement may have for this pass to look at them.
+const MAX_CANDIDATES: usize = 1_000;
+
 /// `sql` with its temporal operands of arithmetic and numeric CASTs wrapped
 /// in `ts_tnum`; None when it has none.
 pub(super) fn rewrite(sql: &str, toks: &[Token], resolver: &dyn Resolver) -> Option<String> {
-    if !toks.iter().any(|t| arith(t) || t.is_kw("CAST") || is_comparison(t) || t.is_kw("IN") || t.is_kw("BETWEEN") || t.is_kw("INTERVAL")) {
+    let candidates = toks.iter().filter(|t| arith(t) || t.is_kw("CAST") || is_comparison(t) || t.is_kw("IN") || t.is_kw("BETWEEN") || t.is_kw("INTERVAL")).count();
+    // Each candidate types its operand (a scan of it): past MAX_CANDIDATES
+    // the statement is left as it is rather than take quadratic time
+    // (100,000 nested CASTs took minutes; SQLite refuses such depth anyway).
+    if candidates == 0 || candidates > MAX_CANDIDATES {
         return None;
     }
     let tables = named_tables(toks, resolver);
