@@ -42,6 +42,12 @@ pub fn limit_depth(sql: &str) -> Option<String> {
             cte_list(&toks, i + 2, &mut edits);
         }
     }
+    splice_edits(sql, edits)
+}
+
+/// `sql` with each byte range of `edits` replaced by its text (sorted here);
+/// None when there is none or two overlap (the statement is left alone).
+pub(crate) fn splice_edits(sql: &str, mut edits: Vec<(usize, usize, String)>) -> Option<String> {
     if edits.is_empty() {
         return None;
     }
@@ -50,7 +56,7 @@ pub fn limit_depth(sql: &str) -> Option<String> {
     let mut at = 0;
     for (from, to, text) in edits {
         if from < at {
-            return None; // overlapping edits: leave the statement alone
+            return None;
         }
         out.push_str(&sql[at..from]);
         out.push_str(&text);

@@ -13,7 +13,7 @@
 //! first member's aliases or plain column names; with `*` among them no
 //! list can be written, and the new first member names the columns).
 
-use crate::cte::{anchor_names, close_of, select_list_end};
+use crate::cte::{anchor_names, close_of, select_list_end, splice_edits};
 use turnstile_sqltext::lex::{self, Token};
 
 /// CTE bodies reordered in one statement at most (a limit like every loop
@@ -36,26 +36,7 @@ pub fn anchors_first(sql: &str) -> Option<String> {
             break;
         }
     }
-    splice(sql, edits)
-}
-
-fn splice(sql: &str, mut edits: Vec<(usize, usize, String)>) -> Option<String> {
-    if edits.is_empty() {
-        return None;
-    }
-    edits.sort_by_key(|e| e.0);
-    let mut out = String::with_capacity(sql.len() + 64);
-    let mut at = 0;
-    for (from, to, text) in edits {
-        if from < at {
-            return None; // nested bodies that both move: leave the statement alone
-        }
-        out.push_str(&sql[at..from]);
-        out.push_str(&text);
-        at = to;
-    }
-    out.push_str(&sql[at..]);
-    Some(out)
+    splice_edits(sql, edits)
 }
 
 /// The CTEs of one WITH RECURSIVE list starting at token `i`.
