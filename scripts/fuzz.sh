@@ -94,6 +94,9 @@ for t in "${targets[@]}"; do
   { grep -A1 "panicked at" "$log" | sed -n '2p' | sed 's/^/  /'; } || true
   if [ -n "$crash" ] && [ -f "$crash" ]; then
     echo "  input: $crash ($(stat -c %s "$crash") bytes): $(python3 -c 'import sys; print(repr(open(sys.argv[1], "rb").read()[:160]))' "$crash")"
+    # The whole input, so a failure in CI (whose checkout is gone) can be rebuilt:
+    # base64 -d > crash.bin, then run the target on it.
+    echo "  base64: $(base64 -w0 "$crash")"
     echo "  reproduce: $bin_dir/$t $crash"
   fi
   echo "  log: $log"

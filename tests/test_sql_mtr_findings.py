@@ -406,3 +406,53 @@ def test_nested_joins_without_parentheses(db):
     with pytest.raises(pymysql.err.ProgrammingError) as ei:
         clients.query(conn, "SELECT COUNT(*) FROM j1 LEFT JOIN j2 JOIN j3 USING (a) USING (a)")
     assert ei.value.args[0] == 1064
+
+
+def test_enum_values_by_number_and_spelling(db):
+    # MariaDB stores a number into an ENUM as the member at that position
+    # (from 1; a double rounded), any-case spelling as the member's own, and
+    # drops members' trailing blanks; a strict write refuses what is no
+    # member (1265), a lenient one stores '' with Warning 1265 (type_enum.test,
+    # default.test). Each was ERR 1265 before. Read from MariaDB 10.11.
+    conn, _ = db
+    cur = conn.cursor()
+    clients.query(conn, "SET sql_mode = DEFAULT")
+    clients.query(conn, "CREATE TABLE en (id INT AUTO_INCREMENT PRIMARY KEY, b ENUM('small', 'medium', 'large ') NOT NULL, n ENUM('a', 'b') NULL)")
+    assert "enum('small','medium','large')" in clients.query(conn, "SHOW CREATE TABLE en")[0][1]
+    for values in ("(3, NULL)", "('LARGE', NULL)", "('2', 'B')", "(1.6, 2)", "('large  ', 1)"):
+        assert cur.execute(f"INSERT INTO en (b, n) VALUES {values}") == 1, values
+    assert clients.query(conn, "SELECT b, n FROM en ORDER BY id") == (("large", None), ("large", None), ("medium", "b"), ("medium", "b"), ("large", "a"))
+    for bad in ("0", "4", "''", "'x'", "-1", "'1x'"):
+        with pytest.raises(pymysql.err.MySQLError) as ei:
+            cur.execute(f"INSERT INTO en (b) VALUES ({bad})")
+        assert ei.value.args[:2] == (1265, "Data truncated for column 'b' at row 1"), bad
+    assert cur.execute("UPDATE en SET b = 1 WHERE n = 'a'") == 1
+    clients.query(conn, "SET sql_mode = ''")
+    assert cur.execute("INSERT INTO en (b) VALUES (3), (9), ('x')") == 3
+    assert clients.query(conn, "SHOW WARNINGS") == (("Warning", 1265, "Data truncated for column 'b' at row 2"), ("Warning", 1265, "Data truncated for column 'b' at row 3"))
+    assert clients.query(conn, "SELECT b FROM en WHERE id > 5 ORDER BY id") == (("large",), ("",), ("",))
+    # Every byte value as a would-be member: '1' to '3' are positions, the
+    # rest no member ('' and a warning each).
+    for byte in range(256):
+        cur.execute("INSERT INTO en (b) VALUES (%s)", (bytes([byte]),))
+    assert clients.query(conn, "SELECT COUNT(*) FROM en WHERE b = ''") == ((2 + 253,),)
+
+
+def test_default_for_a_column_without_one_warns(db):
+    # `DEFAULT` given to a NOT NULL column without a default: the column's
+    # zero and Warning 1364 per value in a lenient write, ERR 1364 in a
+    # strict one, as for a column left out (default.test). It was silent.
+    conn, _ = db
+    cur = conn.cursor()
+    clients.query(conn, "CREATE TABLE dd (i INT, d DATETIME NOT NULL, e ENUM('x', 'y') NOT NULL, dn INT NOT NULL DEFAULT 4)")
+    clients.query(conn, "SET sql_mode = ''")
+    assert cur.execute("INSERT INTO dd VALUES (1, DEFAULT, DEFAULT, DEFAULT), (2, '2001-01-01', 'y', 5), (3, DEFAULT, 'x', DEFAULT)") == 3
+    message = "Field 'd' doesn't have a default value"
+    assert clients.query(conn, "SHOW WARNINGS") == (("Warning", 1364, message), ("Warning", 1364, message))
+    assert clients.query(conn, "SELECT i, d, e, dn FROM dd WHERE i = 1") == ((1, "0000-00-00 00:00:00", "x", 4),)
+    clients.query(conn, "SET sql_mode = 'STRICT_ALL_TABLES'")
+    with pytest.raises(pymysql.err.MySQLError) as ei:
+        cur.execute("INSERT INTO dd VALUES (4, DEFAULT, 'x', 1)")
+    assert ei.value.args[:2] == (1364, message)
+    assert cur.execute("INSERT IGNORE INTO dd VALUES (4, DEFAULT, 'x', 1)") == 1
+    assert clients.query(conn, "SELECT COUNT(*) FROM dd") == ((4,),)

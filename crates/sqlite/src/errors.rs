@@ -118,6 +118,7 @@ pub fn map(ext: c_int, msg: &str, original: &str, home: Option<&str>) -> SqlErro
                 return match code {
                     1406 => SqlError::new(1406, "22001", format!("Data too long for column '{}' at row 1", col)),
                     1264 => SqlError::new(1264, "22003", format!("Out of range value for column '{}' at row 1", col)),
+                    1265 if col.starts_with("Data truncated") => SqlError::new(1265, "01000", col.to_string()),
                     1265 => SqlError::new(1265, "01000", format!("Data truncated for column '{}' at row 1", col)),
                     3140 => SqlError::new(3140, "22032", format!("Invalid JSON text: \"Invalid value.\" at position 0 in value for column '{}'.", col)),
                     1292 if col.starts_with("Incorrect") => SqlError::new(1292, "22007", col.to_string()),

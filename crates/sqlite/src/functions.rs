@@ -553,6 +553,20 @@ pub fn register(db: &Connection, counters: Arc<Counters>, home: Option<String>) 
         };
         Err(user_err(format!("ts:1292:Incorrect {} value: '{}' for column '{}' at row 1", what, s, col)))
     })?;
+    reg(db, "ts_enum", -1, true, |ctx| {
+        // ts_enum(value, column, row, member...): a strict write's ENUM value (store.rs).
+        need(ctx, 3, "ts_enum")?;
+        let members: Vec<Vec<u8>> = (3..ctx.len()).map(|i| targ(ctx, i).unwrap_or_default().into_bytes()).collect();
+        match fit::enum_member(&members, ctx.get_raw(0)) {
+            fit::EnumValue::Null => Ok(SV::Null),
+            fit::EnumValue::Member(k) => Ok(SV::Text(String::from_utf8_lossy(&members[k]).into_owned())),
+            fit::EnumValue::NotMember => {
+                let col = targ(ctx, 1).unwrap_or_default();
+                let row = int(&ctx.get_raw(2)).unwrap_or(1);
+                Err(user_err(format!("ts:1265:Data truncated for column '{}' at row {}", col, row)))
+            }
+        }
+    })?;
     reg(db, "ts_set_ok", -1, true, |ctx| {
         need(ctx, 1, "ts_set_ok")?;
         let v = ctx.get_raw(0);

@@ -225,6 +225,16 @@ pub fn column_def(c: &mut TokenCursor<'_>) -> Result<(ColumnDef, bool, bool), Sq
     if col.auto_increment && col.default.is_some() {
         return Err(SqlError::new(1067, "42000", format!("Invalid default value for '{}'", col.name)));
     }
+    if matches!(col.base, Base::Enum | Base::Set) && col.charset_name() != Some("binary") {
+        // MariaDB drops the members' trailing blanks ('b ' is 'b'), and a
+        // default's, but for CHARACTER SET BINARY.
+        for m in col.members.iter_mut() {
+            m.truncate(m.trim_end_matches(' ').len());
+        }
+        if let Some(Default_::Literal(v)) = &mut col.default {
+            v.truncate(v.trim_end_matches(' ').len());
+        }
+    }
     if let Some(Default_::Literal(v)) = &col.default {
         if !literal_fits(&col, v) {
             return Err(SqlError::new(1067, "42000", format!("Invalid default value for '{}'", col.name)));

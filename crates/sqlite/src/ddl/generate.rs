@@ -157,7 +157,9 @@ pub fn sqlite_create_table(def: &TableDef, schema: &str, name: &str) -> String {
         }
         if col.base == Base::Enum {
             let members: Vec<String> = col.members.iter().map(|m| sq_str(m)).collect();
-            s.push_str(&format!(" CONSTRAINT {} CHECK ({} IN ({}))", check_name(1265, &col.name), q, members.join(",")));
+            // '' too: a lenient write stores it for a value that is no member (MariaDB's
+            // error value); a strict one refuses that value before (ts_enum).
+            s.push_str(&format!(" CONSTRAINT {} CHECK ({} IN ('', {}))", check_name(1265, &col.name), q, members.join(",")));
         }
         if col.base == Base::Set {
             let members: Vec<String> = col.members.iter().map(|m| sq_str(m)).collect();

@@ -658,6 +658,46 @@ fn fit_set(members: &[Vec<u8>], v: ValueRef<'_>, raised: &mut Vec<Raise>) -> Opt
     Some(SV::Text(String::from_utf8_lossy(&out.join(&b","[..])).into_owned()))
 }
 
+/// What a value stored into an ENUM column is.
+pub(crate) enum EnumValue {
+    Null,
+    /// The member at this index (0-based).
+    Member(usize),
+    /// None of them: MariaDB's '' (1265).
+    NotMember,
+}
+
+/// ENUM: a member by its spelling (any case, trailing blanks ignored, as
+/// MariaDB compares), else a number (or the text of one) as the member's
+/// position from 1; a double rounds half away from zero first.
+pub(crate) fn enum_member(members: &[Vec<u8>], v: ValueRef<'_>) -> EnumValue {
+    let position = |n: f64| -> EnumValue {
+        let k = n.round();
+        if k >= 1.0 && k <= members.len() as f64 {
+            EnumValue::Member(k as usize - 1)
+        } else {
+            EnumValue::NotMember
+        }
+    };
+    match v {
+        ValueRef::Null => EnumValue::Null,
+        ValueRef::Integer(i) => position(i as f64),
+        ValueRef::Real(r) => position(r),
+        ValueRef::Text(t) | ValueRef::Blob(t) => {
+            let end = t.iter().rposition(|&c| c != b' ').map_or(0, |p| p + 1);
+            let trimmed = &t[..end];
+            let trim_member = |m: &[u8]| -> usize { m.iter().rposition(|&c| c != b' ').map_or(0, |p| p + 1) };
+            if let Some(k) = members.iter().position(|m| turnstile_sqltext::collate::ci_compare(&m[..trim_member(m)], trimmed).is_eq()) {
+                return EnumValue::Member(k);
+            }
+            match std::str::from_utf8(trimmed).ok().filter(|s| !s.is_empty() && s.bytes().all(|c| c.is_ascii_digit())).and_then(|s| s.parse::<u64>().ok()) {
+                Some(n) => position(n as f64),
+                None => EnumValue::NotMember,
+            }
+        }
+    }
+}
+
 /// The text of a value as MariaDB quotes it in 1366: up to 128 bytes, or
 /// the characters of its first 125 bytes and `...`.
 fn quoted_value(v: ValueRef<'_>) -> String {
@@ -700,6 +740,14 @@ fn fitted(column: &FitColumn, v: ValueRef<'_>, raised: &mut Vec<Raise>) -> Optio
         b'y' => fit_year(v, raised),
         b'b' => fit_bit(v, column.a, raised),
         b's' => fit_set(&column.members, v, raised),
+        b'e' => match enum_member(&column.members, v) {
+            EnumValue::Null => None,
+            EnumValue::Member(k) => Some(SV::Text(String::from_utf8_lossy(&column.members[k]).into_owned())),
+            EnumValue::NotMember => {
+                raised.push(Raise::Truncated);
+                Some(SV::Text(String::new()))
+            }
+        },
         _ => None,
     };
     fitted.map(|f| match f {
@@ -835,6 +883,34 @@ pub(super) fn register(db: &Connection, counters: Arc<Counters>) -> rusqlite::Re
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn enum_members_by_spelling_and_position() {
+        let members: Vec<Vec<u8>> = vec![b"small".to_vec(), b"Large".to_vec(), b"".to_vec()];
+        let at = |v: ValueRef<'_>| match enum_member(&members, v) {
+            EnumValue::Member(k) => Some(k),
+            EnumValue::NotMember => None,
+            EnumValue::Null => Some(usize::MAX),
+        };
+        assert_eq!(at(ValueRef::Text(b"LARGE  ")), Some(1));
+        assert_eq!(at(ValueRef::Text(b"")), Some(2));
+        assert_eq!(at(ValueRef::Text(b"2")), Some(1));
+        assert_eq!(at(ValueRef::Integer(3)), Some(2));
+        assert_eq!(at(ValueRef::Real(1.5)), Some(1));
+        assert_eq!(at(ValueRef::Null), Some(usize::MAX));
+        for none in [
+            ValueRef::Integer(0),
+            ValueRef::Integer(4),
+            ValueRef::Integer(i64::MIN),
+            ValueRef::Real(f64::NAN),
+            ValueRef::Real(1e300),
+            ValueRef::Text(b"-1"),
+            ValueRef::Text(b"99999999999999999999999"),
+            ValueRef::Blob(&[0xff, 0xfe]),
+        ] {
+            assert_eq!(at(none), None, "{:?}", none);
+        }
+    }
 
     #[test]
     fn numbers_at_the_start_of_strings() {

@@ -512,11 +512,21 @@ impl Pass<'_> {
     pub(super) fn run(&self, i: usize, to: usize) -> Option<(Node, usize)> {
         // Every recursion of the parse passes through here (parentheses,
         // calls, CASE, unary signs via `unary`): nested past what the
-        // thread's stack holds, the statement ends with ERR 1436.
-        if !self.stack_left() {
+        // thread's stack holds, the statement ends with ERR 1436. Once it
+        // has, nothing more is parsed (a call whose arguments failed reads
+        // as a plain leaf, and every level above would go on).
+        if self.failed() || !self.stack_left() {
             return None;
         }
         self.binary(i, to, 1)
+    }
+
+    /// Has the statement failed (`self.error`)? Then the pass's output is
+    /// dropped: nothing more is parsed or generated (generating the levels
+    /// above a failure copied each one's text into the next, quadratic in
+    /// the nesting: 100,000 nested CASTs took minutes).
+    fn failed(&self) -> bool {
+        self.error.borrow().is_some()
     }
 
     /// Is there stack left for another level? If not, ERR 1436 is kept in
@@ -699,7 +709,7 @@ impl Pass<'_> {
 
     /// The MySQL text computing `node` exactly.
     pub(super) fn gen(&self, node: &Node) -> String {
-        if !self.stack_left() {
+        if self.failed() || !self.stack_left() {
             return String::new();
         }
         match node {

@@ -110,6 +110,9 @@ impl Translator<'_> {
             Some(d) if explicit_cols || !cols.is_empty() => self.missing_values(d, &cols, &mut info)?,
             _ => Vec::new(),
         };
+        if let (Some(d), InsertSource::Values(rows)) = (def.as_deref(), &source) {
+            self.default_without_default(d, &cols, rows, &mut info);
+        }
         if let Some(d) = def.as_deref().filter(|_| ignore_fks) {
             let all: Vec<&str> = cols.iter().chain(filled.iter().map(|(c, _)| c)).map(String::as_str).collect();
             self.row_filter = parent_tests(d, &all, &info.schema, &self.store_table);
@@ -467,6 +470,29 @@ impl Translator<'_> {
         warnings.sort();
         info.generated = warnings.into_iter().map(|w| w.2).collect();
         Ok(skipped)
+    }
+
+    /// `DEFAULT` given to a NOT NULL column without a default (not
+    /// AUTO_INCREMENT, not an ENUM, which takes its first member): the
+    /// column's zero is written, and MariaDB's "Field 'a' doesn't have a
+    /// default value" once per such value, row by row (ERR 1364 in a strict
+    /// write, as for a column left out).
+    fn default_without_default(&self, def: &TableDef, cols: &[String], rows: &[Vec<(usize, usize)>], info: &mut InsertInfo) {
+        let bare: Vec<Option<&ColumnDef>> = cols
+            .iter()
+            .map(|n| def.column(n).filter(|cd| !cd.nullable && cd.default.is_none() && !cd.auto_increment && cd.generated.is_none() && cd.row_default().is_none() && cd.base != Base::Enum))
+            .collect();
+        if bare.iter().all(Option::is_none) {
+            return;
+        }
+        for row in rows.iter().filter(|r| r.len() == cols.len()) {
+            for (&(s, e), cd) in row.iter().zip(&bare) {
+                if let Some(cd) = cd.filter(|_| default_keyword(self.toks, s, e)) {
+                    info.no_default.push(format!("Field '{}' doesn't have a default value", cd.name));
+                    info.no_default_fails = !self.lenient;
+                }
+            }
+        }
     }
 
     /// The NOT NULL columns without a default that an INSERT with a column

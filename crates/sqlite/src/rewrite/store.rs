@@ -133,6 +133,16 @@ impl Translator<'_> {
             self.raw(&format!(", '{}', {}, {})", cs, schema::sq_str(&column), self.store_row.max(1)));
             return Ok(());
         }
+        if cd.base == schema::Base::Enum && self.fit.is_none() {
+            // A strict write: the member a number or any-case spelling names
+            // (functions/fit.rs `enum_member`), ERR 1265 for none.
+            self.gap(&toks[s]);
+            self.raw("ts_enum(");
+            self.emit_value(s, e)?;
+            let members: Vec<String> = cd.members.iter().map(|m| schema::sq_str(m)).collect();
+            self.raw(&format!(", {}, {}, {})", schema::sq_str(&cd.name), self.store_row.max(1), members.join(", ")));
+            return Ok(());
+        }
         if cd.base.is_binary() {
             self.gap(&toks[s]);
             self.raw("ts_bin(");
@@ -205,8 +215,7 @@ impl Translator<'_> {
     /// parenthesis, for a lenient write to `cd`: the column's index in the
     /// statement's table (`fits`, its description added once) and the
     /// VALUES row (functions/fit.rs: `ROW_UNIT`). None for a column whose
-    /// values are stored as they come (JSON; ENUM, whose CHECK refuses
-    /// MariaDB's '' for a value that is no member).
+    /// values are stored as they come (JSON).
     pub(super) fn fit_args(&mut self, cd: &ColumnDef) -> Option<String> {
         let column = self.fit_column(cd)?;
         // ON DUPLICATE KEY UPDATE's values count their rows apart from the inserted ones.
@@ -235,6 +244,7 @@ impl Translator<'_> {
             Base::Year => (b'y', 0, 0),
             Base::Bit => (b'b', cd.length.unwrap_or(1).min(64) as i64, 0),
             Base::Set => (b's', 0, 0),
+            Base::Enum => (b'e', 0, 0),
             b if b.is_temporal() => {
                 let k = match b {
                     Base::Date => 0,
@@ -249,7 +259,7 @@ impl Translator<'_> {
             _ => return None,
         };
         let null_as = (self.nulls_to_default && !cd.nullable && !cd.auto_increment).then(|| implicit_zero_value(cd));
-        let members = if cd.base == Base::Set { cd.members.iter().map(|m| m.as_bytes().to_vec()).collect() } else { Vec::new() };
+        let members = if matches!(cd.base, Base::Set | Base::Enum) { cd.members.iter().map(|m| m.as_bytes().to_vec()).collect() } else { Vec::new() };
         Some(FitColumn { kind, a, b, col: cd.name.clone(), qualified: format!("{}.{}", self.store_table, schema::quote_ident(&cd.name)), null_as, members })
     }
 
