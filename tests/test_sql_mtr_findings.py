@@ -456,3 +456,16 @@ def test_default_for_a_column_without_one_warns(db):
     assert ei.value.args[:2] == (1364, message)
     assert cur.execute("INSERT IGNORE INTO dd VALUES (4, DEFAULT, 'x', 1)") == 1
     assert clients.query(conn, "SELECT COUNT(*) FROM dd") == ((4,),)
+
+
+def test_show_create_table_of_a_temporary_table(db):
+    # MariaDB shows a temporary table as CREATE TEMPORARY TABLE (show_check,
+    # rename, alter_table, create.test); the base table of the same name,
+    # hidden while the temporary one exists, shows as CREATE TABLE again.
+    conn, name = db
+    clients.query(conn, "CREATE TABLE tt (a INT)")
+    clients.query(conn, "CREATE TEMPORARY TABLE tt (b INT NOT NULL)")
+    assert clients.query(conn, "SHOW CREATE TABLE tt")[0][1].startswith("CREATE TEMPORARY TABLE `tt` (\n  `b` int(11) NOT NULL\n)")
+    assert clients.query(conn, f"SHOW CREATE TABLE {name}.tt")[0][1].startswith("CREATE TEMPORARY TABLE `tt`")
+    clients.query(conn, "DROP TEMPORARY TABLE tt")
+    assert clients.query(conn, "SHOW CREATE TABLE tt")[0][1].startswith("CREATE TABLE `tt` (\n  `a` int(11) DEFAULT NULL\n)")

@@ -144,6 +144,11 @@ fn table(sess: &mut SqliteSession, access: &dyn Access, what: Describe, db: Opti
     Ok((db, t))
 }
 
+/// Is `t` (found by `table` in database `db`) the session's temporary table?
+fn is_temporary(sess: &mut SqliteSession, db: &str, t: &Arc<TableDef>) -> bool {
+    sess.current_db() == Some(db) && sess.conn_for_show().is_ok_and(|conn| conn.temp.table(&t.name).is_some_and(|tt| Arc::ptr_eq(tt, t)))
+}
+
 /// MySQL 8.0's log tables, `mysql.general_log` and `mysql.slow_log`, as
 /// SHOW CREATE TABLE prints them. Turnstile keeps no log in tables; they are
 /// described (not listed, not readable) because mariadb-dump --all-databases
@@ -426,8 +431,13 @@ pub fn run(sess: &mut SqliteSession, access: &dyn Access, sql: &str, sink: &mut 
             return Err(SqlError::new(1347, "HY000", format!("'{}.{}' is not of type 'VIEW'", dbn, t.name)));
         }
         let ai = if t.auto_increment_column().is_some() { auto_increment_of(sess, &dbn, &t.name) } else { None };
+        let mut create = t.show_create(ai);
+        if is_temporary(sess, &dbn, &t) {
+            // MariaDB shows a temporary table as one (mariadb-dump relies on it too).
+            create.replace_range(.."CREATE TABLE".len(), "CREATE TEMPORARY TABLE");
+        }
         sink.columns(&[txt("Table"), txt("Create Table")])?;
-        sink.row(&[s(&t.name), s(&t.show_create(ai))])?;
+        sink.row(&[s(&t.name), s(&create)])?;
         return Ok(Outcome::Rows);
     }
     if c.eat_kw("TABLE") {

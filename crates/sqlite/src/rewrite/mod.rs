@@ -365,23 +365,26 @@ fn splice(sql: &str, edits: Vec<(usize, usize, String)>) -> Option<String> {
     Some(out)
 }
 
-/// `rewrite` without the DECIMAL pass (its output is translated here).
-fn translate(sql: &str, kind: Kind, resolver: &dyn Resolver) -> Result<Rewritten, SqlError> {
-    let toks = lex::tokenize(sql).map_err(|e| SqlError::syntax(&sql[e.at..]))?;
-    let toks = one_statement(sql, &toks)?;
-    translate_tokens(sql, toks, kind, resolver, (sql, toks))
-}
-
 /// Translate the statement `sql` (tokens `toks`); `names`: the client's
 /// text of it (before the DECIMAL pass), whose select items name the
 /// result columns (`column_names`).
 fn translate_tokens(sql: &str, toks: &[Token], kind: Kind, resolver: &dyn Resolver, names: (&str, &[Token])) -> Result<Rewritten, SqlError> {
+    match having::having_without_group_by(sql, toks) {
+        // Moved once, to the end: the moved text is not looked at again.
+        Some(again) => {
+            let again_toks = lex::tokenize(&again).map_err(|e| SqlError::syntax(&again[e.at..]))?;
+            let again_toks = one_statement(&again, &again_toks)?;
+            translate_moved(&again, again_toks, kind, resolver, (&again, again_toks))
+        }
+        None => translate_moved(sql, toks, kind, resolver, names),
+    }
+}
+
+/// `translate_tokens` once HAVING without GROUP BY has moved into WHERE.
+fn translate_moved(sql: &str, toks: &[Token], kind: Kind, resolver: &dyn Resolver, names: (&str, &[Token])) -> Result<Rewritten, SqlError> {
     let mut translator = Translator::new(sql, toks, resolver);
     let mut insert = None;
     let mut count_sql = None;
-    if let Some(again) = having::having_without_group_by(sql, toks) {
-        return translate(&again, kind, resolver);
-    }
     match kind {
         Kind::Insert => insert = Some(translator.insert()?),
         Kind::Update => translator.update_delete(true)?,
