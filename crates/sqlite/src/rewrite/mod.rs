@@ -63,6 +63,7 @@ mod casts;
 mod clauses;
 mod column_names;
 mod decimal;
+mod decimal_gen;
 mod default_calls;
 mod exact_calls;
 mod from_dual;
