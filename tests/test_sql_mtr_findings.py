@@ -469,3 +469,21 @@ def test_show_create_table_of_a_temporary_table(db):
     assert clients.query(conn, f"SHOW CREATE TABLE {name}.tt")[0][1].startswith("CREATE TEMPORARY TABLE `tt`")
     clients.query(conn, "DROP TEMPORARY TABLE tt")
     assert clients.query(conn, "SHOW CREATE TABLE tt")[0][1].startswith("CREATE TABLE `tt` (\n  `a` int(11) DEFAULT NULL\n)")
+
+
+def test_two_digit_year_date_texts_in_strict_mode(db):
+    # MariaDB reads '01-01-01' as 2001-01-01, '70-01-02' as 1970 and the
+    # compact '981231101112' as 1998-12-31 10:11:12 in every sql_mode; a
+    # one-digit year is the year itself. Under strict mode they were ERR 1292.
+    conn, _ = db
+    clients.query(conn, "SET sql_mode = DEFAULT")
+    clients.query(conn, "CREATE TABLE dy (a DATE, b DATETIME, c TIMESTAMP NULL)")
+    cur = conn.cursor()
+    assert cur.execute("INSERT INTO dy VALUES ('01-01-01', '98-12-31 10:11:12', '70-01-02'), ('010101', '981231101112', '700102'), ('1-1-1', '9-1-1 1:1:1', NULL)") == 3
+    rows = clients.query(conn, "SELECT CAST(a AS CHAR), CAST(b AS CHAR), CAST(c AS CHAR) FROM dy")
+    assert rows == (("2001-01-01", "1998-12-31 10:11:12", "1970-01-02 00:00:00"),) * 2 + (("0001-01-01", "0009-01-01 01:01:01", None),)
+    assert clients.query(conn, "SELECT COUNT(*) FROM dy WHERE a = '01-01-01'") == ((2,),)
+    for bad in ("'0101010'", "'12345-01-01'", "'01-13-01'"):
+        with pytest.raises(pymysql.err.MySQLError) as ei:
+            cur.execute(f"INSERT INTO dy (a) VALUES ({bad})")
+        assert ei.value.args[0] == 1292, bad

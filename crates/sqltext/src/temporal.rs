@@ -167,9 +167,11 @@ fn canonical_temporal(s: &str, kind: &str) -> Option<String> {
         o
     } else {
         let digits = t.bytes().all(|b| b.is_ascii_digit());
-        let (date, clock): (String, Option<String>) = if digits && (t.len() == 8 || t.len() == 14) {
-            let d = format!("{}-{}-{}", &t[0..4], &t[4..6], &t[6..8]);
-            let c = (t.len() == 14).then(|| format!("{}:{}:{}", &t[8..10], &t[10..12], &t[12..14]));
+        let (date, clock): (String, Option<String>) = if digits && matches!(t.len(), 6 | 8 | 12 | 14) {
+            // YYYYMMDD[hhmmss], or YYMMDD[hhmmss] with a two-digit year.
+            let y = if t.len() % 6 == 0 { 2 } else { 4 };
+            let d = format!("{}-{}-{}", &t[..y], &t[y..y + 2], &t[y + 2..y + 4]);
+            let c = (t.len() > y + 4).then(|| format!("{}:{}:{}", &t[y + 4..y + 6], &t[y + 6..y + 8], &t[y + 8..y + 10]));
             (d, c)
         } else {
             match t.split_once([' ', 'T']) {
@@ -177,10 +179,16 @@ fn canonical_temporal(s: &str, kind: &str) -> Option<String> {
                 None => (t.to_string(), None),
             }
         };
-        if date.bytes().filter(|&b| b == b'-').count() != 2 || date.split('-').next().is_none_or(|y| y.len() != 4) {
+        let year_digits = date.split('-').next().map_or(0, str::len);
+        if date.bytes().filter(|&b| b == b'-').count() != 2 || !(1..=4).contains(&year_digits) {
             return None;
         }
-        let (y, mo, d) = parse_date(&date)?;
+        let (mut y, mo, d) = parse_date(&date)?;
+        if year_digits == 2 {
+            // MariaDB's two-digit years: 70-99 are 1970-1999, 00-69 2000-2069
+            // ('01-01-01' is 2001-01-01; '1-1-1' stays the year 1).
+            y += if y < 70 { 2000 } else { 1900 };
+        }
         let day = format!("{:04}-{:02}-{:02}", y, mo, d);
         let clock = match clock {
             Some(c) => {
@@ -261,7 +269,16 @@ mod tests {
         assert_eq!(n("1:2:3", "time").as_deref(), Some("01:02:03"));
         // Not temporal values: left for the CHECK to refuse.
         assert_eq!(n("garbage", "date"), None);
-        assert_eq!(n("24-2-9", "date"), None);
+        assert_eq!(n("2024-02-29x", "date"), None);
+        assert_eq!(n("12345-01-01", "date"), None);
+        // Two-digit years as MariaDB reads them; a one-digit year is the year itself.
+        assert_eq!(n("24-2-9", "date").as_deref(), Some("2024-02-09"));
+        assert_eq!(n("70-01-02", "timestamp").as_deref(), Some("1970-01-02 00:00:00"));
+        assert_eq!(n("98-12-31 10:11:12", "datetime").as_deref(), Some("1998-12-31 10:11:12"));
+        assert_eq!(n("1-1-1", "date").as_deref(), Some("0001-01-01"));
+        assert_eq!(n("010101", "date").as_deref(), Some("2001-01-01"));
+        assert_eq!(n("981231101112", "datetime").as_deref(), Some("1998-12-31 10:11:12"));
+        assert_eq!(n("0101010", "date"), None);
         assert_eq!(n("2024-02-29 25:00:00", "datetime"), None);
         assert_eq!(n("12", "time"), None);
         assert_eq!(n("x 1:0:0", "time"), None);
