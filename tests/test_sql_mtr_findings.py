@@ -487,3 +487,26 @@ def test_two_digit_year_date_texts_in_strict_mode(db):
         with pytest.raises(pymysql.err.MySQLError) as ei:
             cur.execute(f"INSERT INTO dy (a) VALUES ({bad})")
         assert ei.value.args[0] == 1292, bad
+
+
+def test_select_star_over_natural_and_using_joins_in_mysqls_order(db):
+    # MySQL lists the common columns once, then the kept side's others, then
+    # the other side's (the right side first in a RIGHT join); SQLite kept
+    # the tables' own order (join.test). Read from MariaDB 10.11.
+    conn, _ = db
+    clients.query(conn, "CREATE TABLE n1 (a INT, b INT, c INT)")
+    clients.query(conn, "CREATE TABLE n2 (c INT, d INT, b INT)")
+    clients.query(conn, "INSERT INTO n1 VALUES (1, 2, 3), (4, 5, 6)")
+    clients.query(conn, "INSERT INTO n2 VALUES (3, 7, 2), (9, 9, 9)")
+    cur = conn.cursor()
+
+    def names_rows(sql):
+        cur.execute(sql)
+        return [d[0] for d in cur.description], cur.fetchall()
+
+    assert names_rows("SELECT * FROM n1 NATURAL JOIN n2") == (["b", "c", "a", "d"], ((2, 3, 1, 7),))
+    assert names_rows("SELECT * FROM n1 LEFT JOIN n2 USING (c) ORDER BY a") == (["c", "a", "b", "d", "b"], ((3, 1, 2, 7, 2), (6, 4, 5, None, None)))
+    assert names_rows("SELECT * FROM n1 RIGHT JOIN n2 USING (c) ORDER BY c") == (["c", "d", "b", "a", "b"], ((3, 7, 2, 1, 2), (9, 9, 9, None, None)))
+    assert names_rows("SELECT * FROM n1 NATURAL RIGHT JOIN n2 ORDER BY c") == (["c", "b", "d", "a"], ((3, 2, 7, 1), (9, 9, 9, None)))
+    # Qualified stars keep each table's order, as before.
+    assert names_rows("SELECT n1.*, n2.* FROM n1 JOIN n2 USING (c)")[0] == ["a", "b", "c", "c", "d", "b"]

@@ -73,6 +73,7 @@ mod having;
 mod insert;
 mod int_args;
 mod interval;
+mod join_columns;
 mod literals;
 mod multi_table;
 mod names;
@@ -282,6 +283,11 @@ fn rewrite_named(sql: &str, kind: Kind, resolver: &dyn Resolver, client: Option<
     if let Some(plain) = nested_joins::rewrite(sql, toks) {
         // Every nested join has its parentheses now: the recursion ends.
         return rewrite_named(&plain, kind, resolver, client);
+    }
+    if let Some(plain) = join_columns::rewrite(sql, toks, resolver) {
+        // No bare `*` is left in the outermost select list: the recursion
+        // ends. Its columns are named by the written-out list.
+        return rewrite_named(&plain, kind, resolver, None);
     }
     if let Some(plain) = from_dual::rewrite(sql, toks) {
         // No bare FROM DUAL is left: the recursion ends.
