@@ -169,7 +169,7 @@ fn canonical_temporal(s: &str, kind: &str) -> Option<String> {
         let digits = t.bytes().all(|b| b.is_ascii_digit());
         let (date, clock): (String, Option<String>) = if digits && matches!(t.len(), 6 | 8 | 12 | 14) {
             // YYYYMMDD[hhmmss], or YYMMDD[hhmmss] with a two-digit year.
-            let y = if t.len() % 6 == 0 { 2 } else { 4 };
+            let y = if t.len().is_multiple_of(6) { 2 } else { 4 };
             let d = format!("{}-{}-{}", &t[..y], &t[y..y + 2], &t[y + 2..y + 4]);
             let c = (t.len() > y + 4).then(|| format!("{}:{}:{}", &t[y + 4..y + 6], &t[y + 6..y + 8], &t[y + 8..y + 10]));
             (d, c)
