@@ -60,6 +60,11 @@ MARK_END = "<!-- mtr-diff:end -->"
 # after it following: a timing-dependent difference not yet found).
 FLOOR_SLACK_PCT = 2.0
 FLOOR_SLACK_MIN = 3
+# Files with a known timing-dependent difference larger than that slack, and how much more they may
+# fall: rename.test's `RENAME TABLE t1 TO t2, t3 to t4`, sent while another connection holds FLUSH
+# TABLES WITH READ LOCK, answered 1105 in 1 of 3 runs on a loaded machine (2026-11-26), and the four
+# statements after it follow (not yet found; 15 quiet runs in a row agreed).
+TIMING_SLACK = {"rename": 4}
 # Speed-only settings for the reference MariaDB (no change to what a statement answers).
 MARIADB_ARGS = ("--innodb-flush-log-at-trx-commit=0", "--innodb-doublewrite=0", "--max-connections=200")
 
@@ -242,7 +247,7 @@ def verdict(results: list[FileResult]) -> list[str]:
         want = floor.get(r.name)
         if want is None:
             problems.append(f"{r.name}: no floor in {os.path.relpath(FLOOR, common.ROOT)} (run --write-docs)")
-        elif r.agree < want - max(FLOOR_SLACK_MIN, int(r.statements * FLOOR_SLACK_PCT / 100)):
+        elif r.agree < want - max(FLOOR_SLACK_MIN, int(r.statements * FLOOR_SLACK_PCT / 100)) - TIMING_SLACK.get(r.name, 0):
             problems.append(f"{r.name}: {r.agree} statements agree, the floor is {want}")
     return problems
 
