@@ -86,12 +86,11 @@ def read_known(path: str) -> dict[str, str]:
 @contextlib.contextmanager
 def turnstile(extra_args: tuple = ()) -> Iterator[TurnstileServer]:
     """A Turnstile on the sqlite engine, in a session of its own (as a service runs)."""
-    srv = TurnstileServer(engine="sqlite", extra_args=tuple(extra_args), preexec_fn=os.setsid).start()
+    srv = TurnstileServer(engine="sqlite", extra_args=extra_args, preexec_fn=os.setsid).start()
     try:
         yield srv
     finally:
         srv.stop()
-        import shutil; shutil.copy(srv.log_path, "/tmp/ts-last.log")
         srv.cleanup()
 
 

@@ -178,8 +178,6 @@ class Session:
 
 def _error(e: Exception) -> int:
     if isinstance(e, pymysql.err.MySQLError) and e.args and isinstance(e.args[0], int):
-        if e.args[0] == 1105:
-            open('/tmp/e1105.log', 'a').write(repr(e.args) + '\n')
         return e.args[0]
     return -1
 
