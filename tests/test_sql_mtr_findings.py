@@ -510,3 +510,16 @@ def test_select_star_over_natural_and_using_joins_in_mysqls_order(db):
     assert names_rows("SELECT * FROM n1 NATURAL RIGHT JOIN n2 ORDER BY c") == (["c", "b", "d", "a"], ((3, 2, 7, 1), (9, 9, 9, None)))
     # Qualified stars keep each table's order, as before.
     assert names_rows("SELECT n1.*, n2.* FROM n1 JOIN n2 USING (c)")[0] == ["a", "b", "c", "c", "d", "b"]
+
+
+def test_set_clamped_into_range_warns(db):
+    # MariaDB clamps a numeric system variable into its range with Warning
+    # 1292 naming the value as written; Turnstile clamped silently.
+    conn, _ = db
+    clients.query(conn, "SET max_sort_length = 20")
+    assert clients.query(conn, "SHOW WARNINGS") == (("Warning", 1292, "Truncated incorrect max_sort_length value: '20'"),)
+    assert clients.query(conn, "SELECT @@max_sort_length") == ((64,),)
+    clients.query(conn, "SET sort_buffer_size = 1")
+    assert clients.query(conn, "SHOW WARNINGS") == (("Warning", 1292, "Truncated incorrect sort_buffer_size value: '1'"),)
+    clients.query(conn, "SET max_sort_length = 100, sort_buffer_size = 4096")
+    assert clients.query(conn, "SELECT @@max_sort_length, @@sort_buffer_size") == ((100, 4096),)

@@ -378,7 +378,14 @@ fn assign(call: &mut Call<'_, '_>, def: &'static vars::VarDef, scope: Option<&st
         mode = Some(m);
         Value::str(&m.to_string())
     } else {
-        vars::coerce(def, v)?
+        let given = v.clone();
+        let v = vars::coerce(def, v)?;
+        if matches!(def.kind, vars::Kind::Int { .. } | vars::Kind::Float { .. }) && given.as_f64() != v.as_f64() {
+            // Clamped into the variable's range: MariaDB's warning, with the value as written.
+            let text = given.to_text().map(|t| String::from_utf8_lossy(&t).into_owned()).unwrap_or_default();
+            call.ctx.warn(1292, format!("Truncated incorrect {} value: '{}'", def.name, text));
+        }
+        v
     };
     if scope == Some("global") {
         if privileges(call.sess, call.ops, None) & privs::ADMIN == 0 {
