@@ -357,3 +357,56 @@ def test_views_survive_a_restart(server_factory):
     assert clients.query(conn, "SELECT b FROM v") == ((2,),)
     assert clients.query(conn, "SHOW FULL TABLES") == (("t", "BASE TABLE"), ("v", "VIEW"))
     conn.close()
+
+
+def test_a_view_of_another_database_is_made_from_here(db, uniq):
+    """CREATE VIEW other.v from another current database (or none): its
+    query names other's tables, as MariaDB's; the current database stays."""
+    root, name = db
+    other = uniq("vwo")
+    clients.query(root, f"CREATE DATABASE {other}")
+    try:
+        clients.query(root, f"CREATE TABLE {other}.t1 (a INT, b INT)")
+        clients.query(root, f"INSERT INTO {other}.t1 VALUES (1, 2)")
+        clients.query(root, f"CREATE VIEW {other}.v1 AS SELECT a FROM {other}.t1")
+        clients.query(root, f"ALTER VIEW {other}.v1 AS SELECT b FROM {other}.t1")
+        assert clients.query(root, f"SELECT * FROM {other}.v1") == ((2,),)
+        assert clients.query(root, "SELECT DATABASE()") == ((name,),)
+        # An unqualified table is the current database's: not the view's file.
+        clients.query(root, "CREATE TABLE t1 (a INT)")
+        assert _err(root, f"CREATE VIEW {other}.v2 AS SELECT a FROM t1") == 1235
+        assert _err(root, f"CREATE VIEW {uniq('nodb')}.v AS SELECT 1") == 1049
+        clients.query(root, f"DROP VIEW {other}.v1")
+        # With no database selected: a derived table of the view's database.
+        clients.query(root, f"CREATE DATABASE {other}x")
+        clients.query(root, f"USE {other}x")
+        clients.query(root, f"DROP DATABASE {other}x")
+        clients.query(root, f"CREATE VIEW {other}.v3 AS SELECT * FROM (SELECT * FROM {other}.t1) d")
+        assert clients.query(root, f"SELECT a, b FROM {other}.v3") == ((1, 2),)
+        assert _err(root, f"CREATE VIEW {other}.v4 AS SELECT * FROM t1") == 1046
+        assert clients.query(root, "SELECT DATABASE()") == ((None,),)
+    finally:
+        clients.query(root, f"DROP DATABASE {other}")
+        clients.query(root, f"USE {name}")
+
+
+def test_session_functions_in_a_view_are_the_readers(db, sql_server):
+    """CONNECTION_ID(), USER() and CURRENT_USER in a view's query are
+    evaluated for the session reading it (not written in when it is made);
+    a system variable in it is 1351, as MariaDB says."""
+    root, name = db
+    clients.query(root, "CREATE VIEW who AS SELECT CONNECTION_ID() AS c, USER() AS u, CURRENT_USER AS cu, CURRENT_USER() AS cu2, SESSION_USER() AS su")
+    other = clients.root(sql_server)
+    try:
+        clients.query(other, f"USE {name}")
+        for conn in (root, other):
+            (cid,), = clients.query(conn, "SELECT CONNECTION_ID()")
+            (u,), = clients.query(conn, "SELECT USER()")
+            (cu,), = clients.query(conn, "SELECT CURRENT_USER()")
+            assert clients.query(conn, "SELECT * FROM who") == ((cid, u, cu, cu, u),)
+    finally:
+        other.close()
+    assert _err(root, "CREATE VIEW sv AS SELECT a + @@global.max_user_connections FROM t") == 1351
+    # NOT NULL DEFAULT NULL beside AUTO_INCREMENT: the default is dropped (MariaDB).
+    clients.query(root, "CREATE TABLE ai (a INT NOT NULL DEFAULT NULL AUTO_INCREMENT PRIMARY KEY)")
+    assert "`a` int(11) NOT NULL AUTO_INCREMENT," in clients.query(root, "SHOW CREATE TABLE ai")[0][1]

@@ -7,7 +7,8 @@ SELECT from either, SHOW CREATE VIEW and information_schema.VIEWS of the
 victim. MariaDB 10.11 refuses each with 1142 (checked against it: "ANY
 command denied" for a view's SELECT, "SELECT command denied" for CTAS).
 Turnstile refuses them with 1142 as well, and refuses cross-database views for
-everyone (1235, docs/compatibility.md), so no view made by an administrator
+everyone (1235, docs/compatibility.md: a view reads its own database only,
+wherever it is made from), so no view made by an administrator
 can hand another database's rows to a reader either (MariaDB's SQL SECURITY
 DEFINER views would). Also: what SQLite must never see through a view's body
 (its own tables, a second statement), DROP VIEW of a table and DROP TABLE of a
@@ -115,7 +116,15 @@ def test_no_account_makes_a_cross_database_view(two_dbs):
     srv, root, att, v, h, user = two_dbs
     clients.query(root, f"USE {h}")
     assert _err(root, f"CREATE VIEW adm AS SELECT * FROM {v}.secret") == 1235
-    assert _err(root, f"CREATE VIEW {v}.adm AS SELECT 1") == 1235
+    # A view of another database reads that database's tables only: made
+    # as if that database were current; naming this one's is refused.
+    clients.query(root, f"CREATE VIEW {v}.adm AS SELECT s FROM {v}.secret")
+    assert clients.query(root, f"SELECT * FROM {v}.adm") == (("top",),)
+    clients.query(root, f"DROP VIEW {v}.adm")
+    assert _err(root, f"CREATE VIEW {v}.adm AS SELECT * FROM {h}.t") == 1235
+    # `secret` unqualified is this database's (none here): never the view's.
+    assert _err(root, f"CREATE VIEW {v}.adm AS SELECT * FROM secret") == 1235
+    assert clients.query(root, "SELECT DATABASE()") == ((h,),)
     assert _err(root, "CREATE VIEW adm AS SELECT * FROM information_schema.TABLES") == 1235
     assert "adm" not in _tables(root, h)
 

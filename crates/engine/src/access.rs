@@ -72,8 +72,16 @@ pub mod privs {
 pub trait Access {
     /// Privilege bits held on database `db` (global ones included).
     fn privileges(&self, db: &str) -> u32;
-    /// The login's user and host, for error messages.
+    /// The login's user and host, for error messages (and USER()).
     fn who(&self) -> (&str, &str);
+    /// The account the login matched (CURRENT_USER()); the login's by default.
+    fn account(&self) -> (&str, &str) {
+        self.who()
+    }
+    /// The session's connection id (CONNECTION_ID()); 0 for the engine's own work.
+    fn connection_id(&self) -> u64 {
+        0
+    }
     /// The sessions this one may see (all for an administrator, else its
     /// own user's), for information_schema.PROCESSLIST: only the front knows
     /// the server's sessions. None by default.

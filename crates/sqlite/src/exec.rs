@@ -135,6 +135,10 @@ pub struct SqliteSession {
     /// User variables the front handed over for a statement that assigns
     /// them, and what it assigned (functions/user_vars.rs).
     user_vars: std::collections::HashMap<String, Value>,
+    /// While a view of another database than the current one is made (run
+    /// with that database current: views.rs `create_view_elsewhere`), the
+    /// session's own current database.
+    view_caller_db: Option<Option<String>>,
 }
 
 impl SqliteSession {
@@ -162,6 +166,7 @@ impl SqliteSession {
             found_rows: false,
             rows_found: 0,
             user_vars: std::collections::HashMap::new(),
+            view_caller_db: None,
         }
     }
 
@@ -233,6 +238,7 @@ impl EngineSession for SqliteSession {
         // No panic may reach the client's thread: a bug becomes ERR 1105, the
         // connection (whose state is then unknown) is closed, not pooled, and
         // the transaction's locks are released (SQLite rolls back on close).
+        crate::functions::enter_session(ctx.access);
         let mut vars = std::mem::take(&mut self.user_vars);
         let caught = crate::functions::with_user_vars(&mut vars, || std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.execute_inner(ctx, sql, params, sink))));
         self.user_vars = vars;
@@ -304,6 +310,7 @@ impl EngineSession for SqliteSession {
     }
 
     fn resume(&mut self, ctx: &ExecContext<'_>, sink: &mut dyn RowSink) -> Result<Outcome, SqlError> {
+        crate::functions::enter_session(ctx.access);
         let mut vars = std::mem::take(&mut self.user_vars);
         let r = crate::functions::with_user_vars(&mut vars, || self.resume_rows(ctx, sink));
         self.user_vars = vars;

@@ -38,10 +38,12 @@ mod dates;
 mod decimal;
 mod ext;
 mod fit;
+mod identity;
 mod json_path;
 mod mariadb;
 mod temporal;
 mod unsigned;
+pub(crate) use identity::enter as enter_session;
 mod user_vars;
 pub(crate) use user_vars::with_user_vars;
 mod warned;
@@ -822,6 +824,7 @@ pub fn register(db: &Connection, counters: Arc<Counters>, home: Option<String>) 
     bit::register(db)?;
     charset::register(db)?;
     user_vars::register(db)?;
+    identity::register(db)?;
     dates::register(db, &date_counters)?;
     reg(db, "regexp", 2, true, |ctx| {
         let pat = targ(ctx, 0);

@@ -53,6 +53,12 @@ impl Access for SessionAccess<'_> {
     fn who(&self) -> (&str, &str) {
         (&self.sess.user, &self.sess.host)
     }
+    fn account(&self) -> (&str, &str) {
+        (&self.sess.account_user, &self.sess.account_host)
+    }
+    fn connection_id(&self) -> u64 {
+        u64::from(self.sess.connection_id)
+    }
     fn processlist(&self) -> Vec<crate::ProcessRow> {
         let admin = self.ops.privileges(self.sess, None) & privs::ADMIN != 0;
         super::process::visible_processes(self.sess, self.ops, admin)

@@ -222,6 +222,11 @@ pub fn column_def(c: &mut TokenCursor<'_>) -> Result<(ColumnDef, bool, bool), Sq
     if !(col.base.is_text()) {
         col.collation = None;
     }
+    // DEFAULT NULL beside AUTO_INCREMENT is dropped (MariaDB keeps no
+    // default for the column, NOT NULL or not); any other default is 1067.
+    if col.auto_increment && matches!(col.default, Some(Default_::Null)) {
+        col.default = None;
+    }
     if col.auto_increment && col.default.is_some() {
         return Err(SqlError::new(1067, "42000", format!("Invalid default value for '{}'", col.name)));
     }

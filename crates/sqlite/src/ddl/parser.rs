@@ -784,5 +784,15 @@ mod tests {
         assert_eq!(parse("CREATE TABLE t (a INT, FULLTEXT KEY (a))").unwrap_err().code, 1283);
         assert!(matches!(parse("CREATE TABLE t AS SELECT 1").unwrap(), Some(Ddl::CreateTable { select: Some(_), .. })));
         assert_eq!(parse("CREATE TABLE t AS SELECT 1; DROP TABLE x").unwrap_err().code, 1064);
+        assert_eq!(parse("CREATE TABLE t (a INT NOT NULL DEFAULT 1 AUTO_INCREMENT KEY)").unwrap_err().code, 1067);
+    }
+
+    #[test]
+    fn auto_increment_drops_default_null() {
+        // MariaDB keeps no default for it, NOT NULL or not.
+        for sql in ["CREATE TABLE t (a INT NOT NULL DEFAULT NULL AUTO_INCREMENT PRIMARY KEY)", "CREATE TABLE t (a INT AUTO_INCREMENT DEFAULT NULL KEY)"] {
+            let d = parse_create_table(sql);
+            assert!(d.column("a").unwrap().default.is_none(), "{}", sql);
+        }
     }
 }

@@ -94,6 +94,11 @@ impl SqliteSession {
         if self.read_only && !temporary {
             return Err(super::txn::read_only_transaction());
         }
+        if let Ddl::CreateView { view: (Some(vdb), _), .. } = &stmt {
+            if self.db.as_deref() != Some(vdb.as_str()) && self.view_caller_db.is_none() {
+                return self.create_view_elsewhere(ctx, stmt);
+            }
+        }
         self.ensure_conn()?;
         self.check_ddl(&stmt, ctx.access)?;
         // A view's query is compiled (and its databases attached) before the

@@ -11,7 +11,7 @@
 //! so a view's result columns carry MySQL types. The price, documented in
 //! docs/compatibility.md: a SQLite view in a database file may name only that
 //! file's tables, so a view reads only tables and views of its own database
-//! (the current one), and the view's body is translated once, when it is
+//! (made with that database current: `create_view_elsewhere`), and the view's body is translated once, when it is
 //! created. Its MySQL text, options and result columns are kept in
 //! `turnstile_meta` as a `TableDef` with `view` set, so SHOW, DESCRIBE and
 //! information_schema list it beside tables.
@@ -28,7 +28,7 @@ use crate::ddl::{Ctas, Ddl, Name};
 use crate::rewrite::Kind;
 use crate::schema::{quote_ident, sq_ident, ColumnDef, TableDef, ViewDef};
 use rusqlite::ffi;
-use turnstile_engine::{privs, Column, DiscardRows, Done, ExecContext, Outcome, SqlError};
+use turnstile_engine::{privs, Column, DiscardRows, Done, EngineSession, ExecContext, Outcome, SqlError};
 use turnstile_sqltext::lex::{self, Tok};
 use turnstile_sqltext::types::Base;
 use turnstile_wire::consts::{colflag, coltype};
@@ -129,6 +129,16 @@ impl SqliteSession {
         if shape.other_dbs {
             return Err(SqlError::unsupported("views that read another database or information_schema"));
         }
+        // Made for a session of another database: an unqualified table is
+        // that database's (MariaDB's rule), which the view's file cannot name.
+        if let Some(caller) = &self.view_caller_db {
+            if shape.tables.iter().any(|(d, _)| d.is_none()) {
+                return match caller {
+                    None => Err(SqlError::no_database()),
+                    Some(_) => Err(SqlError::unsupported("views that read another database or information_schema")),
+                };
+            }
+        }
         let conn = self.conn.as_ref().expect("conn");
         if let Some((_, t)) = shape.tables.iter().find(|(d, t)| d.as_deref().is_none_or(|d| d == home) && conn.temp.table(t).is_some()) {
             return Err(SqlError::new(1352, "HY000", format!("View's SELECT refers to a temporary table '{}'", t)));
@@ -191,6 +201,37 @@ impl SqliteSession {
         };
         let create = format!("CREATE VIEW main.{}{} AS {}", sq_ident(&view.1), cols, body);
         Ok((t, create))
+    }
+
+    /// CREATE VIEW db.v where db is not the current database: made with db
+    /// current (a SQLite view names only its own file's tables, so it may
+    /// read db's tables, qualified), then the session's database is current
+    /// again. Not while the session holds state on its connection
+    /// (TEMPORARY tables, a writer connection, a paused result).
+    pub(super) fn create_view_elsewhere(&mut self, ctx: &ExecContext<'_>, stmt: Ddl) -> Result<Outcome, SqlError> {
+        let Ddl::CreateView { view: (Some(vdb), name), .. } = &stmt else {
+            unreachable!("create_view_elsewhere takes CREATE VIEW db.v");
+        };
+        // Privileges first, as for any view (no database is looked at before).
+        ctx.access.check_table(vdb, name, privs::CREATE)?;
+        let vdb = vdb.clone();
+        if self.txn.is_some() {
+            self.commit(ctx)?;
+        }
+        let holds = self.lent.is_some() || self.paused.is_some() || self.conn.as_ref().is_some_and(|c| !c.temp.tables.is_empty() || !c.autocommit());
+        if holds {
+            return Err(SqlError::unsupported("a view in a database other than the current one"));
+        }
+        if turnstile_engine::catalog::Catalog::is_system(&vdb) {
+            return Err(SqlError::unsupported("a view in a database other than the current one"));
+        }
+        let caller = self.shown_db().map(str::to_string);
+        self.set_database(Some(&vdb))?;
+        self.view_caller_db = Some(caller.clone());
+        let r = self.run_ddl(ctx, stmt);
+        self.view_caller_db = None;
+        let back = self.set_database(caller.as_deref());
+        r.and_then(|out| back.map(|_| out))
     }
 
     /// CREATE TABLE ... SELECT: the table made from the query's columns
@@ -282,7 +323,7 @@ fn ctas_columns(defined: Vec<ColumnDef>, selected: Vec<ColumnDef>, collation: &s
 /// `@var` or `?` in a view's SELECT: MySQL's 1351.
 fn refuse_variables(select: &str) -> Result<(), SqlError> {
     let toks = lex::tokenize(select).map_err(|e| SqlError::syntax(&select[e.at..]))?;
-    if toks.iter().any(|t| matches!(t.tok, Tok::UserVar(_) | Tok::Param)) {
+    if toks.iter().any(|t| matches!(t.tok, Tok::UserVar(_) | Tok::SysVar(..) | Tok::Param)) {
         return Err(SqlError::new(1351, "HY000", "View's SELECT contains a variable or parameter"));
     }
     Ok(())

@@ -46,6 +46,11 @@ impl Translator<'_> {
             "ISNULL" if call => self.push(t, "ts_isnull"),
             "RAND" if call => self.push(t, "ts_rand"),
             "DATABASE" | "SCHEMA" if call => self.push(t, "ts_database"),
+            // The session's own values (functions/identity.rs): the front
+            // writes them into a statement's text, not into a view's body.
+            "CONNECTION_ID" if call => self.push(t, "ts_connection_id"),
+            "USER" | "SESSION_USER" | "SYSTEM_USER" if call => self.push(t, "ts_user"),
+            "CURRENT_USER" if i == 0 || !toks[i - 1].is_op(".") => self.clock_function(i, "ts_current_user", call),
             "MATCH" if call => return Err(Self::unsupported("MATCH ... AGAINST (full-text search)")),
             "TIMESTAMPDIFF" | "TIMESTAMPADD" | "EXTRACT" if call => return Ok(WordStep::ResumeAt(self.unit_first_call(i, upper)?)),
             "FROM" | "FOR" if self.parens.last().is_some_and(|f| f == "SUBSTRING" || f == "SUBSTR") => self.push(t, ","),

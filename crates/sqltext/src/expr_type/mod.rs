@@ -324,6 +324,7 @@ mod tests {
         assert!(matches!(ty("repeat('a', i)"), Some(ExprType::Str { chars: HUGE_CHARS, .. })));
         assert_eq!(ty("upper(x)"), None);
         assert_eq!(ty("f(i) = 1"), Some(ExprType::int(1, false)));
+        assert_eq!(ty("connection_id()"), Some(ExprType::int(10, true)));
         assert_eq!(ty("@a + 1"), None);
         assert_eq!(ty("(select 1) + 1"), Some(ExprType::int(3, false)));
         assert_eq!(ty("(select ti from t) "), Some(ExprType::Int { len: 4, digits: 3, unsigned: false, col: Some(Base::TinyInt) }));

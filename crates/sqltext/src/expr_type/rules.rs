@@ -300,6 +300,9 @@ pub(super) fn fixed_function(name: &str) -> T {
         },
         "TO_DAYS" | "PERIOD_ADD" | "PERIOD_DIFF" | "YEARWEEK" | "MICROSECOND" => ExprType::int(6, false),
         "DATEDIFF" => ExprType::int(8, false),
+        // INT(10) UNSIGNED, as MariaDB types it (a view's column: the front
+        // writes the value into a statement's own text).
+        "CONNECTION_ID" => ExprType::int(10, true),
         "RAND" | "SQRT" | "EXP" | "LN" | "LOG" | "LOG2" | "LOG10" | "SIN" | "COS" | "TAN" | "ASIN" | "ACOS" | "ATAN" | "ATAN2" | "COT" | "POW" | "POWER" | "DEGREES" | "RADIANS" | "STD" | "STDDEV"
         | "STDDEV_POP" | "STDDEV_SAMP" | "VARIANCE" | "VAR_POP" | "VAR_SAMP" | "PERCENT_RANK" | "CUME_DIST" => ExprType::Double { null_arith: false },
         "CURDATE" | "CURRENT_DATE" | "UTC_DATE" | "FROM_DAYS" | "MAKEDATE" => ExprType::Temporal { base: Base::Date, fsp: 0 },
