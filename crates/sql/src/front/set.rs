@@ -378,7 +378,24 @@ fn assign(call: &mut Call<'_, '_>, def: &'static vars::VarDef, scope: Option<&st
         mode = Some(m);
         Value::str(&m.to_string())
     } else {
-        vars::coerce(def, v)?
+        let given = match v {
+            Value::Int(n) => Some(n as i128),
+            Value::UInt(n) => Some(n as i128),
+            _ => None,
+        };
+        let v = vars::coerce(def, v)?;
+        // A number past the range is clamped with MariaDB's warning.
+        let kept = match v {
+            Value::Int(n) => Some(n as i128),
+            Value::UInt(n) => Some(n as i128),
+            _ => None,
+        };
+        if let (vars::Kind::Int { .. }, Some(g), Some(k), Some(w)) = (def.kind, given, kept, call.ctx.warnings()) {
+            if g != k {
+                w.push(turnstile_engine::Level::Warning, 1292, format!("Truncated incorrect {} value: '{}'", def.name, g));
+            }
+        }
+        v
     };
     if scope == Some("global") {
         if privileges(call.sess, call.ops, None) & privs::ADMIN == 0 {

@@ -48,7 +48,8 @@
 //! (TABLE t, SQL_CALC_FOUND_ROWS, the select list for result metadata),
 //! `having` (HAVING without GROUP BY moved into WHERE), `insert` (INSERT and
 //! REPLACE forms), `upsert` (ON DUPLICATE KEY UPDATE), `update_delete` (UPDATE
-//! and DELETE, ORDER BY/LIMIT, the change test), `multi_table` (multi-table
+//! and DELETE, ORDER BY/LIMIT, the change test), `outer_aggregates` (an
+//! aggregate computed in the query MariaDB computes it in), `multi_table` (multi-table
 //! UPDATE and DELETE: a join, then a write per target), `store` (values written to a
 //! column), `subquery` (scalar subqueries: 1242 past one row), `quantified`
 //! (`x op ANY|SOME|ALL (subquery)`). Token-level translation: `translator` (the state, the output and
@@ -78,6 +79,7 @@ mod names;
 mod nested_joins;
 mod nesting;
 mod operators;
+mod outer_aggregates;
 mod paren_union;
 mod quantified;
 mod select;
@@ -296,6 +298,11 @@ fn rewrite_named(sql: &str, kind: Kind, resolver: &dyn Resolver, client: Option<
     }
     if let Some(plain) = group_order::rewrite(sql, toks) {
         // No GROUP BY direction is left: the recursion ends.
+        return rewrite_named(&plain, kind, resolver, client.or(Some(sql)));
+    }
+    if let Some(plain) = outer_aggregates::rewrite(sql, toks, resolver) {
+        // Each aggregate stands where SQLite computes it in MariaDB's query:
+        // none is left to move, the recursion ends.
         return rewrite_named(&plain, kind, resolver, client.or(Some(sql)));
     }
     if let Some(plain) = paren_union::unwrap_nested(sql, toks) {
