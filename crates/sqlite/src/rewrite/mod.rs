@@ -49,7 +49,8 @@
 //! `having` (HAVING without GROUP BY moved into WHERE), `insert` (INSERT and
 //! REPLACE forms), `upsert` (ON DUPLICATE KEY UPDATE), `update_delete` (UPDATE
 //! and DELETE, ORDER BY/LIMIT, the change test), `outer_aggregates` (an
-//! aggregate computed in the query MariaDB computes it in), `multi_table` (multi-table
+//! aggregate computed in the query MariaDB computes it in), `select_alias`
+//! (a select-list alias named in a subquery of the list, after a 1054), `multi_table` (multi-table
 //! UPDATE and DELETE: a join, then a write per target), `store` (values written to a
 //! column), `subquery` (scalar subqueries: 1242 past one row), `quantified`
 //! (`x op ANY|SOME|ALL (subquery)`). Token-level translation: `translator` (the state, the output and
@@ -83,6 +84,7 @@ mod outer_aggregates;
 mod paren_union;
 mod quantified;
 mod select;
+mod select_alias;
 mod store;
 mod subquery;
 mod temporal_numbers;
@@ -99,6 +101,7 @@ pub use literals::str_literal;
 pub use multi_table::{MultiInfo, MultiTarget};
 pub use nesting::{MAX_SELECT_NESTING, MAX_WITH_ELEMENTS};
 pub use paren_union::member_texts;
+pub use select_alias::alias_references;
 pub use store::affinity_code;
 
 use super::schema::TableDef;
@@ -263,6 +266,12 @@ pub fn expression(e: &str) -> Result<String, SqlError> {
 
 pub fn rewrite(sql: &str, kind: Kind, resolver: &dyn Resolver) -> Result<Rewritten, SqlError> {
     rewrite_named(sql, kind, resolver, None)
+}
+
+/// `rewrite` of a text written from the client's `client` that keeps its
+/// select items (`select_alias`): the result columns keep `client`'s names.
+pub fn rewrite_as(sql: &str, kind: Kind, resolver: &dyn Resolver, client: &str) -> Result<Rewritten, SqlError> {
+    rewrite_named(sql, kind, resolver, Some(client))
 }
 
 /// `rewrite`; `client`: the client's text when `sql` is user_vars.rs's
