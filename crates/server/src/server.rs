@@ -121,6 +121,7 @@ impl ServerOps for Server {
             ("Connection_errors_max_connections", i(st.connection_errors_max_connections.get())),
             ("Connections", i(st.connections.get())),
             ("Max_used_connections", Value::UInt(st.max_used_connections.load(Ordering::Relaxed))),
+            ("Prepared_stmt_count", Value::UInt(turnstile_sql::prepared_slots::held())),
             ("Questions", i(st.questions.get())),
             ("Threadpool_groups", i(self.pool.groups.load(Ordering::Relaxed))),
             ("Threadpool_idle_threads", i(self.pool.idle_threads.load(Ordering::Relaxed))),

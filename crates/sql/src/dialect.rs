@@ -9,8 +9,8 @@
 //!   without those names are passed through untouched after one scan;
 //! - SQL-text prepared statements: PREPARE name FROM 'text' | @var,
 //!   EXECUTE name [USING @a, ...], {DEALLOCATE | DROP} PREPARE name, kept in
-//!   the session (bounded by MAX_SQL_PREPARED); the USING arguments are
-//!   bound by bind.rs.
+//!   the session (each holds a place under max_prepared_stmt_count:
+//!   prepared_slots.rs); the USING arguments are bound by bind.rs.
 
 use crate::bind::Arg;
 use crate::front::{self, Call};
@@ -18,9 +18,6 @@ use crate::SessionState;
 use turnstile_engine::{Outcome, RowSink, SqlError, Value};
 use turnstile_sqltext::lex::{self, Tok};
 use turnstile_sqltext::scan::{self, Comment};
-
-/// SQL-text prepared statements a session may hold.
-pub const MAX_SQL_PREPARED: usize = 1024;
 
 fn is_ident(b: u8) -> bool {
     b.is_ascii_alphanumeric() || b == b'_' || b == b'$' || b >= 0x80
@@ -315,13 +312,15 @@ pub fn sql_prepared(call: &mut Call<'_, '_>, sql: &str, sink: &mut dyn RowSink) 
         if !word(2, "FROM") {
             return Err(SqlError::syntax(toks.get(2).map_or("", |t| &sql[t.start..])));
         }
+        // A statement of the same name goes first, whatever becomes of the
+        // new one (MariaDB's order: then the limit, then the text's checks).
+        call.sess.sql_prepared.remove(&name);
         let end = toks.iter().rposition(|t| !t.is_op(";")).map_or(3, |i| i + 1);
         let text = statement_text(call, sql, &toks[3.min(end)..end], toks.get(3))?;
+        let max = call.ops.globals().hot.max_prepared_stmt_count.load(std::sync::atomic::Ordering::Relaxed);
+        let slot = crate::prepared_slots::Slot::take(u64::try_from(max).unwrap_or(0))?;
         let params = check_prepared_text(&text)?;
-        if call.sess.sql_prepared.len() >= MAX_SQL_PREPARED && !call.sess.sql_prepared.contains_key(&name) {
-            return Err(SqlError::new(1461, "42000", format!("Can't create more than max_prepared_stmt_count statements (current value: {})", MAX_SQL_PREPARED)));
-        }
-        call.sess.sql_prepared.insert(name, (text, params));
+        call.sess.sql_prepared.insert(name, (text, params, slot));
         return ok();
     }
     if word(0, "EXECUTE") && word(1, "IMMEDIATE") {
@@ -333,7 +332,7 @@ pub fn sql_prepared(call: &mut Call<'_, '_>, sql: &str, sink: &mut dyn RowSink) 
         let args = if word(2, "USING") { using_values(call, sql, &toks[3.min(end)..end])? } else { Vec::new() };
         let i = if word(2, "USING") { end } else { 2 };
         trailing(i)?;
-        let (text, params) = call.sess.sql_prepared.get(&name).cloned().ok_or_else(|| unknown_name(&name, "EXECUTE"))?;
+        let (text, params) = call.sess.sql_prepared.get(&name).map(|(t, p, _)| (t.clone(), *p)).ok_or_else(|| unknown_name(&name, "EXECUTE"))?;
         if params != args.len() {
             return Err(SqlError::wrong_arguments("EXECUTE"));
         }

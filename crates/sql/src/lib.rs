@@ -22,6 +22,7 @@ pub mod bind;
 pub mod dialect;
 pub mod expr;
 pub mod front;
+pub mod prepared_slots;
 pub mod routine;
 pub mod vars;
 
@@ -73,8 +74,9 @@ pub struct SessionState {
     /// its max_execution_time, kept for the rest of a paused result.
     pub deadline_ms: u64,
     pub deadline_kind: turnstile_engine::Interruption,
-    /// SQL-text prepared statements: name -> (text, parameter count).
-    pub sql_prepared: HashMap<String, (String, usize)>,
+    /// SQL-text prepared statements: name -> (text, parameter count, its
+    /// place in the server's count).
+    pub sql_prepared: HashMap<String, (String, usize, prepared_slots::Slot)>,
     /// The diagnostics area (SHOW WARNINGS): the conditions kept, and how
     /// many were raised (@@warning_count), from front/diagnostics.rs.
     pub diagnostics: Vec<turnstile_engine::Warning>,

@@ -45,6 +45,8 @@ pub struct HotGlobals {
     pub cte_max_recursion_depth: AtomicI64,
     /// max_statement_time (a Float, seconds) in milliseconds.
     pub max_statement_time_ms: AtomicI64,
+    /// Read by every PREPARE and COM_STMT_PREPARE (prepared_slots.rs).
+    pub max_prepared_stmt_count: AtomicI64,
 }
 
 impl HotGlobals {
@@ -60,6 +62,7 @@ impl HotGlobals {
             "thread_cache_size" => &self.thread_cache_size,
             "max_execution_time" => &self.max_execution_time,
             "cte_max_recursion_depth" => &self.cte_max_recursion_depth,
+            "max_prepared_stmt_count" => &self.max_prepared_stmt_count,
             _ => return None,
         })
     }

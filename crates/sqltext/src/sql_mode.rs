@@ -81,6 +81,8 @@ const fn const_eq(a: &[u8], b: &[u8]) -> bool {
 
 impl SqlMode {
     pub const REAL_AS_FLOAT: u64 = bit("REAL_AS_FLOAT");
+    /// The ANSI bit itself (besides the modes it sets).
+    pub const ANSI: u64 = bit("ANSI");
     pub const PIPES_AS_CONCAT: u64 = bit("PIPES_AS_CONCAT");
     pub const ANSI_QUOTES: u64 = bit("ANSI_QUOTES");
     pub const IGNORE_SPACE: u64 = bit("IGNORE_SPACE");

@@ -28,6 +28,9 @@ pub(super) struct Stmt {
     pub(super) long_data_over: bool,
     /// The rows of the cursor its last execute opened, not yet fetched (cursor.rs).
     pub(super) cursor: Option<super::cursor::Cursor>,
+    /// Its place in the server's count of prepared statements, given back
+    /// when the statement is dropped.
+    pub(super) _slot: turnstile_sql::prepared_slots::Slot,
 }
 
 impl Stmt {
@@ -65,11 +68,15 @@ const EXEC_PARAMS_KEEP: usize = 256;
 
 impl Session {
     pub(super) fn prepare(&mut self, sql: String, out: &mut Vec<u8>) {
-        if self.stmts.len() >= self.server.config.max_prepared_stmt_count as usize {
-            let e = SqlError::new(1461, "42000", format!("Can't create more than max_prepared_stmt_count statements (current value: {})", self.server.config.max_prepared_stmt_count));
-            self.send_err(out, &e);
-            return;
-        }
+        // A place under max_prepared_stmt_count, all sessions together (as MariaDB).
+        let max = self.server.globals.hot.max_prepared_stmt_count.load(std::sync::atomic::Ordering::Relaxed);
+        let slot = match turnstile_sql::prepared_slots::Slot::take(u64::try_from(max).unwrap_or(0)) {
+            Ok(slot) => slot,
+            Err(e) => {
+                self.send_err(out, &e);
+                return;
+            }
+        };
         let params = match turnstile_sqltext::lex::count_params(&sql) {
             Ok(n) => n,
             Err(e) => {
@@ -153,6 +160,7 @@ impl Session {
                 long_data_bytes: 0,
                 long_data_over: false,
                 cursor: None,
+                _slot: slot,
             },
         );
     }

@@ -125,6 +125,13 @@ impl SqliteSession {
     /// Compile the statement (translated, attached, prepared under the
     /// authorizer) into a cache entry, not yet kept.
     fn build(&mut self, sql: &str, kind: Kind, access: &dyn Access) -> Result<Cached, SqlError> {
+        self.build_named(sql, None, kind, access)
+    }
+
+    /// `build`; `client`: the client's text and how many times it was
+    /// written again, when `sql` is rewrite/select_alias.rs's writing of it
+    /// (its result columns keep the client's names).
+    fn build_named(&mut self, sql: &str, client: Option<(&str, u8)>, kind: Kind, access: &dyn Access) -> Result<Cached, SqlError> {
         let inner = self.inner.clone();
         // The schema epoch this compile is for, read before anything is
         // resolved: DDL that ends after this point moves the epoch, so SQLite
@@ -153,9 +160,13 @@ impl SqliteSession {
             let resolver = ConnResolver { conn, inner: &inner, sql_mode, foreign_key_checks, qualify_home: true };
             // On the client's text, before cte.rs writes its ts_cte_depth.
             rewrite::refuse_internal_functions(text, &resolver)?;
+            let translate = |t: &str| match client {
+                Some((c, _)) => rewrite::rewrite_as(t, kind, &resolver, c),
+                None => rewrite::rewrite(t, kind, &resolver),
+            };
             match crate::cte::limit_depth(text) {
-                Some(limited) => rewrite::rewrite(&limited, kind, &resolver).map(|rw| Rewritten { cte_limited: true, ..rw })?,
-                None => rewrite::rewrite(text, kind, &resolver)?,
+                Some(limited) => translate(&limited).map(|rw| Rewritten { cte_limited: true, ..rw })?,
+                None => translate(text)?,
             }
         };
         for name in &rw.dbs {
@@ -185,7 +196,19 @@ impl SqliteSession {
             // DDL ran while it compiled: what it read of the schema may be
             // from before and after. Compiled again (1412 is retried once).
             Err(_) if inner.epoch() != epoch => return Err(errors::table_definition_changed()),
-            Err(e) => return Err(hide_missing_table(conn, &rw, invalid_view(conn, &rw, sql, name_missing_table(conn, &rw, e)), access)),
+            Err(e) => {
+                let e = hide_missing_table(conn, &rw, invalid_view(conn, &rw, sql, name_missing_table(conn, &rw, e)), access);
+                // A column no table has may be a select-list alias named in a
+                // subquery of the list: written as its item's value (one
+                // alias a time, a few at most).
+                let tries = client.map_or(0, |(_, n)| n);
+                let alias = (tries < MAX_ALIAS_TRIES && e.code == 1054).then(|| unknown_column_name(&e.message)).flatten();
+                return match alias.and_then(|c| rewrite::alias_references(sql, c)) {
+                    Some(Ok(again)) => self.build_named(&again, Some((client.map_or(sql, |(c, _)| c), tries + 1)), kind, access),
+                    Some(Err(forward)) => Err(forward),
+                    None => Err(e),
+                };
+            }
         };
         needs = named_tables_need_select(conn, &rw, needs);
         if let Some(ins) = rw.insert.as_ref().filter(|i| i.replace) {
@@ -201,6 +224,16 @@ impl SqliteSession {
         let writes = !stmt.readonly() || rw.for_update || rw.multi.is_some();
         Ok(Cached { stmt, rw: Arc::new(rw), members: None, needs, writes, meta: None, stamp, epoch: if trusted { epoch } else { UNTRUSTED_EPOCH }, last_use: 0 })
     }
+}
+
+/// Select-list aliases one statement may have written as their items' values.
+const MAX_ALIAS_TRIES: u8 = 4;
+
+/// The column an "Unknown column 'c' in '...'" error names, when unqualified.
+fn unknown_column_name(message: &str) -> Option<&str> {
+    let rest = message.strip_prefix("Unknown column '")?;
+    let name = &rest[..rest.rfind("' in '")?];
+    (!name.is_empty() && !name.contains('.')).then_some(name)
 }
 
 impl SqliteSession {

@@ -48,7 +48,9 @@
 //! (TABLE t, SQL_CALC_FOUND_ROWS, the select list for result metadata),
 //! `having` (HAVING without GROUP BY moved into WHERE), `insert` (INSERT and
 //! REPLACE forms), `upsert` (ON DUPLICATE KEY UPDATE), `update_delete` (UPDATE
-//! and DELETE, ORDER BY/LIMIT, the change test), `multi_table` (multi-table
+//! and DELETE, ORDER BY/LIMIT, the change test), `outer_aggregates` (an
+//! aggregate computed in the query MariaDB computes it in), `select_alias`
+//! (a select-list alias named in a subquery of the list, after a 1054), `multi_table` (multi-table
 //! UPDATE and DELETE: a join, then a write per target), `store` (values written to a
 //! column), `subquery` (scalar subqueries: 1242 past one row), `quantified`
 //! (`x op ANY|SOME|ALL (subquery)`). Token-level translation: `translator` (the state, the output and
@@ -80,9 +82,11 @@ mod names;
 mod nested_joins;
 mod nesting;
 mod operators;
+mod outer_aggregates;
 mod paren_union;
 mod quantified;
 mod select;
+mod select_alias;
 mod store;
 mod subquery;
 mod temporal_numbers;
@@ -99,6 +103,7 @@ pub use literals::str_literal;
 pub use multi_table::{MultiInfo, MultiTarget};
 pub use nesting::{MAX_SELECT_NESTING, MAX_WITH_ELEMENTS};
 pub use paren_union::member_texts;
+pub use select_alias::alias_references;
 pub use store::affinity_code;
 
 use super::schema::TableDef;
@@ -265,6 +270,12 @@ pub fn rewrite(sql: &str, kind: Kind, resolver: &dyn Resolver) -> Result<Rewritt
     rewrite_named(sql, kind, resolver, None)
 }
 
+/// `rewrite` of a text written from the client's `client` that keeps its
+/// select items (`select_alias`): the result columns keep `client`'s names.
+pub fn rewrite_as(sql: &str, kind: Kind, resolver: &dyn Resolver, client: &str) -> Result<Rewritten, SqlError> {
+    rewrite_named(sql, kind, resolver, Some(client))
+}
+
 /// `rewrite`; `client`: the client's text when `sql` is user_vars.rs's
 /// output for it, or the output of a text-level pass that keeps its select
 /// items (FROM DUAL dropped, `INTERVAL n unit + x` turned around, a typed
@@ -303,6 +314,11 @@ fn rewrite_named(sql: &str, kind: Kind, resolver: &dyn Resolver, client: Option<
     }
     if let Some(plain) = group_order::rewrite(sql, toks) {
         // No GROUP BY direction is left: the recursion ends.
+        return rewrite_named(&plain, kind, resolver, client.or(Some(sql)));
+    }
+    if let Some(plain) = outer_aggregates::rewrite(sql, toks, resolver) {
+        // Each aggregate stands where SQLite computes it in MariaDB's query:
+        // none is left to move, the recursion ends.
         return rewrite_named(&plain, kind, resolver, client.or(Some(sql)));
     }
     if let Some(plain) = paren_union::unwrap_nested(sql, toks) {
