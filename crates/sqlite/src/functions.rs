@@ -38,6 +38,7 @@ mod dates;
 mod decimal;
 mod ext;
 mod fit;
+mod json_doc;
 mod json_path;
 mod mariadb;
 mod temporal;
@@ -568,6 +569,7 @@ pub fn register(db: &Connection, counters: Arc<Counters>, home: Option<String>) 
     decimal::register(db, dec_counters.clone())?;
     warned::register(db, &dec_counters)?;
     json_path::register(db, &dec_counters)?;
+    json_doc::register(db, &dec_counters)?;
     unsigned::register(db, dec_counters)?;
     reg(db, "locate", -1, true, |ctx| {
         need(ctx, 2, "locate")?;
