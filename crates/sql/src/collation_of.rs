@@ -139,7 +139,8 @@ const NUMERIC: &[&str] = &[
     "GREATEST_INT",
 ];
 /// Functions whose result is text in the connection's collation, 4.
-const CONNECTION_TEXT: &[&str] = &["BIN", "OCT", "CONV", "HEX", "FORMAT", "MD5", "SHA", "SHA1", "SHA2", "UUID", "INET_NTOA", "TO_BASE64", "SPACE"];
+const CONNECTION_TEXT: &[&str] =
+    &["BIN", "OCT", "CONV", "HEX", "FORMAT", "MD5", "SHA", "SHA1", "SHA2", "UUID", "INET_NTOA", "TO_BASE64", "SPACE", "MONTHNAME", "DAYNAME", "DATE_FORMAT", "TIME_FORMAT"];
 /// Functions whose result is a binary string, 4.
 const BINARY_TEXT: &[&str] = &["ENCODE", "DECODE", "AES_ENCRYPT", "AES_DECRYPT", "COMPRESS", "UNCOMPRESS", "UNHEX", "FROM_BASE64", "RANDOM_BYTES", "DES_ENCRYPT", "DES_DECRYPT"];
 /// Functions naming the session or server: utf8mb3_general_ci, 3.
@@ -281,6 +282,8 @@ fn primary(toks: &[Token], env: &Env<'_>, depth: usize) -> Option<Derived> {
 /// A single token: a literal, NULL, a user variable, or a name (unknown).
 fn single(t: &Token, env: &Env<'_>) -> Option<Derived> {
     match &t.tok {
+        // 0x41 and b'1' are binary strings; other numbers numbers.
+        Tok::Number(n) if n.len() > 1 && n.as_bytes()[0] == b'0' && matches!(n.as_bytes()[1], b'x' | b'X' | b'b' | b'B') => Some(Derived::new("binary", 4)),
         Tok::Number(_) => Some(Derived::numeric()),
         Tok::Str(_) => {
             let written = env.sql.get(t.start..t.end).unwrap_or("");
@@ -415,6 +418,11 @@ mod tests {
         assert_eq!(of("@s"), Some(("latin1_swedish_ci".into(), 2)));
         assert_eq!(of("cast(1 as char)"), Some(("latin1_swedish_ci".into(), 2)));
         assert_eq!(of("encode('abcd','ab')"), Some(("binary".into(), 4)));
+        assert_eq!(of("0xFF80"), Some(("binary".into(), 4)));
+        assert_eq!(of("monthname('1970-01-01')"), Some(("latin1_swedish_ci".into(), 4)));
+        assert_eq!(of("b'1'"), Some(("binary".into(), 4)));
+        assert_eq!(of("-1"), Some(("binary".into(), 5)));
+        assert_eq!(of("convert('a' using latin2)"), Some(("latin2_general_ci".into(), 2)));
         // A column, an unknown function, a conflict: left to the engine.
         assert_eq!(of("a"), None);
         assert_eq!(of("concat(a, 'b')"), None);

@@ -38,6 +38,7 @@ mod dates;
 mod decimal;
 mod ext;
 mod fit;
+mod format;
 mod json_doc;
 mod json_path;
 mod mariadb;
@@ -570,6 +571,7 @@ pub fn register(db: &Connection, counters: Arc<Counters>, home: Option<String>) 
     warned::register(db, &dec_counters)?;
     json_path::register(db, &dec_counters)?;
     json_doc::register(db, &dec_counters)?;
+    format::register(db, &dec_counters)?;
     unsigned::register(db, dec_counters)?;
     reg(db, "locate", -1, true, |ctx| {
         need(ctx, 2, "locate")?;

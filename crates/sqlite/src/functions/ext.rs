@@ -74,30 +74,6 @@ fn strings(db: &Connection) -> rusqlite::Result<()> {
     reg(db, "charset", 1, true, |ctx| Ok(SV::Text(if binary(ctx.get_raw(0)) { "binary" } else { "utf8mb4" }.into())))?;
     reg(db, "collation", 1, true, |ctx| Ok(SV::Text(if binary(ctx.get_raw(0)) { "binary" } else { "utf8mb4_general_ci" }.into())))?;
     reg(db, "coercibility", 1, true, |ctx| Ok(SV::Integer(if matches!(ctx.get_raw(0), ValueRef::Integer(_) | ValueRef::Real(_)) { 5 } else { 2 })))?;
-    // FORMAT(x, d): rounded to d decimals with thousands separators (en_US).
-    for n in [2, 3] {
-        reg(db, "format", n, true, |ctx| {
-            let (Some(x), Some(d)) = (num(&ctx.get_raw(0)), int(&ctx.get_raw(1))) else { return Ok(SV::Null) };
-            let d = d.clamp(0, 30);
-            // half away from zero, as MySQL rounds (format! rounds half to even)
-            let scale = 10f64.powi(d as i32);
-            let fixed = format!("{:.*}", d as usize, (x.abs() * scale).round() / scale);
-            let (whole, frac) = fixed.split_once('.').map_or((fixed.as_str(), None), |(w, f)| (w, Some(f)));
-            let mut o = String::new();
-            for (k, c) in whole.chars().enumerate() {
-                if k > 0 && (whole.len() - k) % 3 == 0 {
-                    o.push(',');
-                }
-                o.push(c);
-            }
-            if let Some(f) = frac {
-                o.push('.');
-                o.push_str(f);
-            }
-            let zero = fixed.bytes().all(|b| b == b'0' || b == b'.');
-            Ok(SV::Text(if x < 0.0 && !zero { format!("-{}", o) } else { o }))
-        })?;
-    }
     reg(db, "make_set", -1, true, |ctx| {
         need(ctx, 1, "make_set")?;
         let Some(bits) = int(&ctx.get_raw(0)) else { return Ok(SV::Null) };

@@ -413,8 +413,12 @@ fn names_prefix(pattern: &[Step], at: &[At<'_>]) -> bool {
     while k < pattern.len() {
         let mut next = vec![false; at.len() + 1];
         if pattern[k] == Step::AnyDepth {
-            // `**` then a step: the step at any depth from here.
-            let Some(after) = pattern.get(k + 1) else { return false };
+            // `**` then a step: the step at any depth from here (`****` is `**`).
+            let mut next_step = k + 1;
+            while pattern.get(next_step) == Some(&Step::AnyDepth) {
+                next_step += 1;
+            }
+            let Some(after) = pattern.get(next_step) else { return false };
             let mut from_any = false;
             for j in 0..at.len() {
                 from_any |= reach[j];
@@ -422,7 +426,7 @@ fn names_prefix(pattern: &[Step], at: &[At<'_>]) -> bool {
                     next[j + 1] = true;
                 }
             }
-            k += 2;
+            k = next_step + 1;
         } else {
             for j in 0..at.len() {
                 if reach[j] && step_names(&pattern[k], &at[j]) {
@@ -551,6 +555,7 @@ mod tests {
         assert!(!names_prefix(&path("$[2]"), &at));
         assert!(!names_prefix(&path("$**.j"), &at));
         assert!(!names_prefix(&path("$[*][0].k.x"), &at));
+        assert!(names_prefix(&path("$****.k"), &at));
     }
 
     #[test]

@@ -531,7 +531,7 @@ fn plain(v: SV) -> R {
 
 /// Argument `i` (0-based) as a document; None for NULL, and for one that is
 /// no JSON (NULL with MariaDB's warning, naming argument i + 1 of `func`).
-fn doc_arg(ctx: &Context<'_>, i: usize, counters: &Counters, func: &str) -> Option<(Vec<u8>, Node)> {
+pub(super) fn doc_arg(ctx: &Context<'_>, i: usize, counters: &Counters, func: &str) -> Option<(Vec<u8>, Node)> {
     let text = barg(ctx, i)?.into_owned();
     match parse(&text) {
         Ok(node) => Some((text, node)),
