@@ -64,6 +64,21 @@ CASES = [
     ("HEX(CHR(18446744073709551615))", "FFFFFFFF"),
     ("CRC32C(-1, 'a')", "1817374622"),
     ("HEX(CHR(-9223372036854775808))", "00"),
+    # JSON_DETAILED/PRETTY/LOOSE/NORMALIZE/EQUALS: NULL with warning 4040 past 32 levels, 4038 for bytes
+    # that are no JSON; any indent; numbers' digits kept (MariaDB: the same).
+    (f"JSON_DETAILED({DEEP})", None),
+    (f"JSON_LOOSE({DEEP})", None),
+    (f"JSON_NORMALIZE({DEEP})", None),
+    (f"JSON_EQUALS({DEEP}, '1')", None),
+    ("JSON_DETAILED(0x00FF)", None),
+    ("HEX(JSON_NORMALIZE(0x5B22FF225D))", "5B22FF225D"),
+    ("JSON_DETAILED('[1,[2]]', -9223372036854775808)", "[\n1,\n[2]\n]"),
+    ("LENGTH(JSON_DETAILED('[1,[2]]', 9223372036854775807)) > 0", "1"),
+    ("JSON_DETAILED('[1]', NULL)", None),
+    ("JSON_NORMALIZE(CONCAT('[', REPEAT('1e999999999999999999999,', 1000), '0]')) IS NULL", "0"),
+    ("JSON_NORMALIZE('-0.000e-5')", "0.0E0"),
+    ("JSON_EQUALS(NULL, NULL)", None),
+    ("LENGTH(JSON_LOOSE(CONCAT('[', REPEAT('1,', 1000000), '1]')))", str(3 * 1000000 + 3)),
     # FORMAT: every digit of a long number, 38 decimals at most, any locale argument (MariaDB: the same).
     ("LENGTH(FORMAT(REPEAT('9', 100000), 2))", "133336"),
     ("FORMAT(1, 9223372036854775807, 'de_DE')", "1," + "0" * 38),

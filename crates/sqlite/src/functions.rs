@@ -41,6 +41,7 @@ mod fit;
 mod format;
 mod json_doc;
 mod json_path;
+mod json_pretty;
 mod mariadb;
 mod temporal;
 mod unsigned;
@@ -572,6 +573,7 @@ pub fn register(db: &Connection, counters: Arc<Counters>, home: Option<String>) 
     json_path::register(db, &dec_counters)?;
     json_doc::register(db, &dec_counters)?;
     format::register(db, &dec_counters)?;
+    json_pretty::register(db, &dec_counters)?;
     unsigned::register(db, dec_counters)?;
     reg(db, "locate", -1, true, |ctx| {
         need(ctx, 2, "locate")?;
