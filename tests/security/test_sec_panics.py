@@ -24,7 +24,17 @@ from helpers import clients, rawproto
 from helpers import stmtproto as sp
 
 REPO = Path(__file__).resolve().parents[2]
-FUNCTION_SOURCES = ["crates/sqlite/src/functions.rs", "crates/sqlite/src/functions/ext.rs", "crates/sqlite/src/functions/bytes.rs", "crates/sqlite/src/functions/dates.rs"]
+FUNCTION_SOURCES = [
+    "crates/sqlite/src/functions.rs",
+    "crates/sqlite/src/functions/ext.rs",
+    "crates/sqlite/src/functions/bytes.rs",
+    "crates/sqlite/src/functions/dates.rs",
+    "crates/sqlite/src/functions/json_doc.rs",
+    "crates/sqlite/src/functions/json_path.rs",
+    "crates/sqlite/src/functions/warned.rs",
+    "crates/sqlite/src/functions/format.rs",
+    "crates/sqlite/src/functions/json_pretty.rs",
+]
 
 
 def log_size(server) -> int:
@@ -97,7 +107,7 @@ def registered_functions():
     found = set()
     for src in FUNCTION_SOURCES:
         text = (REPO / src).read_text()
-        for m in re.finditer(r'(?:reg|reg_bytes)\(db, (?:\w+, )?"(\w+)", (-?\d+)', text):
+        for m in re.finditer(r'(?:reg|reg_bytes|reg_warned)\((?:db, )?(?:\w+, )?"(\w+)", (-?\d+)', text):
             found.add((m.group(1), int(m.group(2))))
         for m in re.finditer(r'create_scalar_function\("(\w+)", (-?\d+)', text):
             found.add((m.group(1), int(m.group(2))))

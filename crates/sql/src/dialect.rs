@@ -112,6 +112,7 @@ pub fn needs_substitution(sql: &str) -> bool {
             b'C' | b'c' if b.len() >= i + 13 && b[i..i + 13].eq_ignore_ascii_case(b"CONNECTION_ID") => return true,
             b'R' | b'r' if b.len() >= i + 9 && b[i..i + 9].eq_ignore_ascii_case(b"ROW_COUNT") => return true,
             b'F' | b'f' if b.len() >= i + 10 && b[i..i + 10].eq_ignore_ascii_case(b"FOUND_ROWS") => return true,
+            b'C' | b'c' if [&b"COLLATION("[..], b"COERCIBILITY(", b"CHARSET("].iter().any(|w| b.len() >= i + w.len() && b[i..i + w.len()].eq_ignore_ascii_case(w)) => return true,
             _ => {}
         }
     }
@@ -198,6 +199,11 @@ pub fn substitute(call: &mut Call<'_, '_>, sql: &str) -> Result<Option<String>, 
                 }
             }
             Tok::SysVar(scope, name) => Some((literal(&front::read_sys_var(call.sess, call.ops, call.engine, scope.as_deref(), name)?), i + 1)),
+            Tok::Word(w)
+                if ["COLLATION", "CHARSET", "COERCIBILITY"].iter().any(|k| w.eq_ignore_ascii_case(k)) && toks.get(i + 1).is_some_and(|n| n.is_op("(")) && !(i > 0 && toks[i - 1].is_op(".")) =>
+            {
+                derived_call(call, sql, &toks, i, w)?
+            }
             Tok::Word(w) if w.eq_ignore_ascii_case("CONNECTION_ID") && call_parens => Some((call.sess.connection_id.to_string(), i + 3)),
             // Parenthesized: `5-ROW_COUNT()` must not become `5--1`.
             Tok::Word(w) if w.eq_ignore_ascii_case("ROW_COUNT") && call_parens => Some((format!("({})", call.sess.row_count), i + 3)),
@@ -231,6 +237,38 @@ pub fn substitute(call: &mut Call<'_, '_>, sql: &str) -> Result<Option<String>, 
     }
     out.push_str(&sql[last..]);
     Ok(Some(out))
+}
+
+/// COLLATION(x), CHARSET(x) or COERCIBILITY(x) at token `i` as a literal
+/// when collation_of.rs knows the answer from the text of `x` (then the
+/// literal and the index after the call), else None (the engine answers).
+fn derived_call(call: &mut Call<'_, '_>, sql: &str, toks: &[lex::Token], i: usize, name: &str) -> Result<Option<(String, usize)>, SqlError> {
+    let mut depth = 0usize;
+    let Some(close) = toks.iter().enumerate().skip(i + 1).find_map(|(k, t)| {
+        if t.is_op("(") {
+            depth += 1;
+        } else if t.is_op(")") {
+            depth -= 1;
+            if depth == 0 {
+                return Some(k);
+            }
+        }
+        None
+    }) else {
+        return Ok(None);
+    };
+    let connection = front::read_sys_var(call.sess, call.ops, call.engine, None, "collation_connection")?;
+    let connection = String::from_utf8_lossy(&connection.to_text().unwrap_or_default()).into_owned();
+    let vars = &call.sess.user_vars;
+    let user_var = |n: &str| vars.get(n).cloned();
+    let env = crate::collation_of::Env { sql, connection: &connection, user_var: &user_var };
+    let Some(d) = crate::collation_of::derive(&toks[i + 2..close], &env) else { return Ok(None) };
+    let text = match name.to_ascii_uppercase().as_str() {
+        "COLLATION" => literal(&Value::str(&d.collation)),
+        "CHARSET" => literal(&Value::str(d.charset())),
+        _ => d.coercibility.to_string(),
+    };
+    Ok(Some((text, close + 1)))
 }
 
 /// Copy the text up to the end of `item` and name it with its original text.

@@ -19,6 +19,7 @@
 pub mod account_sql;
 pub mod binary_text;
 pub mod bind;
+pub mod collation_of;
 pub mod dialect;
 pub mod expr;
 pub mod front;

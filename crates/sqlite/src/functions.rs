@@ -38,8 +38,11 @@ mod dates;
 mod decimal;
 mod ext;
 mod fit;
+mod format;
 mod identity;
+mod json_doc;
 mod json_path;
+mod json_pretty;
 mod mariadb;
 mod temporal;
 mod unsigned;
@@ -584,6 +587,9 @@ pub fn register(db: &Connection, counters: Arc<Counters>, home: Option<String>) 
     decimal::register(db, dec_counters.clone())?;
     warned::register(db, &dec_counters)?;
     json_path::register(db, &dec_counters)?;
+    json_doc::register(db, &dec_counters)?;
+    format::register(db, &dec_counters)?;
+    json_pretty::register(db, &dec_counters)?;
     unsigned::register(db, dec_counters)?;
     reg(db, "locate", -1, true, |ctx| {
         need(ctx, 2, "locate")?;

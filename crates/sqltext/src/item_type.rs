@@ -9,9 +9,11 @@
 /// Functions MariaDB types INT (its Item_long_func family, and CRC32 unsigned), with their display length.
 const LONG_FUNCTIONS: &[(&str, u32)] = &[
     ("ASCII", 3),
+    ("BENCHMARK", 1),
     ("BIT_LENGTH", 10),
     ("CHARACTER_LENGTH", 10),
     ("CHAR_LENGTH", 10),
+    ("COERCIBILITY", 1),
     ("CRC32", 10),
     ("DAYOFMONTH", 2),
     ("DAYOFWEEK", 1),
@@ -21,6 +23,7 @@ const LONG_FUNCTIONS: &[(&str, u32)] = &[
     ("FIND_IN_SET", 3),
     ("HOUR", 2),
     ("INSTR", 11),
+    ("ISNULL", 1),
     ("JSON_CONTAINS", 1),
     ("JSON_CONTAINS_PATH", 1),
     ("JSON_DEPTH", 10),

@@ -343,7 +343,11 @@ pub fn eval(e: &Expr, env: &mut dyn Env) -> Result<Value, SqlError> {
                 }
                 "BENCHMARK" if args.len() == 2 => {
                     // CPU-bound on purpose (tests and diagnostics); stops on KILL QUERY and at max_execution_time.
-                    let n = eval(&args[0], env)?.as_i64().unwrap_or(0);
+                    // A NULL or negative count is NULL (MariaDB; the latter with Warning 1411, which the engine's BENCHMARK raises).
+                    let Some(n) = eval(&args[0], env)?.as_i64() else { return Ok(Value::Null) };
+                    if n < 0 {
+                        return Ok(Value::Null);
+                    }
                     for i in 0..n.max(0) {
                         eval(&args[1], env)?;
                         if i % 4096 == 0 {

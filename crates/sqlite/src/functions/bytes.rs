@@ -212,12 +212,37 @@ fn slices(db: &Connection) -> rusqlite::Result<()> {
         }
         Ok(Out::Bytes(s[a..b].to_vec()))
     })?;
+    // QUOTE(s): s in quotes with \\, ', NUL and ^Z escaped by a backslash (MariaDB's);
+    // NULL is the word NULL. SQLite's own doubles quotes instead.
+    reg_bytes(db, "quote", 1, |ctx| {
+        let Some(s) = barg(ctx, 0) else { return Ok(Out::Bytes(b"NULL".to_vec())) };
+        if !fits(s.len().saturating_mul(2).saturating_add(2)) {
+            return Ok(Out::Val(SV::Null));
+        }
+        Ok(Out::Bytes(quote(&s)))
+    })?;
     reg_bytes(db, "substring_index", 3, |ctx| {
         let (Some(s), Some(d), Some(n)) = (barg(ctx, 0), barg(ctx, 1), int(&ctx.get_raw(2))) else {
             return Ok(Out::Val(SV::Null));
         };
         Ok(Out::Bytes(substring_index(&s, &d, n).to_vec()))
     })
+}
+
+/// MariaDB's QUOTE of the bytes `s`.
+pub fn quote(s: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(s.len() + 2);
+    out.push(b'\'');
+    for &b in s {
+        match b {
+            b'\\' | b'\'' => out.extend_from_slice(&[b'\\', b]),
+            0 => out.extend_from_slice(b"\\0"),
+            0x1a => out.extend_from_slice(b"\\Z"),
+            _ => out.push(b),
+        }
+    }
+    out.push(b'\'');
+    out
 }
 
 /// SUBSTRING_INDEX(s, d, n): s before the n-th d (n < 0: after the n-th from the end).

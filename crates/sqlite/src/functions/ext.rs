@@ -12,7 +12,6 @@ use super::{dt_arg, int, num, reg, targ, text, user_err, Dt, F};
 use rusqlite::functions::{Aggregate, Context, FunctionFlags};
 use rusqlite::types::{Value as SV, ValueRef};
 use rusqlite::Connection;
-use serde_json::Value as J;
 use std::sync::atomic::{AtomicU64, Ordering};
 use turnstile_sqltext::civil::{civil_from_days, days_from_civil, days_in_month};
 
@@ -28,110 +27,7 @@ pub fn register(db: &Connection) -> rusqlite::Result<()> {
 
 // ---------------------------------------------------------------- JSON
 
-pub(super) fn json_arg(ctx: &Context<'_>, i: usize) -> rusqlite::Result<Option<J>> {
-    let Some(s) = targ(ctx, i) else { return Ok(None) };
-    serde_json::from_str(&s).map(Some).map_err(|_| user_err(format!("ts:3141:Invalid JSON text in argument {} to function.", i + 1)))
-}
-
-/// A MySQL JSON path (`$`, `.key`, `."key"`, `[n]`, `[*]` not supported) → steps.
-pub(super) enum Step {
-    Key(String),
-    Index(usize),
-}
-
-pub(super) fn parse_path(p: &str) -> rusqlite::Result<Vec<Step>> {
-    let bad = || user_err(format!("ts:3143:Invalid JSON path expression. The error is around character position 1 in '{}'.", p));
-    let b = p.trim().as_bytes();
-    if b.first() != Some(&b'$') {
-        return Err(bad());
-    }
-    let (mut i, mut steps) = (1, Vec::new());
-    while i < b.len() {
-        match b[i] {
-            b'.' if b.get(i + 1) == Some(&b'"') => {
-                let end = p.trim()[i + 2..].find('"').ok_or_else(bad)? + i + 2;
-                steps.push(Step::Key(p.trim()[i + 2..end].to_string()));
-                i = end + 1;
-            }
-            b'.' => {
-                let end = b[i + 1..].iter().position(|c| *c == b'.' || *c == b'[').map_or(b.len(), |e| e + i + 1);
-                if end == i + 1 {
-                    return Err(bad());
-                }
-                steps.push(Step::Key(p.trim()[i + 1..end].to_string()));
-                i = end;
-            }
-            b'[' => {
-                let end = b[i..].iter().position(|c| *c == b']').ok_or_else(bad)? + i;
-                let n = p.trim()[i + 1..end].trim().parse::<usize>().map_err(|_| bad())?;
-                steps.push(Step::Index(n));
-                i = end + 1;
-            }
-            _ => return Err(bad()),
-        }
-    }
-    Ok(steps)
-}
-
-pub(super) fn at<'a>(doc: &'a J, steps: &[Step]) -> Option<&'a J> {
-    steps.iter().try_fold(doc, |v, s| match (s, v) {
-        (Step::Key(k), J::Object(m)) => m.get(k),
-        (Step::Index(n), J::Array(a)) => a.get(*n),
-        (Step::Index(0), scalar) => Some(scalar),
-        _ => None,
-    })
-}
-
-/// The document at argument 0, narrowed by the optional path at argument `path_at`.
-fn json_target(ctx: &Context<'_>, path_at: usize) -> rusqlite::Result<Option<J>> {
-    let Some(doc) = json_arg(ctx, 0)? else { return Ok(None) };
-    if ctx.len() > path_at {
-        let Some(p) = targ(ctx, path_at) else { return Ok(None) };
-        return Ok(at(&doc, &parse_path(&p)?).cloned());
-    }
-    Ok(Some(doc))
-}
-
-/// MySQL's JSON_CONTAINS rule.
-fn contains(target: &J, cand: &J) -> bool {
-    match (target, cand) {
-        (J::Array(t), J::Array(c)) => c.iter().all(|x| t.iter().any(|y| contains(y, x))),
-        (J::Array(t), c) => t.iter().any(|y| contains(y, c)),
-        (J::Object(t), J::Object(c)) => c.iter().all(|(k, v)| t.get(k).is_some_and(|tv| contains(tv, v))),
-        (J::Number(a), J::Number(b)) => a.as_f64() == b.as_f64(),
-        (a, b) => a == b,
-    }
-}
-
-fn depth(v: &J) -> i64 {
-    match v {
-        J::Array(a) if !a.is_empty() => 1 + a.iter().map(depth).max().unwrap_or(0),
-        J::Object(m) if !m.is_empty() => 1 + m.values().map(depth).max().unwrap_or(0),
-        _ => 1,
-    }
-}
-
-fn merge_patch(target: J, patch: J) -> J {
-    match patch {
-        J::Object(p) => {
-            let mut t = match target {
-                J::Object(t) => t,
-                _ => serde_json::Map::new(),
-            };
-            for (k, v) in p {
-                if v.is_null() {
-                    t.remove(&k);
-                } else {
-                    let old = t.remove(&k).unwrap_or(J::Null);
-                    t.insert(k, merge_patch(old, v));
-                }
-            }
-            J::Object(t)
-        }
-        other => other,
-    }
-}
-
+/// JSON_UNQUOTE (the other JSON functions are json_path.rs and json_doc.rs).
 fn json(db: &Connection) -> rusqlite::Result<()> {
     reg(db, "json_unquote", 1, true, |ctx| {
         let Some(s) = targ(ctx, 0) else { return Ok(SV::Null) };
@@ -142,60 +38,6 @@ fn json(db: &Connection) -> rusqlite::Result<()> {
             };
         }
         Ok(SV::Text(s))
-    })?;
-    reg(db, "json_length", -1, true, |ctx| {
-        need(ctx, 1, "json_length")?;
-        Ok(match json_target(ctx, 1)? {
-            None => SV::Null,
-            Some(J::Array(a)) => SV::Integer(a.len() as i64),
-            Some(J::Object(m)) => SV::Integer(m.len() as i64),
-            Some(_) => SV::Integer(1),
-        })
-    })?;
-    reg(db, "json_depth", 1, true, |ctx| Ok(json_arg(ctx, 0)?.map_or(SV::Null, |v| SV::Integer(depth(&v)))))?;
-    reg(db, "json_keys", -1, true, |ctx| {
-        need(ctx, 1, "json_keys")?;
-        Ok(match json_target(ctx, 1)? {
-            Some(J::Object(m)) => super::mariadb::doc_out(&J::Array(m.keys().map(|k| J::String(k.clone())).collect())),
-            _ => SV::Null,
-        })
-    })?;
-    reg(db, "json_contains", -1, true, |ctx| {
-        need(ctx, 2, "json_contains")?;
-        let Some(cand) = json_arg(ctx, 1)? else { return Ok(SV::Null) };
-        Ok(match json_target(ctx, 2)? {
-            Some(t) => SV::Integer(contains(&t, &cand) as i64),
-            None => SV::Null,
-        })
-    })?;
-    reg(db, "json_merge_patch", -1, true, |ctx| {
-        let mut acc: Option<J> = None;
-        for i in 0..ctx.len() {
-            let Some(v) = json_arg(ctx, i)? else { return Ok(SV::Null) };
-            acc = Some(match acc {
-                None => v,
-                Some(a) => merge_patch(a, v),
-            });
-        }
-        Ok(acc.map_or(SV::Null, |v| super::mariadb::doc_out(&v)))
-    })?;
-    // MySQL's type names (SQLite's json_type answers in lower case and other words).
-    reg(db, "json_type", 1, true, |ctx| {
-        Ok(json_arg(ctx, 0)?.map_or(SV::Null, |v| {
-            SV::Text(
-                match v {
-                    J::Object(_) => "OBJECT",
-                    J::Array(_) => "ARRAY",
-                    J::String(_) => "STRING",
-                    J::Bool(_) => "BOOLEAN",
-                    J::Null => "NULL",
-                    J::Number(n) if n.is_f64() => "DOUBLE",
-                    J::Number(n) if n.is_u64() && !n.is_i64() => "UNSIGNED INTEGER",
-                    J::Number(_) => "INTEGER",
-                }
-                .into(),
-            )
-        }))
     })?;
     Ok(())
 }
@@ -223,33 +65,15 @@ fn strings(db: &Connection) -> rusqlite::Result<()> {
             v => SV::Integer(text(&v).map_or(0, |t| t.len() as i64 * 8)),
         })
     })?;
-    // Strings are utf8mb4 with the default collation here; blobs are binary.
-    reg(db, "charset", 1, true, |ctx| Ok(SV::Text(if matches!(ctx.get_raw(0), ValueRef::Blob(_)) { "binary" } else { "utf8mb4" }.into())))?;
-    reg(db, "collation", 1, true, |ctx| Ok(SV::Text(if matches!(ctx.get_raw(0), ValueRef::Blob(_)) { "binary" } else { "utf8mb4_general_ci" }.into())))?;
-    // FORMAT(x, d): rounded to d decimals with thousands separators (en_US).
-    for n in [2, 3] {
-        reg(db, "format", n, true, |ctx| {
-            let (Some(x), Some(d)) = (num(&ctx.get_raw(0)), int(&ctx.get_raw(1))) else { return Ok(SV::Null) };
-            let d = d.clamp(0, 30);
-            // half away from zero, as MySQL rounds (format! rounds half to even)
-            let scale = 10f64.powi(d as i32);
-            let fixed = format!("{:.*}", d as usize, (x.abs() * scale).round() / scale);
-            let (whole, frac) = fixed.split_once('.').map_or((fixed.as_str(), None), |(w, f)| (w, Some(f)));
-            let mut o = String::new();
-            for (k, c) in whole.chars().enumerate() {
-                if k > 0 && (whole.len() - k) % 3 == 0 {
-                    o.push(',');
-                }
-                o.push(c);
-            }
-            if let Some(f) = frac {
-                o.push('.');
-                o.push_str(f);
-            }
-            let zero = fixed.bytes().all(|b| b == b'0' || b == b'.');
-            Ok(SV::Text(if x < 0.0 && !zero { format!("-{}", o) } else { o }))
-        })?;
+    // What the front (sql/collation_of.rs) could not tell from the text:
+    // strings are utf8mb4 with the default collation here, blobs and
+    // numbers binary; a string is a column's (implicit, 2), a number 5.
+    fn binary(v: ValueRef<'_>) -> bool {
+        matches!(v, ValueRef::Blob(_) | ValueRef::Integer(_) | ValueRef::Real(_))
     }
+    reg(db, "charset", 1, true, |ctx| Ok(SV::Text(if binary(ctx.get_raw(0)) { "binary" } else { "utf8mb4" }.into())))?;
+    reg(db, "collation", 1, true, |ctx| Ok(SV::Text(if binary(ctx.get_raw(0)) { "binary" } else { "utf8mb4_general_ci" }.into())))?;
+    reg(db, "coercibility", 1, true, |ctx| Ok(SV::Integer(if matches!(ctx.get_raw(0), ValueRef::Integer(_) | ValueRef::Real(_)) { 5 } else { 2 })))?;
     reg(db, "make_set", -1, true, |ctx| {
         need(ctx, 1, "make_set")?;
         let Some(bits) = int(&ctx.get_raw(0)) else { return Ok(SV::Null) };

@@ -264,7 +264,7 @@ pub(super) enum Pos {
 }
 
 impl Pos {
-    fn resolve(self, len: usize) -> Option<usize> {
+    pub(super) fn resolve(self, len: usize) -> Option<usize> {
         match self {
             Pos::From(n) => usize::try_from(n).ok(),
             Pos::Back(n) => usize::try_from(n).ok().and_then(|n| len.checked_sub(1)?.checked_sub(n)),
@@ -531,7 +531,7 @@ fn plain(v: SV) -> R {
 
 /// Argument `i` (0-based) as a document; None for NULL, and for one that is
 /// no JSON (NULL with MariaDB's warning, naming argument i + 1 of `func`).
-fn doc_arg(ctx: &Context<'_>, i: usize, counters: &Counters, func: &str) -> Option<(Vec<u8>, Node)> {
+pub(super) fn doc_arg(ctx: &Context<'_>, i: usize, counters: &Counters, func: &str) -> Option<(Vec<u8>, Node)> {
     let text = barg(ctx, i)?.into_owned();
     match parse(&text) {
         Ok(node) => Some((text, node)),
@@ -546,7 +546,7 @@ fn doc_arg(ctx: &Context<'_>, i: usize, counters: &Counters, func: &str) -> Opti
 }
 
 /// MariaDB's message for a document that is no JSON (argument `i`, 0-based, of `func`).
-fn bad_json_message(BadJson { code, at }: &BadJson, i: usize, func: &str) -> String {
+pub(super) fn bad_json_message(BadJson { code, at }: &BadJson, i: usize, func: &str) -> String {
     match code {
         4037 => format!("Unexpected end of JSON text in argument {} to function '{}'", i + 1, func),
         4040 => format!("Limit of {} on JSON nested structures depth is reached in argument {} to function '{}' at position {}", MAX_DEPTH, i + 1, func, at),

@@ -1,25 +1,25 @@
 //! Functions MariaDB has and applications (and MariaDB's own test files)
-//! call: JSON_OVERLAPS, JSON_MERGE(_PRESERVE),
-//! JSON_ARRAY_APPEND, JSON_ARRAY_INSERT, JSON_COMPACT, JSON_SEARCH, CHR, EXPORT_SET,
+//! call: the spacing of the JSON documents SQLite's functions build
+//! (`ts_json_fmt`, `doc_out`), CHR, EXPORT_SET,
 //! CRC32C (and CRC32's two-argument form), RANDOM_BYTES, ENCODE/DECODE,
 //! AES_ENCRYPT/AES_DECRYPT (aes-128-ecb, MariaDB's default mode);
 //! and CHAR and SOUNDEX as MariaDB's (SQLite's own differ: CHAR of code
 //! points, SOUNDEX cut to 4 characters). (JSON_EXTRACT, JSON_VALUE,
 //! JSON_QUERY, JSON_EXISTS and JSON_CONTAINS_PATH, which read MariaDB's
-//! paths, are json_path.rs.)
+//! paths, are json_path.rs; the JSON functions over serde_json values,
+//! JSON_SEARCH, JSON_MERGE and the like, json_doc.rs.)
 //!
 //! Each answers as MariaDB 10.11 does for NULL and bad arguments (read from
 //! it: tests/test_sql_mariadb_functions.py). JSON documents go through
 //! serde_json, whose parser stops at 128 levels of nesting (an error, never
-//! a deep recursion), so the recursive helpers here are bounded by it. A
+//! a deep recursion), so the recursive writer here is bounded by it. A
 //! document these functions build is written as MariaDB writes one
 //! (`[1, 2]`, `{"a": 1}`); its numbers as serde_json reads them (`1.50` is
 //! `1.5`). Results that would exceed the packet limit are NULL, as MySQL's
 //! string functions answer.
 
 use super::bytes::{barg, bytes_or_null, need, reg_bytes, Out};
-use super::ext::{json_arg, parse_path, Step};
-use super::{int, reg, targ, user_err};
+use super::{int, user_err};
 use rusqlite::types::Value as SV;
 use rusqlite::Connection;
 use serde_json::Value as J;
@@ -28,14 +28,10 @@ use turnstile_engine::limits::fits;
 
 /// RANDOM_BYTES' largest length (MariaDB's: more is NULL).
 const RANDOM_BYTES_MAX: i64 = 1024;
-/// The longest JSON_SEARCH pattern, in bytes: SQLite's limit for LIKE in a
-/// query (SQLITE_MAX_LIKE_PATTERN_LENGTH), with the same error (errors.rs).
-const LIKE_PATTERN_MAX: usize = 50_000;
 /// EXPORT_SET's bits: MySQL's 64 (a larger count is 64).
 const EXPORT_SET_BITS: i64 = 64;
 
 pub(super) fn register(db: &Connection) -> rusqlite::Result<()> {
-    json(db)?;
     json_spacing(db)?;
     strings(db)
 }
@@ -98,27 +94,6 @@ fn spaced(text: &str) -> String {
 
 // ---------------------------------------------------------------- JSON
 
-/// MariaDB's JSON_OVERLAPS: do the two documents share a scalar, an array
-/// element, or a key with an equal value?
-fn overlaps(a: &J, b: &J) -> bool {
-    match (a, b) {
-        (J::Array(x), J::Array(y)) => x.iter().any(|u| y.iter().any(|v| same(u, v))),
-        (J::Array(x), v) | (v, J::Array(x)) => x.iter().any(|u| same(u, v)),
-        (J::Object(x), J::Object(y)) => x.iter().any(|(k, u)| y.get(k).is_some_and(|v| same(u, v))),
-        (u, v) => same(u, v),
-    }
-}
-
-/// JSON equality, numbers by value (`1.0` equals `1`).
-fn same(a: &J, b: &J) -> bool {
-    match (a, b) {
-        (J::Number(x), J::Number(y)) => x.as_f64() == y.as_f64(),
-        (J::Array(x), J::Array(y)) => x.len() == y.len() && x.iter().zip(y).all(|(u, v)| same(u, v)),
-        (J::Object(x), J::Object(y)) => x.len() == y.len() && x.iter().all(|(k, u)| y.get(k).is_some_and(|v| same(u, v))),
-        (u, v) => u == v,
-    }
-}
-
 /// A document as MariaDB writes one it built: `[1, 2]`, `{"a": 1}`.
 fn mariadb_text(v: &J, out: &mut String) {
     match v {
@@ -156,238 +131,6 @@ pub(super) fn doc_out(v: &J) -> SV {
     } else {
         SV::Null
     }
-}
-
-/// MariaDB's JSON_MERGE_PRESERVE of two documents.
-fn merge_preserve(a: J, b: J) -> J {
-    match (a, b) {
-        (J::Object(mut x), J::Object(y)) => {
-            for (k, v) in y {
-                let merged = match x.remove(&k) {
-                    Some(old) => merge_preserve(old, v),
-                    None => v,
-                };
-                x.insert(k, merged);
-            }
-            J::Object(x)
-        }
-        (J::Array(mut x), J::Array(y)) => {
-            x.extend(y);
-            J::Array(x)
-        }
-        (J::Array(mut x), v) => {
-            x.push(v);
-            J::Array(x)
-        }
-        (u, J::Array(y)) => {
-            let mut x = vec![u];
-            x.extend(y);
-            J::Array(x)
-        }
-        (u, v) => J::Array(vec![u, v]),
-    }
-}
-
-/// The value at `steps` in `doc`, mutable.
-fn at_mut<'a>(doc: &'a mut J, steps: &[Step]) -> Option<&'a mut J> {
-    steps.iter().try_fold(doc, |v, s| match (s, v) {
-        (Step::Key(k), J::Object(m)) => m.get_mut(k),
-        (Step::Index(n), J::Array(a)) => a.get_mut(*n),
-        (Step::Index(0), scalar) => Some(scalar),
-        _ => None,
-    })
-}
-
-/// Argument `i` as a value to put into a document: a string is a JSON
-/// string (MySQL's rule for SQL strings), a number a number, NULL null.
-fn json_value_arg(ctx: &rusqlite::functions::Context<'_>, i: usize) -> J {
-    use rusqlite::types::ValueRef;
-    match ctx.get_raw(i) {
-        ValueRef::Null => J::Null,
-        ValueRef::Integer(n) => J::from(n),
-        ValueRef::Real(f) => serde_json::Number::from_f64(f).map_or(J::Null, J::Number),
-        ValueRef::Text(t) | ValueRef::Blob(t) => J::String(String::from_utf8_lossy(t).into_owned()),
-    }
-}
-
-/// JSON_ARRAY_APPEND (`insert` false) or JSON_ARRAY_INSERT over the
-/// (path, value) pairs after the document.
-fn array_edit(ctx: &rusqlite::functions::Context<'_>, insert: bool, name: &str) -> rusqlite::Result<SV> {
-    need(ctx, 3, name)?;
-    if ctx.len().is_multiple_of(2) {
-        return Err(user_err(format!("ts:1582:Incorrect parameter count in the call to native function '{}'", name)));
-    }
-    let Some(mut doc) = json_arg(ctx, 0)? else { return Ok(SV::Null) };
-    for pair in (1..ctx.len()).step_by(2) {
-        let Some(p) = targ(ctx, pair) else { return Ok(SV::Null) };
-        let mut steps = parse_path(&p)?;
-        let value = json_value_arg(ctx, pair + 1);
-        if insert {
-            // The path names a position in an array: its last step an index.
-            let Some(Step::Index(n)) = steps.pop() else { return Ok(SV::Null) };
-            if let Some(J::Array(a)) = at_mut(&mut doc, &steps) {
-                let n = n.min(a.len());
-                a.insert(n, value);
-            }
-            continue;
-        }
-        // Nothing at the path: NULL (MariaDB).
-        let Some(target) = at_mut(&mut doc, &steps) else { return Ok(SV::Null) };
-        match target {
-            J::Array(a) => a.push(value),
-            other => {
-                let old = std::mem::take(other);
-                *other = J::Array(vec![old, value]);
-            }
-        }
-    }
-    Ok(doc_out(&doc))
-}
-
-fn json(db: &Connection) -> rusqlite::Result<()> {
-    reg(db, "json_overlaps", 2, true, |ctx| {
-        let (Some(a), Some(b)) = (json_arg(ctx, 0)?, json_arg(ctx, 1)?) else { return Ok(SV::Null) };
-        Ok(SV::Integer(overlaps(&a, &b) as i64))
-    })?;
-    for name in ["json_merge", "json_merge_preserve"] {
-        reg(db, name, -1, true, |ctx| {
-            need(ctx, 2, "json_merge_preserve")?;
-            let mut acc: Option<J> = None;
-            for i in 0..ctx.len() {
-                let Some(v) = json_arg(ctx, i)? else { return Ok(SV::Null) };
-                acc = Some(match acc {
-                    None => v,
-                    Some(a) => merge_preserve(a, v),
-                });
-            }
-            Ok(acc.map_or(SV::Null, |v| doc_out(&v)))
-        })?;
-    }
-    reg(db, "json_array_append", -1, true, |ctx| array_edit(ctx, false, "json_array_append"))?;
-    reg(db, "json_array_insert", -1, true, |ctx| array_edit(ctx, true, "json_array_insert"))?;
-    reg(db, "json_search", -1, true, json_search)?;
-    reg(db, "json_compact", 1, true, |ctx| Ok(json_arg(ctx, 0)?.map_or(SV::Null, |v| SV::Text(v.to_string()))))
-}
-
-/// A LIKE pattern with escape character `esc` in the backslash form
-/// `turnstile_sqltext::like` reads.
-fn backslash_pattern(pat: &str, esc: char) -> String {
-    let mut out = String::with_capacity(pat.len());
-    let mut chars = pat.chars();
-    while let Some(c) = chars.next() {
-        if c == esc {
-            out.push('\\');
-            if let Some(n) = chars.next() {
-                out.push(n);
-            }
-        } else if c == '\\' {
-            out.push_str("\\\\");
-        } else {
-            out.push(c);
-        }
-    }
-    out
-}
-
-/// A step of the path being searched (`search`).
-enum At<'a> {
-    Key(&'a str),
-    Index(usize),
-}
-
-/// Is the path `at` under one of `starts` (no starts: the whole document)?
-fn under(at: &[At<'_>], starts: &[Vec<Step>]) -> bool {
-    starts.is_empty()
-        || starts.iter().any(|s| {
-            s.len() <= at.len()
-                && s.iter().zip(at).all(|(a, b)| match (a, b) {
-                    (Step::Key(k), At::Key(j)) => k == j,
-                    (Step::Index(n), At::Index(m)) => n == m,
-                    _ => false,
-                })
-        })
-}
-
-/// The search of `json_search`: in document order, the paths (MariaDB's
-/// spelling: `$[0]`, `$.a b`) of the strings and numbers under `v` that
-/// match `pat` and lie under one of `starts`, appended to `found`; `all`
-/// false stops at the first.
-fn search<'a>(v: &'a J, at: &mut Vec<At<'a>>, pat: &str, starts: &[Vec<Step>], all: bool, found: &mut Vec<String>) {
-    if !all && !found.is_empty() {
-        return;
-    }
-    let matched = match v {
-        J::String(s) => turnstile_sqltext::like::like(s, pat, true),
-        J::Number(n) => turnstile_sqltext::like::like(&n.to_string(), pat, true),
-        J::Array(a) => {
-            for (i, x) in a.iter().enumerate() {
-                at.push(At::Index(i));
-                search(x, at, pat, starts, all, found);
-                at.pop();
-            }
-            false
-        }
-        J::Object(m) => {
-            for (k, x) in m {
-                at.push(At::Key(k));
-                search(x, at, pat, starts, all, found);
-                at.pop();
-            }
-            false
-        }
-        _ => false,
-    };
-    if matched && under(at, starts) {
-        let mut path = String::from("$");
-        for s in at.iter() {
-            match s {
-                At::Key(k) => path.push_str(&format!(".{}", k)),
-                At::Index(n) => path.push_str(&format!("[{}]", n)),
-            }
-        }
-        found.push(path);
-    }
-}
-
-/// JSON_SEARCH(doc, 'one'|'all', pattern[, escape[, path ...]]): where the
-/// document's strings match the LIKE pattern (case-insensitive, as
-/// MariaDB's default collation): one path as a JSON string, several as an
-/// array, none NULL. A mode other than one/all is NULL (MariaDB); an
-/// escape of more than one character 1210.
-fn json_search(ctx: &rusqlite::functions::Context<'_>) -> rusqlite::Result<SV> {
-    need(ctx, 3, "json_search")?;
-    let (Some(doc), Some(mode), Some(pat)) = (json_arg(ctx, 0)?, targ(ctx, 1), targ(ctx, 2)) else { return Ok(SV::Null) };
-    let all = match mode.to_ascii_lowercase().as_str() {
-        "one" => false,
-        "all" => true,
-        _ => return Ok(SV::Null),
-    };
-    let esc = match ctx.len() > 3 {
-        true => targ(ctx, 3).unwrap_or_default(),
-        false => String::new(),
-    };
-    let mut esc_chars = esc.chars();
-    let esc = match (esc_chars.next(), esc_chars.next()) {
-        (None, _) => '\\',
-        (Some(c), None) => c,
-        _ => return Err(user_err("ts:1210:Incorrect arguments to ESCAPE".into())),
-    };
-    if pat.len() > LIKE_PATTERN_MAX {
-        return Err(user_err("ts:1235:This version of MySQL doesn't yet support 'LIKE patterns longer than 50,000 characters'".into()));
-    }
-    let pat = backslash_pattern(&pat, esc);
-    let mut starts = Vec::new();
-    for i in 4..ctx.len() {
-        let Some(p) = targ(ctx, i) else { return Ok(SV::Null) };
-        starts.push(parse_path(&p)?);
-    }
-    let mut found = Vec::new();
-    search(&doc, &mut Vec::new(), &pat, &starts, all, &mut found);
-    Ok(match found.len() {
-        0 => SV::Null,
-        1 => SV::Text(J::String(found.remove(0)).to_string()),
-        _ => doc_out(&J::Array(found.into_iter().map(J::String).collect())),
-    })
 }
 
 // ---------------------------------------------------------------- strings

@@ -1,10 +1,11 @@
-//! String functions that answer with MariaDB's warnings, not only its value:
+//! Functions that answer with MariaDB's warnings, not only its value:
 //! a result past max_allowed_packet is NULL with Warning 1301 (REPEAT,
 //! SPACE, LPAD, RPAD), text that is no base64 is NULL with Warning 1958
 //! (FROM_BASE64, at the position MariaDB's decoder stopped), and an integer
 //! literal beyond BIGINT's range given where an integer is read
 //! (`ts_int_arg`, written by rewrite/int_args.rs) is clipped with Warning
-//! 1916, once for each time MariaDB reads it.
+//! 1916, once for each time MariaDB reads it; BENCHMARK with a negative
+//! count is NULL with Warning 1411 (and LOAD_FILE, which reads nothing, NULL).
 //!
 //! Why here and not in bytes.rs: these need the connection's `Counters` to
 //! raise their warnings, bytes.rs's functions see only their arguments.
@@ -36,7 +37,25 @@ pub(super) fn register(db: &Connection, counters: &Arc<Counters>) -> rusqlite::R
         reg_warned(db, "rpad", n, counters, |ctx, c| pad(ctx, c, false))?;
     }
     reg_warned(db, "from_base64", 1, counters, from_base64)?;
-    reg_warned(db, "ts_int_arg", 2, counters, int_arg)
+    reg_warned(db, "ts_int_arg", 2, counters, int_arg)?;
+    // Not deterministic: BENCHMARK is called for its time, LOAD_FILE reads.
+    let c = counters.clone();
+    db.create_scalar_function("benchmark", 2, FunctionFlags::SQLITE_UTF8, move |ctx| benchmark(ctx, &c))?;
+    // LOAD_FILE(name): the server reads no files for a client (no FILE
+    // privilege here, and no secure_file_priv directory): NULL, as MariaDB
+    // answers for a file it may not or cannot read.
+    db.create_scalar_function("load_file", 1, FunctionFlags::SQLITE_UTF8, |_| Ok(SV::Null))
+}
+
+/// BENCHMARK(n, expr): 0 (the expression was evaluated when SQLite read its
+/// argument); NULL for a NULL count, NULL with Warning 1411 for a negative one.
+fn benchmark(ctx: &Context<'_>, counters: &Counters) -> rusqlite::Result<Out> {
+    let Some(n) = int(&ctx.get_raw(0)) else { return Ok(Out::Val(SV::Null)) };
+    if n < 0 {
+        counters.raise(Level::Warning, 1411, format!("Incorrect count value: '{}' for function benchmark", n));
+        return Ok(Out::Val(SV::Null));
+    }
+    Ok(Out::Val(SV::Integer(0)))
 }
 
 /// NULL with MariaDB's Warning 1301 for a result of `func` past the limit.

@@ -59,6 +59,15 @@ impl Translator<'_> {
             }
             "POSITION" if call => return Ok(WordStep::ResumeAt(self.position(i, to)?)),
             "INSERT" if call && i > from => self.push(t, "ts_insert"),
+            "FORMAT" if call => {
+                // A number literal FORMAT reads as written (functions/format.rs
+                // formats its digits; as a double 12345678901234567890.123 would lose some).
+                let Some((text, comma)) = self.exact_first_literal(i) else { return Ok(WordStep::NotMine) };
+                self.push(t, &format!("format('{}', ", text));
+                self.parens.push(String::new());
+                self.last_end = None;
+                return Ok(WordStep::ResumeAt(comma + 1));
+            }
             // SQLite's own JSON functions, their result spaced as MariaDB's (functions/mariadb.rs).
             u if call && JSON_SPACED.contains(&u) => self.push(t, &format!("ts_json_fmt({}", u.to_ascii_lowercase())),
             "JSON_ARRAYAGG" if call => self.push(t, "json_group_array"),
@@ -66,6 +75,25 @@ impl Translator<'_> {
             _ => return Ok(WordStep::NotMine),
         }
         Ok(WordStep::Written)
+    }
+
+    /// The first argument of the call at token `i` when it is a plain number
+    /// literal (a sign, digits, a point: no exponent, no 0x) followed by a
+    /// comma: its text, and the index of the comma.
+    fn exact_first_literal(&self, i: usize) -> Option<(String, usize)> {
+        let toks = self.toks;
+        let mut k = i + 2;
+        let mut text = String::new();
+        if let Some(sign) = toks.get(k).filter(|t| t.is_op("-") || t.is_op("+")) {
+            text.push_str(if sign.is_op("-") { "-" } else { "" });
+            k += 1;
+        }
+        let turnstile_sqltext::lex::Tok::Number(n) = &toks.get(k)?.tok else { return None };
+        if n.is_empty() || !n.bytes().all(|c| c.is_ascii_digit() || c == b'.') || n.bytes().filter(|&c| c == b'.').count() > 1 {
+            return None;
+        }
+        text.push_str(n);
+        toks.get(k + 1).filter(|t| t.is_op(",")).map(|_| (text, k + 1))
     }
 
     /// Does the call whose name is token `i` have at most one argument (no
