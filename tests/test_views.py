@@ -120,7 +120,8 @@ def test_show_and_information_schema(db):
     row = cur.fetchone()
     assert row[0] == "v2"
     assert row[1].startswith("CREATE ALGORITHM=UNDEFINED DEFINER=`root`@`")
-    assert row[1].endswith(" SQL SECURITY DEFINER VIEW `v2` (`x`,`y`) AS SELECT id, name FROM t WHERE id > 1 WITH CASCADED CHECK OPTION")
+    # The query as MariaDB prints it: the column list becomes each item's name.
+    assert row[1].endswith(" SQL SECURITY DEFINER VIEW `v2` AS select `t`.`id` AS `x`,`t`.`name` AS `y` from `t` where `t`.`id` > 1 WITH CASCADED CHECK OPTION")
     # SHOW CREATE TABLE of a view answers as SHOW CREATE VIEW (MariaDB).
     cur.execute("SHOW CREATE TABLE v2")
     assert [d[0] for d in cur.description][:2] == ["View", "Create View"]
@@ -128,7 +129,7 @@ def test_show_and_information_schema(db):
     got = clients.query(root, f"SELECT TABLE_NAME, TABLE_TYPE, ENGINE, TABLE_ROWS, TABLE_COMMENT FROM information_schema.TABLES WHERE TABLE_SCHEMA = '{name}' ORDER BY 1")
     assert got == (("t", "BASE TABLE", "InnoDB", 0, ""), ("v2", "VIEW", None, None, "VIEW"))
     got = clients.query(root, f"SELECT TABLE_NAME, CHECK_OPTION, SECURITY_TYPE, ALGORITHM, VIEW_DEFINITION FROM information_schema.VIEWS WHERE TABLE_SCHEMA = '{name}'")
-    assert got == (("v2", "CASCADED", "DEFINER", "UNDEFINED", "SELECT id, name FROM t WHERE id > 1"),)
+    assert got == (("v2", "CASCADED", "DEFINER", "UNDEFINED", "select `t`.`id` AS `x`,`t`.`name` AS `y` from `t` where `t`.`id` > 1"),)
     assert clients.query(root, f"SELECT COLUMN_NAME FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = '{name}' AND TABLE_NAME = 'v2' ORDER BY ORDINAL_POSITION") == (("x",), ("y",))
     status = {r[0]: r for r in clients.query(root, "SHOW TABLE STATUS")}
     assert status["v2"][1] is None and status["v2"][17] == "VIEW"
@@ -139,7 +140,7 @@ def test_view_options_are_kept(db):
     root, name = db
     clients.query(root, "CREATE ALGORITHM=MERGE DEFINER=`someone`@`localhost` SQL SECURITY INVOKER VIEW v AS SELECT id FROM t WITH LOCAL CHECK OPTION")
     text = clients.query(root, "SHOW CREATE VIEW v")[0][1]
-    assert text == "CREATE ALGORITHM=MERGE DEFINER=`someone`@`localhost` SQL SECURITY INVOKER VIEW `v` AS SELECT id FROM t WITH LOCAL CHECK OPTION"
+    assert text == "CREATE ALGORITHM=MERGE DEFINER=`someone`@`localhost` SQL SECURITY INVOKER VIEW `v` AS select `t`.`id` AS `id` from `t` WITH LOCAL CHECK OPTION"
     clients.query(root, "CREATE DEFINER=CURRENT_USER VIEW w AS SELECT 1 AS one")
     assert clients.query(root, "SHOW CREATE VIEW w")[0][1].startswith("CREATE ALGORITHM=UNDEFINED DEFINER=`root`@`")
 
@@ -410,3 +411,28 @@ def test_session_functions_in_a_view_are_the_readers(db, sql_server):
     # NOT NULL DEFAULT NULL beside AUTO_INCREMENT: the default is dropped (MariaDB).
     clients.query(root, "CREATE TABLE ai (a INT NOT NULL DEFAULT NULL AUTO_INCREMENT PRIMARY KEY)")
     assert "`a` int(11) NOT NULL AUTO_INCREMENT," in clients.query(root, "SHOW CREATE TABLE ai")[0][1]
+
+
+def test_show_create_view_prints_the_query_as_mariadb(db):
+    """SHOW CREATE VIEW and information_schema.VIEWS show a simple query as
+    MariaDB prints it (columns qualified and named, `*` expanded); others as
+    written. DROP VIEW drops the views that exist before naming the others
+    (4092); the session's character set is kept with the view."""
+    root, name = db
+    clients.query(root, "CREATE VIEW v (c) AS select price+1 from t where id > 0 order by 1")
+    shown = "select `t`.`price` + 1 AS `c` from `t` where `t`.`id` > 0 order by 1"
+    assert clients.query(root, "SHOW CREATE VIEW v")[0][1].endswith(f"VIEW `v` AS {shown}")
+    assert clients.query(root, f"SELECT VIEW_DEFINITION FROM information_schema.VIEWS WHERE TABLE_SCHEMA = '{name}'") == ((shown,),)
+    clients.query(root, "CREATE VIEW s AS SELECT * FROM t, v")
+    assert clients.query(root, "SHOW CREATE VIEW s")[0][1].endswith("AS select `t`.`id` AS `id`,`t`.`name` AS `name`,`t`.`price` AS `price`,`t`.`d` AS `d`,`v`.`c` AS `c` from (`t` join `v`)")
+    clients.query(root, "CREATE VIEW u AS SELECT id FROM t UNION SELECT 2")
+    assert clients.query(root, "SHOW CREATE VIEW u")[0][1].endswith("AS SELECT id FROM t UNION SELECT 2")
+    assert _err(root, "DROP VIEW nosuch, s") == 4092
+    assert _err(root, "SELECT * FROM s") == 1146
+    clients.query(root, "SET NAMES latin1")
+    clients.query(root, "CREATE VIEW l AS SELECT 1 AS one")
+    assert clients.query(root, "SHOW CREATE VIEW l")[0][2:] == ("latin1", "latin1_swedish_ci")
+    clients.query(root, "SET NAMES utf8mb4")
+    # DEFINER = CURRENT_USER() is the definition's own clause, not a value.
+    clients.query(root, "CREATE DEFINER = CURRENT_USER() SQL SECURITY INVOKER VIEW w AS SELECT 1")
+    assert "DEFINER=`root`@`" in clients.query(root, "SHOW CREATE VIEW w")[0][1]

@@ -82,6 +82,11 @@ pub trait Access {
     fn connection_id(&self) -> u64 {
         0
     }
+    /// The session's character_set_client and collation_connection (kept
+    /// with a view, as MariaDB shows them).
+    fn client_charset(&self) -> (String, String) {
+        ("utf8mb4".into(), "utf8mb4_general_ci".into())
+    }
     /// The sessions this one may see (all for an administrator, else its
     /// own user's), for information_schema.PROCESSLIST: only the front knows
     /// the server's sessions. None by default.

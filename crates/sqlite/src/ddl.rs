@@ -36,7 +36,7 @@ use super::schema::{ColumnDef, Default_, ForeignKey, IndexDef, TableDef, ViewDef
 pub use alter::{apply_alter, Altered};
 pub use column_parser::{column_def, default_collation_for};
 pub use definition::{empty_def, finish_def};
-pub use expr_text::named_columns;
+pub use expr_text::{named_columns, spaced as expr_spaced};
 pub use generate::{implicit_default, is_rowid_column, sqlite_collation, sqlite_create_index, sqlite_create_table, sqlite_triggers, storage_affinity};
 pub use parser::parse;
 

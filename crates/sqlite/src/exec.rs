@@ -49,6 +49,7 @@ mod table_admin;
 mod txn;
 mod view_body;
 pub(crate) mod view_dml;
+mod view_text;
 mod views;
 
 use super::conn::{ColMeta, Conn};

@@ -483,6 +483,26 @@ pub struct ViewDef {
     /// The tables and views its SELECT names (all in the view's database),
     /// once per reference.
     pub names: Vec<String>,
+    /// The SELECT as MariaDB shows it (exec/view_text.rs: its columns named
+    /// and qualified), when it is one printed there; else `select` is shown.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shown: Option<String>,
+    /// character_set_client and collation_connection of the session that
+    /// made it (None: a view made before they were kept, utf8mb4's).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub client_charset: Option<(String, String)>,
+}
+
+impl ViewDef {
+    /// The query SHOW CREATE VIEW and information_schema.VIEWS show.
+    pub fn shown_select(&self) -> &str {
+        self.shown.as_deref().unwrap_or(&self.select)
+    }
+
+    /// Its character_set_client and collation_connection.
+    pub fn charset(&self) -> (&str, &str) {
+        self.client_charset.as_ref().map_or(("utf8mb4", "utf8mb4_general_ci"), |(c, o)| (c.as_str(), o.as_str()))
+    }
 }
 
 impl TableDef {

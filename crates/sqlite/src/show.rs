@@ -424,7 +424,8 @@ pub fn run(sess: &mut SqliteSession, access: &dyn Access, sql: &str, sink: &mut 
             // Its query is shown to who may read it (MariaDB: SELECT and SHOW VIEW).
             access.check_table(&dbn, &t.name, turnstile_engine::privs::SELECT)?;
             sink.columns(&[txt("View"), txt("Create View"), txt("character_set_client"), txt("collation_connection")])?;
-            sink.row(&[s(&t.name), s(&show_create_view(&t.name, v)), s("utf8mb4"), s("utf8mb4_general_ci")])?;
+            let (cs, coll) = v.charset();
+            sink.row(&[s(&t.name), s(&show_create_view(&t.name, v)), s(cs), s(coll)])?;
             return Ok(Outcome::Rows);
         }
         if want_view {
@@ -697,9 +698,10 @@ fn info_tables_present(conn: &Conn) -> bool {
 /// session may see (MySQL shows an account only what it holds privileges on).
 /// SHOW CREATE VIEW's text, in MariaDB's layout (the SELECT as written).
 fn show_create_view(name: &str, v: &crate::schema::ViewDef) -> String {
-    let cols = if v.column_list.is_empty() { String::new() } else { format!(" ({})", v.column_list.iter().map(|c| quote_ident(c)).collect::<Vec<_>>().join(",")) };
+    // The shown form names each column itself.
+    let cols = if v.column_list.is_empty() || v.shown.is_some() { String::new() } else { format!(" ({})", v.column_list.iter().map(|c| quote_ident(c)).collect::<Vec<_>>().join(",")) };
     let check = if v.check_option == "NONE" { String::new() } else { format!(" WITH {} CHECK OPTION", v.check_option) };
-    format!("CREATE ALGORITHM={} DEFINER={} SQL SECURITY {} VIEW {}{} AS {}{}", v.algorithm, v.definer, v.security, quote_ident(name), cols, v.select, check)
+    format!("CREATE ALGORITHM={} DEFINER={} SQL SECURITY {} VIEW {}{} AS {}{}", v.algorithm, v.definer, v.security, quote_ident(name), cols, v.shown_select(), check)
 }
 
 pub fn refresh_info_schema(conn: &mut Conn, inner: &Inner, access: &dyn Access) -> Result<(), SqlError> {
@@ -761,7 +763,7 @@ pub fn refresh_info_schema(conn: &mut Conn, inner: &Inner, access: &dyn Access) 
                 // The query only for an account that may read the view
                 // (MariaDB: SHOW VIEW, or the definer); empty otherwise.
                 let readable = access.privileges(dbn) & turnstile_engine::privs::SELECT != 0;
-                let definition = if readable { v.select.as_str() } else { "" };
+                let definition = if readable { v.shown_select() } else { "" };
                 views.push(vec![
                     t("def"),
                     t(dbn),
@@ -771,8 +773,8 @@ pub fn refresh_info_schema(conn: &mut Conn, inner: &Inner, access: &dyn Access) 
                     t(if is_updatable(d, v, defs) { "YES" } else { "NO" }),
                     t(&v.definer.replace('`', "")),
                     t(&v.security),
-                    t("utf8mb4"),
-                    t("utf8mb4_general_ci"),
+                    t(v.charset().0),
+                    t(v.charset().1),
                     t(&v.algorithm),
                 ]);
             }

@@ -59,6 +59,19 @@ impl Access for SessionAccess<'_> {
     fn connection_id(&self) -> u64 {
         u64::from(self.sess.connection_id)
     }
+    fn client_charset(&self) -> (String, String) {
+        let globals = self.ops.globals();
+        let read = |name: &str, or: &str| {
+            let v = crate::vars::lookup(name).map(|d| self.sess.var(globals, d));
+            v.and_then(|v| v.to_text().map(|t| String::from_utf8_lossy(&t).into_owned())).unwrap_or_else(|| or.to_string())
+        };
+        // The connection's collation is one of its character set's (MariaDB
+        // makes it the set's default when character_set_connection is set).
+        let (cs, collation) = (read("character_set_connection", "utf8mb4"), read("collation_connection", "utf8mb4_general_ci"));
+        let cs = if cs == "utf8" { "utf8mb3".to_string() } else { cs };
+        let collation = if collation == cs || collation.starts_with(&format!("{}_", cs)) { collation } else { super::set::default_collation(&cs) };
+        (read("character_set_client", "utf8mb4"), collation)
+    }
     fn processlist(&self) -> Vec<crate::ProcessRow> {
         let admin = self.ops.privileges(self.sess, None) & privs::ADMIN != 0;
         super::process::visible_processes(self.sess, self.ops, admin)

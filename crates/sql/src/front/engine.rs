@@ -71,8 +71,9 @@ fn defines_view(sql: &str) -> bool {
         return false;
     }
     let Ok(toks) = turnstile_sqltext::lex::tokenize(sql) else { return false };
-    let head = toks.iter().take_while(|t| !t.is_kw("AS") && !t.is_kw("TABLE") && !t.is_op("("));
-    head.take(32).any(|t| t.is_kw("VIEW"))
+    // `DEFINER = CURRENT_USER()`'s parentheses are no column list.
+    let head = toks.iter().enumerate().take_while(|(i, t)| !t.is_kw("AS") && !t.is_kw("TABLE") && !(t.is_op("(") && !(*i > 0 && toks[i - 1].is_kw("CURRENT_USER"))));
+    head.take(32).any(|(_, t)| t.is_kw("VIEW"))
 }
 
 /// Run `sql` in the engine, which checks the session's privileges on every
@@ -96,4 +97,18 @@ pub(super) fn engine_run(call: &mut Call<'_, '_>, sql: &str, sink: &mut dyn RowS
         }
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::defines_view;
+
+    #[test]
+    fn view_definitions_are_recognised() {
+        assert!(defines_view("CREATE VIEW v AS SELECT USER()"));
+        assert!(defines_view("create definer = current_user() sql security invoker view v1 as select 1"));
+        assert!(defines_view("ALTER ALGORITHM=MERGE VIEW v (a) AS SELECT 1"));
+        assert!(!defines_view("CREATE TABLE t AS SELECT 1 AS view"));
+        assert!(!defines_view("CREATE PROCEDURE p() SELECT 1 AS view"));
+    }
 }

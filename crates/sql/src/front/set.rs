@@ -364,7 +364,7 @@ fn check_charset(cs: &str) -> Result<(), SqlError> {
 }
 
 /// A character set's default collation.
-fn default_collation(cs: &str) -> String {
+pub(super) fn default_collation(cs: &str) -> String {
     let cs = if cs == "utf8" { "utf8mb3" } else { cs };
     CHARSETS.iter().find(|(name, _)| *name == cs).map_or("utf8mb4_general_ci", |(_, c)| c).to_string()
 }

@@ -300,7 +300,7 @@ fn normalize(toks: &[Token]) -> String {
 }
 
 /// Is there a space between token `k - 1` and token `k`?
-fn spaced(toks: &[Token], k: usize) -> bool {
+pub fn spaced(toks: &[Token], k: usize) -> bool {
     let (prev, t) = (&toks[k - 1], &toks[k]);
     if matches!(&t.tok, Tok::Op(")") | Tok::Op(",") | Tok::Op(".")) || matches!(&prev.tok, Tok::Op("(") | Tok::Op(",") | Tok::Op(".")) {
         return false;

@@ -142,6 +142,11 @@ impl SqliteSession {
                         after_commit = e;
                         out
                     }),
+                    // The views that exist are dropped, then 4092 names the others (MariaDB).
+                    (Ddl::DropView { if_exists, views }, _) => self.drop_views(ctx, *if_exists, views).map(|(out, e)| {
+                        after_commit = e;
+                        out
+                    }),
                     _ => self.ddl_body(ctx, &stmt, &schema, &dbname, db.as_ref()),
                 };
                 let conn = self.conn.as_ref().expect("conn");
@@ -395,7 +400,7 @@ impl SqliteSession {
                 self.alter(ctx, (schema, temp, dbname), &d, ops)
             }
             Ddl::Rename { if_exists, pairs } => self.rename_tables(ctx, *if_exists, pairs),
-            Ddl::DropView { if_exists, views } => self.drop_views(ctx, *if_exists, views),
+            Ddl::DropView { if_exists, views } => self.drop_views(ctx, *if_exists, views).and_then(|(out, e)| e.map_or(Ok(out), Err)),
             Ddl::CreateView { .. } => Err(SqlError::internal("CREATE VIEW not prepared")),
         }
     }
@@ -483,7 +488,9 @@ impl SqliteSession {
         Ok(Outcome::Done(Done::default()))
     }
 
-    fn drop_views(&mut self, ctx: &ExecContext<'_>, if_exists: bool, views: &[Name]) -> Result<Outcome, SqlError> {
+    /// DROP VIEW: the outcome, and the 4092 for the views missing (reported
+    /// after the others are dropped).
+    fn drop_views(&mut self, ctx: &ExecContext<'_>, if_exists: bool, views: &[Name]) -> Result<(Outcome, Option<SqlError>), SqlError> {
         let mut missing = Vec::new();
         for v in views {
             let (s, dbn, _) = self.target(v, false)?;
@@ -498,11 +505,11 @@ impl SqliteSession {
         if !missing.is_empty() {
             let e = views::unknown_view(&missing.join(","));
             if !if_exists {
-                return Err(e);
+                return Ok((Outcome::Done(Done::default()), Some(e)));
             }
             ctx.note(e.code, e.message);
         }
-        Ok(Outcome::Done(Done::default()))
+        Ok((Outcome::Done(Done::default()), None))
     }
 
     fn sqlite_object_exists(&self, schema: &str, name: &str) -> Result<bool, SqlError> {

@@ -185,6 +185,11 @@ impl SqliteSession {
         let body = self.translate_view_body(&def.select)?;
         let mut vd = def.clone();
         vd.names = names;
+        let col_names: Vec<String> = columns.iter().map(|c| c.name.clone()).collect();
+        let conn = self.conn.as_ref().expect("conn");
+        let columns_of = |t: &str| conn.table_def("main", t).map(|d| d.columns.iter().map(|c| c.name.clone()).collect());
+        vd.shown = super::view_text::canonical(&def.select, &col_names, &columns_of);
+        vd.client_charset = Some(ctx.access.client_charset()).filter(|c| c.0 != "utf8mb4" || c.1 != "utf8mb4_general_ci");
         if vd.definer.is_empty() {
             let (u, h) = ctx.access.who();
             vd.definer = format!("{}@{}", quote_ident(u), quote_ident(h));
