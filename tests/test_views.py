@@ -436,3 +436,22 @@ def test_show_create_view_prints_the_query_as_mariadb(db):
     # DEFINER = CURRENT_USER() is the definition's own clause, not a value.
     clients.query(root, "CREATE DEFINER = CURRENT_USER() SQL SECURITY INVOKER VIEW w AS SELECT 1")
     assert "DEFINER=`root`@`" in clients.query(root, "SHOW CREATE VIEW w")[0][1]
+
+
+def test_a_refused_drop_keeps_the_sessions_temporary_table_its_own(db, sql_server):
+    """DROP TABLE naming a system schema's table is 1044 before anything is
+    dropped: the TEMPORARY table it also names stays the session's (it was
+    dropped in SQLite, kept by the rollback, and its connection went back
+    to the pool for another session to see)."""
+    root, name = db
+    clients.query(root, "CREATE TEMPORARY TABLE tt (a INT)")
+    assert _err(root, "DROP TABLE tt, information_schema.tables") == 1044
+    assert clients.query(root, "SELECT COUNT(*) FROM tt") == ((0,),)
+    other = clients.root(sql_server)
+    try:
+        clients.query(other, f"USE {name}")
+        clients.query(other, "CREATE TEMPORARY TABLE tt (b INT)")
+        assert clients.query(other, "SELECT b FROM tt") == ()
+    finally:
+        other.close()
+    clients.query(root, "DROP TEMPORARY TABLE tt")

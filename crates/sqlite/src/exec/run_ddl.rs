@@ -283,7 +283,16 @@ impl SqliteSession {
                     _ => Ok(()),
                 }
             }
-            Ddl::DropTable { temporary, tables, .. } => tables.iter().filter(|t| !*temporary && !temp(t)).try_for_each(|t| check(t, privs::DROP)),
+            Ddl::DropTable { temporary, tables, .. } => {
+                // A system schema's table is refused before anything is
+                // dropped (MariaDB's 1044; a temporary table dropped first
+                // would be dropped in SQLite but kept by the rollback).
+                if let Some(d) = tables.iter().filter(|t| !*temporary && !temp(t)).find_map(|t| t.0.as_deref().filter(|d| Catalog::is_system(d))) {
+                    let (u, h) = access.who();
+                    return Err(SqlError::db_access_denied(u, h, d));
+                }
+                tables.iter().filter(|t| !*temporary && !temp(t)).try_for_each(|t| check(t, privs::DROP))
+            }
             Ddl::Truncate { table } if !temp(table) => check(table, privs::DROP),
             Ddl::CreateIndex { table, .. } | Ddl::DropIndex { table, .. } if !temp(table) => check(table, privs::INDEX),
             Ddl::Alter { table, ops, .. } if !temp(table) => {
