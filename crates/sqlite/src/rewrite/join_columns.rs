@@ -191,37 +191,10 @@ fn table_at(toks: &[Token], i: usize, resolver: &dyn Resolver) -> Option<(Vec<Co
     Some((def.columns.iter().map(|c| Col { qual: qual.clone(), name: c.name.clone() }).collect(), k))
 }
 
+/// A word that ends a table reference rather than naming its alias (the
+/// list the engine's other FROM readers use).
 fn is_join_word(w: &str) -> bool {
-    [
-        "NATURAL",
-        "LEFT",
-        "RIGHT",
-        "INNER",
-        "CROSS",
-        "JOIN",
-        "STRAIGHT_JOIN",
-        "ON",
-        "USING",
-        "WHERE",
-        "GROUP",
-        "HAVING",
-        "ORDER",
-        "LIMIT",
-        "WINDOW",
-        "FOR",
-        "LOCK",
-        "INTO",
-        "UNION",
-        "EXCEPT",
-        "INTERSECT",
-        "OUTER",
-        "USE",
-        "FORCE",
-        "IGNORE",
-        "PARTITION",
-    ]
-    .iter()
-    .any(|k| w.eq_ignore_ascii_case(k))
+    turnstile_sqltext::clause::NOT_TABLE_ALIAS.iter().any(|k| w.eq_ignore_ascii_case(k))
 }
 
 /// `(a, b)` at token `i`: the names and the token after `)`.
