@@ -523,3 +523,30 @@ def test_set_clamped_into_range_warns(db):
     assert clients.query(conn, "SHOW WARNINGS") == (("Warning", 1292, "Truncated incorrect sort_buffer_size value: '1'"),)
     clients.query(conn, "SET max_sort_length = 100, sort_buffer_size = 4096")
     assert clients.query(conn, "SELECT @@max_sort_length, @@sort_buffer_size") == ((100, 4096),)
+
+
+def test_charset_introducer_before_a_hex_literal(db):
+    # `_utf8 0x41` is the string 'A' (MariaDB 10.11), named as written; in a
+    # column DEFAULT too. Before, the SELECT was ERR 1064 and the DEFAULT's
+    # 1064 quoted the SQLite DDL Turnstile had generated.
+    conn, _ = db
+    cur = conn.cursor()
+    cur.execute("SELECT _utf8 0x41, _latin1 X'42', _binary 0x4142, X'43', _utf8'd', HEX(_utf8mb4 0xC3A4)")
+    assert [d[0] for d in cur.description] == ["_utf8 0x41", "_latin1 X'42'", "_binary 0x4142", "X'43'", "d", "HEX(_utf8mb4 0xC3A4)"]
+    assert cur.fetchall() == (("A", "B", b"AB", b"C", "d", "C3A4"),)
+    clients.query(conn, "CREATE TABLE intro (c VARCHAR(3) DEFAULT (_utf8 0x41), d VARCHAR(3) DEFAULT CONCAT(_utf8 0x41) NOT NULL)")
+    clients.query(conn, "INSERT INTO intro VALUES ()")
+    assert clients.query(conn, "SELECT c, d FROM intro") == (("A", "A"),)
+    # Without an introducer 0x41 is still a number in numeric context.
+    assert clients.query(conn, "SELECT 0x41 + 0") == ((65,),)
+
+
+def test_syntax_errors_quote_only_the_clients_statement(db):
+    conn, _ = db
+    cur = conn.cursor()
+    with pytest.raises(pymysql.err.ProgrammingError) as ei:
+        cur.execute("SELECT 1 +")
+    assert ei.value.args[0] == 1064 and "near '' at line 1" in ei.value.args[1]
+    with pytest.raises(pymysql.err.ProgrammingError) as ei:
+        cur.execute("SELECT * FORM t")
+    assert ei.value.args[0] == 1064 and "near 'FORM t' at line 1" in ei.value.args[1]

@@ -246,7 +246,7 @@ impl EngineSession for SqliteSession {
         match caught {
             Ok(r) => {
                 self.detach_conn();
-                r
+                r.map_err(|e| crate::errors::near_client_text(e, sql))
             }
             Err(_) => {
                 self.paused = None;
@@ -278,7 +278,7 @@ impl EngineSession for SqliteSession {
         match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.prepare_inner(access, sql))) {
             Ok(r) => {
                 self.detach_conn();
-                r
+                r.map_err(|e| crate::errors::near_client_text(e, sql))
             }
             Err(_) => {
                 self.conn = None;

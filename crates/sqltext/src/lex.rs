@@ -237,7 +237,12 @@ fn lex_into(sql: &str, out: &mut Vec<Token>, stop_at_semicolon: bool) -> Result<
             // 0x41 / 0b101: a binary string that is a number in numeric
             // context (`hybrid_bytes`). MySQL spells the prefix in lower case
             // only, and digits followed by a letter make a name (0x41g).
-            out.push(Token { tok: Tok::Number(TokText::from(&sql[i..j])), start, end: j });
+            // After a charset introducer (`_utf8 0x41`) it is a string.
+            let text = &sql[i..j];
+            match (drop_introducer(out), hybrid_bytes(text)) {
+                (Some(start), Some(bytes)) => out.push(Token { tok: Tok::Str(bytes), start, end: j }),
+                _ => out.push(Token { tok: Tok::Number(TokText::from(text)), start, end: j }),
+            }
             i = j;
             continue;
         }
@@ -447,15 +452,36 @@ pub fn count_params(sql: &str) -> Result<usize, LexError> {
 /// dropped; its start is returned, and the string's token starts there, so
 /// `is_binary_string` still sees `_binary`.
 fn drop_introducer(out: &mut Vec<Token>) -> Option<usize> {
-    const INTRODUCERS: &[&str] = &["_binary", "_utf8mb4", "_utf8mb3", "_utf8", "_latin1", "_ascii"];
     if let Some(Token { tok: Tok::Word(w), start, .. }) = out.last() {
-        if INTRODUCERS.iter().any(|i| w.eq_ignore_ascii_case(i)) {
+        if w.strip_prefix('_').is_some_and(is_charset_name) {
             let start = *start;
             out.pop();
             return Some(start);
         }
     }
     None
+}
+
+/// A string literal written as hex or bits (`X'41'`, `_utf8 0x41`): MySQL
+/// names its column as written, not by its value.
+pub fn written_in_hex(text: &str) -> bool {
+    let literal = match text.strip_prefix('_') {
+        Some(rest) => rest.trim_start_matches(|c: char| c.is_ascii_alphanumeric()).trim_start(),
+        None => text,
+    };
+    let b = literal.as_bytes();
+    matches!(b, [b'x' | b'X', b'\'', ..] | [b'0', b'x' | b'b', ..])
+}
+
+/// MariaDB's character set names (SHOW CHARACTER SET): `_<name>` before a
+/// string is its introducer.
+fn is_charset_name(name: &str) -> bool {
+    const CHARSETS: &[&str] = &[
+        "armscii8", "ascii", "big5", "binary", "cp1250", "cp1251", "cp1256", "cp1257", "cp850", "cp852", "cp866", "cp932", "dec8", "eucjpms", "euckr", "gb2312", "gbk", "geostd8", "greek", "hebrew",
+        "hp8", "keybcs2", "koi8r", "koi8u", "latin1", "latin2", "latin5", "latin7", "macce", "macroman", "sjis", "swe7", "tis620", "ucs2", "ujis", "utf16", "utf16le", "utf32", "utf8", "utf8mb3",
+        "utf8mb4",
+    ];
+    CHARSETS.iter().any(|c| name.eq_ignore_ascii_case(c))
 }
 
 fn hex_val(d: u8) -> u8 {
@@ -619,6 +645,12 @@ mod tests {
         let toks = tokenize("SELECT _binary X'43', _utf8mb4 'x'").unwrap();
         assert_eq!(toks.len(), 4);
         assert!(matches!(&toks[1].tok, Tok::Str(b) if b == b"C"));
+        // An introducer makes a 0x/0b literal a string; without one it stays a number.
+        let toks = tokenize("SELECT _utf8 0x41, _latin2 0b01000010, 0x43").unwrap();
+        assert!(matches!(&toks[1].tok, Tok::Str(b) if b == b"A"));
+        assert!(matches!(&toks[3].tok, Tok::Str(b) if b == b"B"));
+        assert!(matches!(&toks[5].tok, Tok::Number(n) if n.as_str() == "0x43"));
+        assert_eq!(toks[1].start, 7);
     }
 
     #[test]

@@ -311,7 +311,7 @@ fn select_item(p: &mut Parser<'_>, sql: &str, toks: &[Token]) -> Result<(String,
     }
     // MySQL names a string literal column by its contents (X'41' by its text).
     if let (Expr::Lit(Value::Bytes(b)), true) = (&e, name == sql[start..end]) {
-        if matches!(toks.iter().find(|t| t.start == start).map(|t| &t.tok), Some(Tok::Str(_))) && !matches!(sql.as_bytes()[start], b'x' | b'X') {
+        if matches!(toks.iter().find(|t| t.start == start).map(|t| &t.tok), Some(Tok::Str(_))) && !turnstile_sqltext::lex::written_in_hex(&sql[start..end]) {
             name = String::from_utf8_lossy(b).into_owned();
         }
     }

@@ -317,7 +317,7 @@ fn mysql_item_name(text: &str) -> String {
     };
     // A string literal is named by its value.
     if let [t] = &toks[..] {
-        if let turnstile_sqltext::lex::Tok::Str(b) = &t.tok {
+        if let (turnstile_sqltext::lex::Tok::Str(b), false) = (&t.tok, turnstile_sqltext::lex::written_in_hex(text)) {
             return String::from_utf8_lossy(b).into_owned();
         }
     }

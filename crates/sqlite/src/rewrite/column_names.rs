@@ -98,7 +98,9 @@ pub(super) fn mysql_name(sql: &str, toks: &[Token], s: usize, e: usize) -> Strin
         return toks[e - 1].ident().unwrap_or("").to_string();
     }
     if let (Tok::Str(b), true) = (&toks[s].tok, e == s + 1) {
-        return String::from_utf8_lossy(b).into_owned();
+        if !turnstile_sqltext::lex::written_in_hex(&sql[toks[s].start..toks[s].end]) {
+            return String::from_utf8_lossy(b).into_owned();
+        }
     }
     sql[toks[s].start..toks[e - 1].end].to_string()
 }
@@ -151,5 +153,17 @@ pub(super) fn insert_aliases(out: &mut String, mut aliases: Vec<(usize, String)>
     aliases.sort_by_key(|(at, _)| std::cmp::Reverse(*at));
     for (at, alias) in aliases {
         out.insert_str(at, &alias);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::test_support::resolver;
+    use super::super::{rewrite, Kind};
+
+    #[test]
+    fn hex_strings_are_named_as_written() {
+        let r = rewrite("SELECT _utf8 0x41, X'42', _utf8'c'", Kind::Select, &resolver()).unwrap();
+        assert_eq!(r.sql, "SELECT 'A' AS \"_utf8 0x41\", 'B' AS \"X'42'\", 'c' AS \"c\"");
     }
 }
