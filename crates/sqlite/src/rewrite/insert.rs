@@ -81,6 +81,9 @@ impl Translator<'_> {
         self.upsert_follows = odku || dup_clause.as_ref().is_some_and(|c| !c.is_empty());
         let ignore_fks = ignore && !replace && self.lenient && self.resolver.foreign_key_checks();
         let mut source = insert_source(&mut cursor, explicit_cols, &mut cols)?;
+        if let Some(twice) = cols.iter().enumerate().find(|(k, c)| cols[..*k].iter().any(|p| p.eq_ignore_ascii_case(c))).map(|(_, c)| c) {
+            return Err(SqlError::new(1110, "42000", format!("Column '{}' specified twice", twice)));
+        }
         // `VALUES (), ()`: rows of defaults only, as an empty column list would give them.
         let explicit_cols = explicit_cols || (cols.is_empty() && matches!(&source, InsertSource::Values(rows) if rows.iter().all(|r| r.is_empty())));
         // NULL into NOT NULL: MariaDB's warning and the column's zero, but
@@ -809,6 +812,8 @@ mod tests {
             [(b'i', i32::MIN as i64, i32::MAX as i64, "k", true), (b'c', 120, 1, "c", false)]
         );
         assert_eq!(rewrite("INSERT INTO sbtest1 (k) VALUES (1,2)", Kind::Insert, &resolver()).unwrap_err().code, 1136);
+        assert_eq!(rewrite("INSERT INTO sbtest1 (k, K) VALUES (1, 2)", Kind::Insert, &resolver()).unwrap_err().code, 1110);
+        assert_eq!(rewrite("INSERT INTO sbtest1 SET k = 1, c = 'x', k = 2", Kind::Insert, &resolver()).unwrap_err().code, 1110);
         let rw = rewrite("INSERT INTO sbtest1 VALUES (),()", Kind::Insert, &resolver()).unwrap();
         assert_eq!(rw.sql, "INSERT INTO \"sbtest1\" (\"id\") VALUES (NULL), (NULL)");
         let rw = rewrite("INSERT INTO sbtest1 VALUES (DEFAULT, 1, 'a')", Kind::Insert, &resolver()).unwrap();
