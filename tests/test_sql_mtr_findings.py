@@ -550,3 +550,17 @@ def test_syntax_errors_quote_only_the_clients_statement(db):
     with pytest.raises(pymysql.err.ProgrammingError) as ei:
         cur.execute("SELECT * FORM t")
     assert ei.value.args[0] == 1064 and "near 'FORM t' at line 1" in ei.value.args[1]
+
+
+def test_sequence_engine_tables(db):
+    # MariaDB's Sequence engine: seq_<from>_to_<to>[_step_<n>] in FROM.
+    conn, _ = db
+    assert clients.query(conn, "SELECT * FROM seq_1_to_10_step_4") == ((1,), (5,), (9,))
+    assert clients.query(conn, "SELECT seq FROM seq_5_to_3") == ((5,), (4,), (3,))
+    assert clients.query(conn, "SELECT COUNT(*), SUM(seq) FROM seq_1_to_100000") == ((100000, 5000050000),)
+    clients.query(conn, "CREATE TABLE s2 (a INT, b INT)")
+    clients.query(conn, "INSERT INTO s2 SELECT seq, seq * 2 FROM seq_1_to_4")
+    assert clients.query(conn, "SELECT a, s.seq FROM s2 JOIN seq_2_to_3 s ON a = s.seq ORDER BY a") == ((2, 2), (3, 3))
+    # A table of that name is the table.
+    clients.query(conn, "CREATE TABLE seq_1_to_2 (seq INT)")
+    assert clients.query(conn, "SELECT COUNT(*) FROM seq_1_to_2") == ((0,),)

@@ -8,6 +8,8 @@
 
 use super::translator::Translator;
 use crate::schema::sq_ident;
+use turnstile_sqltext::clause::NOT_TABLE_ALIAS;
+use turnstile_sqltext::lex::Tok;
 
 impl Translator<'_> {
     /// The SQLite schema for `name.table`.
@@ -62,8 +64,40 @@ impl Translator<'_> {
     /// A `quoted` identifier at token `i`: written as SQLite quotes it.
     pub(super) fn quoted_name(&mut self, i: usize, w: &str) {
         let toks = self.toks;
+        if self.sequence_table(i, w) {
+            return;
+        }
         self.push(&toks[i], &sq_ident(w));
         self.note_table(i);
+    }
+
+    /// MariaDB's Sequence engine: `seq_<from>_to_<to>[_step_<n>]` read in a
+    /// FROM clause, when no table or CTE has that name, is the table of one
+    /// BIGINT UNSIGNED column `seq` from `from` to `to` (down when `from` is
+    /// the larger) by `n`: written as a recursive CTE in a subquery.
+    fn sequence_table(&mut self, i: usize, w: &str) -> bool {
+        let toks = self.toks;
+        let prev = &toks[i.saturating_sub(1)];
+        let reads = i > 0 && (prev.is_kw("FROM") || prev.is_kw("JOIN") || (prev.is_op(",") && self.in_from && self.parens.is_empty()));
+        if !reads || self.op_at(i + 1, ".") || self.op_at(i + 1, "(") {
+            return false;
+        }
+        let Some((from, to, step)) = sequence_bounds(w) else { return false };
+        if self.ctes.iter().any(|c| c.eq_ignore_ascii_case(w)) || self.resolver.table(None, w).is_some() {
+            return false;
+        }
+        let (op, cmp) = if from <= to { ("+", "<=") } else { ("-", ">=") };
+        let body = format!("(WITH RECURSIVE ts_seq(seq) AS (SELECT {from} UNION ALL SELECT seq {op} {step} FROM ts_seq WHERE seq {op} {step} {cmp} {to}) SELECT seq FROM ts_seq)");
+        self.push(&toks[i], &body);
+        // The authorizer lets the statement read its own CTEs only.
+        if !self.ctes.iter().any(|c| c == "ts_seq") {
+            self.ctes.push("ts_seq".into());
+        }
+        let aliased = toks.get(i + 1).is_some_and(|n| n.is_kw("AS") || matches!(n.tok, Tok::Quoted(_)) || (matches!(n.tok, Tok::Word(_)) && !NOT_TABLE_ALIAS.iter().any(|k| n.is_kw(k))));
+        if !aliased {
+            self.raw(&format!(" AS {}", sq_ident(w)));
+        }
+        true
     }
 
     /// A bare word at token `i` no translation takes: a name, or a keyword
@@ -71,6 +105,9 @@ impl Translator<'_> {
     pub(super) fn plain_name(&mut self, i: usize, w: &str) {
         let toks = self.toks;
         let t = &toks[i];
+        if self.sequence_table(i, w) {
+            return;
+        }
         if w.starts_with(|c: char| c.is_ascii_digit()) {
             // A name that starts with a digit (MySQL allows `1abc`, and `0x`
             // is one): SQLite reads it only quoted.
@@ -111,5 +148,39 @@ impl Translator<'_> {
                 self.tables.push((None, n.to_string()));
             }
         }
+    }
+}
+
+/// `seq_<from>_to_<to>[_step_<n>]`: from, to and a step of at least 1 (0
+/// reads as 1, as MariaDB does), all within BIGINT.
+fn sequence_bounds(name: &str) -> Option<(i64, i64, i64)> {
+    let rest = name.get(..4).filter(|p| p.eq_ignore_ascii_case("seq_")).map(|_| &name[4..])?;
+    let (from, rest) = rest.split_once("_to_")?;
+    let (to, step) = match rest.split_once("_step_") {
+        Some((to, step)) => (to, step),
+        None => (rest, "1"),
+    };
+    let number = |t: &str| t.bytes().all(|b| b.is_ascii_digit()).then(|| t.parse::<i64>().ok()).flatten();
+    Some((number(from)?, number(to)?, number(step)?.max(1)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::test_support::resolver;
+    use super::super::{rewrite, Kind};
+
+    #[test]
+    fn sequence_tables() {
+        let rw = |sql: &str| rewrite(sql, Kind::Select, &resolver()).unwrap().sql;
+        let seq = |from: &str, op: &str, step: &str, cmp: &str, to: &str| {
+            format!("(WITH RECURSIVE ts_seq(seq) AS (SELECT {from} UNION ALL SELECT seq {op} {step} FROM ts_seq WHERE seq {op} {step} {cmp} {to}) SELECT seq FROM ts_seq)")
+        };
+        assert_eq!(rw("select count(*) from seq_1_to_3"), format!("select count(*) from {} AS \"seq_1_to_3\"", seq("1", "+", "1", "<=", "3")));
+        assert_eq!(rw("SELECT s.seq FROM sbtest1 JOIN seq_10_to_0_step_5 s"), format!("SELECT s.seq FROM sbtest1 JOIN {} s", seq("10", "-", "5", ">=", "0")));
+        assert_eq!(rw("SELECT * FROM sbtest1, `seq_1_to_2` WHERE k = seq"), format!("SELECT * FROM sbtest1, {} AS \"seq_1_to_2\" WHERE k = seq", seq("1", "+", "1", "<=", "2")));
+        // Not in FROM, a name that is not a sequence's, or a number past BIGINT: a name as before.
+        assert_eq!(rw("SELECT seq_1_to_3 FROM sbtest1"), "SELECT seq_1_to_3 FROM sbtest1");
+        assert_eq!(rw("SELECT * FROM seq_1_to_x"), "SELECT * FROM seq_1_to_x");
+        assert_eq!(rw("SELECT * FROM seq_1_to_99999999999999999999"), "SELECT * FROM seq_1_to_99999999999999999999");
     }
 }
