@@ -83,7 +83,8 @@ impl Translator<'_> {
             return false;
         }
         let Some((from, to, step)) = sequence_bounds(w) else { return false };
-        if self.ctes.iter().any(|c| c.eq_ignore_ascii_case(w)) || self.resolver.table(None, w).is_some() {
+        // Without a current database it is 1046, as there.
+        if self.resolver.home().is_none() || self.ctes.iter().any(|c| c.eq_ignore_ascii_case(w)) || self.resolver.table(None, w).is_some() {
             return false;
         }
         let (op, cmp) = if from <= to { ("+", "<=") } else { ("-", ">=") };
