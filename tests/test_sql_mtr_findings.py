@@ -564,3 +564,28 @@ def test_sequence_engine_tables(db):
     # A table of that name is the table.
     clients.query(conn, "CREATE TABLE seq_1_to_2 (seq INT)")
     assert clients.query(conn, "SELECT COUNT(*) FROM seq_1_to_2") == ((0,),)
+
+
+def test_auto_increment_column_that_is_not_the_whole_primary_key(db):
+    # The first column of a plain key or of a composite PRIMARY KEY (InnoDB's
+    # rule): Turnstile generates one past the largest value (before: ERR 1235).
+    conn, _ = db
+    cur = conn.cursor()
+    clients.query(conn, "CREATE TABLE ak (a INT NOT NULL AUTO_INCREMENT, b INT NOT NULL, KEY (a, b))")
+    assert cur.execute("INSERT INTO ak VALUES (NULL, 1), (NULL, 2), (0, 3)") == 3
+    assert cur.lastrowid == 1
+    assert clients.query(conn, "SELECT LAST_INSERT_ID()") == ((1,),)
+    clients.query(conn, "INSERT INTO ak (b) VALUES (4)")
+    assert clients.query(conn, "SELECT LAST_INSERT_ID()") == ((4,),)
+    clients.query(conn, "INSERT INTO ak VALUES (100, 5)")
+    clients.query(conn, "INSERT INTO ak SET b = 6, a = DEFAULT")
+    clients.query(conn, "INSERT INTO ak (b) SELECT b FROM ak WHERE b <= 2")
+    assert clients.query(conn, "SELECT a, b FROM ak ORDER BY a") == ((1, 1), (2, 2), (3, 3), (4, 4), (100, 5), (101, 6), (102, 1), (103, 2))
+    assert "AUTO_INCREMENT=104" in clients.query(conn, "SHOW CREATE TABLE ak")[0][1]
+    clients.query(conn, "CREATE TABLE ck (id INT AUTO_INCREMENT, g INT, PRIMARY KEY (id, g))")
+    clients.query(conn, "INSERT INTO ck (g) VALUES (5), (5)")
+    assert clients.query(conn, "SELECT id, g FROM ck") == ((1, 5), (2, 5))
+    # Not first in any key: MariaDB's 1075.
+    with pytest.raises(pymysql.err.MySQLError) as ei:
+        cur.execute("CREATE TABLE bad (g INT, id INT AUTO_INCREMENT, PRIMARY KEY (g, id))")
+    assert ei.value.args[0] == 1075

@@ -28,7 +28,7 @@ use rusqlite::types::{Value as SV, ValueRef};
 use rusqlite::{ffi, Connection, Error};
 use std::cmp::Ordering;
 use std::os::raw::{c_int, c_void};
-use std::sync::atomic::{AtomicU64, Ordering as AO};
+use std::sync::atomic::{AtomicI64, AtomicU64, Ordering as AO};
 use std::sync::Arc;
 
 mod bit;
@@ -65,6 +65,11 @@ use turnstile_sqltext::temporal::{normalize_temporal, parse_date, parse_time};
 pub struct Counters {
     /// Rows whose AUTO_INCREMENT value was generated (ts_ai saw 0/NULL).
     pub ai_generated: AtomicU64,
+    /// An AUTO_INCREMENT column that is not the rowid (`ts_ai_key`): the
+    /// next value the statement hands out (0: none yet), and the first one
+    /// it handed out (0: none), for LAST_INSERT_ID.
+    pub ai_next: AtomicI64,
+    pub ai_first: AtomicI64,
     /// Rows an upsert updated (ts_upd).
     pub upserted: AtomicU64,
     /// Rows an UPDATE matched, or duplicates an upsert met (ts_chg), or
@@ -455,6 +460,39 @@ pub fn register(db: &Connection, counters: Arc<Counters>, home: Option<String>) 
                 // As it came: a string that is no number fails the column's type check (1366).
                 Ok(Out::Arg(0))
             }
+        })?;
+    }
+    // ts_ai_key(v, max): the same for an AUTO_INCREMENT column that is not
+    // the rowid (a key's first column, a composite PRIMARY KEY's), where
+    // SQLite generates nothing: one past the larger of the column's largest
+    // value when the statement began (`max`, a subquery SQLite reads once)
+    // and the values the statement stored so far; an explicit value moves
+    // the next one past it.
+    for (name, zero_generates) in [("ts_ai_key", true), ("ts_ai_key_null", false)] {
+        let c = counters.clone();
+        db.create_scalar_function(name, 2, FunctionFlags::SQLITE_UTF8, move |ctx| {
+            let explicit = match ctx.get_raw(0) {
+                ValueRef::Null => None,
+                ValueRef::Integer(0) if zero_generates => None,
+                ValueRef::Real(f) if zero_generates && f == 0.0 => None,
+                ValueRef::Text(t) if zero_generates && t == b"0" => None,
+                ValueRef::Integer(n) => Some(n),
+                _ => return Ok(Out::Arg(0)),
+            };
+            if let Some(n) = explicit {
+                c.ai_next.fetch_max(n.saturating_add(1), AO::Relaxed);
+                return Ok(Out::Arg(0));
+            }
+            let largest = match ctx.get_raw(1) {
+                ValueRef::Integer(n) => n,
+                ValueRef::Real(f) => f as i64,
+                _ => 0,
+            };
+            let next = c.ai_next.load(AO::Relaxed).max(largest.saturating_add(1)).max(1);
+            c.ai_next.store(next.saturating_add(1), AO::Relaxed);
+            let _ = c.ai_first.compare_exchange(0, next, AO::Relaxed, AO::Relaxed);
+            c.ai_generated.fetch_add(1, AO::Relaxed);
+            Ok(Out::Val(SV::Integer(next)))
         })?;
     }
     let c6 = counters.clone();

@@ -431,7 +431,7 @@ pub fn run(sess: &mut SqliteSession, access: &dyn Access, sql: &str, sink: &mut 
         if want_view {
             return Err(SqlError::new(1347, "HY000", format!("'{}.{}' is not of type 'VIEW'", dbn, t.name)));
         }
-        let ai = if t.auto_increment_column().is_some() { auto_increment_of(sess, &dbn, &t.name) } else { None };
+        let ai = auto_increment_of(sess, &dbn, &t);
         let mut create = t.show_create(ai);
         if is_temporary(sess, &dbn, &t) {
             // MariaDB shows a temporary table as one (mariadb-dump relies on it too).
@@ -460,7 +460,7 @@ pub fn run(sess: &mut SqliteSession, access: &dyn Access, sql: &str, sink: &mut 
                 sink.row(&row)?;
                 continue;
             }
-            let ai = if t.auto_increment_column().is_some() { auto_increment_of(sess, &db, &t.name) } else { None };
+            let ai = auto_increment_of(sess, &db, &t);
             sink.row(&[
                 s(&t.name),
                 s(&t.engine),
@@ -530,11 +530,18 @@ fn index_type(t: &TableDef, index: &str) -> &'static str {
     }
 }
 
-fn auto_increment_of(sess: &mut SqliteSession, db: &str, table: &str) -> Option<i64> {
+fn auto_increment_of(sess: &mut SqliteSession, db: &str, t: &TableDef) -> Option<i64> {
+    let ai = t.auto_increment_column()?;
     let conn = sess.conn_for_show().ok()?;
     let schema = schema_on(conn, db)?;
+    if !crate::ddl::is_rowid_column(t, ai) {
+        // Not the rowid (`ts_ai_key`): one past the largest value.
+        let sql = format!("SELECT max({}) FROM {}.{}", sq_ident(&ai.name), sq_ident(schema), sq_ident(&t.name));
+        let largest: i64 = conn.db.query_row(&sql, [], |r| r.get::<_, Option<i64>>(0)).ok().flatten().unwrap_or(0);
+        return Some(largest + 1);
+    }
     let sql = format!("SELECT seq FROM {}.sqlite_sequence WHERE name = ?1", sq_ident(schema));
-    let seq: i64 = conn.db.query_row(&sql, [table], |r| r.get(0)).unwrap_or(0);
+    let seq: i64 = conn.db.query_row(&sql, [&t.name], |r| r.get(0)).unwrap_or(0);
     Some(seq + 1)
 }
 

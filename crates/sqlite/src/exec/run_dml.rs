@@ -158,6 +158,8 @@ impl SqliteSession {
             counters.cte_limit.store(ctx.cte_max_recursion_depth, Ordering::Relaxed);
         }
         counters.ai_generated.store(0, Ordering::Relaxed);
+        counters.ai_next.store(0, Ordering::Relaxed);
+        counters.ai_first.store(0, Ordering::Relaxed);
         counters.upserted.store(0, Ordering::Relaxed);
         counters.matched.store(0, Ordering::Relaxed);
         counters.deleted.store(0, Ordering::Relaxed);
@@ -312,7 +314,15 @@ impl SqliteSession {
                     let inserted = changes - upd;
                     let generated = if ins.ai_named { counters.ai_generated.load(Ordering::Relaxed).min(inserted) } else { inserted };
                     let last = conn.last_rowid().max(0) as u64;
-                    if generated > 0 {
+                    let keyed_first = counters.ai_first.load(Ordering::Relaxed);
+                    if ins.ai_keyed && keyed_first > 0 {
+                        let first = keyed_first as u64;
+                        done.last_insert_id = first;
+                        done.generated_id = Some(first);
+                        counters.last_insert_id.store(first, Ordering::Relaxed);
+                    } else if ins.ai_keyed {
+                        // Nothing generated: LAST_INSERT_ID stays (not the rowid).
+                    } else if generated > 0 {
                         let first = last.saturating_sub(generated - 1);
                         done.last_insert_id = first;
                         done.generated_id = Some(first);

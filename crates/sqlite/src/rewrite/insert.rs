@@ -38,10 +38,20 @@ impl Translator<'_> {
     /// parenthesis included: `ts_ai` takes the next value for NULL or 0,
     /// `ts_ai_null` for NULL only (sql_mode NO_AUTO_VALUE_ON_ZERO).
     fn auto_increment_call(&self) -> &'static str {
-        if self.sql_mode.no_auto_value_on_zero() {
-            "ts_ai_null("
-        } else {
-            "ts_ai("
+        match (self.ai_largest.is_some(), self.sql_mode.no_auto_value_on_zero()) {
+            (false, true) => "ts_ai_null(",
+            (false, false) => "ts_ai(",
+            (true, true) => "ts_ai_key_null(",
+            (true, false) => "ts_ai_key(",
+        }
+    }
+
+    /// What closes `auto_increment_call`: `)`, or for `ts_ai_key` its
+    /// second argument too.
+    fn auto_increment_close(&self) -> String {
+        match &self.ai_largest {
+            Some(largest) => format!(", {})", largest),
+            None => ")".into(),
         }
     }
 
@@ -58,7 +68,11 @@ impl Translator<'_> {
         let ai_col = def.as_ref().and_then(|d| d.auto_increment_column().map(|a| a.name.clone()));
         let schema = schema.unwrap_or_else(|| if self.resolver.is_temp(&table) { "temp" } else { "main" }.to_string());
         let target = format!("{}.{}", schema, sq_ident(&table));
-        let mut info = InsertInfo { has_ai: ai_col.is_some(), ignore, replace, target, schema, table: table.clone(), ..Default::default() };
+        let ai_keyed = def.as_deref().and_then(|d| d.auto_increment_column().map(|a| !crate::ddl::is_rowid_column(d, a))).unwrap_or(false);
+        if let (true, Some(a)) = (ai_keyed, &ai_col) {
+            self.ai_largest = Some(format!("(SELECT max({}) FROM {})", sq_ident(a), target));
+        }
+        let mut info = InsertInfo { has_ai: ai_col.is_some(), ai_keyed, ignore, replace, target, schema, table: table.clone(), ..Default::default() };
         let odku = self.has_odku(cursor.pos);
         if odku {
             // ON DUPLICATE KEY UPDATE values are written twice (see below).
@@ -256,6 +270,7 @@ impl Translator<'_> {
                 return Err(Self::unsupported("DEFAULT in VALUES for a column whose default names other columns"));
             }
             let d = match cd {
+                Some(cd) if cd.auto_increment && self.ai_largest.is_some() => format!("{}NULL{}", self.auto_increment_call(), self.auto_increment_close()),
                 Some(cd) if cd.auto_increment => "NULL".to_string(),
                 Some(cd) => crate::ddl::implicit_default(cd),
                 None => "NULL".into(),
@@ -267,7 +282,7 @@ impl Translator<'_> {
         if ai {
             self.raw(self.auto_increment_call());
             self.emit_store(s, e, cd)?;
-            self.raw(")");
+            self.raw(&self.auto_increment_close());
         } else {
             self.emit_store(s, e, cd)?;
         }
@@ -415,7 +430,7 @@ impl Translator<'_> {
                 None => src,
             };
             let value = match cd.base {
-                _ if Some(k) == ai_pos => format!("{}{})", self.auto_increment_call(), value),
+                _ if Some(k) == ai_pos => format!("{}{}{}", self.auto_increment_call(), value, self.auto_increment_close()),
                 b if b.is_binary() => format!("ts_bin({}, {})", value, binary_pad(cd)),
                 Base::Decimal => format!("ts_dec({}{}", value, self.decimal_store_args(cd)),
                 _ if super::is_wide_unsigned(cd) => format!("ts_u64({}{}", value, self.unsigned_store_args(cd)),
@@ -512,7 +527,13 @@ impl Translator<'_> {
                 filled.push((cd.name.clone(), row_default_value(def, cd, cols)?));
                 continue;
             }
-            if cd.nullable || cd.default.is_some() || cd.auto_increment || cols.iter().any(|c| c.eq_ignore_ascii_case(&cd.name)) {
+            let named = cols.iter().any(|c| c.eq_ignore_ascii_case(&cd.name));
+            if cd.auto_increment && self.ai_largest.is_some() && !named {
+                // Not the rowid: SQLite generates nothing for it.
+                filled.push((cd.name.clone(), format!("{}NULL{}", self.auto_increment_call(), self.auto_increment_close())));
+                continue;
+            }
+            if cd.nullable || cd.default.is_some() || cd.auto_increment || named {
                 continue;
             }
             if cd.base == Base::Enum {

@@ -126,6 +126,8 @@ pub struct InsertInfo {
     pub has_ai: bool,
     /// ...and the statement names it (values go through `ts_ai`).
     pub ai_named: bool,
+    /// ...which is not the rowid: `ts_ai_key` generates its values.
+    pub ai_keyed: bool,
     pub odku: bool,
     /// INSERT IGNORE / REPLACE (for the OK packet's "Duplicates").
     pub ignore: bool,

@@ -49,6 +49,9 @@ pub(super) struct Translator<'a> {
     /// The VALUES row being written (1-based; 0: not a VALUES row), for the
     /// row MySQL's notes name.
     pub(super) store_row: usize,
+    /// INSERT into a table whose AUTO_INCREMENT column is not the rowid:
+    /// the subquery reading that column's largest value (`ts_ai_key`).
+    pub(super) ai_largest: Option<String>,
     /// The session's sql_mode (`Resolver::sql_mode`).
     pub(super) sql_mode: SqlMode,
     /// A lenient write (not strict, or IGNORE): values go through `ts_fit`
@@ -124,6 +127,7 @@ impl<'a> Translator<'a> {
             last_interval: None,
             store_table: String::new(),
             store_row: 0,
+            ai_largest: None,
             sql_mode: resolver.sql_mode(),
             lenient: false,
             fit: None,
