@@ -589,3 +589,16 @@ def test_auto_increment_column_that_is_not_the_whole_primary_key(db):
     with pytest.raises(pymysql.err.MySQLError) as ei:
         cur.execute("CREATE TABLE bad (g INT, id INT AUTO_INCREMENT, PRIMARY KEY (g, id))")
     assert ei.value.args[0] == 1075
+
+
+def test_enum_members_in_hex_and_case_defaults(db):
+    # MariaDB takes hex literals as ENUM/SET members (a NUL among their bytes
+    # too) and an unparenthesised CASE as a column's DEFAULT.
+    conn, _ = db
+    clients.query(conn, "CREATE TABLE eh (a ENUM ('', 0x0000), c SET ('a', 0x62))")
+    assert "enum('','\\0\\0')" in clients.query(conn, "SHOW CREATE TABLE eh")[0][1]
+    clients.query(conn, "INSERT INTO eh VALUES (0x0000, 'a,b'), (2, 'b')")
+    assert clients.query(conn, "SELECT HEX(a), c FROM eh") == (("0000", "a,b"), ("0000", "b"))
+    clients.query(conn, "CREATE TABLE cd (a INT, b INT, c INT DEFAULT CASE WHEN a THEN b ELSE 2 END)")
+    clients.query(conn, "INSERT INTO cd VALUES (0, 1, DEFAULT), (1, 1, DEFAULT)")
+    assert clients.query(conn, "SELECT c FROM cd") == ((2,), (1,))

@@ -693,6 +693,7 @@ pub fn quote_str(s: &str) -> String {
         match c {
             '\'' => o.push_str("''"),
             '\\' => o.push_str("\\\\"),
+            '\0' => o.push_str("\\0"),
             c => o.push(c),
         }
     }
@@ -705,8 +706,13 @@ pub fn sq_ident(s: &str) -> String {
     format!("\"{}\"", s.replace('"', "\"\""))
 }
 
-/// SQLite string literal.
+/// SQLite string literal. A NUL would end SQLite's reading of the
+/// statement's text: such a string is written as its bytes, cast to TEXT.
 pub fn sq_str(s: &str) -> String {
+    if s.contains('\0') {
+        let hex: String = s.bytes().map(|b| format!("{:02X}", b)).collect();
+        return format!("(CAST(X'{}' AS TEXT))", hex);
+    }
     format!("'{}'", s.replace('\'', "''"))
 }
 

@@ -7,7 +7,7 @@ use super::expr_text::{self, Clause};
 use super::DEFAULT_COLLATION;
 use crate::schema::{Base, ColumnDef, Default_};
 use turnstile_engine::SqlError;
-use turnstile_sqltext::cursor::TokenCursor;
+use turnstile_sqltext::cursor::{SyntaxError, TokenCursor};
 use turnstile_sqltext::lex::Tok;
 
 /// `name type [attributes]`; returns the column and whether it was declared
@@ -57,7 +57,7 @@ pub fn column_def(c: &mut TokenCursor<'_>) -> Result<(ColumnDef, bool, bool), Sq
     if matches!(base, Base::Enum | Base::Set) {
         c.expect_op("(")?;
         loop {
-            col.members.push(c.string()?);
+            col.members.push(member(c)?);
             if !c.eat_op(",") {
                 break;
             }
@@ -423,6 +423,22 @@ fn expression_default(text: &str, column: &str) -> Result<Default_, SqlError> {
     Ok(Default_::Expr(expr_text::accept(text, Clause::Default, column)?))
 }
 
+/// One ENUM or SET member: a string, or a hex or bit literal (`0x0000`,
+/// `b'1'`) whose bytes are the member, read as Latin-1 when they are not
+/// UTF-8 (`ENUM(0xE4)` is 'ä' in a latin1 column).
+fn member<'a>(c: &mut TokenCursor<'a>) -> Result<String, SyntaxError<'a>> {
+    if let Some(Tok::Number(n)) = c.peek().map(|t| &t.tok) {
+        if let Some(bytes) = turnstile_sqltext::lex::hybrid_bytes(n) {
+            c.next();
+            return Ok(match String::from_utf8(bytes) {
+                Ok(s) => s,
+                Err(e) => e.into_bytes().iter().map(|&b| b as char).collect(),
+            });
+        }
+    }
+    c.string()
+}
+
 /// A literal default MariaDB stores for the column (else 1067, checked as a
 /// strict write): a number, in range, for an integer column (trailing
 /// spaces allowed, `'1x'` is not), a number for a FLOAT, DOUBLE or DECIMAL,
@@ -487,6 +503,20 @@ pub(super) fn default_value(c: &mut TokenCursor<'_>, column: &str) -> Result<Def
             c.skip_group()?;
             let end = c.toks[c.pos - 1].end;
             return expression_default(&c.sql[start..end], column);
+        }
+        if w.eq_ignore_ascii_case("CASE") {
+            // `DEFAULT CASE ... END`, unparenthesised as MariaDB takes it.
+            let mut depth = 1usize;
+            while depth > 0 {
+                let n = c.next().ok_or_else(|| c.error())?;
+                if n.is_kw("CASE") {
+                    depth += 1;
+                } else if n.is_kw("END") {
+                    depth -= 1;
+                }
+            }
+            let end = c.toks[c.pos - 1].end;
+            return expression_default(&c.sql[t.start..end], column);
         }
         if ["CURRENT_DATE", "CURRENT_TIME", "UTC_DATE", "UTC_TIME", "UTC_TIMESTAMP", "CURRENT_USER"].iter().any(|k| w.eq_ignore_ascii_case(k)) {
             return expression_default(w, column);
