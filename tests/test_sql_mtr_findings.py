@@ -602,3 +602,19 @@ def test_enum_members_in_hex_and_case_defaults(db):
     clients.query(conn, "CREATE TABLE cd (a INT, b INT, c INT DEFAULT CASE WHEN a THEN b ELSE 2 END)")
     clients.query(conn, "INSERT INTO cd VALUES (0, 1, DEFAULT), (1, 1, DEFAULT)")
     assert clients.query(conn, "SELECT c FROM cd") == ((2,), (1,))
+
+
+def test_logical_xor_in_queries_updates_and_defaults(db):
+    # MySQL's XOR (between AND and OR in precedence; NULL if a side is NULL).
+    # Before: ERR 1235 wherever the engine (not the constant evaluator) ran it.
+    conn, _ = db
+    clients.query(conn, "CREATE TABLE x (a INT, b INT)")
+    clients.query(conn, "INSERT INTO x VALUES (1, 1), (1, 0), (0, 1), (0, 0), (NULL, 1)")
+    assert clients.query(conn, "SELECT a XOR b FROM x") == ((0,), (1,), (1,), (0,), (None,))
+    assert clients.query(conn, "SELECT COUNT(*) FROM x WHERE a = 1 AND b = 1 XOR a = 0 OR b IS NULL") == ((3,),)
+    assert clients.query(conn, "SELECT COUNT(*) FROM x WHERE a XOR b XOR 1") == ((2,),)
+    clients.query(conn, "UPDATE x SET b = a XOR b WHERE a IS NOT NULL")
+    assert clients.query(conn, "SELECT b FROM x") == ((0,), (1,), (1,), (0,), (1,))
+    clients.query(conn, "CREATE TABLE xd (a INT, b INT, c INT DEFAULT (a XOR b))")
+    clients.query(conn, "INSERT INTO xd (a, b) VALUES (0, 1), (1, 1)")
+    assert clients.query(conn, "SELECT c FROM xd") == ((1,), (0,))

@@ -97,6 +97,7 @@ mod typed_literals;
 mod update_delete;
 mod upsert;
 mod user_vars;
+mod xor;
 
 pub use decimal::{is_wide_unsigned, ItemType};
 pub use literals::str_literal;
@@ -262,8 +263,14 @@ pub fn expression(e: &str) -> Result<String, SqlError> {
             None
         }
     }
-    let toks = lex::tokenize(e).map_err(|x| SqlError::syntax(&e[x.at..]))?;
-    let mut translator = Translator::new(e, &toks, &NoSchema);
+    let mut text = e.to_string();
+    let mut toks = lex::tokenize(&text).map_err(|x| SqlError::syntax(&text[x.at..]))?;
+    // XOR written out, one per pass (at most xor::MAX_XORS).
+    while let Some(next) = xor::rewrite(&text, &toks) {
+        text = next;
+        toks = lex::tokenize(&text).map_err(|x| SqlError::syntax(&text[x.at..]))?;
+    }
+    let mut translator = Translator::new(&text, &toks, &NoSchema);
     translator.emit(0, toks.len())?;
     Ok(translator.out)
 }
@@ -308,6 +315,10 @@ fn rewrite_named(sql: &str, kind: Kind, resolver: &dyn Resolver, client: Option<
     }
     if let Some(plain) = interval::interval_first(sql, toks) {
         // Every `INTERVAL ... +` is after its `+` now: the recursion ends.
+        return rewrite_named(&plain, kind, resolver, client.or(Some(sql)));
+    }
+    if let Some(plain) = xor::rewrite(sql, toks) {
+        // One XOR fewer: the recursion ends after at most MAX_XORS passes.
         return rewrite_named(&plain, kind, resolver, client.or(Some(sql)));
     }
     if let Some(plain) = typed_literals::rewrite(sql, toks) {
