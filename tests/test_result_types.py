@@ -240,6 +240,11 @@ DERIVED = [
     ("SELECT cast(NULL AS SIGNED), cast(1.5 AS SIGNED), cast(11.1234 AS DECIMAL(3,2))", [LONG, LONG, NEWDECIMAL]),
     ("SELECT * FROM (SELECT cast(11.1234 AS DECIMAL(3,2))) d", [NEWDECIMAL]),
     ("SELECT max(timestamp(i)), time(1.5) FROM t", [DATETIME, TIME]),
+    # With a `*` in the list: each column by its place.
+    ("SELECT * FROM (SELECT 1 AS a) d JOIN (SELECT avg(ti) AS b FROM t) e ON 1", [LONG, NEWDECIMAL]),
+    ("SELECT *, i = ALL (SELECT i FROM t) AS m FROM (SELECT ti AS i FROM t) d", [TINY, LONG]),
+    # Hex and bit literals through COALESCE/IF stay ones: integers in arithmetic.
+    ("SELECT 10 + coalesce(b'00110001'), coalesce(0x31) + 0.0, if(1, 0x31, 0x30), round(coalesce(0x2A), 2)", [LONG, NEWDECIMAL, VAR_STRING, LONG]),
 ]
 
 

@@ -504,6 +504,7 @@ fn describe(conn: &Conn, entry: &Cached, sql: &str, have_row: bool) -> Described
     let table_cols = |db: Option<&str>, name: &str| super::scopes::table_cols(conn, db, name);
     let scope_toks = std::cell::OnceCell::new();
     let scope_cell = std::cell::OnceCell::new();
+    let outer_cols = std::cell::OnceCell::new();
     let scope = || -> Option<&super::scopes::Scope> {
         scope_cell
             .get_or_init(|| {
@@ -573,7 +574,15 @@ fn describe(conn: &Conn, entry: &Cached, sql: &str, have_row: bool) -> Described
             true => entry.rw.item_types.get(i).and_then(|t| t.as_ref().map(|t| t.1)),
             false => entry.rw.item_types.iter().flatten().find(|t| t.0 == name).map(|t| t.1),
         };
-        let inferred = infer_item(&text, &tables, lookup_ok, scope());
+        // With a `*` in the list, the column at this place of the list the scope expands.
+        let inferred = infer_item(&text, &tables, lookup_ok, scope()).or_else(|| {
+            // (MIN/MAX of a table's column named so keeps that column's description below.)
+            if items_ok || matches!(func.as_str(), "MIN" | "MAX") && arg_col.is_some() {
+                return None;
+            }
+            let cols = outer_cols.get_or_init(|| scope().and_then(|s| s.outer_columns()));
+            cols.as_ref().filter(|c| c.len() == n).and_then(|c| c[i].ty)
+        });
         // The DECIMAL pass types exact integers INT or BIGINT; ROUND(tinyint_col) keeps TINYINT.
         let exact = exact.filter(|e| !matches!((e, inferred), (ItemType::Int { length, .. }, Some(ExprType::Int { len, col: Some(_), .. })) if *length == len));
         let inferred = inferred.filter(|_| exact.is_none());

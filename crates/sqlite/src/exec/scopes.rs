@@ -52,6 +52,10 @@ pub(super) struct Scope<'a> {
     sources: Vec<Source>,
     /// Every FROM item was read: a name none of them has is an outer query's.
     complete: bool,
+    /// A NATURAL join or USING merges columns: `*` is not their list.
+    merged: bool,
+    /// The outermost SELECT's tokens (from SELECT on) in its scope; empty in others.
+    body: &'a [Token],
     ctes: Rc<Vec<Cte>>,
     parent: Option<&'a Scope<'a>>,
     depth: u32,
@@ -60,7 +64,7 @@ pub(super) struct Scope<'a> {
 /// The scope of the outermost SELECT of `sql` (None: not a statement read
 /// here: the caller keeps its older lookup).
 pub(super) fn outer_scope<'a>(tables: &'a Tables<'a>, sql: &'a str, toks: &'a [Token]) -> Option<Scope<'a>> {
-    let empty = Scope { tables, text: sql, sources: Vec::new(), complete: true, ctes: Rc::new(Vec::new()), parent: None, depth: 0 };
+    let empty = Scope { tables, text: sql, sources: Vec::new(), complete: true, merged: false, body: &[], ctes: Rc::new(Vec::new()), parent: None, depth: 0 };
     let (ctes, body) = empty.with_list(toks)?;
     let mut body = strip_parens(body);
     // Of a UNION, the first member's FROM items (its later members' names are not typed here).
@@ -75,7 +79,13 @@ pub(super) fn outer_scope<'a>(tables: &'a Tables<'a>, sql: &'a str, toks: &'a [T
         Some(f) => scope.read_from(&body[f + 1..])?,
         None => (Vec::new(), true),
     };
-    Some(Scope { sources, complete, ..scope })
+    let merged = from.is_some_and(|f| merges(&body[f + 1..]));
+    Some(Scope { sources, complete, merged, body, ..scope })
+}
+
+/// Does a FROM clause join by NATURAL or USING (which merge columns)?
+fn merges(from: &[Token]) -> bool {
+    from.iter().any(|t| t.is_kw("NATURAL") || t.is_kw("USING"))
 }
 
 fn is_set_op(t: &Token) -> bool {
@@ -179,7 +189,7 @@ const JOIN_WORDS: [&str; 7] = ["JOIN", "INNER", "LEFT", "RIGHT", "CROSS", "NATUR
 impl<'a> Scope<'a> {
     /// A scope for a query nested in this one (its FROM items still to read).
     fn child(&'a self, ctes: Rc<Vec<Cte>>) -> Scope<'a> {
-        Scope { tables: self.tables, text: self.text, sources: Vec::new(), complete: true, ctes, parent: Some(self), depth: self.depth + 1 }
+        Scope { tables: self.tables, text: self.text, sources: Vec::new(), complete: true, merged: false, body: &[], ctes, parent: Some(self), depth: self.depth + 1 }
     }
 
     /// Read a leading `WITH [RECURSIVE] name [(cols)] AS (query), ...`:
@@ -207,7 +217,7 @@ impl<'a> Scope<'a> {
             }
             let close = parens::closing(toks, i + 1)?;
             let body = &toks[i + 2..close];
-            let scope = Scope { tables: self.tables, text: self.text, sources: Vec::new(), complete: true, ctes: ctes.clone(), parent: self.parent, depth: self.depth + 1 };
+            let scope = Scope { tables: self.tables, text: self.text, sources: Vec::new(), complete: true, merged: false, body: &[], ctes: ctes.clone(), parent: self.parent, depth: self.depth + 1 };
             let cols = scope.query_cols(body, recursive.then_some(name.as_str())).map(|cols| rename(cols, names.as_deref()));
             Rc::make_mut(&mut ctes).push(Cte { name, cols: cols.flatten().map(Rc::new) });
             i = close + 1;
@@ -228,7 +238,7 @@ impl<'a> Scope<'a> {
         }
         let toks = strip_parens(toks);
         let (ctes, body) = self.with_list(toks)?;
-        let scope = Scope { tables: self.tables, text: self.text, sources: Vec::new(), complete: true, ctes, parent: self.parent, depth: self.depth + 1 };
+        let scope = Scope { tables: self.tables, text: self.text, sources: Vec::new(), complete: true, merged: false, body: &[], ctes, parent: self.parent, depth: self.depth + 1 };
         let mut members: Vec<Vec<Col>> = Vec::new();
         let mut from = 0;
         loop {
@@ -282,9 +292,17 @@ impl<'a> Scope<'a> {
             let (sources, complete) = self.read_from(&part[f + 1..])?;
             scope.sources = sources;
             scope.complete = complete;
+            scope.merged = merges(&part[f + 1..]);
         }
+        scope.list_cols(part, &items)
+    }
+
+    /// The columns of a select list (`items`, ranges of `part`) read in
+    /// this scope (its FROM items).
+    fn list_cols(&self, part: &[Token], items: &[Range]) -> Option<Vec<Col>> {
+        let scope = self;
         let mut cols = Vec::with_capacity(items.len());
-        for (s, e) in items {
+        for &(s, e) in items {
             let item = part.get(s..e).filter(|p| !p.is_empty())?;
             if let Some(star) = scope.star(item) {
                 cols.extend(star?);
@@ -303,7 +321,7 @@ impl<'a> Scope<'a> {
             let ty = match column_ref(&item[..expr_end]) {
                 // A column as it is: its own type, not the operand's.
                 Some((q, n)) => scope.raw_column(q, n),
-                None => expr_type::infer_in(expr, &scope),
+                None => expr_type::infer_in(expr, scope),
             };
             cols.push(Col { name, ty });
         }
@@ -348,7 +366,9 @@ impl<'a> Scope<'a> {
     /// None when the item is not a star.
     fn star(&self, item: &[Token]) -> Option<Option<Vec<Col>>> {
         match item {
-            [s] if s.is_op("*") => Some(if self.complete { self.sources.iter().map(|s| s.cols.as_deref().cloned()).collect::<Option<Vec<Vec<Col>>>>().map(|v| v.concat()) } else { None }),
+            [s] if s.is_op("*") => {
+                Some(if self.complete && !self.merged { self.sources.iter().map(|s| s.cols.as_deref().cloned()).collect::<Option<Vec<Vec<Col>>>>().map(|v| v.concat()) } else { None })
+            }
             [q, dot, s] if dot.is_op(".") && s.is_op("*") => {
                 let q = ident(q)?;
                 Some(self.sources.iter().find(|s| s.alias.eq_ignore_ascii_case(q)).and_then(|s| s.cols.as_deref().cloned()))
@@ -536,6 +556,16 @@ fn as_field(t: Option<ExprType>) -> Option<ExprType> {
 }
 
 impl Scope<'_> {
+    /// The outermost SELECT's result columns, its `*` expanded (None: not
+    /// known; not the outermost scope).
+    pub(super) fn outer_columns(&self) -> Option<Vec<Col>> {
+        if self.body.is_empty() {
+            return None;
+        }
+        let (items, _) = select_list(self.body)?;
+        self.list_cols(self.body, &items)
+    }
+
     /// The type of column `qual.name` as the FROM item that has it
     /// describes it (None: not known).
     pub(super) fn raw_column(&self, qual: Option<&str>, name: &str) -> Option<ExprType> {
@@ -560,7 +590,7 @@ impl Names for Scope<'_> {
     fn subquery(&self, sql: &str) -> Option<Option<ExprType>> {
         let toks = lex::tokenize(sql).ok()?;
         // Its tokens' offsets are in `sql`: typed in a scope over that text.
-        let scope = Scope { tables: self.tables, text: sql, sources: Vec::new(), complete: true, ctes: self.ctes.clone(), parent: Some(self), depth: self.depth + 1 };
+        let scope = Scope { tables: self.tables, text: sql, sources: Vec::new(), complete: true, merged: false, body: &[], ctes: self.ctes.clone(), parent: Some(self), depth: self.depth + 1 };
         let cols = scope.query_cols(&toks, None);
         let union = parens::find_top_level(strip_parens(&toks), 0, |_, t| is_set_op(t)).is_some();
         Some(match cols.as_deref() {
@@ -652,6 +682,20 @@ mod tests {
         // A name two FROM items hold with different types: not known.
         assert_eq!(item_type("SELECT i FROM t1, t2", "i"), None);
         assert_eq!(item_type("SELECT i FROM t1, (SELECT 1 j) d", "i"), int(11, Some(Base::Int)));
+    }
+
+    #[test]
+    fn star_lists() {
+        let cols = |sql: &str| {
+            let toks = lex::tokenize(sql).expect("lexes");
+            let scope = outer_scope(&tables, sql, &toks).expect("read");
+            scope.outer_columns().map(|c| c.iter().map(|c| c.ty).collect::<Vec<_>>())
+        };
+        let one = Some(ExprType::Int { len: 1, digits: 1, unsigned: false, col: None });
+        assert_eq!(cols("SELECT * FROM t2 JOIN (SELECT 1 a) a ON 1"), Some(vec![int(20, Some(Base::BigInt)), one]));
+        assert_eq!(cols("SELECT *, i = ALL (SELECT i FROM t2) AS m FROM t2"), Some(vec![int(20, Some(Base::BigInt)), Some(ExprType::Int { len: 1, digits: 1, unsigned: false, col: None })]));
+        // USING merges columns: its `*` is not known.
+        assert_eq!(cols("SELECT * FROM t1 JOIN t1 AS u USING (i)"), None);
     }
 
     #[test]

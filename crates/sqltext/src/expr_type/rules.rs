@@ -179,6 +179,14 @@ pub(super) fn hybrid(args: &[T]) -> T {
     if args.iter().any(is_bit) {
         return None;
     }
+    // Hex and bit literals alone (beside NULLs) stay one: COALESCE(0x31) is
+    // a binary string as a value, an unsigned integer in arithmetic.
+    let hybrids = args.iter().filter(|a| !matches!(a, Some(ExprType::Null)));
+    if hybrids.clone().all(|a| matches!(a, Some(ExprType::Hybrid { .. }))) {
+        if let Some(bytes) = hybrids.map(|a| if let Some(ExprType::Hybrid { bytes }) = a { *bytes } else { 0 }).max() {
+            return Some(ExprType::Hybrid { bytes });
+        }
+    }
     let mut known = Vec::with_capacity(args.len());
     for a in args {
         match (*a)? {
@@ -358,6 +366,8 @@ pub(super) fn function(name: &str, args: &[T], lits: &[Option<i64>]) -> T {
         },
         "ROUND" | "TRUNCATE" | "FLOOR" | "CEIL" | "CEILING" => match arg(0)? {
             t @ ExprType::Int { .. } => Some(t),
+            // ROUND(0x2A, 2): the literal's unsigned integer.
+            t @ ExprType::Hybrid { .. } => Some(numeric(t)),
             ExprType::Double { .. } | ExprType::Float if name == "ROUND" || name == "TRUNCATE" => Some(ExprType::Double { null_arith: false }),
             _ => None,
         },
