@@ -219,3 +219,55 @@ def test_decimal_user_variable_and_bit_arithmetic_typed_as_mariadb(conn):
     fields, row = described(conn, "SELECT b1 + 0, b8 + 0 FROM dv")
     assert [(f.type_code, f.length, bool(f.flags & 32)) for f in fields] == [(LONG, 2, True), (LONG, 9, True)]
     assert row == (1, 5)
+
+
+# Whole statements reading derived tables, CTEs and scalar subqueries
+# (MariaDB 10.11's type codes for each column). A derived table's (or CTE's)
+# column is the type of the item that makes it, and an INT(11) column as an
+# operand; before, such columns were typed by SQLite's value (BIGINT for
+# `WITH w AS (SELECT 1 AS a) SELECT a FROM w`, DOUBLE for an AVG).
+DERIVED = [
+    ("WITH w AS (SELECT 1 AS a) SELECT a FROM w", [LONG]),
+    ("WITH w AS (SELECT 1 AS a) SELECT a + 1 FROM w", [LONGLONG]),
+    ("SELECT a FROM (SELECT ti + 1 AS a FROM t) d", [LONG]),
+    ("SELECT * FROM (SELECT avg(ti) AS a, sum(i) AS s FROM t) d", [NEWDECIMAL, NEWDECIMAL]),
+    ("WITH w (x, y) AS (SELECT c, tm FROM t) SELECT x, y FROM w", [STRING, TIME]),
+    ("WITH w AS (SELECT 1 AS a UNION SELECT 22) SELECT a, a + 1 FROM w", [LONG, LONGLONG]),
+    ("WITH RECURSIVE r (n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r WHERE n < 3) SELECT n, n + 1 FROM r", [LONG, LONGLONG]),
+    ("SELECT max(a) FROM (SELECT i + 10 AS a FROM t) d", [LONGLONG]),
+    ("SELECT (SELECT a FROM (SELECT ti AS a FROM t) d)", [TINY]),
+    ("SELECT (SELECT 1 UNION SELECT 22 LIMIT 1)", [LONG]),
+    ("SELECT cast(NULL AS SIGNED), cast(1.5 AS SIGNED), cast(11.1234 AS DECIMAL(3,2))", [LONG, LONG, NEWDECIMAL]),
+    ("SELECT * FROM (SELECT cast(11.1234 AS DECIMAL(3,2))) d", [NEWDECIMAL]),
+    ("SELECT max(timestamp(i)), time(1.5) FROM t", [DATETIME, TIME]),
+    # With a `*` in the list: each column by its place.
+    ("SELECT * FROM (SELECT 1 AS a) d JOIN (SELECT avg(ti) AS b FROM t) e ON 1", [LONG, NEWDECIMAL]),
+    ("SELECT *, i = ALL (SELECT i FROM t) AS m FROM (SELECT ti AS i FROM t) d", [TINY, LONG]),
+    # Hex and bit literals through COALESCE/IF stay ones: integers in arithmetic.
+    ("SELECT 10 + coalesce(b'00110001'), coalesce(0x31) + 0.0, if(1, 0x31, 0x30), round(coalesce(0x2A), 2)", [LONG, NEWDECIMAL, VAR_STRING, LONG]),
+]
+
+
+@pytest.mark.parametrize("sql,types", DERIVED, ids=[c[0] for c in DERIVED])
+def test_derived_tables_ctes_and_subqueries_typed_as_mariadb(conn, sql, types):
+    fields, _ = described(conn, sql)
+    assert [f.type_code for f in fields] == types, sql
+
+
+def test_default_of_a_column_is_the_columns_type(conn):
+    query(conn, "CREATE TABLE dm (f MEDIUMTEXT NOT NULL DEFAULT 'A')")
+    query(conn, "INSERT INTO dm VALUES ('x')")
+    fields, row = described(conn, "SELECT DEFAULT(f) AS h FROM dm")
+    assert fields[0].type_code == BLOB and _text(row[0]) == "A"
+
+
+def test_create_table_select_from_a_derived_table_as_mariadb(conn):
+    """SHOW CREATE TABLE after CREATE TABLE ... SELECT from a derived table
+    or a CTE: the column types MariaDB 10.11 gave the same statements."""
+    query(conn, "CREATE TABLE cs1 SELECT * FROM (SELECT 1 a, 1+1 b, 2.5 d, sum(1) e) x")
+    text = query(conn, "SHOW CREATE TABLE cs1")[0][1]
+    for col in ("`a` int(1)", "`b` int(3)", "`d` decimal(2,1)", "`e` decimal(23,0)"):
+        assert col in text, text
+    query(conn, "CREATE TABLE cs2 WITH w AS (SELECT 1 a UNION SELECT 22) SELECT a, a+1 b FROM w")
+    text = query(conn, "SHOW CREATE TABLE cs2")[0][1]
+    assert "`a` int(3)" in text and "`b` bigint(12)" in text, text

@@ -44,6 +44,7 @@ pub(crate) mod routines;
 mod run_ddl;
 mod run_dml;
 mod run_multi;
+mod scopes;
 mod sources;
 mod table_admin;
 mod txn;

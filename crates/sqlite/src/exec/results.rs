@@ -9,7 +9,7 @@ use crate::schema::{Base, ColumnDef, TableDef};
 use rusqlite::ffi;
 use std::sync::Arc;
 use turnstile_engine::{Column, Outcome, RowSink, SqlError, Value};
-use turnstile_sqltext::expr_type::{ColType, ExprType};
+use turnstile_sqltext::expr_type::{ColType, ExprType, Names};
 use turnstile_wire::consts::{colflag, coltype};
 
 thread_local! {
@@ -221,36 +221,60 @@ fn typed_item(name: &str, t: ItemType) -> (Column, Conv) {
     }
 }
 
-/// The type MariaDB gives expression item `text` (`expr_type::infer`), its
-/// columns looked up in the statement's `tables` when `lookup_ok`.
-fn infer_item(text: &str, tables: &[Arc<TableDef>], lookup_ok: &bool) -> Option<ExprType> {
-    let lookup = |qual: Option<&str>, name: &str| -> Option<ColType> {
-        if !*lookup_ok {
+/// The type MariaDB gives expression item `text` (`expr_type::infer`): its
+/// names resolved in `scope` (the FROM items of the statement's outermost
+/// SELECT, derived tables' and CTEs' columns typed by their items:
+/// scopes.rs) when it was read, and, when `lookup_ok`, a name it does not
+/// type looked up in the statement's `tables`.
+fn infer_item(text: &str, tables: &[Arc<TableDef>], lookup_ok: bool, scope: Option<&super::scopes::Scope>) -> Option<ExprType> {
+    struct Lookup<'a> {
+        tables: &'a [Arc<TableDef>],
+        lookup_ok: bool,
+        scope: Option<&'a super::scopes::Scope<'a>>,
+    }
+    impl Names for Lookup<'_> {
+        fn column(&self, qual: Option<&str>, name: &str) -> Option<ExprType> {
+            if let Some(t) = self.scope.and_then(|s| s.column(qual, name)) {
+                return Some(t);
+            }
+            table_column(self.tables, self.lookup_ok, qual, name).and_then(turnstile_sqltext::expr_type::of_column)
+        }
+        fn subquery(&self, sql: &str) -> Option<Option<ExprType>> {
+            // Typed in its own scope; where that does not know it, as before.
+            self.scope.and_then(|s| s.subquery(sql)).filter(Option::is_some)
+        }
+    }
+    // A derived table's column named as it is keeps its own type (INT(1),
+    // not the INT(11) it is as an operand).
+    if let Some(scope) = scope {
+        let toks = turnstile_sqltext::lex::tokenize(text).ok()?;
+        if let Some(t) = super::scopes::column_ref(&toks).and_then(|(q, n)| scope.raw_column(q, n)) {
+            return Some(t);
+        }
+    }
+    turnstile_sqltext::expr_type::infer_in(text, &Lookup { tables, lookup_ok, scope })
+}
+
+/// The type of column `qual.name` among the statement's `tables` (a table
+/// named `qual`, else any), when `lookup_ok`; None when two differ.
+fn table_column(tables: &[Arc<TableDef>], lookup_ok: bool, qual: Option<&str>, name: &str) -> Option<ColType> {
+    if !lookup_ok {
+        return None;
+    }
+    let named: Vec<&Arc<TableDef>> = tables.iter().filter(|t| qual.is_some_and(|q| t.name.eq_ignore_ascii_case(q))).collect();
+    let candidates: Vec<&Arc<TableDef>> = if named.is_empty() { tables.iter().collect() } else { named };
+    let mut found: Option<ColType> = None;
+    for t in candidates {
+        let Some(cd) = t.column(name) else { continue };
+        // A view's or CREATE ... SELECT's column typed only by its values
+        // (exec/views.rs) is LONGTEXT: not known.
+        let ct = super::scopes::column_type(cd)?;
+        if found.is_some_and(|f| f != ct) {
             return None;
         }
-        let named: Vec<&Arc<TableDef>> = tables.iter().filter(|t| qual.is_some_and(|q| t.name.eq_ignore_ascii_case(q))).collect();
-        let candidates: Vec<&Arc<TableDef>> = if named.is_empty() { tables.iter().collect() } else { named };
-        let mut found: Option<ColType> = None;
-        for t in candidates {
-            let Some(cd) = t.column(name) else { continue };
-            // A view's or CREATE ... SELECT's column typed only by its values
-            // (exec/views.rs) is LONGTEXT: not known.
-            if matches!(cd.base, Base::LongText | Base::LongBlob) {
-                return None;
-            }
-            let length = match cd.base {
-                Base::Enum | Base::Set => Some(cd.members.iter().map(|m| m.chars().count() as u64).max().unwrap_or(1)),
-                _ => cd.length,
-            };
-            let ct = ColType { base: cd.base, unsigned: cd.unsigned, length, scale: cd.scale };
-            if found.is_some_and(|f| f != ct) {
-                return None;
-            }
-            found = Some(ct);
-        }
-        found
-    };
-    turnstile_sqltext::expr_type::infer(text, &lookup)
+        found = Some(ct);
+    }
+    found
 }
 
 /// The result column and conversion of an item `infer_item` typed.
@@ -476,6 +500,19 @@ fn describe(conn: &Conn, entry: &Cached, sql: &str, have_row: bool) -> Described
         .collect();
     // Column types for `infer_item` only where a name surely means a table's column.
     let lookup_ok = entry.rw.ctes.is_empty() && !has_derived_table(sql);
+    // The outermost SELECT's FROM items, read when an item needs them.
+    let table_cols = |db: Option<&str>, name: &str| super::scopes::table_cols(conn, db, name);
+    let scope_toks = std::cell::OnceCell::new();
+    let scope_cell = std::cell::OnceCell::new();
+    let outer_cols = std::cell::OnceCell::new();
+    let scope = || -> Option<&super::scopes::Scope> {
+        scope_cell
+            .get_or_init(|| {
+                let toks = scope_toks.get_or_init(|| if entry.rw.kind == crate::rewrite::Kind::Select { turnstile_sqltext::lex::tokenize(sql).ok() } else { None });
+                toks.as_deref().and_then(|t| super::scopes::outer_scope(&table_cols, sql, t))
+            })
+            .as_ref()
+    };
     for i in 0..n {
         let sqlite_name = st.column_name(i);
         let name = match items.get(i) {
@@ -537,7 +574,15 @@ fn describe(conn: &Conn, entry: &Cached, sql: &str, have_row: bool) -> Described
             true => entry.rw.item_types.get(i).and_then(|t| t.as_ref().map(|t| t.1)),
             false => entry.rw.item_types.iter().flatten().find(|t| t.0 == name).map(|t| t.1),
         };
-        let inferred = infer_item(&text, &tables, &lookup_ok);
+        // With a `*` in the list, the column at this place of the list the scope expands.
+        let inferred = infer_item(&text, &tables, lookup_ok, scope()).or_else(|| {
+            // (MIN/MAX of a table's column named so keeps that column's description below.)
+            if items_ok || matches!(func.as_str(), "MIN" | "MAX") && arg_col.is_some() {
+                return None;
+            }
+            let cols = outer_cols.get_or_init(|| scope().and_then(|s| s.outer_columns()));
+            cols.as_ref().filter(|c| c.len() == n).and_then(|c| c[i].ty)
+        });
         // The DECIMAL pass types exact integers INT or BIGINT; ROUND(tinyint_col) keeps TINYINT.
         let exact = exact.filter(|e| !matches!((e, inferred), (ItemType::Int { length, .. }, Some(ExprType::Int { len, col: Some(_), .. })) if *length == len));
         let inferred = inferred.filter(|_| exact.is_none());
@@ -545,7 +590,16 @@ fn describe(conn: &Conn, entry: &Cached, sql: &str, have_row: bool) -> Described
         let mut by_value = false;
         let (mut c, conv) = match func.as_str() {
             _ if exact.is_some() => typed_item(&name, exact.expect("checked")),
-            "MIN" | "MAX" if arg_col.is_some() && one_call(&up) && inferred.is_some_and(|t| matches!(t, ExprType::Str { .. } | ExprType::Temporal { .. } | ExprType::Int { .. })) => {
+            // (Where a derived table or a CTE may hold the name, its own type: `inferred`.)
+            "MIN" | "MAX" if arg_col.is_some() && lookup_ok && one_call(&up) && inferred.is_some_and(|t| matches!(t, ExprType::Str { .. } | ExprType::Temporal { .. } | ExprType::Int { .. })) => {
+                let cd = arg_col.clone().expect("checked");
+                let mut c = cd.wire_column("", "", &name, 0);
+                c.flags &= !colflag::NOT_NULL;
+                c.org_name.clear();
+                (c, conv_of(&cd))
+            }
+            // DEFAULT(col): the column's own type (a MEDIUMTEXT's BLOB).
+            "DEFAULT" if arg_col.is_some() && lookup_ok && one_call(&up) => {
                 let cd = arg_col.clone().expect("checked");
                 let mut c = cd.wire_column("", "", &name, 0);
                 c.flags &= !colflag::NOT_NULL;

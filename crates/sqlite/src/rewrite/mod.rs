@@ -104,6 +104,7 @@ pub use literals::str_literal;
 pub use multi_table::{MultiInfo, MultiTarget};
 pub use nesting::{MAX_SELECT_NESTING, MAX_WITH_ELEMENTS};
 pub use paren_union::member_texts;
+pub(crate) use select::split_alias;
 pub use select_alias::alias_references;
 pub use store::affinity_code;
 

@@ -51,7 +51,11 @@ fn top_level_limit(toks: &[Token]) -> Option<usize> {
 
 /// Top-level select items of the outermost SELECT: Some(text) when unaliased.
 pub(super) fn select_items(sql: &str, toks: &[Token]) -> Vec<(String, bool)> {
-    let mut i = 0;
+    // After a WITH list, its main query's.
+    let mut i = match after_with(toks) {
+        Some(at) => at,
+        None => return Vec::new(),
+    };
     while i < toks.len() && (toks[i].is_op("(") || !toks[i].is_kw("SELECT")) {
         if toks[i].is_kw("WITH") {
             return Vec::new();
@@ -95,6 +99,31 @@ pub(super) fn select_items(sql: &str, toks: &[Token]) -> Vec<(String, bool)> {
     items
 }
 
+/// Where the query after a leading `WITH [RECURSIVE] name [(cols)] AS
+/// (...), ...` starts (0 without one; None when the list is not read).
+fn after_with(toks: &[Token]) -> Option<usize> {
+    use turnstile_sqltext::parens::closing;
+    if !toks.first().is_some_and(|t| t.is_kw("WITH")) {
+        return Some(0);
+    }
+    let mut i = 1 + usize::from(toks.get(1)?.is_kw("RECURSIVE"));
+    loop {
+        toks.get(i)?.ident()?;
+        i += 1;
+        if toks.get(i)?.is_op("(") {
+            i = closing(toks, i)? + 1;
+        }
+        if !toks.get(i)?.is_kw("AS") || !toks.get(i + 1)?.is_op("(") {
+            return None;
+        }
+        i = closing(toks, i + 1)? + 1;
+        if !toks.get(i)?.is_op(",") {
+            return Some(i);
+        }
+        i += 1;
+    }
+}
+
 /// Add the select item of tokens [s, e) to `items`: its expression's text
 /// and whether it has an alias. True when the item is a `*` (or `t.*`): the
 /// caller then has no list to report.
@@ -106,6 +135,17 @@ fn add_select_item(sql: &str, toks: &[Token], s: usize, e: usize, items: &mut Ve
     if part.iter().any(|t| t.is_op("*")) && (part.len() == 1 || (part.len() == 3 && part[1].is_op("."))) {
         return true;
     }
+    let (expr_end, alias) = split_alias(part);
+    if expr_end == 0 {
+        return false;
+    }
+    items.push((sql[part[0].start..part[expr_end - 1].end].to_string(), alias.is_some()));
+    false
+}
+
+/// A select item's tokens: how many of them are its expression, and the
+/// index of its alias (`x AS a`, `x a`) if it has one.
+pub(crate) fn split_alias(part: &[Token]) -> (usize, Option<usize>) {
     let n = part.len();
     let with_as = n >= 2 && part[n - 2].is_kw("AS");
     // `CASE ... END`: END is no alias.
@@ -118,18 +158,13 @@ fn add_select_item(sql: &str, toks: &[Token], s: usize, e: usize, items: &mut Ve
         && !part[n - 2].is_op(".")
         && is_value_end(&part[n - 2])
         && !super::typed_literals::is_typed_literal(&part[n - 2], &part[n - 1]);
-    let expr_end = if with_as {
-        n - 2
+    if with_as {
+        (n - 2, Some(n - 1))
     } else if bare {
-        n - 1
+        (n - 1, Some(n - 1))
     } else {
-        n
-    };
-    if expr_end == 0 {
-        return false;
+        (n, None)
     }
-    items.push((sql[part[0].start..part[expr_end - 1].end].to_string(), with_as || bare));
-    false
 }
 
 /// Can this token end a value (so a following word is an alias)?

@@ -158,7 +158,41 @@ fn decimal(precision: u32, scale: u32) -> ExprType {
 /// The type of select item `text` (None: not known here). `col` finds a
 /// column by its qualifier and name.
 pub fn infer(text: &str, col: &dyn Fn(Option<&str>, &str) -> Option<ColType>) -> Option<ExprType> {
-    parser::item(text, col)
+    parser::item(text, &TableColumns(col))
+}
+
+/// The type of select item `text`, its names resolved by `names` (which
+/// knows the columns of derived tables and CTEs, and the scope of a
+/// subquery).
+pub fn infer_in(text: &str, names: &dyn Names) -> Option<ExprType> {
+    parser::item(text, names)
+}
+
+/// What an item's names mean, for `infer_in`.
+pub trait Names {
+    /// The type of the column `qual.name` (or `name`); None: not known.
+    fn column(&self, qual: Option<&str>, name: &str) -> Option<ExprType>;
+    /// The type of scalar subquery `sql` (its text inside the parentheses)
+    /// when the caller types it in its own scope: Some(None) is "not known";
+    /// None leaves it to `infer`'s own reading (its names looked up by
+    /// `column`).
+    fn subquery(&self, _sql: &str) -> Option<Option<ExprType>> {
+        None
+    }
+}
+
+/// `Names` of a statement's table columns alone (`infer`).
+struct TableColumns<'a>(&'a dyn Fn(Option<&str>, &str) -> Option<ColType>);
+
+impl Names for TableColumns<'_> {
+    fn column(&self, qual: Option<&str>, name: &str) -> Option<ExprType> {
+        (self.0)(qual, name).and_then(rules::of_column)
+    }
+}
+
+/// The type of a table column `c` as an operand or a select item.
+pub fn of_column(c: ColType) -> Option<ExprType> {
+    rules::of_column(c)
 }
 
 mod nullable;
@@ -365,6 +399,14 @@ mod tests {
             assert_eq!(format_len(e), Some(chars), "{}", e);
         }
         assert_eq!(ty("json_extract('{\"a\": 1}', '$.a')"), Some(ExprType::string(8)));
+        // CAST AS SIGNED as long as its operand's text; AS DECIMAL(p, s).
+        assert_eq!(ty("cast(NULL as signed)"), Some(ExprType::int(2, false)));
+        assert_eq!(ty("cast(1.5 as signed)"), Some(ExprType::int(4, false)));
+        assert_eq!(ty("cast(12345678901.5 as signed)"), Some(ExprType::Int { len: 14, digits: 13, unsigned: false, col: Some(Base::BigInt) }));
+        assert_eq!(ty("cast(d as signed)"), Some(ExprType::Int { len: 12, digits: 11, unsigned: false, col: Some(Base::BigInt) }));
+        assert_eq!(ty("cast(NULL as unsigned)"), Some(ExprType::int(1, true)));
+        assert_eq!(ty("cast(11.1234 as decimal(3,2))"), Some(ExprType::Decimal { precision: 3, scale: 2 }));
+        assert_eq!(ty("cast(1 as decimal)"), Some(ExprType::Decimal { precision: 10, scale: 0 }));
         let deep = format!("{}1{}", "(".repeat(200), ")".repeat(200));
         assert_eq!(ty(&deep), None);
     }

@@ -3,7 +3,7 @@
 //! INTERVAL), bounded by `MAX_DEPTH` levels of nesting.
 
 use super::rules::*;
-use super::{ColType, ExprType, MAX_DEPTH};
+use super::{decimal, ExprType, Names, MAX_DEPTH};
 use crate::lex::{Tok, Token};
 use crate::types::Base;
 
@@ -15,14 +15,14 @@ pub(super) type R = Result<T, ()>;
 pub(super) struct P<'a> {
     toks: &'a [Token],
     pos: usize,
-    col: &'a dyn Fn(Option<&str>, &str) -> Option<ColType>,
+    col: &'a dyn Names,
     depth: u32,
     text: &'a str,
 }
 
 /// The type of a whole select item's text (None: not known, or not all of
 /// it read).
-pub(super) fn item(text: &str, col: &dyn Fn(Option<&str>, &str) -> Option<ColType>) -> T {
+pub(super) fn item(text: &str, col: &dyn Names) -> T {
     let toks = crate::lex::tokenize(text).ok()?;
     let mut p = P { toks: &toks, pos: 0, col, depth: 0, text };
     let t = p.expr().ok()?;
@@ -366,6 +366,11 @@ impl<'a> P<'a> {
         self.pos = open;
         self.skip_parens()?;
         let inner = &self.toks[open + 1..self.pos - 1];
+        if let (Some(first), Some(last)) = (inner.first(), inner.last()) {
+            if let Some(t) = self.text.get(first.start..last.end).and_then(|sql| self.col.subquery(sql)) {
+                return Ok(t);
+            }
+        }
         let mut parts = Vec::new();
         let (mut depth, mut from) = (0i32, 0);
         for (k, t) in inner.iter().enumerate() {
@@ -435,7 +440,7 @@ impl<'a> P<'a> {
         }
         let name = parts[parts.len() - 1];
         let qual = (parts.len() > 1).then(|| parts[parts.len() - 2]);
-        Ok((self.col)(qual, name).and_then(of_column))
+        Ok(self.col.column(qual, name))
     }
 
     fn case(&mut self) -> R {
@@ -704,11 +709,18 @@ impl<'a> P<'a> {
         let ty = self.peek().and_then(|t| t.ident()).ok_or(())?.to_ascii_uppercase();
         self.pos += 1;
         let mut len = None;
+        let mut scale = None;
         if self.op("(") {
             len = match self.peek().map(|t| &t.tok) {
                 Some(Tok::Number(n)) => n.parse::<u64>().ok(),
                 _ => None,
             };
+            // DECIMAL(p, s)
+            if let (Some(c), Some(Tok::Number(n))) = (self.toks.get(self.pos + 1), self.toks.get(self.pos + 2).map(|t| &t.tok)) {
+                if c.is_op(",") {
+                    scale = n.parse::<u64>().ok();
+                }
+            }
             self.pos -= 1;
             self.skip_parens()?;
         }
@@ -719,11 +731,25 @@ impl<'a> P<'a> {
         self.expect_op(")")?;
         Ok(match ty.as_str() {
             // CAST(1 AS SIGNED) is INT(2), of an INT column BIGINT(11).
+            // CAST(1 AS SIGNED) is INT(2), of an INT column BIGINT(11); of
+            // a DECIMAL or a string as long as its text (at most 20): an
+            // INT up to 9 characters; of NULL an INT(2).
             "SIGNED" => Some(match arg {
                 Some(ExprType::Int { digits, unsigned: false, .. }) => ExprType::int_digits(digits, false),
+                Some(ExprType::Null) => ExprType::int_digits(1, false),
+                Some(t @ (ExprType::Decimal { .. } | ExprType::Str { .. })) => match t.chars().min(20) as u32 {
+                    0 => ExprType::int_digits(1, false),
+                    len @ 1..=9 => ExprType::int(len, false),
+                    len => ExprType::Int { len, digits: len - 1, unsigned: false, col: Some(Base::BigInt) },
+                },
                 _ => ExprType::Int { len: 21, digits: 20, unsigned: false, col: Some(Base::BigInt) },
             }),
-            "UNSIGNED" => Some(ExprType::Int { len: 20, digits: 20, unsigned: true, col: Some(Base::BigInt) }),
+            "UNSIGNED" => Some(match arg {
+                Some(ExprType::Null) => ExprType::int(1, true),
+                _ => ExprType::Int { len: 20, digits: 20, unsigned: true, col: Some(Base::BigInt) },
+            }),
+            // DECIMAL(p, s); DECIMAL alone is DECIMAL(10, 0).
+            "DECIMAL" | "DEC" => Some(decimal(len.unwrap_or(10) as u32, scale.unwrap_or(0) as u32)),
             "CHAR" | "NCHAR" => Some(ExprType::string(len.unwrap_or_else(|| arg.map_or(0, |t| t.chars())))),
             "BINARY" => Some(ExprType::Str { chars: len.unwrap_or_else(|| arg.map_or(0, |t| t.chars())), fixed: false, binary: true, group: false }),
             "DOUBLE" | "REAL" => Some(ExprType::Double { null_arith: false }),

@@ -179,6 +179,14 @@ pub(super) fn hybrid(args: &[T]) -> T {
     if args.iter().any(is_bit) {
         return None;
     }
+    // Hex and bit literals alone (beside NULLs) stay one: COALESCE(0x31) is
+    // a binary string as a value, an unsigned integer in arithmetic.
+    let hybrids = args.iter().filter(|a| !matches!(a, Some(ExprType::Null)));
+    if hybrids.clone().all(|a| matches!(a, Some(ExprType::Hybrid { .. }))) {
+        if let Some(bytes) = hybrids.map(|a| if let Some(ExprType::Hybrid { bytes }) = a { *bytes } else { 0 }).max() {
+            return Some(ExprType::Hybrid { bytes });
+        }
+    }
     let mut known = Vec::with_capacity(args.len());
     for a in args {
         match (*a)? {
@@ -358,6 +366,8 @@ pub(super) fn function(name: &str, args: &[T], lits: &[Option<i64>]) -> T {
         },
         "ROUND" | "TRUNCATE" | "FLOOR" | "CEIL" | "CEILING" => match arg(0)? {
             t @ ExprType::Int { .. } => Some(t),
+            // ROUND(0x2A, 2): the literal's unsigned integer.
+            t @ ExprType::Hybrid { .. } => Some(numeric(t)),
             ExprType::Double { .. } | ExprType::Float if name == "ROUND" || name == "TRUNCATE" => Some(ExprType::Double { null_arith: false }),
             _ => None,
         },
@@ -487,14 +497,8 @@ pub(super) fn temporal_function(name: &str, args: &[T], lits: &[Option<i64>]) ->
             }
         }
         "DATE" | "LAST_DAY" => Some(ExprType::Temporal { base: Base::Date, fsp: 0 }),
-        "TIME" => match arg(0)? {
-            ExprType::Temporal { fsp, .. } => Some(ExprType::Temporal { base: Base::Time, fsp }),
-            _ => None,
-        },
-        "TIMESTAMP" if args.len() == 1 => match arg(0)? {
-            ExprType::Temporal { fsp, .. } => Some(ExprType::Temporal { base: Base::DateTime, fsp }),
-            _ => None,
-        },
+        "TIME" => number_fsp(arg(0)?).map(|fsp| ExprType::Temporal { base: Base::Time, fsp }),
+        "TIMESTAMP" if args.len() == 1 => number_fsp(arg(0)?).map(|fsp| ExprType::Temporal { base: Base::DateTime, fsp }),
         "NOW" | "CURRENT_TIMESTAMP" | "LOCALTIME" | "LOCALTIMESTAMP" | "SYSDATE" | "UTC_TIMESTAMP" => Some(ExprType::Temporal { base: Base::DateTime, fsp: lit(0).unwrap_or(0).clamp(0, 6) as u8 }),
         "CURTIME" | "CURRENT_TIME" | "UTC_TIME" => Some(ExprType::Temporal { base: Base::Time, fsp: lit(0).unwrap_or(0).clamp(0, 6) as u8 }),
         "FROM_UNIXTIME" if args.len() == 1 => match arg(0)? {
@@ -505,6 +509,19 @@ pub(super) fn temporal_function(name: &str, args: &[T], lits: &[Option<i64>]) ->
             ExprType::Temporal { base: Base::DateTime | Base::Timestamp, fsp } => Some(ExprType::Temporal { base: Base::DateTime, fsp }),
             _ => None,
         },
+        _ => None,
+    }
+}
+
+/// The fraction digits TIME(x) and TIMESTAMP(x) give operand `t`: a
+/// temporal's own, an integer none, a DECIMAL its scale (at most 6), a
+/// DOUBLE or a string 6.
+fn number_fsp(t: ExprType) -> Option<u8> {
+    match t {
+        ExprType::Temporal { fsp, .. } => Some(fsp),
+        ExprType::Int { .. } => Some(0),
+        ExprType::Decimal { scale, .. } => Some(scale.min(6) as u8),
+        ExprType::Double { .. } | ExprType::Float | ExprType::Str { .. } => Some(6),
         _ => None,
     }
 }
