@@ -58,7 +58,7 @@ use turnstile_engine::limits::fits;
 use turnstile_engine::{Level, Warning};
 use turnstile_sqltext::civil::{civil_from_days, days_from_civil, days_in_month};
 use turnstile_sqltext::collate::ci_compare;
-use turnstile_sqltext::temporal::{normalize_temporal, parse_date, parse_time};
+use turnstile_sqltext::temporal::{parse_date, parse_time};
 
 /// Per-connection counters the helper functions update during a statement.
 #[derive(Debug, Default)]
@@ -321,6 +321,16 @@ pub fn now_micros() -> i64 {
     turnstile_engine::clock::now_micros()
 }
 
+/// The statement's clock in the session's time zone (NOW(), CURDATE()).
+pub fn local_now_micros() -> i64 {
+    turnstile_engine::clock::local_now_micros()
+}
+
+/// The session's time zone offset from UTC in microseconds.
+pub fn zone_offset_micros() -> i64 {
+    turnstile_engine::clock::zone_offset_micros()
+}
+
 fn dt_arg(ctx: &Context<'_>, i: usize) -> Option<Dt> {
     let v = ctx.get_raw(i);
     match v {
@@ -390,30 +400,7 @@ fn date_format(dt: &Dt, fmt: &str) -> String {
     o
 }
 
-/// Validate a value stored into a DATE/DATETIME/TIMESTAMP/TIME column.
-pub fn temporal_ok(v: &str, kind: &str) -> bool {
-    match kind {
-        "time" => parse_time(v).is_some_and(|(_, h, ..)| h <= 838),
-        "date" => {
-            if v == "0000-00-00" {
-                return true;
-            }
-            match parse_date(v) {
-                Some((y, m, d)) => v.len() == 10 && m >= 1 && d >= 1 && (d as i64) <= days_in_month(y as i64, m as i64),
-                None => false,
-            }
-        }
-        _ => {
-            if v.starts_with("0000-00-00") {
-                return true;
-            }
-            match Dt::parse(v) {
-                Some(dt) => dt.mo >= 1 && dt.d >= 1 && dt.d <= days_in_month(dt.y, dt.mo) && dt.h < 24 && (kind != "timestamp" || (1970..=2038).contains(&dt.y)),
-                None => false,
-            }
-        }
-    }
-}
+pub use temporal::temporal_ok;
 
 type F = fn(&Context<'_>) -> rusqlite::Result<SV>;
 
@@ -561,21 +548,38 @@ pub fn register(db: &Connection, counters: Arc<Counters>, home: Option<String>) 
     reg(db, "ts_f64", 1, true, |ctx| Ok(targ(ctx, 0).and_then(|t| t.parse::<f64>().ok()).map_or(SV::Null, SV::Real)))?;
     // Values written to a date/time column pass through ts_tnorm(value, kind)
     // (rewrite.rs): forms MySQL accepts are stored in the canonical form.
-    bytes::reg_bytes(db, "ts_tnorm", 2, |ctx| {
-        if let ValueRef::Text(t) = ctx.get_raw(0) {
-            if let Ok(s) = std::str::from_utf8(t) {
-                let kind = targ(ctx, 1).unwrap_or_default();
-                if let Some(n) = normalize_temporal(s, &kind) {
-                    return Ok(Out::Val(SV::Text(n)));
-                }
-            }
+    bytes::reg_bytes(db, "ts_tnorm", 2, temporal::temporal_norm)?;
+    // A strict write under NO_ZERO_IN_DATE / NO_ZERO_DATE (rewrite/store.rs):
+    // ts_tnorm(value, kind, refuse, column).
+    bytes::reg_bytes(db, "ts_tnorm", 4, |ctx| {
+        let out = temporal::temporal_norm(ctx)?;
+        let refuse = int(&ctx.get_raw(2)).unwrap_or(0);
+        let shown = |v: ValueRef<'_>| match v {
+            ValueRef::Text(t) | ValueRef::Blob(t) => Some(bytes::shown(t)),
+            ValueRef::Integer(i) => Some(i.to_string()),
+            ValueRef::Real(f) => Some(turnstile_wire::value::format_float(f)),
+            ValueRef::Null => None,
+        };
+        let kind = targ(ctx, 1).unwrap_or_default();
+        let is_time = kind.starts_with("time") && !kind.starts_with("timestamp");
+        // What the column stores (a TIME: the text it was given, whose date counts).
+        let stored = match &out {
+            Out::Val(SV::Text(t)) if !is_time => Some(t.clone()),
+            _ => shown(ctx.get_raw(0)),
+        };
+        if let Some(v) = stored.filter(|v| temporal::zero_refused(v, &kind, refuse)) {
+            let col = targ(ctx, 3).unwrap_or_default();
+            let what = if kind.starts_with("date") && !kind.starts_with("datetime") {
+                "date"
+            } else if is_time {
+                "time"
+            } else {
+                "datetime"
+            };
+            let given = shown(ctx.get_raw(0)).unwrap_or(v);
+            return Err(user_err(format!("ts:1292:Incorrect {} value: '{}' for column '{}' at row 1", what, given, col)));
         }
-        // A number as MariaDB reads one for a date or time (20240115, 123 as 00:01:23).
-        if let Some(n) = temporal::number_as_temporal(ctx.get_raw(0), &targ(ctx, 1).unwrap_or_default()) {
-            return Ok(Out::Val(SV::Text(n)));
-        }
-        // Anything else as it came: ts_temporal_ok refuses what is no date.
-        Ok(Out::Arg(0))
+        Ok(out)
     })?;
     reg(db, "ts_temporal_ok", 3, true, |ctx| {
         let v = ctx.get_raw(0);
@@ -819,17 +823,17 @@ pub fn register(db: &Connection, counters: Arc<Counters>, home: Option<String>) 
     // ---- dates
     reg(db, "now", -1, false, |ctx| {
         let fsp = if !ctx.is_empty() { int(&ctx.get_raw(0)).unwrap_or(0).clamp(0, 6) as usize } else { 0 };
-        Ok(SV::Text(Dt::from_epoch_micros(now_micros()).fmt_datetime(fsp)))
+        Ok(SV::Text(Dt::from_epoch_micros(local_now_micros()).fmt_datetime(fsp)))
     })?;
     reg(db, "ts_now", 1, false, |ctx| {
         let fsp = int(&ctx.get_raw(0)).unwrap_or(0).clamp(0, 6) as usize;
-        Ok(SV::Text(Dt::from_epoch_micros(now_micros()).fmt_datetime(fsp)))
+        Ok(SV::Text(Dt::from_epoch_micros(local_now_micros()).fmt_datetime(fsp)))
     })?;
     reg(db, "utc_timestamp", -1, false, |_| Ok(SV::Text(Dt::from_epoch_micros(now_micros()).fmt_datetime(0))))?;
-    reg(db, "curdate", 0, false, |_| Ok(SV::Text(Dt::from_epoch_micros(now_micros()).fmt_date())))?;
+    reg(db, "curdate", 0, false, |_| Ok(SV::Text(Dt::from_epoch_micros(local_now_micros()).fmt_date())))?;
     reg(db, "utc_date", 0, false, |_| Ok(SV::Text(Dt::from_epoch_micros(now_micros()).fmt_date())))?;
     reg(db, "curtime", -1, false, |_| {
-        let d = Dt::from_epoch_micros(now_micros());
+        let d = Dt::from_epoch_micros(local_now_micros());
         Ok(SV::Text(format!("{:02}:{:02}:{:02}", d.h, d.mi, d.s)))
     })?;
     reg(db, "utc_time", -1, false, |_| {
@@ -841,8 +845,12 @@ pub fn register(db: &Connection, counters: Arc<Counters>, home: Option<String>) 
             return Ok(SV::Integer(now_micros() / 1_000_000));
         }
         Ok(match dt_arg(ctx, 0) {
+            // A day that is none (a zero month or day) or outside TIMESTAMP's
+            // range (1970-01-01 00:00:00 .. 2038-01-19 03:14:07.999999 UTC): NULL.
+            // The datetime is in the session's time zone.
+            Some(dt) if dt.mo == 0 || dt.d == 0 || !(0..2_147_483_648_000_000).contains(&(dt.epoch_micros() - zone_offset_micros())) => SV::Null,
             Some(dt) => {
-                let us = dt.epoch_micros();
+                let us = dt.epoch_micros() - zone_offset_micros();
                 if us % 1_000_000 != 0 {
                     SV::Real(us as f64 / 1e6)
                 } else {
@@ -855,7 +863,12 @@ pub fn register(db: &Connection, counters: Arc<Counters>, home: Option<String>) 
     reg(db, "from_unixtime", -1, true, |ctx| {
         need(ctx, 1, "from_unixtime")?;
         let Some(t) = num(&ctx.get_raw(0)) else { return Ok(SV::Null) };
-        let dt = Dt::from_epoch_micros((t * 1e6) as i64);
+        // TIMESTAMP's range: before the epoch or past 2038-01-19 03:14:07 UTC is NULL.
+        if !(0.0..2_147_483_648.0).contains(&t) {
+            return Ok(SV::Null);
+        }
+        // In the session's time zone.
+        let dt = Dt::from_epoch_micros((t * 1e6) as i64 + zone_offset_micros());
         if ctx.len() > 1 {
             let f = targ(ctx, 1).unwrap_or_default();
             return Ok(SV::Text(date_format(&dt, &f)));
@@ -900,6 +913,9 @@ mod tests {
         assert_eq!(q("SELECT timestampdiff('DAY', '2024-01-01', '2024-03-01')"), "Integer(60)");
         assert_eq!(q("SELECT hex(255)"), "Text(\"FF\")");
         assert!(temporal_ok("2024-02-29", "date") && !temporal_ok("2023-02-29", "date") && temporal_ok("2024-01-01 10:00:00", "datetime"));
+        // A zero month or day: a DATE's and a DATETIME's value, no TIMESTAMP's.
+        assert!(temporal_ok("1000-00-00", "date") && temporal_ok("0000-00-01", "date") && temporal_ok("0001-00-00 00:00:00", "datetime"));
+        assert!(!temporal_ok("2012-00-00 00:00:00", "timestamp") && temporal_ok("0000-00-00 00:00:00", "timestamp"));
     }
 
     /// Every function registered here, called with hostile arguments (bytes

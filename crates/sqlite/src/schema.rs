@@ -136,7 +136,7 @@ impl ColumnDef {
                 }
             }
             Base::Bit | Base::Char | Base::VarChar | Base::Binary | Base::VarBinary => s.push_str(&format!("({})", self.length.unwrap_or(1))),
-            Base::Year => s.push_str("(4)"),
+            Base::Year => s.push_str(&format!("({})", self.length.unwrap_or(4))),
             Base::DateTime | Base::Timestamp | Base::Time => {
                 if let Some(l) = self.length.filter(|l| *l > 0) {
                     s.push_str(&format!("({})", l));
@@ -196,6 +196,8 @@ impl ColumnDef {
             _ => 1,
         };
         let length: u64 = match self.base {
+            // An integer's declared display width (INT(5): 5, what ZEROFILL pads to).
+            b if b.is_integer() && !matches!(b, Base::Bit | Base::Year) && self.length.is_some_and(|l| l > 0) => self.length.unwrap_or(0),
             Base::TinyInt => {
                 if self.unsigned {
                     3
@@ -236,7 +238,7 @@ impl ColumnDef {
             Base::Date => 10,
             Base::DateTime | Base::Timestamp => 19 + self.length.filter(|l| *l > 0).map_or(0, |l| l + 1),
             Base::Time => 10 + self.length.filter(|l| *l > 0).map_or(0, |l| l + 1),
-            Base::Year => 4,
+            Base::Year => self.length.unwrap_or(4),
             Base::Json | Base::LongText | Base::LongBlob => 4_294_967_295,
             Base::Enum | Base::Set => self.members.iter().map(|m| m.chars().count() as u64).max().unwrap_or(1) * mbmax,
             other => other.max_len(self.length).unwrap_or(0) * if text { mbmax } else { 1 },

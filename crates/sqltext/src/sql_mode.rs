@@ -92,6 +92,8 @@ impl SqlMode {
     pub const ERROR_FOR_DIVISION_BY_ZERO: u64 = bit("ERROR_FOR_DIVISION_BY_ZERO");
     pub const NO_AUTO_CREATE_USER: u64 = bit("NO_AUTO_CREATE_USER");
     pub const NO_ENGINE_SUBSTITUTION: u64 = bit("NO_ENGINE_SUBSTITUTION");
+    pub const NO_ZERO_IN_DATE: u64 = bit("NO_ZERO_IN_DATE");
+    pub const NO_ZERO_DATE: u64 = bit("NO_ZERO_DATE");
 
     /// MariaDB 10.11's default: STRICT_TRANS_TABLES, ERROR_FOR_DIVISION_BY_ZERO,
     /// NO_AUTO_CREATE_USER, NO_ENGINE_SUBSTITUTION.

@@ -148,13 +148,16 @@ fn canonical_temporal(s: &str, kind: &str) -> Option<String> {
             Some(r) => (true, r),
             None => (false, t),
         };
+        if let Some(o) = (!neg).then(|| datetime_as_time(rest)).flatten() {
+            return Some(o);
+        }
         let (days, clock) = match rest.split_once(' ') {
             Some((d, c)) if !d.is_empty() && d.len() <= 2 && d.bytes().all(|b| b.is_ascii_digit()) => (d.parse::<u32>().ok()?, c.trim()),
             Some(_) => return None,
             None => (0, rest),
         };
         if !clock.contains(':') {
-            return None;
+            return digits_as_time(t);
         }
         let (_, h, m, sec, _) = parse_time(clock)?;
         let frac = clock.split_once('.').map(|(_, f)| f);
@@ -184,7 +187,10 @@ fn canonical_temporal(s: &str, kind: &str) -> Option<String> {
             return None;
         }
         let (mut y, mo, d) = parse_date(&date)?;
-        if year_digits == 2 {
+        // A zero date stays zero ('00-00-00' is 0000-00-00, '00-00-00 01:00:00'
+        // the year 2000): MariaDB widens the year only when some part is not zero.
+        let zero = y == 0 && mo == 0 && d == 0 && clock.as_deref().is_none_or(|c| c.bytes().all(|b| !(b'1'..=b'9').contains(&b)));
+        if year_digits == 2 && !zero {
             // MariaDB's two-digit years: 70-99 are 1970-1999, 00-69 2000-2069
             // ('01-01-01' is 2001-01-01; '1-1-1' stays the year 1).
             y += if y < 70 { 2000 } else { 1900 };
@@ -215,6 +221,54 @@ fn canonical_temporal(s: &str, kind: &str) -> Option<String> {
         }
     };
     Some(out)
+}
+
+/// A TIME column's value from a datetime text (`Y-M-D h:m:s[.f]`): its time
+/// of day, or with year and month zero its days as hours too
+/// (`0000-00-01 10:20:30` is 34:20:30), as MariaDB converts one.
+fn datetime_as_time(s: &str) -> Option<String> {
+    let (date, clock) = s.split_once(' ')?;
+    if date.bytes().filter(|&b| b == b'-').count() != 2 {
+        return None;
+    }
+    let (y, mo, d) = parse_date(date)?;
+    let clock = clock.trim();
+    let (neg, h, mi, sec, _) = parse_time(clock)?;
+    if neg || h > 23 || !clock.contains(':') {
+        return None;
+    }
+    let hours = if y == 0 && mo == 0 { u32::from(d) * 24 + h } else { h };
+    let mut o = format!("{:02}:{:02}:{:02}", hours, mi, sec);
+    if let Some((_, f)) = clock.split_once('.') {
+        o.push('.');
+        o.push_str(f);
+    }
+    Some(o)
+}
+
+/// A TIME column's value from a text without `:` that MariaDB reads whole
+/// as `[-]HHMMSS[.f]` (`'1'` is 00:00:01, `'1230'` 00:12:30, `'10.22'`
+/// 00:00:10.22); None when any of it is left over or out of range.
+fn digits_as_time(s: &str) -> Option<String> {
+    let (neg, body) = s.strip_prefix('-').map_or((false, s), |r| (true, r));
+    let (whole, frac) = body.split_once('.').map_or((body, None), |(w, f)| (w, Some(f)));
+    if whole.is_empty() || whole.len() > 7 || !whole.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    if frac.is_some_and(|f| f.is_empty() || f.len() > 6 || !f.bytes().all(|b| b.is_ascii_digit())) {
+        return None;
+    }
+    let n: u32 = whole.parse().ok()?;
+    let (h, mi, sec) = (n / 10000, n / 100 % 100, n % 100);
+    if mi > 59 || sec > 59 || h > 838 {
+        return None;
+    }
+    let mut o = format!("{}{:02}:{:02}:{:02}", if neg { "-" } else { "" }, h, mi, sec);
+    if let Some(f) = frac {
+        o.push('.');
+        o.push_str(f);
+    }
+    Some(o)
 }
 
 /// `[-]H:MM:SS[.ffffff]` → (negative, hours, minutes, seconds, micros).
@@ -280,8 +334,23 @@ mod tests {
         assert_eq!(n("981231101112", "datetime").as_deref(), Some("1998-12-31 10:11:12"));
         assert_eq!(n("0101010", "date"), None);
         assert_eq!(n("2024-02-29 25:00:00", "datetime"), None);
-        assert_eq!(n("12", "time"), None);
         assert_eq!(n("x 1:0:0", "time"), None);
+        // Digits alone as MariaDB reads a TIME: [H]HMMSS[.f].
+        assert_eq!(n("12", "time").as_deref(), Some("00:00:12"));
+        assert_eq!(n("1230", "time").as_deref(), Some("00:12:30"));
+        assert_eq!(n("10.22", "time").as_deref(), Some("00:00:10.22"));
+        assert_eq!(n("1234559.99", "time").as_deref(), Some("123:45:59.99"));
+        assert_eq!(n("1290", "time"), None);
+        assert_eq!(n("12x", "time"), None);
+        // A datetime's time of day; year and month zero add the days as hours.
+        assert_eq!(n("1999-02-03 20:33:34", "time").as_deref(), Some("20:33:34"));
+        assert_eq!(n("0000-00-01 10:20:30", "time").as_deref(), Some("34:20:30"));
+        assert_eq!(n("0000-00-00 10:20:30.5", "time").as_deref(), Some("10:20:30.5"));
+        // A zero month or day is kept; a zero two-digit date stays the year 0.
+        assert_eq!(n("1000-0-0", "date").as_deref(), Some("1000-00-00"));
+        assert_eq!(n("00-00-00", "datetime").as_deref(), Some("0000-00-00 00:00:00"));
+        assert_eq!(n("00-00-00 01:00:00", "datetime").as_deref(), Some("2000-00-00 01:00:00"));
+        assert_eq!(n("12-00-00", "datetime").as_deref(), Some("2012-00-00 00:00:00"));
     }
 
     #[test]

@@ -76,7 +76,7 @@ fn to_time(from: CastFrom<'_>) -> Option<Value> {
         CastFrom::Int(n) => number_to_time(n < 0, n.unsigned_abs(), 0),
         CastFrom::Real(f) if f.is_finite() => {
             let a = f.abs();
-            number_to_time(f < 0.0, a.trunc() as u64, ((a - a.trunc()) * 1e6) as u32)
+            number_to_time(f < 0.0, a.trunc() as u64, crate::time_read::micros_of(a - a.trunc()))
         }
         CastFrom::Real(_) => None,
         CastFrom::Text(s) => text_to_time(s.trim()),

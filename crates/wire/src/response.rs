@@ -188,6 +188,21 @@ pub fn text_fsp(columns: &[Column]) -> Vec<u8> {
 
 pub const FSP_UNKNOWN: u8 = u8::MAX;
 
+/// Digits per column a text row pads its value to: empty unless a column is
+/// an integer with the ZEROFILL flag (a YEAR has it), whose value MySQL
+/// sends zero-padded to the column's length (`INT(5) ZEROFILL` 42 is
+/// `00042`, YEAR 0 is `0000`, YEAR(2) 1970 is `70`); 0 for other columns.
+/// Only a table's column pads: a computed one (`MIN(year_col)`) does not.
+pub fn text_zerofill(columns: &[Column]) -> Vec<u8> {
+    let padded = |c: &Column| {
+        c.flags & colflag::ZEROFILL != 0 && !c.org_table.is_empty() && matches!(c.coltype, coltype::TINY | coltype::SHORT | coltype::INT24 | coltype::LONG | coltype::LONGLONG | coltype::YEAR)
+    };
+    if !columns.iter().any(padded) {
+        return Vec::new();
+    }
+    columns.iter().map(|c| if padded(c) { c.length.min(255) as u8 } else { 0 }).collect()
+}
+
 pub fn encode_column_count(out: &mut Vec<u8>, n: usize) {
     put_lenenc_int(out, n as u64);
 }
@@ -195,12 +210,31 @@ pub fn encode_column_count(out: &mut Vec<u8>, n: usize) {
 /// Append a text-protocol row. `fsp`: fractional-second digits of each
 /// column (see `Value::to_text_fsp`); empty when no column is temporal.
 pub fn encode_text_row(out: &mut Vec<u8>, row: &[Value], fsp: &[u8]) {
+    encode_text_row_padded(out, row, fsp, &[]);
+}
+
+/// `encode_text_row` with the ZEROFILL widths of `text_zerofill` (empty:
+/// none): an integer shorter than its width is padded with zeros; a YEAR(2)
+/// shows its last two digits.
+pub fn encode_text_row_padded(out: &mut Vec<u8>, row: &[Value], fsp: &[u8], zerofill: &[u8]) {
     for (i, v) in row.iter().enumerate() {
-        match v.to_text_fsp(fsp.get(i).copied().filter(|&d| d != FSP_UNKNOWN)) {
-            None => out.push(0xfb),
-            Some(t) => put_lenenc_bytes(out, &t),
+        let width = zerofill.get(i).copied().unwrap_or(0) as usize;
+        match (v, width) {
+            (Value::Int(n), w) if w > 0 && *n >= 0 => put_lenenc_bytes(out, padded(*n as u64, w).as_bytes()),
+            (Value::UInt(n), w) if w > 0 => put_lenenc_bytes(out, padded(*n, w).as_bytes()),
+            _ => match v.to_text_fsp(fsp.get(i).copied().filter(|&d| d != FSP_UNKNOWN)) {
+                None => out.push(0xfb),
+                Some(t) => put_lenenc_bytes(out, &t),
+            },
         }
     }
+}
+
+/// `n` zero-padded to `width` digits; a width of 2 (YEAR(2)) keeps the
+/// last two digits of a larger number.
+fn padded(n: u64, width: usize) -> String {
+    let n = if width == 2 && n >= 100 { n % 100 } else { n };
+    format!("{:0w$}", n, w = width)
 }
 
 /// Append a binary-protocol row, each value encoded as its column's type says.
@@ -468,6 +502,24 @@ mod tests {
         let r: mysql_common::row::Row = r.into();
         assert_eq!(r.as_ref(0), Some(&mysql_common::value::Value::Bytes(b"42".to_vec())));
         assert_eq!(r.as_ref(1), Some(&mysql_common::value::Value::NULL));
+    }
+
+    #[test]
+    fn zerofill_integers_are_padded() {
+        let mut year = Column::computed("y", coltype::YEAR);
+        year.flags |= colflag::ZEROFILL;
+        year.length = 4;
+        year.org_table = "t".into();
+        let mut y2 = year.clone();
+        y2.length = 2;
+        let plain = Column::computed("n", coltype::LONGLONG);
+        let cols = [year, y2, plain];
+        let widths = text_zerofill(&cols);
+        assert_eq!(widths, vec![4, 2, 0]);
+        let mut out = Vec::new();
+        encode_text_row_padded(&mut out, &[Value::UInt(0), Value::UInt(1970), Value::Int(7)], &[], &widths);
+        assert_eq!(out, b"\x040000\x0270\x017");
+        assert!(text_zerofill(&cols[2..]).is_empty());
     }
 
     #[test]

@@ -6,7 +6,7 @@ use std::io;
 use turnstile_engine::{Column, RowSink, SqlError, Value};
 use turnstile_wire::consts::status;
 use turnstile_wire::packet::{begin_packet, end_packet};
-use turnstile_wire::response::{encode_binary_row_typed, encode_column_count, encode_eof, encode_ok, encode_text_row, text_fsp, EncodedColumns};
+use turnstile_wire::response::{encode_binary_row_typed, encode_column_count, encode_eof, encode_ok, encode_text_row_padded, text_fsp, text_zerofill, EncodedColumns};
 
 /// Streams a result set into the output buffer, flushing as it fills.
 /// What a result's rows need from its column definitions.
@@ -16,6 +16,8 @@ pub(super) struct RowFormat {
     pub(super) coltypes: Vec<u8>,
     /// Fractional-second digits per column for text rows (see `text_fsp`).
     pub(super) fsp: Vec<u8>,
+    /// ZEROFILL widths per column for text rows (see `text_zerofill`).
+    pub(super) zerofill: Vec<u8>,
 }
 
 pub(super) struct WireSink<'a, 'f> {
@@ -74,6 +76,7 @@ pub(super) fn set_row_format(format: &mut RowFormat, binary: bool, columns: &[Co
         format.coltypes.extend(columns.iter().map(|c| c.coltype));
     } else {
         format.fsp = text_fsp(columns);
+        format.zerofill = text_zerofill(columns);
     }
 }
 
@@ -99,7 +102,7 @@ impl RowSink for WireSink<'_, '_> {
         if self.binary {
             self.packet(|o| encode_binary_row_typed(o, format.coltypes.iter().copied(), row));
         } else {
-            self.packet(|o| encode_text_row(o, row, &format.fsp));
+            self.packet(|o| encode_text_row_padded(o, row, &format.fsp, &format.zerofill));
         }
         self.format = format;
         self.maybe_flush()

@@ -11,9 +11,19 @@ pub fn unix_now() -> u64 {
     (turnstile_engine::clock::now_micros().max(0) / 1_000_000) as u64
 }
 
-/// The current UTC date/time (Turnstile runs with time_zone = SYSTEM = UTC).
+/// The current date/time in the session's time zone (`SET time_zone`; UTC
+/// by default: Turnstile's system zone).
 pub fn now_value(date_only: bool) -> Value {
-    let secs = unix_now();
+    civil_value(turnstile_engine::clock::local_now_micros(), date_only)
+}
+
+/// The current UTC date/time (UTC_TIMESTAMP, UTC_DATE).
+pub fn utc_now_value(date_only: bool) -> Value {
+    civil_value(turnstile_engine::clock::now_micros(), date_only)
+}
+
+fn civil_value(micros: i64, date_only: bool) -> Value {
+    let secs = (micros.max(0) / 1_000_000) as u64;
     let days = (secs / 86400) as i64;
     let rem = secs % 86400;
     let (y, m, d) = civil_from_days(days);

@@ -157,8 +157,10 @@ pub(super) fn builtin(name: &str, args: &[Value]) -> Result<Value, SqlError> {
             }
             best
         }
-        "NOW" | "CURRENT_TIMESTAMP" | "SYSDATE" | "LOCALTIME" | "LOCALTIMESTAMP" | "UTC_TIMESTAMP" => now_value(false),
-        "CURDATE" | "CURRENT_DATE" | "UTC_DATE" => now_value(true),
+        "NOW" | "CURRENT_TIMESTAMP" | "SYSDATE" | "LOCALTIME" | "LOCALTIMESTAMP" => now_value(false),
+        "CURDATE" | "CURRENT_DATE" => now_value(true),
+        "UTC_TIMESTAMP" => super::clock::utc_now_value(false),
+        "UTC_DATE" => super::clock::utc_now_value(true),
         "UNIX_TIMESTAMP" => {
             if args.is_empty() {
                 Value::Int(unix_now() as i64)
@@ -323,8 +325,9 @@ fn char_prefix_len(t: &[u8], n: usize) -> usize {
 const MAX_CAST_LEN: i64 = 64 << 20;
 
 /// UNIX_TIMESTAMP(date): seconds since the epoch of a date or datetime read
-/// as UTC (Turnstile's time zone), with its fraction when it has one; NULL
-/// for what is not a date; 0 before the epoch (as MariaDB).
+/// in the session's time zone, with its fraction when it has one; NULL
+/// for what is not a date and outside TIMESTAMP's range (before the epoch,
+/// past 2038-01-19 03:14:07), as MariaDB.
 fn unix_timestamp_of(v: &Value) -> Value {
     let Some(t) = text(v) else { return Value::Null };
     let t = t.trim().to_string();
@@ -338,9 +341,9 @@ fn unix_timestamp_of(v: &Value) -> Value {
     if !(1..=12).contains(&mo) || day < 1 || day > turnstile_sqltext::civil::days_in_month(y, mo) || h > 23 || mi > 59 || sec > 59 || !frac.bytes().all(|b| b.is_ascii_digit()) {
         return Value::Null;
     }
-    let secs = turnstile_sqltext::civil::days_from_civil(y, mo, day) * 86_400 + h * 3600 + mi * 60 + sec;
-    if secs < 0 {
-        return Value::Int(0);
+    let secs = turnstile_sqltext::civil::days_from_civil(y, mo, day) * 86_400 + h * 3600 + mi * 60 + sec - turnstile_engine::clock::zone_offset_micros() / 1_000_000;
+    if !(0..=i64::from(i32::MAX)).contains(&secs) {
+        return Value::Null;
     }
     match frac.trim_end_matches('0') {
         "" if frac.is_empty() => Value::Int(secs),

@@ -108,9 +108,11 @@ pub fn execute(call: &mut Call<'_, '_>, sql: &str, sink: &mut dyn RowSink) -> Re
 
 /// The session's `SET timestamp` as its statement's clock, for as long as
 /// the statement runs on this thread (0 or unset: the system clock).
-fn session_clock(sess: &crate::SessionState) -> turnstile_engine::clock::FixedNow {
+/// Also its `time_zone` offset (`'+03:00'`; a named zone is UTC here).
+fn session_clock(sess: &crate::SessionState) -> (turnstile_engine::clock::FixedNow, turnstile_engine::clock::FixedZone) {
     let fixed = sess.vars.get("timestamp").and_then(|v| v.as_f64()).filter(|s| *s > 0.0 && *s < 2_147_483_648.0).map(|s| (s * 1e6).round() as i64);
-    turnstile_engine::clock::fix_now(fixed)
+    let zone = sess.vars.get("time_zone").and_then(|v| v.to_text()).map_or(0, |t| turnstile_engine::clock::zone_offset_of(&String::from_utf8_lossy(&t)));
+    (turnstile_engine::clock::fix_now(fixed), turnstile_engine::clock::fix_zone(zone))
 }
 
 /// A 1054 from the front's own evaluation (which sees an expression, not the

@@ -109,7 +109,8 @@ pub fn column_def(c: &mut TokenCursor<'_>) -> Result<(ColumnDef, bool, bool), Sq
         Base::DateTime | Base::Timestamp | Base::Time if col.length.is_some_and(|l| l > 6) => {
             return Err(too_big_precision(&col.name, 6));
         }
-        Base::Year => col.length = None,
+        // YEAR(2) stays (shown as two digits); any other width is YEAR(4).
+        Base::Year => col.length = col.length.filter(|l| *l == 2),
         _ => {}
     }
     if base.is_text() || base == Base::Json {
@@ -243,6 +244,9 @@ pub fn column_def(c: &mut TokenCursor<'_>) -> Result<(ColumnDef, bool, bool), Sq
     if let Some(Default_::Literal(v)) = &col.default {
         if !literal_fits(&col, v) {
             return Err(SqlError::new(1067, "42000", format!("Invalid default value for '{}'", col.name)));
+        }
+        if let Some(stored) = temporal_default(&col, v)? {
+            col.default = Some(Default_::Literal(stored));
         }
     }
     if let Some(Default_::CurrentTimestamp) = col.default {
@@ -465,6 +469,25 @@ fn literal_fits(col: &ColumnDef, v: &str) -> bool {
         Base::Set => v.is_empty() || v.split(',').all(|p| col.members.iter().any(|m| m.trim_end_matches(' ').eq_ignore_ascii_case(p.trim_end_matches(' ')))),
         _ => true,
     }
+}
+
+/// A date or time column's literal default in the form the column stores
+/// it (`'1962-03-03 23:33:34'` for a DATE is `1962-03-03`, for a DATETIME
+/// `'1962-03-03'` is `1962-03-03 00:00:00`), as SHOW CREATE TABLE shows it
+/// and a row without the column takes it; no value of the column is
+/// MariaDB's 1067 (`'1962-03-32'`, `'916:00:00 a'`). None: not a temporal
+/// column, or a number (the write reads it).
+fn temporal_default(col: &ColumnDef, v: &str) -> Result<Option<String>, SqlError> {
+    let Some(kind) = crate::schema::temporal_kind_fsp(col.base, col.length.unwrap_or(0)) else { return Ok(None) };
+    if v.trim().parse::<f64>().is_ok() && !v.contains([':', '-']) {
+        return Ok(None);
+    }
+    let stored = turnstile_sqltext::temporal::normalize_temporal(v, kind).unwrap_or_else(|| v.to_string());
+    let name = kind.split('(').next().unwrap_or(kind);
+    if !crate::functions::temporal_ok(&stored, name) {
+        return Err(SqlError::new(1067, "42000", format!("Invalid default value for '{}'", col.name)));
+    }
+    Ok(Some(stored))
 }
 
 /// Words after DEFAULT that are not a column's name.

@@ -61,9 +61,9 @@ impl Resolver for ConnResolver<'_> {
 /// A compiled statement's stamp: the DDL epoch, the TEMPORARY tables'
 /// version and the settings it was translated under (`mode_key`, in the top bits).
 fn stamp_of(epoch: u64, temp_version: u64, mode_key: u64) -> u64 {
-    debug_assert!(epoch < 1 << 39, "the epoch stays below the mode bits");
-    debug_assert!(mode_key < 1 << 5, "five mode bits");
-    ((epoch << 20) ^ temp_version) ^ (mode_key << 59)
+    debug_assert!(epoch < 1 << 37, "the epoch stays below the mode bits");
+    debug_assert!(mode_key < 1 << 7, "seven mode bits");
+    ((epoch << 20) ^ temp_version) ^ (mode_key << 57)
 }
 
 /// The epoch of a statement compiled while DDL was changing a schema: no
@@ -75,11 +75,20 @@ const UNTRUSTED_EPOCH: u64 = u64::MAX;
 /// whether a division by zero raises anything (ERROR_FOR_DIVISION_BY_ZERO),
 /// how its strings were lexed (NO_BACKSLASH_ESCAPES, the thread's lexing
 /// rule), foreign_key_checks (INSERT IGNORE's parent test) and
-/// NO_AUTO_VALUE_ON_ZERO (`ts_ai` or `ts_ai_null` around an AUTO_INCREMENT value). A connection
+/// NO_AUTO_VALUE_ON_ZERO (`ts_ai` or `ts_ai_null` around an AUTO_INCREMENT value),
+/// NO_ZERO_IN_DATE and NO_ZERO_DATE (a strict date write's `ts_tnorm`). A connection
 /// is shared by sessions of any mode: one whose statement was translated
 /// under other settings compiles it again.
 fn mode_key(mode: SqlMode, fk_off: bool) -> u64 {
-    let bits = [mode.strict(), mode.error_for_division_by_zero(), !turnstile_sqltext::lex::backslash_escapes(), fk_off, mode.no_auto_value_on_zero()];
+    let bits = [
+        mode.strict(),
+        mode.error_for_division_by_zero(),
+        !turnstile_sqltext::lex::backslash_escapes(),
+        fk_off,
+        mode.no_auto_value_on_zero(),
+        mode.has(SqlMode::NO_ZERO_IN_DATE),
+        mode.has(SqlMode::NO_ZERO_DATE),
+    ];
     bits.iter().enumerate().fold(0, |k, (i, b)| k | (*b as u64) << i)
 }
 

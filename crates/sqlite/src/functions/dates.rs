@@ -138,7 +138,7 @@ pub(super) fn register(db: &Connection, c: &Arc<Counters>) -> rusqlite::Result<(
             signed
         } else if as_time {
             // A TIME compared with a date: today at that time.
-            (super::now_micros().div_euclid(86_400_000_000) + 719_528) * 86_400_000_000 + signed
+            (super::local_now_micros().div_euclid(86_400_000_000) + 719_528) * 86_400_000_000 + signed
         } else {
             civil_days(&t) * 86_400_000_000 + clock
         }))

@@ -21,6 +21,7 @@ use rusqlite::types::Value as SV;
 use turnstile_engine::SqlError;
 use turnstile_sqltext::decimal::Decimal;
 use turnstile_sqltext::lex::{self, Tok, Token};
+use turnstile_sqltext::sql_mode::SqlMode;
 
 /// Functions whose value may differ between two calls in one statement: an
 /// UPDATE that assigns one is not compared with the stored row (ts_chg).
@@ -73,7 +74,7 @@ impl Translator<'_> {
     /// `emit_store` of a column: the value in the form the column stores.
     fn emit_store_as(&mut self, s: usize, e: usize, cd: &ColumnDef) -> Result<(), SqlError> {
         if let Some(kind) = schema::temporal_kind_fsp(cd.base, cd.length.unwrap_or(0)) {
-            return self.emit_temporal(s, e, kind);
+            return self.emit_temporal(s, e, kind, &cd.name);
         }
         if cd.base == schema::Base::Decimal {
             return self.emit_decimal(s, e, cd);
@@ -357,13 +358,21 @@ impl Translator<'_> {
     /// forms MySQL accepts in canonical form (functions.rs).
     /// Lenient: `ts_fit` normalizes the value itself (it needs the text
     /// the client wrote: a DATE given a time is a note).
-    fn emit_temporal(&mut self, s: usize, e: usize, kind: &str) -> Result<(), SqlError> {
+    /// Strict under NO_ZERO_IN_DATE / NO_ZERO_DATE (TRADITIONAL):
+    /// `ts_tnorm(value, 'kind', refuse, 'col')` refuses a zero month or day
+    /// (refuse bit 1) or the zero date (bit 2) with MariaDB's ERR 1292.
+    fn emit_temporal(&mut self, s: usize, e: usize, kind: &str, col: &str) -> Result<(), SqlError> {
         if self.fit.is_some() {
             return self.emit_value(s, e);
         }
+        let refuse = u8::from(self.sql_mode.has(SqlMode::NO_ZERO_IN_DATE)) | (u8::from(self.sql_mode.has(SqlMode::NO_ZERO_DATE)) << 1);
         self.raw("ts_tnorm(");
         self.emit(s, e)?;
-        self.raw(&format!(", '{}')", kind));
+        if refuse == 0 {
+            self.raw(&format!(", '{}')", kind));
+        } else {
+            self.raw(&format!(", '{}', {}, {})", kind, refuse, schema::sq_str(col)));
+        }
         Ok(())
     }
 }

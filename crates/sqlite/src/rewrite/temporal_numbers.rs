@@ -22,6 +22,15 @@
 //! with a string expression: both become `ts_tcmp(x, 'time' | 'datetime',
 //! is_time)`, a number that orders as the values do.
 //!
+//! A YEAR compared with a literal compares with the year the literal names
+//! as a YEAR column stores it (`y = 99` is `y = 1999`, `y = '0'` is 2000,
+//! `y = 1998.9` is 1999): the literal becomes `ts_ycanon(lit)`
+//! (functions/temporal.rs).
+//!
+//! A TIME cast to a DATE or DATETIME (and given to UNIX_TIMESTAMP) is that
+//! time on the current day, as MariaDB converts one (`CAST(TIME'800:20:30'
+//! AS DATE)` is 33 days on): the operand becomes `ts_time_dt(x)`.
+//!
 //! And a TIME moved by an INTERVAL stays a TIME (`TIME'26:03:04' + INTERVAL 2
 //! DAY` is 74:03:04, where DATE_ADD would read '26:03:04' as the date
 //! 2026-03-04): `t + INTERVAL n unit` and `DATE_ADD(t, INTERVAL n unit)` of
@@ -40,7 +49,7 @@ const MAX_CANDIDATES: usize = 1_000;
 /// `sql` with its temporal operands of arithmetic and numeric CASTs wrapped
 /// in `ts_tnum`; None when it has none.
 pub(super) fn rewrite(sql: &str, toks: &[Token], resolver: &dyn Resolver) -> Option<String> {
-    let candidates = toks.iter().filter(|t| arith(t) || t.is_kw("CAST") || is_comparison(t) || t.is_kw("IN") || t.is_kw("BETWEEN") || t.is_kw("INTERVAL")).count();
+    let candidates = toks.iter().filter(|t| arith(t) || t.is_kw("CAST") || is_comparison(t) || t.is_kw("IN") || t.is_kw("BETWEEN") || t.is_kw("INTERVAL") || t.is_kw("UNIX_TIMESTAMP")).count();
     // Each candidate types its operand (a scan of it): past MAX_CANDIDATES
     // the statement is left as it is rather than take quadratic time
     // (100,000 nested CASTs took minutes; SQLite refuses such depth anyway).
@@ -110,15 +119,26 @@ pub(super) fn rewrite(sql: &str, toks: &[Token], resolver: &dyn Resolver) -> Opt
         } else if t.is_kw("CAST") && toks.get(i + 1).is_some_and(|n| n.is_op("(")) {
             if let Some(as_at) = numeric_cast(toks, i + 1) {
                 operands.push((i + 2, as_at));
+            } else if let Some(as_at) = cast_as(toks, i + 1, &["DATE", "DATETIME", "TIMESTAMP"]) {
+                if matches!(typed(i + 2, as_at), Some(ExprType::Temporal { base: Base::Time, .. })) {
+                    add(Wrap { s: i + 2, e: as_at, open: "ts_time_dt(".into(), close: ")".into() });
+                }
+            }
+        } else if t.is_kw("UNIX_TIMESTAMP") && toks.get(i + 1).is_some_and(|n| n.is_op("(")) {
+            if let Some(close) = sole_argument_end(toks, i + 1) {
+                if matches!(typed(i + 2, close), Some(ExprType::Temporal { base: Base::Time, .. })) {
+                    add(Wrap { s: i + 2, e: close, open: "ts_time_dt(".into(), close: ")".into() });
+                }
             }
         } else if is_comparison(t) && is_binary(toks, i) && !(assigning && t.is_op("=")) {
             comparison(toks, i, &typed, &mut add);
         } else if t.is_kw("IN") || t.is_kw("BETWEEN") {
             let before = if i > 0 && toks[i - 1].is_kw("NOT") { i - 1 } else { i };
             let Some(ls) = left_operand(toks, before) else { continue };
-            let Some(ExprType::Temporal { base, fsp }) = typed(ls, before) else { continue };
-            for (s, e) in literal_list(toks, i) {
-                add(canon(s, e, base, fsp));
+            match typed(ls, before) {
+                Some(ExprType::Temporal { base, fsp }) => literal_list(toks, i).into_iter().for_each(|(s, e)| add(canon(s, e, base, fsp))),
+                Some(ExprType::Int { col: Some(Base::Year), .. }) => literal_list(toks, i).into_iter().for_each(|(s, e)| add(ycanon(s, e))),
+                _ => {}
             }
         }
         for (s, e) in operands {
@@ -190,6 +210,13 @@ fn comparison(toks: &[Token], op: usize, typed: &dyn Fn(usize, usize) -> Option<
         _ => None,
     };
     let is_time = |b: Base| b == Base::Time;
+    let year = |t: &Option<ExprType>| matches!(t, Some(ExprType::Int { col: Some(Base::Year), .. }));
+    if year(&lt) && is_literal(toks, op + 1, re) {
+        return add(ycanon(op + 1, re));
+    }
+    if year(&rt) && is_literal(toks, ls, op) {
+        return add(ycanon(ls, op));
+    }
     match (base(&lt), base(&rt)) {
         (Some((b, fsp)), None) if is_literal(toks, op + 1, re) => add(canon(op + 1, re, b, fsp)),
         (None, Some((b, fsp))) if is_literal(toks, ls, op) => add(canon(ls, op, b, fsp)),
@@ -245,6 +272,10 @@ fn base_name(b: Base) -> &'static str {
 
 fn canon(s: usize, e: usize, b: Base, fsp: u8) -> Wrap {
     Wrap { s, e, open: "ts_tcanon(".into(), close: format!(", '{}', {})", base_name(b), fsp) }
+}
+
+fn ycanon(s: usize, e: usize) -> Wrap {
+    Wrap { s, e, open: "ts_ycanon(".into(), close: ")".into() }
 }
 
 fn cmp(s: usize, e: usize, mode: &str, is_time: bool) -> Wrap {
@@ -364,6 +395,30 @@ fn left_operand(toks: &[Token], op: usize) -> Option<usize> {
 /// For `CAST(` at `open`: the index of its top-level AS when the target is
 /// a number (SIGNED, UNSIGNED, INTEGER, DECIMAL, DOUBLE, FLOAT, REAL).
 fn numeric_cast(toks: &[Token], open: usize) -> Option<usize> {
+    cast_as(toks, open, &["SIGNED", "UNSIGNED", "INTEGER", "INT", "DECIMAL", "DEC", "DOUBLE", "FLOAT", "REAL"])
+}
+
+/// The `)` closing the call whose `(` is at `open` when it has one argument.
+fn sole_argument_end(toks: &[Token], open: usize) -> Option<usize> {
+    let mut depth = 0usize;
+    for (k, t) in toks.iter().enumerate().skip(open) {
+        if t.is_op("(") {
+            depth += 1;
+        } else if t.is_op(")") {
+            depth -= 1;
+            if depth == 0 {
+                return (k > open + 1).then_some(k);
+            }
+        } else if depth == 1 && t.is_op(",") {
+            return None;
+        }
+    }
+    None
+}
+
+/// For `CAST(` at `open`: the index of its top-level AS when the target is
+/// one of `targets`.
+fn cast_as(toks: &[Token], open: usize, targets: &[&str]) -> Option<usize> {
     let mut depth = 0usize;
     for (k, t) in toks.iter().enumerate().skip(open) {
         if t.is_op("(") {
@@ -375,8 +430,7 @@ fn numeric_cast(toks: &[Token], open: usize) -> Option<usize> {
             }
         } else if depth == 1 && t.is_kw("AS") {
             let target = toks.get(k + 1)?;
-            let numeric = ["SIGNED", "UNSIGNED", "INTEGER", "INT", "DECIMAL", "DEC", "DOUBLE", "FLOAT", "REAL"].iter().any(|w| target.is_kw(w));
-            return (numeric && k > open + 1).then_some(k);
+            return (targets.iter().any(|w| target.is_kw(w)) && k > open + 1).then_some(k);
         }
     }
     None
@@ -439,5 +493,20 @@ mod column_tests {
             Some("SELECT t FROM tt WHERE d IN (ts_tcanon(?, 'date', 0), ts_tcanon(?, 'date', 0)) AND dt > ts_tcanon(?, 'datetime', 3)")
         );
         assert_eq!(run("SELECT t + 0, d - 1 FROM tt").as_deref(), Some("SELECT ts_tnum(t) + 0, ts_tnum(d) - 1 FROM tt"));
+        // A TIME made a date: that time today.
+        assert_eq!(run("SELECT CAST(t AS DATETIME), UNIX_TIMESTAMP(t) FROM tt").as_deref(), Some("SELECT CAST(ts_time_dt(t) AS DATETIME), UNIX_TIMESTAMP(ts_time_dt(t)) FROM tt"));
+        assert_eq!(run("SELECT CAST(d AS DATETIME), UNIX_TIMESTAMP(d) FROM tt"), None);
+    }
+
+    #[test]
+    fn year_literals_are_years() {
+        let r = TestResolver(vec![Arc::new(table_def("CREATE TABLE ty (y YEAR, n INT)"))]);
+        let run = |sql: &str| rewrite(sql, &tokenize(sql).unwrap(), &r);
+        assert_eq!(run("SELECT y FROM ty WHERE y = 99 OR y <> '0'").as_deref(), Some("SELECT y FROM ty WHERE y = ts_ycanon(99) OR y <> ts_ycanon('0')"));
+        assert_eq!(
+            run("SELECT y FROM ty WHERE y IN (1, ?) OR y BETWEEN 70 AND 80").as_deref(),
+            Some("SELECT y FROM ty WHERE y IN (ts_ycanon(1), ts_ycanon(?)) OR y BETWEEN ts_ycanon(70) AND ts_ycanon(80)")
+        );
+        assert_eq!(run("SELECT y FROM ty WHERE n = 99 AND y = n"), None);
     }
 }
