@@ -22,7 +22,8 @@
 //!
 //! Module map: `authorize` (what a statement touches, checked against the
 //! session's privileges; SQLite internals refused), `cte` (the depth limit of
-//! recursive CTEs), `schema` (MySQL types and table definitions), `ddl` (DDL parser
+//! recursive CTEs), `windows` (window functions and clauses checked as
+//! MariaDB checks them), `schema` (MySQL types and table definitions), `ddl` (DDL parser
 //! and SQLite DDL generator), `rewrite` (DML translation), `functions` (MySQL
 //! functions and the ts_ci collation), `conn` (connection, raw statements,
 //! cache), `exec` (the EngineSession: transactions, locks, results, DDL
@@ -47,6 +48,7 @@ pub mod schema;
 mod show;
 mod sync;
 mod vfs;
+mod windows;
 
 use conn::Conn;
 use schema::{Schema, TableDef, META_TABLE};

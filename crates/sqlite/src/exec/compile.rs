@@ -154,6 +154,7 @@ impl SqliteSession {
         // `mysql.user` is read from information_schema (mysql_user.rs).
         let redirected = crate::mysql_user::redirect(sql, false);
         let text = redirected.as_deref().unwrap_or(sql);
+        crate::windows::check(text)?;
         let anchored = crate::cte_anchor::anchors_first(text);
         let text = anchored.as_deref().unwrap_or(text);
         let rw = {
