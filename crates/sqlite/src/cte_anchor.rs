@@ -104,7 +104,7 @@ fn reordered(sql: &str, toks: &[Token], name: &str, open: usize, close: usize) -
 /// The body's members (token ranges, each a plain SELECT) and whether they
 /// are joined by UNION ALL; None when the joins are mixed, another set
 /// operator or a clause of the whole body (ORDER BY, LIMIT) is present.
-fn members(toks: &[Token], open: usize, close: usize) -> Option<(Vec<(usize, usize)>, bool)> {
+pub(crate) fn members(toks: &[Token], open: usize, close: usize) -> Option<(Vec<(usize, usize)>, bool)> {
     let mut out = Vec::new();
     let mut kind: Option<bool> = None;
     let mut depth = 0usize;

@@ -22,7 +22,8 @@
 //!
 //! Module map: `authorize` (what a statement touches, checked against the
 //! session's privileges; SQLite internals refused), `cte` (the depth limit of
-//! recursive CTEs), `cte_scope` (the CTEs a name in a WITH clause may see), `windows` (window functions and clauses checked as
+//! recursive CTEs), `cte_scope` (the CTEs a name in a WITH clause may see), `cte_mutual`
+//! (mutually recursive CTEs as one), `windows` (window functions and clauses checked as
 //! MariaDB checks them), `schema` (MySQL types and table definitions), `ddl` (DDL parser
 //! and SQLite DDL generator), `rewrite` (DML translation), `functions` (MySQL
 //! functions and the ts_ci collation), `conn` (connection, raw statements,
@@ -37,6 +38,7 @@ mod authorize;
 mod conn;
 mod cte;
 pub mod cte_anchor;
+mod cte_mutual;
 mod cte_scope;
 pub mod ddl;
 mod errors;

@@ -159,6 +159,8 @@ impl SqliteSession {
             return Err(errors::no_such_table(&h.name, t));
         }
         let text = scoped.text.as_deref().unwrap_or(text);
+        let combined = crate::cte_mutual::combine(text);
+        let text = combined.as_deref().unwrap_or(text);
         let anchored = crate::cte_anchor::anchors_first(text);
         let text = anchored.as_deref().unwrap_or(text);
         let rw = {
