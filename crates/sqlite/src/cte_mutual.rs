@@ -62,13 +62,10 @@ pub fn combine(sql: &str) -> Option<String> {
     }
     // Transitive closure (n is at most MAX_GROUP).
     for k in 0..n {
-        for i in 0..n {
-            if deps[i][k] {
-                for j in 0..n {
-                    if deps[k][j] {
-                        deps[i][j] = true;
-                    }
-                }
+        let via = deps[k].clone();
+        for row in deps.iter_mut().filter(|row| row[k]) {
+            for (to, &reached) in row.iter_mut().zip(&via) {
+                *to |= reached;
             }
         }
     }
