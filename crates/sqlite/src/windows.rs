@@ -24,7 +24,7 @@
 //!   1064 a window-only function (`row_number()`) with no OVER.
 //!
 //! (`MIN|MAX(DISTINCT x) OVER (...)`, which MariaDB runs, is translated
-//! without its DISTINCT: rewrite/function_calls.rs.) Every pass is linear in the tokens (matching parentheses once, a stack
+//! without its DISTINCT, which changes neither: rewrite/function_calls.rs.) Every pass is linear in the tokens (matching parentheses once, a stack
 //! for nesting, no recursion).
 
 use std::collections::HashMap;
@@ -549,6 +549,22 @@ mod tests {
         assert_eq!(code("SELECT NTILE(MAX(a) OVER (PARTITION BY a)) OVER (PARTITION BY a ORDER BY b) FROM t1"), 4074);
         assert_eq!(code("select sum(sum(a) over ()) from t1"), 4074);
         assert_eq!(code("select sum(sum(a)) over () from t1"), 0);
+    }
+
+    #[test]
+    fn deep_input_stays_linear() {
+        let n = 100_000;
+        let deep = format!("SELECT {}a{} FROM t", "sum(".repeat(n), ") OVER (ORDER BY a)".repeat(n));
+        assert_eq!(code(&deep), 4074);
+        let specs = format!(
+            "SELECT count(*) OVER w{} FROM t WINDOW {}",
+            n - 1,
+            (0..n).map(|k| if k == 0 { "w0 AS (ORDER BY a)".to_string() } else { format!("w{} AS (w{})", k, k - 1) }).collect::<Vec<_>>().join(", ")
+        );
+        assert_eq!(code(&specs), 0);
+        let with = format!("{}SELECT 1 FROM t{}", "SELECT * FROM (WITH a AS (SELECT 1) ".repeat(n / 10), ") d".repeat(n / 10));
+        assert!(crate::cte_scope::scope(&with, Some("db")).is_ok());
+        assert_eq!(crate::cte_mutual::combine(&with), None);
     }
 
     #[test]

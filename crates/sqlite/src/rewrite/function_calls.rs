@@ -70,8 +70,8 @@ impl Translator<'_> {
             }
             // SQLite's own JSON functions, their result spaced as MariaDB's (functions/mariadb.rs).
             u if call && JSON_SPACED.contains(&u) => self.push(t, &format!("ts_json_fmt({}", u.to_ascii_lowercase())),
-            // MIN/MAX(DISTINCT x) OVER (...): the same without DISTINCT, which SQLite's windows refuse.
-            "MIN" | "MAX" if call && toks.get(i + 2).is_some_and(|d| d.is_kw("DISTINCT")) && crate::cte::close_of(toks, i + 1).is_some_and(|c| toks.get(c + 1).is_some_and(|o| o.is_kw("OVER"))) => {
+            // MIN/MAX(DISTINCT x): the same without DISTINCT, which SQLite's window functions refuse.
+            "MIN" | "MAX" if call && toks.get(i + 2).is_some_and(|d| d.is_kw("DISTINCT")) => {
                 self.push(t, &upper.to_ascii_lowercase());
                 self.push(&toks[i + 1], "(");
                 self.parens.push(upper.to_string());
