@@ -6,14 +6,17 @@
 //! other statements never reach the rewriter), and `rewrite` runs against
 //! `StubSchema` (databases `fz` and `other`, tables `sbtest1`, `t`, `tmp1`).
 //! Column DEFAULT expressions go through `expression`, so that runs too, and
-//! a recursive CTE's reordering (cte_anchor.rs) runs first as it does in
-//! the engine, its output rewritten as well.
+//! the passes that run first in the engine run first here too, their output
+//! rewritten as well: a recursive CTE's reordering (cte_anchor.rs), CTE
+//! scopes (cte_scope.rs), mutually recursive CTEs (cte_mutual.rs) and the
+//! window checks (windows.rs).
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
 use turnstile_fuzz::{on_server_stack, sql_text, StubSchema};
 use turnstile_sqlite::cte_anchor::anchors_first;
 use turnstile_sqlite::rewrite::{expression, rewrite, Kind};
+use turnstile_sqlite::{cte_mutual, cte_scope, windows};
 use turnstile_sqltext::scan::first_keyword;
 
 thread_local! {
@@ -32,9 +35,12 @@ fn check(data: &[u8]) {
             return;
         }
     };
+    let _ = windows::check(&sql);
+    let scoped = cte_scope::scope(&sql, Some("fz")).ok().and_then(|s| s.text);
+    let combined = cte_mutual::combine(&sql);
     let anchored = anchors_first(&sql);
     SCHEMA.with(|schema| {
-        for text in std::iter::once(sql.as_str()).chain(anchored.as_deref()) {
+        for text in std::iter::once(sql.as_str()).chain(anchored.as_deref()).chain(scoped.as_deref()).chain(combined.as_deref()) {
             if let Ok(rw) = rewrite(text, kind, schema) {
                 assert!(!rw.sql.is_empty());
             }

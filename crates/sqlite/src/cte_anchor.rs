@@ -3,7 +3,8 @@
 //! MariaDB reads `WITH RECURSIVE r AS (SELECT ... FROM r ... UNION SELECT
 //! 1)` with its anchor anywhere among the UNION's members; SQLite takes the
 //! members before the first one that names the CTE as its anchor and calls
-//! a reference to the CTE there "circular". So, MySQL text to MySQL text
+//! a reference to the CTE there "circular" (and a member that does not name
+//! it after one that does, too). So, MySQL text to MySQL text
 //! before anything else reads it, the members of such a body are put in
 //! order: those that do not name the CTE, then those that do, each keeping
 //! its text. Only bodies whose members are joined by one kind of UNION (all
@@ -76,7 +77,7 @@ struct Body {
 }
 
 /// The body of CTE `name` (tokens between `open` and `close`) reordered, or
-/// None when its first member is already an anchor or it cannot move.
+/// None when its anchors already come first or it cannot move.
 fn reordered(sql: &str, toks: &[Token], name: &str, open: usize, close: usize) -> Option<Body> {
     let (members, union_all) = members(toks, open, close)?;
     if members.len() < 2 {
@@ -85,11 +86,15 @@ fn reordered(sql: &str, toks: &[Token], name: &str, open: usize, close: usize) -
     let refers = |&(s, e): &(usize, usize)| {
         toks[s..e].iter().enumerate().any(|(k, t)| t.ident().is_some_and(|x| x.eq_ignore_ascii_case(name)) && !toks.get(s + k + 1).is_some_and(|n| n.is_op(".") || n.is_op("(")))
     };
-    if !refers(&members[0]) || members.iter().all(refers) {
+    // In order already: the members that do not name the CTE, then those that do.
+    let first_ref = members.iter().position(refers)?;
+    if members[first_ref..].iter().all(refers) {
         return None;
     }
     let (s0, e0) = members[0];
-    let columns = anchor_names(toks, s0, select_list_end(toks, s0, e0)).map(|names| names.iter().map(|n| format!("`{}`", n.replace('`', "``"))).collect());
+    let names = || anchor_names(toks, s0, select_list_end(toks, s0, e0)).map(|names| names.iter().map(|n| format!("`{}`", n.replace('`', "``"))).collect());
+    // The first member keeps its place unless it names the CTE.
+    let columns = if first_ref == 0 { names() } else { None };
     let order = members.iter().filter(|m| !refers(m)).chain(members.iter().filter(|m| refers(m)));
     let joiner = if union_all { " UNION ALL " } else { " UNION " };
     let text = order.map(|&(s, e)| &sql[toks[s].start..toks[e - 1].end]).collect::<Vec<_>>().join(joiner);
@@ -99,7 +104,7 @@ fn reordered(sql: &str, toks: &[Token], name: &str, open: usize, close: usize) -
 /// The body's members (token ranges, each a plain SELECT) and whether they
 /// are joined by UNION ALL; None when the joins are mixed, another set
 /// operator or a clause of the whole body (ORDER BY, LIMIT) is present.
-fn members(toks: &[Token], open: usize, close: usize) -> Option<(Vec<(usize, usize)>, bool)> {
+pub(crate) fn members(toks: &[Token], open: usize, close: usize) -> Option<(Vec<(usize, usize)>, bool)> {
     let mut out = Vec::new();
     let mut kind: Option<bool> = None;
     let mut depth = 0usize;
@@ -149,6 +154,12 @@ mod tests {
         assert_eq!(anchors_first("WITH RECURSIVE r(n) AS (SELECT n+1 FROM r UNION ALL SELECT 1 UNION SELECT 2) SELECT * FROM r"), None);
         assert_eq!(anchors_first("WITH RECURSIVE r(n) AS (SELECT n+1 FROM r UNION ALL SELECT 1 LIMIT 3) SELECT * FROM r"), None);
         assert_eq!(anchors_first("WITH RECURSIVE r(n) AS (SELECT n+1 FROM r) SELECT * FROM r"), None);
+    }
+
+    #[test]
+    fn an_anchor_after_a_recursive_member_moves_up() {
+        let s = anchors_first("WITH RECURSIVE a AS (SELECT * FROM f WHERE n = 1 UNION SELECT * FROM a UNION SELECT * FROM p) SELECT * FROM a").unwrap();
+        assert_eq!(s, "WITH RECURSIVE a AS (SELECT * FROM f WHERE n = 1 UNION SELECT * FROM p UNION SELECT * FROM a) SELECT * FROM a");
     }
 
     #[test]

@@ -264,7 +264,18 @@ pub fn map(ext: c_int, msg: &str, original: &str, home: Option<&str>) -> SqlErro
             if msg.contains("aggregate functions are not allowed in the GROUP BY clause") {
                 return SqlError::new(1056, "42000", "Can't group on an aggregate");
             }
-            if msg.contains("SELECTs to the left and right of UNION do not have the same number") {
+            // A CTE's column list and its query's columns (SQLite: "table t has 4 values for 1 columns").
+            if msg.starts_with("table ") && msg.ends_with(" columns") && msg.contains(" values for ") {
+                return SqlError::new(4002, "HY000", "WITH column list and SELECT field list have different column counts");
+            }
+            if let Some(name) = msg.strip_prefix("duplicate WITH table name: ") {
+                return SqlError::new(4004, "HY000", format!("Duplicate query name `{}` in WITH clause", name));
+            }
+            // A recursive CTE named twice in one member's FROM: MariaDB's standard-compliance rule.
+            if let Some(name) = msg.strip_prefix("multiple recursive references: ") {
+                return SqlError::new(4008, "HY000", format!("Restrictions imposed on recursive definitions are violated for table '{}'", name));
+            }
+            if msg.contains("SELECTs to the left and right of UNION") && msg.contains("do not have the same number") {
                 return SqlError::new(1222, "21000", "The used SELECT statements have a different number of columns");
             }
             if let Some(near) = msg.strip_prefix("near \"").and_then(|r| r.split_once("\": syntax error")).map(|(n, _)| n) {
@@ -365,6 +376,14 @@ mod tests {
         assert!(near.message.contains("near 'UNION SELECT 1'"), "{}", near.message);
         assert_eq!(map(ffi::SQLITE_ERROR, "1st ORDER BY term does not match any column in the result set", "", None).code, 1054);
         assert_eq!(map(ffi::SQLITE_ERROR, "aggregate functions are not allowed in the GROUP BY clause", "", None).code, 1056);
+    }
+
+    #[test]
+    fn cte_errors_are_mariadbs() {
+        assert_eq!(map(ffi::SQLITE_ERROR, "table t has 4 values for 1 columns", "", None).code, 4002);
+        assert_eq!(map(ffi::SQLITE_ERROR, "duplicate WITH table name: t", "", None).message, "Duplicate query name `t` in WITH clause");
+        assert_eq!(map(ffi::SQLITE_ERROR, "multiple recursive references: r", "", None).code, 4008);
+        assert_eq!(map(ffi::SQLITE_ERROR, "SELECTs to the left and right of UNION ALL do not have the same number of result columns", "", None).code, 1222);
     }
 
     #[test]

@@ -32,6 +32,7 @@ use std::sync::atomic::{AtomicI64, AtomicU64, Ordering as AO};
 use std::sync::Arc;
 
 mod bit;
+mod bit_aggregates;
 mod bytes;
 mod charset;
 mod dates;
@@ -879,6 +880,7 @@ pub fn register(db: &Connection, counters: Arc<Counters>, home: Option<String>) 
     mariadb::register(db)?;
     temporal::register(db)?;
     bit::register(db)?;
+    bit_aggregates::register(db)?;
     charset::register(db)?;
     user_vars::register(db)?;
     identity::register(db)?;

@@ -22,7 +22,9 @@
 //!
 //! Module map: `authorize` (what a statement touches, checked against the
 //! session's privileges; SQLite internals refused), `cte` (the depth limit of
-//! recursive CTEs), `schema` (MySQL types and table definitions), `ddl` (DDL parser
+//! recursive CTEs), `cte_scope` (the CTEs a name in a WITH clause may see), `cte_mutual`
+//! (mutually recursive CTEs as one), `windows` (window functions and clauses checked as
+//! MariaDB checks them), `schema` (MySQL types and table definitions), `ddl` (DDL parser
 //! and SQLite DDL generator), `rewrite` (DML translation), `functions` (MySQL
 //! functions and the ts_ci collation), `conn` (connection, raw statements,
 //! cache), `exec` (the EngineSession: transactions, locks, results, DDL
@@ -36,6 +38,8 @@ mod authorize;
 mod conn;
 mod cte;
 pub mod cte_anchor;
+pub mod cte_mutual;
+pub mod cte_scope;
 pub mod ddl;
 mod errors;
 mod exec;
@@ -47,6 +51,7 @@ pub mod schema;
 mod show;
 mod sync;
 mod vfs;
+pub mod windows;
 
 use conn::Conn;
 use schema::{Schema, TableDef, META_TABLE};

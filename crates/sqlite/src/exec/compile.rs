@@ -163,6 +163,13 @@ impl SqliteSession {
         // `mysql.user` is read from information_schema (mysql_user.rs).
         let redirected = crate::mysql_user::redirect(sql, false);
         let text = redirected.as_deref().unwrap_or(sql);
+        let scoped = crate::cte_scope::scope(text, conn.home.as_ref().map(|h| h.name.as_str()))?;
+        if let (Some(h), Some(t)) = (&conn.home, scoped.tables.iter().find(|t| conn.temp.table(t).is_none() && conn.table_def("main", t).is_none())) {
+            return Err(errors::no_such_table(&h.name, t));
+        }
+        let text = scoped.text.as_deref().unwrap_or(text);
+        let combined = crate::cte_mutual::combine(text);
+        let text = combined.as_deref().unwrap_or(text);
         let anchored = crate::cte_anchor::anchors_first(text);
         let text = anchored.as_deref().unwrap_or(text);
         let rw = {
@@ -178,6 +185,8 @@ impl SqliteSession {
                 None => translate(text)?,
             }
         };
+        // After the translation's own refusals (MariaDB's parser finds those first).
+        crate::windows::check(text)?;
         for name in &rw.dbs {
             let d = inner.db(name)?;
             conn.attach(&d)?;

@@ -654,29 +654,6 @@ impl Aggregate<Distinct, Option<super::Out>> for ConcatDistinct {
     }
 }
 
-/// BIT_AND/BIT_OR/BIT_XOR: unsigned 64-bit as in MySQL (above 2^63-1 the
-/// result is returned as its decimal text).
-struct Bits {
-    op: fn(u64, u64) -> u64,
-    empty: u64,
-}
-
-impl Aggregate<u64, SV> for Bits {
-    fn init(&self, _: &mut Context<'_>) -> rusqlite::Result<u64> {
-        Ok(self.empty)
-    }
-    fn step(&self, ctx: &mut Context<'_>, acc: &mut u64) -> rusqlite::Result<()> {
-        if let Some(v) = int(&ctx.get_raw(0)) {
-            *acc = (self.op)(*acc, v as u64);
-        }
-        Ok(())
-    }
-    fn finalize(&self, _: &mut Context<'_>, acc: Option<u64>) -> rusqlite::Result<SV> {
-        let v = acc.unwrap_or(self.empty);
-        Ok(if v > i64::MAX as u64 { SV::Text(v.to_string()) } else { SV::Integer(v as i64) })
-    }
-}
-
 /// `ts_one(v)`: the only value of a scalar subquery (rewrite/subquery.rs),
 /// NULL for none; the second row fails with 1242 at once.
 struct One;
@@ -742,8 +719,5 @@ fn aggregates(db: &Connection) -> rusqlite::Result<()> {
     db.create_aggregate_function("ts_group_concat_distinct", 2, flags, ConcatDistinct)?;
     db.create_aggregate_function("ts_one", 1, flags, One)?;
     db.create_aggregate_function("ts_any", 1, flags, Quantified { all: false })?;
-    db.create_aggregate_function("ts_all", 1, flags, Quantified { all: true })?;
-    db.create_aggregate_function("bit_and", 1, flags, Bits { op: |a, b| a & b, empty: u64::MAX })?;
-    db.create_aggregate_function("bit_or", 1, flags, Bits { op: |a, b| a | b, empty: 0 })?;
-    db.create_aggregate_function("bit_xor", 1, flags, Bits { op: |a, b| a ^ b, empty: 0 })
+    db.create_aggregate_function("ts_all", 1, flags, Quantified { all: true })
 }

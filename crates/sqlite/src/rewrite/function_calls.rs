@@ -70,6 +70,14 @@ impl Translator<'_> {
             }
             // SQLite's own JSON functions, their result spaced as MariaDB's (functions/mariadb.rs).
             u if call && JSON_SPACED.contains(&u) => self.push(t, &format!("ts_json_fmt({}", u.to_ascii_lowercase())),
+            // MIN/MAX(DISTINCT x): the same without DISTINCT, which SQLite's window functions refuse.
+            "MIN" | "MAX" if call && toks.get(i + 2).is_some_and(|d| d.is_kw("DISTINCT")) => {
+                self.push(t, &upper.to_ascii_lowercase());
+                self.push(&toks[i + 1], "(");
+                self.parens.push(upper.to_string());
+                self.last_end = Some(toks[i + 2].end);
+                return Ok(WordStep::ResumeAt(i + 3));
+            }
             "JSON_ARRAYAGG" if call => self.push(t, "json_group_array"),
             "JSON_OBJECTAGG" if call => self.push(t, "json_group_object"),
             _ => return Ok(WordStep::NotMine),

@@ -55,7 +55,12 @@ pub(super) fn operand_end(toks: &[Token], i: usize, to: usize) -> usize {
             })
         }
         Tok::Word(w) if w.eq_ignore_ascii_case("INTERVAL") || w.eq_ignore_ascii_case("NOT") => None,
-        Tok::Word(_) | Tok::Quoted(_) if toks.get(j + 1).is_some_and(|n| n.is_op("(")) && j + 1 < to => close(j + 1),
+        // A call, with the OVER clause of a window function (`OVER (...)` or `OVER w`).
+        Tok::Word(_) | Tok::Quoted(_) if toks.get(j + 1).is_some_and(|n| n.is_op("(")) && j + 1 < to => close(j + 1).map(|e| match toks.get(e) {
+            Some(o) if e + 1 < to && o.is_kw("OVER") && toks[e + 1].is_op("(") => close(e + 1).unwrap_or(e),
+            Some(o) if e + 1 < to && o.is_kw("OVER") && toks[e + 1].ident().is_some() => e + 2,
+            _ => e,
+        }),
         Tok::Word(_) | Tok::Quoted(_) => {
             let mut k = j + 1;
             while k + 1 < to && toks[k].is_op(".") && (toks[k + 1].ident().is_some() || toks[k + 1].is_op("*")) {

@@ -18,7 +18,34 @@ const MAX_NESTING: usize = 32;
 /// `sql` with its parenthesised top-level members as derived tables, or None
 /// when it has none (the common case costs one token scan).
 pub(super) fn unwrap(sql: &str, toks: &[Token]) -> Option<String> {
-    unwrap_at(sql, toks, 0)
+    // After a WITH clause (`WITH c AS (...) (SELECT ...) UNION (SELECT ...)`)
+    // the query is unwrapped, the CTEs kept before it.
+    let query = after_with(toks)?;
+    unwrap_at(sql, &toks[query..], 0)
+}
+
+/// Where the query after a leading WITH clause starts (0 without one); None
+/// when the clause does not read as one.
+fn after_with(toks: &[Token]) -> Option<usize> {
+    if !toks.first().is_some_and(|t| t.is_kw("WITH")) {
+        return Some(0);
+    }
+    let mut i = 1 + usize::from(toks.get(1).is_some_and(|t| t.is_kw("RECURSIVE")));
+    loop {
+        toks.get(i)?.ident()?;
+        i += 1;
+        if toks.get(i)?.is_op("(") {
+            i = turnstile_sqltext::parens::closing(toks, i)? + 1;
+        }
+        if !toks.get(i)?.is_kw("AS") || !toks.get(i + 1)?.is_op("(") {
+            return None;
+        }
+        i = turnstile_sqltext::parens::closing(toks, i + 1)? + 1;
+        if !toks.get(i)?.is_op(",") {
+            return Some(i);
+        }
+        i += 1;
+    }
 }
 
 fn unwrap_at(sql: &str, toks: &[Token], nesting: usize) -> Option<String> {
@@ -38,7 +65,7 @@ fn unwrap_at(sql: &str, toks: &[Token], nesting: usize) -> Option<String> {
         let inner = &toks[open + 1..close];
         let inner_text = inner.first().map_or("", |f| &sql[f.start..toks[close - 1].end]);
         let inner_toks = lex::tokenize(inner_text).ok()?;
-        let unwrapped = unwrap_at(inner_text, &inner_toks, nesting + 1);
+        let unwrapped = after_with(&inner_toks).and_then(|q| unwrap_at(inner_text, &inner_toks[q..], nesting + 1));
         out.push_str("SELECT * FROM (");
         out.push_str(unwrapped.as_deref().unwrap_or(inner_text));
         out.push(')');
@@ -296,6 +323,17 @@ mod tests {
         assert_eq!(run("(SELECT a FROM t LIMIT 2) ORDER BY a DESC").as_deref(), Some("SELECT * FROM (SELECT a FROM t LIMIT 2) ORDER BY a DESC"));
         assert_eq!(run("((SELECT 1)) UNION DISTINCT (SELECT 2)").as_deref(), Some("SELECT * FROM (SELECT * FROM (SELECT 1)) UNION DISTINCT SELECT * FROM (SELECT 2)"));
         assert_eq!(run("(SELECT 1) + 1"), None);
+    }
+
+    #[test]
+    fn members_after_a_with_clause() {
+        assert_eq!(
+            run("WITH c AS (SELECT a FROM t), d(x) AS (SELECT 1) (SELECT a FROM c) UNION (SELECT x FROM d)").as_deref(),
+            Some("WITH c AS (SELECT a FROM t), d(x) AS (SELECT 1) SELECT * FROM (SELECT a FROM c) UNION SELECT * FROM (SELECT x FROM d)")
+        );
+        assert_eq!(run("WITH RECURSIVE c AS (SELECT 1) (SELECT * FROM c)").as_deref(), Some("WITH RECURSIVE c AS (SELECT 1) SELECT * FROM (SELECT * FROM c)"));
+        assert_eq!(run("WITH c AS (SELECT 1) SELECT * FROM c"), None);
+        assert_eq!(run("WITH c AS"), None);
     }
 
     #[test]
