@@ -484,7 +484,13 @@ fn temporal_default(col: &ColumnDef, v: &str) -> Result<Option<String>, SqlError
     }
     let stored = turnstile_sqltext::temporal::normalize_temporal(v, kind).unwrap_or_else(|| v.to_string());
     let name = kind.split('(').next().unwrap_or(kind);
-    if !crate::functions::temporal_ok(&stored, name) {
+    // A day past its month's end (`2008-02-31`) is kept: ALLOW_INVALID_DATES
+    // takes it, and the session's sql_mode is not known here.
+    let checked = match (stored.get(..8), stored.get(8..10).and_then(|d| d.parse::<u8>().ok())) {
+        (Some(ym), Some(29..=31)) if stored.as_bytes().get(4) == Some(&b'-') => format!("{}28{}", ym, &stored[10..]),
+        _ => stored.clone(),
+    };
+    if !crate::functions::temporal_ok(&checked, name) {
         return Err(SqlError::new(1067, "42000", format!("Invalid default value for '{}'", col.name)));
     }
     Ok(Some(stored))
