@@ -164,6 +164,12 @@ fn number_to_datetime(n: u64) -> Option<Value> {
     if n == 0 {
         return Some(Value::DateTime { year: 0, month: 0, day: 0, hour: 0, minute: 0, second: 0, micro: 0 });
     }
+    // MariaDB's gaps between the forms (my_time.c's number_to_datetime):
+    // below 101, between YYMMDD 691231 and 700101, and so on, no date.
+    let gap = |lo: u64, hi: u64| n > lo && n < hi;
+    if n < 101 || gap(691_231, 700_101) || gap(991_231, 10_000_101) || gap(99_991_231, 101_000_000) || gap(691_231_235_959, 700_101_000_000) {
+        return None;
+    }
     let s = n.to_string();
     let width = match s.len() {
         0..=6 => 6,
@@ -272,6 +278,25 @@ mod tests {
         assert_eq!(n(CastFrom::Int(-123)).as_deref(), Some("-00:01:23"));
         assert_eq!(n(CastFrom::Real(12.5)).as_deref(), Some("00:00:12"));
         assert_eq!(n(CastFrom::Int(20240102030405)).as_deref(), Some("03:04:05"));
+    }
+
+    #[test]
+    fn numbers_between_date_forms_are_no_date() {
+        // MariaDB 10.11: CAST(n AS DATE) for each.
+        let d = |n: i64| text(cast_temporal(CastFrom::Int(n), Base::Date, 0), 0);
+        for (n, want) in [
+            (1, None),
+            (100, None),
+            (101, Some("2000-01-01")),
+            (1231, Some("2000-12-31")),
+            (690101, Some("2069-01-01")),
+            (700000, None),
+            (991231, Some("1999-12-31")),
+            (1000000, None),
+            (10000101, Some("1000-01-01")),
+        ] {
+            assert_eq!(d(n).as_deref(), want, "{}", n);
+        }
     }
 
     #[test]
