@@ -150,36 +150,11 @@ fn select_list(body: &[Token]) -> Option<(Vec<Range>, Option<usize>)> {
     Some((items, None))
 }
 
-/// Words that end a table reference's name (so are not its alias).
-const NOT_ALIAS: [&str; 27] = [
-    "JOIN",
-    "INNER",
-    "LEFT",
-    "RIGHT",
-    "CROSS",
-    "NATURAL",
-    "STRAIGHT_JOIN",
-    "ON",
-    "USING",
-    "WHERE",
-    "GROUP",
-    "HAVING",
-    "ORDER",
-    "LIMIT",
-    "UNION",
-    "EXCEPT",
-    "INTERSECT",
-    "WINDOW",
-    "FOR",
-    "LOCK",
-    "INTO",
-    "USE",
-    "FORCE",
-    "IGNORE",
-    "PARTITION",
-    "FULL",
-    "RETURNING",
-];
+/// Words that end a table reference's name (so are not its alias): sqltext's
+/// reserved list, and FULL.
+fn not_alias(t: &Token) -> bool {
+    turnstile_sqltext::clause::NOT_TABLE_ALIAS.iter().any(|k| t.is_kw(k)) || t.is_kw("FULL")
+}
 
 /// Words that end a FROM clause.
 const FROM_END: [&str; 13] = ["WHERE", "GROUP", "HAVING", "ORDER", "LIMIT", "UNION", "EXCEPT", "INTERSECT", "WINDOW", "FOR", "LOCK", "INTO", "PROCEDURE"];
@@ -415,7 +390,7 @@ impl<'a> Scope<'a> {
             if toks.get(i).is_some_and(|t| t.is_kw("AS")) {
                 i += 1;
             }
-            if let Some(a) = toks.get(i).and_then(|t| ident(t).filter(|_| !NOT_ALIAS.iter().any(|k| t.is_kw(k)))) {
+            if let Some(a) = toks.get(i).and_then(|t| ident(t).filter(|_| !not_alias(t))) {
                 source.alias = a.to_string();
                 i += 1;
             }
