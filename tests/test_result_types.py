@@ -205,6 +205,23 @@ def test_user_variables_typed_as_mariadb(conn):
     assert row == ("abc", 5, 1.0, None)
 
 
+def test_text_columns_and_string_variables_sized_by_characters_as_mariadb(conn):
+    """MariaDB counts a TEXT column as 65,535 characters and a string user
+    variable as 16,777,215: LOWER(text) is a BLOB, one character more a
+    MEDIUMTEXT; JSON_VALUE(@j, ...) a MEDIUMTEXT, JSON_EXTRACT(@j, ...) a
+    LONGTEXT (were VARCHAR, MEDIUMTEXT and VARCHAR: mtr_diff func_json)."""
+    assert [f.type_code for f in described(conn, "SELECT LOWER(tx), CONCAT(tx, 'x'), JSON_EXTRACT(tx, '$') FROM t")[0]] == [BLOB, MEDIUM_BLOB, MEDIUM_BLOB]
+    query(conn, """SET @rtypes_j = '{"a": [1, 2]}', @rtypes_i = 5""")
+    fields, row = described(conn, "SELECT LOWER(@rtypes_j), CONCAT(@rtypes_j, 'x'), @rtypes_i + 1")
+    assert [f.type_code for f in fields] == [MEDIUM_BLOB, LONG_BLOB, LONGLONG]
+    assert row == ('{"a": [1, 2]}', '{"a": [1, 2]}x', 6)
+    # An assignment is its value's type: INT(1), BIGINT(11).
+    for sql in ("SELECT @k := 1, @k2 := 12345678901", "SELECT @k := 1, @k2 := 12345678901 FROM t"):
+        fields, row = described(conn, sql)
+        assert [f.type_code for f in fields] == [LONG, LONGLONG], sql
+        assert row == (1, 12345678901), sql
+
+
 def test_decimal_user_variable_and_bit_arithmetic_typed_as_mariadb(conn):
     """A variable a query set to a DECIMAL is DECIMAL (PyMySQL: Decimal, as
     from MariaDB; was a DOUBLE); BIT(n) + 0 an INT UNSIGNED of n+1 (was BIGINT)."""

@@ -49,7 +49,7 @@ mod temporal;
 mod unsigned;
 pub(crate) use identity::enter as enter_session;
 mod user_vars;
-pub(crate) use user_vars::with_user_vars;
+pub(crate) use user_vars::{user_var_type, with_user_vars};
 mod warned;
 
 pub use bytes::substring_index;

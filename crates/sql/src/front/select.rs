@@ -8,7 +8,7 @@ use super::session_env::eval_in;
 use super::{lex_or_syntax, ok, Call};
 use crate::expr::{self, Expr, Parser};
 use turnstile_engine::{Column, Outcome, RowSink, SqlError, Value};
-use turnstile_sqltext::expr_type::ExprType;
+use turnstile_sqltext::expr_type::{ExprType, VarValue};
 use turnstile_sqltext::lex::{Tok, Token};
 use turnstile_sqltext::types::Base;
 use turnstile_wire::consts::{colflag, coltype};
@@ -191,6 +191,19 @@ fn user_var_column(name: &str, e: &Expr, v: &Value, decimal: bool) -> Option<Col
     Some(c)
 }
 
+/// What a user variable holds, for typing the items that use it (None:
+/// NULL).
+fn var_value(v: &Value, decimal: bool) -> Option<VarValue> {
+    Some(match v {
+        Value::Null => return None,
+        _ if decimal => VarValue::Decimal,
+        Value::Int(_) | Value::UInt(_) => VarValue::Int,
+        Value::Double(_) | Value::Float(_) => VarValue::Real,
+        Value::Bytes(b) if std::str::from_utf8(b).is_err() => VarValue::Bytes,
+        _ => VarValue::Str,
+    })
+}
+
 /// Is `e` a user variable a query set to the DECIMAL `v` it still holds?
 fn is_decimal_var(call: &Call<'_, '_>, e: &Expr, v: &Value) -> bool {
     matches!(e, Expr::UserVar(n) if call.sess.decimal_vars.get(n) == Some(v))
@@ -212,7 +225,7 @@ pub fn describe_without_table(sql: &str) -> Option<Vec<Column>> {
     while p.eat_kw("SQL_NO_CACHE") || p.eat_kw("SQL_CACHE") || p.eat_kw("DISTINCT") || p.eat_kw("ALL") || p.eat_kw("SQL_CALC_FOUND_ROWS") {}
     let mut cols = Vec::new();
     loop {
-        let (name, e, kind) = select_item(&mut p, sql, &toks).ok()?;
+        let (name, e, kind) = select_item(&mut p, sql, &toks, &|_| None).ok()?;
         cols.push(match &e {
             Expr::Lit(v) => column_for(&name, v, kind),
             Expr::Param(_) => Column::computed(&name, coltype::NULL),
@@ -232,8 +245,10 @@ fn local_select(call: &mut Call<'_, '_>, sql: &str, toks: &[Token], sink: &mut d
     let mut names = Vec::new();
     let mut exprs = Vec::new();
     let mut kinds = Vec::new();
+    let sess = &call.sess;
+    let vars = |n: &str| sess.user_vars.get(n).and_then(|v| var_value(v, sess.decimal_vars.get(n) == Some(v)));
     loop {
-        let (name, e, kind) = select_item(&mut p, sql, toks)?;
+        let (name, e, kind) = select_item(&mut p, sql, toks, &vars)?;
         kinds.push(kind);
         names.push(name);
         exprs.push(e);
@@ -282,14 +297,14 @@ fn local_select(call: &mut Call<'_, '_>, sql: &str, toks: &[Token], sink: &mut d
 /// One item of the select list: its column name (the alias, else the text
 /// of the expression, or a string literal's contents), the expression, and
 /// what its text says about its type (`ItemKind`).
-fn select_item(p: &mut Parser<'_>, sql: &str, toks: &[Token]) -> Result<(String, Expr, Option<ItemKind>), SqlError> {
+fn select_item(p: &mut Parser<'_>, sql: &str, toks: &[Token], vars: &dyn Fn(&str) -> Option<VarValue>) -> Result<(String, Expr, Option<ItemKind>), SqlError> {
     let start = p.peek().map_or(sql.len(), |t| t.start);
     let first = p.pos;
     let e = p.expr()?;
     let binary = turnstile_engine::strtype::is_binary_expr(sql, &toks[first..p.pos], &|_| false);
     let end = p.toks.get(p.pos.wrapping_sub(1)).map_or(sql.len(), |t| t.end);
     let long = turnstile_sqltext::item_type::long_item(&sql[start..end]);
-    let typed = turnstile_sqltext::expr_type::infer(&sql[start..end], &|_, _| None);
+    let typed = turnstile_sqltext::expr_type::infer_with_vars(&sql[start..end], &|_, _| None, vars);
     let kind = if binary {
         Some(ItemKind::Binary)
     } else if let Some(t) = typed {

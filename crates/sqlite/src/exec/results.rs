@@ -243,6 +243,9 @@ fn infer_item(text: &str, tables: &[Arc<TableDef>], lookup_ok: bool, scope: Opti
             // Typed in its own scope; where that does not know it, as before.
             self.scope.and_then(|s| s.subquery(sql)).filter(Option::is_some)
         }
+        fn user_var(&self, name: &str) -> Option<ExprType> {
+            crate::functions::user_var_type(name)
+        }
     }
     // A derived table's column named as it is keeps its own type (INT(1),
     // not the INT(11) it is as an operand).

@@ -562,6 +562,10 @@ impl Names for Scope<'_> {
         as_field(self.raw_column(qual, name))
     }
 
+    fn user_var(&self, name: &str) -> Option<ExprType> {
+        crate::functions::user_var_type(name)
+    }
+
     fn subquery(&self, sql: &str) -> Option<Option<ExprType>> {
         let toks = lex::tokenize(sql).ok()?;
         // Its tokens' offsets are in `sql`: typed in a scope over that text.

@@ -44,6 +44,20 @@ pub(crate) fn register(db: &Connection) -> rusqlite::Result<()> {
     Ok(())
 }
 
+/// The type of user variable `name` as an operand while a statement runs
+/// (None: unset, NULL, or no statement running on this thread).
+pub(crate) fn user_var_type(name: &str) -> Option<turnstile_sqltext::expr_type::ExprType> {
+    use turnstile_sqltext::expr_type::{user_var, VarValue};
+    let kind = USER_VARS.with_borrow(|m| match m.get(name)? {
+        SV::Null => None,
+        SV::Integer(_) => Some(VarValue::Int),
+        SV::Real(_) => Some(VarValue::Real),
+        SV::Text(_) => Some(VarValue::Str),
+        SV::Blob(_) => Some(VarValue::Bytes),
+    })?;
+    Some(user_var(kind))
+}
+
 /// The value, owned; text that is not UTF-8 (bytes a string column
 /// holds) stays bytes.
 fn owned(v: ValueRef<'_>) -> SV {

@@ -158,7 +158,12 @@ fn decimal(precision: u32, scale: u32) -> ExprType {
 /// The type of select item `text` (None: not known here). `col` finds a
 /// column by its qualifier and name.
 pub fn infer(text: &str, col: &dyn Fn(Option<&str>, &str) -> Option<ColType>) -> Option<ExprType> {
-    parser::item(text, &TableColumns(col))
+    parser::item(text, &TableColumns(col, &|_| None))
+}
+
+/// `infer` where `var` says what each user variable holds.
+pub fn infer_with_vars(text: &str, col: &dyn Fn(Option<&str>, &str) -> Option<ColType>, var: &dyn Fn(&str) -> Option<VarValue>) -> Option<ExprType> {
+    parser::item(text, &TableColumns(col, var))
 }
 
 /// The type of select item `text`, its names resolved by `names` (which
@@ -179,14 +184,49 @@ pub trait Names {
     fn subquery(&self, _sql: &str) -> Option<Option<ExprType>> {
         None
     }
+    /// The type of user variable `@name` (lowercase) as an operand, by the
+    /// value it holds (`user_var`); None: not known.
+    fn user_var(&self, _name: &str) -> Option<ExprType> {
+        None
+    }
 }
 
-/// `Names` of a statement's table columns alone (`infer`).
-struct TableColumns<'a>(&'a dyn Fn(Option<&str>, &str) -> Option<ColType>);
+/// What a user variable holds, for `user_var`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum VarValue {
+    Int,
+    Real,
+    Decimal,
+    Str,
+    Bytes,
+}
+
+/// A user variable's type as an operand, as MariaDB types it: an integer a
+/// BIGINT(20), a string of 16,777,215 characters (`JSON_VALUE(@j, ...)`
+/// is a MEDIUMTEXT, `JSON_EXTRACT(@j, ...)` a LONGTEXT).
+pub fn user_var(v: VarValue) -> ExprType {
+    match v {
+        VarValue::Int => ExprType::int(20, false),
+        VarValue::Real => ExprType::Double { null_arith: false },
+        VarValue::Decimal => decimal(65, 38),
+        VarValue::Str => ExprType::string(USER_VAR_CHARS),
+        VarValue::Bytes => ExprType::Str { chars: USER_VAR_CHARS, fixed: false, binary: true, group: false },
+    }
+}
+
+/// Characters MariaDB counts a string user variable as having.
+const USER_VAR_CHARS: u64 = 16_777_215;
+
+/// `Names` of a statement's table columns alone (`infer`), and of the
+/// session's user variables (`infer_with_vars`).
+struct TableColumns<'a>(&'a dyn Fn(Option<&str>, &str) -> Option<ColType>, &'a dyn Fn(&str) -> Option<VarValue>);
 
 impl Names for TableColumns<'_> {
     fn column(&self, qual: Option<&str>, name: &str) -> Option<ExprType> {
         (self.0)(qual, name).and_then(rules::of_column)
+    }
+    fn user_var(&self, name: &str) -> Option<ExprType> {
+        (self.1)(name).map(user_var)
     }
 }
 
@@ -257,9 +297,13 @@ pub fn column(name: &str, t: &ExprType) -> Column {
                         coltype::VAR_STRING
                     }
                 }
-                VARCHAR_BYTES..=65_535 => coltype::BLOB,
-                65_536..=16_777_215 => coltype::MEDIUM_BLOB,
-                _ => coltype::LONG_BLOB,
+                // Past a VARCHAR, the BLOB's size by characters, as MariaDB
+                // sizes it (LOWER(text_col), 65,535 characters, is a BLOB).
+                _ => match chars {
+                    0..=65_535 => coltype::BLOB,
+                    65_536..=16_777_215 => coltype::MEDIUM_BLOB,
+                    _ => coltype::LONG_BLOB,
+                },
             };
             let mut c = Column::computed(name, ty);
             c.length = bytes.min(u64::from(u32::MAX)) as u32;
@@ -345,6 +389,34 @@ mod tests {
         assert_eq!(int_len("1 | NULL"), Some((21, true)));
     }
 
+    /// The wire type of item `s`, its user variables strings.
+    fn wire(s: &str) -> u8 {
+        let t = infer_with_vars(s, &cols, &|_| Some(VarValue::Str)).expect("typed");
+        column("x", &t).coltype
+    }
+
+    #[test]
+    fn blobs_sized_by_characters_as_mariadb() {
+        use turnstile_wire::consts::coltype;
+        // TEXT holds 65,535 characters: LOWER of it is a BLOB, one more a MEDIUMTEXT.
+        assert_eq!(wire("lower(tx)"), coltype::BLOB);
+        assert_eq!(wire("concat(tx, 'x')"), coltype::MEDIUM_BLOB);
+        assert_eq!(wire("json_value(tx, '$')"), coltype::BLOB);
+        assert_eq!(wire("json_extract(tx, '$')"), coltype::MEDIUM_BLOB);
+        // A string variable: 16,777,215 characters.
+        assert_eq!(wire("json_value(@j, '$')"), coltype::MEDIUM_BLOB);
+        assert_eq!(wire("json_extract(@j, '$')"), coltype::LONG_BLOB);
+        assert_eq!(wire("json_search(@j, 'one', 'x')"), coltype::LONG_BLOB);
+        assert_eq!(wire("json_object('a', @j)"), coltype::LONG_BLOB);
+        assert_eq!(wire("json_array(1, 2)"), coltype::VAR_STRING);
+        // An assignment is its value's type; a variable alone is the caller's.
+        assert_eq!(wire("@a := 1"), coltype::LONG);
+        assert_eq!(wire("@a := 12345678901"), coltype::LONGLONG);
+        assert_eq!(wire("@a := 'x'"), coltype::VAR_STRING);
+        assert_eq!(infer_with_vars("@a", &cols, &|_| Some(VarValue::Str)), None);
+        assert_eq!(infer_with_vars("@a + 1", &cols, &|_| Some(VarValue::Int)), Some(ExprType::int(21, false)));
+    }
+
     #[test]
     fn others_as_mariadb() {
         assert_eq!(ty("1 + NULL"), Some(ExprType::Double { null_arith: true }));
@@ -398,7 +470,7 @@ mod tests {
         for (e, chars) in [("format(1.5, 0)", 3), ("format(1.5, 1)", 4), ("format(-12345, 2)", 17), ("format(NULL, 2)", 416), ("format(i, NULL)", 53), ("format(i, 50)", 53), ("format(d, ti)", 52)] {
             assert_eq!(format_len(e), Some(chars), "{}", e);
         }
-        assert_eq!(ty("json_extract('{\"a\": 1}', '$.a')"), Some(ExprType::string(8)));
+        assert_eq!(ty("json_extract('{\"a\": 1}', '$.a')"), Some(ExprType::string(16)));
         // CAST AS SIGNED as long as its operand's text; AS DECIMAL(p, s).
         assert_eq!(ty("cast(NULL as signed)"), Some(ExprType::int(2, false)));
         assert_eq!(ty("cast(1.5 as signed)"), Some(ExprType::int(4, false)));

@@ -25,11 +25,25 @@ pub(super) struct P<'a> {
 pub(super) fn item(text: &str, col: &dyn Names) -> T {
     let toks = crate::lex::tokenize(text).ok()?;
     let mut p = P { toks: &toks, pos: 0, col, depth: 0, text };
+    // A variable alone is its value's own type (a string one a LONGTEXT),
+    // which the callers know.
+    if matches!(toks.as_slice(), [Token { tok: Tok::UserVar(_), .. }]) {
+        return None;
+    }
     let t = p.expr().ok()?;
     if p.pos != toks.len() || is_bit(&t) {
         return None;
     }
     t
+}
+
+/// The type of `@v := value`: the value's, a temporal one as a string.
+fn assigned(t: ExprType) -> Option<ExprType> {
+    match t {
+        ExprType::Temporal { .. } | ExprType::DateStr { .. } => Some(ExprType::string(t.chars())),
+        ExprType::Null => None,
+        t => Some(t),
+    }
 }
 
 pub(super) fn boolean() -> T {
@@ -300,6 +314,13 @@ impl<'a> P<'a> {
             }
             Tok::Word(w) => self.word(w),
             Tok::Quoted(_) => self.column(tok),
+            Tok::UserVar(name) => {
+                if self.op(":=") {
+                    // An assignment is its value's type (a temporal as a string).
+                    return Ok(self.expr()?.and_then(assigned));
+                }
+                Ok(self.col.user_var(name))
+            }
             _ => {
                 // `@v`, `@@v`, `?`: unknown, and nothing more to read.
                 Ok(None)

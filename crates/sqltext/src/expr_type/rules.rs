@@ -39,7 +39,9 @@ pub(super) fn of_column(c: ColType) -> T {
         Base::Char | Base::Binary => ExprType::Str { chars: c.length.unwrap_or(1), fixed: true, binary: b == Base::Binary, group: false },
         Base::VarChar | Base::Enum | Base::Set => ExprType::string(c.length.unwrap_or(1)),
         Base::VarBinary => ExprType::Str { chars: c.length.unwrap_or(1), fixed: false, binary: true, group: false },
-        Base::TinyText | Base::Text | Base::MediumText | Base::LongText | Base::Json => ExprType::string(b.max_len(None).unwrap_or(4_294_967_295) / 4),
+        // MariaDB counts a TEXT column's characters as its byte limit
+        // (TEXT: 65,535 characters, shown as 262,140 bytes in utf8mb4).
+        Base::TinyText | Base::Text | Base::MediumText | Base::LongText | Base::Json => ExprType::string(b.max_len(None).unwrap_or(4_294_967_295)),
         Base::TinyBlob | Base::Blob | Base::MediumBlob | Base::LongBlob => ExprType::Str { chars: b.max_len(None).unwrap_or(4_294_967_295), fixed: false, binary: true, group: false },
         // BIT(n) in arithmetic: an unsigned integer of n digits (`bit8_col + 0`
         // is INT(9)); anything else of it stays unknown (`is_bit`).
@@ -419,8 +421,25 @@ pub(super) fn string_function(name: &str, args: &[T], lits: &[Option<i64>]) -> T
         "REGEXP_REPLACE" => str_of(HUGE_CHARS, arg(0)?.binary()),
         "INSERT" => str_of(arg(0)?.chars() + arg(3)?.chars(), arg(0)?.binary()),
         "HEX" => str_of(arg(0)?.chars() * 2, false),
-        // What they find is at most their document (a number found too: a string).
-        "JSON_EXTRACT" | "JSON_VALUE" | "JSON_QUERY" => str_of(arg(0)?.chars(), false),
+        // What they find or keep is at most their document (a number found
+        // too: a string); JSON_EXTRACT's many paths may double it; a
+        // document of more than 4,096 characters may have any number of
+        // paths to a value (JSON_SEARCH). Sizes as MariaDB 10.11 gives them.
+        "JSON_VALUE" | "JSON_QUERY" | "JSON_KEYS" | "JSON_REMOVE" | "JSON_COMPACT" => str_of(arg(0)?.chars().min(HUGE_CHARS), false),
+        "JSON_EXTRACT" | "JSON_LOOSE" => str_of(arg(0)?.chars().saturating_mul(2).min(HUGE_CHARS), false),
+        "JSON_SEARCH" => {
+            let c = arg(0)?.chars();
+            str_of(if c > 4_096 { HUGE_CHARS } else { c * c }, false)
+        }
+        // A document built of its arguments: at most all of them, quoted.
+        "JSON_ARRAY_APPEND" | "JSON_ARRAY_INSERT" | "JSON_SET" | "JSON_INSERT" | "JSON_REPLACE" | "JSON_ARRAY" | "JSON_OBJECT" | "JSON_MERGE" | "JSON_MERGE_PATCH" | "JSON_MERGE_PRESERVE" => {
+            let mut chars = 0u64;
+            for a in args {
+                chars = chars.saturating_add((*a)?.chars().saturating_mul(2));
+            }
+            str_of(chars.min(HUGE_CHARS), false)
+        }
+        "JSON_TYPE" => str_of(12, false),
         "FORMAT" => str_of(format_chars(arg(0)?, lit(1)), false),
         // MariaDB sizes a laid-out document as a LONGTEXT whatever its input.
         "JSON_DETAILED" | "JSON_PRETTY" => str_of(HUGE_CHARS, false),
