@@ -618,3 +618,38 @@ def test_logical_xor_in_queries_updates_and_defaults(db):
     clients.query(conn, "CREATE TABLE xd (a INT, b INT, c INT DEFAULT (a XOR b))")
     clients.query(conn, "INSERT INTO xd (a, b) VALUES (0, 1), (1, 1)")
     assert clients.query(conn, "SELECT c FROM xd") == ((1,), (0,))
+
+
+def test_count_distinct_of_several_expressions(db):
+    """COUNT(DISTINCT a, b, ...) counts distinct rows of the expressions,
+    leaving out those with a NULL; text compares as utf8mb4_general_ci
+    (was 1582: SQLite's count takes one argument)."""
+    conn, _ = db
+    clients.query(conn, "CREATE TABLE g (a1 CHAR(2), a2 CHAR(2), b CHAR(2), n INT)")
+    clients.query(conn, "INSERT INTO g VALUES ('a','b','c',1), ('a','b','a',1), ('a','B','a',2), (NULL,'b','a',2), ('ab','','c',NULL)")
+    q = "SELECT COUNT(DISTINCT a1, a2), COUNT(DISTINCT a1, a2, b), COUNT(DISTINCT a2, n), COUNT(DISTINCT CONCAT(a1, a2), b) FROM g"
+    # ('a', 'b') and ('ab', '') make one CONCAT.
+    assert clients.query(conn, q) == ((2, 3, 2, 2),)
+    assert clients.query(conn, "SELECT n, COUNT(DISTINCT a2, b) FROM g GROUP BY n ORDER BY n") == ((None, 1), (1, 2), (2, 1))
+    # One expression is SQLite's own count; none is a syntax error.
+    assert clients.query(conn, "SELECT COUNT(DISTINCT a2) FROM g") == ((2,),)
+    with pytest.raises(pymysql.err.ProgrammingError) as e:
+        clients.query(conn, "SELECT COUNT(DISTINCT) FROM g")
+    assert e.value.args[0] == 1064 and "near ') FROM g'" in e.value.args[1]
+
+
+def test_auto_increment_column_added_to_a_table_with_rows(db):
+    """ALTER TABLE ... ADD an AUTO_INCREMENT key column numbers the rows
+    1, 2, ... in table order, and new rows go on from there (was 1062: every
+    row got the column's implicit default)."""
+    conn, _ = db
+    clients.query(conn, "CREATE TABLE t3 (x INT)")
+    clients.query(conn, "INSERT INTO t3 VALUES (5), (6), (7)")
+    clients.query(conn, "ALTER TABLE t3 ADD t2nr INT NOT NULL AUTO_INCREMENT PRIMARY KEY FIRST")
+    clients.query(conn, "INSERT INTO t3 (x) VALUES (8)")
+    assert clients.query(conn, "SELECT * FROM t3 ORDER BY t2nr") == ((1, 5), (2, 6), (3, 7), (4, 8))
+    clients.query(conn, "CREATE TABLE t4 (x INT, y INT PRIMARY KEY)")
+    clients.query(conn, "INSERT INTO t4 VALUES (5, 1), (6, 2), (7, 3)")
+    clients.query(conn, "ALTER TABLE t4 ADD id INT NOT NULL AUTO_INCREMENT, ADD KEY (id)")
+    clients.query(conn, "INSERT INTO t4 (x, y) VALUES (8, 4)")
+    assert clients.query(conn, "SELECT x, y, id FROM t4 ORDER BY y") == ((5, 1, 1), (6, 2, 2), (7, 3, 3), (8, 4, 4))

@@ -37,6 +37,7 @@ mod bytes;
 mod charset;
 mod dates;
 mod decimal;
+mod distinct_key;
 mod ext;
 mod fit;
 mod format;
@@ -877,6 +878,7 @@ pub fn register(db: &Connection, counters: Arc<Counters>, home: Option<String>) 
         Ok(SV::Text(dt.fmt_datetime(if t.fract() != 0.0 { 6 } else { 0 })))
     })?;
     ext::register(db)?;
+    distinct_key::register(db)?;
     mariadb::register(db)?;
     temporal::register(db)?;
     bit::register(db)?;

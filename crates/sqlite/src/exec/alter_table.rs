@@ -67,6 +67,10 @@ impl SqliteSession {
                 cols.push(sq_ident(&c.name));
                 match renames.iter().find(|(_, new)| new.eq_ignore_ascii_case(&c.name)) {
                     Some((oldname, _)) => exprs.push(sq_ident(oldname)),
+                    // An AUTO_INCREMENT column added numbers the rows 1, 2, ...
+                    // in table order, as MariaDB does (the rowid counts itself).
+                    None if c.auto_increment && ddl::is_rowid_column(&nd, c) => exprs.push("NULL".into()),
+                    None if c.auto_increment => exprs.push("row_number() OVER ()".into()),
                     None => exprs.push(ddl::implicit_default(c)),
                 }
             }

@@ -26,6 +26,12 @@ impl Translator<'_> {
         match upper {
             "IF" if call => self.push(t, "iif"),
             "GROUP_CONCAT" if call => return Ok(WordStep::ResumeAt(self.group_concat(i, to)?)),
+            "COUNT" if call && self.word_at(i + 2, "DISTINCT") => {
+                if let Some(next) = self.count_distinct_rows(i, to)? {
+                    return Ok(WordStep::ResumeAt(next));
+                }
+                return Ok(WordStep::NotMine);
+            }
             "CURRENT_TIMESTAMP" | "LOCALTIME" | "LOCALTIMESTAMP" | "NOW" | "SYSDATE" => self.clock_function(i, "now", call),
             "CURRENT_DATE" | "CURDATE" => self.clock_function(i, "curdate", call),
             "CURRENT_TIME" | "CURTIME" => self.clock_function(i, "curtime", call),
@@ -221,6 +227,28 @@ impl Translator<'_> {
         self.raw(")");
         self.last_end = Some(toks[close].end);
         Ok(close + 1)
+    }
+
+    /// COUNT(DISTINCT e1, e2, ...) at token `i` → count(DISTINCT
+    /// ts_dkey(e1, e2, ...)) (functions/distinct_key.rs): SQLite's count
+    /// takes one argument. None for one expression (SQLite's own). Returns
+    /// the index after `)`.
+    fn count_distinct_rows(&mut self, i: usize, to: usize) -> Result<Option<usize>, SqlError> {
+        let toks = self.toks;
+        let Some((close, inner)) = self.paren_span(i + 1, to) else { return Ok(None) };
+        if i + 3 >= close {
+            // COUNT(DISTINCT): MariaDB's 1064 at the `)`.
+            return Err(SqlError::syntax(&self.sql[toks[close].start..]));
+        }
+        if !inner.iter().any(|&j| toks[j].is_op(",")) {
+            return Ok(None);
+        }
+        self.push(&toks[i], "count");
+        self.raw("(DISTINCT ts_dkey(");
+        self.emit(i + 3, close)?;
+        self.raw("))");
+        self.last_end = Some(toks[close].end);
+        Ok(Some(close + 1))
     }
 
     /// TRIM([BOTH|LEADING|TRAILING] [remstr] FROM s) at token `i` →
