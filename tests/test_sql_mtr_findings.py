@@ -653,3 +653,18 @@ def test_auto_increment_column_added_to_a_table_with_rows(db):
     clients.query(conn, "ALTER TABLE t4 ADD id INT NOT NULL AUTO_INCREMENT, ADD KEY (id)")
     clients.query(conn, "INSERT INTO t4 (x, y) VALUES (8, 4)")
     assert clients.query(conn, "SELECT x, y, id FROM t4 ORDER BY y") == ((5, 1, 1), (6, 2, 2), (7, 3, 3), (8, 4, 4))
+
+
+def test_rename_to_the_name_of_a_rebuilt_table_dropped_since(db):
+    """RENAME TABLE t2 TO t1 after t1 was rebuilt by ALTER TABLE and dropped
+    (was 1105: SQLite's schema in memory still had the rebuilt t1)."""
+    conn, _ = db
+    clients.query(conn, "CREATE TABLE t1 (a INT, b INT NOT NULL, UNIQUE KEY (a, b), INDEX (b))")
+    clients.query(conn, "CREATE TABLE t2 LIKE t1")
+    clients.query(conn, "INSERT INTO t2 VALUES (1, 1), (2, 2)")
+    clients.query(conn, "ALTER TABLE t1 MODIFY b BLOB NOT NULL, ADD c INT NOT NULL, DROP KEY a, ADD UNIQUE KEY (a, b(20), c)")
+    clients.query(conn, "DROP TABLE t1")
+    clients.query(conn, "RENAME TABLE t2 TO t1")
+    clients.query(conn, "ALTER TABLE t1 MODIFY b INT NULL")
+    clients.query(conn, "INSERT INTO t1 VALUES (7, NULL)")
+    assert clients.query(conn, "SELECT a, b FROM t1 ORDER BY a") == ((1, 1), (2, 2), (7, None))

@@ -624,6 +624,11 @@ impl Conn {
     /// Views keep naming the old name, as MySQL's do.
     pub fn rename_legacy(&self, schema: &str, from: &str, to: &str) -> Result<(), SqlError> {
         use super::schema::sq_ident;
+        // Read the schema again first: after a table rebuilt by ALTER TABLE
+        // (itself renamed here) was dropped, SQLite's schema in memory
+        // still held its name, and renaming another table to it failed
+        // ("there is already another table or index with this name").
+        self.exec("PRAGMA writable_schema=RESET")?;
         self.exec("PRAGMA legacy_alter_table=ON")?;
         let r = self.exec(&format!("ALTER TABLE {}.{} RENAME TO {}", sq_ident(schema), sq_ident(from), sq_ident(to)));
         let off = self.exec("PRAGMA legacy_alter_table=OFF");
