@@ -668,3 +668,24 @@ def test_rename_to_the_name_of_a_rebuilt_table_dropped_since(db):
     clients.query(conn, "ALTER TABLE t1 MODIFY b INT NULL")
     clients.query(conn, "INSERT INTO t1 VALUES (7, NULL)")
     assert clients.query(conn, "SELECT a, b FROM t1 ORDER BY a") == ((1, 1), (2, 2), (7, None))
+
+
+def test_null_into_timestamp_not_null_stores_the_current_time(db):
+    """NULL into a TIMESTAMP NOT NULL column (INSERT, INSERT ... SELECT,
+    UPDATE, ON DUPLICATE KEY UPDATE, REPLACE) stores the current time, as
+    MariaDB does (was 1048)."""
+    conn, _ = db
+    clients.query(conn, "CREATE TABLE t2 (a INT PRIMARY KEY, t TIMESTAMP NOT NULL DEFAULT '2001-01-01 00:00:00')")
+    clients.query(conn, "CREATE TABLE t1 (a INT, t TIMESTAMP NULL)")
+    clients.query(conn, "INSERT INTO t1 VALUES (3, NULL)")
+    clients.query(conn, "INSERT INTO t2 VALUES (1, NULL), (2, '2000-01-01 10:00:00')")
+    clients.query(conn, "INSERT INTO t2 SELECT * FROM t1")
+    clients.query(conn, "UPDATE t2 SET t = NULL WHERE a = 2")
+    clients.query(conn, "INSERT INTO t2 VALUES (3, '2000-01-01') ON DUPLICATE KEY UPDATE t = NULL")
+    clients.query(conn, "REPLACE INTO t2 VALUES (4, NULL)")
+    now = clients.query(conn, "SELECT NOW()")[0][0]
+    rows = clients.query(conn, "SELECT a, t FROM t2 ORDER BY a")
+    assert [r[0] for r in rows] == [1, 2, 3, 4]
+    assert all(r[1] is not None and abs((r[1] - now).total_seconds()) < 60 for r in rows), rows
+    # A TIMESTAMP NULL keeps its NULL.
+    assert clients.query(conn, "SELECT t FROM t1") == ((None,),)

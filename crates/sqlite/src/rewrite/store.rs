@@ -73,6 +73,14 @@ impl Translator<'_> {
 
     /// `emit_store` of a column: the value in the form the column stores.
     fn emit_store_as(&mut self, s: usize, e: usize, cd: &ColumnDef) -> Result<(), SqlError> {
+        if cd.base == schema::Base::Timestamp && !cd.nullable {
+            // NULL into a TIMESTAMP NOT NULL stores the current time, as
+            // MariaDB does (whatever explicit_defaults_for_timestamp says).
+            self.raw("coalesce(");
+            self.emit_temporal(s, e, schema::temporal_kind_fsp(cd.base, cd.length.unwrap_or(0)).unwrap_or("datetime"), &cd.name)?;
+            self.raw(&format!(", ts_now({}))", cd.length.unwrap_or(0).min(6)));
+            return Ok(());
+        }
         if let Some(kind) = schema::temporal_kind_fsp(cd.base, cd.length.unwrap_or(0)) {
             return self.emit_temporal(s, e, kind, &cd.name);
         }
