@@ -689,3 +689,27 @@ def test_null_into_timestamp_not_null_stores_the_current_time(db):
     assert all(r[1] is not None and abs((r[1] - now).total_seconds()) < 60 for r in rows), rows
     # A TIMESTAMP NULL keeps its NULL.
     assert clients.query(conn, "SELECT t FROM t1") == ((None,),)
+
+
+def test_group_by_with_rollup(db):
+    """GROUP BY ... WITH ROLLUP: a super-aggregate row after each group's
+    rows, the rolled-up columns NULL, by position, alias and DESC; with
+    HAVING and LIMIT; as a UNION member; ORDER BY beside it is 1221 (was
+    1064 for every ROLLUP)."""
+    conn, _ = db
+    clients.query(conn, "CREATE TABLE t2 (b INT, c INT)")
+    clients.query(conn, "INSERT INTO t2 VALUES (1, 1), (1, 2), (3, 3)")
+    assert clients.query(conn, "SELECT b, COUNT(*) FROM t2 GROUP BY b WITH ROLLUP") == ((1, 2), (3, 1), (None, 3))
+    assert clients.query(conn, "SELECT b, COUNT(*) FROM t2 GROUP BY 1 WITH ROLLUP LIMIT 2") == ((1, 2), (3, 1))
+    rows = clients.query(conn, "SELECT b, c, SUM(c), b + 1, CONCAT(b, 'x') FROM t2 GROUP BY b DESC, c WITH ROLLUP")
+    assert [(r[0], r[1], int(r[2]), r[3], r[4]) for r in rows] == [
+        (3, 3, 3, 4, "3x"), (3, None, 3, 4, "3x"), (1, 1, 1, 2, "1x"), (1, 2, 2, 2, "1x"), (1, None, 3, 2, "1x"), (None, None, 6, None, None)
+    ]
+    assert clients.query(conn, "SELECT b AS x, COUNT(*) FROM t2 GROUP BY x WITH ROLLUP HAVING x > 1 OR x IS NULL") == ((3, 1), (None, 3))
+    clients.query(conn, "CREATE TABLE t1 (a INT)")
+    clients.query(conn, "INSERT INTO t1 VALUES (1), (2)")
+    union = "SELECT a, 1 FROM t1 UNION SELECT b, COUNT(*) FROM t2 GROUP BY b WITH ROLLUP ORDER BY a"
+    assert clients.query(conn, union) == ((None, 3), (1, 1), (1, 2), (2, 1), (3, 1))
+    with pytest.raises(pymysql.err.MySQLError) as e:
+        clients.query(conn, "SELECT b, COUNT(*) FROM t2 GROUP BY b WITH ROLLUP ORDER BY b")
+    assert e.value.args[0] == 1221

@@ -9,7 +9,7 @@
 use super::select::is_value_end;
 use turnstile_sqltext::lex::{Tok, Token};
 
-const AGGREGATES: [&str; 18] = [
+pub(super) const AGGREGATES: [&str; 18] = [
     "COUNT",
     "SUM",
     "AVG",

@@ -85,6 +85,7 @@ mod operators;
 mod outer_aggregates;
 mod paren_union;
 mod quantified;
+mod rollup;
 mod select;
 mod select_alias;
 mod store;
@@ -324,6 +325,10 @@ fn rewrite_named(sql: &str, kind: Kind, resolver: &dyn Resolver, client: Option<
     }
     if let Some(plain) = typed_literals::rewrite(sql, toks) {
         // No typed literal is left: the recursion ends.
+        return rewrite_named(&plain, kind, resolver, client.or(Some(sql)));
+    }
+    if let Some(plain) = rollup::rewrite(sql, toks)? {
+        // One WITH ROLLUP fewer: the recursion ends after at most MAX_ROLLUPS passes.
         return rewrite_named(&plain, kind, resolver, client.or(Some(sql)));
     }
     if let Some(plain) = group_order::rewrite(sql, toks) {
