@@ -409,6 +409,14 @@ impl Translator<'_> {
                 None => self.emit(s, e),
             },
             Some(cd) if !ai && (cd.base.is_numeric() || cd.base == Base::Year) => self.emit_number_literal(s, e, cd),
+            Some(cd) => match self.double_into_text(s, e, cd) {
+                Some(text) => {
+                    self.push(&toks[s], &crate::schema::sq_str(&text));
+                    self.last_end = Some(toks[e - 1].end);
+                    Ok(())
+                }
+                None => self.emit(s, e),
+            },
             _ => self.emit(s, e),
         }
     }
