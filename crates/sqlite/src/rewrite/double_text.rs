@@ -91,7 +91,7 @@ pub fn fitted(x: f64, width: usize) -> (String, bool) {
         decpt
     }) <= w;
     let force_e = decpt <= 0 && w <= 2 - decpt && w >= 3 + exp_len;
-    let f_keeps_more = decpt <= w && (decpt >= -1 || (decpt == -2 && (len > 1 || !force_e))) && !force_e;
+    let f_keeps_more = decpt <= w && decpt >= -2 && !force_e;
     let f_nicer = !have_space || (decpt > -MAX_DECPT_FOR_F_FORMAT && (decpt <= MAX_DECPT_FOR_F_FORMAT || len > decpt));
     let mut out = String::new();
     let sign = x < 0.0;
