@@ -131,3 +131,26 @@ def test_binary_prepare_refused_at_the_limit(server_factory):
     assert clients.wait_until(lambda: held(a) == 0)
     a.close()
 
+
+
+def test_prepare_refuses_what_cannot_run(server_factory):
+    """SQL PREPARE compiles a statement over tables (as COM_STMT_PREPARE): a
+    syntax error or an unknown function is PREPARE's error, as in MariaDB
+    10.11, and holds no place under the limit; a stored function's call is
+    no error."""
+    srv = server_factory(engine="sqlite")
+    a = clients.root(srv)
+    q(a, "CREATE DATABASE IF NOT EXISTS pc")
+    q(a, "USE pc")
+    q(a, "CREATE TABLE t1 (a INT)")
+    before = held(a)
+    assert clients.error(a, "PREPARE s2 FROM 'SELECT not_a_function (a) FROM t1'")[0] == 1305
+    assert clients.error(a, "PREPARE s3 FROM 'SELECT FROM t1 WHERE ?=1'")[0] == 1064
+    assert clients.error(a, "EXECUTE s2")[0] == 1243
+    assert held(a) == before
+    q(a, "CREATE FUNCTION f1() RETURNS INT RETURN 7")
+    q(a, "PREPARE s4 FROM 'SELECT f1() FROM t1'")
+    q(a, "INSERT INTO t1 VALUES (1)")
+    assert q(a, "EXECUTE s4") == ((7,),)
+    q(a, "DEALLOCATE PREPARE s4")
+    assert held(a) == before

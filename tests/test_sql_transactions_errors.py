@@ -18,7 +18,11 @@ side by side against MariaDB 10.11):
 - 1054 names the clause the unknown column stands in, as MariaDB 10.11
   does ('INSERT INTO', 'VALUES', 'SET', 'SELECT', 'WHERE', 'ORDER BY', ...),
   from the engine and from the front's own evaluation alike;
-- a stray `*/` outside an executable comment is a syntax error (1064).
+- a stray `*/` outside an executable comment is a syntax error (1064);
+- SET TRANSACTION without a scope is 1568 while a transaction runs (SET
+  SESSION/GLOBAL TRANSACTION are not); an access mode said twice in START
+  TRANSACTION or SET TRANSACTION (READ ONLY, READ WRITE), or an isolation
+  level said twice, is 1064.
 """
 
 import pymysql
@@ -70,6 +74,21 @@ def test_read_only_session_refuses_writes_and_ddl(sql_conn, db):
     assert scalar(sql_conn, "SELECT @@transaction_read_only") == 0
     query(sql_conn, "INSERT INTO t VALUES (4)")
     assert [r[0] for r in query(sql_conn, "SELECT a FROM t ORDER BY a")] == [2, 4]
+
+
+def test_transaction_characteristics(sql_conn, db):
+    query(sql_conn, "START TRANSACTION")
+    assert code(sql_conn, "SET TRANSACTION ISOLATION LEVEL SERIALIZABLE") == 1568
+    assert code(sql_conn, "SET TRANSACTION READ ONLY") == 1568
+    query(sql_conn, "SET SESSION TRANSACTION READ WRITE")
+    query(sql_conn, "COMMIT")
+    query(sql_conn, "SET TRANSACTION READ WRITE, ISOLATION LEVEL REPEATABLE READ")
+    assert code(sql_conn, "SET TRANSACTION READ ONLY, READ WRITE") == 1064
+    assert code(sql_conn, "SET TRANSACTION ISOLATION LEVEL READ COMMITTED, ISOLATION LEVEL SERIALIZABLE") == 1064
+    assert code(sql_conn, "START TRANSACTION READ ONLY, READ WRITE") == 1064
+    assert code(sql_conn, "START TRANSACTION READ ONLY, WITH CONSISTENT SNAPSHOT, READ WRITE") == 1064
+    query(sql_conn, "START TRANSACTION WITH CONSISTENT SNAPSHOT, READ WRITE")
+    query(sql_conn, "COMMIT")
 
 
 def test_global_read_only_reaches_new_sessions(sql_server, sql_conn, db):

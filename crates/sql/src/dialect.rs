@@ -358,6 +358,7 @@ pub fn sql_prepared(call: &mut Call<'_, '_>, sql: &str, sink: &mut dyn RowSink) 
         let max = call.ops.globals().hot.max_prepared_stmt_count.load(std::sync::atomic::Ordering::Relaxed);
         let slot = crate::prepared_slots::Slot::take(u64::try_from(max).unwrap_or(0))?;
         let params = check_prepared_text(&text)?;
+        check_prepared_statement(call, &text)?;
         call.sess.sql_prepared.insert(name, (text, params, slot));
         return ok();
     }
@@ -421,6 +422,46 @@ fn check_prepared_text(text: &str) -> Result<usize, SqlError> {
         return Err(SqlError::syntax(second.trim_start()));
     }
     Ok(params)
+}
+
+/// PREPARE compiles a query or a row change the engine runs (a SELECT
+/// that reads a table, INSERT, REPLACE, UPDATE, DELETE, WITH), as
+/// COM_STMT_PREPARE does, so a syntax error or an unknown function is
+/// PREPARE's error (1064/1305), as in MariaDB, and no statement is held
+/// under its name. A call of a stored function is no error here: the front
+/// writes those out when the statement runs. Other errors wait for
+/// EXECUTE: the engine's compile refuses some statements at prepare that
+/// run (a view's INSERT, a temporary table's, RAND(?)), so only these two
+/// are taken from it.
+fn check_prepared_statement(call: &mut Call<'_, '_>, text: &str) -> Result<(), SqlError> {
+    let first = scan::first_keyword(text);
+    let compiled = match first.as_str() {
+        "SELECT" => lex::tokenize(text).is_ok_and(|t| crate::front::has_table(&t)),
+        "INSERT" | "REPLACE" | "UPDATE" | "DELETE" | "WITH" => true,
+        _ => false,
+    };
+    if !compiled {
+        return Ok(());
+    }
+    match crate::front::prepare(call.sess, call.engine, call.ops, text) {
+        Ok(_) => Ok(()),
+        Err(e) if e.code == 1305 => match crate::routine::function::unknown_function(call, &e, text) {
+            Some(f) if stored_function_exists(call, &f) => Ok(()),
+            _ => Err(e),
+        },
+        // `db.f(...)` of a stored function is no SQL the engine knows.
+        Err(e) if e.code == 1064 => match crate::routine::function::unknown_function(call, &e, text) {
+            Some(_) => Ok(()),
+            None => Err(e),
+        },
+        Err(_) => Ok(()),
+    }
+}
+
+/// Is there a stored function `name` in the current database?
+fn stored_function_exists(call: &mut Call<'_, '_>, name: &str) -> bool {
+    let Some(db) = call.sess.db.clone() else { return false };
+    call.engine.routine_load(&db, turnstile_engine::RoutineKind::Function, name).ok().flatten().is_some()
 }
 
 /// The arguments of EXECUTE's USING list (tokens after USING): each an

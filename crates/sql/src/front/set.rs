@@ -444,8 +444,18 @@ pub fn set_session_isolation(sess: &mut SessionState, engine: &mut dyn EngineSes
 
 /// SET [GLOBAL|SESSION] TRANSACTION ISOLATION LEVEL ... | READ ONLY | READ WRITE
 fn set_transaction(call: &mut Call<'_, '_>, p: &mut Parser<'_>, scope: Option<&str>) -> Result<(), SqlError> {
+    // Without a scope it is the next transaction's: not while one runs (MariaDB).
+    if scope.is_none() && call.engine.in_transaction() {
+        return Err(SqlError::new(1568, "25001", "Transaction characteristics can't be changed while a transaction is in progress"));
+    }
+    let (mut isolation_said, mut access_said) = (false, false);
     loop {
+        // One isolation level and one access mode: a second is a syntax error.
+        if (isolation_said && p.peek().is_some_and(|t| t.is_kw("ISOLATION"))) || (access_said && p.peek().is_some_and(|t| t.is_kw("READ"))) {
+            return Err(p.error().into());
+        }
         if p.eat_kw("ISOLATION") {
+            isolation_said = true;
             p.expect_kw("LEVEL")?;
             let level = if p.eat_kw("READ") {
                 if p.eat_kw("COMMITTED") {
@@ -464,6 +474,7 @@ fn set_transaction(call: &mut Call<'_, '_>, p: &mut Parser<'_>, scope: Option<&s
             let def = vars::lookup("transaction_isolation").unwrap();
             assign(call, def, Some(scope.unwrap_or("session")), Value::str(level))?;
         } else if p.eat_kw("READ") {
+            access_said = true;
             let read_only = if p.eat_kw("ONLY") {
                 1
             } else {

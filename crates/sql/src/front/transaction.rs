@@ -30,8 +30,14 @@ pub(super) fn transaction(call: &mut Call<'_, '_>, sql: &str, sink: &mut dyn Row
         p.expect_kw("TRANSACTION")?;
         // Unless it says, a transaction is as the session's transaction_read_only.
         let mut read_only = session_read_only(call);
+        let mut access_said = false;
         loop {
+            if access_said && p.peek().is_some_and(|t| t.is_kw("READ")) {
+                // One access mode: a second is MariaDB's syntax error.
+                return Err(p.error().into());
+            }
             if p.eat_kw("READ") {
+                access_said = true;
                 if p.eat_kw("ONLY") {
                     read_only = true;
                 } else {

@@ -64,7 +64,9 @@ impl Translator<'_> {
             Some(q) => format!("{}.{}", q, sq_ident(&table)),
             None => sq_ident(&table),
         };
-        let (mut cols, explicit_cols) = column_list(&mut cursor)?;
+        let db = self.tables.last().and_then(|(d, _)| d.clone()).or_else(|| self.resolver.home().map(str::to_string));
+        let owner = (db.as_deref(), table.as_str());
+        let (mut cols, explicit_cols) = column_list(&mut cursor, owner)?;
         let ai_col = def.as_ref().and_then(|d| d.auto_increment_column().map(|a| a.name.clone()));
         let schema = schema.unwrap_or_else(|| if self.resolver.is_temp(&table) { "temp" } else { "main" }.to_string());
         let target = format!("{}.{}", schema, sq_ident(&table));
@@ -94,7 +96,7 @@ impl Translator<'_> {
         };
         self.upsert_follows = odku || dup_clause.as_ref().is_some_and(|c| !c.is_empty());
         let ignore_fks = ignore && !replace && self.lenient && self.resolver.foreign_key_checks();
-        let mut source = insert_source(&mut cursor, explicit_cols, &mut cols)?;
+        let mut source = insert_source(&mut cursor, explicit_cols, &mut cols, owner)?;
         if let Some(twice) = cols.iter().enumerate().find(|(k, c)| cols[..*k].iter().any(|p| p.eq_ignore_ascii_case(c))).map(|(_, c)| c) {
             return Err(SqlError::new(1110, "42000", format!("Column '{}' specified twice", twice)));
         }
@@ -409,6 +411,14 @@ impl Translator<'_> {
                 None => self.emit(s, e),
             },
             Some(cd) if !ai && (cd.base.is_numeric() || cd.base == Base::Year) => self.emit_number_literal(s, e, cd),
+            Some(cd) => match self.double_into_text(s, e, cd) {
+                Some(text) => {
+                    self.push(&toks[s], &crate::schema::sq_str(&text));
+                    self.last_end = Some(toks[e - 1].end);
+                    Ok(())
+                }
+                None => self.emit(s, e),
+            },
             _ => self.emit(s, e),
         }
     }
@@ -619,7 +629,7 @@ fn insert_verb(cursor: &mut TokenCursor<'_>) -> Result<(bool, bool), SqlError> {
 
 /// The column list after the table name, if there is one (a parenthesis
 /// opening a query is none): (columns, whether a list was given).
-fn column_list(cursor: &mut TokenCursor<'_>) -> Result<(Vec<String>, bool), SqlError> {
+fn column_list(cursor: &mut TokenCursor<'_>, owner: (Option<&str>, &str)) -> Result<(Vec<String>, bool), SqlError> {
     let mut cols: Vec<String> = Vec::new();
     let mut explicit_cols = false;
     if cursor.is_op("(") && !cursor.peek_at(1).is_some_and(|t| t.is_kw("SELECT") || t.is_kw("WITH")) {
@@ -627,7 +637,7 @@ fn column_list(cursor: &mut TokenCursor<'_>) -> Result<(Vec<String>, bool), SqlE
         explicit_cols = true;
         if !cursor.is_op(")") {
             loop {
-                cols.push(cursor.ident()?);
+                cols.push(target_column(cursor, owner)?);
                 if !cursor.eat_op(",") {
                     break;
                 }
@@ -640,12 +650,12 @@ fn column_list(cursor: &mut TokenCursor<'_>) -> Result<(Vec<String>, bool), SqlE
 
 /// The rows after the column list: SET (its columns added to `cols`),
 /// VALUES/VALUE, or a query.
-fn insert_source(cursor: &mut TokenCursor<'_>, explicit_cols: bool, cols: &mut Vec<String>) -> Result<InsertSource, SqlError> {
+fn insert_source(cursor: &mut TokenCursor<'_>, explicit_cols: bool, cols: &mut Vec<String>, owner: (Option<&str>, &str)) -> Result<InsertSource, SqlError> {
     if cursor.eat_kw("SET") {
         if explicit_cols {
             return Err(cursor.error().into());
         }
-        Ok(InsertSource::Values(vec![set_row(cursor, cols)?]))
+        Ok(InsertSource::Values(vec![set_row(cursor, cols, owner)?]))
     } else if cursor.eat_kw("VALUES") || cursor.eat_kw("VALUE") {
         Ok(InsertSource::Values(values_rows(cursor)?))
     } else if cursor.is_kw("SELECT") || cursor.is_kw("WITH") || cursor.is_op("(") || cursor.is_kw("TABLE") {
@@ -672,11 +682,11 @@ fn insert_source(cursor: &mut TokenCursor<'_>, explicit_cols: bool, cols: &mut V
 
 /// INSERT ... SET col = value, ...: the columns, added to `cols`, and the
 /// row of values.
-fn set_row(cursor: &mut TokenCursor<'_>, cols: &mut Vec<String>) -> Result<Vec<(usize, usize)>, SqlError> {
+fn set_row(cursor: &mut TokenCursor<'_>, cols: &mut Vec<String>, owner: (Option<&str>, &str)) -> Result<Vec<(usize, usize)>, SqlError> {
     let toks = cursor.toks;
     let mut row = Vec::new();
     loop {
-        cols.push(cursor.ident()?);
+        cols.push(target_column(cursor, owner)?);
         if !(cursor.eat_op("=") || cursor.eat_op(":=")) {
             return Err(cursor.error().into());
         }
@@ -692,6 +702,32 @@ fn set_row(cursor: &mut TokenCursor<'_>, cols: &mut Vec<String>) -> Result<Vec<(
         }
     }
     Ok(row)
+}
+
+/// A column the INSERT writes, in its column list or SET: `c`, `t.c` or
+/// `db.t.c` of the target table `owner` (database, table); a column
+/// qualified by another table is 1054, as in MariaDB.
+fn target_column(cursor: &mut TokenCursor<'_>, owner: (Option<&str>, &str)) -> Result<String, SqlError> {
+    let mut parts = vec![cursor.ident()?];
+    while parts.len() < 3 && cursor.eat_op(".") {
+        parts.push(cursor.ident()?);
+    }
+    if cursor.is_op(".") {
+        return Err(cursor.error().into());
+    }
+    let column = parts.pop().unwrap_or_default();
+    let (db, table) = owner;
+    let ours = match parts.as_slice() {
+        [] => true,
+        [t] => t == table,
+        [d, t] => t == table && db.is_some_and(|db| db == d),
+        _ => false,
+    };
+    if !ours {
+        parts.push(column);
+        return Err(SqlError::unknown_column(&parts.join("."), "field list"));
+    }
+    Ok(column)
 }
 
 /// The rows of a VALUES list: `[ROW](v, ...), ...`.
@@ -837,6 +873,16 @@ mod tests {
         assert_eq!(rewrite("INSERT INTO sbtest1 (k) VALUES (1,2)", Kind::Insert, &resolver()).unwrap_err().code, 1136);
         assert_eq!(rewrite("INSERT INTO sbtest1 (k, K) VALUES (1, 2)", Kind::Insert, &resolver()).unwrap_err().code, 1110);
         assert_eq!(rewrite("INSERT INTO sbtest1 SET k = 1, c = 'x', k = 2", Kind::Insert, &resolver()).unwrap_err().code, 1110);
+        // A column may name its table (and database); another table's is 1054.
+        let plain = rewrite("INSERT INTO sbtest1 SET k = 1", Kind::Insert, &resolver()).unwrap().sql;
+        assert_eq!(rewrite("INSERT INTO sbtest1 SET sbtest1.k = 1", Kind::Insert, &resolver()).unwrap().sql, plain);
+        assert_eq!(
+            rewrite("INSERT INTO sbtest1 (sbtest1.k) VALUES (1)", Kind::Insert, &resolver()).unwrap().sql,
+            rewrite("INSERT INTO sbtest1 (k) VALUES (1)", Kind::Insert, &resolver()).unwrap().sql
+        );
+        let e = rewrite("INSERT INTO sbtest1 SET other.k = 1", Kind::Insert, &resolver()).unwrap_err();
+        assert_eq!((e.code, e.message.as_str()), (1054, "Unknown column 'other.k' in 'field list'"));
+        assert_eq!(rewrite("INSERT INTO sbtest1 (a.b.c.k) VALUES (1)", Kind::Insert, &resolver()).unwrap_err().code, 1064);
         let rw = rewrite("INSERT INTO sbtest1 VALUES (),()", Kind::Insert, &resolver()).unwrap();
         assert_eq!(rw.sql, "INSERT INTO \"sbtest1\" (\"id\") VALUES (NULL), (NULL)");
         let rw = rewrite("INSERT INTO sbtest1 VALUES (DEFAULT, 1, 'a')", Kind::Insert, &resolver()).unwrap();

@@ -67,6 +67,7 @@ mod column_names;
 mod decimal;
 mod decimal_gen;
 mod default_calls;
+mod double_text;
 mod exact_calls;
 mod from_dual;
 mod function_calls;

@@ -129,6 +129,20 @@ impl Translator<'_> {
                 }
             }
         }
+        if let Some(text) = self.double_into_text(s, e, cd) {
+            // Fitted to the column as MariaDB stores a double (double_text.rs).
+            self.gap(&toks[s]);
+            match self.fit.take() {
+                Some(args) => {
+                    self.raw(self.fit_call());
+                    self.raw(&schema::sq_str(&text));
+                    self.raw(&args);
+                }
+                None => self.raw(&schema::sq_str(&text)),
+            }
+            self.last_end = Some(toks[e - 1].end);
+            return Ok(());
+        }
         if let Some(cs @ ("latin1" | "ascii")) = cd.charset_name().filter(|_| cd.base.is_text()) {
             // Only characters of the column's character set (functions/charset.rs).
             self.gap(&toks[s]);
@@ -160,6 +174,29 @@ impl Translator<'_> {
             return Ok(());
         }
         self.emit_value(s, e)
+    }
+
+    /// The text an approximate-number literal at [s, e) is stored as in the
+    /// character column `cd` (CHAR, VARCHAR, TEXT): MariaDB's digits for its
+    /// width. None for any other value or column, and for a strict write
+    /// where no digit fits: the literal as it is then fails with 1406.
+    pub(super) fn double_into_text(&self, s: usize, e: usize, cd: &ColumnDef) -> Option<String> {
+        use schema::Base;
+        if !cd.base.is_text() || matches!(cd.base, Base::Enum | Base::Set) {
+            return None;
+        }
+        let x = super::double_text::approximate_literal(self.toks, s, e)?;
+        let per_char = match cd.charset_name() {
+            Some("latin1" | "ascii") => 1,
+            Some("utf8mb3") => 3,
+            _ => 4,
+        };
+        let width = match cd.base {
+            Base::Char | Base::VarChar => cd.length.unwrap_or(1),
+            b => b.max_len(cd.length).unwrap_or(u64::MAX) / per_char,
+        };
+        let (text, lost) = super::double_text::fitted(x, usize::try_from(width).unwrap_or(usize::MAX));
+        (!lost || self.lenient).then_some(text)
     }
 
     /// A value for a numeric column `cd` as its literal says it: a hybrid
@@ -546,6 +583,18 @@ mod tests {
         let rw = |sql: &str, kind| rewrite(sql, kind, &resolver).unwrap().sql;
         assert_eq!(rw("INSERT INTO t VALUES (10.1, 2.5), (10.5, 1)", Kind::Insert), "INSERT INTO \"t\" (\"a\", \"b\") VALUES (10, 3), (11, 1)");
         assert!(rw("UPDATE t SET a = 2.5", Kind::Update).contains("= 3"));
+    }
+
+    #[test]
+    fn approximate_literal_into_a_character_column_is_fitted() {
+        let resolver = TestResolver(vec![Arc::new(table_def("CREATE TABLE t (a CHAR(20), b CHAR(7), c CHAR(4), n DOUBLE)"))]);
+        let rw = |sql: &str| rewrite(sql, Kind::Insert, &resolver).unwrap().sql;
+        assert_eq!(rw("INSERT INTO t VALUES (1.25e78, 1.225e-04, -1.37e+0, 1e3)"), "INSERT INTO \"t\" (\"a\", \"b\", \"c\", \"n\") VALUES ('1.25e78', '1.22e-4', '-1.4', ts_f64('1e3'))");
+        // No digit fits a strict write: the literal stays, and the column's check answers 1406.
+        let strict = rw("INSERT INTO t (c) VALUES (1.87e-3)");
+        assert!(strict.contains("1.87e-3") && !strict.contains("2e-3"), "{}", strict);
+        // A lenient write stores what fits.
+        assert!(rw("INSERT IGNORE INTO t (c) VALUES (1.87e-3)").contains("'2e-3'"));
     }
 
     #[test]
