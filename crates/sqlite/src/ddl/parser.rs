@@ -290,11 +290,12 @@ fn table_element(c: &mut TokenCursor<'_>, def: &mut TableDef, inline_pk: &mut Ve
     if c.eat_kw("PRIMARY") {
         c.expect_kw("KEY")?;
         skip_index_type(c)?;
-        let (cols, _) = key_parts(c)?;
+        let (cols, prefix) = key_parts(c)?;
         index_options(c)?;
         if !def.primary.is_empty() {
             return Err(SqlError::new(1068, "42000", "Multiple primary key defined"));
         }
+        super::definition::check_key_prefixes(def, &cols, &prefix, true)?;
         def.primary = cols;
         return Ok(());
     }
@@ -559,9 +560,9 @@ fn alter_op_unguarded(c: &mut TokenCursor<'_>, ops: &mut Vec<AlterOp>, guarded: 
             c.expect_kw("KEY")?;
             eat_guard(c, true, guarded);
             skip_index_type(c)?;
-            let (cols, _) = key_parts(c)?;
+            let (cols, prefix) = key_parts(c)?;
             index_options(c)?;
-            ops.push(AlterOp::AddPrimary(cols));
+            ops.push(AlterOp::AddPrimary(cols, prefix));
             return Ok(());
         }
         if c.is_kw("UNIQUE") || c.is_kw("INDEX") || c.is_kw("KEY") || c.is_kw("FULLTEXT") {
@@ -785,6 +786,22 @@ mod tests {
         assert!(matches!(parse("CREATE TABLE t AS SELECT 1").unwrap(), Some(Ddl::CreateTable { select: Some(_), .. })));
         assert_eq!(parse("CREATE TABLE t AS SELECT 1; DROP TABLE x").unwrap_err().code, 1064);
         assert_eq!(parse("CREATE TABLE t (a INT NOT NULL DEFAULT 1 AUTO_INCREMENT KEY)").unwrap_err().code, 1067);
+    }
+
+    #[test]
+    fn key_prefixes_names_and_order() {
+        for sql in
+            ["CREATE TABLE t (a INT, KEY (a(20)))", "CREATE TABLE t (a CHAR(1), PRIMARY KEY (a(255)))", "CREATE TABLE t (a TIMESTAMP, UNIQUE (a(1)))", "CREATE TABLE t (a VARCHAR(5), KEY (a(6)))"]
+        {
+            assert_eq!(parse(sql).unwrap_err().code, 1089, "{}", sql);
+        }
+        assert_eq!(parse("CREATE TABLE t (a TEXT NOT NULL, PRIMARY KEY (a(1000)))").unwrap_err().code, 1071);
+        let d = parse_create_table("CREATE TABLE t (`primary` INT, b VARCHAR(5), c INT, d INT NOT NULL, KEY (`primary`), KEY (b(5)), UNIQUE (c), UNIQUE (d))");
+        let names: Vec<&str> = d.indexes.iter().map(|i| i.name.as_str()).collect();
+        // UNIQUE first (NOT NULL before nullable), then the others as declared.
+        assert_eq!(names, ["d", "c", "primary_2", "b"]);
+        // A prefix as long as the column is the column.
+        assert_eq!(d.indexes[3].prefix, [None]);
     }
 
     #[test]
