@@ -130,7 +130,8 @@ fn apply_op(def: &mut TableDef, op: &AlterOp, renames: &mut Vec<(String, String)
         }
         AlterOp::RenameColumn { old, new } => {
             let i = def.column_index(old).ok_or_else(|| no_col(old, &def.name))?;
-            if def.column(new).is_some() {
+            // To its own name, in any case, is a rename (MariaDB).
+            if !new.eq_ignore_ascii_case(&def.columns[i].name) && def.column(new).is_some() {
                 return Err(SqlError::new(1060, "42S21", format!("Duplicate column name '{}'", new)));
             }
             let real_old = def.columns[i].name.clone();
