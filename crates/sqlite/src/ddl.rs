@@ -143,7 +143,8 @@ pub enum AlterOp {
         default: Option<Default_>,
     },
     AddIndex(IndexDef),
-    AddPrimary(Vec<String>),
+    /// Columns and their prefix lengths.
+    AddPrimary(Vec<String>, Vec<Option<u64>>),
     DropIndex(String),
     DropPrimary,
     RenameIndex {

@@ -648,20 +648,23 @@ impl TableDef {
 /// An expression default as MariaDB shows it: a call as it is
 /// (`uuid()`), anything else in parentheses (`(1 + 2)`).
 pub fn shown_expression_default(e: &str) -> String {
+    // A call, or another column (`DEFAULT a`), is shown bare; MariaDB
+    // parenthesizes any other expression.
     let call = turnstile_sqltext::lex::tokenize(e).is_ok_and(|toks| {
-        toks.len() >= 3
-            && matches!(&toks[0].tok, turnstile_sqltext::lex::Tok::Word(_))
-            && toks[1].is_op("(")
-            && toks.last().is_some_and(|t| t.is_op(")"))
-            && toks
-                .iter()
-                .scan(0i32, |depth, t| {
-                    *depth += i32::from(t.is_op("(")) - i32::from(t.is_op(")"));
-                    Some(*depth)
-                })
-                .skip(1)
-                .take(toks.len() - 2)
-                .all(|d| d > 0)
+        (toks.len() == 1 && matches!(&toks[0].tok, turnstile_sqltext::lex::Tok::Quoted(_)))
+            || toks.len() >= 3
+                && matches!(&toks[0].tok, turnstile_sqltext::lex::Tok::Word(_))
+                && toks[1].is_op("(")
+                && toks.last().is_some_and(|t| t.is_op(")"))
+                && toks
+                    .iter()
+                    .scan(0i32, |depth, t| {
+                        *depth += i32::from(t.is_op("(")) - i32::from(t.is_op(")"));
+                        Some(*depth)
+                    })
+                    .skip(1)
+                    .take(toks.len() - 2)
+                    .all(|d| d > 0)
     });
     if call {
         e.to_string()

@@ -275,7 +275,7 @@ fn lex_into(sql: &str, out: &mut Vec<Token>, stop_at_semicolon: bool) -> Result<
             i = j;
             continue;
         }
-        if is_ident(c) || c >= 0x80 {
+        if is_ident(c) || c >= 0x80 || c == b'$' {
             let mut j = i;
             while j < b.len() && (is_ident(b[j]) || b[j] >= 0x80 || b[j] == b'$') {
                 j += 1;
@@ -579,6 +579,12 @@ mod tests {
                 Tok::Param,
             ]
         );
+    }
+
+    #[test]
+    fn dollar_names() {
+        // MariaDB takes `$` anywhere in an unquoted name, first too.
+        assert_eq!(toks("$b, a$1, c$"), vec![Tok::Word("$b".into()), Tok::Op(","), Tok::Word("a$1".into()), Tok::Op(","), Tok::Word("c$".into())]);
     }
 
     #[test]

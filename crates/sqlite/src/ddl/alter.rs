@@ -130,7 +130,8 @@ fn apply_op(def: &mut TableDef, op: &AlterOp, renames: &mut Vec<(String, String)
         }
         AlterOp::RenameColumn { old, new } => {
             let i = def.column_index(old).ok_or_else(|| no_col(old, &def.name))?;
-            if def.column(new).is_some() {
+            // To its own name, in any case, is a rename (MariaDB).
+            if !new.eq_ignore_ascii_case(&def.columns[i].name) && def.column(new).is_some() {
                 return Err(SqlError::new(1060, "42S21", format!("Duplicate column name '{}'", new)));
             }
             let real_old = def.columns[i].name.clone();
@@ -159,10 +160,11 @@ fn apply_op(def: &mut TableDef, op: &AlterOp, renames: &mut Vec<(String, String)
             }
             def.indexes.push(ix);
         }
-        AlterOp::AddPrimary(cols) => {
+        AlterOp::AddPrimary(cols, prefix) => {
             if !def.primary.is_empty() {
                 return Err(SqlError::new(1068, "42000", "Multiple primary key defined"));
             }
+            super::definition::check_key_prefixes(def, cols, prefix, true)?;
             def.primary = cols.clone();
             rebuild = true;
         }
@@ -263,7 +265,7 @@ fn skip_note(def: &TableDef, op: &AlterOp) -> Option<(u16, String)> {
             has_key(&name).then(|| (1061, format!("Duplicate key name '{}'", name)))
         }
         AlterOp::AddForeignKey(fk) if !fk.name.is_empty() && has_key(&fk.name) => Some((1061, format!("Duplicate key name '{}'", fk.name))),
-        AlterOp::AddPrimary(_) if !def.primary.is_empty() => Some((1061, "Multiple primary key defined".to_string())),
+        AlterOp::AddPrimary(..) if !def.primary.is_empty() => Some((1061, "Multiple primary key defined".to_string())),
         AlterOp::AddCheck { name: Some(n), .. } if def.checks.iter().any(|k| k.name.eq_ignore_ascii_case(n)) => Some((1826, format!("Duplicate CHECK constraint name '{}'", n))),
         AlterOp::DropColumn(n) if !has_col(n) => cant_drop("COLUMN", n),
         AlterOp::DropIndex(n) if !n.eq_ignore_ascii_case("PRIMARY") && !def.indexes.iter().any(|ix| ix.name.eq_ignore_ascii_case(n)) => cant_drop("INDEX", n),

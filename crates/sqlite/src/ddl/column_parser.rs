@@ -8,7 +8,7 @@ use super::DEFAULT_COLLATION;
 use crate::schema::{Base, ColumnDef, Default_};
 use turnstile_engine::SqlError;
 use turnstile_sqltext::cursor::{SyntaxError, TokenCursor};
-use turnstile_sqltext::lex::Tok;
+use turnstile_sqltext::lex::{Tok, Token};
 
 /// `name type [attributes]`; returns the column and whether it was declared
 /// PRIMARY KEY / UNIQUE inline.
@@ -118,6 +118,7 @@ pub fn column_def(c: &mut TokenCursor<'_>) -> Result<(ColumnDef, bool, bool), Sq
     }
     let mut primary = false;
     let mut unique = false;
+    let mut now_fsp: Option<String> = None;
     let mut binary_collation = false;
     // An attribute MariaDB's grammar takes only before `AS (expr)` (type
     // options) or only without it (NULL, DEFAULT, AUTO_INCREMENT, ...).
@@ -143,11 +144,17 @@ pub fn column_def(c: &mut TokenCursor<'_>) -> Result<(ColumnDef, bool, bool), Sq
         } else if c.eat_kw("NULL") {
             col.nullable = true;
         } else if c.eat_kw("DEFAULT") {
-            let at = c.pos;
+            // `DEFAULT (((1)))`: a literal in parentheses is that literal (MariaDB).
+            let at = c.pos + literal_parens(c);
             col.default = Some(default_value(c, &col.name)?);
             if matches!(c.toks.get(at).map(|t| &t.tok), Some(Tok::Number(_))) {
                 hybrid_default(&mut col);
             }
+            // `CURRENT_TIMESTAMP(6)`: its precision, for a number column's expression.
+            now_fsp = match (c.toks.get(at + 1), c.toks.get(at + 2)) {
+                (Some(p), Some(Token { tok: Tok::Number(n), .. })) if p.is_op("(") => Some(n.to_string()),
+                _ => None,
+            };
         } else if c.eat_kw("AUTO_INCREMENT") {
             col.auto_increment = true;
         } else if c.eat_kw("PRIMARY") {
@@ -247,10 +254,18 @@ pub fn column_def(c: &mut TokenCursor<'_>) -> Result<(ColumnDef, bool, bool), Sq
         }
         if let Some(stored) = temporal_default(&col, v)? {
             col.default = Some(Default_::Literal(stored));
+        } else if let Some(stored) = numeric_default(&col, v) {
+            col.default = Some(Default_::Literal(stored));
         }
     }
-    if let Some(Default_::CurrentTimestamp) = col.default {
-        if !matches!(col.base, Base::DateTime | Base::Timestamp) {
+    if let Some(Default_::CurrentTimestamp) = &col.default {
+        // A number column takes the time as a number: an expression default (MariaDB).
+        if col.base.is_numeric() {
+            col.default = Some(Default_::Expr(match now_fsp {
+                Some(n) => format!("current_timestamp({})", n),
+                None => "current_timestamp()".into(),
+            }));
+        } else if !matches!(col.base, Base::DateTime | Base::Timestamp) {
             return Err(SqlError::new(1067, "42000", format!("Invalid default value for '{}'", col.name)));
         }
     }
@@ -496,6 +511,82 @@ fn temporal_default(col: &ColumnDef, v: &str) -> Result<Option<String>, SqlError
     Ok(Some(stored))
 }
 
+/// A number literal default as the column stores it, as SHOW CREATE TABLE
+/// shows it: an integer column's rounded (`1.5` is 2, `1e0` is 1), a FLOAT's
+/// or DOUBLE's in its shortest form (`1.50` is 1.5), a DECIMAL's exponent
+/// written out (`1e0` is 1, scaled when shown). None: kept as written.
+fn numeric_default(col: &ColumnDef, v: &str) -> Option<String> {
+    let lower = v.to_ascii_lowercase();
+    if ["0x", "0b", "x'", "b'"].iter().any(|p| lower.starts_with(p)) || col.base == Base::Bit || !col.base.is_numeric() {
+        return None;
+    }
+    let number = v.trim_matches(' ');
+    if col.base.int_range(col.unsigned).is_some() {
+        if let Ok(n) = number.parse::<i128>() {
+            return Some(n.to_string());
+        }
+        let f = number.parse::<f64>().ok().filter(|f| f.is_finite())?;
+        return Some((f.round() as i128).to_string());
+    }
+    let f = number.parse::<f64>().ok().filter(|f| f.is_finite())?;
+    // Past these MariaDB writes an exponent, which the text kept already is.
+    let plain = f == 0.0 || (1e-4..1e15).contains(&f.abs());
+    match col.base {
+        Base::Float if plain => Some(format!("{}", f as f32)),
+        Base::Double if plain => Some(format!("{}", f)),
+        Base::Decimal if lower.contains('e') && plain => {
+            let scale = col.scale.unwrap_or(0) as usize;
+            Some(format!("{:.*}", scale, f))
+        }
+        _ => None,
+    }
+}
+
+/// How many `(` open a parenthesized literal (`(((1)))`, `((_latin1'x'))`,
+/// `(DATE'2001-01-01')`) at the cursor; 0 if it is not one: a literal in
+/// parentheses is a literal default, not an expression (MariaDB). Linear: one
+/// pass over the parentheses.
+fn literal_parens(c: &TokenCursor<'_>) -> usize {
+    let mut n = 0;
+    while c.peek_at(n).is_some_and(|t| t.is_op("(")) {
+        n += 1;
+    }
+    if n == 0 {
+        return 0;
+    }
+    let len = literal_len(c, n);
+    if len == 0 || !(0..n).all(|k| c.peek_at(n + len + k).is_some_and(|t| t.is_op(")"))) {
+        return 0;
+    }
+    n
+}
+
+/// Tokens of the literal at `c.pos + at` (0: not a literal): a string
+/// (adjacent strings too), a number, signed or not, NULL, TRUE, FALSE,
+/// `DATE'..'`, `TIME'..'`, `TIMESTAMP'..'`, `PI()`.
+fn literal_len(c: &TokenCursor<'_>, at: usize) -> usize {
+    let Some(t) = c.peek_at(at) else { return 0 };
+    let next_str = |k: usize| matches!(c.peek_at(at + k).map(|t| &t.tok), Some(Tok::Str(_)));
+    match &t.tok {
+        Tok::Str(_) => {
+            let mut k = 1;
+            while next_str(k) {
+                k += 1;
+            }
+            k
+        }
+        Tok::Number(_) => 1,
+        Tok::Op("-") | Tok::Op("+") if matches!(c.peek_at(at + 1).map(|t| &t.tok), Some(Tok::Number(_))) => 2,
+        Tok::Word(w) if ["NULL", "TRUE", "FALSE"].iter().any(|k| w.eq_ignore_ascii_case(k)) => 1,
+        Tok::Word(w) if TYPED_LITERALS.iter().any(|k| w.eq_ignore_ascii_case(k)) && next_str(1) => 2,
+        Tok::Word(w) if w.eq_ignore_ascii_case("PI") && c.peek_at(at + 1).is_some_and(|t| t.is_op("(")) && c.peek_at(at + 2).is_some_and(|t| t.is_op(")")) => 3,
+        _ => 0,
+    }
+}
+
+/// `DATE'2001-01-01'`, `TIME'10:20:30'`, `TIMESTAMP'2001-01-01 10:20:30'`.
+const TYPED_LITERALS: [&str; 3] = ["DATE", "TIME", "TIMESTAMP"];
+
 /// Words after DEFAULT that are not a column's name.
 const NOT_A_NAME: [&str; 21] = [
     "NULL",
@@ -522,8 +613,30 @@ const NOT_A_NAME: [&str; 21] = [
 ];
 
 pub(super) fn default_value(c: &mut TokenCursor<'_>, column: &str) -> Result<Default_, SqlError> {
+    let parens = literal_parens(c);
+    c.pos += parens;
+    let value = literal_or_expression(c, column)?;
+    for _ in 0..parens {
+        c.expect_op(")")?;
+    }
+    Ok(value)
+}
+
+fn literal_or_expression(c: &mut TokenCursor<'_>, column: &str) -> Result<Default_, SqlError> {
     let t = c.next().ok_or_else(|| c.error())?;
     if let Tok::Word(w) = &t.tok {
+        // A typed literal is its string (the column's check reads it).
+        if TYPED_LITERALS.iter().any(|k| w.eq_ignore_ascii_case(k)) {
+            if let Some(Tok::Str(s)) = c.peek().map(|t| &t.tok) {
+                c.next();
+                return Ok(Default_::Literal(String::from_utf8_lossy(s).into_owned()));
+            }
+        }
+        // PI() is a constant: MariaDB keeps its value.
+        if w.eq_ignore_ascii_case("PI") && c.is_op("(") && c.peek_at(1).is_some_and(|t| t.is_op(")")) {
+            c.pos += 2;
+            return Ok(Default_::Literal("3.141592653589793".into()));
+        }
         // `DEFAULT f(...)`: MariaDB's function defaults, without parentheses
         // around them (CURRENT_TIMESTAMP and its synonyms stay below).
         let now = ["CURRENT_TIMESTAMP", "NOW", "LOCALTIME", "LOCALTIMESTAMP"].iter().any(|k| w.eq_ignore_ascii_case(k));
@@ -602,4 +715,36 @@ pub(super) fn default_value(c: &mut TokenCursor<'_>, column: &str) -> Result<Def
             return Err(c.error().into());
         }
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::ddl::parse_create_table;
+    use crate::schema::Default_;
+
+    fn default_of(sql: &str) -> Option<String> {
+        let d = parse_create_table(sql);
+        d.columns[0].default_text()
+    }
+
+    #[test]
+    fn literal_defaults_as_mariadb_keeps_them() {
+        // A literal in parentheses is a literal; a number is the column's.
+        assert_eq!(default_of("CREATE TABLE t (a INT DEFAULT (((1.0))))").as_deref(), Some("1"));
+        assert_eq!(default_of("CREATE TABLE t (a INT DEFAULT -1.5)").as_deref(), Some("-2"));
+        assert_eq!(default_of("CREATE TABLE t (a INT DEFAULT ((0x3939)))").as_deref(), Some("14649"));
+        assert_eq!(default_of("CREATE TABLE t (a DOUBLE DEFAULT 1.50)").as_deref(), Some("1.5"));
+        assert_eq!(default_of("CREATE TABLE t (a FLOAT DEFAULT 1.5e1)").as_deref(), Some("15"));
+        assert_eq!(default_of("CREATE TABLE t (a DECIMAL(10,2) DEFAULT 1e0)").as_deref(), Some("1.00"));
+        assert_eq!(default_of("CREATE TABLE t (a DOUBLE DEFAULT (PI()))").as_deref(), Some("3.141592653589793"));
+        assert_eq!(default_of("CREATE TABLE t (a VARCHAR(9) DEFAULT ((_latin1'x')))").as_deref(), Some("x"));
+        assert_eq!(default_of("CREATE TABLE t (a TIME DEFAULT (((TIME'10:20:30'))))").as_deref(), Some("10:20:30"));
+        assert_eq!(default_of("CREATE TABLE t (a DATE DEFAULT DATE'2001-01-01')").as_deref(), Some("2001-01-01"));
+        assert_eq!(default_of("CREATE TABLE t (a INT DEFAULT ((NULL)))"), None);
+        // Not a lone literal: an expression.
+        assert_eq!(default_of("CREATE TABLE t (a INT DEFAULT ((1) + 1))").as_deref(), Some("((1) + 1)"));
+        let d = parse_create_table("CREATE TABLE t (a DECIMAL(30,6) DEFAULT CURRENT_TIMESTAMP(6))");
+        assert!(matches!(&d.columns[0].default, Some(Default_::Expr(e)) if e == "current_timestamp(6)"));
+        assert_eq!(crate::ddl::parser::parse("CREATE TABLE t (a INT DEFAULT ((1))").unwrap_err().code, 1064);
+    }
 }

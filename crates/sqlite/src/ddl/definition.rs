@@ -6,10 +6,12 @@ use super::DEFAULT_COLLATION;
 use crate::schema::{quote_ident, Base, ColumnDef, Default_, TableDef};
 use turnstile_engine::SqlError;
 
+/// The name MariaDB gives an unnamed key: its first column's, with `_2`,
+/// `_3`... while taken (PRIMARY is always taken).
 pub(super) fn unique_index_name(def: &TableDef, col: &str) -> String {
     let mut name = col.to_string();
     let mut n = 2;
-    while def.indexes.iter().any(|i| i.name.eq_ignore_ascii_case(&name)) {
+    while name.eq_ignore_ascii_case("PRIMARY") || def.indexes.iter().any(|i| i.name.eq_ignore_ascii_case(&name)) {
         name = format!("{}_{}", col, n);
         n += 1;
     }
@@ -89,6 +91,34 @@ fn check_row_defaults(def: &TableDef) -> Result<(), SqlError> {
     Ok(())
 }
 
+/// MariaDB's checks of key prefixes (`KEY (a(10))`): only a string column
+/// takes one, no longer than a CHAR's or VARCHAR's length (1089); a PRIMARY
+/// KEY's prefix fits InnoDB's 3072 bytes (1071: a UNIQUE one is a hash
+/// key there). Columns not (yet) in `def` are left to the 1072 check.
+pub(super) fn check_key_prefixes(def: &TableDef, cols: &[String], prefix: &[Option<u64>], primary: bool) -> Result<(), SqlError> {
+    for (name, len) in cols.iter().zip(prefix) {
+        let (Some(n), Some(col)) = (len, def.column(name)) else { continue };
+        let bounded = matches!(col.base, Base::Char | Base::VarChar | Base::Binary | Base::VarBinary);
+        let string = bounded || matches!(col.base, Base::TinyText | Base::Text | Base::MediumText | Base::LongText | Base::TinyBlob | Base::Blob | Base::MediumBlob | Base::LongBlob);
+        if !string || (bounded && *n > col.length.unwrap_or(1)) {
+            return Err(SqlError::new(
+                1089,
+                "HY000",
+                "Incorrect prefix key; the used key part isn't a string, the used length is longer than the key part, or the storage engine doesn't support unique prefix keys",
+            ));
+        }
+        let per_char = match col.charset_name().unwrap_or(crate::schema::charset_of(&def.collation)) {
+            "utf8mb4" => 4,
+            "utf8mb3" => 3,
+            _ => 1,
+        };
+        if primary && n.saturating_mul(per_char) > 3072 {
+            return Err(SqlError::new(1071, "42000", "Specified key was too long; max key length is 3072 bytes"));
+        }
+    }
+    Ok(())
+}
+
 /// Validate a finished definition: names unique, keys name real columns,
 /// AUTO_INCREMENT rules, PRIMARY KEY columns NOT NULL.
 pub fn finish_def(def: &mut TableDef) -> Result<(), SqlError> {
@@ -124,6 +154,28 @@ pub fn finish_def(def: &mut TableDef) -> Result<(), SqlError> {
         let taken = def.checks[..i].iter().any(|o| o.name.eq_ignore_ascii_case(&ck.name)) || def.columns.iter().any(|c| c.check.is_some() && c.name.eq_ignore_ascii_case(&ck.name));
         if taken {
             return Err(SqlError::new(1826, "HY000", format!("Duplicate CHECK constraint name '{}'", ck.name)));
+        }
+    }
+    for ix in def.indexes.iter() {
+        check_key_prefixes(def, &ix.columns, &ix.prefix, false)?;
+    }
+    // A prefix as long as its CHAR or VARCHAR is the whole column (MariaDB drops it).
+    let whole: Vec<Vec<bool>> = def
+        .indexes
+        .iter()
+        .map(|ix| {
+            ix.columns
+                .iter()
+                .zip(&ix.prefix)
+                .map(|(k, p)| def.column(k).is_some_and(|c| matches!(c.base, Base::Char | Base::VarChar | Base::Binary | Base::VarBinary) && *p == Some(c.length.unwrap_or(1))))
+                .collect()
+        })
+        .collect();
+    for (ix, whole) in def.indexes.iter_mut().zip(whole) {
+        for (p, w) in ix.prefix.iter_mut().zip(whole) {
+            if w {
+                *p = None;
+            }
         }
     }
     for ix in def.indexes.iter().filter(|i| i.fulltext) {
@@ -166,5 +218,34 @@ pub fn finish_def(def: &mut TableDef) -> Result<(), SqlError> {
             }
         }
     }
+    sort_keys(def);
     Ok(())
+}
+
+/// MariaDB keeps a table's keys in this order (its `sort_keys`), which SHOW
+/// CREATE TABLE and SHOW INDEX show: UNIQUE keys first, those on NOT NULL
+/// columns before those with a nullable one, whole columns before prefixes;
+/// then the other keys, FULLTEXT last; declaration order otherwise.
+fn sort_keys(def: &mut TableDef) {
+    let rank: Vec<u8> = def
+        .indexes
+        .iter()
+        .map(|ix| {
+            if ix.unique {
+                let nullable = ix.columns.iter().any(|k| def.column(k).is_some_and(|c| c.nullable));
+                let partial = ix.prefix.iter().any(|p| p.is_some());
+                u8::from(nullable) * 2 + u8::from(partial)
+            } else if ix.fulltext {
+                5
+            } else {
+                4
+            }
+        })
+        .collect();
+    if rank.windows(2).all(|w| w[0] <= w[1]) {
+        return;
+    }
+    let mut keyed: Vec<(u8, crate::schema::IndexDef)> = rank.into_iter().zip(std::mem::take(&mut def.indexes)).collect();
+    keyed.sort_by_key(|(r, _)| *r);
+    def.indexes = keyed.into_iter().map(|(_, ix)| ix).collect();
 }

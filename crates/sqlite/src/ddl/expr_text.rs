@@ -200,6 +200,7 @@ pub fn accept(text: &str, clause: Clause, owner: &str) -> Result<String, SqlErro
     if toks.is_empty() {
         return Err(SqlError::syntax(text));
     }
+    let closes = closing_parens(&toks);
     let refused = |what: &str| SqlError::new(1901, "HY000", format!("Function or expression '{}' cannot be used in the {} clause of {}", what, clause.name(), quote_ident(owner)));
     for (k, t) in toks.iter().enumerate() {
         match &t.tok {
@@ -207,7 +208,7 @@ pub fn accept(text: &str, clause: Clause, owner: &str) -> Result<String, SqlErro
                 return Err(if clause == Clause::Check { SqlError::new(1970, "42000", "CHECK does not support subqueries or stored functions") } else { refused("select ...") });
             }
             // An aggregate or window function: no row set to run over (MariaDB's 1901 in every clause).
-            Tok::Word(w) if toks.get(k + 1).is_some_and(|n| n.is_op("(")) && AGGREGATES.iter().any(|f| f.eq_ignore_ascii_case(w)) => {
+            Tok::Word(w) if toks.get(k + 1).is_some_and(|n| n.is_op("(")) && AGGREGATES.iter().any(|f| f.eq_ignore_ascii_case(w)) && !last_value_call(&toks, &closes, k) => {
                 return Err(refused(&format!("{}()", w.to_ascii_lowercase())));
             }
             Tok::Word(w) if clause != Clause::Default && NON_DETERMINISTIC.iter().any(|f| f.eq_ignore_ascii_case(w)) && (toks.get(k + 1).is_some_and(|n| n.is_op("(")) || is_keyword(w)) => {
@@ -246,6 +247,30 @@ pub fn accept(text: &str, clause: Clause, owner: &str) -> Result<String, SqlErro
     Ok(normalize(&toks))
 }
 
+/// Is the call at `k` MariaDB's LAST_VALUE(expr, ...) function (no OVER
+/// after it), which returns its last argument, rather than the window one?
+/// `closes`: each `(`'s matching `)` (`closing_parens`).
+fn last_value_call(toks: &[Token], closes: &[usize], k: usize) -> bool {
+    toks[k].is_kw("last_value") && closes.get(k + 1).is_some_and(|&j| j != usize::MAX && !toks.get(j + 1).is_some_and(|n| n.is_kw("OVER")))
+}
+
+/// For each token, the index of the `)` closing it if it is a `(` (else
+/// `usize::MAX`): one pass with a stack.
+fn closing_parens(toks: &[Token]) -> Vec<usize> {
+    let mut closes = vec![usize::MAX; toks.len()];
+    let mut open = Vec::new();
+    for (j, t) in toks.iter().enumerate() {
+        if t.is_op("(") {
+            open.push(j);
+        } else if t.is_op(")") {
+            if let Some(o) = open.pop() {
+                closes[o] = j;
+            }
+        }
+    }
+    closes
+}
+
 /// Is the expression a row (`1, 2`, `(1, 2)`, `ROW(1, 2)`): a comma at its
 /// top level or directly inside parentheses that are not a call's.
 fn is_row(toks: &[Token]) -> bool {
@@ -281,6 +306,13 @@ fn normalize(toks: &[Token]) -> String {
         let piece = match &t.tok {
             // MariaDB prints LENGTH() as the byte count it is.
             Tok::Word(w) if call && w.eq_ignore_ascii_case("length") => "octet_length".to_string(),
+            // `DATE'2001-01-01'`: MariaDB prints a typed literal's type in capitals, against its string.
+            Tok::Word(w) if typed_literal(toks, k) => w.to_ascii_uppercase().to_string(),
+            // `CONVERT(a USING utf8)`: a character set, not a column.
+            Tok::Word(w) if k > 0 && toks[k - 1].is_kw("USING") => match w.to_ascii_lowercase().as_str() {
+                "utf8" => "utf8mb3".to_string(),
+                other => other.to_string(),
+            },
             Tok::Word(w) if call || is_keyword(w) => w.to_ascii_lowercase().to_string(),
             Tok::Word(w) | Tok::Quoted(w) => quote_ident(w),
             Tok::Number(n) => n.to_string(),
@@ -291,12 +323,17 @@ fn normalize(toks: &[Token]) -> String {
             Tok::Param => "?".into(),
             Tok::Op(o) => o.to_string(),
         };
-        if k > 0 && spaced(toks, k) {
+        if k > 0 && spaced(toks, k) && !typed_literal(toks, k - 1) {
             out.push(' ');
         }
         out.push_str(&piece);
     }
     out
+}
+
+/// Is token `k` the type of a typed literal (`DATE'..'`, `TIME'..'`, `TIMESTAMP'..'`)?
+fn typed_literal(toks: &[Token], k: usize) -> bool {
+    matches!(&toks[k].tok, Tok::Word(w) if ["date", "time", "timestamp"].iter().any(|t| t.eq_ignore_ascii_case(w))) && matches!(toks.get(k + 1).map(|t| &t.tok), Some(Tok::Str(_)))
 }
 
 /// Is there a space between token `k - 1` and token `k`?
@@ -343,5 +380,15 @@ mod tests {
         assert_eq!(named_columns("`a` > `b` + 'c'"), vec!["a", "b"]);
         assert!(accept("now()", Clause::Default, "a").is_ok());
         assert_eq!(accept("(SELECT 1)", Clause::Default, "a").unwrap_err().message, "Function or expression 'select ...' cannot be used in the DEFAULT clause of `a`");
+        // LAST_VALUE(a, b) is MariaDB's function, LAST_VALUE(a) OVER () the window one.
+        assert_eq!(accept("last_value(a, b)", Clause::Default, "c").unwrap(), "last_value(`a`,`b`)");
+        assert_eq!(accept("last_value(a) over ()", Clause::Default, "c").unwrap_err().code, 1901);
+    }
+
+    #[test]
+    fn literals_and_charsets_shown() {
+        assert_eq!(accept("coalesce(time '10:20:30')", Clause::Default, "a").unwrap(), "coalesce(TIME'10:20:30')");
+        assert_eq!(accept("CONVERT(a USING utf8)", Clause::Default, "c").unwrap(), "convert(`a` using utf8mb3)");
+        assert_eq!(named_columns(&accept("CONVERT(a USING latin1)", Clause::Default, "c").unwrap()), vec!["a"]);
     }
 }

@@ -6,7 +6,7 @@
 use super::column_parser::{column_def, default_collation_for, default_value};
 use super::definition::{empty_def, finish_def, unique_index_name};
 use super::view_parser::{drop_view, view_statement};
-use super::{AlterOp, Ctas, Ddl, Position};
+use super::{AlterOp, Ctas, Ddl, Name, Position};
 use crate::schema::{CheckDef, ForeignKey, IndexDef, TableDef};
 use turnstile_engine::SqlError;
 use turnstile_sqltext::cursor::TokenCursor;
@@ -123,7 +123,31 @@ fn finish(mut c: TokenCursor<'_>, d: Ddl) -> Result<Option<Ddl>, SqlError> {
     if !c.at_end() {
         return Err(c.error().into());
     }
+    check_names(&d)?;
     Ok(Some(d))
+}
+
+/// MariaDB's check of the names a statement creates or names: no table
+/// name empty or ending in a space (1103), no such column name (1166).
+fn check_names(d: &Ddl) -> Result<(), SqlError> {
+    let bad = |n: &str| n.is_empty() || n.ends_with(' ');
+    let table = |n: &Name| if bad(&n.1) { Err(SqlError::new(1103, "42000", format!("Incorrect table name '{}'", n.1))) } else { Ok(()) };
+    let column = |n: &str| if bad(n) { Err(SqlError::new(1166, "42000", format!("Incorrect column name '{}'", n))) } else { Ok(()) };
+    match d {
+        Ddl::CreateTable { table: t, def, .. } => {
+            table(t)?;
+            def.columns.iter().try_for_each(|c| column(&c.name))
+        }
+        Ddl::DropTable { tables, .. } => tables.iter().try_for_each(table),
+        Ddl::Rename { pairs, .. } => pairs.iter().try_for_each(|(_, to)| table(to)),
+        Ddl::Alter { ops, .. } => ops.iter().try_for_each(|op| match op {
+            AlterOp::RenameTable(to) => table(to),
+            AlterOp::AddColumn { col, .. } | AlterOp::ChangeColumn { col, .. } => column(&col.name),
+            AlterOp::RenameColumn { new, .. } => column(new),
+            _ => Ok(()),
+        }),
+        _ => Ok(()),
+    }
 }
 
 fn skip_index_type(c: &mut TokenCursor<'_>) -> Result<(), SqlError> {
@@ -290,11 +314,12 @@ fn table_element(c: &mut TokenCursor<'_>, def: &mut TableDef, inline_pk: &mut Ve
     if c.eat_kw("PRIMARY") {
         c.expect_kw("KEY")?;
         skip_index_type(c)?;
-        let (cols, _) = key_parts(c)?;
+        let (cols, prefix) = key_parts(c)?;
         index_options(c)?;
         if !def.primary.is_empty() {
             return Err(SqlError::new(1068, "42000", "Multiple primary key defined"));
         }
+        super::definition::check_key_prefixes(def, &cols, &prefix, true)?;
         def.primary = cols;
         return Ok(());
     }
@@ -303,6 +328,9 @@ fn table_element(c: &mut TokenCursor<'_>, def: &mut TableDef, inline_pk: &mut Ve
         let fulltext = !unique && c.eat_kw("FULLTEXT");
         let _ = c.eat_kw("KEY") || c.eat_kw("INDEX");
         let name = if c.is_op("(") || c.is_kw("USING") { None } else { Some(c.ident()?) };
+        if name.as_deref() == Some("") {
+            return Err(SqlError::new(1280, "42000", "Incorrect index name ''"));
+        }
         skip_index_type(c)?;
         let (cols, prefix) = key_parts(c)?;
         let comment = index_options(c)?;
@@ -325,6 +353,16 @@ fn table_element(c: &mut TokenCursor<'_>, def: &mut TableDef, inline_pk: &mut Ve
     if c.eat_kw("CHECK") {
         def.checks.push(check_constraint(c, constraint_name, def)?);
         return Ok(());
+    }
+    // `t1.a INT`, `db.t1.a INT`: a column named with its table (MariaDB's
+    // grammar), which must be the table created.
+    let mut qualifiers = Vec::new();
+    while qualifiers.len() < 2 && c.peek_at(1).is_some_and(|t| t.is_op(".")) {
+        qualifiers.push(c.ident()?);
+        c.next();
+    }
+    if let Some(t) = qualifiers.last().filter(|t| **t != def.name) {
+        return Err(SqlError::new(1103, "42000", format!("Incorrect table name '{}'", t)));
     }
     let (col, pk, uq) = column_def(c)?;
     if pk {
@@ -559,9 +597,9 @@ fn alter_op_unguarded(c: &mut TokenCursor<'_>, ops: &mut Vec<AlterOp>, guarded: 
             c.expect_kw("KEY")?;
             eat_guard(c, true, guarded);
             skip_index_type(c)?;
-            let (cols, _) = key_parts(c)?;
+            let (cols, prefix) = key_parts(c)?;
             index_options(c)?;
-            ops.push(AlterOp::AddPrimary(cols));
+            ops.push(AlterOp::AddPrimary(cols, prefix));
             return Ok(());
         }
         if c.is_kw("UNIQUE") || c.is_kw("INDEX") || c.is_kw("KEY") || c.is_kw("FULLTEXT") {
@@ -570,6 +608,12 @@ fn alter_op_unguarded(c: &mut TokenCursor<'_>, ops: &mut Vec<AlterOp>, guarded: 
             let _ = c.eat_kw("INDEX") || c.eat_kw("KEY");
             eat_guard(c, true, guarded);
             let name = if c.is_op("(") || c.is_kw("USING") { None } else { Some(c.ident()?) };
+            if name.as_deref() == Some("") {
+                return Err(SqlError::new(1280, "42000", "Incorrect index name ''"));
+            }
+            if name.as_deref() == Some("") {
+                return Err(SqlError::new(1280, "42000", "Incorrect index name ''"));
+            }
             skip_index_type(c)?;
             let (cols, prefix) = key_parts(c)?;
             let comment = index_options(c)?;
@@ -785,6 +829,35 @@ mod tests {
         assert!(matches!(parse("CREATE TABLE t AS SELECT 1").unwrap(), Some(Ddl::CreateTable { select: Some(_), .. })));
         assert_eq!(parse("CREATE TABLE t AS SELECT 1; DROP TABLE x").unwrap_err().code, 1064);
         assert_eq!(parse("CREATE TABLE t (a INT NOT NULL DEFAULT 1 AUTO_INCREMENT KEY)").unwrap_err().code, 1067);
+    }
+
+    #[test]
+    fn key_prefixes_names_and_order() {
+        for sql in
+            ["CREATE TABLE t (a INT, KEY (a(20)))", "CREATE TABLE t (a CHAR(1), PRIMARY KEY (a(255)))", "CREATE TABLE t (a TIMESTAMP, UNIQUE (a(1)))", "CREATE TABLE t (a VARCHAR(5), KEY (a(6)))"]
+        {
+            assert_eq!(parse(sql).unwrap_err().code, 1089, "{}", sql);
+        }
+        assert_eq!(parse("CREATE TABLE t (a TEXT NOT NULL, PRIMARY KEY (a(1000)))").unwrap_err().code, 1071);
+        let d = parse_create_table("CREATE TABLE t (`primary` INT, b VARCHAR(5), c INT, d INT NOT NULL, KEY (`primary`), KEY (b(5)), UNIQUE (c), UNIQUE (d))");
+        let names: Vec<&str> = d.indexes.iter().map(|i| i.name.as_str()).collect();
+        // UNIQUE first (NOT NULL before nullable), then the others as declared.
+        assert_eq!(names, ["d", "c", "primary_2", "b"]);
+        // A prefix as long as the column is the column.
+        assert_eq!(d.indexes[3].prefix, [None]);
+    }
+
+    #[test]
+    fn names_checked() {
+        assert!(parse("CREATE TABLE t1 (t1.a INT, test.t1.b INT)").is_ok());
+        assert_eq!(parse("CREATE TABLE t1 (t2.a INT)").unwrap_err().code, 1103);
+        for sql in ["CREATE TABLE `t1 ` (a INT)", "DROP TABLE IF EXISTS ``", "ALTER TABLE t1 RENAME TO ``", "RENAME TABLE t1 TO `t2 `"] {
+            assert_eq!(parse(sql).unwrap_err().code, 1103, "{}", sql);
+        }
+        for sql in ["CREATE TABLE t1 (`a ` INT)", "CREATE TABLE t1 (`` INT)", "ALTER TABLE t1 ADD `b ` INT", "ALTER TABLE t1 RENAME COLUMN a TO ``"] {
+            assert_eq!(parse(sql).unwrap_err().code, 1166, "{}", sql);
+        }
+        assert_eq!(parse("CREATE TABLE t1 (i INT, INDEX `` (i))").unwrap_err().code, 1280);
     }
 
     #[test]

@@ -195,7 +195,7 @@ fn mariadb_copies(old: &TableDef, new: &TableDef, renames: &[(String, String)], 
     let moved = !innodb && places.windows(2).any(|w| w[0] > w[1]);
     let copying = |op: &AlterOp| matches!(op, AlterOp::DropPrimary | AlterOp::AddForeignKey(_) | AlterOp::CopyAlgorithm | AlterOp::ConvertTo(_));
     let rebuilding = |op: &AlterOp| match op {
-        AlterOp::AddColumn { .. } | AlterOp::DropColumn(_) | AlterOp::AddIndex(_) | AlterOp::DropIndex(_) | AlterOp::AddPrimary(_) | AlterOp::AddCheck { .. } | AlterOp::Force => true,
+        AlterOp::AddColumn { .. } | AlterOp::DropColumn(_) | AlterOp::AddIndex(_) | AlterOp::DropIndex(_) | AlterOp::AddPrimary(..) | AlterOp::AddCheck { .. } | AlterOp::Force => true,
         AlterOp::Options { engine, collation, auto_increment, .. } => engine.is_some() || collation.is_some() || auto_increment.is_some(),
         _ => false,
     };

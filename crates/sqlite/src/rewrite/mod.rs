@@ -268,6 +268,11 @@ pub fn expression(e: &str) -> Result<String, SqlError> {
     }
     let mut text = e.to_string();
     let mut toks = lex::tokenize(&text).map_err(|x| SqlError::syntax(&text[x.at..]))?;
+    // `TIME'10:20:30'` as its CAST, as in a statement.
+    if let Some(plain) = typed_literals::rewrite(&text, &toks) {
+        text = plain;
+        toks = lex::tokenize(&text).map_err(|x| SqlError::syntax(&text[x.at..]))?;
+    }
     // XOR written out, one per pass (at most xor::MAX_XORS).
     while let Some(next) = xor::rewrite(&text, &toks) {
         text = next;

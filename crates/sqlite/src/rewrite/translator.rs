@@ -271,7 +271,8 @@ impl<'a> Translator<'a> {
         if let Some(next) = self.schema_qualifier(from, i, to, w) {
             return Ok(next);
         }
-        if matches!(t.tok, Tok::Quoted(_)) {
+        // A name with `$` (`$b`, MariaDB's) is quoted: SQLite reads `$b` as a parameter.
+        if matches!(t.tok, Tok::Quoted(_)) || w.contains('$') {
             self.quoted_name(i, w);
             return Ok(i + 1);
         }
