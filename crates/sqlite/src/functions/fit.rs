@@ -869,6 +869,23 @@ pub(super) fn register(db: &Connection, counters: Arc<Counters>) -> rusqlite::Re
             _ => super::Out::Arg(0),
         })
     })?;
+    // A strict write of an expression into an integer column (`ts_int2(v,
+    // lo, hi)`): a double rounds half to even, a number's text half away
+    // from zero, as MariaDB stores them without a condition; what ts_fit
+    // would change with one stays as it is, for the column's CHECK to
+    // refuse with MariaDB's error.
+    db.create_scalar_function("ts_int2", 3, flags | FunctionFlags::SQLITE_DETERMINISTIC, |ctx| {
+        let v = ctx.get_raw(0);
+        let (lo, hi) = (ctx.get::<i64>(1)?, ctx.get::<i64>(2)?);
+        if !matches!(v, ValueRef::Real(_) | ValueRef::Text(_)) {
+            return Ok(super::Out::Arg(0));
+        }
+        let mut raised = Vec::new();
+        Ok(match fit_int(v, lo, hi, &mut raised) {
+            n if raised.is_empty() => super::Out::Val(n),
+            _ => super::Out::Arg(0),
+        })
+    })?;
     let c1 = counters.clone();
     db.create_scalar_function("ts_fit", 2, flags, move |ctx| fit(ctx, &c1, true))?;
     let c0 = counters.clone();

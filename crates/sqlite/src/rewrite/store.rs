@@ -108,6 +108,17 @@ impl Translator<'_> {
                 self.last_end = Some(toks[e - 1].end);
                 return Ok(());
             }
+            // An expression (a column of a DECIMAL or DOUBLE, `a * 1.5`):
+            // rounded as MariaDB stores it (functions/fit.rs `ts_int2`).
+            if !plain_value(toks, s, e) {
+                if let Some(call) = strict_int_call(cd) {
+                    self.gap(&toks[s]);
+                    self.raw("ts_int2(");
+                    self.emit(s, e)?;
+                    self.raw(&call);
+                    return Ok(());
+                }
+            }
         }
         if cd.base.is_numeric() && e == s + 1 {
             if let Tok::Number(n) = &toks[s].tok {
@@ -389,6 +400,30 @@ pub(super) fn bit_literal(toks: &[Token], s: usize, e: usize) -> Option<String> 
         Some(b) => Some(format!("X'{}'", b.iter().map(|x| format!("{:02X}", x)).collect::<String>())),
         None => num.parse::<u64>().ok().filter(|u| *u > i64::MAX as u64).map(|u| (u as i64).to_string()),
     }
+}
+
+/// Are tokens [s, e) a value an integer column takes as it is: an
+/// integer literal (signed or not), a parameter, NULL?
+fn plain_value(toks: &[Token], s: usize, e: usize) -> bool {
+    let at = if toks.get(s).is_some_and(|t| t.is_op("-")) { s + 1 } else { s };
+    e == at + 1
+        && match &toks[at].tok {
+            Tok::Number(n) => n.bytes().all(|b| b.is_ascii_digit()) || lex::hybrid_bytes(n).is_some(),
+            Tok::Param => true,
+            Tok::Word(_) => at == s && toks[at].is_kw("NULL"),
+            _ => false,
+        }
+}
+
+/// The arguments after the value of `ts_int2` (functions/fit.rs), with the
+/// closing parenthesis, for a strict write into integer column `cd`: its
+/// range. None for BIGINT UNSIGNED (`ts_u64`'s) and YEAR.
+pub(super) fn strict_int_call(cd: &ColumnDef) -> Option<String> {
+    if super::is_wide_unsigned(cd) {
+        return None;
+    }
+    let (lo, hi) = cd.base.int_range(cd.unsigned)?;
+    Some(format!(", {}, {})", i64::try_from(lo).ok()?, i64::try_from(hi).ok()?))
 }
 
 /// The text of tokens [s, e) when they are a decimal literal (digits with
