@@ -22,8 +22,8 @@ use std::cmp::Ordering;
 
 /// MySQL's most digits of a DECIMAL.
 pub const MAX_PRECISION: u32 = 65;
-/// MySQL's most digits after the point.
-pub const MAX_SCALE: u32 = 30;
+/// MariaDB's most digits after the point (DECIMAL_MAX_SCALE; MySQL's is 30).
+pub const MAX_SCALE: u32 = 38;
 /// `div_precision_increment`: digits a quotient has beyond its dividend's scale.
 pub const DIV_INCREMENT: u32 = 4;
 /// Most digits after the point `parse` keeps before rounding (an exponent
@@ -234,8 +234,8 @@ impl Decimal {
     /// The result has `max(scale, 0)` digits after the point (more digits
     /// than the value has: zeros appended). Bounded for any scale: a value
     /// rounded far left of its first digit is 0 (or one unit, for FLOOR and
-    /// CEILING away from zero). A scale above `PARSE_MAX_SCALE` (70) counts
-    /// as 70: callers give at most MAX_SCALE.
+    /// CEILING away from zero). A scale above `PARSE_MAX_SCALE` (86) counts
+    /// as 86: callers give at most MAX_SCALE.
     pub fn round_to(&self, scale: i64, mode: RoundMode) -> Decimal {
         // Far left of any digit a value can have, every scale rounds alike.
         let scale = scale.clamp(-(self.coef.bits() as i64) - 2, PARSE_MAX_SCALE as i64);
@@ -606,7 +606,7 @@ mod tests {
         assert_eq!(r("-0.0000001", 0, RoundMode::Floor), "-1");
         assert_eq!(r("-0.0000001", 0, RoundMode::Ceiling), "0");
         assert_eq!(r("5", i64::MIN, RoundMode::HalfUp), "0");
-        assert_eq!(r("5", i64::MAX, RoundMode::HalfUp).len(), 72);
+        assert_eq!(r("5", i64::MAX, RoundMode::HalfUp).len(), 2 + PARSE_MAX_SCALE as usize);
         assert_eq!(d("10.25").rem(&d("3")).unwrap().to_string(), "1.25");
         assert_eq!(d("-3.10").rem(&d("3")).unwrap().to_string(), "-0.10");
         assert_eq!(d("7").rem(&d("-3.10")).unwrap().to_string(), "0.80");
