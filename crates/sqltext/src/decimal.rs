@@ -436,8 +436,15 @@ impl DecType {
     pub fn of_literal(text: &str) -> DecType {
         let t = text.trim_start_matches(['-', '+']);
         let (int, frac) = t.split_once('.').unwrap_or((t, ""));
-        let int = int.trim_start_matches('0').len().max(1) as u32;
-        DecType::new(int + frac.len() as u32, frac.len() as u32)
+        let int_digits = int.trim_start_matches('0').len() as u32;
+        let int = int_digits.max(1);
+        // MariaDB reads a literal into nine words of nine digits: the
+        // integer digits take whole words, the fraction what words are left
+        // (and at most 38 digits); digits it drops, precision loses too.
+        let int_words = if int_digits == 0 { 0 } else { int_digits.div_ceil(9) };
+        let room = 81u32.saturating_sub(int_words * 9);
+        let scale = (frac.len() as u32).min(MAX_SCALE).min(room);
+        DecType::new(int + scale, scale)
     }
 
     /// An integer's type: its digits, scale 0.
@@ -632,6 +639,10 @@ mod tests {
         assert_eq!(amt.multiplied(three).display_length(), 13);
         assert_eq!(amt.added(three).display_length(), 13);
         assert_eq!(amt.added(DecType::of_literal("0.001")), DecType::new(12, 3));
+        // MariaDB keeps 38 decimals of a longer literal: DECIMAL(39,38).
+        assert_eq!(DecType::of_literal(&format!("0.{}", "1".repeat(49))), DecType::new(39, 38));
+        // 45 integer digits take five words: four are left, 36 decimals.
+        assert_eq!(DecType::of_literal(&format!("{}.{}", "1".repeat(45), "1".repeat(45))), DecType::new(65, 36));
         assert_eq!(amt.divided(three), DecType::new(14, 6));
         assert_eq!(amt.multiplied(amt), DecType::new(20, 4));
         assert_eq!(DecType::of_literal("0.1").added(DecType::of_literal("0.2")).display_length(), 5);

@@ -39,7 +39,7 @@ use rusqlite::types::{Value as SV, ValueRef};
 use rusqlite::Connection;
 use std::sync::Arc;
 use turnstile_engine::Level;
-use turnstile_sqltext::decimal::Decimal;
+use turnstile_sqltext::decimal::{Decimal, MAX_SCALE};
 use turnstile_sqltext::temporal_cast::{cast_temporal, CastFrom};
 use turnstile_sqltext::types::Base;
 
@@ -328,7 +328,7 @@ fn fit_float(v: ValueRef<'_>, single: bool, unsigned: bool, raised: &mut Vec<Rai
 /// to the scale), clipped to the largest the column holds.
 fn fit_decimal(v: ValueRef<'_>, precision: i64, scale: i64, unsigned: bool, raised: &mut Vec<Raise>) -> SV {
     let precision = precision.clamp(1, 65) as u32;
-    let scale = (scale.clamp(0, 30) as u32).min(precision);
+    let scale = (scale.clamp(0, MAX_SCALE as i64) as u32).min(precision);
     let d = match v {
         ValueRef::Integer(i) => Decimal::from_i64(i),
         ValueRef::Real(f) => match Decimal::from_f64(f) {

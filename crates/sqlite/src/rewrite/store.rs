@@ -252,7 +252,7 @@ impl Translator<'_> {
                 (b'i', i64::try_from(lo).ok()?, i64::try_from(hi).ok()?)
             }
             Base::Float | Base::Double => (if cd.unsigned { b'F' } else { b'f' }, (cd.base == Base::Float) as i64, 0),
-            Base::Decimal => (if cd.unsigned { b'D' } else { b'd' }, cd.length.unwrap_or(10).min(65) as i64, cd.scale.unwrap_or(0).min(30) as i64),
+            Base::Decimal => (if cd.unsigned { b'D' } else { b'd' }, cd.length.unwrap_or(10).min(65) as i64, cd.scale.unwrap_or(0).min(turnstile_sqltext::decimal::MAX_SCALE as u64) as i64),
             Base::Year => (b'y', 0, 0),
             Base::Bit => (b'b', cd.length.unwrap_or(1).min(64) as i64, 0),
             Base::Set => (b's', 0, 0),
