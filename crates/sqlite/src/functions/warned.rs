@@ -216,6 +216,34 @@ fn int_arg(ctx: &Context<'_>, counters: &Counters) -> rusqlite::Result<Out> {
     Ok(Out::Val(SV::Integer(if shown.starts_with('-') { i64::MIN } else { i64::MAX })))
 }
 
+/// LN(x) and LOG(x) (`base` None), LOG2 and LOG10 (2, 10), LOG(b, x) (0:
+/// the base is the first argument). No logarithm (x <= 0, b <= 0, b = 1):
+/// NULL with MariaDB's Warning 1365.
+fn logarithm(ctx: &Context<'_>, counters: &Counters, base: Option<u8>) -> rusqlite::Result<Out> {
+    let arg = |i: usize| super::num(&ctx.get_raw(i));
+    let (b, x) = match base {
+        Some(0) => match (arg(0), arg(1)) {
+            (Some(b), Some(x)) => (Some(b), x),
+            _ => return Ok(Out::Val(SV::Null)),
+        },
+        _ => match arg(0) {
+            Some(x) => (base.map(f64::from), x),
+            None => return Ok(Out::Val(SV::Null)),
+        },
+    };
+    let r = match (base, b) {
+        (Some(2), _) => x.log2(),
+        (Some(10), _) => x.log10(),
+        (_, Some(b)) => x.ln() / b.ln(),
+        (_, None) => x.ln(),
+    };
+    if x <= 0.0 || b.is_some_and(|b| b <= 0.0 || b == 1.0) || !r.is_finite() {
+        counters.raise(Level::Warning, 1365, "Division by 0".to_string());
+        return Ok(Out::Val(SV::Null));
+    }
+    Ok(Out::Val(SV::Real(r)))
+}
+
 #[cfg(test)]
 mod tests {
     use super::{decode_base64, register, Counters};
@@ -263,32 +291,4 @@ mod tests {
         assert_eq!(decode_base64(b"QUJD\nQUI="), Ok(b"ABCAB".to_vec()));
         assert_eq!(decode_base64(b""), Ok(Vec::new()));
     }
-}
-
-/// LN(x) and LOG(x) (`base` None), LOG2 and LOG10 (2, 10), LOG(b, x) (0:
-/// the base is the first argument). No logarithm (x <= 0, b <= 0, b = 1):
-/// NULL with MariaDB's Warning 1365.
-fn logarithm(ctx: &Context<'_>, counters: &Counters, base: Option<u8>) -> rusqlite::Result<Out> {
-    let arg = |i: usize| super::num(&ctx.get_raw(i));
-    let (b, x) = match base {
-        Some(0) => match (arg(0), arg(1)) {
-            (Some(b), Some(x)) => (Some(b), x),
-            _ => return Ok(Out::Val(SV::Null)),
-        },
-        _ => match arg(0) {
-            Some(x) => (base.map(f64::from), x),
-            None => return Ok(Out::Val(SV::Null)),
-        },
-    };
-    let r = match (base, b) {
-        (Some(2), _) => x.log2(),
-        (Some(10), _) => x.log10(),
-        (_, Some(b)) => x.ln() / b.ln(),
-        (_, None) => x.ln(),
-    };
-    if x <= 0.0 || b.is_some_and(|b| b <= 0.0 || b == 1.0) || !r.is_finite() {
-        counters.raise(Level::Warning, 1365, "Division by 0".to_string());
-        return Ok(Out::Val(SV::Null));
-    }
-    Ok(Out::Val(SV::Real(r)))
 }
