@@ -733,9 +733,7 @@ pub fn register(db: &Connection, counters: Arc<Counters>, home: Option<String>) 
             })
         })?;
     }
-    for (name, f) in
-        [("sqrt", f64::sqrt as fn(f64) -> f64), ("ln", f64::ln), ("log10", f64::log10), ("log2", f64::log2), ("sin", f64::sin), ("cos", f64::cos), ("tan", f64::tan), ("radians", f64::to_radians)]
-    {
+    for (name, f) in [("sqrt", f64::sqrt as fn(f64) -> f64), ("sin", f64::sin), ("cos", f64::cos), ("tan", f64::tan), ("radians", f64::to_radians)] {
         let f2 = f;
         db.create_scalar_function(name, 1, FunctionFlags::SQLITE_UTF8 | FunctionFlags::SQLITE_DETERMINISTIC, move |ctx| {
             Ok(match num(&ctx.get_raw(0)) {
@@ -751,17 +749,7 @@ pub fn register(db: &Connection, counters: Arc<Counters>, home: Option<String>) 
             })
         })?;
     }
-    reg(db, "log", -1, true, |ctx| {
-        let r = match ctx.len() {
-            1 => num(&ctx.get_raw(0)).map(f64::ln),
-            2 => match (num(&ctx.get_raw(0)), num(&ctx.get_raw(1))) {
-                (Some(b), Some(x)) => Some(x.ln() / b.ln()),
-                _ => None,
-            },
-            _ => None,
-        };
-        Ok(r.filter(|v| v.is_finite()).map_or(SV::Null, SV::Real))
-    })?;
+    // LN, LOG, LOG2, LOG10: functions/warned.rs (Warning 1365 for no logarithm).
     // EXP, DEGREES, COT: a result past DOUBLE's range is MariaDB's ERR 1690.
     for (name, f) in [("exp", f64::exp as fn(f64) -> f64), ("degrees", f64::to_degrees), ("cot", |x: f64| 1.0 / x.tan())] {
         db.create_scalar_function(name, 1, FunctionFlags::SQLITE_UTF8 | FunctionFlags::SQLITE_DETERMINISTIC, move |ctx| {

@@ -22,8 +22,8 @@ use std::cmp::Ordering;
 
 /// MySQL's most digits of a DECIMAL.
 pub const MAX_PRECISION: u32 = 65;
-/// MySQL's most digits after the point.
-pub const MAX_SCALE: u32 = 30;
+/// MariaDB's most digits after the point (DECIMAL_MAX_SCALE; MySQL's is 30).
+pub const MAX_SCALE: u32 = 38;
 /// `div_precision_increment`: digits a quotient has beyond its dividend's scale.
 pub const DIV_INCREMENT: u32 = 4;
 /// Most digits after the point `parse` keeps before rounding (an exponent
@@ -234,8 +234,8 @@ impl Decimal {
     /// The result has `max(scale, 0)` digits after the point (more digits
     /// than the value has: zeros appended). Bounded for any scale: a value
     /// rounded far left of its first digit is 0 (or one unit, for FLOOR and
-    /// CEILING away from zero). A scale above `PARSE_MAX_SCALE` (70) counts
-    /// as 70: callers give at most MAX_SCALE.
+    /// CEILING away from zero). A scale above `PARSE_MAX_SCALE` (86) counts
+    /// as 86: callers give at most MAX_SCALE.
     pub fn round_to(&self, scale: i64, mode: RoundMode) -> Decimal {
         // Far left of any digit a value can have, every scale rounds alike.
         let scale = scale.clamp(-(self.coef.bits() as i64) - 2, PARSE_MAX_SCALE as i64);
@@ -436,8 +436,15 @@ impl DecType {
     pub fn of_literal(text: &str) -> DecType {
         let t = text.trim_start_matches(['-', '+']);
         let (int, frac) = t.split_once('.').unwrap_or((t, ""));
-        let int = int.trim_start_matches('0').len().max(1) as u32;
-        DecType::new(int + frac.len() as u32, frac.len() as u32)
+        let int_digits = int.trim_start_matches('0').len() as u32;
+        let int = int_digits.max(1);
+        // MariaDB reads a literal into nine words of nine digits: the
+        // integer digits take whole words, the fraction what words are left
+        // (and at most 38 digits); digits it drops, precision loses too.
+        let int_words = if int_digits == 0 { 0 } else { int_digits.div_ceil(9) };
+        let room = 81u32.saturating_sub(int_words * 9);
+        let scale = (frac.len() as u32).min(MAX_SCALE).min(room);
+        DecType::new(int + scale, scale)
     }
 
     /// An integer's type: its digits, scale 0.
@@ -606,7 +613,7 @@ mod tests {
         assert_eq!(r("-0.0000001", 0, RoundMode::Floor), "-1");
         assert_eq!(r("-0.0000001", 0, RoundMode::Ceiling), "0");
         assert_eq!(r("5", i64::MIN, RoundMode::HalfUp), "0");
-        assert_eq!(r("5", i64::MAX, RoundMode::HalfUp).len(), 72);
+        assert_eq!(r("5", i64::MAX, RoundMode::HalfUp).len(), 2 + PARSE_MAX_SCALE as usize);
         assert_eq!(d("10.25").rem(&d("3")).unwrap().to_string(), "1.25");
         assert_eq!(d("-3.10").rem(&d("3")).unwrap().to_string(), "-0.10");
         assert_eq!(d("7").rem(&d("-3.10")).unwrap().to_string(), "0.80");
@@ -632,6 +639,10 @@ mod tests {
         assert_eq!(amt.multiplied(three).display_length(), 13);
         assert_eq!(amt.added(three).display_length(), 13);
         assert_eq!(amt.added(DecType::of_literal("0.001")), DecType::new(12, 3));
+        // MariaDB keeps 38 decimals of a longer literal: DECIMAL(39,38).
+        assert_eq!(DecType::of_literal(&format!("0.{}", "1".repeat(49))), DecType::new(39, 38));
+        // 45 integer digits take five words: four are left, 36 decimals.
+        assert_eq!(DecType::of_literal(&format!("{}.{}", "1".repeat(45), "1".repeat(45))), DecType::new(65, 36));
         assert_eq!(amt.divided(three), DecType::new(14, 6));
         assert_eq!(amt.multiplied(amt), DecType::new(20, 4));
         assert_eq!(DecType::of_literal("0.1").added(DecType::of_literal("0.2")).display_length(), 5);

@@ -212,6 +212,29 @@ fn substring(args: &[Value]) -> Value {
 
 /// ROUND, FLOOR, CEIL(ING) and TRUNCATE of x[, d]: an integer with no (or
 /// negative) decimals, else the text with d decimals.
+/// An integer rounded to `places` tens (ROUND half away from zero), exactly.
+fn round_integer(name: &str, v: i64, places: i64) -> i64 {
+    if places == 0 {
+        return v;
+    }
+    if places > 18 {
+        // Every BIGINT is below 10^19: ROUND's half is out of reach too.
+        return 0;
+    }
+    let step = 10i128.pow(places as u32);
+    let v = i128::from(v);
+    let down = v.div_euclid(step) * step;
+    let r = match name {
+        "ROUND" if v >= 0 => (v + step / 2).div_euclid(step) * step,
+        "ROUND" => -((-v + step / 2).div_euclid(step) * step),
+        "FLOOR" => down,
+        "TRUNCATE" => v / step * step,
+        _ if down == v => v,
+        _ => down + step,
+    };
+    r.clamp(i128::from(i64::MIN), i128::from(i64::MAX)) as i64
+}
+
 fn round_to_decimals(name: &str, args: &[Value]) -> Value {
     if args[0].is_null() {
         return Value::Null;
@@ -222,16 +245,24 @@ fn round_to_decimals(name: &str, args: &[Value]) -> Value {
     let x = args[0].as_f64().unwrap_or(0.0);
     // MySQL keeps at most 30 decimals; far to the left everything rounds to 0.
     let decimals = if args.len() == 2 { args[1].as_i64().unwrap_or(0).clamp(-64, 30) } else { 0 };
-    let scale = 10f64.powi(decimals as i32);
+    if decimals <= 0 {
+        if let Some(v) = args[0].as_i64().filter(|_| matches!(args[0], Value::Int(_))) {
+            return Value::Int(round_integer(name, v, -decimals));
+        }
+    }
+    // To tens or more: divided by the power of ten (1e-9 is no exact double:
+    // 999999999 * 1e-9 / 1e-9 falls short of 1e9).
+    let (step, left) = (10f64.powi(decimals.unsigned_abs() as i32), decimals < 0);
+    let apply = |f: fn(f64) -> f64| if left { f(x / step) * step } else { f(x * step) / step };
     // Past 15 decimals a double has nothing left to round.
     let rounded = if decimals > 15 {
         x
     } else {
         match name {
-            "ROUND" => (x * scale).round() / scale,
-            "FLOOR" => (x * scale).floor() / scale,
-            "TRUNCATE" => (x * scale).trunc() / scale,
-            _ => (x * scale).ceil() / scale,
+            "ROUND" => apply(f64::round),
+            "FLOOR" => apply(f64::floor),
+            "TRUNCATE" => apply(f64::trunc),
+            _ => apply(f64::ceil),
         }
     };
     if decimals <= 0 {
@@ -368,6 +399,12 @@ mod tests {
         assert_eq!(eval_text("SUBSTRING('hello', 2, 3)"), Value::str("ell"));
         assert_eq!(eval_text("CASE WHEN 1 THEN 'a' ELSE 'b' END"), Value::str("a"));
         assert_eq!(eval_text("ROUND(2.567, 2)"), Value::str("2.57"));
+        // To tens or more, exactly (1e-9 is no exact double).
+        assert_eq!(eval_text("ROUND(999999999, -9)"), Value::Int(1_000_000_000));
+        assert_eq!(eval_text("ROUND(-15, -1)"), Value::Int(-20));
+        assert_eq!(eval_text("TRUNCATE(-19, -1)"), Value::Int(-10));
+        assert_eq!(eval_text("FLOOR(-19)"), Value::Int(-19));
+        assert_eq!(eval_text("ROUND(999999999.0, -9)"), Value::Int(1_000_000_000));
         assert_eq!(eval_text("CAST('12' AS SIGNED)"), Value::Int(12));
     }
 

@@ -465,7 +465,7 @@ fn column_of_wire(c: &Column, wide: bool) -> ColumnDef {
         coltype::FLOAT => (Base::Float, None, None),
         coltype::DOUBLE => (Base::Double, None, None),
         coltype::NEWDECIMAL => {
-            let s = u64::from(c.decimals).min(30);
+            let s = u64::from(c.decimals).min(u64::from(turnstile_sqltext::decimal::MAX_SCALE));
             let p = (u64::from(c.length).saturating_sub(1 + u64::from(s > 0))).clamp(s.max(1), 65);
             (Base::Decimal, Some(p), Some(s))
         }

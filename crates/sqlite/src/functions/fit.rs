@@ -39,7 +39,7 @@ use rusqlite::types::{Value as SV, ValueRef};
 use rusqlite::Connection;
 use std::sync::Arc;
 use turnstile_engine::Level;
-use turnstile_sqltext::decimal::Decimal;
+use turnstile_sqltext::decimal::{Decimal, MAX_SCALE};
 use turnstile_sqltext::temporal_cast::{cast_temporal, CastFrom};
 use turnstile_sqltext::types::Base;
 
@@ -328,7 +328,7 @@ fn fit_float(v: ValueRef<'_>, single: bool, unsigned: bool, raised: &mut Vec<Rai
 /// to the scale), clipped to the largest the column holds.
 fn fit_decimal(v: ValueRef<'_>, precision: i64, scale: i64, unsigned: bool, raised: &mut Vec<Raise>) -> SV {
     let precision = precision.clamp(1, 65) as u32;
-    let scale = (scale.clamp(0, 30) as u32).min(precision);
+    let scale = (scale.clamp(0, MAX_SCALE as i64) as u32).min(precision);
     let d = match v {
         ValueRef::Integer(i) => Decimal::from_i64(i),
         ValueRef::Real(f) => match Decimal::from_f64(f) {
@@ -866,6 +866,23 @@ pub(super) fn register(db: &Connection, counters: Arc<Counters>) -> rusqlite::Re
         // The argument as it came otherwise (a text that is not UTF-8 too).
         Ok(match fit_year(v, &mut raised) {
             Some(y) if raised.is_empty() => super::Out::Val(y),
+            _ => super::Out::Arg(0),
+        })
+    })?;
+    // A strict write of an expression into an integer column (`ts_int2(v,
+    // lo, hi)`): a double rounds half to even, a number's text half away
+    // from zero, as MariaDB stores them without a condition; what ts_fit
+    // would change with one stays as it is, for the column's CHECK to
+    // refuse with MariaDB's error.
+    db.create_scalar_function("ts_int2", 3, flags | FunctionFlags::SQLITE_DETERMINISTIC, |ctx| {
+        let v = ctx.get_raw(0);
+        let (lo, hi) = (ctx.get::<i64>(1)?, ctx.get::<i64>(2)?);
+        if !matches!(v, ValueRef::Real(_) | ValueRef::Text(_)) {
+            return Ok(super::Out::Arg(0));
+        }
+        let mut raised = Vec::new();
+        Ok(match fit_int(v, lo, hi, &mut raised) {
+            n if raised.is_empty() => super::Out::Val(n),
             _ => super::Out::Arg(0),
         })
     })?;

@@ -5,7 +5,9 @@
 //! literal beyond BIGINT's range given where an integer is read
 //! (`ts_int_arg`, written by rewrite/int_args.rs) is clipped with Warning
 //! 1916, once for each time MariaDB reads it; BENCHMARK with a negative
-//! count is NULL with Warning 1411 (and LOAD_FILE, which reads nothing, NULL).
+//! count is NULL with Warning 1411 (and LOAD_FILE, which reads nothing, NULL);
+//! LN, LOG, LOG2 and LOG10 of no positive number (or LOG to base 1 or
+//! less than 0) are NULL with Warning 1365 "Division by 0", as MariaDB's.
 //!
 //! Why here and not in bytes.rs: these need the connection's `Counters` to
 //! raise their warnings, bytes.rs's functions see only their arguments.
@@ -37,6 +39,11 @@ pub(super) fn register(db: &Connection, counters: &Arc<Counters>) -> rusqlite::R
         reg_warned(db, "rpad", n, counters, |ctx, c| pad(ctx, c, false))?;
     }
     reg_warned(db, "from_base64", 1, counters, from_base64)?;
+    reg_warned(db, "ln", 1, counters, |ctx, c| logarithm(ctx, c, None))?;
+    reg_warned(db, "log", 1, counters, |ctx, c| logarithm(ctx, c, None))?;
+    reg_warned(db, "log", 2, counters, |ctx, c| logarithm(ctx, c, Some(0)))?;
+    reg_warned(db, "log2", 1, counters, |ctx, c| logarithm(ctx, c, Some(2)))?;
+    reg_warned(db, "log10", 1, counters, |ctx, c| logarithm(ctx, c, Some(10)))?;
     reg_warned(db, "ts_int_arg", 2, counters, int_arg)?;
     // Not deterministic: BENCHMARK is called for its time, LOAD_FILE reads.
     let c = counters.clone();
@@ -207,6 +214,34 @@ fn int_arg(ctx: &Context<'_>, counters: &Counters) -> rusqlite::Result<Out> {
         counters.raise(Level::Warning, 1916, format!("Got overflow when converting '{}' to INT. Value truncated", shown));
     }
     Ok(Out::Val(SV::Integer(if shown.starts_with('-') { i64::MIN } else { i64::MAX })))
+}
+
+/// LN(x) and LOG(x) (`base` None), LOG2 and LOG10 (2, 10), LOG(b, x) (0:
+/// the base is the first argument). No logarithm (x <= 0, b <= 0, b = 1):
+/// NULL with MariaDB's Warning 1365.
+fn logarithm(ctx: &Context<'_>, counters: &Counters, base: Option<u8>) -> rusqlite::Result<Out> {
+    let arg = |i: usize| super::num(&ctx.get_raw(i));
+    let (b, x) = match base {
+        Some(0) => match (arg(0), arg(1)) {
+            (Some(b), Some(x)) => (Some(b), x),
+            _ => return Ok(Out::Val(SV::Null)),
+        },
+        _ => match arg(0) {
+            Some(x) => (base.map(f64::from), x),
+            None => return Ok(Out::Val(SV::Null)),
+        },
+    };
+    let r = match (base, b) {
+        (Some(2), _) => x.log2(),
+        (Some(10), _) => x.log10(),
+        (_, Some(b)) => x.ln() / b.ln(),
+        (_, None) => x.ln(),
+    };
+    if x <= 0.0 || b.is_some_and(|b| b <= 0.0 || b == 1.0) || !r.is_finite() {
+        counters.raise(Level::Warning, 1365, "Division by 0".to_string());
+        return Ok(Out::Val(SV::Null));
+    }
+    Ok(Out::Val(SV::Real(r)))
 }
 
 #[cfg(test)]

@@ -16,7 +16,7 @@
 
 use super::decimal::{over_end, LeafKind, Node, Pass, Piece, Ty, Want};
 use turnstile_engine::SqlError;
-use turnstile_sqltext::decimal::{DecType, MAX_PRECISION};
+use turnstile_sqltext::decimal::{DecType, MAX_PRECISION, MAX_SCALE};
 use turnstile_sqltext::lex::Tok;
 
 /// MariaDB's largest scale of a DECIMAL (DECIMAL_MAX_SCALE in 10.11).
@@ -124,7 +124,7 @@ impl Pass<'_> {
         let mode = if truncate { "t" } else { "r" };
         let (ty, cap, int_length) = match (x.ty(), constant) {
             (Ty::Dec(t), Some(k)) => {
-                let to = k.clamp(0, 30) as u32;
+                let to = k.clamp(0, MAX_SCALE as i64) as u32;
                 let delta = t.scale as i64 - to as i64;
                 let increase = (delta > 0 && !truncate) as i64;
                 let precision = (t.precision as i64 + increase - delta).clamp(1, MAX_PRECISION as i64) as u32;

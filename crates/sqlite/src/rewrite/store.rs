@@ -116,6 +116,17 @@ impl Translator<'_> {
                 self.last_end = Some(toks[e - 1].end);
                 return Ok(());
             }
+            // An expression (a column of a DECIMAL or DOUBLE, `a * 1.5`):
+            // rounded as MariaDB stores it (functions/fit.rs `ts_int2`).
+            if !plain_value(toks, s, e) && !self.integer_valued(s, e) {
+                if let Some(call) = strict_int_call(cd) {
+                    self.gap(&toks[s]);
+                    self.raw("ts_int2(");
+                    self.emit(s, e)?;
+                    self.raw(&call);
+                    return Ok(());
+                }
+            }
         }
         if cd.base.is_numeric() && e == s + 1 {
             if let Tok::Number(n) = &toks[s].tok {
@@ -197,6 +208,25 @@ impl Translator<'_> {
         };
         let (text, lost) = super::double_text::fitted(x, usize::try_from(width).unwrap_or(usize::MAX));
         (!lost || self.lenient).then_some(text)
+    }
+
+    /// Are tokens [s, e) an expression whose value is an integer: integer
+    /// literals, integer columns of the statement's tables, `+ - * %`,
+    /// DIV, MOD and parentheses (`k + 1`: a strict write stores it as it
+    /// is, without `ts_int2`)? False when unsure.
+    fn integer_valued(&self, s: usize, e: usize) -> bool {
+        let toks = self.toks;
+        let int_column = |name: &str| {
+            self.tables.iter().any(|(db, t)| self.resolver.table(db.as_deref(), t).and_then(|d| d.column(name).map(|c| c.base.is_integer() && c.base != schema::Base::Bit)).unwrap_or(false))
+        };
+        (s..e).all(|k| match &toks[k].tok {
+            Tok::Number(n) => n.bytes().all(|b| b.is_ascii_digit()),
+            Tok::Op(op) => matches!(*op, "+" | "-" | "*" | "%" | "(" | ")" | "."),
+            Tok::Word(w) if w.eq_ignore_ascii_case("DIV") || w.eq_ignore_ascii_case("MOD") => true,
+            // A column (the last part of `t.c`), not a call.
+            Tok::Word(w) | Tok::Quoted(w) => !toks.get(k + 1).is_some_and(|t| t.is_op("(") || t.is_op(".")) && int_column(w) || toks.get(k + 1).is_some_and(|t| t.is_op(".")),
+            _ => false,
+        })
     }
 
     /// A value for a numeric column `cd` as its literal says it: a hybrid
@@ -286,7 +316,7 @@ impl Translator<'_> {
                 (b'i', i64::try_from(lo).ok()?, i64::try_from(hi).ok()?)
             }
             Base::Float | Base::Double => (if cd.unsigned { b'F' } else { b'f' }, (cd.base == Base::Float) as i64, 0),
-            Base::Decimal => (if cd.unsigned { b'D' } else { b'd' }, cd.length.unwrap_or(10).min(65) as i64, cd.scale.unwrap_or(0).min(30) as i64),
+            Base::Decimal => (if cd.unsigned { b'D' } else { b'd' }, cd.length.unwrap_or(10).min(65) as i64, cd.scale.unwrap_or(0).min(turnstile_sqltext::decimal::MAX_SCALE as u64) as i64),
             Base::Year => (b'y', 0, 0),
             Base::Bit => (b'b', cd.length.unwrap_or(1).min(64) as i64, 0),
             Base::Set => (b's', 0, 0),
@@ -434,6 +464,30 @@ pub(super) fn bit_literal(toks: &[Token], s: usize, e: usize) -> Option<String> 
         Some(b) => Some(format!("X'{}'", b.iter().map(|x| format!("{:02X}", x)).collect::<String>())),
         None => num.parse::<u64>().ok().filter(|u| *u > i64::MAX as u64).map(|u| (u as i64).to_string()),
     }
+}
+
+/// Are tokens [s, e) a value an integer column takes as it is: an
+/// integer literal (signed or not), a parameter, NULL?
+fn plain_value(toks: &[Token], s: usize, e: usize) -> bool {
+    let at = if toks.get(s).is_some_and(|t| t.is_op("-")) { s + 1 } else { s };
+    e == at + 1
+        && match &toks[at].tok {
+            Tok::Number(n) => n.bytes().all(|b| b.is_ascii_digit()) || lex::hybrid_bytes(n).is_some(),
+            Tok::Param => true,
+            Tok::Word(_) => at == s && toks[at].is_kw("NULL"),
+            _ => false,
+        }
+}
+
+/// The arguments after the value of `ts_int2` (functions/fit.rs), with the
+/// closing parenthesis, for a strict write into integer column `cd`: its
+/// range. None for BIGINT UNSIGNED (`ts_u64`'s) and YEAR.
+pub(super) fn strict_int_call(cd: &ColumnDef) -> Option<String> {
+    if super::is_wide_unsigned(cd) {
+        return None;
+    }
+    let (lo, hi) = cd.base.int_range(cd.unsigned)?;
+    Some(format!(", {}, {})", i64::try_from(lo).ok()?, i64::try_from(hi).ok()?))
 }
 
 /// The text of tokens [s, e) when they are a decimal literal (digits with
@@ -598,6 +652,21 @@ mod tests {
     }
 
     #[test]
+    fn strict_integer_values() {
+        let d = table_def("CREATE TABLE it (id INT, n BIGINT, d DECIMAL(10,2), u BIGINT UNSIGNED)");
+        let resolver = TestResolver(vec![Arc::new(d)]);
+        let rw = |sql: &str, kind| rewrite(sql, kind, &resolver).unwrap().sql;
+        // A fraction rounds as MariaDB stores it; an integer expression stays as it is.
+        assert!(rw("UPDATE it SET id = d * 1.5", Kind::Update).starts_with("UPDATE it SET id = ts_int2(ts_dmul(d, '1.5'), -2147483648, 2147483647) "));
+        {
+            let got = rw("UPDATE it SET id = it.n + 1 - (n DIV 2)", Kind::Update);
+            assert!(got.starts_with("UPDATE it SET id = it.n + 1 - (n / 2) "), "{}", got);
+        }
+        let got = rw("INSERT INTO it (id) SELECT d FROM it", Kind::Insert);
+        assert!(got.ends_with("SELECT ts_int2(c0, -2147483648, 2147483647) FROM ts_src"), "{}", got);
+    }
+
+    #[test]
     fn binary_values() {
         let d = table_def("CREATE TABLE bt (id INT, b BINARY(4), vb VARBINARY(8), n BIGINT)");
         let resolver = TestResolver(vec![Arc::new(d)]);
@@ -611,7 +680,7 @@ mod tests {
             rw("UPDATE bt SET b = UNHEX(?), n = b'11' WHERE id = 1", Kind::Update),
             "UPDATE bt SET b = ts_bin(UNHEX(?1), 4) , n = 3 WHERE (id = 1) AND ts_chg('TI', \"b\", (ts_bin(UNHEX(?1), 4)), \"n\", (3), \"id\")"
         );
-        assert!(rw("INSERT INTO bt (id, b) SELECT 1, 0x41", Kind::Insert).ends_with("SELECT c0, ts_bin(c1, 4) FROM ts_src"));
+        assert!(rw("INSERT INTO bt (id, b) SELECT 1, 0x41", Kind::Insert).ends_with("SELECT ts_int2(c0, -2147483648, 2147483647), ts_bin(c1, 4) FROM ts_src"));
         // compared with a numeric column a hybrid literal is a number; with a binary column, bytes
         assert_eq!(rw("SELECT id FROM bt WHERE n = 0x41 AND b = 0x41 AND 0x41 < bt.n", Kind::Select), "SELECT id FROM bt WHERE n = 65 AND b = 'A' AND 65 < bt.n");
     }

@@ -515,7 +515,7 @@ mod tests {
             "UPDATE OR IGNORE sbtest1 SET k=ts_fit_q(k+1, 0) , c = ts_fit_q(CONCAT(c, 'x'), 1) WHERE (k > 5 OR \"c\" IS NULL) AND ts_chg('IT', \"k\", (ts_fit(k+1, 0)), \"c\", (ts_fit(CONCAT(c, 'x'), 1)), \"k\", \"c\")"
         );
         let rw = rewrite("UPDATE sbtest1 SET k = FLOOR(RAND() * 2)", Kind::Update, &resolver()).unwrap();
-        assert_eq!(rw.sql, "UPDATE sbtest1 SET k = FLOOR(ts_rand() * 2) WHERE ts_chg('')");
+        assert_eq!(rw.sql, "UPDATE sbtest1 SET k = ts_int2(FLOOR(ts_rand() * 2), -2147483648, 2147483647) WHERE ts_chg('')");
         // a subquery in the WHERE: rows are chosen first
         let rw = rewrite("UPDATE sbtest1 SET k = 1 WHERE id IN (SELECT id FROM sbtest1 WHERE c = 'a')", Kind::Update, &resolver()).unwrap();
         assert_eq!(rw.sql, "UPDATE sbtest1 SET k = 1 WHERE rowid IN (SELECT rowid FROM sbtest1 WHERE id IN (SELECT id FROM sbtest1 WHERE c = 'a')) AND ts_chg('I', \"k\", (1))");

@@ -352,6 +352,7 @@ mod tests {
             "ti" => (Base::TinyInt, false, None, None),
             "tu" => (Base::TinyInt, true, None, None),
             "su" => (Base::SmallInt, true, None, None),
+            "bi" => (Base::BigInt, false, None, None),
             "d" => (Base::Decimal, false, Some(10), Some(2)),
             "c" => (Base::Char, false, Some(10), None),
             "tx" => (Base::Text, false, None, None),
@@ -387,6 +388,12 @@ mod tests {
         assert_eq!(int_len("count(i) > 0"), Some((1, false)));
         assert_eq!(int_len("abs(tu)"), Some((3, true)));
         assert_eq!(int_len("1 | NULL"), Some((21, true)));
+        // ROUND to tens or more may carry a digit: INT(5) of a TINYINT, BIGINT(12) of an INT.
+        assert_eq!(int_len("round(ti, -1)"), Some((5, false)));
+        assert_eq!(int_len("round(i, -2)"), Some((12, false)));
+        assert_eq!(int_len("round(ti, 1)"), Some((4, false)));
+        assert_eq!(int_len("truncate(ti, -1)"), Some((4, false)));
+        assert_eq!(ty("round(bi, -1)"), Some(ExprType::Decimal { precision: 20, scale: 0 }));
     }
 
     /// The wire type of item `s`, its user variables strings.

@@ -366,6 +366,15 @@ pub(super) fn function(name: &str, args: &[T], lits: &[Option<i64>]) -> T {
             ExprType::Int { len, digits, unsigned, .. } => Some(ExprType::Int { len, digits, unsigned, col: None }),
             t => Some(t),
         },
+        // ROUND(int, -n) may carry a digit (ROUND(99,-1) is 100): one more
+        // character, INT or BIGINT by length, a DECIMAL from a BIGINT.
+        "ROUND" if args.len() == 2 && lits.get(1).copied().flatten().is_some_and(|d| d < 0) => match arg(0)? {
+            t @ ExprType::Int { len, unsigned, col, .. } if col.map_or(t.wide(), |b| b == Base::BigInt) => Some(decimal(len + u32::from(unsigned), 0)),
+            ExprType::Int { len, digits, unsigned, .. } => Some(ExprType::Int { len: len + 1, digits: digits + 1, unsigned, col: None }),
+            t @ ExprType::Hybrid { .. } => Some(numeric(t)),
+            ExprType::Double { .. } | ExprType::Float => Some(ExprType::Double { null_arith: false }),
+            _ => None,
+        },
         "ROUND" | "TRUNCATE" | "FLOOR" | "CEIL" | "CEILING" => match arg(0)? {
             t @ ExprType::Int { .. } => Some(t),
             // ROUND(0x2A, 2): the literal's unsigned integer.
