@@ -21,7 +21,7 @@
 use libfuzzer_sys::fuzz_target;
 use std::cmp::Ordering;
 use turnstile_fuzz::on_server_stack;
-use turnstile_sqltext::decimal::{cmp_text, Decimal, RoundMode};
+use turnstile_sqltext::decimal::{cmp_text, Decimal, RoundMode, PARSE_MAX_SCALE};
 
 fn check(data: &[u8]) {
     let (a, b) = match data.iter().position(|&c| c == b'\n') {
@@ -30,7 +30,7 @@ fn check(data: &[u8]) {
     };
     assert_eq!(cmp_text(a, b), cmp_text(b, a).reverse(), "cmp_text is not antisymmetric");
     let (Some(x), Some(y)) = (Decimal::parse(a), Decimal::parse(b)) else { return };
-    // A text with an exponent keeps at most 70 digits after the point (parse's bound).
+    // A text with an exponent keeps at most PARSE_MAX_SCALE digits after the point (parse's bound).
     let exact = |t: &[u8]| !t.iter().any(|c| matches!(c, b'e' | b'E'));
     if exact(a) && exact(b) {
         assert_eq!(cmp_text(a, b), x.cmp(&y), "cmp_text disagrees with the parsed values");
@@ -70,11 +70,12 @@ fn check_functions(x: &Decimal, y: &Decimal) {
     }
     // The scale: the second value's integer part, huge ones included.
     let scale = y.to_i64().unwrap_or(if y.is_negative() { i64::MIN } else { i64::MAX });
-    let unit = Decimal::from_parts(1, scale.clamp(0, 70) as u32);
+    let most = i64::from(PARSE_MAX_SCALE);
+    let unit = Decimal::from_parts(1, scale.clamp(0, most) as u32);
     for mode in [RoundMode::HalfUp, RoundMode::Truncate, RoundMode::Floor, RoundMode::Ceiling] {
         let r = x.round_to(scale, mode);
-        assert_eq!(r.scale() as i64, scale.clamp(0, 70), "{x} rounded to {scale} has scale {}", r.scale());
-        if (0..=70).contains(&scale) {
+        assert_eq!(r.scale() as i64, scale.clamp(0, most), "{x} rounded to {scale} has scale {}", r.scale());
+        if (0..=most).contains(&scale) {
             let diff = r.sub(x);
             assert!(diff.abs() <= unit, "{x} rounded to {scale} ({mode:?}) is {r}");
             match mode {

@@ -28,7 +28,7 @@ pub const MAX_SCALE: u32 = 38;
 pub const DIV_INCREMENT: u32 = 4;
 /// Most digits after the point `parse` keeps before rounding (an exponent
 /// such as 1e-999999 must not build a million-digit number).
-const PARSE_MAX_SCALE: u32 = 2 * MAX_SCALE + 10;
+pub const PARSE_MAX_SCALE: u32 = 2 * MAX_SCALE + 10;
 /// Largest exponent `parse` applies; a larger one is out of every range anyway.
 const PARSE_MAX_EXP: i64 = 2 * MAX_PRECISION as i64;
 
