@@ -444,14 +444,14 @@ impl Translator<'_> {
                 b if b.is_binary() => format!("ts_bin({}, {})", value, binary_pad(cd)),
                 Base::Decimal => format!("ts_dec({}{}", value, self.decimal_store_args(cd)),
                 _ if super::is_wide_unsigned(cd) => format!("ts_u64({}{}", value, self.unsigned_store_args(cd)),
+                // NULL into a TIMESTAMP NOT NULL: the current time (store.rs).
+                Base::Timestamp if !cd.nullable => format!("coalesce({}, ts_now({}))", value, cd.length.unwrap_or(0).min(6)),
                 // A strict write: a fraction rounds (functions/fit.rs `ts_int2`).
                 _ if fit.is_none() => match super::store::strict_int_call(cd) {
                     Some(call) => format!("ts_int2({}{}", value, call),
                     None => value,
                 },
                 Base::Bit if fit.is_some() => format!("ts_bit({}, {}, {})", value, cd.length.unwrap_or(1), schema::sq_str(&cd.name)),
-                // NULL into a TIMESTAMP NOT NULL: the current time (store.rs).
-                Base::Timestamp if !cd.nullable => format!("coalesce({}, ts_now({}))", value, cd.length.unwrap_or(0).min(6)),
                 _ if fit.is_some() => match cd.charset_name().filter(|_| cd.base.is_text()) {
                     Some(cs @ ("latin1" | "ascii")) => format!("ts_cs({}, '{}', {}, NULL)", value, cs, schema::sq_str(&format!("{}.{}", self.store_table, schema::quote_ident(&cd.name)))),
                     _ => value,
