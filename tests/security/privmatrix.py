@@ -56,6 +56,9 @@ class Template:
     # (the table it names does not exist).
     allowed_code: Optional[int] = None
     protocols: Tuple[str, ...] = ("text", "binary", "sqlprep", "multi")
+    # Any privilege on the table will do when it comes from a table-level
+    # grant (MariaDB 10.11: SHOW COLUMNS, DESCRIBE, SHOW INDEX).
+    any_at_table_level: bool = False
 
 
 def T(name, sql, *needs, **kw) -> Template:
@@ -128,9 +131,9 @@ TEMPLATES: List[Template] = [
     # SHOW and metadata.
     T("show_create", "SHOW CREATE TABLE {v}", ("v", {ANY})),
     # MariaDB 10.11 asks for SELECT here (INSERT alone does not do).
-    T("show_columns", "SHOW COLUMNS FROM {v}", ("v", {SELECT})),
-    T("describe", "DESCRIBE {v}", ("v", {SELECT})),
-    T("show_index", "SHOW INDEX FROM {v}", ("v", {SELECT})),
+    T("show_columns", "SHOW COLUMNS FROM {v}", ("v", {SELECT}), any_at_table_level=True),
+    T("describe", "DESCRIBE {v}", ("v", {SELECT}), any_at_table_level=True),
+    T("show_index", "SHOW INDEX FROM {v}", ("v", {SELECT}), any_at_table_level=True),
     T("show_tables", "SHOW TABLES FROM {vdb}", ("v", {ANY}), denied_code=1044),
     T("show_table_status", "SHOW TABLE STATUS FROM {vdb}", ("v", {ANY}), denied_code=1044),
     T("is_tables", "SELECT table_name FROM information_schema.tables WHERE table_schema = '{vdb_raw}'", ("v", {ANY}), visibility=True),
@@ -159,7 +162,8 @@ FORMS: Dict[str, str] = {
     "commented": "{V}/* c */.{T}",
 }
 
-# Grant levels on the victim database (the home database always gets ALL).
+# Grant levels on the victim database (the home database always gets ALL),
+# and on the victim table alone (`t_*`).
 GRANT_LEVELS: Dict[str, Optional[str]] = {
     "none": None,
     "select": SELECT,
@@ -171,7 +175,24 @@ GRANT_LEVELS: Dict[str, Optional[str]] = {
     "alter": ALTER,
     "index": INDEX,
     "all": "ALL",
+    # Table-level grants on the victim table itself (`ON V.secret`).
+    "t_select": SELECT,
+    "t_insert": INSERT,
+    "t_update": UPDATE,
+    "t_delete": DELETE,
+    "t_drop": DROP,
+    "t_alter": ALTER,
+    "t_all": "ALL",
 }
+
+# Levels granted on the victim table rather than its database.
+TABLE_LEVELS = frozenset(k for k in GRANT_LEVELS if k.startswith("t_"))
+
+
+def table_level_applies(t: "Template") -> bool:
+    """A table-level grant on V.secret says nothing about other tables of V:
+    templates naming one (`{vdb}.x`) are left to the database-level rows."""
+    return "{vdb}." not in t.sql
 
 
 def held(level: str) -> frozenset:
@@ -179,13 +200,17 @@ def held(level: str) -> frozenset:
     if g is None:
         return frozenset()
     if g == "ALL":
-        return frozenset({SELECT, INSERT, UPDATE, DELETE, CREATE, DROP, ALTER, INDEX, LOCK})
+        # LOCK TABLES is a database privilege: ALL on a table does not hold it.
+        table_all = frozenset({SELECT, INSERT, UPDATE, DELETE, CREATE, DROP, ALTER, INDEX})
+        return table_all if level in TABLE_LEVELS else table_all | {LOCK}
     return frozenset({g})
 
 
 def allowed(t: Template, level: str) -> bool:
     have = {"v": held(level), "h": held("all")}
     for where, need in t.needs:
+        if where == "v" and level in TABLE_LEVELS and t.any_at_table_level:
+            need = frozenset({ANY})
         if ANY in need:
             if not have[where]:
                 return False
@@ -221,6 +246,8 @@ def cases(templates: Sequence[Template] = TEMPLATES, forms: Iterable[str] = FORM
     for t, form, level in itertools.product(templates, list(forms), list(levels)):
         # Statements with no table reference do not vary by form.
         if form != "plain" and "{v}" not in t.sql:
+            continue
+        if level in TABLE_LEVELS and not table_level_applies(t):
             continue
         for p in t.protocols:
             # Non-plain forms once per protocol would multiply DDL runs for
@@ -276,7 +303,8 @@ class Target:
                 cur.execute(f"GRANT ALL ON {self.hdb}.* TO '{u}'@'%'")
                 g = GRANT_LEVELS[level]
                 if g is not None:
-                    cur.execute(f"GRANT {g} ON {self.vdb}.* TO '{u}'@'%'")
+                    on = f"{self.vdb}.secret" if level in TABLE_LEVELS else f"{self.vdb}.*"
+                    cur.execute(f"GRANT {g} ON {on} TO '{u}'@'%'")
         c.close()
 
     def reset_victim(self, cur) -> None:

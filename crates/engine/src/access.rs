@@ -10,7 +10,11 @@
 //! (it knows the account and caches its privileges); an engine never looks up
 //! accounts itself.
 //!
-//! Privileges are granted per database (`db.*`) or globally (`*.*`), as bits.
+//! Privileges are granted globally (`*.*`), per database (`db.*`), per table
+//! (`db.t`) and per column (`SELECT (a) ON db.t`), as bits. A statement's
+//! need on a table is met by the global, database and table bits together;
+//! what they leave of SELECT and UPDATE may be met column by column, when the
+//! engine knows every column the statement reads or writes.
 
 use crate::SqlError;
 
@@ -41,6 +45,11 @@ pub mod privs {
     /// The privileges of a database-level grant (`ALL ON db.*`).
     pub const DB_ALL: u32 = SELECT | INSERT | UPDATE | DELETE | CREATE | DROP | ALTER | INDEX | REFERENCES | CREATE_TMP_TABLE | LOCK_TABLES | EXECUTE | CREATE_ROUTINE | ALTER_ROUTINE | TRIGGER;
     pub const ALL: u32 = DB_ALL | ADMIN;
+    /// What a table-level grant can hold (`ALL ON db.t`); MariaDB refuses
+    /// the others there with 1144.
+    pub const TABLE_ALL: u32 = SELECT | INSERT | UPDATE | DELETE | CREATE | DROP | REFERENCES | INDEX | ALTER | TRIGGER;
+    /// What a column-level grant can hold.
+    pub const COLUMN_ALL: u32 = SELECT | INSERT | UPDATE | REFERENCES;
 
     /// Names in MySQL's canonical order, for GRANT, SHOW GRANTS and error
     /// messages.
@@ -72,6 +81,22 @@ pub mod privs {
 pub trait Access {
     /// Privilege bits held on database `db` (global ones included).
     fn privileges(&self, db: &str) -> u32;
+    /// Bits held on the table `db`.`table` itself (table-level grants only).
+    fn table_privileges(&self, _db: &str, _table: &str) -> u32 {
+        0
+    }
+    /// Bits held on the column `column` of `db`.`table` (column-level grants only).
+    fn column_privileges(&self, _db: &str, _table: &str, _column: &str) -> u32 {
+        0
+    }
+    /// Bits held on some column of `db`.`table` (column-level grants only).
+    fn any_column_privileges(&self, _db: &str, _table: &str) -> u32 {
+        0
+    }
+    /// Does the session hold a table- or column-level grant on some table of `db`?
+    fn has_grants_within(&self, _db: &str) -> bool {
+        false
+    }
     /// The login's user and host, for error messages (and USER()).
     fn who(&self) -> (&str, &str);
     /// The account the login matched (CURRENT_USER()); the login's by default.
@@ -98,6 +123,24 @@ pub trait Access {
     /// administrator's to read). Only the front knows the accounts.
     fn accounts(&self) -> Vec<AccountRow> {
         Vec::new()
+    }
+}
+
+/// A table-level grant and the column-level grants on that table, of one
+/// account (`mysql.tables_priv` and `mysql.columns_priv`).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct TableGrant {
+    pub db: String,
+    pub table: String,
+    /// Table-level bits (`privs`), GRANT_OPTION included.
+    pub privs: u32,
+    /// (column, bits) of the column-level grants.
+    pub columns: Vec<(String, u32)>,
+}
+
+impl TableGrant {
+    pub fn is_for(&self, db: &str, table: &str) -> bool {
+        self.db == db && self.table.eq_ignore_ascii_case(table)
     }
 }
 
@@ -131,7 +174,7 @@ impl dyn Access + '_ {
     /// Ok if the session holds `need` on `db`; ERR 1142 naming the table and
     /// the first missing privilege otherwise (MariaDB's wording).
     pub fn check_table(&self, db: &str, table: &str, need: u32) -> Result<(), SqlError> {
-        let held = self.privileges(db);
+        let held = self.held_on_table(db, table);
         if held & need == need {
             return Ok(());
         }
@@ -143,7 +186,7 @@ impl dyn Access + '_ {
     /// SHOW CREATE TABLE, SHOW COLUMNS, DESCRIBE: "any privilege on the
     /// table"); ERR 1142 naming `command` otherwise.
     pub fn check_table_any(&self, db: &str, table: &str, command: &str) -> Result<(), SqlError> {
-        if self.privileges(db) & privs::ALL != 0 {
+        if self.sees_table(db, table) {
             return Ok(());
         }
         let (user, host) = self.who();
@@ -163,7 +206,22 @@ impl dyn Access + '_ {
     /// DATABASES, SHOW TABLES, information_schema)? information_schema is
     /// everyone's.
     pub fn sees(&self, db: &str) -> bool {
-        db.eq_ignore_ascii_case("information_schema") || self.privileges(db) & privs::ALL != 0
+        db.eq_ignore_ascii_case("information_schema") || self.privileges(db) & privs::ALL != 0 || self.has_grants_within(db)
+    }
+
+    /// The global, database and table bits held on `db`.`table`.
+    pub fn held_on_table(&self, db: &str, table: &str) -> u32 {
+        let held = self.privileges(db);
+        if held & privs::TABLE_ALL == privs::TABLE_ALL {
+            return held;
+        }
+        held | self.table_privileges(db, table)
+    }
+
+    /// May the session see that `db`.`table` exists (SHOW TABLES, SHOW
+    /// COLUMNS, information_schema)? Some privilege on it at any level.
+    pub fn sees_table(&self, db: &str, table: &str) -> bool {
+        db.eq_ignore_ascii_case("information_schema") || self.held_on_table(db, table) & privs::ALL != 0 || self.any_column_privileges(db, table) != 0
     }
 }
 

@@ -42,6 +42,9 @@ impl SqlError {
     pub fn table_access_denied(command: &str, user: &str, host: &str, db: &str, table: &str) -> Self {
         Self::new(1142, "42000", format!("{} command denied to user '{}'@'{}' for table `{}`.`{}`", command, user, host, db.replace('`', "``"), table.replace('`', "``")))
     }
+    pub fn column_access_denied(command: &str, user: &str, host: &str, column: &str, table: &str) -> Self {
+        Self::new(1143, "42000", format!("{} command denied to user '{}'@'{}' for column '{}' in table '{}'", command, user, host, column, table))
+    }
     pub fn specific_access_denied(privilege: &str) -> Self {
         Self::new(1227, "42000", format!("Access denied; you need (at least one of) the {} privilege(s) for this operation", privilege))
     }
@@ -56,6 +59,9 @@ impl SqlError {
     }
     pub fn bad_database_name(db: &str) -> Self {
         Self::new(1102, "42000", format!("Incorrect database name '{}'", db))
+    }
+    pub fn no_such_table(db: &str, table: &str) -> Self {
+        Self::new(1146, "42S02", format!("Table '{}.{}' doesn't exist", db, table))
     }
     pub fn no_database() -> Self {
         Self::new(1046, "3D000", "No database selected")

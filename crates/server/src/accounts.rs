@@ -28,11 +28,48 @@ pub struct Account {
     pub global_privs: u32,
     #[serde(default)]
     pub db_privs: BTreeMap<String, u32>,
+    /// Table- and column-level grants (`ON db.t`), one entry per table.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub table_privs: Vec<TablePrivs>,
+}
+
+/// The grants of one account on one table: table-level bits and
+/// column-level ones (`mysql.tables_priv`, `mysql.columns_priv`).
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct TablePrivs {
+    pub db: String,
+    pub table: String,
+    pub privs: u32,
+    #[serde(default)]
+    pub columns: Vec<(String, u32)>,
+}
+
+impl TablePrivs {
+    fn is_for(&self, db: &str, table: &str) -> bool {
+        self.db == db && self.table.eq_ignore_ascii_case(table)
+    }
+
+    fn is_empty(&self) -> bool {
+        self.privs == 0 && self.columns.is_empty()
+    }
+
+    /// Add (or with `revoke`, take away) `bits` on `columns`.
+    fn set_columns(&mut self, bits: u32, columns: &[String], revoke: bool) {
+        for c in columns {
+            match self.columns.iter_mut().find(|(name, _)| name.eq_ignore_ascii_case(c)) {
+                Some((_, b)) if revoke => *b &= !bits,
+                Some((_, b)) => *b |= bits,
+                None if revoke => {}
+                None => self.columns.push((c.clone(), bits)),
+            }
+        }
+        self.columns.retain(|(_, b)| *b != 0);
+    }
 }
 
 impl Account {
     pub fn new(user: &str, host: &str, plugin: &str, password: &str) -> Account {
-        let mut a = Account { user: user.into(), host: host.into(), plugin: plugin.into(), native: None, sha2: None, global_privs: 0, db_privs: BTreeMap::new() };
+        let mut a = Account { user: user.into(), host: host.into(), plugin: plugin.into(), native: None, sha2: None, global_privs: 0, db_privs: BTreeMap::new(), table_privs: Vec::new() };
         a.set_password(password);
         a
     }
@@ -236,6 +273,31 @@ impl Accounts {
         list.iter().find(|a| a.user == user && a.host == host).map_or(0, |a| a.privileges(db))
     }
 
+    /// The table- and column-level grants of the account `user`@`host`.
+    pub fn table_grants(&self, user: &str, host: &str) -> Vec<turnstile_engine::TableGrant> {
+        let list = self.list.read().unwrap_or_else(|e| e.into_inner());
+        let Some(a) = list.iter().find(|a| a.user == user && a.host == host) else { return Vec::new() };
+        a.table_privs.iter().map(|t| turnstile_engine::TableGrant { db: t.db.clone(), table: t.table.clone(), privs: t.privs, columns: t.columns.clone() }).collect()
+    }
+
+    /// The table-level bits `user`@`host` holds on `db`.`table`.
+    fn table_privileges(&self, user: &str, host: &str, db: &str, table: &str) -> u32 {
+        self.table_grants(user, host).iter().filter(|g| g.is_for(db, table)).fold(0, |a, g| a | g.privs)
+    }
+
+    /// `may_grant` for a table-level grant: the grantor's database and
+    /// table bits together must hold GRANT OPTION and all of `bits`
+    /// (MariaDB: 1142 naming the table).
+    fn may_grant_table(&self, by_user: &str, by_host: &str, db: &str, table: &str, bits: u32) -> Result<(), SqlError> {
+        let held = self.privileges(by_user, by_host, Some(db)) | self.table_privileges(by_user, by_host, db, table);
+        let want = bits | privs::GRANT_OPTION;
+        if held & want == want {
+            return Ok(());
+        }
+        let name = if held & privs::GRANT_OPTION == 0 { "GRANT" } else { privs::first_missing(want, held) };
+        Err(SqlError::table_access_denied(name, by_user, by_host, db, table))
+    }
+
     fn modify<T>(&self, f: impl FnOnce(&mut Vec<Account>) -> Result<T, SqlError>) -> Result<T, SqlError> {
         let mut list = self.list.write().unwrap_or_else(|e| e.into_inner());
         let mut next: Vec<Account> = list.iter().map(|a| (**a).clone()).collect();
@@ -364,9 +426,24 @@ impl Accounts {
                     None => Err(SqlError::new(1133, "42000", "Can't find any matching row in the user table")),
                 })
             }
-            AccountStmt::Grant { privs: bits, db, users, grant_option } => {
+            AccountStmt::Grant { privs: bits, db, table, columns, users, grant_option, create_missing } => {
                 let extra = if grant_option { privs::GRANT_OPTION } else { 0 };
-                self.may_grant(by_user, by_host, db.as_deref(), bits | extra)?;
+                let column_bits = columns.iter().fold(0, |a, (b, _)| a | b);
+                let target = match (&db, &table) {
+                    (Some(d), Some(t)) => {
+                        let table_bits = if bits & privs::ALL == privs::ALL { privs::TABLE_ALL } else { bits };
+                        if table_bits & !privs::TABLE_ALL != 0 || column_bits & !privs::COLUMN_ALL != 0 {
+                            return Err(illegal_grant());
+                        }
+                        self.may_grant_table(by_user, by_host, d, t, table_bits | column_bits | extra)?;
+                        Level::Table(d, t, table_bits)
+                    }
+                    _ if column_bits != 0 => return Err(illegal_grant()),
+                    (d, _) => {
+                        self.may_grant(by_user, by_host, d.as_deref(), bits | extra)?;
+                        Level::Db(d.as_deref(), bits)
+                    }
+                };
                 // `GRANT ... IDENTIFIED BY` changes a password: only an
                 // administrator may, as with ALTER USER for another account
                 // (MariaDB: 1044 to database 'mysql'). Without this, GRANT
@@ -378,15 +455,35 @@ impl Accounts {
                 self.modify(|list| {
                     for u in &users {
                         let name = me(&u.name);
-                        let a = match find_mut(list, &name) {
-                            Some(a) => a,
-                            None => return Err(SqlError::new(1410, "42000", "You are not allowed to create a user with GRANT")),
-                        };
-                        let extra = if grant_option { privs::GRANT_OPTION } else { 0 };
-                        match &db {
-                            None => a.global_privs |= bits | extra,
+                        if find_mut(list, &name).is_none() {
+                            // A missing account is created by an administrator
+                            // whose sql_mode allows it, or when it gets a password.
+                            if !create_missing && u.password.is_none() {
+                                return Err(SqlError::new(1133, "28000", "Can't find any matching row in the user table"));
+                            }
+                            if !admin {
+                                return Err(SqlError::new(1410, "42000", "You are not allowed to create a user with GRANT"));
+                            }
+                            list.push(Account::new(&name.user, &name.host, &checked_plugin(u)?, ""));
+                        }
+                        let a = find_mut(list, &name).expect("present or just created");
+                        match target {
+                            Level::Db(None, bits) => a.global_privs |= bits | extra,
                             // ADMIN only exists at the global level.
-                            Some(d) => *a.db_privs.entry(d.clone()).or_insert(0) |= (bits & !privs::ADMIN) | extra,
+                            Level::Db(Some(d), bits) => *a.db_privs.entry(d.to_string()).or_insert(0) |= (bits & !privs::ADMIN) | extra,
+                            Level::Table(d, t, table_bits) => {
+                                let entry = match a.table_privs.iter().position(|g| g.is_for(d, t)) {
+                                    Some(i) => &mut a.table_privs[i],
+                                    None => {
+                                        a.table_privs.push(TablePrivs { db: d.clone(), table: t.clone(), privs: 0, columns: Vec::new() });
+                                        a.table_privs.last_mut().expect("just pushed")
+                                    }
+                                };
+                                entry.privs |= table_bits | extra;
+                                for (b, cols) in &columns {
+                                    entry.set_columns(*b, cols, false);
+                                }
+                            }
                         }
                         if let Some(pw) = &u.password {
                             a.set_password(pw);
@@ -395,23 +492,59 @@ impl Accounts {
                     Ok(Vec::new())
                 })
             }
-            AccountStmt::Revoke { privs: bits, db, users } => {
-                self.may_grant(by_user, by_host, db.as_deref(), bits)?;
+            AccountStmt::Revoke { privs: bits, db, table, columns, users } => {
+                let bits = if bits & privs::ALL == privs::ALL { bits | privs::ALL | privs::GRANT_OPTION } else { bits };
+                match (&db, &table) {
+                    (Some(d), Some(t)) => {
+                        let column_bits = columns.iter().fold(0, |a, (b, _)| a | b);
+                        self.may_grant_table(by_user, by_host, d, t, (bits & privs::TABLE_ALL) | column_bits)?
+                    }
+                    (d, _) => self.may_grant(by_user, by_host, d.as_deref(), bits & !privs::GRANT_OPTION)?,
+                }
                 self.modify(|list| {
                     for u in &users {
                         let name = me(u);
                         let a = find_mut(list, &name).ok_or_else(|| SqlError::nonexisting_grant(&name.user, &name.host))?;
-                        let bits = if bits == privs::ALL { privs::ALL | privs::GRANT_OPTION } else { bits };
-                        match &db {
-                            None => a.global_privs &= !bits,
-                            Some(d) => {
+                        match (&db, &table) {
+                            (None, _) => a.global_privs &= !bits,
+                            (Some(d), None) => {
                                 let Some(p) = a.db_privs.get_mut(d) else { return Err(SqlError::nonexisting_grant(&name.user, &name.host)) };
                                 *p &= !bits;
                                 if *p == 0 {
                                     a.db_privs.remove(d);
                                 }
                             }
+                            (Some(d), Some(t)) => {
+                                let Some(g) = a.table_privs.iter_mut().find(|g| g.is_for(d, t)) else {
+                                    return Err(SqlError::new(1147, "42000", format!("There is no such grant defined for user '{}' on host '{}' on table '{}'", name.user, name.host, t)));
+                                };
+                                g.privs &= !bits;
+                                for (b, cols) in &columns {
+                                    g.set_columns(*b, cols, true);
+                                }
+                                a.table_privs.retain(|g| !g.is_empty());
+                            }
                         }
+                    }
+                    Ok(Vec::new())
+                })
+            }
+            AccountStmt::RevokeAll { users } => {
+                need_admin()?;
+                self.modify(|list| {
+                    let mut failed = false;
+                    for u in &users {
+                        match find_mut(list, &me(u)) {
+                            Some(a) => {
+                                a.global_privs = 0;
+                                a.db_privs.clear();
+                                a.table_privs.clear();
+                            }
+                            None => failed = true,
+                        }
+                    }
+                    if failed {
+                        return Err(SqlError::new(1269, "HY000", "Can't revoke all privileges for one or more of the requested users"));
                     }
                     Ok(Vec::new())
                 })
@@ -427,6 +560,19 @@ impl Accounts {
             }
         }
     }
+}
+
+/// Where a GRANT puts its privileges.
+#[derive(Clone, Copy)]
+enum Level<'a> {
+    /// `*.*` (None) or `db.*`, with the bits.
+    Db(Option<&'a str>, u32),
+    /// `db.t`, with the table-level bits.
+    Table(&'a String, &'a String, u32),
+}
+
+fn illegal_grant() -> SqlError {
+    SqlError::new(1144, "42000", "Illegal GRANT/REVOKE command; please consult the manual to see which privileges can be used")
 }
 
 fn checked_plugin(u: &UserSpec) -> Result<String, SqlError> {
@@ -468,7 +614,33 @@ pub fn grant_lines(a: &Account) -> Vec<String> {
         let text = if bits & privs::DB_ALL == privs::DB_ALL { "ALL PRIVILEGES".to_string() } else { priv_text(*bits) };
         lines.push(format!("GRANT {} ON `{}`.* TO {}{}", text, db, who, opt(*bits)));
     }
+    for t in &a.table_privs {
+        lines.push(format!("GRANT {} ON `{}`.`{}` TO {}{}", table_priv_text(t), t.db, t.table, who, opt(t.privs)));
+    }
     lines
+}
+
+/// A table grant's privileges as SHOW GRANTS lists them: each privilege in
+/// MySQL's order, table-level first, then with the columns it is held on.
+fn table_priv_text(t: &TablePrivs) -> String {
+    if t.privs & privs::TABLE_ALL == privs::TABLE_ALL && t.columns.is_empty() {
+        return "ALL PRIVILEGES".into();
+    }
+    let mut parts = Vec::new();
+    for (bit, name) in privs::NAMES {
+        if t.privs & bit != 0 {
+            parts.push(name.to_string());
+        }
+        let cols: Vec<String> = t.columns.iter().filter(|(_, b)| b & bit != 0).map(|(c, _)| format!("`{}`", c)).collect();
+        if !cols.is_empty() {
+            parts.push(format!("{} ({})", name, cols.join(", ")));
+        }
+    }
+    if parts.is_empty() {
+        "USAGE".into()
+    } else {
+        parts.join(", ")
+    }
 }
 
 fn write_file(path: &Path, list: &[Account]) -> std::io::Result<()> {
@@ -529,8 +701,11 @@ mod tests {
         let grant = |bits: u32, db: Option<&str>, u: &str, opt: bool| AccountStmt::Grant {
             privs: bits,
             db: db.map(str::to_string),
+            table: None,
+            columns: Vec::new(),
             users: vec![UserSpec { name: name(u), plugin: None, password: None }],
             grant_option: opt,
+            create_missing: false,
         };
         acc.apply("root", "%", create("g1")).unwrap();
         acc.apply("root", "%", create("victim")).unwrap();
@@ -542,12 +717,20 @@ mod tests {
         assert_eq!(acc.apply("g1", "%", grant(privs::SELECT, Some("d1"), "victim", false)).map(|_| ()), Ok(()));
         assert_eq!(acc.privileges("g1", "%", None), privs::SELECT | privs::GRANT_OPTION);
         // GRANT ... IDENTIFIED BY another account's password: account takeover.
-        let takeover = AccountStmt::Grant { privs: privs::SELECT, db: None, users: vec![UserSpec { name: name("root"), plugin: None, password: Some("pwned".into()) }], grant_option: false };
+        let takeover = AccountStmt::Grant {
+            privs: privs::SELECT,
+            db: None,
+            table: None,
+            columns: Vec::new(),
+            users: vec![UserSpec { name: name("root"), plugin: None, password: Some("pwned".into()) }],
+            grant_option: false,
+            create_missing: false,
+        };
         assert_eq!(acc.apply("g1", "%", takeover).unwrap_err().code, 1044);
         // Without GRANT OPTION nothing can be granted or revoked, not even
         // what the account holds.
         assert_eq!(acc.apply("victim", "%", grant(privs::SELECT, Some("d2"), "victim", false)).unwrap_err().code, 1044);
-        assert_eq!(acc.apply("victim", "%", AccountStmt::Revoke { privs: privs::SELECT, db: None, users: vec![name("g1")] }).unwrap_err().code, 1045);
+        assert_eq!(acc.apply("victim", "%", AccountStmt::Revoke { privs: privs::SELECT, db: None, table: None, columns: Vec::new(), users: vec![name("g1")] }).unwrap_err().code, 1045);
         std::fs::remove_dir_all(dir).unwrap();
     }
 }

@@ -107,6 +107,10 @@ impl ServerOps for Server {
         self.accounts.generation()
     }
 
+    fn table_grants(&self, s: &SessionState) -> Vec<turnstile_engine::TableGrant> {
+        self.accounts.table_grants(&s.account_user, &s.account_host)
+    }
+
     fn status(&self, _s: &SessionState, _global: bool) -> Vec<(&'static str, Value)> {
         let st = &self.stats;
         let i = |v: i64| Value::Int(v.max(0));

@@ -47,16 +47,31 @@ pub enum AccountStmt {
         user: Option<UserName>,
         password: String,
     },
-    /// db `None` means `*.*`.
+    /// db `None` means `*.*`; `Some("")` the session's current database
+    /// (`ON *`, `ON t`), which the front fills in before the server applies it.
     Grant {
         privs: u32,
         db: Option<String>,
+        /// A table-level grant (`ON db.t`): the table.
+        table: Option<String>,
+        /// Column-level grants (`SELECT (a, b)`): bits and columns.
+        columns: Vec<(u32, Vec<String>)>,
         users: Vec<UserSpec>,
         grant_option: bool,
+        /// Create a missing account (sql_mode without NO_AUTO_CREATE_USER);
+        /// set by the front from the session's sql_mode.
+        create_missing: bool,
     },
     Revoke {
         privs: u32,
         db: Option<String>,
+        table: Option<String>,
+        columns: Vec<(u32, Vec<String>)>,
+        users: Vec<UserName>,
+    },
+    /// `REVOKE ALL PRIVILEGES, GRANT OPTION FROM ...`: every privilege at
+    /// every level.
+    RevokeAll {
         users: Vec<UserName>,
     },
     ShowGrants {
@@ -138,52 +153,85 @@ fn skip_account_options(p: &mut Parser<'_>) {
     }
 }
 
-fn priv_list(p: &mut Parser<'_>) -> Result<u32, SqlError> {
+/// The privileges of a GRANT or REVOKE: table/database/global bits, and
+/// column-level ones (`SELECT (a, b)`) with their columns.
+type PrivList = (u32, Vec<(u32, Vec<String>)>);
+
+fn priv_list(p: &mut Parser<'_>) -> Result<PrivList, SqlError> {
     let mut bits = 0;
+    let mut columns = Vec::new();
     loop {
-        let w = p.name()?.to_ascii_uppercase();
-        bits |= match w.as_str() {
-            "ALL" => {
-                p.eat_kw("PRIVILEGES");
-                privs::ALL
+        if p.peek().is_some_and(|t| t.is_kw("GRANT")) {
+            // `REVOKE SELECT, GRANT OPTION ON ...`
+            p.next();
+            p.expect_kw("OPTION")?;
+            bits |= privs::GRANT_OPTION;
+        } else {
+            let bit = one_priv(p)?;
+            // Only SELECT, INSERT, UPDATE and REFERENCES take columns (MariaDB: 1064).
+            if bit & !privs::COLUMN_ALL == 0 && bit != 0 && p.eat_op("(") {
+                let cols = list(p, |p| p.name())?;
+                p.expect_op(")")?;
+                columns.push((bit, cols));
+            } else {
+                bits |= bit;
             }
-            "CREATE" if p.eat_kw("TEMPORARY") => {
-                p.expect_kw("TABLES")?;
-                privs::CREATE_TMP_TABLE
-            }
-            "LOCK" => {
-                p.expect_kw("TABLES")?;
-                privs::LOCK_TABLES
-            }
-            "CREATE" if p.eat_kw("ROUTINE") => privs::CREATE_ROUTINE,
-            "ALTER" if p.eat_kw("ROUTINE") => privs::ALTER_ROUTINE,
-            "USAGE" => 0,
-            name if privs::NAMES.iter().any(|(_, n)| *n == name) => privs::NAMES.iter().find(|(_, n)| *n == name).map_or(0, |(b, _)| *b),
-            other => return Err(SqlError::unsupported(&format!("privilege {}", other))),
-        };
+        }
         if !p.eat_op(",") {
-            return Ok(bits);
+            return Ok((bits, columns));
         }
     }
 }
 
-/// `*.*` → None, `db.*` → Some(db). Table-level grants are not supported.
-fn priv_level(p: &mut Parser<'_>) -> Result<Option<String>, SqlError> {
+fn one_priv(p: &mut Parser<'_>) -> Result<u32, SqlError> {
+    let w = p.name()?.to_ascii_uppercase();
+    Ok(match w.as_str() {
+        "ALL" => {
+            p.eat_kw("PRIVILEGES");
+            privs::ALL
+        }
+        "CREATE" if p.eat_kw("TEMPORARY") => {
+            p.expect_kw("TABLES")?;
+            privs::CREATE_TMP_TABLE
+        }
+        "LOCK" => {
+            p.expect_kw("TABLES")?;
+            privs::LOCK_TABLES
+        }
+        "CREATE" if p.eat_kw("ROUTINE") => privs::CREATE_ROUTINE,
+        "ALTER" if p.eat_kw("ROUTINE") => privs::ALTER_ROUTINE,
+        "USAGE" => 0,
+        name if privs::NAMES.iter().any(|(_, n)| *n == name) => privs::NAMES.iter().find(|(_, n)| *n == name).map_or(0, |(b, _)| *b),
+        other => return Err(SqlError::unsupported(&format!("privilege {}", other))),
+    })
+}
+
+/// The level a GRANT or REVOKE applies at: `*.*` → (None, None), `db.*` →
+/// (Some(db), None), `db.t` → (Some(db), Some(t)); `*` and an unqualified
+/// `t` name the current database as `Some("")`.
+fn priv_level(p: &mut Parser<'_>) -> Result<(Option<String>, Option<String>), SqlError> {
+    if p.peek().is_some_and(|t| t.is_kw("PROCEDURE") || t.is_kw("FUNCTION") || t.is_kw("PACKAGE")) {
+        return Err(SqlError::unsupported("privileges on routines"));
+    }
+    p.eat_kw("TABLE");
     if p.eat_op("*") {
         if p.eat_op(".") {
             p.expect_op("*")?;
-            return Ok(None);
+            return Ok((None, None));
         }
-        return Err(SqlError::no_database());
+        return Ok((Some(String::new()), None));
     }
-    let db = p.name()?;
-    p.expect_op(".")?;
-    if !p.eat_op("*") {
-        return Err(SqlError::unsupported("table-level privileges"));
+    let first = p.name()?;
+    if !p.eat_op(".") {
+        return Ok((Some(String::new()), Some(first)));
     }
-    // `a\_b` (as mysqldump writes grants) is the database `a_b`; grants match
-    // names exactly (MySQL reads an unescaped `_` or `%` as a wildcard).
-    Ok(Some(db.replace("\\_", "_").replace("\\%", "%")))
+    if p.eat_op("*") {
+        // `a\_b` (as mysqldump writes grants) is the database `a_b`; grants
+        // match names exactly (MySQL reads an unescaped `_` or `%` as a
+        // wildcard).
+        return Ok((Some(first.replace("\\_", "_").replace("\\%", "%")), None));
+    }
+    Ok((Some(first), Some(p.name()?)))
 }
 
 /// Parse an account statement; `None` if the text is not one.
@@ -233,23 +281,26 @@ pub fn parse(p: &mut Parser<'_>) -> Result<Option<AccountStmt>, SqlError> {
         p.pos = start;
         p.eat_kw("GRANT")
     } {
-        let privs = priv_list(p)?;
+        let (privs, columns) = priv_list(p)?;
         p.expect_kw("ON")?;
-        let db = priv_level(p)?;
+        let (db, table) = priv_level(p)?;
         p.expect_kw("TO")?;
         let users = list(p, user_spec)?;
         let grant_option = p.eat_kw("WITH") && p.eat_kw("GRANT") && p.eat_kw("OPTION");
-        AccountStmt::Grant { privs, db, users, grant_option }
+        AccountStmt::Grant { privs, db, table, columns, users, grant_option, create_missing: false }
     } else if {
         p.pos = start;
         p.eat_kw("REVOKE")
     } {
-        let privs = priv_list(p)?;
-        let _ = p.eat_op(",") && p.eat_kw("GRANT") && p.eat_kw("OPTION");
-        p.expect_kw("ON")?;
-        let db = priv_level(p)?;
-        p.expect_kw("FROM")?;
-        AccountStmt::Revoke { privs, db, users: list(p, user_name)? }
+        let (privs, columns) = priv_list(p)?;
+        if privs & privs::ALL == privs::ALL && privs & privs::GRANT_OPTION != 0 && columns.is_empty() && p.eat_kw("FROM") {
+            AccountStmt::RevokeAll { users: list(p, user_name)? }
+        } else {
+            p.expect_kw("ON")?;
+            let (db, table) = priv_level(p)?;
+            p.expect_kw("FROM")?;
+            AccountStmt::Revoke { privs, db, table, columns, users: list(p, user_name)? }
+        }
     } else if {
         p.pos = start;
         p.eat_kw("SHOW") && p.eat_kw("GRANTS")
@@ -299,5 +350,21 @@ mod tests {
             matches!(parse_str("GRANT ALTER, INDEX, CREATE TEMPORARY TABLES, LOCK TABLES ON d.* TO x").unwrap(), Some(AccountStmt::Grant { privs: b, .. }) if b == privs::ALTER | privs::INDEX | privs::CREATE_TMP_TABLE | privs::LOCK_TABLES)
         );
         assert_eq!(parse_str("GRANT EVENT ON *.* TO x").unwrap_err().code, 1235);
+    }
+
+    #[test]
+    fn table_and_column_levels() {
+        let Some(AccountStmt::Grant { privs, db, table, columns, .. }) = parse_str("GRANT SELECT, SELECT (a, `b c`), UPDATE (b) ON d.t TO x").unwrap() else { panic!() };
+        assert_eq!((privs, db.as_deref(), table.as_deref()), (privs::SELECT, Some("d"), Some("t")));
+        assert_eq!(columns, vec![(privs::SELECT, vec!["a".to_string(), "b c".to_string()]), (privs::UPDATE, vec!["b".to_string()])]);
+        // The current database is "" until the front fills it in.
+        assert!(matches!(parse_str("GRANT ALL ON TABLE t TO x").unwrap(), Some(AccountStmt::Grant { db: Some(d), table: Some(t), .. }) if d.is_empty() && t == "t"));
+        assert!(matches!(parse_str("GRANT SELECT ON * TO x").unwrap(), Some(AccountStmt::Grant { db: Some(d), table: None, .. }) if d.is_empty()));
+        assert!(matches!(parse_str("REVOKE ALL PRIVILEGES, GRANT OPTION FROM x, y").unwrap(), Some(AccountStmt::RevokeAll { users }) if users.len() == 2));
+        assert!(matches!(parse_str("REVOKE SELECT, GRANT OPTION ON d.* FROM x").unwrap(), Some(AccountStmt::Revoke { privs: b, .. }) if b == privs::SELECT | privs::GRANT_OPTION));
+        // Only SELECT, INSERT, UPDATE and REFERENCES take columns.
+        assert_eq!(parse_str("GRANT DELETE (a) ON d.t TO x").unwrap_err().code, 1064);
+        assert_eq!(parse_str("GRANT SELECT () ON d.t TO x").unwrap_err().code, 1064);
+        assert_eq!(parse_str("GRANT EXECUTE ON PROCEDURE d.p TO x").unwrap_err().code, 1235);
     }
 }

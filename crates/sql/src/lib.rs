@@ -191,6 +191,10 @@ pub trait ServerOps {
     fn privileges(&self, session: &SessionState, db: Option<&str>) -> u32;
     /// Changes whenever accounts or grants change (invalidates cached privileges).
     fn privilege_generation(&self) -> u64;
+    /// The table- and column-level grants of the session's account.
+    fn table_grants(&self, _session: &SessionState) -> Vec<turnstile_engine::TableGrant> {
+        Vec::new()
+    }
     /// SHOW STATUS rows, name order.
     fn status(&self, session: &SessionState, global: bool) -> Vec<(&'static str, Value)>;
     fn processlist(&self) -> Vec<ProcessRow>;

@@ -67,19 +67,56 @@ pub struct Need {
     pub db: Box<str>,
     pub table: Box<str>,
     pub bits: u32,
+    /// The columns read (SELECT) and written (UPDATE), as SQLite reported
+    /// them: what column-level grants may cover.
+    pub columns: Vec<(Box<str>, u32)>,
+    /// The bits needed on the table as a whole (INSERT, DELETE, a read with
+    /// no column: `count(*)`, a table opened with no column reported): only
+    /// global, database or table grants cover them.
+    pub whole: u32,
+}
+
+impl Need {
+    /// A need on the table as a whole.
+    pub fn new(db: &str, table: &str, bits: u32) -> Need {
+        Need { db: db.into(), table: table.into(), bits, columns: Vec::new(), whole: bits }
+    }
 }
 
 /// Check every need of a statement against the session's privileges. Writes
 /// are checked before reads, so `INSERT INTO t SELECT ...` by an account that
 /// may not write t names t, as MySQL does.
 pub fn check(needs: &[Need], access: &dyn Access) -> Result<(), SqlError> {
-    // The common case, every need held, in one pass.
+    // The common case, every need held on the database, in one pass.
     if needs.iter().all(|n| n.db.is_empty() || access.privileges(&n.db) & n.bits == n.bits) {
         return Ok(());
     }
     for pass in [privs::INSERT | privs::UPDATE | privs::DELETE, privs::SELECT] {
         for n in needs.iter().filter(|n| n.bits & pass != 0 && !n.db.is_empty()) {
-            access.check_table(&n.db, &n.table, n.bits & pass)?;
+            check_need(n, n.bits & pass, access)?;
+        }
+    }
+    Ok(())
+}
+
+/// `need` of `n`'s bits on its table, with what the table's grants leave
+/// met column by column where SQLite reported the columns.
+fn check_need(n: &Need, need: u32, access: &dyn Access) -> Result<(), SqlError> {
+    let held = access.held_on_table(&n.db, &n.table);
+    let missing = need & !held;
+    if missing == 0 {
+        return Ok(());
+    }
+    if missing & (n.whole | !(privs::SELECT | privs::UPDATE)) != 0 || access.any_column_privileges(&n.db, &n.table) & missing == 0 {
+        return access.check_table(&n.db, &n.table, need);
+    }
+    for (column, bits) in &n.columns {
+        let want = bits & missing;
+        let held = if column.is_empty() { access.any_column_privileges(&n.db, &n.table) } else { access.column_privileges(&n.db, &n.table, column) };
+        let lacking = want & !held;
+        if lacking != 0 {
+            let (user, host) = access.who();
+            return Err(SqlError::column_access_denied(privs::first_missing(lacking, 0), user, host, column, &n.table));
         }
     }
     Ok(())
@@ -129,7 +166,23 @@ pub fn compile_reading(conn: &Conn, sqlite_sql: &str, original: &str, rules: &Ru
         (Err(e), None) => return Err(e),
     };
     seen.program(&stmt)?;
+    if mentions_word(sqlite_sql, "natural") || mentions_word(sqlite_sql, "using") {
+        // SQLite does not report the columns a NATURAL or USING join
+        // compares: column-level grants cannot vouch for such a statement.
+        for n in &mut seen.needs {
+            n.whole |= n.bits & privs::SELECT;
+        }
+    }
     Ok((stmt, seen.needs.into_boxed_slice(), seen.column_reads))
+}
+
+/// Does `sql` hold `word` (lower case) as a word anywhere, literals
+/// included (a false match only makes the check stricter)?
+fn mentions_word(sql: &str, word: &str) -> bool {
+    let lower = sql.to_ascii_lowercase();
+    let b = lower.as_bytes();
+    let is_word = |c: u8| c.is_ascii_alphanumeric() || c == b'_';
+    lower.match_indices(word).any(|(i, _)| (i == 0 || !is_word(b[i - 1])) && b.get(i + word.len()).is_none_or(|&c| !is_word(c)))
 }
 
 /// What the authorizer has seen so far during one compile.
@@ -153,21 +206,35 @@ impl Seen<'_> {
 
     /// A read or write of `table` in SQLite schema `schema` (None: the name
     /// was not qualified; SQLite looked in temp, then main).
-    fn table(&mut self, schema: Option<&str>, table: &str, bits: u32) -> c_int {
-        match self.need(schema, table, bits) {
+    /// `column`: the column read or written, when SQLite names one.
+    fn table(&mut self, schema: Option<&str>, table: &str, column: Option<&str>, bits: u32) -> c_int {
+        match self.need(schema, table, column, bits) {
             Ok(()) => ffi::SQLITE_OK,
             Err(e) => self.refuse(e),
         }
     }
 
-    fn need(&mut self, schema: Option<&str>, table: &str, bits: u32) -> Result<(), SqlError> {
+    fn need(&mut self, schema: Option<&str>, table: &str, column: Option<&str>, bits: u32) -> Result<(), SqlError> {
         if schema.is_none() && self.rules.ctes.iter().any(|c| c.eq_ignore_ascii_case(table)) {
             return Ok(());
         }
         let db = self.owner(schema, table)?;
-        match self.needs.iter_mut().find(|n| *n.db == *db && n.table.eq_ignore_ascii_case(table)) {
-            Some(n) => n.bits |= bits,
-            None => self.needs.push(Need { db: db.into(), table: table.into(), bits }),
+        let n = match self.needs.iter().position(|n| *n.db == *db && n.table.eq_ignore_ascii_case(table)) {
+            Some(i) => &mut self.needs[i],
+            None => {
+                self.needs.push(Need { db: db.into(), table: table.into(), bits: 0, columns: Vec::new(), whole: 0 });
+                self.needs.last_mut().expect("just pushed")
+            }
+        };
+        n.bits |= bits;
+        // A read of no column (`count(*)`) is recorded as the column "":
+        // any column-level SELECT covers it, as in MariaDB.
+        match column.filter(|_| bits & !(privs::SELECT | privs::UPDATE) == 0) {
+            Some(c) => match n.columns.iter_mut().find(|(name, _)| name.eq_ignore_ascii_case(c)) {
+                Some((_, b)) => *b |= bits,
+                None => n.columns.push((c.into(), bits)),
+            },
+            None => n.whole |= bits,
         }
         Ok(())
     }
@@ -255,7 +322,13 @@ impl Seen<'_> {
             if self.owner(Some(&schema), &table).is_ok_and(|db| writes.iter().any(|(d, t)| *d == db && *t == table.to_lowercase())) || self.checks_foreign_key(&writes, &schema, &table) {
                 continue;
             }
-            self.need(Some(&schema), &table, privs::SELECT)?;
+            // A table opened for reading whose reads SQLite reported is
+            // covered by those; one it did not (a NATURAL or USING join's
+            // columns) needs SELECT on the table as a whole.
+            let reported = self.owner(Some(&schema), &table).is_ok_and(|db| self.needs.iter().any(|n| *n.db == *db && n.table.eq_ignore_ascii_case(&table) && n.bits & privs::SELECT != 0));
+            if !reported {
+                self.need(Some(&schema), &table, None, privs::SELECT)?;
+            }
         }
         Ok(())
     }
@@ -385,7 +458,7 @@ unsafe extern "C" fn authorizer(arg: *mut c_void, action: c_int, a3: *const c_ch
         }
     }
     match a3 {
-        Some(table) => seen.table(schema, table, bits),
+        Some(table) => seen.table(schema, table, a4, bits),
         None => seen.refuse(SqlError::internal("a table without a name")),
     }
 }
@@ -409,7 +482,7 @@ mod tests {
     }
 
     fn need(db: &str, table: &str, bits: u32) -> Need {
-        Need { db: db.into(), table: table.into(), bits }
+        Need::new(db, table, bits)
     }
 
     #[test]

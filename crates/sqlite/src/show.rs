@@ -127,6 +127,9 @@ fn table(sess: &mut SqliteSession, access: &dyn Access, what: Describe, db: Opti
         None => return Err(SqlError::no_database()),
     };
     match what {
+        // MariaDB: SELECT from a global or database grant; any privilege
+        // from a table- or column-level one.
+        Describe::Columns if access.table_privileges(&db, name) | access.any_column_privileges(&db, name) != 0 => {}
         Describe::Columns => access.check_table(&db, name, turnstile_engine::privs::SELECT)?,
         Describe::Create => access.check_table_any(&db, name, "SHOW")?,
     }
@@ -317,7 +320,7 @@ pub fn run(sess: &mut SqliteSession, access: &dyn Access, sql: &str, sink: &mut 
         let tables = tables_of(sess, &db)?;
         sink.columns(&cols)?;
         for t in tables {
-            if f.ok(&t.name) {
+            if f.ok(&t.name) && access.sees_table(&db, &t.name) {
                 let mut row = vec![s(&t.name)];
                 if full {
                     row.push(s(if t.view.is_some() { "VIEW" } else { "BASE TABLE" }));
@@ -450,7 +453,7 @@ pub fn run(sess: &mut SqliteSession, access: &dyn Access, sql: &str, sink: &mut 
         let tables = tables_of(sess, &db)?;
         sink.columns(&status_header())?;
         for t in tables {
-            if !f.ok(&t.name) {
+            if !f.ok(&t.name) || !access.sees_table(&db, &t.name) {
                 continue;
             }
             if t.view.is_some() {
@@ -501,10 +504,13 @@ pub fn run(sess: &mut SqliteSession, access: &dyn Access, sql: &str, sink: &mut 
 
 #[allow(clippy::too_many_arguments)]
 fn show_columns(sess: &mut SqliteSession, access: &dyn Access, db: Option<String>, name: &str, full: bool, f: Filter, sink: &mut dyn RowSink) -> Result<Outcome, SqlError> {
-    let (_, t) = table(sess, access, Describe::Columns, db, name)?;
+    let (dbn, t) = table(sess, access, Describe::Columns, db, name)?;
     sink.columns(&columns_header(full))?;
+    // Every column for a table-level privilege that applies to columns,
+    // else those the session holds a column-level grant on (MariaDB).
+    let all = access.held_on_table(&dbn, &t.name) & turnstile_engine::privs::COLUMN_ALL != 0 || sess.current_db() == Some(dbn.as_str()) && sess.conn_for_show()?.temp.table(&t.name).is_some();
     for col in &t.columns {
-        if !f.ok(&col.name) {
+        if !f.ok(&col.name) || !(all || access.column_privileges(&dbn, &t.name, &col.name) != 0) {
             continue;
         }
         let null = s(if col.nullable { "YES" } else { "NO" });
@@ -718,6 +724,11 @@ pub fn refresh_info_schema(conn: &mut Conn, inner: &Inner, access: &dyn Access) 
     for n in &names {
         let d = inner.db(n)?;
         let mut v: Vec<Arc<TableDef>> = d.schema().tables.values().cloned().collect();
+        // Only the tables the session holds something on, when that is not
+        // the whole database (table- and column-level grants).
+        if access.privileges(n) & turnstile_engine::privs::ALL == 0 {
+            v.retain(|t| access.sees_table(n, &t.name));
+        }
         if conn.home.as_ref().is_some_and(|h| &h.name == n) {
             v.extend(conn.temp.tables.values().cloned());
         }
@@ -769,7 +780,7 @@ pub fn refresh_info_schema(conn: &mut Conn, inner: &Inner, access: &dyn Access) 
                 tables.push(row);
                 // The query only for an account that may read the view
                 // (MariaDB: SHOW VIEW, or the definer); empty otherwise.
-                let readable = access.privileges(dbn) & turnstile_engine::privs::SELECT != 0;
+                let readable = access.held_on_table(dbn, &d.name) & turnstile_engine::privs::SELECT != 0;
                 let definition = if readable { v.shown_select() } else { "" };
                 views.push(vec![
                     t("def"),
@@ -813,8 +824,9 @@ pub fn refresh_info_schema(conn: &mut Conn, inner: &Inner, access: &dyn Access) 
             // Columns only for an account with a privilege that applies to
             // columns (MariaDB hides them from, say, DROP alone).
             let column_privs = turnstile_engine::privs::SELECT | turnstile_engine::privs::INSERT | turnstile_engine::privs::UPDATE | turnstile_engine::privs::REFERENCES;
-            let columns_visible = temp(d) || access.privileges(dbn) & column_privs != 0;
-            for (pos, c) in d.columns.iter().enumerate().filter(|_| columns_visible) {
+            let columns_visible = temp(d) || access.held_on_table(dbn, &d.name) & column_privs != 0;
+            let column_visible = |c: &str| columns_visible || access.column_privileges(dbn, &d.name, c) & column_privs != 0;
+            for (pos, c) in d.columns.iter().enumerate().filter(|(_, c)| column_visible(&c.name)) {
                 let data_type = c.base.sql_name().to_string();
                 let (clen, olen) = match c.base.max_len(c.length) {
                     Some(n) if c.base.is_text() => (Some(n as i64), Some(n as i64 * 4)),

@@ -50,6 +50,19 @@ impl Access for SessionAccess<'_> {
             _ => self.ops.privileges(self.sess, Some(db)),
         }
     }
+    fn table_privileges(&self, db: &str, table: &str) -> u32 {
+        self.ops.table_grants(self.sess).iter().filter(|g| g.is_for(db, table)).fold(0, |a, g| a | g.privs)
+    }
+    fn column_privileges(&self, db: &str, table: &str, column: &str) -> u32 {
+        let grants = self.ops.table_grants(self.sess);
+        grants.iter().filter(|g| g.is_for(db, table)).flat_map(|g| g.columns.iter()).filter(|(c, _)| c.eq_ignore_ascii_case(column)).fold(0, |a, (_, b)| a | b)
+    }
+    fn any_column_privileges(&self, db: &str, table: &str) -> u32 {
+        self.ops.table_grants(self.sess).iter().filter(|g| g.is_for(db, table)).flat_map(|g| g.columns.iter()).fold(0, |a, (_, b)| a | b)
+    }
+    fn has_grants_within(&self, db: &str) -> bool {
+        self.ops.table_grants(self.sess).iter().any(|g| g.db == db)
+    }
     fn who(&self) -> (&str, &str) {
         (&self.sess.user, &self.sess.host)
     }
@@ -91,6 +104,12 @@ pub(super) fn session_access<'a>(sess: &'a mut SessionState, ops: &'a dyn Server
     let bits = current_db_privileges(sess, ops);
     let sess: &'a SessionState = sess;
     SessionAccess { current: sess.db.as_deref().map(|d| (d, bits)), sess, ops }
+}
+
+/// May the session see that `db` exists and use it (USE, SHOW DATABASES)?
+/// Some privilege on it, or on one of its tables or columns.
+pub(super) fn sees_database(sess: &mut SessionState, ops: &dyn ServerOps, db: &str) -> bool {
+    db.eq_ignore_ascii_case("information_schema") || privileges(sess, ops, Some(db)) & privs::ALL != 0 || ops.table_grants(sess).iter().any(|g| g.db == db)
 }
 
 /// Fail unless the session holds all of `need` on `db` (None: global); for

@@ -2,7 +2,7 @@
 //! DATABASE|SCHEMA, done by the front through the server's engine, with the
 //! session's privileges on the database checked first.
 
-use super::access::privileges;
+use super::access::{privileges, sees_database};
 use super::{lex_or_syntax, ok, Call};
 use crate::expr::Parser;
 use crate::{privs, ServerOps, SessionState};
@@ -11,7 +11,7 @@ use turnstile_sqltext::lex::Token;
 
 /// USE / COM_INIT_DB / CONNECT_WITH_DB.
 pub fn use_database(sess: &mut SessionState, engine: &mut dyn EngineSession, ops: &dyn ServerOps, db: &str) -> Result<(), SqlError> {
-    if privileges(sess, ops, Some(db)) & privs::ALL == 0 && !db.eq_ignore_ascii_case("information_schema") {
+    if !sees_database(sess, ops, db) {
         return Err(SqlError::db_access_denied(&sess.user, &sess.host, db));
     }
     if !ops.engine().database_exists(db) {

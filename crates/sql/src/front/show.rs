@@ -3,7 +3,6 @@
 //! `process`, GRANTS in `account`). SHOW TABLES, COLUMNS, CREATE TABLE, INDEX
 //! and TABLE STATUS are the engine's.
 
-use super::access::privileges;
 use super::account::account_statement;
 use super::engine::engine_statement;
 use super::process::show_processlist;
@@ -175,7 +174,7 @@ fn show_databases(call: &mut Call<'_, '_>, p: &mut Parser<'_>, sink: &mut dyn Ro
         if !filter.matches(&n) {
             continue;
         }
-        if n != "information_schema" && privileges(call.sess, call.ops, Some(&n)) & privs::ALL == 0 {
+        if !super::access::sees_database(call.sess, call.ops, &n) {
             continue;
         }
         sink.row(&[Value::str(&n)])?;

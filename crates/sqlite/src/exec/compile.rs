@@ -331,7 +331,7 @@ fn named_tables_need_select(conn: &Conn, rw: &Rewritten, needs: Box<[authorize::
         match needs.iter_mut().find(|n| *n.db == *db && n.table.eq_ignore_ascii_case(table)) {
             Some(n) if n.bits & (privs::INSERT | privs::UPDATE | privs::DELETE) != 0 => {}
             Some(n) => n.bits |= privs::SELECT,
-            None => needs.push(authorize::Need { db: db.into(), table: table.as_str().into(), bits: privs::SELECT }),
+            None => needs.push(authorize::Need::new(db, table, privs::SELECT)),
         }
     }
     needs.into_boxed_slice()
@@ -356,9 +356,13 @@ fn multi_needs(conn: &Conn, m: &rewrite::MultiInfo, needs: Box<[authorize::Need]
         let same = |d: &Option<String>, table: &str| table.eq_ignore_ascii_case(&t.table) && d.as_deref().or(home) == Some(db);
         let read = !m.update || column_reads.iter().any(|(d, table)| d == db && table.eq_ignore_ascii_case(&t.table)) || m.reads.iter().any(|(d, table)| same(d, table));
         let bits = write | if read { privs::SELECT } else { 0 };
+        // Column-level grants do not cover a multi-table statement's targets.
         match needs.iter_mut().find(|n| *n.db == *db && n.table.eq_ignore_ascii_case(&t.table)) {
-            Some(n) => n.bits = bits,
-            None => needs.push(authorize::Need { db: db.into(), table: t.table.as_str().into(), bits }),
+            Some(n) => {
+                n.bits = bits;
+                n.whole |= bits;
+            }
+            None => needs.push(authorize::Need::new(db, &t.table, bits)),
         }
     }
     Ok(needs.into_boxed_slice())
