@@ -226,3 +226,44 @@ DROP DATABASE {name};
     r = clients.run_cli(sql_server, stdin=script)
     assert r.returncode == 0, r.stderr
     assert r.stdout.split() == ["counted", "4"]
+
+
+def test_for_loops_in_routines_and_on_their_own(db):
+    """MariaDB's integer FOR loop, and IF/WHILE/FOR as statements outside any
+    routine (MariaDB 10.11 runs them as anonymous blocks; its test files fill
+    tables with `FOR i IN 1..31 DO INSERT ... END FOR`)."""
+    conn, _ = db
+    clients.query(conn, "CREATE TABLE f (a INT, b VARCHAR(40))")
+    clients.query(conn, "FOR i IN 1..5 DO INSERT INTO f VALUES (i, MD5(i)); END FOR")
+    assert clients.query(conn, "SELECT count(*), sum(a) FROM f") == ((5, 15),)
+    clients.query(conn, "FOR i IN REVERSE 1..3 DO INSERT INTO f VALUES (i * 100, 'r'); END FOR")
+    assert clients.query(conn, "SELECT a FROM f WHERE b = 'r'") == ((300,), (200,), (100,))
+    clients.query(conn, "FOR i IN 3..1 DO INSERT INTO f VALUES (-1, 'never'); END FOR")
+    clients.query(conn, "WHILE (SELECT count(*) FROM f) < 12 DO INSERT INTO f VALUES (0, 'w'); END WHILE")
+    clients.query(conn, "IF (SELECT count(*) FROM f) = 12 THEN INSERT INTO f VALUES (55, 'if'); END IF")
+    assert clients.query(conn, "SELECT count(*), sum(b = 'never'), sum(b = 'if') FROM f") == ((13, 0, 1),)
+    # The body may move the loop variable; LEAVE and ITERATE name the loop's label.
+    clients.query(
+        conn,
+        """CREATE PROCEDURE pf(n INT)
+           BEGIN
+             DECLARE s INT DEFAULT 0;
+             lp: FOR i IN 1 .. n DO
+               IF i = 3 THEN SET i = i + 1; END IF;
+               IF i > 8 THEN LEAVE lp; END IF;
+               SET s = s + i;
+             END FOR lp;
+             SELECT s;
+           END""",
+    )
+    assert clients.query(conn, "CALL pf(100)") == ((1 + 2 + 4 + 5 + 6 + 7 + 8,),)
+    clients.query(conn, "CREATE FUNCTION ff(n INT) RETURNS INT BEGIN DECLARE s INT DEFAULT 0; FOR i IN 1..n DO SET s = s + i; END FOR; RETURN s; END")
+    assert clients.query(conn, "SELECT ff(10)") == ((55,),)
+    for sql, want in [
+        ("FOR i IN 1..NULL DO SELECT 1; END FOR", 1048),
+        ("FOR r IN (SELECT 1) DO SELECT 1; END FOR", 1235),
+        ("FOR i IN 1..2 DO SELECT 1; END WHILE", 1064),
+    ]:
+        with pytest.raises(pymysql.err.MySQLError) as ei:
+            clients.query(conn, sql)
+        assert code(ei) == want, sql

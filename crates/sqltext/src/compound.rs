@@ -12,7 +12,7 @@
 use crate::lex::Token;
 
 /// Keywords that open a block when they start a statement inside a body.
-const OPENERS: [&str; 4] = ["IF", "WHILE", "REPEAT", "LOOP"];
+const OPENERS: [&str; 5] = ["IF", "WHILE", "REPEAT", "LOOP", "FOR"];
 /// Tokens after which a statement starts inside a body.
 const STARTS: [&str; 7] = ["BEGIN", "THEN", "ELSE", "DO", "LOOP", "REPEAT", "ATOMIC"];
 
@@ -24,7 +24,23 @@ pub fn defines_body(toks: &[Token]) -> bool {
     if at(0, "BEGIN") && at(1, "NOT") && at(2, "ATOMIC") {
         return true;
     }
+    if is_compound_start(toks) {
+        return true;
+    }
     toks.first().is_some_and(|t| t.is_kw("CREATE")) && toks.iter().take(16).take_while(|t| !t.is_op("(")).any(|t| t.is_kw("PROCEDURE") || t.is_kw("FUNCTION") || t.is_kw("TRIGGER") || t.is_kw("EVENT"))
+}
+
+/// Is this a compound statement outside any routine (MariaDB runs IF, CASE,
+/// WHILE, REPEAT, LOOP and FOR as statements of their own)? `IF` must not be
+/// followed by THEN somewhere, `FOR` must be `FOR x IN`.
+pub fn is_compound_start(toks: &[Token]) -> bool {
+    let at = |i: usize, k: &str| toks.get(i).is_some_and(|t| t.is_kw(k));
+    match toks.first() {
+        Some(t) if t.is_kw("FOR") => at(2, "IN"),
+        Some(t) if t.is_kw("IF") || t.is_kw("CASE") => toks.iter().any(|t| t.is_kw("THEN")),
+        Some(t) => ["WHILE", "REPEAT", "LOOP"].iter().any(|k| t.is_kw(k)),
+        None => false,
+    }
 }
 
 /// The index of the `;` token that ends the first statement of `toks`
@@ -35,7 +51,7 @@ pub fn statement_end(toks: &[Token]) -> Option<usize> {
     while i < toks.len() {
         let t = &toks[i];
         let prev = i.checked_sub(1).map(|p| &toks[p]);
-        let at_start = prev.is_some_and(|p| p.is_op(";") || p.is_op(":") || STARTS.iter().any(|k| p.is_kw(k)));
+        let at_start = i == 0 || prev.is_some_and(|p| p.is_op(";") || p.is_op(":") || STARTS.iter().any(|k| p.is_kw(k)));
         if t.is_op(";") && depth == 0 {
             return Some(i);
         }
@@ -68,6 +84,10 @@ mod tests {
     fn bodies_keep_their_semicolons() {
         assert_eq!(end("CREATE PROCEDURE p() BEGIN SELECT 1; SELECT 2; END; SELECT 3").as_deref(), Some("CREATE PROCEDURE p() BEGIN SELECT 1; SELECT 2; END"));
         assert_eq!(end("CREATE PROCEDURE p() SELECT 1; SELECT 3").as_deref(), Some("CREATE PROCEDURE p() SELECT 1"));
+        // Compound statements outside a routine.
+        assert_eq!(end("FOR i IN 1..3 DO INSERT INTO t VALUES (i); END FOR; SELECT 3").as_deref(), Some("FOR i IN 1..3 DO INSERT INTO t VALUES (i); END FOR"));
+        assert_eq!(end("IF 1 THEN SELECT 1; ELSE SELECT 2; END IF; SELECT 3").as_deref(), Some("IF 1 THEN SELECT 1; ELSE SELECT 2; END IF"));
+        assert_eq!(end("WHILE 0 DO SELECT 1; END WHILE; SELECT 3").as_deref(), Some("WHILE 0 DO SELECT 1; END WHILE"));
         let s = "CREATE FUNCTION f(a INT) RETURNS INT BEGIN IF a > 0 THEN RETURN IF(a, 1, 2); END IF; l: LOOP LEAVE l; END LOOP l; RETURN CASE WHEN a THEN 1 END; END";
         assert_eq!(end(&format!("{}; SELECT 1", s)).as_deref(), Some(s));
         assert_eq!(end("CREATE PROCEDURE p() BEGIN WHILE 1 DO REPEAT SELECT 1; UNTIL 1 END REPEAT; END WHILE; END").as_deref(), None);

@@ -266,6 +266,10 @@ fn statement_once(call: &mut Call<'_, '_>, sql: &str, sink: &mut dyn RowSink) ->
     if kw == "BEGIN" && lex_or_syntax(sql)?.get(1).is_some_and(|t| t.is_kw("NOT")) {
         return crate::routine::anonymous_statement(call, sql, sink);
     }
+    // IF, CASE, WHILE, REPEAT, LOOP and FOR outside a routine (MariaDB).
+    if matches!(kw.as_str(), "IF" | "CASE" | "WHILE" | "REPEAT" | "LOOP" | "FOR") && turnstile_sqltext::compound::is_compound_start(&lex_or_syntax(sql)?) {
+        return crate::routine::anonymous_statement(call, sql, sink);
+    }
     if is_engine_dml(&kw, sql) {
         if !call.sess.trigger_tables.is_empty() {
             crate::routine::function::check_write(call, &kw, &lex_or_syntax(sql)?)?;

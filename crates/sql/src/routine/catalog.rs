@@ -98,7 +98,7 @@ fn has_return(body: &[parse::Stmt]) -> bool {
     use parse::Stmt as S;
     body.iter().any(|s| match s {
         S::Return(_) => true,
-        S::Block { body, .. } | S::While { body, .. } | S::Repeat { body, .. } | S::Loop { body, .. } => has_return(body),
+        S::Block { body, .. } | S::While { body, .. } | S::Repeat { body, .. } | S::Loop { body, .. } | S::For { body, .. } => has_return(body),
         S::If { arms, other } | S::Case { arms, other, .. } => arms.iter().any(|(_, b)| has_return(b)) || other.as_ref().is_some_and(|b| has_return(b)),
         S::Handler { body, .. } => has_return(std::slice::from_ref(body)),
         _ => false,

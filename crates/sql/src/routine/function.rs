@@ -476,7 +476,7 @@ pub fn check_body(body: &[Stmt]) -> Result<(), SqlError> {
     for s in body {
         match s {
             Stmt::Sql(sql) => check_statement(sql)?,
-            Stmt::Block { body, .. } | Stmt::While { body, .. } | Stmt::Repeat { body, .. } | Stmt::Loop { body, .. } => check_body(body)?,
+            Stmt::Block { body, .. } | Stmt::While { body, .. } | Stmt::Repeat { body, .. } | Stmt::Loop { body, .. } | Stmt::For { body, .. } => check_body(body)?,
             Stmt::If { arms, other } | Stmt::Case { arms, other, .. } => {
                 for (_, b) in arms {
                     check_body(b)?;

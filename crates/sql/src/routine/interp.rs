@@ -371,6 +371,39 @@ impl<'x, 'a, 'b> Interp<'x, 'a, 'b> {
         }
     }
 
+    /// `FOR var IN [REVERSE] lower .. upper`: MariaDB's loop, a WHILE over
+    /// an INT variable of its own that the body may change; the bounds are
+    /// read once, and a NULL bound is MariaDB's 1048.
+    #[allow(clippy::too_many_arguments)]
+    fn for_loop(&mut self, label: &Option<String>, var: &str, reverse: bool, lower: &str, upper: &str, body: &[Stmt], sink: &mut dyn RowSink) -> Result<Flow, SqlError> {
+        let bound = |v: Value, name: &str| v.as_i64().ok_or_else(|| SqlError::new(1048, "23000", format!("Column '{}' cannot be null", name)));
+        let (first, last) = if reverse { (upper, lower) } else { (lower, upper) };
+        let i0 = bound(self.eval(first)?, var)?;
+        let end = bound(self.eval(last)?, "[target_bound]")?;
+        let (lo, hi) = if reverse { (end, i0) } else { (i0, end) };
+        let (mut i, end) = if reverse { (hi, lo) } else { (lo, hi) };
+        let slot = self.vars.len();
+        self.vars.push(Var { name: var.to_string(), value: Value::Int(i), ty: "INT".to_string() });
+        let r = loop {
+            if if reverse { i < end } else { i > end } {
+                break Ok(Flow::Next);
+            }
+            self.vars[slot].value = Value::Int(i);
+            match self.iteration(label, body, sink) {
+                Ok(None) => {}
+                Ok(Some(f)) => break Ok(f),
+                Err(e) => break Err(e),
+            }
+            let now = self.vars[slot].value.as_i64().unwrap_or(i);
+            match if reverse { now.checked_sub(1) } else { now.checked_add(1) } {
+                Some(n) => i = n,
+                None => break Ok(Flow::Next),
+            }
+        };
+        self.vars.truncate(slot);
+        r
+    }
+
     fn stmt(&mut self, s: &Stmt, sink: &mut dyn RowSink) -> Result<Flow, SqlError> {
         match s {
             Stmt::Block { label, body } => self.block(label, body, sink),
@@ -458,6 +491,7 @@ impl<'x, 'a, 'b> Interp<'x, 'a, 'b> {
                     return Ok(f);
                 }
             },
+            Stmt::For { label, var, reverse, lower, upper, body } => self.for_loop(label, var, *reverse, lower, upper, body, sink),
             Stmt::Leave(l) => Ok(Flow::Leave(l.clone())),
             Stmt::Iterate(l) => Ok(Flow::Iterate(l.clone())),
             Stmt::Return(e) => {

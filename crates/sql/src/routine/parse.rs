@@ -117,6 +117,16 @@ pub enum Stmt {
         label: Option<String>,
         body: Vec<Stmt>,
     },
+    /// `FOR var IN [REVERSE] lower .. upper DO ... END FOR`: an INT loop
+    /// variable of its own, the bounds evaluated once.
+    For {
+        label: Option<String>,
+        var: String,
+        reverse: bool,
+        lower: String,
+        upper: String,
+        body: Vec<Stmt>,
+    },
     Leave(String),
     Iterate(String),
     Return(String),
@@ -397,6 +407,34 @@ fn characteristics(sql: &str, toks: &[Token], mut i: usize, h: &mut Header) -> R
 }
 
 /// Parse a body into statements (one statement, or a labelled block).
+/// A FOR loop's `lower .. upper` split at its `..` (outside quotes and
+/// parentheses); None when there is none (a loop over a cursor).
+fn split_range(range: &str) -> Option<(String, String)> {
+    let b = range.as_bytes();
+    let (mut depth, mut quote) = (0usize, None::<u8>);
+    let mut i = 0;
+    while i < b.len() {
+        let c = b[i];
+        match quote {
+            Some(q) if c == b'\\' && q != b'`' => i += 1,
+            Some(q) if c == q => quote = None,
+            Some(_) => {}
+            None => match c {
+                b'\'' | b'"' | b'`' => quote = Some(c),
+                b'(' => depth += 1,
+                b')' => depth = depth.saturating_sub(1),
+                b'.' if depth == 0 && b.get(i + 1) == Some(&b'.') => {
+                    let (lo, hi) = (range[..i].trim(), range[i + 2..].trim());
+                    return (!lo.is_empty() && !hi.is_empty()).then(|| (lo.to_string(), hi.to_string()));
+                }
+                _ => {}
+            },
+        }
+        i += 1;
+    }
+    None
+}
+
 pub fn parse_body(body: &str, max_depth: usize) -> Result<Vec<Stmt>, SqlError> {
     let toks = lex::tokenize(body).map_err(|e| SqlError::syntax(&body[e.at..]))?;
     let mut p = BodyParser { sql: body, toks: &toks, i: 0, depth: 0, max_depth };
@@ -627,7 +665,23 @@ impl<'a> BodyParser<'a> {
                 self.end_label(&label)?;
                 Ok(Stmt::Loop { label, body })
             }
-            "FOR" if label.is_some() || self.kw_at(2, "IN") => Err(SqlError::unsupported("FOR loops in stored routines")),
+            "FOR" if label.is_some() || self.kw_at(2, "IN") => {
+                self.i += 1;
+                let var = self.ident()?;
+                self.expect_kw("IN")?;
+                let reverse = self.eat_kw("REVERSE");
+                let range = self.expr(&["DO"])?;
+                let Some((lower, upper)) = split_range(&range) else {
+                    // `FOR rec IN cursor` / `FOR rec IN (SELECT ...)`.
+                    return Err(SqlError::unsupported("FOR loops over a cursor"));
+                };
+                self.expect_kw("DO")?;
+                let body = self.list(&["END"])?;
+                self.expect_kw("END")?;
+                self.expect_kw("FOR")?;
+                self.end_label(&label)?;
+                Ok(Stmt::For { label, var, reverse, lower, upper, body })
+            }
             "LEAVE" | "ITERATE" => {
                 self.i += 1;
                 let l = self.ident()?;
@@ -908,6 +962,19 @@ impl<'a> BodyParser<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn for_loop_ranges() {
+        assert_eq!(split_range("1..31"), Some(("1".into(), "31".into())));
+        assert_eq!(split_range("2023 + i .. (5)"), Some(("2023 + i".into(), "(5)".into())));
+        assert_eq!(split_range("f('a..b') .. x"), Some(("f('a..b')".into(), "x".into())));
+        assert_eq!(split_range("(SELECT a FROM t)"), None);
+        assert_eq!(split_range(".."), None);
+        let Ok(body) = parse_body("FOR i IN REVERSE 1 .. n DO SELECT i; END FOR", 16) else { panic!() };
+        assert!(matches!(&body[0], Stmt::For { var, reverse: true, lower, upper, body, .. } if var == "i" && lower == "1" && upper == "n" && body.len() == 1));
+        assert_eq!(parse_body("FOR r IN cur DO SELECT 1; END FOR", 16).unwrap_err().code, 1235);
+        assert_eq!(parse_body("FOR i IN 1..2 DO SELECT 1; END WHILE", 16).unwrap_err().code, 1064);
+    }
 
     #[test]
     fn header_and_body() {

@@ -324,7 +324,7 @@ fn allowed(body: &[Stmt]) -> Result<(), SqlError> {
             Stmt::Set(items) if items.iter().any(|(t, _, _)| t.trim_start_matches('@').trim_start_matches("session.").eq_ignore_ascii_case("autocommit")) => {
                 return Err(SqlError::new(1445, "HY000", "Not allowed to set autocommit from a stored function or trigger"));
             }
-            Stmt::Block { body, .. } | Stmt::While { body, .. } | Stmt::Repeat { body, .. } | Stmt::Loop { body, .. } => allowed(body)?,
+            Stmt::Block { body, .. } | Stmt::While { body, .. } | Stmt::Repeat { body, .. } | Stmt::Loop { body, .. } | Stmt::For { body, .. } => allowed(body)?,
             Stmt::If { arms, other } | Stmt::Case { arms, other, .. } => {
                 for (_, b) in arms {
                     allowed(b)?;
