@@ -713,3 +713,17 @@ def test_group_by_with_rollup(db):
     with pytest.raises(pymysql.err.MySQLError) as e:
         clients.query(conn, "SELECT b, COUNT(*) FROM t2 GROUP BY b WITH ROLLUP ORDER BY b")
     assert e.value.args[0] == 1221
+
+
+def test_a_date_or_time_into_a_number_column_is_its_digits(db):
+    """MariaDB stores MAKEDATE(2023, 5) into an INT as 20230105 and a TIME as
+    hhmmss (type_int.test fills tables so in FOR loops); SQLite would read the
+    number at the start of the text (2023) or refuse it."""
+    conn, _ = db
+    q = clients.query
+    q(conn, "CREATE TABLE tnum (i INT, b BIGINT, d DECIMAL(20,2), f DOUBLE)")
+    q(conn, "INSERT INTO tnum VALUES (MAKEDATE(2023, 5), NOW() - INTERVAL 0 SECOND, CAST('2001-02-03 04:05:06.5' AS DATETIME(1)), SEC_TO_TIME(3700))")
+    i, b, d, f = q(conn, "SELECT i, b, d, f FROM tnum")[0]
+    assert (i, str(d), f) == (20230105, "20010203040506.50", 10140.0)
+    assert 20200101000000 < b < 21000101000000
+    q(conn, "DROP TABLE tnum")

@@ -73,6 +73,9 @@ impl Translator<'_> {
 
     /// `emit_store` of a column: the value in the form the column stores.
     fn emit_store_as(&mut self, s: usize, e: usize, cd: &ColumnDef) -> Result<(), SqlError> {
+        if cd.base.is_numeric() && !matches!(cd.base, schema::Base::Bit | schema::Base::Year) && self.temporal_call(s, e) {
+            return self.emit_temporal_number(s, e, cd);
+        }
         if cd.base == schema::Base::Timestamp && !cd.nullable {
             // NULL into a TIMESTAMP NOT NULL stores the current time, as
             // MariaDB does (whatever explicit_defaults_for_timestamp says).
@@ -250,8 +253,51 @@ impl Translator<'_> {
                 self.last_end = Some(toks[e - 1].end);
                 Ok(())
             }
+            // A date or time into a number column is its digits (MariaDB:
+            // MAKEDATE(2023, 1) into an INT is 20230101), not the number at
+            // the start of its text.
+            None if cd.base != schema::Base::Year && self.temporal_call(s, e) => {
+                self.gap(&toks[s]);
+                self.raw("ts_tnum(");
+                self.emit(s, e)?;
+                self.raw(")");
+                Ok(())
+            }
             None => self.emit(s, e),
         }
+    }
+
+    /// A date or time into a number column: its digits (`ts_tnum`), then
+    /// stored as any number of the column's type is.
+    fn emit_temporal_number(&mut self, s: usize, e: usize, cd: &ColumnDef) -> Result<(), SqlError> {
+        self.gap(&self.toks[s]);
+        let (open, close) = match self.fit.take() {
+            Some(args) => (self.fit_call().to_string(), args),
+            None if cd.base == schema::Base::Decimal => ("ts_dec(".to_string(), self.decimal_store_args(cd)),
+            None if super::is_wide_unsigned(cd) => ("ts_u64(".to_string(), self.unsigned_store_args(cd)),
+            None => match strict_int_call(cd) {
+                Some(call) => ("ts_int2(".to_string(), call),
+                None => (String::new(), String::new()),
+            },
+        };
+        self.raw(&open);
+        self.raw("ts_tnum(");
+        self.emit(s, e)?;
+        self.raw(")");
+        self.raw(&close);
+        Ok(())
+    }
+
+    /// Is the value [s, e) a call (or other expression with parentheses)
+    /// whose MariaDB type is DATE, DATETIME, TIMESTAMP or TIME? Columns are
+    /// not looked up: a VALUES row names none.
+    fn temporal_call(&self, s: usize, e: usize) -> bool {
+        let toks = self.toks;
+        if e <= s + 1 || !toks[s..e].iter().any(|t| t.is_op("(")) {
+            return false;
+        }
+        let text = &self.sql[toks[s].start..toks[e - 1].end];
+        matches!(turnstile_sqltext::expr_type::infer(text, &|_, _| None), Some(turnstile_sqltext::expr_type::ExprType::Temporal { .. }))
     }
 
     /// The value tokens [s, e) as they are, or through `ts_fit` when the
@@ -630,6 +676,14 @@ mod tests {
     use super::super::test_support::{table_def, TestResolver};
     use super::super::{rewrite, Kind};
     use std::sync::Arc;
+
+    #[test]
+    fn a_date_into_a_number_column_is_its_digits() {
+        let resolver = TestResolver(vec![Arc::new(table_def("CREATE TABLE t (a INT, d DECIMAL(20,2), y YEAR)"))]);
+        let rw = |sql: &str| rewrite(sql, Kind::Insert, &resolver).unwrap().sql;
+        let out = rw("INSERT INTO t (a, d, y) VALUES (MAKEDATE(2023, 1), SEC_TO_TIME(5), MAKEDATE(2023, 1))");
+        assert!(out.contains("ts_int2(ts_tnum(MAKEDATE(2023, 1))") && out.contains("ts_dec(ts_tnum(SEC_TO_TIME(5))") && out.matches("ts_tnum").count() == 2, "{}", out);
+    }
 
     #[test]
     fn decimal_literal_into_an_integer_column_is_rounded() {
