@@ -73,6 +73,20 @@ impl Warnings {
         self.count.get()
     }
 
+    /// How many conditions are kept now (a mark for `recode_since`).
+    pub fn kept_len(&self) -> usize {
+        self.kept.borrow().len()
+    }
+
+    /// The conditions kept after `mark` with code `from` get code `to` and
+    /// `message` (a write through a view names the view, not its table).
+    pub fn recode_since(&self, mark: usize, from: u16, to: u16, message: &str) {
+        for w in self.kept.borrow_mut().iter_mut().skip(mark).filter(|w| w.code == from) {
+            w.code = to;
+            w.message = message.to_string();
+        }
+    }
+
     /// The kept conditions and the count, leaving this empty.
     pub fn take(&self) -> (Vec<Warning>, u64) {
         (self.kept.take(), self.count.replace(0))

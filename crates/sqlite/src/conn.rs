@@ -206,6 +206,9 @@ pub struct Cached {
     /// Statement writes (not sqlite3_stmt_readonly, or SELECT ... FOR UPDATE).
     pub writes: bool,
     pub meta: Option<Arc<ColMeta>>,
+    /// The client's text as rewrite/select_alias.rs wrote it (its aliases
+    /// named in subqueries as their items' values), when it did.
+    pub written: Option<Arc<str>>,
     pub stamp: u64,
     /// The engine's DDL epoch when it was compiled.
     pub epoch: u64,

@@ -50,6 +50,7 @@ mod table_admin;
 mod txn;
 mod view_body;
 pub(crate) mod view_dml;
+mod view_expr;
 mod view_text;
 mod views;
 

@@ -16,9 +16,11 @@ use turnstile_sqltext::cursor::TokenCursor;
 /// `Ok(None)`: no VIEW follows (another statement), the cursor where it was.
 pub(super) fn view_statement(c: &mut TokenCursor<'_>, or_replace: bool, alter: bool) -> Result<Option<Ddl>, SqlError> {
     let start = c.pos;
-    let mut algorithm = "UNDEFINED".to_string();
+    // ALTER VIEW keeps the view's ALGORITHM and SQL SECURITY where it does
+    // not restate them (empty here: views.rs fills them in).
+    let mut algorithm = if alter { String::new() } else { "UNDEFINED".to_string() };
     let mut definer = String::new();
-    let mut security = "DEFINER".to_string();
+    let mut security = if alter { String::new() } else { "DEFINER".to_string() };
     loop {
         if c.eat_kw("ALGORITHM") {
             c.expect_op("=")?;

@@ -240,7 +240,18 @@ impl SqliteSession {
             needs = multi_needs(conn, m, needs, &rules, sql)?;
         }
         let writes = !stmt.readonly() || rw.for_update || rw.multi.is_some();
-        Ok(Cached { stmt, rw: Arc::new(rw), members: None, needs, writes, meta: None, stamp, epoch: if trusted { epoch } else { UNTRUSTED_EPOCH }, last_use: 0 })
+        Ok(Cached {
+            stmt,
+            rw: Arc::new(rw),
+            members: None,
+            needs,
+            writes,
+            meta: None,
+            written: client.map(|_| Arc::from(sql)),
+            stamp,
+            epoch: if trusted { epoch } else { UNTRUSTED_EPOCH },
+            last_use: 0,
+        })
     }
 }
 

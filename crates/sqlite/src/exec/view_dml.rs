@@ -567,10 +567,12 @@ pub(crate) fn updatable(select: &str, names: &[String], columns_of: &dyn Fn(&str
 /// `*` or cannot be read.
 pub(super) fn explicit_names(select: &str) -> Option<Vec<bool>> {
     let toks = lex::tokenize(select).ok()?;
-    if !toks.first()?.is_kw("SELECT") {
+    // `(SELECT ...) UNION ...`: the first member's list.
+    let open = toks.iter().take_while(|t| t.is_op("(")).count();
+    if !toks.get(open)?.is_kw("SELECT") {
         return None;
     }
-    let mut i = 1;
+    let mut i = open + 1;
     while toks.get(i).is_some_and(|t| {
         t.is_kw("ALL")
             || t.is_kw("DISTINCT")
@@ -581,7 +583,21 @@ pub(super) fn explicit_names(select: &str) -> Option<Vec<bool>> {
     }) {
         i += 1;
     }
-    let end = parens::find_top_level(&toks, i, |_, t| {
+    // The list ends at its first clause, or at the `)` closing a member.
+    let mut depth = 0usize;
+    let close = toks.iter().enumerate().skip(i).find_map(|(k, t)| {
+        if t.is_op("(") {
+            depth += 1;
+        } else if t.is_op(")") {
+            if depth == 0 {
+                return Some(k);
+            }
+            depth -= 1;
+        }
+        None
+    });
+    let toks = &toks[..close.unwrap_or(toks.len())];
+    let end = parens::find_top_level(toks, i, |_, t| {
         t.is_op(";") || ["FROM", "INTO", "UNION", "INTERSECT", "EXCEPT", "WHERE", "GROUP", "HAVING", "ORDER", "LIMIT", "WINDOW", "FOR", "LOCK"].iter().any(|k| t.is_kw(k))
     })
     .unwrap_or(toks.len());
@@ -650,12 +666,26 @@ impl SqliteSession {
                 },
                 _ => written.sql,
             };
+            let mark = ctx.warnings().map_or(0, |w| w.kept_len());
+            // A column left without a value is the view's field (1423), as MariaDB names it.
+            let no_default = |t: &Target| format!("Field of view '{}.{}' underlying table doesn't have a default value", t.db, t.view);
             match self.dml_retrying(ctx, &next, params, sink, kind) {
                 Err(e) if e.code == 1471 || e.code == 1288 => {
                     refused = e;
                     sql = next;
                 }
-                r => return r,
+                Err(e) if e.code == 1364 => {
+                    return Err(match top.as_ref() {
+                        Some((_, t)) => SqlError::new(1423, "HY000", no_default(t)),
+                        None => e,
+                    })
+                }
+                r => {
+                    if let (Some(w), Some((_, t))) = (ctx.warnings(), top.as_ref()) {
+                        w.recode_since(mark, 1364, 1423, &no_default(t));
+                    }
+                    return r;
+                }
             }
         }
         Err(SqlError::new(1473, "HY000", "Too high level of nesting for select"))

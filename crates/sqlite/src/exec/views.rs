@@ -45,6 +45,9 @@ pub(super) struct Shape {
     pub tables: Vec<(Option<String>, String)>,
     /// Other databases named, information_schema read.
     pub other_dbs: bool,
+    /// The query as compiled, when select-list aliases named in its
+    /// subqueries were written as their values (rewrite/select_alias.rs).
+    pub written: Option<String>,
 }
 
 impl SqliteSession {
@@ -111,7 +114,8 @@ impl SqliteSession {
         }
         entry.stmt.reset();
         let rw = entry.rw.clone();
-        Ok(Shape { columns, tables: rw.tables.clone(), other_dbs: !rw.dbs.is_empty() || rw.info_schema })
+        let written = entry.written.as_deref().map(str::to_string);
+        Ok(Shape { columns, tables: rw.tables.clone(), other_dbs: !rw.dbs.is_empty() || rw.info_schema, written })
     }
 
     /// CREATE VIEW / ALTER VIEW, checked and translated before the DDL
@@ -157,6 +161,13 @@ impl SqliteSession {
         if def.column_list.is_empty() {
             if let Some(explicit) = super::view_dml::explicit_names(&def.select).filter(|e| e.len() == columns.len()) {
                 let mut names: Vec<String> = columns.iter().map(|c| c.name.clone()).collect();
+                // A generated name no column may have (empty, past 64
+                // characters, ending in a space): MariaDB's Name_exp_<n>.
+                for (i, n) in names.iter_mut().enumerate() {
+                    if !explicit[i] && (n.is_empty() || n.chars().count() > 64 || n.ends_with(' ')) {
+                        *n = format!("Name_exp_{}", i + 1);
+                    }
+                }
                 super::view_dml::unique_names(&mut names, &explicit);
                 renamed = names.iter().zip(&columns).any(|(n, c)| *n != c.name);
                 for (c, n) in columns.iter_mut().zip(names) {
@@ -182,8 +193,17 @@ impl SqliteSession {
                 return Err(SqlError::new(1368, "HY000", format!("CHECK OPTION on non-updatable view {}.{}", quote_ident(&db), quote_ident(&view.1))));
             }
         }
-        let body = self.translate_view_body(&def.select)?;
+        let body = self.translate_view_body(shape.written.as_deref().unwrap_or(&def.select))?;
         let mut vd = def.clone();
+        if vd.algorithm.is_empty() || vd.security.is_empty() {
+            let old = self.conn.as_ref().expect("conn").table_def("main", &view.1).and_then(|t| t.view.clone());
+            if vd.algorithm.is_empty() {
+                vd.algorithm = old.as_ref().map_or_else(|| "UNDEFINED".to_string(), |o| o.algorithm.clone());
+            }
+            if vd.security.is_empty() {
+                vd.security = old.as_ref().map_or_else(|| "DEFINER".to_string(), |o| o.security.clone());
+            }
+        }
         vd.names = names;
         let col_names: Vec<String> = columns.iter().map(|c| c.name.clone()).collect();
         let conn = self.conn.as_ref().expect("conn");

@@ -32,6 +32,8 @@ struct Select {
     items: Vec<(usize, usize, Option<String>)>,
     /// Its tokens: from its SELECT to the `)` around it (or the end).
     span: (usize, usize),
+    /// Whether it reads tables (a FROM after its select list).
+    has_from: bool,
 }
 
 /// `sql` with its references to `column` as an earlier item's alias written
@@ -72,7 +74,10 @@ pub fn alias_references(sql: &str, column: &str) -> Option<Result<String, SqlErr
         }
         let (a, b, _) = holder.items[k];
         let expr_end = alias_start(&toks, a, b);
-        if !keeps_meaning(&toks[a..expr_end], &toks[holder.items[j].0..holder.items[j].1]) {
+        // The SELECTs between the holder and the reference: with no FROM
+        // among them, no table there could take an unqualified column.
+        let no_tables = selects.iter().filter(|s| s.span.0 > holder.span.0 && s.span.0 < o && o <= s.span.1).all(|s| !s.has_from);
+        if !keeps_meaning(&toks[a..expr_end], &toks[holder.items[j].0..holder.items[j].1], no_tables) {
             // Its columns could be read as the subquery's own there.
             return None;
         }
@@ -94,8 +99,9 @@ const NOT_COLUMNS: [&str; 25] = [
 /// Does the expression `expr` mean the same written inside `at` (the item
 /// holding the reference)? Each column it names must be qualified by a name
 /// `at` gives no table (an unqualified one could be a column of a table of
-/// the subquery there).
-fn keeps_meaning(expr: &[Token], at: &[Token]) -> bool {
+/// the subquery there), or be unqualified where `no_tables` (no SELECT in
+/// between reads a table).
+fn keeps_meaning(expr: &[Token], at: &[Token], no_tables: bool) -> bool {
     expr.iter().enumerate().all(|(k, t)| {
         let Some(name) = t.ident() else { return true };
         let after_dot = k > 0 && expr[k - 1].is_op(".");
@@ -106,8 +112,11 @@ fn keeps_meaning(expr: &[Token], at: &[Token]) -> bool {
         if after_dot || call || after_name || keyword {
             return true;
         }
+        if !qualifier {
+            return no_tables;
+        }
         // `q.c`: q names no table where the expression goes.
-        qualifier && !at.iter().enumerate().any(|(i, u)| u.ident().is_some_and(|n| n.eq_ignore_ascii_case(name)) && !at.get(i + 1).is_some_and(|n| n.is_op(".")))
+        !at.iter().enumerate().any(|(i, u)| u.ident().is_some_and(|n| n.eq_ignore_ascii_case(name)) && !at.get(i + 1).is_some_and(|n| n.is_op(".")))
     })
 }
 
@@ -146,7 +155,9 @@ fn selects(toks: &[Token], close: &[usize]) -> Option<Vec<Select>> {
             continue;
         }
         let end = around.last().map_or(toks.len(), |&p| close[p]);
-        out.push(Select { items: items(toks, i + 1, end), span: (i, end) });
+        let items = items(toks, i + 1, end);
+        let has_from = items.last().is_some_and(|&(_, b, _)| toks.get(b).is_some_and(|t| t.is_kw("FROM")));
+        out.push(Select { items, span: (i, end), has_from });
     }
     Some(out)
 }
@@ -223,9 +234,9 @@ mod tests {
     #[test]
     fn earlier_item_is_its_value() {
         assert_eq!(run("SELECT 1 as a,(SELECT a+a) b,(SELECT b)", "a"), Some(Ok("SELECT 1 as a,(SELECT (1)+(1)) b,(SELECT b)".into())));
-        // One alias a time (exec/compile.rs tries again): `b`'s item names `a`
-        // until `a` is written as its value.
-        assert_eq!(run("SELECT 1 as a,(SELECT a+a) b,(SELECT b)", "b"), None);
+        // One alias a time (exec/compile.rs tries again): `b`'s item names `a`,
+        // written as its value on the next try.
+        assert_eq!(run("SELECT 1 as a,(SELECT a+a) b,(SELECT b)", "b"), Some(Ok("SELECT 1 as a,(SELECT a+a) b,(SELECT ((SELECT a+a)))".into())));
         assert_eq!(run("SELECT 1 as a,(SELECT (1)+(1)) b,(SELECT b)", "b"), Some(Ok("SELECT 1 as a,(SELECT (1)+(1)) b,(SELECT ((SELECT (1)+(1))))".into())));
         assert_eq!(run("select 1 as xx, 1 = ALL (select 1 from t1 where 1 = xx )", "xx"), Some(Ok("select 1 as xx, 1 = ALL (select 1 from t1 where 1 = (1) )".into())));
         assert_eq!(run("SELECT * FROM (SELECT 1 as a,(SELECT a)) a", "a"), Some(Ok("SELECT * FROM (SELECT 1 as a,(SELECT (1))) a".into())));
@@ -236,6 +247,9 @@ mod tests {
         // it could be read as the subquery's own, left as it is.
         assert_eq!(run("SELECT a x, (SELECT t.c FROM t1 AS t WHERE x=t.a) as test FROM t1", "x"), None);
         assert_eq!(run("SELECT t.a x, (SELECT c FROM t2 AS t WHERE x=1) FROM t1 t", "x"), None);
+        // Unqualified where no SELECT in between reads a table: its value.
+        assert_eq!(run("SELECT a as x, (select x) as y, (select y) as z FROM t1", "x"), Some(Ok("SELECT a as x, (select (a)) as y, (select y) as z FROM t1".into())));
+        assert_eq!(run("SELECT a as x, (select (select x) from t2) as y FROM t1", "x"), None);
     }
 
     #[test]
