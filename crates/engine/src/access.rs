@@ -99,6 +99,24 @@ pub trait Access {
     fn accounts(&self) -> Vec<AccountRow> {
         Vec::new()
     }
+    /// The accounts whose grants this session may read, for
+    /// information_schema.USER_PRIVILEGES and SCHEMA_PRIVILEGES: all of them
+    /// for an administrator, else its own (MariaDB's rule). None by default.
+    fn grantees(&self) -> Vec<AccountRow> {
+        Vec::new()
+    }
+    /// The system variables (`global`: the server's values, else as this
+    /// session sees them), named and shown as SHOW VARIABLES shows them, for
+    /// information_schema.GLOBAL_VARIABLES and SESSION_VARIABLES. Only the
+    /// front knows them; none by default.
+    fn variables(&self, _global: bool) -> Vec<(String, String)> {
+        Vec::new()
+    }
+    /// SHOW [GLOBAL] STATUS's rows, for information_schema.GLOBAL_STATUS and
+    /// SESSION_STATUS. None by default.
+    fn status(&self, _global: bool) -> Vec<(String, String)> {
+        Vec::new()
+    }
 }
 
 /// One account as `mysql.user` shows it.
@@ -111,6 +129,8 @@ pub struct AccountRow {
     pub authentication_string: String,
     /// Global privilege bits (`privs`).
     pub global_privs: u32,
+    /// Each database-level grant: the database and its bits.
+    pub db_privs: Vec<(String, u32)>,
 }
 
 /// One session as SHOW PROCESSLIST and information_schema.PROCESSLIST show it.

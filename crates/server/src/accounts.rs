@@ -226,7 +226,14 @@ impl Accounts {
         list.iter()
             .map(|a| {
                 let hash = if a.plugin == auth::NATIVE { a.native.as_ref().map(|h| format!("*{}", h.to_ascii_uppercase())) } else { a.sha2.clone() };
-                turnstile_engine::AccountRow { user: a.user.clone(), host: a.host.clone(), plugin: a.plugin.clone(), authentication_string: hash.unwrap_or_default(), global_privs: a.global_privs }
+                turnstile_engine::AccountRow {
+                    user: a.user.clone(),
+                    host: a.host.clone(),
+                    plugin: a.plugin.clone(),
+                    authentication_string: hash.unwrap_or_default(),
+                    global_privs: a.global_privs,
+                    db_privs: a.db_privs.iter().map(|(d, b)| (d.clone(), *b)).collect(),
+                }
             })
             .collect()
     }
