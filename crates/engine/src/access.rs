@@ -124,6 +124,24 @@ pub trait Access {
     fn accounts(&self) -> Vec<AccountRow> {
         Vec::new()
     }
+    /// The accounts whose grants this session may read, for
+    /// information_schema.USER_PRIVILEGES and SCHEMA_PRIVILEGES: all of them
+    /// for an administrator, else its own (MariaDB's rule). None by default.
+    fn grantees(&self) -> Vec<AccountRow> {
+        Vec::new()
+    }
+    /// The system variables (`global`: the server's values, else as this
+    /// session sees them), named and shown as SHOW VARIABLES shows them, for
+    /// information_schema.GLOBAL_VARIABLES and SESSION_VARIABLES. Only the
+    /// front knows them; none by default.
+    fn variables(&self, _global: bool) -> Vec<(String, String)> {
+        Vec::new()
+    }
+    /// SHOW [GLOBAL] STATUS's rows, for information_schema.GLOBAL_STATUS and
+    /// SESSION_STATUS. None by default.
+    fn status(&self, _global: bool) -> Vec<(String, String)> {
+        Vec::new()
+    }
 }
 
 /// A table-level grant and the column-level grants on that table, of one
@@ -154,6 +172,10 @@ pub struct AccountRow {
     pub authentication_string: String,
     /// Global privilege bits (`privs`).
     pub global_privs: u32,
+    /// Each database-level grant: the database and its bits.
+    pub db_privs: Vec<(String, u32)>,
+    /// Each table grant with the column grants on that table.
+    pub table_privs: Vec<TableGrant>,
 }
 
 /// One session as SHOW PROCESSLIST and information_schema.PROCESSLIST show it.

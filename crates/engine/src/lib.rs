@@ -398,6 +398,13 @@ pub trait EngineSession: Send {
     /// ones after it, and after each resumed part of its result
     /// (`take_user_variables`). Default: no (the front refuses nothing
     /// itself; the engine then refuses `:=` in its own way).
+    /// SHOW ... WHERE: of the rows a SHOW statement made (`columns`,
+    /// `rows`), those for which `condition` holds (MySQL's expression over
+    /// the columns, named as the SHOW names them), sent to `sink`. Default:
+    /// not supported.
+    fn filter_rows(&mut self, _ctx: &ExecContext<'_>, _columns: &[Column], _rows: Vec<Vec<Value>>, _condition: &str, _sink: &mut dyn RowSink) -> Result<Outcome, SqlError> {
+        Err(SqlError::unsupported("SHOW ... WHERE"))
+    }
     fn keeps_user_variables(&self) -> bool {
         false
     }

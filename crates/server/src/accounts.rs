@@ -45,6 +45,10 @@ pub struct TablePrivs {
 }
 
 impl TablePrivs {
+    fn grant(&self) -> turnstile_engine::TableGrant {
+        turnstile_engine::TableGrant { db: self.db.clone(), table: self.table.clone(), privs: self.privs, columns: self.columns.clone() }
+    }
+
     fn is_for(&self, db: &str, table: &str) -> bool {
         self.db == db && self.table.eq_ignore_ascii_case(table)
     }
@@ -263,7 +267,15 @@ impl Accounts {
         list.iter()
             .map(|a| {
                 let hash = if a.plugin == auth::NATIVE { a.native.as_ref().map(|h| format!("*{}", h.to_ascii_uppercase())) } else { a.sha2.clone() };
-                turnstile_engine::AccountRow { user: a.user.clone(), host: a.host.clone(), plugin: a.plugin.clone(), authentication_string: hash.unwrap_or_default(), global_privs: a.global_privs }
+                turnstile_engine::AccountRow {
+                    user: a.user.clone(),
+                    host: a.host.clone(),
+                    plugin: a.plugin.clone(),
+                    authentication_string: hash.unwrap_or_default(),
+                    global_privs: a.global_privs,
+                    db_privs: a.db_privs.iter().map(|(d, b)| (d.clone(), *b)).collect(),
+                    table_privs: a.table_privs.iter().map(TablePrivs::grant).collect(),
+                }
             })
             .collect()
     }
@@ -277,7 +289,7 @@ impl Accounts {
     pub fn table_grants(&self, user: &str, host: &str) -> Vec<turnstile_engine::TableGrant> {
         let list = self.list.read().unwrap_or_else(|e| e.into_inner());
         let Some(a) = list.iter().find(|a| a.user == user && a.host == host) else { return Vec::new() };
-        a.table_privs.iter().map(|t| turnstile_engine::TableGrant { db: t.db.clone(), table: t.table.clone(), privs: t.privs, columns: t.columns.clone() }).collect()
+        a.table_privs.iter().map(TablePrivs::grant).collect()
     }
 
     /// The table-level bits `user`@`host` holds on `db`.`table`.

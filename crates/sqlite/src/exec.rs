@@ -45,6 +45,7 @@ mod run_ddl;
 mod run_dml;
 mod run_multi;
 mod scopes;
+mod show_where;
 mod sources;
 mod table_admin;
 mod txn;
@@ -266,6 +267,21 @@ impl EngineSession for SqliteSession {
                     d.writer.release(self.id);
                 }
                 Err(SqlError::internal("internal error in the sqlite engine; the statement was aborted and the transaction rolled back"))
+            }
+        }
+    }
+
+    fn filter_rows(&mut self, ctx: &ExecContext<'_>, columns: &[turnstile_engine::Column], rows: Vec<Vec<Value>>, condition: &str, sink: &mut dyn RowSink) -> Result<Outcome, SqlError> {
+        crate::functions::enter_session(ctx.access);
+        match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.filter_show_rows(ctx, columns, rows, condition, sink))) {
+            Ok(r) => {
+                self.detach_conn();
+                r
+            }
+            Err(_) => {
+                self.paused = None;
+                self.conn = None;
+                Err(SqlError::internal("internal error in the sqlite engine while filtering a SHOW statement's rows"))
             }
         }
     }

@@ -45,6 +45,7 @@ mod errors;
 mod exec;
 mod explain;
 pub mod functions;
+mod info_tables;
 mod mysql_user;
 pub mod rewrite;
 pub mod schema;

@@ -144,7 +144,15 @@ mod tests {
 
     #[test]
     fn a_row_has_every_column() {
-        let a = AccountRow { user: "u".into(), host: "%".into(), plugin: "mysql_native_password".into(), authentication_string: "*AB".into(), global_privs: privs::ALL };
+        let a = AccountRow {
+            user: "u".into(),
+            host: "%".into(),
+            plugin: "mysql_native_password".into(),
+            authentication_string: "*AB".into(),
+            global_privs: privs::ALL,
+            db_privs: Vec::new(),
+            table_privs: Vec::new(),
+        };
         let r = row(&a);
         assert_eq!(r.len(), COLUMNS);
         assert_eq!(CREATE.matches(',').count() + 1, COLUMNS);

@@ -2,22 +2,22 @@
 //! information_schema.
 //!
 //! SHOW statements are answered from the MySQL definitions (schema.rs) in the
-//! shapes MySQL 8.0 uses, without running SQL. information_schema is a real
-//! SQL schema so that ORMs and GUI tools can join and filter it freely: an
-//! in-memory database attached to the connection as `information_schema`,
-//! whose SCHEMATA, TABLES, COLUMNS, STATISTICS, KEY_COLUMN_USAGE,
-//! TABLE_CONSTRAINTS and REFERENTIAL_CONSTRAINTS tables are refilled from the
-//! definitions, and PROCESSLIST from the sessions the front lets this one see
-//! (`Access::processlist`), before each statement that reads them (statements
-//! that do not name it never pay). ENGINES, PLUGINS, CHARACTER_SETS and COLLATIONS are
-//! written once when the schema is made (`info_static_rows`). FILES and
-//! PARTITIONS (read by mysqldump and mariadb-dump) are always empty: no
-//! tablespaces, no partitioned tables; so are VIEWS, ROUTINES, PARAMETERS and
-//! TRIGGERS.
+//! shapes MariaDB 10.11 uses, without running SQL. information_schema is a
+//! real SQL schema so that ORMs and GUI tools can join and filter it freely:
+//! an in-memory database attached to the connection as `information_schema`,
+//! its tables made in MariaDB's shapes with the rows that never change
+//! (info_tables.rs); SCHEMATA, TABLES, COLUMNS, STATISTICS, KEY_COLUMN_USAGE,
+//! TABLE_CONSTRAINTS, CHECK_CONSTRAINTS, REFERENTIAL_CONSTRAINTS, VIEWS,
+//! ROUTINES and TRIGGERS are refilled here from the definitions the session
+//! may see, and the tables only the front knows (PROCESSLIST, mysql.user,
+//! privileges, variables, status) by info_tables.rs, before each statement
+//! that reads them (statements that do not name it never pay). FILES and
+//! PARTITIONS are always empty: no tablespaces, no partitioned tables.
 
 use super::conn::Conn;
 use super::exec::SqliteSession;
-use super::schema::{charset_of, quote_ident, sq_ident, Base, TableDef};
+use super::info_tables;
+use super::schema::{quote_ident, sq_ident, Base, TableDef};
 use super::Inner;
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -317,13 +317,20 @@ pub fn run(sess: &mut SqliteSession, access: &dyn Access, sql: &str, sink: &mut 
         if !Catalog::is_system(&db) && !sess.inner().catalog.exists(&db) {
             return Err(SqlError::unknown_database(&db));
         }
-        let tables = tables_of(sess, &db)?;
+        // information_schema's are its own tables (MariaDB's SYSTEM VIEW).
+        let tables: Vec<(String, &str)> = if db.eq_ignore_ascii_case("information_schema") {
+            let mut v: Vec<(String, &str)> = info_tables::own_tables().map(|(n, _)| (n.to_string(), "SYSTEM VIEW")).collect();
+            v.sort();
+            v
+        } else {
+            tables_of(sess, &db)?.iter().map(|t| (t.name.clone(), if t.view.is_some() { "VIEW" } else { "BASE TABLE" })).collect()
+        };
         sink.columns(&cols)?;
-        for t in tables {
-            if f.ok(&t.name) && access.sees_table(&db, &t.name) {
-                let mut row = vec![s(&t.name)];
+        for (name, kind) in tables {
+            if f.ok(&name) && access.sees_table(&db, &name) {
+                let mut row = vec![s(&name)];
                 if full {
-                    row.push(s(if t.view.is_some() { "VIEW" } else { "BASE TABLE" }));
+                    row.push(s(kind));
                 }
                 sink.row(&row)?;
             }
@@ -402,10 +409,8 @@ pub fn run(sess: &mut SqliteSession, access: &dyn Access, sql: &str, sink: &mut 
             // mariadb-dump ask for it: the dump then restores over an
             // existing database).
             let ine = if if_not_exists { "/*!32312 IF NOT EXISTS*/ " } else { "" };
-            sink.row(&[
-                s(&db),
-                s(&format!("CREATE DATABASE {ine}`{}` /*!40100 DEFAULT CHARACTER SET utf8mb4 COLLATE utf8mb4_general_ci */ /*!80016 DEFAULT ENCRYPTION='N' */", db.replace('`', "``"))),
-            ])?;
+            let cs = schema_charset(&db);
+            sink.row(&[s(&db), s(&format!("CREATE DATABASE {ine}`{}` /*!40100 DEFAULT CHARACTER SET {cs} COLLATE {cs}_general_ci */", db.replace('`', "``")))])?;
             return Ok(Outcome::Rows);
         }
         let want_view = c.eat_kw("VIEW");
@@ -489,8 +494,37 @@ pub fn run(sess: &mut SqliteSession, access: &dyn Access, sql: &str, sink: &mut 
         }
         return Ok(Outcome::Rows);
     }
+    if c.eat_kw("EVENTS") {
+        // No events: MariaDB's columns, no rows.
+        let names = [
+            "Db",
+            "Name",
+            "Definer",
+            "Time zone",
+            "Type",
+            "Execute at",
+            "Interval value",
+            "Interval field",
+            "Starts",
+            "Ends",
+            "Status",
+            "Originator",
+            "character_set_client",
+            "collation_connection",
+            "Database Collation",
+        ];
+        let cols: Vec<Column> = names
+            .iter()
+            .map(|n| match *n {
+                "Execute at" | "Starts" | "Ends" => datetime(n),
+                "Originator" => num(n),
+                _ => txt(n),
+            })
+            .collect();
+        sink.columns(&cols)?;
+        return Ok(Outcome::Rows);
+    }
     if c.eat_kw("TRIGGERS")
-        || c.eat_kw("EVENTS")
         || (c.is_kw("PROCEDURE") || c.is_kw("FUNCTION")) && {
             c.next();
             c.eat_kw("STATUS")
@@ -633,52 +667,6 @@ fn trigger_row(r: &turnstile_engine::RoutineRow) -> Vec<rusqlite::types::Value> 
     ]
 }
 
-/// Columns holding keywords (IS_NULLABLE, DATA_TYPE, TABLE_TYPE, ...) compare
-/// case-insensitively as in MySQL, where they come out in the connection's
-/// collation (MariaDB Connector/J's getColumns tests `IS_NULLABLE = 'yes'`).
-const INFO_TABLES: &str = "
-CREATE TABLE IF NOT EXISTS information_schema.SCHEMATA (CATALOG_NAME TEXT, SCHEMA_NAME TEXT, DEFAULT_CHARACTER_SET_NAME TEXT COLLATE ts_ci, DEFAULT_COLLATION_NAME TEXT COLLATE ts_ci, SQL_PATH TEXT, DEFAULT_ENCRYPTION TEXT);
-CREATE TABLE IF NOT EXISTS information_schema.TABLES (TABLE_CATALOG TEXT, TABLE_SCHEMA TEXT, TABLE_NAME TEXT, TABLE_TYPE TEXT COLLATE ts_ci, ENGINE TEXT COLLATE ts_ci, VERSION INTEGER, ROW_FORMAT TEXT COLLATE ts_ci, TABLE_ROWS INTEGER, AVG_ROW_LENGTH INTEGER, DATA_LENGTH INTEGER, MAX_DATA_LENGTH INTEGER, INDEX_LENGTH INTEGER, DATA_FREE INTEGER, AUTO_INCREMENT INTEGER, CREATE_TIME TEXT, UPDATE_TIME TEXT, CHECK_TIME TEXT, TABLE_COLLATION TEXT COLLATE ts_ci, CHECKSUM INTEGER, CREATE_OPTIONS TEXT, TABLE_COMMENT TEXT);
-CREATE TABLE IF NOT EXISTS information_schema.COLUMNS (TABLE_CATALOG TEXT, TABLE_SCHEMA TEXT, TABLE_NAME TEXT, COLUMN_NAME TEXT, ORDINAL_POSITION INTEGER, COLUMN_DEFAULT TEXT, IS_NULLABLE TEXT COLLATE ts_ci, DATA_TYPE TEXT COLLATE ts_ci, CHARACTER_MAXIMUM_LENGTH INTEGER, CHARACTER_OCTET_LENGTH INTEGER, NUMERIC_PRECISION INTEGER, NUMERIC_SCALE INTEGER, DATETIME_PRECISION INTEGER, CHARACTER_SET_NAME TEXT COLLATE ts_ci, COLLATION_NAME TEXT COLLATE ts_ci, COLUMN_TYPE TEXT COLLATE ts_ci, COLUMN_KEY TEXT COLLATE ts_ci, EXTRA TEXT COLLATE ts_ci, PRIVILEGES TEXT, COLUMN_COMMENT TEXT, IS_GENERATED TEXT COLLATE ts_ci, GENERATION_EXPRESSION TEXT);
-CREATE TABLE IF NOT EXISTS information_schema.STATISTICS (TABLE_CATALOG TEXT, TABLE_SCHEMA TEXT, TABLE_NAME TEXT, NON_UNIQUE INTEGER, INDEX_SCHEMA TEXT, INDEX_NAME TEXT, SEQ_IN_INDEX INTEGER, COLUMN_NAME TEXT, COLLATION TEXT, CARDINALITY INTEGER, SUB_PART INTEGER, PACKED TEXT, NULLABLE TEXT COLLATE ts_ci, INDEX_TYPE TEXT COLLATE ts_ci, COMMENT TEXT, INDEX_COMMENT TEXT, IS_VISIBLE TEXT COLLATE ts_ci, EXPRESSION TEXT);
-CREATE TABLE IF NOT EXISTS information_schema.KEY_COLUMN_USAGE (CONSTRAINT_CATALOG TEXT, CONSTRAINT_SCHEMA TEXT, CONSTRAINT_NAME TEXT, TABLE_CATALOG TEXT, TABLE_SCHEMA TEXT, TABLE_NAME TEXT, COLUMN_NAME TEXT, ORDINAL_POSITION INTEGER, POSITION_IN_UNIQUE_CONSTRAINT INTEGER, REFERENCED_TABLE_SCHEMA TEXT, REFERENCED_TABLE_NAME TEXT, REFERENCED_COLUMN_NAME TEXT);
-CREATE TABLE IF NOT EXISTS information_schema.TABLE_CONSTRAINTS (CONSTRAINT_CATALOG TEXT, CONSTRAINT_SCHEMA TEXT, CONSTRAINT_NAME TEXT, TABLE_SCHEMA TEXT, TABLE_NAME TEXT, CONSTRAINT_TYPE TEXT COLLATE ts_ci, ENFORCED TEXT COLLATE ts_ci);
-CREATE TABLE IF NOT EXISTS information_schema.CHECK_CONSTRAINTS (CONSTRAINT_CATALOG TEXT, CONSTRAINT_SCHEMA TEXT, TABLE_NAME TEXT, CONSTRAINT_NAME TEXT, LEVEL TEXT COLLATE ts_ci, CHECK_CLAUSE TEXT);
-CREATE TABLE IF NOT EXISTS information_schema.VIEWS (TABLE_CATALOG TEXT, TABLE_SCHEMA TEXT, TABLE_NAME TEXT, VIEW_DEFINITION TEXT, CHECK_OPTION TEXT, IS_UPDATABLE TEXT COLLATE ts_ci, DEFINER TEXT, SECURITY_TYPE TEXT, CHARACTER_SET_CLIENT TEXT, COLLATION_CONNECTION TEXT, ALGORITHM TEXT);
-CREATE TABLE IF NOT EXISTS information_schema.ROUTINES (SPECIFIC_NAME TEXT, ROUTINE_CATALOG TEXT, ROUTINE_SCHEMA TEXT, ROUTINE_NAME TEXT, ROUTINE_TYPE TEXT COLLATE ts_ci, DATA_TYPE TEXT COLLATE ts_ci, CHARACTER_MAXIMUM_LENGTH INTEGER, CHARACTER_OCTET_LENGTH INTEGER, NUMERIC_PRECISION INTEGER, NUMERIC_SCALE INTEGER, DATETIME_PRECISION INTEGER, CHARACTER_SET_NAME TEXT, COLLATION_NAME TEXT, DTD_IDENTIFIER TEXT, ROUTINE_BODY TEXT, ROUTINE_DEFINITION TEXT, EXTERNAL_NAME TEXT, EXTERNAL_LANGUAGE TEXT, PARAMETER_STYLE TEXT, IS_DETERMINISTIC TEXT, SQL_DATA_ACCESS TEXT, SQL_PATH TEXT, SECURITY_TYPE TEXT, CREATED TEXT, LAST_ALTERED TEXT, SQL_MODE TEXT, ROUTINE_COMMENT TEXT, DEFINER TEXT, CHARACTER_SET_CLIENT TEXT, COLLATION_CONNECTION TEXT, DATABASE_COLLATION TEXT);
-CREATE TABLE IF NOT EXISTS information_schema.FILES (FILE_ID INTEGER, FILE_NAME TEXT, FILE_TYPE TEXT, TABLESPACE_NAME TEXT, TABLE_CATALOG TEXT, TABLE_SCHEMA TEXT, TABLE_NAME TEXT, LOGFILE_GROUP_NAME TEXT, LOGFILE_GROUP_NUMBER INTEGER, ENGINE TEXT COLLATE ts_ci, FULLTEXT_KEYS TEXT, DELETED_ROWS INTEGER, UPDATE_COUNT INTEGER, FREE_EXTENTS INTEGER, TOTAL_EXTENTS INTEGER, EXTENT_SIZE INTEGER, INITIAL_SIZE INTEGER, MAXIMUM_SIZE INTEGER, AUTOEXTEND_SIZE INTEGER, CREATION_TIME TEXT, LAST_UPDATE_TIME TEXT, LAST_ACCESS_TIME TEXT, RECOVER_TIME INTEGER, TRANSACTION_COUNTER INTEGER, VERSION INTEGER, ROW_FORMAT TEXT, TABLE_ROWS INTEGER, AVG_ROW_LENGTH INTEGER, DATA_LENGTH INTEGER, MAX_DATA_LENGTH INTEGER, INDEX_LENGTH INTEGER, DATA_FREE INTEGER, CREATE_TIME TEXT, UPDATE_TIME TEXT, CHECK_TIME TEXT, CHECKSUM INTEGER, STATUS TEXT, EXTRA TEXT);
-CREATE TABLE IF NOT EXISTS information_schema.PARTITIONS (TABLE_CATALOG TEXT, TABLE_SCHEMA TEXT, TABLE_NAME TEXT, PARTITION_NAME TEXT, SUBPARTITION_NAME TEXT, PARTITION_ORDINAL_POSITION INTEGER, SUBPARTITION_ORDINAL_POSITION INTEGER, PARTITION_METHOD TEXT, SUBPARTITION_METHOD TEXT, PARTITION_EXPRESSION TEXT, SUBPARTITION_EXPRESSION TEXT, PARTITION_DESCRIPTION TEXT, TABLE_ROWS INTEGER, AVG_ROW_LENGTH INTEGER, DATA_LENGTH INTEGER, MAX_DATA_LENGTH INTEGER, INDEX_LENGTH INTEGER, DATA_FREE INTEGER, CREATE_TIME TEXT, UPDATE_TIME TEXT, CHECK_TIME TEXT, CHECKSUM INTEGER, PARTITION_COMMENT TEXT, NODEGROUP TEXT, TABLESPACE_NAME TEXT);
-CREATE TABLE IF NOT EXISTS information_schema.TRIGGERS (TRIGGER_CATALOG TEXT, TRIGGER_SCHEMA TEXT, TRIGGER_NAME TEXT, EVENT_MANIPULATION TEXT COLLATE ts_ci, EVENT_OBJECT_CATALOG TEXT, EVENT_OBJECT_SCHEMA TEXT, EVENT_OBJECT_TABLE TEXT, ACTION_ORDER INTEGER, ACTION_CONDITION TEXT, ACTION_STATEMENT TEXT, ACTION_ORIENTATION TEXT COLLATE ts_ci, ACTION_TIMING TEXT COLLATE ts_ci, ACTION_REFERENCE_OLD_TABLE TEXT, ACTION_REFERENCE_NEW_TABLE TEXT, ACTION_REFERENCE_OLD_ROW TEXT, ACTION_REFERENCE_NEW_ROW TEXT, CREATED TEXT, SQL_MODE TEXT, DEFINER TEXT, CHARACTER_SET_CLIENT TEXT, COLLATION_CONNECTION TEXT, DATABASE_COLLATION TEXT);
-CREATE TABLE IF NOT EXISTS information_schema.REFERENTIAL_CONSTRAINTS (CONSTRAINT_CATALOG TEXT, CONSTRAINT_SCHEMA TEXT, CONSTRAINT_NAME TEXT, UNIQUE_CONSTRAINT_CATALOG TEXT, UNIQUE_CONSTRAINT_SCHEMA TEXT, UNIQUE_CONSTRAINT_NAME TEXT, MATCH_OPTION TEXT COLLATE ts_ci, UPDATE_RULE TEXT COLLATE ts_ci, DELETE_RULE TEXT COLLATE ts_ci, TABLE_NAME TEXT, REFERENCED_TABLE_NAME TEXT);
-CREATE TABLE IF NOT EXISTS information_schema.PARAMETERS (SPECIFIC_CATALOG TEXT, SPECIFIC_SCHEMA TEXT, SPECIFIC_NAME TEXT, ORDINAL_POSITION INTEGER, PARAMETER_MODE TEXT, PARAMETER_NAME TEXT, DATA_TYPE TEXT COLLATE ts_ci, CHARACTER_MAXIMUM_LENGTH INTEGER, CHARACTER_OCTET_LENGTH INTEGER, NUMERIC_PRECISION INTEGER, NUMERIC_SCALE INTEGER, DATETIME_PRECISION INTEGER, CHARACTER_SET_NAME TEXT, COLLATION_NAME TEXT, DTD_IDENTIFIER TEXT, ROUTINE_TYPE TEXT COLLATE ts_ci);
-CREATE TABLE IF NOT EXISTS information_schema.PROCESSLIST (ID INTEGER, USER TEXT, HOST TEXT, DB TEXT, COMMAND TEXT COLLATE ts_ci, TIME INTEGER, STATE TEXT COLLATE ts_ci, INFO TEXT);
-CREATE TABLE IF NOT EXISTS information_schema.ENGINES (ENGINE TEXT COLLATE ts_ci, SUPPORT TEXT COLLATE ts_ci, COMMENT TEXT, TRANSACTIONS TEXT COLLATE ts_ci, XA TEXT COLLATE ts_ci, SAVEPOINTS TEXT COLLATE ts_ci);
-CREATE TABLE IF NOT EXISTS information_schema.PLUGINS (PLUGIN_NAME TEXT COLLATE ts_ci, PLUGIN_VERSION TEXT, PLUGIN_STATUS TEXT COLLATE ts_ci, PLUGIN_TYPE TEXT COLLATE ts_ci, PLUGIN_TYPE_VERSION TEXT, PLUGIN_LIBRARY TEXT, PLUGIN_LIBRARY_VERSION TEXT, PLUGIN_AUTHOR TEXT, PLUGIN_DESCRIPTION TEXT, PLUGIN_LICENSE TEXT, LOAD_OPTION TEXT, PLUGIN_MATURITY TEXT, PLUGIN_AUTH_VERSION TEXT);
-CREATE TABLE IF NOT EXISTS information_schema.CHARACTER_SETS (CHARACTER_SET_NAME TEXT COLLATE ts_ci, DEFAULT_COLLATE_NAME TEXT COLLATE ts_ci, DESCRIPTION TEXT, MAXLEN INTEGER);
-CREATE TABLE IF NOT EXISTS information_schema.COLLATIONS (COLLATION_NAME TEXT COLLATE ts_ci, CHARACTER_SET_NAME TEXT COLLATE ts_ci, ID INTEGER, IS_DEFAULT TEXT COLLATE ts_ci, IS_COMPILED TEXT COLLATE ts_ci, SORTLEN INTEGER);
-";
-
-/// The static tables' rows, written once whenever the tables are made: the
-/// one storage engine (named InnoDB, as SHOW ENGINES names it), the plugins
-/// SHOW PLUGINS lists, and the character sets and collations
-/// (turnstile_sqltext::charsets, as SHOW CHARACTER SET / COLLATION list them).
-fn info_static_rows() -> String {
-    let mut sql = String::from(
-        "DELETE FROM information_schema.ENGINES; DELETE FROM information_schema.PLUGINS; DELETE FROM information_schema.CHARACTER_SETS; DELETE FROM information_schema.COLLATIONS;\n\
-         INSERT INTO information_schema.ENGINES VALUES ('InnoDB', 'DEFAULT', 'Served by Turnstile''s sqlite engine', 'YES', 'NO', 'YES');\n",
-    );
-    for (name, kind) in [("mysql_native_password", "AUTHENTICATION"), ("caching_sha2_password", "AUTHENTICATION"), ("InnoDB", "STORAGE ENGINE")] {
-        sql.push_str(&format!("INSERT INTO information_schema.PLUGINS VALUES ('{name}', '1.0', 'ACTIVE', '{kind}', NULL, NULL, NULL, 'Turnstile', NULL, 'GPL', 'ON', 'Stable', NULL);\n"));
-    }
-    for cs in &turnstile_sqltext::charsets::CHARACTER_SETS {
-        sql.push_str(&format!("INSERT INTO information_schema.CHARACTER_SETS VALUES ('{}', '{}', '{}', {});\n", cs.name, cs.default_collation, cs.description, cs.max_len));
-    }
-    for c in &turnstile_sqltext::charsets::COLLATIONS {
-        sql.push_str(&format!("INSERT INTO information_schema.COLLATIONS VALUES ('{}', '{}', {}, '{}', 'Yes', 1);\n", c.name, c.charset, c.id, if c.is_default { "Yes" } else { "" }));
-    }
-    sql
-}
-
 /// Attach information_schema to the connection, with its tables. ATTACH is
 /// not transactional but CREATE TABLE is: tables made inside a transaction
 /// that then rolls back (`mariadb-dump --single-transaction` reads
@@ -694,16 +682,21 @@ pub fn attach_info_schema(conn: &mut Conn) -> Result<(), SqlError> {
     } else if info_tables_present(conn) {
         return Ok(());
     }
-    conn.exec(INFO_TABLES)?;
+    conn.exec(info_tables::INFO_TABLES)?;
     conn.exec(crate::mysql_user::CREATE)?;
-    conn.exec(&info_static_rows())
+    conn.exec(&info_tables::static_rows())?;
+    info_tables::fill_own_rows(&conn.db)
 }
 
 /// Does the attached information_schema still hold its tables?
 fn info_tables_present(conn: &Conn) -> bool {
     // INFO_TABLES and mysql_user::CREATE.
-    let want = INFO_TABLES.matches("CREATE TABLE").count() as i64 + 1;
-    let have = conn.db.prepare_cached("SELECT count(*) FROM information_schema.sqlite_schema WHERE type = 'table'").and_then(|mut st| st.query_row([], |r| r.get::<_, i64>(0)));
+    let want = info_tables::INFO_TABLES.matches("CREATE TABLE").count() as i64 + 1;
+    // (SHOW ... WHERE's scratch tables are not counted: exec/show_where.rs.)
+    let have = conn
+        .db
+        .prepare_cached("SELECT count(*) FROM information_schema.sqlite_schema WHERE type = 'table' AND name NOT LIKE 'ts\\_show\\_%' ESCAPE '\\'")
+        .and_then(|mut st| st.query_row([], |r| r.get::<_, i64>(0)));
     have.is_ok_and(|n| n == want)
 }
 
@@ -717,7 +710,9 @@ fn show_create_view(name: &str, v: &crate::schema::ViewDef) -> String {
     format!("CREATE ALGORITHM={} DEFINER={} SQL SECURITY {} VIEW {}{} AS {}{}", v.algorithm, v.definer, v.security, quote_ident(name), cols, v.shown_select(), check)
 }
 
-pub fn refresh_info_schema(conn: &mut Conn, inner: &Inner, access: &dyn Access) -> Result<(), SqlError> {
+/// `named`: the tables the statement names (the server's variables and
+/// status are written only for a statement that names their tables).
+pub fn refresh_info_schema(conn: &mut Conn, inner: &Inner, access: &dyn Access, named: &[(Option<String>, String)]) -> Result<(), SqlError> {
     attach_info_schema(conn)?;
     let names: Vec<String> = inner.database_names().into_iter().filter(|n| access.sees(n)).collect();
     let mut all: Vec<(String, Vec<Arc<TableDef>>)> = Vec::new();
@@ -748,9 +743,10 @@ pub fn refresh_info_schema(conn: &mut Conn, inner: &Inner, access: &dyn Access) 
     let o = |x: Option<String>| x.map_or(V::Null, V::Text);
     let i = |x: i64| V::Integer(x);
     db.execute_batch(
-        "DELETE FROM information_schema.SCHEMATA; DELETE FROM information_schema.TABLES; DELETE FROM information_schema.COLUMNS; \
+        "DELETE FROM information_schema.SCHEMATA; DELETE FROM information_schema.TABLES WHERE TABLE_SCHEMA <> 'information_schema'; \
+         DELETE FROM information_schema.COLUMNS WHERE TABLE_SCHEMA <> 'information_schema'; \
          DELETE FROM information_schema.STATISTICS; DELETE FROM information_schema.KEY_COLUMN_USAGE; DELETE FROM information_schema.TABLE_CONSTRAINTS; DELETE FROM information_schema.CHECK_CONSTRAINTS; \
-         DELETE FROM information_schema.REFERENTIAL_CONSTRAINTS; DELETE FROM information_schema.PROCESSLIST; DELETE FROM information_schema.user; \
+         DELETE FROM information_schema.REFERENTIAL_CONSTRAINTS; \
          DELETE FROM information_schema.VIEWS; DELETE FROM information_schema.ROUTINES; DELETE FROM information_schema.TRIGGERS;",
     )
     .map_err(|e| SqlError::internal(e.to_string()))?;
@@ -759,7 +755,8 @@ pub fn refresh_info_schema(conn: &mut Conn, inner: &Inner, access: &dyn Access) 
     sys.extend(names.iter().cloned());
     sys.sort();
     for n in &sys {
-        schemata.push(vec![t("def"), t(n), t("utf8mb4"), t("utf8mb4_general_ci"), V::Null, t("NO")]);
+        let cs = schema_charset(n);
+        schemata.push(vec![t("def"), t(n), t(cs), t(&format!("{cs}_general_ci")), V::Null, t("")]);
     }
     run("INSERT INTO information_schema.SCHEMATA VALUES (?1,?2,?3,?4,?5,?6)", schemata)?;
     let (mut tables, mut columns, mut stats, mut kcu, mut tc, mut rc) = (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
@@ -775,7 +772,7 @@ pub fn refresh_info_schema(conn: &mut Conn, inner: &Inner, access: &dyn Access) 
                 _ => V::Null,
             };
             if let Some(v) = d.view.as_ref() {
-                let mut row = vec![V::Null; 21];
+                let mut row = vec![V::Null; 23];
                 (row[0], row[1], row[2], row[3], row[20]) = (t("def"), t(dbn), t(&d.name), t("VIEW"), t("VIEW"));
                 tables.push(row);
                 // The query only for an account that may read the view
@@ -819,6 +816,8 @@ pub fn refresh_info_schema(conn: &mut Conn, inner: &Inner, access: &dyn Access) 
                     V::Null,
                     t(""),
                     t(&d.comment),
+                    i(0),
+                    t(if temp(d) { "Y" } else { "N" }),
                 ]);
             }
             // Columns only for an account with a privilege that applies to
@@ -828,12 +827,14 @@ pub fn refresh_info_schema(conn: &mut Conn, inner: &Inner, access: &dyn Access) 
             let column_visible = |c: &str| columns_visible || access.column_privileges(dbn, &d.name, c) & column_privs != 0;
             for (pos, c) in d.columns.iter().enumerate().filter(|(_, c)| column_visible(&c.name)) {
                 let data_type = c.base.sql_name().to_string();
+                // Octets: characters times the character set's widest (utf8mb3 3, latin1 1).
+                let width = c.charset_name().and_then(|cs| turnstile_sqltext::charsets::CHARACTER_SETS.iter().find(|x| x.name == cs || (cs == "utf8" && x.name == "utf8mb3"))).map_or(4, |x| x.max_len);
                 let (clen, olen) = match c.base.max_len(c.length) {
-                    Some(n) if c.base.is_text() => (Some(n as i64), Some(n as i64 * 4)),
+                    Some(n) if c.base.is_text() => (Some(n as i64), Some(n as i64 * width)),
                     Some(n) => (Some(n as i64), Some(n as i64)),
                     None if matches!(c.base, Base::Enum | Base::Set) => {
                         let m = c.members.iter().map(|m| m.chars().count()).max().unwrap_or(0) as i64;
-                        (Some(m), Some(m * 4))
+                        (Some(m), Some(m * width))
                     }
                     None if matches!(c.base, Base::LongText | Base::LongBlob | Base::Json) => (Some(4294967295), Some(4294967295)),
                     None => (None, None),
@@ -904,42 +905,46 @@ pub fn refresh_info_schema(conn: &mut Conn, inner: &Inner, access: &dyn Access) 
                         t(index_type(d, kname)),
                         t(""),
                         t(""),
-                        t("YES"),
-                        V::Null,
+                        t("NO"),
                     ]);
                     if *unique {
                         kcu.push(vec![t("def"), t(dbn), t(kname), t("def"), t(dbn), t(&d.name), t(col), i(k as i64 + 1), V::Null, V::Null, V::Null, V::Null]);
                     }
                 }
                 if *unique {
-                    tc.push(vec![t("def"), t(dbn), t(kname), t(dbn), t(&d.name), t(if kname == "PRIMARY" { "PRIMARY KEY" } else { "UNIQUE" }), t("YES")]);
+                    tc.push(vec![t("def"), t(dbn), t(kname), t(dbn), t(&d.name), t(if kname == "PRIMARY" { "PRIMARY KEY" } else { "UNIQUE" })]);
                 }
             }
             for fk in &d.foreign_keys {
                 for (k, col) in fk.columns.iter().enumerate() {
                     kcu.push(vec![t("def"), t(dbn), t(&fk.name), t("def"), t(dbn), t(&d.name), t(col), i(k as i64 + 1), i(k as i64 + 1), t(dbn), t(&fk.ref_table), o(fk.ref_columns.get(k).cloned())]);
                 }
-                tc.push(vec![t("def"), t(dbn), t(&fk.name), t(dbn), t(&d.name), t("FOREIGN KEY"), t("YES")]);
+                tc.push(vec![t("def"), t(dbn), t(&fk.name), t(dbn), t(&d.name), t("FOREIGN KEY")]);
                 let rule = |r: &str| t(if r.is_empty() { "RESTRICT" } else { r });
                 rc.push(vec![t("def"), t(dbn), t(&fk.name), t("def"), t(dbn), t("PRIMARY"), t("NONE"), rule(&fk.on_update), rule(&fk.on_delete), t(&d.name), t(&fk.ref_table)]);
             }
             // CHECK constraints: the columns' own (named as the column), then the table's.
             let column_checks = d.columns.iter().filter_map(|c| c.check.as_ref().map(|k| (c.name.as_str(), "Column", k.as_str())));
             for (name, level, clause) in column_checks.chain(d.checks.iter().map(|k| (k.name.as_str(), "Table", k.clause.as_str()))) {
-                tc.push(vec![t("def"), t(dbn), t(name), t(dbn), t(&d.name), t("CHECK"), t("YES")]);
+                tc.push(vec![t("def"), t(dbn), t(name), t(dbn), t(&d.name), t("CHECK")]);
                 checks.push(vec![t("def"), t(dbn), t(&d.name), t(name), t(level), t(clause)]);
             }
         }
     }
-    run("INSERT INTO information_schema.TABLES VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16,?17,?18,?19,?20,?21)", tables)?;
+    // mysql.user (a view in MariaDB) for whoever may see the mysql schema.
+    // (information_schema's own tables' rows stay: info_tables::fill_own_rows.)
+    if access.sees("mysql") {
+        let mut row = vec![V::Null; 23];
+        (row[0], row[1], row[2], row[3], row[20]) = (t("def"), t("mysql"), t("user"), t("VIEW"), t("VIEW"));
+        tables.push(row);
+    }
+    run(&format!("INSERT INTO information_schema.TABLES VALUES ({})", marks(23)), tables)?;
     run("INSERT INTO information_schema.COLUMNS VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16,?17,?18,?19,?20,?21,?22)", columns)?;
-    run("INSERT INTO information_schema.STATISTICS VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16,?17,?18)", stats)?;
+    run(&format!("INSERT INTO information_schema.STATISTICS VALUES ({})", marks(17)), stats)?;
     run("INSERT INTO information_schema.KEY_COLUMN_USAGE VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12)", kcu)?;
-    run("INSERT INTO information_schema.TABLE_CONSTRAINTS VALUES (?1,?2,?3,?4,?5,?6,?7)", tc)?;
+    run("INSERT INTO information_schema.TABLE_CONSTRAINTS VALUES (?1,?2,?3,?4,?5,?6)", tc)?;
     run("INSERT INTO information_schema.CHECK_CONSTRAINTS VALUES (?1,?2,?3,?4,?5,?6)", checks)?;
     run("INSERT INTO information_schema.REFERENTIAL_CONSTRAINTS VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11)", rc)?;
-    // The sessions the front lets this one see (SHOW PROCESSLIST's rule).
-    let processes = access.processlist().into_iter().map(|p| vec![i(p.id as i64), t(&p.user), t(&p.host), o(p.db), t(p.command), i(p.time as i64), t(p.state), o(p.info)]).collect();
     run("INSERT INTO information_schema.VIEWS VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11)", views)?;
     let mut routines = Vec::new();
     let mut triggers = Vec::new();
@@ -960,8 +965,7 @@ pub fn refresh_info_schema(conn: &mut Conn, inner: &Inner, access: &dyn Access) 
         (row[28], row[29], row[30]) = (t("utf8mb4"), t("utf8mb4_general_ci"), t("utf8mb4_general_ci"));
         routines.push(row);
     }
-    let marks: Vec<String> = (1..=31).map(|n| format!("?{}", n)).collect();
-    run(&format!("INSERT INTO information_schema.ROUTINES VALUES ({})", marks.join(",")), routines)?;
+    run(&format!("INSERT INTO information_schema.ROUTINES VALUES ({})", marks(31)), routines)?;
     // MariaDB's order: by table, event, timing (BEFORE first), ACTION_ORDER.
     let text_at = |r: &Vec<rusqlite::types::Value>, k: usize| match &r[k] {
         rusqlite::types::Value::Text(s) => s.clone(),
@@ -970,15 +974,23 @@ pub fn refresh_info_schema(conn: &mut Conn, inner: &Inner, access: &dyn Access) 
     let event_rank = |e: &str| ["INSERT", "UPDATE", "DELETE"].iter().position(|x| *x == e).unwrap_or(3);
     let order = |r: &Vec<rusqlite::types::Value>| if let rusqlite::types::Value::Integer(n) = r[7] { n } else { 0 };
     triggers.sort_by_key(|r| (text_at(r, 1), text_at(r, 6), event_rank(&text_at(r, 3)), text_at(r, 11) != "BEFORE", order(r)));
-    let marks: Vec<String> = (1..=22).map(|n| format!("?{}", n)).collect();
-    run(&format!("INSERT INTO information_schema.TRIGGERS VALUES ({})", marks.join(",")), triggers)?;
-    run("INSERT INTO information_schema.PROCESSLIST VALUES (?1,?2,?3,?4,?5,?6,?7,?8)", processes)?;
-    // mysql.user: an administrator's only (`Access::accounts` gives no one else any row).
-    let users = access.accounts().iter().map(crate::mysql_user::row).collect();
-    let marks = (1..=crate::mysql_user::COLUMNS).map(|k| format!("?{}", k)).collect::<Vec<_>>().join(",");
-    run(&format!("INSERT INTO information_schema.user VALUES ({})", marks), users)?;
-    let _ = charset_of;
-    Ok(())
+    run(&format!("INSERT INTO information_schema.TRIGGERS VALUES ({})", marks(22)), triggers)?;
+    info_tables::fill_server_tables(db, access, named)
+}
+
+/// A database's character set: information_schema's and
+/// performance_schema's are utf8mb3, as in MariaDB; every other is utf8mb4.
+fn schema_charset(db: &str) -> &'static str {
+    if db.eq_ignore_ascii_case("information_schema") || db.eq_ignore_ascii_case("performance_schema") {
+        "utf8mb3"
+    } else {
+        "utf8mb4"
+    }
+}
+
+/// `?1,?2,...,?n`: the parameters of an INSERT of `n` columns.
+pub(crate) fn marks(n: usize) -> String {
+    (1..=n).map(|k| format!("?{}", k)).collect::<Vec<_>>().join(",")
 }
 
 /// information_schema.VIEWS.IS_UPDATABLE: whether a write through the view

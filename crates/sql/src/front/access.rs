@@ -41,6 +41,9 @@ pub(super) struct SessionAccess<'a> {
     ops: &'a dyn ServerOps,
     /// The current database and the session's bits on it.
     current: Option<(&'a str, u32)>,
+    /// Whether the session's engine has a transaction open (for
+    /// SESSION_VARIABLES' in_transaction), set by whoever knows.
+    pub(super) in_transaction: bool,
 }
 
 impl Access for SessionAccess<'_> {
@@ -97,13 +100,36 @@ impl Access for SessionAccess<'_> {
             Vec::new()
         }
     }
+    fn grantees(&self) -> Vec<turnstile_engine::AccountRow> {
+        let admin = self.ops.privileges(self.sess, None) & privs::ADMIN != 0;
+        let mut all = self.ops.accounts();
+        if !admin {
+            all.retain(|a| a.user == self.sess.account_user && a.host == self.sess.account_host);
+        }
+        all
+    }
+    fn variables(&self, global: bool) -> Vec<(String, String)> {
+        let globals = self.ops.globals();
+        let text = |v: &turnstile_engine::Value| v.to_text().map(|t| String::from_utf8_lossy(&t).into_owned()).unwrap_or_default();
+        crate::vars::all()
+            .filter(|def| !(global && def.scope == crate::vars::Scope::Session))
+            .map(|def| {
+                let v = if global { globals.get(def) } else { super::session_env::sys_var_value(self.sess, self.ops, self.in_transaction, None, def.name).unwrap_or(turnstile_engine::Value::Null) };
+                (def.name.to_ascii_uppercase(), text(&crate::vars::show_value(def, &v)))
+            })
+            .collect()
+    }
+    fn status(&self, global: bool) -> Vec<(String, String)> {
+        let text = |v: &turnstile_engine::Value| v.to_text().map(|t| String::from_utf8_lossy(&t).into_owned()).unwrap_or_default();
+        self.ops.status(self.sess, global).into_iter().map(|(n, v)| (n.to_ascii_uppercase(), text(&v))).collect()
+    }
 }
 
 /// The `Access` of a session, with its current database's privileges cached.
 pub(super) fn session_access<'a>(sess: &'a mut SessionState, ops: &'a dyn ServerOps) -> SessionAccess<'a> {
     let bits = current_db_privileges(sess, ops);
     let sess: &'a SessionState = sess;
-    SessionAccess { current: sess.db.as_deref().map(|d| (d, bits)), sess, ops }
+    SessionAccess { current: sess.db.as_deref().map(|d| (d, bits)), sess, ops, in_transaction: false }
 }
 
 /// May the session see that `db` exists and use it (USE, SHOW DATABASES)?

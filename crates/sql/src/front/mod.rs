@@ -36,6 +36,7 @@ mod select;
 mod session_env;
 mod set;
 mod show;
+mod show_where;
 mod transaction;
 
 pub use database::use_database;
@@ -280,6 +281,11 @@ fn statement_once(call: &mut Call<'_, '_>, sql: &str, sink: &mut dyn RowSink) ->
             }
         }
         return engine::engine_statement(call, sql, sink);
+    }
+    if kw == "SHOW" {
+        if let Some(r) = show_where::show_where(call, sql, sink) {
+            return r;
+        }
     }
     if matches!(kw.as_str(), "CALL" | "SHOW") {
         if let Some(r) = routine_dispatch(call, &kw, sql, sink) {

@@ -52,8 +52,20 @@ pub(super) fn visible_processes(sess: &crate::SessionState, ops: &dyn crate::Ser
 
 pub(super) fn show_processlist(call: &mut Call<'_, '_>, full: bool, sink: &mut dyn RowSink) -> Result<Outcome, SqlError> {
     let admin = privileges(call.sess, call.ops, None) & privs::ADMIN != 0;
-    let cols: Vec<Column> =
-        ["Id", "User", "Host", "db", "Command", "Time", "State", "Info"].iter().map(|n| if *n == "Id" || *n == "Time" { Column::computed(n, coltype::LONGLONG) } else { Column::varchar(n) }).collect();
+    // MariaDB's columns: Time an INT, and Progress (no statement reports any: 0.000).
+    let cols: Vec<Column> = ["Id", "User", "Host", "db", "Command", "Time", "State", "Info", "Progress"]
+        .iter()
+        .map(|n| match *n {
+            "Id" => Column::computed(n, coltype::LONGLONG),
+            "Time" => Column::computed(n, coltype::LONG),
+            "Progress" => {
+                let mut c = Column::computed(n, coltype::DOUBLE);
+                c.decimals = 3;
+                c
+            }
+            _ => Column::varchar(n),
+        })
+        .collect();
     sink.columns(&cols)?;
     for row in visible_processes(call.sess, call.ops, admin) {
         let info = row.info.map(|i| if full { i } else { i.chars().take(100).collect() });
@@ -66,6 +78,7 @@ pub(super) fn show_processlist(call: &mut Call<'_, '_>, full: bool, sink: &mut d
             Value::UInt(row.time),
             Value::str(row.state),
             info.as_deref().map_or(Value::Null, Value::str),
+            Value::str("0.000"),
         ])?;
     }
     Ok(Outcome::Rows)

@@ -111,12 +111,18 @@ pub(super) fn eval_in(call: &mut Call<'_, '_>, e: &Expr) -> Result<Value, SqlErr
 /// @@name as the session sees it (`scope`: the `global`/`session` of
 /// @@global.name, None for plain @@name), or the error MySQL gives.
 pub fn read_sys_var(sess: &SessionState, ops: &dyn ServerOps, engine: &dyn EngineSession, scope: Option<&str>, name: &str) -> Result<Value, SqlError> {
+    sys_var_value(sess, ops, engine.in_transaction(), scope, name)
+}
+
+/// `read_sys_var` for a caller that knows whether a transaction is open
+/// (information_schema.SESSION_VARIABLES is filled without the engine).
+pub fn sys_var_value(sess: &SessionState, ops: &dyn ServerOps, in_transaction: bool, scope: Option<&str>, name: &str) -> Result<Value, SqlError> {
     // Variables computed from session state.
     match name {
         "identity" | "last_insert_id" => return Ok(Value::UInt(sess.last_insert_id)),
         "warning_count" => return Ok(Value::UInt(sess.diagnostics_count)),
         "error_count" => return Ok(Value::Int(super::diagnostics::error_count(&sess.diagnostics))),
-        "in_transaction" => return Ok(Value::Int(engine.in_transaction() as i64)),
+        "in_transaction" => return Ok(Value::Int(in_transaction as i64)),
         "timestamp" => return Ok(Value::Double(turnstile_engine::clock::now_micros() as f64 / 1e6)),
         "hostname" => return Ok(Value::str(&hostname())),
         "autocommit" if scope != Some("global") => return Ok(Value::Int(sess.autocommit as i64)),

@@ -169,7 +169,12 @@ fn show_databases(call: &mut Call<'_, '_>, p: &mut Parser<'_>, sink: &mut dyn Ro
     let mut names: Vec<String> = turnstile_engine::catalog::SYSTEM_SCHEMAS.iter().map(|s| s.to_string()).collect();
     names.extend(call.ops.engine().list_databases());
     names.sort();
-    sink.columns(&[Column::varchar("Database")])?;
+    // MariaDB names the column after the pattern: `Database (t%)`.
+    let header = match &filter {
+        Filter::Like(pat) => format!("Database ({})", pat),
+        _ => "Database".to_string(),
+    };
+    sink.columns(&[Column::varchar(&header)])?;
     for n in names {
         if !filter.matches(&n) {
             continue;
@@ -314,7 +319,7 @@ fn show_collation(p: &mut Parser<'_>, sink: &mut dyn RowSink) -> Result<Outcome,
     for c in &turnstile_sqltext::charsets::COLLATIONS {
         if filter.matches(c.name) {
             let def = if c.is_default { "Yes" } else { "" };
-            sink.row(&[Value::str(c.name), Value::str(c.charset), Value::Int(c.id), Value::str(def), Value::str("Yes"), Value::Int(1)])?;
+            sink.row(&[Value::str(c.name), Value::str(c.charset), Value::Int(c.id), Value::str(def), Value::str("Yes"), Value::Int(c.sortlen)])?;
         }
     }
     Ok(Outcome::Rows)

@@ -12,6 +12,7 @@ use crate::expr::clock::now_value;
 use crate::front::Call;
 use turnstile_engine::{privs, Column, Done, Outcome, RoutineKind, RoutineRow, RowSink, SqlError, Value};
 use turnstile_sqltext::lex::{self, Tok};
+use turnstile_wire::consts::coltype;
 
 fn ok(warnings: u16) -> Outcome {
     Outcome::Done(Done { warnings, ..Default::default() })
@@ -166,7 +167,17 @@ pub fn show(call: &mut Call<'_, '_>, sql: &str, sink: &mut dyn RowSink) -> Resul
     };
     let rows = call.engine.routine_list()?;
     let names = ["Db", "Name", "Type", "Definer", "Modified", "Created", "Security_type", "Comment", "character_set_client", "collation_connection", "Database Collation"];
-    sink.columns(&names.map(Column::varchar))?;
+    // MariaDB's types: Modified and Created DATETIME, Comment a text BLOB.
+    let columns = names.map(|n| match n {
+        "Modified" | "Created" => Column::computed(n, coltype::DATETIME),
+        "Comment" => {
+            let mut c = Column::computed(n, coltype::BLOB);
+            (c.charset, c.flags) = (turnstile_wire::consts::charset::UTF8MB4_GENERAL_CI, turnstile_wire::consts::colflag::BLOB);
+            c
+        }
+        _ => Column::varchar(n),
+    });
+    sink.columns(&columns)?;
     for r in rows.iter().filter(|r| r.kind == kind && like.as_ref().is_none_or(|p| crate::expr::like_match(&r.name, p))) {
         if crate::front::privileges_on(call, &r.db) == 0 {
             continue;
@@ -177,8 +188,8 @@ pub fn show(call: &mut Call<'_, '_>, sql: &str, sink: &mut dyn RowSink) -> Resul
             t(&r.name),
             t(kind.keyword()),
             t(&r.definer),
-            t(&r.modified),
-            t(&r.created),
+            datetime(&r.modified),
+            datetime(&r.created),
             t(if r.invoker { "INVOKER" } else { "DEFINER" }),
             t(&r.comment),
             t("utf8mb4"),
@@ -187,6 +198,17 @@ pub fn show(call: &mut Call<'_, '_>, sql: &str, sink: &mut dyn RowSink) -> Resul
         ])?;
     }
     Ok(Outcome::Rows)
+}
+
+/// A `YYYY-MM-DD HH:MM:SS` text as a DATETIME value (the text itself if it is not one).
+fn datetime(text: &str) -> Value {
+    let n: Vec<u32> = text.split(['-', ' ', ':']).map_while(|p| p.parse().ok()).collect();
+    match n[..] {
+        [year, month, day, hour, minute, second] if text.len() == 19 => {
+            Value::DateTime { year: year as u16, month: month as u8, day: day as u8, hour: hour as u8, minute: minute as u8, second: second as u8, micro: 0 }
+        }
+        _ => Value::str(text),
+    }
 }
 
 fn quote(name: &str) -> String {

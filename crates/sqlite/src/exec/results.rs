@@ -534,13 +534,18 @@ fn describe(conn: &Conn, entry: &Cached, sql: &str, have_row: bool) -> Described
                 }
             }
             // information_schema and other tables without MySQL definitions
-            let decl = st.decltype(i).unwrap_or_default().to_ascii_uppercase();
-            let mut c = if decl.contains("INT") { Column::computed(&name, coltype::LONGLONG) } else { Column::varchar(&name) };
+            // (Their declared types are MariaDB's: info_tables.rs.)
+            let decl = st.decltype(i).unwrap_or_default();
+            let (mut c, conv) = match dbn.eq_ignore_ascii_case("information_schema") {
+                true => crate::info_tables::wire_column(&name, &decl),
+                false if decl.to_ascii_uppercase().contains("INT") => (Column::computed(&name, coltype::LONGLONG), Conv::Int),
+                false => (Column::varchar(&name), Conv::Text),
+            };
             c.schema = conn.mysql_db_name(&dbn);
             c.table = tbl.clone();
             c.org_table = tbl;
             c.org_name = orig;
-            convs.push(if decl.contains("INT") { Conv::Int } else { Conv::Text });
+            convs.push(conv);
             types.push(None);
             cols.push(c);
             continue;

@@ -26,6 +26,12 @@ impl SqliteSession {
                 return self.dml(ctx, &redirected, params, sink, kind);
             }
         }
+        // After USE information_schema, a bare table name is one of its tables.
+        if self.system_db.as_deref().is_some_and(|d| d.eq_ignore_ascii_case("information_schema")) {
+            if let Some(qualified) = crate::info_tables::qualify_bare_tables(sql) {
+                return self.dml(ctx, &qualified, params, sink, kind);
+            }
+        }
         match self.dml_retrying(ctx, sql, params, sink, kind) {
             // SQLite writes no view: written again over its base (view_dml.rs).
             Err(e) if (e.code == 1471 || e.code == 1288) && kind != Kind::Select => self.write_through_view(ctx, sql, params, sink, kind, e),
@@ -101,7 +107,7 @@ impl SqliteSession {
             }
         }
         if rw.info_schema {
-            show::refresh_info_schema(self.conn.as_mut().expect("conn"), &self.inner, ctx.access)?;
+            show::refresh_info_schema(self.conn.as_mut().expect("conn"), &self.inner, ctx.access, &rw.tables)?;
         }
         let dbs = if writes { self.stmt_dbs(&rw) } else { Vec::new() };
         let swaps = self.swaps;
@@ -116,7 +122,8 @@ impl SqliteSession {
         // On another connection now: the statement is compiled there too (and
         // the information_schema tables it reads are filled there).
         let ready = if self.swaps != swaps {
-            self.compile(sql, rw.kind, ctx.access).and_then(|()| if rw.info_schema { show::refresh_info_schema(self.conn.as_mut().expect("conn"), &self.inner, ctx.access) } else { Ok(()) })
+            self.compile(sql, rw.kind, ctx.access)
+                .and_then(|()| if rw.info_schema { show::refresh_info_schema(self.conn.as_mut().expect("conn"), &self.inner, ctx.access, &rw.tables) } else { Ok(()) })
         } else {
             Ok(())
         };
