@@ -49,7 +49,7 @@ const MAX_CANDIDATES: usize = 1_000;
 /// `sql` with its temporal operands of arithmetic and numeric CASTs wrapped
 /// in `ts_tnum`; None when it has none.
 pub(super) fn rewrite(sql: &str, toks: &[Token], resolver: &dyn Resolver) -> Option<String> {
-    let candidates = toks.iter().filter(|t| arith(t) || t.is_kw("CAST") || is_comparison(t) || t.is_kw("IN") || t.is_kw("BETWEEN") || t.is_kw("INTERVAL") || t.is_kw("UNIX_TIMESTAMP")).count();
+    let candidates = toks.iter().filter(|t| arith(t) || t.is_kw("CAST") || t.is_kw("ADDTIME") || t.is_kw("SUBTIME") || is_comparison(t) || t.is_kw("IN") || t.is_kw("BETWEEN") || t.is_kw("INTERVAL") || t.is_kw("UNIX_TIMESTAMP")).count();
     // Each candidate types its operand (a scan of it): past MAX_CANDIDATES
     // the statement is left as it is rather than take quadratic time
     // (100,000 nested CASTs took minutes; SQLite refuses such depth anyway).
@@ -105,6 +105,15 @@ pub(super) fn rewrite(sql: &str, toks: &[Token], resolver: &dyn Resolver) -> Opt
             if let Some(comma) = first_argument_end(toks, i + 1) {
                 if toks.get(comma + 1).is_some_and(|n| n.is_kw("INTERVAL")) && matches!(typed(i + 2, comma), Some(ExprType::Temporal { base: Base::Time, .. })) {
                     respelled.push((i, if t.is_kw("DATE_ADD") || t.is_kw("ADDDATE") { "ts_time_add" } else { "ts_time_sub" }));
+                }
+            }
+        }
+        if (t.is_kw("ADDTIME") || t.is_kw("SUBTIME")) && toks.get(i + 1).is_some_and(|n| n.is_op("(")) {
+            // ADDTIME(t, x) of a DATE, DATETIME or TIME: its fraction digits
+            // as a third argument, which the function's value keeps.
+            if let Some((comma, close)) = two_arguments(toks, i + 1) {
+                if let Some(ExprType::Temporal { fsp, .. }) = typed(i + 2, comma) {
+                    add(Wrap { s: comma + 1, e: close, open: String::new(), close: format!(", {}", fsp) });
                 }
             }
         }
@@ -390,6 +399,26 @@ fn left_operand(toks: &[Token], op: usize) -> Option<usize> {
         k -= 2;
     }
     Some(k)
+}
+
+/// For a call's `(` at `open` with exactly two arguments: the index of the
+/// comma between them and of its `)`.
+fn two_arguments(toks: &[Token], open: usize) -> Option<(usize, usize)> {
+    let comma = first_argument_end(toks, open)?;
+    let mut depth = 0usize;
+    for (k, t) in toks.iter().enumerate().skip(comma + 1) {
+        if t.is_op("(") {
+            depth += 1;
+        } else if t.is_op(")") {
+            if depth == 0 {
+                return (k > comma + 1).then_some((comma, k));
+            }
+            depth -= 1;
+        } else if depth == 0 && t.is_op(",") {
+            return None;
+        }
+    }
+    None
 }
 
 /// For `CAST(` at `open`: the index of its top-level AS when the target is

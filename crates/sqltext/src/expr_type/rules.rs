@@ -159,10 +159,10 @@ pub(super) fn date_add(d: T, unit: String, lit_fsp: Option<u8>) -> T {
     let micro = unit.contains("MICROSECOND");
     let (base, fsp) = match d? {
         ExprType::Temporal { base, fsp } => (base, fsp),
-        ExprType::Null | ExprType::Int { .. } => return Some(ExprType::DateStr { fsp: if micro { 6 } else { 0 } }),
-        ExprType::Decimal { scale, .. } => return Some(ExprType::DateStr { fsp: if micro { 6 } else { scale.min(6) as u8 } }),
+        ExprType::Null | ExprType::Int { .. } => return Some(ExprType::DateStr { fsp: if micro { 6 } else { 0 }, exact: false }),
+        ExprType::Decimal { scale, .. } => return Some(ExprType::DateStr { fsp: if micro { 6 } else { scale.min(6) as u8 }, exact: false }),
         ExprType::Str { binary: false, .. } | ExprType::DateStr { .. } | ExprType::Double { .. } | ExprType::Float => {
-            return Some(ExprType::DateStr { fsp: if micro { 6 } else { lit_fsp.unwrap_or(6) } })
+            return Some(ExprType::DateStr { fsp: if micro { 6 } else { lit_fsp.unwrap_or(6) }, exact: false })
         }
         _ => return None,
     };
@@ -516,11 +516,18 @@ pub(super) fn temporal_function(name: &str, args: &[T], lits: &[Option<i64>]) ->
         "SEC_TO_TIME" => Some(ExprType::Temporal { base: Base::Time, fsp: frac_of(arg(0)?) }),
         "MAKETIME" => Some(ExprType::Temporal { base: Base::Time, fsp: frac_of(arg(2)?) }),
         "TIMEDIFF" => Some(ExprType::Temporal { base: Base::Time, fsp: arg_fsp(arg(0)?)?.max(arg_fsp(arg(1)?)?) }),
+        // A TIME stays a TIME, a date becomes a DATETIME; anything else
+        // (a string, a number, NULL) gives a CHAR of a DATETIME's length
+        // with the arguments' fraction digits (a string's or a DOUBLE's: 6).
         "ADDTIME" | "SUBTIME" => {
             let fsp = arg_fsp(arg(1)?).unwrap_or(6);
             match arg(0)? {
                 ExprType::Temporal { base: Base::Time, fsp: f } => Some(ExprType::Temporal { base: Base::Time, fsp: f.max(fsp) }),
-                ExprType::Temporal { base: Base::DateTime | Base::Timestamp, fsp: f } => Some(ExprType::Temporal { base: Base::DateTime, fsp: f.max(fsp) }),
+                ExprType::Temporal { fsp: f, .. } => Some(ExprType::Temporal { base: Base::DateTime, fsp: f.max(fsp) }),
+                // A string's or a DOUBLE's value shows the digits it needs.
+                ExprType::DateStr { fsp: f, exact: true } => Some(ExprType::DateStr { fsp: f.max(fsp), exact: true }),
+                ExprType::Str { binary: false, .. } | ExprType::DateStr { .. } | ExprType::Double { .. } | ExprType::Float => Some(ExprType::DateStr { fsp: 6, exact: false }),
+                t @ (ExprType::Int { .. } | ExprType::Decimal { .. } | ExprType::Null) => Some(ExprType::DateStr { fsp: arg_fsp(t).unwrap_or(6).max(fsp), exact: true }),
                 _ => None,
             }
         }
