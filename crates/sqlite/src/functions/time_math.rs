@@ -27,7 +27,7 @@ use rusqlite::Connection;
 use std::sync::Arc;
 use turnstile_engine::Level;
 use turnstile_sqltext::civil::civil_from_days;
-use turnstile_sqltext::time_read::{micros_of, read_time, shown, Input, Kind, Tm};
+use turnstile_sqltext::time_read::{micros_of, read_datetime, read_time, shown, DateRule, Input, Kind, Tm};
 
 const DAY_US: i128 = 86_400_000_000;
 /// MariaDB's day number of 1970-01-01 (civil day 0).
@@ -114,6 +114,14 @@ fn plain_interval(s: &str) -> Option<(bool, i128)> {
     Some((neg, (days * 86_400 + secs) * 1_000_000 + micro))
 }
 
+/// Most hours an interval may have (MariaDB's TIME_MAX_INTERVAL_HOUR).
+const INTERVAL_MAX_HOURS: i128 = 87_649_415;
+
+/// `us` when its whole hours are at most INTERVAL_MAX_HOURS.
+fn within_interval(us: i128) -> Option<i128> {
+    (us / 3_600_000_000 <= INTERVAL_MAX_HOURS).then_some(us)
+}
+
 /// A number `HHMMSS` as seconds (None when its minutes or seconds pass 59).
 fn hhmmss(n: i128) -> Option<i128> {
     let (h, m, s) = (n / 10_000, n / 100 % 100, n % 100);
@@ -128,17 +136,20 @@ fn interval_arg(ctx: &Context<'_>, c: &Counters) -> Option<i128> {
         c.raise(Level::Warning, 1292, format!("Incorrect INTERVAL DAY TO SECOND value: '{}'", shown(input)));
         None
     };
+    // A number of 8 digits or more that is a datetime (`200101010000`)
+    // is none; others are hhmmss.
     let number = |neg: bool, whole: u64, micro: u32| -> Option<i128> {
-        if whole >= 100_000_000_000 {
+        if whole > 9_999_999 && !neg && i64::try_from(whole).is_ok_and(|n| read_datetime(Input::Int(n), DateRule::ANY).tm.is_some()) {
             return None;
         }
-        let us = hhmmss(i128::from(whole))? * 1_000_000 + i128::from(micro);
+        let secs = hhmmss(i128::from(whole))?;
+        let us = within_interval(secs * 1_000_000 + i128::from(micro))?;
         Some(if neg { -us } else { us })
     };
     match v {
         ValueRef::Null => None,
         ValueRef::Integer(n) => number(n < 0, n.unsigned_abs(), 0).or_else(|| bad(Input::Int(n))),
-        ValueRef::Real(f) if f.is_finite() && f.abs() < 1e11 => {
+        ValueRef::Real(f) if f.is_finite() && f.abs() < 1e15 => {
             let a = f.abs();
             number(f < 0.0, a.trunc() as u64, micros_of(a.fract())).or_else(|| bad(Input::Real(f)))
         }
@@ -146,7 +157,10 @@ fn interval_arg(ctx: &Context<'_>, c: &Counters) -> Option<i128> {
         ValueRef::Text(t) | ValueRef::Blob(t) => {
             let s = String::from_utf8_lossy(t);
             if let Some((neg, us)) = plain_interval(&s) {
-                return Some(if neg { -us } else { us });
+                return match within_interval(us) {
+                    Some(us) => Some(if neg { -us } else { us }),
+                    None => bad(Input::Text(&s)),
+                };
             }
             // Other forms as a time is read (a truncated tail warned); a
             // date is no interval.
@@ -264,6 +278,9 @@ mod tests {
             ("select addtime('10:00:00', '-2 00:00:00')", Some("-38:00:00")),
             ("select addtime('10:00:00', '2001-01-01 00:00:00')", None),
             ("select addtime('10:00:00', 200101010000)", None),
+            ("select addtime('2001-01-01 00:00:00', '87649416:59:59')", None),
+            ("select addtime('0001-01-01 00:00:00', 876494155959)", Some("9999-12-31 23:59:59")),
+            ("select addtime('10:00:00', 2001010100)", Some("838:59:59")),
             ("select subtime('0000-00-10 10:10:10', '30 10:00:00')", None),
             ("select addtime('9999-12-31 23:00:00', '02:00:00')", None),
             ("select timediff('2014-01-01 00:00:00', 20140101010000)", Some("-01:00:00")),

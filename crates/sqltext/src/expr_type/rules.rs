@@ -209,15 +209,9 @@ pub(super) fn hybrid(args: &[T]) -> T {
     if known.iter().all(|t| matches!(t, ExprType::Temporal { .. })) {
         let fsp = known.iter().map(|t| if let ExprType::Temporal { fsp, .. } = t { *fsp } else { 0 }).max().unwrap_or(0);
         let bases: Vec<Base> = known.iter().map(|t| if let ExprType::Temporal { base, .. } = t { *base } else { Base::Date }).collect();
-        // Mixed: DATETIME. MariaDB makes a TIME beside a DATE a DATETIME of
-        // today's date, a value not computed here: unknown.
-        let base = if bases.iter().all(|b| *b == bases[0]) {
-            bases[0]
-        } else if bases.iter().all(|b| *b != Base::Time) {
-            Base::DateTime
-        } else {
-            return None;
-        };
+        // Mixed: DATETIME (a TIME beside a date is that time on the current
+        // day, rewrite/temporal_numbers.rs).
+        let base = if bases.iter().all(|b| *b == bases[0]) { bases[0] } else { Base::DateTime };
         return Some(ExprType::Temporal { base, fsp });
     }
     if known.iter().any(|t| matches!(t, ExprType::Str { .. } | ExprType::Temporal { .. })) {
@@ -270,8 +264,7 @@ pub(super) fn greatest(args: &[T]) -> T {
             ExprType::Temporal { base, fsp: f } => {
                 fsp = fsp.max(f);
                 temporal = Some(match temporal {
-                    // A TIME beside a date: a value not computed here.
-                    Some((b, _)) if b != base && (b == Base::Time || base == Base::Time) => return None,
+                    // A TIME beside a date: that time on the current day.
                     Some((b, _)) if b != base => (Base::DateTime, 0),
                     _ => (base, 0),
                 });
