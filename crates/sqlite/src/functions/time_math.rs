@@ -14,6 +14,9 @@
 //! TIMEDIFF(a, b): both read as ADDTIME's `a`; a date beside a time is
 //! NULL; the difference clipped to ±838:59:59 with the same warning.
 //!
+//! UNIX_TIMESTAMP(d): `d` read as a date that names a day, with MariaDB's
+//! 1292 for one that is none.
+//!
 //! Why a module: the old ADDTIME read numbers as seconds (ADDTIME(100000,
 //! 10000) was 838:00:00, MariaDB's 11:00:00) and clipped hours alone
 //! (`-838:00:00` for MariaDB's `-838:59:59`); the readers and their
@@ -26,8 +29,8 @@ use rusqlite::types::{Value as SV, ValueRef};
 use rusqlite::Connection;
 use std::sync::Arc;
 use turnstile_engine::Level;
-use turnstile_sqltext::civil::civil_from_days;
-use turnstile_sqltext::time_read::{micros_of, read_datetime, read_time, shown, DateRule, Input, Kind, Tm};
+use turnstile_sqltext::civil::{civil_from_days, days_from_civil};
+use turnstile_sqltext::time_read::{micros_of, read_datetime, read_time, shown, DateRule, Input, Kind, Read, Tm};
 
 const DAY_US: i128 = 86_400_000_000;
 /// MariaDB's day number of 1970-01-01 (civil day 0).
@@ -42,8 +45,42 @@ pub(super) fn register(db: &Connection, c: &Arc<Counters>) -> rusqlite::Result<(
             db.create_scalar_function(name, n, FunctionFlags::SQLITE_UTF8 | FunctionFlags::SQLITE_DETERMINISTIC, move |ctx| Ok(add_time(ctx, &c, sub)))?;
         }
     }
+    let c2 = c.clone();
+    db.create_scalar_function("timediff", 2, FunctionFlags::SQLITE_UTF8 | FunctionFlags::SQLITE_DETERMINISTIC, move |ctx| Ok(time_diff(ctx, &c2)))?;
     let c = c.clone();
-    db.create_scalar_function("timediff", 2, FunctionFlags::SQLITE_UTF8 | FunctionFlags::SQLITE_DETERMINISTIC, move |ctx| Ok(time_diff(ctx, &c)))
+    db.create_scalar_function("unix_timestamp", -1, FunctionFlags::SQLITE_UTF8, move |ctx| Ok(unix_timestamp(ctx, &c)))
+}
+
+/// UNIX_TIMESTAMP([d]): seconds since 1970-01-01 00:00:00 UTC of `d` in the
+/// session's time zone; NULL outside TIMESTAMP's range, for the zero date,
+/// and (with MariaDB's "Incorrect datetime value" warning) for what is no
+/// date or names no day (`'2015-06-00'`, `'2001-02-30'`).
+fn unix_timestamp(ctx: &Context<'_>, c: &Counters) -> SV {
+    if ctx.is_empty() {
+        return SV::Integer(super::now_micros() / 1_000_000);
+    }
+    let rule = DateRule { no_zero_date: false, no_zero_in_date: true, invalid_dates: false };
+    let read = |input: Input<'_>| {
+        let r = read_datetime(input, rule);
+        // The zero date is NULL without a word.
+        let zero = read_datetime(input, DateRule::ANY).tm.is_some_and(|t| t.is_zero());
+        if zero {
+            Read { tm: None, warning: None }
+        } else {
+            r
+        }
+    };
+    let Some(t) = read_arg(ctx, 0, c, read) else { return SV::Null };
+    let day = days_from_civil(i64::from(t.year), i64::from(t.month), i64::from(t.day));
+    let us = (day * 86_400 + i64::from(t.hour) * 3600 + i64::from(t.minute) * 60 + i64::from(t.second)) * 1_000_000 + i64::from(t.micro) - super::zone_offset_micros();
+    if !(0..2_147_483_648_000_000).contains(&us) {
+        return SV::Null;
+    }
+    if us % 1_000_000 != 0 {
+        SV::Real(us as f64 / 1e6)
+    } else {
+        SV::Integer(us / 1_000_000)
+    }
 }
 
 /// The fraction digits argument `v` brings: an integer none, a number 6

@@ -49,7 +49,22 @@ const MAX_CANDIDATES: usize = 1_000;
 /// `sql` with its temporal operands of arithmetic and numeric CASTs wrapped
 /// in `ts_tnum`; None when it has none.
 pub(super) fn rewrite(sql: &str, toks: &[Token], resolver: &dyn Resolver) -> Option<String> {
-    let candidates = toks.iter().filter(|t| arith(t) || t.is_kw("CAST") || t.is_kw("ADDTIME") || t.is_kw("SUBTIME") || HYBRIDS.iter().any(|f| t.is_kw(f)) || t.is_kw("CASE") || is_comparison(t) || t.is_kw("IN") || t.is_kw("BETWEEN") || t.is_kw("INTERVAL") || t.is_kw("UNIX_TIMESTAMP")).count();
+    let candidates = toks
+        .iter()
+        .filter(|t| {
+            arith(t)
+                || t.is_kw("CAST")
+                || t.is_kw("ADDTIME")
+                || t.is_kw("SUBTIME")
+                || HYBRIDS.iter().any(|f| t.is_kw(f))
+                || t.is_kw("CASE")
+                || is_comparison(t)
+                || t.is_kw("IN")
+                || t.is_kw("BETWEEN")
+                || t.is_kw("INTERVAL")
+                || t.is_kw("UNIX_TIMESTAMP")
+        })
+        .count();
     // Each candidate types its operand (a scan of it): past MAX_CANDIDATES
     // the statement is left as it is rather than take quadratic time
     // (100,000 nested CASTs took minutes; SQLite refuses such depth anyway).

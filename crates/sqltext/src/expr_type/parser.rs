@@ -586,7 +586,7 @@ impl<'a> P<'a> {
         }
         let open = open_of(self.toks, self.pos);
         let lits: Vec<Option<i64>> = self.literal_args(open, args.len());
-        if matches!(name, "TIME" | "TIMESTAMP" | "TIMEDIFF" | "ADDTIME" | "SUBTIME" | "CONVERT_TZ") {
+        if matches!(name, "TIME" | "TIMESTAMP" | "TIMEDIFF" | "ADDTIME" | "SUBTIME" | "CONVERT_TZ" | "TIME_TO_SEC" | "UNIX_TIMESTAMP") {
             // A string literal argument: a DATETIME (a TIME for TIME, ADDTIME's
             // second) with the literal's fraction digits. ADDTIME of a string
             // stays unknown.

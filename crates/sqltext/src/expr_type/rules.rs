@@ -294,8 +294,7 @@ pub(super) fn int_rank(b: Base) -> u8 {
 /// Functions whose type does not depend on their arguments.
 pub(super) fn fixed_function(name: &str) -> T {
     Some(match name {
-        "ROW_NUMBER" | "RANK" | "DENSE_RANK" | "NTILE" | "TIME_TO_SEC" | "UNIX_TIMESTAMP" | "TO_SECONDS" | "BIT_OR" | "BIT_AND" | "BIT_XOR" | "BIT_COUNT" => match name {
-            "TIME_TO_SEC" | "UNIX_TIMESTAMP" => ExprType::int(17, false),
+        "ROW_NUMBER" | "RANK" | "DENSE_RANK" | "NTILE" | "TO_SECONDS" | "BIT_OR" | "BIT_AND" | "BIT_XOR" | "BIT_COUNT" => match name {
             "TO_SECONDS" => ExprType::int(12, false),
             "BIT_OR" | "BIT_AND" | "BIT_XOR" => ExprType::int(21, true),
             "BIT_COUNT" => ExprType::int(2, false),
@@ -507,6 +506,20 @@ pub(super) fn temporal_function(name: &str, args: &[T], lits: &[Option<i64>]) ->
     let lit = |k: usize| lits.get(k).copied().flatten();
     match name {
         "SEC_TO_TIME" => Some(ExprType::Temporal { base: Base::Time, fsp: frac_of(arg(0)?) }),
+        // Seconds: a BIGINT(17), a DECIMAL with the argument's fraction
+        // digits (a string's or a DOUBLE's 6) when it has any.
+        "TIME_TO_SEC" | "UNIX_TIMESTAMP" => {
+            let fsp = match args.first() {
+                None => 0,
+                Some(a) => match (*a)? {
+                    ExprType::Int { .. } | ExprType::Null | ExprType::Hybrid { .. } => 0,
+                    ExprType::Temporal { fsp, .. } | ExprType::DateStr { fsp, .. } => fsp,
+                    ExprType::Decimal { scale, .. } => scale.min(6) as u8,
+                    ExprType::Double { .. } | ExprType::Float | ExprType::Str { .. } => 6,
+                },
+            };
+            Some(if fsp == 0 { ExprType::int(17, false) } else { decimal(16 + u32::from(fsp), u32::from(fsp)) })
+        }
         "MAKETIME" => Some(ExprType::Temporal { base: Base::Time, fsp: frac_of(arg(2)?) }),
         "TIMEDIFF" => Some(ExprType::Temporal { base: Base::Time, fsp: arg_fsp(arg(0)?)?.max(arg_fsp(arg(1)?)?) }),
         // A TIME stays a TIME, a date becomes a DATETIME; anything else
