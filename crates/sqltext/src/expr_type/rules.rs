@@ -542,8 +542,11 @@ pub(super) fn temporal_function(name: &str, args: &[T], lits: &[Option<i64>]) ->
         "TIMESTAMP" if args.len() == 1 => number_fsp(arg(0)?).map(|fsp| ExprType::Temporal { base: Base::DateTime, fsp }),
         "NOW" | "CURRENT_TIMESTAMP" | "LOCALTIME" | "LOCALTIMESTAMP" | "SYSDATE" | "UTC_TIMESTAMP" => Some(ExprType::Temporal { base: Base::DateTime, fsp: lit(0).unwrap_or(0).clamp(0, 6) as u8 }),
         "CURTIME" | "CURRENT_TIME" | "UTC_TIME" => Some(ExprType::Temporal { base: Base::Time, fsp: lit(0).unwrap_or(0).clamp(0, 6) as u8 }),
+        // A DATETIME with the seconds' fraction digits; of a string or a
+        // DOUBLE as many as each value needs, which no type here says.
         "FROM_UNIXTIME" if args.len() == 1 => match arg(0)? {
-            ExprType::Int { .. } => Some(ExprType::Temporal { base: Base::DateTime, fsp: 0 }),
+            ExprType::Int { .. } | ExprType::Null => Some(ExprType::Temporal { base: Base::DateTime, fsp: 0 }),
+            ExprType::Decimal { scale, .. } => Some(ExprType::Temporal { base: Base::DateTime, fsp: scale.min(6) as u8 }),
             _ => None,
         },
         "CONVERT_TZ" => match arg(0)? {
