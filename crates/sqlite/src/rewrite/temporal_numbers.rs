@@ -626,6 +626,27 @@ mod tests {
             Some("SELECT DATE('2001-01-01') IN (ts_tcanon('01-01-01', 'date', 0), ts_tcanon(2, 'date', 0)) AND DATE(x) NOT BETWEEN ts_tcanon('1', 'date', 0) AND ts_tcanon('2', 'date', 0)")
         );
     }
+
+    #[test]
+    fn a_time_beside_a_date_is_a_datetime() {
+        assert_eq!(
+            run("SELECT COALESCE(TIME'10:20:30', DATE'2001-01-01')").as_deref(),
+            Some("SELECT COALESCE(ts_tcanon(ts_time_dt(TIME'10:20:30'), 'datetime', 0), ts_tcanon(DATE'2001-01-01', 'datetime', 0))")
+        );
+        assert_eq!(
+            run("SELECT IF(1, TIME('10:00:00.5'), NULL), CASE WHEN 1 THEN DATE('2001-01-01') ELSE TIME('10:00:00') END").as_deref(),
+            Some("SELECT IF(1, TIME('10:00:00.5'), NULL), CASE WHEN 1 THEN ts_tcanon(DATE('2001-01-01'), 'datetime', 0) ELSE ts_tcanon(ts_time_dt(TIME('10:00:00')), 'datetime', 0) END")
+        );
+        assert_eq!(run("SELECT COALESCE(TIME'10:20:30', TIME'11:00:00'), IFNULL(DATE'2001-01-01', 'x')"), None);
+        // A call that does not close is left alone.
+        assert_eq!(run("SELECT COALESCE(TIME'10:20:30', DATE'2001-01-01'"), None);
+    }
+
+    #[test]
+    fn addtime_of_a_temporal_says_its_digits() {
+        assert_eq!(run("SELECT ADDTIME(TIME'10:00:00.5', '1:00:00')").as_deref(), Some("SELECT ADDTIME(TIME'10:00:00.5', '1:00:00', 1)"));
+        assert_eq!(run("SELECT ADDTIME('10:00:00', '1:00:00'), SUBTIME(1, 2, 3)"), None);
+    }
 }
 
 #[cfg(test)]

@@ -489,6 +489,18 @@ mod tests {
         assert_eq!(ty("cast(NULL as unsigned)"), Some(ExprType::int(1, true)));
         assert_eq!(ty("cast(11.1234 as decimal(3,2))"), Some(ExprType::Decimal { precision: 3, scale: 2 }));
         assert_eq!(ty("cast(1 as decimal)"), Some(ExprType::Decimal { precision: 10, scale: 0 }));
+        // ADDTIME of a string or number is a CHAR; EXTRACT's lengths by unit
+        // and argument; TIME_TO_SEC a DECIMAL with the argument's digits; a
+        // TIME beside a DATE a DATETIME.
+        assert_eq!(ty("addtime('10:00:00', '1:00:00')"), Some(ExprType::DateStr { fsp: 6, exact: false }));
+        assert_eq!(ty("addtime(100000.55, 1)"), Some(ExprType::DateStr { fsp: 2, exact: true }));
+        assert_eq!(ty("addtime(da, '1:00:00')"), Some(ExprType::Temporal { base: Base::DateTime, fsp: 0 }));
+        assert_eq!(wire("extract(day_hour from '1999-01-02 10:11:12')"), turnstile_wire::consts::coltype::LONG);
+        assert_eq!(wire("extract(day_minute from '1999-01-02 10:11:12')"), turnstile_wire::consts::coltype::LONGLONG);
+        assert_eq!(wire("extract(day_minute from da)"), turnstile_wire::consts::coltype::LONG);
+        assert_eq!(ty("time_to_sec('10:00:00.5')"), Some(ExprType::Decimal { precision: 17, scale: 1 }));
+        assert_eq!(ty("time_to_sec(tm)"), Some(ExprType::int(17, false)));
+        assert_eq!(ty("coalesce(tm, da)"), Some(ExprType::Temporal { base: Base::DateTime, fsp: 0 }));
         let deep = format!("{}1{}", "(".repeat(200), ")".repeat(200));
         assert_eq!(ty(&deep), None);
     }
