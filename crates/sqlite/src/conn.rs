@@ -167,6 +167,8 @@ pub enum Conv {
     Text,
     /// CHAR: trailing spaces removed on retrieval, as MySQL does.
     CharTrim,
+    /// A time or datetime text shown with exactly this many fraction digits.
+    Frac(u8),
     Temporal(super::schema::Base),
     /// BIT(n): the stored integer (a u64 kept as i64) as its last `bytes`
     /// big-endian bytes, as MySQL sends a BIT value.

@@ -47,6 +47,7 @@ mod json_path;
 mod json_pretty;
 mod mariadb;
 mod temporal;
+mod time_math;
 mod unsigned;
 pub(crate) use identity::enter as enter_session;
 mod user_vars;
@@ -875,6 +876,7 @@ pub fn register(db: &Connection, counters: Arc<Counters>, home: Option<String>) 
     user_vars::register(db)?;
     identity::register(db)?;
     dates::register(db, &date_counters)?;
+    time_math::register(db, &date_counters)?;
     reg(db, "regexp", 2, true, |ctx| {
         let pat = targ(ctx, 0);
         let (Some(pat), Some(s)) = (pat, targ(ctx, 1)) else { return Ok(SV::Null) };

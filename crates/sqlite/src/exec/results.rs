@@ -137,6 +137,7 @@ fn convert(st: &Stmt, i: usize, conv: Conv, ty: std::os::raw::c_int) -> Value {
             }
             Value::Bytes(b[..e].to_vec())
         }
+        Conv::Frac(n) => Value::Bytes(with_fraction(st.bytes(i), n)),
         Conv::Bit(n) => match ty {
             ffi::SQLITE_INTEGER => Value::Bytes(st.int64(i).to_be_bytes()[8 - n as usize..].to_vec()),
             _ => Value::Bytes(st.bytes(i).to_vec()),
@@ -151,6 +152,23 @@ fn convert(st: &Stmt, i: usize, conv: Conv, ty: std::os::raw::c_int) -> Value {
             _ => Value::Bytes(st.bytes(i).to_vec()),
         },
     }
+}
+
+/// A time or datetime text (`h:m:s[.f]`) with exactly `n` fraction digits
+/// (cut or padded with zeros); any other text as it is.
+fn with_fraction(b: &[u8], n: u8) -> Vec<u8> {
+    let Some(colon) = b.iter().rposition(|c| *c == b':') else { return b.to_vec() };
+    let end = b[colon..].iter().position(|c| *c == b'.').map_or(b.len(), |k| colon + k);
+    let frac = b.get(end + 1..).unwrap_or(&[]);
+    if !frac.iter().all(u8::is_ascii_digit) {
+        return b.to_vec();
+    }
+    let mut out = b[..end].to_vec();
+    if n > 0 {
+        out.push(b'.');
+        out.extend((0..usize::from(n)).map(|k| frac.get(k).copied().unwrap_or(b'0')));
+    }
+    out
 }
 
 /// SQLite names the second `f1` of a derived table's columns `f1:1` (and
@@ -290,6 +308,7 @@ fn inferred_item(name: &str, t: &ExprType) -> (Column, Conv) {
         ExprType::Double { .. } => Conv::Double,
         ExprType::Float => Conv::Float,
         ExprType::Str { fixed: true, binary: false, .. } => Conv::CharTrim,
+        ExprType::DateStr { fsp, exact: true } => Conv::Frac(fsp),
         ExprType::Str { .. } | ExprType::Hybrid { .. } | ExprType::DateStr { .. } => Conv::Text,
         ExprType::Temporal { base, .. } => Conv::Temporal(base),
         ExprType::Null => Conv::Any,

@@ -31,7 +31,7 @@ fn reg<T: rusqlite::ToSql + 'static>(db: &Connection, c: &Arc<Counters>, name: &
 }
 
 /// `reader` applied to argument `i` (None for NULL), its warning raised.
-fn read_arg(ctx: &Context<'_>, i: usize, c: &Counters, reader: impl FnOnce(Input<'_>) -> Read) -> Option<Tm> {
+pub(super) fn read_arg(ctx: &Context<'_>, i: usize, c: &Counters, reader: impl FnOnce(Input<'_>) -> Read) -> Option<Tm> {
     let r = match ctx.get_raw(i) {
         ValueRef::Null => return None,
         ValueRef::Integer(n) => reader(Input::Int(n)),
@@ -61,7 +61,7 @@ fn dt_of(t: &Tm) -> Dt {
 
 /// MariaDB's day number (days since year 0; 0000-00-00 is 0), defined for a
 /// zero month or day too, as DATE_FORMAT's `%W` of `2024-00-05` needs.
-fn daynr(y: i64, m: i64, d: i64) -> i64 {
+pub(super) fn daynr(y: i64, m: i64, d: i64) -> i64 {
     if y == 0 && m == 0 {
         return 0;
     }
@@ -79,7 +79,7 @@ fn daynr(y: i64, m: i64, d: i64) -> i64 {
 /// MariaDB's day numbers of 0001-01-01 and 9999-12-31: date arithmetic
 /// outside them is NULL.
 const FIRST_DAYNR: i64 = 366;
-const LAST_DAYNR: i64 = 3_652_424;
+pub(super) const LAST_DAYNR: i64 = 3_652_424;
 
 /// 0 = Monday.
 fn weekday(t: &Tm) -> i64 {
@@ -176,10 +176,10 @@ fn canonical_time(t: &Tm, fsp: usize) -> String {
 }
 
 /// Seconds in 838:59:59, the largest TIME.
-const TIME_MAX_SECS: u64 = 838 * 3600 + 59 * 60 + 59;
+pub(super) const TIME_MAX_SECS: u64 = 838 * 3600 + 59 * 60 + 59;
 
 /// `[-]h:mm:ss[.f]` with `digits` fractional digits.
-fn show_time(neg: bool, secs: u64, micro: u32, digits: u32) -> String {
+pub(super) fn show_time(neg: bool, secs: u64, micro: u32, digits: u32) -> String {
     let mut s = format!("{}{:02}:{:02}:{:02}", if neg { "-" } else { "" }, secs / 3600, secs / 60 % 60, secs % 60);
     if digits > 0 {
         s.push_str(&format!(".{:06}", micro)[..digits.min(6) as usize + 1]);

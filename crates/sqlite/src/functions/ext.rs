@@ -212,19 +212,6 @@ fn time_seconds(s: &str) -> Option<f64> {
     Some(if neg { -v } else { v })
 }
 
-fn fmt_time(secs: f64) -> String {
-    let neg = secs < 0.0;
-    let a = secs.abs();
-    let whole = a.trunc() as i64;
-    let us = ((a - a.trunc()) * 1e6).round() as i64;
-    let h = (whole / 3600).min(838);
-    let mut s = format!("{}{:02}:{:02}:{:02}", if neg { "-" } else { "" }, h, whole / 60 % 60, whole % 60);
-    if us > 0 {
-        s.push_str(&format!(".{:06}", us));
-    }
-    s
-}
-
 /// STR_TO_DATE(s, fmt): the value MySQL would build, as DATE, TIME or DATETIME text.
 fn str_to_date(s: &str, fmt: &str) -> Option<String> {
     let (mut y, mut mo, mut d, mut h, mut mi, mut sec, mut us) = (0i64, 0i64, 0i64, 0i64, 0i64, 0i64, 0i64);
@@ -438,33 +425,6 @@ fn dates(db: &Connection) -> rusqlite::Result<()> {
         };
         let t = y * 12 + m - 1 + n as i128;
         Ok(SV::Integer((t.div_euclid(12) * 100 + t.rem_euclid(12) + 1) as i64))
-    })?;
-    for (name, sign) in [("addtime", 1.0), ("subtime", -1.0)] {
-        db.create_scalar_function(name, 2, FunctionFlags::SQLITE_UTF8 | FunctionFlags::SQLITE_DETERMINISTIC, move |ctx| {
-            let (Some(base), Some(delta)) = (targ(ctx, 0), targ(ctx, 1).and_then(|t| time_seconds(&t))) else { return Ok(SV::Null) };
-            if base.contains('-') && base.trim().len() >= 10 && !base.trim().starts_with('-') {
-                let Some(dt) = Dt::parse(&base) else { return Ok(SV::Null) };
-                let r = Dt::from_epoch_micros(dt.epoch_micros() + (sign * delta * 1e6).round() as i64);
-                return Ok(SV::Text(r.fmt_datetime(if r.us > 0 { 6 } else { 0 })));
-            }
-            Ok(time_seconds(&base).map_or(SV::Null, |b| SV::Text(fmt_time(b + sign * delta))))
-        })?;
-    }
-    // SQLite's own timediff answers '+0000-00-00 01:00:00.000'; MySQL a TIME.
-    reg(db, "timediff", 2, true, |ctx| {
-        let (Some(a), Some(b)) = (targ(ctx, 0), targ(ctx, 1)) else { return Ok(SV::Null) };
-        let is_dt = |s: &str| s.trim().len() >= 10 && s.trim().as_bytes()[4] == b'-';
-        Ok(match (is_dt(&a), is_dt(&b)) {
-            (true, true) => match (Dt::parse(&a), Dt::parse(&b)) {
-                (Some(x), Some(y)) => SV::Text(fmt_time((x.epoch_micros() - y.epoch_micros()) as f64 / 1e6)),
-                _ => SV::Null,
-            },
-            (false, false) => match (time_seconds(&a), time_seconds(&b)) {
-                (Some(x), Some(y)) => SV::Text(fmt_time(x - y)),
-                _ => SV::Null,
-            },
-            _ => SV::Null,
-        })
     })?;
     reg(db, "timestamp", -1, true, |ctx| {
         need(ctx, 1, "timestamp")?;

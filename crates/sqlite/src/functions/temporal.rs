@@ -233,8 +233,11 @@ fn cast(v: ValueRef<'_>, base: Base, fsp: Option<u8>) -> SV {
             CastFrom::Text(&lossy)
         }
     };
+    // TIME(x), DATE(x): a text's own digits; a number's all six (its
+    // result column's type, TIME(2) of 230322.33, shows as many as it has).
     let fsp = fsp.unwrap_or(match from {
         CastFrom::Text(s) => fraction_digits(s),
+        CastFrom::Real(f) if base != Base::Date && f.fract() != 0.0 => 6,
         _ => 0,
     });
     match cast_temporal(from, base, fsp).and_then(|v| v.to_text_fsp(Some(fsp)).map(|t| t.into_owned())) {

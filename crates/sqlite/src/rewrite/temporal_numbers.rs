@@ -49,7 +49,22 @@ const MAX_CANDIDATES: usize = 1_000;
 /// `sql` with its temporal operands of arithmetic and numeric CASTs wrapped
 /// in `ts_tnum`; None when it has none.
 pub(super) fn rewrite(sql: &str, toks: &[Token], resolver: &dyn Resolver) -> Option<String> {
-    let candidates = toks.iter().filter(|t| arith(t) || t.is_kw("CAST") || is_comparison(t) || t.is_kw("IN") || t.is_kw("BETWEEN") || t.is_kw("INTERVAL") || t.is_kw("UNIX_TIMESTAMP")).count();
+    let candidates = toks
+        .iter()
+        .filter(|t| {
+            arith(t)
+                || t.is_kw("CAST")
+                || t.is_kw("ADDTIME")
+                || t.is_kw("SUBTIME")
+                || HYBRIDS.iter().any(|f| t.is_kw(f))
+                || t.is_kw("CASE")
+                || is_comparison(t)
+                || t.is_kw("IN")
+                || t.is_kw("BETWEEN")
+                || t.is_kw("INTERVAL")
+                || t.is_kw("UNIX_TIMESTAMP")
+        })
+        .count();
     // Each candidate types its operand (a scan of it): past MAX_CANDIDATES
     // the statement is left as it is rather than take quadratic time
     // (100,000 nested CASTs took minutes; SQLite refuses such depth anyway).
@@ -107,6 +122,24 @@ pub(super) fn rewrite(sql: &str, toks: &[Token], resolver: &dyn Resolver) -> Opt
                     respelled.push((i, if t.is_kw("DATE_ADD") || t.is_kw("ADDDATE") { "ts_time_add" } else { "ts_time_sub" }));
                 }
             }
+        }
+        if (t.is_kw("ADDTIME") || t.is_kw("SUBTIME")) && toks.get(i + 1).is_some_and(|n| n.is_op("(")) {
+            // ADDTIME(t, x) of a DATE, DATETIME or TIME: its fraction digits
+            // as a third argument, which the function's value keeps.
+            if let Some((comma, close)) = two_arguments(toks, i + 1) {
+                if let Some(ExprType::Temporal { fsp, .. }) = typed(i + 2, comma) {
+                    add(Wrap { s: comma + 1, e: close, open: String::new(), close: format!(", {}", fsp) });
+                }
+            }
+        }
+        if HYBRIDS.iter().any(|f| t.is_kw(f)) && toks.get(i + 1).is_some_and(|n| n.is_op("(")) {
+            let mut args = argument_ranges(toks, i + 1);
+            if t.is_kw("IF") && !args.is_empty() {
+                args.remove(0);
+            }
+            time_beside_date(&args, &typed, &mut add);
+        } else if t.is_kw("CASE") {
+            time_beside_date(&case_values(toks, i), &typed, &mut add);
         }
         if arith(t) && is_binary(toks, i) {
             if let Some(s) = left_operand(toks, i) {
@@ -392,6 +425,125 @@ fn left_operand(toks: &[Token], op: usize) -> Option<usize> {
     Some(k)
 }
 
+/// Functions whose value is one of their arguments, in their common type.
+const HYBRIDS: [&str; 6] = ["COALESCE", "IFNULL", "NVL", "IF", "GREATEST", "LEAST"];
+
+/// The values (token ranges) of a call of `HYBRIDS` or a CASE: when they
+/// are a TIME beside a DATE or a DATETIME the result is a DATETIME, as
+/// MariaDB makes it: the TIME that time on the current day
+/// (`ts_time_dt`), each value a datetime text with the values' most
+/// fraction digits (`ts_tcanon`), so the value, CONCAT of it and a
+/// comparison of two are MariaDB's.
+fn time_beside_date(args: &[(usize, usize)], typed: &dyn Fn(usize, usize) -> Option<ExprType>, add: &mut dyn FnMut(Wrap)) {
+    let mut kinds = Vec::with_capacity(args.len());
+    let (mut time, mut date, mut fsp) = (false, false, 0);
+    for &(s, e) in args {
+        match typed(s, e) {
+            Some(ExprType::Temporal { base, fsp: f }) => {
+                fsp = fsp.max(f);
+                time |= base == Base::Time;
+                date |= base != Base::Time;
+                kinds.push(Some(base == Base::Time));
+            }
+            Some(ExprType::Null) => kinds.push(None),
+            _ => return,
+        }
+    }
+    if !(time && date) {
+        return;
+    }
+    for (&(s, e), kind) in args.iter().zip(kinds) {
+        match kind {
+            Some(true) => add(Wrap { s, e, open: "ts_tcanon(ts_time_dt(".into(), close: format!("), 'datetime', {})", fsp) }),
+            Some(false) => add(Wrap { s, e, open: "ts_tcanon(".into(), close: format!(", 'datetime', {})", fsp) }),
+            None => {}
+        }
+    }
+}
+
+/// The token ranges of the values (THEN and ELSE) of the CASE at `at`
+/// (none when it does not end).
+fn case_values(toks: &[Token], at: usize) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    let (mut parens, mut cases) = (0usize, 0usize);
+    let mut start: Option<usize> = None;
+    for (k, t) in toks.iter().enumerate().skip(at + 1) {
+        if t.is_op("(") {
+            parens += 1;
+        } else if t.is_op(")") {
+            if parens == 0 {
+                return Vec::new();
+            }
+            parens -= 1;
+        } else if parens > 0 {
+        } else if t.is_kw("CASE") {
+            cases += 1;
+        } else if t.is_kw("END") && cases > 0 {
+            cases -= 1;
+        } else if cases == 0 && (t.is_kw("WHEN") || t.is_kw("ELSE") || t.is_kw("END")) {
+            if let Some(s) = start.take() {
+                if k > s {
+                    out.push((s, k));
+                }
+            }
+            if t.is_kw("END") {
+                return out;
+            }
+            if t.is_kw("ELSE") {
+                start = Some(k + 1);
+            }
+        } else if cases == 0 && t.is_kw("THEN") {
+            start = Some(k + 1);
+        }
+    }
+    Vec::new()
+}
+
+/// The token ranges of the arguments of the call whose `(` is at `open`
+/// (none when it does not close).
+fn argument_ranges(toks: &[Token], open: usize) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    let mut depth = 0usize;
+    let mut start = open + 1;
+    for (k, t) in toks.iter().enumerate().skip(open) {
+        if t.is_op("(") {
+            depth += 1;
+        } else if t.is_op(")") {
+            depth -= 1;
+            if depth == 0 {
+                if k > start {
+                    out.push((start, k));
+                }
+                return out;
+            }
+        } else if depth == 1 && t.is_op(",") {
+            out.push((start, k));
+            start = k + 1;
+        }
+    }
+    Vec::new()
+}
+
+/// For a call's `(` at `open` with exactly two arguments: the index of the
+/// comma between them and of its `)`.
+fn two_arguments(toks: &[Token], open: usize) -> Option<(usize, usize)> {
+    let comma = first_argument_end(toks, open)?;
+    let mut depth = 0usize;
+    for (k, t) in toks.iter().enumerate().skip(comma + 1) {
+        if t.is_op("(") {
+            depth += 1;
+        } else if t.is_op(")") {
+            if depth == 0 {
+                return (k > comma + 1).then_some((comma, k));
+            }
+            depth -= 1;
+        } else if depth == 0 && t.is_op(",") {
+            return None;
+        }
+    }
+    None
+}
+
 /// For `CAST(` at `open`: the index of its top-level AS when the target is
 /// a number (SIGNED, UNSIGNED, INTEGER, DECIMAL, DOUBLE, FLOAT, REAL).
 fn numeric_cast(toks: &[Token], open: usize) -> Option<usize> {
@@ -473,6 +625,27 @@ mod tests {
             run("SELECT DATE('2001-01-01') IN ('01-01-01', 2) AND DATE(x) NOT BETWEEN '1' AND '2'").as_deref(),
             Some("SELECT DATE('2001-01-01') IN (ts_tcanon('01-01-01', 'date', 0), ts_tcanon(2, 'date', 0)) AND DATE(x) NOT BETWEEN ts_tcanon('1', 'date', 0) AND ts_tcanon('2', 'date', 0)")
         );
+    }
+
+    #[test]
+    fn a_time_beside_a_date_is_a_datetime() {
+        assert_eq!(
+            run("SELECT COALESCE(TIME'10:20:30', DATE'2001-01-01')").as_deref(),
+            Some("SELECT COALESCE(ts_tcanon(ts_time_dt(TIME'10:20:30'), 'datetime', 0), ts_tcanon(DATE'2001-01-01', 'datetime', 0))")
+        );
+        assert_eq!(
+            run("SELECT IF(1, TIME('10:00:00.5'), NULL), CASE WHEN 1 THEN DATE('2001-01-01') ELSE TIME('10:00:00') END").as_deref(),
+            Some("SELECT IF(1, TIME('10:00:00.5'), NULL), CASE WHEN 1 THEN ts_tcanon(DATE('2001-01-01'), 'datetime', 0) ELSE ts_tcanon(ts_time_dt(TIME('10:00:00')), 'datetime', 0) END")
+        );
+        assert_eq!(run("SELECT COALESCE(TIME'10:20:30', TIME'11:00:00'), IFNULL(DATE'2001-01-01', 'x')"), None);
+        // A call that does not close is left alone.
+        assert_eq!(run("SELECT COALESCE(TIME'10:20:30', DATE'2001-01-01'"), None);
+    }
+
+    #[test]
+    fn addtime_of_a_temporal_says_its_digits() {
+        assert_eq!(run("SELECT ADDTIME(TIME'10:00:00.5', '1:00:00')").as_deref(), Some("SELECT ADDTIME(TIME'10:00:00.5', '1:00:00', 1)"));
+        assert_eq!(run("SELECT ADDTIME('10:00:00', '1:00:00'), SUBTIME(1, 2, 3)"), None);
     }
 }
 

@@ -75,9 +75,12 @@ pub enum ExprType {
         fsp: u8,
     },
     /// DATE_ADD of a value that is no DATE, DATETIME or TIME (a string, a
-    /// number, NULL): a CHAR of a DATETIME's length with `fsp` decimals.
+    /// number, NULL): a CHAR of a DATETIME's length with `fsp` decimals;
+    /// `exact`: each value shows exactly `fsp` fraction digits (ADDTIME of
+    /// a number), else as many as the engine wrote.
     DateStr {
         fsp: u8,
+        exact: bool,
     },
     /// A hex or bit literal (`0x31`, `b'1'`) of `bytes` bytes: a binary
     /// string as a value, an unsigned integer in arithmetic.
@@ -130,7 +133,7 @@ impl ExprType {
             ExprType::Str { chars, .. } => chars,
             ExprType::Temporal { base, fsp } => temporal_len(base, fsp),
             ExprType::Hybrid { bytes } => u64::from(bytes),
-            ExprType::DateStr { fsp } => temporal_len(Base::DateTime, fsp),
+            ExprType::DateStr { fsp, .. } => temporal_len(Base::DateTime, fsp),
             ExprType::Null => 0,
         }
     }
@@ -312,7 +315,7 @@ pub fn column(name: &str, t: &ExprType) -> Column {
             c.decimals = if binary { 0 } else { 39 };
             c
         }
-        ExprType::DateStr { fsp } => {
+        ExprType::DateStr { fsp, .. } => {
             let mut c = Column::computed(name, coltype::STRING);
             c.length = (temporal_len(Base::DateTime, fsp) * 4) as u32;
             c.decimals = fsp;
@@ -447,11 +450,11 @@ mod tests {
         assert_eq!(ty("(select a, b from t)"), None);
         assert_eq!(ty("1.1 * exists(select * from t)"), Some(ExprType::Decimal { precision: 3, scale: 1 }));
         // DATE_ADD of no DATE/DATETIME/TIME is a CHAR; a TIME plus days a TIME.
-        assert_eq!(ty("date_add('2001-01-01 10:00:00.5', interval 1 day)"), Some(ExprType::DateStr { fsp: 1 }));
-        assert_eq!(ty("'2001-01-01' + interval 1 day"), Some(ExprType::DateStr { fsp: 0 }));
-        assert_eq!(ty("date_sub(c, interval 1 second)"), Some(ExprType::DateStr { fsp: 6 }));
-        assert_eq!(ty("date_add(d, interval 1 day)"), Some(ExprType::DateStr { fsp: 2 }));
-        assert_eq!(ty("date_add(NULL, interval 1 day)"), Some(ExprType::DateStr { fsp: 0 }));
+        assert_eq!(ty("date_add('2001-01-01 10:00:00.5', interval 1 day)"), Some(ExprType::DateStr { fsp: 1, exact: false }));
+        assert_eq!(ty("'2001-01-01' + interval 1 day"), Some(ExprType::DateStr { fsp: 0, exact: false }));
+        assert_eq!(ty("date_sub(c, interval 1 second)"), Some(ExprType::DateStr { fsp: 6, exact: false }));
+        assert_eq!(ty("date_add(d, interval 1 day)"), Some(ExprType::DateStr { fsp: 2, exact: false }));
+        assert_eq!(ty("date_add(NULL, interval 1 day)"), Some(ExprType::DateStr { fsp: 0, exact: false }));
         assert_eq!(ty("tm + interval 2 day"), Some(ExprType::Temporal { base: Base::Time, fsp: 0 }));
         assert_eq!(ty("tm + interval 1 year"), Some(ExprType::Temporal { base: Base::DateTime, fsp: 0 }));
         // BIT(8) in arithmetic: INT UNSIGNED of 9; kept (unknown) elsewhere.
@@ -486,6 +489,18 @@ mod tests {
         assert_eq!(ty("cast(NULL as unsigned)"), Some(ExprType::int(1, true)));
         assert_eq!(ty("cast(11.1234 as decimal(3,2))"), Some(ExprType::Decimal { precision: 3, scale: 2 }));
         assert_eq!(ty("cast(1 as decimal)"), Some(ExprType::Decimal { precision: 10, scale: 0 }));
+        // ADDTIME of a string or number is a CHAR; EXTRACT's lengths by unit
+        // and argument; TIME_TO_SEC a DECIMAL with the argument's digits; a
+        // TIME beside a DATE a DATETIME.
+        assert_eq!(ty("addtime('10:00:00', '1:00:00')"), Some(ExprType::DateStr { fsp: 6, exact: false }));
+        assert_eq!(ty("addtime(100000.55, 1)"), Some(ExprType::DateStr { fsp: 2, exact: true }));
+        assert_eq!(ty("addtime(da, '1:00:00')"), Some(ExprType::Temporal { base: Base::DateTime, fsp: 0 }));
+        assert_eq!(wire("extract(day_hour from '1999-01-02 10:11:12')"), turnstile_wire::consts::coltype::LONG);
+        assert_eq!(wire("extract(day_minute from '1999-01-02 10:11:12')"), turnstile_wire::consts::coltype::LONGLONG);
+        assert_eq!(wire("extract(day_minute from da)"), turnstile_wire::consts::coltype::LONG);
+        assert_eq!(ty("time_to_sec('10:00:00.5')"), Some(ExprType::Decimal { precision: 17, scale: 1 }));
+        assert_eq!(ty("time_to_sec(tm)"), Some(ExprType::int(17, false)));
+        assert_eq!(ty("coalesce(tm, da)"), Some(ExprType::Temporal { base: Base::DateTime, fsp: 0 }));
         let deep = format!("{}1{}", "(".repeat(200), ")".repeat(200));
         assert_eq!(ty(&deep), None);
     }

@@ -586,7 +586,7 @@ impl<'a> P<'a> {
         }
         let open = open_of(self.toks, self.pos);
         let lits: Vec<Option<i64>> = self.literal_args(open, args.len());
-        if matches!(name, "TIME" | "TIMESTAMP" | "TIMEDIFF" | "ADDTIME" | "SUBTIME" | "CONVERT_TZ") {
+        if matches!(name, "TIME" | "TIMESTAMP" | "TIMEDIFF" | "ADDTIME" | "SUBTIME" | "CONVERT_TZ" | "TIME_TO_SEC" | "UNIX_TIMESTAMP") {
             // A string literal argument: a DATETIME (a TIME for TIME, ADDTIME's
             // second) with the literal's fraction digits. ADDTIME of a string
             // stays unknown.
@@ -702,16 +702,41 @@ impl<'a> P<'a> {
         if !self.kw("FROM") {
             return Err(());
         }
-        self.expr()?;
+        let arg = self.expr()?;
         self.expect_op(")")?;
-        Ok(match unit.as_str() {
-            "YEAR" => Some(ExprType::int(4, false)),
-            "QUARTER" => Some(ExprType::int(2, false)),
-            "MONTH" | "WEEK" | "DAY" | "HOUR" | "MINUTE" | "SECOND" => Some(ExprType::int(3, false)),
-            "MICROSECOND" | "YEAR_MONTH" => Some(ExprType::int(7, false)),
-            "DAY_MICROSECOND" => Some(ExprType::int(15, false)),
-            _ => None,
-        })
+        // MariaDB's lengths: an INT up to 10 characters, a BIGINT past 11;
+        // the units counting days are longer for a string or a number,
+        // which may hold any number of days, than for a DATE, DATETIME or
+        // TIME.
+        let temporal = match arg {
+            Some(ExprType::Temporal { .. }) => true,
+            Some(_) => false,
+            None => return Ok(None),
+        };
+        let len = match unit.as_str() {
+            "QUARTER" => 1,
+            "MONTH" | "WEEK" => 2,
+            "HOUR" | "MINUTE" | "SECOND" => 3,
+            "YEAR" => 4,
+            "HOUR_MINUTE" | "MINUTE_SECOND" => 5,
+            "YEAR_MONTH" => 6,
+            "MICROSECOND" | "HOUR_SECOND" => 7,
+            "SECOND_MICROSECOND" => 9,
+            "MINUTE_MICROSECOND" => 11,
+            "HOUR_MICROSECOND" => 13,
+            "DAY" if temporal => 3,
+            "DAY" => 8,
+            "DAY_HOUR" if temporal => 5,
+            "DAY_HOUR" => 10,
+            "DAY_MINUTE" if temporal => 7,
+            "DAY_MINUTE" => 12,
+            "DAY_SECOND" if temporal => 9,
+            "DAY_SECOND" => 14,
+            "DAY_MICROSECOND" if temporal => 15,
+            "DAY_MICROSECOND" => 20,
+            _ => return Ok(None),
+        };
+        Ok(Some(ExprType::Int { len, digits: len.saturating_sub(1).max(1), unsigned: false, col: (len == 10).then_some(Base::Int) }))
     }
 
     /// `CAST(x AS type)`, `CONVERT(x, type)`, `CONVERT(x USING cs)`.

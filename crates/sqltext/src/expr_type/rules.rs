@@ -159,10 +159,10 @@ pub(super) fn date_add(d: T, unit: String, lit_fsp: Option<u8>) -> T {
     let micro = unit.contains("MICROSECOND");
     let (base, fsp) = match d? {
         ExprType::Temporal { base, fsp } => (base, fsp),
-        ExprType::Null | ExprType::Int { .. } => return Some(ExprType::DateStr { fsp: if micro { 6 } else { 0 } }),
-        ExprType::Decimal { scale, .. } => return Some(ExprType::DateStr { fsp: if micro { 6 } else { scale.min(6) as u8 } }),
+        ExprType::Null | ExprType::Int { .. } => return Some(ExprType::DateStr { fsp: if micro { 6 } else { 0 }, exact: false }),
+        ExprType::Decimal { scale, .. } => return Some(ExprType::DateStr { fsp: if micro { 6 } else { scale.min(6) as u8 }, exact: false }),
         ExprType::Str { binary: false, .. } | ExprType::DateStr { .. } | ExprType::Double { .. } | ExprType::Float => {
-            return Some(ExprType::DateStr { fsp: if micro { 6 } else { lit_fsp.unwrap_or(6) } })
+            return Some(ExprType::DateStr { fsp: if micro { 6 } else { lit_fsp.unwrap_or(6) }, exact: false })
         }
         _ => return None,
     };
@@ -209,15 +209,9 @@ pub(super) fn hybrid(args: &[T]) -> T {
     if known.iter().all(|t| matches!(t, ExprType::Temporal { .. })) {
         let fsp = known.iter().map(|t| if let ExprType::Temporal { fsp, .. } = t { *fsp } else { 0 }).max().unwrap_or(0);
         let bases: Vec<Base> = known.iter().map(|t| if let ExprType::Temporal { base, .. } = t { *base } else { Base::Date }).collect();
-        // Mixed: DATETIME. MariaDB makes a TIME beside a DATE a DATETIME of
-        // today's date, a value not computed here: unknown.
-        let base = if bases.iter().all(|b| *b == bases[0]) {
-            bases[0]
-        } else if bases.iter().all(|b| *b != Base::Time) {
-            Base::DateTime
-        } else {
-            return None;
-        };
+        // Mixed: DATETIME (a TIME beside a date is that time on the current
+        // day, rewrite/temporal_numbers.rs).
+        let base = if bases.iter().all(|b| *b == bases[0]) { bases[0] } else { Base::DateTime };
         return Some(ExprType::Temporal { base, fsp });
     }
     if known.iter().any(|t| matches!(t, ExprType::Str { .. } | ExprType::Temporal { .. })) {
@@ -270,8 +264,7 @@ pub(super) fn greatest(args: &[T]) -> T {
             ExprType::Temporal { base, fsp: f } => {
                 fsp = fsp.max(f);
                 temporal = Some(match temporal {
-                    // A TIME beside a date: a value not computed here.
-                    Some((b, _)) if b != base && (b == Base::Time || base == Base::Time) => return None,
+                    // A TIME beside a date: that time on the current day.
                     Some((b, _)) if b != base => (Base::DateTime, 0),
                     _ => (base, 0),
                 });
@@ -301,8 +294,7 @@ pub(super) fn int_rank(b: Base) -> u8 {
 /// Functions whose type does not depend on their arguments.
 pub(super) fn fixed_function(name: &str) -> T {
     Some(match name {
-        "ROW_NUMBER" | "RANK" | "DENSE_RANK" | "NTILE" | "TIME_TO_SEC" | "UNIX_TIMESTAMP" | "TO_SECONDS" | "BIT_OR" | "BIT_AND" | "BIT_XOR" | "BIT_COUNT" => match name {
-            "TIME_TO_SEC" | "UNIX_TIMESTAMP" => ExprType::int(17, false),
+        "ROW_NUMBER" | "RANK" | "DENSE_RANK" | "NTILE" | "TO_SECONDS" | "BIT_OR" | "BIT_AND" | "BIT_XOR" | "BIT_COUNT" => match name {
             "TO_SECONDS" => ExprType::int(12, false),
             "BIT_OR" | "BIT_AND" | "BIT_XOR" => ExprType::int(21, true),
             "BIT_COUNT" => ExprType::int(2, false),
@@ -514,13 +506,34 @@ pub(super) fn temporal_function(name: &str, args: &[T], lits: &[Option<i64>]) ->
     let lit = |k: usize| lits.get(k).copied().flatten();
     match name {
         "SEC_TO_TIME" => Some(ExprType::Temporal { base: Base::Time, fsp: frac_of(arg(0)?) }),
+        // Seconds: a BIGINT(17), a DECIMAL with the argument's fraction
+        // digits (a string's or a DOUBLE's 6) when it has any.
+        "TIME_TO_SEC" | "UNIX_TIMESTAMP" => {
+            let fsp = match args.first() {
+                None => 0,
+                Some(a) => match (*a)? {
+                    ExprType::Int { .. } | ExprType::Null | ExprType::Hybrid { .. } => 0,
+                    ExprType::Temporal { fsp, .. } | ExprType::DateStr { fsp, .. } => fsp,
+                    ExprType::Decimal { scale, .. } => scale.min(6) as u8,
+                    ExprType::Double { .. } | ExprType::Float | ExprType::Str { .. } => 6,
+                },
+            };
+            Some(if fsp == 0 { ExprType::int(17, false) } else { decimal(16 + u32::from(fsp), u32::from(fsp)) })
+        }
         "MAKETIME" => Some(ExprType::Temporal { base: Base::Time, fsp: frac_of(arg(2)?) }),
         "TIMEDIFF" => Some(ExprType::Temporal { base: Base::Time, fsp: arg_fsp(arg(0)?)?.max(arg_fsp(arg(1)?)?) }),
+        // A TIME stays a TIME, a date becomes a DATETIME; anything else
+        // (a string, a number, NULL) gives a CHAR of a DATETIME's length
+        // with the arguments' fraction digits (a string's or a DOUBLE's: 6).
         "ADDTIME" | "SUBTIME" => {
             let fsp = arg_fsp(arg(1)?).unwrap_or(6);
             match arg(0)? {
                 ExprType::Temporal { base: Base::Time, fsp: f } => Some(ExprType::Temporal { base: Base::Time, fsp: f.max(fsp) }),
-                ExprType::Temporal { base: Base::DateTime | Base::Timestamp, fsp: f } => Some(ExprType::Temporal { base: Base::DateTime, fsp: f.max(fsp) }),
+                ExprType::Temporal { fsp: f, .. } => Some(ExprType::Temporal { base: Base::DateTime, fsp: f.max(fsp) }),
+                // A string's or a DOUBLE's value shows the digits it needs.
+                ExprType::DateStr { fsp: f, exact: true } => Some(ExprType::DateStr { fsp: f.max(fsp), exact: true }),
+                ExprType::Str { binary: false, .. } | ExprType::DateStr { .. } | ExprType::Double { .. } | ExprType::Float => Some(ExprType::DateStr { fsp: 6, exact: false }),
+                t @ (ExprType::Int { .. } | ExprType::Decimal { .. } | ExprType::Null) => Some(ExprType::DateStr { fsp: arg_fsp(t).unwrap_or(6).max(fsp), exact: true }),
                 _ => None,
             }
         }
@@ -529,8 +542,11 @@ pub(super) fn temporal_function(name: &str, args: &[T], lits: &[Option<i64>]) ->
         "TIMESTAMP" if args.len() == 1 => number_fsp(arg(0)?).map(|fsp| ExprType::Temporal { base: Base::DateTime, fsp }),
         "NOW" | "CURRENT_TIMESTAMP" | "LOCALTIME" | "LOCALTIMESTAMP" | "SYSDATE" | "UTC_TIMESTAMP" => Some(ExprType::Temporal { base: Base::DateTime, fsp: lit(0).unwrap_or(0).clamp(0, 6) as u8 }),
         "CURTIME" | "CURRENT_TIME" | "UTC_TIME" => Some(ExprType::Temporal { base: Base::Time, fsp: lit(0).unwrap_or(0).clamp(0, 6) as u8 }),
+        // A DATETIME with the seconds' fraction digits; of a string or a
+        // DOUBLE as many as each value needs, which no type here says.
         "FROM_UNIXTIME" if args.len() == 1 => match arg(0)? {
-            ExprType::Int { .. } => Some(ExprType::Temporal { base: Base::DateTime, fsp: 0 }),
+            ExprType::Int { .. } | ExprType::Null => Some(ExprType::Temporal { base: Base::DateTime, fsp: 0 }),
+            ExprType::Decimal { scale, .. } => Some(ExprType::Temporal { base: Base::DateTime, fsp: scale.min(6) as u8 }),
             _ => None,
         },
         "CONVERT_TZ" => match arg(0)? {
