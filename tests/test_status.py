@@ -23,7 +23,8 @@ COUNTERS = [
     "Questions",
     "Uptime",
 ]
-PROCESSLIST_COLUMNS = ["Id", "User", "Host", "db", "Command", "Time", "State", "Info"]
+# MariaDB 10.11 adds Progress (stage progress, 0.000 for us).
+PROCESSLIST_COLUMNS = ["Id", "User", "Host", "db", "Command", "Time", "State", "Info", "Progress"]
 
 
 @pytest.mark.parametrize("scope", ["", "GLOBAL ", "SESSION "])
