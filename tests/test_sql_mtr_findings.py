@@ -727,3 +727,15 @@ def test_a_date_or_time_into_a_number_column_is_its_digits(db):
     assert (i, str(d), f) == (20230105, "20010203040506.50", 10140.0)
     assert 20200101000000 < b < 21000101000000
     q(conn, "DROP TABLE tnum")
+
+
+def test_insert_ignore_past_bit_63_is_its_largest_value(db):
+    """BIT(63)'s largest value is i64::MAX: INSERT IGNORE of a wider value
+    stores it with 1264, as for any other width (was 1406; type_bit.test)."""
+    conn, _ = db
+    clients.query(conn, "CREATE TABLE b63 (a BIT(63))")
+    cur = conn.cursor()
+    cur.execute("INSERT IGNORE INTO b63 VALUES (0xFFFFFFFFFFFFFFFF), (0x8000000000000000)")
+    cur.execute("SHOW WARNINGS")
+    assert [r[1] for r in cur.fetchall()] == [1264, 1264]
+    assert clients.query(conn, "SELECT a + 0 FROM b63") == ((2**63 - 1,), (2**63 - 1,))

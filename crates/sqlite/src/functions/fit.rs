@@ -613,10 +613,11 @@ fn fit_year(v: ValueRef<'_>, raised: &mut Vec<Raise>) -> Option<SV> {
 
 /// BIT(bits): a number past the column's bits (or negative) is all ones.
 fn fit_bit(v: ValueRef<'_>, bits: i64, raised: &mut Vec<Raise>) -> Option<SV> {
-    if !(1..63).contains(&bits) {
+    // BIT(64) holds every value; BIT(63)'s largest is i64::MAX.
+    if !(1..64).contains(&bits) {
         return None;
     }
-    let max = (1i64 << bits) - 1;
+    let max = ((1u64 << bits) - 1) as i64;
     let over = match v {
         ValueRef::Integer(i) => !(0..=max).contains(&i),
         ValueRef::Real(f) => !(0.0..=max as f64).contains(&f.round_ties_even()),
