@@ -80,6 +80,25 @@ impl RowSink for DiscardRows {
     }
 }
 
+/// A sink that keeps a result's columns and rows (a statement the server
+/// runs for itself, whose rows it then works on).
+#[derive(Default)]
+pub struct CollectRows {
+    pub columns: Vec<Column>,
+    pub rows: Vec<Vec<Value>>,
+}
+
+impl RowSink for CollectRows {
+    fn columns(&mut self, c: &[Column]) -> Result<(), SqlError> {
+        self.columns = c.to_vec();
+        Ok(())
+    }
+    fn row(&mut self, r: &[Value]) -> Result<(), SqlError> {
+        self.rows.push(r.to_vec());
+        Ok(())
+    }
+}
+
 /// What a statement produced when it did not send a result set.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Done {

@@ -6,26 +6,8 @@
 
 use super::access::session_access;
 use super::Call;
-use turnstile_engine::{Column, Outcome, RowSink, SqlError, Value};
+use turnstile_engine::{Outcome, RowSink, SqlError};
 use turnstile_sqltext::lex;
-
-/// Keeps a result's columns and rows.
-#[derive(Default)]
-struct Collect {
-    columns: Vec<Column>,
-    rows: Vec<Vec<Value>>,
-}
-
-impl RowSink for Collect {
-    fn columns(&mut self, c: &[Column]) -> Result<(), SqlError> {
-        self.columns = c.to_vec();
-        Ok(())
-    }
-    fn row(&mut self, r: &[Value]) -> Result<(), SqlError> {
-        self.rows.push(r.to_vec());
-        Ok(())
-    }
-}
 
 /// The SHOW statement before its top-level WHERE, and the condition after
 /// it; None when the statement has none.
@@ -70,7 +52,7 @@ pub(super) fn show_where(call: &mut Call<'_, '_>, sql: &str, sink: &mut dyn RowS
     if condition.is_empty() || !balanced(condition) {
         return Some(Err(SqlError::syntax(condition)));
     }
-    let mut rows = Collect::default();
+    let mut rows = turnstile_engine::CollectRows::default();
     if let Err(e) = super::statement_once(call, show, &mut rows) {
         return Some(Err(e));
     }

@@ -64,24 +64,6 @@ fn scratch_table(columns: &[Column]) -> (String, String) {
     (name, create)
 }
 
-/// Keeps what the filtering SELECT sends.
-#[derive(Default)]
-struct Collect {
-    columns: Vec<Column>,
-    rows: Vec<Vec<Value>>,
-}
-
-impl RowSink for Collect {
-    fn columns(&mut self, c: &[Column]) -> Result<(), SqlError> {
-        self.columns = c.to_vec();
-        Ok(())
-    }
-    fn row(&mut self, r: &[Value]) -> Result<(), SqlError> {
-        self.rows.push(r.to_vec());
-        Ok(())
-    }
-}
-
 impl SqliteSession {
     pub(super) fn filter_show_rows(&mut self, ctx: &ExecContext<'_>, columns: &[Column], rows: Vec<Vec<Value>>, condition: &str, sink: &mut dyn RowSink) -> Result<Outcome, SqlError> {
         if self.paused.is_some() {
@@ -105,7 +87,7 @@ impl SqliteSession {
                 st.execute(rusqlite::params_from_iter(r.iter().map(stored))).map_err(|e| SqlError::internal(e.to_string()))?;
             }
         }
-        let mut out = Collect::default();
+        let mut out = turnstile_engine::CollectRows::default();
         // (MySQL's text: the name in backticks; it is [a-z0-9_] only.)
         // (The condition in parentheses: one expression, whatever follows it.)
         let select = format!("SELECT * FROM information_schema.`{name}` WHERE ({condition})");
