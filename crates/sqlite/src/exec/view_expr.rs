@@ -201,20 +201,7 @@ impl<'p> Scope<'p> {
 }
 
 /// The index of the `)` closing the `(` at `open`.
-pub(super) fn close_of(toks: &[Token], open: usize) -> Option<usize> {
-    let mut depth = 0usize;
-    for (k, t) in toks.iter().enumerate().skip(open) {
-        if t.is_op("(") {
-            depth += 1;
-        } else if t.is_op(")") {
-            depth -= 1;
-            if depth == 0 {
-                return Some(k);
-            }
-        }
-    }
-    None
-}
+pub(super) use turnstile_sqltext::parens::closing as close_of;
 
 /// Does the `(` at `k` open a query (`(SELECT`, `(WITH`)?
 pub(super) fn opens_query(toks: &[Token], k: usize) -> bool {
