@@ -161,6 +161,8 @@ def test_grant_errors_and_account_creation(grants):
         (f"GRANT DELETE (a) ON {db}.t1 TO '{user}'@'%'", 1064),
         (f"GRANT SELECT (a) ON {db}.* TO '{user}'@'%'", 1144),
         (f"REVOKE SELECT ON {db}.hidden FROM '{user}'@'%'", 1147),
+        (f"GRANT SELECT ON information_schema.* TO '{user}'@'%'", 1044),
+        (f"GRANT SELECT ON information_schema.tables TO '{user}'@'%'", 1044),
         # NO_AUTO_CREATE_USER (the default sql_mode): no account out of thin air.
         (f"GRANT SELECT ON {db}.t1 TO 'tg_missing'@'%'", 1133),
     ]:

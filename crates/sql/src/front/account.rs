@@ -49,6 +49,10 @@ fn resolve_level(call: &mut Call<'_, '_>, db: &mut Option<String>, table: Option
     if let Some(d) = db.as_mut().filter(|d| d.is_empty()) {
         *d = call.sess.db.clone().ok_or_else(SqlError::no_database)?;
     }
+    // information_schema is everyone's to read and no one's to be granted (MariaDB: 1044).
+    if let Some(d) = db.as_deref().filter(|d| d.eq_ignore_ascii_case("information_schema")) {
+        return Err(SqlError::db_access_denied(&call.sess.user, &call.sess.host, d));
+    }
     match (db.as_deref(), table) {
         (Some(d), Some(t)) if !table_exists(call, d, t)? => Err(SqlError::no_such_table(d, t)),
         _ => Ok(()),
