@@ -254,6 +254,12 @@ pub fn wire_column(name: &str, decl: &str) -> (Column, Conv) {
     if up == "BLOB" {
         return (Column::computed(name, coltype::BLOB), Conv::Text);
     }
+    // CHAR(n): only mysql.user's Host and User, utf8mb4 as MariaDB's are.
+    if let Some(n) = digits("CHAR") {
+        let mut c = Column::varchar(name);
+        (c.coltype, c.length) = (coltype::STRING, n * 4);
+        return (c, Conv::Text);
+    }
     let mut c = Column::varchar(name);
     c.length = digits("VARCHAR").map_or(c.length, |n| n * 3);
     (c, Conv::Text)

@@ -24,7 +24,7 @@ use turnstile_engine::access::{privs, AccountRow};
 use turnstile_sqltext::lex::{self, Tok, Token};
 
 /// The table as information_schema holds it (MariaDB's column names).
-pub const CREATE: &str = "CREATE TABLE IF NOT EXISTS information_schema.user (Host TEXT, User TEXT, Password TEXT, \
+pub const CREATE: &str = "CREATE TABLE IF NOT EXISTS information_schema.user (Host CHAR(255), User CHAR(128), Password TEXT, \
 Select_priv TEXT, Insert_priv TEXT, Update_priv TEXT, Delete_priv TEXT, Create_priv TEXT, Drop_priv TEXT, Reload_priv TEXT, \
 Shutdown_priv TEXT, Process_priv TEXT, File_priv TEXT, Grant_priv TEXT, References_priv TEXT, Index_priv TEXT, Alter_priv TEXT, \
 Show_db_priv TEXT, Super_priv TEXT, Create_tmp_table_priv TEXT, Lock_tables_priv TEXT, Execute_priv TEXT, Repl_slave_priv TEXT, \
