@@ -423,21 +423,7 @@ pub(super) fn unwrapped(toks: &[Token]) -> &[Token] {
 
 /// `toks` split at its commas of depth 0.
 pub(super) fn split_commas(toks: &[Token]) -> Vec<&[Token]> {
-    let mut out = Vec::new();
-    let mut depth = 0usize;
-    let mut start = 0;
-    for (k, t) in toks.iter().enumerate() {
-        if t.is_op("(") {
-            depth += 1;
-        } else if t.is_op(")") {
-            depth = depth.saturating_sub(1);
-        } else if depth == 0 && t.is_op(",") {
-            out.push(&toks[start..k]);
-            start = k + 1;
-        }
-    }
-    out.push(&toks[start..]);
-    out
+    turnstile_sqltext::parens::split_top_level(toks, ",")
 }
 
 /// A select item's expression and its alias (`AS a`, or a name after the
