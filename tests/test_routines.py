@@ -59,6 +59,38 @@ def test_call_sends_each_select_then_an_ok(db):
     assert clients.scalar(conn, "SELECT 41 + 1") == 42
 
 
+def test_do_statements_in_a_body_sent_in_one_multi_statement_query(db, sql_server):
+    """go-sql-driver's TestMultiResultSet: DROP PROCEDURE IF EXISTS and a
+    CREATE PROCEDURE whose body has DO statements (one calling IF()), sent as
+    one query; the CALL sends the SELECTs' results only (MariaDB: the same).
+    Before, DO at the start of a body statement was 1064, and without
+    CLIENT_MULTI_STATEMENTS the DROP ran and the CREATE was dropped silently
+    (MariaDB: 1064 for the whole text)."""
+    _, name = db
+    two = "DROP PROCEDURE IF EXISTS mrs; CREATE PROCEDURE mrs() BEGIN DO 1; SELECT 1 AS c; DO IF(1, 2, 3); WHILE 0 DO DO 1; END WHILE; SELECT 2 AS d; END"
+    single = clients.root(sql_server, database=name)
+    for sql in (two, "DROP FUNCTION IF EXISTS f; SELECT 1", "DROP TRIGGER IF EXISTS t; SELECT 1"):
+        with pytest.raises(pymysql.err.ProgrammingError) as e:
+            clients.query(single, sql)
+        assert code(e) == 1064
+    single.close()
+    conn = clients.root(sql_server, database=name, client_flag=pymysql.constants.CLIENT.MULTI_STATEMENTS)
+    with conn.cursor() as cur:
+        cur.execute(two)
+        while cur.nextset():
+            pass
+    cur = conn.cursor()
+    cur.execute("CALL mrs()")
+    assert cur.fetchall() == ((1,),)
+    assert cur.nextset()
+    assert cur.fetchall() == ((2,),)
+    assert cur.nextset()
+    assert cur.description is None
+    assert not cur.nextset()
+    assert clients.scalar(conn, "SELECT 41 + 1") == 42
+    conn.close()
+
+
 def test_control_flow(db):
     conn, _ = db
     clients.query(

@@ -91,3 +91,23 @@ def test_diagnostics_are_per_session_and_reset(sql_server, sql_conn, db):
     assert len(warnings(sql_conn)) == 1
     with pytest.raises(pymysql.MySQLError):
         query(sql_conn, "SHOW WARNINGS LIMIT x")
+
+
+def test_cast_of_a_string_as_integer_warns_for_what_it_cuts(db, sql_conn):
+    """CAST(string AS SIGNED/UNSIGNED) reads the leading digits (before,
+    '12abc' was 0 from a column and '1e3' 1000) with MariaDB's Warning 1292,
+    a Note 1292 for trailing blanks and Note 1105 for a complement; values
+    and conditions checked on MariaDB 10.11. PyMySQL's test_warnings."""
+    assert query(sql_conn, "SELECT CAST('abc' AS SIGNED)") == ((0,),)
+    assert warnings(sql_conn) == [("Warning", 1292, "Truncated incorrect INTEGER value: 'abc'")]
+    assert query(sql_conn, "SELECT CAST('12 ' AS SIGNED), CAST('-1' AS UNSIGNED), CAST('1e3' AS SIGNED)") == ((12, 18446744073709551615, 1),)
+    assert warnings(sql_conn) == [
+        ("Note", 1292, "Truncated incorrect INTEGER value: '12 '"),
+        ("Note", 1105, "Cast to unsigned converted negative integer to it's positive complement"),
+        ("Warning", 1292, "Truncated incorrect INTEGER value: '1e3'"),
+    ]
+    query(sql_conn, "CREATE TABLE c (s VARCHAR(10), d DECIMAL(5,2))")
+    query(sql_conn, "INSERT INTO c VALUES ('12abc', 1.5), ('7', -2.5)")
+    # A string column by its digits; a DECIMAL rounded, without a warning.
+    assert query(sql_conn, "SELECT CAST(s AS SIGNED), CONVERT(c.s, UNSIGNED), CAST(d AS SIGNED) FROM c ORDER BY d") == ((7, 7, -3), (12, 12, 2))
+    assert [w[:2] for w in warnings(sql_conn)] == [("Warning", 1292), ("Warning", 1292)]

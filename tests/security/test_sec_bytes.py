@@ -389,3 +389,33 @@ def test_long_data_past_max_allowed_packet_is_an_error(server_factory, uniq):
         assert c.execute(st, [(sp.T_BLOB, b"")]).rows == [(700_000,)]
     finally:
         c.close_connection()
+
+
+def test_long_data_of_exactly_max_allowed_packet_is_stored(server_factory, uniq):
+    """A value of max_allowed_packet bytes, sent as long data, is stored and
+    read back whole, also two of them in one row (MariaDB stores both; the
+    row's record is longer than the packet limit). Before, SQLite's length
+    limit was max_allowed_packet and capped the record: 1301."""
+    limit = 1 << 20
+    srv = server_factory("--max-allowed-packet", str(limit), engine="sqlite")
+    c = sp.connect(srv.port, "root", clients.ROOT_PASSWORD)
+    try:
+        db = uniq("ld")
+        c.query(f"CREATE DATABASE {db}")
+        c.query(f"CREATE TABLE {db}.t (id INT PRIMARY KEY, a LONGBLOB, b LONGBLOB)")
+        # In halves: a packet has room for less than max_allowed_packet of
+        # data. One value per statement: a statement's long data is limited
+        # to max_allowed_packet in all (docs/compatibility.md).
+        st = c.prepare(f"INSERT INTO {db}.t VALUES (?, ?, '')")
+        c.send_long_data(st, 1, b"a" * (limit // 2))
+        c.send_long_data(st, 1, b"a" * (limit // 2))
+        c.execute(st, [(sp.T_LONGLONG, 1), (sp.T_BLOB, b"")])
+        st = c.prepare(f"UPDATE {db}.t SET b = ? WHERE id = 1")
+        c.send_long_data(st, 0, b"b" * (limit // 2))
+        c.send_long_data(st, 0, b"b" * (limit // 2))
+        c.execute(st, [(sp.T_BLOB, b"")])
+        assert c.query(f"SELECT id, LENGTH(a), LENGTH(b), a = REPEAT('a', {limit}) FROM {db}.t").rows == [(b"1", str(limit).encode(), str(limit).encode(), b"1")]
+        # Functions still stop at the limit: NULL with Warning 1301.
+        assert c.query(f"SELECT LENGTH(REPEAT('a', {limit + 1}))").rows == [(None,)]
+    finally:
+        c.close_connection()

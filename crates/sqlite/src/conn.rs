@@ -366,6 +366,16 @@ const LOOKASIDE_SLOTS: i32 = 40;
 /// Configure the connection's lookaside allocator (0 slots: off). SQLite
 /// refuses (SQLITE_BUSY) while lookaside memory is in use; then the old
 /// setting stays, which only costs speed.
+/// SQLite's SQLITE_LIMIT_LENGTH for a max_allowed_packet of `max_value_bytes`.
+/// It bounds every string and blob SQLite's own functions make (its default
+/// allowed 1 GB each) and also a row's whole record, so it is twice the
+/// packet limit and 1 MiB more: a row holds two values of max_allowed_packet
+/// bytes beside its other columns, as MariaDB stores them (go-sql-driver's
+/// TestLongData). Our functions stop at max_allowed_packet itself.
+fn record_limit_bytes(max_value_bytes: usize) -> c_int {
+    max_value_bytes.saturating_mul(2).saturating_add(1 << 20).min(i32::MAX as usize) as c_int
+}
+
 fn set_lookaside(db: &rusqlite::Connection, slot: i32, slots: i32) {
     // SAFETY: a valid open handle; a NULL buffer lets SQLite allocate it.
     let rc = unsafe { ffi::sqlite3_db_config(db.handle(), ffi::SQLITE_DBCONFIG_LOOKASIDE, std::ptr::null_mut::<c_void>(), slot as c_int, slots as c_int) };
@@ -442,9 +452,7 @@ impl Conn {
         // SAFETY: a valid open handle.
         unsafe {
             ffi::sqlite3_limit(db.handle(), ffi::SQLITE_LIMIT_EXPR_DEPTH, opts.expr_depth as c_int);
-            // No value (a string built by replace(), a bound blob) past
-            // max_allowed_packet: SQLite's default allowed 1 GB each.
-            ffi::sqlite3_limit(db.handle(), ffi::SQLITE_LIMIT_LENGTH, opts.max_value_bytes.min(i32::MAX as usize) as c_int);
+            ffi::sqlite3_limit(db.handle(), ffi::SQLITE_LIMIT_LENGTH, record_limit_bytes(opts.max_value_bytes));
         }
         let call = Box::new(CallCtx {
             exec: Cell::new(std::ptr::null()),

@@ -48,10 +48,15 @@ pub fn is_compound_start(toks: &[Token]) -> bool {
 pub fn statement_end(toks: &[Token]) -> Option<usize> {
     let mut depth = 0usize;
     let mut i = 0;
+    // Whether the previous token began a statement: `DO IF(a, 1, 2)` is
+    // the DO statement calling IF(), not a block opened after WHILE's DO.
+    let mut prev_at_start = false;
     while i < toks.len() {
         let t = &toks[i];
         let prev = i.checked_sub(1).map(|p| &toks[p]);
-        let at_start = i == 0 || prev.is_some_and(|p| p.is_op(";") || p.is_op(":") || STARTS.iter().any(|k| p.is_kw(k)));
+        let after_opener = prev.is_some_and(|p| STARTS.iter().any(|k| p.is_kw(k)) && !(p.is_kw("DO") && prev_at_start));
+        let at_start = i == 0 || prev.is_some_and(|p| p.is_op(";") || p.is_op(":")) || after_opener;
+        prev_at_start = at_start;
         if t.is_op(";") && depth == 0 {
             return Some(i);
         }
@@ -89,6 +94,9 @@ mod tests {
         assert_eq!(end("IF 1 THEN SELECT 1; ELSE SELECT 2; END IF; SELECT 3").as_deref(), Some("IF 1 THEN SELECT 1; ELSE SELECT 2; END IF"));
         assert_eq!(end("WHILE 0 DO SELECT 1; END WHILE; SELECT 3").as_deref(), Some("WHILE 0 DO SELECT 1; END WHILE"));
         let s = "CREATE FUNCTION f(a INT) RETURNS INT BEGIN IF a > 0 THEN RETURN IF(a, 1, 2); END IF; l: LOOP LEAVE l; END LOOP l; RETURN CASE WHEN a THEN 1 END; END";
+        assert_eq!(end(&format!("{}; SELECT 1", s)).as_deref(), Some(s));
+        // The DO statement, also calling IF() and as a loop's first statement.
+        let s = "CREATE PROCEDURE p() BEGIN DO 1; DO IF(1, 2, 3); WHILE 0 DO DO IF(1, 2, 3); END WHILE; END";
         assert_eq!(end(&format!("{}; SELECT 1", s)).as_deref(), Some(s));
         assert_eq!(end("CREATE PROCEDURE p() BEGIN WHILE 1 DO REPEAT SELECT 1; UNTIL 1 END REPEAT; END WHILE; END").as_deref(), None);
     }

@@ -20,6 +20,7 @@
 //!   DATETIME and TIME; `time_read`: a date function's argument as MariaDB
 //!   reads it; `civil`: civil-date arithmetic;
 //! - `hex`: UNHEX;
+//! - `int_text`: a string read by CAST AS SIGNED/UNSIGNED (its digits, what it cuts);
 //! - `item_type`: the INT type MariaDB gives comparisons, short literals and some functions;
 //! - `expr_type`: the type MariaDB gives a select item, from its text and its columns' types;
 //! - `decimal`: exact DECIMAL numbers and MySQL's result types of their arithmetic;
@@ -36,6 +37,7 @@ pub mod cursor;
 pub mod decimal;
 pub mod expr_type;
 pub mod hex;
+pub mod int_text;
 pub mod item_type;
 pub mod lex;
 pub mod like;

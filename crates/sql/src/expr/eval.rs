@@ -425,6 +425,10 @@ mod tests {
         assert_eq!(eval_text("0x4142434445464748494a + 0"), Value::Int(0x434445464748494a));
         assert_eq!(eval_text("0x4142434445464748494a"), bytes(b"ABCDEFGHIJ"));
         assert_eq!(eval_text("CAST(0x41 AS UNSIGNED)"), Value::UInt(65));
+        // A string by its leading digits, as MariaDB.
+        assert_eq!(eval_text("CAST('12abc' AS SIGNED)"), Value::Int(12));
+        assert_eq!(eval_text("CAST('1e3' AS SIGNED)"), Value::Int(1));
+        assert_eq!(eval_text("CAST('-1' AS UNSIGNED)"), Value::UInt(u64::MAX));
         assert_eq!(eval_text("ABS(0x41)"), Value::UInt(65));
         assert_eq!(eval_text("CAST(0x41 AS CHAR)"), bytes(b"A"));
         assert_eq!(eval_text("CAST('abc' AS BINARY(5))"), bytes(b"abc\0\0"));

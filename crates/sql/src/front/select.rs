@@ -24,7 +24,7 @@ pub(super) fn select_without_table(call: &mut Call<'_, '_>, sql: &str, sink: &mu
     }
     // DECIMAL arithmetic (`0.1 + 0.2`, `1/3`) is exact in an engine that
     // evaluates SQL; the front's evaluator computes in doubles.
-    if has_decimal_arithmetic(&toks) && call.engine.evaluates_expressions() {
+    if (has_decimal_arithmetic(&toks) || has_integer_cast(&toks)) && call.engine.evaluates_expressions() {
         return engine_statement(call, sql, sink);
     }
     match local_select(call, sql, &toks, sink) {
@@ -39,6 +39,12 @@ pub(super) fn select_without_table(call: &mut Call<'_, '_>, sql: &str, sink: &mu
 /// True if a statement has a UNION (at any depth: the local evaluator has none).
 fn has_union(toks: &[Token]) -> bool {
     toks.iter().any(|t| t.is_kw("UNION"))
+}
+
+/// Does the statement CAST or CONVERT to SIGNED or UNSIGNED? Of a string,
+/// MariaDB warns for what the cast cuts, which the engine's cast raises.
+fn has_integer_cast(toks: &[Token]) -> bool {
+    toks.iter().any(|t| t.is_kw("CAST") || t.is_kw("CONVERT")) && toks.iter().any(|t| t.is_kw("SIGNED") || t.is_kw("UNSIGNED"))
 }
 
 /// Does the statement have a decimal literal (`0.1`), an integer literal

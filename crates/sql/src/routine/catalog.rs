@@ -127,8 +127,8 @@ pub fn drop(call: &mut Call<'_, '_>, sql: &str) -> Result<Outcome, SqlError> {
     let if_exists = toks.get(2).is_some_and(|t| t.is_kw("IF")) && toks.get(3).is_some_and(|t| t.is_kw("EXISTS"));
     let (_, db, name, end) = kind_and_name(sql, &toks, if if_exists { 3 } else { 1 })?;
     let kind = if toks[1].is_kw("PROCEDURE") { RoutineKind::Procedure } else { RoutineKind::Function };
-    if toks.get(end).is_some_and(|t| !t.is_op(";")) {
-        return Err(SqlError::syntax(&sql[toks[end].start..]));
+    if let Some(at) = super::extra_token(&toks, end) {
+        return Err(SqlError::syntax(&sql[toks[at].start..]));
     }
     let db = match db {
         Some(d) => d,
@@ -162,7 +162,7 @@ pub fn show(call: &mut Call<'_, '_>, sql: &str, sink: &mut dyn RowSink) -> Resul
     let like = match (toks.get(3), toks.get(4).map(|t| &t.tok)) {
         (Some(t), Some(Tok::Str(s))) if t.is_kw("LIKE") => Some(String::from_utf8_lossy(s).into_owned()),
         (None, _) => None,
-        (Some(t), _) if t.is_op(";") => None,
+        (Some(t), _) if t.is_op(";") && toks.len() == 4 => None,
         _ => return Err(SqlError::unsupported("SHOW ... STATUS WHERE")),
     };
     let rows = call.engine.routine_list()?;

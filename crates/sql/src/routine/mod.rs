@@ -77,6 +77,19 @@ pub fn selects_into_variables(sql: &str) -> bool {
     into.is_some_and(|i| matches!(toks.get(i + 1).map(|n| &n.tok), Some(turnstile_sqltext::lex::Tok::UserVar(_))))
 }
 
+/// The first token past a statement that ends at token `end`: the token
+/// there, or the one after a `;` there (a second statement: it needs
+/// CLIENT_MULTI_STATEMENTS, without which the whole text is 1064 at it, as
+/// in MariaDB; before, `DROP PROCEDURE IF EXISTS p; CREATE ...` ran the DROP
+/// and answered OK for a CREATE it never ran).
+pub(crate) fn extra_token(toks: &[turnstile_sqltext::lex::Token], end: usize) -> Option<usize> {
+    match toks.get(end) {
+        Some(t) if t.is_op(";") => (end + 1 < toks.len()).then_some(end + 1),
+        Some(_) => Some(end),
+        None => None,
+    }
+}
+
 /// A numeric setting as the session sees it (its own value, else the global).
 pub(crate) fn setting(call: &Call<'_, '_>, name: &str) -> i64 {
     let Some(def) = crate::vars::lookup(name) else { return 0 };

@@ -711,7 +711,7 @@ impl<'a> BodyParser<'a> {
                 Ok(Stmt::Fetch { cursor, into })
             }
             "CALL" => self.call(),
-            "ELSE" | "ELSEIF" | "END" | "UNTIL" | "WHEN" | "THEN" | "DO" => Err(self.syntax()),
+            "ELSE" | "ELSEIF" | "END" | "UNTIL" | "WHEN" | "THEN" => Err(self.syntax()),
             _ => self.simple(),
         }
     }

@@ -471,8 +471,8 @@ pub fn drop(call: &mut Call<'_, '_>, sql: &str) -> Result<Outcome, SqlError> {
     let toks = lex::tokenize(sql).map_err(|e| SqlError::syntax(&sql[e.at..]))?;
     let if_exists = toks.get(2).is_some_and(|t| t.is_kw("IF")) && toks.get(3).is_some_and(|t| t.is_kw("EXISTS"));
     let (db, name, end) = qualified(sql, &toks, if if_exists { 4 } else { 2 })?;
-    if toks.get(end).is_some_and(|t| !t.is_op(";")) {
-        return Err(syntax_at(sql, &toks, end));
+    if let Some(at) = super::extra_token(&toks, end) {
+        return Err(syntax_at(sql, &toks, at));
     }
     let db = match db {
         Some(d) => d,
@@ -587,7 +587,7 @@ pub fn show(call: &mut Call<'_, '_>, sql: &str, sink: &mut dyn RowSink) -> Resul
     let like = match (toks.get(i), toks.get(i + 1).map(|t| &t.tok)) {
         (Some(t), Some(Tok::Str(s))) if t.is_kw("LIKE") => Some(String::from_utf8_lossy(s).into_owned()),
         (None, _) => None,
-        (Some(t), _) if t.is_op(";") => None,
+        (Some(t), _) if t.is_op(";") && toks.len() == i + 1 => None,
         (Some(t), _) if t.is_kw("WHERE") => return Err(SqlError::unsupported("SHOW TRIGGERS WHERE")),
         _ => return Err(syntax_at(sql, &toks, i)),
     };

@@ -18,6 +18,10 @@
 //! - `ts_ucast(x)`, `ts_scast(x)`: CAST(x AS UNSIGNED / SIGNED), with
 //!   MariaDB's wrapping (-1 AS UNSIGNED is 18446744073709551615); SQLite's
 //!   CAST AS INTEGER stops at 2^63-1.
+//! - `ts_scast_str(x)`, `ts_ucast_str(x)`: the same of a string (a string
+//!   literal or column, rewrite/exact_calls.rs), read as MariaDB reads one
+//!   (turnstile-sqltext's `int_text`: its leading digits, Warning 1292 for
+//!   what it cuts, Note 1105 for a complement).
 //! - `ts_uop(a, b, op, text)`: `a + b`, `a - b`, `a * b` with a BIGINT
 //!   UNSIGNED operand: exact, and MariaDB's 1690 "BIGINT UNSIGNED value is
 //!   out of range in 'text'" when the result leaves 0..2^64-1.
@@ -27,6 +31,7 @@ use rusqlite::functions::{Context, FunctionFlags};
 use rusqlite::types::{Value as SV, ValueRef};
 use rusqlite::Connection;
 use std::sync::Arc;
+use turnstile_engine::Level;
 use turnstile_sqltext::decimal::Decimal;
 
 /// The largest BIGINT UNSIGNED.
@@ -132,7 +137,18 @@ fn operand(v: ValueRef<'_>) -> Option<Decimal> {
         ValueRef::Null => None,
         ValueRef::Integer(i) => Some(Decimal::from_i64(i)),
         ValueRef::Real(f) => Some(Decimal::from_f64(f).unwrap_or_else(Decimal::zero)),
-        ValueRef::Text(t) | ValueRef::Blob(t) => Some(Decimal::parse(t).unwrap_or_else(Decimal::zero)),
+        // Text that is no number: its leading digits, as MariaDB reads a string.
+        ValueRef::Text(t) | ValueRef::Blob(t) => Some(Decimal::parse(t).unwrap_or_else(|| leading_integer(t))),
+    }
+}
+
+/// The integer a string's leading digits make (`'12abc'`: 12).
+fn leading_integer(t: &[u8]) -> Decimal {
+    let r = turnstile_sqltext::int_text::read(t);
+    if r.negative {
+        Decimal::from_i64(r.bits as i64)
+    } else {
+        Decimal::from_u64(r.bits)
     }
 }
 
@@ -185,16 +201,45 @@ fn cast(ctx: &Context<'_>, unsigned: bool) -> SV {
     }
 }
 
+/// `ts_scast_str(x)` / `ts_ucast_str(x)`: CAST of a string AS SIGNED or
+/// UNSIGNED; a number (a value of another type) as `cast` reads it.
+fn cast_str(ctx: &Context<'_>, unsigned: bool, counters: &Counters) -> SV {
+    let text = match ctx.get_raw(0) {
+        ValueRef::Text(t) | ValueRef::Blob(t) => t,
+        _ => return cast(ctx, unsigned),
+    };
+    let r = turnstile_sqltext::int_text::read(text);
+    if let Some(warning) = r.truncation_is_warning() {
+        let level = if warning { Level::Warning } else { Level::Note };
+        counters.raise(level, 1292, turnstile_sqltext::int_text::truncated_message(text));
+    }
+    let complement = if unsigned { r.unsigned_complement() } else { r.signed_complement() };
+    if complement {
+        counters.raise(Level::Note, 1105, turnstile_sqltext::int_text::complement_message(!unsigned).to_string());
+    }
+    if unsigned {
+        stored(r.bits)
+    } else {
+        SV::Integer(r.bits as i64)
+    }
+}
+
 /// Register the functions on a new connection.
 pub(super) fn register(db: &Connection, counters: Arc<Counters>) -> rusqlite::Result<()> {
     let flags = FunctionFlags::SQLITE_UTF8 | FunctionFlags::SQLITE_DETERMINISTIC;
     // Not deterministic: it raises notes, once per row.
-    db.create_scalar_function("ts_u64", 5, FunctionFlags::SQLITE_UTF8, move |ctx| store(ctx, Some(&counters)))?;
+    let c = counters.clone();
+    db.create_scalar_function("ts_u64", 5, FunctionFlags::SQLITE_UTF8, move |ctx| store(ctx, Some(&c)))?;
     // The same value again, for the change test of UPDATE and upsert: no note.
     db.create_scalar_function("ts_u64_q", 5, flags, |ctx| store(ctx, None))?;
     db.create_scalar_function("ts_u64v", 1, flags, |ctx| Ok(compared(ctx)))?;
     db.create_scalar_function("ts_ucast", 1, flags, |ctx| Ok(cast(ctx, true)))?;
     db.create_scalar_function("ts_scast", 1, flags, |ctx| Ok(cast(ctx, false)))?;
+    // Not deterministic: they raise warnings, once per row.
+    let c = counters.clone();
+    db.create_scalar_function("ts_scast_str", 1, FunctionFlags::SQLITE_UTF8, move |ctx| Ok(cast_str(ctx, false, &c)))?;
+    let c = counters.clone();
+    db.create_scalar_function("ts_ucast_str", 1, FunctionFlags::SQLITE_UTF8, move |ctx| Ok(cast_str(ctx, true, &c)))?;
     db.create_scalar_function("ts_uop", 4, flags, arithmetic)
 }
 

@@ -708,6 +708,22 @@ impl Pass<'_> {
         found
     }
 
+    /// Do the tokens `s..e` name a string: a string literal, or a column
+    /// (`c`, `t.c`, `db.t.c`) of a character or binary string type in every
+    /// table of the statement that has one (ENUM and SET read as numbers)?
+    pub(super) fn string_operand(&self, s: usize, e: usize) -> bool {
+        let toks = &self.toks[s..e];
+        if let [t] = toks {
+            if matches!(t.tok, Tok::Str(_)) {
+                return true;
+            }
+        }
+        let dotted = matches!(toks.len(), 1 | 3 | 5) && toks.iter().enumerate().all(|(k, t)| if k % 2 == 1 { t.is_op(".") } else { t.ident().is_some() });
+        let Some(name) = toks.last().and_then(|c| c.ident()).filter(|_| dotted) else { return false };
+        let mut bases = self.tables.iter().filter_map(|n| n.def.column(name)).map(|c| c.base).peekable();
+        bases.peek().is_some() && bases.all(|b| (b.is_text() && !matches!(b, Base::Enum | Base::Set)) || b.is_binary())
+    }
+
     /// The statement with every edit made.
     fn splice(&mut self) -> String {
         self.edits.sort_by_key(|(a, _, _)| *a);

@@ -232,6 +232,12 @@ impl Pass<'_> {
         if tail != close {
             return None;
         }
+        if self.string_operand(i + 2, sep) {
+            // A string is read by its leading digits, with MariaDB's warnings.
+            let f = if unsigned { "ts_ucast_str(" } else { "ts_scast_str(" };
+            let (ty, int_length) = if unsigned { (Ty::UBig, Some((20, true))) } else { (Ty::Int(19), None) };
+            return Self::pieces(i, close + 1, ty, vec![Piece::Raw(f.into()), Piece::Text(i + 2, sep), Piece::Raw(")".into())], int_length);
+        }
         let run = self.whole_run(i + 2, sep);
         // As long as its argument when that is longer (BIGINT UNSIGNED `u - 1`: 21).
         let length = match &run {
