@@ -299,3 +299,39 @@ def test_for_loops_in_routines_and_on_their_own(db):
         with pytest.raises(pymysql.err.MySQLError) as ei:
             clients.query(conn, sql)
         assert code(ei) == want, sql
+
+
+def test_affected_rows_of_call_and_compound_statements_are_summed(db, sql_server):
+    """The OK after a CALL or a compound statement counts the rows every
+    statement in it changed, as MariaDB 10.11 does (each figure checked
+    there): a SELECT ... INTO counts 1, a FETCH, SET and a result set
+    nothing, a nested CALL its own sum. Before, only the last statement's."""
+    _, name = db
+    conn = clients.root(sql_server, database=name, client_flag=pymysql.constants.CLIENT.MULTI_STATEMENTS)
+    cur = conn.cursor()
+    for sql in (
+        "CREATE TABLE t (a INT)",
+        "CREATE PROCEDURE p1() BEGIN INSERT INTO t VALUES (1), (2); INSERT INTO t VALUES (3); END",
+        "CREATE PROCEDURE p2() BEGIN INSERT INTO t VALUES (1), (2); SELECT 1; INSERT INTO t VALUES (3); END",
+        "CREATE PROCEDURE p3() BEGIN INSERT INTO t VALUES (1), (2); UPDATE t SET a = a WHERE 0; END",
+        "CREATE PROCEDURE p4() BEGIN DECLARE x INT; INSERT INTO t VALUES (1), (2); SELECT a INTO x FROM t LIMIT 1; SELECT a INTO x FROM t WHERE 0; END",
+        "CREATE PROCEDURE p5() BEGIN INSERT INTO t VALUES (1), (2); CALL p1(); SET @x = 1; END",
+    ):
+        cur.execute(sql)
+
+    def counts(sql):
+        cur.execute(sql)
+        out = [cur.rowcount]
+        while cur.nextset():
+            out.append(cur.rowcount)
+        return out
+
+    assert counts("CALL p1()") == [3]
+    assert counts("CALL p2()") == [1, 3]
+    assert counts("CALL p3()") == [2]
+    assert counts("CALL p4()") == [3]
+    assert counts("CALL p5()") == [5]
+    assert counts("FOR i IN 1..3 DO INSERT INTO t VALUES (i), (i); END FOR") == [6]
+    assert counts("BEGIN NOT ATOMIC INSERT INTO t VALUES (1), (2); INSERT INTO t VALUES (3); END") == [3]
+    assert counts("IF 1 THEN INSERT INTO t VALUES (1), (2); INSERT INTO t VALUES (3); END IF") == [3]
+    conn.close()

@@ -87,7 +87,9 @@ pub struct Interp<'x, 'a, 'b> {
     blocks: usize,
     /// A procedure (may send result sets) or a function (may not).
     procedure: bool,
-    /// Affected rows of the last statement (the CALL's OK).
+    /// Affected rows of the statements run so far, summed as MariaDB sums
+    /// them for the OK of a CALL or a compound statement (a SELECT ... INTO
+    /// counts 1, a result set and SET nothing).
     pub affected_rows: u64,
     /// A trigger's NEW and OLD rows (None in a procedure).
     pub row: Option<RowVars>,
@@ -539,8 +541,7 @@ impl<'x, 'a, 'b> Interp<'x, 'a, 'b> {
                 for (t, v) in into.iter().zip(row) {
                     self.assign(t, v)?;
                 }
-                // The row selected (MariaDB's OK for `SELECT ... INTO @v` says 1).
-                self.affected_rows = 1;
+                // MariaDB counts no affected row for a FETCH.
                 Ok(Flow::Next)
             }
             Stmt::Close(c) => {
@@ -570,7 +571,6 @@ impl<'x, 'a, 'b> Interp<'x, 'a, 'b> {
                     if self.procedure || self.row.is_some() {
                         self.call.ctx.warn(e.code, e.message);
                     }
-                    self.affected_rows = 0;
                     return Ok(Flow::Next);
                 };
                 if row.len() != into.len() {
@@ -579,8 +579,8 @@ impl<'x, 'a, 'b> Interp<'x, 'a, 'b> {
                 for (t, v) in into.iter().zip(row) {
                     self.assign(t, v)?;
                 }
-                // The row selected (MariaDB's OK for `SELECT ... INTO @v` says 1).
-                self.affected_rows = 1;
+                // The row selected (MariaDB counts 1 for `SELECT ... INTO @v`).
+                self.affected_rows += 1;
                 Ok(Flow::Next)
             }
             Stmt::Sql(sql) => {
@@ -591,9 +591,8 @@ impl<'x, 'a, 'b> Interp<'x, 'a, 'b> {
                             return Err(SqlError::new(1415, "0A000", "Not allowed to return a result set from a function"));
                         }
                         sink.end_result()?;
-                        self.affected_rows = 0;
                     }
-                    Outcome::Done(d) => self.affected_rows = d.affected_rows,
+                    Outcome::Done(d) => self.affected_rows += d.affected_rows,
                 }
                 Ok(Flow::Next)
             }

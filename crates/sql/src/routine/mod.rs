@@ -161,7 +161,7 @@ pub(crate) fn call_routine(caller: &mut Interp<'_, '_, '_>, db: Option<&str>, na
         let mut inner = Interp::new(&mut *caller.call, true);
         let r = inner.bind_params(&h.params, values).and_then(|()| inner.run_body(&body, sink));
         let outs: Vec<Value> = (0..h.params.len()).map(|i| inner.param_value(i)).collect();
-        caller.affected_rows = inner.affected_rows;
+        caller.affected_rows += inner.affected_rows;
         guard.leave(caller.call)?;
         r?;
         outs
