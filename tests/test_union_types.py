@@ -83,8 +83,8 @@ def test_union_columns_typed_from_every_member(conn, sql, ty, length, not_null, 
         assert f.length == length, sql
     assert bool(f.flags & NOT_NULL) == not_null, sql
     if rows is not None:
-        # SQLite hands UNION DISTINCT's rows back sorted (docs/compatibility.md).
-        assert sorted(got, key=repr) == sorted(rows, key=repr), sql
+        # In MariaDB's order: each row where it was first seen (union_order.rs).
+        assert list(got) == rows, sql
 
 
 def test_binary_protocol_encodes_every_member_by_the_joined_type(sql_server, conn):
@@ -104,3 +104,34 @@ def test_members_that_do_not_compile_alone_keep_the_first_members_type(conn):
     assert sorted(cur.fetchall()) == [(5,), (6,)]
     cur.execute("SELECT i FROM t UNION SELECT v FROM (SELECT 7 AS v) q")
     assert sorted(cur.fetchall()) == [(1,), (7,)]
+
+
+def test_union_rows_come_in_the_order_first_seen(sql_server, conn):
+    """SELECT ... UNION [DISTINCT] ... without ORDER BY returns each row where
+    it was first seen, members left to right, as MariaDB 10.11 does (each
+    answer checked there); before, SQLite's sorted order: `SELECT 1 UNION
+    SELECT 0` gave 0, 1 (go-sql-driver's TestStmtMultiRows)."""
+    cur = conn.cursor()
+    cur.execute("CREATE TABLE uo (id INT, name VARCHAR(20), d DECIMAL(5,2))")
+    cur.execute("INSERT INTO uo VALUES (3, 'c', 1.5), (1, 'a', 2.5), (2, 'B', NULL), (1, 'a', 2.5)")
+    cases = [
+        ("SELECT 1 UNION SELECT 0", [(1,), (0,)]),
+        ("SELECT 0 AS id, 'All' AS name UNION SELECT id, name FROM uo", [(0, "All"), (3, "c"), (1, "a"), (2, "B")]),
+        # Compared as the column's collation compares: 'A' is 'a' (utf8mb4_general_ci).
+        ("SELECT name FROM uo UNION SELECT 'A' UNION SELECT 'b'", [("c",), ("a",), ("B",)]),
+        ("SELECT id FROM uo UNION DISTINCT SELECT 9 LIMIT 1, 2", [(1,), (2,)]),
+        ("SELECT NULL UNION SELECT 1 UNION SELECT NULL", [(None,), (1,)]),
+        ("SELECT d FROM uo UNION SELECT 1", [(decimal.Decimal("1.50"),), (decimal.Decimal("2.50"),), (None,), (decimal.Decimal("1.00"),)]),
+        # With ORDER BY the order is the ORDER BY's.
+        ("SELECT 1 UNION SELECT 0 ORDER BY 1", [(0,), (1,)]),
+    ]
+    for sql, rows in cases:
+        cur.execute(sql)
+        assert list(cur.fetchall()) == rows, sql
+    # Prepared (the binary protocol), twice from one statement.
+    b = stmtproto.connect(sql_server.port, "root", ROOT_PASSWORD, db=DB)
+    st = b.prepare("SELECT 1 UNION SELECT 0")
+    for _ in range(2):
+        assert [tuple(r) for r in b.execute(st).rows] == [(1,), (0,)]
+    b.close_connection()
+    cur.execute("DROP TABLE uo")

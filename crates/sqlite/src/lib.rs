@@ -30,7 +30,8 @@
 //! cache), `exec` (the EngineSession: transactions, locks, results, DDL
 //! execution), `show` (SHOW, DESCRIBE, information_schema), `explain` (EXPLAIN of
 //! a statement: SQLite's query plan as MariaDB's table), `errors` (error
-//! mapping), `sync` (writer lock, group commit), `vfs` (SQLite's file layer
+//! mapping), `sync` (writer lock, group commit), `union_order` (a UNION's rows in the
+//! order first seen, as MariaDB returns them), `vfs` (SQLite's file layer
 //! with a lock-free shared-memory barrier). The token cursor the parsers walk, the lexer,
 //! LIKE and the date-text and civil-date rules are turnstile-sqltext's.
 
@@ -51,6 +52,7 @@ pub mod rewrite;
 pub mod schema;
 mod show;
 mod sync;
+mod union_order;
 mod vfs;
 pub mod windows;
 

@@ -228,6 +228,7 @@ impl SqliteSession {
                 };
             }
         };
+        let stmt = if kind == Kind::Select { in_first_seen_order(conn, stmt, &rw.sql, sql, &rules) } else { stmt };
         needs = named_tables_need_select(conn, &rw, needs);
         if let Some(ins) = rw.insert.as_ref().filter(|i| i.replace) {
             // REPLACE deletes the rows it replaces: MySQL asks for DELETE too.
@@ -252,6 +253,24 @@ impl SqliteSession {
             epoch: if trusted { epoch } else { UNTRUSTED_EPOCH },
             last_use: 0,
         })
+    }
+}
+
+/// A plain UNION compiled to return its rows in the order they are first
+/// seen, as MariaDB does (union_order.rs), when its result columns are
+/// described as the plain UNION's are; else `stmt` as it is.
+fn in_first_seen_order(conn: &Conn, stmt: crate::conn::Stmt, sqlite_sql: &str, original: &str, rules: &authorize::Rules<'_>) -> crate::conn::Stmt {
+    let n = stmt.column_count();
+    let names: Vec<String> = (0..n).map(|i| stmt.column_name(i)).collect();
+    let Some(text) = crate::union_order::first_seen(sqlite_sql, &names) else { return stmt };
+    let Ok((ordered, _)) = authorize::compile(conn, &text, original, rules) else { return stmt };
+    let same = ordered.column_count() == n
+        && ordered.param_count() == stmt.param_count()
+        && (0..n).all(|i| ordered.column_name(i) == names[i] && ordered.decltype(i) == stmt.decltype(i) && ordered.origin(i) == stmt.origin(i));
+    if same {
+        ordered
+    } else {
+        stmt
     }
 }
 

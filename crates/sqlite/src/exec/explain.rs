@@ -94,16 +94,12 @@ impl SqliteSession {
             let conn = self.conn.as_ref().expect("conn");
             let entry = conn.cache.get(stmt).expect("compiled");
             authorize::check(&entry.needs, access)?;
-            // SAFETY: a valid statement of the connection this thread holds.
-            let busy = unsafe { ffi::sqlite3_stmt_busy(entry.stmt.raw()) } != 0;
-            let nodes = if busy {
-                // A cursor of this session is still reading it (COM_STMT_PREPARE
-                // of an EXPLAIN between fetches): a copy of the same text,
-                // whose needs were just checked, gives the plan.
-                query_plan(conn.prepare(&entry.rw.sql, stmt)?.raw())?
-            } else {
-                query_plan(entry.stmt.raw())?
-            };
+            // The plan of the translated text, compiled again, whose needs
+            // were just checked: the cached statement may be the UNION in
+            // the order rows are first seen (union_order.rs), and a cursor
+            // of this session may still be reading it (COM_STMT_PREPARE of
+            // an EXPLAIN between fetches).
+            let nodes = query_plan(conn.prepare(&entry.rw.sql, stmt)?.raw())?;
             if self.inner.epoch() != epoch {
                 // DDL ran meanwhile: the plan may be of another schema.
                 if attempt == 0 {
