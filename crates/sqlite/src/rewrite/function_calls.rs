@@ -8,6 +8,7 @@
 
 use super::translator::{Translator, WordAt, WordStep};
 use turnstile_engine::SqlError;
+use turnstile_sqltext::lex::Tok;
 
 /// SQLite's JSON functions whose result MariaDB writes spaced: written
 /// `ts_json_fmt(json_x(...))`, the `)` closing the call closing both.
@@ -84,11 +85,46 @@ impl Translator<'_> {
                 self.last_end = Some(toks[i + 2].end);
                 return Ok(WordStep::ResumeAt(i + 3));
             }
+            "JSON_ARRAYAGG" if call && self.top_level_word(i + 1, to, "LIMIT").is_some() => return Ok(WordStep::ResumeAt(self.arrayagg_limit(i, to)?)),
             "JSON_ARRAYAGG" if call => self.push(t, "json_group_array"),
             "JSON_OBJECTAGG" if call => self.push(t, "json_group_object"),
             _ => return Ok(WordStep::NotMine),
         }
         Ok(WordStep::Written)
+    }
+
+    /// `JSON_ARRAYAGG(x [ORDER BY ...] LIMIT [offset,] n)` (or `LIMIT n
+    /// OFFSET offset`) at token `i`: the array of all values, sliced
+    /// (`ts_json_slice`, functions/json_doc.rs) to the ones LIMIT keeps.
+    fn arrayagg_limit(&mut self, i: usize, to: usize) -> Result<usize, SqlError> {
+        let toks = self.toks;
+        let syntax = |at: usize| SqlError::syntax(&self.sql[toks[at.min(toks.len() - 1)].start..]);
+        let (close, _) = self.paren_span(i + 1, to).ok_or_else(|| syntax(i))?;
+        let limit = self.top_level_word(i + 1, to, "LIMIT").ok_or_else(|| syntax(i))?;
+        let number = |k: usize| -> Result<u64, SqlError> {
+            match toks.get(k).map(|t| &t.tok) {
+                Some(Tok::Number(n)) if k < close => n.parse::<u64>().map_err(|_| syntax(k)),
+                _ => Err(syntax(k)),
+            }
+        };
+        let first = number(limit + 1)?;
+        let (offset, count) = if limit + 2 == close {
+            (0, first)
+        } else if toks[limit + 2].is_op(",") && limit + 4 == close {
+            (first, number(limit + 3)?)
+        } else if toks[limit + 2].is_kw("OFFSET") && limit + 4 == close {
+            (number(limit + 3)?, first)
+        } else {
+            return Err(syntax(limit + 2));
+        };
+        if limit <= i + 2 {
+            return Err(syntax(limit));
+        }
+        self.push(&toks[i], "ts_json_slice(json_group_array(");
+        self.emit(i + 2, limit)?;
+        self.raw(&format!("), {}, {})", offset, count));
+        self.last_end = Some(toks[close].end);
+        Ok(close + 1)
     }
 
     /// The first argument of the call at token `i` when it is a plain number
