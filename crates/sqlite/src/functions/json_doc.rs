@@ -92,8 +92,12 @@ fn doc(ctx: &Context<'_>, i: usize, counters: &Counters, func: &str) -> Option<J
 /// Argument `i` as a path; None for NULL and for one that is no path (with
 /// MariaDB's warning); `wild`: may it name several values?
 fn path(ctx: &Context<'_>, i: usize, counters: &Counters, func: &str, wild: bool) -> Option<Vec<Step>> {
-    let text = barg(ctx, i)?;
-    match parse_path(&text) {
+    path_of(&barg(ctx, i)?, i, counters, func, wild)
+}
+
+/// `path` of the text of argument `i` (0-based).
+pub(super) fn path_of(text: &[u8], i: usize, counters: &Counters, func: &str, wild: bool) -> Option<Vec<Step>> {
+    match parse_path(text) {
         Ok(steps) if !wild && is_wild(&steps) => {
             counters.raise(Level::Warning, 4044, format!("Wildcards or range in JSON path not allowed in argument {} to function '{}'", i + 1, func));
             None

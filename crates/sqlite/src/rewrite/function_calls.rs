@@ -75,6 +75,7 @@ impl Translator<'_> {
                 self.last_end = None;
                 return Ok(WordStep::ResumeAt(comma + 1));
             }
+            "JSON_SET" | "JSON_INSERT" | "JSON_REPLACE" | "JSON_REMOVE" if call => return Ok(WordStep::ResumeAt(self.json_edit(i, to, upper)?)),
             // SQLite's own JSON functions, their result spaced as MariaDB's (functions/mariadb.rs).
             u if call && JSON_SPACED.contains(&u) => self.push(t, &format!("ts_json_fmt({}", u.to_ascii_lowercase())),
             // MIN/MAX(DISTINCT x): the same without DISTINCT, which SQLite's window functions refuse.
@@ -91,6 +92,40 @@ impl Translator<'_> {
             _ => return Ok(WordStep::NotMine),
         }
         Ok(WordStep::Written)
+    }
+
+    /// JSON_SET, JSON_INSERT, JSON_REPLACE or JSON_REMOVE at token `i`:
+    /// SQLite's own, spaced (`ts_json_fmt`), each path argument read as
+    /// MariaDB reads a path (`ts_json_path`, functions/json_edit_path.rs:
+    /// `[last-1]`, `[-2]`; a wildcard, a range or a bad path makes the call
+    /// NULL with MariaDB's warning).
+    fn json_edit(&mut self, i: usize, to: usize, name: &str) -> Result<usize, SqlError> {
+        let toks = self.toks;
+        let (close, inner) = self.paren_span(i + 1, to).ok_or_else(|| SqlError::syntax(&self.sql[toks[i].start..]))?;
+        let mut starts = vec![i + 2];
+        starts.extend(inner.iter().filter(|&&j| toks[j].is_op(",")).map(|&j| j + 1));
+        let lower = name.to_ascii_lowercase();
+        self.push(&toks[i], &format!("ts_json_edit_fmt({}(", lower));
+        for (k, &a) in starts.iter().enumerate() {
+            let b = starts.get(k + 1).map_or(close, |&n| n - 1);
+            if k > 0 {
+                self.raw(", ");
+            }
+            // Paths: every argument after the document of JSON_REMOVE, every other one of the rest.
+            let is_path = k > 0 && (name == "JSON_REMOVE" || k % 2 == 1);
+            if is_path {
+                self.raw("ts_json_path(");
+            }
+            if a < b {
+                self.emit(a, b)?;
+            }
+            if is_path {
+                self.raw(&format!(", '{}', {})", lower, k + 1));
+            }
+        }
+        self.raw("))");
+        self.last_end = Some(toks[close].end);
+        Ok(close + 1)
     }
 
     /// `JSON_ARRAYAGG(x [ORDER BY ...] LIMIT [offset,] n)` (or `LIMIT n
