@@ -87,3 +87,20 @@ def test_parameter_counts(conn, sql):
     with pytest.raises(Exception) as e:
         described(conn, sql)
     assert e.value.args[0] == 1582
+
+
+def test_edit_paths_read_as_mariadb(conn):
+    """JSON_SET/INSERT/REPLACE/REMOVE take MariaDB's path forms ([last-1], [-2];
+    SQLite refused them: 1105); a range or wildcard is NULL with warning 4044."""
+    query(conn, """SET @e = '{"A": [0, [1, 2, 3], true]}'""")
+    _, rows = described(conn, "SELECT JSON_REMOVE(@e, '$.A[-3]'), JSON_REPLACE(@e, '$.A[last]', 4), JSON_SET(@e, '$.A[last-1][-1]', 9)")
+    assert rows == (('{"A": [[1, 2, 3], true]}', '{"A": [0, [1, 2, 3], 4]}', '{"A": [0, [1, 2, 9], true]}'),)
+    _, rows = described(conn, "SELECT JSON_SET(@e, '$.A[0 to 1]', 1), JSON_REMOVE('[1, 2]', NULL), JSON_SET('[1]', '$[0]', 2)")
+    assert rows == ((None, None, "[2]"),)
+    with conn.cursor() as cur:
+        cur.execute("SELECT JSON_SET(@e, '$.A[*]', 1)")
+        cur.execute("SHOW WARNINGS")
+        assert [w[1] for w in cur.fetchall()] == [4044]
+    # Per row: a bad path in one row leaves the next alone.
+    _, rows = described(conn, "SELECT JSON_REMOVE('[1, 2, 3]', IF(a = 2, '$[*]', '$[0]')) FROM t ORDER BY a, b")
+    assert rows == (("[2, 3]",), ("[2, 3]",), (None,), ("[2, 3]",))
