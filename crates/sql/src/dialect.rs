@@ -148,6 +148,16 @@ pub fn literal(v: &Value) -> String {
     }
 }
 
+use turnstile_sqltext::expr_type::USER_VAR_MARK;
+
+/// `literal(v)`, a UTF-8 string wrapped in `USER_VAR_MARK`.
+fn marked(v: &Value) -> String {
+    match v {
+        Value::Bytes(b) if std::str::from_utf8(b).is_ok() => format!("{}({})", USER_VAR_MARK, literal(v)),
+        _ => literal(v),
+    }
+}
+
 /// The user variables a statement assigns (`@name :=`), each once.
 pub(crate) fn assigned_user_vars(toks: &[lex::Token]) -> Vec<String> {
     let mut names: Vec<String> = Vec::new();
@@ -175,6 +185,10 @@ pub fn substitute(call: &mut Call<'_, '_>, sql: &str) -> Result<Option<String>, 
     let mut changed = false;
     let mut i = 0;
     let items = unaliased_select_items(&toks);
+    // A query's select items typed by the variables they read (`marked`).
+    let query = toks.first().is_some_and(|t| t.is_kw("SELECT") || t.is_kw("WITH") || t.is_op("("));
+    let all_items = if query { select_item_ranges(&toks) } else { Vec::new() };
+    let mut all_item = 0;
     // Index into `items` of the next item to finish, and whether a value was
     // written into the current one.
     let mut item = 0;
@@ -195,7 +209,13 @@ pub fn substitute(call: &mut Call<'_, '_>, sql: &str) -> Result<Option<String>, 
                 if toks.get(i + 1).is_some_and(|n| n.is_op(":=")) || assigned.contains(name) {
                     None
                 } else {
-                    Some((literal(&call.sess.user_vars.get(name).cloned().unwrap_or(Value::Null)), i + 1))
+                    while all_items.get(all_item).is_some_and(|&(_, end)| end <= i) {
+                        all_item += 1;
+                    }
+                    let v = call.sess.user_vars.get(name).cloned().unwrap_or(Value::Null);
+                    let in_item = all_items.get(all_item).is_some_and(|&(start, _)| start <= i);
+                    let decimal = call.sess.decimal_vars.get(name) == Some(&v);
+                    Some((if in_item && !decimal { marked(&v) } else { literal(&v) }, i + 1))
                 }
             }
             Tok::SysVar(scope, name) => Some((literal(&front::read_sys_var(call.sess, call.ops, call.engine, scope.as_deref(), name)?), i + 1)),
@@ -286,13 +306,19 @@ pub(crate) fn alias_item(out: &mut String, last: &mut usize, sql: &str, item: &[
 /// rename its column (`@@foreign_key_checks`, not `1`; `CONCAT(@x, 1)`, not
 /// `CONCAT('hi', 1)`), so the item gets its text as an alias.
 pub(crate) fn unaliased_select_items(toks: &[lex::Token]) -> Vec<(usize, usize)> {
+    select_item_ranges(toks).into_iter().filter(|&(start, end)| !has_alias(&toks[start..end])).collect()
+}
+
+/// The items of every select list in `toks` (aliased or not), as token
+/// ranges [start, end), in order of their ends.
+fn select_item_ranges(toks: &[lex::Token]) -> Vec<(usize, usize)> {
     const LIST_END: [&str; 10] = ["FROM", "WHERE", "GROUP", "HAVING", "ORDER", "LIMIT", "UNION", "INTO", "WINDOW", "FOR"];
     let mut items = Vec::new();
     // (depth of the list, start of the current item) for each open select list.
     let mut lists: Vec<(usize, usize)> = Vec::new();
     let mut depth = 0usize;
     let close = |items: &mut Vec<(usize, usize)>, start: usize, end: usize| {
-        if end > start && !has_alias(&toks[start..end]) {
+        if end > start {
             items.push((start, end));
         }
     };
@@ -328,7 +354,16 @@ fn has_alias(item: &[lex::Token]) -> bool {
         return true;
     }
     let last_is_name = matches!(&item[n - 1].tok, Tok::Quoted(_)) || matches!(&item[n - 1].tok, Tok::Word(w) if !["END", "NULL", "TRUE", "FALSE"].iter().any(|k| w.eq_ignore_ascii_case(k)));
-    last_is_name && n >= 2 && !matches!(&item[n - 2].tok, Tok::Op(_)) && !item[n - 2].is_kw("BINARY") && !item[n - 2].is_kw("NOT")
+    // A name after `)` is an alias too (`f(x) a`); after another operator
+    // or an operator word an operand (`a + b`, `c COLLATE utf8mb4_bin`), as
+    // is an INTERVAL's unit.
+    const OPERAND_AFTER: [&str; 14] = ["BINARY", "NOT", "COLLATE", "DIV", "MOD", "AND", "OR", "XOR", "LIKE", "REGEXP", "RLIKE", "IS", "IN", "ESCAPE"];
+    if n < 2 {
+        return false;
+    }
+    let after_operator = matches!(&item[n - 2].tok, Tok::Op(o) if *o != ")") || OPERAND_AFTER.iter().any(|k| item[n - 2].is_kw(k));
+    let interval_unit = n >= 3 && item[n - 3].is_kw("INTERVAL");
+    last_is_name && !after_operator && !interval_unit
 }
 
 /// PREPARE / EXECUTE / DEALLOCATE PREPARE / DROP PREPARE.
@@ -547,6 +582,22 @@ mod tests {
         assert!(select_reads_table("SELECT 1--1 FROM t"));
         assert!(select_reads_table("SELECT 1 /*!40101 FROM t */"));
         assert!(!select_reads_table("SELECT fromage"));
+    }
+
+    #[test]
+    fn aliases_and_select_items() {
+        let items = |s: &str| {
+            let toks = lex::tokenize(s).expect("lexes");
+            unaliased_select_items(&toks).iter().map(|&(a, b)| s[toks[a].start..toks[b - 1].end].to_string()).collect::<Vec<_>>()
+        };
+        // A name after `)` is an alias; after an operator word or as an INTERVAL's unit an operand.
+        assert_eq!(items("SELECT json_remove(@j, '$') a, f(x), @v"), vec!["f(x)", "@v"]);
+        assert_eq!(items("SELECT c COLLATE utf8mb4_bin, d + INTERVAL 1 DAY, (SELECT 1) s"), vec!["c COLLATE utf8mb4_bin", "d + INTERVAL 1 DAY", "1"]);
+        let toks = lex::tokenize("SELECT a x, (SELECT b) FROM t WHERE c = @v").expect("lexes");
+        assert_eq!(select_item_ranges(&toks), vec![(1, 3), (6, 7), (4, 8)]);
+        assert_eq!(marked(&Value::str("it's")), "ts_uvs('it''s')");
+        assert_eq!(marked(&Value::Int(1)), "1");
+        assert_eq!(marked(&Value::Bytes(vec![0x80])), "X'80'");
     }
 
     #[test]

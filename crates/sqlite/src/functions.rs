@@ -43,6 +43,7 @@ mod fit;
 mod format;
 mod identity;
 mod json_doc;
+mod json_edit_path;
 mod json_path;
 mod json_pretty;
 mod mariadb;
@@ -633,6 +634,7 @@ pub fn register(db: &Connection, counters: Arc<Counters>, home: Option<String>) 
     warned::register(db, &dec_counters)?;
     json_path::register(db, &dec_counters)?;
     json_doc::register(db, &dec_counters)?;
+    json_edit_path::register(db, &dec_counters)?;
     format::register(db, &dec_counters)?;
     json_pretty::register(db, &dec_counters)?;
     unsigned::register(db, dec_counters)?;

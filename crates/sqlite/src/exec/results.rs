@@ -287,9 +287,9 @@ fn table_column(tables: &[Arc<TableDef>], lookup_ok: bool, qual: Option<&str>, n
     let mut found: Option<ColType> = None;
     for t in candidates {
         let Some(cd) = t.column(name) else { continue };
-        // A view's or CREATE ... SELECT's column typed only by its values
-        // (exec/views.rs) is LONGTEXT: not known.
-        let ct = super::scopes::column_type(cd)?;
+        // A view's column typed only by its values (exec/views.rs) is
+        // LONGTEXT: not known.
+        let ct = super::scopes::column_type(cd, t.view.is_some())?;
         if found.is_some_and(|f| f != ct) {
             return None;
         }
@@ -314,6 +314,24 @@ fn inferred_item(name: &str, t: &ExprType) -> (Column, Conv) {
         ExprType::Null => Conv::Any,
     };
     (c, conv)
+}
+
+/// Is item `text` a string user variable alone, as the front marks its
+/// value (rewrite/user_var_marks.rs)?
+fn lone_user_var(text: &str) -> bool {
+    turnstile_sqltext::lex::tokenize(text).is_ok_and(|t| t.len() == 4 && crate::rewrite::is_user_var_mark(&t, 0))
+}
+
+/// The column of a string user variable alone, as MariaDB 10.11 describes
+/// it (as the front does a SELECT without a table: front/select.rs): a
+/// LONGTEXT of 16,777,215 characters.
+fn user_var_item(name: &str) -> (Column, Conv) {
+    let mut c = Column::computed(name, coltype::LONG_BLOB);
+    c.length = 67_108_860;
+    c.charset = turnstile_wire::consts::charset::UTF8MB4_GENERAL_CI;
+    c.flags = 0;
+    c.decimals = 39;
+    (c, Conv::Text)
 }
 
 /// Is upper-case item `up` one call, `f(...)` (not `f(a) + 1`)?
@@ -626,6 +644,8 @@ fn describe(conn: &Conn, entry: &Cached, sql: &str, have_row: bool) -> Described
                 (c, conv_of(&cd))
             }
             // DEFAULT(col): the column's own type (a MEDIUMTEXT's BLOB).
+            // A string user variable alone (the front's mark): LONGTEXT.
+            "TS_UVS" if lone_user_var(&text) => user_var_item(&name),
             "DEFAULT" if arg_col.is_some() && lookup_ok && one_call(&up) => {
                 let cd = arg_col.clone().expect("checked");
                 let mut c = cd.wire_column("", "", &name, 0);

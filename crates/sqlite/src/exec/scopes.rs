@@ -427,13 +427,15 @@ pub(super) fn table_cols(conn: &crate::conn::Conn, db: Option<&str>, name: &str)
         Some(d) if conn.home.as_ref().is_some_and(|h| h.name.eq_ignore_ascii_case(d)) => conn.table_def("main", name),
         Some(d) => conn.table_def(d, name),
     }?;
-    Some(def.columns.iter().map(|c| Col { name: c.name.clone(), ty: column_type(c).and_then(expr_type::of_column) }).collect())
+    let view = def.view.is_some();
+    Some(def.columns.iter().map(|c| Col { name: c.name.clone(), ty: column_type(c, view).and_then(expr_type::of_column) }).collect())
 }
 
-/// A table column's type for `expr_type` (None: a view's or CREATE ...
-/// SELECT's column typed only by its values, LONGTEXT: not known).
-pub(super) fn column_type(cd: &ColumnDef) -> Option<ColType> {
-    if matches!(cd.base, Base::LongText | Base::LongBlob) {
+/// A column's type for `expr_type`, of a view when `view` (None: a view's
+/// column typed only by its values, LONGTEXT: not known; a table's LONGTEXT
+/// is one, as its SHOW CREATE TABLE says).
+pub(super) fn column_type(cd: &ColumnDef, view: bool) -> Option<ColType> {
+    if view && matches!(cd.base, Base::LongText | Base::LongBlob) {
         return None;
     }
     let length = match cd.base {

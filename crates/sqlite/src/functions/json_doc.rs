@@ -18,7 +18,7 @@
 //! backtracking). Results past the packet limit are NULL (`doc_out`).
 
 use super::bytes::{barg, need};
-use super::json_path::{bad_json_message, is_wild, parse, parse_path, Pos, Step};
+use super::json_path::{bad_json_message, is_wild, parse, parse_path, Kind, Node, Pos, Step};
 use super::mariadb::doc_out;
 use super::{targ, user_err, Counters};
 use rusqlite::functions::{Context, FunctionFlags};
@@ -61,10 +61,20 @@ pub(super) fn register(db: &Connection, counters: &Arc<Counters>) -> rusqlite::R
     reg("json_array_append", -1, |ctx, c| array_edit(ctx, c, false, "json_array_append"))?;
     reg("json_array_insert", -1, |ctx, c| array_edit(ctx, c, true, "json_array_insert"))?;
     reg("json_search", -1, json_search)?;
+    reg("ts_json_slice", 3, |ctx, _| Ok(slice(ctx)))?;
     reg("json_compact", 1, |ctx, c| Ok(doc(ctx, 0, c, "json_compact").map_or(SV::Null, |v| SV::Text(v.to_string()))))
 }
 
 // ---------------------------------------------------------------- arguments
+
+/// ERR 1582 for a call of `name` with more than `max` arguments (MariaDB's
+/// count check, as `need`'s for too few).
+fn at_most(ctx: &Context<'_>, max: usize, name: &str) -> rusqlite::Result<()> {
+    if ctx.len() > max {
+        return Err(user_err(format!("ts:1582:Incorrect parameter count in the call to native function '{}'", name)));
+    }
+    Ok(())
+}
 
 /// Argument `i` (0-based) as a document; None for NULL, and for one that is
 /// no JSON (with MariaDB's warning, naming argument i + 1 of `func`).
@@ -82,8 +92,12 @@ fn doc(ctx: &Context<'_>, i: usize, counters: &Counters, func: &str) -> Option<J
 /// Argument `i` as a path; None for NULL and for one that is no path (with
 /// MariaDB's warning); `wild`: may it name several values?
 fn path(ctx: &Context<'_>, i: usize, counters: &Counters, func: &str, wild: bool) -> Option<Vec<Step>> {
-    let text = barg(ctx, i)?;
-    match parse_path(&text) {
+    path_of(&barg(ctx, i)?, i, counters, func, wild)
+}
+
+/// `path` of the text of argument `i` (0-based).
+pub(super) fn path_of(text: &[u8], i: usize, counters: &Counters, func: &str, wild: bool) -> Option<Vec<Step>> {
+    match parse_path(text) {
         Ok(steps) if !wild && is_wild(&steps) => {
             counters.raise(Level::Warning, 4044, format!("Wildcards or range in JSON path not allowed in argument {} to function '{}'", i + 1, func));
             None
@@ -145,6 +159,7 @@ fn target(ctx: &Context<'_>, counters: &Counters, path_at: usize, func: &str) ->
 
 fn length(ctx: &Context<'_>, counters: &Counters) -> rusqlite::Result<SV> {
     need(ctx, 1, "json_length")?;
+    at_most(ctx, 2, "json_length")?;
     Ok(match target(ctx, counters, 1, "json_length") {
         None => SV::Null,
         Some(J::Array(a)) => SV::Integer(a.len() as i64),
@@ -163,6 +178,7 @@ fn depth(v: &J) -> i64 {
 
 fn keys(ctx: &Context<'_>, counters: &Counters) -> rusqlite::Result<SV> {
     need(ctx, 1, "json_keys")?;
+    at_most(ctx, 2, "json_keys")?;
     Ok(match target(ctx, counters, 1, "json_keys") {
         Some(J::Object(m)) => doc_out(&J::Array(m.keys().map(|k| J::String(k.clone())).collect())),
         _ => SV::Null,
@@ -201,6 +217,7 @@ fn contains(target: &J, cand: &J) -> bool {
 
 fn contains_call(ctx: &Context<'_>, counters: &Counters) -> rusqlite::Result<SV> {
     need(ctx, 2, "json_contains")?;
+    at_most(ctx, 3, "json_contains")?;
     let Some(whole) = doc(ctx, 0, counters, "json_contains") else { return Ok(SV::Null) };
     let Some(cand) = doc(ctx, 1, counters, "json_contains") else { return Ok(SV::Null) };
     let found = match ctx.len() > 2 {
@@ -302,6 +319,7 @@ fn merge_patch(target: J, patch: J) -> J {
 }
 
 fn merge_patch_call(ctx: &Context<'_>, counters: &Counters) -> rusqlite::Result<SV> {
+    need(ctx, 2, "json_merge_patch")?;
     let mut acc: Option<J> = None;
     for i in 0..ctx.len() {
         let Some(v) = doc(ctx, i, counters, "json_merge_patch") else { return Ok(SV::Null) };
@@ -360,6 +378,28 @@ fn array_edit(ctx: &Context<'_>, counters: &Counters, insert: bool, name: &str) 
         }
     }
     Ok(doc_out(&whole))
+}
+
+// ---------------------------------------------------------------- JSON_ARRAYAGG ... LIMIT
+
+/// `ts_json_slice(array, offset, count)`: the `count` values of an array
+/// JSON_ARRAYAGG built from `offset` on, each as written
+/// (`JSON_ARRAYAGG(x LIMIT offset, count)`: rewrite/function_calls.rs).
+fn slice(ctx: &Context<'_>) -> SV {
+    let Some(text) = barg(ctx, 0) else { return SV::Null };
+    let (Ok(offset), Ok(count)) = (ctx.get::<i64>(1), ctx.get::<i64>(2)) else { return SV::Null };
+    let Ok(Node { kind: Kind::Array(items), .. }) = parse(&text) else { return SV::Null };
+    let mut out = Vec::with_capacity(text.len());
+    out.push(b'[');
+    let kept = items.iter().skip(usize::try_from(offset).unwrap_or(0)).take(usize::try_from(count).unwrap_or(0));
+    for (k, n) in kept.enumerate() {
+        if k > 0 {
+            out.push(b',');
+        }
+        out.extend_from_slice(&text[n.span.0..n.span.1]);
+    }
+    out.push(b']');
+    SV::Text(String::from_utf8_lossy(&out).into_owned())
 }
 
 // ---------------------------------------------------------------- JSON_SEARCH

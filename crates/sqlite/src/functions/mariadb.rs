@@ -46,20 +46,31 @@ pub(super) const JSON_SUBTYPE: u32 = 74;
 /// the JSON string it is (`"x"`), a number and NULL as they are. The result keeps the
 /// JSON subtype, so an enclosing JSON function nests it as JSON.
 fn json_spacing(db: &Connection) -> rusqlite::Result<()> {
-    use rusqlite::functions::{FunctionFlags, SubType};
-    use rusqlite::types::ValueRef;
+    use rusqlite::functions::FunctionFlags;
     let flags = FunctionFlags::SQLITE_UTF8 | FunctionFlags::SQLITE_DETERMINISTIC | FunctionFlags::SQLITE_SUBTYPE | FunctionFlags::SQLITE_RESULT_SUBTYPE;
-    db.create_scalar_function("ts_json_fmt", 1, flags, |ctx| -> rusqlite::Result<(SV, SubType)> {
-        let json = ctx.get_subtype(0) == JSON_SUBTYPE;
-        Ok(match ctx.get_raw(0) {
-            ValueRef::Null => (SV::Null, None),
-            ValueRef::Integer(i) => (SV::Integer(i), None),
-            ValueRef::Real(f) => (SV::Real(f), None),
-            ValueRef::Text(t) if json => (SV::Text(spaced(&String::from_utf8_lossy(t))), Some(JSON_SUBTYPE)),
-            ValueRef::Text(t) => (SV::Text(J::String(String::from_utf8_lossy(t).into_owned()).to_string()), Some(JSON_SUBTYPE)),
-            ValueRef::Blob(b) => (SV::Blob(b.to_vec()), None),
-        })
+    db.create_scalar_function("ts_json_fmt", 1, flags, |ctx| Ok(json_fmt(ctx)))?;
+    // JSON_SET and the like, whose path arguments MariaDB may refuse: then
+    // the call is NULL (json_edit_path.rs); not deterministic, as they.
+    db.create_scalar_function("ts_json_edit_fmt", 1, flags & !FunctionFlags::SQLITE_DETERMINISTIC, |ctx| {
+        if super::json_edit_path::take_bad_path() {
+            return Ok((SV::Null, None));
+        }
+        Ok(json_fmt(ctx))
     })
+}
+
+/// `ts_json_fmt`'s answer for its argument.
+fn json_fmt(ctx: &rusqlite::functions::Context<'_>) -> (SV, rusqlite::functions::SubType) {
+    use rusqlite::types::ValueRef;
+    let json = ctx.get_subtype(0) == JSON_SUBTYPE;
+    match ctx.get_raw(0) {
+        ValueRef::Null => (SV::Null, None),
+        ValueRef::Integer(i) => (SV::Integer(i), None),
+        ValueRef::Real(f) => (SV::Real(f), None),
+        ValueRef::Text(t) if json => (SV::Text(spaced(&String::from_utf8_lossy(t))), Some(JSON_SUBTYPE)),
+        ValueRef::Text(t) => (SV::Text(J::String(String::from_utf8_lossy(t).into_owned()).to_string()), Some(JSON_SUBTYPE)),
+        ValueRef::Blob(b) => (SV::Blob(b.to_vec()), None),
+    }
 }
 
 /// A JSON text with `, ` and `: ` between its parts (outside strings) and

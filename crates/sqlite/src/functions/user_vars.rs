@@ -26,6 +26,9 @@ thread_local! {
 }
 
 pub(crate) fn register(db: &Connection) -> rusqlite::Result<()> {
+    // The front's mark of a string variable's value (expr_type::USER_VAR_MARK),
+    // which the rewriter drops: an identity wherever a text skips it.
+    db.create_scalar_function(turnstile_sqltext::expr_type::USER_VAR_MARK, 1, FunctionFlags::SQLITE_UTF8 | FunctionFlags::SQLITE_DETERMINISTIC, |ctx| Ok(owned(ctx.get_raw(0))))?;
     db.create_scalar_function("ts_uv_get", 1, FunctionFlags::SQLITE_UTF8, |ctx| {
         let name = name_of(ctx.get_raw(0));
         Ok(USER_VARS.with_borrow(|m| m.get(&name).cloned().unwrap_or(SV::Null)))

@@ -8,6 +8,7 @@
 
 use super::translator::{Translator, WordAt, WordStep};
 use turnstile_engine::SqlError;
+use turnstile_sqltext::lex::Tok;
 
 /// SQLite's JSON functions whose result MariaDB writes spaced: written
 /// `ts_json_fmt(json_x(...))`, the `)` closing the call closing both.
@@ -74,6 +75,7 @@ impl Translator<'_> {
                 self.last_end = None;
                 return Ok(WordStep::ResumeAt(comma + 1));
             }
+            "JSON_SET" | "JSON_INSERT" | "JSON_REPLACE" | "JSON_REMOVE" if call => return Ok(WordStep::ResumeAt(self.json_edit(i, to, upper)?)),
             // SQLite's own JSON functions, their result spaced as MariaDB's (functions/mariadb.rs).
             u if call && JSON_SPACED.contains(&u) => self.push(t, &format!("ts_json_fmt({}", u.to_ascii_lowercase())),
             // MIN/MAX(DISTINCT x): the same without DISTINCT, which SQLite's window functions refuse.
@@ -84,11 +86,80 @@ impl Translator<'_> {
                 self.last_end = Some(toks[i + 2].end);
                 return Ok(WordStep::ResumeAt(i + 3));
             }
+            "JSON_ARRAYAGG" if call && self.top_level_word(i + 1, to, "LIMIT").is_some() => return Ok(WordStep::ResumeAt(self.arrayagg_limit(i, to)?)),
             "JSON_ARRAYAGG" if call => self.push(t, "json_group_array"),
             "JSON_OBJECTAGG" if call => self.push(t, "json_group_object"),
             _ => return Ok(WordStep::NotMine),
         }
         Ok(WordStep::Written)
+    }
+
+    /// JSON_SET, JSON_INSERT, JSON_REPLACE or JSON_REMOVE at token `i`:
+    /// SQLite's own, spaced (`ts_json_fmt`), each path argument read as
+    /// MariaDB reads a path (`ts_json_path`, functions/json_edit_path.rs:
+    /// `[last-1]`, `[-2]`; a wildcard, a range or a bad path makes the call
+    /// NULL with MariaDB's warning).
+    fn json_edit(&mut self, i: usize, to: usize, name: &str) -> Result<usize, SqlError> {
+        let toks = self.toks;
+        let (close, inner) = self.paren_span(i + 1, to).ok_or_else(|| SqlError::syntax(&self.sql[toks[i].start..]))?;
+        let mut starts = vec![i + 2];
+        starts.extend(inner.iter().filter(|&&j| toks[j].is_op(",")).map(|&j| j + 1));
+        let lower = name.to_ascii_lowercase();
+        self.push(&toks[i], &format!("ts_json_edit_fmt({}(", lower));
+        for (k, &a) in starts.iter().enumerate() {
+            let b = starts.get(k + 1).map_or(close, |&n| n - 1);
+            if k > 0 {
+                self.raw(", ");
+            }
+            // Paths: every argument after the document of JSON_REMOVE, every other one of the rest.
+            let is_path = k > 0 && (name == "JSON_REMOVE" || k % 2 == 1);
+            if is_path {
+                self.raw("ts_json_path(");
+            }
+            if a < b {
+                self.emit(a, b)?;
+            }
+            if is_path {
+                self.raw(&format!(", '{}', {})", lower, k + 1));
+            }
+        }
+        self.raw("))");
+        self.last_end = Some(toks[close].end);
+        Ok(close + 1)
+    }
+
+    /// `JSON_ARRAYAGG(x [ORDER BY ...] LIMIT [offset,] n)` (or `LIMIT n
+    /// OFFSET offset`) at token `i`: the array of all values, sliced
+    /// (`ts_json_slice`, functions/json_doc.rs) to the ones LIMIT keeps.
+    fn arrayagg_limit(&mut self, i: usize, to: usize) -> Result<usize, SqlError> {
+        let toks = self.toks;
+        let syntax = |at: usize| SqlError::syntax(&self.sql[toks[at.min(toks.len() - 1)].start..]);
+        let (close, _) = self.paren_span(i + 1, to).ok_or_else(|| syntax(i))?;
+        let limit = self.top_level_word(i + 1, to, "LIMIT").ok_or_else(|| syntax(i))?;
+        let number = |k: usize| -> Result<u64, SqlError> {
+            match toks.get(k).map(|t| &t.tok) {
+                Some(Tok::Number(n)) if k < close => n.parse::<u64>().map_err(|_| syntax(k)),
+                _ => Err(syntax(k)),
+            }
+        };
+        let first = number(limit + 1)?;
+        let (offset, count) = if limit + 2 == close {
+            (0, first)
+        } else if toks[limit + 2].is_op(",") && limit + 4 == close {
+            (first, number(limit + 3)?)
+        } else if toks[limit + 2].is_kw("OFFSET") && limit + 4 == close {
+            (number(limit + 3)?, first)
+        } else {
+            return Err(syntax(limit + 2));
+        };
+        if limit <= i + 2 {
+            return Err(syntax(limit));
+        }
+        self.push(&toks[i], "ts_json_slice(json_group_array(");
+        self.emit(i + 2, limit)?;
+        self.raw(&format!("), {}, {})", offset, count));
+        self.last_end = Some(toks[close].end);
+        Ok(close + 1)
     }
 
     /// The first argument of the call at token `i` when it is a plain number

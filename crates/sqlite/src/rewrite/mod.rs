@@ -98,6 +98,8 @@ mod translator;
 mod typed_literals;
 mod update_delete;
 mod upsert;
+mod user_var_marks;
+pub(crate) use user_var_marks::is_mark as is_user_var_mark;
 mod user_vars;
 mod xor;
 
@@ -237,6 +239,10 @@ pub fn refuse_internal_functions(sql: &str, resolver: &dyn Resolver) -> Result<(
         if !(name.len() > 3 && name.as_bytes()[..3].eq_ignore_ascii_case(b"ts_") && toks.get(i + 1).is_some_and(|n| n.is_op("("))) {
             continue;
         }
+        // The front's mark of a string user variable's value (an identity on a literal).
+        if user_var_marks::is_mark(toks, i) {
+            continue;
+        }
         // `INTO ts_x (cols)`, `db.ts_x`, `WITH ..., ts_x (cols) AS (...)`: a table's name.
         let prev = i.checked_sub(1).map(|p| &toks[p]);
         if prev.is_some_and(|p| p.is_op(".") || NAMES_A_TABLE.iter().any(|k| p.is_kw(k))) || names_a_cte(toks, i + 1) {
@@ -307,6 +313,11 @@ fn rewrite_named(sql: &str, kind: Kind, resolver: &dyn Resolver, client: Option<
         // No `@name` is left: the recursion ends. The result columns keep
         // the names of the client's text.
         return rewrite_named(&plain, kind, resolver, Some(sql));
+    }
+    if let Some(plain) = user_var_marks::strip(sql, toks) {
+        // No mark is left: the recursion ends. The marked text names and
+        // types the result columns.
+        return rewrite_named(&plain, kind, resolver, client.or(Some(sql)));
     }
     if let Some(plain) = nested_joins::rewrite(sql, toks) {
         // Every nested join has its parentheses now: the recursion ends.

@@ -217,8 +217,18 @@ pub fn user_var(v: VarValue) -> ExprType {
     }
 }
 
+/// Name of the call the front wraps a string user variable's value in
+/// inside a query's select list (dialect.rs `substitute`): `SELECT
+/// JSON_EXTRACT(@j, '$')` reaches the engine as `SELECT
+/// JSON_EXTRACT(ts_uvs('{...}'), '$') AS ...`. MariaDB types a string
+/// variable as a LONGTEXT of 16,777,215 characters whatever it holds, so an
+/// item's result column depends on its being a variable, not a literal of
+/// its value's length: `infer` types the call so; the engine drops it
+/// before translating (an identity: the literal is what runs).
+pub const USER_VAR_MARK: &str = "ts_uvs";
+
 /// Characters MariaDB counts a string user variable as having.
-const USER_VAR_CHARS: u64 = 16_777_215;
+pub(super) const USER_VAR_CHARS: u64 = 16_777_215;
 
 /// `Names` of a statement's table columns alone (`infer`), and of the
 /// session's user variables (`infer_with_vars`).
@@ -419,6 +429,16 @@ mod tests {
         assert_eq!(wire("json_search(@j, 'one', 'x')"), coltype::LONG_BLOB);
         assert_eq!(wire("json_object('a', @j)"), coltype::LONG_BLOB);
         assert_eq!(wire("json_array(1, 2)"), coltype::VAR_STRING);
+        // The front's mark of a string variable's value types as the variable.
+        let marked = |s: &str| column("x", &infer(s, &cols).expect("typed")).coltype;
+        assert_eq!(marked("json_remove(ts_uvs('[1]'), '$[0]')"), coltype::MEDIUM_BLOB);
+        assert_eq!(marked("json_search(ts_uvs('[1]'), 'one', '1')"), coltype::LONG_BLOB);
+        assert_eq!(marked("json_remove('[1]', '$[0]')"), coltype::VAR_STRING);
+        assert_eq!(marked("json_unquote(tx)"), coltype::MEDIUM_BLOB);
+        assert_eq!(marked("json_unquote(ts_uvs('1'))"), coltype::MEDIUM_BLOB);
+        assert_eq!(marked("json_quote(tx)"), coltype::MEDIUM_BLOB);
+        assert_eq!(marked("json_quote('foo')"), coltype::VAR_STRING);
+        assert_eq!(marked("json_normalize(ts_uvs('1'))"), coltype::LONG_BLOB);
         // An assignment is its value's type; a variable alone is the caller's.
         assert_eq!(wire("@a := 1"), coltype::LONG);
         assert_eq!(wire("@a := 12345678901"), coltype::LONGLONG);

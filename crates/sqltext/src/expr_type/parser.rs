@@ -527,6 +527,12 @@ impl<'a> P<'a> {
                 self.expect_op(")")?;
                 return Ok(Some(ExprType::int(21, false)));
             }
+            // A string user variable's value (dialect.rs `substitute`).
+            _ if name.eq_ignore_ascii_case(super::USER_VAR_MARK) => {
+                self.expr()?;
+                self.expect_op(")")?;
+                return Ok(Some(super::user_var(super::VarValue::Str)));
+            }
             "GROUP_CONCAT" => {
                 self.pos -= 1;
                 self.skip_parens()?;

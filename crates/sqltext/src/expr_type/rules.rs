@@ -441,6 +441,16 @@ pub(super) fn string_function(name: &str, args: &[T], lits: &[Option<i64>]) -> T
             str_of(chars.min(HUGE_CHARS), false)
         }
         "JSON_TYPE" => str_of(12, false),
+        // Its argument's length in bytes as characters (a TEXT's 65,535
+        // characters make 262,140: a MEDIUMTEXT); a string variable's
+        // length is counted in bytes already (a MEDIUMTEXT).
+        "JSON_UNQUOTE" => {
+            let c = arg(0)?.chars();
+            str_of(if c == super::USER_VAR_CHARS { c - 3 } else { c.saturating_mul(4) }.min(u64::from(u32::MAX)), false)
+        }
+        // Each character may become a 12-character `\uXXXX\uXXXX`, in quotes.
+        "JSON_QUOTE" => str_of(arg(0)?.chars().saturating_mul(12).saturating_add(2).min(u64::from(u32::MAX)), false),
+        "JSON_NORMALIZE" => str_of(arg(0)?.chars().saturating_mul(20).min(u64::from(u32::MAX)), false),
         "FORMAT" => str_of(format_chars(arg(0)?, lit(1)), false),
         // MariaDB sizes a laid-out document as a LONGTEXT whatever its input.
         "JSON_DETAILED" | "JSON_PRETTY" => str_of(HUGE_CHARS, false),
