@@ -36,6 +36,12 @@ def db(sql_conn, uniq):
     "INSERT INTO t (a) SELECT ts_one(a) FROM t",
     "SELECT (SELECT ts_one(a) FROM t LIMIT 1)",
     "DELETE FROM t WHERE a = ts_one(1)",
+    # The front's mark of a string user variable's value, written by a client.
+    "SELECT ts_uvs('x')",
+    "SELECT json_extract(TS_UVS('[1]'), '$[0]') FROM t",
+    "SELECT ts_uvs('x'), @v FROM t",
+    "CREATE VIEW v AS SELECT ts_uvs('x') AS c",
+    "SELECT ts_json_slice('[1]', 0, 1)",
 ])
 def test_internal_functions_do_not_exist_for_clients(sql_conn, db, sql):
     with pytest.raises(pymysql.MySQLError) as ei:

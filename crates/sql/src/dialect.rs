@@ -150,6 +150,22 @@ pub fn literal(v: &Value) -> String {
 
 use turnstile_sqltext::expr_type::USER_VAR_MARK;
 
+/// A client's own call of `USER_VAR_MARK` (which only `substitute` writes
+/// and the engine takes for a user variable's value) is an unknown
+/// function, as it is in MariaDB: 1305.
+pub fn refuse_forged_marks(sql: &str, db: Option<&str>) -> Result<(), SqlError> {
+    let mark = USER_VAR_MARK.as_bytes();
+    if !sql.as_bytes().windows(mark.len()).any(|w| w.eq_ignore_ascii_case(mark)) {
+        return Ok(());
+    }
+    let Ok(toks) = lex::tokenize(sql) else { return Ok(()) };
+    let forged = toks.windows(2).any(|w| w[0].ident().is_some_and(|n| n.eq_ignore_ascii_case(USER_VAR_MARK)) && matches!(w[0].tok, Tok::Word(_)) && w[1].is_op("("));
+    if forged {
+        return Err(SqlError::new(1305, "42000", format!("FUNCTION {}.{} does not exist", db.unwrap_or(""), USER_VAR_MARK)));
+    }
+    Ok(())
+}
+
 /// `literal(v)`, a UTF-8 string wrapped in `USER_VAR_MARK`.
 fn marked(v: &Value) -> String {
     match v {

@@ -11,6 +11,7 @@ use turnstile_engine::{Done, EngineSession, Outcome, Prepared, RowSink, SqlError
 /// COM_STMT_PREPARE of a statement the engine runs: its description, or the
 /// error MySQL gives at prepare (no privilege, no such table, bad syntax).
 pub fn prepare(sess: &mut SessionState, engine: &mut dyn EngineSession, ops: &dyn ServerOps, sql: &str) -> Result<Prepared, SqlError> {
+    crate::dialect::refuse_forged_marks(sql, sess.db.as_deref())?;
     let access = session_access(sess, ops);
     engine.prepare(&access, sql)
 }
@@ -24,6 +25,7 @@ pub fn field_list(sess: &mut SessionState, engine: &mut dyn EngineSession, ops: 
 /// Run `sql` in the engine after substituting the session's values into it
 /// (@x, @@x, USER(), CONNECTION_ID(), ...).
 pub(super) fn engine_statement(call: &mut Call<'_, '_>, sql: &str, sink: &mut dyn RowSink) -> Result<Outcome, SqlError> {
+    crate::dialect::refuse_forged_marks(sql, call.sess.db.as_deref())?;
     if defines_view(sql) {
         return engine_run(call, sql, sink);
     }
