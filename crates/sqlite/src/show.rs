@@ -440,7 +440,8 @@ pub fn run(sess: &mut SqliteSession, access: &dyn Access, sql: &str, sink: &mut 
             return Err(SqlError::new(1347, "HY000", format!("'{}.{}' is not of type 'VIEW'", dbn, t.name)));
         }
         let ai = auto_increment_of(sess, &dbn, &t);
-        let mut create = t.show_create(ai);
+        let quote = if sess.quote_show_create() { crate::schema::quote_ident } else { crate::schema::quote_if_needed };
+        let mut create = t.show_create_quoted(ai, quote);
         if is_temporary(sess, &dbn, &t) {
             // MariaDB shows a temporary table as one (mariadb-dump relies on it too).
             create.replace_range(.."CREATE TABLE".len(), "CREATE TEMPORARY TABLE");

@@ -37,6 +37,7 @@ pub mod decimal;
 pub mod expr_type;
 pub mod hex;
 pub mod item_type;
+pub mod keywords;
 pub mod lex;
 pub mod like;
 pub mod parens;
