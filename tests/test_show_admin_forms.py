@@ -8,6 +8,13 @@ expectation checked against it):
   repairs nothing and optimizes by recreating, MEMORY supports none), a view
   only for CHECK, and a missing table with an Error then 'Operation failed'
   (crates/sqlite/src/exec/table_admin.rs). Privileges still hold.
+- SHOW ENGINE name STATUS|LOGS|MUTEX: 1286 for a name MariaDB does not know,
+  else an empty result (Type, Name, Status) for an account with PROCESS (here
+  the administrator privilege), 1227 for others; SHOW PRIVILEGES lists what
+  GRANT takes; SHOW AUTHORS / CONTRIBUTORS have MariaDB's columns
+  (crates/sql/src/front/show_server.rs).
+- Slow_queries counts statements longer than long_query_time;
+  log_queries_not_using_indexes and myisam_recover_options are reported.
 """
 
 from __future__ import annotations
@@ -74,3 +81,47 @@ def test_maintenance_keeps_privileges(sql_server, sql_conn, uniq):
     finally:
         q(sql_conn, f"DROP USER '{user}'@'%'")
         q(sql_conn, f"DROP DATABASE {db}")
+
+
+def test_show_engine_privileges_authors(sql_server, sql_conn, uniq):
+    assert clients.error(sql_conn, "SHOW ENGINE foobar STATUS")[0] == 1286
+    assert clients.error(sql_conn, "SHOW ENGINE mutex STATUS")[0] == 1286
+    with sql_conn.cursor() as cur:
+        for sql in ["SHOW ENGINE csv STATUS", "SHOW ENGINE InnoDB MUTEX", "SHOW ENGINE all LOGS"]:
+            cur.execute(sql)
+            assert [d[0] for d in cur.description] == ["Type", "Name", "Status"]
+            assert cur.fetchall() == ()
+        cur.execute("SHOW AUTHORS")
+        assert [d[0] for d in cur.description] == ["Name", "Location", "Comment"]
+        cur.execute("SHOW CONTRIBUTORS")
+        assert [d[0] for d in cur.description] == ["Name", "Location", "Comment"]
+    privileges = q(sql_conn, "SHOW PRIVILEGES")
+    assert ("Select", "Tables", "To retrieve rows from table") in privileges
+    assert ("Usage", "Server Admin", "No privileges - allow connect only") in privileges
+    user = uniq("u")
+    q(sql_conn, f"CREATE USER '{user}'@'%' IDENTIFIED BY 'pw'")
+    try:
+        conn = clients.connect(sql_server, user, "pw")
+        assert clients.error(conn, "SHOW ENGINE InnoDB STATUS")[0] == 1227
+        assert clients.error(conn, "SHOW ENGINE foobar STATUS")[0] == 1286
+        assert len(q(conn, "SHOW PRIVILEGES")) == len(privileges)
+        conn.close()
+    finally:
+        q(sql_conn, f"DROP USER '{user}'@'%'")
+
+
+def test_slow_queries_and_reported_variables(sql_conn):
+    before = clients.status(sql_conn, "Slow_queries")
+    q(sql_conn, "SELECT 1")
+    assert clients.status(sql_conn, "Slow_queries") == before
+    q(sql_conn, "SET long_query_time = 0.1")
+    try:
+        q(sql_conn, "SELECT SLEEP(0.2)")
+        assert clients.status(sql_conn, "Slow_queries") == before + 1
+    finally:
+        q(sql_conn, "SET long_query_time = DEFAULT")
+    assert q(sql_conn, "SHOW VARIABLES LIKE 'myisam_recover_options'") == (("myisam_recover_options", "BACKUP,QUICK"),)
+    assert q(sql_conn, "SHOW VARIABLES LIKE 'log_queries_not_using_indexes'") == (("log_queries_not_using_indexes", "OFF"),)
+    q(sql_conn, "SET SESSION log_queries_not_using_indexes = ON")
+    assert q(sql_conn, "SELECT @@session.log_queries_not_using_indexes, @@global.log_queries_not_using_indexes") == ((1, 0),)
+    assert clients.error(sql_conn, "SET GLOBAL myisam_recover_options = ''")[0] == 1238

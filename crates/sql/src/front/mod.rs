@@ -36,6 +36,7 @@ mod select;
 mod session_env;
 mod set;
 mod show;
+mod show_server;
 mod show_where;
 mod transaction;
 
