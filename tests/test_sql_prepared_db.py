@@ -8,6 +8,8 @@ against it):
 - PREPARE with no current database refuses a statement naming a table
   without one (1046), DDL and SHOW TABLES included.
 - Privileges still hold: the switch reads nothing the user may not.
+- String values compare PAD SPACE (utf8mb4_general_ci), parameters too
+  (crates/sql/src/expr/eval.rs `compare`).
 """
 
 from __future__ import annotations
@@ -81,3 +83,13 @@ def test_prepare_database_keeps_privileges(sql_server, uniq):
         q(root, f"DROP DATABASE {own}")
         q(root, f"DROP DATABASE {other}")
         root.close()
+
+
+def test_string_parameters_compare_pad_space(sql_conn):
+    # utf8mb4_general_ci ignores trailing spaces, for literals and parameters
+    # alike (MariaDB: 'CHRISTINE    ' = 'CHRISTINE' is 1).
+    assert q(sql_conn, "SELECT 'a  ' = 'a', 'a ' < 'a', 'a ' = 'A'") == ((1, 0, 1),)
+    q(sql_conn, "SET @a = 'CHRISTINE    ', @b = 'CHRISTINE'")
+    q(sql_conn, "PREPARE s FROM 'SELECT ?=?'")
+    assert q(sql_conn, "EXECUTE s USING @a, @b") == ((1,),)
+    q(sql_conn, "DEALLOCATE PREPARE s")
