@@ -407,7 +407,7 @@ fn statement_text(call: &mut Call<'_, '_>, sql: &str, toks: &[lex::Token], first
 /// What PREPARE refuses in the text itself (as MySQL, at PREPARE, not at
 /// EXECUTE); the number of `?` placeholders when it is accepted.
 fn check_prepared_text(text: &str) -> Result<usize, SqlError> {
-    let params = lex::count_params(text).map_err(|e| SqlError::syntax(&text[e.at..]))?;
+    let params = lex::count_markers(text).map_err(|e| SqlError::syntax(&text[e.at..]))?;
     let first = scan::first_keyword(text);
     if first.is_empty() {
         return Err(SqlError::empty_query());
