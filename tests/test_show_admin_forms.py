@@ -15,6 +15,9 @@ expectation checked against it):
   (crates/sql/src/front/show_server.rs).
 - Slow_queries counts statements longer than long_query_time;
   log_queries_not_using_indexes and myisam_recover_options are reported.
+- SHOW TABLE STATUS: Row_format by engine (MEMORY Fixed, Aria Page, MyISAM
+  Fixed without variable-length columns) and an exact Rows where MariaDB
+  keeps one (not InnoDB); only tables the account may see.
 """
 
 from __future__ import annotations
@@ -125,3 +128,29 @@ def test_slow_queries_and_reported_variables(sql_conn):
     q(sql_conn, "SET SESSION log_queries_not_using_indexes = ON")
     assert q(sql_conn, "SELECT @@session.log_queries_not_using_indexes, @@global.log_queries_not_using_indexes") == ((1, 0),)
     assert clients.error(sql_conn, "SET GLOBAL myisam_recover_options = ''")[0] == 1238
+
+
+def test_table_status_row_format_and_rows(sql_server, sql_conn, uniq):
+    db, user = uniq("ts"), uniq("u")
+    q(sql_conn, f"CREATE DATABASE {db}")
+    q(sql_conn, f"USE {db}")
+    q(sql_conn, "CREATE TABLE fixed_m (a INT) ENGINE=MyISAM")
+    q(sql_conn, "CREATE TABLE dyn_m (a VARCHAR(10)) ENGINE=MyISAM")
+    q(sql_conn, "CREATE TABLE mem (a VARCHAR(10)) ENGINE=MEMORY")
+    q(sql_conn, "CREATE TABLE inno (a INT) ENGINE=InnoDB")
+    q(sql_conn, "INSERT INTO fixed_m VALUES (1), (2)")
+    q(sql_conn, "INSERT INTO mem VALUES ('x')")
+    q(sql_conn, "INSERT INTO inno VALUES (1), (2), (3)")
+    try:
+        status = {r[0]: (r[3], r[4]) for r in q(sql_conn, "SHOW TABLE STATUS")}
+        # MyISAM and MEMORY keep exact counts in MariaDB; InnoDB's is an estimate (0 here).
+        assert status == {"dyn_m": ("Dynamic", 0), "fixed_m": ("Fixed", 2), "inno": ("Dynamic", 0), "mem": ("Fixed", 1)}
+        q(sql_conn, f"CREATE USER '{user}'@'%' IDENTIFIED BY 'pw'")
+        q(sql_conn, f"GRANT SELECT ON {db}.mem TO '{user}'@'%'")
+        conn = clients.connect(sql_server, user, "pw", database=db)
+        # Only the tables the account holds a privilege on are listed.
+        assert [(r[0], r[3], r[4]) for r in q(conn, "SHOW TABLE STATUS")] == [("mem", "Fixed", 1)]
+        conn.close()
+    finally:
+        q(sql_conn, f"DROP USER IF EXISTS '{user}'@'%'")
+        q(sql_conn, f"DROP DATABASE {db}")

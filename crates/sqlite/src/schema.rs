@@ -549,6 +549,24 @@ impl TableDef {
         ""
     }
 
+    /// SHOW TABLE STATUS's Row_format as MariaDB's engines give it: MEMORY
+    /// rows are Fixed, Aria's Page, MyISAM's Fixed unless a column is of
+    /// variable length, InnoDB's (and others') Dynamic.
+    pub fn row_format(&self) -> &'static str {
+        let variable = |b: Base| {
+            matches!(
+                b,
+                Base::VarChar | Base::VarBinary | Base::TinyText | Base::Text | Base::MediumText | Base::LongText | Base::TinyBlob | Base::Blob | Base::MediumBlob | Base::LongBlob | Base::Json
+            )
+        };
+        match self.engine.to_ascii_lowercase().as_str() {
+            "memory" | "heap" => "Fixed",
+            "aria" => "Page",
+            "myisam" if !self.columns.iter().any(|c| variable(c.base)) => "Fixed",
+            _ => "Dynamic",
+        }
+    }
+
     /// SHOW CREATE TABLE, in MariaDB 10.11's layout.
     pub fn show_create(&self, auto_increment: Option<i64>) -> String {
         self.show_create_quoted(auto_increment, quote_ident)
