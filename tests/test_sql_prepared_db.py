@@ -55,6 +55,13 @@ def test_prepare_without_database(sql_server):
         q(conn, "PREPARE s FROM 'SELECT 1'")
         q(conn, "PREPARE s FROM 'SHOW TABLES FROM mysql LIKE \"nothing\"'")
         q(conn, "DEALLOCATE PREPARE s")
+        # information_schema as the current database is one: its tables resolve there.
+        q(conn, "USE information_schema")
+        q(conn, "PREPARE s FROM 'SELECT COUNT(*) > 0 FROM TABLES'")
+        q(conn, "USE mysql")
+        assert q(conn, "EXECUTE s") == ((1,),)
+        assert q(conn, "SELECT DATABASE()") == (("mysql",),)
+        q(conn, "DEALLOCATE PREPARE s")
     finally:
         conn.close()
 

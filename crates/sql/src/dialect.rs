@@ -459,7 +459,7 @@ fn check_prepared_statement(call: &mut Call<'_, '_>, text: &str) -> Result<(), S
             None => Err(e),
         },
         // A table named without a database and none current (as MariaDB).
-        Err(e) if e.code == 1046 => Err(e),
+        Err(e) if e.code == 1046 && call.sess.db.is_none() => Err(e),
         Err(_) => Ok(()),
     }
 }
