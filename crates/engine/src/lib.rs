@@ -234,6 +234,9 @@ pub struct ExecContext<'a> {
     /// what a write does with a value that does not fit (STRICT_*), whether a
     /// division by zero is an error (ERROR_FOR_DIVISION_BY_ZERO).
     pub sql_mode: SqlMode,
+    /// The session's sql_quote_show_create: SHOW CREATE TABLE quotes every
+    /// identifier (ON, the default) or only those that need it.
+    pub quote_show_create: bool,
     /// Notes and warnings the statement raises (SHOW WARNINGS); None for
     /// the engine's own work, whose warnings nobody reads.
     warnings: Option<&'a Warnings>,
@@ -254,6 +257,7 @@ impl<'a> ExecContext<'a> {
             client,
             cte_max_recursion_depth: DEFAULT_CTE_DEPTH,
             sql_mode: SqlMode::DEFAULT,
+            quote_show_create: true,
             warnings: Some(warnings),
             next_probe_ms: std::cell::Cell::new(0),
         }
@@ -270,6 +274,7 @@ impl<'a> ExecContext<'a> {
             client: &NoClient,
             cte_max_recursion_depth: DEFAULT_CTE_DEPTH,
             sql_mode: SqlMode::DEFAULT,
+            quote_show_create: true,
             warnings: None,
             next_probe_ms: std::cell::Cell::new(0),
         }
@@ -289,6 +294,7 @@ impl<'a> ExecContext<'a> {
             client: self.client,
             cte_max_recursion_depth: self.cte_max_recursion_depth,
             sql_mode: self.sql_mode,
+            quote_show_create: self.quote_show_create,
             warnings: self.warnings,
             next_probe_ms: std::cell::Cell::new(self.next_probe_ms.get()),
         }

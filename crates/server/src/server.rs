@@ -127,6 +127,7 @@ impl ServerOps for Server {
             ("Max_used_connections", Value::UInt(st.max_used_connections.load(Ordering::Relaxed))),
             ("Prepared_stmt_count", Value::UInt(turnstile_sql::prepared_slots::held())),
             ("Questions", i(st.questions.get())),
+            ("Slow_queries", i(st.slow_queries.get())),
             ("Threadpool_groups", i(self.pool.groups.load(Ordering::Relaxed))),
             ("Threadpool_idle_threads", i(self.pool.idle_threads.load(Ordering::Relaxed))),
             ("Threadpool_queue_length", i(self.pool.queue_length.load(Ordering::Relaxed))),

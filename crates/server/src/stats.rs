@@ -57,6 +57,8 @@ pub struct Stats {
     pub aborted_connects: Striped,
     pub aborted_clients: Striped,
     pub questions: Striped,
+    /// Statements that ran longer than long_query_time (Slow_queries).
+    pub slow_queries: Striped,
     pub threads_created: Striped,
     pub threads_running: Striped,
     pub bytes_received: Striped,

@@ -409,8 +409,12 @@ pub fn sql_prepared(call: &mut Call<'_, '_>, sql: &str, sink: &mut dyn RowSink) 
         let max = call.ops.globals().hot.max_prepared_stmt_count.load(std::sync::atomic::Ordering::Relaxed);
         let slot = crate::prepared_slots::Slot::take(u64::try_from(max).unwrap_or(0))?;
         let params = check_prepared_text(&text)?;
+        if call.sess.db.is_none() && crate::prepared_db::names_table_without_database(&text) {
+            return Err(SqlError::no_database());
+        }
         check_prepared_statement(call, &text)?;
-        call.sess.sql_prepared.insert(name, (text, params, slot));
+        let db = call.sess.db.clone();
+        call.sess.sql_prepared.insert(name, (text, params, slot, db));
         return ok();
     }
     if word(0, "EXECUTE") && word(1, "IMMEDIATE") {
@@ -422,11 +426,11 @@ pub fn sql_prepared(call: &mut Call<'_, '_>, sql: &str, sink: &mut dyn RowSink) 
         let args = if word(2, "USING") { using_values(call, sql, &toks[3.min(end)..end])? } else { Vec::new() };
         let i = if word(2, "USING") { end } else { 2 };
         trailing(i)?;
-        let (text, params) = call.sess.sql_prepared.get(&name).map(|(t, p, _)| (t.clone(), *p)).ok_or_else(|| unknown_name(&name, "EXECUTE"))?;
+        let (text, params, db) = call.sess.sql_prepared.get(&name).map(|(t, p, _, d)| (t.clone(), *p, d.clone())).ok_or_else(|| unknown_name(&name, "EXECUTE"))?;
         if params != args.len() {
             return Err(SqlError::wrong_arguments("EXECUTE"));
         }
-        return execute_bound(call, &text, &args, sink).map(Some);
+        return crate::prepared_db::in_database(call, db, |call| execute_bound(call, &text, &args, sink)).map(Some);
     }
     if (word(0, "DEALLOCATE") || word(0, "DROP")) && word(1, "PREPARE") {
         let name = name_at(2)?;
@@ -454,7 +458,7 @@ fn statement_text(call: &mut Call<'_, '_>, sql: &str, toks: &[lex::Token], first
 /// What PREPARE refuses in the text itself (as MySQL, at PREPARE, not at
 /// EXECUTE); the number of `?` placeholders when it is accepted.
 fn check_prepared_text(text: &str) -> Result<usize, SqlError> {
-    let params = lex::count_params(text).map_err(|e| SqlError::syntax(&text[e.at..]))?;
+    let params = lex::count_markers(text).map_err(|e| SqlError::syntax(&text[e.at..]))?;
     let first = scan::first_keyword(text);
     if first.is_empty() {
         return Err(SqlError::empty_query());
@@ -505,6 +509,8 @@ fn check_prepared_statement(call: &mut Call<'_, '_>, text: &str) -> Result<(), S
             Some(_) => Ok(()),
             None => Err(e),
         },
+        // A table named without a database and none current (as MariaDB).
+        Err(e) if e.code == 1046 && call.sess.db.is_none() => Err(e),
         Err(_) => Ok(()),
     }
 }

@@ -23,6 +23,7 @@ pub mod collation_of;
 pub mod dialect;
 pub mod expr;
 pub mod front;
+pub mod prepared_db;
 pub mod prepared_slots;
 pub mod routine;
 pub mod vars;
@@ -76,8 +77,9 @@ pub struct SessionState {
     pub deadline_ms: u64,
     pub deadline_kind: turnstile_engine::Interruption,
     /// SQL-text prepared statements: name -> (text, parameter count, its
-    /// place in the server's count).
-    pub sql_prepared: HashMap<String, (String, usize, prepared_slots::Slot)>,
+    /// place in the server's count, the current database at PREPARE: its
+    /// names are resolved there whatever the database at EXECUTE).
+    pub sql_prepared: HashMap<String, (String, usize, prepared_slots::Slot, Option<String>)>,
     /// The diagnostics area (SHOW WARNINGS): the conditions kept, and how
     /// many were raised (@@warning_count), from front/diagnostics.rs.
     pub diagnostics: Vec<turnstile_engine::Warning>,

@@ -47,6 +47,9 @@ pub struct HotGlobals {
     pub max_statement_time_ms: AtomicI64,
     /// Read by every PREPARE and COM_STMT_PREPARE (prepared_slots.rs).
     pub max_prepared_stmt_count: AtomicI64,
+    /// long_query_time (a Float, seconds) in microseconds: read as each
+    /// statement ends (Slow_queries).
+    pub long_query_time_us: AtomicI64,
 }
 
 impl HotGlobals {
@@ -142,10 +145,18 @@ impl Globals {
             let text = value.to_text().map(|t| String::from_utf8_lossy(&t).into_owned()).unwrap_or_default();
             self.sql_mode_bits.store(SqlMode::parse(&text).unwrap_or_default().0, Ordering::Relaxed);
         }
+        if def.name == "long_query_time" {
+            let us = (value.as_f64().unwrap_or(0.0) * 1_000_000.0).round() as i64;
+            self.hot.long_query_time_us.store(us, Ordering::Relaxed);
+        }
         if def.name == "max_statement_time" {
             // Read by every statement: its milliseconds in an atomic too.
             let ms = (value.as_f64().unwrap_or(0.0) * 1000.0).round() as i64;
             self.hot.max_statement_time_ms.store(ms, Ordering::Relaxed);
+        }
+        if def.name == "long_query_time" {
+            let us = (value.as_f64().unwrap_or(0.0) * 1_000_000.0).round() as i64;
+            self.hot.long_query_time_us.store(us, Ordering::Relaxed);
         }
         match self.hot.slot(def.name) {
             Some(slot) => slot.store(value.as_i64().unwrap_or(0), Ordering::Relaxed),

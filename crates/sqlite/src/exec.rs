@@ -136,6 +136,9 @@ pub struct SqliteSession {
     /// The sql_mode of the session's last statement (`ExecContext::sql_mode`):
     /// statements are translated by it (compile.rs: `mode_key`).
     sql_mode: turnstile_engine::SqlMode,
+    /// The session's sql_quote_show_create for its last statement
+    /// (`ExecContext::quote_show_create`): how SHOW CREATE TABLE quotes names.
+    quote_show_create: bool,
     /// User variables the front handed over for a statement that assigns
     /// them, and what it assigned (functions/user_vars.rs).
     user_vars: std::collections::HashMap<String, Value>,
@@ -165,6 +168,7 @@ impl SqliteSession {
             lent: None,
             swaps: 0,
             sql_mode: turnstile_engine::SqlMode::DEFAULT,
+            quote_show_create: true,
             fk_off: false,
             paused: None,
             found_rows: false,
@@ -181,6 +185,11 @@ impl SqliteSession {
         self.db.as_deref()
     }
     /// The current database as the client set it, system schemas included.
+    /// Does SHOW CREATE TABLE quote every name (sql_quote_show_create)?
+    pub(crate) fn quote_show_create(&self) -> bool {
+        self.quote_show_create
+    }
+
     pub(crate) fn shown_db(&self) -> Option<&str> {
         self.db.as_deref().or(self.system_db.as_deref())
     }

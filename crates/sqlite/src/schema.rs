@@ -549,11 +549,35 @@ impl TableDef {
         ""
     }
 
+    /// SHOW TABLE STATUS's Row_format as MariaDB's engines give it: MEMORY
+    /// rows are Fixed, Aria's Page, MyISAM's Fixed unless a column is of
+    /// variable length, InnoDB's (and others') Dynamic.
+    pub fn row_format(&self) -> &'static str {
+        let variable = |b: Base| {
+            matches!(
+                b,
+                Base::VarChar | Base::VarBinary | Base::TinyText | Base::Text | Base::MediumText | Base::LongText | Base::TinyBlob | Base::Blob | Base::MediumBlob | Base::LongBlob | Base::Json
+            )
+        };
+        match self.engine.to_ascii_lowercase().as_str() {
+            "memory" | "heap" => "Fixed",
+            "aria" => "Page",
+            "myisam" if !self.columns.iter().any(|c| variable(c.base)) => "Fixed",
+            _ => "Dynamic",
+        }
+    }
+
     /// SHOW CREATE TABLE, in MariaDB 10.11's layout.
     pub fn show_create(&self, auto_increment: Option<i64>) -> String {
+        self.show_create_quoted(auto_increment, quote_ident)
+    }
+
+    /// SHOW CREATE TABLE with names quoted by `quote` (`quote_ident`, or
+    /// `quote_if_needed` when sql_quote_show_create is off).
+    pub fn show_create_quoted(&self, auto_increment: Option<i64>, quote: fn(&str) -> String) -> String {
         let mut lines: Vec<String> = Vec::new();
         for c in &self.columns {
-            let mut l = format!("  {} {}", quote_ident(&c.name), c.column_type());
+            let mut l = format!("  {} {}", quote(&c.name), c.column_type());
             if c.base.is_text() {
                 if let Some(coll) = &c.collation {
                     if coll != &self.collation {
@@ -593,7 +617,7 @@ impl TableDef {
                 l.push_str(&format!(" COMMENT {}", quote_str(&c.comment)));
             }
             if c.json_check {
-                l.push_str(&format!(" CHECK (json_valid({}))", quote_ident(&c.name)));
+                l.push_str(&format!(" CHECK (json_valid({}))", quote(&c.name)));
             }
             if let Some(check) = &c.check {
                 l.push_str(&format!(" CHECK ({})", check));
@@ -601,7 +625,7 @@ impl TableDef {
             lines.push(l);
         }
         if !self.primary.is_empty() {
-            lines.push(format!("  PRIMARY KEY ({})", self.primary.iter().map(|c| quote_ident(c)).collect::<Vec<_>>().join(",")));
+            lines.push(format!("  PRIMARY KEY ({})", self.primary.iter().map(|c| quote(c)).collect::<Vec<_>>().join(",")));
         }
         for ix in &self.indexes {
             let cols: Vec<String> = ix
@@ -609,8 +633,8 @@ impl TableDef {
                 .iter()
                 .zip(ix.prefix.iter().chain(std::iter::repeat(&None)))
                 .map(|(c, p)| match p {
-                    Some(n) => format!("{}({})", quote_ident(c), n),
-                    None => quote_ident(c),
+                    Some(n) => format!("{}({})", quote(c), n),
+                    None => quote(c),
                 })
                 .collect();
             let kind = if ix.unique {
@@ -620,20 +644,20 @@ impl TableDef {
             } else {
                 ""
             };
-            let mut l = format!("  {}KEY {} ({})", kind, quote_ident(&ix.name), cols.join(","));
+            let mut l = format!("  {}KEY {} ({})", kind, quote(&ix.name), cols.join(","));
             if !ix.comment.is_empty() {
                 l.push_str(&format!(" COMMENT {}", quote_str(&ix.comment)));
             }
             lines.push(l);
         }
         for fk in &self.foreign_keys {
-            lines.push(format!("  {}", fk.clause(quote_ident)));
+            lines.push(format!("  {}", fk.clause(quote)));
         }
         for ck in &self.checks {
-            lines.push(format!("  CONSTRAINT {} CHECK ({})", quote_ident(&ck.name), ck.clause));
+            lines.push(format!("  CONSTRAINT {} CHECK ({})", quote(&ck.name), ck.clause));
         }
         let cs = charset_of(&self.collation);
-        let mut s = format!("CREATE TABLE {} (\n{}\n) ENGINE={}", quote_ident(&self.name), lines.join(",\n"), self.engine);
+        let mut s = format!("CREATE TABLE {} (\n{}\n) ENGINE={}", quote(&self.name), lines.join(",\n"), self.engine);
         if let Some(ai) = auto_increment.filter(|v| *v > 1) {
             s.push_str(&format!(" AUTO_INCREMENT={}", ai));
         }
@@ -684,6 +708,17 @@ pub fn charset_of(collation: &str) -> &'static str {
         "binary"
     } else {
         "utf8mb4"
+    }
+}
+
+/// A name as SHOW CREATE writes it with sql_quote_show_create off: bare
+/// unless MariaDB would quote it (a keyword, a character outside a plain
+/// name, digits only).
+pub fn quote_if_needed(s: &str) -> String {
+    if turnstile_sqltext::keywords::needs_quotes(s) {
+        quote_ident(s)
+    } else {
+        s.to_string()
     }
 }
 

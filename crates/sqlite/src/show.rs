@@ -440,7 +440,8 @@ pub fn run(sess: &mut SqliteSession, access: &dyn Access, sql: &str, sink: &mut 
             return Err(SqlError::new(1347, "HY000", format!("'{}.{}' is not of type 'VIEW'", dbn, t.name)));
         }
         let ai = auto_increment_of(sess, &dbn, &t);
-        let mut create = t.show_create(ai);
+        let quote = if sess.quote_show_create() { crate::schema::quote_ident } else { crate::schema::quote_if_needed };
+        let mut create = t.show_create_quoted(ai, quote);
         if is_temporary(sess, &dbn, &t) {
             // MariaDB shows a temporary table as one (mariadb-dump relies on it too).
             create.replace_range(.."CREATE TABLE".len(), "CREATE TEMPORARY TABLE");
@@ -469,12 +470,13 @@ pub fn run(sess: &mut SqliteSession, access: &dyn Access, sql: &str, sink: &mut 
                 continue;
             }
             let ai = auto_increment_of(sess, &db, &t);
+            let rows = exact_rows(sess, &db, &t).unwrap_or(0);
             sink.row(&[
                 s(&t.name),
                 s(&t.engine),
                 Value::Int(10),
-                s("Dynamic"),
-                Value::Int(0),
+                s(t.row_format()),
+                Value::Int(rows),
                 Value::Int(0),
                 Value::Int(0),
                 Value::Int(0),
@@ -583,6 +585,20 @@ fn auto_increment_of(sess: &mut SqliteSession, db: &str, t: &TableDef) -> Option
     let sql = format!("SELECT seq FROM {}.sqlite_sequence WHERE name = ?1", sq_ident(schema));
     let seq: i64 = conn.db.query_row(&sql, [&t.name], |r| r.get(0)).unwrap_or(0);
     Some(seq + 1)
+}
+
+/// SHOW TABLE STATUS's Rows for a table whose MariaDB engine keeps an exact
+/// count (MyISAM, Aria, MEMORY...: there it is the number of rows); InnoDB's
+/// is an estimate MariaDB reads from its statistics, and a count would cost a
+/// walk of the table, so it stays 0 (None) here.
+fn exact_rows(sess: &mut SqliteSession, db: &str, t: &TableDef) -> Option<i64> {
+    if t.view.is_some() || t.engine.eq_ignore_ascii_case("InnoDB") {
+        return None;
+    }
+    let conn = sess.conn_for_show().ok()?;
+    let schema = schema_on(conn, db)?;
+    let sql = format!("SELECT count(*) FROM {}.{}", sq_ident(schema), sq_ident(&t.name));
+    conn.db.query_row(&sql, [], |r| r.get::<_, i64>(0)).ok()
 }
 
 /// The SQLite schema under which database `db` is open on `conn`: `main` for
@@ -801,7 +817,7 @@ pub fn refresh_info_schema(conn: &mut Conn, inner: &Inner, access: &dyn Access, 
                     t("BASE TABLE"),
                     t(&d.engine),
                     i(10),
-                    t("Dynamic"),
+                    t(d.row_format()),
                     i(0),
                     i(0),
                     i(0),

@@ -447,6 +447,36 @@ pub fn count_params(sql: &str) -> Result<usize, LexError> {
     Ok(tokenize(sql)?.iter().filter(|t| t.tok == Tok::Param).count())
 }
 
+/// The `?` markers of a statement to prepare, counted as MariaDB's lexer
+/// reads them: a `?` followed at once by a character of a name (`?FROM`,
+/// `?1`) is no marker, and two markers in a row (`??`) are no SQL; both are
+/// a syntax error at that `?` (LexError::at).
+pub fn count_markers(sql: &str) -> Result<usize, LexError> {
+    let toks = tokenize(sql)?;
+    let mut n = 0;
+    for (i, t) in toks.iter().enumerate() {
+        if t.tok != Tok::Param {
+            continue;
+        }
+        let name_follows = sql.as_bytes().get(t.end).is_some_and(|&b| b.is_ascii_alphanumeric() || b == b'_' || b == b'$' || b >= 0x80);
+        if name_follows || (i > 0 && toks[i - 1].tok == Tok::Param) {
+            return Err(LexError { at: t.start });
+        }
+        n += 1;
+    }
+    Ok(n)
+}
+
+/// Where the first `?` marker of `sql` is (outside strings, names and
+/// comments), if it has one: a statement sent as text has no markers, so
+/// there it is a syntax error (MariaDB). No `?` byte: no tokenizing.
+pub fn first_marker(sql: &str) -> Option<usize> {
+    if !sql.as_bytes().contains(&b'?') {
+        return None;
+    }
+    tokenize(sql).ok()?.iter().find(|t| t.tok == Tok::Param).map(|t| t.start)
+}
+
 /// A charset introducer separated from its string by blanks (`_binary X'00'`,
 /// `_utf8mb4 'x'`): the string is what counts, so the introducer token is
 /// dropped; its start is returned, and the string's token starts there, so
@@ -613,6 +643,13 @@ mod tests {
     fn split_and_count() {
         assert_eq!(split_statements("SELECT 1; SELECT ';'; "), vec!["SELECT 1", "SELECT ';'"]);
         assert_eq!(count_params("SELECT ?, '?', `?` FROM t WHERE a=?").unwrap(), 2);
+        assert_eq!(count_markers("SELECT ?, '?', `?` FROM t WHERE a=?").unwrap(), 2);
+        assert_eq!(count_markers("SELECT ? FROM t WHERE a=?;").unwrap(), 2);
+        assert_eq!(count_markers("SELECT ?FROM t1").unwrap_err().at, 7);
+        assert_eq!(count_markers("select ??").unwrap_err().at, 8);
+        assert_eq!(count_markers("update t1 set a=a+?WHERE 1").unwrap_err().at, 18);
+        assert_eq!(first_marker("SELECT '?', `?` /* ? */"), None);
+        assert_eq!(first_marker("SELECT 1, ?"), Some(10));
     }
 
     #[test]

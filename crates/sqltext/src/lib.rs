@@ -39,6 +39,7 @@ pub mod expr_type;
 pub mod hex;
 pub mod int_text;
 pub mod item_type;
+pub mod keywords;
 pub mod lex;
 pub mod like;
 pub mod parens;

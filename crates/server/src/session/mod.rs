@@ -588,15 +588,34 @@ impl Session {
     }
 
     fn end_command(&mut self) {
-        if self.server.config.statistics {
+        let statistics = self.server.config.statistics;
+        if statistics {
             self.server.stats.threads_running.dec();
         }
+        let limit_us = self.long_query_time_us();
+        let mut slow = false;
         self.handle.set_info(|i| {
+            let now = std::time::Instant::now();
+            slow = i.query_active && now.duration_since(i.since).as_micros() > limit_us as u128;
             i.command = "Sleep";
             i.state = "";
             i.query_active = false;
-            i.since = std::time::Instant::now();
+            i.since = now;
         });
+        if slow && statistics {
+            self.server.stats.slow_queries.inc();
+        }
+    }
+
+    /// The session's long_query_time in microseconds (its own if it set one,
+    /// else the global's atomic copy).
+    fn long_query_time_us(&self) -> i64 {
+        let own = if self.sql.vars.is_empty() { None } else { self.sql.vars.get("long_query_time").and_then(|v| v.as_f64()) };
+        match own {
+            Some(s) => (s * 1_000_000.0).round() as i64,
+            None => self.server.globals.hot.long_query_time_us.load(Ordering::Relaxed),
+        }
+        .max(0)
     }
 
     /// Tear down: unregister and release the connection slot.

@@ -77,7 +77,7 @@ impl Session {
                 return;
             }
         };
-        let params = match turnstile_sqltext::lex::count_params(&sql) {
+        let params = match turnstile_sqltext::lex::count_markers(&sql) {
             Ok(n) => n,
             Err(e) => {
                 self.send_err(out, &SqlError::syntax(&sql[e.at..]));

@@ -58,7 +58,9 @@ fn cmp_holds(op: &str, o: std::cmp::Ordering) -> bool {
     }
 }
 
-/// MySQL comparison: numbers numerically, strings case-insensitively (general_ci).
+/// MySQL comparison: numbers numerically, strings as utf8mb4_general_ci
+/// does (case-insensitively, trailing spaces ignored: `'a  ' = 'A'`), the
+/// engine's `ts_ci` rule.
 pub(super) fn compare(a: &Value, b: &Value) -> Option<std::cmp::Ordering> {
     if a.is_null() || b.is_null() {
         return None;
@@ -69,7 +71,7 @@ pub(super) fn compare(a: &Value, b: &Value) -> Option<std::cmp::Ordering> {
         }
         return a.as_f64()?.partial_cmp(&b.as_f64()?);
     }
-    Some(text(a)?.to_lowercase().cmp(&text(b)?.to_lowercase()))
+    Some(turnstile_sqltext::collate::ci_compare(text(a)?.as_bytes(), text(b)?.as_bytes()))
 }
 
 fn arith(op: &str, a: &Value, b: &Value) -> Result<Value, SqlError> {
@@ -401,6 +403,10 @@ mod tests {
         assert_eq!(eval_text("NULL = 1"), Value::Null);
         assert_eq!(eval_text("NULL <=> NULL"), Value::Int(1));
         assert_eq!(eval_text("'abc' = 'ABC'"), Value::Int(1));
+        // utf8mb4_general_ci is PAD SPACE: trailing spaces do not count.
+        assert_eq!(eval_text("'abc  ' = 'ABC'"), Value::Int(1));
+        assert_eq!(eval_text("'a ' < 'a'"), Value::Int(0));
+        assert_eq!(eval_text("'ab' > 'a  '"), Value::Int(1));
         assert_eq!(eval_text("1/0"), Value::Null);
         assert_eq!(eval_text("7 DIV 2"), Value::Int(3));
         assert_eq!(eval_text("3 IN (1,2,3)"), Value::Int(1));

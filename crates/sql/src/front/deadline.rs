@@ -41,6 +41,18 @@ pub(super) fn session_int(sess: &SessionState, _ops: &dyn ServerOps, name: &str,
     .unwrap_or_else(|| global.load(std::sync::atomic::Ordering::Relaxed))
 }
 
+/// A boolean variable: the session's value if it set one, else the global
+/// (`default` if neither reads as a number).
+pub(super) fn session_bool(sess: &SessionState, ops: &dyn ServerOps, name: &str, default: bool) -> bool {
+    let truth = |v: &Value| match v {
+        Value::Bytes(b) if b.eq_ignore_ascii_case(b"ON") || b.eq_ignore_ascii_case(b"TRUE") => Some(true),
+        Value::Bytes(b) if b.eq_ignore_ascii_case(b"OFF") || b.eq_ignore_ascii_case(b"FALSE") => Some(false),
+        v => v.as_i64().map(|n| n != 0),
+    };
+    let session = if sess.vars.is_empty() { None } else { sess.vars.get(name).and_then(truth) };
+    session.or_else(|| crate::vars::lookup(name).and_then(|d| truth(&ops.globals().get(d)))).unwrap_or(default)
+}
+
 /// Run `run` with the statement's time limit in its context (and remembered
 /// in the session, for the rest of a paused result).
 pub(super) fn time_limited<R>(call: &mut Call<'_, '_>, sql: &str, run: impl FnOnce(&mut Call<'_, '_>) -> R) -> R {

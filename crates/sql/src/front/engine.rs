@@ -83,12 +83,14 @@ fn defines_view(sql: &str) -> bool {
 pub(super) fn engine_run(call: &mut Call<'_, '_>, sql: &str, sink: &mut dyn RowSink) -> Result<Outcome, SqlError> {
     let cte_depth = session_int(call.sess, call.ops, "cte_max_recursion_depth", &call.ops.globals().hot.cte_max_recursion_depth);
     let sql_mode = call.sess.sql_mode(call.ops.globals());
+    let quote_show_create = super::deadline::session_bool(call.sess, call.ops, "sql_quote_show_create", true);
     let in_transaction = call.engine.in_transaction();
     let mut access = session_access(call.sess, call.ops);
     access.in_transaction = in_transaction;
     let mut ctx = call.ctx.with_access(&access);
     ctx.cte_max_recursion_depth = cte_depth.max(0) as u64;
     ctx.sql_mode = sql_mode;
+    ctx.quote_show_create = quote_show_create;
     let out = call.engine.execute(&ctx, sql, call.params, sink)?;
     // LAST_INSERT_ID() changes only when a value was generated or set with
     // LAST_INSERT_ID(expr) (MySQL); an engine that keeps it knows both.

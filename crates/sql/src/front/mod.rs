@@ -36,6 +36,7 @@ mod select;
 mod session_env;
 mod set;
 mod show;
+mod show_server;
 mod show_where;
 mod transaction;
 
@@ -101,7 +102,13 @@ pub fn execute(call: &mut Call<'_, '_>, sql: &str, sink: &mut dyn RowSink) -> Re
         return execute(&mut inner, &text, sink);
     }
     let _clock = session_clock(call.sess);
-    let mut result = deadline::time_limited(call, sql, |call| statement(call, sql, sink)).map_err(|e| name_clause(e, sql));
+    // A `?` with nothing to bind: text from the client (COM_QUERY) has no
+    // markers, so MariaDB's parser reads a syntax error there.
+    let stray = if call.params.is_empty() { turnstile_sqltext::lex::first_marker(sql) } else { None };
+    let mut result = match stray {
+        Some(at) => Err(SqlError::syntax(&sql[at..])),
+        None => deadline::time_limited(call, sql, |call| statement(call, sql, sink)).map_err(|e| name_clause(e, sql)),
+    };
     note_row_count(call, &result);
     diagnostics::record(call, sql, &mut result);
     result

@@ -108,6 +108,9 @@ pub(super) fn show(call: &mut Call<'_, '_>, sql: &str, sink: &mut dyn RowSink) -
         expect_end(&mut p)?;
         return show_engines(call, sink);
     }
+    if let Some(out) = super::show_server::show(call, &mut p, sink)? {
+        return Ok(out);
+    }
     if let Some(out) = show_replication(call, &mut p, sink)? {
         return Ok(out);
     }

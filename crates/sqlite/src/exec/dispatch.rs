@@ -28,6 +28,7 @@ impl SqliteSession {
             self.cancel_paused();
         }
         self.sql_mode = ctx.sql_mode;
+        self.quote_show_create = ctx.quote_show_create;
         let (w, n) = first_word(sql);
         match &w[..n] {
             b"SELECT" | b"WITH" | b"TABLE" => self.dml(ctx, sql, params, sink, Kind::Select),

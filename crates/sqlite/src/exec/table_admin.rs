@@ -4,7 +4,7 @@
 //! does (ANALYZE also runs SQLite's).
 
 use super::SqliteSession;
-use crate::schema::sq_ident;
+use crate::schema::{sq_ident, TableDef};
 use turnstile_engine::{privs, Access, Column, Outcome, RowSink, SqlError, Value};
 use turnstile_sqltext::cursor::TokenCursor;
 use turnstile_wire::consts::coltype;
@@ -21,6 +21,28 @@ fn maintenance_header() -> [Column; 4] {
         c
     };
     [text("Table", coltype::VAR_STRING, 512), text("Op", coltype::VAR_STRING, 40), text("Msg_type", coltype::VAR_STRING, 40), text("Msg_text", coltype::MEDIUM_BLOB, 1_572_864)]
+}
+
+/// The Msg_type/Msg_text rows MariaDB 10.11 gives for one table of `op`
+/// (analyze, check, optimize, repair): by the table's engine (InnoDB repairs
+/// nothing and optimizes by recreating; MEMORY supports none of them), a view
+/// only for CHECK, and a table that is not there an Error then a failed status.
+fn maintenance_answer(op: &str, def: Option<&TableDef>, full: &str) -> Vec<(&'static str, String)> {
+    let failed = |text: String| vec![("Error", text), ("status", "Operation failed".to_string())];
+    let ok = || vec![("status", "OK".to_string())];
+    let Some(def) = def else {
+        return failed(format!("Table '{}' doesn't exist", full));
+    };
+    if def.view.is_some() {
+        return if op == "check" { ok() } else { failed(format!("'{}' is not of type 'BASE TABLE'", full)) };
+    }
+    let unsupported = || vec![("note", format!("The storage engine for the table doesn't support {}", op))];
+    match (def.engine.to_ascii_lowercase().as_str(), op) {
+        ("memory" | "heap", _) => unsupported(),
+        ("innodb", "repair") => unsupported(),
+        ("innodb", "optimize") => vec![("note", "Table does not support optimize, doing recreate + analyze instead".to_string()), ("status", "OK".to_string())],
+        _ => ok(),
+    }
 }
 
 impl SqliteSession {
@@ -89,12 +111,14 @@ impl SqliteSession {
         sink.columns(&maintenance_header())?;
         for n in names {
             let (s, dbn, _) = self.target(&n, false)?;
-            let exists = self.def_of(&s, &n.1).is_some();
-            let (ty, text) = if exists { ("status", "OK".to_string()) } else { ("Error", format!("Table '{}.{}' doesn't exist", dbn, n.1)) };
-            if exists && op == "analyze" {
+            let def = self.def_of(&s, &n.1);
+            let full = format!("{}.{}", dbn, n.1);
+            if op == "analyze" && def.as_ref().is_some_and(|d| d.view.is_none()) {
                 let _ = self.conn().exec(&format!("ANALYZE {}.{}", sq_ident(&s), sq_ident(&n.1)));
             }
-            sink.row(&[Value::str(&format!("{}.{}", dbn, n.1)), Value::str(&op), Value::str(ty), Value::str(&text)])?;
+            for (ty, text) in maintenance_answer(&op, def.as_deref(), &full) {
+                sink.row(&[Value::str(&full), Value::str(&op), Value::str(ty), Value::str(&text)])?;
+            }
         }
         Ok(Outcome::Rows)
     }
