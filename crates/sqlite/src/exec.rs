@@ -54,6 +54,7 @@ pub(crate) mod view_dml;
 mod view_expr;
 mod view_text;
 mod views;
+pub(crate) use views::{MAX_VIEW_DEPTH, MAX_VIEW_TABLES};
 
 use super::conn::{ColMeta, Conn};
 use super::{Db, Inner};

@@ -52,6 +52,7 @@ pub mod schema;
 mod show;
 mod sync;
 mod vfs;
+mod view_expand;
 pub mod windows;
 
 use conn::Conn;

@@ -16,6 +16,12 @@
 //! `turnstile_meta` as a `TableDef` with `view` set, so SHOW, DESCRIBE and
 //! information_schema list it beside tables.
 //!
+//! A view whose query reads information_schema (attached per connection,
+//! so no view of a database file may name it) is the exception: it is kept
+//! as its MySQL text (`ViewDef::expand`) beside a placeholder SQLite view of
+//! its columns, and each statement reading it reads the text as a derived
+//! table (view_expand.rs).
+//!
 //! Limits (no setting: MariaDB's own constants): a view nests at most
 //! `MAX_VIEW_DEPTH` views (64, MariaDB's limit on nested SELECTs, ERR 1473)
 //! and expands to at most `MAX_VIEW_TABLES` table references (1116), so
@@ -45,6 +51,8 @@ pub(super) struct Shape {
     pub tables: Vec<(Option<String>, String)>,
     /// Other databases named, information_schema read.
     pub other_dbs: bool,
+    /// information_schema read (alone or with other databases).
+    pub info_schema: bool,
     /// The query as compiled, when select-list aliases named in its
     /// subqueries were written as their values (rewrite/select_alias.rs).
     pub written: Option<String>,
@@ -115,7 +123,7 @@ impl SqliteSession {
         entry.stmt.reset();
         let rw = entry.rw.clone();
         let written = entry.written.as_deref().map(str::to_string);
-        Ok(Shape { columns, tables: rw.tables.clone(), other_dbs: !rw.dbs.is_empty() || rw.info_schema, written })
+        Ok(Shape { columns, tables: rw.tables.clone(), other_dbs: !rw.dbs.is_empty() || rw.info_schema, info_schema: rw.info_schema && rw.dbs.is_empty(), written })
     }
 
     /// CREATE VIEW / ALTER VIEW, checked and translated before the DDL
@@ -130,7 +138,10 @@ impl SqliteSession {
         }
         refuse_variables(&def.select)?;
         let shape = self.query_shape(ctx, &def.select, false, false)?;
-        if shape.other_dbs {
+        // Reading information_schema (and no other database): kept as text
+        // and expanded where it is read (view_expand.rs).
+        let expanded = shape.info_schema;
+        if shape.other_dbs && !expanded {
             return Err(SqlError::unsupported("views that read another database or information_schema"));
         }
         // Made for a session of another database: an unqualified table is
@@ -148,6 +159,7 @@ impl SqliteSession {
             return Err(SqlError::new(1352, "HY000", format!("View's SELECT refers to a temporary table '{}'", t)));
         }
         let mut columns = shape.columns;
+        let body_names: Vec<String> = columns.iter().map(|c| c.name.clone()).collect();
         // Names MariaDB makes for repeated generated names (view_dml.rs).
         let mut renamed = false;
         if !def.column_list.is_empty() {
@@ -180,8 +192,9 @@ impl SqliteSession {
                 return Err(SqlError::new(1060, "42S21", format!("Duplicate column name '{}'", c.name)));
             }
         }
-        // Every reference, repeats included: each is expanded again.
-        let names: Vec<String> = shape.tables.iter().map(|(_, t)| t.clone()).collect();
+        // Every reference, repeats included: each is expanded again (of an
+        // expanded view, those of its own database).
+        let names: Vec<String> = shape.tables.iter().filter(|(d, _)| !expanded || d.as_deref().is_none_or(|d| d == home)).map(|(_, t)| t.clone()).collect();
         if shape.tables.iter().any(|(_, t)| t.eq_ignore_ascii_case(&view.1)) {
             return Err(SqlError::new(1146, "42S02", format!("Table '{}.{}' doesn't exist", db, view.1)));
         }
@@ -193,8 +206,17 @@ impl SqliteSession {
                 return Err(SqlError::new(1368, "HY000", format!("CHECK OPTION on non-updatable view {}.{}", quote_ident(&db), quote_ident(&view.1))));
             }
         }
-        let body = self.translate_view_body(shape.written.as_deref().unwrap_or(&def.select))?;
+        let body = match expanded {
+            true => placeholder(&columns),
+            false => self.translate_view_body(shape.written.as_deref().unwrap_or(&def.select))?,
+        };
         let mut vd = def.clone();
+        if expanded {
+            let col_names: Vec<String> = columns.iter().map(|c| c.name.clone()).collect();
+            let select = &def.select;
+            let qualified = crate::view_expand::qualify(select, &db, &|t| super::compile::defines_cte(select, t))?;
+            vd.expand = Some(expansion_text(&qualified, &body_names, &col_names)?);
+        }
         if vd.algorithm.is_empty() || vd.security.is_empty() {
             let old = self.conn.as_ref().expect("conn").table_def("main", &view.1).and_then(|t| t.view.clone());
             if vd.algorithm.is_empty() {
@@ -220,7 +242,7 @@ impl SqliteSession {
         t.view = Some(Box::new(vd));
         // Column names only when the statement gives them: a `*` then
         // follows its table's columns (MySQL fixes them when the view is made).
-        let cols = match def.column_list.is_empty() && !renamed {
+        let cols = match def.column_list.is_empty() && !renamed && !expanded {
             true => String::new(),
             false => format!("({})", t.columns.iter().map(|c| sq_ident(&c.name)).collect::<Vec<_>>().join(",")),
         };
@@ -318,6 +340,30 @@ impl SqliteSession {
             }
         }
     }
+}
+
+/// The SQLite view standing for an expanded view: its columns, no rows
+/// (nothing reads it: view_expand.rs writes every reference out).
+fn placeholder(columns: &[ColumnDef]) -> String {
+    let items: Vec<&str> = columns.iter().map(|_| "NULL").collect();
+    format!("SELECT {} WHERE 0", items.join(","))
+}
+
+/// The MySQL query an expanded view reads as: its SELECT, or, when the view
+/// names its columns otherwise than the SELECT does (a column list,
+/// generated names), the SELECT's columns renamed around it (by their
+/// names, which must then be distinct).
+fn expansion_text(select: &str, body: &[String], names: &[String]) -> Result<String, SqlError> {
+    if body == names {
+        return Ok(select.to_string());
+    }
+    for (i, n) in body.iter().enumerate() {
+        if body[..i].iter().any(|p| p.eq_ignore_ascii_case(n)) {
+            return Err(SqlError::unsupported("a view over information_schema renaming repeated column names"));
+        }
+    }
+    let items: Vec<String> = body.iter().zip(names).map(|(b, n)| format!("`ts_view`.{} AS {}", quote_ident(b), quote_ident(n))).collect();
+    Ok(format!("SELECT {} FROM ({}) AS `ts_view`", items.join(","), select))
 }
 
 /// CREATE TABLE ... SELECT's columns, as MariaDB orders them: the defined
