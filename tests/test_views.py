@@ -511,3 +511,28 @@ def test_alter_view_keeps_what_it_does_not_restate_and_view_fields_without_defau
     assert _err(root, "INSERT INTO kv (b) VALUES (1)") == 1423
     clients.query(root, "INSERT IGNORE INTO kv (b) VALUES (2)")
     assert [(w[1], w[2]) for w in _warnings(root)] == [(1423, f"Field of view '{name}.kv' underlying table doesn't have a default value")]
+
+
+def test_a_view_over_information_schema(db):
+    """A view reading information_schema (kept as its MySQL text, read as a
+    derived table: crates/sqlite/src/view_expand.rs): made, read with a
+    column list, joined and filtered, a view over it, not updatable, its
+    base dropped 1356 (MariaDB's answers for the same statements)."""
+    root, name = db
+    clients.query(root, f"CREATE VIEW vi (c) AS SELECT table_name FROM information_schema.TABLES WHERE table_schema = '{name}' AND table_name LIKE 't%'")
+    assert clients.query(root, "SELECT * FROM vi") == (("t",),)
+    got = clients.query(root, "SELECT vi.c, v2.table_type FROM vi JOIN information_schema.TABLES v2 ON vi.c = v2.table_name WHERE vi.c LIKE 't%'")
+    assert got == (("t", "BASE TABLE"),)
+    assert clients.query(root, "SELECT t.id FROM t JOIN vi x ON x.c = 't' ORDER BY 1") == ((1,), (2,))
+    assert clients.query(root, "DESCRIBE vi")[0][0] == "c"
+    row = clients.query(root, f"SELECT CHECK_OPTION, IS_UPDATABLE, SECURITY_TYPE FROM information_schema.VIEWS WHERE TABLE_SCHEMA = '{name}' AND TABLE_NAME = 'vi'")
+    assert row == (("NONE", "NO", "DEFINER"),)
+    assert "information_schema.TABLES" in clients.query(root, "SHOW CREATE VIEW vi")[0][1]
+    clients.query(root, "CREATE VIEW vv AS SELECT c FROM vi WHERE c = 't'")
+    assert clients.query(root, "SELECT * FROM vv") == (("t",),)
+    assert _err(root, "UPDATE vi SET c = 'x'") == 1288
+    assert _err(root, "INSERT INTO vi VALUES ('x')") == 1471
+    assert _err(root, "CREATE VIEW vc AS SELECT c FROM vi WITH CHECK OPTION") == 1368
+    clients.query(root, "DROP VIEW vi")
+    assert _err(root, "SELECT * FROM vv") == 1356
+    clients.query(root, "DROP VIEW vv")

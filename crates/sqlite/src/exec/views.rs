@@ -202,7 +202,7 @@ impl SqliteSession {
         if def.check_option != "NONE" {
             let names: Vec<String> = columns.iter().map(|c| c.name.clone()).collect();
             let columns_of = |t: &str| conn.table_def("main", t).map(|d| d.columns.iter().map(|c| c.name.clone()).collect());
-            if !super::view_dml::updatable(&def.select, &names, &columns_of) {
+            if expanded || !super::view_dml::updatable(&def.select, &names, &columns_of) {
                 return Err(SqlError::new(1368, "HY000", format!("CHECK OPTION on non-updatable view {}.{}", quote_ident(&db), quote_ident(&view.1))));
             }
         }
