@@ -270,7 +270,7 @@ impl SqliteSession {
 /// The view kept as text (view_expand.rs) that `db`.`name` names, if any:
 /// a TEMPORARY table shadows an unqualified name, and so does a CTE `sql`
 /// defines (`name AS (`, `name (columns) AS (`).
-fn expanded_view(conn: &Conn, inner: &Inner, sql: &str, db: Option<&str>, name: &str) -> Option<crate::view_expand::Found> {
+pub(super) fn expanded_view(conn: &Conn, inner: &Inner, sql: &str, db: Option<&str>, name: &str) -> Option<crate::view_expand::Found> {
     let home = conn.home.as_ref().map(|h| h.name.as_str());
     let def = match db {
         _ if db.is_none() || db == home => {

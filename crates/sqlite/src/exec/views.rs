@@ -43,6 +43,8 @@ use turnstile_wire::consts::{colflag, coltype};
 pub const MAX_VIEW_DEPTH: usize = 64;
 /// Table references a view expands to, at most.
 pub const MAX_VIEW_TABLES: usize = 1024;
+/// Distinct stored functions a view's query calls, at most.
+const MAX_VIEW_FUNCTIONS: usize = 64;
 
 /// A query's result, as CREATE VIEW and CREATE TABLE ... SELECT need it.
 pub(super) struct Shape {
@@ -126,6 +128,48 @@ impl SqliteSession {
         Ok(Shape { columns, tables: rw.tables.clone(), other_dbs: !rw.dbs.is_empty() || rw.info_schema, info_schema: rw.info_schema && rw.dbs.is_empty(), written })
     }
 
+    /// A view's query described by `query_shape`, its stored function
+    /// calls (which only the front runs) standing as NULLs of their
+    /// functions' types (view_calls.rs); with whether it calls any.
+    fn view_shape(&mut self, ctx: &ExecContext<'_>, select: &str) -> Result<(Shape, bool), SqlError> {
+        // Views it reads that are kept as text written out first (their
+        // calls are typed here too).
+        let mut typed: Option<String> = turnstile_engine::EngineSession::expand_views(self, select)?.map(|(t, _)| t);
+        // (name, declared type) of each function standing as a NULL.
+        let mut seen: Vec<(String, String)> = Vec::new();
+        loop {
+            let text = typed.as_deref().unwrap_or(select);
+            let e = match self.query_shape(ctx, text, false, false) {
+                Err(e) if e.code == 1305 && seen.len() < MAX_VIEW_FUNCTIONS => e,
+                Ok(mut shape) => {
+                    // A call that is a whole select item: its function's type.
+                    for c in shape.columns.iter_mut() {
+                        if let Some((_, returns)) = seen.iter().find(|(n, _)| super::view_calls::is_call_of(&c.name, n)) {
+                            if let Some(mut cd) = column_of_type(returns) {
+                                cd.name = std::mem::take(&mut c.name);
+                                *c = cd;
+                            }
+                        }
+                    }
+                    return Ok((shape, !seen.is_empty()));
+                }
+                Err(e) => return Err(e),
+            };
+            let Some(name) = super::view_calls::missing_function(&e.message).map(str::to_string) else { return Err(e) };
+            let home = self.db.clone().ok_or_else(SqlError::no_database)?;
+            if seen.iter().any(|(s, _)| s.eq_ignore_ascii_case(&name)) {
+                return Err(e);
+            }
+            let row = match self.load_routine(&home, turnstile_engine::RoutineKind::Function, &name)? {
+                Some(row) if row.kind == turnstile_engine::RoutineKind::Function => row,
+                _ => return Err(e),
+            };
+            let Some(next) = super::view_calls::stand_in(text, &name, &row.returns) else { return Err(e) };
+            seen.push((name, row.returns.clone()));
+            typed = Some(next);
+        }
+    }
+
     /// CREATE VIEW / ALTER VIEW, checked and translated before the DDL
     /// transaction (compiling may ATTACH, which a transaction forbids):
     /// returns the view's definition and its SQLite CREATE VIEW.
@@ -137,10 +181,14 @@ impl SqliteSession {
             return Err(SqlError::unsupported("a view in a database other than the current one"));
         }
         refuse_variables(&def.select)?;
-        let shape = self.query_shape(ctx, &def.select, false, false)?;
-        // Reading information_schema (and no other database): kept as text
-        // and expanded where it is read (view_expand.rs).
-        let expanded = shape.info_schema;
+        let (shape, calls) = self.view_shape(ctx, &def.select)?;
+        // Reading information_schema (and no other database) or calling
+        // stored functions: kept as text and expanded where it is read
+        // (view_expand.rs, view_calls.rs).
+        let expanded = shape.info_schema || calls;
+        if calls && shape.columns.iter().any(|c| c.name.contains("CAST(NULL AS ")) {
+            return Err(SqlError::unsupported("a view column computed from a stored function's value without a name (give it an alias)"));
+        }
         if shape.other_dbs && !expanded {
             return Err(SqlError::unsupported("views that read another database or information_schema"));
         }
@@ -339,6 +387,19 @@ impl SqliteSession {
                 }
             }
         }
+    }
+}
+
+/// A column of the declared type `returns` (a stored function's), NULL
+/// allowed; None when it is no type CREATE TABLE takes.
+fn column_of_type(returns: &str) -> Option<ColumnDef> {
+    match crate::ddl::parse(&format!("CREATE TABLE ts_t (c {})", returns)).ok()?? {
+        Ddl::CreateTable { def, .. } => def.columns.into_iter().next().map(|mut c| {
+            c.nullable = true;
+            c.default = None;
+            c
+        }),
+        _ => None,
     }
 }
 
