@@ -536,3 +536,28 @@ def test_a_view_over_information_schema(db):
     clients.query(root, "DROP VIEW vi")
     assert _err(root, "SELECT * FROM vv") == 1356
     clients.query(root, "DROP VIEW vv")
+
+
+def test_a_view_calling_stored_functions(db):
+    """Stored functions in a view's query (the view kept as text; the front
+    writes the calls out where it is read: crates/sqlite/src/exec/view_calls.rs):
+    made, typed as the functions' RETURNS, read, joined, a view over it, and
+    1356 once the function is dropped (MariaDB 10.11's answers)."""
+    root, name = db
+    clients.query(root, "CREATE FUNCTION vf1() RETURNS INT RETURN 7")
+    clients.query(root, "CREATE FUNCTION vf2(x INT) RETURNS VARCHAR(10) RETURN CONCAT('v', x)")
+    clients.query(root, "CREATE VIEW vc1 AS SELECT vf1() FROM t")
+    clients.query(root, "CREATE VIEW vc2 AS SELECT id, vf2(id) AS s, vf1() AS k FROM t")
+    clients.query(root, "CREATE VIEW vc3 AS SELECT vf1()")
+    clients.query(root, "CREATE VIEW vc4 AS SELECT * FROM vc3")
+    assert clients.query(root, "SELECT * FROM vc1") == ((7,), (7,))
+    assert clients.query(root, "SELECT * FROM vc2 ORDER BY id") == ((1, "v1", 7), (2, "v2", 7))
+    assert clients.query(root, "SELECT * FROM vc4") == ((7,),)
+    assert clients.query(root, "SELECT vc1.`vf1()` + t.id FROM vc1 JOIN t ORDER BY 1") == ((8,), (8,), (9,), (9,))
+    assert [r[:2] for r in clients.query(root, "DESCRIBE vc2")] == [("id", "int(11)"), ("s", "varchar(10)"), ("k", "int(11)")]
+    assert clients.query(root, "DESCRIBE vc1")[0][:2] == ("vf1()", "int(11)")
+    clients.query(root, "DROP FUNCTION vf1")
+    for v in ["vc1", "vc2", "vc4"]:
+        assert _err(root, f"SELECT * FROM {v}") == 1356, v
+    assert _err(root, "SELECT vf1()") == 1305
+    clients.query(root, "DROP FUNCTION vf2")

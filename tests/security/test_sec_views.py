@@ -258,3 +258,26 @@ def test_views_over_views_are_bounded(two_dbs):
     clients.query(att, "CREATE OR REPLACE VIEW d0 AS SELECT id FROM w0")
     assert _err(att, "SELECT id FROM d63") == 1473
     assert clients.scalar(root, "SELECT 1") == 1
+
+
+def test_a_view_calling_a_stored_function_is_checked_as_any_view(two_dbs, uniq):
+    """A view whose query calls a stored function (kept as text, its calls
+    written out by the front where it is read): SELECT on the view and on
+    what its text names is required of the reader, and EXECUTE on the
+    function; the text naming another database's table is refused."""
+    srv, root, att, v, h, user = two_dbs
+    clients.query(root, f"CREATE FUNCTION {h}.hf() RETURNS INT RETURN 5")
+    clients.query(att, "CREATE VIEW fv AS SELECT id, hf() AS k FROM t")
+    assert clients.query(att, "SELECT * FROM fv") == ((1, 5),)
+    assert _err(att, f"CREATE VIEW leak AS SELECT hf(), s FROM {v}.secret") == 1142
+    reader = uniq("vfr")
+    clients.query(root, f"CREATE USER '{reader}'@'%' IDENTIFIED BY 'pw'")
+    try:
+        rd = clients.connect(srv, reader, "pw")
+        assert _err(rd, f"SELECT * FROM {h}.fv") == 1142
+        clients.query(root, f"GRANT SELECT ON {h}.fv TO '{reader}'@'%'")
+        assert _err(rd, f"SELECT * FROM {h}.fv") in (1142, 1370)
+        rd.close()
+    finally:
+        clients.query(root, f"DROP USER '{reader}'@'%'")
+    clients.query(root, f"DROP FUNCTION {h}.hf")

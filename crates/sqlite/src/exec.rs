@@ -386,7 +386,7 @@ impl EngineSession for SqliteSession {
         self.list_routines()
     }
 
-    fn expand_views(&mut self, sql: &str) -> Result<Option<(String, Vec<(String, String)>)>, SqlError> {
+    fn expand_views(&mut self, sql: &str) -> Result<Option<turnstile_engine::ExpandedViews>, SqlError> {
         self.ensure_conn_for_read()?;
         let conn = self.conn.as_ref().expect("conn");
         let inner = self.inner.clone();

@@ -45,10 +45,13 @@ fn cast_type(returns: &str) -> String {
 }
 
 /// `select` with each unqualified call of `name` replaced by `CAST(NULL AS
-/// <type of returns>)`; a call that is a whole select item of the outer
-/// query without an alias keeps its text as the column's name. None when
-/// there is no such call.
-pub(super) fn stand_in(select: &str, name: &str, returns: &str) -> Option<String> {
+/// <type of returns>)`; a call that is a whole select item without an
+/// alias keeps its text as the column's name. With the names of the
+/// columns that are such whole calls (aliased or not). None when there is
+/// no such call.
+pub(super) fn stand_in(select: &str, name: &str, returns: &str) -> Option<(String, Vec<String>)> {
+    let ends_item = |t: Option<&Token>| t.is_none_or(|n: &Token| n.is_op(",") || n.is_op(")") || n.is_kw("FROM") || n.is_op(";"));
+    let mut items: Vec<String> = Vec::new();
     let toks = lex::tokenize(select).ok()?;
     let cast = format!("CAST(NULL AS {})", cast_type(returns));
     let mut out = String::with_capacity(select.len() + 32);
@@ -74,28 +77,30 @@ pub(super) fn stand_in(select: &str, name: &str, returns: &str) -> Option<String
         let prev = i.checked_sub(1).map(|p| &toks[p]);
         let next = toks.get(close + 1);
         let in_list = *select_list.last().unwrap_or(&false);
-        let item = in_list
-            && prev.is_some_and(|p| p.is_kw("SELECT") || p.is_kw("DISTINCT") || p.is_kw("ALL") || p.is_op(","))
-            && next.is_none_or(|n: &Token| n.is_op(",") || n.is_op(")") || n.is_kw("FROM") || n.is_op(";"));
+        let starts_item = in_list && prev.is_some_and(|p| p.is_kw("SELECT") || p.is_kw("DISTINCT") || p.is_kw("ALL") || p.is_op(","));
+        let text = &select[t.start..toks[close].end];
+        // Its alias: `AS a` or a bare name ending the item.
+        let alias = match next {
+            Some(n) if n.is_kw("AS") => toks.get(close + 2).and_then(|a| a.ident()),
+            Some(n) if !n.is_kw("FROM") && ends_item(toks.get(close + 2)) => n.ident(),
+            _ => None,
+        };
         out.push_str(&select[at..t.start]);
         out.push_str(&cast);
-        if item {
+        if starts_item && ends_item(next) {
             out.push_str(" AS ");
-            out.push_str(&crate::schema::quote_ident(&select[t.start..toks[close].end]));
+            out.push_str(&crate::schema::quote_ident(text));
+            items.push(text.to_string());
+        } else if let Some(a) = alias.filter(|_| starts_item) {
+            items.push(a.to_string());
         }
         at = toks[close].end;
         i = close + 1;
     }
     (at > 0).then(|| {
         out.push_str(&select[at..]);
-        out
+        (out, items)
     })
-}
-
-/// Is the column name `column` a call of `name` (`f1()`, `f2(a)`)?
-pub(super) fn is_call_of(column: &str, name: &str) -> bool {
-    let Ok(toks) = lex::tokenize(column) else { return false };
-    toks.len() >= 3 && toks[0].ident().is_some_and(|n| n.eq_ignore_ascii_case(name)) && toks[1].is_op("(") && parens::closing(&toks, 1) == Some(toks.len() - 1)
 }
 
 #[cfg(test)]
@@ -104,20 +109,15 @@ mod tests {
 
     #[test]
     fn calls_become_typed_nulls_named_as_written() {
-        assert_eq!(stand_in("SELECT f1() FROM t3", "f1", "int(11)").unwrap(), "SELECT CAST(NULL AS SIGNED) AS `f1()` FROM t3");
-        assert_eq!(stand_in("select a, F1( 2 ) as x, f1(a) + 1 from t", "f1", "decimal(10,2)").unwrap(), "select a, CAST(NULL AS DECIMAL(10,2)) as x, CAST(NULL AS DECIMAL(10,2)) + 1 from t");
-        assert_eq!(stand_in("select x from t where a in (1, f1(), 2)", "f1", "varchar(5) CHARSET latin1").unwrap(), "select x from t where a in (1, CAST(NULL AS CHAR(5)), 2)");
-        assert_eq!(stand_in("select * from (select f1()) AS v", "f1", "int").unwrap(), "select * from (select CAST(NULL AS SIGNED) AS `f1()`) AS v");
+        let s = |sql: &str, returns: &str| stand_in(sql, "f1", returns).unwrap();
+        assert_eq!(s("SELECT f1() FROM t3", "int(11)"), ("SELECT CAST(NULL AS SIGNED) AS `f1()` FROM t3".to_string(), vec!["f1()".to_string()]));
+        let (text, items) = s("select a, F1( 2 ) as x, f1(a) + 1, f1() y from t", "decimal(10,2)");
+        assert_eq!(text, "select a, CAST(NULL AS DECIMAL(10,2)) as x, CAST(NULL AS DECIMAL(10,2)) + 1, CAST(NULL AS DECIMAL(10,2)) y from t");
+        assert_eq!(items, ["x", "y"]);
+        assert_eq!(s("select x from t where a in (1, f1(), 2)", "varchar(5) CHARSET latin1").0, "select x from t where a in (1, CAST(NULL AS CHAR(5)), 2)");
+        assert_eq!(s("select * from (select f1()) AS v", "int").0, "select * from (select CAST(NULL AS SIGNED) AS `f1()`) AS v");
         assert_eq!(stand_in("select d.f1() from t", "f1", "int"), None);
         assert_eq!(stand_in("select f2() from t", "f1", "int"), None);
-    }
-
-    #[test]
-    fn call_columns_are_known() {
-        assert!(is_call_of("f1()", "F1"));
-        assert!(is_call_of("f2(a, 1)", "f2"));
-        assert!(!is_call_of("f1() + 1", "f1"));
-        assert!(!is_call_of("a", "f1"));
     }
 
     #[test]

@@ -135,8 +135,10 @@ impl SqliteSession {
         // Views it reads that are kept as text written out first (their
         // calls are typed here too).
         let mut typed: Option<String> = turnstile_engine::EngineSession::expand_views(self, select)?.map(|(t, _)| t);
-        // (name, declared type) of each function standing as a NULL.
-        let mut seen: Vec<(String, String)> = Vec::new();
+        // Each function standing as a NULL, and each column that is a whole
+        // call: (name, the function's declared type).
+        let mut seen: Vec<String> = Vec::new();
+        let mut items: Vec<(String, String)> = Vec::new();
         loop {
             let text = typed.as_deref().unwrap_or(select);
             let e = match self.query_shape(ctx, text, false, false) {
@@ -144,7 +146,7 @@ impl SqliteSession {
                 Ok(mut shape) => {
                     // A call that is a whole select item: its function's type.
                     for c in shape.columns.iter_mut() {
-                        if let Some((_, returns)) = seen.iter().find(|(n, _)| super::view_calls::is_call_of(&c.name, n)) {
+                        if let Some((_, returns)) = items.iter().find(|(n, _)| n.eq_ignore_ascii_case(&c.name)) {
                             if let Some(mut cd) = column_of_type(returns) {
                                 cd.name = std::mem::take(&mut c.name);
                                 *c = cd;
@@ -157,15 +159,16 @@ impl SqliteSession {
             };
             let Some(name) = super::view_calls::missing_function(&e.message).map(str::to_string) else { return Err(e) };
             let home = self.db.clone().ok_or_else(SqlError::no_database)?;
-            if seen.iter().any(|(s, _)| s.eq_ignore_ascii_case(&name)) {
+            if seen.iter().any(|s| s.eq_ignore_ascii_case(&name)) {
                 return Err(e);
             }
             let row = match self.load_routine(&home, turnstile_engine::RoutineKind::Function, &name)? {
                 Some(row) if row.kind == turnstile_engine::RoutineKind::Function => row,
                 _ => return Err(e),
             };
-            let Some(next) = super::view_calls::stand_in(text, &name, &row.returns) else { return Err(e) };
-            seen.push((name, row.returns.clone()));
+            let Some((next, whole)) = super::view_calls::stand_in(text, &name, &row.returns) else { return Err(e) };
+            items.extend(whole.into_iter().map(|n| (n, row.returns.clone())));
+            seen.push(name);
             typed = Some(next);
         }
     }
