@@ -274,7 +274,7 @@ pub(super) fn expanded_view(conn: &Conn, inner: &Inner, sql: &str, db: Option<&s
     let home = conn.home.as_ref().map(|h| h.name.as_str());
     let def = match db {
         _ if db.is_none() || db == home => {
-            if db.is_none() && (conn.temp.table(name).is_some() || defines_cte(sql, name)) {
+            if db.is_none() && conn.temp.table(name).is_some() {
                 return None;
             }
             conn.home.as_ref()?.schema().table(name).cloned()?
@@ -288,6 +288,11 @@ pub(super) fn expanded_view(conn: &Conn, inner: &Inner, sql: &str, db: Option<&s
         None => return None,
     };
     let v = def.view.as_ref()?;
+    // Looked at only for a view kept as text (a few per statement): the
+    // text is read whole.
+    if v.expand.is_none() || (db.is_none() && defines_cte(sql, name)) {
+        return None;
+    }
     let text = v.expand.clone()?;
     Some(crate::view_expand::Found { db: db.or(home)?.to_string(), name: def.name.clone(), text })
 }
