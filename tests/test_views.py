@@ -511,3 +511,53 @@ def test_alter_view_keeps_what_it_does_not_restate_and_view_fields_without_defau
     assert _err(root, "INSERT INTO kv (b) VALUES (1)") == 1423
     clients.query(root, "INSERT IGNORE INTO kv (b) VALUES (2)")
     assert [(w[1], w[2]) for w in _warnings(root)] == [(1423, f"Field of view '{name}.kv' underlying table doesn't have a default value")]
+
+
+def test_a_view_over_information_schema(db):
+    """A view reading information_schema (kept as its MySQL text, read as a
+    derived table: crates/sqlite/src/view_expand.rs): made, read with a
+    column list, joined and filtered, a view over it, not updatable, its
+    base dropped 1356 (MariaDB's answers for the same statements)."""
+    root, name = db
+    clients.query(root, f"CREATE VIEW vi (c) AS SELECT table_name FROM information_schema.TABLES WHERE table_schema = '{name}' AND table_name LIKE 't%'")
+    assert clients.query(root, "SELECT * FROM vi") == (("t",),)
+    got = clients.query(root, "SELECT vi.c, v2.table_type FROM vi JOIN information_schema.TABLES v2 ON vi.c = v2.table_name WHERE vi.c LIKE 't%'")
+    assert got == (("t", "BASE TABLE"),)
+    assert clients.query(root, "SELECT t.id FROM t JOIN vi x ON x.c = 't' ORDER BY 1") == ((1,), (2,))
+    assert clients.query(root, "DESCRIBE vi")[0][0] == "c"
+    row = clients.query(root, f"SELECT CHECK_OPTION, IS_UPDATABLE, SECURITY_TYPE FROM information_schema.VIEWS WHERE TABLE_SCHEMA = '{name}' AND TABLE_NAME = 'vi'")
+    assert row == (("NONE", "NO", "DEFINER"),)
+    assert "information_schema.TABLES" in clients.query(root, "SHOW CREATE VIEW vi")[0][1]
+    clients.query(root, "CREATE VIEW vv AS SELECT c FROM vi WHERE c = 't'")
+    assert clients.query(root, "SELECT * FROM vv") == (("t",),)
+    assert _err(root, "UPDATE vi SET c = 'x'") == 1288
+    assert _err(root, "INSERT INTO vi VALUES ('x')") == 1471
+    assert _err(root, "CREATE VIEW vc AS SELECT c FROM vi WITH CHECK OPTION") == 1368
+    clients.query(root, "DROP VIEW vi")
+    assert _err(root, "SELECT * FROM vv") == 1356
+    clients.query(root, "DROP VIEW vv")
+
+
+def test_a_view_calling_stored_functions(db):
+    """Stored functions in a view's query (the view kept as text; the front
+    writes the calls out where it is read: crates/sqlite/src/exec/view_calls.rs):
+    made, typed as the functions' RETURNS, read, joined, a view over it, and
+    1356 once the function is dropped (MariaDB 10.11's answers)."""
+    root, name = db
+    clients.query(root, "CREATE FUNCTION vf1() RETURNS INT RETURN 7")
+    clients.query(root, "CREATE FUNCTION vf2(x INT) RETURNS VARCHAR(10) RETURN CONCAT('v', x)")
+    clients.query(root, "CREATE VIEW vc1 AS SELECT vf1() FROM t")
+    clients.query(root, "CREATE VIEW vc2 AS SELECT id, vf2(id) AS s, vf1() AS k FROM t")
+    clients.query(root, "CREATE VIEW vc3 AS SELECT vf1()")
+    clients.query(root, "CREATE VIEW vc4 AS SELECT * FROM vc3")
+    assert clients.query(root, "SELECT * FROM vc1") == ((7,), (7,))
+    assert clients.query(root, "SELECT * FROM vc2 ORDER BY id") == ((1, "v1", 7), (2, "v2", 7))
+    assert clients.query(root, "SELECT * FROM vc4") == ((7,),)
+    assert clients.query(root, "SELECT vc1.`vf1()` + t.id FROM vc1 JOIN t ORDER BY 1") == ((8,), (8,), (9,), (9,))
+    assert [r[:2] for r in clients.query(root, "DESCRIBE vc2")] == [("id", "int(11)"), ("s", "varchar(10)"), ("k", "int(11)")]
+    assert clients.query(root, "DESCRIBE vc1")[0][:2] == ("vf1()", "int(11)")
+    clients.query(root, "DROP FUNCTION vf1")
+    for v in ["vc1", "vc2", "vc4"]:
+        assert _err(root, f"SELECT * FROM {v}") == 1356, v
+    assert _err(root, "SELECT vf1()") == 1305
+    clients.query(root, "DROP FUNCTION vf2")

@@ -125,8 +125,51 @@ def test_no_account_makes_a_cross_database_view(two_dbs):
     # `secret` unqualified is this database's (none here): never the view's.
     assert _err(root, f"CREATE VIEW {v}.adm AS SELECT * FROM secret") == 1235
     assert clients.query(root, "SELECT DATABASE()") == ((h,),)
-    assert _err(root, "CREATE VIEW adm AS SELECT * FROM information_schema.TABLES") == 1235
+    # information_schema with another database: refused as any other database.
+    assert _err(root, f"CREATE VIEW adm AS SELECT s FROM information_schema.TABLES JOIN {v}.secret") == 1235
     assert "adm" not in _tables(root, h)
+
+
+def test_a_view_over_information_schema_shows_the_reader_only_its_own(two_dbs, uniq):
+    """A view over information_schema (kept as text and expanded where it is
+    read: crates/sqlite/src/view_expand.rs) lists what information_schema
+    lists the reader, whoever made it (an administrator's SQL SECURITY
+    DEFINER view included: MariaDB would list the definer's), needs SELECT
+    on the view, and cannot carry a table of a database the maker may not read."""
+    srv, root, att, v, h, user = two_dbs
+    q = f"SELECT table_schema, table_name FROM information_schema.TABLES WHERE table_schema IN ('{v}', '{h}')"
+    clients.query(att, f"CREATE VIEW mine AS {q}")
+    assert set(clients.query(att, "SELECT * FROM mine")) == {(h, "t"), (h, "mine")}
+    clients.query(root, f"CREATE SQL SECURITY DEFINER VIEW {h}.adm AS {q}")
+    assert (v, "secret") in set(clients.query(root, f"SELECT * FROM {h}.adm"))
+    assert {r[0] for r in clients.query(att, "SELECT * FROM adm")} == {h}
+    # Joined and filtered with a table, and in a subquery.
+    got = clients.query(att, "SELECT t.id, m.table_name FROM t JOIN mine m ON m.table_name = 't'")
+    assert got == ((1, "t"),)
+    assert clients.query(att, "SELECT COUNT(*) FROM t WHERE EXISTS (SELECT 1 FROM adm WHERE table_name = 'secret')") == ((0,),)
+    # Its text naming the victim's table is refused as any view's.
+    assert _err(att, f"CREATE VIEW leak AS SELECT s FROM information_schema.TABLES, {v}.secret") == 1142
+    assert _err(att, f"CREATE VIEW leak AS SELECT * FROM mine WHERE table_name IN (SELECT s FROM {v}.secret)") == 1142
+    # Written through: never (MariaDB: not updatable).
+    assert _err(att, "UPDATE mine SET table_name = 'x'") == 1288
+    assert _err(att, "DELETE FROM mine") == 1288
+    assert _err(att, "INSERT INTO mine VALUES ('a', 'b')") == 1471
+    # Reading it needs SELECT on it, checked on each execution.
+    reader = uniq("vrd")
+    clients.query(root, f"CREATE USER '{reader}'@'%' IDENTIFIED BY 'pw'")
+    clients.query(root, f"GRANT SELECT ON {h}.* TO '{reader}'@'%'")
+    try:
+        rd = clients.connect(srv, reader, "pw", database=h)
+        assert {r[1] for r in clients.query(rd, "SELECT * FROM adm")} == {"t", "mine", "adm"}
+        clients.query(root, f"REVOKE SELECT ON {h}.* FROM '{reader}'@'%'")
+        assert _err(rd, "SELECT * FROM adm") == 1142
+        assert _err(rd, f"SELECT * FROM {h}.mine") == 1142
+        rd.close()
+    finally:
+        clients.query(root, f"DROP USER '{reader}'@'%'")
+    assert _err(att, f"SELECT * FROM {v}.sv JOIN mine") == 1142
+    clients.query(att, "DROP VIEW mine")
+    assert _err(att, "SELECT * FROM mine") == 1146
 
 
 def test_a_views_query_is_shown_only_to_who_may_read_it(two_dbs, uniq):
@@ -215,3 +258,26 @@ def test_views_over_views_are_bounded(two_dbs):
     clients.query(att, "CREATE OR REPLACE VIEW d0 AS SELECT id FROM w0")
     assert _err(att, "SELECT id FROM d63") == 1473
     assert clients.scalar(root, "SELECT 1") == 1
+
+
+def test_a_view_calling_a_stored_function_is_checked_as_any_view(two_dbs, uniq):
+    """A view whose query calls a stored function (kept as text, its calls
+    written out by the front where it is read): SELECT on the view and on
+    what its text names is required of the reader, and EXECUTE on the
+    function; the text naming another database's table is refused."""
+    srv, root, att, v, h, user = two_dbs
+    clients.query(root, f"CREATE FUNCTION {h}.hf() RETURNS INT RETURN 5")
+    clients.query(att, "CREATE VIEW fv AS SELECT id, hf() AS k FROM t")
+    assert clients.query(att, "SELECT * FROM fv") == ((1, 5),)
+    assert _err(att, f"CREATE VIEW leak AS SELECT hf(), s FROM {v}.secret") == 1142
+    reader = uniq("vfr")
+    clients.query(root, f"CREATE USER '{reader}'@'%' IDENTIFIED BY 'pw'")
+    try:
+        rd = clients.connect(srv, reader, "pw")
+        assert _err(rd, f"SELECT * FROM {h}.fv") == 1142
+        clients.query(root, f"GRANT SELECT ON {h}.fv TO '{reader}'@'%'")
+        assert _err(rd, f"SELECT * FROM {h}.fv") in (1142, 1370)
+        rd.close()
+    finally:
+        clients.query(root, f"DROP USER '{reader}'@'%'")
+    clients.query(root, f"DROP FUNCTION {h}.hf")

@@ -387,6 +387,10 @@ pub trait Engine: Send + Sync {
     }
 }
 
+/// A statement with the views an engine keeps as text written out, and
+/// those views as (database, name): `EngineSession::expand_views`.
+pub type ExpandedViews = (String, Vec<(String, String)>);
+
 /// One client session's view of the engine. Not shared between threads at once,
 /// but may move between threads (the pool scheduler runs a session on any worker).
 pub trait EngineSession: Send {
@@ -478,5 +482,13 @@ pub trait EngineSession: Send {
     /// Every stored routine of every database, by database and name.
     fn routine_list(&mut self) -> Result<Vec<RoutineRow>, SqlError> {
         Ok(Vec::new())
+    }
+    /// `sql` with the views the engine keeps as MySQL text (and expands
+    /// where they are read) written out as derived tables, and those views
+    /// as (database, name), each of which the reader needs SELECT on; None
+    /// when it names none. The front writes stored function calls out of
+    /// the text it runs, so it asks for a view's calls this way.
+    fn expand_views(&mut self, _sql: &str) -> Result<Option<ExpandedViews>, SqlError> {
+        Ok(None)
     }
 }

@@ -50,10 +50,12 @@ mod sources;
 mod table_admin;
 mod txn;
 mod view_body;
+mod view_calls;
 pub(crate) mod view_dml;
 mod view_expr;
 mod view_text;
 mod views;
+pub(crate) use views::{MAX_VIEW_DEPTH, MAX_VIEW_TABLES};
 
 use super::conn::{ColMeta, Conn};
 use super::{Db, Inner};
@@ -391,6 +393,14 @@ impl EngineSession for SqliteSession {
 
     fn routine_list(&mut self) -> Result<Vec<turnstile_engine::RoutineRow>, SqlError> {
         self.list_routines()
+    }
+
+    fn expand_views(&mut self, sql: &str) -> Result<Option<turnstile_engine::ExpandedViews>, SqlError> {
+        self.ensure_conn_for_read()?;
+        let conn = self.conn.as_ref().expect("conn");
+        let inner = self.inner.clone();
+        let x = crate::view_expand::expand(sql, &|db, name| compile::expanded_view(conn, &inner, sql, db, name))?;
+        Ok(x.map(|x| (x.text, x.views)))
     }
 
     fn set_last_insert_id(&mut self, id: u64) {

@@ -54,6 +54,7 @@ mod show;
 mod sync;
 mod union_order;
 mod vfs;
+mod view_expand;
 pub mod windows;
 
 use conn::Conn;

@@ -493,6 +493,12 @@ pub struct ViewDef {
     /// made it (None: a view made before they were kept, utf8mb4's).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub client_charset: Option<(String, String)>,
+    /// A view SQLite cannot hold (its query reads information_schema): no
+    /// SQLite view reads it; each statement that names it reads this MySQL
+    /// query as a derived table instead (view_expand.rs), its tables
+    /// qualified by the view's database.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub expand: Option<String>,
 }
 
 impl ViewDef {

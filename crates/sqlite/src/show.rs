@@ -1014,5 +1014,5 @@ pub(crate) fn marks(n: usize) -> String {
 fn is_updatable(d: &TableDef, v: &crate::schema::ViewDef, defs: &[Arc<TableDef>]) -> bool {
     let names: Vec<String> = d.columns.iter().map(|c| c.name.clone()).collect();
     let columns_of = |t: &str| defs.iter().find(|x| x.name.eq_ignore_ascii_case(t)).map(|x| x.columns.iter().map(|c| c.name.clone()).collect());
-    !v.algorithm.eq_ignore_ascii_case("TEMPTABLE") && crate::exec::view_dml::updatable(&v.select, &names, &columns_of)
+    !v.algorithm.eq_ignore_ascii_case("TEMPTABLE") && v.expand.is_none() && crate::exec::view_dml::updatable(&v.select, &names, &columns_of)
 }

@@ -248,13 +248,51 @@ fn statement(call: &mut Call<'_, '_>, sql: &str, sink: &mut dyn RowSink) -> Resu
 
 /// The statement that failed with `e` (1305) rewritten by
 /// routine/function.rs and run again, for as long as that finds calls of a
-/// stored function to write out.
-fn with_functions_written_out(call: &mut Call<'_, '_>, sql: &str, mut e: SqlError, sink: &mut dyn RowSink) -> Result<Outcome, SqlError> {
+/// stored function to write out. Calls in the text of a view the engine
+/// keeps as text (EngineSession::expand_views) are found in the statement
+/// with its views written out, once SELECT on each is checked; a function
+/// such a view calls that no longer exists is 1356 naming the view.
+fn with_functions_written_out(call: &mut Call<'_, '_>, sql: &str, e: SqlError, sink: &mut dyn RowSink) -> Result<Outcome, SqlError> {
+    let mut views: Vec<(String, String)> = Vec::new();
+    let r = functions_written_out(call, sql, e, sink, &mut views);
+    match (r, views.first()) {
+        (Err(e), Some((db, view))) if e.code == 1305 && !names_function(sql, &e.message) => {
+            Err(SqlError::new(1356, "HY000", format!("View '{}.{}' references invalid table(s) or column(s) or function(s) or definer/invoker of view lack rights to use them", db, view)))
+        }
+        (r, _) => r,
+    }
+}
+
+/// Does `sql` itself name the function a 1305 `message` names?
+fn names_function(sql: &str, message: &str) -> bool {
+    let rest = message.strip_prefix("FUNCTION ").and_then(|r| r.strip_suffix(" does not exist")).unwrap_or("");
+    let name = rest.rsplit('.').next().unwrap_or(rest);
+    lex::tokenize(sql).is_ok_and(|toks| toks.iter().any(|t| t.ident().is_some_and(|w| w.eq_ignore_ascii_case(name))))
+}
+
+fn functions_written_out(call: &mut Call<'_, '_>, sql: &str, mut e: SqlError, sink: &mut dyn RowSink, views: &mut Vec<(String, String)>) -> Result<Outcome, SqlError> {
     let (mut text, mut params) = (sql.to_string(), call.params.to_vec());
     let mut round = 0;
     while let Some(name) = crate::routine::function::unknown_function(call, &e, &text) {
         let mut inner = Call { sess: &mut *call.sess, engine: &mut *call.engine, ops: call.ops, ctx: call.ctx, params: &params };
-        let Some(next) = crate::routine::function::rewrite(&mut inner, &text, &name, round)? else { break };
+        let next = crate::routine::function::rewrite(&mut inner, &text, &name, round)?;
+        let Some(next) = next else {
+            // Not in the statement's own text: in a view's, once.
+            if !views.is_empty() {
+                break;
+            }
+            let Some((expanded, named)) = call.engine.expand_views(&text)? else { break };
+            {
+                let access = access::session_access(call.sess, call.ops);
+                let access: &dyn turnstile_engine::Access = &access;
+                for (db, view) in &named {
+                    access.check_table(db, view, privs::SELECT)?;
+                }
+            }
+            *views = named;
+            text = expanded;
+            continue;
+        };
         (text, params) = next;
         round += 1;
         let mut inner = Call { sess: &mut *call.sess, engine: &mut *call.engine, ops: call.ops, ctx: call.ctx, params: &params };

@@ -97,7 +97,7 @@ pub(super) fn view_statement(c: &mut TokenCursor<'_>, or_replace: bool, alter: b
     let (body_start, end) = unwrap_parens(c, body_start, end);
     let select = c.sql[c.toks[body_start].start..c.toks[end - 1].end].to_string();
     c.pos = c.toks.len();
-    let def = ViewDef { select, column_list, algorithm, definer: normal_definer(&definer), security, check_option, names: Vec::new(), shown: None, client_charset: None };
+    let def = ViewDef { select, column_list, algorithm, definer: normal_definer(&definer), security, check_option, names: Vec::new(), shown: None, client_charset: None, expand: None };
     Ok(Some(Ddl::CreateView { or_replace, alter, view, def: Box::new(def) }))
 }
 

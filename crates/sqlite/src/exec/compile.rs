@@ -163,6 +163,9 @@ impl SqliteSession {
         // `mysql.user` is read from information_schema (mysql_user.rs).
         let redirected = crate::mysql_user::redirect(sql, false);
         let text = redirected.as_deref().unwrap_or(sql);
+        // Views kept as text (over information_schema) read as derived tables.
+        let expanded = crate::view_expand::expand(text, &|db, name| expanded_view(conn, &inner, text, db, name))?;
+        let text = expanded.as_ref().map_or(text, |e| e.text.as_str());
         let scoped = crate::cte_scope::scope(text, conn.home.as_ref().map(|h| h.name.as_str()))?;
         if let (Some(h), Some(t)) = (&conn.home, scoped.tables.iter().find(|t| conn.temp.table(t).is_none() && conn.table_def("main", t).is_none())) {
             return Err(errors::no_such_table(&h.name, t));
@@ -180,11 +183,16 @@ impl SqliteSession {
                 Some((c, _)) => rewrite::rewrite_as(t, kind, &resolver, c),
                 None => rewrite::rewrite(t, kind, &resolver),
             };
-            match crate::cte::limit_depth(text) {
-                Some(limited) => translate(&limited).map(|rw| Rewritten { cte_limited: true, ..rw })?,
-                None => translate(text)?,
-            }
+            let r = match crate::cte::limit_depth(text) {
+                Some(limited) => translate(&limited).map(|rw| Rewritten { cte_limited: true, ..rw }),
+                None => translate(text),
+            };
+            r.map_err(|e| invalid_expanded(expanded.as_ref(), sql, e))?
         };
+        // Every reference to a view kept as text was written out above.
+        if let Some((_, t)) = rw.tables.iter().find(|(d, t)| expanded_view(conn, &inner, "", d.as_deref(), t).is_some()) {
+            return Err(SqlError::unsupported(&format!("this use of the view `{}` over information_schema", t)));
+        }
         // After the translation's own refusals (MariaDB's parser finds those first).
         crate::windows::check(text)?;
         for name in &rw.dbs {
@@ -216,6 +224,7 @@ impl SqliteSession {
             Err(_) if inner.epoch() != epoch => return Err(errors::table_definition_changed()),
             Err(e) => {
                 let e = hide_missing_table(conn, &rw, invalid_view(conn, &rw, sql, name_missing_table(conn, &rw, e)), access);
+                let e = invalid_expanded(expanded.as_ref(), sql, e);
                 // A column no table has may be a select-list alias named in a
                 // subquery of the list: written as its item's value (one
                 // alias a time, a few at most).
@@ -230,6 +239,9 @@ impl SqliteSession {
         };
         let stmt = if kind == Kind::Select { in_first_seen_order(conn, stmt, &rw.sql, sql, &rules) } else { stmt };
         needs = named_tables_need_select(conn, &rw, needs);
+        if let Some(x) = &expanded {
+            needs = expanded_views_need_select(x, needs);
+        }
         if let Some(ins) = rw.insert.as_ref().filter(|i| i.replace) {
             // REPLACE deletes the rows it replaces: MySQL asks for DELETE too.
             needs.iter_mut().filter(|n| n.bits & privs::INSERT != 0 && n.table.eq_ignore_ascii_case(&ins.table)).for_each(|n| n.bits |= privs::DELETE);
@@ -272,6 +284,77 @@ fn in_first_seen_order(conn: &Conn, stmt: crate::conn::Stmt, sqlite_sql: &str, o
     } else {
         stmt
     }
+}
+
+/// The view kept as text (view_expand.rs) that `db`.`name` names, if any:
+/// a TEMPORARY table shadows an unqualified name, and so does a CTE `sql`
+/// defines (`name AS (`, `name (columns) AS (`).
+pub(super) fn expanded_view(conn: &Conn, inner: &Inner, sql: &str, db: Option<&str>, name: &str) -> Option<crate::view_expand::Found> {
+    let home = conn.home.as_ref().map(|h| h.name.as_str());
+    let def = match db {
+        _ if db.is_none() || db == home => {
+            if db.is_none() && conn.temp.table(name).is_some() {
+                return None;
+            }
+            conn.home.as_ref()?.schema().table(name).cloned()?
+        }
+        Some(d) => {
+            if Catalog::is_system(d) || !inner.catalog.exists(d) {
+                return None;
+            }
+            inner.db(d).ok()?.schema().table(name).cloned()?
+        }
+        None => return None,
+    };
+    let v = def.view.as_ref()?;
+    // Looked at only for a view kept as text (a few per statement): the
+    // text is read whole.
+    if v.expand.is_none() || (db.is_none() && defines_cte(sql, name)) {
+        return None;
+    }
+    let text = v.expand.clone()?;
+    Some(crate::view_expand::Found { db: db.or(home)?.to_string(), name: def.name.clone(), text })
+}
+
+/// Does `sql` define a CTE named `name`? (A cheap look: the name followed
+/// by AS or a column list, after WITH somewhere.)
+pub(super) fn defines_cte(sql: &str, name: &str) -> bool {
+    let has_with = sql.as_bytes().windows(4).any(|w| w.eq_ignore_ascii_case(b"with"));
+    has_with
+        && turnstile_sqltext::lex::tokenize(sql).is_ok_and(|toks| {
+            toks.windows(3).any(|w| w[0].ident().is_some_and(|n| n.eq_ignore_ascii_case(name)) && ((w[1].is_kw("AS") && w[2].is_op("(")) || w[1].is_op("(")) && !w[0].is_kw("FROM"))
+                && toks.iter().any(|t| t.is_kw("WITH"))
+        })
+}
+
+/// SELECT on each view kept as text that the statement read (written out,
+/// SQLite never saw it).
+fn expanded_views_need_select(x: &crate::view_expand::Expanded, needs: Box<[authorize::Need]>) -> Box<[authorize::Need]> {
+    let mut needs = needs.into_vec();
+    for (db, view) in &x.views {
+        match needs.iter_mut().find(|n| *n.db == **db && n.table.eq_ignore_ascii_case(view)) {
+            Some(n) => n.bits |= privs::SELECT,
+            None => needs.push(authorize::Need::new(db, view, privs::SELECT)),
+        }
+    }
+    needs.into_boxed_slice()
+}
+
+/// A table, column or function missing in the text of a view kept as text
+/// is 1356 naming the (first) view, as for any view (`invalid_view`); what
+/// the client's own text names keeps its error.
+fn invalid_expanded(x: Option<&crate::view_expand::Expanded>, original: &str, e: SqlError) -> SqlError {
+    let Some((db, view)) = x.and_then(|x| x.views.first()) else { return e };
+    if !matches!(e.code, 1146 | 1054 | 1305) {
+        return e;
+    }
+    let missing = e.message.split('\'').nth(1).unwrap_or("");
+    let missing = missing.rsplit('.').next().unwrap_or(missing);
+    let named = turnstile_sqltext::lex::tokenize(original).is_ok_and(|toks| toks.iter().any(|t| t.ident().is_some_and(|w| w.eq_ignore_ascii_case(missing))));
+    if missing.is_empty() || named {
+        return e;
+    }
+    SqlError::new(1356, "HY000", format!("View '{}.{}' references invalid table(s) or column(s) or function(s) or definer/invoker of view lack rights to use them", db, view))
 }
 
 /// Select-list aliases one statement may have written as their items' values.

@@ -789,7 +789,8 @@ impl SqliteSession {
             ctx.access.check_table(&t.db, &t.view, need)?;
             *option.borrow_mut() = v.check_option.clone();
             *named.borrow_mut() = Some(Target { db: t.db.clone(), view: t.view.clone(), alias: None });
-            if v.algorithm.eq_ignore_ascii_case("TEMPTABLE") {
+            // A view over information_schema (view_expand.rs) writes nothing.
+            if v.algorithm.eq_ignore_ascii_case("TEMPTABLE") || v.expand.is_some() {
                 return Ok(None);
             }
             let names: Vec<String> = def.columns.iter().map(|c| c.name.clone()).collect();

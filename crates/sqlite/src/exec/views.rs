@@ -16,6 +16,12 @@
 //! `turnstile_meta` as a `TableDef` with `view` set, so SHOW, DESCRIBE and
 //! information_schema list it beside tables.
 //!
+//! A view whose query reads information_schema (attached per connection,
+//! so no view of a database file may name it) is the exception: it is kept
+//! as its MySQL text (`ViewDef::expand`) beside a placeholder SQLite view of
+//! its columns, and each statement reading it reads the text as a derived
+//! table (view_expand.rs).
+//!
 //! Limits (no setting: MariaDB's own constants): a view nests at most
 //! `MAX_VIEW_DEPTH` views (64, MariaDB's limit on nested SELECTs, ERR 1473)
 //! and expands to at most `MAX_VIEW_TABLES` table references (1116), so
@@ -37,6 +43,8 @@ use turnstile_wire::consts::{colflag, coltype};
 pub const MAX_VIEW_DEPTH: usize = 64;
 /// Table references a view expands to, at most.
 pub const MAX_VIEW_TABLES: usize = 1024;
+/// Distinct stored functions a view's query calls, at most.
+const MAX_VIEW_FUNCTIONS: usize = 64;
 
 /// A query's result, as CREATE VIEW and CREATE TABLE ... SELECT need it.
 pub(super) struct Shape {
@@ -45,6 +53,8 @@ pub(super) struct Shape {
     pub tables: Vec<(Option<String>, String)>,
     /// Other databases named, information_schema read.
     pub other_dbs: bool,
+    /// information_schema read (alone or with other databases).
+    pub info_schema: bool,
     /// The query as compiled, when select-list aliases named in its
     /// subqueries were written as their values (rewrite/select_alias.rs).
     pub written: Option<String>,
@@ -115,7 +125,52 @@ impl SqliteSession {
         entry.stmt.reset();
         let rw = entry.rw.clone();
         let written = entry.written.as_deref().map(str::to_string);
-        Ok(Shape { columns, tables: rw.tables.clone(), other_dbs: !rw.dbs.is_empty() || rw.info_schema, written })
+        Ok(Shape { columns, tables: rw.tables.clone(), other_dbs: !rw.dbs.is_empty() || rw.info_schema, info_schema: rw.info_schema && rw.dbs.is_empty(), written })
+    }
+
+    /// A view's query described by `query_shape`, its stored function
+    /// calls (which only the front runs) standing as NULLs of their
+    /// functions' types (view_calls.rs); with whether it calls any.
+    fn view_shape(&mut self, ctx: &ExecContext<'_>, select: &str) -> Result<(Shape, bool), SqlError> {
+        // Views it reads that are kept as text written out first (their
+        // calls are typed here too).
+        let mut typed: Option<String> = turnstile_engine::EngineSession::expand_views(self, select)?.map(|(t, _)| t);
+        // Each function standing as a NULL, and each column that is a whole
+        // call: (name, the function's declared type).
+        let mut seen: Vec<String> = Vec::new();
+        let mut items: Vec<(String, String)> = Vec::new();
+        loop {
+            let text = typed.as_deref().unwrap_or(select);
+            let e = match self.query_shape(ctx, text, false, false) {
+                Err(e) if e.code == 1305 && seen.len() < MAX_VIEW_FUNCTIONS => e,
+                Ok(mut shape) => {
+                    // A call that is a whole select item: its function's type.
+                    for c in shape.columns.iter_mut() {
+                        if let Some((_, returns)) = items.iter().find(|(n, _)| n.eq_ignore_ascii_case(&c.name)) {
+                            if let Some(mut cd) = column_of_type(returns) {
+                                cd.name = std::mem::take(&mut c.name);
+                                *c = cd;
+                            }
+                        }
+                    }
+                    return Ok((shape, !seen.is_empty()));
+                }
+                Err(e) => return Err(e),
+            };
+            let Some(name) = super::view_calls::missing_function(&e.message).map(str::to_string) else { return Err(e) };
+            let home = self.db.clone().ok_or_else(SqlError::no_database)?;
+            if seen.iter().any(|s| s.eq_ignore_ascii_case(&name)) {
+                return Err(e);
+            }
+            let row = match self.load_routine(&home, turnstile_engine::RoutineKind::Function, &name)? {
+                Some(row) if row.kind == turnstile_engine::RoutineKind::Function => row,
+                _ => return Err(e),
+            };
+            let Some((next, whole)) = super::view_calls::stand_in(text, &name, &row.returns) else { return Err(e) };
+            items.extend(whole.into_iter().map(|n| (n, row.returns.clone())));
+            seen.push(name);
+            typed = Some(next);
+        }
     }
 
     /// CREATE VIEW / ALTER VIEW, checked and translated before the DDL
@@ -129,8 +184,15 @@ impl SqliteSession {
             return Err(SqlError::unsupported("a view in a database other than the current one"));
         }
         refuse_variables(&def.select)?;
-        let shape = self.query_shape(ctx, &def.select, false, false)?;
-        if shape.other_dbs {
+        let (shape, calls) = self.view_shape(ctx, &def.select)?;
+        // Reading information_schema (and no other database) or calling
+        // stored functions: kept as text and expanded where it is read
+        // (view_expand.rs, view_calls.rs).
+        let expanded = shape.info_schema || calls;
+        if calls && shape.columns.iter().any(|c| c.name.contains("CAST(NULL AS ")) {
+            return Err(SqlError::unsupported("a view column computed from a stored function's value without a name (give it an alias)"));
+        }
+        if shape.other_dbs && !expanded {
             return Err(SqlError::unsupported("views that read another database or information_schema"));
         }
         // Made for a session of another database: an unqualified table is
@@ -148,6 +210,7 @@ impl SqliteSession {
             return Err(SqlError::new(1352, "HY000", format!("View's SELECT refers to a temporary table '{}'", t)));
         }
         let mut columns = shape.columns;
+        let body_names: Vec<String> = columns.iter().map(|c| c.name.clone()).collect();
         // Names MariaDB makes for repeated generated names (view_dml.rs).
         let mut renamed = false;
         if !def.column_list.is_empty() {
@@ -180,8 +243,9 @@ impl SqliteSession {
                 return Err(SqlError::new(1060, "42S21", format!("Duplicate column name '{}'", c.name)));
             }
         }
-        // Every reference, repeats included: each is expanded again.
-        let names: Vec<String> = shape.tables.iter().map(|(_, t)| t.clone()).collect();
+        // Every reference, repeats included: each is expanded again (of an
+        // expanded view, those of its own database).
+        let names: Vec<String> = shape.tables.iter().filter(|(d, _)| !expanded || d.as_deref().is_none_or(|d| d == home)).map(|(_, t)| t.clone()).collect();
         if shape.tables.iter().any(|(_, t)| t.eq_ignore_ascii_case(&view.1)) {
             return Err(SqlError::new(1146, "42S02", format!("Table '{}.{}' doesn't exist", db, view.1)));
         }
@@ -189,12 +253,21 @@ impl SqliteSession {
         if def.check_option != "NONE" {
             let names: Vec<String> = columns.iter().map(|c| c.name.clone()).collect();
             let columns_of = |t: &str| conn.table_def("main", t).map(|d| d.columns.iter().map(|c| c.name.clone()).collect());
-            if !super::view_dml::updatable(&def.select, &names, &columns_of) {
+            if expanded || !super::view_dml::updatable(&def.select, &names, &columns_of) {
                 return Err(SqlError::new(1368, "HY000", format!("CHECK OPTION on non-updatable view {}.{}", quote_ident(&db), quote_ident(&view.1))));
             }
         }
-        let body = self.translate_view_body(shape.written.as_deref().unwrap_or(&def.select))?;
+        let body = match expanded {
+            true => placeholder(&columns),
+            false => self.translate_view_body(shape.written.as_deref().unwrap_or(&def.select))?,
+        };
         let mut vd = def.clone();
+        if expanded {
+            let col_names: Vec<String> = columns.iter().map(|c| c.name.clone()).collect();
+            let select = &def.select;
+            let qualified = crate::view_expand::qualify(select, &db, &|t| super::compile::defines_cte(select, t))?;
+            vd.expand = Some(expansion_text(&qualified, &body_names, &col_names)?);
+        }
         if vd.algorithm.is_empty() || vd.security.is_empty() {
             let old = self.conn.as_ref().expect("conn").table_def("main", &view.1).and_then(|t| t.view.clone());
             if vd.algorithm.is_empty() {
@@ -220,7 +293,7 @@ impl SqliteSession {
         t.view = Some(Box::new(vd));
         // Column names only when the statement gives them: a `*` then
         // follows its table's columns (MySQL fixes them when the view is made).
-        let cols = match def.column_list.is_empty() && !renamed {
+        let cols = match def.column_list.is_empty() && !renamed && !expanded {
             true => String::new(),
             false => format!("({})", t.columns.iter().map(|c| sq_ident(&c.name)).collect::<Vec<_>>().join(",")),
         };
@@ -318,6 +391,43 @@ impl SqliteSession {
             }
         }
     }
+}
+
+/// A column of the declared type `returns` (a stored function's), NULL
+/// allowed; None when it is no type CREATE TABLE takes.
+fn column_of_type(returns: &str) -> Option<ColumnDef> {
+    match crate::ddl::parse(&format!("CREATE TABLE ts_t (c {})", returns)).ok()?? {
+        Ddl::CreateTable { def, .. } => def.columns.into_iter().next().map(|mut c| {
+            c.nullable = true;
+            c.default = None;
+            c
+        }),
+        _ => None,
+    }
+}
+
+/// The SQLite view standing for an expanded view: its columns, no rows
+/// (nothing reads it: view_expand.rs writes every reference out).
+fn placeholder(columns: &[ColumnDef]) -> String {
+    let items: Vec<&str> = columns.iter().map(|_| "NULL").collect();
+    format!("SELECT {} WHERE 0", items.join(","))
+}
+
+/// The MySQL query an expanded view reads as: its SELECT, or, when the view
+/// names its columns otherwise than the SELECT does (a column list,
+/// generated names), the SELECT's columns renamed around it (by their
+/// names, which must then be distinct).
+fn expansion_text(select: &str, body: &[String], names: &[String]) -> Result<String, SqlError> {
+    if body == names {
+        return Ok(select.to_string());
+    }
+    for (i, n) in body.iter().enumerate() {
+        if body[..i].iter().any(|p| p.eq_ignore_ascii_case(n)) {
+            return Err(SqlError::unsupported("a view over information_schema renaming repeated column names"));
+        }
+    }
+    let items: Vec<String> = body.iter().zip(names).map(|(b, n)| format!("`ts_view`.{} AS {}", quote_ident(b), quote_ident(n))).collect();
+    Ok(format!("SELECT {} FROM ({}) AS `ts_view`", items.join(","), select))
 }
 
 /// CREATE TABLE ... SELECT's columns, as MariaDB orders them: the defined
