@@ -109,6 +109,20 @@ def test_function_defaults(db):
     assert [r[:3] for r in rows] == [(3, "ab", 1), (3, "ab", 1)]
     assert rows[0][3] != rows[1][3]
     assert err(c, "CREATE TABLE t2 (a INT DEFAULT ((SELECT 1)))") == (1901, "Function or expression 'select ...' cannot be used in the DEFAULT clause of `a`")
+    # A function that does not exist (or a stored one) is refused when the
+    # table is created, naming the clause, as MariaDB 10.11 does; before, a
+    # DEFAULT took it (and every later INSERT failed), the others gave 1305.
+    unknown = [
+        ("CREATE TABLE t2 (a BIGINT DEFAULT xxx())", "DEFAULT clause of `a`"),
+        ("CREATE OR REPLACE TABLE t2 (a INT, b BIGINT DEFAULT (xxx(a) + 1))", "DEFAULT clause of `b`"),
+        ("CREATE TABLE t2 (a INT, b INT AS (xxx(a)))", "GENERATED ALWAYS AS clause of `b`"),
+        ("CREATE TABLE t2 (a INT, CHECK (xxx(a) > 0))", "CHECK clause of `CONSTRAINT_1`"),
+        ("CREATE TABLE t2 (a INT CHECK (xxx(a) > 0))", "CHECK clause of `a`"),
+        ("CREATE TABLE t2 (a INT, CONSTRAINT cc CHECK (xxx(a) > 0))", "CHECK clause of `cc`"),
+    ]
+    for sql, where in unknown:
+        assert err(c, sql) == (1901, f"Function or expression '`xxx`()' cannot be used in the {where}"), sql
+    assert clients.query(c, "SHOW TABLES LIKE 't2'") == ()
 
 
 @pytest.mark.parametrize(

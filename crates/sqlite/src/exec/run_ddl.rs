@@ -560,14 +560,35 @@ impl SqliteSession {
         self.conn().exec(&sql).map_err(|e| match e.code {
             // Only a CHECK (or an expression default) names columns here.
             1054 => SqlError::new(1054, "42S22", format!("{} in 'CHECK'", e.message.split(" in '").next().unwrap_or(&e.message))),
+            1305 => unknown_function_in_definition(def, e),
             _ => e,
         })?;
+        self.check_expression_defaults(def, schema)?;
         let snapshot = def.clone();
         for ix in def.indexes.iter_mut() {
             self.create_index(&snapshot, ix, schema)?;
         }
         for t in ddl::sqlite_triggers(def, schema) {
             self.conn().exec(&t)?;
+        }
+        Ok(())
+    }
+
+    /// An expression default calling a function the engine does not know (or
+    /// a stored function) is refused when the table is created, as MariaDB
+    /// refuses it (1901); SQLite would only fail when a row takes the
+    /// default. Each default is compiled once against the new table.
+    fn check_expression_defaults(&self, def: &TableDef, schema: &str) -> Result<(), SqlError> {
+        for col in &def.columns {
+            let Some(crate::schema::Default_::Expr(e)) = &col.default else { continue };
+            let Ok(expr) = crate::rewrite::expression(e) else { continue };
+            let sql = format!("SELECT ({}) FROM {}.{}", expr, sq_ident(schema), sq_ident(&def.name));
+            let Err(err) = self.conn.as_ref().expect("conn").prepare(&sql, e) else { continue };
+            if err.code != 1305 {
+                continue;
+            }
+            let name = err.message.trim_end_matches(" does not exist").rsplit('.').next().unwrap_or("").to_string();
+            return Err(SqlError::new(1901, "HY000", format!("Function or expression '`{}`()' cannot be used in the DEFAULT clause of {}", name, crate::schema::quote_ident(&col.name))));
         }
         Ok(())
     }
@@ -639,6 +660,25 @@ impl SqliteSession {
 
 /// The text after the SQLite identifier that opens `s` (`"a""b"`, `[a]`,
 /// `` `a` `` or a bare word).
+/// SQLite's "no such function" (1305) for a generated column or a CHECK
+/// constraint: MariaDB's 1901 naming the clause and the column or
+/// constraint that calls it (an unknown or stored function is refused there).
+fn unknown_function_in_definition(def: &TableDef, e: SqlError) -> SqlError {
+    let name = e.message.trim_end_matches(" does not exist").rsplit('.').next().unwrap_or("").to_string();
+    let calls = |text: &str| {
+        let t = text.to_ascii_lowercase();
+        let n = name.to_ascii_lowercase();
+        t.contains(&format!("{}(", n)) || t.contains(&format!("`{}`(", n))
+    };
+    let owner = def.columns.iter().find(|c| c.generated.as_ref().is_some_and(|g| calls(&g.expr))).map(|c| ("GENERATED ALWAYS AS", c.name.clone()));
+    let owner = owner.or_else(|| def.columns.iter().find(|c| c.check.as_deref().is_some_and(calls)).map(|c| ("CHECK", c.name.clone())));
+    let owner = owner.or_else(|| def.checks.iter().find(|c| calls(&c.clause)).map(|c| ("CHECK", c.name.clone())));
+    match owner {
+        Some((clause, who)) => SqlError::new(1901, "HY000", format!("Function or expression '`{}`()' cannot be used in the {} clause of {}", name, clause, crate::schema::quote_ident(&who))),
+        None => e,
+    }
+}
+
 fn after_sqlite_ident(s: &str) -> Option<&str> {
     let b = s.as_bytes();
     let close = match b.first()? {
