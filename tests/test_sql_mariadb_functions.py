@@ -31,6 +31,9 @@ CASES = [
     ('SELECT LENGTH(RANDOM_BYTES(16)), RANDOM_BYTES(NULL), LENGTH(RANDOM_BYTES(1024)), RANDOM_BYTES(1025), RANDOM_BYTES(-1), LENGTH(RANDOM_BYTES(0)), RANDOM_BYTES(16) = RANDOM_BYTES(16)', [('16', None, '1024', None, None, '0', '0')]),
     ('SELECT JSON_ARRAY_APPEND(\'[1,2]\', \'$\', 3), JSON_ARRAY_APPEND(\'{"a":[1]}\', \'$.a\', 2, \'$.a\', 3), JSON_ARRAY_APPEND(\'{"a":1}\', \'$.a\', 2), JSON_ARRAY_APPEND(\'[1]\', \'$[5]\', 2), JSON_ARRAY_APPEND(NULL, \'$\', 1), JSON_ARRAY_APPEND(\'[1]\', \'$\', \'x\')', [('[1, 2, 3]', '{"a": [1, 2, 3]}', '{"a": [1, 2]}', None, None, '[1, "x"]')]),
     ('SELECT JSON_ARRAY_INSERT(\'[1,2]\', \'$[0]\', 0), JSON_ARRAY_INSERT(\'[1,2]\', \'$[9]\', 9), JSON_ARRAY_INSERT(\'{"a":[1]}\', \'$.a[1]\', 2), JSON_ARRAY_INSERT(\'[1]\', \'$[0]\', NULL), JSON_ARRAY_INSERT(\'[1]\', \'$\', 2)', [('[0, 1, 2]', '[1, 2, 9]', '{"a": [1, 2]}', '[null, 1]', None)]),
+    # INTERVAL(n, n1, ...): how many of n1, ... before the first above n (was 1235).
+    ("SELECT INTERVAL(55,10,20,30,40,50,60,70,80,90,100), interval(3,1,1+1,1+1+1+1), interval(0,1,2,3,4), INTERVAL(0.0, NULL), INTERVAL(NULL, 1), INTERVAL(5, NULL, 3, 10), INTERVAL(2.5, 1, 2.4, 2.6), INTERVAL('3', '10', 2), INTERVAL(1,1), INTERVAL(5, 10, NULL, 1)", [('5', '2', '0', '1', '-1', '2', '2', '0', '1', '0')]),
+    ("SELECT c, INTERVAL(c, 2, 3) FROM fx ORDER BY c", [('1', '0'), ('2', '1'), ('3', '2'), ('4', '2')]),
     ("SELECT JSON_ARRAY_APPEND('[1]', '$')", 1582),
     ("SELECT EXPORT_SET(1, 'a')", 1582),
     ('SELECT c, JSON_VALUE(j, \'$.k\'), JSON_EXISTS(j, \'$.k\'), JSON_OVERLAPS(j, \'{"k":1}\'), HEX(CHR(c)), CRC32C(j) FROM fx ORDER BY c', [('1', '1', '1', '1', '01', '2058486179'), ('2', 'v', '1', '0', '02', '2095198849'), ('3', None, None, None, '03', None), ('4', None, '0', '0', '04', '3091053675')]),

@@ -23,6 +23,7 @@ const LONG_FUNCTIONS: &[(&str, u32)] = &[
     ("FIND_IN_SET", 3),
     ("HOUR", 2),
     ("INSTR", 11),
+    ("INTERVAL", 2),
     ("ISNULL", 1),
     ("JSON_CONTAINS", 1),
     ("JSON_CONTAINS_PATH", 1),

@@ -105,6 +105,15 @@ fn numbers(db: &Connection) -> rusqlite::Result<()> {
         })
     };
     reg(db, "atan", -1, true, atan)?;
+    // INTERVAL(n, n1, n2, ...) (ts_interval, rewrite/interval.rs): how many
+    // of n1, n2, ... before the first one above n (a NULL one is not above
+    // it); -1 when n is NULL. As MariaDB answers for a sorted list.
+    reg(db, "ts_interval", -1, true, |ctx| {
+        need(ctx, 2, "interval")?;
+        let Some(n) = num(&ctx.get_raw(0)) else { return Ok(SV::Integer(-1)) };
+        let above = (1..ctx.len()).find(|&i| num(&ctx.get_raw(i)).is_some_and(|x| x > n));
+        Ok(SV::Integer(above.unwrap_or(ctx.len()) as i64 - 1))
+    })?;
     reg(db, "atan2", 2, true, atan)?;
     reg(db, "bit_count", 1, true, |ctx| Ok(int(&ctx.get_raw(0)).map_or(SV::Null, |n| SV::Integer(i64::from(n.count_ones())))))?;
     reg(db, "bin", 1, true, |ctx| Ok(int(&ctx.get_raw(0)).map_or(SV::Null, |n| SV::Text(format!("{:b}", n as u64)))))?;

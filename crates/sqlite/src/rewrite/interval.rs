@@ -3,7 +3,8 @@
 //! `date_add(d, n, 'UNIT')`), and date arithmetic (`x + INTERVAL n unit` →
 //! `date_add(x, (n), 'UNIT')`, which rewrites output already written: x
 //! comes before the INTERVAL). `INTERVAL n unit + x` is turned around in the
-//! statement's text first (`interval_first`). Any other INTERVAL is refused.
+//! statement's text first (`interval_first`). The function INTERVAL(n, n1,
+//! ...) is `ts_interval` (functions/ext.rs). Any other INTERVAL is refused.
 //! `ts_time_add(t, INTERVAL n unit)` / `ts_time_sub` (a TIME moved,
 //! temporal_numbers.rs) read their INTERVAL as DATE_ADD does.
 
@@ -44,6 +45,16 @@ impl Translator<'_> {
         }
         let (from, i, to) = (word.from, word.at, word.to);
         let toks = self.toks;
+        // The function INTERVAL(n, n1, n2, ...): a list, no unit after it.
+        if word.call {
+            if let Some((close, inner)) = self.paren_span(i + 1, to) {
+                let list = inner.iter().any(|&j| toks[j].is_op(","));
+                if list && !toks.get(close + 1).is_some_and(|n| INTERVAL_UNITS.iter().any(|u| n.is_kw(u))) {
+                    self.push(&toks[i], "ts_interval");
+                    return Ok(WordStep::Written);
+                }
+            }
+        }
         // DATE_ADD(d, INTERVAL n unit) → date_add(d, n, 'unit')
         let inside = self.parens.last().is_some_and(|f| matches!(f.as_str(), "DATE_ADD" | "DATE_SUB" | "ADDDATE" | "SUBDATE" | "TS_TIME_ADD" | "TS_TIME_SUB"));
         if !inside && i > from && (toks[i - 1].is_op("+") || toks[i - 1].is_op("-")) {

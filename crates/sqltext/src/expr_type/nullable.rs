@@ -9,8 +9,8 @@
 use crate::lex::{self, Tok, Token};
 
 /// Functions whose value is never NULL, whatever their arguments.
-const NEVER_NULL_CALLS: [&str; 14] =
-    ["COUNT", "NOW", "PI", "SYSDATE", "CURDATE", "CURTIME", "UTC_DATE", "UTC_TIME", "UTC_TIMESTAMP", "CURRENT_DATE", "CURRENT_TIME", "CURRENT_TIMESTAMP", "LOCALTIME", "LOCALTIMESTAMP"];
+const NEVER_NULL_CALLS: [&str; 15] =
+    ["COUNT", "INTERVAL", "NOW", "PI", "SYSDATE", "CURDATE", "CURTIME", "UTC_DATE", "UTC_TIME", "UTC_TIMESTAMP", "CURRENT_DATE", "CURRENT_TIME", "CURRENT_TIMESTAMP", "LOCALTIME", "LOCALTIMESTAMP"];
 /// Those of them also written without parentheses.
 const NEVER_NULL_WORDS: [&str; 5] = ["CURRENT_DATE", "CURRENT_TIME", "CURRENT_TIMESTAMP", "LOCALTIME", "LOCALTIMESTAMP"];
 
