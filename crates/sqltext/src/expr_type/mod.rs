@@ -410,6 +410,9 @@ mod tests {
         // MariaDB 10.11: DIV with a NULL is INT(1), CRC32C an unsigned INT(10), huge literals BIGINT.
         assert_eq!(int_len("1 div null"), Some((1, false)));
         assert_eq!(int_len("null div 1"), Some((1, false)));
+        assert_eq!(int_len("1 div '1'"), Some((1, false)));
+        assert_eq!(int_len("123 div 1.5e0"), Some((3, false)));
+        assert_eq!(int_len("12345678901 div c"), Some((11, false)));
         assert_eq!(int_len("crc32c('a')"), Some((10, true)));
         assert_eq!(int_len("1 MOD 9223372036854775808"), Some((20, false)));
         assert_eq!(int_len("9223372036854775808"), Some((19, true)));

@@ -132,7 +132,11 @@ pub(super) fn multiplicative(op: &str, a: T, b: T) -> T {
     }
     if matches!(a, ExprType::Double { .. }) || matches!(b, ExprType::Double { .. }) {
         return match op {
-            "DIV" => None,
+            // 1 DIV '1' and 123 DIV 1.5e0 are INT too: the dividend's integer digits.
+            "DIV" => a.dec().map(|(p, s)| {
+                let len = (p - s).max(1);
+                ExprType::Int { len, digits: len, unsigned: false, col: None }
+            }),
             _ => Some(ExprType::Double { null_arith: false }),
         };
     }
