@@ -10,11 +10,11 @@
 const LONG_FUNCTIONS: &[(&str, u32)] = &[
     ("ASCII", 3),
     ("BENCHMARK", 1),
-    ("BIT_LENGTH", 10),
     ("CHARACTER_LENGTH", 10),
     ("CHAR_LENGTH", 10),
     ("COERCIBILITY", 1),
     ("CRC32", 10),
+    ("CRC32C", 10),
     ("DAYOFMONTH", 2),
     ("DAYOFWEEK", 1),
     ("DAYOFYEAR", 3),
@@ -38,6 +38,7 @@ const LONG_FUNCTIONS: &[(&str, u32)] = &[
     ("MINUTE", 2),
     ("MONTH", 2),
     ("OCTET_LENGTH", 10),
+    ("ORD", 7),
     ("POSITION", 11),
     ("QUARTER", 1),
     ("SECOND", 2),
@@ -50,7 +51,12 @@ const LONG_FUNCTIONS: &[(&str, u32)] = &[
 
 /// The display length and UNSIGNED of a function MariaDB types INT (`LONG_FUNCTIONS`), by its upper-case name.
 pub fn long_function(name: &str) -> Option<(u32, bool)> {
-    LONG_FUNCTIONS.iter().find(|(n, _)| *n == name).map(|(n, len)| (*len, *n == "CRC32"))
+    LONG_FUNCTIONS.iter().find(|(n, _)| *n == name).map(|(n, len)| (*len, is_crc(n)))
+}
+
+/// CRC32 and CRC32C are the unsigned members of `LONG_FUNCTIONS`.
+fn is_crc(name: &str) -> bool {
+    name == "CRC32" || name == "CRC32C"
 }
 
 /// Operators whose answer is 1, 0 or NULL (MariaDB types them INT(1)), at the top level of an item.
@@ -86,7 +92,7 @@ pub fn long_item(text: &str) -> Option<(u32, bool)> {
     match &toks[..] {
         [f, open, .., close] if open.is_op("(") && close.is_op(")") && matches!(f.tok, Tok::Word(_)) && closes_at_end(&toks) => {
             let name = f.ident()?.to_ascii_uppercase();
-            LONG_FUNCTIONS.iter().find(|(n, _)| *n == name).map(|(n, len)| (*len, *n == "CRC32"))
+            LONG_FUNCTIONS.iter().find(|(n, _)| *n == name).map(|(n, len)| (*len, is_crc(n)))
         }
         [num] | [_, num] if matches!(&num.tok, Tok::Number(n) if n.bytes().all(|b| b.is_ascii_digit())) => {
             let len = (num.end - num.start) as u32 + u32::from(toks.len() == 2);

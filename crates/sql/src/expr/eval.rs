@@ -235,12 +235,13 @@ pub fn eval(e: &Expr, env: &mut dyn Env) -> Result<Value, SqlError> {
             // -9223372036854775808 is the smallest BIGINT, not a double.
             Value::UInt(u) if u == 1 << 63 => Value::Int(i64::MIN),
             Value::Null => Value::Null,
-            Value::Bytes(b) if b.iter().all(|c| c.is_ascii_digit() || *c == b'.') => {
+            // A decimal's digits; `-''` and `-'.'` are the DOUBLE 0 (MariaDB).
+            Value::Bytes(b) if b.iter().any(u8::is_ascii_digit) && b.iter().all(|c| c.is_ascii_digit() || *c == b'.') => {
                 let mut n = b"-".to_vec();
                 n.extend_from_slice(&b);
                 Value::Bytes(n)
             }
-            other => Value::Double(-other.as_f64().unwrap_or(0.0)),
+            other => Value::Double(0.0 - other.as_f64().unwrap_or(0.0)),
         },
         Expr::Not(x) => bool_val(truthy(&eval(x, env)?).map(|b| !b)),
         Expr::IsNull(x, neg) => Value::Int((eval(x, env)?.is_null() != *neg) as i64),
@@ -423,6 +424,10 @@ mod tests {
         assert_eq!(eval_text("0x41 + 0"), Value::Int(65));
         assert_eq!(eval_text("b'1000001' + 0"), Value::Int(65));
         assert_eq!(eval_text("-0x41"), Value::Int(-65));
+        // A string with no digits is the DOUBLE 0, not its text after a '-' (MariaDB's `-''` is 0).
+        assert_eq!(eval_text("-''"), Value::Double(0.0));
+        assert_eq!(eval_text("-'a'"), Value::Double(0.0));
+        assert_eq!(eval_text("-'.'"), Value::Double(0.0));
         assert_eq!(eval_text("0x41 = 65"), Value::Int(1));
         assert_eq!(eval_text("65 = 0x41"), Value::Int(1));
         assert_eq!(eval_text("0x41 = 'A'"), Value::Int(1));

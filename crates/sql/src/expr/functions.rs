@@ -242,6 +242,13 @@ fn round_to_decimals(name: &str, args: &[Value]) -> Value {
     if matches!(args[0], Value::Int(_) | Value::UInt(_)) && args.len() == 1 {
         return args[0].clone();
     }
+    if let (Value::Double(x), Some(places)) = (&args[0], args.get(1).map_or(Some(0), Value::as_i64)) {
+        // A DOUBLE stays a DOUBLE (MariaDB's my_double_round). To 1..=30
+        // decimals MariaDB prints it with that many digits: the text path below.
+        if !(1..=30).contains(&places) {
+            return Value::Double(double_round(name, *x, places));
+        }
+    }
     let x = args[0].as_f64().unwrap_or(0.0);
     // MySQL keeps at most 30 decimals; far to the left everything rounds to 0.
     let decimals = if args.len() == 2 { args[1].as_i64().unwrap_or(0).clamp(-64, 30) } else { 0 };
@@ -269,6 +276,35 @@ fn round_to_decimals(name: &str, args: &[Value]) -> Value {
         Value::Int(rounded as i64)
     } else {
         Value::str(&format!("{:.*}", decimals as usize, rounded))
+    }
+}
+
+/// A DOUBLE rounded to `places` decimals (tens when negative) as MariaDB's
+/// my_double_round: ROUND half to even (rint), places past a double's range
+/// leave it as it is (to the right) or make it 0 (to the left).
+fn double_round(name: &str, x: f64, places: i64) -> f64 {
+    let step = 10f64.powi(places.unsigned_abs().min(400) as i32);
+    let f: fn(f64) -> f64 = match name {
+        "ROUND" => f64::round_ties_even,
+        "FLOOR" => f64::floor,
+        "TRUNCATE" => f64::trunc,
+        _ => f64::ceil,
+    };
+    let r = if places < 0 {
+        if step.is_infinite() {
+            0.0
+        } else {
+            f(x / step) * step
+        }
+    } else if (x * step).is_infinite() {
+        x
+    } else {
+        f(x * step) / step
+    };
+    if r == 0.0 {
+        0.0 // no -0
+    } else {
+        r
     }
 }
 
@@ -432,6 +468,13 @@ mod tests {
         assert_eq!(eval_text("-(-9223372036854775807 - 1)"), Value::UInt(1 << 63));
         assert_eq!(eval_text("SUBSTRING('abc', -9223372036854775807 - 1)"), Value::str(""));
         assert_eq!(eval_text("SUBSTRING('abc', -2)"), Value::str("bc"));
+        // A DOUBLE stays one: ROUND half to even, huge places keep or zero it (MariaDB 10.11).
+        assert_eq!(eval_text("ROUND(1e1, 308)"), Value::Double(10.0));
+        assert_eq!(eval_text("TRUNCATE(1e1, 4294967296)"), Value::Double(10.0));
+        assert_eq!(eval_text("ROUND(1e0, -309)"), Value::Double(0.0));
+        assert_eq!(eval_text("ROUND(2.5e0)"), Value::Double(2.0));
+        assert_eq!(eval_text("ROUND(15e0, -1)"), Value::Double(20.0));
+        assert_eq!(eval_text("TRUNCATE(1.5e0, 0)"), Value::Double(1.0));
         assert_eq!(eval_text("ROUND(1.5, 100000)"), Value::str(&format!("1.5{}", "0".repeat(29))));
         let toks = turnstile_sqltext::lex::tokenize("ABS(-9223372036854775807 - 1)").unwrap();
         let e = Parser::new("", &toks).expr().unwrap();

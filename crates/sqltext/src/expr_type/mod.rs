@@ -407,6 +407,17 @@ mod tests {
         assert_eq!(int_len("round(ti, 1)"), Some((4, false)));
         assert_eq!(int_len("truncate(ti, -1)"), Some((4, false)));
         assert_eq!(ty("round(bi, -1)"), Some(ExprType::Decimal { precision: 20, scale: 0 }));
+        // MariaDB 10.11: DIV with a NULL is INT(1), CRC32C an unsigned INT(10), huge literals BIGINT.
+        assert_eq!(int_len("1 div null"), Some((1, false)));
+        assert_eq!(int_len("null div 1"), Some((1, false)));
+        assert_eq!(int_len("1 div '1'"), Some((1, false)));
+        assert_eq!(int_len("123 div 1.5e0"), Some((3, false)));
+        assert_eq!(int_len("12345678901 div c"), Some((11, false)));
+        assert_eq!(int_len("crc32c('a')"), Some((10, true)));
+        assert_eq!(int_len("1 MOD 9223372036854775808"), Some((20, false)));
+        assert_eq!(int_len("9223372036854775808"), Some((19, true)));
+        assert_eq!(int_len("9223372036854775807"), Some((19, false)));
+        assert_eq!(ty("99999999999999999999"), Some(ExprType::Decimal { precision: 20, scale: 0 }));
     }
 
     /// The wire type of item `s`, its user variables strings.

@@ -20,7 +20,15 @@ pub(super) fn number(n: &str) -> T {
         return Some(decimal(d.precision, d.scale));
     }
     let digits = n.trim_start_matches('0').len().max(1) as u32;
-    (digits <= 18).then_some(ExprType::Int { len: digits, digits, unsigned: false, col: None })
+    if digits <= 18 {
+        return Some(ExprType::Int { len: digits, digits, unsigned: false, col: None });
+    }
+    // MariaDB: up to 9223372036854775807 a BIGINT, up to 18446744073709551615
+    // an unsigned BIGINT (`1 MOD 9223372036854775808` is BIGINT), past that a DECIMAL.
+    match n.trim_start_matches('0').parse::<u64>() {
+        Ok(v) => Some(ExprType::Int { len: digits, digits, unsigned: v > i64::MAX as u64, col: None }),
+        Err(_) => Some(decimal(digits, 0)),
+    }
 }
 
 /// A column's type as an operand.
@@ -115,11 +123,20 @@ pub(super) fn additive(a: T, b: T) -> T {
 pub(super) fn multiplicative(op: &str, a: T, b: T) -> T {
     let (a, b) = (numeric(a?), numeric(b?));
     if matches!(a, ExprType::Null) || matches!(b, ExprType::Null) {
-        return Some(if op == "DIV" { ExprType::int(21, false) } else { ExprType::Double { null_arith: true } });
+        if op == "DIV" {
+            // MariaDB: 1 DIV NULL and NULL DIV 1 are INT(1): the dividend's digits, 1 for NULL.
+            let len = if matches!(a, ExprType::Null) { 1 } else { a.dec().map_or(21, |(p, s)| (p - s).max(1)) };
+            return Some(ExprType::Int { len, digits: len, unsigned: false, col: None });
+        }
+        return Some(ExprType::Double { null_arith: true });
     }
     if matches!(a, ExprType::Double { .. }) || matches!(b, ExprType::Double { .. }) {
         return match op {
-            "DIV" => None,
+            // 1 DIV '1' and 123 DIV 1.5e0 are INT too: the dividend's integer digits.
+            "DIV" => a.dec().map(|(p, s)| {
+                let len = (p - s).max(1);
+                ExprType::Int { len, digits: len, unsigned: false, col: None }
+            }),
             _ => Some(ExprType::Double { null_arith: false }),
         };
     }
