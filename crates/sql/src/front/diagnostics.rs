@@ -77,7 +77,7 @@ pub(super) fn show(call: &mut Call<'_, '_>, p: &mut Parser<'_>, sink: &mut dyn R
             p.expect_kw("WARNINGS")?;
             false
         };
-        end(p)?;
+        super::show::expect_end(p)?;
         let sess = &*call.sess;
         let (name, n) = if errors { ("@@session.error_count", error_count(&sess.diagnostics)) } else { ("@@session.warning_count", sess.diagnostics_count as i64) };
         sink.columns(&[Column::computed(name, coltype::LONGLONG)])?;
@@ -92,7 +92,7 @@ pub(super) fn show(call: &mut Call<'_, '_>, p: &mut Parser<'_>, sink: &mut dyn R
         return Ok(None);
     };
     let (offset, limit) = limit(p)?;
-    end(p)?;
+    super::show::expect_end(p)?;
     sink.columns(&[Column::varchar("Level"), Column::computed("Code", coltype::LONG), Column::varchar("Message")])?;
     let shown = call.sess.diagnostics.iter().filter(|w| !errors || w.level == Level::Error).skip(offset).take(limit);
     for w in shown {
@@ -116,13 +116,4 @@ fn limit(p: &mut Parser<'_>) -> Result<(usize, usize), SqlError> {
 fn number(p: &mut Parser<'_>) -> Result<usize, SqlError> {
     let n = p.number()?;
     Ok(usize::try_from(n).unwrap_or(usize::MAX))
-}
-
-fn end(p: &mut Parser<'_>) -> Result<(), SqlError> {
-    p.eat_op(";");
-    if p.exhausted() {
-        Ok(())
-    } else {
-        Err(p.error().into())
-    }
 }

@@ -132,7 +132,7 @@ pub(super) fn show(call: &mut Call<'_, '_>, sql: &str, sink: &mut dyn RowSink) -
 }
 
 /// The end of the statement (an optional `;`), or a syntax error.
-fn expect_end(p: &mut Parser<'_>) -> Result<(), SqlError> {
+pub(super) fn expect_end(p: &mut Parser<'_>) -> Result<(), SqlError> {
     p.eat_op(";");
     if p.exhausted() {
         Ok(())

@@ -48,14 +48,14 @@ pub(super) fn show(call: &mut Call<'_, '_>, p: &mut Parser<'_>, sink: &mut dyn R
         if !(p.eat_kw("STATUS") || p.eat_kw("LOGS") || p.eat_kw("MUTEX")) {
             return Err(p.error().into());
         }
-        end(p)?;
+        super::show::expect_end(p)?;
         super::access::require(call, None, privs::ADMIN, "PROCESS")?;
         // The SQLite engine keeps none of these engines' monitors or logs.
         sink.columns(&columns(["Type", "Name", "Status"]))?;
         return Ok(Some(Outcome::Rows));
     }
     if p.eat_kw("PRIVILEGES") {
-        end(p)?;
+        super::show::expect_end(p)?;
         sink.columns(&columns(["Privilege", "Context", "Comment"]))?;
         for (name, context, comment) in PRIVILEGES {
             sink.row(&[Value::str(name), Value::str(context), Value::str(comment)])?;
@@ -63,21 +63,12 @@ pub(super) fn show(call: &mut Call<'_, '_>, p: &mut Parser<'_>, sink: &mut dyn R
         return Ok(Some(Outcome::Rows));
     }
     if p.eat_kw("AUTHORS") || p.eat_kw("CONTRIBUTORS") {
-        end(p)?;
+        super::show::expect_end(p)?;
         // MariaDB lists its own people here; Turnstile carries no such list.
         sink.columns(&columns(["Name", "Location", "Comment"]))?;
         return Ok(Some(Outcome::Rows));
     }
     Ok(None)
-}
-
-fn end(p: &mut Parser<'_>) -> Result<(), SqlError> {
-    p.eat_op(";");
-    if p.exhausted() {
-        Ok(())
-    } else {
-        Err(p.error().into())
-    }
 }
 
 #[cfg(test)]
