@@ -465,7 +465,7 @@ pub(super) fn string_function(name: &str, args: &[T], lits: &[Option<i64>]) -> T
             let c = arg(0)?.chars();
             str_of(if c == super::USER_VAR_CHARS { c - 3 } else { c.saturating_mul(4) }.min(u64::from(u32::MAX)), false)
         }
-        // Each character may become a 12-character `\uXXXX\uXXXX`, in quotes.
+        // Each character may become 12 characters (a surrogate pair such as `\ud83d\ude00`), in quotes.
         "JSON_QUOTE" => str_of(arg(0)?.chars().saturating_mul(12).saturating_add(2).min(u64::from(u32::MAX)), false),
         "JSON_NORMALIZE" => str_of(arg(0)?.chars().saturating_mul(20).min(u64::from(u32::MAX)), false),
         "FORMAT" => str_of(format_chars(arg(0)?, lit(1)), false),
