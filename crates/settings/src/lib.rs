@@ -16,4 +16,4 @@ pub mod table;
 
 pub use config::{Config, Durability, EngineKind, ThreadHandling};
 pub use kind::Kind;
-pub use table::{find, Scope, Setting, ISOLATION_LEVELS, SETTINGS};
+pub use table::{block_bytes, find, Scope, Setting, ISOLATION_LEVELS, SETTINGS};

@@ -41,7 +41,10 @@ fn default_of(s: &Setting) -> String {
 
 fn accepts_of(s: &Setting) -> String {
     match s.kind {
-        Kind::Int { min, max } => format!("{} – {}", thousands(min), thousands(max)),
+        Kind::Int { min, max } => match crate::table::block_bytes(s.name) {
+            1 => format!("{} – {}", thousands(min), thousands(max)),
+            block => format!("{} – {}, in multiples of {}", thousands(min), thousands(max), thousands(block)),
+        },
         Kind::Float { min, max } => format!("{} – {}", min, max),
         Kind::Choice(names) => names.iter().map(|n| format!("`{}`", n)).collect::<Vec<_>>().join(", "),
         Kind::Bool => "ON, OFF".to_string(),

@@ -90,6 +90,33 @@ const U32: Kind = int(0, u32::MAX as i128);
 const TEXT: Kind = Kind::Str;
 const BOOL: Kind = Kind::Bool;
 
+/// Variables whose value MariaDB rounds down to a multiple of a block, in
+/// bytes (SET answers Warning 1292 when it rounds, as MariaDB). Every other
+/// integer variable takes any value in its range.
+const BLOCK_BYTES: &[(&str, i128)] = &[
+    ("binlog_cache_size", 4096),
+    ("join_buffer_size", 128),
+    ("key_buffer_size", 4096),
+    ("max_allowed_packet", 1024),
+    ("max_binlog_cache_size", 4096),
+    ("max_heap_table_size", 1024),
+    ("net_buffer_length", 1024),
+    ("query_alloc_block_size", 1024),
+    ("query_cache_size", 1024),
+    ("query_prealloc_size", 1024),
+    ("range_alloc_block_size", 1024),
+    ("read_buffer_size", 4096),
+    ("tmp_memory_table_size", 16384),
+    ("tmp_table_size", 16384),
+    ("transaction_alloc_block_size", 1024),
+    ("transaction_prealloc_size", 1024),
+];
+
+/// The block an integer variable's value is rounded down to (1: none).
+pub fn block_bytes(name: &str) -> i128 {
+    BLOCK_BYTES.iter().find(|(n, _)| *n == name).map_or(1, |(_, b)| *b)
+}
+
 /// `thread_handling`'s names, in `ThreadHandling`'s order.
 pub const THREAD_HANDLING: &[&str] = &["one-thread-per-connection", "pool-of-threads"];
 /// `engine`'s names, in `EngineKind`'s order.
@@ -185,7 +212,7 @@ pub static SETTINGS: &[Setting] = &[
     variable("myisam_recover_options", Global, TEXT, "BACKUP,QUICK", "MariaDB's default, reported (there is no MyISAM).").fixed(),
     variable("myisam_stats_method", Both, Kind::Choice(&["NULLS_UNEQUAL", "NULLS_EQUAL", "NULLS_IGNORED"]), "NULLS_UNEQUAL", "Accepted and reported (MariaDB's); Turnstile does not read it. (there is no MyISAM)."),
     variable("mysql56_temporal_format", Global, BOOL, "ON", "Accepted and reported (MariaDB's); Turnstile does not read it."),
-    variable("net_buffer_length", Both, ANY_INT, "16384", "Initial size of a connection's buffers (reported only)."),
+    variable("net_buffer_length", Both, int(1024, 1_048_576), "16384", "Initial size of a connection's buffers (reported only)."),
     setting("net_read_timeout", SECONDS, "30", "Seconds to wait for the rest of a packet once it has started arriving.").dynamic().per_session(),
     setting("net_write_timeout", SECONDS, "60", "Seconds a write to a client may block.").dynamic().per_session(),
     variable("note_verbosity", Both, TEXT, "basic,explain", "Accepted and reported; the sqlite engine plans and sizes its work itself and does not read it."),

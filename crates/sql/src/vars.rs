@@ -193,6 +193,19 @@ impl Globals {
 }
 
 /// A variable's default from the table, as a value (NULL where it has none).
+/// Variables MariaDB 10.11 calls deprecated when SET (Warning 1287), with
+/// the one to use instead where there is one.
+const DEPRECATED: &[(&str, Option<&str>)] = &[("big_tables", None), ("old_alter_table", Some("alter_algorithm")), ("storage_engine", Some("default_storage_engine"))];
+
+/// MariaDB's Warning 1287 text for SET of a deprecated variable.
+pub fn deprecation(name: &str) -> Option<String> {
+    let (_, instead) = DEPRECATED.iter().find(|(n, _)| *n == name)?;
+    Some(match instead {
+        Some(other) => format!("'@@{}' is deprecated and will be removed in a future release. Please use '@@{}' instead", name, other),
+        None => format!("'@@{}' is deprecated and will be removed in a future release", name),
+    })
+}
+
 pub fn default_value(def: &VarDef) -> Value {
     if def.default.is_empty() && !matches!(def.kind, Kind::Str) {
         return Value::Null;
@@ -241,7 +254,8 @@ pub fn coerce(def: &VarDef, value: Value) -> Result<Value, SqlError> {
                 Value::Double(f) => *f as i128,
                 _ => return Err(SqlError::wrong_type_for_var(def.name)),
             };
-            Ok(int_value(n.clamp(min, max)))
+            let block = turnstile_settings::block_bytes(def.name);
+            Ok(int_value(n.clamp(min, max) / block * block))
         }
         Kind::Float { min, max } => match value.as_f64() {
             Some(f) if f.is_finite() => Ok(Value::Double(f.clamp(min, max))),

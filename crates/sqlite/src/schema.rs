@@ -62,6 +62,11 @@ pub struct ColumnDef {
     /// column of the translated expression (ddl/generate.rs).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub generated: Option<Generated>,
+    /// The width a YEAR column was declared with when it was not 4
+    /// (`YEAR(2)`, `YEAR(0)`), for MariaDB's deprecation note at CREATE and
+    /// ALTER; not stored.
+    #[serde(skip)]
+    pub year_width: Option<u64>,
 }
 
 /// A generated column's expression, as MariaDB shows it (ddl/expr_text.rs),
@@ -73,6 +78,12 @@ pub struct Generated {
 }
 
 impl ColumnDef {
+    /// MariaDB's Note 1287 for a YEAR column declared with a width other than 4.
+    pub fn year_note(&self) -> Option<(u16, String)> {
+        let w = self.year_width?;
+        Some((1287, format!("'YEAR({})' is deprecated and will be removed in a future release. Please use YEAR(4) instead", w)))
+    }
+
     /// A nullable column of `base` with no length, default or options.
     pub fn new(name: String, base: Base) -> ColumnDef {
         ColumnDef {
@@ -92,6 +103,7 @@ impl ColumnDef {
             json_check: false,
             check: None,
             generated: None,
+            year_width: None,
         }
     }
 

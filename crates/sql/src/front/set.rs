@@ -372,6 +372,9 @@ pub(super) fn default_collation(cs: &str) -> String {
 /// Store a system variable value with MySQL's scope rules and side effects.
 fn assign(call: &mut Call<'_, '_>, def: &'static vars::VarDef, scope: Option<&str>, v: Value) -> Result<(), SqlError> {
     let mut mode = None;
+    if let Some(text) = vars::deprecation(def.name) {
+        call.ctx.warn(1287, text);
+    }
     let v = if def.name == "sql_mode" {
         // Checked and shown as MariaDB does (names in bit order, combination modes expanded).
         let m = vars::sql_mode_of(&v)?;

@@ -60,6 +60,7 @@ pub fn create(call: &mut Call<'_, '_>, sql: &str) -> Result<Outcome, SqlError> {
     // The body must parse now (syntax errors at CREATE, as in MariaDB).
     let max_depth = super::setting(call, "routine_max_nesting").max(1) as usize;
     let body = parse::parse_body(&h.body, max_depth)?;
+    warn_trailing_into(call, &body);
     if kind == RoutineKind::Function && !has_return(&body) {
         return Err(SqlError::new(1320, "42000", format!("No RETURN found in FUNCTION {}.{}", db, h.name)));
     }
@@ -93,6 +94,25 @@ pub fn create(call: &mut Call<'_, '_>, sql: &str) -> Result<Outcome, SqlError> {
     };
     call.engine.routine_save(call.ctx, &row, h.or_replace)?;
     Ok(ok(0))
+}
+
+/// Does the body hold a `SELECT ... FROM ... INTO` (MariaDB's deprecated form)?
+pub(super) fn has_trailing_into(body: &[parse::Stmt]) -> bool {
+    use parse::Stmt as S;
+    body.iter().any(|s| match s {
+        S::SelectInto { trailing, .. } => *trailing,
+        S::Block { body, .. } | S::While { body, .. } | S::Repeat { body, .. } | S::Loop { body, .. } | S::For { body, .. } => has_trailing_into(body),
+        S::If { arms, other } | S::Case { arms, other, .. } => arms.iter().any(|(_, b)| has_trailing_into(b)) || other.as_ref().is_some_and(|b| has_trailing_into(b)),
+        S::Handler { body, .. } => has_trailing_into(std::slice::from_ref(body)),
+        _ => false,
+    })
+}
+
+/// MariaDB's Warning 1287 for a body (or statement) with `... FROM ... INTO`.
+pub(super) fn warn_trailing_into(call: &mut Call<'_, '_>, body: &[parse::Stmt]) {
+    if has_trailing_into(body) {
+        call.ctx.warn(1287, "'<select expression> INTO <destination>;' is deprecated and will be removed in a future release. Please use 'SELECT <select list> INTO <destination> FROM...' instead");
+    }
 }
 
 fn has_return(body: &[parse::Stmt]) -> bool {

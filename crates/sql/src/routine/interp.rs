@@ -555,7 +555,7 @@ impl<'x, 'a, 'b> Interp<'x, 'a, 'b> {
                 super::call_routine(self, db.as_deref(), name, args, sink)?;
                 Ok(Flow::Next)
             }
-            Stmt::SelectInto { query, into } => {
+            Stmt::SelectInto { query, into, .. } => {
                 let mut cap = Capture { rows: Vec::new(), limit: 1, over: false };
                 self.run(query, &mut cap)?;
                 if cap.over {

@@ -59,6 +59,7 @@ pub fn call_statement(call: &mut Call<'_, '_>, sql: &str, sink: &mut dyn RowSink
 pub fn anonymous_statement(call: &mut Call<'_, '_>, sql: &str, sink: &mut dyn RowSink) -> Result<Outcome, SqlError> {
     let max_depth = setting(call, "routine_max_nesting").max(1) as usize;
     let body = parse::parse_body(sql, max_depth)?;
+    catalog::warn_trailing_into(call, &body);
     let mut top = Interp::new(call, true);
     top.run_body(&body, sink)?;
     let affected = top.affected_rows;

@@ -146,10 +146,13 @@ pub enum Stmt {
         name: String,
         args: Vec<String>,
     },
-    /// SELECT ... INTO targets: the query without its INTO clause.
+    /// SELECT ... INTO targets: the query without its INTO clause;
+    /// `trailing` when INTO follows the FROM clause or a UNION (MariaDB
+    /// 10.11 deprecates that form: Warning 1287 where it is parsed).
     SelectInto {
         query: String,
         into: Vec<String>,
+        trailing: bool,
     },
     Sql(String),
 }
@@ -918,7 +921,11 @@ impl<'a> BodyParser<'a> {
         let mut depth = 0usize;
         let mut into: Option<(usize, usize)> = None;
         let select = self.kw("SELECT") || self.kw("WITH") || self.op_at(0, "(");
+        let mut trailing = self.op_at(0, "(");
         while let Some(t) = self.toks.get(self.i) {
+            if depth == 0 && into.is_none() && (t.is_kw("FROM") || t.is_kw("UNION") || t.is_kw("EXCEPT") || t.is_kw("INTERSECT")) {
+                trailing = true;
+            }
             if t.is_op("(") {
                 depth += 1;
             } else if t.is_op(")") {
@@ -952,7 +959,7 @@ impl<'a> BodyParser<'a> {
                     query.push(' ');
                     query.push_str(&self.text(b, end));
                 }
-                Ok(Stmt::SelectInto { query, into: targets })
+                Ok(Stmt::SelectInto { query, into: targets, trailing })
             }
             None => Ok(Stmt::Sql(self.text(start, end))),
         }
@@ -1005,7 +1012,7 @@ mod tests {
         .unwrap();
         let Stmt::Block { body, .. } = &b[0] else { panic!() };
         assert_eq!(body.len(), 3);
-        assert!(matches!(&body[2], Stmt::SelectInto { query, into } if query == "SELECT a FROM t" && into == &["x"]));
+        assert!(matches!(&body[2], Stmt::SelectInto { query, into, .. } if query == "SELECT a FROM t" && into == &["x"]));
     }
 
     #[test]

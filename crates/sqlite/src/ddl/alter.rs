@@ -16,8 +16,8 @@ pub struct Altered {
     pub rebuild: bool,
     /// Old name -> new name of each column kept through the change.
     pub renames: Vec<(String, String)>,
-    /// Operations skipped under `IF [NOT] EXISTS`: the note for each
-    /// (code, message), as MariaDB raises them.
+    /// Notes as MariaDB raises them (code, message): for operations skipped
+    /// under `IF [NOT] EXISTS`, and for YEAR columns given a width other than 4.
     pub notes: Vec<(u16, String)>,
 }
 
@@ -30,6 +30,9 @@ pub fn apply_alter(def: &mut TableDef, ops: &[AlterOp]) -> Result<Altered, SqlEr
                 out.notes.push(note);
                 continue;
             }
+        }
+        if let AlterOp::AddColumn { col, .. } | AlterOp::ChangeColumn { col, .. } = op {
+            out.notes.extend(col.year_note());
         }
         out.rebuild |= apply_op(def, op, &mut out.renames)?;
     }

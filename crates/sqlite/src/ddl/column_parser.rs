@@ -110,7 +110,10 @@ pub fn column_def(c: &mut TokenCursor<'_>) -> Result<(ColumnDef, bool, bool), Sq
             return Err(too_big_precision(&col.name, 6));
         }
         // YEAR(2) stays (shown as two digits); any other width is YEAR(4).
-        Base::Year => col.length = col.length.filter(|l| *l == 2),
+        Base::Year => {
+            col.year_width = col.length.filter(|l| *l != 4).map(|l| l.min(u32::MAX as u64));
+            col.length = col.length.filter(|l| *l == 2);
+        }
         _ => {}
     }
     if base.is_text() || base == Base::Json {

@@ -15,7 +15,7 @@ use super::alter_table::altered;
 use super::views;
 use super::SqliteSession;
 use crate::ddl::{self, AlterOp, Ddl, Name};
-use crate::schema::{sq_ident, sq_str, Base, IndexDef, TableDef, META_TABLE};
+use crate::schema::{sq_ident, sq_str, IndexDef, TableDef, META_TABLE};
 use crate::{errors, Db};
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -363,11 +363,9 @@ impl SqliteSession {
                     }
                 }
                 self.save_def(schema, temp, &def)?;
-                // MariaDB's Note for each YEAR(2) column it was given.
-                if like.is_none() {
-                    for _ in def.columns.iter().filter(|c| c.base == Base::Year && c.length == Some(2)) {
-                        ctx.note(1287, "'YEAR(2)' is deprecated and will be removed in a future release. Please use YEAR(4) instead");
-                    }
+                // MariaDB's Note for each YEAR column declared with a width other than 4.
+                for (code, message) in def.columns.iter().filter_map(|c| c.year_note()) {
+                    ctx.note(code, message);
                 }
                 ok(0)
             }
