@@ -14,6 +14,14 @@ use turnstile_wire::consts::coltype;
 pub(super) fn record(call: &mut Call<'_, '_>, sql: &str, result: &mut Result<Outcome, SqlError>) {
     // The common case, every point select: nothing raised, nothing kept.
     if result.is_ok() && call.ctx.warning_count() == 0 {
+        if call.sess.statement_warnings > 0 && scan::first_keyword(sql) == "EXECUTE" {
+            // The statement EXECUTE ran recorded its own; its count stands
+            // (the OK or the result's EOF carries it).
+            if let Ok(Outcome::Done(d)) = result {
+                d.warnings = d.warnings.max(call.sess.statement_warnings);
+            }
+            return;
+        }
         let engine_count = if let Ok(Outcome::Done(d)) = result { d.warnings } else { 0 };
         call.sess.statement_warnings = engine_count;
         if !call.sess.diagnostics.is_empty() && !keeps_diagnostics(sql) {

@@ -245,9 +245,18 @@ impl<'a> Translator<'a> {
                     i + 1
                 }
                 Tok::Param => {
-                    match self.param_ord.as_ref().map(|o| o[i] + 1) {
-                        Some(n) => self.push(t, &format!("?{}", n)),
-                        None => self.push(t, "?"),
+                    let marker = match self.param_ord.as_ref().map(|o| o[i] + 1) {
+                        Some(n) => format!("?{}", n),
+                        None => "?".to_string(),
+                    };
+                    // A LIMIT or OFFSET value bound as a decimal, double or
+                    // string: MariaDB takes its integer value, rounded
+                    // (SQLite refuses a LIMIT that is not an integer).
+                    let in_limit = i > 0 && (self.word_at(i - 1, "LIMIT") || self.word_at(i - 1, "OFFSET") || (i > 2 && self.op_at(i - 1, ",") && self.word_at(i - 3, "LIMIT")));
+                    if in_limit {
+                        self.push(t, &format!("CAST(ROUND({}) AS INTEGER)", marker));
+                    } else {
+                        self.push(t, &marker);
                     }
                     i + 1
                 }
