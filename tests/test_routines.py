@@ -335,3 +335,27 @@ def test_affected_rows_of_call_and_compound_statements_are_summed(db, sql_server
     assert counts("BEGIN NOT ATOMIC INSERT INTO t VALUES (1), (2); INSERT INTO t VALUES (3); END") == [3]
     assert counts("IF 1 THEN INSERT INTO t VALUES (1), (2); INSERT INTO t VALUES (3); END IF") == [3]
     conn.close()
+
+
+def test_after_call_show_warnings_has_the_last_statements_conditions(db):
+    """MariaDB 10.11: each statement of a procedure starts the diagnostics
+    area afresh unless it raises nothing and keeps it (SET, a SELECT without
+    a table), so after CALL SHOW WARNINGS shows the last statement's."""
+    conn, name = db
+    clients.query(conn, "CREATE TABLE tw (a TINYINT)")
+    clients.query(conn, "CREATE PROCEDURE w1() BEGIN INSERT IGNORE INTO tw VALUES (1000); END")
+    clients.query(conn, "CREATE PROCEDURE w2() BEGIN INSERT IGNORE INTO tw VALUES (1000); DROP TABLE IF EXISTS nonesuch; END")
+    clients.query(conn, "CREATE PROCEDURE w3() BEGIN INSERT IGNORE INTO tw VALUES (1000); SELECT COUNT(*) FROM tw; END")
+    clients.query(conn, "CREATE PROCEDURE w4() BEGIN INSERT IGNORE INTO tw VALUES (1000); SET @w4 = 1; END")
+    warnings = lambda: [tuple(r[:2]) for r in clients.query(conn, "SHOW WARNINGS")]
+    clients.query(conn, "CALL w1()")
+    assert warnings() == [("Warning", 1264)]
+    clients.query(conn, "CALL w2()")
+    assert warnings() == [("Note", 1051)]
+    with conn.cursor() as cur:
+        cur.execute("CALL w3()")
+        while cur.nextset():
+            pass
+    assert warnings() == []
+    clients.query(conn, "CALL w4()")
+    assert warnings() == [("Warning", 1264)]

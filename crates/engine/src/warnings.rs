@@ -87,6 +87,15 @@ impl Warnings {
         }
     }
 
+    /// Put back what `take` returned, ahead of anything raised since.
+    pub fn put_back(&self, (mut kept, count): (Vec<Warning>, u64)) {
+        let mut now = self.kept.borrow_mut();
+        kept.append(&mut now);
+        kept.truncate(MAX_KEPT);
+        *now = kept;
+        self.count.set(self.count.get() + count);
+    }
+
     /// The kept conditions and the count, leaving this empty.
     pub fn take(&self) -> (Vec<Warning>, u64) {
         (self.kept.take(), self.count.replace(0))

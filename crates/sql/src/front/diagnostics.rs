@@ -56,7 +56,7 @@ pub(super) fn record(call: &mut Call<'_, '_>, sql: &str, result: &mut Result<Out
 /// A statement that raises nothing and uses no table leaves the previous
 /// statement's diagnostics in place; EXECUTE leaves those of the statement
 /// it ran (recorded when that ended).
-fn keeps_diagnostics(sql: &str) -> bool {
+pub(crate) fn keeps_diagnostics(sql: &str) -> bool {
     match scan::first_keyword(sql).as_str() {
         "SHOW" | "SET" | "EXECUTE" => true,
         "SELECT" | "DO" => !sql.to_ascii_lowercase().contains("from"),

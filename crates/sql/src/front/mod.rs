@@ -29,6 +29,7 @@ mod admin;
 mod database;
 mod deadline;
 mod diagnostics;
+pub(crate) use diagnostics::keeps_diagnostics;
 mod engine;
 pub mod load_data;
 mod process;

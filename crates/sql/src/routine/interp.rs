@@ -584,7 +584,18 @@ impl<'x, 'a, 'b> Interp<'x, 'a, 'b> {
                 Ok(Flow::Next)
             }
             Stmt::Sql(sql) => {
-                let out = self.run(sql, sink)?;
+                // In a procedure each statement starts the diagnostics area
+                // afresh unless it raises nothing and is one that keeps it
+                // (MariaDB: after CALL, SHOW WARNINGS shows the last
+                // statement's); a function's all reach its caller.
+                let prior = if self.procedure && self.row.is_none() { self.call.ctx.warnings().map(|w| w.take()) } else { None };
+                let out = self.run(sql, sink);
+                if let (Some(prior), Some(w)) = (prior, self.call.ctx.warnings()) {
+                    if w.count() == 0 && front::keeps_diagnostics(sql) {
+                        w.put_back(prior);
+                    }
+                }
+                let out = out?;
                 match out {
                     Outcome::Rows | Outcome::Paused => {
                         if !self.procedure {
