@@ -57,6 +57,7 @@ mod warned;
 
 pub use bytes::substring_index;
 use bytes::{need, Out};
+pub(crate) use charset::shown as shown_bytes;
 pub use fit::{FitColumn, ROW_UNIT};
 use turnstile_engine::limits::fits;
 use turnstile_engine::{Level, Warning};

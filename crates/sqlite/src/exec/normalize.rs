@@ -103,6 +103,9 @@ pub(super) fn normalize(sql: &str) -> Option<(String, Vec<Slot>)> {
                                 continue;
                             }
                         }
+                        // Bytes that are not UTF-8 stay in the text: the
+                        // rewrite refuses them for a text column (1366).
+                        Tok::Str(b) if std::str::from_utf8(b).is_err() => continue,
                         Tok::Str(b) => Value::Bytes(b.clone()),
                         _ => unreachable!(),
                     };

@@ -66,7 +66,7 @@ fn first_bad(b: &[u8], cs: &[u8]) -> Option<usize> {
 
 /// MySQL's form of the refused bytes: at most 6, printable ASCII as is,
 /// others as \xHH.
-fn shown(b: &[u8]) -> String {
+pub(crate) fn shown(b: &[u8]) -> String {
     b.iter().take(6).map(|&x| if x.is_ascii_graphic() || x == b' ' { (x as char).to_string() } else { format!("\\x{:02X}", x) }).collect()
 }
 

@@ -29,6 +29,17 @@ use turnstile_sqltext::sql_mode::SqlMode;
 /// twice, `@n := @n + 1` would count twice.
 const NOT_REPEATABLE: &[&str] = &["RAND", "UUID", "UUID_SHORT", "RANDOM_BYTES", "SYSDATE", "SLEEP", "GET_LOCK", "RELEASE_LOCK", "TS_UV_SET"];
 
+/// A lone literal string or hybrid literal (`'é'`, `X'E9'`, `0xE9`) that is
+/// not UTF-8: its bytes from the first that is not.
+fn non_utf8_tail(toks: &[Token], s: usize, e: usize) -> Option<Vec<u8>> {
+    let tail = |b: &[u8]| std::str::from_utf8(b).err().map(|err| b[err.valid_up_to()..].to_vec());
+    match &toks[s].tok {
+        Tok::Str(b) if e == s + 1 => tail(b),
+        Tok::Number(n) if e == s + 1 => lex::hybrid_bytes(n).and_then(|b| tail(&b)),
+        _ => None,
+    }
+}
+
 /// The number a lone hybrid literal (`0x41`, `X'41'`, `b'1'`) stands for.
 fn hybrid_literal(toks: &[Token], s: usize, e: usize) -> Option<String> {
     match &toks[s].tok {
@@ -69,6 +80,15 @@ impl Translator<'_> {
         let r = self.emit_store_as(s, e, cd);
         self.fit = None;
         r
+    }
+
+    /// A column as MariaDB names it in a message about a written value:
+    /// `db`.`t`.`c` (or 'c' where the table is not known).
+    fn column_in_message(&self, cd: &ColumnDef) -> String {
+        match self.store_table.is_empty() {
+            true => format!("'{}'", cd.name),
+            false => format!("{}.{}", self.store_table, schema::quote_ident(&cd.name)),
+        }
     }
 
     /// `emit_store` of a column: the value in the form the column stores.
@@ -162,13 +182,19 @@ impl Translator<'_> {
             self.gap(&toks[s]);
             self.raw("ts_cs(");
             self.emit_value(s, e)?;
-            // MariaDB names the column `db`.`t`.`c` and the VALUES row.
-            let column = match self.store_table.is_empty() {
-                true => format!("'{}'", cd.name),
-                false => format!("{}.{}", self.store_table, schema::quote_ident(&cd.name)),
-            };
+            let column = self.column_in_message(cd);
             self.raw(&format!(", '{}', {}, {})", cs, schema::sq_str(&column), self.store_row.max(1)));
             return Ok(());
+        }
+        if cd.base.is_text() && self.fit.is_none() {
+            // A strict write of a binary literal that is not UTF-8 into a
+            // UTF-8 column (a client's latin1 bytes arrive as one, server.rs
+            // `statement_text`): MariaDB's 1366, where SQLite would keep
+            // bytes no client could read back as text.
+            if let Some(bad) = non_utf8_tail(toks, s, e) {
+                let message = format!("Incorrect string value: '{}' for column {} at row {}", crate::functions::shown_bytes(&bad), self.column_in_message(cd), self.store_row.max(1));
+                return Err(SqlError::new(1366, "HY000", message));
+            }
         }
         if cd.base == schema::Base::Enum && self.fit.is_none() {
             // A strict write: the member a number or any-case spelling names
@@ -683,6 +709,19 @@ mod tests {
         let rw = |sql: &str| rewrite(sql, Kind::Insert, &resolver).unwrap().sql;
         let out = rw("INSERT INTO t (a, d, y) VALUES (MAKEDATE(2023, 1), SEC_TO_TIME(5), MAKEDATE(2023, 1))");
         assert!(out.contains("ts_int2(ts_tnum(MAKEDATE(2023, 1))") && out.contains("ts_dec(ts_tnum(SEC_TO_TIME(5))") && out.matches("ts_tnum").count() == 2, "{}", out);
+    }
+
+    #[test]
+    fn bytes_that_are_not_utf8_into_a_text_column_are_1366() {
+        let resolver = TestResolver(vec![Arc::new(table_def("CREATE TABLE t (a VARCHAR(10), b VARBINARY(10), c TEXT)"))]);
+        let err = |sql: &str, kind| rewrite(sql, kind, &resolver).err().map(|e| (e.code, e.message));
+        let (code, message) = err("INSERT INTO t (a) VALUES (X'6BFC6C6D')", Kind::Insert).expect("refused");
+        assert_eq!(code, 1366);
+        assert!(message.starts_with("Incorrect string value: '\\xFClm' for column ") && message.ends_with(" at row 1"), "{}", message);
+        assert!(err("INSERT INTO t (c) VALUES ('x'), (0xE9)", Kind::Insert).is_some_and(|(_, m)| m.contains("'\\xE9'") && m.ends_with("at row 2")));
+        assert!(err("UPDATE t SET c = X'E9'", Kind::Update).is_some());
+        // UTF-8 bytes, and any bytes into a binary column, are stored.
+        assert!(err("INSERT INTO t (a, b) VALUES (X'C3A9', X'FC')", Kind::Insert).is_none());
     }
 
     #[test]

@@ -504,7 +504,7 @@ mod tests {
         let rw = rewrite("UPDATE sbtest1 SET k=k+1 WHERE id=? ORDER BY id LIMIT 1", Kind::Update, &resolver()).unwrap();
         assert_eq!(rw.sql, "UPDATE sbtest1 SET k=k+1 WHERE rowid IN (SELECT rowid FROM sbtest1 WHERE id=?1 ORDER BY id LIMIT 1) AND ts_chg('I', \"k\", (k+1))");
         let rw = rewrite("UPDATE sbtest1 AS s SET s.k = 0 ORDER BY s.id DESC LIMIT ?", Kind::Update, &resolver()).unwrap();
-        assert_eq!(rw.sql, "UPDATE sbtest1 AS s SET s.k = 0 WHERE rowid IN (SELECT rowid FROM sbtest1 AS s ORDER BY s.id DESC LIMIT ?1) AND ts_chg('I', \"k\", (0))");
+        assert_eq!(rw.sql, "UPDATE sbtest1 AS s SET s.k = 0 WHERE rowid IN (SELECT rowid FROM sbtest1 AS s ORDER BY s.id DESC LIMIT CAST(ROUND(?1) AS INTEGER)) AND ts_chg('I', \"k\", (0))");
         // sysbench's updates: the row is written (and counted as changed) only when a value differs
         let rw = rewrite("UPDATE sbtest1 SET c=? WHERE id=?", Kind::Update, &resolver()).unwrap();
         assert_eq!(rw.sql, "UPDATE sbtest1 SET c=?1 WHERE (id=?2) AND ts_chg('T', \"c\", (?1), \"id\")");
