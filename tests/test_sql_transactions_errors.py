@@ -19,6 +19,9 @@ side by side against MariaDB 10.11):
   does ('INSERT INTO', 'VALUES', 'SET', 'SELECT', 'WHERE', 'ORDER BY', ...),
   from the engine and from the front's own evaluation alike;
 - a stray `*/` outside an executable comment is a syntax error (1064);
+- SET TRANSACTION without a scope is the next transaction's only (the
+  session's variables stay), and COMMIT/ROLLBACK AND CHAIN opens the next
+  transaction with the access mode of the one that ended;
 - SET TRANSACTION without a scope is 1568 while a transaction runs (SET
   SESSION/GLOBAL TRANSACTION are not); an access mode said twice in START
   TRANSACTION or SET TRANSACTION (READ ONLY, READ WRITE), or an isolation
@@ -89,6 +92,35 @@ def test_transaction_characteristics(sql_conn, db):
     assert code(sql_conn, "START TRANSACTION READ ONLY, WITH CONSISTENT SNAPSHOT, READ WRITE") == 1064
     query(sql_conn, "START TRANSACTION WITH CONSISTENT SNAPSHOT, READ WRITE")
     query(sql_conn, "COMMIT")
+
+
+def test_set_transaction_without_scope_is_the_next_transactions_only(sql_conn, db):
+    """MariaDB 10.11: SET TRANSACTION READ ONLY / ISOLATION LEVEL without
+    SESSION or GLOBAL leaves @@tx_read_only and @@tx_isolation as they are
+    and holds until a COMMIT or ROLLBACK; COMMIT/ROLLBACK AND CHAIN opens
+    the next transaction with the access mode of the one that ended."""
+    query(sql_conn, "SET TRANSACTION READ ONLY")
+    assert scalar(sql_conn, "SELECT @@tx_read_only") == 0
+    assert code(sql_conn, "DELETE FROM t") == 1792
+    query(sql_conn, "START TRANSACTION")
+    assert code(sql_conn, "DELETE FROM t") == 1792
+    query(sql_conn, "COMMIT")
+    query(sql_conn, "DELETE FROM t")
+    query(sql_conn, "SET TRANSACTION ISOLATION LEVEL SERIALIZABLE")
+    assert scalar(sql_conn, "SELECT @@tx_isolation") == "REPEATABLE-READ"
+    query(sql_conn, "START TRANSACTION READ ONLY")
+    query(sql_conn, "COMMIT AND CHAIN")
+    assert code(sql_conn, "INSERT INTO t VALUES (1)") == 1792
+    query(sql_conn, "ROLLBACK AND CHAIN")
+    assert code(sql_conn, "INSERT INTO t VALUES (1)") == 1792
+    query(sql_conn, "COMMIT AND NO CHAIN")
+    query(sql_conn, "BEGIN")
+    query(sql_conn, "ROLLBACK AND CHAIN")
+    query(sql_conn, "INSERT INTO t VALUES (5)")
+    query(sql_conn, "COMMIT")
+    assert scalar(sql_conn, "SELECT COUNT(*) FROM t") == 1
+    query(sql_conn, "DROP TABLE t")
+    query(sql_conn, "CREATE TABLE t (a INT)")
 
 
 def test_global_read_only_reaches_new_sessions(sql_server, sql_conn, db):

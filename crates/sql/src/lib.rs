@@ -102,6 +102,15 @@ pub struct SessionState {
     /// triggers, outermost first: a trigger may not write one (ERR 1442),
     /// and their number is bounded by trigger_max_nesting (routine/fire.rs).
     pub trigger_tables: Vec<String>,
+    /// `SET TRANSACTION ...` without a scope: the next transaction's access
+    /// mode and isolation level, told to the engine but not to the session's
+    /// variables, until a COMMIT or ROLLBACK ends that transaction
+    /// (front/transaction.rs puts the session's back).
+    pub next_read_only: Option<bool>,
+    pub next_isolation: Option<&'static str>,
+    /// The access mode of the transaction BEGIN or START TRANSACTION opened
+    /// (what COMMIT AND CHAIN opens again); None once it ends.
+    pub txn_read_only: Option<bool>,
 }
 
 impl SessionState {
@@ -122,6 +131,9 @@ impl SessionState {
         self.diagnostics.clear();
         self.diagnostics_count = 0;
         self.sql_mode = None;
+        self.next_read_only = None;
+        self.next_isolation = None;
+        self.txn_read_only = None;
     }
 
     /// The sql_mode this session's statements run under.

@@ -474,8 +474,14 @@ fn set_transaction(call: &mut Call<'_, '_>, p: &mut Parser<'_>, scope: Option<&s
                 p.expect_kw("SERIALIZABLE")?;
                 "SERIALIZABLE"
             };
-            let def = vars::lookup("transaction_isolation").unwrap();
-            assign(call, def, Some(scope.unwrap_or("session")), Value::str(level))?;
+            match scope {
+                // The next transaction's only (MariaDB: @@tx_isolation stays).
+                None => {
+                    call.sess.next_isolation = Some(level);
+                    call.engine.set_variable("transaction_isolation", &Value::str(level));
+                }
+                Some(scope) => assign(call, vars::lookup("transaction_isolation").unwrap(), Some(scope), Value::str(level))?,
+            }
         } else if p.eat_kw("READ") {
             access_said = true;
             let read_only = if p.eat_kw("ONLY") {
@@ -484,8 +490,14 @@ fn set_transaction(call: &mut Call<'_, '_>, p: &mut Parser<'_>, scope: Option<&s
                 p.expect_kw("WRITE")?;
                 0
             };
-            let def = vars::lookup("transaction_read_only").unwrap();
-            assign(call, def, Some(scope.unwrap_or("session")), Value::Int(read_only))?;
+            match scope {
+                // The next transaction's only (MariaDB: @@tx_read_only stays).
+                None => {
+                    call.sess.next_read_only = Some(read_only == 1);
+                    call.engine.set_variable("transaction_read_only", &Value::Int(read_only));
+                }
+                Some(scope) => assign(call, vars::lookup("transaction_read_only").unwrap(), Some(scope), Value::Int(read_only))?,
+            }
         } else {
             return Err(p.error().into());
         }

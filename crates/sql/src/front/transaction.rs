@@ -7,9 +7,30 @@ use super::{lex_or_syntax, ok, Call};
 use crate::expr::Parser;
 use turnstile_engine::{Outcome, RowSink, SqlError};
 
-/// The session's transaction_read_only.
+/// The next transaction's access mode: what `SET TRANSACTION` said for it,
+/// else the session's transaction_read_only.
 fn session_read_only(call: &Call<'_, '_>) -> bool {
-    call.sess.int_var(call.ops.globals(), "transaction_read_only") != 0
+    call.sess.next_read_only.unwrap_or_else(|| call.sess.int_var(call.ops.globals(), "transaction_read_only") != 0)
+}
+
+/// Open a transaction with access mode `read_only`.
+fn begin(call: &mut Call<'_, '_>, read_only: bool) -> Result<(), SqlError> {
+    call.engine.begin(call.ctx, read_only)?;
+    call.sess.txn_read_only = Some(read_only);
+    Ok(())
+}
+
+/// A transaction ended: what `SET TRANSACTION` said for it is spent, and
+/// the engine goes back to the session's access mode and isolation level.
+fn spend_next_characteristics(call: &mut Call<'_, '_>) {
+    if call.sess.next_read_only.take().is_some() {
+        let v = call.sess.var(call.ops.globals(), crate::vars::lookup("transaction_read_only").expect("a variable"));
+        call.engine.set_variable("transaction_read_only", &v);
+    }
+    if call.sess.next_isolation.take().is_some() {
+        let v = call.sess.var(call.ops.globals(), crate::vars::lookup("transaction_isolation").expect("a variable"));
+        call.engine.set_variable("transaction_isolation", &v);
+    }
 }
 
 /// BEGIN, START TRANSACTION, COMMIT, ROLLBACK.
@@ -23,7 +44,7 @@ pub(super) fn transaction(call: &mut Call<'_, '_>, sql: &str, sink: &mut dyn Row
             return Err(p.error().into());
         }
         let read_only = session_read_only(call);
-        call.engine.begin(call.ctx, read_only)?;
+        begin(call, read_only)?;
         return Ok(ok());
     }
     if p.eat_kw("START") {
@@ -58,7 +79,7 @@ pub(super) fn transaction(call: &mut Call<'_, '_>, sql: &str, sink: &mut dyn Row
         if !p.exhausted() {
             return Err(p.error().into());
         }
-        call.engine.begin(call.ctx, read_only)?;
+        begin(call, read_only)?;
         return Ok(ok());
     }
     let commit = p.eat_kw("COMMIT");
@@ -70,8 +91,9 @@ pub(super) fn transaction(call: &mut Call<'_, '_>, sql: &str, sink: &mut dyn Row
         // ROLLBACK TO SAVEPOINT belongs to the engine.
         return engine_statement(call, sql, sink);
     }
+    let mut chain = false;
     if p.eat_kw("AND") {
-        p.eat_kw("NO");
+        chain = !p.eat_kw("NO");
         p.expect_kw("CHAIN")?;
     }
     if p.eat_kw("NO") || p.peek().is_some_and(|t| t.is_kw("RELEASE")) {
@@ -81,10 +103,17 @@ pub(super) fn transaction(call: &mut Call<'_, '_>, sql: &str, sink: &mut dyn Row
     if !p.exhausted() {
         return Err(p.error().into());
     }
+    let chained_read_only = call.sess.txn_read_only.take().unwrap_or_else(|| session_read_only(call));
     if commit {
         call.engine.commit(call.ctx)?;
     } else {
         call.engine.rollback(call.ctx)?;
+    }
+    spend_next_characteristics(call);
+    if chain {
+        // AND CHAIN: a new transaction at once, with the access mode of the
+        // one that ended.
+        begin(call, chained_read_only)?;
     }
     Ok(ok())
 }
