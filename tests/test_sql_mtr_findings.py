@@ -483,7 +483,9 @@ def test_two_digit_year_date_texts_in_strict_mode(db):
     rows = clients.query(conn, "SELECT CAST(a AS CHAR), CAST(b AS CHAR), CAST(c AS CHAR) FROM dy")
     assert rows == (("2001-01-01", "1998-12-31 10:11:12", "1970-01-02 00:00:00"),) * 2 + (("0001-01-01", "0009-01-01 01:01:01", None),)
     assert clients.query(conn, "SELECT COUNT(*) FROM dy WHERE a = '01-01-01'") == ((2,),)
-    for bad in ("'0101010'", "'12345-01-01'", "'01-13-01'"):
+    # Seven digits are YYMMDDh (MariaDB 10.11 takes '0101010' as 2001-01-01).
+    assert cur.execute("INSERT INTO dy (a) VALUES ('0101010')") == 1
+    for bad in ("'12345-01-01'", "'01-13-01'"):
         with pytest.raises(pymysql.err.MySQLError) as ei:
             cur.execute(f"INSERT INTO dy (a) VALUES ({bad})")
         assert ei.value.args[0] == 1292, bad
@@ -739,3 +741,17 @@ def test_insert_ignore_past_bit_63_is_its_largest_value(db):
     cur.execute("SHOW WARNINGS")
     assert [r[1] for r in cur.fetchall()] == [1264, 1264]
     assert clients.query(conn, "SELECT a + 0 FROM b63") == ((2**63 - 1,), (2**63 - 1,))
+
+
+def test_values_row_names_its_columns(db):
+    # A column named in a VALUES row (or INSERT ... SET) is the value the row
+    # gave it before, else its default (checked on MariaDB 10.11).
+    conn, _ = db
+    clients.query(conn, "CREATE TABLE t (a INT, b INT DEFAULT 7, c VARCHAR(10))")
+    clients.query(conn, "INSERT INTO t VALUES (b, 5, concat(a, '-', b))")
+    clients.query(conn, "INSERT INTO t SET b = 2, a = b + 1, c = a")
+    clients.query(conn, "INSERT INTO t (c, a) VALUES (b, 9)")
+    assert clients.query(conn, "SELECT a, b, c FROM t") == ((7, 5, "7-5"), (3, 2, "3"), (9, 7, "7"))
+    clients.query(conn, "CREATE TABLE d (da DATE, dt DATETIME)")
+    clients.query(conn, "INSERT INTO d SET dt = '2007-03-23 13:49:38', da = dt")
+    assert clients.query(conn, "SELECT CAST(da AS CHAR), CAST(dt AS CHAR) FROM d") == (("2007-03-23", "2007-03-23 13:49:38"),)

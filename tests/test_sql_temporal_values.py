@@ -8,8 +8,11 @@ sql_mode), seen as the text protocol sends them:
 - a zero two-digit date stays the year 0 (`00-00-00`);
 - a TIME column takes a datetime's time (year and month zero: its days as
   hours), digits as HHMMSS, `D  h:m:s` with days;
-- a TIME made a DATE or DATETIME (CAST, UNIX_TIMESTAMP) is that time on the
-  current day;
+- a TIME made a DATE or DATETIME (CAST, UNIX_TIMESTAMP, a write into such a
+  column, strict or not) is that time on the current day;
+- a DATETIME column reads MariaDB's other spellings: digits of any length
+  (`00101000000`), a `T` after the day, any punctuation between parts;
+- a row given to a date function is ERR 4079 (MariaDB's type check);
 - UNIX_TIMESTAMP of a day that is none or outside TIMESTAMP's range is NULL;
 - a YEAR compared with a literal compares with the year it names;
 - a YEAR shows four digits (`0000`), a YEAR(2) two, an INT(5) ZEROFILL five.
@@ -86,6 +89,32 @@ def test_time_made_a_date(raw):
         assert rows(raw, "SELECT CAST(a AS DATETIME) FROM t") == [("2013-09-21 08:20:30",)]
     finally:
         query(raw, "SET timestamp = DEFAULT")
+
+
+def test_time_written_into_a_date_column(raw):
+    query(raw, "SET timestamp = UNIX_TIMESTAMP('2013-08-19 12:00:00')")
+    try:
+        query(raw, "CREATE TABLE t (a DATETIME, b DATE)")
+        query(raw, "INSERT INTO t VALUES (TIME'10:20:30', TIME('800:20:30'))")
+        query(raw, "SET sql_mode = ''")
+        query(raw, "INSERT INTO t VALUES (TIME('48:20:30'), SEC_TO_TIME(3600))")
+        assert rows(raw, "SELECT a, b FROM t") == [("2013-08-19 10:20:30", "2013-09-21"), ("2013-08-21 00:20:30", "2013-08-19")]
+    finally:
+        query(raw, "SET timestamp = DEFAULT, sql_mode = DEFAULT")
+
+
+def test_other_datetime_spellings(raw):
+    query(raw, "CREATE TABLE t (a DATETIME)")
+    query(raw, "INSERT INTO t VALUES ('00101000000'), ('20030102T131415'), ('2003/01/02 13.14.15')")
+    assert rows(raw, "SELECT a FROM t") == [("2000-10-10 00:00:00",), ("2003-01-02 13:14:15",), ("2003-01-02 13:14:15",)]
+
+
+def test_row_argument_of_a_date_function(raw):
+    for sql, op in [("SELECT YEAR(ROW(1,1))", "year"), ("SELECT MAKEDATE(1, ROW(1,1))", "makedate"), ("SELECT DAY((1,1))", "dayofmonth")]:
+        with pytest.raises(pymysql.err.MySQLError) as ei:
+            query(raw, sql)
+        assert ei.value.args[0] == 4079, sql
+        assert ei.value.args[1] == f"Illegal parameter data type row for operation '{op}'"
 
 
 def test_unix_timestamp_range(raw):

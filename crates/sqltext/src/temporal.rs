@@ -169,58 +169,148 @@ fn canonical_temporal(s: &str, kind: &str) -> Option<String> {
         }
         o
     } else {
-        let digits = t.bytes().all(|b| b.is_ascii_digit());
-        let (date, clock): (String, Option<String>) = if digits && matches!(t.len(), 6 | 8 | 12 | 14) {
-            // YYYYMMDD[hhmmss], or YYMMDD[hhmmss] with a two-digit year.
-            let y = if t.len().is_multiple_of(6) { 2 } else { 4 };
-            let d = format!("{}-{}-{}", &t[..y], &t[y..y + 2], &t[y + 2..y + 4]);
-            let c = (t.len() > y + 4).then(|| format!("{}:{}:{}", &t[y + 4..y + 6], &t[y + 6..y + 8], &t[y + 8..y + 10]));
-            (d, c)
-        } else {
-            match t.split_once([' ', 'T']) {
-                Some((d, c)) => (d.to_string(), Some(c.trim().to_string())),
-                None => (t.to_string(), None),
-            }
-        };
-        let year_digits = date.split('-').next().map_or(0, str::len);
-        if date.bytes().filter(|&b| b == b'-').count() != 2 || !(1..=4).contains(&year_digits) {
-            return None;
-        }
-        let (mut y, mo, d) = parse_date(&date)?;
-        // A zero date stays zero ('00-00-00' is 0000-00-00, '00-00-00 01:00:00'
-        // the year 2000): MariaDB widens the year only when some part is not zero.
-        let zero = y == 0 && mo == 0 && d == 0 && clock.as_deref().is_none_or(|c| c.bytes().all(|b| !(b'1'..=b'9').contains(&b)));
-        if year_digits == 2 && !zero {
-            // MariaDB's two-digit years: 70-99 are 1970-1999, 00-69 2000-2069
-            // ('01-01-01' is 2001-01-01; '1-1-1' stays the year 1).
-            y += if y < 70 { 2000 } else { 1900 };
-        }
-        let day = format!("{:04}-{:02}-{:02}", y, mo, d);
-        let clock = match clock {
-            Some(c) => {
-                if !c.contains(':') {
-                    return None;
-                }
-                let (neg, h, mi, sec, _) = parse_time(&c)?;
-                if neg || h > 23 {
-                    return None;
-                }
-                let mut o = format!("{:02}:{:02}:{:02}", h, mi, sec);
-                if let Some((_, f)) = c.split_once('.') {
-                    o.push('.');
-                    o.push_str(f);
-                }
-                Some(o)
-            }
-            None => None,
-        };
-        match (kind, clock) {
-            ("date", _) => day,
-            (_, Some(c)) => format!("{} {}", day, c),
-            (_, None) => format!("{} 00:00:00", day),
-        }
+        return plain_datetime(t, kind).or_else(|| delimited_datetime(t, kind));
     };
     Some(out)
+}
+
+/// A DATE or DATETIME text in the forms written most: `Y-M-D[ h:m:s[.f]]`
+/// (or `T` between), `YYYYMMDD[hhmmss]`, `YYMMDD[hhmmss]`.
+fn plain_datetime(t: &str, kind: &str) -> Option<String> {
+    let digits = t.bytes().all(|b| b.is_ascii_digit());
+    let (date, clock): (String, Option<String>) = if digits && matches!(t.len(), 6 | 8 | 12 | 14) {
+        // YYYYMMDD[hhmmss], or YYMMDD[hhmmss] with a two-digit year.
+        let y = if t.len().is_multiple_of(6) { 2 } else { 4 };
+        let d = format!("{}-{}-{}", &t[..y], &t[y..y + 2], &t[y + 2..y + 4]);
+        let c = (t.len() > y + 4).then(|| format!("{}:{}:{}", &t[y + 4..y + 6], &t[y + 6..y + 8], &t[y + 8..y + 10]));
+        (d, c)
+    } else {
+        match t.split_once([' ', 'T']) {
+            Some((d, c)) => (d.to_string(), Some(c.trim().to_string())),
+            None => (t.to_string(), None),
+        }
+    };
+    let year_digits = date.split('-').next().map_or(0, str::len);
+    if date.bytes().filter(|&b| b == b'-').count() != 2 || !(1..=4).contains(&year_digits) {
+        return None;
+    }
+    let (mut y, mo, d) = parse_date(&date)?;
+    // A zero date stays zero ('00-00-00' is 0000-00-00, '00-00-00 01:00:00'
+    // the year 2000): MariaDB widens the year only when some part is not zero.
+    let zero = y == 0 && mo == 0 && d == 0 && clock.as_deref().is_none_or(|c| c.bytes().all(|b| !(b'1'..=b'9').contains(&b)));
+    if year_digits == 2 && !zero {
+        // MariaDB's two-digit years: 70-99 are 1970-1999, 00-69 2000-2069
+        // ('01-01-01' is 2001-01-01; '1-1-1' stays the year 1).
+        y += if y < 70 { 2000 } else { 1900 };
+    }
+    let day = format!("{:04}-{:02}-{:02}", y, mo, d);
+    let clock = match clock {
+        Some(c) => {
+            if !c.contains(':') {
+                return None;
+            }
+            let (neg, h, mi, sec, _) = parse_time(&c)?;
+            if neg || h > 23 {
+                return None;
+            }
+            let mut o = format!("{:02}:{:02}:{:02}", h, mi, sec);
+            if let Some((_, f)) = c.split_once('.') {
+                o.push('.');
+                o.push_str(f);
+            }
+            Some(o)
+        }
+        None => None,
+    };
+    Some(match (kind, clock) {
+        ("date", _) => day,
+        (_, Some(c)) => format!("{} {}", day, c),
+        (_, None) => format!("{} 00:00:00", day),
+    })
+}
+
+/// MariaDB's reading of the other DATE and DATETIME texts it takes whole
+/// (its str_to_datetime): digits only of any length, the year four of
+/// them when there are 4, 8 or 14 and more (`00101000000` is
+/// 2000-10-10), else two; a `T` after the day (`20030102T131415`); any
+/// punctuation between parts (`2003/01/02 13.14.15`), a space only
+/// between the date and the time; at least year, month and day. None
+/// when a part is out of range or text is left over (MariaDB cuts those
+/// with a warning: the column's check and the lenient write take them).
+/// One pass over the text.
+fn delimited_datetime(t: &str, kind: &str) -> Option<String> {
+    let b = t.as_bytes();
+    if !b.first()?.is_ascii_digit() {
+        return None;
+    }
+    let lead = b.iter().take_while(|c| c.is_ascii_digit() || **c == b'T').count();
+    let fixed = lead == b.len() || b[lead] == b'.';
+    let year_width = if matches!(lead, 4 | 8) || lead >= 14 { 4 } else { 2 };
+    let (mut parts, mut widths) = ([0u32; 6], [0usize; 6]);
+    let (mut n, mut pos, mut frac) = (0usize, 0usize, None);
+    while n < 6 && pos < b.len() && b[pos].is_ascii_digit() {
+        let start = pos;
+        let width = match (fixed, n) {
+            (false, _) => usize::MAX,
+            (true, 0) => year_width,
+            (true, _) => 2,
+        };
+        let mut v = 0u32;
+        while pos < b.len() && b[pos].is_ascii_digit() && pos - start < width {
+            v = v * 10 + u32::from(b[pos] - b'0');
+            if v > 999_999 {
+                return None;
+            }
+            pos += 1;
+        }
+        parts[n] = v;
+        widths[n] = pos - start;
+        n += 1;
+        if pos == b.len() {
+            break;
+        }
+        if n == 3 && b[pos] == b'T' {
+            pos += 1;
+            continue;
+        }
+        if n == 6 {
+            if b[pos] == b'.' {
+                let f = &t[pos + 1..];
+                if f.is_empty() || !f.bytes().all(|c| c.is_ascii_digit()) {
+                    return None;
+                }
+                frac = Some(f);
+                pos = b.len();
+            }
+            break;
+        }
+        while pos < b.len() && (b[pos].is_ascii_punctuation() || b[pos] == b' ') {
+            if b[pos] == b' ' && n != 3 {
+                return None;
+            }
+            pos += 1;
+        }
+    }
+    if n < 3 || !t[pos..].trim().is_empty() {
+        return None;
+    }
+    let [mut y, mo, d, h, mi, sec] = parts;
+    if widths[0] == 2 && parts.iter().any(|&p| p != 0) {
+        y += if y < 70 { 2000 } else { 1900 };
+    }
+    if y > 9999 || mo > 12 || d > 31 || h > 23 || mi > 59 || sec > 59 {
+        return None;
+    }
+    let day = format!("{:04}-{:02}-{:02}", y, mo, d);
+    if kind == "date" {
+        return Some(day);
+    }
+    let mut o = format!("{} {:02}:{:02}:{:02}", day, h, mi, sec);
+    if let Some(f) = frac {
+        o.push('.');
+        o.push_str(f);
+    }
+    Some(o)
 }
 
 /// A TIME column's value from a datetime text (`Y-M-D h:m:s[.f]`): its time
@@ -301,6 +391,29 @@ mod tests {
     use super::*;
 
     #[test]
+    fn other_spellings_read_as_mariadb_does() {
+        let n = |s: &str, k: &str| normalize_temporal(s, k);
+        // Digits only: a four-digit year for 4, 8 or 14+ digits, else two (checked on MariaDB 10.11).
+        assert_eq!(n("00101000000", "datetime").as_deref(), Some("2000-10-10 00:00:00"));
+        assert_eq!(n("20030102131", "datetime").as_deref(), Some("2020-03-01 02:13:01"));
+        assert_eq!(n("10000101000000", "datetime").as_deref(), Some("1000-01-01 00:00:00"));
+        assert_eq!(n("00000101", "date").as_deref(), Some("0000-01-01"));
+        assert_eq!(n("000101", "datetime").as_deref(), Some("2000-01-01 00:00:00"));
+        // ISO 8601's T after the day, any punctuation between parts.
+        assert_eq!(n("20030102T131415", "datetime").as_deref(), Some("2003-01-02 13:14:15"));
+        assert_eq!(n("2001-1-1T1:01:01", "datetime").as_deref(), Some("2001-01-01 01:01:01"));
+        assert_eq!(n("2003/01/02 13.14.15.5", "datetime").as_deref(), Some("2003-01-02 13:14:15.5"));
+        assert_eq!(n("2003^01^02", "date").as_deref(), Some("2003-01-02"));
+        // What MariaDB cuts (text left over, a part out of range, too few parts): left alone.
+        assert_eq!(n("200301021314151", "datetime"), None);
+        assert_eq!(n("2003-01-02 1314", "datetime"), None);
+        assert_eq!(n("20030102 131415", "datetime"), None);
+        assert_eq!(n("2003-01-02 03:04:60", "datetime"), None);
+        assert_eq!(n("0101", "date"), None);
+        assert_eq!(n("2003-01-01 00:00:00 some trailer", "datetime"), None);
+    }
+
+    #[test]
     fn temporal_normalising() {
         let n = |s: &str, k: &str| normalize_temporal(s, k);
         // Canonical values are left alone.
@@ -332,7 +445,7 @@ mod tests {
         assert_eq!(n("1-1-1", "date").as_deref(), Some("0001-01-01"));
         assert_eq!(n("010101", "date").as_deref(), Some("2001-01-01"));
         assert_eq!(n("981231101112", "datetime").as_deref(), Some("1998-12-31 10:11:12"));
-        assert_eq!(n("0101010", "date"), None);
+        assert_eq!(n("0101010", "date").as_deref(), Some("2001-01-01"));
         assert_eq!(n("2024-02-29 25:00:00", "datetime"), None);
         assert_eq!(n("x 1:0:0", "time"), None);
         // Digits alone as MariaDB reads a TIME: [H]HMMSS[.f].

@@ -33,7 +33,13 @@ impl Translator<'_> {
             "FOR" if self.word_at(i + 1, "UPDATE") || self.word_at(i + 1, "SHARE") => WordStep::ResumeAt(self.locking_clause_end(i, to)),
             "LOCK" if self.word_at(i + 1, "IN") && self.word_at(i + 2, "SHARE") && self.word_at(i + 3, "MODE") => WordStep::ResumeAt(i + 4),
             // `ROW(1, 'a') IN (SELECT ...)`: the row constructor is SQLite's row value `(1, 'a')`.
-            "ROW" if self.op_at(i + 1, "(") && !(i > 0 && toks[i - 1].is_op(".")) => WordStep::ResumeAt(i + 1),
+            "ROW" if self.op_at(i + 1, "(") && !(i > 0 && toks[i - 1].is_op(".")) => {
+                // A whole argument of a call that refuses a row: marked for its `)` (function_calls.rs).
+                if let Some(marker) = self.row_argument_marker(i, super::function_calls::ROW_MARK) {
+                    self.pending_call(&marker);
+                }
+                WordStep::ResumeAt(i + 1)
+            }
             // `UNION DISTINCT` is SQLite's UNION (so for INTERSECT and EXCEPT).
             "DISTINCT" if i > 0 && ["UNION", "INTERSECT", "EXCEPT"].iter().any(|k| toks[i - 1].is_kw(k)) => WordStep::ResumeAt(i + 1),
             _ => WordStep::NotMine,

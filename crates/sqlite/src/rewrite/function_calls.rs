@@ -15,7 +15,70 @@ use turnstile_sqltext::lex::Tok;
 /// (JSON_EXTRACT is the engine's own: functions/json_path.rs.)
 pub(super) const JSON_SPACED: [&str; 6] = ["JSON_OBJECT", "JSON_ARRAY", "JSON_SET", "JSON_INSERT", "JSON_REPLACE", "JSON_REMOVE"];
 
+/// The marks a row argument's parentheses carry on `Translator::parens`
+/// (`ROW#<operation>`; `TUP#<operation>` for a `(` not yet seen to hold a
+/// comma), for the check at its `)`.
+pub(super) const ROW_MARK: &str = "ROW#";
+pub(super) const TUPLE_MARK: &str = "TUP#";
+
+/// The calls whose arguments MariaDB's type check refuses a row with ERR
+/// 4079 (the others, SQLite's "row value misused", answer 1241), and the
+/// operation the message names (checked on MariaDB 10.11).
+fn row_refusing_operation(call: &str) -> Option<&'static str> {
+    Some(match call {
+        "FROM_DAYS" => "from_days",
+        "MAKEDATE" => "makedate",
+        "LAST_DAY" => "last_day",
+        "SEC_TO_TIME" => "sec_to_time",
+        "TIMEDIFF" => "timediff",
+        "MAKETIME" => "maketime",
+        "FROM_UNIXTIME" => "from_unixtime",
+        "CONVERT_TZ" => "convert_tz",
+        "DATE_FORMAT" => "date_format",
+        "TIME_FORMAT" => "time_format",
+        "YEAR" => "year",
+        "DAY" | "DAYOFMONTH" => "dayofmonth",
+        "HOUR" => "hour",
+        "MINUTE" => "minute",
+        "SECOND" => "second",
+        "MICROSECOND" => "microsecond",
+        "QUARTER" => "quarter",
+        "WEEK" | "WEEKOFYEAR" => "week",
+        "YEARWEEK" => "yearweek",
+        "DAYOFYEAR" => "dayofyear",
+        "TO_DAYS" => "to_days",
+        "TO_SECONDS" => "to_seconds",
+        "PERIOD_ADD" => "period_add",
+        "PERIOD_DIFF" => "period_diff",
+        "LENGTH" | "OCTET_LENGTH" => "octet_length",
+        _ => return None,
+    })
+}
+
 impl Translator<'_> {
+    /// The mark (`mark` + operation) for the row or parenthesised group
+    /// opening at token `i` when it starts an argument of a call that
+    /// refuses a row (its `)` then checks that it is the whole argument).
+    pub(super) fn row_argument_marker(&self, i: usize, mark: &str) -> Option<String> {
+        let toks = self.toks;
+        let starts_argument = i > 0 && (toks[i - 1].is_op("(") || toks[i - 1].is_op(","));
+        if !starts_argument {
+            return None;
+        }
+        let call = self.parens.last()?;
+        // FROM_UNIXTIME's format is DATE_FORMAT's.
+        let op = if call == "FROM_UNIXTIME" && toks[i - 1].is_op(",") { "date_format" } else { row_refusing_operation(call)? };
+        Some(format!("{}{}", mark, op))
+    }
+
+    /// ERR 4079 when the parentheses closed at token `close`, marked `f`,
+    /// were a row and the whole argument (a `,` or `)` follows).
+    pub(super) fn refused_row_argument(&self, close: usize, f: &str) -> Option<SqlError> {
+        let op = f.strip_prefix(ROW_MARK)?;
+        let ends_argument = self.toks.get(close + 1).is_some_and(|n| n.is_op(",") || n.is_op(")"));
+        ends_argument.then(|| SqlError::new(4079, "HY000", format!("Illegal parameter data type row for operation '{}'", op)))
+    }
+
     /// A function call (or a clock function without parentheses) at the
     /// word, or FROM/FOR inside SUBSTRING.
     // Inlined: on the recursion path of `emit` (see `Translator::emit`).
@@ -350,5 +413,34 @@ impl Translator<'_> {
         self.raw(&format!(", '{}')", mode.unwrap_or("BOTH")));
         self.last_end = Some(toks[close].end);
         Ok(close + 1)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::test_support::resolver;
+    use super::super::{rewrite, Kind};
+
+    fn rw(sql: &str) -> Result<String, (u16, String)> {
+        rewrite(sql, Kind::Select, &resolver()).map(|r| r.sql).map_err(|e| (e.code, e.message.clone()))
+    }
+
+    #[test]
+    fn a_row_argument_of_a_date_function_is_4079() {
+        let refused = |sql: &str, op: &str| {
+            let (code, msg) = rw(sql).unwrap_err();
+            assert_eq!(code, 4079, "{sql}");
+            assert!(msg.ends_with(&format!("operation '{}'", op)), "{sql}: {msg}");
+        };
+        refused("SELECT FROM_DAYS(ROW(1,1))", "from_days");
+        refused("SELECT MAKEDATE(1, ROW(1,1))", "makedate");
+        refused("SELECT MAKETIME(1, (1,1), 1)", "maketime");
+        refused("SELECT DAY(ROW(1, 1))", "dayofmonth");
+        refused("SELECT FROM_UNIXTIME(1, ROW(1,1))", "date_format");
+        refused("SELECT MONTH(MAKEDATE(ROW(1,1),1))", "makedate");
+        // A row inside a comparison, a plain group, other functions: not this error.
+        assert!(rw("SELECT MAKEDATE(ROW(1,1) = ROW(1,1), 1)").is_ok());
+        assert!(rw("SELECT MAKEDATE((1), 1), FROM_DAYS((1 + 2) * 3)").is_ok());
+        assert!(rw("SELECT CONCAT(ROW(1,1))").is_ok());
     }
 }

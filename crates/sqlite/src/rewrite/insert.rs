@@ -15,6 +15,7 @@ use crate::schema::{self, sq_ident, Base, ColumnDef, TableDef};
 use std::sync::Arc;
 use turnstile_engine::SqlError;
 use turnstile_sqltext::cursor::TokenCursor;
+use turnstile_sqltext::lex::Tok;
 
 /// Where an INSERT's rows come from.
 enum InsertSource {
@@ -233,12 +234,23 @@ impl Translator<'_> {
             }
             self.raw("(");
             self.store_row = row_index + 1;
+            let names_columns = def.filter(|d| self.row_names_columns(row, d));
+            let mut given: Vec<String> = Vec::new();
             for (value_index, &(s, e)) in row.iter().enumerate() {
                 if value_index > 0 {
                     self.raw(", ");
                 }
+                if let Some(d) = names_columns {
+                    self.row_refs = row_references(d, cols, &given);
+                }
                 let cd = cols.get(value_index).and_then(|n| def.and_then(|d| d.column(n)));
-                if let Some(text) = self.emit_row_value(s, e, cd, Some(value_index) == ai_pos, row_index == 0)? {
+                let at = self.out.len();
+                let first = self.emit_row_value(s, e, cd, Some(value_index) == ai_pos, row_index == 0)?;
+                self.row_refs.clear();
+                if names_columns.is_some() {
+                    given.push(self.out[at..].trim().to_string());
+                }
+                if let Some(text) = first {
                     info.first_row.push(text);
                 }
             }
@@ -401,6 +413,14 @@ impl Translator<'_> {
             Some(cd) if default_keyword(toks, s, e) => {
                 let d = if cd.auto_increment { "NULL".to_string() } else { crate::ddl::implicit_default(cd) };
                 self.raw(&d);
+                Ok(())
+            }
+            // A TIME into a DATE, DATETIME or TIMESTAMP: that time on the current day (store.rs).
+            Some(cd) if matches!(cd.base, Base::Date | Base::DateTime | Base::Timestamp) && self.time_typed(s, e) => {
+                self.gap(&toks[s]);
+                self.raw("ts_time_dt(");
+                self.emit(s, e)?;
+                self.raw(")");
                 Ok(())
             }
             Some(cd) if cd.base == Base::Bit => match bit_literal(toks, s, e) {
@@ -571,6 +591,38 @@ impl Translator<'_> {
 /// skipped otherwise with MariaDB's Warning 1452 (`ts_fk`), as MariaDB's
 /// IGNORE does. `schema`: the SQLite schema of the table (its parents are
 /// in it); `table`: the table as messages name it. None without such keys.
+impl Translator<'_> {
+    /// Does a VALUES row name a column of `def` as a value (a word that is
+    /// one of its columns, no subquery, which would have its own)?
+    fn row_names_columns(&self, row: &[(usize, usize)], def: &TableDef) -> bool {
+        let toks = self.toks;
+        let words = || row.iter().flat_map(|&(s, e)| toks[s..e].iter());
+        !words().any(|t| t.is_kw("SELECT")) && words().any(|t| matches!(&t.tok, Tok::Word(w) if def.column(w).is_some()))
+    }
+}
+
+/// The columns a VALUES row's value may read: the ones written before it
+/// (`cols[k]` given `given[k]`) as that value, the others as their
+/// default. A value past ROW_REFERENCE_MAX bytes is not offered (its name
+/// stays an unknown column): values naming each other grow no further. Nor
+/// is one with a parameter (a text whose literals the engine made
+/// parameters, exec/normalize.rs, is then compiled with its literals).
+fn row_references(def: &TableDef, cols: &[String], given: &[String]) -> Vec<(String, String)> {
+    const ROW_REFERENCE_MAX: usize = 4096;
+    def.columns
+        .iter()
+        .filter(|c| c.generated.is_none())
+        .filter_map(|c| {
+            let value = match cols.iter().position(|n| n.eq_ignore_ascii_case(&c.name)).filter(|&k| k < given.len()) {
+                Some(k) => given[k].clone(),
+                None if c.auto_increment || c.row_default().is_some() => return None,
+                None => crate::ddl::implicit_default(c),
+            };
+            (value.len() <= ROW_REFERENCE_MAX && !value.contains('?')).then(|| (c.name.clone(), value))
+        })
+        .collect()
+}
+
 fn parent_tests(def: &TableDef, cols: &[&str], schema: &str, table: &str) -> Option<String> {
     let mut tests = Vec::new();
     for fk in &def.foreign_keys {

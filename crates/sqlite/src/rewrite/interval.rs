@@ -10,7 +10,7 @@
 
 use super::translator::{Translator, WordAt, WordStep};
 use turnstile_engine::SqlError;
-use turnstile_sqltext::lex::Token;
+use turnstile_sqltext::lex::{Tok, Token};
 
 pub(super) const INTERVAL_UNITS: &[&str] = &[
     "MICROSECOND",
@@ -196,15 +196,36 @@ pub(super) fn interval_first(sql: &str, toks: &[Token]) -> Option<String> {
             continue;
         };
         let operand = &sql[toks[plus + 1].start..toks[end - 1].end];
-        edits.push((toks[i].start, toks[end - 1].end, format!("({} + {})", operand, &sql[toks[i].start..toks[unit].end])));
+        // A signed INTERVAL (`-INTERVAL n unit + x` is x - INTERVAL n unit).
+        let sign = i.checked_sub(1).filter(|&k| unary_sign(toks, k));
+        let (start, op) = match sign {
+            Some(k) => (toks[k].start, if toks[k].is_op("-") { "-" } else { "+" }),
+            None => (toks[i].start, "+"),
+        };
+        edits.push((start, toks[end - 1].end, format!("({} {} {})", operand, op, &sql[toks[i].start..toks[unit].end])));
         i = end;
     }
     super::splice(sql, edits)
 }
 
+/// Is token `k` a `+` or `-` sign of what follows (not a binary operator:
+/// first, or after an operator other than `)`, or after a word that ends
+/// no operand)?
+fn unary_sign(toks: &[Token], k: usize) -> bool {
+    if !(toks[k].is_op("+") || toks[k].is_op("-")) {
+        return false;
+    }
+    let Some(prev) = k.checked_sub(1).map(|p| &toks[p]) else { return true };
+    match &prev.tok {
+        Tok::Op(o) => *o != ")",
+        _ => ["SELECT", "WHERE", "AND", "OR", "NOT", "WHEN", "THEN", "ELSE", "ON", "HAVING", "SET", "RETURN"].iter().any(|w| prev.is_kw(w)),
+    }
+}
+
 /// At token `i`, `INTERVAL e unit + operand`: (the unit's index, the `+`'s, the operand's end).
 fn interval_then_plus(toks: &[Token], i: usize) -> Option<(usize, usize, usize)> {
-    if !toks[i].is_kw("INTERVAL") || (i > 0 && (toks[i - 1].is_op("+") || toks[i - 1].is_op("-") || toks[i - 1].is_op("."))) {
+    let binary_before = i > 0 && (toks[i - 1].is_op("+") || toks[i - 1].is_op("-")) && !unary_sign(toks, i - 1);
+    if !toks[i].is_kw("INTERVAL") || binary_before || (i > 0 && toks[i - 1].is_op(".")) {
         return None;
     }
     let mut depth = 0usize;
@@ -226,7 +247,12 @@ fn interval_then_plus(toks: &[Token], i: usize) -> Option<(usize, usize, usize)>
     if !toks.get(plus)?.is_op("+") {
         return None;
     }
-    let end = super::operators::operand_end(toks, plus + 1, toks.len());
+    let mut end = super::operators::operand_end(toks, plus + 1, toks.len());
+    // A typed literal, TIMESTAMP'...' (DATE'...', TIME'...'): the word and its string.
+    let typed = end == plus + 2 && ["DATE", "TIME", "TIMESTAMP"].iter().any(|w| toks[plus + 1].is_kw(w));
+    if typed && toks.get(end).is_some_and(|t| matches!(t.tok, Tok::Str(_))) {
+        end += 1;
+    }
     (end > plus + 1).then_some((unit, plus, end))
 }
 
@@ -246,5 +272,9 @@ mod interval_first_tests {
         assert_eq!(run("SELECT d + INTERVAL 1 DAY FROM t"), None);
         assert_eq!(run("SELECT DATE_ADD(d, INTERVAL 1 DAY) FROM t"), None);
         assert_eq!(run("SELECT INTERVAL(1, 2, 3)"), None);
+        // A typed literal operand, a signed INTERVAL (MariaDB 10.11: 1991-01-01 10:20:30 and 2011-...).
+        assert_eq!(run("SELECT INTERVAL '10' YEAR + TIMESTAMP'2001-01-01 10:20:30' AS c").as_deref(), Some("SELECT (TIMESTAMP'2001-01-01 10:20:30' + INTERVAL '10' YEAR) AS c"));
+        assert_eq!(run("SELECT -INTERVAL '10' YEAR + d, +INTERVAL 1 DAY + d FROM t").as_deref(), Some("SELECT (d - INTERVAL '10' YEAR), (d + INTERVAL 1 DAY) FROM t"));
+        assert_eq!(run("SELECT 1 - INTERVAL 1 DAY + d FROM t"), None);
     }
 }

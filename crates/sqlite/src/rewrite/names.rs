@@ -106,6 +106,15 @@ impl Translator<'_> {
     pub(super) fn plain_name(&mut self, i: usize, w: &str) {
         let toks = self.toks;
         let t = &toks[i];
+        let qualified = (i > 0 && toks[i - 1].is_op(".")) || self.op_at(i + 1, ".");
+        if !self.row_refs.is_empty() && !qualified {
+            // A column named in a VALUES row: the value the row gives it (insert.rs).
+            if let Some((_, value)) = self.row_refs.iter().find(|(n, _)| n.eq_ignore_ascii_case(w)) {
+                let text = format!("({})", value);
+                self.push(t, &text);
+                return;
+            }
+        }
         if self.sequence_table(i, w) {
             return;
         }

@@ -273,11 +273,20 @@ impl Translator<'_> {
                     return Ok(next);
                 }
                 self.push(t, "(");
-                let function = self.take_pending();
+                let mut function = self.take_pending();
+                // `(a, b)` as a whole argument of a call that refuses a row (function_calls.rs).
+                if function.is_empty() {
+                    if let Some(marker) = self.row_argument_marker(i, super::function_calls::TUPLE_MARK) {
+                        function = marker;
+                    }
+                }
                 self.parens.push(function);
             }
             ")" => {
                 let closes = self.parens.pop();
+                if let Some(err) = closes.as_deref().and_then(|f| self.refused_row_argument(i, f)) {
+                    return Err(err);
+                }
                 let wrapped = closes.is_some_and(|f| super::function_calls::JSON_SPACED.contains(&f.as_str()));
                 self.push(t, if wrapped { "))" } else { ")" });
             }
@@ -286,6 +295,13 @@ impl Translator<'_> {
                 self.emit(i + 1, i + 2)?;
                 self.raw(" COLLATE ts_ci");
                 return Ok(i + 2);
+            }
+            // A parenthesised group with a comma is a row.
+            "," if self.parens.last().is_some_and(|f| f.starts_with(super::function_calls::TUPLE_MARK)) => {
+                if let Some(f) = self.parens.last_mut() {
+                    *f = f.replacen(super::function_calls::TUPLE_MARK, super::function_calls::ROW_MARK, 1);
+                }
+                self.push(t, op);
             }
             "," if self.parens.last().is_some_and(|f| f == "CONVERT") => {
                 self.push(t, " AS");

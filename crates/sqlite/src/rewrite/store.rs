@@ -20,6 +20,7 @@ use crate::schema::{self, ColumnDef, TableDef};
 use rusqlite::types::Value as SV;
 use turnstile_engine::SqlError;
 use turnstile_sqltext::decimal::Decimal;
+use turnstile_sqltext::expr_type::{infer, ExprType};
 use turnstile_sqltext::lex::{self, Tok, Token};
 use turnstile_sqltext::sql_mode::SqlMode;
 
@@ -509,18 +510,52 @@ impl Translator<'_> {
     /// `ts_tnorm(value, 'kind', refuse, 'col')` refuses a zero month or day
     /// (refuse bit 1) or the zero date (bit 2) with MariaDB's ERR 1292.
     fn emit_temporal(&mut self, s: usize, e: usize, kind: &str, col: &str) -> Result<(), SqlError> {
-        if self.fit.is_some() {
-            return self.emit_value(s, e);
+        // A TIME into a DATE, DATETIME or TIMESTAMP is that time on the
+        // current day (MariaDB: TIME'800:20:30' is 33 days on), as CAST does.
+        let into_time = kind.starts_with("time") && !kind.starts_with("timestamp");
+        let time_on_day = !into_time && self.time_typed(s, e);
+        if let Some(args) = self.fit.take() {
+            if !time_on_day {
+                self.fit = Some(args);
+                return self.emit_value(s, e);
+            }
+            // A lenient write: ts_fit of the datetime.
+            let toks = self.toks;
+            self.gap(&toks[s]);
+            self.raw(self.fit_call());
+            self.raw("ts_time_dt(");
+            self.emit(s, e)?;
+            self.raw(")");
+            self.raw(&args);
+            return Ok(());
         }
         let refuse = u8::from(self.sql_mode.has(SqlMode::NO_ZERO_IN_DATE)) | (u8::from(self.sql_mode.has(SqlMode::NO_ZERO_DATE)) << 1);
         self.raw("ts_tnorm(");
-        self.emit(s, e)?;
+        if time_on_day {
+            self.raw("ts_time_dt(");
+            self.emit(s, e)?;
+            self.raw(")");
+        } else {
+            self.emit(s, e)?;
+        }
         if refuse == 0 {
             self.raw(&format!(", '{}')", kind));
         } else {
             self.raw(&format!(", '{}', {}, {})", kind, refuse, schema::sq_str(col)));
         }
         Ok(())
+    }
+
+    /// Is the value at tokens [s, e) a TIME by MariaDB's typing (`TIME'..'`,
+    /// `TIME(x)`, `CAST(x AS TIME)`, `SEC_TO_TIME(n)`, ...)? Typed only when
+    /// a word of it names a time, one scan of its text.
+    pub(super) fn time_typed(&self, s: usize, e: usize) -> bool {
+        let toks = self.toks;
+        if s >= e || !toks[s..e].iter().any(|t| matches!(&t.tok, Tok::Word(w) if w.to_ascii_uppercase().contains("TIME"))) {
+            return false;
+        }
+        let text = &self.sql[toks[s].start..toks[e - 1].end];
+        matches!(infer(text, &|_, _| None), Some(ExprType::Temporal { base: schema::Base::Time, .. }))
     }
 }
 

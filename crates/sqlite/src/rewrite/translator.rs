@@ -81,6 +81,10 @@ pub(super) struct Translator<'a> {
     /// its name in the join and its columns, so that IGNORE and a DEFAULT
     /// that reads other columns name its own (update_delete.rs).
     pub(super) set_target: Option<(String, Vec<String>)>,
+    /// A VALUES row's column references (MariaDB reads `VALUES ('x', a)`'s
+    /// `a` as the value the row gave it before, else its default): each
+    /// column's name and the SQL text of that value (insert.rs).
+    pub(super) row_refs: Vec<(String, String)>,
 }
 
 /// A word `emit` is translating: token `at` of the range [from, to) it copies.
@@ -140,6 +144,7 @@ impl<'a> Translator<'a> {
             div_zero: resolver.sql_mode().error_for_division_by_zero() as u8,
             multi: None,
             set_target: None,
+            row_refs: Vec::new(),
         }
     }
 
