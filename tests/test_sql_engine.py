@@ -92,7 +92,7 @@ def test_create_table_and_show(sql_conn, db):
     assert ddl.startswith("CREATE TABLE `types` (\n  `id` bigint(20) unsigned NOT NULL AUTO_INCREMENT COMMENT 'key',")
     for frag in ["`i` int(11) NOT NULL DEFAULT 0", "`b` tinyint(1) DEFAULT NULL", "`d` decimal(10,2) DEFAULT NULL",
                  "`vc` varchar(20) CHARACTER SET utf8mb4 COLLATE utf8mb4_bin DEFAULT NULL",
-                 "`ts` timestamp NULL DEFAULT CURRENT_TIMESTAMP ON UPDATE CURRENT_TIMESTAMP",
+                 "`ts` timestamp NULL DEFAULT current_timestamp() ON UPDATE current_timestamp()",
                  "`e` enum('small','large') DEFAULT 'small'", "PRIMARY KEY (`id`)", "UNIQUE KEY `uvc` (`vc`)",
                  "KEY `idx_i_d` (`i`,`d`)", "ENGINE=InnoDB", "COMMENT='all types'"]:
         assert frag in ddl, (frag, ddl)

@@ -338,6 +338,11 @@ impl ColumnDef {
     /// A literal default as MariaDB shows it: a DECIMAL's with its scale's
     /// digits (1.50 in DECIMAL(10,2)), others as stored.
     fn literal_shown(&self, v: &str) -> String {
+        if self.base == Base::Year {
+            if let Ok(n) = v.parse::<i64>() {
+                return format!("{:04}", n);
+            }
+        }
         let Some(scale) = self.scale.filter(|_| self.base == Base::Decimal) else { return v.to_string() };
         let (int, frac) = v.split_once('.').unwrap_or((v, ""));
         if !frac.bytes().all(|b| b.is_ascii_digit()) || frac.len() > scale as usize {
@@ -346,6 +351,16 @@ impl ColumnDef {
         match scale {
             0 => int.to_string(),
             _ => format!("{}.{:0<width$}", int, frac, width = scale as usize),
+        }
+    }
+
+    /// DEFAULT / ON UPDATE CURRENT_TIMESTAMP as MariaDB's SHOW CREATE TABLE
+    /// prints it: a call with the column's fractional digits
+    /// (`current_timestamp(6)` in a TIMESTAMP(6)), `current_timestamp()`.
+    fn now_shown(&self) -> String {
+        match self.length.filter(|&n| n > 0 && matches!(self.base, Base::DateTime | Base::Timestamp)) {
+            Some(n) => format!("current_timestamp({})", n),
+            None => "current_timestamp()".into(),
         }
     }
 
@@ -414,6 +429,10 @@ pub struct IndexDef {
     /// index underneath (MATCH ... AGAINST is refused, 1235).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub fulltext: bool,
+    /// `USING BTREE` / `USING HASH` as declared: SHOW CREATE TABLE shows
+    /// the algorithm only when one was named (MariaDB).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub using: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -461,6 +480,9 @@ pub struct TableDef {
     pub columns: Vec<ColumnDef>,
     /// Primary key columns (empty: none).
     pub primary: Vec<String>,
+    /// The primary key's `USING BTREE` / `USING HASH`, if declared.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub primary_using: Option<String>,
     pub indexes: Vec<IndexDef>,
     #[serde(default)]
     pub foreign_keys: Vec<ForeignKey>,
@@ -619,14 +641,14 @@ impl TableDef {
                 // MariaDB leaves numbers unquoted: DEFAULT 0, DEFAULT 1.50.
                 Some(Default_::Literal(v)) if c.base.is_numeric() && v.parse::<f64>().is_ok() => l.push_str(&format!(" DEFAULT {}", c.literal_shown(v))),
                 Some(Default_::Literal(v)) => l.push_str(&format!(" DEFAULT {}", quote_str(v))),
-                Some(Default_::CurrentTimestamp) => l.push_str(" DEFAULT CURRENT_TIMESTAMP"),
+                Some(Default_::CurrentTimestamp) => l.push_str(&format!(" DEFAULT {}", c.now_shown())),
                 Some(Default_::Expr(e)) => l.push_str(&format!(" DEFAULT {}", shown_expression_default(e))),
                 // MariaDB: DEFAULT NULL for BLOB and TEXT columns too.
                 None if c.nullable && c.base != Base::Json => l.push_str(" DEFAULT NULL"),
                 _ => {}
             }
             if c.on_update_now {
-                l.push_str(" ON UPDATE CURRENT_TIMESTAMP");
+                l.push_str(&format!(" ON UPDATE {}", c.now_shown()));
             }
             if c.auto_increment {
                 l.push_str(" AUTO_INCREMENT");
@@ -643,7 +665,8 @@ impl TableDef {
             lines.push(l);
         }
         if !self.primary.is_empty() {
-            lines.push(format!("  PRIMARY KEY ({})", self.primary.iter().map(|c| quote(c)).collect::<Vec<_>>().join(",")));
+            let using = self.primary_using.as_ref().map(|u| format!(" USING {}", u)).unwrap_or_default();
+            lines.push(format!("  PRIMARY KEY ({}){}", self.primary.iter().map(|c| quote(c)).collect::<Vec<_>>().join(","), using));
         }
         for ix in &self.indexes {
             let cols: Vec<String> = ix
@@ -663,6 +686,9 @@ impl TableDef {
                 ""
             };
             let mut l = format!("  {}KEY {} ({})", kind, quote(&ix.name), cols.join(","));
+            if let Some(u) = &ix.using {
+                l.push_str(&format!(" USING {}", u));
+            }
             if !ix.comment.is_empty() {
                 l.push_str(&format!(" COMMENT {}", quote_str(&ix.comment)));
             }
@@ -708,11 +734,33 @@ pub fn shown_expression_default(e: &str) -> String {
                     .take(toks.len() - 2)
                     .all(|d| d > 0)
     });
-    if call {
+    if call && !parenthesized_cast(e) {
         e.to_string()
     } else {
         format!("({})", e)
     }
+}
+
+/// A CAST (or CONVERT to a type) MariaDB parenthesizes as an operator: all
+/// but those to DATE, TIME and DATETIME, which print as calls.
+fn parenthesized_cast(e: &str) -> bool {
+    use turnstile_sqltext::lex::{tokenize, Tok};
+    let Ok(toks) = tokenize(e) else { return false };
+    let cast = toks.first().is_some_and(|t| t.is_kw("cast"));
+    let convert = toks.first().is_some_and(|t| t.is_kw("convert")) && !toks.iter().any(|t| t.is_kw("using"));
+    if !cast && !convert {
+        return false;
+    }
+    // The type: the word after the last top-level AS (CAST) or comma (CONVERT).
+    let mut depth = 0i32;
+    let mut ty = None;
+    for (k, t) in toks.iter().enumerate() {
+        depth += i32::from(t.is_op("(")) - i32::from(t.is_op(")"));
+        if depth == 1 && ((cast && t.is_kw("as")) || (convert && t.is_op(","))) {
+            ty = toks.get(k + 1);
+        }
+    }
+    !ty.is_some_and(|t| matches!(&t.tok, Tok::Word(w) if ["date", "time", "datetime"].iter().any(|d| d.eq_ignore_ascii_case(w))))
 }
 
 pub fn charset_of(collation: &str) -> &'static str {
@@ -824,6 +872,22 @@ mod tests {
 
     fn col(base: Base) -> ColumnDef {
         ColumnDef { collation: if base.is_text() { Some("utf8mb4_general_ci".into()) } else { None }, ..ColumnDef::new("c".into(), base) }
+    }
+
+    #[test]
+    fn defaults_shown_as_mariadb() {
+        assert_eq!(shown_expression_default("cast(`a` as signed)"), "(cast(`a` as signed))");
+        assert_eq!(shown_expression_default("cast(`a` as date)"), "cast(`a` as date)");
+        assert_eq!(shown_expression_default("convert(`a`,char)"), "(convert(`a`,char))");
+        assert_eq!(shown_expression_default("convert(`b` using latin1)"), "convert(`b` using latin1)");
+        assert_eq!(shown_expression_default("ucase(`a`)"), "ucase(`a`)");
+        let mut t = col(Base::Timestamp);
+        assert_eq!(t.now_shown(), "current_timestamp()");
+        t.length = Some(6);
+        assert_eq!(t.now_shown(), "current_timestamp(6)");
+        let mut y = col(Base::Year);
+        y.default = Some(Default_::Literal("0".into()));
+        assert_eq!(y.default_text().as_deref(), Some("0000"));
     }
 
     #[test]

@@ -24,6 +24,7 @@ pub struct Altered {
 /// Apply ALTER operations to a definition.
 pub fn apply_alter(def: &mut TableDef, ops: &[AlterOp]) -> Result<Altered, SqlError> {
     let mut out = Altered { renames: def.columns.iter().map(|c| (c.name.clone(), c.name.clone())).collect(), ..Default::default() };
+    renamed_keys_exist(def, ops)?;
     for op in ops {
         if let AlterOp::Guarded(inner) = op {
             if let Some(note) = skip_note(def, inner) {
@@ -38,6 +39,22 @@ pub fn apply_alter(def: &mut TableDef, ops: &[AlterOp]) -> Result<Altered, SqlEr
     }
     finish_def(def)?;
     Ok(out)
+}
+
+/// RENAME KEY names a key of the table as it was: not one the same ALTER
+/// adds or drops (MariaDB's 1176).
+fn renamed_keys_exist(def: &TableDef, ops: &[AlterOp]) -> Result<(), SqlError> {
+    let dropped: std::collections::HashSet<String> = ops.iter().filter_map(|op| if let AlterOp::DropIndex(n) = op { Some(n.to_ascii_lowercase()) } else { None }).collect();
+    let keys: std::collections::HashSet<String> = def.indexes.iter().map(|ix| ix.name.to_ascii_lowercase()).collect();
+    for op in ops {
+        if let AlterOp::RenameIndex { old, .. } = op {
+            let old_l = old.to_ascii_lowercase();
+            if !keys.contains(&old_l) || dropped.contains(&old_l) {
+                return Err(SqlError::new(1176, "42000", format!("Key '{}' doesn't exist in table '{}'", old, def.name)));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// One operation applied; whether it needs the table rebuilt.
@@ -62,7 +79,16 @@ fn apply_op(def: &mut TableDef, op: &AlterOp, renames: &mut Vec<(String, String)
             }
             if *unique {
                 let name = unique_index_name(def, &col.name);
-                def.indexes.push(IndexDef { name, sqlite_name: String::new(), unique: true, columns: vec![col.name.clone()], prefix: vec![None], comment: String::new(), fulltext: false });
+                def.indexes.push(IndexDef {
+                    name,
+                    sqlite_name: String::new(),
+                    unique: true,
+                    columns: vec![col.name.clone()],
+                    prefix: vec![None],
+                    comment: String::new(),
+                    fulltext: false,
+                    using: None,
+                });
             }
             rebuild = true;
         }
@@ -127,7 +153,16 @@ fn apply_op(def: &mut TableDef, op: &AlterOp, renames: &mut Vec<(String, String)
             }
             if *unique {
                 let name = unique_index_name(def, &col.name);
-                def.indexes.push(IndexDef { name, sqlite_name: String::new(), unique: true, columns: vec![col.name.clone()], prefix: vec![None], comment: String::new(), fulltext: false });
+                def.indexes.push(IndexDef {
+                    name,
+                    sqlite_name: String::new(),
+                    unique: true,
+                    columns: vec![col.name.clone()],
+                    prefix: vec![None],
+                    comment: String::new(),
+                    fulltext: false,
+                    using: None,
+                });
             }
             rebuild = true;
         }
@@ -169,11 +204,13 @@ fn apply_op(def: &mut TableDef, op: &AlterOp, renames: &mut Vec<(String, String)
             }
             super::definition::check_key_prefixes(def, cols, prefix, true)?;
             def.primary = cols.clone();
+            def.primary_using = None;
             rebuild = true;
         }
         AlterOp::DropIndex(name) => {
             if name.eq_ignore_ascii_case("PRIMARY") {
                 def.primary.clear();
+                def.primary_using = None;
                 return Ok(true);
             }
             let i = def.indexes.iter().position(|ix| ix.name.eq_ignore_ascii_case(name)).ok_or_else(|| SqlError::new(1091, "42000", format!("Can't DROP INDEX `{}`; check that it exists", name)))?;
@@ -184,6 +221,7 @@ fn apply_op(def: &mut TableDef, op: &AlterOp, renames: &mut Vec<(String, String)
                 return Err(SqlError::new(1091, "42000", "Can't DROP INDEX `PRIMARY`; check that it exists"));
             }
             def.primary.clear();
+            def.primary_using = None;
             for c in def.columns.iter_mut() {
                 if c.auto_increment {
                     return Err(SqlError::new(1075, "42000", "Incorrect table definition; there can be only one auto column and it must be defined as a key"));
@@ -296,6 +334,18 @@ fn insert_at(def: &mut TableDef, col: ColumnDef, position: &Position) -> Result<
 mod tests {
     use super::*;
     use crate::ddl::{parse, parse_create_table, Ddl};
+
+    #[test]
+    fn renamed_key_is_one_the_table_had() {
+        let d = parse_create_table("CREATE TABLE t (a INT, b INT, KEY c (a))");
+        let alter = |sql: &str| match parse(sql).unwrap().unwrap() {
+            Ddl::Alter { ops, .. } => apply_alter(&mut d.clone(), &ops).map(|_| ()),
+            _ => unreachable!(),
+        };
+        assert_eq!(alter("ALTER TABLE t ADD KEY d (b), RENAME KEY d TO e").unwrap_err().code, 1176);
+        assert_eq!(alter("ALTER TABLE t DROP KEY c, RENAME KEY c TO d").unwrap_err().code, 1176);
+        assert!(alter("ALTER TABLE t RENAME KEY c TO d").is_ok());
+    }
 
     #[test]
     fn alter() {

@@ -172,7 +172,7 @@ pub fn column_def(c: &mut TokenCursor<'_>) -> Result<(ColumnDef, bool, bool), Sq
             col.comment = c.string()?;
         } else if c.eat_kw("COLLATE") {
             c.eat_op("=");
-            col.collation = Some(c.ident()?.to_ascii_lowercase());
+            col.collation = Some(canonical_collation(&c.ident()?));
         } else if c.eat_kws(&["CHARACTER", "SET"]) || c.eat_kw("CHARSET") {
             c.eat_op("=");
             let cs = c.ident()?.to_ascii_lowercase();
@@ -428,6 +428,16 @@ fn json_valid_check(c: &mut TokenCursor<'_>, column: &str) -> bool {
     shape
 }
 
+/// A collation's name as MariaDB 10.11 keeps it: lower case, `utf8_bin`
+/// as `utf8mb3_bin` (utf8 is utf8mb3).
+pub fn canonical_collation(name: &str) -> String {
+    let name = name.to_ascii_lowercase();
+    match name.strip_prefix("utf8_") {
+        Some(rest) => format!("utf8mb3_{}", rest),
+        None => name,
+    }
+}
+
 pub fn default_collation_for(cs: &str) -> String {
     match cs {
         "binary" => "binary".into(),
@@ -442,7 +452,13 @@ pub fn default_collation_for(cs: &str) -> String {
 /// as MariaDB refuses it (expr_text.rs). One that names columns of the row
 /// is computed by the INSERT that leaves its column out (rewrite/insert.rs).
 fn expression_default(text: &str, column: &str) -> Result<Default_, SqlError> {
-    Ok(Default_::Expr(expr_text::accept(text, Clause::Default, column)?))
+    let shown = expr_text::accept(text, Clause::Default, column)?;
+    // `(--1)` is the number -(-1): MariaDB keeps a literal.
+    let digits = shown.strip_prefix('-').unwrap_or(&shown);
+    if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) {
+        return Ok(Default_::Literal(shown));
+    }
+    Ok(Default_::Expr(shown))
 }
 
 /// One ENUM or SET member: a string, or a hex or bit literal (`0x0000`,
@@ -524,6 +540,18 @@ fn numeric_default(col: &ColumnDef, v: &str) -> Option<String> {
         return None;
     }
     let number = v.trim_matches(' ');
+    // A two-digit year is 2001..2069 or 1970..1999; 0 stays 0 (shown 0000).
+    if col.base == Base::Year {
+        let n = number.parse::<f64>().ok().filter(|f| f.is_finite())?.round() as i64;
+        return Some(
+            match n {
+                1..=69 => n + 2000,
+                70..=99 => n + 1900,
+                _ => n,
+            }
+            .to_string(),
+        );
+    }
     if col.base.int_range(col.unsigned).is_some() {
         if let Ok(n) = number.parse::<i128>() {
             return Some(n.to_string());

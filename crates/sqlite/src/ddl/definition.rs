@@ -33,6 +33,7 @@ pub fn empty_def(name: &str) -> TableDef {
         name: name.to_string(),
         columns: Vec::new(),
         primary: Vec::new(),
+        primary_using: None,
         indexes: Vec::new(),
         foreign_keys: Vec::new(),
         checks: Vec::new(),
@@ -132,6 +133,11 @@ pub fn finish_def(def: &mut TableDef) -> Result<(), SqlError> {
         if col.name.len() > 64 {
             return Err(SqlError::new(1059, "42000", format!("Identifier name '{}' is too long", col.name)));
         }
+    }
+    // MEMORY keeps fixed-length rows: no BLOB or TEXT column (JSON is LONGTEXT).
+    let lob = |b: Base| matches!(b, Base::TinyText | Base::Text | Base::MediumText | Base::LongText | Base::TinyBlob | Base::Blob | Base::MediumBlob | Base::LongBlob | Base::Json);
+    if def.engine.eq_ignore_ascii_case("MEMORY") && def.columns.iter().any(|c| lob(c.base)) {
+        return Err(SqlError::new(1163, "42000", "Storage engine MEMORY doesn't support BLOB/TEXT columns"));
     }
     for k in def.primary.iter().chain(def.indexes.iter().flat_map(|i| i.columns.iter())) {
         if def.column(k).is_none() {

@@ -3,7 +3,7 @@
 //! INDEX, DROP TABLE, RENAME, TRUNCATE, and ALTER TABLE's clauses into
 //! `AlterOp`s. One column's definition is parsed by column_parser.rs.
 
-use super::column_parser::{column_def, default_collation_for, default_value};
+use super::column_parser::{canonical_collation, column_def, default_collation_for, default_value};
 use super::definition::{empty_def, finish_def, unique_index_name};
 use super::view_parser::{drop_view, view_statement};
 use super::{AlterOp, Ctas, Ddl, Name, Position};
@@ -38,12 +38,13 @@ pub fn parse(sql: &str) -> Result<Option<Ddl>, SqlError> {
             }
             let if_not_exists = c.eat_kws(&["IF", "NOT", "EXISTS"]);
             let name = c.ident()?;
-            skip_index_type(&mut c)?;
+            let using = index_type(&mut c)?;
             c.expect_kw("ON")?;
             let table = c.qualified()?;
             let (columns, prefix) = key_parts(&mut c)?;
-            let comment = index_options(&mut c)?;
-            Some(Ddl::CreateIndex { table, index: IndexDef { name, sqlite_name: String::new(), unique, columns, prefix, comment, fulltext }, if_not_exists })
+            let (comment, using_after) = index_options(&mut c)?;
+            let using = using_after.or(using);
+            Some(Ddl::CreateIndex { table, index: IndexDef { name, sqlite_name: String::new(), unique, columns, prefix, comment, fulltext, using }, if_not_exists })
         }
     } else if c.eat_kw("DROP") {
         let temporary = c.eat_kw("TEMPORARY");
@@ -150,11 +151,13 @@ fn check_names(d: &Ddl) -> Result<(), SqlError> {
     }
 }
 
-fn skip_index_type(c: &mut TokenCursor<'_>) -> Result<(), SqlError> {
+/// `USING BTREE` / `USING HASH` before or after a key's parts: the
+/// algorithm, in capitals as SHOW CREATE TABLE shows it.
+fn index_type(c: &mut TokenCursor<'_>) -> Result<Option<String>, SqlError> {
     if c.eat_kw("USING") {
-        c.ident()?;
+        return Ok(Some(c.ident()?.to_ascii_uppercase()));
     }
-    Ok(())
+    Ok(None)
 }
 
 /// `(col [(len)] [ASC|DESC], ...)`
@@ -182,12 +185,14 @@ fn key_parts(c: &mut TokenCursor<'_>) -> Result<(Vec<String>, Vec<Option<u64>>),
     Ok((cols, prefix))
 }
 
-/// Index options after the key parts; returns the COMMENT.
-fn index_options(c: &mut TokenCursor<'_>) -> Result<String, SqlError> {
+/// Index options after the key parts; returns the COMMENT and the
+/// algorithm (`USING HASH`) if one is named.
+fn index_options(c: &mut TokenCursor<'_>) -> Result<(String, Option<String>), SqlError> {
     let mut comment = String::new();
+    let mut using = None;
     loop {
-        if c.eat_kw("USING") {
-            c.ident()?;
+        if c.is_kw("USING") {
+            using = index_type(c)?;
         } else if c.eat_kw("COMMENT") {
             comment = c.string()?;
         } else if c.eat_kw("KEY_BLOCK_SIZE") {
@@ -198,7 +203,7 @@ fn index_options(c: &mut TokenCursor<'_>) -> Result<String, SqlError> {
             c.eat_op("=");
             c.ident()?;
         } else {
-            return Ok(comment);
+            return Ok((comment, using));
         }
     }
 }
@@ -263,7 +268,7 @@ fn create_table(c: &mut TokenCursor<'_>, temporary: bool) -> Result<Ddl, SqlErro
     }
     for u in inline_unique {
         let name = unique_index_name(&def, &u);
-        def.indexes.push(IndexDef { name, sqlite_name: String::new(), unique: true, columns: vec![u], prefix: vec![None], comment: String::new(), fulltext: false });
+        def.indexes.push(IndexDef { name, sqlite_name: String::new(), unique: true, columns: vec![u], prefix: vec![None], comment: String::new(), fulltext: false, using: None });
     }
     drop_covered_fk_indexes(&mut def);
     if matches!(def.engine.to_ascii_lowercase().as_str(), "myisam" | "aria" | "memory" | "heap" | "csv" | "archive" | "blackhole") {
@@ -313,14 +318,15 @@ fn table_element(c: &mut TokenCursor<'_>, def: &mut TableDef, inline_pk: &mut Ve
     }
     if c.eat_kw("PRIMARY") {
         c.expect_kw("KEY")?;
-        skip_index_type(c)?;
+        let using = index_type(c)?;
         let (cols, prefix) = key_parts(c)?;
-        index_options(c)?;
+        let (_, using_after) = index_options(c)?;
         if !def.primary.is_empty() {
             return Err(SqlError::new(1068, "42000", "Multiple primary key defined"));
         }
         super::definition::check_key_prefixes(def, &cols, &prefix, true)?;
         def.primary = cols;
+        def.primary_using = using_after.or(using);
         return Ok(());
     }
     if c.is_kw("UNIQUE") || c.is_kw("KEY") || c.is_kw("INDEX") || c.is_kw("FULLTEXT") {
@@ -331,11 +337,12 @@ fn table_element(c: &mut TokenCursor<'_>, def: &mut TableDef, inline_pk: &mut Ve
         if name.as_deref() == Some("") {
             return Err(SqlError::new(1280, "42000", "Incorrect index name ''"));
         }
-        skip_index_type(c)?;
+        let using = index_type(c)?;
         let (cols, prefix) = key_parts(c)?;
-        let comment = index_options(c)?;
+        let (comment, using_after) = index_options(c)?;
+        let using = using_after.or(using);
         let name = name.or(constraint_name).unwrap_or_else(|| unique_index_name(def, &cols[0]));
-        def.indexes.push(IndexDef { name, sqlite_name: String::new(), unique, columns: cols, prefix, comment, fulltext });
+        def.indexes.push(IndexDef { name, sqlite_name: String::new(), unique, columns: cols, prefix, comment, fulltext, using });
         return Ok(());
     }
     if c.is_kw("SPATIAL") {
@@ -398,6 +405,7 @@ fn foreign_key_index(def: &mut TableDef, cols: &[String], name: Option<String>) 
         prefix: vec![None; cols.len()],
         comment: String::new(),
         fulltext: false,
+        using: None,
     });
 }
 
@@ -503,7 +511,7 @@ fn table_options(c: &mut TokenCursor<'_>) -> Result<TableOptions, SqlError> {
             }
         } else if c.eat_kw("COLLATE") {
             c.eat_op("=");
-            o.collation = Some(c.ident()?.to_ascii_lowercase());
+            o.collation = Some(canonical_collation(&c.ident()?));
         } else if c.eat_kw("COMMENT") {
             c.eat_op("=");
             o.comment = Some(c.string()?);
@@ -596,7 +604,7 @@ fn alter_op_unguarded(c: &mut TokenCursor<'_>, ops: &mut Vec<AlterOp>, guarded: 
         if c.eat_kw("PRIMARY") {
             c.expect_kw("KEY")?;
             eat_guard(c, true, guarded);
-            skip_index_type(c)?;
+            index_type(c)?;
             let (cols, prefix) = key_parts(c)?;
             index_options(c)?;
             ops.push(AlterOp::AddPrimary(cols, prefix));
@@ -614,11 +622,12 @@ fn alter_op_unguarded(c: &mut TokenCursor<'_>, ops: &mut Vec<AlterOp>, guarded: 
             if name.as_deref() == Some("") {
                 return Err(SqlError::new(1280, "42000", "Incorrect index name ''"));
             }
-            skip_index_type(c)?;
+            let using = index_type(c)?;
             let (cols, prefix) = key_parts(c)?;
-            let comment = index_options(c)?;
+            let (comment, using_after) = index_options(c)?;
+            let using = using_after.or(using);
             let name = name.or(constraint_name).unwrap_or_default();
-            ops.push(AlterOp::AddIndex(IndexDef { name, sqlite_name: String::new(), unique, columns: cols, prefix, comment, fulltext }));
+            ops.push(AlterOp::AddIndex(IndexDef { name, sqlite_name: String::new(), unique, columns: cols, prefix, comment, fulltext, using }));
             return Ok(());
         }
         if c.is_kw("SPATIAL") {
@@ -737,7 +746,7 @@ fn alter_op_unguarded(c: &mut TokenCursor<'_>, ops: &mut Vec<AlterOp>, guarded: 
         let cs = c.ident()?.to_ascii_lowercase();
         let mut coll = default_collation_for(&cs);
         if c.eat_kw("COLLATE") {
-            coll = c.ident()?.to_ascii_lowercase();
+            coll = canonical_collation(&c.ident()?);
         }
         ops.push(AlterOp::ConvertTo(coll));
         return Ok(());
