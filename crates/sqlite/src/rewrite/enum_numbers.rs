@@ -94,6 +94,9 @@ pub(super) fn rewrite(sql: &str, toks: &[Token], resolver: &dyn Resolver) -> Opt
         }
     };
     let has_union = toks.iter().any(|t| t.is_kw("UNION") || t.is_kw("INTERSECT") || t.is_kw("EXCEPT"));
+    // Names given with AS (select-list aliases): ORDER BY such a name names
+    // that, not the column. Gathered once (ORDER BY may list many items).
+    let aliases: std::collections::HashSet<String> = toks.windows(2).filter(|w| w[0].is_kw("AS")).filter_map(|w| w[1].ident()).map(|n| n.to_ascii_lowercase()).collect();
     let mut assigning = false;
     for (i, t) in toks.iter().enumerate() {
         if t.is_kw("SET") || (t.is_kw("UPDATE") && i >= 2 && toks[i - 1].is_kw("KEY")) {
@@ -138,7 +141,7 @@ pub(super) fn rewrite(sql: &str, toks: &[Token], resolver: &dyn Resolver) -> Opt
             case_whens(toks, i, &column, &mut add);
         } else if t.is_kw("ORDER") && toks.get(i + 1).is_some_and(|n| n.is_kw("BY")) && !has_union {
             for (s, e) in order_items(toks, i + 2) {
-                if let Some(cd) = column(s, e).filter(|_| !is_alias(toks, &toks[e - 1])) {
+                if let Some(cd) = column(s, e).filter(|_| toks[e - 1].ident().is_none_or(|n| !aliases.contains(&n.to_ascii_lowercase()))) {
                     add(number(s, e, cd));
                 }
             }
@@ -282,13 +285,6 @@ fn order_items(toks: &[Token], from: usize) -> Vec<(usize, usize)> {
         }
     }
     out
-}
-
-/// Is the name `t` a select-list alias somewhere in the statement (`AS e`)?
-/// ORDER BY e then names that, not the column.
-fn is_alias(toks: &[Token], t: &Token) -> bool {
-    let Some(name) = t.ident() else { return false };
-    toks.windows(2).any(|w| w[0].is_kw("AS") && w[1].ident().is_some_and(|n| n.eq_ignore_ascii_case(name)))
 }
 
 #[cfg(test)]
