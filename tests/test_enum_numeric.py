@@ -67,6 +67,8 @@ def test_order_by_index(scratch_db):
     setup(conn)
     assert ids(conn, "ORDER BY e DESC, id") == [3, 2, 4, 1, 5]
     assert ids(conn, "ORDER BY s, id") == [5, 1, 3, 2, 4]
+    # Groups in the order of their number, as MariaDB sorts them.
+    assert [tuple(r) for r in query(conn, "SELECT e, COUNT(*) FROM e2 GROUP BY e")] == [(None, 1), ("x", 1), ("b", 2), ("a", 1)]
     # An alias of that name is what ORDER BY names.
     assert [r[0] for r in query(conn, "SELECT id AS e FROM e2 ORDER BY e DESC")] == [5, 4, 3, 2, 1]
 

@@ -7,7 +7,8 @@
 //! - an operand of arithmetic (`e + 0`, `-e`), of a numeric CAST, of SUM,
 //!   AVG and the numeric functions (`NUMERIC_CALLS`), an ORDER BY item,
 //!   and a comparison with a numeric expression: `ts_enum_num(e, member...)`
-//!   (`ts_set_num`), its number;
+//!   (`ts_set_num`), its number; a GROUP BY item is grouped by its number
+//!   and then itself (the same groups, in MariaDB's order);
 //! - a number or parameter compared for equality with the column (`e = 3`,
 //!   `e IN (1, ?)`, `CASE e WHEN 3`): `ts_enum_lit(3, member...)`, the text
 //!   of the member it indexes, so the comparison stays a plain one (the
@@ -139,10 +140,15 @@ pub(super) fn rewrite(sql: &str, toks: &[Token], resolver: &dyn Resolver) -> Opt
             }
         } else if t.is_kw("CASE") {
             case_whens(toks, i, &column, &mut add);
-        } else if t.is_kw("ORDER") && toks.get(i + 1).is_some_and(|n| n.is_kw("BY")) && !has_union {
+        } else if (t.is_kw("ORDER") || t.is_kw("GROUP")) && toks.get(i + 1).is_some_and(|n| n.is_kw("BY")) && !has_union {
             for (s, e) in order_items(toks, i + 2) {
                 if let Some(cd) = column(s, e).filter(|_| toks[e - 1].ident().is_none_or(|n| !aliases.contains(&n.to_ascii_lowercase()))) {
-                    add(number(s, e, cd));
+                    match t.is_kw("GROUP") {
+                        // MariaDB's groups come in the order of their key:
+                        // grouped by the number, then the value (the same groups).
+                        true => add(Wrap { s, e, open: number(s, e, cd).open, close: format!("{}), {}", members(cd), &sql[toks[s].start..toks[e - 1].end]) }),
+                        false => add(number(s, e, cd)),
+                    }
                 }
             }
         }
@@ -254,8 +260,8 @@ fn case_whens<'a>(toks: &[Token], at: usize, column: &dyn Fn(usize, usize) -> Op
     }
 }
 
-/// The items of the ORDER BY list starting at token `from`, without their
-/// ASC / DESC: each as (start, end) tokens.
+/// The items of the ORDER BY (or GROUP BY) list starting at token `from`,
+/// without their ASC / DESC: each as (start, end) tokens.
 fn order_items(toks: &[Token], from: usize) -> Vec<(usize, usize)> {
     let mut out = Vec::new();
     let mut depth = 0usize;
@@ -276,7 +282,14 @@ fn order_items(toks: &[Token], from: usize) -> Vec<(usize, usize)> {
             end = None;
         } else if t.is_kw("ASC") || t.is_kw("DESC") {
             end.get_or_insert(k);
-        } else if t.is_kw("LIMIT") || t.is_kw("FOR") || t.is_kw("LOCK") || t.is_kw("INTO") || t.is_kw("ROWS") || t.is_kw("RANGE") || t.is_op(";") {
+        } else if ["LIMIT", "HAVING", "ORDER", "WINDOW", "WITH"].iter().any(|w| t.is_kw(w))
+            || t.is_kw("FOR")
+            || t.is_kw("LOCK")
+            || t.is_kw("INTO")
+            || t.is_kw("ROWS")
+            || t.is_kw("RANGE")
+            || t.is_op(";")
+        {
             out.push((start, end.unwrap_or(k)));
             return out;
         }
@@ -306,6 +319,7 @@ mod tests {
             Some("SELECT ts_enum_num(e, 'x', 'b', 'a') + 0, -ts_enum_num(e, 'x', 'b', 'a'), CAST(ts_enum_num(t.e, 'x', 'b', 'a') AS SIGNED), SUM(ts_set_num(s, 'p', 'q')) FROM t")
         );
         assert_eq!(run("SELECT e FROM t ORDER BY e DESC, n").as_deref(), Some("SELECT e FROM t ORDER BY ts_enum_num(e, 'x', 'b', 'a') DESC, n"));
+        assert_eq!(run("SELECT e, COUNT(*) FROM t GROUP BY t.e").as_deref(), Some("SELECT e, COUNT(*) FROM t GROUP BY ts_enum_num(t.e, 'x', 'b', 'a'), t.e"));
         assert_eq!(run("SELECT e FROM t WHERE e = n").as_deref(), Some("SELECT e FROM t WHERE ts_enum_num(e, 'x', 'b', 'a') = n"));
     }
 
