@@ -38,6 +38,7 @@ mod charset;
 mod dates;
 mod decimal;
 mod distinct_key;
+mod enum_set;
 mod ext;
 mod fit;
 mod format;
@@ -879,6 +880,7 @@ pub fn register(db: &Connection, counters: Arc<Counters>, home: Option<String>) 
     user_vars::register(db)?;
     identity::register(db)?;
     dates::register(db, &date_counters)?;
+    enum_set::register(db)?;
     time_math::register(db, &date_counters)?;
     reg(db, "regexp", 2, true, |ctx| {
         let pat = targ(ctx, 0);

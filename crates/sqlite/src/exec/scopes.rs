@@ -439,7 +439,9 @@ pub(super) fn column_type(cd: &ColumnDef, view: bool) -> Option<ColType> {
         return None;
     }
     let length = match cd.base {
-        Base::Enum | Base::Set => Some(cd.members.iter().map(|m| m.chars().count() as u64).max().unwrap_or(1)),
+        Base::Enum => Some(cd.members.iter().map(|m| m.chars().count() as u64).max().unwrap_or(1)),
+        // Every member, with the commas between them.
+        Base::Set => Some(cd.members.iter().map(|m| m.chars().count() as u64 + 1).sum::<u64>().saturating_sub(1).max(1)),
         _ => cd.length,
     };
     Some(ColType { base: cd.base, unsigned: cd.unsigned, length, scale: cd.scale })

@@ -646,7 +646,7 @@ fn fit_set(members: &[Vec<u8>], v: ValueRef<'_>, raised: &mut Vec<Raise>) -> Opt
         ValueRef::Text(t) | ValueRef::Blob(t) => {
             let mut chosen = vec![false; members.len()];
             for part in t.split(|&c| c == b',').filter(|p| !p.is_empty()) {
-                match members.iter().position(|m| turnstile_sqltext::collate::ci_compare(m, part).is_eq()) {
+                match members.iter().position(|m| m.as_slice() == part).or_else(|| members.iter().position(|m| turnstile_sqltext::collate::ci_compare(m, part).is_eq())) {
                     Some(k) => chosen[k] = true,
                     None => raised.push(Raise::Truncated),
                 }
@@ -688,7 +688,9 @@ pub(crate) fn enum_member(members: &[Vec<u8>], v: ValueRef<'_>) -> EnumValue {
             let end = t.iter().rposition(|&c| c != b' ').map_or(0, |p| p + 1);
             let trimmed = &t[..end];
             let trim_member = |m: &[u8]| -> usize { m.iter().rposition(|&c| c != b' ').map_or(0, |p| p + 1) };
-            if let Some(k) = members.iter().position(|m| turnstile_sqltext::collate::ci_compare(&m[..trim_member(m)], trimmed).is_eq()) {
+            // The exact spelling first: members of a binary collation may differ in case only.
+            let exact = members.iter().position(|m| &m[..trim_member(m)] == trimmed);
+            if let Some(k) = exact.or_else(|| members.iter().position(|m| turnstile_sqltext::collate::ci_compare(&m[..trim_member(m)], trimmed).is_eq())) {
                 return EnumValue::Member(k);
             }
             match std::str::from_utf8(trimmed).ok().filter(|s| !s.is_empty() && s.bytes().all(|c| c.is_ascii_digit())).and_then(|s| s.parse::<u64>().ok()) {

@@ -37,7 +37,8 @@
 //!
 //! Module map. This file: the public interface (`rewrite`, `expression`, what
 //! they return, the `Resolver` they ask about the schema). Before the
-//! translation: `temporal_numbers` (a date or time operand of arithmetic
+//! translation: `enum_numbers` (an ENUM or SET column where MariaDB reads
+//! its index or bitmask: `ts_enum_num`, `ts_enum_lit`), `temporal_numbers` (a date or time operand of arithmetic
 //! or of a numeric CAST as its number, `ts_tnum`), `decimal` (exact DECIMAL and BIGINT UNSIGNED arithmetic as
 //! calls of the engine's exact functions, with MySQL's result types) and
 //! `exact_calls` (the functions it computes exactly: ROUND, CAST AS DECIMAL,
@@ -68,6 +69,7 @@ mod decimal;
 mod decimal_gen;
 mod default_calls;
 mod double_text;
+mod enum_numbers;
 mod exact_calls;
 mod from_dual;
 mod function_calls;
@@ -381,6 +383,16 @@ fn rewrite_named(sql: &str, kind: Kind, resolver: &dyn Resolver, client: Option<
     // Dates and times as numbers (`temporal_numbers`), then exact numbers
     // (`decimal`): both translate a text with calls added, the result
     // columns keeping the names and types of the client's text.
+    // ENUM and SET columns as numbers where MariaDB reads them so (`enum_numbers`).
+    let numbered = enum_numbers::rewrite(sql, toks, resolver);
+    let numbered_toks;
+    let (sql, toks) = match &numbered {
+        Some(w) => {
+            numbered_toks = lex::tokenize(w).map_err(|e| SqlError::syntax(&w[e.at..]))?;
+            (w.as_str(), one_statement(w, &numbered_toks)?)
+        }
+        None => (sql, toks),
+    };
     let wrapped = temporal_numbers::rewrite(sql, toks, resolver);
     let wrapped_toks;
     let (sql, toks) = match &wrapped {

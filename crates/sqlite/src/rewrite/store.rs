@@ -178,6 +178,28 @@ impl Translator<'_> {
             self.last_end = Some(toks[e - 1].end);
             return Ok(());
         }
+        if cd.base == schema::Base::Enum && self.fit.is_none() {
+            // A strict write (before the character set's check: a member is
+            // the column's): the member a number or any-case spelling names
+            // (functions/fit.rs `enum_member`), ERR 1265 for none.
+            self.gap(&toks[s]);
+            self.raw("ts_enum(");
+            self.emit_value(s, e)?;
+            let members: Vec<String> = cd.members.iter().map(|m| schema::sq_str(m)).collect();
+            self.raw(&format!(", {}, {}, {})", schema::sq_str(&cd.name), self.store_row.max(1), members.join(", ")));
+            return Ok(());
+        }
+        if cd.base == schema::Base::Set && self.fit.is_none() {
+            // A strict write: the members a bitmask or a list names, in the
+            // column's order (functions/enum_set.rs `ts_set`), ERR 1265 for
+            // one the column lacks.
+            self.gap(&toks[s]);
+            self.raw("ts_set(");
+            self.emit_value(s, e)?;
+            let members: Vec<String> = cd.members.iter().map(|m| schema::sq_str(m)).collect();
+            self.raw(&format!(", {}, {}, {})", schema::sq_str(&cd.name), self.store_row.max(1), members.join(", ")));
+            return Ok(());
+        }
         if let Some(cs @ ("latin1" | "ascii")) = cd.charset_name().filter(|_| cd.base.is_text()) {
             // Only characters of the column's character set (functions/charset.rs).
             self.gap(&toks[s]);
@@ -196,16 +218,6 @@ impl Translator<'_> {
                 let message = format!("Incorrect string value: '{}' for column {} at row {}", crate::functions::shown_bytes(&bad), self.column_in_message(cd), self.store_row.max(1));
                 return Err(SqlError::new(1366, "HY000", message));
             }
-        }
-        if cd.base == schema::Base::Enum && self.fit.is_none() {
-            // A strict write: the member a number or any-case spelling names
-            // (functions/fit.rs `enum_member`), ERR 1265 for none.
-            self.gap(&toks[s]);
-            self.raw("ts_enum(");
-            self.emit_value(s, e)?;
-            let members: Vec<String> = cd.members.iter().map(|m| schema::sq_str(m)).collect();
-            self.raw(&format!(", {}, {}, {})", schema::sq_str(&cd.name), self.store_row.max(1), members.join(", ")));
-            return Ok(());
         }
         if cd.base.is_binary() {
             self.gap(&toks[s]);

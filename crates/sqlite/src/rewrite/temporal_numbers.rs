@@ -183,15 +183,21 @@ pub(super) fn rewrite(sql: &str, toks: &[Token], resolver: &dyn Resolver) -> Opt
     if wraps.is_empty() && respelled.is_empty() {
         return None;
     }
+    Some(apply_wraps(sql, toks, &wraps, &respelled))
+}
+
+/// `sql` with `wraps` inserted around their tokens and each token of
+/// `respelled` written as its text (enum_numbers.rs writes its own too).
+pub(super) fn apply_wraps(sql: &str, toks: &[Token], wraps: &[Wrap], respelled: &[(usize, &'static str)]) -> String {
     // At one offset: closes (the narrowest first), then opens (the widest
     // first), then a respelled token, whose own text is dropped.
     let mut events: Vec<(usize, u8, i64, usize, String)> = Vec::new();
-    for w in &wraps {
+    for w in wraps {
         let (a, b) = (toks[w.s].start, toks[w.e - 1].end);
         events.push((a, 1, -((b - a) as i64), a, w.open.clone()));
         events.push((b, 0, (b - a) as i64, b, w.close.clone()));
     }
-    for &(k, text) in &respelled {
+    for &(k, text) in respelled {
         events.push((toks[k].start, 2, 0, toks[k].end, text.to_string()));
     }
     events.sort_by_key(|e| (e.0, e.1, e.2));
@@ -203,18 +209,18 @@ pub(super) fn rewrite(sql: &str, toks: &[Token], resolver: &dyn Resolver) -> Opt
         at = resume.max(at);
     }
     out.push_str(&sql[at..]);
-    Some(out)
+    out
 }
 
 /// Text around tokens `s..e`.
-struct Wrap {
-    s: usize,
-    e: usize,
-    open: String,
-    close: String,
+pub(super) struct Wrap {
+    pub(super) s: usize,
+    pub(super) e: usize,
+    pub(super) open: String,
+    pub(super) close: String,
 }
 
-fn is_comparison(t: &Token) -> bool {
+pub(super) fn is_comparison(t: &Token) -> bool {
     matches!(&t.tok, Tok::Op(o) if matches!(&**o, "=" | "<>" | "!=" | "<" | "<=" | ">" | ">=" | "<=>"))
 }
 
@@ -274,7 +280,7 @@ fn comparison(toks: &[Token], op: usize, typed: &dyn Fn(usize, usize) -> Option<
 
 /// The literals an IN list (`IN ('a', 'b')`) or a BETWEEN (`BETWEEN 'a' AND
 /// 'b'`) at token `at` compares with: each as (start, end) tokens.
-fn literal_list(toks: &[Token], at: usize) -> Vec<(usize, usize)> {
+pub(super) fn literal_list(toks: &[Token], at: usize) -> Vec<(usize, usize)> {
     let mut out = Vec::new();
     if toks[at].is_kw("BETWEEN") {
         if toks.get(at + 2).is_some_and(|t| t.is_kw("AND")) {
@@ -351,7 +357,7 @@ fn first_argument_end(toks: &[Token], open: usize) -> Option<usize> {
 }
 
 /// An arithmetic operator (`+ - * / %`, DIV, MOD).
-fn arith(t: &Token) -> bool {
+pub(super) fn arith(t: &Token) -> bool {
     match &t.tok {
         Tok::Op(o) => matches!(&**o, "+" | "-" | "*" | "/" | "%"),
         _ => t.is_kw("DIV") || t.is_kw("MOD"),
@@ -359,7 +365,7 @@ fn arith(t: &Token) -> bool {
 }
 
 /// Whether the operator at `i` has a left operand (`a - b`, not `-b`).
-fn is_binary(toks: &[Token], i: usize) -> bool {
+pub(super) fn is_binary(toks: &[Token], i: usize) -> bool {
     let Some(prev) = i.checked_sub(1).map(|p| &toks[p]) else { return false };
     match &prev.tok {
         Tok::Op(o) => &**o == ")",
@@ -398,7 +404,7 @@ fn is_binary(toks: &[Token], i: usize) -> bool {
 
 /// The first token of the primary ending just before the operator at `op`:
 /// a call `f(...)`, a parenthesised expression, or a (qualified) name.
-fn left_operand(toks: &[Token], op: usize) -> Option<usize> {
+pub(super) fn left_operand(toks: &[Token], op: usize) -> Option<usize> {
     let mut k = op.checked_sub(1)?;
     if toks[k].is_op(")") {
         let mut depth = 0usize;
@@ -501,7 +507,7 @@ fn case_values(toks: &[Token], at: usize) -> Vec<(usize, usize)> {
 
 /// The token ranges of the arguments of the call whose `(` is at `open`
 /// (none when it does not close).
-fn argument_ranges(toks: &[Token], open: usize) -> Vec<(usize, usize)> {
+pub(super) fn argument_ranges(toks: &[Token], open: usize) -> Vec<(usize, usize)> {
     let mut out = Vec::new();
     let mut depth = 0usize;
     let mut start = open + 1;
@@ -546,7 +552,7 @@ fn two_arguments(toks: &[Token], open: usize) -> Option<(usize, usize)> {
 
 /// For `CAST(` at `open`: the index of its top-level AS when the target is
 /// a number (SIGNED, UNSIGNED, INTEGER, DECIMAL, DOUBLE, FLOAT, REAL).
-fn numeric_cast(toks: &[Token], open: usize) -> Option<usize> {
+pub(super) fn numeric_cast(toks: &[Token], open: usize) -> Option<usize> {
     cast_as(toks, open, &["SIGNED", "UNSIGNED", "INTEGER", "INT", "DECIMAL", "DEC", "DOUBLE", "FLOAT", "REAL"])
 }
 

@@ -63,12 +63,16 @@ pub enum ExprType {
         null_arith: bool,
     },
     Float,
-    /// A string of at most `chars` characters; `fixed`: CHAR; `group`: GROUP_CONCAT (a BLOB).
+    /// A string of at most `chars` characters; `fixed`: CHAR; `group`:
+    /// GROUP_CONCAT (a BLOB); `members`: an ENUM or SET column, whose
+    /// number in arithmetic is its index or bitmask (an integer of `chars`
+    /// digits, as MariaDB types `enum_col + 0`).
     Str {
         chars: u64,
         fixed: bool,
         binary: bool,
         group: bool,
+        members: bool,
     },
     Temporal {
         base: Base,
@@ -107,7 +111,7 @@ impl ExprType {
     }
 
     fn string(chars: u64) -> ExprType {
-        ExprType::Str { chars, fixed: false, binary: false, group: false }
+        ExprType::Str { chars, fixed: false, binary: false, group: false, members: false }
     }
 
     /// Is this a BIGINT (LONGLONG) rather than an INT (LONG)?
@@ -213,7 +217,7 @@ pub fn user_var(v: VarValue) -> ExprType {
         VarValue::Real => ExprType::Double { null_arith: false },
         VarValue::Decimal => decimal(65, 38),
         VarValue::Str => ExprType::string(USER_VAR_CHARS),
-        VarValue::Bytes => ExprType::Str { chars: USER_VAR_CHARS, fixed: false, binary: true, group: false },
+        VarValue::Bytes => ExprType::Str { chars: USER_VAR_CHARS, fixed: false, binary: true, group: false, members: false },
     }
 }
 
@@ -299,7 +303,7 @@ pub fn column(name: &str, t: &ExprType) -> Column {
             c.decimals = 31;
             c
         }
-        ExprType::Str { chars, fixed, binary, group } => {
+        ExprType::Str { chars, fixed, binary, group, .. } => {
             let bytes = chars.saturating_mul(if binary { 1 } else { 4 });
             let ty = match bytes {
                 _ if group => coltype::BLOB,
@@ -372,6 +376,8 @@ mod tests {
             "tm" => (Base::Time, false, None, None),
             "da" => (Base::Date, false, None, None),
             "b8" => (Base::Bit, false, Some(8), None),
+            "en" => (Base::Enum, false, Some(1), None),
+            "st" => (Base::Set, false, Some(5), None),
             _ => return None,
         };
         Some(ColType { base, unsigned, length, scale })
@@ -386,6 +392,16 @@ mod tests {
             ExprType::Int { len, unsigned, .. } => Some((len, unsigned)),
             _ => None,
         }
+    }
+
+    #[test]
+    fn enum_and_set_in_arithmetic_are_integers() {
+        // MariaDB: ENUM('x','b','a') + 0 is INT(3), -it INT(2); SET('p','q','r') + 0 INT(7).
+        assert_eq!(int_len("en+0"), Some((3, false)));
+        assert_eq!(int_len("-en"), Some((2, false)));
+        assert_eq!(int_len("st+0"), Some((7, false)));
+        assert!(matches!(ty("en"), Some(ExprType::Str { members: true, .. })));
+        assert!(matches!(ty("concat(en)"), Some(ExprType::Str { members: false, .. })));
     }
 
     #[test]
@@ -464,7 +480,7 @@ mod tests {
         assert_eq!(ty("sum(i)/count(*)"), Some(ExprType::Decimal { precision: 36, scale: 4 }));
         assert_eq!(ty("avg(ti)"), Some(ExprType::Decimal { precision: 7, scale: 4 }));
         assert_eq!(ty("d/2"), Some(ExprType::Decimal { precision: 14, scale: 6 }));
-        assert_eq!(ty("coalesce(c, c)"), Some(ExprType::Str { chars: 10, fixed: true, binary: false, group: false }));
+        assert_eq!(ty("coalesce(c, c)"), Some(ExprType::Str { chars: 10, fixed: true, binary: false, group: false, members: false }));
         assert_eq!(ty("sec_to_time(sum(time_to_sec(tm)))"), Some(ExprType::Temporal { base: Base::Time, fsp: 0 }));
         assert_eq!(ty("da + interval 1 day"), Some(ExprType::Temporal { base: Base::Date, fsp: 0 }));
         assert_eq!(ty("ifnull(tu, su)"), Some(ExprType::Int { len: 5, digits: 5, unsigned: true, col: Some(Base::SmallInt) }));

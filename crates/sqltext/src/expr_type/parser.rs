@@ -252,6 +252,8 @@ impl<'a> P<'a> {
     fn unary(&mut self) -> R {
         if self.op("-") {
             let Some(t) = self.unary()? else { return Ok(None) };
+            // An ENUM or SET column: its number.
+            let t = if matches!(t, ExprType::Str { members: true, .. }) { numeric(t) } else { t };
             return Ok(match t {
                 ExprType::Int { len, .. } => Some(ExprType::int_digits(len, false)),
                 ExprType::Null => Some(ExprType::Double { null_arith: true }),
@@ -272,7 +274,7 @@ impl<'a> P<'a> {
         }
         if self.kw("BINARY") {
             let t = self.unary()?;
-            return Ok(t.map(|t| ExprType::Str { chars: t.chars(), fixed: false, binary: true, group: false }));
+            return Ok(t.map(|t| ExprType::Str { chars: t.chars(), fixed: false, binary: true, group: false, members: false }));
         }
         let t = self.primary()?;
         if self.kw("COLLATE") {
@@ -293,7 +295,7 @@ impl<'a> P<'a> {
                 while matches!(self.peek().map(|t| &t.tok), Some(Tok::Str(_))) {
                     self.pos += 1;
                 }
-                Ok(Some(ExprType::Str { chars, fixed: false, binary, group: false }))
+                Ok(Some(ExprType::Str { chars, fixed: false, binary, group: false, members: false }))
             }
             Tok::Op("(") => {
                 if self.peek().is_some_and(|t| t.is_kw("SELECT") || t.is_kw("WITH") || t.is_kw("VALUES")) {
@@ -365,7 +367,7 @@ impl<'a> P<'a> {
                 self.pos += 1;
                 let binary = up == "_BINARY";
                 let chars = if binary { b.len() } else { String::from_utf8_lossy(b).chars().count() } as u64;
-                Some(ExprType::Str { chars, fixed: false, binary, group: false })
+                Some(ExprType::Str { chars, fixed: false, binary, group: false, members: false })
             }
             "CURRENT_DATE" | "UTC_DATE" => Some(ExprType::Temporal { base: Base::Date, fsp: 0 }),
             "CURRENT_TIME" | "UTC_TIME" => Some(ExprType::Temporal { base: Base::Time, fsp: 0 }),
@@ -536,14 +538,14 @@ impl<'a> P<'a> {
             "GROUP_CONCAT" => {
                 self.pos -= 1;
                 self.skip_parens()?;
-                return Ok(Some(ExprType::Str { chars: 1_048_576, fixed: false, binary: false, group: true }));
+                return Ok(Some(ExprType::Str { chars: 1_048_576, fixed: false, binary: false, group: true, members: false }));
             }
             // MariaDB: a BLOB of 16,777,224 and 16,777,216 bytes.
             "JSON_ARRAYAGG" | "JSON_OBJECTAGG" => {
                 self.pos -= 1;
                 self.skip_parens()?;
                 let chars = if name == "JSON_ARRAYAGG" { 4_194_306 } else { 4_194_304 };
-                return Ok(Some(ExprType::Str { chars, fixed: false, binary: false, group: true }));
+                return Ok(Some(ExprType::Str { chars, fixed: false, binary: false, group: true, members: false }));
             }
             "DATE_ADD" | "DATE_SUB" | "ADDDATE" | "SUBDATE" => {
                 let at = self.pos;
@@ -696,9 +698,9 @@ impl<'a> P<'a> {
             "TIMESTAMPDIFF" => Some(ExprType::int(21, false)),
             "TIMESTAMPADD" => date_add(last, unit, None),
             // TRIM(x FROM s): the string is the last argument.
-            "TRIM" => last.map(|t| ExprType::Str { chars: t.chars(), fixed: false, binary: t.binary(), group: false }),
+            "TRIM" => last.map(|t| ExprType::Str { chars: t.chars(), fixed: false, binary: t.binary(), group: false, members: false }),
             // SUBSTRING(s, pos, n): at most n characters.
-            _ => first.map(|t| ExprType::Str { chars: count.map_or(t.chars(), |n| t.chars().min(n.max(0) as u64)), fixed: false, binary: t.binary(), group: false }),
+            _ => first.map(|t| ExprType::Str { chars: count.map_or(t.chars(), |n| t.chars().min(n.max(0) as u64)), fixed: false, binary: t.binary(), group: false, members: false }),
         })
     }
 
@@ -753,7 +755,7 @@ impl<'a> P<'a> {
             let binary = self.peek().and_then(|t| t.ident()).is_some_and(|c| c.eq_ignore_ascii_case("binary"));
             self.pos += 1;
             self.expect_op(")")?;
-            return Ok(arg.map(|t| ExprType::Str { chars: t.chars(), fixed: false, binary, group: false }));
+            return Ok(arg.map(|t| ExprType::Str { chars: t.chars(), fixed: false, binary, group: false, members: false }));
         }
         if !(name == "CAST" && self.kw("AS") || name == "CONVERT" && self.op(",")) {
             return Err(());
@@ -803,7 +805,7 @@ impl<'a> P<'a> {
             // DECIMAL(p, s); DECIMAL alone is DECIMAL(10, 0).
             "DECIMAL" | "DEC" => Some(decimal(len.unwrap_or(10) as u32, scale.unwrap_or(0) as u32)),
             "CHAR" | "NCHAR" => Some(ExprType::string(len.unwrap_or_else(|| arg.map_or(0, |t| t.chars())))),
-            "BINARY" => Some(ExprType::Str { chars: len.unwrap_or_else(|| arg.map_or(0, |t| t.chars())), fixed: false, binary: true, group: false }),
+            "BINARY" => Some(ExprType::Str { chars: len.unwrap_or_else(|| arg.map_or(0, |t| t.chars())), fixed: false, binary: true, group: false, members: false }),
             "DOUBLE" | "REAL" => Some(ExprType::Double { null_arith: false }),
             "FLOAT" => Some(ExprType::Float),
             "DATE" => Some(ExprType::Temporal { base: Base::Date, fsp: 0 }),

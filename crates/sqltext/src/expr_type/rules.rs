@@ -44,13 +44,14 @@ pub(super) fn of_column(c: ColType) -> T {
         Base::Float => ExprType::Float,
         Base::Double => ExprType::Double { null_arith: false },
         Base::Date | Base::DateTime | Base::Timestamp | Base::Time => ExprType::Temporal { base: b, fsp: c.length.unwrap_or(0).min(6) as u8 },
-        Base::Char | Base::Binary => ExprType::Str { chars: c.length.unwrap_or(1), fixed: true, binary: b == Base::Binary, group: false },
-        Base::VarChar | Base::Enum | Base::Set => ExprType::string(c.length.unwrap_or(1)),
-        Base::VarBinary => ExprType::Str { chars: c.length.unwrap_or(1), fixed: false, binary: true, group: false },
+        Base::Char | Base::Binary => ExprType::Str { chars: c.length.unwrap_or(1), fixed: true, binary: b == Base::Binary, group: false, members: false },
+        Base::VarChar => ExprType::string(c.length.unwrap_or(1)),
+        Base::Enum | Base::Set => ExprType::Str { chars: c.length.unwrap_or(1), fixed: false, binary: false, group: false, members: true },
+        Base::VarBinary => ExprType::Str { chars: c.length.unwrap_or(1), fixed: false, binary: true, group: false, members: false },
         // MariaDB counts a TEXT column's characters as its byte limit
         // (TEXT: 65,535 characters, shown as 262,140 bytes in utf8mb4).
         Base::TinyText | Base::Text | Base::MediumText | Base::LongText | Base::Json => ExprType::string(b.max_len(None).unwrap_or(4_294_967_295)),
-        Base::TinyBlob | Base::Blob | Base::MediumBlob | Base::LongBlob => ExprType::Str { chars: b.max_len(None).unwrap_or(4_294_967_295), fixed: false, binary: true, group: false },
+        Base::TinyBlob | Base::Blob | Base::MediumBlob | Base::LongBlob => ExprType::Str { chars: b.max_len(None).unwrap_or(4_294_967_295), fixed: false, binary: true, group: false, members: false },
         // BIT(n) in arithmetic: an unsigned integer of n digits (`bit8_col + 0`
         // is INT(9)); anything else of it stays unknown (`is_bit`).
         Base::Bit => {
@@ -68,6 +69,11 @@ pub(super) fn is_bit(t: &T) -> bool {
 /// An operand of arithmetic: strings and temporals count as DOUBLE, NULL stays NULL.
 pub(super) fn numeric(t: ExprType) -> ExprType {
     match t {
+        // An ENUM or SET column: its index or bitmask.
+        ExprType::Str { members: true, chars, .. } => {
+            let digits = chars.clamp(1, 18) as u32;
+            ExprType::Int { len: digits, digits, unsigned: false, col: None }
+        }
         ExprType::Str { .. } | ExprType::DateStr { .. } | ExprType::Float => ExprType::Double { null_arith: false },
         // A temporal is its number (TIME HHHMMSS, DATE YYYYMMDD, DATETIME
         // YYYYMMDDHHMMSS): an integer of 7, 8 or 14 digits, a DECIMAL with
@@ -210,8 +216,8 @@ pub(super) fn hybrid(args: &[T]) -> T {
     for a in args {
         match (*a)? {
             ExprType::Null => {}
-            ExprType::Hybrid { bytes } => known.push(ExprType::Str { chars: u64::from(bytes), fixed: false, binary: true, group: false }),
-            t @ ExprType::DateStr { .. } => known.push(ExprType::Str { chars: t.chars(), fixed: true, binary: false, group: false }),
+            ExprType::Hybrid { bytes } => known.push(ExprType::Str { chars: u64::from(bytes), fixed: false, binary: true, group: false, members: false }),
+            t @ ExprType::DateStr { .. } => known.push(ExprType::Str { chars: t.chars(), fixed: true, binary: false, group: false, members: false }),
             t => known.push(t),
         }
     }
@@ -221,7 +227,7 @@ pub(super) fn hybrid(args: &[T]) -> T {
         let fixed = known.iter().all(|t| matches!(t, ExprType::Str { fixed: true, .. }));
         let binary = known.iter().any(|t| t.binary());
         let group = known.iter().any(|t| matches!(t, ExprType::Str { group: true, .. }));
-        return Some(ExprType::Str { chars, fixed, binary, group });
+        return Some(ExprType::Str { chars, fixed, binary, group, members: false });
     }
     if known.iter().all(|t| matches!(t, ExprType::Temporal { .. })) {
         let fsp = known.iter().map(|t| if let ExprType::Temporal { fsp, .. } = t { *fsp } else { 0 }).max().unwrap_or(0);
@@ -236,7 +242,7 @@ pub(super) fn hybrid(args: &[T]) -> T {
             return None;
         }
         let chars = known.iter().map(|t| t.chars()).max().unwrap_or(0);
-        return Some(ExprType::Str { chars, fixed: false, binary: known.iter().any(|t| t.binary()), group: false });
+        return Some(ExprType::Str { chars, fixed: false, binary: known.iter().any(|t| t.binary()), group: false, members: false });
     }
     if known.iter().all(|t| matches!(t, ExprType::Float)) {
         return Some(ExprType::Float);
@@ -329,7 +335,7 @@ pub(super) fn fixed_function(name: &str) -> T {
         "MD5" => ExprType::string(32),
         "SHA1" | "SHA" => ExprType::string(40),
         "SHA2" => ExprType::string(128),
-        "UUID" => ExprType::Str { chars: 36, fixed: true, binary: false, group: false },
+        "UUID" => ExprType::Str { chars: 36, fixed: true, binary: false, group: false, members: false },
         "DATABASE" | "SCHEMA" | "USER" | "CURRENT_USER" | "SESSION_USER" | "SYSTEM_USER" | "VERSION" => ExprType::string(64),
         _ => return None,
     })
@@ -400,7 +406,7 @@ pub(super) fn function(name: &str, args: &[T], lits: &[Option<i64>]) -> T {
 pub(super) fn string_function(name: &str, args: &[T], lits: &[Option<i64>]) -> T {
     let arg = |k: usize| -> T { args.get(k).copied().flatten() };
     let lit = |k: usize| lits.get(k).copied().flatten();
-    let str_of = |chars: u64, binary: bool| Some(ExprType::Str { chars, fixed: false, binary, group: false });
+    let str_of = |chars: u64, binary: bool| Some(ExprType::Str { chars, fixed: false, binary, group: false, members: false });
     let any_binary = || args.iter().any(|a| a.is_some_and(|t| t.binary()));
     match name {
         "CONCAT" => {

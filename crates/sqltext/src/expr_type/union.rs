@@ -57,10 +57,10 @@ pub fn of_wire(c: &Column) -> Option<ExprType> {
         // ENUM and SET are strings of their longest member.
         coltype::VAR_STRING | coltype::VARCHAR | coltype::STRING => {
             let fixed = c.coltype == coltype::STRING && c.flags & (colflag::ENUM | colflag::SET) == 0;
-            Some(ExprType::Str { chars, fixed, binary, group: false })
+            Some(ExprType::Str { chars, fixed, binary, group: false, members: false })
         }
         // TEXT and BLOB stay BLOB types whatever joins them (`group`).
-        coltype::TINY_BLOB | coltype::BLOB | coltype::MEDIUM_BLOB | coltype::LONG_BLOB => Some(ExprType::Str { chars, fixed: false, binary, group: true }),
+        coltype::TINY_BLOB | coltype::BLOB | coltype::MEDIUM_BLOB | coltype::LONG_BLOB => Some(ExprType::Str { chars, fixed: false, binary, group: true, members: false }),
         _ => None,
     }
 }
@@ -90,7 +90,7 @@ pub fn union_of(members: &[ExprType]) -> Option<ExprType> {
         let group = known.iter().any(|t| matches!(t, ExprType::Str { group: true, .. }));
         let fixed = known.iter().any(|t| matches!(t, ExprType::Str { fixed: true, .. } | ExprType::DateStr { .. }))
             && !known.iter().any(|t| matches!(t, ExprType::Str { fixed: false, .. } | ExprType::Hybrid { .. }));
-        return Some(ExprType::Str { chars, fixed: fixed && !group, binary: known.iter().any(|t| t.binary()), group });
+        return Some(ExprType::Str { chars, fixed: fixed && !group, binary: known.iter().any(|t| t.binary()), group, members: false });
     }
     if let Some(t) = integers(&known) {
         return Some(t);
@@ -158,8 +158,8 @@ mod tests {
         assert_eq!(union_of(&[int(1), ExprType::Null, int(3)]), Some(long(4)));
         assert_eq!(union_of(&[int(1), int(2)]), Some(long(3)));
         // A CHAR beside a number stays a CHAR; beside a VARCHAR it is one.
-        let char2 = ExprType::Str { chars: 2, fixed: true, binary: false, group: false };
-        assert_eq!(union_of(&[char2, int(3)]), Some(ExprType::Str { chars: 3, fixed: true, binary: false, group: false }));
+        let char2 = ExprType::Str { chars: 2, fixed: true, binary: false, group: false, members: false };
+        assert_eq!(union_of(&[char2, int(3)]), Some(ExprType::Str { chars: 3, fixed: true, binary: false, group: false, members: false }));
         assert_eq!(union_of(&[char2, ExprType::string(1)]), Some(ExprType::string(2)));
         assert_eq!(union_of(&[ExprType::Null, ExprType::Null]), Some(ExprType::Null));
         let date = ExprType::Temporal { base: Base::Date, fsp: 0 };
