@@ -167,7 +167,19 @@ impl Parser<'_> {
                 Some(b) => Expr::Hybrid(b),
                 None => Expr::Lit(parse_number(n)),
             },
-            Tok::Str(s) => Expr::Lit(Value::Bytes(s.clone())),
+            Tok::Str(s) => {
+                // Adjacent string literals are one string ('a' 'b' is 'ab'), as in MariaDB.
+                let mut value = s.clone();
+                let sql = self.sql;
+                let hex = |t: &turnstile_sqltext::lex::Token| turnstile_sqltext::lex::written_in_hex(&sql[t.start..t.end]);
+                if !hex(t) {
+                    while let Some(Tok::Str(more)) = self.peek().filter(|n| !hex(n)).map(|n| &n.tok) {
+                        value.extend_from_slice(more);
+                        self.pos += 1;
+                    }
+                }
+                Expr::Lit(Value::Bytes(value))
+            }
             Tok::SysVar(scope, name) => Expr::SysVar(scope.clone(), name.clone()),
             Tok::UserVar(name) => Expr::UserVar(name.clone()),
             Tok::Quoted(w) => Expr::Word(w.to_string()),

@@ -375,20 +375,30 @@ fn conv_of(col: &ColumnDef) -> Conv {
 
 /// The name MySQL gives an unaliased select item.
 fn mysql_item_name(text: &str) -> String {
+    use turnstile_sqltext::lex::Tok;
     let toks = match turnstile_sqltext::lex::tokenize(text) {
         Ok(t) => t,
         Err(_) => return text.to_string(),
     };
-    // A string literal is named by its value.
-    if let [t] = &toks[..] {
-        if let (turnstile_sqltext::lex::Tok::Str(b), false) = (&t.tok, turnstile_sqltext::lex::written_in_hex(text)) {
-            return String::from_utf8_lossy(b).into_owned();
-        }
+    // A unary plus is no part of the name (MariaDB's parser drops it).
+    if toks.len() > 1 && toks[0].is_op("+") {
+        return mysql_item_name(text[toks[0].end..].trim_start());
     }
-    // `c`, `t.c`, `db.t.c` name the column; `x DIV i` is words too, but no name.
-    let idents = toks.iter().enumerate().all(|(k, t)| if k % 2 == 0 { t.ident().is_some() } else { t.is_op(".") });
-    if idents && toks.len() % 2 == 1 {
-        return toks.last().and_then(|t| t.ident()).unwrap_or(text).to_string();
+    // A string literal is named by its value; adjacent ones ('a' 'b') are one.
+    if !toks.is_empty() && toks.iter().all(|t| matches!(t.tok, Tok::Str(_))) && !turnstile_sqltext::lex::written_in_hex(text) {
+        let value: Vec<u8> = toks.iter().flat_map(|t| if let Tok::Str(b) = &t.tok { b.clone() } else { Vec::new() }).collect();
+        return String::from_utf8_lossy(&value).into_owned();
+    }
+    // `c`, `t.c`, `db.t.c` name the column, also in parentheses (`(c)`);
+    // `x DIV i` is words too, but no name.
+    let open = toks.iter().take_while(|t| t.is_op("(")).count();
+    let inner = match toks.len() > 2 * open && toks[toks.len() - open..].iter().all(|t| t.is_op(")")) {
+        true => &toks[open..toks.len() - open],
+        false => &toks[..],
+    };
+    let idents = !inner.is_empty() && inner.iter().enumerate().all(|(k, t)| if k % 2 == 0 { t.ident().is_some() } else { t.is_op(".") });
+    if idents && inner.len() % 2 == 1 {
+        return inner.last().and_then(|t| t.ident()).unwrap_or(text).to_string();
     }
     text.to_string()
 }

@@ -26,7 +26,7 @@ pub(super) struct Item {
     pub aliased: bool,
 }
 
-const MODIFIERS: &[&str] =
+pub(super) const MODIFIERS: &[&str] =
     &["DISTINCT", "ALL", "DISTINCTROW", "SQL_NO_CACHE", "SQL_CACHE", "SQL_CALC_FOUND_ROWS", "STRAIGHT_JOIN", "HIGH_PRIORITY", "SQL_SMALL_RESULT", "SQL_BIG_RESULT", "SQL_BUFFER_RESULT"];
 const AFTER_LIST: &[&str] = &["FROM", "WHERE", "GROUP", "HAVING", "ORDER", "LIMIT", "UNION", "INTO", "FOR", "LOCK", "WINDOW", "EXCEPT", "INTERSECT"];
 

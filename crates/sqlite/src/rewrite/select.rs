@@ -66,7 +66,7 @@ pub(super) fn select_items(sql: &str, toks: &[Token]) -> Vec<(String, bool)> {
         return Vec::new();
     }
     i += 1;
-    while i < toks.len() && ["DISTINCT", "ALL", "DISTINCTROW", "SQL_NO_CACHE", "SQL_CACHE", "SQL_CALC_FOUND_ROWS", "HIGH_PRIORITY", "STRAIGHT_JOIN"].iter().any(|k| toks[i].is_kw(k)) {
+    while i < toks.len() && super::column_names::MODIFIERS.iter().any(|k| toks[i].is_kw(k)) {
         i += 1;
     }
     let mut items = Vec::new();
@@ -151,8 +151,11 @@ pub(crate) fn split_alias(part: &[Token]) -> (usize, Option<usize>) {
     // `CASE ... END`: END is no alias.
     // `d + INTERVAL 1 DAY`: DAY is the interval's unit, no alias.
     let unit = part.iter().any(|t| t.is_kw("INTERVAL")) && super::interval::INTERVAL_UNITS.iter().any(|u| part[n - 1].is_kw(u));
+    // `'a' 'b'` is one string, not a value and its alias.
+    let strings = n >= 2 && matches!(part[n - 1].tok, Tok::Str(_)) && matches!(part[n - 2].tok, Tok::Str(_));
     let bare = n >= 2
         && !unit
+        && !strings
         && matches!(part[n - 1].tok, Tok::Word(_) | Tok::Quoted(_) | Tok::Str(_))
         && !part[n - 1].is_kw("END")
         && !part[n - 2].is_op(".")

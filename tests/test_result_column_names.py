@@ -1,0 +1,43 @@
+"""Result column names as MariaDB 10.11 gives them for unaliased items
+(each checked on MariaDB): adjacent string literals are one string named by
+its value ('a' 'b' is 'ab', where the second was taken for an alias and
+the value was 'a'); a column in parentheses is named as the column; a
+unary plus is no part of the name; the select options SQL_SMALL_RESULT,
+SQL_BIG_RESULT and SQL_BUFFER_RESULT are not part of the first item's name.
+"""
+
+import pytest
+
+from helpers.clients import query
+
+
+@pytest.fixture
+def db(sql_conn, uniq):
+    name = uniq("rcn")
+    query(sql_conn, f"CREATE DATABASE {name}")
+    query(sql_conn, f"USE {name}")
+    query(sql_conn, "CREATE TABLE t (a INT)")
+    query(sql_conn, "INSERT INTO t VALUES (7)")
+    yield name
+    query(sql_conn, f"DROP DATABASE IF EXISTS {name}")
+
+
+def described(conn, sql):
+    with conn.cursor() as cur:
+        cur.execute(sql)
+        return [d[0] for d in cur.description], list(cur.fetchall())
+
+
+@pytest.mark.parametrize("sql,names,rows", [
+    ("SELECT 'hello' 'monty'", ["hellomonty"], [("hellomonty",)]),
+    ("SELECT 'a' \"b\", 'a' 'b' 'c', 'a' 'b' x", ["ab", "abc", "x"], [("ab", "abc", "ab")]),
+    ("SELECT X'41' 'b'", ["b"], [(b"A",)]),
+    ("SELECT (a), ((a)) FROM t", ["a", "a"], [(7, 7)]),
+    ("SELECT DISTINCT(a) FROM t", ["a"], [(7,)]),
+    ("SELECT +1, + 2, +a, -(+3) FROM t", ["1", "2", "a", "-(+3)"], [(1, 2, 7, -3)]),
+    ("SELECT SQL_BUFFER_RESULT MAX(a) + 1 FROM t", ["MAX(a) + 1"], [(8,)]),
+    ("SELECT SQL_SMALL_RESULT a FROM t GROUP BY a", ["a"], [(7,)]),
+    ("SELECT SQL_BIG_RESULT a, COUNT(*) FROM t GROUP BY a", ["a", "COUNT(*)"], [(7, 1)]),
+])
+def test_unaliased_item_names(sql_conn, db, sql, names, rows):
+    assert described(sql_conn, sql) == (names, rows)
