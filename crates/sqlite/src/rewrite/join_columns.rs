@@ -86,16 +86,43 @@ fn top_level(toks: &[Token], word: &str) -> Option<usize> {
     None
 }
 
-/// The result columns of the join chain starting at token `i` (after
-/// FROM), in MySQL's order; None unless it is a chain of named tables with
-/// a NATURAL or USING join in it.
-fn chain_columns(toks: &[Token], mut i: usize, resolver: &dyn Resolver) -> Option<Vec<Col>> {
-    let (mut cols, next) = table_at(toks, i, resolver)?;
+/// Parentheses around joins this pass reads at most (deeper: left alone).
+const MAX_NESTING: usize = 32;
+
+/// The result columns of the FROM clause starting at token `i`, in MySQL's
+/// order; None unless it is made of named tables, joins of them and
+/// parenthesised joins, with a NATURAL or USING join in it.
+fn chain_columns(toks: &[Token], i: usize, resolver: &dyn Resolver) -> Option<Vec<Col>> {
+    let mut tables = 0;
+    let (cols, end, special) = join_list(toks, i, resolver, 0, &mut tables)?;
+    let ends_from = toks.get(end).is_none_or(|t| t.is_op(";") || CLAUSES.iter().any(|w| t.is_kw(w)));
+    (special && ends_from).then_some(cols)
+}
+
+/// What ends a FROM clause.
+const CLAUSES: &[&str] = &["WHERE", "GROUP", "HAVING", "ORDER", "LIMIT", "WINDOW", "FOR", "LOCK", "INTO", "UNION", "EXCEPT", "INTERSECT"];
+
+/// `chain, chain, ...` at token `i` (a comma binds less than JOIN): the
+/// columns, the token after, and whether a NATURAL or USING join was seen.
+fn join_list(toks: &[Token], mut i: usize, resolver: &dyn Resolver, depth: usize, tables: &mut usize) -> Option<(Vec<Col>, usize, bool)> {
+    let (mut cols, mut end, mut special) = join_chain(toks, i, resolver, depth, tables)?;
+    while toks.get(end).is_some_and(|t| t.is_op(",")) {
+        i = end + 1;
+        let (more, next, s) = join_chain(toks, i, resolver, depth, tables)?;
+        cols.extend(more);
+        special |= s;
+        end = next;
+    }
+    Some((cols, end, special))
+}
+
+/// One operand and the joins after it, up to a comma, a `)` or the end of
+/// the FROM clause.
+fn join_chain(toks: &[Token], mut i: usize, resolver: &dyn Resolver, depth: usize, tables: &mut usize) -> Option<(Vec<Col>, usize, bool)> {
+    let (mut cols, next, mut special) = operand_at(toks, i, resolver, depth, tables)?;
     i = next;
-    let mut special = false;
-    let mut tables = 1;
     while let Some(t) = toks.get(i) {
-        if t.is_op(";") || ["WHERE", "GROUP", "HAVING", "ORDER", "LIMIT", "WINDOW", "FOR", "LOCK", "INTO", "UNION", "EXCEPT", "INTERSECT"].iter().any(|w| t.is_kw(w)) {
+        if t.is_op(";") || t.is_op(",") || t.is_op(")") || CLAUSES.iter().any(|w| t.is_kw(w)) {
             break;
         }
         let natural = t.is_kw("NATURAL");
@@ -109,13 +136,10 @@ fn chain_columns(toks: &[Token], mut i: usize, resolver: &dyn Resolver) -> Optio
             }
         }
         if !toks.get(k).is_some_and(|t| t.is_kw("JOIN")) {
-            return None; // a comma join, STRAIGHT_JOIN, a parenthesis: not this pass's
+            return None; // STRAIGHT_JOIN or anything else: not this pass's
         }
-        tables += 1;
-        if tables > MAX_TABLES {
-            return None;
-        }
-        let (right_cols, after) = table_at(toks, k + 1, resolver)?;
+        let (right_cols, after, s) = operand_at(toks, k + 1, resolver, depth, tables)?;
+        special |= s;
         let (link, end) = if natural {
             (Link::Natural { right }, after)
         } else if toks.get(after).is_some_and(|t| t.is_kw("USING")) {
@@ -142,7 +166,32 @@ fn chain_columns(toks: &[Token], mut i: usize, resolver: &dyn Resolver) -> Optio
         };
         i = end;
     }
-    special.then_some(cols)
+    Some((cols, i, special))
+}
+
+/// A named table, or a parenthesised list of joins (not a derived table),
+/// at token `i`: its columns, the token after it, and whether a NATURAL or
+/// USING join was seen inside.
+fn operand_at(toks: &[Token], i: usize, resolver: &dyn Resolver, depth: usize, tables: &mut usize) -> Option<(Vec<Col>, usize, bool)> {
+    if toks.get(i)?.is_op("(") {
+        if depth >= MAX_NESTING || toks.get(i + 1).is_some_and(|t| t.is_kw("SELECT") || t.is_kw("WITH") || t.is_op("(")) && starts_query(toks, i + 1) {
+            return None;
+        }
+        let (cols, end, special) = join_list(toks, i + 1, resolver, depth + 1, tables)?;
+        return toks.get(end).is_some_and(|t| t.is_op(")")).then_some((cols, end + 1, special));
+    }
+    *tables += 1;
+    if *tables > MAX_TABLES {
+        return None;
+    }
+    let (cols, next) = table_at(toks, i, resolver)?;
+    Some((cols, next, false))
+}
+
+/// Does a query (`SELECT`, `WITH`, or one in more parentheses) start at `i`?
+fn starts_query(toks: &[Token], i: usize) -> bool {
+    let opens = toks[i..].iter().take_while(|t| t.is_op("(")).count();
+    toks.get(i + opens).is_some_and(|t| t.is_kw("SELECT") || t.is_kw("WITH"))
 }
 
 /// The columns of `left JOIN right` on the common columns `common`: those
@@ -265,12 +314,25 @@ mod tests {
     }
 
     #[test]
+    fn parenthesised_joins_and_comma_lists() {
+        assert_eq!(star("SELECT * FROM (t1 NATURAL JOIN t2)").as_deref(), Some("SELECT `t1`.`b`, `t1`.`c`, `t1`.`a`, `t2`.`d` FROM (t1 NATURAL JOIN t2)"));
+        // A comma binds less than JOIN: t1, (t2 NATURAL JOIN t1 AS u).
+        assert_eq!(star("SELECT * FROM t1, t2 NATURAL JOIN t1 AS u").as_deref(), Some("SELECT `t1`.`a`, `t1`.`b`, `t1`.`c`, `t2`.`c`, `t2`.`b`, `t2`.`d`, `u`.`a` FROM t1, t2 NATURAL JOIN t1 AS u"));
+        assert_eq!(
+            star("SELECT * FROM (t1 NATURAL JOIN t2) NATURAL RIGHT JOIN (t2 AS x)").as_deref(),
+            Some("SELECT `x`.`c`, `x`.`d`, `x`.`b`, `t1`.`a` FROM (t1 NATURAL JOIN t2) NATURAL RIGHT JOIN (t2 AS x)")
+        );
+        // Nesting past the limit is left alone, not refused.
+        let deep = format!("SELECT * FROM {}t1 NATURAL JOIN t2{}", "(".repeat(40), ")".repeat(40));
+        assert_eq!(star(&deep), None);
+    }
+
+    #[test]
     fn anything_else_is_left_alone() {
         for sql in [
             "SELECT * FROM t1 JOIN t2 ON t1.c = t2.c",
             "SELECT t1.* FROM t1 NATURAL JOIN t2",
-            "SELECT * FROM (t1 NATURAL JOIN t2)",
-            "SELECT * FROM t1, t2 NATURAL JOIN t1",
+            "SELECT * FROM ((SELECT 1 AS c) NATURAL JOIN t2)",
             "SELECT * FROM t1 NATURAL JOIN nosuch",
             "SELECT * FROM (SELECT 1 AS c) d NATURAL JOIN t2",
             "SELECT * FROM t1 JOIN t2 USING (",
