@@ -101,3 +101,15 @@ def test_memory_tables_refuse_blob_and_text(db):
     with pytest.raises(pymysql.err.MySQLError) as e:
         clients.query(c, "ALTER TABLE m ADD c BLOB")
     assert e.value.args[0] == 1163
+
+
+def test_first_whole_not_null_unique_key_shows_as_pri(db):
+    """MariaDB takes a table's first UNIQUE key whose columns are all NOT
+    NULL and whole for its primary key when it has none: SHOW COLUMNS (and
+    information_schema.COLUMNS) show Key PRI for its columns."""
+    c, name = db
+    clients.query(c, "CREATE TABLE tk (a INT NULL UNIQUE, b INT NOT NULL, c INT NOT NULL, d CHAR(10) NOT NULL, UNIQUE (d(3)), UNIQUE (b, c), UNIQUE (c))")
+    assert [(r[0], r[3]) for r in clients.query(c, "SHOW COLUMNS FROM tk")] == [("a", "UNI"), ("b", "PRI"), ("c", "PRI"), ("d", "UNI")]
+    assert [r[0] for r in clients.query(c, f"SELECT COLUMN_KEY FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = '{name}' AND TABLE_NAME = 'tk' ORDER BY ORDINAL_POSITION")] == ["UNI", "PRI", "PRI", "UNI"]
+    clients.query(c, "CREATE TABLE tk2 (a INT NOT NULL, b INT, KEY (a), UNIQUE (b))")
+    assert [(r[0], r[3]) for r in clients.query(c, "SHOW COLUMNS FROM tk2")] == [("a", "MUL"), ("b", "UNI")]

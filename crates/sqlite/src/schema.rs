@@ -576,9 +576,21 @@ impl TableDef {
         f
     }
 
+    /// The columns MariaDB shows as the primary key: the PRIMARY KEY's, else
+    /// those of the first UNIQUE key whose columns are all NOT NULL and
+    /// whole (no prefix), which MariaDB takes for the primary key when a
+    /// table has none (Key PRI in SHOW COLUMNS).
+    fn shown_primary(&self) -> &[String] {
+        if !self.primary.is_empty() {
+            return &self.primary;
+        }
+        let promoted = |ix: &&IndexDef| ix.unique && !ix.fulltext && ix.prefix.iter().all(Option::is_none) && ix.columns.iter().all(|c| self.column(c).is_some_and(|cd| !cd.nullable));
+        self.indexes.iter().find(promoted).map_or(&[], |ix| &ix.columns)
+    }
+
     /// COLUMN_KEY / the Key column of SHOW COLUMNS.
     pub fn column_key(&self, col: &str) -> &'static str {
-        if self.primary.iter().any(|c| c.eq_ignore_ascii_case(col)) {
+        if self.shown_primary().iter().any(|c| c.eq_ignore_ascii_case(col)) {
             return "PRI";
         }
         for ix in &self.indexes {
