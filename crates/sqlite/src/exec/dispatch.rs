@@ -59,6 +59,7 @@ impl SqliteSession {
             }
             b"ANALYZE" if crate::explain::analyzes_statement(sql) => Err(SqlError::unsupported("ANALYZE of a statement")),
             b"ANALYZE" | b"OPTIMIZE" | b"CHECK" | b"REPAIR" => self.maintenance(ctx.access, sql, sink),
+            b"CHECKSUM" => self.checksum(ctx, sql, sink),
             b"BEGIN" => {
                 self.begin(ctx, self.read_only)?;
                 Ok(Outcome::Done(Done::default()))

@@ -1,11 +1,14 @@
 //! LOCK TABLES and the table maintenance statements (ANALYZE, OPTIMIZE, CHECK,
-//! REPAIR TABLE). Writers are serialized anyway and SQLite needs no such
-//! maintenance: these check the privileges MySQL asks for and answer as MySQL
-//! does (ANALYZE also runs SQLite's).
+//! REPAIR TABLE, CHECKSUM TABLE). Writers are serialized anyway and SQLite
+//! needs no such maintenance: these check the privileges MySQL asks for and
+//! answer as MySQL does (ANALYZE also runs SQLite's). CHECKSUM TABLE's value
+//! is Turnstile's own (a CRC-32 of the rows' text in rowid order, not
+//! MariaDB's record-format CRC): equal contents give equal checksums, an
+//! empty table 0, as in MariaDB.
 
 use super::SqliteSession;
 use crate::schema::{sq_ident, TableDef};
-use turnstile_engine::{privs, Access, Column, Outcome, RowSink, SqlError, Value};
+use turnstile_engine::{privs, Access, Column, ExecContext, Level, Outcome, RowSink, SqlError, Value};
 use turnstile_sqltext::cursor::TokenCursor;
 use turnstile_wire::consts::coltype;
 
@@ -86,6 +89,86 @@ impl SqliteSession {
         } else {
             Err(c.error().into())
         }
+    }
+
+    /// `CHECKSUM TABLE[S] t, ... [QUICK | EXTENDED]`: SELECT on each table;
+    /// a row per table, its checksum NULL with an Error condition 1146 for
+    /// one that is not there (1347 for a view), and NULL for QUICK
+    /// (InnoDB keeps no live checksum).
+    pub(super) fn checksum(&mut self, ctx: &ExecContext<'_>, sql: &str, sink: &mut dyn RowSink) -> Result<Outcome, SqlError> {
+        let toks = turnstile_sqltext::lex::tokenize(sql).map_err(|e| SqlError::syntax(&sql[e.at..]))?;
+        let mut c = TokenCursor::new(sql, &toks);
+        c.expect_kw("CHECKSUM")?;
+        if !(c.eat_kw("TABLE") || c.eat_kw("TABLES")) {
+            return Err(c.error().into());
+        }
+        let mut names = vec![c.qualified()?];
+        while c.eat_op(",") {
+            names.push(c.qualified()?);
+        }
+        let quick = c.eat_kw("QUICK");
+        if !quick {
+            c.eat_kw("EXTENDED");
+        }
+        c.eat_op(";");
+        if !c.at_end() {
+            return Err(c.error().into());
+        }
+        for (db, table) in &names {
+            let db = db.as_deref().or(self.db.as_deref()).ok_or_else(SqlError::no_database)?;
+            ctx.access.check_table(db, table, privs::SELECT)?;
+        }
+        self.ensure_conn()?;
+        let mut table_col = Column::computed("Table", coltype::VAR_STRING);
+        table_col.length = 512;
+        table_col.flags = 0;
+        let mut sum_col = Column::computed("Checksum", coltype::LONGLONG);
+        sum_col.length = 21;
+        sink.columns(&[table_col, sum_col])?;
+        for n in names {
+            let (s, dbn, _) = self.target(&n, false)?;
+            let full = format!("{}.{}", dbn, n.1);
+            let value = match self.def_of(&s, &n.1) {
+                None => {
+                    ctx.warnings().inspect(|w| w.push(Level::Error, 1146, format!("Table '{}' doesn't exist", full)));
+                    Value::Null
+                }
+                Some(d) if d.view.is_some() => {
+                    ctx.warnings().inspect(|w| w.push(Level::Error, 1347, format!("'{}' is not of type 'BASE TABLE'", full)));
+                    Value::Null
+                }
+                Some(_) if quick => Value::Null,
+                Some(_) => Value::Int(self.table_crc(&s, &n.1)?),
+            };
+            sink.row(&[Value::str(&full), value])?;
+        }
+        Ok(Outcome::Rows)
+    }
+
+    /// A CRC-32 of every row's values as text, in rowid order (0: no rows).
+    fn table_crc(&mut self, schema: &str, table: &str) -> Result<i64, SqlError> {
+        use rusqlite::ffi;
+        let sql = format!("SELECT * FROM {}.{} ORDER BY rowid", sq_ident(schema), sq_ident(table));
+        let conn = self.conn();
+        let st = conn.prepare(&sql, &sql)?;
+        let n = st.column_count();
+        let mut hasher = crc32fast::Hasher::new();
+        let mut any = false;
+        loop {
+            match st.step() {
+                ffi::SQLITE_ROW => any = true,
+                ffi::SQLITE_DONE => break,
+                rc => return Err(crate::errors::from_conn(conn, rc, &sql)),
+            }
+            for i in 0..n {
+                match st.column_type(i) {
+                    ffi::SQLITE_NULL => hasher.update(&[0]),
+                    _ => hasher.update(st.bytes(i)),
+                }
+                hasher.update(&[0xff]);
+            }
+        }
+        Ok(if any { i64::from(hasher.finalize()) } else { 0 })
     }
 
     pub(super) fn maintenance(&mut self, access: &dyn Access, sql: &str, sink: &mut dyn RowSink) -> Result<Outcome, SqlError> {
