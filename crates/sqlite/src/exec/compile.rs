@@ -179,6 +179,7 @@ impl SqliteSession {
             let resolver = ConnResolver { conn, inner: &inner, sql_mode, foreign_key_checks, qualify_home: true };
             // On the client's text, before cte.rs writes its ts_cte_depth.
             rewrite::refuse_internal_functions(text, &resolver)?;
+            rewrite::refuse_misnamed_columns(text)?;
             let translate = |t: &str| match client {
                 Some((c, _)) => rewrite::rewrite_as(t, kind, &resolver, c),
                 None => rewrite::rewrite(t, kind, &resolver),

@@ -78,6 +78,7 @@ mod having;
 mod insert;
 mod int_args;
 mod interval;
+mod item_names;
 mod join_columns;
 mod literals;
 mod multi_table;
@@ -253,6 +254,20 @@ pub fn refuse_internal_functions(sql: &str, resolver: &dyn Resolver) -> Result<(
         return Err(SqlError::new(1305, "42000", format!("FUNCTION {}.{} does not exist", resolver.home().unwrap_or(""), name)));
     }
     Ok(())
+}
+
+/// MariaDB's 1052 for an ORDER BY name two select items answer to, and its
+/// 1054 for a HAVING name no select item or GROUP BY column answers to
+/// (item_names.rs). Checked on the client's text; statements without ORDER
+/// or HAVING are not even tokenized again.
+pub fn refuse_misnamed_columns(sql: &str) -> Result<(), SqlError> {
+    let b = sql.as_bytes();
+    let has = |w: &[u8]| b.windows(w.len()).any(|x| x.eq_ignore_ascii_case(w));
+    if !has(b"order") && !has(b"having") {
+        return Ok(());
+    }
+    let Ok(toks) = lex::tokenize(sql) else { return Ok(()) };
+    item_names::check(&toks)
 }
 
 /// Is the `(` at `open` a CTE's column list (`AS` follows its `)`)?

@@ -121,7 +121,7 @@ fn keeps_meaning(expr: &[Token], at: &[Token], no_tables: bool) -> bool {
 }
 
 /// The `)` closing each `(` (by index), or None when they do not pair.
-fn closings(toks: &[Token]) -> Option<Vec<usize>> {
+pub(super) fn closings(toks: &[Token]) -> Option<Vec<usize>> {
     let mut close = vec![toks.len(); toks.len()];
     let mut open = Vec::new();
     for (i, t) in toks.iter().enumerate() {
@@ -163,7 +163,7 @@ fn selects(toks: &[Token], close: &[usize]) -> Option<Vec<Select>> {
 }
 
 /// The items of the select list starting at `from` (before `end`).
-fn items(toks: &[Token], mut from: usize, end: usize) -> Vec<(usize, usize, Option<String>)> {
+pub(super) fn items(toks: &[Token], mut from: usize, end: usize) -> Vec<(usize, usize, Option<String>)> {
     while from < end && ["DISTINCT", "ALL", "DISTINCTROW", "SQL_NO_CACHE", "SQL_CACHE", "SQL_CALC_FOUND_ROWS", "HIGH_PRIORITY", "STRAIGHT_JOIN"].iter().any(|k| toks[from].is_kw(k)) {
         from += 1;
     }
@@ -193,7 +193,7 @@ fn items(toks: &[Token], mut from: usize, end: usize) -> Vec<(usize, usize, Opti
 }
 
 /// Where an item's alias starts (its end when it has none).
-fn alias_start(toks: &[Token], a: usize, b: usize) -> usize {
+pub(super) fn alias_start(toks: &[Token], a: usize, b: usize) -> usize {
     if alias(toks, a, b).is_none() {
         return b;
     }
