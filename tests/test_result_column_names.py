@@ -4,6 +4,7 @@ its value ('a' 'b' is 'ab', where the second was taken for an alias and
 the value was 'a'); a column in parentheses is named as the column; a
 unary plus is no part of the name; the select options SQL_SMALL_RESULT,
 SQL_BIG_RESULT and SQL_BUFFER_RESULT are not part of the first item's name.
+Also DO over a table (its rows discarded, evaluation errors kept as conditions).
 """
 
 import pytest
@@ -41,3 +42,18 @@ def described(conn, sql):
 ])
 def test_unaliased_item_names(sql_conn, db, sql, names, rows):
     assert described(sql_conn, sql) == (names, rows)
+
+
+def test_do_reads_tables_and_keeps_evaluation_errors_as_conditions(sql_conn, db):
+    """DO with a subquery that reads a table runs (it was 1064). As in
+    MariaDB ("DO always is OK"), an error of the evaluation (a scalar
+    subquery of two rows) is an Error condition of a statement that
+    succeeds; an unknown table is still the statement's error."""
+    query(sql_conn, "INSERT INTO t VALUES (8)")
+    query(sql_conn, "DO (SELECT a FROM t ORDER BY a LIMIT 1)")
+    assert query(sql_conn, "SHOW WARNINGS") == ()
+    query(sql_conn, "DO (SELECT a FROM t), 1 + 1")
+    assert [tuple(r) for r in query(sql_conn, "SHOW WARNINGS")] == [("Error", 1242, "Subquery returns more than 1 row")]
+    with pytest.raises(Exception) as e:
+        query(sql_conn, "DO (SELECT a FROM nosuch)")
+    assert e.value.args[0] == 1146

@@ -381,17 +381,44 @@ fn unsigned_number(p: &mut Parser<'_>) -> Result<u64, SqlError> {
     }
 }
 
-/// DO expr, ...: evaluate for the side effects, return nothing.
+/// DO expr, ...: evaluate for the side effects, return nothing. One that
+/// reads a table (`DO (SELECT a FROM t)`) runs as that SELECT in the
+/// engine, its rows discarded. As in MariaDB ("DO always is OK"), an error
+/// of the evaluation itself becomes an Error condition of a statement that
+/// succeeds; an unknown table, function or column stays the statement's error.
 pub(super) fn do_statement(call: &mut Call<'_, '_>, sql: &str) -> Result<Outcome, SqlError> {
     let toks = lex_or_syntax(sql)?;
     let mut p = Parser::new(sql, &toks);
     p.expect_kw("DO")?;
+    if let Some(rest) = p.peek().map(|t| &sql[t.start..]) {
+        let select = format!("SELECT {}", rest);
+        if crate::dialect::select_reads_table(&select) {
+            let r = super::engine::engine_statement(call, &select, &mut turnstile_engine::DiscardRows);
+            return evaluation_error_as_condition(call, r);
+        }
+    }
     loop {
         let e = p.expr()?;
-        eval_in(call, &e)?;
+        let r = eval_in(call, &e).map(|_| ok());
+        evaluation_error_as_condition(call, r)?;
         if !p.eat_op(",") {
             break;
         }
     }
     Ok(ok())
+}
+
+/// DO's rule: an error met while evaluating (more than one row from a
+/// scalar subquery, a value out of range) is kept as an Error condition and
+/// the statement succeeds.
+fn evaluation_error_as_condition(call: &mut Call<'_, '_>, r: Result<Outcome, SqlError>) -> Result<Outcome, SqlError> {
+    match r {
+        Err(e) if matches!(e.code, 1242 | 1690 | 1365 | 1292 | 1366 | 1411) => {
+            if let Some(w) = call.ctx.warnings() {
+                w.push(turnstile_engine::Level::Error, e.code, e.message);
+            }
+            Ok(ok())
+        }
+        r => r.map(|_| ok()),
+    }
 }
