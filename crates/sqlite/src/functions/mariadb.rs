@@ -184,6 +184,9 @@ fn strings(db: &Connection) -> rusqlite::Result<()> {
         h.update(&b);
         Ok(Out::Val(SV::Integer(i64::from(h.finalize()))))
     })?;
+    // VALUE(col) outside ON DUPLICATE KEY UPDATE (rewrite/upsert.rs): NULL,
+    // as MariaDB, once the column is resolved.
+    reg_bytes(db, "ts_value_null", 1, |_| Ok(Out::Val(SV::Null)))?;
     // CHR(n): the bytes of n's low 32 bits, leading zero bytes dropped (one byte at least).
     reg_bytes(db, "chr", 1, |ctx| {
         let Some(n) = int(&ctx.get_raw(0)) else { return Ok(Out::Val(SV::Null)) };

@@ -334,6 +334,7 @@ pub(super) fn fixed_function(name: &str) -> T {
         "DAYNAME" | "MONTHNAME" => ExprType::string(9),
         "MD5" => ExprType::string(32),
         "SHA1" | "SHA" => ExprType::string(40),
+        "PASSWORD" => ExprType::string(41),
         "SHA2" => ExprType::string(128),
         "UUID" => ExprType::Str { chars: 36, fixed: true, binary: false, group: false, members: false },
         "DATABASE" | "SCHEMA" | "USER" | "CURRENT_USER" | "SESSION_USER" | "SYSTEM_USER" | "VERSION" => ExprType::string(64),
