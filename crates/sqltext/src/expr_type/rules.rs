@@ -362,6 +362,8 @@ pub(super) fn function(name: &str, args: &[T], lits: &[Option<i64>]) -> T {
     match name {
         "IF" => hybrid(args.get(1..)?),
         "IFNULL" | "NVL" | "COALESCE" => hybrid(args),
+        "NVL2" => hybrid(args.get(1..)?),
+        "NAME_CONST" => arg(1),
         "GREATEST" | "LEAST" => greatest(args),
         "NULLIF" => arg(0),
         "MIN" | "MAX" | "FIRST_VALUE" | "LAST_VALUE" | "NTH_VALUE" | "LEAD" | "LAG" | "ANY_VALUE" => match arg(0)? {
