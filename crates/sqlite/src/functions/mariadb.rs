@@ -20,7 +20,6 @@
 
 use super::bytes::{barg, bytes_or_null, need, reg_bytes, Out};
 use super::{int, user_err};
-use rusqlite::functions::FunctionFlags;
 use rusqlite::types::{Value as SV, ValueRef};
 use rusqlite::Connection;
 use serde_json::Value as J;
@@ -189,12 +188,9 @@ fn strings(db: &Connection) -> rusqlite::Result<()> {
     // as MariaDB, once the column is resolved.
     reg_bytes(db, "ts_value_null", 1, |_| Ok(Out::Val(SV::Null)))?;
     // NVL2(e, a, b): a when e is not NULL, else b (Oracle's, in MariaDB).
-    db.create_scalar_function("nvl2", 3, FunctionFlags::SQLITE_UTF8 | FunctionFlags::SQLITE_DETERMINISTIC, |ctx| {
-        let pick = if matches!(ctx.get_raw(0), ValueRef::Null) { 2 } else { 1 };
-        Ok(SV::from(ctx.get_raw(pick)))
-    })?;
+    reg_bytes(db, "nvl2", 3, |ctx| Ok(Out::Arg(if matches!(ctx.get_raw(0), ValueRef::Null) { 2 } else { 1 })))?;
     // NAME_CONST(name, value): the value (a stored routine's variable, named).
-    db.create_scalar_function("name_const", 2, FunctionFlags::SQLITE_UTF8 | FunctionFlags::SQLITE_DETERMINISTIC, |ctx| Ok(SV::from(ctx.get_raw(1))))?;
+    reg_bytes(db, "name_const", 2, |_| Ok(Out::Arg(1)))?;
     // CHR(n): the bytes of n's low 32 bits, leading zero bytes dropped (one byte at least).
     reg_bytes(db, "chr", 1, |ctx| {
         let Some(n) = int(&ctx.get_raw(0)) else { return Ok(Out::Val(SV::Null)) };
