@@ -78,6 +78,7 @@ fn default_collation(charset: &str) -> Option<String> {
 const NUMERIC: &[&str] = &[
     "LENGTH",
     "OCTET_LENGTH",
+    "LENGTHB",
     "CHAR_LENGTH",
     "CHARACTER_LENGTH",
     "BIT_LENGTH",
@@ -140,7 +141,7 @@ const NUMERIC: &[&str] = &[
 ];
 /// Functions whose result is text in the connection's collation, 4.
 const CONNECTION_TEXT: &[&str] =
-    &["BIN", "OCT", "CONV", "HEX", "FORMAT", "MD5", "SHA", "SHA1", "SHA2", "UUID", "INET_NTOA", "TO_BASE64", "SPACE", "MONTHNAME", "DAYNAME", "DATE_FORMAT", "TIME_FORMAT"];
+    &["BIN", "OCT", "CONV", "HEX", "FORMAT", "MD5", "SHA", "SHA1", "SHA2", "PASSWORD", "UUID", "INET_NTOA", "TO_BASE64", "SPACE", "MONTHNAME", "DAYNAME", "DATE_FORMAT", "TIME_FORMAT"];
 /// Functions whose result is a binary string, 4.
 const BINARY_TEXT: &[&str] = &["ENCODE", "DECODE", "AES_ENCRYPT", "AES_DECRYPT", "COMPRESS", "UNCOMPRESS", "UNHEX", "FROM_BASE64", "RANDOM_BYTES", "DES_ENCRYPT", "DES_DECRYPT"];
 /// Functions naming the session or server: utf8mb3_general_ci, 3.

@@ -34,6 +34,7 @@ const LONG_FUNCTIONS: &[(&str, u32)] = &[
     ("JSON_OVERLAPS", 1),
     ("JSON_VALID", 1),
     ("LENGTH", 10),
+    ("LENGTHB", 10),
     ("LOCATE", 11),
     ("MINUTE", 2),
     ("MONTH", 2),

@@ -361,6 +361,13 @@ pub fn eval(e: &Expr, env: &mut dyn Env) -> Result<Value, SqlError> {
                     }
                     return Ok(Value::Int(0));
                 }
+                // NVL2(e, a, b): a when e is not NULL, else b.
+                "NVL2" if args.len() == 3 => {
+                    let e = eval(&args[0], env)?;
+                    return eval(if e.is_null() { &args[2] } else { &args[1] }, env);
+                }
+                // NAME_CONST(name, value): its value.
+                "NAME_CONST" if args.len() == 2 => return eval(&args[1], env),
                 "IFNULL" | "COALESCE" | "NVL" => {
                     for a in args {
                         let v = eval(a, env)?;

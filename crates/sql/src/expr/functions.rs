@@ -70,7 +70,7 @@ pub(super) fn builtin(name: &str, args: &[Value]) -> Result<Value, SqlError> {
             arg_count(name, args, 1, 1)?;
             arg_text(0).map_or(Value::Null, |t| Value::str(&t.to_uppercase()))
         }
-        "LENGTH" | "OCTET_LENGTH" => {
+        "LENGTH" | "OCTET_LENGTH" | "LENGTHB" => {
             arg_count(name, args, 1, 1)?;
             args[0].to_text().map_or(Value::Null, |t| Value::Int(t.len() as i64))
         }

@@ -284,6 +284,15 @@ fn digests(db: &Connection) -> rusqlite::Result<()> {
             Ok(Out::Val(barg(ctx, 0).map_or(SV::Null, |b| SV::Text(hex_lower(&sha1::Sha1::digest(&b))))))
         })?;
     }
+    // MariaDB's PASSWORD(): the mysql_native_password hash, '*' and the
+    // upper-case hex of SHA1(SHA1(str)); '' for '' and for NULL.
+    reg_bytes(db, "password", 1, |ctx| {
+        use sha1::Digest;
+        Ok(Out::Val(SV::Text(match barg(ctx, 0) {
+            Some(b) if !b.is_empty() => format!("*{}", hex_lower(&sha1::Sha1::digest(sha1::Sha1::digest(&b).as_slice())).to_ascii_uppercase()),
+            _ => String::new(),
+        })))
+    })?;
     reg_bytes(db, "sha2", 2, |ctx| {
         use sha2::Digest;
         let Some(b) = barg(ctx, 0) else {

@@ -20,7 +20,7 @@
 
 use super::bytes::{barg, bytes_or_null, need, reg_bytes, Out};
 use super::{int, user_err};
-use rusqlite::types::Value as SV;
+use rusqlite::types::{Value as SV, ValueRef};
 use rusqlite::Connection;
 use serde_json::Value as J;
 use std::io::Read;
@@ -184,6 +184,13 @@ fn strings(db: &Connection) -> rusqlite::Result<()> {
         h.update(&b);
         Ok(Out::Val(SV::Integer(i64::from(h.finalize()))))
     })?;
+    // VALUE(col) outside ON DUPLICATE KEY UPDATE (rewrite/upsert.rs): NULL,
+    // as MariaDB, once the column is resolved.
+    reg_bytes(db, "ts_value_null", 1, |_| Ok(Out::Val(SV::Null)))?;
+    // NVL2(e, a, b): a when e is not NULL, else b (Oracle's, in MariaDB).
+    reg_bytes(db, "nvl2", 3, |ctx| Ok(Out::Arg(if matches!(ctx.get_raw(0), ValueRef::Null) { 2 } else { 1 })))?;
+    // NAME_CONST(name, value): the value (a stored routine's variable, named).
+    reg_bytes(db, "name_const", 2, |_| Ok(Out::Arg(1)))?;
     // CHR(n): the bytes of n's low 32 bits, leading zero bytes dropped (one byte at least).
     reg_bytes(db, "chr", 1, |ctx| {
         let Some(n) = int(&ctx.get_raw(0)) else { return Ok(Out::Val(SV::Null)) };

@@ -40,10 +40,27 @@ impl Translator<'_> {
                 }
                 WordStep::ResumeAt(i + 1)
             }
+            // `SELECT ALL ALL` / `SELECT DISTINCT DISTINCT`: MariaDB reads a
+            // repeated option once; ALL beside DISTINCT is its 1221.
+            "ALL" | "DISTINCT" if self.repeated_select_option(i) => {
+                if !toks[i - 1].is_kw(word.upper) {
+                    return Err(SqlError::new(1221, "HY000", "Incorrect usage of ALL and DISTINCT"));
+                }
+                WordStep::ResumeAt(i + 1)
+            }
             // `UNION DISTINCT` is SQLite's UNION (so for INTERSECT and EXCEPT).
             "DISTINCT" if i > 0 && ["UNION", "INTERSECT", "EXCEPT"].iter().any(|k| toks[i - 1].is_kw(k)) => WordStep::ResumeAt(i + 1),
             _ => WordStep::NotMine,
         })
+    }
+
+    /// Whether the ALL or DISTINCT at token `i` follows another of the two
+    /// among a SELECT's options (`SELECT ALL ALL`, `SELECT DISTINCT ALL`):
+    /// two tokens back, so a long run costs nothing more per token.
+    fn repeated_select_option(&self, i: usize) -> bool {
+        let toks = self.toks;
+        let option = |t: &turnstile_sqltext::lex::Token| t.is_kw("ALL") || t.is_kw("DISTINCT");
+        i >= 2 && option(&toks[i - 1]) && (toks[i - 2].is_kw("SELECT") || option(&toks[i - 2]))
     }
 
     /// The index hint at token `i` (USE/FORCE/IGNORE INDEX|KEY [FOR ...]

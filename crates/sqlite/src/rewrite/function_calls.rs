@@ -50,7 +50,7 @@ fn row_refusing_operation(call: &str) -> Option<&'static str> {
         "TO_SECONDS" => "to_seconds",
         "PERIOD_ADD" => "period_add",
         "PERIOD_DIFF" => "period_diff",
-        "LENGTH" | "OCTET_LENGTH" => "octet_length",
+        "LENGTH" | "OCTET_LENGTH" | "LENGTHB" => "octet_length",
         _ => return None,
     })
 }
@@ -101,7 +101,7 @@ impl Translator<'_> {
             "CURRENT_TIME" | "CURTIME" => self.clock_function(i, "curtime", call),
             "UTC_TIMESTAMP" | "UTC_DATE" | "UTC_TIME" => self.clock_function(i, &upper.to_ascii_lowercase(), call),
             "LEFT" | "RIGHT" if call => self.push(t, if upper == "LEFT" { "ts_left" } else { "ts_right" }),
-            "LENGTH" | "OCTET_LENGTH" if call => self.push(t, "octet_length"),
+            "LENGTH" | "OCTET_LENGTH" | "LENGTHB" if call => self.push(t, "octet_length"),
             "CHAR_LENGTH" | "CHARACTER_LENGTH" if call => self.push(t, "length"),
             "LCASE" if call => self.push(t, "lower"),
             "UCASE" if call => self.push(t, "upper"),

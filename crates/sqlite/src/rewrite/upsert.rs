@@ -16,14 +16,21 @@ use turnstile_engine::SqlError;
 use turnstile_sqltext::cursor::TokenCursor;
 
 impl Translator<'_> {
-    /// VALUES(col) inside ON DUPLICATE KEY UPDATE → excluded.col.
+    /// VALUES(col) (or its synonym VALUE(col)) inside ON DUPLICATE KEY
+    /// UPDATE → excluded.col; VALUE(col) elsewhere is NULL, as in MariaDB
+    /// (the column still resolved: `ts_value_null(col)`).
     pub(super) fn upsert_word(&mut self, word: &WordAt<'_>) -> Result<WordStep, SqlError> {
-        if !(word.upper == "VALUES" && word.call && self.odku) {
-            return Ok(WordStep::NotMine);
-        }
         let toks = self.toks;
         let i = word.at;
         let t = &toks[i];
+        if word.upper == "VALUE" && word.call && !self.odku && self.value_function_at(i) {
+            self.push(t, "ts_value_null");
+            return Ok(WordStep::Written);
+        }
+        let values = word.upper == "VALUES" || (word.upper == "VALUE" && self.value_function_at(i));
+        if !(values && word.call && self.odku) {
+            return Ok(WordStep::NotMine);
+        }
         // VALUES(col) → excluded.col
         let col = toks.get(i + 2).and_then(|c| c.ident()).ok_or_else(|| SqlError::syntax(&self.sql[t.start..]))?.to_string();
         if !self.op_at(i + 3, ")") {
@@ -32,6 +39,23 @@ impl Translator<'_> {
         self.push(t, &format!("excluded.{}", sq_ident(&col)));
         self.last_end = Some(toks[i + 3].end);
         Ok(WordStep::ResumeAt(i + 4))
+    }
+
+    /// Whether the VALUE at token `i`, before `(`, is the function
+    /// VALUE(col) rather than INSERT's `VALUE (row)`: an operator other than
+    /// `)` or an expression keyword before it, and a column name (perhaps
+    /// qualified) alone in its parentheses.
+    fn value_function_at(&self, i: usize) -> bool {
+        const BEFORE: &[&str] =
+            &["SELECT", "WHERE", "HAVING", "AND", "OR", "XOR", "NOT", "ON", "BY", "WHEN", "THEN", "ELSE", "DISTINCT", "ALL", "IS", "IN", "LIKE", "BETWEEN", "RETURN", "UPDATE", "SET"];
+        let toks = self.toks;
+        let Some(prev) = i.checked_sub(1).map(|p| &toks[p]) else { return false };
+        let after_operator = matches!(prev.tok, turnstile_sqltext::lex::Tok::Op(_)) && !prev.is_op(")");
+        if !(after_operator || BEFORE.iter().any(|k| prev.is_kw(k))) {
+            return false;
+        }
+        let name = |k: usize| toks.get(k).is_some_and(|c| c.ident().is_some());
+        name(i + 2) && (self.op_at(i + 3, ")") || (self.op_at(i + 3, ".") && name(i + 4) && self.op_at(i + 5, ")")))
     }
 
     /// Has the statement an ON DUPLICATE KEY UPDATE at the top level after

@@ -334,6 +334,7 @@ pub(super) fn fixed_function(name: &str) -> T {
         "DAYNAME" | "MONTHNAME" => ExprType::string(9),
         "MD5" => ExprType::string(32),
         "SHA1" | "SHA" => ExprType::string(40),
+        "PASSWORD" => ExprType::string(41),
         "SHA2" => ExprType::string(128),
         "UUID" => ExprType::Str { chars: 36, fixed: true, binary: false, group: false, members: false },
         "DATABASE" | "SCHEMA" | "USER" | "CURRENT_USER" | "SESSION_USER" | "SYSTEM_USER" | "VERSION" => ExprType::string(64),
@@ -361,6 +362,8 @@ pub(super) fn function(name: &str, args: &[T], lits: &[Option<i64>]) -> T {
     match name {
         "IF" => hybrid(args.get(1..)?),
         "IFNULL" | "NVL" | "COALESCE" => hybrid(args),
+        "NVL2" => hybrid(args.get(1..)?),
+        "NAME_CONST" => arg(1),
         "GREATEST" | "LEAST" => greatest(args),
         "NULLIF" => arg(0),
         "MIN" | "MAX" | "FIRST_VALUE" | "LAST_VALUE" | "NTH_VALUE" | "LEAD" | "LAG" | "ANY_VALUE" => match arg(0)? {
