@@ -252,6 +252,28 @@ fn logarithm(ctx: &Context<'_>, counters: &Counters, base: Option<u8>) -> rusqli
     Ok(Out::Val(SV::Real(r)))
 }
 
+/// `ts_strnum(s, what)`: `s` as it is (SQLite reads it as a number where
+/// it is used), with MariaDB's Warning (or Note) 1292 for a string whose
+/// number does not take all of it; `what` names the type it was read as.
+fn string_as_number(ctx: &Context<'_>, counters: &Counters) -> rusqlite::Result<Out> {
+    super::bytes::need(ctx, 2, "ts_strnum")?;
+    if let ValueRef::Text(t) | ValueRef::Blob(t) = ctx.get_raw(0) {
+        let level = match turnstile_sqltext::num_text::rest(t) {
+            turnstile_sqltext::int_text::Rest::Nothing => None,
+            turnstile_sqltext::int_text::Rest::Blanks => Some(Level::Note),
+            turnstile_sqltext::int_text::Rest::Garbage => Some(Level::Warning),
+        };
+        if let Some(level) = level {
+            let what = match ctx.get_raw(1) {
+                ValueRef::Text(w) => String::from_utf8_lossy(w).into_owned(),
+                _ => "DOUBLE".to_string(),
+            };
+            counters.raise(level, 1292, turnstile_sqltext::num_text::truncated_message(&what, t));
+        }
+    }
+    Ok(Out::Arg(0))
+}
+
 #[cfg(test)]
 mod tests {
     use super::{decode_base64, register, Counters};
@@ -299,26 +321,4 @@ mod tests {
         assert_eq!(decode_base64(b"QUJD\nQUI="), Ok(b"ABCAB".to_vec()));
         assert_eq!(decode_base64(b""), Ok(Vec::new()));
     }
-}
-
-/// `ts_strnum(s, what)`: `s` as it is (SQLite reads it as a number where
-/// it is used), with MariaDB's Warning (or Note) 1292 for a string whose
-/// number does not take all of it; `what` names the type it was read as.
-fn string_as_number(ctx: &Context<'_>, counters: &Counters) -> rusqlite::Result<Out> {
-    super::bytes::need(ctx, 2, "ts_strnum")?;
-    if let ValueRef::Text(t) | ValueRef::Blob(t) = ctx.get_raw(0) {
-        let level = match turnstile_sqltext::num_text::rest(t) {
-            turnstile_sqltext::int_text::Rest::Nothing => None,
-            turnstile_sqltext::int_text::Rest::Blanks => Some(Level::Note),
-            turnstile_sqltext::int_text::Rest::Garbage => Some(Level::Warning),
-        };
-        if let Some(level) = level {
-            let what = match ctx.get_raw(1) {
-                ValueRef::Text(w) => String::from_utf8_lossy(w).into_owned(),
-                _ => "DOUBLE".to_string(),
-            };
-            counters.raise(level, 1292, turnstile_sqltext::num_text::truncated_message(&what, t));
-        }
-    }
-    Ok(Out::Arg(0))
 }
