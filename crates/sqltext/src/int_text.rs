@@ -71,7 +71,7 @@ pub fn complement_message(signed: bool) -> &'static str {
 
 /// A value in a message: its UTF-8 text, each byte that is not UTF-8
 /// written `\xFF` (MariaDB's ErrConvString).
-fn shown(b: &[u8]) -> String {
+pub fn shown(b: &[u8]) -> String {
     let mut out = String::with_capacity(b.len());
     for chunk in b.utf8_chunks() {
         out.push_str(chunk.valid());

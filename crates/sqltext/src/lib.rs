@@ -42,6 +42,7 @@ pub mod item_type;
 pub mod keywords;
 pub mod lex;
 pub mod like;
+pub mod num_text;
 pub mod parens;
 pub mod scan;
 pub mod sql_mode;

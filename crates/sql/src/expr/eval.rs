@@ -186,6 +186,22 @@ fn integral(v: &Value) -> Option<i128> {
     }
 }
 
+/// An operand of arithmetic (`what`: the type MariaDB reads it as, DOUBLE
+/// or DECIMAL): a string whose number does not take all of it raises
+/// Warning 1292 (a Note when only blanks follow), as MariaDB's. A decimal's
+/// digits (also bytes here) are a clean number and raise nothing.
+fn eval_operand(e: &Expr, env: &mut dyn Env, what: &str) -> Result<Value, SqlError> {
+    let v = eval_num(e, env)?;
+    if let Value::Bytes(b) = &v {
+        use turnstile_sqltext::int_text::Rest;
+        match turnstile_sqltext::num_text::rest(b) {
+            Rest::Nothing => {}
+            rest => env.truncated(rest == Rest::Garbage, turnstile_sqltext::num_text::truncated_message(what, b)),
+        }
+    }
+    Ok(v)
+}
+
 /// `e` in numeric context: a hybrid literal is its number, anything else its value.
 fn eval_num(e: &Expr, env: &mut dyn Env) -> Result<Value, SqlError> {
     match e {
@@ -227,7 +243,7 @@ pub fn eval(e: &Expr, env: &mut dyn Env) -> Result<Value, SqlError> {
         Expr::Default => Value::Null,
         Expr::Param(i) => env.param(*i),
         Expr::Subquery(inner) => eval(inner, env)?,
-        Expr::Neg(x) => match eval_num(x, env)? {
+        Expr::Neg(x) => match eval_operand(x, env, "DOUBLE")? {
             // -(-9223372036854775808) is 9223372036854775808 (MariaDB).
             Value::Int(i64::MIN) => Value::UInt(1 << 63),
             Value::Int(i) => Value::Int(-i),
@@ -247,7 +263,16 @@ pub fn eval(e: &Expr, env: &mut dyn Env) -> Result<Value, SqlError> {
         Expr::IsNull(x, neg) => Value::Int((eval(x, env)?.is_null() != *neg) as i64),
         Expr::Bin(op, l, r) => {
             let cmp = matches!(*op, "=" | "<>" | "<" | ">" | "<=" | ">=" | "<=>");
-            let a = if cmp { eval(l, env)? } else { eval_num(l, env)? };
+            let reads = match *op {
+                "+" | "-" | "*" | "/" | "%" => Some("DOUBLE"),
+                "DIV" => Some("DECIMAL"),
+                _ => None,
+            };
+            let a = match reads {
+                Some(what) => eval_operand(l, env, what)?,
+                None if cmp => eval(l, env)?,
+                None => eval_num(l, env)?,
+            };
             match *op {
                 "AND" => {
                     let ta = truthy(&a);
@@ -275,7 +300,11 @@ pub fn eval(e: &Expr, env: &mut dyn Env) -> Result<Value, SqlError> {
                 }
                 _ => {}
             }
-            let b = if cmp { eval(r, env)? } else { eval_num(r, env)? };
+            let b = match reads {
+                Some(what) => eval_operand(r, env, what)?,
+                None if cmp => eval(r, env)?,
+                None => eval_num(r, env)?,
+            };
             let (a, b) = if cmp { hybrids_as_numbers(l, r, a, b) } else { (a, b) };
             if cmp && (is_binary_string(l) || is_binary_string(r)) && !is_numeric(&a) && !is_numeric(&b) {
                 // A binary string compares byte by byte: case, accents and trailing spaces count.
@@ -458,5 +487,50 @@ mod tests {
         assert_eq!(eval_text("UNHEX('zz')"), Value::Null);
         // X'..' is a string, also in numeric context (MariaDB)
         assert_eq!(eval_text("X'41' + 0"), Value::Double(0.0));
+    }
+
+    /// An Env that keeps the 1292 conditions raised.
+    struct Recording(Vec<(bool, String)>);
+
+    impl crate::expr::Env for Recording {
+        fn sys_var(&self, _: Option<&str>, _: &str) -> Result<Value, turnstile_engine::SqlError> {
+            Ok(Value::Null)
+        }
+        fn user_var(&self, _: &str) -> Value {
+            Value::Null
+        }
+        fn session_function(&mut self, _: &str, _: &[Value]) -> Option<Result<Value, turnstile_engine::SqlError>> {
+            None
+        }
+        fn word(&self, w: &str) -> Result<Value, turnstile_engine::SqlError> {
+            Err(turnstile_engine::SqlError::unknown_column(w, "field list"))
+        }
+        fn param(&self, _: usize) -> Value {
+            Value::Null
+        }
+        fn truncated(&mut self, warning: bool, message: String) {
+            self.0.push((warning, message));
+        }
+    }
+
+    fn raised(sql: &str) -> Vec<(bool, String)> {
+        let toks = turnstile_sqltext::lex::tokenize(sql).unwrap();
+        let e = crate::expr::Parser::new(sql, &toks).expr().unwrap();
+        let mut env = Recording(Vec::new());
+        super::eval(&e, &mut env).unwrap();
+        env.0
+    }
+
+    #[test]
+    fn strings_in_arithmetic_warn_as_mariadb() {
+        let w = |m: &str| (true, m.to_string());
+        assert_eq!(raised("'a' + 0"), vec![w("Truncated incorrect DOUBLE value: 'a'")]);
+        assert_eq!(raised("-''"), vec![w("Truncated incorrect DOUBLE value: ''")]);
+        assert_eq!(raised("5 - '12abc'"), vec![w("Truncated incorrect DOUBLE value: '12abc'")]);
+        assert_eq!(raised("'x' DIV 2"), vec![w("Truncated incorrect DECIMAL value: 'x'")]);
+        assert_eq!(raised("'1 ' * 2"), vec![(false, "Truncated incorrect DOUBLE value: '1 '".to_string())]);
+        // Clean numbers, decimals and comparisons raise nothing.
+        assert!(raised("'1.5e3' + ' 2' + 1.25 + 1/3").is_empty());
+        assert!(raised("'a' = 'b'").is_empty());
     }
 }

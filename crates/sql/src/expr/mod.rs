@@ -119,6 +119,9 @@ pub trait Env {
     /// MariaDB's Warning 1365 under ERROR_FOR_DIVISION_BY_ZERO. (Nothing
     /// the front evaluates writes a table, so it is never the error.)
     fn division_by_zero(&mut self) {}
+    /// A string read as a number did not hold one all through: MariaDB's
+    /// Warning 1292 (a Note, `warning` false, when only blanks followed).
+    fn truncated(&mut self, _warning: bool, _message: String) {}
 }
 
 /// An `Env` for the unit tests of this module: @@x is `<x>`, every @user

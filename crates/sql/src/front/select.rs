@@ -27,11 +27,22 @@ pub(super) fn select_without_table(call: &mut Call<'_, '_>, sql: &str, sink: &mu
     if (has_decimal_arithmetic(&toks) || has_integer_cast(&toks)) && call.engine.evaluates_expressions() {
         return engine_statement(call, sql, sink);
     }
-    match local_select(call, sql, &toks, sink) {
+    // The conditions the front's attempt raises are its own: dropped when
+    // the engine evaluates the statement again (it raises them itself).
+    let earlier = call.ctx.warnings().map(|w| w.take());
+    let r = local_select(call, sql, &toks, sink);
+    let fallback = matches!(&r, Err(e) if matches!(e.code, 1064 | 1235 | 1054 | 1305)) && call.engine.evaluates_expressions();
+    if let (Some(w), Some(earlier)) = (call.ctx.warnings(), earlier) {
+        if fallback {
+            w.take();
+        }
+        w.put_back(earlier);
+    }
+    match r {
         // What the front does not know (a function, an operator, a
         // clause) an engine that evaluates SQL may: it answers or
         // refuses with its own error. Nothing was sent yet.
-        Err(e) if matches!(e.code, 1064 | 1235 | 1054 | 1305) && call.engine.evaluates_expressions() => engine_statement(call, sql, sink),
+        Err(_) if fallback => engine_statement(call, sql, sink),
         r => r,
     }
 }

@@ -22,6 +22,13 @@ impl Env for SessionEnv<'_, '_, '_> {
             self.call.ctx.warn(1365, "Division by 0");
         }
     }
+    fn truncated(&mut self, warning: bool, message: String) {
+        if warning {
+            self.call.ctx.warn(1292, message);
+        } else {
+            self.call.ctx.note(1292, message);
+        }
+    }
     fn sys_var(&self, scope: Option<&str>, name: &str) -> Result<Value, SqlError> {
         read_sys_var(self.call.sess, self.call.ops, self.call.engine, scope, name)
     }

@@ -8,6 +8,10 @@
 //! count is NULL with Warning 1411 (and LOAD_FILE, which reads nothing, NULL);
 //! LN, LOG, LOG2 and LOG10 of no positive number (or LOG to base 1 or
 //! less than 0) are NULL with Warning 1365 "Division by 0", as MariaDB's.
+//! `ts_strnum(s, what)` (written by the rewriter around a string literal
+//! that is no clean number in arithmetic, literals.rs) gives `s` unchanged
+//! with Warning 1292 "Truncated incorrect DOUBLE value" (a Note when only
+//! blanks follow the number) each time a row reads it, as MariaDB's.
 //!
 //! Why here and not in bytes.rs: these need the connection's `Counters` to
 //! raise their warnings, bytes.rs's functions see only their arguments.
@@ -39,6 +43,10 @@ pub(super) fn register(db: &Connection, counters: &Arc<Counters>) -> rusqlite::R
         reg_warned(db, "rpad", n, counters, |ctx, c| pad(ctx, c, false))?;
     }
     reg_warned(db, "from_base64", 1, counters, from_base64)?;
+    // Not deterministic: SQLite would read a constant call once per
+    // statement; MariaDB warns once for each row.
+    let c = counters.clone();
+    db.create_scalar_function("ts_strnum", 2, FunctionFlags::SQLITE_UTF8, move |ctx| string_as_number(ctx, &c))?;
     reg_warned(db, "ln", 1, counters, |ctx, c| logarithm(ctx, c, None))?;
     reg_warned(db, "log", 1, counters, |ctx, c| logarithm(ctx, c, None))?;
     reg_warned(db, "log", 2, counters, |ctx, c| logarithm(ctx, c, Some(0)))?;
@@ -242,6 +250,28 @@ fn logarithm(ctx: &Context<'_>, counters: &Counters, base: Option<u8>) -> rusqli
         return Ok(Out::Val(SV::Null));
     }
     Ok(Out::Val(SV::Real(r)))
+}
+
+/// `ts_strnum(s, what)`: `s` as it is (SQLite reads it as a number where
+/// it is used), with MariaDB's Warning (or Note) 1292 for a string whose
+/// number does not take all of it; `what` names the type it was read as.
+fn string_as_number(ctx: &Context<'_>, counters: &Counters) -> rusqlite::Result<Out> {
+    super::bytes::need(ctx, 2, "ts_strnum")?;
+    if let ValueRef::Text(t) | ValueRef::Blob(t) = ctx.get_raw(0) {
+        let level = match turnstile_sqltext::num_text::rest(t) {
+            turnstile_sqltext::int_text::Rest::Nothing => None,
+            turnstile_sqltext::int_text::Rest::Blanks => Some(Level::Note),
+            turnstile_sqltext::int_text::Rest::Garbage => Some(Level::Warning),
+        };
+        if let Some(level) = level {
+            let what = match ctx.get_raw(1) {
+                ValueRef::Text(w) => String::from_utf8_lossy(w).into_owned(),
+                _ => "DOUBLE".to_string(),
+            };
+            counters.raise(level, 1292, turnstile_sqltext::num_text::truncated_message(&what, t));
+        }
+    }
+    Ok(Out::Arg(0))
 }
 
 #[cfg(test)]

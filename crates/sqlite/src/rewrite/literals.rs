@@ -28,11 +28,46 @@ impl Translator<'_> {
                 break;
             }
         }
-        self.push(&toks[i], &str_literal(&bytes));
+        match self.arithmetic_reading(i, j) {
+            Some(what) if turnstile_sqltext::num_text::rest(&bytes) != turnstile_sqltext::int_text::Rest::Nothing => {
+                self.push(&toks[i], &format!("ts_strnum({}, '{}')", str_literal(&bytes), what));
+            }
+            _ => self.push(&toks[i], &str_literal(&bytes)),
+        }
         if j > i + 1 {
             self.last_end = Some(toks[j - 1].end);
         }
         j
+    }
+
+    /// The type MariaDB reads the string literal at tokens `i..j` as when
+    /// it is an operand of an arithmetic operator (the adjacent operator
+    /// that binds tighter): DOUBLE for `+ - * / % MOD` and a sign, DECIMAL
+    /// for DIV and the bit operators. None elsewhere (a comparison, a
+    /// function argument), and next to INTERVAL (`'2001-01-01' + INTERVAL
+    /// 1 DAY` is date arithmetic). A literal that is no clean number is
+    /// written through `ts_strnum`, which warns as MariaDB does each time
+    /// it is read; every other literal is left as it was.
+    fn arithmetic_reading(&self, i: usize, j: usize) -> Option<&'static str> {
+        let toks = self.toks;
+        let before = i.checked_sub(1).map(|k| &toks[k]);
+        let after = toks.get(j);
+        let op = match (before.and_then(precedence), after.and_then(precedence)) {
+            (Some(b), a) if a.is_none_or(|a| b >= a) => before?,
+            (_, Some(_)) => after?,
+            _ => return None,
+        };
+        let near_interval = toks[i.saturating_sub(4)..(j + 3).min(toks.len())].iter().any(|t| t.is_kw("INTERVAL"));
+        if near_interval {
+            return None;
+        }
+        match &op.tok {
+            Tok::Op("+" | "-" | "*" | "/" | "%") => Some("DOUBLE"),
+            Tok::Op("<<" | ">>" | "&" | "|" | "^") => Some("DECIMAL"),
+            Tok::Word(w) if w.eq_ignore_ascii_case("MOD") => Some("DOUBLE"),
+            Tok::Word(w) if w.eq_ignore_ascii_case("DIV") => Some("DECIMAL"),
+            _ => None,
+        }
     }
 
     /// SQLite text for the hybrid literal (`0x..`, `b'..'`) at token `i`:
@@ -223,5 +258,21 @@ pub fn str_literal(s: &[u8]) -> String {
             let hex: String = s.iter().map(|b| format!("{:02X}", b)).collect();
             format!("CAST(X'{}' AS TEXT)", hex)
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::test_support::rewrite_select;
+
+    #[test]
+    fn strings_that_are_no_number_warn_in_arithmetic() {
+        assert_eq!(rewrite_select("SELECT 'a'+0 FROM t"), "SELECT ts_strnum('a', 'DOUBLE')+0 AS \"'a'+0\" FROM t");
+        assert_eq!(rewrite_select("SELECT -'' FROM t"), "SELECT -ts_strnum('', 'DOUBLE') AS \"-''\" FROM t");
+        assert_eq!(rewrite_select("SELECT a DIV '2x' FROM t"), "SELECT a / ts_nz(ts_strnum('2x', 'DECIMAL'), 1) AS \"a DIV '2x'\" FROM t");
+        // Clean numbers, comparisons, function arguments and date arithmetic stay as they are.
+        assert_eq!(rewrite_select("SELECT '1.5'+0 FROM t WHERE a = 'x'"), "SELECT '1.5'+0 FROM t WHERE a = 'x'");
+        assert_eq!(rewrite_select("SELECT 'x' = 1 + 2 FROM t"), "SELECT 'x' = 1 + 2 FROM t");
+        assert!(!rewrite_select("SELECT '2001-01-01' + INTERVAL 1 DAY FROM t").contains("ts_strnum"));
     }
 }
