@@ -57,3 +57,13 @@ def test_do_reads_tables_and_keeps_evaluation_errors_as_conditions(sql_conn, db)
     with pytest.raises(Exception) as e:
         query(sql_conn, "DO (SELECT a FROM nosuch)")
     assert e.value.args[0] == 1146
+
+
+def test_an_aggregate_only_in_order_by_makes_the_query_aggregate(sql_conn, db):
+    """MariaDB: `SELECT 1 FROM t ORDER BY COUNT(*)` is an aggregate query
+    (one row); SQLite refused it (1111). Difference kept: over an empty
+    table Turnstile gives no row where MariaDB gives one."""
+    query(sql_conn, "INSERT INTO t VALUES (1), (2)")
+    assert query(sql_conn, "SELECT 1 FROM t ORDER BY COUNT(*)") == ((1,),)
+    assert query(sql_conn, "SELECT 1 FROM t WHERE a > 1 ORDER BY SUM(a) + 1, 1") == ((1,),)
+    assert query(sql_conn, "SELECT a FROM t ORDER BY a") == ((1,), (2,), (7,))

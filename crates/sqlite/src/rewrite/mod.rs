@@ -86,6 +86,7 @@ mod names;
 mod nested_joins;
 mod nesting;
 mod operators;
+mod order_aggregates;
 mod outer_aggregates;
 mod paren_union;
 mod quantified;
@@ -455,6 +456,14 @@ fn splice(sql: &str, edits: Vec<(usize, usize, String)>) -> Option<String> {
 /// text of it (before the DECIMAL pass), whose select items name the
 /// result columns (`column_names`).
 fn translate_tokens(sql: &str, toks: &[Token], kind: Kind, resolver: &dyn Resolver, names: (&str, &[Token])) -> Result<Rewritten, SqlError> {
+    if kind == Kind::Select {
+        if let Some(again) = order_aggregates::aggregate_by_order(sql, toks) {
+            // Once: the added GROUP BY stops the pass from matching again.
+            let again_toks = lex::tokenize(&again).map_err(|e| SqlError::syntax(&again[e.at..]))?;
+            let again_toks = one_statement(&again, &again_toks)?;
+            return translate_tokens(&again, again_toks, kind, resolver, names);
+        }
+    }
     match having::having_without_group_by(sql, toks) {
         // Moved once, to the end: the moved text is not looked at again.
         Some(again) => {
