@@ -67,3 +67,27 @@ def test_an_aggregate_only_in_order_by_makes_the_query_aggregate(sql_conn, db):
     assert query(sql_conn, "SELECT 1 FROM t ORDER BY COUNT(*)") == ((1,),)
     assert query(sql_conn, "SELECT 1 FROM t WHERE a > 1 ORDER BY SUM(a) + 1, 1") == ((1,),)
     assert query(sql_conn, "SELECT a FROM t ORDER BY a") == ((1,), (2,), (7,))
+
+
+@pytest.mark.parametrize("sql,expected", [
+    ("SELECT 'hakan%' LIKE 'hakan%' ESCAPE ''", 1),
+    ("SELECT 'hakanx' LIKE 'hakan\\\\%' ESCAPE ''", 0),
+    ("SELECT 'hakan%' LIKE 'hakan\\\\%' ESCAPE ''", 1),
+])
+def test_like_escape_empty_is_backslash(sql_conn, db, sql, expected):
+    assert query(sql_conn, sql) == ((expected,),)
+    assert query(sql_conn, sql + " FROM t") == ((expected,),)
+
+
+def test_like_escape_of_two_characters_is_1210(sql_conn, db):
+    for sql in ["SELECT 'a' LIKE 'a**%' ESCAPE '**'", "SELECT a FROM t WHERE a LIKE 'a**%' ESCAPE '**'"]:
+        with pytest.raises(Exception) as e:
+            query(sql_conn, sql)
+        assert e.value.args == (1210, "Incorrect arguments to ESCAPE")
+    query(sql_conn, "SET SESSION sql_mode = 'NO_BACKSLASH_ESCAPES'")
+    try:
+        with pytest.raises(Exception) as e:
+            query(sql_conn, "SELECT a FROM t WHERE a LIKE 'a%' ESCAPE ''")
+        assert e.value.args[0] == 1210
+    finally:
+        query(sql_conn, "SET SESSION sql_mode = DEFAULT")

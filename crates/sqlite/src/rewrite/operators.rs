@@ -131,7 +131,7 @@ impl Translator<'_> {
             "MOD" | "TS_DDIV" | "TS_DMOD" | "TS_DDIVI" | "TS_FMOD" if self.div_zero > 0 => return self.call_with_divisor(word),
             "XOR" => return Err(Self::unsupported("XOR")),
             "RLIKE" => self.push(t, "REGEXP"),
-            "LIKE" => return Ok(self.like(word.at)),
+            "LIKE" => return self.like(word.at),
             "SOUNDS" if self.word_at(word.at + 1, "LIKE") => return self.sounds_like(word),
             "IN" if self.literal_in_list(word.at) => {
                 // `'a' IN ('A', ...)`: by the connection's collation, as `=`.
@@ -171,8 +171,25 @@ impl Translator<'_> {
 
     /// LIKE at token `i`. MySQL's LIKE escapes with backslash by default:
     /// a pattern with a backslash and no ESCAPE gets SQLite's `ESCAPE '\'`.
-    fn like(&mut self, i: usize) -> WordStep {
+    /// `ESCAPE ''` is backslash too (MariaDB; under NO_BACKSLASH_ESCAPES it
+    /// is 1210, as an escape string of more than one character always is).
+    fn like(&mut self, i: usize) -> Result<WordStep, SqlError> {
         let toks = self.toks;
+        if let Some(escape) = toks.iter().skip(i + 1).take(4).position(|t| t.is_kw("ESCAPE")).map(|k| i + 1 + k) {
+            if let Some(Tok::Str(e)) = toks.get(escape + 1).map(|n| &n.tok) {
+                let chars = String::from_utf8_lossy(e).chars().count();
+                if chars > 1 || (chars == 0 && !lex::backslash_escapes()) {
+                    return Err(SqlError::new(1210, "HY000", "Incorrect arguments to ESCAPE"));
+                }
+                if chars == 0 && escape == i + 2 {
+                    self.push(&toks[i], "LIKE");
+                    self.emit(i + 1, i + 2)?;
+                    self.raw(" ESCAPE '\\'");
+                    self.last_end = Some(toks[escape + 1].end);
+                    return Ok(WordStep::ResumeAt(escape + 2));
+                }
+            }
+        }
         self.push(&toks[i], "LIKE");
         // MySQL's LIKE escapes with backslash by default.
         if let Some(Tok::Str(s)) = toks.get(i + 1).map(|n| &n.tok) {
@@ -181,10 +198,10 @@ impl Translator<'_> {
                 self.push(&toks[i + 1], &lit);
                 self.raw(" ESCAPE '\\'");
                 self.last_end = Some(toks[i + 1].end);
-                return WordStep::ResumeAt(i + 2);
+                return Ok(WordStep::ResumeAt(i + 2));
             }
         }
-        WordStep::Written
+        Ok(WordStep::Written)
     }
 
     /// The divisor of `/`, DIV, `%` or MOD starting at token `i`: when a
