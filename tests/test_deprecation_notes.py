@@ -101,3 +101,15 @@ def test_block_sized_variables_round_down_with_a_warning(sql_conn, name, given, 
         assert scalar(sql_conn, f"SELECT @@session.{name}") == kept
     finally:
         query(sql_conn, f"SET SESSION {name} = {saved}")
+
+
+def test_enable_disable_keys_note_for_engines_without_the_option(sql_conn, db):
+    """ALTER TABLE ... ENABLE|DISABLE KEYS: MariaDB's Note 1031 for an
+    InnoDB (or MEMORY) table; MyISAM and Aria have the option."""
+    query(sql_conn, "ALTER TABLE t DISABLE KEYS")
+    assert warnings(sql_conn) == [("Note", 1031, f"Storage engine InnoDB of the table `{db}`.`t` doesn't have this option")]
+    query(sql_conn, "ALTER TABLE t ADD b INT, ENABLE KEYS")
+    assert warnings(sql_conn) == [("Note", 1031, f"Storage engine InnoDB of the table `{db}`.`t` doesn't have this option")]
+    query(sql_conn, "CREATE TABLE m (a INT) ENGINE=MyISAM")
+    query(sql_conn, "ALTER TABLE m DISABLE KEYS")
+    assert warnings(sql_conn) == []

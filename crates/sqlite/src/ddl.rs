@@ -177,6 +177,9 @@ pub enum AlterOp {
     CopyAlgorithm,
     /// `FORCE`: the table rebuilt (MariaDB copies a non-InnoDB table).
     Force,
+    /// `ENABLE KEYS` / `DISABLE KEYS`: nothing to do (SQLite keeps its
+    /// indexes current); MariaDB's Note 1031 for an engine without the option.
+    Keys,
     /// MariaDB's `IF [NOT] EXISTS` on one operation: an ADD of something that
     /// exists, or a DROP/CHANGE/MODIFY/RENAME of something that does not, is
     /// skipped with a note instead of failing the statement.

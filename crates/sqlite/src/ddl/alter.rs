@@ -233,7 +233,7 @@ fn apply_op(def: &mut TableDef, op: &AlterOp, renames: &mut Vec<(String, String)
             let i = def.indexes.iter().position(|ix| ix.name.eq_ignore_ascii_case(old)).ok_or_else(|| SqlError::new(1176, "42000", format!("Key '{}' doesn't exist in table '{}'", old, def.name)))?;
             def.indexes[i].name = new.clone();
         }
-        AlterOp::RenameTable(_) | AlterOp::OrderBy(_) | AlterOp::CopyAlgorithm | AlterOp::Force => {}
+        AlterOp::RenameTable(_) | AlterOp::OrderBy(_) | AlterOp::CopyAlgorithm | AlterOp::Force | AlterOp::Keys => {}
         AlterOp::Guarded(op) => return apply_op(def, op, renames),
         AlterOp::AddForeignKey(fk) => {
             let mut fk = fk.clone();

@@ -768,6 +768,7 @@ fn alter_op_unguarded(c: &mut TokenCursor<'_>, ops: &mut Vec<AlterOp>, guarded: 
         return Ok(());
     }
     if c.eat_kw("ENABLE") && c.eat_kw("KEYS") || c.eat_kw("DISABLE") && c.eat_kw("KEYS") {
+        ops.push(AlterOp::Keys);
         return Ok(());
     }
     if c.eat_kw("ORDER") {

@@ -35,9 +35,14 @@ impl SqliteSession {
     fn alter_table(&mut self, ctx: &ExecContext<'_>, (schema, temp, dbname): (&str, bool, &str), old: &TableDef, ops: &[AlterOp]) -> Result<Outcome, SqlError> {
         let mut nd = old.clone();
         let ddl::Altered { rebuild, renames, notes } = ddl::apply_alter(&mut nd, ops)?;
-        let warnings = notes.len() as u64;
+        let mut warnings = notes.len() as u64;
         for (code, message) in notes {
             ctx.note(code, message);
+        }
+        // ENABLE/DISABLE KEYS: only MyISAM and Aria have the option (MariaDB's Note 1031).
+        if ops.iter().any(|o| matches!(o, AlterOp::Keys)) && !matches!(old.engine.to_ascii_lowercase().as_str(), "myisam" | "aria") {
+            ctx.note(1031, format!("Storage engine {} of the table `{}`.`{}` doesn't have this option", old.engine, dbname, old.name));
+            warnings += 1;
         }
         let order = order_by(ctx, old, ops)?;
         let rebuild = rebuild || !order.is_empty();
