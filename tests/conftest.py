@@ -135,6 +135,19 @@ def uniq():
 
 
 @pytest.fixture
+def db_with_t(sql_conn, uniq):
+    """A fresh database made current on `sql_conn`, holding table t (a INT)
+    with one row, 7; its name. Dropped after."""
+    name = uniq("dbt")
+    clients.query(sql_conn, f"CREATE DATABASE {name}")
+    clients.query(sql_conn, f"USE {name}")
+    clients.query(sql_conn, "CREATE TABLE t (a INT)")
+    clients.query(sql_conn, "INSERT INTO t VALUES (7)")
+    yield name
+    clients.query(sql_conn, f"DROP DATABASE IF EXISTS {name}")
+
+
+@pytest.fixture
 def scratch_db(sql_server, uniq):
     """(root connection using a fresh database, its name) on `sql_server`; dropped after."""
     name = uniq("db")

@@ -21,14 +21,8 @@ INTO_TEXT = ("'<select expression> INTO <destination>;' is deprecated and will b
 
 
 @pytest.fixture
-def db(sql_conn, uniq):
-    name = uniq("dn")
-    query(sql_conn, f"CREATE DATABASE {name}")
-    query(sql_conn, f"USE {name}")
-    query(sql_conn, "CREATE TABLE t (a INT)")
-    query(sql_conn, "INSERT INTO t VALUES (7)")
-    yield name
-    query(sql_conn, f"DROP DATABASE IF EXISTS {name}")
+def db(db_with_t):
+    return db_with_t
 
 
 def warnings(conn):

@@ -13,14 +13,8 @@ from helpers.clients import query
 
 
 @pytest.fixture
-def db(sql_conn, uniq):
-    name = uniq("rcn")
-    query(sql_conn, f"CREATE DATABASE {name}")
-    query(sql_conn, f"USE {name}")
-    query(sql_conn, "CREATE TABLE t (a INT)")
-    query(sql_conn, "INSERT INTO t VALUES (7)")
-    yield name
-    query(sql_conn, f"DROP DATABASE IF EXISTS {name}")
+def db(db_with_t):
+    return db_with_t
 
 
 def described(conn, sql):

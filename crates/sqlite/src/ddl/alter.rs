@@ -57,6 +57,12 @@ fn renamed_keys_exist(def: &TableDef, ops: &[AlterOp]) -> Result<(), SqlError> {
     Ok(())
 }
 
+/// A column's own UNIQUE (`ADD c INT UNIQUE`): a one-column unique index named as MariaDB names it.
+fn add_unique_index(def: &mut TableDef, column: &str) {
+    let name = unique_index_name(def, column);
+    def.indexes.push(IndexDef { name, sqlite_name: String::new(), unique: true, columns: vec![column.to_string()], prefix: vec![None], comment: String::new(), fulltext: false, using: None });
+}
+
 /// One operation applied; whether it needs the table rebuilt.
 fn apply_op(def: &mut TableDef, op: &AlterOp, renames: &mut Vec<(String, String)>) -> Result<bool, SqlError> {
     let mut rebuild = false;
@@ -78,17 +84,7 @@ fn apply_op(def: &mut TableDef, op: &AlterOp, renames: &mut Vec<(String, String)
                 def.primary = vec![col.name.clone()];
             }
             if *unique {
-                let name = unique_index_name(def, &col.name);
-                def.indexes.push(IndexDef {
-                    name,
-                    sqlite_name: String::new(),
-                    unique: true,
-                    columns: vec![col.name.clone()],
-                    prefix: vec![None],
-                    comment: String::new(),
-                    fulltext: false,
-                    using: None,
-                });
+                add_unique_index(def, &col.name);
             }
             rebuild = true;
         }
@@ -152,17 +148,7 @@ fn apply_op(def: &mut TableDef, op: &AlterOp, renames: &mut Vec<(String, String)
                 def.primary = vec![col.name.clone()];
             }
             if *unique {
-                let name = unique_index_name(def, &col.name);
-                def.indexes.push(IndexDef {
-                    name,
-                    sqlite_name: String::new(),
-                    unique: true,
-                    columns: vec![col.name.clone()],
-                    prefix: vec![None],
-                    comment: String::new(),
-                    fulltext: false,
-                    using: None,
-                });
+                add_unique_index(def, &col.name);
             }
             rebuild = true;
         }

@@ -100,11 +100,7 @@ pub(super) fn rewrite(sql: &str, toks: &[Token], resolver: &dyn Resolver) -> Opt
     let aliases: std::collections::HashSet<String> = toks.windows(2).filter(|w| w[0].is_kw("AS")).filter_map(|w| w[1].ident()).map(|n| n.to_ascii_lowercase()).collect();
     let mut assigning = false;
     for (i, t) in toks.iter().enumerate() {
-        if t.is_kw("SET") || (t.is_kw("UPDATE") && i >= 2 && toks[i - 1].is_kw("KEY")) {
-            assigning = true;
-        } else if ["WHERE", "SELECT", "ON", "HAVING", "WHEN"].iter().any(|k| t.is_kw(k)) {
-            assigning = false;
-        }
+        assigning = super::temporal_numbers::assigning_after(toks, i, assigning);
         if arith(t) {
             if is_binary(toks, i) {
                 if let Some(s) = left_operand(toks, i) {

@@ -100,11 +100,7 @@ pub(super) fn rewrite(sql: &str, toks: &[Token], resolver: &dyn Resolver) -> Opt
     // `=` after SET (UPDATE, ON DUPLICATE KEY UPDATE) until a WHERE is an assignment.
     let mut assigning = false;
     for (i, t) in toks.iter().enumerate() {
-        if t.is_kw("SET") || (t.is_kw("UPDATE") && i >= 2 && toks[i - 1].is_kw("KEY")) {
-            assigning = true;
-        } else if ["WHERE", "SELECT", "ON", "HAVING", "WHEN"].iter().any(|k| t.is_kw(k)) {
-            assigning = false;
-        }
+        assigning = assigning_after(toks, i, assigning);
         let mut operands = Vec::new();
         if (t.is_op("+") || t.is_op("-")) && toks.get(i + 1).is_some_and(|n| n.is_kw("INTERVAL")) && is_binary(toks, i) {
             // TIME ± INTERVAL: ts_time_add(t, INTERVAL n unit).
@@ -592,6 +588,20 @@ fn cast_as(toks: &[Token], open: usize, targets: &[&str]) -> Option<usize> {
         }
     }
     None
+}
+
+/// Whether `=` at token `i` and after is an assignment: from SET (UPDATE,
+/// ON DUPLICATE KEY UPDATE) until WHERE, SELECT, ON, HAVING or WHEN;
+/// `before` is the answer for the token before.
+pub(super) fn assigning_after(toks: &[Token], i: usize, before: bool) -> bool {
+    let t = &toks[i];
+    if t.is_kw("SET") || (t.is_kw("UPDATE") && i >= 2 && toks[i - 1].is_kw("KEY")) {
+        true
+    } else if ["WHERE", "SELECT", "ON", "HAVING", "WHEN"].iter().any(|k| t.is_kw(k)) {
+        false
+    } else {
+        before
+    }
 }
 
 #[cfg(test)]
