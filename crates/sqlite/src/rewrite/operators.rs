@@ -232,6 +232,10 @@ impl Translator<'_> {
     fn call_with_divisor(&mut self, word: &WordAt<'_>) -> Result<WordStep, SqlError> {
         let toks = self.toks;
         let open = word.at + 1;
+        // The name alone (`ts_ddiv = 0`, a column): not a call.
+        if !self.op_at(open, "(") {
+            return Ok(WordStep::NotMine);
+        }
         let Some((close, inner)) = self.paren_span(open, word.to) else { return Ok(WordStep::NotMine) };
         let Some(comma) = inner.into_iter().find(|&j| toks[j].is_op(",")) else { return Ok(WordStep::NotMine) };
         let name = &self.sql[toks[word.at].start..toks[word.at].end];
@@ -388,6 +392,17 @@ impl Translator<'_> {
 #[cfg(test)]
 mod tests {
     use super::super::test_support::rewrite_select;
+
+    #[test]
+    fn a_divisor_function_name_without_its_call_is_no_call() {
+        // Found by the rewrite fuzz target: `TS_DDIV=0` reached the call's
+        // reader, which asserts it starts at `(`.
+        let sql = "UPDATE t SET x = x * DATE t SET x = x * 1.U:PD a, f = x / 7 WHERE id TS_DDIV=0.U:Pf , Da = w / 7 WHER& id = 1";
+        let def = "CREATE TABLE t (id BIGINT UNSIGNED NOT NULL AUTO_INCREMENT PRIMARY KEY, a INT, x DECIMAL(10,2), f DOUBLE)";
+        let resolver = super::super::test_support::TestResolver(vec![std::sync::Arc::new(super::super::test_support::table_def(def))]);
+        let _ = super::super::rewrite(sql, super::super::Kind::Update, &resolver);
+        let _ = super::super::rewrite("SELECT a FROM t WHERE MOD = 1 AND ts_ddiv", super::super::Kind::Select, &super::super::test_support::resolver());
+    }
 
     #[test]
     fn sounds_like_compares_soundex() {
