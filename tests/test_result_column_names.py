@@ -85,3 +85,9 @@ def test_like_escape_of_two_characters_is_1210(sql_conn, db):
         assert e.value.args[0] == 1210
     finally:
         query(sql_conn, "SET SESSION sql_mode = DEFAULT")
+
+
+def test_a_long_run_of_unary_pluses_is_named_in_one_pass(sql_conn, db):
+    """Adversarial: 20,000 leading pluses (each was a recursive call and a
+    fresh tokenization before) name the item after them."""
+    assert described(sql_conn, "SELECT " + "+ " * 20000 + "a FROM t") == (["a"], [(7,)])

@@ -375,15 +375,23 @@ fn conv_of(col: &ColumnDef) -> Conv {
 
 /// The name MySQL gives an unaliased select item.
 fn mysql_item_name(text: &str) -> String {
-    use turnstile_sqltext::lex::Tok;
     let toks = match turnstile_sqltext::lex::tokenize(text) {
         Ok(t) => t,
         Err(_) => return text.to_string(),
     };
-    // A unary plus is no part of the name (MariaDB's parser drops it).
-    if toks.len() > 1 && toks[0].is_op("+") {
-        return mysql_item_name(text[toks[0].end..].trim_start());
+    // A unary plus is no part of the name (MariaDB's parser drops it): all
+    // leading ones at once (no recursion: `+ + + ... 1` may be long).
+    let pluses = toks.iter().take_while(|t| t.is_op("+")).count();
+    if pluses > 0 && pluses < toks.len() {
+        let rest = text[toks[pluses - 1].end..].trim_start();
+        return mysql_item_name_unsigned(rest, &toks[pluses..]);
     }
+    mysql_item_name_unsigned(text, &toks)
+}
+
+/// `mysql_item_name` of a text without leading pluses, and its tokens.
+fn mysql_item_name_unsigned(text: &str, toks: &[turnstile_sqltext::lex::Token]) -> String {
+    use turnstile_sqltext::lex::Tok;
     // A string literal is named by its value; adjacent ones ('a' 'b') are one.
     if !toks.is_empty() && toks.iter().all(|t| matches!(t.tok, Tok::Str(_))) && !turnstile_sqltext::lex::written_in_hex(text) {
         let value: Vec<u8> = toks.iter().flat_map(|t| if let Tok::Str(b) = &t.tok { b.clone() } else { Vec::new() }).collect();
@@ -394,7 +402,7 @@ fn mysql_item_name(text: &str) -> String {
     let open = toks.iter().take_while(|t| t.is_op("(")).count();
     let inner = match toks.len() > 2 * open && toks[toks.len() - open..].iter().all(|t| t.is_op(")")) {
         true => &toks[open..toks.len() - open],
-        false => &toks[..],
+        false => toks,
     };
     let idents = !inner.is_empty() && inner.iter().enumerate().all(|(k, t)| if k % 2 == 0 { t.ident().is_some() } else { t.is_op(".") });
     if idents && inner.len() % 2 == 1 {
