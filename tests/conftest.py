@@ -192,3 +192,18 @@ def pytest_runtest_makereport(item, call):
     if report.failed and ACTIVE:
         for srv in list(ACTIVE):
             report.sections.append((f"turnstile stderr tail ({srv!r})", srv.log_tail(60)))
+
+
+@pytest.fixture(scope="session")
+def upstream_backend():
+    """A private MariaDB 10.11 with the upstream tests' accounts
+    (helpers/upstream.py), shared by every upstream test module."""
+    from helpers import mariadb, upstream
+
+    if mariadb.MARIADBD is None:
+        if os.environ.get("TURNSTILE_REQUIRE_BIN") == "1":
+            pytest.fail("the upstream engine tests need mariadbd (Debian mariadb-server)")
+        pytest.skip("mariadbd not installed")
+    backend = upstream.Backend().start()
+    yield backend
+    backend.stop()

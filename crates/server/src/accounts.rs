@@ -249,6 +249,27 @@ impl Accounts {
         Ok(Accounts { path, list: RwLock::new(list.into_iter().map(Arc::new).collect()), generation: AtomicU64::new(1) })
     }
 
+    /// The accounts of an upstream engine's backend (`turnstile_upstream::accounts`):
+    /// kept in memory only, replaced as they are read again.
+    pub fn learned(list: Vec<turnstile_upstream::LearnedAccount>) -> Accounts {
+        let a = Accounts { path: PathBuf::new(), list: RwLock::new(Vec::new()), generation: AtomicU64::new(1) };
+        a.replace_learned(list);
+        a
+    }
+
+    /// Replace every account with the backend's.
+    pub fn replace_learned(&self, list: Vec<turnstile_upstream::LearnedAccount>) {
+        let accounts: Vec<Arc<Account>> = list
+            .into_iter()
+            .map(|l| {
+                let global_privs = if l.admin { privs::ALL | privs::GRANT_OPTION } else { 0 };
+                Arc::new(Account { user: l.user, host: l.host, plugin: auth::NATIVE.to_string(), native: l.hash2.map(|h| auth::hex(&h)), sha2: None, global_privs, db_privs: BTreeMap::new(), table_privs: Vec::new() })
+            })
+            .collect();
+        *self.list.write().unwrap_or_else(|e| e.into_inner()) = accounts;
+        self.generation.fetch_add(1, Ordering::AcqRel);
+    }
+
     pub fn generation(&self) -> u64 {
         self.generation.load(Ordering::Acquire)
     }

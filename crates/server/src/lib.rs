@@ -102,6 +102,31 @@ fn limit_connections(config: &mut Config, by_fds: u64, fd_limit: u64) {
     }
 }
 
+/// The upstream engine's backend side: its settings checked, the monitor
+/// logged in, its privileges checked.
+fn start_upstream(config: &Config) -> Result<Arc<turnstile_upstream::Upstream>, String> {
+    let options = turnstile_upstream::Options {
+        servers: config.upstream_servers.clone().unwrap_or_default(),
+        user: config.upstream_user.clone().unwrap_or_default(),
+        password: config.upstream_password.clone().unwrap_or_default(),
+        max_connections: config.upstream_max_connections,
+        connect_timeout_ms: config.upstream_connect_timeout_ms,
+        checkout_timeout_ms: config.upstream_checkout_timeout_ms,
+        retry_interval_ms: config.upstream_retry_interval_ms,
+        health_interval_ms: config.upstream_health_interval_ms,
+        accounts_refresh_s: config.upstream_accounts_refresh_s,
+        result_buffer_bytes: config.upstream_result_buffer_bytes,
+        max_prepared_per_connection: config.upstream_max_prepared_per_connection,
+    };
+    if options.user.is_empty() {
+        return Err("--engine upstream needs --upstream-user (a monitor account on the backend) and --upstream-password".into());
+    }
+    let up = turnstile_upstream::Upstream::start(options)?;
+    let w = up.writer();
+    tracing::info!(server = %w.name, addr = %w.addr, max_connections = up.options.max_connections, "upstream engine: backend reachable, monitor account checked");
+    Ok(up)
+}
+
 /// Open the data directory, accounts, engine and listeners.
 pub fn start(mut config: Config) -> Result<Running, String> {
     let lock = datadir::prepare(&config.datadir)?;
@@ -109,8 +134,16 @@ pub fn start(mut config: Config) -> Result<Running, String> {
     let max_connections_by_fds = connections_by_fds(fd_limit, &config);
     limit_connections(&mut config, max_connections_by_fds, fd_limit);
     listener::take_reserve_fd();
-    let accounts = accounts::Accounts::open(&config.datadir, config.root_password.as_deref(), config.allow_empty_root_password).map_err(|e| e.to_string())?;
+    let upstream = match config.engine {
+        config::EngineKind::Upstream => Some(start_upstream(&config)?),
+        _ => None,
+    };
+    let accounts = match &upstream {
+        Some(up) => accounts::Accounts::learned(up.load_accounts().map_err(|e| format!("reading the backend's accounts: {}", e))?),
+        None => accounts::Accounts::open(&config.datadir, config.root_password.as_deref(), config.allow_empty_root_password).map_err(|e| e.to_string())?,
+    };
     let engine: Box<dyn turnstile_engine::Engine> = match config.engine {
+        config::EngineKind::Upstream => Box::new(turnstile_upstream::engine::UpstreamEngine(upstream.clone().expect("started above"))),
         config::EngineKind::Blackhole => Box::new(turnstile_engine::blackhole::Blackhole::open(&config.datadir).map_err(|e| format!("blackhole engine: {}", e))?),
         config::EngineKind::Sqlite => {
             use turnstile_sqlite::{Durability, Options, SqliteEngine};
@@ -140,7 +173,17 @@ pub fn start(mut config: Config) -> Result<Running, String> {
     let socket = listeners.unix.as_ref().map(|(_, p)| p.display().to_string());
     let mut server = Server::new(config, engine, accounts, socket.clone(), port, admin_port);
     server.max_connections_by_fds = max_connections_by_fds;
+    server.upstream = upstream.clone();
     let server = Arc::new(server);
+    if let Some(up) = upstream {
+        let weak = Arc::downgrade(&server);
+        up.set_accounts_callback(Box::new(move |list| {
+            if let Some(s) = weak.upgrade() {
+                s.accounts.replace_learned(list);
+            }
+        }));
+        up.start_health_check();
+    }
     Ok(Running { server, listeners, _lock: lock, port, admin_port, socket, fd_limit, max_connections_by_fds })
 }
 

@@ -76,6 +76,9 @@ pub struct Handle {
     pub killed: AtomicBool,
     /// KILL CONNECTION: close after the current statement.
     pub kill_connection: AtomicBool,
+    /// Upstream engine: the backend thread running this session's statement
+    /// (0: none), which a KILL passes KILL QUERY to.
+    pub upstream_thread: std::sync::atomic::AtomicU32,
     /// Where the login stands (`login::*`).
     pub login: AtomicU8,
     /// The server shut the socket down itself (graceful shutdown, KILL): a
@@ -95,6 +98,7 @@ impl Handle {
             info: Mutex::new(Info { user: String::new(), db: None, command: "Connect", state: "login", query: String::new(), query_active: false, since: Instant::now() }),
             killed: AtomicBool::new(false),
             kill_connection: AtomicBool::new(false),
+            upstream_thread: std::sync::atomic::AtomicU32::new(0),
             login: AtomicU8::new(login::STARTING),
             closed_by_server: AtomicBool::new(false),
             fd: Mutex::new(Some(fd)),

@@ -27,6 +27,8 @@ pub struct Server {
     /// Client connections the open-file limit allows (`connections_by_fds`):
     /// max_connections, also after SET GLOBAL, never goes above it.
     pub max_connections_by_fds: u64,
+    /// The upstream engine's backend side (`--engine upstream`).
+    pub upstream: Option<std::sync::Arc<turnstile_upstream::Upstream>>,
 }
 
 impl Server {
@@ -55,6 +57,7 @@ impl Server {
             threads_cached: AtomicI64::new(0),
             pool: Default::default(),
             max_connections_by_fds: u64::MAX,
+            upstream: None,
             config,
         }
     }
@@ -176,6 +179,12 @@ impl ServerOps for Server {
             }
         }
         h.killed.store(true, Ordering::SeqCst);
+        if let Some(up) = &self.upstream {
+            let thread = h.upstream_thread.load(Ordering::Relaxed);
+            if thread != 0 {
+                up.kill_backend_query(thread);
+            }
+        }
         if !query_only {
             h.kill_connection.store(true, Ordering::SeqCst);
             if id != by.connection_id as u64 {

@@ -112,7 +112,7 @@ choice_enum!(
     /// The storage engine (`engine`).
     EngineKind,
     ENGINES,
-    [Sqlite, Blackhole]
+    [Sqlite, Blackhole, Upstream]
 );
 choice_enum!(
     /// When the sqlite engine's acknowledged COMMIT is on disk (`sqlite_durability`).
@@ -164,6 +164,17 @@ config! {
     datadir: PathBuf,
     engine: EngineKind,
     sqlite_durability: Durability,
+    upstream_servers: Option<String>,
+    upstream_user: Option<String>,
+    upstream_password: Option<String>,
+    upstream_max_connections: usize,
+    upstream_connect_timeout_ms: u64,
+    upstream_checkout_timeout_ms: u64,
+    upstream_retry_interval_ms: u64,
+    upstream_health_interval_ms: u64,
+    upstream_accounts_refresh_s: u64,
+    upstream_result_buffer_bytes: usize,
+    upstream_max_prepared_per_connection: usize,
     sqlite_sync_interval_ms: u64,
     sqlite_pool_size: usize,
     sqlite_statement_cache: usize,

@@ -120,7 +120,7 @@ pub fn block_bytes(name: &str) -> i128 {
 /// `thread_handling`'s names, in `ThreadHandling`'s order.
 pub const THREAD_HANDLING: &[&str] = &["one-thread-per-connection", "pool-of-threads"];
 /// `engine`'s names, in `EngineKind`'s order.
-pub const ENGINES: &[&str] = &["sqlite", "blackhole"];
+pub const ENGINES: &[&str] = &["sqlite", "blackhole", "upstream"];
 /// `sqlite_durability`'s names, in `Durability`'s order.
 pub const DURABILITY: &[&str] = &["full", "periodic"];
 /// Transaction isolation levels as MySQL spells them.
@@ -170,7 +170,7 @@ pub static SETTINGS: &[Setting] = &[
     variable("default_week_format", Both, int(0, 7), "0", "Accepted and reported; WEEK() without a mode uses mode 0 whatever its value."),
     variable("disconnect_on_expired_password", Global, BOOL, "OFF", "Accepted and reported (MariaDB's); Turnstile does not read it."),
     variable("div_precision_increment", Both, int(0, 38), "4", "Accepted and reported; results of / keep the digits they have today whatever its value."),
-    setting("engine", Kind::Choice(ENGINES), "sqlite", "Storage engine: sqlite (the embedded SQL engine) or blackhole (stores nothing; measures the connection layer)."),
+    setting("engine", Kind::Choice(ENGINES), "sqlite", "Storage engine: sqlite (the embedded SQL engine), blackhole (stores nothing; measures the connection layer) or upstream (every statement runs on the MySQL or MariaDB server named by upstream_servers, over few backend connections)."),
     variable("eq_range_index_dive_limit", Both, U32, "200", "Accepted and reported; the sqlite engine plans and sizes its work itself and does not read it."),
     variable("expensive_subquery_limit", Both, int(0, u64::MAX as i128), "100", "Accepted and reported; the sqlite engine plans and sizes its work itself and does not read it."),
     variable("explicit_defaults_for_timestamp", Both, BOOL, "ON", "Accepted and reported; TIMESTAMP columns always behave as with ON (MariaDB 10.11's default)."),
@@ -299,6 +299,17 @@ pub static SETTINGS: &[Setting] = &[
     variable("tx_read_only", Both, BOOL, "OFF", "Alias of transaction_read_only."),
     variable("unique_checks", Both, BOOL, "ON", "Check unique keys."),
     variable("updatable_views_with_limit", Both, Kind::Choice(&["NO", "YES"]), "YES", "Accepted and reported; UPDATE and DELETE through a view with LIMIT behave as with YES."),
+    setting("upstream_accounts_refresh_s", int(1, 86_400), "10", "upstream engine: seconds between reads of the backend's accounts (mysql.user); an unknown user logging in, or an account statement run through Turnstile, reads them at once (at most once a second)."),
+    setting("upstream_checkout_timeout_ms", int(1, 3_600_000), "10000", "upstream engine: milliseconds a statement waits for a free backend connection when all upstream_max_connections are in use (then ERR 1040)."),
+    setting("upstream_connect_timeout_ms", int(1, 3_600_000), "2000", "upstream engine: milliseconds to connect to and log in to a backend server."),
+    setting("upstream_health_interval_ms", int(10, 3_600_000), "1000", "upstream engine: milliseconds between health checks (a server found down is tried again; idle connections the backend closed are dropped)."),
+    setting("upstream_max_connections", int(1, 100_000), "32", "upstream engine: backend connections per backend server, all client sessions together."),
+    setting("upstream_max_prepared_per_connection", int(1, 1_000_000), "256", "upstream engine: prepared statements kept on each backend connection (client statements are prepared there when first run on it; past the cap one is closed)."),
+    setting("upstream_password", Kind::Secret, "", "upstream engine: password of the monitor account (also TURNSTILE_UPSTREAM_PASSWORD).").startup_only(),
+    setting("upstream_result_buffer_bytes", int(1024, 1 << 30), "4194304", "upstream engine: bytes of a result kept for a slow client so its backend connection is free at once; a larger result streams and keeps the connection until the client has read it."),
+    setting("upstream_retry_interval_ms", int(1, 3_600_000), "1000", "upstream engine: after a backend server refused a connection, milliseconds during which statements needing a new connection fail at once (ERR 2003) instead of waiting."),
+    setting("upstream_servers", TEXT, "", "upstream engine: HOST:PORT[,HOST:PORT...] of the backend servers; the first is the writer (the only one used for now)."),
+    setting("upstream_user", TEXT, "", "upstream engine: the monitor account Turnstile reads mysql.user with and passes KILL QUERY through (needs SELECT on mysql.user and CONNECTION ADMIN or SUPER)."),
     variable("use_stat_tables", Both, Kind::Choice(USE_STAT_TABLES), "PREFERABLY_FOR_QUERIES", "Accepted and reported; the sqlite engine plans and sizes its work itself and does not read it."),
     variable("userstat", Global, BOOL, "OFF", "Accepted and reported (MariaDB's); Turnstile does not read it."),
     variable("version", Global, TEXT, "", "The server's version.").fixed(),

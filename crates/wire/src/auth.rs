@@ -86,6 +86,21 @@ pub fn verify_native(stored: Option<&[u8; 20]>, scramble: &[u8], token: &[u8]) -
     }
 }
 
+/// What a proved mysql_native_password token reveals: SHA1(password), from
+/// which a token for any other scramble can be made (the upstream engine
+/// logs in to its backend with it). Call only after `verify_native` passed.
+pub fn native_hash1(stored: &[u8; 20], scramble: &[u8], token: &[u8]) -> Option<[u8; 20]> {
+    if token.len() != 20 {
+        return None;
+    }
+    let x = sha1(&[scramble, stored]);
+    let mut h1 = [0u8; 20];
+    for (i, b) in h1.iter_mut().enumerate() {
+        *b = token[i] ^ x[i];
+    }
+    Some(h1)
+}
+
 /// Check a caching_sha2_password scramble token against the stored SHA256(SHA256(pw)).
 pub fn verify_sha2(stored: Option<&[u8; 32]>, scramble: &[u8], token: &[u8]) -> bool {
     match stored {

@@ -84,7 +84,7 @@ impl Session {
             Some(auth::CACHING_SHA2) => auth::CACHING_SHA2,
             Some(_) => "",
         };
-        let account = self.server.accounts.find(&resp.username, &self.peer);
+        let account = self.find_account(&resp.username);
         self.authenticate(PendingLogin { account, username: resp.username, database: resp.database, plugin, change_user: false }, &resp.auth_response, out)
     }
 
@@ -105,6 +105,8 @@ impl Session {
             let user = login.username.clone();
             return self.login_failed(out, &user, !token.is_empty());
         }
+        let account = account.clone();
+        self.keep_upstream_secret(&account, want, token);
         if want == auth::CACHING_SHA2 && account.has_password() {
             // Fast path: the scramble proved the password; no RSA, no TLS.
             self.packet(out, |o| encode_auth_more_data(o, &[auth::FAST_AUTH_SUCCESS]));
@@ -119,6 +121,8 @@ impl Session {
             let user = login.username.clone();
             return self.login_failed(out, &user, !payload.is_empty());
         }
+        let account = account.clone();
+        self.keep_upstream_secret(&account, login.plugin, payload);
         if login.plugin == auth::CACHING_SHA2 && account.has_password() {
             self.packet(out, |o| encode_auth_more_data(o, &[auth::FAST_AUTH_SUCCESS]));
         }
@@ -153,6 +157,15 @@ impl Session {
         self.sql.account_host = account.host.clone();
         self.sql.priv_cache = None;
         self.sql.apply_login_defaults(&self.server.globals);
+        if self.is_upstream() {
+            let user = self.sql.user.clone();
+            if let Err(e) = self.start_upstream_session(&user, login.database.as_deref()) {
+                self.server.stats.aborted_connects.inc();
+                self.send_err(out, &e);
+                return Flow::Close;
+            }
+            return self.logged_in(out);
+        }
         if self.engine.is_none() {
             match self.server.engine.open_session() {
                 Ok(e) => self.engine = Some(e),
@@ -173,6 +186,11 @@ impl Session {
                 return Flow::Close;
             }
         }
+        self.logged_in(out)
+    }
+
+    /// The login is complete: commands from now on.
+    fn logged_in(&mut self, out: &mut Vec<u8>) -> Flow {
         self.phase = Phase::Command;
         self.authenticated = true;
         let (user, db) = (self.sql.user.clone(), self.sql.db.clone());
@@ -238,7 +256,7 @@ impl Session {
             Some(auth::CACHING_SHA2) => auth::CACHING_SHA2,
             Some(_) => "",
         };
-        let account = self.server.accounts.find(&cu.username, &self.peer);
+        let account = self.find_account(&cu.username);
         self.phase = Phase::Handshake;
         self.authenticated = false;
         let login = PendingLogin { account, username: cu.username, database: cu.database, plugin, change_user: true };

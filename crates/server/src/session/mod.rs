@@ -18,6 +18,7 @@ mod infile;
 mod prepared;
 mod result_sink;
 mod statements;
+mod upstream;
 
 use crate::accounts::Peer;
 use crate::registry::{login, Handle};
@@ -127,6 +128,10 @@ pub struct Session {
     row_format: RowFormat,
     /// The LOAD DATA LOCAL file being received (`Phase::LocalInfile`).
     infile: Option<Box<infile::Infile>>,
+    /// Upstream engine: the session's proxy to the backend (`upstream.rs`).
+    upstream: Option<Box<turnstile_upstream::proxy::Proxy>>,
+    /// Upstream engine: SHA1(password) from the login's token, until the proxy takes it.
+    upstream_hash1: Option<[u8; 20]>,
 }
 
 impl Session {
@@ -170,6 +175,8 @@ impl Session {
             paused: None,
             row_format: RowFormat::default(),
             infile: None,
+            upstream: None,
+            upstream_hash1: None,
         }
     }
 
@@ -181,11 +188,11 @@ impl Session {
     }
 
     pub fn in_transaction(&self) -> bool {
-        self.engine.as_ref().is_some_and(|e| e.in_transaction())
+        self.engine.as_ref().is_some_and(|e| e.in_transaction()) || self.upstream.as_ref().is_some_and(|p| p.pins() & turnstile_upstream::classify::pin::TRANSACTION != 0)
     }
 
     pub fn is_paused(&self) -> bool {
-        self.paused.is_some()
+        self.paused.is_some() || self.upstream.as_ref().is_some_and(|p| p.is_streaming())
     }
 
     pub fn id(&self) -> u32 {
@@ -233,6 +240,9 @@ impl Session {
     }
 
     fn status_flags(&self) -> u16 {
+        if let Some(p) = &self.upstream {
+            return p.status();
+        }
         let mut s = 0;
         if self.sql.autocommit {
             s |= status::AUTOCOMMIT;
@@ -317,7 +327,9 @@ impl Session {
             capabilities: cap::SERVER_DEFAULT,
             charset: charset::UTF8MB4_GENERAL_CI as u8,
             status: status::AUTOCOMMIT,
-            auth_plugin: auth::CACHING_SHA2,
+            // The upstream engine proves passwords with the backend's
+            // mysql_native_password hashes: no auth switch.
+            auth_plugin: if self.server.upstream.is_some() { auth::NATIVE } else { auth::CACHING_SHA2 },
         };
         self.packet(out, |o| g.encode(o));
         Flow::Continue
@@ -401,6 +413,11 @@ impl Session {
                 return Flow::Close;
             }
         };
+        if self.upstream.is_some() {
+            if let Some(flow) = self.on_upstream_command(&cmd, payload, out, flush) {
+                return flow;
+            }
+        }
         let stats = self.server.config.statistics;
         match cmd {
             Command::Quit => {
@@ -648,6 +665,9 @@ impl Session {
     pub fn finish(&mut self) {
         self.handle.detach_socket();
         self.drop_infile();
+        if let Some(mut p) = self.upstream.take() {
+            p.finish();
+        }
         if let Some(mut e) = self.engine.take() {
             e.cancel_paused();
             if e.in_transaction() {

@@ -95,6 +95,9 @@ impl Session {
 
     /// Continue a paused result set once the client has read some output.
     pub fn resume(&mut self, out: &mut Vec<u8>, flush: &mut Flush<'_>) -> Flow {
+        if self.upstream.is_some() {
+            return self.guarded(out, |s, out| s.resume_upstream(out, flush));
+        }
         self.guarded(out, |s, out| s.resume_inner(out, flush))
     }
 

@@ -1,0 +1,191 @@
+//! A session under the upstream engine: after the login (checked here
+//! against the backend's accounts), its commands go to `turnstile_upstream`'s
+//! `Proxy`, which runs them on the backend as the session's user. Turnstile
+//! still answers what concerns the connection itself (COM_PING, COM_QUIT,
+//! COM_STATISTICS, COM_SET_OPTION, KILL with Turnstile's connection ids).
+
+use super::{Flow, Flush, Session};
+use std::sync::atomic::Ordering;
+use turnstile_engine::SqlError;
+use turnstile_upstream::backend::Login;
+use turnstile_upstream::classify::{self, Local};
+use turnstile_upstream::proxy::{Io, Proxy, Step};
+use turnstile_wire::auth;
+use turnstile_wire::command::Command;
+
+fn flow(step: Step) -> Flow {
+    match step {
+        Step::Done => Flow::Continue,
+        Step::Paused => Flow::Paused,
+    }
+}
+
+impl Session {
+    pub(super) fn is_upstream(&self) -> bool {
+        self.server.upstream.is_some()
+    }
+
+    /// After a mysql_native_password token was proved: keep SHA1(password),
+    /// which logs in to the backend as this user.
+    pub(super) fn keep_upstream_secret(&mut self, account: &crate::accounts::Account, plugin: &str, token: &[u8]) {
+        if !self.is_upstream() {
+            return;
+        }
+        self.upstream_hash1 = match (&account.native, plugin) {
+            (Some(h), auth::NATIVE) => auth::unhex::<20>(h).and_then(|stored| auth::native_hash1(&stored, &self.scramble, token)),
+            _ => None,
+        };
+    }
+
+    /// The account for a login; under the upstream engine an unknown user
+    /// makes Turnstile read the backend's accounts again first.
+    pub(super) fn find_account(&self, user: &str) -> Option<std::sync::Arc<crate::accounts::Account>> {
+        let found = self.server.accounts.find(user, &self.peer);
+        match (&found, &self.server.upstream) {
+            (None, Some(up)) => {
+                self.waits.wait_begin(turnstile_engine::WaitKind::Network);
+                let read = up.refresh_accounts();
+                self.waits.wait_end();
+                if read {
+                    self.server.accounts.find(user, &self.peer)
+                } else {
+                    None
+                }
+            }
+            _ => found,
+        }
+    }
+
+    /// The login succeeded: start (or, after COM_CHANGE_USER, restart) the
+    /// session's proxy, and check the database asked for on the backend.
+    pub(super) fn start_upstream_session(&mut self, user: &str, database: Option<&str>) -> Result<(), SqlError> {
+        let up = self.server.upstream.clone().expect("upstream engine");
+        let login = Login { user: user.to_string(), hash1: self.upstream_hash1.take() };
+        match self.upstream.as_mut() {
+            Some(p) => p.change_user(login),
+            None => {
+                let found_rows = self.caps & turnstile_wire::consts::cap::FOUND_ROWS != 0;
+                self.upstream = Some(Box::new(Proxy::new(up, login, found_rows, self.sql.handshake_collation)));
+            }
+        }
+        let Some(db) = database else { return Ok(()) };
+        let mut no_flush = |_: &mut Vec<u8>| Ok(());
+        let mut io = Io { waits: self.waits, flush: &mut no_flush, pausable: false, running: &self.handle.upstream_thread, multi_statements: self.multi_statements, deprecate_eof: self.deprecate_eof() };
+        let r = self.upstream.as_mut().expect("set above").use_database(db, &mut io);
+        if r.is_ok() {
+            self.sql.db = Some(db.to_string());
+        }
+        r
+    }
+
+    /// A command under the upstream engine; None for those the session
+    /// answers as with any engine.
+    pub(super) fn on_upstream_command(&mut self, cmd: &Command<'_>, payload: &[u8], out: &mut Vec<u8>, flush: &mut Flush<'_>) -> Option<Flow> {
+        let stats = self.server.config.statistics;
+        match cmd {
+            Command::Query(sql) => {
+                let shape = classify::classify(sql);
+                if let Some(Local::Kill { id, query_only }) = shape.local {
+                    return Some(self.upstream_kill(id, query_only, out));
+                }
+                self.begin_command("Query", &String::from_utf8_lossy(&sql[..sql.len().min(1024)]));
+                if stats {
+                    self.server.stats.questions.inc();
+                }
+                let f = self.with_proxy(flush, |p, io, out| p.query(payload, &shape, out, io), out);
+                self.end_command();
+                Some(f)
+            }
+            Command::InitDb(db) => {
+                self.begin_command("Init DB", &String::from_utf8_lossy(db));
+                let f = self.with_proxy(flush, |p, io, out| p.command(payload, None, out, io), out);
+                self.end_command();
+                Some(f)
+            }
+            Command::FieldList { .. } => Some(self.with_proxy(flush, |p, io, out| p.field_list(payload, out, io), out)),
+            Command::StmtPrepare(sql) => {
+                if stats {
+                    self.server.stats.com_stmt_prepare.inc();
+                }
+                let sql = sql.to_vec();
+                Some(self.with_proxy(flush, |p, io, out| {
+                    p.prepare(&sql, out, io);
+                    Step::Done
+                }, out))
+            }
+            Command::StmtExecute { .. } => {
+                if stats {
+                    self.server.stats.com_stmt_execute.inc();
+                    self.server.stats.questions.inc();
+                }
+                self.begin_command("Execute", "");
+                let f = self.with_proxy(flush, |p, io, out| p.execute(payload, out, io), out);
+                self.end_command();
+                Some(f)
+            }
+            Command::StmtSendLongData { statement_id, param, data } => {
+                let p = self.upstream.as_mut().expect("logged in");
+                p.long_data(*statement_id, *param, data);
+                Some(Flow::Continue)
+            }
+            Command::StmtClose(id) => {
+                self.upstream.as_mut().expect("logged in").close_statement(*id);
+                Some(Flow::Continue)
+            }
+            Command::StmtReset(id) => {
+                if self.upstream.as_mut().expect("logged in").reset_statement(*id) {
+                    self.send_ok(out, 0, 0, 0, false);
+                } else {
+                    self.send_err(out, &SqlError::unknown_stmt_handler(*id, "mysqld_stmt_reset"));
+                }
+                Some(Flow::Continue)
+            }
+            Command::StmtFetch { .. } => {
+                self.send_err(out, &SqlError::unsupported("cursors (COM_STMT_FETCH) through the upstream engine"));
+                Some(Flow::Continue)
+            }
+            Command::ResetConnection => {
+                self.upstream.as_mut().expect("logged in").reset();
+                self.stmts.clear();
+                self.send_ok(out, 0, 0, 0, false);
+                Some(Flow::Continue)
+            }
+            _ => None,
+        }
+    }
+
+    fn with_proxy(&mut self, flush: &mut Flush<'_>, f: impl FnOnce(&mut Proxy, &mut Io<'_, '_>, &mut Vec<u8>) -> Step, out: &mut Vec<u8>) -> Flow {
+        let deprecate_eof = self.deprecate_eof();
+        let mut io = Io { waits: self.waits, flush, pausable: self.pausable, running: &self.handle.upstream_thread, multi_statements: self.multi_statements, deprecate_eof };
+        let p = self.upstream.as_mut().expect("logged in");
+        let step = f(p, &mut io, out);
+        self.sql.db = p.schema().map(str::to_string);
+        flow(step)
+    }
+
+    /// Continue a result streaming to a slow client.
+    pub(super) fn resume_upstream(&mut self, out: &mut Vec<u8>, flush: &mut Flush<'_>) -> Flow {
+        self.with_proxy(flush, |p, io, out| p.resume(out, io), out)
+    }
+
+    /// KILL [QUERY | CONNECTION] n with Turnstile's connection ids; the
+    /// backend statement of that session is killed too (`Server::kill`).
+    fn upstream_kill(&mut self, id: u64, query_only: bool, out: &mut Vec<u8>) -> Flow {
+        use turnstile_sql::ServerOps;
+        match self.server.kill(&self.sql, id, query_only) {
+            Ok(()) if id == self.id() as u64 && !query_only => {
+                self.send_err(out, &SqlError::query_interrupted());
+                Flow::Close
+            }
+            Ok(()) => {
+                self.handle.killed.store(false, Ordering::Relaxed);
+                self.send_ok(out, 0, 0, 0, false);
+                Flow::Continue
+            }
+            Err(e) => {
+                self.send_err(out, &e);
+                Flow::Continue
+            }
+        }
+    }
+}

@@ -1,0 +1,397 @@
+//! What a statement does to session state, read from its text without
+//! parsing it: a tolerant scan over words, skipping comments, quoted
+//! strings and quoted names. It never refuses a statement (the backend's
+//! parser decides what is valid); it only finds what pins a session to its
+//! backend connection and what Turnstile answers itself.
+//!
+//! MariaDB's state-change tracker does not flag `SELECT ... INTO @v`,
+//! `@v := ...`, GET_LOCK or SQL_CALC_FOUND_ROWS, so those are found here.
+
+/// Why a session keeps its backend connection (bits of `Pins`).
+pub mod pin {
+    pub const TRANSACTION: u16 = 1 << 0;
+    pub const USER_VARIABLES: u16 = 1 << 1;
+    pub const TEMPORARY_TABLES: u16 = 1 << 2;
+    pub const PREPARED_SQL: u16 = 1 << 3;
+    pub const LOCKS: u16 = 1 << 4;
+    pub const FOUND_ROWS: u16 = 1 << 5;
+    pub const LOCK_TABLES: u16 = 1 << 6;
+    pub const SQL_LOG_BIN: u16 = 1 << 7;
+    pub const STATE_CHANGE: u16 = 1 << 8;
+    pub const CURSOR: u16 = 1 << 9;
+    pub const TRANSACTION_CHARACTERISTICS: u16 = 1 << 10;
+
+    /// Every reason with its SHOW STATUS name (`Upstream_pinned_<name>`).
+    pub const NAMES: &[(u16, &str)] = &[
+        (TRANSACTION, "transaction"),
+        (USER_VARIABLES, "user_variables"),
+        (TEMPORARY_TABLES, "temporary_tables"),
+        (PREPARED_SQL, "prepared_sql"),
+        (LOCKS, "get_lock"),
+        (FOUND_ROWS, "found_rows"),
+        (LOCK_TABLES, "lock_tables"),
+        (SQL_LOG_BIN, "sql_log_bin"),
+        (STATE_CHANGE, "state_change"),
+        (CURSOR, "cursor"),
+        (TRANSACTION_CHARACTERISTICS, "transaction_characteristics"),
+    ];
+}
+
+/// A statement Turnstile answers without the backend.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Local {
+    /// `SELECT LAST_INSERT_ID()`, `SELECT @@IDENTITY`, `SELECT @@LAST_INSERT_ID`:
+    /// the session's value, named as written.
+    LastInsertId(String),
+    /// `SELECT FOUND_ROWS()` after a SELECT without SQL_CALC_FOUND_ROWS.
+    FoundRows(String),
+    /// `KILL [CONNECTION | QUERY] n`: Turnstile's connection ids.
+    Kill { id: u64, query_only: bool },
+}
+
+/// What the scan found.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct Shape {
+    /// Pins the statement takes (`pin::*`).
+    pub pins: u16,
+    /// UNLOCK TABLES: lets go of LOCK TABLES.
+    pub unlocks_tables: bool,
+    /// Reads LAST_INSERT_ID() or @@identity (the backend connection is given
+    /// the session's value first).
+    pub reads_last_insert_id: bool,
+    /// An account statement (CREATE/ALTER/DROP/RENAME USER, GRANT, REVOKE,
+    /// SET PASSWORD): the accounts are read again after it.
+    pub changes_accounts: bool,
+    /// SHOW [GLOBAL | SESSION] STATUS: Turnstile's own figures are added;
+    /// the LIKE pattern, if any.
+    pub show_status: Option<Option<String>>,
+    /// Only reads (SELECT without locking or INTO, SHOW, DESCRIBE, EXPLAIN):
+    /// safe to run again on a fresh connection if the first one died.
+    pub read_only: bool,
+    pub local: Option<Local>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Tok {
+    /// A word, upper-cased.
+    Word(String),
+    /// `@name` (a user variable).
+    UserVar,
+    /// `@@name`, lower-cased, without a scope prefix.
+    SysVar(String),
+    /// A string literal's text.
+    Str(String),
+    Num(String),
+    Punct(u8),
+    /// `:=`
+    Assign,
+}
+
+/// Longest text scanned: statements past it are classified by their first
+/// `MAX_SCAN_BYTES` (a long INSERT's values cannot hide a pin there, since
+/// every pinning construct is also checked in what is scanned... and a
+/// longer text is pinned conservatively: see `classify`).
+pub const MAX_SCAN_BYTES: usize = 1 << 20;
+
+fn tokens(sql: &[u8]) -> Vec<Tok> {
+    let mut out = Vec::new();
+    let mut i = 0;
+    let n = sql.len();
+    while i < n {
+        let c = sql[i];
+        match c {
+            b' ' | b'\t' | b'\r' | b'\n' => i += 1,
+            b'#' => i = skip_line(sql, i),
+            b'-' if sql.get(i + 1) == Some(&b'-') && sql.get(i + 2).is_none_or(|c| c.is_ascii_whitespace()) => i = skip_line(sql, i),
+            b'/' if sql.get(i + 1) == Some(&b'*') => {
+                // A MariaDB executable comment's body is read as code.
+                if sql.get(i + 2) == Some(&b'!') || (sql.get(i + 2) == Some(&b'M') && sql.get(i + 3) == Some(&b'!')) {
+                    i += if sql[i + 2] == b'M' { 4 } else { 3 };
+                    while i < n && sql[i].is_ascii_digit() {
+                        i += 1;
+                    }
+                } else {
+                    i = find(sql, i + 2, b"*/").map_or(n, |e| e + 2);
+                }
+            }
+            b'*' if sql.get(i + 1) == Some(&b'/') => i += 2,
+            b'\'' | b'"' => {
+                let (text, end) = quoted(sql, i, c);
+                out.push(Tok::Str(text));
+                i = end;
+            }
+            b'`' => {
+                let (text, end) = quoted(sql, i, c);
+                out.push(Tok::Word(format!("`{}", text)));
+                i = end;
+            }
+            b'@' if sql.get(i + 1) == Some(&b'@') => {
+                let (mut name, end) = word(sql, i + 2);
+                let lower = name.to_ascii_lowercase();
+                for scope in ["session.", "global.", "local."] {
+                    if let Some(rest) = lower.strip_prefix(scope) {
+                        name = rest.to_string();
+                    }
+                }
+                out.push(Tok::SysVar(name.to_ascii_lowercase()));
+                i = end;
+            }
+            b'@' => {
+                let end = if matches!(sql.get(i + 1), Some(b'\'' | b'"' | b'`')) { quoted(sql, i + 1, sql[i + 1]).1 } else { word(sql, i + 1).1 };
+                out.push(Tok::UserVar);
+                i = end.max(i + 1);
+            }
+            b':' if sql.get(i + 1) == Some(&b'=') => {
+                out.push(Tok::Assign);
+                i += 2;
+            }
+            c if c.is_ascii_digit() => {
+                let (text, end) = word(sql, i);
+                out.push(Tok::Num(text));
+                i = end;
+            }
+            c if c.is_ascii_alphabetic() || c == b'_' || c == b'$' || c >= 0x80 => {
+                let (text, end) = word(sql, i);
+                out.push(Tok::Word(text.to_ascii_uppercase()));
+                i = end;
+            }
+            c => {
+                out.push(Tok::Punct(c));
+                i += 1;
+            }
+        }
+    }
+    out
+}
+
+fn skip_line(sql: &[u8], i: usize) -> usize {
+    sql[i..].iter().position(|&c| c == b'\n').map_or(sql.len(), |p| i + p + 1)
+}
+
+fn find(sql: &[u8], from: usize, what: &[u8]) -> Option<usize> {
+    sql.get(from..)?.windows(what.len()).position(|w| w == what).map(|p| from + p)
+}
+
+fn word(sql: &[u8], from: usize) -> (String, usize) {
+    let mut e = from;
+    while e < sql.len() && (sql[e].is_ascii_alphanumeric() || matches!(sql[e], b'_' | b'$' | b'.') || sql[e] >= 0x80) {
+        e += 1;
+    }
+    (String::from_utf8_lossy(&sql[from..e]).into_owned(), e)
+}
+
+/// A quoted string or name from its opening quote: its text and where it ends.
+fn quoted(sql: &[u8], from: usize, q: u8) -> (String, usize) {
+    let mut text = Vec::new();
+    let mut i = from + 1;
+    while i < sql.len() {
+        let c = sql[i];
+        if c == b'\\' && q != b'`' && i + 1 < sql.len() {
+            text.push(sql[i + 1]);
+            i += 2;
+            continue;
+        }
+        if c == q {
+            if sql.get(i + 1) == Some(&q) {
+                text.push(q);
+                i += 2;
+                continue;
+            }
+            return (String::from_utf8_lossy(&text).into_owned(), i + 1);
+        }
+        text.push(c);
+        i += 1;
+    }
+    (String::from_utf8_lossy(&text).into_owned(), sql.len())
+}
+
+fn is_word(t: Option<&Tok>, w: &str) -> bool {
+    matches!(t, Some(Tok::Word(x)) if x == w)
+}
+
+/// Classify a statement text (COM_QUERY, or COM_STMT_PREPARE's).
+pub fn classify(sql: &[u8]) -> Shape {
+    let scanned = &sql[..sql.len().min(MAX_SCAN_BYTES)];
+    let toks = tokens(scanned);
+    let mut s = Shape::default();
+    let first = toks.iter().position(|t| *t != Tok::Punct(b'('));
+    let lead = |k: usize| first.and_then(|f| toks.get(f + k));
+    let words: Vec<&str> = toks.iter().filter_map(|t| if let Tok::Word(w) = t { Some(w.as_str()) } else { None }).collect();
+    let first_word = words.first().copied().unwrap_or("");
+    for (k, t) in toks.iter().enumerate() {
+        match t {
+            Tok::UserVar => {
+                let next = toks.get(k + 1);
+                let prev = k.checked_sub(1).and_then(|p| toks.get(p));
+                let assigned = next == Some(&Tok::Assign) || (first_word == "SET" && matches!(next, Some(Tok::Punct(b'=')))) || is_word(prev, "INTO") || matches!(prev, Some(Tok::Punct(b','))) && into_list(&toks, k);
+                if assigned {
+                    s.pins |= pin::USER_VARIABLES;
+                }
+            }
+            Tok::SysVar(v) if matches!(v.as_str(), "identity" | "last_insert_id") => s.reads_last_insert_id = true,
+            Tok::Word(w) => match w.as_str() {
+                "GET_LOCK" | "GET_LOCK_NAMED" if toks.get(k + 1) == Some(&Tok::Punct(b'(')) => s.pins |= pin::LOCKS,
+                "SQL_CALC_FOUND_ROWS" => s.pins |= pin::FOUND_ROWS,
+                "LAST_INSERT_ID" if toks.get(k + 1) == Some(&Tok::Punct(b'(')) => s.reads_last_insert_id = true,
+                "TEMPORARY" if first_word == "CREATE" => s.pins |= pin::TEMPORARY_TABLES,
+                _ => {}
+            },
+            _ => {}
+        }
+    }
+    match first_word {
+        "PREPARE" => s.pins |= pin::PREPARED_SQL,
+        "LOCK" if is_word(lead(1), "TABLES") || is_word(lead(1), "TABLE") => s.pins |= pin::LOCK_TABLES,
+        "FLUSH" if words.windows(2).any(|w| w == ["READ", "LOCK"]) => s.pins |= pin::LOCK_TABLES,
+        "UNLOCK" => s.unlocks_tables = true,
+        "GRANT" | "REVOKE" => s.changes_accounts = true,
+        "CREATE" | "ALTER" | "DROP" | "RENAME" if words.iter().take(6).any(|w| *w == "USER" || *w == "ROLE") => s.changes_accounts = true,
+        "SET" if is_word(lead(1), "PASSWORD") => s.changes_accounts = true,
+        "SHOW" => {
+            s.read_only = true;
+            let rest: Vec<&str> = words.iter().skip(1).take(3).copied().collect();
+            let status_at = match rest.as_slice() {
+                ["STATUS", ..] => Some(1),
+                ["GLOBAL" | "SESSION" | "LOCAL", "STATUS", ..] => Some(2),
+                _ => None,
+            };
+            if let Some(at) = status_at {
+                let like = match (lead(at + 1), lead(at + 2)) {
+                    (Some(Tok::Word(w)), Some(Tok::Str(p))) if w == "LIKE" => Some(p.clone()),
+                    _ => None,
+                };
+                if lead(at + 1).is_none() || like.is_some() {
+                    s.show_status = Some(like);
+                }
+            }
+        }
+        "SELECT" | "DESCRIBE" | "DESC" | "EXPLAIN" => {
+            let locking = words.windows(2).any(|w| w == ["FOR", "UPDATE"] || w == ["SHARE", "MODE"]) || words.contains(&"INTO");
+            s.read_only = s.pins == 0 && !locking && !words.iter().any(|w| w.ends_with("_LOCK") || *w == "SLEEP");
+        }
+        "KILL" => s.local = kill(&toks[first.unwrap_or(0)..]),
+        _ => {}
+    }
+    if s.local.is_none() && first_word == "SELECT" {
+        s.local = local_select(&toks[first.unwrap_or(0)..]);
+    }
+    if sql.len() > MAX_SCAN_BYTES {
+        // Not all of it was read: whatever the rest does, keep the connection.
+        s.pins |= pin::STATE_CHANGE;
+        s.read_only = false;
+    }
+    s
+}
+
+/// `@v` after a comma: is it in an `INTO @a, @b` list?
+fn into_list(toks: &[Tok], k: usize) -> bool {
+    let mut j = k;
+    while j >= 2 && toks[j - 1] == Tok::Punct(b',') && toks[j - 2] == Tok::UserVar {
+        j -= 2;
+    }
+    j >= 1 && is_word(toks.get(j - 1), "INTO")
+}
+
+/// `SELECT LAST_INSERT_ID()` and friends, alone (an optional alias and
+/// semicolon), answered from the session.
+fn local_select(t: &[Tok]) -> Option<Local> {
+    let end = t.iter().rposition(|x| *x != Tok::Punct(b';')).map_or(0, |p| p + 1);
+    let t = &t[..end];
+    let (call, name_len) = match t.get(1)? {
+        Tok::SysVar(v) if v == "identity" || v == "last_insert_id" => ("lid", 2),
+        Tok::Word(w) if (w == "LAST_INSERT_ID" || w == "FOUND_ROWS") && t.get(2) == Some(&Tok::Punct(b'(')) && t.get(3) == Some(&Tok::Punct(b')')) => (if w == "FOUND_ROWS" { "found" } else { "lid" }, 4),
+        _ => return None,
+    };
+    let alias = match &t[name_len..] {
+        [] => None,
+        [Tok::Word(a), Tok::Word(n)] if a == "AS" => Some(n.clone()),
+        [Tok::Word(a), Tok::Str(n)] if a == "AS" => Some(n.clone()),
+        _ => return None,
+    };
+    let written = match (&t[1], call) {
+        (Tok::SysVar(v), _) => format!("@@{}", if v == "identity" { "IDENTITY" } else { "LAST_INSERT_ID" }),
+        (_, "found") => "FOUND_ROWS()".to_string(),
+        _ => "LAST_INSERT_ID()".to_string(),
+    };
+    // An unquoted alias was upper-cased by the scan; such aliases keep the
+    // written name (rare; a quoted alias keeps its case).
+    let name = alias.map(|a| a.trim_start_matches('`').to_string()).unwrap_or(written);
+    Some(if call == "found" { Local::FoundRows(name) } else { Local::LastInsertId(name) })
+}
+
+fn kill(t: &[Tok]) -> Option<Local> {
+    let (query_only, at) = match t.get(1) {
+        Some(Tok::Word(w)) if w == "QUERY" => (true, 2),
+        Some(Tok::Word(w)) if w == "CONNECTION" => (false, 2),
+        _ => (false, 1),
+    };
+    match (t.get(at), t.get(at + 1)) {
+        (Some(Tok::Num(n)), None) | (Some(Tok::Num(n)), Some(Tok::Punct(b';'))) => Some(Local::Kill { id: n.parse().ok()?, query_only }),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pins(sql: &str) -> u16 {
+        classify(sql.as_bytes()).pins
+    }
+
+    #[test]
+    fn user_variable_writes_pin_and_reads_do_not() {
+        assert_eq!(pins("SET @a = 1"), pin::USER_VARIABLES);
+        assert_eq!(pins("select 1 into @x"), pin::USER_VARIABLES);
+        assert_eq!(pins("SELECT a, b INTO @x, @y FROM t"), pin::USER_VARIABLES);
+        assert_eq!(pins("SELECT @n := @n + 1 FROM t"), pin::USER_VARIABLES);
+        assert_eq!(pins("SELECT @x + 1"), 0);
+        assert_eq!(pins("SELECT '@x := 1', `@y`"), 0);
+        assert_eq!(pins("SELECT 1 /* @a := 2 */"), 0);
+        assert_eq!(pins("SELECT 1 /*! , @a := 2 */"), pin::USER_VARIABLES);
+    }
+
+    #[test]
+    fn other_pins() {
+        assert_eq!(pins("CREATE TEMPORARY TABLE t (a int)"), pin::TEMPORARY_TABLES);
+        assert_eq!(pins("create or replace temporary table t (a int)"), pin::TEMPORARY_TABLES);
+        assert_eq!(pins("PREPARE s FROM 'select 1'"), pin::PREPARED_SQL);
+        assert_eq!(pins("SELECT GET_LOCK('a', 1)"), pin::LOCKS);
+        assert_eq!(pins("SELECT SQL_CALC_FOUND_ROWS * FROM t LIMIT 1"), pin::FOUND_ROWS);
+        assert_eq!(pins("LOCK TABLES t READ"), pin::LOCK_TABLES);
+        assert_eq!(pins("FLUSH TABLES WITH READ LOCK"), pin::LOCK_TABLES);
+        assert!(classify(b"UNLOCK TABLES").unlocks_tables);
+        assert_eq!(pins("SELECT 'GET_LOCK(1)' FROM get_lock"), 0);
+    }
+
+    #[test]
+    fn local_answers() {
+        assert_eq!(classify(b"SELECT LAST_INSERT_ID()").local, Some(Local::LastInsertId("LAST_INSERT_ID()".into())));
+        assert_eq!(classify(b"select @@identity;").local, Some(Local::LastInsertId("@@IDENTITY".into())));
+        assert_eq!(classify(b"SELECT LAST_INSERT_ID() AS `id`").local, Some(Local::LastInsertId("id".into())));
+        assert_eq!(classify(b"SELECT FOUND_ROWS()").local, Some(Local::FoundRows("FOUND_ROWS()".into())));
+        assert_eq!(classify(b"SELECT LAST_INSERT_ID() + 1").local, None);
+        assert!(classify(b"SELECT LAST_INSERT_ID() + 1").reads_last_insert_id);
+        assert_eq!(classify(b"KILL QUERY 12").local, Some(Local::Kill { id: 12, query_only: true }));
+        assert_eq!(classify(b"kill 7").local, Some(Local::Kill { id: 7, query_only: false }));
+    }
+
+    #[test]
+    fn show_status_and_reads() {
+        assert_eq!(classify(b"SHOW GLOBAL STATUS LIKE 'Upstream%'").show_status, Some(Some("Upstream%".into())));
+        assert_eq!(classify(b"show status").show_status, Some(None));
+        assert!(classify(b"SELECT * FROM t WHERE a = 1").read_only);
+        assert!(!classify(b"SELECT * FROM t FOR UPDATE").read_only);
+        assert!(!classify(b"INSERT INTO t VALUES (1)").read_only);
+        assert!(classify(b"GRANT SELECT ON d.* TO u").changes_accounts);
+        assert!(classify(b"CREATE USER u IDENTIFIED BY 'p'").changes_accounts);
+    }
+
+    #[test]
+    fn unterminated_text_and_odd_bytes_never_panic() {
+        for s in ["'", "/*", "@", "@@", "`", "SELECT '\\", "-- ", "KILL", "SELECT LAST_INSERT_ID(", "\u{ff}@\u{fe}:="] {
+            let _ = classify(s.as_bytes());
+        }
+        let _ = classify(&[0xff, b'@', 0xfe, b':', b'=']);
+    }
+}

@@ -1,0 +1,245 @@
+//! A backend's answer to one command, passed to the client as the bytes the
+//! backend sent: only sequence ids are renumbered, and the packets whose
+//! form depends on the client's capabilities are rewritten. Backend
+//! connections always use CLIENT_DEPRECATE_EOF and CLIENT_SESSION_TRACK; a
+//! client without DEPRECATE_EOF gets the EOF after column definitions and an
+//! EOF for the closing OK, and no client gets the session-state block
+//! (Turnstile does not offer SESSION_TRACK; it reads the block itself).
+//!
+//! A state machine that can stop when the output buffer is full
+//! (`Step::Full`) and go on later, so a large result streams with
+//! backpressure: the caller flushes (or pauses until the client reads)
+//! and calls `pump` again.
+
+use crate::backend::{Backend, BackendError};
+use crate::ok_packet::{self, Ok};
+use turnstile_wire::buf::put_lenenc_bytes;
+use turnstile_wire::consts::status;
+use turnstile_wire::packet::{begin_packet, end_packet};
+use turnstile_wire::response::{encode_eof, encode_ok};
+
+const CONTINUED: usize = 0xff_ffff;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Phase {
+    /// The first packet of a response (or of the next result of several).
+    Start,
+    ColumnDefs { left: u64 },
+    Rows,
+    /// COM_FIELD_LIST: column definitions up to the closing OK.
+    FieldList,
+    Done,
+}
+
+#[derive(Debug, PartialEq, Eq)]
+pub enum Step {
+    Done,
+    /// The output buffer reached its limit; call `pump` again after flushing.
+    Full,
+}
+
+/// What the whole answer changed, over all its results.
+#[derive(Debug, Default)]
+pub struct Outcome {
+    /// The last OK (a result's closing one included).
+    pub last: Option<Ok>,
+    pub vars: Vec<(String, String)>,
+    pub schema: Option<String>,
+    pub state_changed: bool,
+    pub characteristics: Option<String>,
+    /// The answer ended with ERR (maybe after some results).
+    pub error: bool,
+    /// Some result or OK came before that.
+    pub succeeded: bool,
+    /// Rows of the last result set.
+    pub rows: u64,
+    /// LAST_INSERT_ID as the last OK that carried one set it.
+    pub last_insert_id: Option<u64>,
+}
+
+pub struct Forward {
+    phase: Phase,
+    seq: u8,
+    deprecate_eof: bool,
+    /// Status flags for the EOF after column definitions.
+    status_hint: u16,
+    /// Rows added at the end of the first result (SHOW STATUS: Turnstile's own).
+    inject: Option<Vec<(String, String)>>,
+    continuing: bool,
+    pub outcome: Outcome,
+    /// Bytes written to the client so far.
+    pub written: usize,
+}
+
+impl Forward {
+    /// An answer whose first packet has sequence id `first_seq` for the client.
+    pub fn new(deprecate_eof: bool, status_hint: u16, first_seq: u8) -> Forward {
+        Forward { phase: Phase::Start, seq: first_seq, deprecate_eof, status_hint, inject: None, continuing: false, outcome: Outcome::default(), written: 0 }
+    }
+
+    pub fn field_list(mut self) -> Forward {
+        self.phase = Phase::FieldList;
+        self
+    }
+
+    pub fn inject(mut self, rows: Vec<(String, String)>) -> Forward {
+        self.inject = Some(rows);
+        self
+    }
+
+    /// The next sequence id for the client.
+    pub fn seq(&self) -> u8 {
+        self.seq
+    }
+
+    pub fn is_done(&self) -> bool {
+        self.phase == Phase::Done
+    }
+
+    fn raw(&mut self, out: &mut Vec<u8>, payload: &[u8]) {
+        let len = payload.len() as u32;
+        out.extend_from_slice(&len.to_le_bytes()[..3]);
+        out.push(self.seq);
+        self.seq = self.seq.wrapping_add(1);
+        out.extend_from_slice(payload);
+        self.written += payload.len() + 4;
+    }
+
+    fn packet(&mut self, out: &mut Vec<u8>, f: impl FnOnce(&mut Vec<u8>)) {
+        let start = begin_packet(out);
+        f(out);
+        end_packet(out, start, &mut self.seq);
+        self.written += out.len() - start;
+    }
+
+    fn note_ok(&mut self, ok: &Ok) {
+        let o = &mut self.outcome;
+        o.vars.extend(ok.vars.iter().cloned());
+        if ok.schema.is_some() {
+            o.schema.clone_from(&ok.schema);
+        }
+        o.state_changed |= ok.state_changed;
+        if ok.characteristics.is_some() {
+            o.characteristics.clone_from(&ok.characteristics);
+        }
+        if ok.last_insert_id != 0 {
+            o.last_insert_id = Some(ok.last_insert_id);
+        }
+        o.succeeded = true;
+        o.last = Some(ok.clone());
+    }
+
+    /// The OK as the client reads it: no session-state block.
+    fn client_ok(&mut self, out: &mut Vec<u8>, ok: &Ok, header: u8) {
+        let st = ok.status & !status::SESSION_STATE_CHANGED;
+        let info = String::from_utf8_lossy(&ok.info).into_owned();
+        self.packet(out, |o| encode_ok(o, header, ok.affected_rows, ok.last_insert_id, st, ok.warnings, &info));
+    }
+
+    fn end_of_result(&mut self, out: &mut Vec<u8>, ok: &Ok) {
+        if let Some(rows) = self.inject.take() {
+            for (name, value) in rows {
+                self.packet(out, |o| {
+                    put_lenenc_bytes(o, name.as_bytes());
+                    put_lenenc_bytes(o, value.as_bytes());
+                });
+                self.outcome.rows += 1;
+            }
+        }
+        if self.deprecate_eof {
+            self.client_ok(out, ok, 0xfe);
+        } else {
+            let st = ok.status & !status::SESSION_STATE_CHANGED;
+            self.packet(out, |o| encode_eof(o, ok.warnings, st));
+        }
+    }
+
+    /// Move packets from the backend to `out` until the answer ends or
+    /// `out` holds `limit` bytes.
+    pub fn pump(&mut self, b: &mut Backend, out: &mut Vec<u8>, limit: usize) -> Result<Step, BackendError> {
+        while self.phase != Phase::Done {
+            if out.len() >= limit {
+                return Ok(Step::Full);
+            }
+            let (_, payload) = b.read_packet()?;
+            if self.continuing {
+                self.continuing = payload.len() == CONTINUED;
+                let p = payload.to_vec();
+                self.raw(out, &p);
+                continue;
+            }
+            let payload = payload.to_vec();
+            self.continuing = payload.len() == CONTINUED;
+            self.step(&payload, out)?;
+        }
+        Ok(Step::Done)
+    }
+
+    fn step(&mut self, p: &[u8], out: &mut Vec<u8>) -> Result<(), BackendError> {
+        let first = p.first().copied().unwrap_or(0);
+        let short = p.len() < CONTINUED;
+        match self.phase {
+            Phase::Start => match first {
+                0x00 if short => {
+                    let ok = ok_packet::parse(p).ok_or_else(|| BackendError::Protocol("malformed OK".into()))?;
+                    self.note_ok(&ok);
+                    self.client_ok(out, &ok, 0x00);
+                    if !ok.more_results() {
+                        self.phase = Phase::Done;
+                    }
+                }
+                0xff => {
+                    self.raw(out, p);
+                    self.outcome.error = true;
+                    self.phase = Phase::Done;
+                }
+                0xfb => return Err(BackendError::Protocol("the backend asked for a LOCAL INFILE file, which Turnstile did not offer it".into())),
+                _ => {
+                    let n = turnstile_wire::buf::Reader::new(p).lenenc_int().ok().flatten().unwrap_or(0);
+                    self.raw(out, p);
+                    self.outcome.rows = 0;
+                    self.phase = Phase::ColumnDefs { left: n };
+                    if n == 0 {
+                        self.columns_done(out);
+                    }
+                }
+            },
+            Phase::ColumnDefs { left } => {
+                self.raw(out, p);
+                self.phase = Phase::ColumnDefs { left: left - 1 };
+                if left == 1 {
+                    self.columns_done(out);
+                }
+            }
+            Phase::Rows | Phase::FieldList => match first {
+                0xfe if short => {
+                    let ok = ok_packet::parse(p).ok_or_else(|| BackendError::Protocol("malformed closing OK".into()))?;
+                    self.note_ok(&ok);
+                    self.end_of_result(out, &ok);
+                    self.phase = if ok.more_results() { Phase::Start } else { Phase::Done };
+                }
+                0xff if short => {
+                    self.raw(out, p);
+                    self.outcome.error = true;
+                    self.phase = Phase::Done;
+                }
+                _ => {
+                    self.raw(out, p);
+                    if self.phase == Phase::Rows {
+                        self.outcome.rows += 1;
+                    }
+                }
+            },
+            Phase::Done => debug_assert!(false, "no packet after the answer ended"),
+        }
+        Ok(())
+    }
+
+    fn columns_done(&mut self, out: &mut Vec<u8>) {
+        if !self.deprecate_eof {
+            let st = self.status_hint;
+            self.packet(out, |o| encode_eof(o, 0, st));
+        }
+        self.phase = Phase::Rows;
+    }
+}

@@ -1,0 +1,858 @@
+//! One client session through the upstream engine: the state it keeps
+//! (user, schema, system variables it set, LAST_INSERT_ID, why it is
+//! pinned) and each command run on a borrowed backend connection.
+//!
+//! A command: borrow a connection (the session's own while it is pinned),
+//! bring it to the session's state (one batched SET for the variables that
+//! differ, COM_SET_OPTION for multi-statements, COM_INIT_DB for the schema;
+//! each only where it differs), send the client's packet as it came, pass
+//! the answer through (`forward`), learn what it changed from the
+//! session-state tracker and the statement's shape (`classify`), and give
+//! the connection back unless the session now holds state on it.
+
+use crate::backend::{err_parts, Backend, BackendError, Login};
+use crate::classify::{pin, Shape};
+use crate::forward::{Forward, Step as Pumped};
+use crate::pool::LendError;
+use crate::Upstream;
+use std::collections::HashMap;
+use std::io;
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+use turnstile_engine::{SqlError, WaitHook, WaitKind};
+use turnstile_wire::buf::put_u32;
+use turnstile_wire::consts::{coltype, colflag, com, status};
+use turnstile_wire::packet::{begin_packet, end_packet};
+use turnstile_wire::response::{encode_column_count, encode_eof, encode_err, encode_ok, Column};
+
+/// Bytes of COM_STMT_SEND_LONG_DATA one prepared statement may hold.
+pub const MAX_LONG_DATA_BYTES: usize = 64 << 20;
+
+/// What the session's I/O loop lends a command.
+pub struct Io<'a, 'f> {
+    pub waits: &'a dyn WaitHook,
+    pub flush: &'a mut (dyn FnMut(&mut Vec<u8>) -> io::Result<()> + 'f),
+    /// Results may pause when the buffer fills (pool-of-threads).
+    pub pausable: bool,
+    /// The backend thread running this session's statement (0: none), for KILL.
+    pub running: &'a AtomicU32,
+    pub multi_statements: bool,
+    pub deprecate_eof: bool,
+}
+
+#[derive(Debug, PartialEq, Eq)]
+pub enum Step {
+    Done,
+    /// A result waits for the client to read: call `resume` when it has.
+    Paused,
+}
+
+struct PStmt {
+    sql: String,
+    params: u16,
+    shape: Shape,
+    /// Parameter types the client last sent (a later execute may omit them).
+    types: Option<Vec<u8>>,
+    long_data: Vec<(u16, Vec<u8>)>,
+    long_bytes: usize,
+}
+
+/// A result being streamed to a slow client.
+struct Streaming {
+    fwd: Forward,
+    shape: Shape,
+    lent: bool,
+}
+
+pub struct Proxy {
+    up: Arc<Upstream>,
+    login: Login,
+    found_rows: bool,
+    schema: Option<String>,
+    /// System variables the session set (name → value, as the backend reports them).
+    vars: HashMap<String, String>,
+    pins: u16,
+    conn: Option<Backend>,
+    last_insert_id: u64,
+    /// Rows of the last result (FOUND_ROWS() without SQL_CALC_FOUND_ROWS).
+    last_rows: u64,
+    stmts: HashMap<u32, PStmt>,
+    next_stmt_id: u32,
+    streaming: Option<Streaming>,
+    /// The character set variables of the client's handshake.
+    login_charset: Vec<(String, String)>,
+}
+
+fn lost() -> SqlError {
+    SqlError::new(2013, "HY000", "Lost connection to backend server during query")
+}
+
+fn lend_error(up: &Upstream, e: LendError) -> SqlError {
+    let w = up.writer();
+    match e {
+        LendError::Connect(BackendError::Err { code, message, .. }) => SqlError::new(code, "HY000", message),
+        LendError::Connect(e) => SqlError::new(2003, "HY000", format!("Can't connect to backend server '{}' ({})", w.name, e)),
+        LendError::Down => SqlError::new(2003, "HY000", format!("Can't connect to backend server '{}' (it was down less than upstream_retry_interval_ms ago)", w.name)),
+        LendError::Timeout => SqlError::new(1040, "08004", format!("Too many connections: all {} backend connections stayed busy for upstream_checkout_timeout_ms", up.options.max_connections)),
+    }
+}
+
+/// A variable value as SQL: numbers bare, other text quoted.
+fn sql_value(v: &str) -> String {
+    if !v.is_empty() && v.parse::<f64>().is_ok() && !v.contains(['e', 'E', 'x', 'X', 'i', 'I', 'n', 'N']) {
+        return v.to_string();
+    }
+    if v.contains('\\') || v.contains('\0') {
+        let hex: String = v.bytes().map(|b| format!("{:02X}", b)).collect();
+        return format!("X'{}'", hex);
+    }
+    format!("'{}'", v.replace('\'', "''"))
+}
+
+/// Variables Turnstile keeps for itself, never copied between connections.
+fn not_synced(name: &str) -> bool {
+    name.starts_with("session_track_") || matches!(name, "last_insert_id" | "insert_id" | "identity" | "sql_log_bin")
+}
+
+/// SQL LIKE with % and _, case-insensitive (SHOW STATUS LIKE).
+fn like(text: &str, pattern: &str) -> bool {
+    fn go(t: &[u8], p: &[u8]) -> bool {
+        match p.split_first() {
+            None => t.is_empty(),
+            Some((b'%', rest)) => (0..=t.len()).any(|i| go(&t[i..], rest)),
+            Some((b'_', rest)) => !t.is_empty() && go(&t[1..], rest),
+            Some((b'\\', rest)) if !rest.is_empty() => t.first().is_some_and(|c| c.eq_ignore_ascii_case(&rest[0])) && go(&t[1..], &rest[1..]),
+            Some((c, rest)) => t.first().is_some_and(|x| x.eq_ignore_ascii_case(c)) && go(&t[1..], rest),
+        }
+    }
+    go(text.as_bytes(), pattern.as_bytes())
+}
+
+impl Proxy {
+    /// A session logged in as `login`, with the client's handshake collation.
+    pub fn new(up: Arc<Upstream>, login: Login, found_rows: bool, collation: Option<(&str, &str)>) -> Proxy {
+        let mut login_charset = Vec::new();
+        if let Some((coll, cs)) = collation {
+            if coll != "utf8mb4_general_ci" {
+                for v in ["character_set_client", "character_set_connection", "character_set_results"] {
+                    login_charset.push((v.to_string(), cs.to_string()));
+                }
+                login_charset.push(("collation_connection".to_string(), coll.to_string()));
+            }
+        }
+        let vars = login_charset.iter().cloned().collect();
+        Proxy { up, login, found_rows, schema: None, vars, pins: 0, conn: None, last_insert_id: 0, last_rows: 0, stmts: HashMap::new(), next_stmt_id: 1, streaming: None, login_charset }
+    }
+
+    pub fn schema(&self) -> Option<&str> {
+        self.schema.as_deref()
+    }
+
+    /// A result is streaming to a slow client (`Step::Paused`).
+    pub fn is_streaming(&self) -> bool {
+        self.streaming.is_some()
+    }
+
+    pub fn pins(&self) -> u16 {
+        self.pins
+    }
+
+    /// Status flags for answers Turnstile makes itself.
+    pub fn status(&self) -> u16 {
+        let mut s = 0;
+        if !matches!(self.vars.get("autocommit").map(String::as_str), Some("OFF" | "0")) {
+            s |= status::AUTOCOMMIT;
+        }
+        if self.pins & pin::TRANSACTION != 0 {
+            s |= status::IN_TRANS;
+        }
+        s
+    }
+
+    fn set_pins(&mut self, new: u16) {
+        let c = &self.up.counters;
+        for (i, (bit, _)) in pin::NAMES.iter().enumerate() {
+            let (was, now) = (self.pins & bit != 0, new & bit != 0);
+            if now && !was {
+                c.pinned_now[i].fetch_add(1, Ordering::Relaxed);
+                c.pinned_total[i].fetch_add(1, Ordering::Relaxed);
+            } else if was && !now {
+                c.pinned_now[i].fetch_sub(1, Ordering::Relaxed);
+            }
+        }
+        self.pins = new;
+    }
+
+    /// The session's connection, or one lent for this command. True: lent.
+    fn borrow(&mut self, io: &Io<'_, '_>) -> Result<(Backend, bool), SqlError> {
+        if let Some(b) = self.conn.take() {
+            return Ok((b, false));
+        }
+        let wait = Duration::from_millis(self.up.options.checkout_timeout_ms);
+        io.waits.wait_begin(WaitKind::Network);
+        let r = self.up.writer().lend(&self.login, self.found_rows, wait);
+        io.waits.wait_end();
+        r.map(|b| (b, true)).map_err(|e| lend_error(&self.up, e))
+    }
+
+    /// Keep the connection while pinned; otherwise give it back.
+    fn settle(&mut self, b: Backend) {
+        if self.pins != 0 {
+            self.conn = Some(b);
+        } else {
+            self.up.writer().give_back(b);
+        }
+    }
+
+    /// The connection died under a command: close it; a pinned session
+    /// lost what it held there.
+    fn broken(&mut self, b: Backend) {
+        self.up.writer().give_up(b);
+        if self.pins != 0 {
+            self.set_pins(0);
+        }
+    }
+
+    /// Bring `b` to the session's state.
+    fn sync(&mut self, b: &mut Backend, shape: Option<&Shape>, io: &Io<'_, '_>, want_schema: bool) -> Result<(), BackendError> {
+        let mut sets: Vec<(String, String)> = Vec::new();
+        for (k, v) in &self.vars {
+            if b.held.vars.get(k) != Some(v) {
+                sets.push((k.clone(), sql_value(v)));
+            }
+        }
+        for k in b.held.vars.keys() {
+            if !self.vars.contains_key(k) {
+                sets.push((k.clone(), "DEFAULT".to_string()));
+            }
+        }
+        if shape.is_some_and(|s| s.reads_last_insert_id) && b.held.last_insert_id != Some(self.last_insert_id) {
+            sets.push(("last_insert_id".to_string(), self.last_insert_id.to_string()));
+        }
+        if !sets.is_empty() {
+            // character_set_connection resets collation_connection: collations last.
+            sets.sort_by_key(|(k, _)| (k.starts_with("collation"), k.clone()));
+            let sql = format!("SET SESSION {}", sets.iter().map(|(k, v)| format!("{}={}", k, v)).collect::<Vec<_>>().join(", "));
+            let mut p = vec![com::QUERY];
+            p.extend_from_slice(sql.as_bytes());
+            b.simple_command(&p)?;
+            self.up.counters.sync_sets.fetch_add(1, Ordering::Relaxed);
+            b.held.vars = self.vars.clone();
+            if shape.is_some_and(|s| s.reads_last_insert_id) {
+                b.held.last_insert_id = Some(self.last_insert_id);
+            }
+        }
+        if b.held.multi_statements != io.multi_statements {
+            let option: u16 = if io.multi_statements { 0 } else { 1 };
+            let mut p = vec![com::SET_OPTION];
+            p.extend_from_slice(&option.to_le_bytes());
+            b.simple_command(&p)?;
+            b.held.multi_statements = io.multi_statements;
+        }
+        if want_schema && b.held.schema != self.schema {
+            match &self.schema {
+                Some(db) => {
+                    let mut p = vec![com::INIT_DB];
+                    p.extend_from_slice(db.as_bytes());
+                    b.simple_command(&p)?;
+                    self.up.counters.sync_init_db.fetch_add(1, Ordering::Relaxed);
+                }
+                None => {
+                    // No schema can only be had by logging in again.
+                    let login = self.login.clone();
+                    b.change_user(&login)?;
+                    crate::track_session(b)?;
+                    self.up.writer().counters.change_user.fetch_add(1, Ordering::Relaxed);
+                    return self.sync(b, shape, io, false);
+                }
+            }
+            b.held.schema.clone_from(&self.schema);
+        }
+        Ok(())
+    }
+
+    /// Learn what the answer changed and what the statement pinned.
+    fn learn(&mut self, b: &mut Backend, fwd: &Forward, shape: Option<&Shape>) {
+        let o = &fwd.outcome;
+        let mut pins = self.pins;
+        for (name, value) in &o.vars {
+            if name.starts_with("session_track_") || name == "insert_id" {
+                pins |= pin::STATE_CHANGE;
+                b.dirty = true;
+                continue;
+            }
+            if name == "sql_log_bin" {
+                pins |= pin::SQL_LOG_BIN;
+                continue;
+            }
+            if name == "last_insert_id" || name == "identity" {
+                if let Ok(v) = value.parse() {
+                    self.last_insert_id = v;
+                    b.held.last_insert_id = Some(v);
+                }
+                continue;
+            }
+            debug_assert!(!not_synced(name));
+            b.held.vars.insert(name.clone(), value.clone());
+            self.vars.insert(name.clone(), value.clone());
+        }
+        if let Some(s) = &o.schema {
+            let s = (!s.is_empty()).then(|| s.clone());
+            self.schema.clone_from(&s);
+            b.held.schema = s;
+        }
+        if let Some(id) = o.last_insert_id {
+            self.last_insert_id = id;
+            b.held.last_insert_id = Some(id);
+        }
+        if let Some(shape) = shape {
+            if o.succeeded {
+                pins |= shape.pins;
+            }
+            if shape.unlocks_tables && !o.error {
+                pins &= !pin::LOCK_TABLES;
+            }
+            let explained = !o.vars.is_empty() || o.schema.is_some() || shape.pins != 0 || shape.unlocks_tables;
+            if o.state_changed && !explained {
+                pins |= pin::STATE_CHANGE;
+            }
+        }
+        match &o.characteristics {
+            Some(c) if !c.is_empty() => pins |= pin::TRANSACTION_CHARACTERISTICS,
+            Some(_) => pins &= !pin::TRANSACTION_CHARACTERISTICS,
+            None => {}
+        }
+        if let Some(last) = &o.last {
+            if last.in_transaction() {
+                // START TRANSACTION's own characteristics are the transaction's.
+                pins = (pins | pin::TRANSACTION) & !pin::TRANSACTION_CHARACTERISTICS;
+            } else {
+                pins &= !pin::TRANSACTION;
+            }
+        }
+        if pins & !(pin::TRANSACTION | pin::LOCK_TABLES) != 0 {
+            // Held state that only a reset removes.
+            b.dirty = true;
+        }
+        self.last_rows = o.rows;
+        self.set_pins(pins);
+    }
+
+    fn send_err(out: &mut Vec<u8>, seq: u8, e: &SqlError) {
+        let mut s = seq;
+        let start = begin_packet(out);
+        encode_err(out, e.code, e.state, &e.message);
+        end_packet(out, start, &mut s);
+    }
+
+    fn send_backend_err(out: &mut Vec<u8>, seq: u8, payload: &[u8]) {
+        let mut s = seq;
+        turnstile_wire::packet::write_packet(out, &mut s, payload);
+    }
+
+    /// Run one command (the client's packet as it came) on the backend.
+    pub fn command(&mut self, payload: &[u8], shape: Option<&Shape>, out: &mut Vec<u8>, io: &mut Io<'_, '_>) -> Step {
+        self.run(payload, shape, out, io, Kind::Plain)
+    }
+
+    /// COM_FIELD_LIST.
+    pub fn field_list(&mut self, payload: &[u8], out: &mut Vec<u8>, io: &mut Io<'_, '_>) -> Step {
+        self.run(payload, None, out, io, Kind::FieldList)
+    }
+
+    /// COM_QUERY, with what Turnstile answers itself.
+    pub fn query(&mut self, payload: &[u8], shape: &Shape, out: &mut Vec<u8>, io: &mut Io<'_, '_>) -> Step {
+        use crate::classify::Local;
+        match &shape.local {
+            Some(Local::LastInsertId(name)) => return self.one_value(out, io, name, self.last_insert_id),
+            Some(Local::FoundRows(name)) if self.pins & pin::FOUND_ROWS == 0 => return self.one_value(out, io, name, self.last_rows),
+            _ => {}
+        }
+        let kind = match &shape.show_status {
+            Some(like_pattern) => {
+                let rows = self.up.status().into_iter().filter(|(n, _)| like_pattern.as_deref().is_none_or(|p| like(n, p))).collect();
+                Kind::Inject(rows)
+            }
+            None => Kind::Plain,
+        };
+        let step = self.run(payload, Some(shape), out, io, kind);
+        if shape.changes_accounts {
+            self.up.refresh_accounts();
+        }
+        step
+    }
+
+    fn one_value(&mut self, out: &mut Vec<u8>, io: &Io<'_, '_>, name: &str, v: u64) -> Step {
+        let st = self.status();
+        let mut seq = 1u8;
+        let mut pkt = |out: &mut Vec<u8>, f: &dyn Fn(&mut Vec<u8>)| {
+            let start = begin_packet(out);
+            f(out);
+            end_packet(out, start, &mut seq);
+        };
+        let mut col = Column::computed(name, coltype::LONGLONG);
+        col.flags |= colflag::UNSIGNED | colflag::NOT_NULL;
+        col.length = 20;
+        pkt(out, &|o| encode_column_count(o, 1));
+        pkt(out, &|o| col.encode(o));
+        if !io.deprecate_eof {
+            pkt(out, &|o| encode_eof(o, 0, st));
+        }
+        let text = v.to_string();
+        pkt(out, &|o| turnstile_wire::buf::put_lenenc_bytes(o, text.as_bytes()));
+        if io.deprecate_eof {
+            pkt(out, &|o| encode_ok(o, 0xfe, 0, 0, st, 0, ""));
+        } else {
+            pkt(out, &|o| encode_eof(o, 0, st));
+        }
+        self.last_rows = 1;
+        Step::Done
+    }
+
+    fn run(&mut self, payload: &[u8], shape: Option<&Shape>, out: &mut Vec<u8>, io: &mut Io<'_, '_>, kind: Kind) -> Step {
+        debug_assert!(self.streaming.is_none(), "no command while a result streams");
+        let mark = out.len();
+        let mut retried = false;
+        loop {
+            let (mut b, lent) = match self.borrow(io) {
+                Ok(x) => x,
+                Err(e) => {
+                    Self::send_err(out, 1, &e);
+                    return Step::Done;
+                }
+            };
+            let was_pinned = self.pins != 0;
+            io.waits.wait_begin(WaitKind::Network);
+            let synced = self.sync(&mut b, shape, io, payload.first() != Some(&com::INIT_DB));
+            let sent = synced.and_then(|()| {
+                io.running.store(b.thread_id, Ordering::Relaxed);
+                b.write_packet(0, payload).map_err(BackendError::Io)
+            });
+            let mut fwd = Forward::new(io.deprecate_eof, self.status(), 1);
+            fwd = match &kind {
+                Kind::FieldList => fwd.field_list(),
+                Kind::Inject(rows) => fwd.inject(rows.clone()),
+                Kind::Plain => fwd,
+            };
+            let pumped = sent.and_then(|()| self.pump(&mut b, &mut fwd, out, io));
+            io.waits.wait_end();
+            self.up.counters.statements.fetch_add(1, Ordering::Relaxed);
+            match pumped {
+                Ok(Pumped::Done) => {
+                    io.running.store(0, Ordering::Relaxed);
+                    self.learn(&mut b, &fwd, shape);
+                    if lent && self.pins == 0 {
+                        self.up.counters.multiplexed.fetch_add(1, Ordering::Relaxed);
+                    }
+                    self.settle(b);
+                    return Step::Done;
+                }
+                Ok(Pumped::Full) => {
+                    // Paused: the connection stays with the session until the rest is read.
+                    self.conn = Some(b);
+                    self.streaming = Some(Streaming { fwd, shape: shape.cloned().unwrap_or_default(), lent });
+                    return Step::Paused;
+                }
+                Err(BackendError::Err { payload: p, .. }) => {
+                    // The state sync failed: the client sees why.
+                    io.running.store(0, Ordering::Relaxed);
+                    out.truncate(mark);
+                    Self::send_backend_err(out, 1, &p);
+                    self.settle(b);
+                    return Step::Done;
+                }
+                Err(e) => {
+                    io.running.store(0, Ordering::Relaxed);
+                    tracing::debug!(error = %e, "backend connection lost");
+                    self.broken(b);
+                    let nothing_sent = fwd.written == 0;
+                    let safe = !was_pinned && nothing_sent && (shape.is_none_or(|s| s.read_only) && !matches!(kind, Kind::FieldList) || payload.first() == Some(&com::INIT_DB));
+                    if safe && !retried {
+                        retried = true;
+                        self.up.counters.retries.fetch_add(1, Ordering::Relaxed);
+                        out.truncate(mark);
+                        continue;
+                    }
+                    self.up.counters.lost.fetch_add(1, Ordering::Relaxed);
+                    if nothing_sent {
+                        out.truncate(mark);
+                        Self::send_err(out, 1, &lost());
+                    } else {
+                        // Part of a result went out: end it with the error.
+                        let seq = fwd.seq();
+                        Self::send_err(out, seq, &lost());
+                    }
+                    return Step::Done;
+                }
+            }
+        }
+    }
+
+    /// Forward until done; past the buffer limit, flush (blocking loop) or
+    /// stop (a pausable loop pauses the result).
+    fn pump(&mut self, b: &mut Backend, fwd: &mut Forward, out: &mut Vec<u8>, io: &mut Io<'_, '_>) -> Result<Pumped, BackendError> {
+        let limit = self.up.options.result_buffer_bytes;
+        loop {
+            match fwd.pump(b, out, limit)? {
+                Pumped::Done => return Ok(Pumped::Done),
+                Pumped::Full if io.pausable => return Ok(Pumped::Full),
+                Pumped::Full => (io.flush)(out).map_err(BackendError::Io)?,
+            }
+        }
+    }
+
+    /// Continue a paused result once the client has read.
+    pub fn resume(&mut self, out: &mut Vec<u8>, io: &mut Io<'_, '_>) -> Step {
+        let Some(mut s) = self.streaming.take() else { return Step::Done };
+        let Some(mut b) = self.conn.take() else { return Step::Done };
+        io.waits.wait_begin(WaitKind::Network);
+        let r = self.pump(&mut b, &mut s.fwd, out, io);
+        io.waits.wait_end();
+        match r {
+            Ok(Pumped::Done) => {
+                io.running.store(0, Ordering::Relaxed);
+                self.learn(&mut b, &s.fwd, Some(&s.shape));
+                if s.lent && self.pins == 0 {
+                    self.up.counters.multiplexed.fetch_add(1, Ordering::Relaxed);
+                }
+                self.settle(b);
+                Step::Done
+            }
+            Ok(Pumped::Full) => {
+                self.conn = Some(b);
+                self.streaming = Some(s);
+                Step::Paused
+            }
+            Err(_) => {
+                io.running.store(0, Ordering::Relaxed);
+                self.broken(b);
+                self.up.counters.lost.fetch_add(1, Ordering::Relaxed);
+                Self::send_err(out, s.fwd.seq(), &lost());
+                Step::Done
+            }
+        }
+    }
+
+    /// Log in with a database (CONNECT_WITH_DB) or COM_INIT_DB's check:
+    /// the backend says whether the user may use it.
+    pub fn use_database(&mut self, db: &str, io: &mut Io<'_, '_>) -> Result<(), SqlError> {
+        let mut payload = vec![com::INIT_DB];
+        payload.extend_from_slice(db.as_bytes());
+        let mut out = Vec::new();
+        self.run(&payload, None, &mut out, io, Kind::Plain);
+        // One packet: OK or ERR.
+        match out.get(4) {
+            Some(0x00) => {
+                self.schema = Some(db.to_string());
+                Ok(())
+            }
+            Some(0xff) => {
+                let (code, message) = err_parts(&out[4..]);
+                let state = if code == 1049 { "42000" } else if code == 1044 { "42000" } else { "HY000" };
+                Err(SqlError::new(code, state, message))
+            }
+            _ => Err(lost()),
+        }
+    }
+
+    /// COM_STMT_PREPARE: prepared on a borrowed connection; the client gets
+    /// a session-level id.
+    pub fn prepare(&mut self, sql: &[u8], out: &mut Vec<u8>, io: &mut Io<'_, '_>) {
+        let shape = crate::classify::classify(sql);
+        let text = String::from_utf8_lossy(sql).into_owned();
+        let (mut b, _) = match self.borrow(io) {
+            Ok(x) => x,
+            Err(e) => return Self::send_err(out, 1, &e),
+        };
+        io.waits.wait_begin(WaitKind::Network);
+        let r = self.sync(&mut b, Some(&shape), io, true).and_then(|()| Self::prepare_on(&mut b, &text, self.up.options.max_prepared_per_connection, Some((out, io.deprecate_eof, self.next_stmt_id))));
+        io.waits.wait_end();
+        match r {
+            Ok(Some((_, params))) => {
+                let id = self.next_stmt_id;
+                self.next_stmt_id = self.next_stmt_id.wrapping_add(1).max(1);
+                self.stmts.insert(id, PStmt { sql: text, params, shape, types: None, long_data: Vec::new(), long_bytes: 0 });
+                self.settle(b);
+            }
+            Ok(None) => self.settle(b),
+            Err(BackendError::Err { payload, .. }) => {
+                Self::send_backend_err(out, 1, &payload);
+                self.settle(b);
+            }
+            Err(_) => {
+                self.broken(b);
+                Self::send_err(out, 1, &lost());
+            }
+        }
+    }
+
+    /// Prepare `sql` on `b` (reusing what it has). With `client`, the answer
+    /// is passed to the client under the session's id. Returns the backend's
+    /// (id, parameter count), or None when the backend refused (ERR sent).
+    fn prepare_on(b: &mut Backend, sql: &str, cap: usize, client: Option<(&mut Vec<u8>, bool, u32)>) -> Result<Option<(u32, u16)>, BackendError> {
+        if client.is_none() {
+            if let Some(x) = b.held.stmts.get(sql) {
+                return Ok(Some(*x));
+            }
+        }
+        if b.held.stmts.len() >= cap && !b.held.stmts.contains_key(sql) {
+            if let Some(old) = b.held.stmts.keys().next().cloned() {
+                let (id, _) = b.held.stmts.remove(&old).expect("present");
+                let mut p = vec![com::STMT_CLOSE];
+                put_u32(&mut p, id);
+                b.write_packet(0, &p)?;
+            }
+        }
+        let mut p = Vec::with_capacity(sql.len() + 1);
+        p.push(com::STMT_PREPARE);
+        p.extend_from_slice(sql.as_bytes());
+        b.write_packet(0, &p)?;
+        let (_, first) = b.read_packet()?;
+        let first = first.to_vec();
+        if first.first() == Some(&0xff) {
+            let (code, message) = err_parts(&first);
+            return Err(BackendError::Err { code, message, payload: first });
+        }
+        if first.len() < 12 || first[0] != 0 {
+            return Err(BackendError::Protocol("malformed prepare answer".into()));
+        }
+        let id = u32::from_le_bytes([first[1], first[2], first[3], first[4]]);
+        let cols = u16::from_le_bytes([first[5], first[6]]);
+        let params = u16::from_le_bytes([first[7], first[8]]);
+        // A statement prepared again under the same text replaces the old one.
+        if let Some((old, _)) = b.held.stmts.insert(sql.to_string(), (id, params)) {
+            if old != id {
+                let mut p = vec![com::STMT_CLOSE];
+                put_u32(&mut p, old);
+                b.write_packet(0, &p)?;
+            }
+        }
+        let mut seq = 1u8;
+        let mut client = client;
+        if let Some((out, _, front_id)) = client.as_mut() {
+            let mut ok = first.clone();
+            ok[1..5].copy_from_slice(&front_id.to_le_bytes());
+            turnstile_wire::packet::write_packet(out, &mut seq, &ok);
+        }
+        for group in [params, cols] {
+            for _ in 0..group {
+                let (_, def) = b.read_packet()?;
+                if let Some((out, _, _)) = client.as_mut() {
+                    turnstile_wire::packet::write_packet(out, &mut seq, def);
+                }
+            }
+            if group > 0 {
+                if let Some((out, deprecate_eof, _)) = client.as_mut() {
+                    if !*deprecate_eof {
+                        let start = begin_packet(out);
+                        encode_eof(out, 0, status::AUTOCOMMIT);
+                        end_packet(out, start, &mut seq);
+                    }
+                }
+            }
+        }
+        Ok(Some((id, params)))
+    }
+
+    /// COM_STMT_SEND_LONG_DATA: kept until the execute (no answer).
+    pub fn long_data(&mut self, id: u32, param: u16, data: &[u8]) {
+        if let Some(st) = self.stmts.get_mut(&id) {
+            if st.long_bytes + data.len() <= MAX_LONG_DATA_BYTES {
+                st.long_bytes += data.len();
+                match st.long_data.iter_mut().find(|(p, _)| *p == param) {
+                    Some((_, d)) => d.extend_from_slice(data),
+                    None => st.long_data.push((param, data.to_vec())),
+                }
+            }
+        }
+    }
+
+    pub fn close_statement(&mut self, id: u32) {
+        self.stmts.remove(&id);
+    }
+
+    /// COM_STMT_RESET: false when there is no such statement.
+    pub fn reset_statement(&mut self, id: u32) -> bool {
+        match self.stmts.get_mut(&id) {
+            Some(st) => {
+                st.long_data.clear();
+                st.long_bytes = 0;
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// COM_STMT_EXECUTE: prepared on the borrowed connection if it has not
+    /// been there yet, then run with the backend's id.
+    pub fn execute(&mut self, payload: &[u8], out: &mut Vec<u8>, io: &mut Io<'_, '_>) -> Step {
+        if payload.len() < 10 {
+            Self::send_err(out, 1, &SqlError::new(1835, "HY000", "Malformed communication packet."));
+            return Step::Done;
+        }
+        let id = u32::from_le_bytes([payload[1], payload[2], payload[3], payload[4]]);
+        let Some(st) = self.stmts.get_mut(&id) else {
+            Self::send_err(out, 1, &SqlError::unknown_stmt_handler(id, "mysqld_stmt_execute"));
+            return Step::Done;
+        };
+        if payload[5] != 0 {
+            Self::send_err(out, 1, &SqlError::unsupported("cursors (COM_STMT_EXECUTE with a cursor type) through the upstream engine"));
+            return Step::Done;
+        }
+        // Keep the types a client sends once, for connections that did not see them.
+        let mut body = payload[5..].to_vec();
+        let n = st.params as usize;
+        if n > 0 {
+            let bound_at = 5 + n.div_ceil(8);
+            match body.get(bound_at) {
+                Some(1) => st.types = body.get(bound_at + 1..bound_at + 1 + 2 * n).map(<[u8]>::to_vec),
+                Some(0) => {
+                    if let Some(t) = &st.types {
+                        body[bound_at] = 1;
+                        body.splice(bound_at + 1..bound_at + 1, t.iter().copied());
+                    }
+                }
+                _ => {}
+            }
+        }
+        let sql = st.sql.clone();
+        let shape = st.shape.clone();
+        let long = std::mem::take(&mut st.long_data);
+        st.long_bytes = 0;
+        let cap = self.up.options.max_prepared_per_connection;
+        let mut exec = Exec { sql, body, long, cap };
+        self.run_exec(&mut exec, &shape, out, io)
+    }
+
+    fn run_exec(&mut self, exec: &mut Exec, shape: &Shape, out: &mut Vec<u8>, io: &mut Io<'_, '_>) -> Step {
+        // The packet is built on the connection (its own id): run it through
+        // `run` with a payload made per connection.
+        let (mut b, lent) = match self.borrow(io) {
+            Ok(x) => x,
+            Err(e) => {
+                Self::send_err(out, 1, &e);
+                return Step::Done;
+            }
+        };
+        io.waits.wait_begin(WaitKind::Network);
+        let prepared = self.sync(&mut b, Some(shape), io, true).and_then(|()| Self::prepare_on(&mut b, &exec.sql, exec.cap, None));
+        io.waits.wait_end();
+        let backend_id = match prepared {
+            Ok(Some((id, _))) => id,
+            Ok(None) => unreachable!("prepare_on without a client returns an id or an error"),
+            Err(BackendError::Err { payload, .. }) => {
+                Self::send_backend_err(out, 1, &payload);
+                self.settle(b);
+                return Step::Done;
+            }
+            Err(_) => {
+                self.broken(b);
+                Self::send_err(out, 1, &lost());
+                return Step::Done;
+            }
+        };
+        for (param, data) in std::mem::take(&mut exec.long) {
+            let mut p = vec![com::STMT_SEND_LONG_DATA];
+            put_u32(&mut p, backend_id);
+            p.extend_from_slice(&param.to_le_bytes());
+            p.extend_from_slice(&data);
+            if b.write_packet(0, &p).is_err() {
+                self.broken(b);
+                Self::send_err(out, 1, &lost());
+                return Step::Done;
+            }
+        }
+        let mut payload = Vec::with_capacity(exec.body.len() + 5);
+        payload.push(com::STMT_EXECUTE);
+        put_u32(&mut payload, backend_id);
+        payload.extend_from_slice(&exec.body);
+        // The connection goes back in as the session's own for this one command.
+        self.conn = Some(b);
+        let pinned_before = self.pins;
+        let step = self.run(&payload, Some(shape), out, io, Kind::Plain);
+        if lent && pinned_before == 0 && self.pins == 0 {
+            self.up.counters.multiplexed.fetch_add(1, Ordering::Relaxed);
+        }
+        step
+    }
+
+    /// COM_RESET_CONNECTION: forget what the session set; its connection,
+    /// if it held one, is reset before anyone else uses it.
+    pub fn reset(&mut self) {
+        self.release_all();
+        self.vars = self.login_charset.iter().cloned().collect();
+        self.last_insert_id = 0;
+        self.last_rows = 0;
+        self.stmts.clear();
+    }
+
+    /// COM_CHANGE_USER done: a fresh session for `login` (no schema).
+    pub fn change_user(&mut self, login: Login) {
+        self.reset();
+        self.login = login;
+        self.schema = None;
+    }
+
+    fn release_all(&mut self) {
+        if let Some(mut b) = self.conn.take() {
+            if self.streaming.take().is_some() {
+                self.up.writer().give_up(b);
+            } else {
+                if self.pins != 0 {
+                    b.dirty = true;
+                }
+                self.up.writer().give_back(b);
+            }
+        }
+        self.set_pins(0);
+    }
+
+    /// The session ended.
+    pub fn finish(&mut self) {
+        self.release_all();
+    }
+}
+
+impl Drop for Proxy {
+    fn drop(&mut self) {
+        self.release_all();
+    }
+}
+
+struct Exec {
+    sql: String,
+    body: Vec<u8>,
+    long: Vec<(u16, Vec<u8>)>,
+    cap: usize,
+}
+
+enum Kind {
+    Plain,
+    FieldList,
+    Inject(Vec<(String, String)>),
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn values_are_written_as_sql() {
+        assert_eq!(sql_value("28800"), "28800");
+        assert_eq!(sql_value("0.5"), "0.5");
+        assert_eq!(sql_value("ANSI_QUOTES,STRICT_ALL_TABLES"), "'ANSI_QUOTES,STRICT_ALL_TABLES'");
+        assert_eq!(sql_value("it's"), "'it''s'");
+        assert_eq!(sql_value("a\\b"), "X'615C62'");
+        assert_eq!(sql_value(""), "''");
+        assert_eq!(sql_value("inf"), "'inf'");
+        assert_eq!(sql_value("+00:00"), "'+00:00'");
+    }
+
+    #[test]
+    fn like_patterns() {
+        assert!(like("Upstream_statements", "upstream%"));
+        assert!(like("Upstream_statements", "Upstream_statement_"));
+        assert!(!like("Uptime", "Upstream%"));
+    }
+}

@@ -1,0 +1,365 @@
+"""The upstream engine (issue #24): Turnstile in front of a real MariaDB
+10.11, many client sessions over few backend connections.
+
+Start-up checks, accounts learned from the backend (its passwords and its
+grants apply; a wrong password is refused without asking the backend),
+multiplexing (the backend never sees the churn), results passed through
+(text and binary protocol, large results to slow clients), KILL reaching
+the backend statement, and faults: a backend connection that dies, a
+backend that is down and comes back. The pinning rules have their own
+module (test_upstream_pinning.py).
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import pymysql
+import pytest
+
+from helpers import clients, stmtproto, upstream
+from helpers.server import ROOT_PASSWORD, ServerStartError, TurnstileServer
+
+
+@pytest.fixture(scope="module")
+def up(upstream_backend, turnstile_bin):
+    srv = upstream.start_turnstile(upstream_backend, "--upstream-max-connections", "4")
+    yield srv
+    srv.stop()
+    srv.cleanup()
+
+
+def app(srv, **kw):
+    return clients.connect(srv, upstream.APP[0], upstream.APP[1], **kw)
+
+
+def q(conn, sql, args=None):
+    return clients.query(conn, sql, args)
+
+
+def test_statements_run_on_the_backend_as_the_clients_user(up):
+    c = app(up, database="shop")
+    assert q(c, "SELECT CURRENT_USER(), DATABASE(), VERSION() LIKE '%MariaDB%'") == (("app@%", "shop", 1),)
+    q(c, "CREATE TABLE IF NOT EXISTS items (id INT AUTO_INCREMENT PRIMARY KEY, name VARCHAR(20))")
+    q(c, "INSERT INTO items (name) VALUES ('pen')")
+    assert q(c, "SELECT name FROM items WHERE id = LAST_INSERT_ID()") == (("pen",),)
+    c.close()
+
+
+def test_the_backends_grants_apply(up):
+    c = app(up)
+    assert q(c, "SELECT s FROM other.secret") == (("hidden",),)
+    with pytest.raises(pymysql.err.OperationalError) as e:
+        q(c, "DROP TABLE other.secret")
+    assert e.value.args[0] == 1142
+    with pytest.raises(pymysql.err.OperationalError) as e:
+        q(c, "SELECT * FROM mysql.user")
+    assert e.value.args[0] == 1142
+    c.close()
+
+
+def test_a_database_the_user_may_not_use_fails_the_login(up):
+    with pytest.raises(pymysql.err.OperationalError) as e:
+        app(up, database="mysql")
+    assert e.value.args[0] == 1044
+    with pytest.raises(pymysql.err.OperationalError) as e:
+        app(up, database="no_such_db")
+    assert e.value.args[0] in (1049, 1044)
+
+
+def test_a_wrong_password_is_refused_without_a_backend_round_trip(up, upstream_backend):
+    c = app(up)  # the accounts are loaded and a connection is warm
+    statements = int(upstream.status(c, "Upstream_statements"))
+    before = upstream_backend.status("Connections")
+    for _ in range(50):
+        with pytest.raises(pymysql.err.OperationalError) as e:
+            clients.connect(up, upstream.APP[0], "wrong")
+        assert e.value.args[0] == 1045
+    after = upstream_backend.status("Connections")
+    assert after - before <= 1, (before, after)  # the status read's own
+    # Only the SHOW STATUS itself ran on the backend meanwhile.
+    assert int(upstream.status(c, "Upstream_statements")) == statements + 1
+    c.close()
+
+
+def test_an_account_created_on_the_backend_can_log_in_at_once(up, upstream_backend, uniq):
+    user = uniq("late")
+    a = upstream_backend.admin()
+    q(a, f"CREATE USER '{user}'@'%' IDENTIFIED BY 'Late-pw-1'")
+    q(a, f"GRANT SELECT ON shop.* TO '{user}'@'%'")
+    c = clients.connect(up, user, "Late-pw-1")
+    assert q(c, "SELECT CURRENT_USER()") == ((f"{user}@%",),)
+    c.close()
+    # A password changed through Turnstile is read again at once too.
+    r = clients.root(up)
+    q(r, f"ALTER USER '{user}'@'%' IDENTIFIED BY 'Late-pw-2'")
+    r.close()
+    with pytest.raises(pymysql.err.OperationalError):
+        clients.connect(up, user, "Late-pw-1")
+    clients.connect(up, user, "Late-pw-2").close()
+    q(a, f"DROP USER '{user}'@'%'")
+    a.close()
+
+
+def test_accounts_turnstile_cannot_proxy_are_refused_with_1045(up, upstream_backend, uniq):
+    user = uniq("sock")
+    a = upstream_backend.admin()
+    q(a, f"CREATE USER '{user}'@'%' IDENTIFIED VIA unix_socket")
+    with pytest.raises(pymysql.err.OperationalError) as e:
+        clients.connect(up, user, "")
+    assert e.value.args[0] == 1045
+    q(a, f"DROP USER '{user}'@'%'")
+    a.close()
+
+
+def test_churn_reaches_the_backend_as_no_new_connections(up, upstream_backend):
+    for _ in range(5):
+        app(up).close()
+    before = upstream_backend.status("Connections")
+    for _ in range(200):
+        c = app(up, database="shop")
+        assert q(c, "SELECT 1") == ((1,),)
+        c.close()
+    after = upstream_backend.status("Connections")
+    assert after - before <= 1, (before, after)  # the status read's own
+
+
+def test_many_sessions_share_few_backend_connections(up, upstream_backend):
+    conns = [app(up) for _ in range(60)]
+    for i, c in enumerate(conns):
+        assert q(c, "SELECT %s", (i,)) == ((i,),)
+    assert int(upstream.status(conns[0], "Upstream_connections_open")) <= 4
+    threads_connected = upstream_backend.status("Threads_connected")
+    assert threads_connected <= 4 + 2, threads_connected  # + the monitor and this read
+    for c in conns:
+        c.close()
+
+
+def test_parallel_sessions_never_exceed_the_cap(up):
+    errors = []
+
+    def work():
+        try:
+            c = app(up, database="shop")
+            for _ in range(20):
+                q(c, "SELECT SLEEP(0.001)")
+            c.close()
+        except Exception as e:  # noqa: BLE001
+            errors.append(e)
+
+    threads = [threading.Thread(target=work) for _ in range(16)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors
+    c = app(up)
+    assert int(upstream.status(c, "Upstream_connections_open")) <= 4
+    c.close()
+
+
+def test_binary_protocol_statements_prepare_lazily_per_connection(up):
+    b = stmtproto.connect(up.port, upstream.APP[0], upstream.APP[1], db="shop")
+    b.query("CREATE TABLE IF NOT EXISTS bin (id INT PRIMARY KEY, v VARBINARY(10))")
+    b.query("DELETE FROM bin")
+    ins = b.prepare("INSERT INTO bin VALUES (?, ?)")
+    for i in range(10):
+        b.execute(ins, [(stmtproto.T_LONG, i), (stmtproto.T_VAR_STRING, bytes([0, 255, i]))])
+    sel = b.prepare("SELECT v FROM bin WHERE id = ?")
+    rows = b.execute(sel, [(stmtproto.T_LONG, 7)])
+    assert rows.rows == [(bytes([0, 255, 7]),)]
+    b.close(sel)
+    with pytest.raises(Exception):
+        b.execute(sel, [(stmtproto.T_LONG, 7)])
+    b.close_connection()
+
+
+def test_binary_and_unusual_values_round_trip(up):
+    c = app(up, database="shop")
+    q(c, "CREATE TABLE IF NOT EXISTS vals (b VARBINARY(20), d DECIMAL(30,10), t DATETIME(6), j JSON)")
+    q(c, "DELETE FROM vals")
+    blob = bytes(range(256))[:20]
+    q(c, "INSERT INTO vals VALUES (%s, '12345678901234567890.0123456789', '2026-11-27 10:11:12.123456', '{\"a\": [1, 2]}')", (blob,))
+    row = q(c, "SELECT b, d, t, j FROM vals")[0]
+    assert row[0] == blob
+    assert str(row[1]) == "12345678901234567890.0123456789"
+    assert str(row[2]) == "2026-11-27 10:11:12.123456"
+    c.close()
+
+
+def test_a_large_result_streams_to_a_slow_client_and_others_go_on(up):
+    c = app(up, database="shop")
+    q(c, "CREATE TABLE IF NOT EXISTS big (id INT PRIMARY KEY, pad VARCHAR(1000))")
+    q(c, "DELETE FROM big")
+    q(c, "INSERT INTO big SELECT seq, REPEAT('x', 1000) FROM seq_1_to_12000")
+    slow = app(up, database="shop", cursorclass=pymysql.cursors.SSCursor)
+    cur = slow.cursor()
+    cur.execute("SELECT * FROM big ORDER BY id")
+    first = cur.fetchone()
+    assert first[0] == 1
+    # While the slow client has read one row of 12 MB, others are served.
+    others = [app(up) for _ in range(6)]
+    for o in others:
+        assert q(o, "SELECT 2") == ((2,),)
+        o.close()
+    n = 1 + sum(1 for _ in cur)
+    assert n == 12000
+    cur.close()
+    slow.close()
+    c.close()
+
+
+def test_kill_query_reaches_the_backend_statement(up):
+    victim = app(up)
+    vid = victim.thread_id()
+    killer = clients.root(up)
+    result = {}
+
+    def run():
+        t0 = time.monotonic()
+        try:
+            q(victim, "SELECT SLEEP(20)")
+            result["rows"] = True
+        except pymysql.err.MySQLError as e:
+            result["err"] = e.args[0]
+        result["s"] = time.monotonic() - t0
+
+    t = threading.Thread(target=run)
+    t.start()
+    time.sleep(0.5)
+    q(killer, f"KILL QUERY {vid}")
+    t.join(10)
+    # MariaDB ends an interrupted SLEEP with the value 1 (no error).
+    assert result.get("s", 99) < 5, result
+    assert q(victim, "SELECT 3") == ((3,),)
+    victim.close()
+    killer.close()
+
+
+def test_a_dead_backend_connection_is_replaced_for_a_clean_session(up, upstream_backend):
+    c = app(up)
+    assert q(c, "SELECT 1") == ((1,),)
+    a = upstream_backend.admin()
+    for (pid,) in q(a, "SELECT id FROM information_schema.PROCESSLIST WHERE user = 'app'"):
+        q(a, f"KILL {pid}")
+    time.sleep(0.2)
+    assert q(c, "SELECT 2") == ((2,),)
+    a.close()
+    c.close()
+
+
+def test_a_pinned_session_that_loses_its_connection_gets_2013_then_works(up, upstream_backend):
+    c = app(up, database="shop")
+    q(c, "SET @kept = 1")
+    thread = int(q(c, "SELECT CONNECTION_ID()")[0][0])
+    a = upstream_backend.admin()
+    q(a, f"KILL {thread}")
+    a.close()
+    time.sleep(0.2)
+    with pytest.raises(pymysql.err.MySQLError) as e:
+        q(c, "SELECT @kept")
+    assert e.value.args[0] == 2013
+    assert q(c, "SELECT 5") == ((5,),)
+    c.close()
+
+
+def test_start_up_fails_clearly_when_the_backend_is_unreachable(turnstile_bin):
+    srv = TurnstileServer(engine="upstream", root_password=None, extra_args=["--upstream-servers", "127.0.0.1:1", "--upstream-user", "x", "--upstream-password", "y"])
+    with pytest.raises(ServerStartError) as e:
+        srv.start()
+    assert "unreachable" in str(e.value)
+    srv.cleanup()
+
+
+def test_start_up_names_the_privilege_the_monitor_lacks(upstream_backend, turnstile_bin, uniq):
+    user = uniq("weak")
+    a = upstream_backend.admin()
+    q(a, f"CREATE USER '{user}'@'%' IDENTIFIED BY 'Weak-pw-1'")
+    srv = TurnstileServer(engine="upstream", root_password=None, extra_args=["--upstream-servers", f"127.0.0.1:{upstream_backend.port}", "--upstream-user", user, "--upstream-password", "Weak-pw-1"])
+    with pytest.raises(ServerStartError) as e:
+        srv.start()
+    assert "mysql.user" in str(e.value)
+    srv.cleanup()
+    q(a, f"GRANT SELECT ON mysql.user TO '{user}'@'%'")
+    srv = TurnstileServer(engine="upstream", root_password=None, extra_args=["--upstream-servers", f"127.0.0.1:{upstream_backend.port}", "--upstream-user", user, "--upstream-password", "Weak-pw-1"])
+    with pytest.raises(ServerStartError) as e:
+        srv.start()
+    assert "CONNECTION ADMIN" in str(e.value)
+    srv.cleanup()
+    q(a, f"DROP USER '{user}'@'%'")
+    a.close()
+
+
+def test_a_backend_that_is_down_fails_fast_and_recovery_is_noticed(turnstile_bin):
+    backend = upstream.Backend().start()
+    srv = upstream.start_turnstile(backend, "--upstream-connect-timeout-ms", "500", "--upstream-retry-interval-ms", "1000", "--upstream-health-interval-ms", "200")
+    try:
+        c = clients.root(srv)
+        assert q(c, "SELECT 1") == ((1,),)
+        backend.proc.terminate()
+        backend.proc.wait(30)
+        t0 = time.monotonic()
+        with pytest.raises(pymysql.err.MySQLError) as e:
+            q(c, "SELECT 1")
+        assert e.value.args[0] in (2003, 2013)
+        with pytest.raises(pymysql.err.MySQLError) as e:
+            q(c, "SELECT 1")
+        assert e.value.args[0] == 2003
+        assert time.monotonic() - t0 < 3
+        # The same data directory, port and socket again.
+        import subprocess
+
+        backend.proc = subprocess.Popen(backend.proc.args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                assert q(c, "SELECT 7") == ((7,),)
+                break
+            except pymysql.err.MySQLError:
+                assert time.monotonic() < deadline, "Turnstile did not notice the backend came back"
+                time.sleep(0.3)
+        c.close()
+    finally:
+        srv.stop()
+        srv.cleanup()
+        backend.stop()
+
+
+def test_statements_a_proxy_parser_would_not_know_pass_through(up):
+    c = app(up, database="shop")
+    assert q(c, "SELECT 1 /*!50000 + 1 */ /*M!100000 + 1 */") == ((3,),)
+    assert q(c, "VALUES (1), (2)") == ((1,), (2,))
+    assert q(c, "EXECUTE IMMEDIATE 'SELECT 4'") == ((4,),)
+    assert q(c, "SELECT seq FROM seq_1_to_3 WHERE seq <=> 2") == ((2,),)
+    assert q(c, "WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r WHERE n < 3) SELECT SUM(n) FROM r")[0][0] == 6
+    c.close()
+
+
+def test_multi_statements_only_when_the_client_asks(up):
+    c = app(up, database="shop")
+    with pytest.raises(pymysql.err.ProgrammingError) as e:
+        q(c, "SELECT 1; SELECT 2")
+    assert e.value.args[0] == 1064
+    c.close()
+    m = app(up, database="shop", client_flag=pymysql.constants.CLIENT.MULTI_STATEMENTS)
+    with m.cursor() as cur:
+        cur.execute("SELECT 1; SELECT 2")
+        assert cur.fetchall() == ((1,),)
+        assert cur.nextset()
+        assert cur.fetchall() == ((2,),)
+    m.close()
+
+
+def test_the_mysql_cli_works_through_it(up):
+    r = clients.run_cli(up, "SELECT CONCAT('cli', 1) AS x; SHOW DATABASES LIKE 'shop'", user=upstream.APP[0], password=upstream.APP[1])
+    assert r.returncode == 0, r.stderr
+    assert "cli1" in r.stdout and "shop" in r.stdout
+
+
+def test_root_password_and_admin_port(up):
+    r = clients.connect(up, "root", ROOT_PASSWORD, transport="admin")
+    assert q(r, "SELECT CURRENT_USER()") == (("root@%",),)
+    r.close()
+    with pytest.raises(pymysql.err.OperationalError):
+        clients.connect(up, upstream.APP[0], upstream.APP[1], transport="admin")
