@@ -134,7 +134,9 @@ impl Proxy {
     pub fn new(up: Arc<Upstream>, login: Login, found_rows: bool, collation: Option<(&str, &str)>) -> Proxy {
         let mut login_charset = Vec::new();
         if let Some((coll, cs)) = collation {
-            if coll != "utf8mb4_general_ci" {
+            // MySQL 8's utf8mb4_0900_* ids are unknown to MariaDB, which then
+            // keeps its defaults; so do its connections here.
+            if coll != "utf8mb4_general_ci" && !coll.contains("_0900_") {
                 for v in ["character_set_client", "character_set_connection", "character_set_results"] {
                     login_charset.push((v.to_string(), cs.to_string()));
                 }
@@ -268,6 +270,21 @@ impl Proxy {
                 }
             }
             b.held.schema.clone_from(&self.schema);
+        }
+        Ok(())
+    }
+
+    /// MariaDB reports SET NAMES ... COLLATE as the three character_set_*
+    /// variables only; the collation it set is asked for, so another
+    /// connection gets it too.
+    fn complete_collation(b: &mut Backend, fwd: &mut Forward) -> Result<(), BackendError> {
+        let vars = &fwd.outcome.vars;
+        if !vars.iter().any(|(n, _)| n == "character_set_connection") || vars.iter().any(|(n, _)| n == "collation_connection") {
+            return Ok(());
+        }
+        let (_, rows) = b.query_rows("SELECT @@collation_connection")?;
+        if let Some(Some(c)) = rows.into_iter().next().and_then(|r| r.into_iter().next()) {
+            fwd.outcome.vars.push(("collation_connection".to_string(), c));
         }
         Ok(())
     }
@@ -441,6 +458,10 @@ impl Proxy {
             match pumped {
                 Ok(Pumped::Done) => {
                     io.running.store(0, Ordering::Relaxed);
+                    if Self::complete_collation(&mut b, &mut fwd).is_err() {
+                        self.broken(b);
+                        return Step::Done;
+                    }
                     self.learn(&mut b, &fwd, shape);
                     if lent && self.pins == 0 {
                         self.up.counters.multiplexed.fetch_add(1, Ordering::Relaxed);

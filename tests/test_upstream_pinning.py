@@ -1,0 +1,298 @@
+"""Pinning through the upstream engine (issue #24 item 4): one test per
+rule. A session keeps its backend connection while it holds state there
+(a transaction, LOCK TABLES, user variables, temporary tables, SQL
+PREPARE, GET_LOCK, SQL_CALC_FOUND_ROWS, sql_log_bin=0, transaction
+characteristics, any other state the backend flags) and gives it back once
+the state ends. Each test shows both: the state survives the session's
+later statements, and the connection is shared again afterwards.
+
+The server here has ONE backend connection (`--upstream-max-connections
+1`, a 300 ms wait for it), so "shared again" is observable: while a session
+is pinned another session's statement fails with 1040 after the wait, and
+once the pin ends it runs. SHOW STATUS names the reason
+(`Upstream_pinned_<reason>`). Also here: what ProxySQL and MySQL Router
+users complain about, shown impossible (LAST_INSERT_ID without pinning or
+delay, temporary tables kept, autocommit=0 seeing its own writes, an ORM's
+SETs not pinning).
+"""
+
+from __future__ import annotations
+
+import mysql.connector
+import pymysql
+import pytest
+
+from helpers import clients, rawproto, stmtproto, upstream
+from helpers.server import ROOT_PASSWORD
+
+
+@pytest.fixture(scope="module")
+def one(upstream_backend, turnstile_bin):
+    srv = upstream.start_turnstile(upstream_backend, "--upstream-max-connections", "1", "--upstream-checkout-timeout-ms", "300", "--upstream-max-prepared-per-connection", "2")
+    c = clients.root(srv)
+    q(c, "CREATE DATABASE IF NOT EXISTS pin")
+    q(c, "CREATE TABLE IF NOT EXISTS pin.t (id INT AUTO_INCREMENT PRIMARY KEY, v INT)")
+    q(c, "CREATE TABLE IF NOT EXISTS pin.child (parent INT)")
+    c.close()
+    yield srv
+    srv.stop()
+    srv.cleanup()
+
+
+def q(conn, sql, args=None):
+    return clients.query(conn, sql, args)
+
+
+def session(srv, **kw):
+    return clients.connect(srv, "root", ROOT_PASSWORD, database="pin", **kw)
+
+
+def pinned(conn, reason: str) -> int:
+    return int(upstream.status(conn, f"Upstream_pinned_{reason}"))
+
+
+def assert_blocked(srv):
+    """Another session cannot get the one backend connection."""
+    other = session_lazy(srv)
+    with pytest.raises(rawproto.ServerError) as e:
+        other.query("SELECT 1")
+    assert e.value.code == 1040
+    other.close()
+
+
+def assert_shared(srv):
+    other = session_lazy(srv)
+    rs = other.query("SELECT 1")
+    assert rs.rows == [("1",)], rs
+    other.close()
+
+
+def session_lazy(srv):
+    """A session whose login runs nothing on the backend (no database,
+    no SET NAMES as PyMySQL sends)."""
+    return rawproto.connect(srv, "root", ROOT_PASSWORD)
+
+
+def test_a_transaction_pins_until_commit(one):
+    a = session(one)
+    q(a, "BEGIN")
+    q(a, "INSERT INTO t (v) VALUES (1)")
+    assert pinned(a, "transaction") == 1
+    assert_blocked(one)
+    assert q(a, "SELECT COUNT(*) FROM t WHERE v = 1")[0][0] >= 1
+    q(a, "COMMIT")
+    assert_shared(one)
+    assert pinned(a, "transaction") == 0
+    a.close()
+
+
+def test_autocommit_off_with_work_done_is_a_transaction_that_sees_its_own_writes(one):
+    a = session(one)
+    q(a, "SET autocommit = 0")
+    assert_shared(one)  # no work done yet: not pinned
+    q(a, "INSERT INTO t (v) VALUES (42)")
+    assert pinned(a, "transaction") == 1
+    assert_blocked(one)
+    assert q(a, "SELECT COUNT(*) FROM t WHERE v = 42")[0][0] >= 1
+    q(a, "ROLLBACK")
+    assert_shared(one)
+    # autocommit=0 stays the session's own, on whatever connection it runs.
+    assert q(a, "SELECT @@autocommit") == ((0,),)
+    a.close()
+
+
+def test_lock_tables_pins_until_unlock(one):
+    a = session(one)
+    q(a, "LOCK TABLES t WRITE")
+    assert pinned(a, "lock_tables") == 1
+    assert_blocked(one)
+    q(a, "INSERT INTO t (v) VALUES (7)")
+    q(a, "UNLOCK TABLES")
+    assert_shared(one)
+    a.close()
+
+
+@pytest.mark.parametrize("write", ["SET @kept = 11", "SELECT 11 INTO @kept", "SELECT @kept := 11"])
+def test_user_variable_writes_pin_until_the_session_ends(one, write):
+    a = session(one)
+    q(a, write)
+    assert pinned(a, "user_variables") == 1
+    assert_blocked(one)
+    assert q(a, "SELECT 1")
+    assert q(a, "SELECT @kept") == ((11,),)
+    a.close()
+    assert_shared(one)
+    # The connection was reset before anyone else used it.
+    b = session(one)
+    assert q(b, "SELECT @kept") == ((None,),)
+    b.close()
+
+
+def test_com_reset_connection_ends_the_pin(one):
+    c = mysql.connector.connect(host="127.0.0.1", port=one.port, user="root", password=ROOT_PASSWORD, database="pin", charset="utf8mb4", collation="utf8mb4_general_ci")
+    cur = c.cursor()
+    cur.execute("SET @r = 5")
+    cur.fetchall()
+    assert_blocked(one)
+    c.cmd_reset_connection()
+    assert_shared(one)
+    cur = c.cursor()
+    cur.execute("SELECT @r")
+    assert cur.fetchall() == [(None,)]
+    c.close()
+
+
+def test_temporary_tables_pin_and_are_kept(one):
+    a = session(one)
+    q(a, "CREATE TEMPORARY TABLE tmp (a INT)")
+    assert pinned(a, "temporary_tables") == 1
+    q(a, "INSERT INTO tmp VALUES (1), (2)")
+    assert_blocked(one)
+    assert q(a, "SELECT COUNT(*) FROM tmp") == ((2,),)
+    a.close()
+    assert_shared(one)
+    b = session(one)
+    with pytest.raises(pymysql.err.ProgrammingError):
+        q(b, "SELECT * FROM tmp")
+    b.close()
+
+
+def test_sql_prepare_pins(one):
+    a = session(one)
+    q(a, "PREPARE s FROM 'SELECT ? + 1'")
+    assert pinned(a, "prepared_sql") == 1
+    assert_blocked(one)
+    q(a, "SET @p = 1")
+    assert q(a, "EXECUTE s USING @p") == ((2,),)
+    a.close()
+    assert_shared(one)
+
+
+def test_get_lock_pins_and_the_lock_goes_with_the_session(one):
+    a = session(one)
+    assert q(a, "SELECT GET_LOCK('ts_pin', 1)") == ((1,),)
+    assert pinned(a, "get_lock") == 1
+    assert_blocked(one)
+    assert q(a, "SELECT IS_USED_LOCK('ts_pin') = CONNECTION_ID()") == ((1,),)
+    a.close()
+    b = session(one)
+    assert q(b, "SELECT GET_LOCK('ts_pin', 0)") == ((1,),)
+    b.close()
+
+
+def test_sql_calc_found_rows_pins_and_found_rows_alone_does_not(one):
+    a = session(one)
+    assert len(q(a, "SELECT * FROM seq_1_to_5")) == 5
+    assert q(a, "SELECT FOUND_ROWS()") == ((5,),)
+    assert_shared(one)
+    q(a, "SELECT SQL_CALC_FOUND_ROWS * FROM seq_1_to_10 LIMIT 2")
+    assert_blocked(one)
+    # Asked right after (any other statement, SHOW STATUS too, resets it on MariaDB).
+    assert q(a, "SELECT FOUND_ROWS()") == ((10,),)
+    assert pinned(a, "found_rows") == 1
+    a.close()
+    assert_shared(one)
+
+
+def test_sql_log_bin_off_pins(one):
+    a = session(one)
+    q(a, "SET sql_log_bin = 0")
+    assert pinned(a, "sql_log_bin") == 1
+    assert_blocked(one)
+    assert q(a, "SELECT @@sql_log_bin") == ((0,),)
+    a.close()
+    assert_shared(one)
+
+
+def test_state_the_backend_flags_unexplained_pins(one):
+    a = session(one)
+    q(a, "CREATE ROLE IF NOT EXISTS ts_role")
+    q(a, "GRANT ts_role TO 'root'@'%'")
+    q(a, "SET ROLE ts_role")
+    assert pinned(a, "state_change") == 1
+    assert_blocked(one)
+    assert q(a, "SELECT CURRENT_ROLE()") == (("ts_role",),)
+    a.close()
+    assert_shared(one)
+    b = session(one)
+    assert q(b, "SELECT CURRENT_ROLE()") == ((None,),)
+    b.close()
+
+
+def test_transaction_characteristics_pin_until_the_next_transaction_ends(one):
+    a = session(one)
+    q(a, "SET TRANSACTION ISOLATION LEVEL READ COMMITTED")
+    assert pinned(a, "transaction_characteristics") == 1
+    assert_blocked(one)
+    q(a, "START TRANSACTION")
+    q(a, "SELECT COUNT(*) FROM t")
+    assert q(a, "SELECT trx_isolation_level FROM information_schema.INNODB_TRX WHERE trx_mysql_thread_id = CONNECTION_ID()") == (("READ COMMITTED",),)
+    q(a, "COMMIT")
+    assert_shared(one)
+    a.close()
+
+
+def test_last_insert_id_neither_pins_nor_waits(one):
+    a = session(one)
+    q(a, "INSERT INTO t (v) VALUES (100)")
+    mine = a.insert_id()
+    assert_shared(one)  # not pinned: no delay for anyone
+    b = session(one)
+    q(b, "INSERT INTO t (v) VALUES (200)")  # the same backend connection, another id
+    assert q(a, "SELECT LAST_INSERT_ID()") == ((mine,),)
+    assert q(a, "SELECT @@IDENTITY") == ((mine,),)
+    q(a, "INSERT INTO child VALUES (LAST_INSERT_ID())")
+    assert q(a, "SELECT parent FROM child ORDER BY parent DESC LIMIT 1") == ((mine,),)
+    assert q(a, "SELECT LAST_INSERT_ID() + 0") == ((mine,),)
+    assert pinned(a, "user_variables") == 0
+    a.close()
+    b.close()
+
+
+def test_an_orms_sets_keep_the_session_multiplexed(one):
+    a = session(one)
+    for s in ["SET NAMES utf8mb4 COLLATE utf8mb4_unicode_ci", "SET sql_mode = 'ANSI,STRICT_ALL_TABLES'", "SET time_zone = '+01:00'", "SET SESSION wait_timeout = 1234"]:
+        q(a, s)
+    assert_shared(one)  # nothing pinned
+    b = session(one)
+    q(b, "SET time_zone = '-05:00'")
+    assert q(b, "SELECT @@time_zone, @@sql_mode LIKE '%ANSI%'") == (("-05:00", 0),)
+    row = q(a, "SELECT @@collation_connection, @@sql_mode, @@time_zone, @@wait_timeout")[0]
+    assert row == ("utf8mb4_unicode_ci", "REAL_AS_FLOAT,PIPES_AS_CONCAT,ANSI_QUOTES,IGNORE_SPACE,ANSI,STRICT_ALL_TABLES", "+01:00", 1234)
+    assert q(b, "SELECT @@time_zone") == (("-05:00",),)
+    assert int(upstream.status(a, "Upstream_sync_sets")) > 0
+    a.close()
+    b.close()
+
+
+def test_use_and_no_schema_follow_the_session(one):
+    a = clients.connect(one, "root", ROOT_PASSWORD)
+    b = session(one)
+    assert q(b, "SELECT DATABASE()") == (("pin",),)
+    assert q(a, "SELECT DATABASE()") == ((None,),)
+    with pytest.raises(pymysql.err.OperationalError) as e:
+        q(a, "SELECT * FROM t")
+    assert e.value.args[0] == 1046
+    q(a, "USE pin")
+    q(b, "USE mysql")
+    assert q(a, "SELECT DATABASE()") == (("pin",),)
+    assert q(b, "SELECT DATABASE()") == (("mysql",),)
+    a.close()
+    b.close()
+
+
+def test_binary_prepared_statements_get_session_ids_and_are_prepared_lazily(one):
+    # Two sessions, one backend connection that keeps at most 2 statements.
+    a = stmtproto.connect(one.port, "root", ROOT_PASSWORD, db="pin")
+    b = stmtproto.connect(one.port, "root", ROOT_PASSWORD, db="pin")
+    sa = [a.prepare(f"SELECT ? + {i}") for i in range(4)]
+    sb = b.prepare("SELECT ? * 10")
+    for _ in range(2):
+        for i, s in enumerate(sa):
+            assert a.execute(s, [(stmtproto.T_LONG, 1)]).rows == [(1 + i,)]
+        assert b.execute(sb, [(stmtproto.T_LONG, 3)]).rows == [(30,)]
+    c = clients.connect(one, "root", ROOT_PASSWORD)
+    assert pinned(c, "prepared_sql") == 0
+    c.close()
+    a.close_connection()
+    b.close_connection()
