@@ -265,8 +265,10 @@ impl Backend {
     /// prepared statements too).
     pub fn reset(&mut self) -> Result<(), BackendError> {
         self.simple_command(&[com::RESET_CONNECTION])?;
+        // The backend keeps the user and the current database.
         let user = std::mem::take(&mut self.held.user);
-        self.held = Held { user, multi_statements: true, ..Held::default() };
+        let schema = self.held.schema.take();
+        self.held = Held { user, schema, multi_statements: true, ..Held::default() };
         self.dirty = false;
         Ok(())
     }

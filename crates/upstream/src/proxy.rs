@@ -558,6 +558,15 @@ impl Proxy {
     /// Log in with a database (CONNECT_WITH_DB) or COM_INIT_DB's check:
     /// the backend says whether the user may use it.
     pub fn use_database(&mut self, db: &str, io: &mut Io<'_, '_>) -> Result<(), SqlError> {
+        // A connection this user already has in that database proves it may
+        // use it: no round trip (the common reconnect of the same application).
+        let (b, _) = self.borrow(io)?;
+        if b.held.user == self.login.user && b.held.schema.as_deref() == Some(db) {
+            self.schema = Some(db.to_string());
+            self.settle(b);
+            return Ok(());
+        }
+        self.settle(b);
         let mut payload = vec![com::INIT_DB];
         payload.extend_from_slice(db.as_bytes());
         let mut out = Vec::new();
