@@ -156,6 +156,11 @@ pub enum WaitKind {
 pub trait WaitHook {
     fn wait_begin(&self, kind: WaitKind);
     fn wait_end(&self);
+    /// Does announcing a wait do anything? (A caller may then skip the
+    /// work of deciding whether a wait is long enough to announce.)
+    fn announces(&self) -> bool {
+        true
+    }
 }
 
 /// A hook that does nothing (thread-per-connection).
@@ -164,6 +169,9 @@ pub struct NoWait;
 impl WaitHook for NoWait {
     fn wait_begin(&self, _: WaitKind) {}
     fn wait_end(&self) {}
+    fn announces(&self) -> bool {
+        false
+    }
 }
 
 /// Asks whether the client of a running statement is still connected.

@@ -15,12 +15,16 @@ use std::net::SocketAddr;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Condvar, Mutex};
 use std::time::{Duration, Instant};
+use turnstile_engine::{WaitHook, WaitKind};
 
 #[derive(Default)]
 struct State {
     idle: Vec<Backend>,
     /// Connections open: idle, lent, and being opened.
     open: usize,
+    /// Sessions waiting for a connection (`freed` is signalled only then:
+    /// a notify costs a system call even with nobody waiting).
+    waiting: usize,
 }
 
 /// Counters for SHOW STATUS (`Upstream_*`).
@@ -101,7 +105,9 @@ impl Pool {
     }
 
     /// Lend a connection for `login` with `found_rows`, waiting at most `wait`.
-    pub fn lend(&self, login: &Login, found_rows: bool, wait: Duration) -> Result<Backend, LendError> {
+    /// The waits (for a free connection, for a new one's login) are
+    /// announced to `waits`.
+    pub fn lend(&self, login: &Login, found_rows: bool, wait: Duration, waits: &dyn WaitHook) -> Result<Backend, LendError> {
         let deadline = Instant::now() + wait;
         let mut waited = false;
         let mut st = self.lock();
@@ -111,7 +117,7 @@ impl Pool {
             if let Some(i) = same.or_else(any) {
                 let b = st.idle.remove(i);
                 drop(st);
-                return self.prepare_lent(b, login, found_rows, wait);
+                return self.prepare_lent(b, login, found_rows, waits);
             }
             if st.open < self.max || !st.idle.is_empty() {
                 // Room for one more, or an idle one with the other
@@ -124,7 +130,7 @@ impl Pool {
                 if replaced.is_some() {
                     self.counters.closed.fetch_add(1, Ordering::Relaxed);
                 }
-                return self.open(login, found_rows);
+                return self.open(login, found_rows, waits);
             }
             if !waited {
                 waited = true;
@@ -135,20 +141,27 @@ impl Pool {
                 self.counters.wait_timeouts.fetch_add(1, Ordering::Relaxed);
                 return Err(LendError::Timeout);
             }
+            waits.wait_begin(WaitKind::Network);
+            st.waiting += 1;
             st = self.freed.wait_timeout(st, deadline - now).unwrap_or_else(|e| e.into_inner()).0;
+            st.waiting -= 1;
+            waits.wait_end();
         }
     }
 
     /// An idle connection taken for `login`: checked alive, switched to its
     /// user if it has another one. A dead one is replaced by a new one.
-    fn prepare_lent(&self, mut b: Backend, login: &Login, found_rows: bool, _wait: Duration) -> Result<Backend, LendError> {
+    fn prepare_lent(&self, mut b: Backend, login: &Login, found_rows: bool, waits: &dyn WaitHook) -> Result<Backend, LendError> {
         if b.looks_closed() {
             self.counters.closed.fetch_add(1, Ordering::Relaxed);
-            return self.open(login, found_rows);
+            return self.open(login, found_rows, waits);
         }
         if b.held.user != login.user {
             self.counters.change_user.fetch_add(1, Ordering::Relaxed);
-            if let Err(e) = b.change_user(login).and_then(|()| crate::track_session(&mut b)) {
+            waits.wait_begin(WaitKind::Network);
+            let switched = b.change_user(login).and_then(|()| crate::track_session(&mut b));
+            waits.wait_end();
+            if let Err(e) = switched {
                 self.give_up(b);
                 return Err(LendError::Connect(e));
             }
@@ -157,12 +170,15 @@ impl Pool {
     }
 
     /// Open a new connection (its slot is already counted in `open`).
-    fn open(&self, login: &Login, found_rows: bool) -> Result<Backend, LendError> {
+    fn open(&self, login: &Login, found_rows: bool, waits: &dyn WaitHook) -> Result<Backend, LendError> {
         if self.is_down() {
             self.release_slot();
             return Err(LendError::Down);
         }
-        match Backend::connect(&self.addr, self.connect_timeout, login, found_rows, self.index).and_then(|mut b| crate::track_session(&mut b).map(|()| b)) {
+        waits.wait_begin(WaitKind::Network);
+        let opened = Backend::connect(&self.addr, self.connect_timeout, login, found_rows, self.index).and_then(|mut b| crate::track_session(&mut b).map(|()| b));
+        waits.wait_end();
+        match opened {
             Ok(b) => {
                 self.counters.created.fetch_add(1, Ordering::Relaxed);
                 self.mark_up();
@@ -182,8 +198,11 @@ impl Pool {
     fn release_slot(&self) {
         let mut st = self.lock();
         st.open = st.open.saturating_sub(1);
+        let wake = st.waiting > 0;
         drop(st);
-        self.freed.notify_one();
+        if wake {
+            self.freed.notify_one();
+        }
     }
 
     /// Take back a lent connection. A dirty one is reset first (and closed
@@ -198,8 +217,11 @@ impl Pool {
         }
         let mut st = self.lock();
         st.idle.push(b);
+        let wake = st.waiting > 0;
         drop(st);
-        self.freed.notify_one();
+        if wake {
+            self.freed.notify_one();
+        }
     }
 
     /// A lent connection is broken or unwanted: close it.
@@ -216,10 +238,13 @@ impl Pool {
         st.idle.retain(|b| !b.looks_closed());
         let gone = before - st.idle.len();
         st.open -= gone;
+        let wake = st.waiting > 0;
         drop(st);
         if gone > 0 {
             self.counters.closed.fetch_add(gone as u64, Ordering::Relaxed);
-            self.freed.notify_all();
+            if wake {
+                self.freed.notify_all();
+            }
         }
     }
 }

@@ -20,7 +20,7 @@ use std::io;
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
-use turnstile_engine::{SqlError, WaitHook, WaitKind};
+use turnstile_engine::{SqlError, WaitHook};
 use turnstile_wire::buf::put_u32;
 use turnstile_wire::consts::{coltype, colflag, com, status};
 use turnstile_wire::packet::{begin_packet, end_packet};
@@ -31,7 +31,7 @@ pub const MAX_LONG_DATA_BYTES: usize = 64 << 20;
 
 /// What the session's I/O loop lends a command.
 pub struct Io<'a, 'f> {
-    pub waits: &'a dyn WaitHook,
+    pub waits: &'static (dyn WaitHook + Sync),
     pub flush: &'a mut (dyn FnMut(&mut Vec<u8>) -> io::Result<()> + 'f),
     /// Results may pause when the buffer fills (pool-of-threads).
     pub pausable: bool,
@@ -192,14 +192,13 @@ impl Proxy {
             return Ok((b, false));
         }
         let wait = Duration::from_millis(self.up.options.checkout_timeout_ms);
-        io.waits.wait_begin(WaitKind::Network);
-        let r = self.up.writer().lend(&self.login, self.found_rows, wait);
-        io.waits.wait_end();
+        let r = self.up.writer().lend(&self.login, self.found_rows, wait, io.waits);
         r.map(|b| (b, true)).map_err(|e| lend_error(&self.up, e))
     }
 
     /// Keep the connection while pinned; otherwise give it back.
-    fn settle(&mut self, b: Backend) {
+    fn settle(&mut self, mut b: Backend) {
+        b.waits = None;
         if self.pins != 0 {
             self.conn = Some(b);
         } else {
@@ -440,7 +439,7 @@ impl Proxy {
                 }
             };
             let was_pinned = self.pins != 0;
-            io.waits.wait_begin(WaitKind::Network);
+            b.waits = io.waits.announces().then_some(io.waits);
             let synced = self.sync(&mut b, shape, io, payload.first() != Some(&com::INIT_DB));
             let sent = synced.and_then(|()| {
                 io.running.store(b.thread_id, Ordering::Relaxed);
@@ -453,7 +452,6 @@ impl Proxy {
                 Kind::Plain => fwd,
             };
             let pumped = sent.and_then(|()| self.pump(&mut b, &mut fwd, out, io));
-            io.waits.wait_end();
             self.up.counters.statements.fetch_add(1, Ordering::Relaxed);
             match pumped {
                 Ok(Pumped::Done) => {
@@ -527,9 +525,8 @@ impl Proxy {
     pub fn resume(&mut self, out: &mut Vec<u8>, io: &mut Io<'_, '_>) -> Step {
         let Some(mut s) = self.streaming.take() else { return Step::Done };
         let Some(mut b) = self.conn.take() else { return Step::Done };
-        io.waits.wait_begin(WaitKind::Network);
+        b.waits = io.waits.announces().then_some(io.waits);
         let r = self.pump(&mut b, &mut s.fwd, out, io);
-        io.waits.wait_end();
         match r {
             Ok(Pumped::Done) => {
                 io.running.store(0, Ordering::Relaxed);
@@ -595,9 +592,8 @@ impl Proxy {
             Ok(x) => x,
             Err(e) => return Self::send_err(out, 1, &e),
         };
-        io.waits.wait_begin(WaitKind::Network);
+        b.waits = io.waits.announces().then_some(io.waits);
         let r = self.sync(&mut b, Some(&shape), io, true).and_then(|()| Self::prepare_on(&mut b, &text, self.up.options.max_prepared_per_connection, Some((out, io.deprecate_eof, self.next_stmt_id))));
-        io.waits.wait_end();
         match r {
             Ok(Some((_, params))) => {
                 let id = self.next_stmt_id;
@@ -765,9 +761,8 @@ impl Proxy {
                 return Step::Done;
             }
         };
-        io.waits.wait_begin(WaitKind::Network);
+        b.waits = io.waits.announces().then_some(io.waits);
         let prepared = self.sync(&mut b, Some(shape), io, true).and_then(|()| Self::prepare_on(&mut b, &exec.sql, exec.cap, None));
-        io.waits.wait_end();
         let backend_id = match prepared {
             Ok(Some((id, _))) => id,
             Ok(None) => unreachable!("prepare_on without a client returns an id or an error"),
