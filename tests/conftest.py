@@ -35,6 +35,12 @@ from helpers.server import ACTIVE, ROOT_PASSWORD, ServerStartError, TurnstileSer
 
 DEFAULT_MAX_CONNECTIONS = 100
 
+# TURNSTILE_UPSTREAM=1: `server` and `sql_server` are Turnstile's upstream
+# engine in front of a private MariaDB 10.11 (helpers/upstream.py), so the
+# SQL and session suites run against MariaDB through Turnstile
+# (tests/outside/upstream_suites.py).
+UPSTREAM = os.environ.get("TURNSTILE_UPSTREAM") == "1"
+
 
 @pytest.fixture(scope="session")
 def turnstile_bin():
@@ -57,16 +63,27 @@ def _start(extra=(), **kwargs) -> TurnstileServer:
 
 
 @pytest.fixture(scope="module")
-def server(turnstile_bin):
-    srv = _start(["--max-connections", str(DEFAULT_MAX_CONNECTIONS)])
+def server(turnstile_bin, request):
+    if UPSTREAM:
+        from helpers import upstream
+
+        srv = upstream.start_turnstile(request.getfixturevalue("upstream_backend"), "--max-connections", str(DEFAULT_MAX_CONNECTIONS))
+    else:
+        srv = _start(["--max-connections", str(DEFAULT_MAX_CONNECTIONS)])
     yield srv
     srv.stop()
     srv.cleanup()
 
 
 @pytest.fixture(scope="module")
-def sql_server(turnstile_bin):
-    srv = _start(["--max-connections", str(DEFAULT_MAX_CONNECTIONS)], engine="sqlite")
+def sql_server(turnstile_bin, request):
+    if UPSTREAM:
+        from helpers import upstream
+
+        backend = request.getfixturevalue("upstream_backend")
+        srv = upstream.start_turnstile(backend, "--max-connections", str(DEFAULT_MAX_CONNECTIONS))
+    else:
+        srv = _start(["--max-connections", str(DEFAULT_MAX_CONNECTIONS)], engine="sqlite")
     yield srv
     srv.stop()
     srv.cleanup()

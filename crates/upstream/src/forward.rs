@@ -162,17 +162,25 @@ impl Forward {
                 return Ok(Step::Full);
             }
             let (_, payload) = b.read_packet()?;
-            if self.continuing {
-                self.continuing = payload.len() == CONTINUED;
-                let p = payload.to_vec();
-                self.raw(out, &p);
-                continue;
-            }
             let payload = payload.to_vec();
-            self.continuing = payload.len() == CONTINUED;
-            self.step(&payload, out)?;
+            self.feed(&payload, out)?;
         }
         Ok(Step::Done)
+    }
+
+    /// Take one physical packet of the answer (the fuzz target drives this
+    /// directly, with no socket).
+    pub fn feed(&mut self, p: &[u8], out: &mut Vec<u8>) -> Result<(), BackendError> {
+        if self.phase == Phase::Done {
+            return Err(BackendError::Protocol("a packet after the answer ended".into()));
+        }
+        if self.continuing {
+            self.continuing = p.len() == CONTINUED;
+            self.raw(out, p);
+            return Ok(());
+        }
+        self.continuing = p.len() == CONTINUED;
+        self.step(p, out)
     }
 
     fn step(&mut self, p: &[u8], out: &mut Vec<u8>) -> Result<(), BackendError> {
@@ -205,6 +213,7 @@ impl Forward {
                 }
             },
             Phase::ColumnDefs { left } => {
+                debug_assert!(left > 0, "ColumnDefs with none left becomes Rows");
                 self.raw(out, p);
                 self.phase = Phase::ColumnDefs { left: left - 1 };
                 if left == 1 {
