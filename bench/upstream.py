@@ -11,8 +11,10 @@ targets, --runs rounds (3 by default), and reports per run and as medians:
   churn         connect + point select + disconnect (bench/lua/connect_point_select.lua),
                 --churn-threads clients (100) over TCP: connections/s, server CPU per
                 connection (Turnstile's own, MariaDB's), the backend's `Connections`
-                growth during the run (0 is the target after warm-up) and the most
-                `Threads_connected` it had (sampled every 0.2 s).
+                growth during the run (0 is the target after warm-up; this script's
+                status reads keep their connections open) and the most
+                `Threads_connected` it had (sampled every 0.2 s; it counts Turnstile's
+                monitor connection and the script's two status connections).
   point-select  persistent oltp_point_select (prepared statements) at 16, 100 and 1,000
                 clients: queries/s, median latency (sysbench's 50th percentile), server
                 CPU per query (Turnstile's own and MariaDB's).
@@ -67,9 +69,21 @@ def mysql(port, sql, user="root", password=PW):
     return out.stdout
 
 
+_STATUS_CONNS = {}
+
+
 def status(port, like, user="root"):
-    rows = mysql(port, f"SHOW GLOBAL STATUS LIKE '{like}'", user=user)
-    return {k: v for k, v in (line.split("\t") for line in rows.splitlines() if "\t" in line)}
+    """SHOW GLOBAL STATUS over one connection kept per port (and thread), so
+    reading the backend's `Connections` does not itself add connections."""
+    import pymysql
+
+    key = (port, threading.get_ident())
+    c = _STATUS_CONNS.get(key)
+    if c is None:
+        c = _STATUS_CONNS[key] = pymysql.connect(host="127.0.0.1", port=port, user=user, password=PW, autocommit=True)
+    with c.cursor() as cur:
+        cur.execute(f"SHOW GLOBAL STATUS LIKE '{like}'")
+        return {k: str(v) for k, v in cur.fetchall()}
 
 
 class MariaDB:
@@ -144,7 +158,8 @@ class Turnstile:
 
 
 class Sampler:
-    """The backend's Threads_connected, sampled until stopped: the most seen."""
+    """The backend's Threads_connected, sampled until stopped: the most seen
+    (its own status connection is one of them)."""
 
     def __init__(self, port):
         self.port, self.most, self.stop_flag = port, 0, False
@@ -162,6 +177,9 @@ class Sampler:
     def stop(self):
         self.stop_flag = True
         self.t.join(5)
+        c = _STATUS_CONNS.pop((self.port, self.t.ident), None)
+        if c is not None:
+            c.close()
         return self.most
 
 
@@ -181,9 +199,10 @@ def run_one(a, target, mdb, ts, workload, threads):
         cmd = ["sysbench", "oltp_point_select", "--tables=1", f"--table-size={a.table_size}", f"--threads={threads}",
                f"--time={a.duration}", "--percentile=50", *conn, "run"]
         pattern = r"queries:\s+(\d+)"
+    sampler = Sampler(mdb.port)
+    time.sleep(0.3)  # its connection is open before `Connections` is read
     before = status(mdb.port, "Connections")["Connections"]
     up0 = ts.upstream_status() if target == "turnstile" else None
-    sampler = Sampler(mdb.port)
     m0, t0c = cpu_seconds(mdb.proc.pid), cpu_seconds(ts.proc.pid)
     t0 = time.time()
     out = sysbench(cmd, a.duration)
@@ -198,7 +217,7 @@ def run_one(a, target, mdb, ts, workload, threads):
     lat = re.search(r"50th percentile:\s+([\d.]+)", out)
     errors = re.search(r"ignored errors:\s+(\d+)", out)
     r = {"ops_s": ops / (t1 - t0), "backend_us": (m1 - m0) / ops * 1e6, "turnstile_us": (t1c - t0c) / ops * 1e6 if target == "turnstile" else 0.0,
-         "median_ms": float(lat.group(1)) if lat else None, "backend_new_connections": int(after) - int(before) - 1,
+         "median_ms": float(lat.group(1)) if lat else None, "backend_new_connections": int(after) - int(before),
          "backend_threads_max": most, "errors": int(errors.group(1)) if errors else 0}
     if up0 is not None:
         up1 = ts.upstream_status()
