@@ -363,3 +363,52 @@ def test_root_password_and_admin_port(up):
     r.close()
     with pytest.raises(pymysql.err.OperationalError):
         clients.connect(up, upstream.APP[0], upstream.APP[1], transport="admin")
+
+
+def test_a_client_that_goes_away_has_its_backend_statement_killed(up, upstream_backend):
+    from helpers import rawproto
+
+    c = rawproto.connect(up, upstream.APP[0], upstream.APP[1])
+    c.command(0x03, b"SELECT SLEEP(60) /* ts-gone-marker */")
+    time.sleep(0.5)
+    c.close()  # gone without reading
+    a = upstream_backend.admin()
+    running = "SELECT COUNT(*) FROM information_schema.PROCESSLIST WHERE INFO LIKE '%ts-gone-marker%' AND INFO NOT LIKE '%PROCESSLIST%'"
+    deadline = time.monotonic() + 10
+    while q(a, running)[0][0] and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert q(a, running)[0][0] == 0, "the backend statement outlived its client"
+    a.close()
+    # The connection it ran on is fine for the next session.
+    d = app(up)
+    assert q(d, "SELECT 8") == ((8,),)
+    d.close()
+
+
+def test_long_data_past_max_allowed_packet_fails_the_execute_and_stores_nothing(upstream_backend, turnstile_bin):
+    # Turnstile's own max_allowed_packet (SET GLOBAL through it would reach the backend's).
+    srv = upstream.start_turnstile(upstream_backend, "--max-allowed-packet", "1048576")
+    try:
+        b = stmtproto.connect(srv.port, upstream.APP[0], upstream.APP[1], db="shop")
+        b.query("CREATE TABLE IF NOT EXISTS longd (id INT PRIMARY KEY, v LONGBLOB)")
+        b.query("DELETE FROM longd")
+        ins = b.prepare("INSERT INTO longd VALUES (?, ?)")
+        # At the edge: exactly max_allowed_packet bytes in pieces is kept whole.
+        for _ in range(4):
+            b.send_long_data(ins, 1, b"a" * 262144)
+        b.execute(ins, [(stmtproto.T_LONG, 1), (stmtproto.T_BLOB, None)])
+        assert b.query("SELECT LENGTH(v) FROM longd WHERE id = 1").rows == [(b"1048576",)]
+        # One byte past it: the execute fails and nothing is stored.
+        for _ in range(4):
+            b.send_long_data(ins, 1, b"a" * 262144)
+        b.send_long_data(ins, 1, b"a")
+        with pytest.raises(Exception) as e:
+            b.execute(ins, [(stmtproto.T_LONG, 2), (stmtproto.T_BLOB, None)])
+        assert "1105" in str(e.value) or "max_allowed_packet" in str(e.value)
+        assert b.query("SELECT COUNT(*) FROM longd WHERE id = 2").rows == [(b"0",)]
+        # The statement works again afterwards.
+        b.execute(ins, [(stmtproto.T_LONG, 3), (stmtproto.T_BLOB, b"x")])
+        b.close_connection()
+    finally:
+        srv.stop()
+        srv.cleanup()

@@ -26,6 +26,12 @@ APP = ("app", "App-pw-9")
 
 
 class Backend(mariadb.MariaDB):
+    def __init__(self, extra_args=()):
+        # A test backend: commits are not flushed to disk (the suites run
+        # thousands of DDL statements through it; durability is not what
+        # they test).
+        super().__init__(extra_args=["--innodb-flush-log-at-trx-commit=0", "--innodb-doublewrite=0", "--sync-binlog=0", *extra_args])
+
     def start(self):
         super().start()
         c = pymysql.connect(unix_socket=self.socket, user="root", autocommit=True)

@@ -13,7 +13,8 @@ use std::io::{self, Read, Write};
 use std::net::{SocketAddr, TcpStream};
 use std::time::Duration;
 use std::os::fd::AsRawFd;
-use turnstile_engine::{WaitHook, WaitKind};
+use std::sync::Arc;
+use turnstile_engine::{ClientProbe, WaitHook, WaitKind};
 use turnstile_wire::auth;
 use turnstile_wire::buf::{put_u16, put_u32, Reader};
 use turnstile_wire::consts::{cap, com};
@@ -149,7 +150,21 @@ pub struct Backend {
     /// pool-of-threads scheduler then lets another worker serve others);
     /// set while a session uses the connection.
     pub waits: Option<&'static (dyn WaitHook + Sync)>,
+    /// The client of the session using the connection, watched during a
+    /// long wait: if it goes away, the backend statement is killed.
+    pub watch: Option<Arc<Watch>>,
 }
+
+/// What a long backend wait watches (`Backend::watch`).
+pub struct Watch {
+    /// Is the session's client still there?
+    pub client: Box<dyn ClientProbe + Send + Sync>,
+    /// KILL QUERY this backend thread (the monitor's connection does it).
+    pub kill: Box<dyn Fn(u32) + Send + Sync>,
+}
+
+/// How often a long backend wait asks whether the client is still there.
+const WATCH_MS: u64 = turnstile_engine::CLIENT_PROBE_MS;
 
 /// A backend read that has waited this long is announced to the scheduler.
 /// Shorter ones (a point select answers in ~0.1 ms) are not: announcing
@@ -164,7 +179,7 @@ impl Backend {
         stream.set_nodelay(true)?;
         stream.set_read_timeout(Some(timeout))?;
         stream.set_write_timeout(Some(timeout))?;
-        let mut b = Backend { stream, buf: Vec::with_capacity(16 * 1024), start: 0, thread_id: 0, scramble: Vec::new(), found_rows, held: Held::default(), dirty: false, server, waits: None };
+        let mut b = Backend { stream, buf: Vec::with_capacity(16 * 1024), start: 0, thread_id: 0, scramble: Vec::new(), found_rows, held: Held::default(), dirty: false, server, waits: None, watch: None };
         b.login(login)?;
         // Statements may run as long as they like; the login may not. A
         // read that takes longer than ANNOUNCE_AFTER_MS returns early so the
@@ -394,12 +409,28 @@ impl Backend {
             self.buf.resize(len + want, 0);
             let mut r = self.stream.read(&mut self.buf[len..]);
             if matches!(&r, Err(e) if matches!(e.kind(), io::ErrorKind::WouldBlock | io::ErrorKind::TimedOut)) {
-                // Slow: announce the wait, then block without the short timeout.
+                // Slow: announce the wait, then block in longer steps,
+                // asking between them whether the client is still there.
                 if let Some(h) = self.waits {
                     h.wait_begin(WaitKind::Network);
                 }
-                let _ = self.stream.set_read_timeout(None);
-                r = self.stream.read(&mut self.buf[len..]);
+                let step = if self.watch.is_some() { Some(Duration::from_millis(WATCH_MS)) } else { None };
+                let _ = self.stream.set_read_timeout(step);
+                let mut killed = false;
+                loop {
+                    r = self.stream.read(&mut self.buf[len..]);
+                    let timed_out = matches!(&r, Err(e) if matches!(e.kind(), io::ErrorKind::WouldBlock | io::ErrorKind::TimedOut));
+                    if !timed_out {
+                        break;
+                    }
+                    if let Some(w) = &self.watch {
+                        if !killed && w.client.gone() {
+                            // Nobody will read the answer: stop the statement.
+                            (w.kill)(self.thread_id);
+                            killed = true;
+                        }
+                    }
+                }
                 let _ = self.stream.set_read_timeout(Some(Duration::from_millis(ANNOUNCE_AFTER_MS)));
                 if let Some(h) = self.waits {
                     h.wait_end();

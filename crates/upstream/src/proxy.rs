@@ -10,7 +10,7 @@
 //! session-state tracker and the statement's shape (`classify`), and give
 //! the connection back unless the session now holds state on it.
 
-use crate::backend::{err_parts, Backend, BackendError, Login};
+use crate::backend::{err_parts, Backend, BackendError, Login, Watch};
 use crate::classify::{pin, Shape};
 use crate::forward::{Forward, Step as Pumped};
 use crate::pool::LendError;
@@ -25,9 +25,6 @@ use turnstile_wire::buf::put_u32;
 use turnstile_wire::consts::{coltype, colflag, com, status};
 use turnstile_wire::packet::{begin_packet, end_packet};
 use turnstile_wire::response::{encode_column_count, encode_eof, encode_err, encode_ok, Column};
-
-/// Bytes of COM_STMT_SEND_LONG_DATA one prepared statement may hold.
-pub const MAX_LONG_DATA_BYTES: usize = 64 << 20;
 
 /// What the session's I/O loop lends a command.
 pub struct Io<'a, 'f> {
@@ -56,6 +53,8 @@ struct PStmt {
     types: Option<Vec<u8>>,
     long_data: Vec<(u16, Vec<u8>)>,
     long_bytes: usize,
+    /// More long data came than max_allowed_packet: the next execute fails.
+    long_over: bool,
 }
 
 /// A result being streamed to a slow client.
@@ -82,6 +81,8 @@ pub struct Proxy {
     streaming: Option<Streaming>,
     /// The character set variables of the client's handshake.
     login_charset: Vec<(String, String)>,
+    /// The client, watched during long backend waits.
+    watch: Option<Arc<Watch>>,
 }
 
 fn lost() -> SqlError {
@@ -144,7 +145,19 @@ impl Proxy {
             }
         }
         let vars = login_charset.iter().cloned().collect();
-        Proxy { up, login, found_rows, schema: None, vars, pins: 0, conn: None, last_insert_id: 0, last_rows: 0, stmts: HashMap::new(), next_stmt_id: 1, streaming: None, login_charset }
+        Proxy { up, login, found_rows, schema: None, vars, pins: 0, conn: None, last_insert_id: 0, last_rows: 0, stmts: HashMap::new(), next_stmt_id: 1, streaming: None, login_charset, watch: None }
+    }
+
+    /// Watch `client` during long backend waits: a client that went away has
+    /// its backend statement killed (as Turnstile's own engine cancels it).
+    pub fn watch_client(&mut self, client: Box<dyn turnstile_engine::ClientProbe + Send + Sync>) {
+        let up = Arc::downgrade(&self.up);
+        let kill = Box::new(move |thread: u32| {
+            if let Some(up) = up.upgrade() {
+                up.kill_backend_query(thread);
+            }
+        });
+        self.watch = Some(Arc::new(Watch { client, kill }));
     }
 
     pub fn schema(&self) -> Option<&str> {
@@ -199,6 +212,7 @@ impl Proxy {
     /// Keep the connection while pinned; otherwise give it back.
     fn settle(&mut self, mut b: Backend) {
         b.waits = None;
+        b.watch = None;
         if self.pins != 0 {
             self.conn = Some(b);
         } else {
@@ -440,6 +454,7 @@ impl Proxy {
             };
             let was_pinned = self.pins != 0;
             b.waits = io.waits.announces().then_some(io.waits);
+            b.watch.clone_from(&self.watch);
             let synced = self.sync(&mut b, shape, io, payload.first() != Some(&com::INIT_DB));
             let sent = synced.and_then(|()| {
                 io.running.store(b.thread_id, Ordering::Relaxed);
@@ -598,7 +613,7 @@ impl Proxy {
             Ok(Some((_, params))) => {
                 let id = self.next_stmt_id;
                 self.next_stmt_id = self.next_stmt_id.wrapping_add(1).max(1);
-                self.stmts.insert(id, PStmt { sql: text, params, shape, types: None, long_data: Vec::new(), long_bytes: 0 });
+                self.stmts.insert(id, PStmt { sql: text, params, shape, types: None, long_data: Vec::new(), long_bytes: 0, long_over: false });
                 self.settle(b);
             }
             Ok(None) => self.settle(b),
@@ -681,16 +696,24 @@ impl Proxy {
         Ok(Some((id, params)))
     }
 
-    /// COM_STMT_SEND_LONG_DATA: kept until the execute (no answer).
-    pub fn long_data(&mut self, id: u32, param: u16, data: &[u8]) {
-        if let Some(st) = self.stmts.get_mut(&id) {
-            if st.long_bytes + data.len() <= MAX_LONG_DATA_BYTES {
-                st.long_bytes += data.len();
-                match st.long_data.iter_mut().find(|(p, _)| *p == param) {
-                    Some((_, d)) => d.extend_from_slice(data),
-                    None => st.long_data.push((param, data.to_vec())),
-                }
-            }
+    /// COM_STMT_SEND_LONG_DATA: kept until the execute (no answer), at most
+    /// `max_bytes` (max_allowed_packet) per statement; past it the execute
+    /// fails, as Turnstile's own engine does.
+    pub fn long_data(&mut self, id: u32, param: u16, data: &[u8], max_bytes: usize) {
+        let Some(st) = self.stmts.get_mut(&id) else { return };
+        if st.long_over || param >= st.params {
+            return;
+        }
+        if st.long_bytes + data.len() > max_bytes {
+            st.long_over = true;
+            st.long_data.clear();
+            st.long_bytes = 0;
+            return;
+        }
+        st.long_bytes += data.len();
+        match st.long_data.iter_mut().find(|(p, _)| *p == param) {
+            Some((_, d)) => d.extend_from_slice(data),
+            None => st.long_data.push((param, data.to_vec())),
         }
     }
 
@@ -704,6 +727,7 @@ impl Proxy {
             Some(st) => {
                 st.long_data.clear();
                 st.long_bytes = 0;
+                st.long_over = false;
                 true
             }
             None => false,
@@ -724,6 +748,10 @@ impl Proxy {
         };
         if payload[5] != 0 {
             Self::send_err(out, 1, &SqlError::unsupported("cursors (COM_STMT_EXECUTE with a cursor type) through the upstream engine"));
+            return Step::Done;
+        }
+        if std::mem::take(&mut st.long_over) {
+            Self::send_err(out, 1, &SqlError::new(1105, "HY000", "Parameter of prepared statement which is set through mysql_send_long_data() is longer than 'max_allowed_packet' bytes"));
             return Step::Done;
         }
         // Keep the types a client sends once, for connections that did not see them.

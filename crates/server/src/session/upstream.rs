@@ -65,7 +65,9 @@ impl Session {
             Some(p) => p.change_user(login),
             None => {
                 let found_rows = self.caps & turnstile_wire::consts::cap::FOUND_ROWS != 0;
-                self.upstream = Some(Box::new(Proxy::new(up, login, found_rows, self.sql.handshake_collation)));
+                let mut proxy = Box::new(Proxy::new(up, login, found_rows, self.sql.handshake_collation));
+                proxy.watch_client(Box::new(crate::conn::PeerProbe { fd: self.probe.fd, handle: self.handle.clone() }));
+                self.upstream = Some(proxy);
             }
         }
         let Some(db) = database else { return Ok(()) };
@@ -124,8 +126,9 @@ impl Session {
                 Some(f)
             }
             Command::StmtSendLongData { statement_id, param, data } => {
+                let max = self.server.max_allowed_packet();
                 let p = self.upstream.as_mut().expect("logged in");
-                p.long_data(*statement_id, *param, data);
+                p.long_data(*statement_id, *param, data, max);
                 Some(Flow::Continue)
             }
             Command::StmtClose(id) => {
