@@ -263,7 +263,16 @@ impl Accounts {
             .into_iter()
             .map(|l| {
                 let global_privs = if l.admin { privs::ALL | privs::GRANT_OPTION } else { 0 };
-                Arc::new(Account { user: l.user, host: l.host, plugin: auth::NATIVE.to_string(), native: l.hash2.map(|h| auth::hex(&h)), sha2: None, global_privs, db_privs: BTreeMap::new(), table_privs: Vec::new() })
+                Arc::new(Account {
+                    user: l.user,
+                    host: l.host,
+                    plugin: auth::NATIVE.to_string(),
+                    native: l.hash2.map(|h| auth::hex(&h)),
+                    sha2: None,
+                    global_privs,
+                    db_privs: BTreeMap::new(),
+                    table_privs: Vec::new(),
+                })
             })
             .collect();
         *self.list.write().unwrap_or_else(|e| e.into_inner()) = accounts;

@@ -11,9 +11,9 @@
 use std::collections::HashMap;
 use std::io::{self, Read, Write};
 use std::net::{SocketAddr, TcpStream};
-use std::time::Duration;
 use std::os::fd::AsRawFd;
 use std::sync::Arc;
+use std::time::Duration;
 use turnstile_engine::{ClientProbe, WaitHook, WaitKind};
 use turnstile_wire::auth;
 use turnstile_wire::buf::{put_u16, put_u32, Reader};
@@ -115,6 +115,9 @@ fn err_of(payload: &[u8]) -> BackendError {
     BackendError::Err { code, message, payload: payload.to_vec() }
 }
 
+/// A result read as text: column names, and rows (None for NULL).
+pub type TextRows = (Vec<String>, Vec<Vec<Option<String>>>);
+
 /// What a backend connection holds for the sessions it serves.
 #[derive(Debug, Default)]
 pub struct Held {
@@ -179,7 +182,8 @@ impl Backend {
         stream.set_nodelay(true)?;
         stream.set_read_timeout(Some(timeout))?;
         stream.set_write_timeout(Some(timeout))?;
-        let mut b = Backend { stream, buf: Vec::with_capacity(16 * 1024), start: 0, thread_id: 0, scramble: Vec::new(), found_rows, held: Held::default(), dirty: false, server, waits: None, watch: None };
+        let mut b =
+            Backend { stream, buf: Vec::with_capacity(16 * 1024), start: 0, thread_id: 0, scramble: Vec::new(), found_rows, held: Held::default(), dirty: false, server, waits: None, watch: None };
         b.login(login)?;
         // Statements may run as long as they like; the login may not. A
         // read that takes longer than ANNOUNCE_AFTER_MS returns early so the
@@ -315,7 +319,7 @@ impl Backend {
 
     /// Run a statement whose answer Turnstile reads itself: its result's
     /// rows as text (None for NULL), or none for an OK.
-    pub fn query_rows(&mut self, sql: &str) -> Result<(Vec<String>, Vec<Vec<Option<String>>>), BackendError> {
+    pub fn query_rows(&mut self, sql: &str) -> Result<TextRows, BackendError> {
         let mut p = Vec::with_capacity(sql.len() + 1);
         p.push(com::QUERY);
         p.extend_from_slice(sql.as_bytes());

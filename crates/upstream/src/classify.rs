@@ -223,7 +223,10 @@ pub fn classify(sql: &[u8]) -> Shape {
             Tok::UserVar => {
                 let next = toks.get(k + 1);
                 let prev = k.checked_sub(1).and_then(|p| toks.get(p));
-                let assigned = next == Some(&Tok::Assign) || (first_word == "SET" && matches!(next, Some(Tok::Punct(b'=')))) || is_word(prev, "INTO") || matches!(prev, Some(Tok::Punct(b','))) && into_list(&toks, k);
+                let assigned = next == Some(&Tok::Assign)
+                    || (first_word == "SET" && matches!(next, Some(Tok::Punct(b'='))))
+                    || is_word(prev, "INTO")
+                    || matches!(prev, Some(Tok::Punct(b','))) && into_list(&toks, k);
                 if assigned {
                     s.pins |= pin::USER_VARIABLES;
                 }
@@ -299,7 +302,9 @@ fn local_select(t: &[Tok]) -> Option<Local> {
     let t = &t[..end];
     let (call, name_len) = match t.get(1)? {
         Tok::SysVar(v) if v == "identity" || v == "last_insert_id" => ("lid", 2),
-        Tok::Word(w) if (w == "LAST_INSERT_ID" || w == "FOUND_ROWS") && t.get(2) == Some(&Tok::Punct(b'(')) && t.get(3) == Some(&Tok::Punct(b')')) => (if w == "FOUND_ROWS" { "found" } else { "lid" }, 4),
+        Tok::Word(w) if (w == "LAST_INSERT_ID" || w == "FOUND_ROWS") && t.get(2) == Some(&Tok::Punct(b'(')) && t.get(3) == Some(&Tok::Punct(b')')) => {
+            (if w == "FOUND_ROWS" { "found" } else { "lid" }, 4)
+        }
         _ => return None,
     };
     let alias = match &t[name_len..] {

@@ -24,7 +24,9 @@ const CONTINUED: usize = 0xff_ffff;
 enum Phase {
     /// The first packet of a response (or of the next result of several).
     Start,
-    ColumnDefs { left: u64 },
+    ColumnDefs {
+        left: u64,
+    },
     Rows,
     /// COM_FIELD_LIST: column definitions up to the closing OK.
     FieldList,

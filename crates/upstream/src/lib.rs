@@ -136,7 +136,17 @@ impl Upstream {
             tracing::warn!(servers = %options.servers, "only the first upstream server (the writer) is used; replicas are not read from yet");
         }
         let monitor = Login::with_password(&options.user, &options.password);
-        let up = Upstream { pools, counters: Counters::default(), monitor, monitor_conn: Mutex::new(None), accounts_loaded: Mutex::new(None), refreshing: Mutex::new(()), on_accounts: Mutex::new(None), stopping: AtomicBool::new(false), options };
+        let up = Upstream {
+            pools,
+            counters: Counters::default(),
+            monitor,
+            monitor_conn: Mutex::new(None),
+            accounts_loaded: Mutex::new(None),
+            refreshing: Mutex::new(()),
+            on_accounts: Mutex::new(None),
+            stopping: AtomicBool::new(false),
+            options,
+        };
         let writer = &up.pools[0];
         let mut conn = writer.connect_unpooled(&up.monitor).map_err(|e| match e {
             BackendError::Io(e) => format!("upstream server {} ({}) is unreachable: {}", writer.name, writer.addr, e),
@@ -309,7 +319,10 @@ fn check_monitor_privileges(conn: &mut Backend, user: &str) -> Result<(), String
     let text: String = grants.1.iter().flatten().flatten().map(|g| g.to_ascii_uppercase()).collect::<Vec<_>>().join("\n");
     let can_kill = text.lines().any(|g| g.contains(" ON *.*") && (g.contains("ALL PRIVILEGES") || g.contains("SUPER") || g.contains("CONNECTION ADMIN") || g.contains("CONNECTION_ADMIN")));
     if !can_kill {
-        return Err(format!("the monitor account {:?} lacks CONNECTION ADMIN (or SUPER) ON *.*, which Turnstile needs to pass a client's KILL QUERY to the backend (GRANT CONNECTION ADMIN ON *.* TO it)", user));
+        return Err(format!(
+            "the monitor account {:?} lacks CONNECTION ADMIN (or SUPER) ON *.*, which Turnstile needs to pass a client's KILL QUERY to the backend (GRANT CONNECTION ADMIN ON *.* TO it)",
+            user
+        ));
     }
     Ok(())
 }

@@ -69,7 +69,19 @@ pub enum LendError {
 impl Pool {
     pub fn new(addr: SocketAddr, name: String, index: usize, max: usize, connect_timeout: Duration, retry_ms: u64) -> Pool {
         assert!(max >= 1, "upstream_max_connections is at least 1 (checked at load)");
-        Pool { addr, name, index, max, connect_timeout, state: Mutex::new(State::default()), freed: Condvar::new(), counters: PoolCounters::default(), down_until_ms: AtomicU64::new(0), retry_ms, epoch: Instant::now() }
+        Pool {
+            addr,
+            name,
+            index,
+            max,
+            connect_timeout,
+            state: Mutex::new(State::default()),
+            freed: Condvar::new(),
+            counters: PoolCounters::default(),
+            down_until_ms: AtomicU64::new(0),
+            retry_ms,
+            epoch: Instant::now(),
+        }
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, State> {

@@ -22,7 +22,7 @@ use std::sync::Arc;
 use std::time::Duration;
 use turnstile_engine::{SqlError, WaitHook};
 use turnstile_wire::buf::put_u32;
-use turnstile_wire::consts::{coltype, colflag, com, status};
+use turnstile_wire::consts::{colflag, coltype, com, status};
 use turnstile_wire::packet::{begin_packet, end_packet};
 use turnstile_wire::response::{encode_column_count, encode_eof, encode_err, encode_ok, Column};
 
@@ -591,7 +591,8 @@ impl Proxy {
             }
             Some(0xff) => {
                 let (code, message) = err_parts(&out[4..]);
-                let state = if code == 1049 { "42000" } else if code == 1044 { "42000" } else { "HY000" };
+                // 1044 (access denied to the database) and 1049 (unknown database) are 42000.
+                let state = if matches!(code, 1044 | 1049) { "42000" } else { "HY000" };
                 Err(SqlError::new(code, state, message))
             }
             _ => Err(lost()),

@@ -72,7 +72,8 @@ impl Session {
         }
         let Some(db) = database else { return Ok(()) };
         let mut no_flush = |_: &mut Vec<u8>| Ok(());
-        let mut io = Io { waits: self.waits, flush: &mut no_flush, pausable: false, running: &self.handle.upstream_thread, multi_statements: self.multi_statements, deprecate_eof: self.deprecate_eof() };
+        let mut io =
+            Io { waits: self.waits, flush: &mut no_flush, pausable: false, running: &self.handle.upstream_thread, multi_statements: self.multi_statements, deprecate_eof: self.deprecate_eof() };
         let r = self.upstream.as_mut().expect("set above").use_database(db, &mut io);
         if r.is_ok() {
             self.sql.db = Some(db.to_string());
@@ -110,10 +111,14 @@ impl Session {
                     self.server.stats.com_stmt_prepare.inc();
                 }
                 let sql = sql.to_vec();
-                Some(self.with_proxy(flush, |p, io, out| {
-                    p.prepare(&sql, out, io);
-                    Step::Done
-                }, out))
+                Some(self.with_proxy(
+                    flush,
+                    |p, io, out| {
+                        p.prepare(&sql, out, io);
+                        Step::Done
+                    },
+                    out,
+                ))
             }
             Command::StmtExecute { .. } => {
                 if stats {
