@@ -130,6 +130,18 @@ def timed(fn: Callable, *args):
     return result, time.monotonic() - start
 
 
+def junit_outcomes(xml: str) -> dict[str, str]:
+    """pytest's --junitxml report: test id (class::name) -> passed/failed/skipped."""
+    import xml.etree.ElementTree as ET
+
+    results = {}
+    for case in ET.parse(xml).getroot().iter("testcase"):
+        test = f"{case.get('classname')}::{case.get('name')}"
+        kinds = {child.tag for child in case}
+        results[test] = "failed" if kinds & {"failure", "error"} else "skipped" if "skipped" in kinds else "passed"
+    return results
+
+
 def counts(results: dict[str, str]) -> dict[str, int]:
     return {k: sum(1 for v in results.values() if v == k) for k in OUTCOMES}
 

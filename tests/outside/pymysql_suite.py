@@ -30,7 +30,6 @@ import os
 import shutil
 import subprocess
 import sys
-import xml.etree.ElementTree as ET
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
@@ -60,16 +59,7 @@ def run_suite(databases: list[dict], label: str, work: str) -> dict[str, str]:
     xml = os.path.join(work, f"{label}.xml")
     # cwd first on sys.path: the vendored driver is the one imported, not the installed one.
     subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", f"--junitxml={xml}", "pymysql"], cwd=tree, timeout=SUITE_TIMEOUT_S, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    return outcomes(xml)
-
-
-def outcomes(xml: str) -> dict[str, str]:
-    results = {}
-    for case in ET.parse(xml).getroot().iter("testcase"):
-        test = f"{case.get('classname')}::{case.get('name')}"
-        kinds = {child.tag for child in case}
-        results[test] = "failed" if kinds & {"failure", "error"} else "skipped" if "skipped" in kinds else "passed"
-    return results
+    return common.junit_outcomes(xml)
 
 
 def run_turnstile(work: str) -> dict[str, str]:

@@ -25,7 +25,6 @@ import subprocess
 import sys
 import tempfile
 import time
-import xml.etree.ElementTree as ET
 
 import common
 
@@ -50,12 +49,7 @@ def run(work: str) -> dict[str, str]:
     env = dict(os.environ, TURNSTILE_UPSTREAM="1", TURNSTILE_REQUIRE_BIN="1")
     subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", f"--junitxml={xml}", *[os.path.join(common.ROOT, f) for f in files()]],
                    cwd=common.ROOT, env=env, timeout=TIMEOUT_S, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    results = {}
-    for case in ET.parse(xml).getroot().iter("testcase"):
-        test = f"{case.get('classname')}::{case.get('name')}"
-        kinds = {child.tag for child in case}
-        results[test] = "failed" if kinds & {"failure", "error"} else "skipped" if "skipped" in kinds else "passed"
-    return results
+    return common.junit_outcomes(xml)
 
 
 def verdict(results: dict[str, str], known: dict[str, str]) -> list[str]:
