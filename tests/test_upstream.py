@@ -252,9 +252,10 @@ def test_a_dead_backend_connection_is_replaced_for_a_clean_session(up, upstream_
 def test_a_pinned_session_that_loses_its_connection_gets_2013_then_works(up, upstream_backend):
     c = app(up, database="shop")
     q(c, "SET @kept = 1")
-    thread = int(q(c, "SELECT CONNECTION_ID()")[0][0])
     a = upstream_backend.admin()
-    q(a, f"KILL {thread}")
+    # The session's backend connection is among app's (CONNECTION_ID() is Turnstile's id).
+    for (pid,) in q(a, "SELECT id FROM information_schema.PROCESSLIST WHERE user = 'app'"):
+        q(a, f"KILL {pid}")
     a.close()
     time.sleep(0.2)
     with pytest.raises(pymysql.err.MySQLError) as e:
@@ -412,3 +413,24 @@ def test_long_data_past_max_allowed_packet_fails_the_execute_and_stores_nothing(
     finally:
         srv.stop()
         srv.cleanup()
+
+
+def test_statements_nested_past_the_limit_never_reach_the_backend(up, upstream_backend):
+    """MariaDB 10.11 itself crashes on window functions nested 5,000 deep
+    (measured: the server process exits); through Turnstile any account
+    could stop the backend so. upstream_max_nesting (1000) refuses them
+    first, with 1436; at the limit a statement still goes through."""
+    c = app(up, database="shop")
+    q(c, "CREATE TABLE IF NOT EXISTS w1 (a INT)")
+    crash = "SELECT " + "sum(" * 5000 + "a" + ") OVER ()" * 5000 + " FROM w1"
+    with pytest.raises(pymysql.err.MySQLError) as e:
+        q(c, crash)
+    assert e.value.args[0] == 1436
+    at_limit = "SELECT " + "(" * 1000 + "1" + ")" * 1000
+    assert q(c, at_limit) == ((1,),)
+    with pytest.raises(pymysql.err.MySQLError) as e:
+        q(c, "SELECT " + "(" * 1001 + "1" + ")" * 1001)
+    assert e.value.args[0] == 1436
+    assert upstream_backend.status("Uptime") > 0  # the backend is still up
+    assert q(c, "SELECT 1") == ((1,),)
+    c.close()

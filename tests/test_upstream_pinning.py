@@ -296,3 +296,27 @@ def test_binary_prepared_statements_get_session_ids_and_are_prepared_lazily(one)
     c.close()
     a.close_connection()
     b.close_connection()
+
+
+def test_show_warnings_are_the_sessions_own_while_the_connection_is_shared(one):
+    a = session(one)
+    b = session(one)
+    q(a, "SELECT CAST('1x' AS SIGNED)")  # Warning 1292
+    q(b, "SELECT 1/0")  # another session's warning on the same backend connection
+    assert [(lvl, code) for lvl, code, _ in q(a, "SHOW WARNINGS")] == [("Warning", 1292)]
+    assert q(a, "SELECT @@warning_count") == ((1,),)
+    assert q(a, "SHOW COUNT(*) WARNINGS") == ((1,),)
+    assert [(lvl, code) for lvl, code, _ in q(b, "SHOW WARNINGS")] == [("Warning", 1365)]
+    with pytest.raises(pymysql.err.ProgrammingError):
+        q(a, "SELECT * FROM no_such_table")
+    assert [(lvl, code) for lvl, code, _ in q(a, "SHOW ERRORS")] == [("Error", 1146)]
+    q(a, "SELECT 1 FROM t LIMIT 0")  # a statement with no conditions clears them
+    assert q(a, "SHOW WARNINGS") == ()
+    a.close()
+    b.close()
+
+
+def test_connection_id_is_turnstiles_own(one):
+    a = session(one)
+    assert q(a, "SELECT CONNECTION_ID()") == ((a.thread_id(),),)
+    a.close()

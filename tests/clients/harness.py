@@ -23,13 +23,20 @@ SHA2_USER, SHA2_PASSWORD = "cm_sha2", "Sha2-pw-1"
 
 
 def prepare_accounts(query) -> None:
-    """`query(sql)` runs one statement as root."""
+    """`query(sql)` runs one statement as root. Through the upstream engine
+    (TURNSTILE_UPSTREAM=1) the accounts are MariaDB's, which has no
+    caching_sha2_password: both are mysql_native_password accounts there,
+    made with MariaDB's syntax (docs/upstream.md, "Accounts")."""
+    upstream = os.environ.get("TURNSTILE_UPSTREAM") == "1"
     for user, plugin, password in (
         (NATIVE_USER, "mysql_native_password", NATIVE_PASSWORD),
         (SHA2_USER, "caching_sha2_password", SHA2_PASSWORD),
     ):
         query(f"DROP USER IF EXISTS '{user}'@'%'")
-        query(f"CREATE USER '{user}'@'%' IDENTIFIED WITH {plugin} BY '{password}'")
+        if upstream:
+            query(f"CREATE USER '{user}'@'%' IDENTIFIED BY '{password}'")
+        else:
+            query(f"CREATE USER '{user}'@'%' IDENTIFIED WITH {plugin} BY '{password}'")
 
 
 def database_name(client: Client) -> str:

@@ -175,6 +175,7 @@ config! {
     upstream_accounts_refresh_s: u64,
     upstream_result_buffer_bytes: usize,
     upstream_max_prepared_per_connection: usize,
+    upstream_max_nesting: u32,
     sqlite_sync_interval_ms: u64,
     sqlite_pool_size: usize,
     sqlite_statement_cache: usize,

@@ -47,6 +47,14 @@ pub enum Local {
     FoundRows(String),
     /// `KILL [CONNECTION | QUERY] n`: Turnstile's connection ids.
     Kill { id: u64, query_only: bool },
+    /// `SELECT CONNECTION_ID()`: Turnstile's id (the handshake's, KILL's).
+    ConnectionId(String),
+    /// `SELECT @@warning_count` / `@@error_count` (`errors`).
+    DiagnosticsCount { errors: bool, name: String },
+    /// `SHOW WARNINGS | ERRORS [LIMIT [offset,] n]`, `SHOW COUNT(*) WARNINGS | ERRORS`:
+    /// the diagnostics of the session's last statement, kept by Turnstile
+    /// (the backend connection that ran it may be serving someone else).
+    ShowDiagnostics { errors: bool, count: bool, offset: u64, limit: Option<u64> },
 }
 
 /// What the scan found.
@@ -65,6 +73,8 @@ pub struct Shape {
     /// SHOW [GLOBAL | SESSION] STATUS: Turnstile's own figures are added;
     /// the LIKE pattern, if any.
     pub show_status: Option<Option<String>>,
+    /// How deep parentheses nest (`upstream_max_nesting` refuses deeper ones).
+    pub nesting: u32,
     /// Only reads (SELECT without locking or INTO, SHOW, DESCRIBE, EXPLAIN):
     /// safe to run again on a fresh connection if the first one died.
     pub read_only: bool,
@@ -218,6 +228,7 @@ pub fn classify(sql: &[u8]) -> Shape {
     let lead = |k: usize| first.and_then(|f| toks.get(f + k));
     let words: Vec<&str> = toks.iter().filter_map(|t| if let Tok::Word(w) = t { Some(w.as_str()) } else { None }).collect();
     let first_word = words.first().copied().unwrap_or("");
+    s.nesting = paren_depth(sql);
     for (k, t) in toks.iter().enumerate() {
         match t {
             Tok::UserVar => {
@@ -252,6 +263,7 @@ pub fn classify(sql: &[u8]) -> Shape {
         "SET" if is_word(lead(1), "PASSWORD") => s.changes_accounts = true,
         "SHOW" => {
             s.read_only = true;
+            s.local = show_diagnostics(&toks[first.unwrap_or(0)..]);
             let rest: Vec<&str> = words.iter().skip(1).take(3).copied().collect();
             let status_at = match rest.as_slice() {
                 ["STATUS", ..] => Some(1),
@@ -286,6 +298,47 @@ pub fn classify(sql: &[u8]) -> Shape {
     s
 }
 
+/// How deep parentheses nest in the whole text (not only the part
+/// `tokens` reads), outside quoted strings, quoted names and comments
+/// (an executable comment's body counts). One pass, no allocation.
+fn paren_depth(sql: &[u8]) -> u32 {
+    let (mut depth, mut most, mut i) = (0u32, 0u32, 0usize);
+    while i < sql.len() {
+        match sql[i] {
+            b'(' => {
+                depth += 1;
+                most = most.max(depth);
+                i += 1;
+            }
+            b')' => {
+                depth = depth.saturating_sub(1);
+                i += 1;
+            }
+            q @ (b'\'' | b'"' | b'`') => {
+                i += 1;
+                while i < sql.len() {
+                    if sql[i] == b'\\' && q != b'`' {
+                        i += 2;
+                    } else if sql[i] == q {
+                        i += 1;
+                        if sql.get(i) != Some(&q) {
+                            break;
+                        }
+                        i += 1;
+                    } else {
+                        i += 1;
+                    }
+                }
+            }
+            b'#' => i = skip_line(sql, i),
+            b'-' if sql.get(i + 1) == Some(&b'-') && sql.get(i + 2).is_none_or(|c| c.is_ascii_whitespace()) => i = skip_line(sql, i),
+            b'/' if sql.get(i + 1) == Some(&b'*') && !matches!(sql.get(i + 2), Some(b'!' | b'M')) => i = find(sql, i + 2, b"*/").map_or(sql.len(), |e| e + 2),
+            _ => i += 1,
+        }
+    }
+    most
+}
+
 /// `@v` after a comma: is it in an `INTO @a, @b` list?
 fn into_list(toks: &[Tok], k: usize) -> bool {
     let mut j = k;
@@ -300,11 +353,15 @@ fn into_list(toks: &[Tok], k: usize) -> bool {
 fn local_select(t: &[Tok]) -> Option<Local> {
     let end = t.iter().rposition(|x| *x != Tok::Punct(b';')).map_or(0, |p| p + 1);
     let t = &t[..end];
-    let (call, name_len) = match t.get(1)? {
-        Tok::SysVar(v) if v == "identity" || v == "last_insert_id" => ("lid", 2),
-        Tok::Word(w) if (w == "LAST_INSERT_ID" || w == "FOUND_ROWS") && t.get(2) == Some(&Tok::Punct(b'(')) && t.get(3) == Some(&Tok::Punct(b')')) => {
-            (if w == "FOUND_ROWS" { "found" } else { "lid" }, 4)
-        }
+    let call = |name: &str| matches!(t.get(1), Some(Tok::Word(w)) if w == name) && t.get(2) == Some(&Tok::Punct(b'(')) && t.get(3) == Some(&Tok::Punct(b')'));
+    let (kind, written, name_len) = match t.get(1)? {
+        Tok::SysVar(v) if v == "identity" => ("lid", "@@IDENTITY", 2),
+        Tok::SysVar(v) if v == "last_insert_id" => ("lid", "@@LAST_INSERT_ID", 2),
+        Tok::SysVar(v) if v == "warning_count" => ("warnings", "@@warning_count", 2),
+        Tok::SysVar(v) if v == "error_count" => ("errors", "@@error_count", 2),
+        _ if call("LAST_INSERT_ID") => ("lid", "LAST_INSERT_ID()", 4),
+        _ if call("FOUND_ROWS") => ("found", "FOUND_ROWS()", 4),
+        _ if call("CONNECTION_ID") => ("id", "CONNECTION_ID()", 4),
         _ => return None,
     };
     let alias = match &t[name_len..] {
@@ -313,15 +370,41 @@ fn local_select(t: &[Tok]) -> Option<Local> {
         [Tok::Word(a), Tok::Str(n)] if a == "AS" => Some(n.clone()),
         _ => return None,
     };
-    let written = match (&t[1], call) {
-        (Tok::SysVar(v), _) => format!("@@{}", if v == "identity" { "IDENTITY" } else { "LAST_INSERT_ID" }),
-        (_, "found") => "FOUND_ROWS()".to_string(),
-        _ => "LAST_INSERT_ID()".to_string(),
+    // An unquoted alias was upper-cased by the scan; a quoted one keeps its case.
+    let name = alias.map(|a| a.trim_start_matches('`').to_string()).unwrap_or_else(|| written.to_string());
+    Some(match kind {
+        "lid" => Local::LastInsertId(name),
+        "found" => Local::FoundRows(name),
+        "id" => Local::ConnectionId(name),
+        k => Local::DiagnosticsCount { errors: k == "errors", name },
+    })
+}
+
+/// SHOW WARNINGS | ERRORS [LIMIT [offset,] n] and SHOW COUNT(*) WARNINGS | ERRORS.
+fn show_diagnostics(t: &[Tok]) -> Option<Local> {
+    let end = t.iter().rposition(|x| *x != Tok::Punct(b';')).map_or(0, |p| p + 1);
+    let t = &t[..end];
+    let word = |k: usize| if let Some(Tok::Word(w)) = t.get(k) { w.as_str() } else { "" };
+    let num = |k: usize| if let Some(Tok::Num(n)) = t.get(k) { n.parse::<u64>().ok() } else { None };
+    if word(1) == "COUNT" && t.get(2) == Some(&Tok::Punct(b'(')) && t.get(3) == Some(&Tok::Punct(b'*')) && t.get(4) == Some(&Tok::Punct(b')')) && t.len() == 6 {
+        return match word(5) {
+            "WARNINGS" => Some(Local::ShowDiagnostics { errors: false, count: true, offset: 0, limit: None }),
+            "ERRORS" => Some(Local::ShowDiagnostics { errors: true, count: true, offset: 0, limit: None }),
+            _ => None,
+        };
+    }
+    let errors = match word(1) {
+        "WARNINGS" => false,
+        "ERRORS" => true,
+        _ => return None,
     };
-    // An unquoted alias was upper-cased by the scan; such aliases keep the
-    // written name (rare; a quoted alias keeps its case).
-    let name = alias.map(|a| a.trim_start_matches('`').to_string()).unwrap_or(written);
-    Some(if call == "found" { Local::FoundRows(name) } else { Local::LastInsertId(name) })
+    let (offset, limit) = match t.len() {
+        2 => (0, None),
+        4 if word(2) == "LIMIT" => (0, Some(num(3)?)),
+        6 if word(2) == "LIMIT" && t.get(4) == Some(&Tok::Punct(b',')) => (num(3)?, Some(num(5)?)),
+        _ => return None,
+    };
+    Some(Local::ShowDiagnostics { errors, count: false, offset, limit })
 }
 
 fn kill(t: &[Tok]) -> Option<Local> {
@@ -379,6 +462,11 @@ mod tests {
         assert!(classify(b"SELECT LAST_INSERT_ID() + 1").reads_last_insert_id);
         assert_eq!(classify(b"KILL QUERY 12").local, Some(Local::Kill { id: 12, query_only: true }));
         assert_eq!(classify(b"kill 7").local, Some(Local::Kill { id: 7, query_only: false }));
+        assert_eq!(classify(b"SELECT CONNECTION_ID()").local, Some(Local::ConnectionId("CONNECTION_ID()".into())));
+        assert_eq!(classify(b"select @@warning_count").local, Some(Local::DiagnosticsCount { errors: false, name: "@@warning_count".into() }));
+        assert_eq!(classify(b"SHOW WARNINGS LIMIT 1, 2").local, Some(Local::ShowDiagnostics { errors: false, count: false, offset: 1, limit: Some(2) }));
+        assert_eq!(classify(b"show count(*) errors").local, Some(Local::ShowDiagnostics { errors: true, count: true, offset: 0, limit: None }));
+        assert_eq!(classify(b"SHOW WARNINGS FROM x").local, None);
     }
 
     #[test]
@@ -390,6 +478,18 @@ mod tests {
         assert!(!classify(b"INSERT INTO t VALUES (1)").read_only);
         assert!(classify(b"GRANT SELECT ON d.* TO u").changes_accounts);
         assert!(classify(b"CREATE USER u IDENTIFIED BY 'p'").changes_accounts);
+    }
+
+    #[test]
+    fn nesting_is_counted_outside_strings_and_comments() {
+        assert_eq!(classify(b"SELECT ((1)), (2)").nesting, 2);
+        assert_eq!(classify(b"SELECT '((((' /* (((( */").nesting, 0);
+        let deep = format!("SELECT {}1{}", "(".repeat(5000), ")".repeat(5000));
+        assert_eq!(classify(deep.as_bytes()).nesting, 5000);
+        // Past the part the classifier reads, nesting still counts.
+        let hidden = format!("SELECT '{}', {}1{}", "x".repeat(MAX_SCAN_BYTES), "(".repeat(2000), ")".repeat(2000));
+        assert_eq!(classify(hidden.as_bytes()).nesting, 2000);
+        assert_eq!(classify(b"SELECT 'it''s (', \"(\" /*! (1) */").nesting, 1);
     }
 
     #[test]

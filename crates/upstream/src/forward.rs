@@ -49,8 +49,8 @@ pub struct Outcome {
     pub schema: Option<String>,
     pub state_changed: bool,
     pub characteristics: Option<String>,
-    /// The answer ended with ERR (maybe after some results).
-    pub error: bool,
+    /// The answer ended with ERR (maybe after some results): its payload.
+    pub error: Option<Vec<u8>>,
     /// Some result or OK came before that.
     pub succeeded: bool,
     /// Rows of the last result set.
@@ -200,7 +200,7 @@ impl Forward {
                 }
                 0xff => {
                     self.raw(out, p);
-                    self.outcome.error = true;
+                    self.outcome.error = Some(p.to_vec());
                     self.phase = Phase::Done;
                 }
                 0xfb => return Err(BackendError::Protocol("the backend asked for a LOCAL INFILE file, which Turnstile did not offer it".into())),
@@ -231,7 +231,7 @@ impl Forward {
                 }
                 0xff if short => {
                     self.raw(out, p);
-                    self.outcome.error = true;
+                    self.outcome.error = Some(p.to_vec());
                     self.phase = Phase::Done;
                 }
                 _ => {

@@ -20,6 +20,7 @@ pub mod backend;
 pub mod classify;
 pub mod engine;
 pub mod forward;
+pub mod local;
 pub mod ok_packet;
 pub mod pool;
 pub mod proxy;

@@ -13,6 +13,7 @@
 use crate::backend::{err_parts, Backend, BackendError, Login, Watch};
 use crate::classify::{pin, Shape};
 use crate::forward::{Forward, Step as Pumped};
+use crate::local;
 use crate::pool::LendError;
 use crate::Upstream;
 use std::collections::HashMap;
@@ -22,9 +23,9 @@ use std::sync::Arc;
 use std::time::Duration;
 use turnstile_engine::{SqlError, WaitHook};
 use turnstile_wire::buf::put_u32;
-use turnstile_wire::consts::{colflag, coltype, com, status};
+use turnstile_wire::consts::{com, status};
 use turnstile_wire::packet::{begin_packet, end_packet};
-use turnstile_wire::response::{encode_column_count, encode_eof, encode_err, encode_ok, Column};
+use turnstile_wire::response::{encode_eof, encode_err};
 
 /// What the session's I/O loop lends a command.
 pub struct Io<'a, 'f> {
@@ -83,6 +84,11 @@ pub struct Proxy {
     login_charset: Vec<(String, String)>,
     /// The client, watched during long backend waits.
     watch: Option<Arc<Watch>>,
+    /// Turnstile's id of this session (CONNECTION_ID(), KILL).
+    pub connection_id: u32,
+    /// The conditions of the session's last statement (SHOW WARNINGS):
+    /// read from the connection that ran it before it is given back.
+    diag: Vec<local::Condition>,
 }
 
 fn lost() -> SqlError {
@@ -97,6 +103,23 @@ fn lend_error(up: &Upstream, e: LendError) -> SqlError {
         LendError::Down => SqlError::new(2003, "HY000", format!("Can't connect to backend server '{}' (it was down less than upstream_retry_interval_ms ago)", w.name)),
         LendError::Timeout => SqlError::new(1040, "08004", format!("Too many connections: all {} backend connections stayed busy for upstream_checkout_timeout_ms", up.options.max_connections)),
     }
+}
+
+/// The variables a handshake's collation sets (none for the backend
+/// connections' own, utf8mb4_general_ci).
+fn login_charset(collation: Option<(&str, &str)>) -> Vec<(String, String)> {
+    let mut vars = Vec::new();
+    if let Some((coll, cs)) = collation {
+        // MySQL 8's utf8mb4_0900_* ids are unknown to MariaDB, which then
+        // keeps its defaults; so do its connections here.
+        if coll != "utf8mb4_general_ci" && !coll.contains("_0900_") {
+            for v in ["character_set_client", "character_set_connection", "character_set_results"] {
+                vars.push((v.to_string(), cs.to_string()));
+            }
+            vars.push(("collation_connection".to_string(), coll.to_string()));
+        }
+    }
+    vars
 }
 
 /// A variable value as SQL: numbers bare, other text quoted.
@@ -133,19 +156,9 @@ fn like(text: &str, pattern: &str) -> bool {
 impl Proxy {
     /// A session logged in as `login`, with the client's handshake collation.
     pub fn new(up: Arc<Upstream>, login: Login, found_rows: bool, collation: Option<(&str, &str)>) -> Proxy {
-        let mut login_charset = Vec::new();
-        if let Some((coll, cs)) = collation {
-            // MySQL 8's utf8mb4_0900_* ids are unknown to MariaDB, which then
-            // keeps its defaults; so do its connections here.
-            if coll != "utf8mb4_general_ci" && !coll.contains("_0900_") {
-                for v in ["character_set_client", "character_set_connection", "character_set_results"] {
-                    login_charset.push((v.to_string(), cs.to_string()));
-                }
-                login_charset.push(("collation_connection".to_string(), coll.to_string()));
-            }
-        }
+        let login_charset = login_charset(collation);
         let vars = login_charset.iter().cloned().collect();
-        Proxy { up, login, found_rows, schema: None, vars, pins: 0, conn: None, last_insert_id: 0, last_rows: 0, stmts: HashMap::new(), next_stmt_id: 1, streaming: None, login_charset, watch: None }
+        Proxy { up, login, found_rows, schema: None, vars, pins: 0, conn: None, last_insert_id: 0, last_rows: 0, stmts: HashMap::new(), next_stmt_id: 1, streaming: None, login_charset, watch: None, connection_id: 0, diag: Vec::new() }
     }
 
     /// Watch `client` during long backend waits: a client that went away has
@@ -340,7 +353,7 @@ impl Proxy {
             if o.succeeded {
                 pins |= shape.pins;
             }
-            if shape.unlocks_tables && !o.error {
+            if shape.unlocks_tables && !o.error.is_some() {
                 pins &= !pin::LOCK_TABLES;
             }
             let explained = !o.vars.is_empty() || o.schema.is_some() || shape.pins != 0 || shape.unlocks_tables;
@@ -397,6 +410,12 @@ impl Proxy {
         match &shape.local {
             Some(Local::LastInsertId(name)) => return self.one_value(out, io, name, self.last_insert_id),
             Some(Local::FoundRows(name)) if self.pins & pin::FOUND_ROWS == 0 => return self.one_value(out, io, name, self.last_rows),
+            Some(Local::ConnectionId(name)) => return self.one_value(out, io, name, self.connection_id as u64),
+            Some(Local::DiagnosticsCount { errors, name }) => {
+                let n = local::select(&self.diag, *errors).count() as u64;
+                return self.one_value(out, io, name, n);
+            }
+            Some(Local::ShowDiagnostics { errors, count, offset, limit }) => return self.show_diagnostics(out, io, *errors, *count, *offset, *limit),
             _ => {}
         }
         let kind = match &shape.show_status {
@@ -414,30 +433,52 @@ impl Proxy {
     }
 
     fn one_value(&mut self, out: &mut Vec<u8>, io: &Io<'_, '_>, name: &str, v: u64) -> Step {
-        let st = self.status();
-        let mut seq = 1u8;
-        let mut pkt = |out: &mut Vec<u8>, f: &dyn Fn(&mut Vec<u8>)| {
-            let start = begin_packet(out);
-            f(out);
-            end_packet(out, start, &mut seq);
-        };
-        let mut col = Column::computed(name, coltype::LONGLONG);
-        col.flags |= colflag::UNSIGNED | colflag::NOT_NULL;
-        col.length = 20;
-        pkt(out, &|o| encode_column_count(o, 1));
-        pkt(out, &|o| col.encode(o));
-        if !io.deprecate_eof {
-            pkt(out, &|o| encode_eof(o, 0, st));
-        }
-        let text = v.to_string();
-        pkt(out, &|o| turnstile_wire::buf::put_lenenc_bytes(o, text.as_bytes()));
-        if io.deprecate_eof {
-            pkt(out, &|o| encode_ok(o, 0xfe, 0, 0, st, 0, ""));
-        } else {
-            pkt(out, &|o| encode_eof(o, 0, st));
-        }
+        local::result_set(out, io.deprecate_eof, self.status(), &[local::unsigned_column(name)], &[vec![Some(v.to_string())]]);
         self.last_rows = 1;
         Step::Done
+    }
+
+    fn show_diagnostics(&mut self, out: &mut Vec<u8>, io: &Io<'_, '_>, errors: bool, count: bool, offset: u64, limit: Option<u64>) -> Step {
+        if count {
+            let n = local::select(&self.diag, errors).count() as u64;
+            let name = if errors { "@@session.error_count" } else { "@@session.warning_count" };
+            return self.one_value(out, io, name, n);
+        }
+        let rows: Vec<Vec<Option<String>>> = local::select(&self.diag, errors)
+            .skip(offset as usize)
+            .take(limit.unwrap_or(u64::MAX) as usize)
+            .map(|(level, code, message)| vec![Some(level.clone()), Some(code.to_string()), Some(message.clone())])
+            .collect();
+        self.last_rows = rows.len() as u64;
+        local::result_set(out, io.deprecate_eof, self.status(), &local::diagnostics_columns(), &rows);
+        Step::Done
+    }
+
+    /// The conditions of the statement that just ran on `b`: the error it
+    /// ended with, or its warnings read from `b` (only when it had some).
+    fn keep_diagnostics(&mut self, b: &mut Backend, fwd: &Forward) -> Result<(), BackendError> {
+        let o = &fwd.outcome;
+        if let Some(err) = &o.error {
+            let (code, message) = err_parts(err);
+            self.diag = vec![("Error".to_string(), code as u32, message)];
+            return Ok(());
+        }
+        let warnings = o.last.as_ref().map_or(0, |ok| ok.warnings);
+        if warnings == 0 {
+            self.diag.clear();
+            return Ok(());
+        }
+        let (_, rows) = b.query_rows("SHOW WARNINGS")?;
+        self.diag = rows
+            .into_iter()
+            .map(|r| {
+                let mut it = r.into_iter();
+                let level = it.next().flatten().unwrap_or_default();
+                let code = it.next().flatten().and_then(|c| c.parse().ok()).unwrap_or(0);
+                (level, code, it.next().flatten().unwrap_or_default())
+            })
+            .collect();
+        Ok(())
     }
 
     fn run(&mut self, payload: &[u8], shape: Option<&Shape>, out: &mut Vec<u8>, io: &mut Io<'_, '_>, kind: Kind) -> Step {
@@ -471,7 +512,7 @@ impl Proxy {
             match pumped {
                 Ok(Pumped::Done) => {
                     io.running.store(0, Ordering::Relaxed);
-                    if Self::complete_collation(&mut b, &mut fwd).is_err() {
+                    if Self::complete_collation(&mut b, &mut fwd).and_then(|()| self.keep_diagnostics(&mut b, &fwd)).is_err() {
                         self.broken(b);
                         return Step::Done;
                     }
@@ -545,6 +586,10 @@ impl Proxy {
         match r {
             Ok(Pumped::Done) => {
                 io.running.store(0, Ordering::Relaxed);
+                if self.keep_diagnostics(&mut b, &s.fwd).is_err() {
+                    self.broken(b);
+                    return Step::Done;
+                }
                 self.learn(&mut b, &s.fwd, Some(&s.shape));
                 if s.lent && self.pins == 0 {
                     self.up.counters.multiplexed.fetch_add(1, Ordering::Relaxed);
@@ -838,11 +883,14 @@ impl Proxy {
         self.vars = self.login_charset.iter().cloned().collect();
         self.last_insert_id = 0;
         self.last_rows = 0;
+        self.diag.clear();
         self.stmts.clear();
     }
 
-    /// COM_CHANGE_USER done: a fresh session for `login` (no schema).
-    pub fn change_user(&mut self, login: Login) {
+    /// COM_CHANGE_USER done: a fresh session for `login` (no schema), with
+    /// the character set it names.
+    pub fn change_user(&mut self, login: Login, collation: Option<(&str, &str)>) {
+        self.login_charset = login_charset(collation);
         self.reset();
         self.login = login;
         self.schema = None;

@@ -573,6 +573,9 @@ impl Session {
         if let Some(e) = self.engine.as_mut() {
             e.reset();
         }
+        if let Some(p) = self.upstream.as_mut() {
+            p.reset();
+        }
         let db = self.sql.db.clone();
         self.sql.reset();
         self.sql.db = db;

@@ -62,11 +62,12 @@ impl Session {
         let up = self.server.upstream.clone().expect("upstream engine");
         let login = Login { user: user.to_string(), hash1: self.upstream_hash1.take() };
         match self.upstream.as_mut() {
-            Some(p) => p.change_user(login),
+            Some(p) => p.change_user(login, self.sql.handshake_collation),
             None => {
                 let found_rows = self.caps & turnstile_wire::consts::cap::FOUND_ROWS != 0;
                 let mut proxy = Box::new(Proxy::new(up, login, found_rows, self.sql.handshake_collation));
                 proxy.watch_client(Box::new(crate::conn::PeerProbe { fd: self.probe.fd, handle: self.handle.clone() }));
+                proxy.connection_id = self.handle.id;
                 self.upstream = Some(proxy);
             }
         }
@@ -88,6 +89,10 @@ impl Session {
         match cmd {
             Command::Query(sql) => {
                 let shape = classify::classify(sql);
+                if let Err(e) = self.nesting_allowed(&shape) {
+                    self.send_err(out, &e);
+                    return Some(Flow::Continue);
+                }
                 if let Some(Local::Kill { id, query_only }) = shape.local {
                     return Some(self.upstream_kill(id, query_only, out));
                 }
@@ -109,6 +114,10 @@ impl Session {
             Command::StmtPrepare(sql) => {
                 if stats {
                     self.server.stats.com_stmt_prepare.inc();
+                }
+                if let Err(e) = self.nesting_allowed(&classify::classify(sql)) {
+                    self.send_err(out, &e);
+                    return Some(Flow::Continue);
                 }
                 let sql = sql.to_vec();
                 Some(self.with_proxy(
@@ -160,6 +169,16 @@ impl Session {
             }
             _ => None,
         }
+    }
+
+    /// A statement nested deeper than `upstream_max_nesting` never reaches
+    /// the backend (some crash MariaDB 10.11: tests/test_upstream.py).
+    fn nesting_allowed(&self, shape: &classify::Shape) -> Result<(), SqlError> {
+        let max = self.server.config.upstream_max_nesting;
+        if shape.nesting <= max {
+            return Ok(());
+        }
+        Err(SqlError::new(1436, "HY000", format!("Thread stack overrun: the statement nests parentheses {} deep; upstream_max_nesting allows {}", shape.nesting, max)))
     }
 
     fn with_proxy(&mut self, flush: &mut Flush<'_>, f: impl FnOnce(&mut Proxy, &mut Io<'_, '_>, &mut Vec<u8>) -> Step, out: &mut Vec<u8>) -> Flow {
