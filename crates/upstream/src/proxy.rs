@@ -89,6 +89,9 @@ pub struct Proxy {
     /// The conditions of the session's last statement (SHOW WARNINGS):
     /// read from the connection that ran it before it is given back.
     diag: Vec<local::Condition>,
+    /// How many conditions it raised (@@warning_count: also those past the
+    /// backend's max_error_count, which SHOW WARNINGS does not list).
+    diag_count: u64,
 }
 
 fn lost() -> SqlError {
@@ -158,7 +161,7 @@ impl Proxy {
     pub fn new(up: Arc<Upstream>, login: Login, found_rows: bool, collation: Option<(&str, &str)>) -> Proxy {
         let login_charset = login_charset(collation);
         let vars = login_charset.iter().cloned().collect();
-        Proxy { up, login, found_rows, schema: None, vars, pins: 0, conn: None, last_insert_id: 0, last_rows: 0, stmts: HashMap::new(), next_stmt_id: 1, streaming: None, login_charset, watch: None, connection_id: 0, diag: Vec::new() }
+        Proxy { up, login, found_rows, schema: None, vars, pins: 0, conn: None, last_insert_id: 0, last_rows: 0, stmts: HashMap::new(), next_stmt_id: 1, streaming: None, login_charset, watch: None, connection_id: 0, diag: Vec::new(), diag_count: 0 }
     }
 
     /// Watch `client` during long backend waits: a client that went away has
@@ -412,7 +415,7 @@ impl Proxy {
             Some(Local::FoundRows(name)) if self.pins & pin::FOUND_ROWS == 0 => return self.one_value(out, io, name, self.last_rows),
             Some(Local::ConnectionId(name)) => return self.one_value(out, io, name, self.connection_id as u64),
             Some(Local::DiagnosticsCount { errors, name }) => {
-                let n = local::select(&self.diag, *errors).count() as u64;
+                let n = self.diagnostics_count(*errors);
                 return self.one_value(out, io, name, n);
             }
             Some(Local::ShowDiagnostics { errors, count, offset, limit }) => return self.show_diagnostics(out, io, *errors, *count, *offset, *limit),
@@ -440,7 +443,7 @@ impl Proxy {
 
     fn show_diagnostics(&mut self, out: &mut Vec<u8>, io: &Io<'_, '_>, errors: bool, count: bool, offset: u64, limit: Option<u64>) -> Step {
         if count {
-            let n = local::select(&self.diag, errors).count() as u64;
+            let n = self.diagnostics_count(errors);
             let name = if errors { "@@session.error_count" } else { "@@session.warning_count" };
             return self.one_value(out, io, name, n);
         }
@@ -454,6 +457,14 @@ impl Proxy {
         Step::Done
     }
 
+    fn diagnostics_count(&self, errors: bool) -> u64 {
+        if errors {
+            local::select(&self.diag, true).count() as u64
+        } else {
+            self.diag_count.max(self.diag.len() as u64)
+        }
+    }
+
     /// The conditions of the statement that just ran on `b`: the error it
     /// ended with, or its warnings read from `b` (only when it had some).
     fn keep_diagnostics(&mut self, b: &mut Backend, fwd: &Forward) -> Result<(), BackendError> {
@@ -461,9 +472,11 @@ impl Proxy {
         if let Some(err) = &o.error {
             let (code, message) = err_parts(err);
             self.diag = vec![("Error".to_string(), code as u32, message)];
+            self.diag_count = 1;
             return Ok(());
         }
         let warnings = o.last.as_ref().map_or(0, |ok| ok.warnings);
+        self.diag_count = warnings as u64;
         if warnings == 0 {
             self.diag.clear();
             return Ok(());
@@ -884,6 +897,7 @@ impl Proxy {
         self.last_insert_id = 0;
         self.last_rows = 0;
         self.diag.clear();
+        self.diag_count = 0;
         self.stmts.clear();
     }
 
