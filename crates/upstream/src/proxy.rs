@@ -161,7 +161,25 @@ impl Proxy {
     pub fn new(up: Arc<Upstream>, login: Login, found_rows: bool, collation: Option<(&str, &str)>) -> Proxy {
         let login_charset = login_charset(collation);
         let vars = login_charset.iter().cloned().collect();
-        Proxy { up, login, found_rows, schema: None, vars, pins: 0, conn: None, last_insert_id: 0, last_rows: 0, stmts: HashMap::new(), next_stmt_id: 1, streaming: None, login_charset, watch: None, connection_id: 0, diag: Vec::new(), diag_count: 0 }
+        Proxy {
+            up,
+            login,
+            found_rows,
+            schema: None,
+            vars,
+            pins: 0,
+            conn: None,
+            last_insert_id: 0,
+            last_rows: 0,
+            stmts: HashMap::new(),
+            next_stmt_id: 1,
+            streaming: None,
+            login_charset,
+            watch: None,
+            connection_id: 0,
+            diag: Vec::new(),
+            diag_count: 0,
+        }
     }
 
     /// Watch `client` during long backend waits: a client that went away has
@@ -356,7 +374,7 @@ impl Proxy {
             if o.succeeded {
                 pins |= shape.pins;
             }
-            if shape.unlocks_tables && !o.error.is_some() {
+            if shape.unlocks_tables && o.error.is_none() {
                 pins &= !pin::LOCK_TABLES;
             }
             let explained = !o.vars.is_empty() || o.schema.is_some() || shape.pins != 0 || shape.unlocks_tables;
