@@ -434,3 +434,15 @@ def test_statements_nested_past_the_limit_never_reach_the_backend(up, upstream_b
     assert upstream_backend.status("Uptime") > 0  # the backend is still up
     assert q(c, "SELECT 1") == ((1,),)
     c.close()
+
+
+def test_the_greeting_presents_the_backends_version(up, upstream_backend):
+    """Drivers choose protocol features by the greeting's version (mysql2
+    sends JSON parameters as MySQL 8's JSON type to an 8.0 server, which
+    MariaDB refuses with 1210): through Turnstile they see the backend's."""
+    c = app(up)
+    b = upstream_backend.admin()
+    assert c.get_server_info() == b.get_server_info()
+    assert "MariaDB" in c.get_server_info()
+    b.close()
+    c.close()

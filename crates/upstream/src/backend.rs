@@ -149,6 +149,8 @@ pub struct Backend {
     pub dirty: bool,
     /// Its server's index in `upstream_servers`.
     pub server: usize,
+    /// The version its greeting announced.
+    pub server_version: String,
     /// Told when a read waits longer than `ANNOUNCE_AFTER_MS` (the
     /// pool-of-threads scheduler then lets another worker serve others);
     /// set while a session uses the connection.
@@ -182,8 +184,20 @@ impl Backend {
         stream.set_nodelay(true)?;
         stream.set_read_timeout(Some(timeout))?;
         stream.set_write_timeout(Some(timeout))?;
-        let mut b =
-            Backend { stream, buf: Vec::with_capacity(16 * 1024), start: 0, thread_id: 0, scramble: Vec::new(), found_rows, held: Held::default(), dirty: false, server, waits: None, watch: None };
+        let mut b = Backend {
+            stream,
+            buf: Vec::with_capacity(16 * 1024),
+            start: 0,
+            thread_id: 0,
+            scramble: Vec::new(),
+            found_rows,
+            held: Held::default(),
+            dirty: false,
+            server,
+            waits: None,
+            watch: None,
+            server_version: String::new(),
+        };
         b.login(login)?;
         // Statements may run as long as they like; the login may not. A
         // read that takes longer than ANNOUNCE_AFTER_MS returns early so the
@@ -206,7 +220,7 @@ impl Backend {
         if proto != 10 {
             return Err(BackendError::Protocol(format!("greeting protocol {}", proto)));
         }
-        let _version = r.nul_bytes();
+        self.server_version = String::from_utf8_lossy(r.nul_bytes()).into_owned();
         let bad = |_| BackendError::Protocol("short greeting".into());
         self.thread_id = r.u32().map_err(bad)?;
         let mut scramble = r.take(8).map_err(bad)?.to_vec();

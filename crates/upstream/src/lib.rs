@@ -112,6 +112,11 @@ pub struct Upstream {
     refreshing: Mutex<()>,
     on_accounts: Mutex<Option<AccountsCallback>>,
     stopping: AtomicBool,
+    /// The writer's version as its greeting gives it (MariaDB's starts
+    /// `5.5.5-`): Turnstile greets clients with it, since drivers choose
+    /// protocol features by it (mysql2 sends JSON parameters as MySQL 8's
+    /// JSON type to an 8.0 version, which MariaDB refuses with 1210).
+    pub server_version: String,
 }
 
 fn resolve(s: &str) -> Result<SocketAddr, String> {
@@ -147,6 +152,7 @@ impl Upstream {
             on_accounts: Mutex::new(None),
             stopping: AtomicBool::new(false),
             options,
+            server_version: String::new(),
         };
         let writer = &up.pools[0];
         let mut conn = writer.connect_unpooled(&up.monitor).map_err(|e| match e {
@@ -155,6 +161,8 @@ impl Upstream {
             e => format!("upstream server {}: {}", writer.name, e),
         })?;
         check_monitor_privileges(&mut conn, &up.options.user)?;
+        let mut up = up;
+        up.server_version = conn.server_version.clone();
         *up.monitor_conn.lock().unwrap_or_else(|e| e.into_inner()) = Some(conn);
         Ok(Arc::new(up))
     }

@@ -320,8 +320,11 @@ impl Session {
         reg.login_pending(&self.handle);
         self.seq = 0;
         let scramble = self.scramble;
+        // The upstream engine presents its backend's version: drivers pick
+        // protocol features by it.
+        let server = self.server.clone();
         let g = Greeting {
-            server_version: SERVER_VERSION,
+            server_version: server.upstream.as_ref().map_or(SERVER_VERSION, |u| u.server_version.as_str()),
             connection_id: self.id(),
             scramble: &scramble,
             capabilities: cap::SERVER_DEFAULT,
