@@ -311,7 +311,7 @@ impl Backend {
     /// COM_RESET_CONNECTION: the backend forgets the session's state (its
     /// prepared statements too).
     pub fn reset(&mut self) -> Result<(), BackendError> {
-        self.simple_command(&[com::RESET_CONNECTION])?;
+        self.simple_command(com::RESET_CONNECTION, &[])?;
         // The backend keeps the user and the current database.
         let user = std::mem::take(&mut self.held.user);
         let schema = self.held.schema.take();
@@ -320,12 +320,30 @@ impl Backend {
         Ok(())
     }
 
-    /// Send a command whose answer is one OK or ERR; the OK's payload.
-    pub fn simple_command(&mut self, payload: &[u8]) -> Result<Vec<u8>, BackendError> {
-        self.write_packet(0, payload)?;
+    /// Send command `cmd` with `arg` (sequence id 0), framed straight into
+    /// one buffer: one copy, one write.
+    pub fn send_command(&mut self, cmd: u8, arg: &[u8]) -> io::Result<()> {
+        let len = arg.len() + 1;
+        if len >= turnstile_wire::consts::MAX_PACKET_PAYLOAD {
+            let mut p = Vec::with_capacity(len);
+            p.push(cmd);
+            p.extend_from_slice(arg);
+            return self.write_packet(0, &p);
+        }
+        let mut out = Vec::with_capacity(len + 4);
+        out.extend_from_slice(&(len as u32).to_le_bytes()[..3]);
+        out.push(0);
+        out.push(cmd);
+        out.extend_from_slice(arg);
+        self.stream.write_all(&out)
+    }
+
+    /// Send a command whose answer is one OK or ERR.
+    pub fn simple_command(&mut self, cmd: u8, arg: &[u8]) -> Result<(), BackendError> {
+        self.send_command(cmd, arg)?;
         let (_, reply) = self.read_packet()?;
         match reply.first() {
-            Some(0x00) | Some(0xfe) => Ok(reply.to_vec()),
+            Some(0x00) | Some(0xfe) => Ok(()),
             Some(0xff) => Err(err_of(reply)),
             _ => Err(BackendError::Protocol("expected OK".into())),
         }
@@ -334,10 +352,7 @@ impl Backend {
     /// Run a statement whose answer Turnstile reads itself: its result's
     /// rows as text (None for NULL), or none for an OK.
     pub fn query_rows(&mut self, sql: &str) -> Result<TextRows, BackendError> {
-        let mut p = Vec::with_capacity(sql.len() + 1);
-        p.push(com::QUERY);
-        p.extend_from_slice(sql.as_bytes());
-        self.write_packet(0, &p)?;
+        self.send_command(com::QUERY, sql.as_bytes())?;
         let (_, first) = self.read_packet()?;
         let first = first.to_vec();
         match first.first() {
@@ -387,9 +402,9 @@ impl Backend {
         self.stream.write_all(&out)
     }
 
-    /// Write bytes already framed.
-    pub fn write_raw(&mut self, framed: &[u8]) -> io::Result<()> {
-        self.stream.write_all(framed)
+    /// COM_STMT_CLOSE (no answer).
+    pub fn close_statement(&mut self, id: u32) -> io::Result<()> {
+        self.send_command(com::STMT_CLOSE, &id.to_le_bytes())
     }
 
     /// Read one physical packet: its sequence id and payload (valid until

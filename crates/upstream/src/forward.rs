@@ -164,8 +164,7 @@ impl Forward {
                 return Ok(Step::Full);
             }
             let (_, payload) = b.read_packet()?;
-            let payload = payload.to_vec();
-            self.feed(&payload, out)?;
+            self.feed(payload, out)?;
         }
         Ok(Step::Done)
     }

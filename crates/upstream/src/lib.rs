@@ -61,10 +61,7 @@ const TRACK_SQL: &str = "SET SESSION session_track_system_variables='*', session
 
 /// Switch on session-state tracking on a fresh or reset connection.
 pub fn track_session(b: &mut Backend) -> Result<(), BackendError> {
-    let mut p = Vec::with_capacity(TRACK_SQL.len() + 1);
-    p.push(turnstile_wire::consts::com::QUERY);
-    p.extend_from_slice(TRACK_SQL.as_bytes());
-    b.simple_command(&p).map(|_| ())
+    b.simple_command(turnstile_wire::consts::com::QUERY, TRACK_SQL.as_bytes())
 }
 
 /// Counters for SHOW STATUS, beside the pools' own.

@@ -142,18 +142,9 @@ fn not_synced(name: &str) -> bool {
     name.starts_with("session_track_") || matches!(name, "last_insert_id" | "insert_id" | "identity" | "sql_log_bin")
 }
 
-/// SQL LIKE with % and _, case-insensitive (SHOW STATUS LIKE).
+/// SHOW STATUS LIKE, as every LIKE in Turnstile reads it (case-insensitive).
 fn like(text: &str, pattern: &str) -> bool {
-    fn go(t: &[u8], p: &[u8]) -> bool {
-        match p.split_first() {
-            None => t.is_empty(),
-            Some((b'%', rest)) => (0..=t.len()).any(|i| go(&t[i..], rest)),
-            Some((b'_', rest)) => !t.is_empty() && go(&t[1..], rest),
-            Some((b'\\', rest)) if !rest.is_empty() => t.first().is_some_and(|c| c.eq_ignore_ascii_case(&rest[0])) && go(&t[1..], &rest[1..]),
-            Some((c, rest)) => t.first().is_some_and(|x| x.eq_ignore_ascii_case(c)) && go(&t[1..], rest),
-        }
-    }
-    go(text.as_bytes(), pattern.as_bytes())
+    turnstile_sqltext::like::like(text, pattern, true)
 }
 
 impl Proxy {
@@ -283,9 +274,7 @@ impl Proxy {
             // character_set_connection resets collation_connection: collations last.
             sets.sort_by_key(|(k, _)| (k.starts_with("collation"), k.clone()));
             let sql = format!("SET SESSION {}", sets.iter().map(|(k, v)| format!("{}={}", k, v)).collect::<Vec<_>>().join(", "));
-            let mut p = vec![com::QUERY];
-            p.extend_from_slice(sql.as_bytes());
-            b.simple_command(&p)?;
+            b.simple_command(com::QUERY, sql.as_bytes())?;
             self.up.counters.sync_sets.fetch_add(1, Ordering::Relaxed);
             b.held.vars = self.vars.clone();
             if shape.is_some_and(|s| s.reads_last_insert_id) {
@@ -294,17 +283,13 @@ impl Proxy {
         }
         if b.held.multi_statements != io.multi_statements {
             let option: u16 = if io.multi_statements { 0 } else { 1 };
-            let mut p = vec![com::SET_OPTION];
-            p.extend_from_slice(&option.to_le_bytes());
-            b.simple_command(&p)?;
+            b.simple_command(com::SET_OPTION, &option.to_le_bytes())?;
             b.held.multi_statements = io.multi_statements;
         }
         if want_schema && b.held.schema != self.schema {
             match &self.schema {
                 Some(db) => {
-                    let mut p = vec![com::INIT_DB];
-                    p.extend_from_slice(db.as_bytes());
-                    b.simple_command(&p)?;
+                    b.simple_command(com::INIT_DB, db.as_bytes())?;
                     self.up.counters.sync_init_db.fetch_add(1, Ordering::Relaxed);
                 }
                 None => {
@@ -717,15 +702,10 @@ impl Proxy {
         if b.held.stmts.len() >= cap && !b.held.stmts.contains_key(sql) {
             if let Some(old) = b.held.stmts.keys().next().cloned() {
                 let (id, _) = b.held.stmts.remove(&old).expect("present");
-                let mut p = vec![com::STMT_CLOSE];
-                put_u32(&mut p, id);
-                b.write_packet(0, &p)?;
+                b.close_statement(id)?;
             }
         }
-        let mut p = Vec::with_capacity(sql.len() + 1);
-        p.push(com::STMT_PREPARE);
-        p.extend_from_slice(sql.as_bytes());
-        b.write_packet(0, &p)?;
+        b.send_command(com::STMT_PREPARE, sql.as_bytes())?;
         let (_, first) = b.read_packet()?;
         let first = first.to_vec();
         if first.first() == Some(&0xff) {
@@ -741,9 +721,7 @@ impl Proxy {
         // A statement prepared again under the same text replaces the old one.
         if let Some((old, _)) = b.held.stmts.insert(sql.to_string(), (id, params)) {
             if old != id {
-                let mut p = vec![com::STMT_CLOSE];
-                put_u32(&mut p, old);
-                b.write_packet(0, &p)?;
+                b.close_statement(old)?;
             }
         }
         let mut seq = 1u8;
