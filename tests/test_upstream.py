@@ -12,6 +12,7 @@ module (test_upstream_pinning.py).
 
 from __future__ import annotations
 
+import os
 import threading
 import time
 
@@ -157,6 +158,79 @@ def test_parallel_sessions_never_exceed_the_cap(up):
     c = app(up)
     assert int(upstream.status(c, "Upstream_connections_open")) <= 4
     c.close()
+
+
+@pytest.fixture(scope="module")
+def two(upstream_backend, turnstile_bin):
+    srv = upstream.start_turnstile(upstream_backend, "--upstream-max-connections", "2", "--upstream-checkout-timeout-ms", "20000")
+    yield srv
+    srv.stop()
+    srv.cleanup()
+
+
+def threads_of(srv) -> int:
+    return len(os.listdir(f"/proc/{srv.pid}/task"))
+
+
+def test_sessions_waiting_for_the_backend_hold_no_thread(two):
+    """Statements waiting for their answer, or for a free backend
+    connection, park their session (the pool-of-threads scheduler): 24
+    sessions with slow statements over 2 backend connections do not take 24
+    threads, and all of them are answered."""
+    idle = [app(two) for _ in range(24)]
+    for c in idle:
+        assert q(c, "SELECT 1") == ((1,),)
+    before = threads_of(two)
+    most = [before]
+    errors = []
+
+    def work(c, i):
+        try:
+            assert q(c, "SELECT SLEEP(0.1), %s", (i,)) == ((0, i),)
+        except Exception as e:  # noqa: BLE001
+            errors.append(e)
+
+    workers = [threading.Thread(target=work, args=(c, i)) for i, c in enumerate(idle)]
+    for t in workers:
+        t.start()
+    while any(t.is_alive() for t in workers):
+        most.append(threads_of(two))
+        time.sleep(0.02)
+    for t in workers:
+        t.join()
+    assert not errors, errors
+    # 24 statements of 0.1 s over 2 connections: ~1.2 s of queueing.
+    assert max(most) <= before + 2, (before, max(most))
+    assert int(upstream.status(idle[0], "Upstream_connections_open")) <= 2
+    assert int(upstream.status(idle[0], "Upstream_waits")) >= 10
+    for c in idle:
+        c.close()
+
+
+def test_a_queued_session_that_leaves_takes_no_connection_with_it(two):
+    """A session queued for a backend connection whose client goes away is
+    taken out of the queue: the connection given back serves the next one."""
+    from helpers import rawproto
+
+    a, b = app(two), app(two)
+    q(a, "BEGIN")
+    q(b, "BEGIN")  # both backend connections are pinned now
+    q(a, "SELECT 1")
+    q(b, "SELECT 1")
+    gone = rawproto.connect(two, upstream.APP[0], upstream.APP[1])
+    gone.command(0x03, b"SELECT 'never answered'")
+    time.sleep(0.3)
+    gone.close()  # queued, and gone without reading
+    time.sleep(0.3)
+    q(a, "COMMIT")
+    c = app(two)
+    t0 = time.monotonic()
+    assert q(c, "SELECT 2") == ((2,),)
+    assert time.monotonic() - t0 < 2
+    q(b, "COMMIT")
+    assert int(upstream.status(c, "Upstream_connections_open")) <= 2
+    for x in (a, b, c):
+        x.close()
 
 
 def test_binary_protocol_statements_prepare_lazily_per_connection(up):

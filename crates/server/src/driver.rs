@@ -19,6 +19,8 @@
 //!         want @ Want::Read { .. } => driver.receive(..) with the bytes read;
 //!                                     driver.eof() at end of input,
 //!                                     driver.deadline_passed() after driver.wait_ms(want, clock),
+//!         Want::Backend { fd } => wait until fd is readable (None: until the
+//!                                 session's wake is called), then driver.backend_ready(),
 //!         Want::Yield => let other connections run, then come back,
 //!         Want::Close => write what is in out() if the peer takes it; driver.finish(),
 //!     }
@@ -58,6 +60,13 @@ pub enum Want {
     /// the client cannot have answered yet (a non-blocking loop waits for
     /// readiness instead of trying a read that would return EAGAIN).
     Read { awaiting_reply: bool },
+    /// The session waits for the backend (the upstream engine, when the loop
+    /// does not block): until `fd` is readable (its connection's answer), or
+    /// with None until the upstream pool calls the session's wake (a free
+    /// connection); then `backend_ready` and poll again. No deadline: a
+    /// statement may run as long as it likes, the checkout wait has its own
+    /// (a client that goes away meanwhile: `eof`).
+    Backend { fd: Option<std::os::fd::RawFd> },
     /// `budget` packets ran and complete ones are still buffered: give other
     /// connections a turn, then poll again.
     Yield,
@@ -77,6 +86,9 @@ pub struct Driver {
     held: Option<u8>,
     /// The connection ends once `out` is written (or cannot be).
     closing: bool,
+    /// The session's backend connection had nothing to read: `Want::Backend`
+    /// until `backend_ready`.
+    backend_wait: Option<Option<std::os::fd::RawFd>>,
     /// When the connection was accepted: the login must be over
     /// connect_timeout later, however the handshake's bytes are spread out.
     accepted_ms: u64,
@@ -100,6 +112,7 @@ impl Driver {
             awaiting_reply: false,
             held: None,
             closing: false,
+            backend_wait: None,
             accepted_ms: now_ms,
         }
     }
@@ -159,6 +172,9 @@ impl Driver {
             if self.out.capacity() > KEEP_BUFFER {
                 self.out = Vec::new();
             }
+            if let Some(fd) = self.backend_wait {
+                return Want::Backend { fd };
+            }
             if self.session.is_paused() {
                 self.resume(flush);
                 continue;
@@ -187,8 +203,10 @@ impl Driver {
     #[inline(never)]
     fn run_packet(&mut self, seq: u8, flush: &mut Flush<'_>) {
         debug_assert!(self.out.is_empty(), "a command starts with its output written");
-        if self.session.on_packet(seq, &self.payload, &mut self.out, flush) == Flow::Close {
-            self.close_session();
+        match self.session.on_packet(seq, &self.payload, &mut self.out, flush) {
+            Flow::Close => self.close_session(),
+            Flow::Paused => self.backend_wait = self.session.backend_wait(),
+            Flow::Continue => {}
         }
         // A LOAD DATA LOCAL file's packets get no reply: the next ones may be there already.
         self.awaiting_reply = !self.out.is_empty() || !self.session.in_infile();
@@ -204,8 +222,10 @@ impl Driver {
     /// Go on with a paused result set (its output was written).
     #[inline(never)]
     fn resume(&mut self, flush: &mut Flush<'_>) {
-        if self.session.resume(&mut self.out, flush) == Flow::Close {
-            self.close_session();
+        match self.session.resume(&mut self.out, flush) {
+            Flow::Close => self.close_session(),
+            Flow::Paused => self.backend_wait = self.session.backend_wait(),
+            Flow::Continue => {}
         }
     }
 
@@ -277,6 +297,12 @@ impl Driver {
         self.awaiting_reply = false;
     }
 
+    /// The backend connection the session waits for is readable (or
+    /// closed): the next `poll` reads it.
+    pub fn backend_ready(&mut self) {
+        self.backend_wait = None;
+    }
+
     /// The peer closed its side.
     pub fn eof(&mut self) {
         if !self.session.authenticated {
@@ -336,7 +362,7 @@ impl Driver {
             // Inside a packet, or between the packets of a LOAD DATA LOCAL file.
             Want::Read { .. } if self.mid_packet() || self.session.in_infile() => net_read_ms(),
             Want::Read { .. } => self.session.idle_timeout() * 1000,
-            Want::Yield | Want::Close => 0,
+            Want::Backend { .. } | Want::Yield | Want::Close => 0,
         }
     }
 

@@ -253,6 +253,13 @@ pub fn serve(server: &Arc<Server>, conn: Accepted, small: &mut [u8]) {
                     Err(_) => break,
                 }
             }
+            // Not asked of this loop (its session's backend reads block), met all the same.
+            Want::Backend { fd } => {
+                if let Some(fd) = fd {
+                    wait_readable(fd);
+                }
+                driver.backend_ready();
+            }
             // No budget here: a thread serves one connection.
             Want::Yield => {}
             Want::Close => {
@@ -265,6 +272,13 @@ pub fn serve(server: &Arc<Server>, conn: Accepted, small: &mut [u8]) {
         stream.reset_on_close();
     }
     drop(stream);
+}
+
+/// Block until `fd` is readable (or closed).
+fn wait_readable(fd: std::os::fd::RawFd) {
+    let mut p = libc::pollfd { fd, events: libc::POLLIN, revents: 0 };
+    // SAFETY: one valid pollfd; -1 waits without a timeout.
+    unsafe { libc::poll(&mut p, 1, -1) };
 }
 
 /// Write all of `buf` (blocking), counting it in Bytes_sent.

@@ -68,6 +68,14 @@ const WAKE_KEY: u64 = u64::MAX;
 const LISTEN_KEY: u64 = u64::MAX - 1;
 /// Connection keys stay below this (listener keys are above).
 const MAX_CONN_KEY: u64 = u64::MAX - 16;
+/// Set in the epoll data of a session's backend connection (upstream
+/// engine): the event is for connection `key & !BACKEND_KEY`, from its backend.
+const BACKEND_KEY: u64 = 1 << 62;
+/// Backend sockets are armed for one event at a time: a backend connection
+/// serves another session (with another key) after this statement.
+const EPOLL_BACKEND: u32 = (libc::EPOLLIN | libc::EPOLLRDHUP | libc::EPOLLONESHOT) as u32;
+/// What `drive` returns to wait for the session's backend connection.
+const WAIT_BACKEND: u32 = u32::MAX - 1;
 /// Connections one worker accepts per listener event.
 const ACCEPT_BATCH: usize = 16;
 /// A group keeps what it accepts while it holds at most this many connections
@@ -113,6 +121,9 @@ struct PConn {
     registered: AtomicBool,
     /// EPOLLOUT has been added to the registration (a write once hit EAGAIN).
     out_armed: AtomicBool,
+    /// An event came from the client's socket (not its backend's) since the
+    /// owner last looked: the client may have sent bytes or gone away.
+    client_event: AtomicBool,
     /// Milliseconds since pool start when the current wait expires (0: none).
     deadline_ms: AtomicU64,
     inner: Mutex<ConnInner>,
@@ -566,8 +577,14 @@ impl Pool {
                             g.drain_wake();
                         } else if key > MAX_CONN_KEY {
                             listeners_ready |= 1 << (LISTEN_KEY - key).min(31);
-                        } else if let Some(c) = g.conns(key).get(&key) {
-                            ready.push(Work::Event(c.clone()));
+                        } else {
+                            let conn_key = key & !BACKEND_KEY;
+                            if let Some(c) = g.conns(conn_key).get(&conn_key) {
+                                if key == conn_key {
+                                    c.client_event.store(true, Ordering::Release);
+                                }
+                                ready.push(Work::Event(c.clone()));
+                            }
                         }
                     }
                 }
@@ -640,7 +657,7 @@ impl Pool {
             return;
         }
         let now_ms = self.now_ms();
-        let key = self.next_key.fetch_add(1, Ordering::Relaxed) % MAX_CONN_KEY;
+        let key = self.next_key.fetch_add(1, Ordering::Relaxed) % BACKEND_KEY;
         // Built in one expression, in place: a session (536 bytes) moved
         // through locals is copied at each move.
         let c = Arc::new(PConn {
@@ -649,15 +666,30 @@ impl Pool {
             state: AtomicU8::new(BUSY),
             registered: AtomicBool::new(false),
             out_armed: AtomicBool::new(false),
+            client_event: AtomicBool::new(false),
             deadline_ms: AtomicU64::new(0),
             inner: Mutex::new(ConnInner { stream, driver: Driver::new(Session::new(self.server.clone(), peer, host, false, fd), now_ms), closed: false }),
         });
         g.conns(key).insert(key, c.clone());
         let mut inner = c.inner.lock().unwrap_or_else(|e| e.into_inner());
         inner.driver.session_mut().set_scheduler_hooks(true, &POOL_WAIT);
+        if self.server.upstream.is_some() {
+            inner.driver.session_mut().set_upstream_wake(self.waker(g, &c));
+        }
         Scratch::lend(&mut inner);
         inner.driver.start();
         self.run_connection(g, &c, inner, true);
+    }
+
+    /// What resumes connection `c` from outside epoll (the upstream pool
+    /// handed its session a backend connection): queued as if an event came.
+    fn waker(self: &Arc<Self>, g: &Arc<Group>, c: &Arc<PConn>) -> turnstile_upstream::pool::Wake {
+        let (pool, group, conn) = (Arc::downgrade(self), Arc::downgrade(g), Arc::downgrade(c));
+        Arc::new(move || {
+            if let (Some(pool), Some(group), Some(conn)) = (pool.upgrade(), group.upgrade(), conn.upgrade()) {
+                pool.enqueue(&group, Work::Event(conn), false);
+            }
+        })
     }
 
     fn handle_event(self: &Arc<Self>, g: &Arc<Group>, c: Arc<PConn>) {
@@ -693,12 +725,13 @@ impl Pool {
     /// go of it; if an event arrived meanwhile (PENDING), go round again.
     /// `first`: the greeting just went out, so there is nothing to read yet.
     fn run_connection<'c>(self: &Arc<Self>, g: &Arc<Group>, c: &'c Arc<PConn>, mut inner: MutexGuard<'c, ConnInner>, first: bool) {
+        let mut client = false;
         if !first {
-            inner.driver.readable();
+            client = Self::take_events(c, &mut inner.driver);
         }
         loop {
             Scratch::lend(&mut inner);
-            let (want, deadline) = self.drive(&mut inner);
+            let (want, deadline) = self.drive(&mut inner, client);
             if !self.park(g, c, inner, want, deadline) {
                 return;
             }
@@ -707,8 +740,21 @@ impl Pool {
             if inner.closed {
                 return;
             }
-            inner.driver.readable();
+            client = Self::take_events(c, &mut inner.driver);
         }
+    }
+
+    /// Tell the driver what the events since it last ran may mean: the
+    /// client's socket may have bytes (or a hang-up) when an event came from
+    /// it; the backend's (if the session waited for it) is looked at again
+    /// whatever woke us. True when the client's socket had an event.
+    fn take_events(c: &PConn, driver: &mut Driver) -> bool {
+        driver.backend_ready();
+        let client = c.client_event.swap(false, Ordering::AcqRel);
+        if client {
+            driver.readable();
+        }
+        client
     }
 
     /// The connection's deadline passed while it was waiting.
@@ -722,8 +768,11 @@ impl Pool {
 
     /// The non-blocking I/O loop around the connection's `Driver`: run it
     /// until it must wait. Returns the epoll events to wait for (0 = close,
-    /// u32::MAX = requeue) and when the wait expires (`coarse_ms`; 0: none).
-    fn drive(self: &Arc<Self>, inner: &mut ConnInner) -> (u32, u64) {
+    /// u32::MAX = requeue, WAIT_BACKEND = the session's backend socket) and
+    /// when the wait expires (`coarse_ms`; 0: none). `client`: the client's
+    /// socket had an event (a client that hung up while the session waits
+    /// for its backend ends the session; the backend statement is killed).
+    fn drive(self: &Arc<Self>, inner: &mut ConnInner, client: bool) -> (u32, u64) {
         let server = &self.server;
         let ConnInner { stream, driver, .. } = inner;
         let mut budget = PACKET_BUDGET;
@@ -752,6 +801,8 @@ impl Pool {
                         Err(_) => return (0, 0),
                     }
                 }
+                Want::Backend { .. } if client && peer_gone(stream.as_raw_fd()) => driver.eof(),
+                Want::Backend { .. } => return (WAIT_BACKEND, 0),
                 // Budget used up with a complete packet buffered: requeue.
                 Want::Yield => return (u32::MAX, 0),
                 Want::Close => {
@@ -784,7 +835,23 @@ impl Pool {
             Scratch::reclaim(&mut inner);
         }
         let in_tx = inner.driver.session().in_transaction();
+        let backend_wait = inner.driver.session().backend_wait();
         drop(inner);
+        if want == WAIT_BACKEND {
+            return match backend_wait {
+                Some(Some(fd)) => self.park_for_backend(g, c, fd),
+                // Queued for a backend connection: the upstream pool wakes us.
+                Some(None) => {
+                    c.deadline_ms.store(0, Ordering::Relaxed);
+                    self.let_go(c)
+                }
+                None => {
+                    debug_assert!(false, "Want::Backend while the session waits for nothing");
+                    self.close(g, c);
+                    false
+                }
+            };
+        }
         if want == u32::MAX {
             // Budget used up with a complete packet buffered: requeue.
             c.state.store(IDLE, Ordering::Release);
@@ -807,6 +874,32 @@ impl Pool {
             self.close(g, c);
             return false;
         }
+        self.let_go(c)
+    }
+
+    /// Arm the session's backend socket in the group's epoll set for one
+    /// event under the connection's key (added the first time this group
+    /// sees that socket; a socket closes out of every set it is in), then
+    /// let go of the connection as `park` does. No deadline: statements may
+    /// run long, and a client's hang-up is an event of its own socket.
+    fn park_for_backend(self: &Arc<Self>, g: &Arc<Group>, c: &Arc<PConn>, fd: RawFd) -> bool {
+        c.deadline_ms.store(0, Ordering::Relaxed);
+        let epfd = g.epfd.as_raw_fd();
+        let key = c.key | BACKEND_KEY;
+        let armed = match epoll_ctl(epfd, libc::EPOLL_CTL_MOD, fd, EPOLL_BACKEND, key) {
+            Err(e) if e.raw_os_error() == Some(libc::ENOENT) => epoll_ctl(epfd, libc::EPOLL_CTL_ADD, fd, EPOLL_BACKEND, key),
+            r => r,
+        };
+        if let Err(e) = armed {
+            tracing::warn!(error = %e, "epoll_ctl failed for a backend socket; closing connection");
+            self.close(g, c);
+            return false;
+        }
+        self.let_go(c)
+    }
+
+    /// BUSY → IDLE; true (and BUSY again) if an event came meanwhile.
+    fn let_go(&self, c: &PConn) -> bool {
         match c.state.compare_exchange(BUSY, IDLE, Ordering::AcqRel, Ordering::Acquire) {
             Ok(_) => false,
             Err(now) => {
@@ -927,6 +1020,15 @@ impl PConn {
             Err(_) => false,
         }
     }
+}
+
+/// The client closed its side or the socket failed: a one-byte peek that
+/// neither waits nor takes what a pipelining client sent.
+fn peer_gone(fd: RawFd) -> bool {
+    let mut b = [0u8; 1];
+    // SAFETY: a one-byte buffer on the stack; MSG_DONTWAIT and MSG_PEEK leave the socket as it was.
+    let n = unsafe { libc::recv(fd, b.as_mut_ptr().cast(), 1, libc::MSG_PEEK | libc::MSG_DONTWAIT) };
+    n == 0 || (n < 0 && !matches!(io::Error::last_os_error().kind(), io::ErrorKind::WouldBlock | io::ErrorKind::Interrupted))
 }
 
 /// Write what the socket takes now; keep the rest at the front of `buf`.

@@ -101,7 +101,7 @@ impl Client {
                     self.inbox.extend_from_slice(&out);
                     return w;
                 }
-                Want::Read { .. } | Want::Yield => return w,
+                Want::Read { .. } | Want::Backend { .. } | Want::Yield => return w,
             }
         }
     }

@@ -309,7 +309,7 @@ pub static SETTINGS: &[Setting] = &[
     setting("upstream_password", Kind::Secret, "", "upstream engine: password of the monitor account (also TURNSTILE_UPSTREAM_PASSWORD).").startup_only(),
     setting("upstream_result_buffer_bytes", int(1024, 1 << 30), "4194304", "upstream engine: bytes of a result kept for a slow client so its backend connection is free at once; a larger result streams and keeps the connection until the client has read it."),
     setting("upstream_retry_interval_ms", int(1, 3_600_000), "1000", "upstream engine: after a backend server refused a connection, milliseconds during which statements needing a new connection fail at once (ERR 2003) instead of waiting."),
-    setting("upstream_servers", TEXT, "", "upstream engine: HOST:PORT[,HOST:PORT...] of the backend servers; the first is the writer (the only one used for now)."),
+    setting("upstream_servers", TEXT, "", "upstream engine: HOST:PORT[,HOST:PORT...] of the backend servers (a path starting with / is a Unix socket on this host); the first is the writer (the only one used for now)."),
     setting("upstream_user", TEXT, "", "upstream engine: the monitor account Turnstile reads mysql.user with and passes KILL QUERY through (needs SELECT on mysql.user and CONNECTION ADMIN or SUPER)."),
     variable("use_stat_tables", Both, Kind::Choice(USE_STAT_TABLES), "PREFERABLY_FOR_QUERIES", "Accepted and reported; the sqlite engine plans and sizes its work itself and does not read it."),
     variable("userstat", Global, BOOL, "OFF", "Accepted and reported (MariaDB's); Turnstile does not read it."),

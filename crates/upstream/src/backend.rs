@@ -9,9 +9,11 @@
 //! that borrows it is brought to its own state with only what differs.
 
 use std::collections::HashMap;
-use std::io::{self, Read, Write};
+use std::io::{self, Write};
 use std::net::{SocketAddr, TcpStream};
 use std::os::fd::AsRawFd;
+use std::os::unix::net::UnixStream;
+use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 use turnstile_engine::{ClientProbe, WaitHook, WaitKind};
@@ -136,7 +138,7 @@ pub struct Held {
 }
 
 pub struct Backend {
-    stream: TcpStream,
+    stream: Sock,
     buf: Vec<u8>,
     start: usize,
     /// The backend's thread id (for KILL QUERY).
@@ -177,11 +179,78 @@ const WATCH_MS: u64 = turnstile_engine::CLIENT_PROBE_MS;
 /// (38 futex calls per connection, 96 workers, under connection churn).
 pub const ANNOUNCE_AFTER_MS: u64 = 1;
 
+/// Bytes asked of the socket per read.
+const READ_CHUNK: usize = 16 * 1024;
+
+/// Where a backend server listens: TCP, or a Unix socket on this host
+/// (cheaper per statement when the database runs beside Turnstile:
+/// docs/architecture.md, "The upstream engine").
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Address {
+    Tcp(SocketAddr),
+    Unix(PathBuf),
+}
+
+impl std::fmt::Display for Address {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Address::Tcp(a) => write!(f, "{}", a),
+            Address::Unix(p) => write!(f, "{}", p.display()),
+        }
+    }
+}
+
+/// A backend connection's socket.
+enum Sock {
+    Tcp(TcpStream),
+    Unix(UnixStream),
+}
+
+impl Sock {
+    fn connect(addr: &Address, timeout: Duration) -> io::Result<Sock> {
+        match addr {
+            Address::Tcp(a) => {
+                let s = TcpStream::connect_timeout(a, timeout)?;
+                s.set_nodelay(true)?;
+                Ok(Sock::Tcp(s))
+            }
+            Address::Unix(p) => Ok(Sock::Unix(UnixStream::connect(p)?)),
+        }
+    }
+
+    fn set_read_timeout(&self, t: Option<Duration>) -> io::Result<()> {
+        match self {
+            Sock::Tcp(s) => s.set_read_timeout(t),
+            Sock::Unix(s) => s.set_read_timeout(t),
+        }
+    }
+
+    fn set_write_timeout(&self, t: Option<Duration>) -> io::Result<()> {
+        match self {
+            Sock::Tcp(s) => s.set_write_timeout(t),
+            Sock::Unix(s) => s.set_write_timeout(t),
+        }
+    }
+
+    fn write_all(&mut self, bytes: &[u8]) -> io::Result<()> {
+        match self {
+            Sock::Tcp(s) => s.write_all(bytes),
+            Sock::Unix(s) => s.write_all(bytes),
+        }
+    }
+
+    fn as_raw_fd(&self) -> std::os::fd::RawFd {
+        match self {
+            Sock::Tcp(s) => s.as_raw_fd(),
+            Sock::Unix(s) => s.as_raw_fd(),
+        }
+    }
+}
+
 impl Backend {
     /// Connect and log in as `login`; `found_rows` is the client flag.
-    pub fn connect(addr: &SocketAddr, timeout: Duration, login: &Login, found_rows: bool, server: usize) -> Result<Backend, BackendError> {
-        let stream = TcpStream::connect_timeout(addr, timeout)?;
-        stream.set_nodelay(true)?;
+    pub fn connect(addr: &Address, timeout: Duration, login: &Login, found_rows: bool, server: usize) -> Result<Backend, BackendError> {
+        let stream = Sock::connect(addr, timeout)?;
         stream.set_read_timeout(Some(timeout))?;
         stream.set_write_timeout(Some(timeout))?;
         let mut b = Backend {
@@ -411,13 +480,40 @@ impl Backend {
     /// the next read). A payload of 0xffffff bytes continues in the next one.
     pub fn read_packet(&mut self) -> Result<(u8, &[u8]), BackendError> {
         self.fill(4)?;
-        let h = &self.buf[self.start..self.start + 4];
-        let len = u32::from_le_bytes([h[0], h[1], h[2], 0]) as usize;
-        let seq = h[3];
+        let len = self.buffered_len();
         self.fill(4 + len)?;
+        Ok(self.take_packet(len))
+    }
+
+    /// `read_packet` without waiting: None when the whole packet has not
+    /// arrived yet (the caller waits for the socket to become readable).
+    pub fn try_read_packet(&mut self) -> Result<Option<(u8, &[u8])>, BackendError> {
+        if !self.fill_now(4)? {
+            return Ok(None);
+        }
+        let len = self.buffered_len();
+        if !self.fill_now(4 + len)? {
+            return Ok(None);
+        }
+        Ok(Some(self.take_packet(len)))
+    }
+
+    /// The payload length in the buffered packet header.
+    fn buffered_len(&self) -> usize {
+        let h = &self.buf[self.start..self.start + 4];
+        u32::from_le_bytes([h[0], h[1], h[2], 0]) as usize
+    }
+
+    fn take_packet(&mut self, len: usize) -> (u8, &[u8]) {
+        let seq = self.buf[self.start + 3];
         let at = self.start + 4;
         self.start += 4 + len;
-        Ok((seq, &self.buf[at..at + len]))
+        (seq, &self.buf[at..at + len])
+    }
+
+    /// The socket, for a scheduler that waits for it to become readable.
+    pub fn fd(&self) -> std::os::fd::RawFd {
+        self.stream.as_raw_fd()
     }
 
     /// True when bytes are already buffered (a pipelined answer).
@@ -425,9 +521,10 @@ impl Backend {
         self.start < self.buf.len()
     }
 
-    fn fill(&mut self, need: usize) -> Result<(), BackendError> {
+    /// Make room for `need` bytes from `start`; false when they are buffered already.
+    fn make_room(&mut self, need: usize) -> Result<bool, BackendError> {
         if self.buf.len() - self.start >= need {
-            return Ok(());
+            return Ok(false);
         }
         if self.start > 0 {
             self.buf.drain(..self.start);
@@ -436,53 +533,96 @@ impl Backend {
         if need > MAX_PAYLOAD + 4 {
             return Err(BackendError::Protocol("packet too large".into()));
         }
+        Ok(true)
+    }
+
+    /// One recv into the buffer's spare room (at least what is missing of
+    /// `need`, at least READ_CHUNK: no zeroing of the room first).
+    fn recv(&mut self, need: usize, flags: libc::c_int) -> io::Result<usize> {
+        let len = self.buf.len();
+        let want = (need - len).max(READ_CHUNK);
+        self.buf.reserve(want);
+        // SAFETY: `reserve` made `want` bytes of spare capacity after `len`;
+        // recv writes at most `want` bytes there and reports how many.
+        let n = unsafe { libc::recv(self.stream.as_raw_fd(), self.buf.as_mut_ptr().add(len).cast(), want, flags) };
+        if n < 0 {
+            return Err(io::Error::last_os_error());
+        }
+        // SAFETY: recv initialised the first n (≤ want) spare bytes.
+        unsafe { self.buf.set_len(len + n as usize) };
+        Ok(n as usize)
+    }
+
+    /// What a recv's result means: Ok(true) bytes came, Ok(false) try
+    /// again, Err the connection is gone.
+    fn received(r: io::Result<usize>) -> Result<bool, BackendError> {
+        match r {
+            Ok(0) => Err(BackendError::Io(io::Error::new(io::ErrorKind::UnexpectedEof, "the backend closed the connection"))),
+            Ok(_) => Ok(true),
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => Ok(false),
+            Err(e) => Err(BackendError::Io(e)),
+        }
+    }
+
+    /// `fill` without waiting: false when the bytes have not all arrived.
+    fn fill_now(&mut self, need: usize) -> Result<bool, BackendError> {
+        if !self.make_room(need)? {
+            return Ok(true);
+        }
         while self.buf.len() < need {
-            let len = self.buf.len();
-            let want = (need - len).max(16 * 1024);
-            self.buf.resize(len + want, 0);
-            let mut r = self.stream.read(&mut self.buf[len..]);
-            if matches!(&r, Err(e) if matches!(e.kind(), io::ErrorKind::WouldBlock | io::ErrorKind::TimedOut)) {
-                // Slow: announce the wait, then block in longer steps,
-                // asking between them whether the client is still there.
-                if let Some(h) = self.waits {
-                    h.wait_begin(WaitKind::Network);
-                }
-                let step = if self.watch.is_some() { Some(Duration::from_millis(WATCH_MS)) } else { None };
-                let _ = self.stream.set_read_timeout(step);
-                let mut killed = false;
-                loop {
-                    r = self.stream.read(&mut self.buf[len..]);
-                    let timed_out = matches!(&r, Err(e) if matches!(e.kind(), io::ErrorKind::WouldBlock | io::ErrorKind::TimedOut));
-                    if !timed_out {
-                        break;
-                    }
-                    if let Some(w) = &self.watch {
-                        if !killed && w.client.gone() {
-                            // Nobody will read the answer: stop the statement.
-                            (w.kill)(self.thread_id);
-                            killed = true;
-                        }
-                    }
-                }
-                let _ = self.stream.set_read_timeout(Some(Duration::from_millis(ANNOUNCE_AFTER_MS)));
-                if let Some(h) = self.waits {
-                    h.wait_end();
-                }
-            }
-            match r {
-                Ok(0) => {
-                    self.buf.truncate(len);
-                    return Err(BackendError::Io(io::Error::new(io::ErrorKind::UnexpectedEof, "the backend closed the connection")));
-                }
-                Ok(n) => self.buf.truncate(len + n),
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => self.buf.truncate(len),
-                Err(e) => {
-                    self.buf.truncate(len);
-                    return Err(BackendError::Io(e));
+            match self.recv(need, libc::MSG_DONTWAIT) {
+                Err(e) if e.kind() == io::ErrorKind::WouldBlock => return Ok(false),
+                r => {
+                    Self::received(r)?;
                 }
             }
         }
+        Ok(true)
+    }
+
+    fn fill(&mut self, need: usize) -> Result<(), BackendError> {
+        if !self.make_room(need)? {
+            return Ok(());
+        }
+        while self.buf.len() < need {
+            let mut r = self.recv(need, 0);
+            if matches!(&r, Err(e) if matches!(e.kind(), io::ErrorKind::WouldBlock | io::ErrorKind::TimedOut)) {
+                r = self.slow_recv(need);
+            }
+            Self::received(r)?;
+        }
         Ok(())
+    }
+
+    /// A read that outlasted ANNOUNCE_AFTER_MS: announce the wait, then
+    /// block in longer steps, asking between them whether the client is
+    /// still there (if not, the statement is killed).
+    fn slow_recv(&mut self, need: usize) -> io::Result<usize> {
+        if let Some(h) = self.waits {
+            h.wait_begin(WaitKind::Network);
+        }
+        let step = if self.watch.is_some() { Some(Duration::from_millis(WATCH_MS)) } else { None };
+        let _ = self.stream.set_read_timeout(step);
+        let mut killed = false;
+        let r = loop {
+            let r = self.recv(need, 0);
+            let timed_out = matches!(&r, Err(e) if matches!(e.kind(), io::ErrorKind::WouldBlock | io::ErrorKind::TimedOut));
+            if !timed_out {
+                break r;
+            }
+            if let Some(w) = &self.watch {
+                if !killed && w.client.gone() {
+                    // Nobody will read the answer: stop the statement.
+                    (w.kill)(self.thread_id);
+                    killed = true;
+                }
+            }
+        };
+        let _ = self.stream.set_read_timeout(Some(Duration::from_millis(ANNOUNCE_AFTER_MS)));
+        if let Some(h) = self.waits {
+            h.wait_end();
+        }
+        r
     }
 
     /// The socket is readable or closed while nothing was asked: the

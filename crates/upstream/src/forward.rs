@@ -38,6 +38,9 @@ pub enum Step {
     Done,
     /// The output buffer reached its limit; call `pump` again after flushing.
     Full,
+    /// The backend has not sent the next packet yet (only when `pump` may
+    /// not wait): call `pump` again once its socket is readable.
+    Wait,
 }
 
 /// What the whole answer changed, over all its results.
@@ -158,12 +161,21 @@ impl Forward {
 
     /// Move packets from the backend to `out` until the answer ends or
     /// `out` holds `limit` bytes.
-    pub fn pump(&mut self, b: &mut Backend, out: &mut Vec<u8>, limit: usize) -> Result<Step, BackendError> {
+    /// `may_wait`: block on the backend's socket (a thread per connection);
+    /// otherwise stop with `Step::Wait` when nothing is there to read.
+    pub fn pump(&mut self, b: &mut Backend, out: &mut Vec<u8>, limit: usize, may_wait: bool) -> Result<Step, BackendError> {
         while self.phase != Phase::Done {
             if out.len() >= limit {
                 return Ok(Step::Full);
             }
-            let (_, payload) = b.read_packet()?;
+            let payload = if may_wait {
+                b.read_packet()?.1
+            } else {
+                match b.try_read_packet()? {
+                    Some((_, p)) => p,
+                    None => return Ok(Step::Wait),
+                }
+            };
             self.feed(payload, out)?;
         }
         Ok(Step::Done)

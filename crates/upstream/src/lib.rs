@@ -25,8 +25,8 @@ pub mod ok_packet;
 pub mod pool;
 pub mod proxy;
 
-use backend::{Backend, BackendError, Login};
-use std::net::{SocketAddr, ToSocketAddrs};
+use backend::{Address, Backend, BackendError, Login};
+use std::net::ToSocketAddrs;
 use std::sync::atomic::{AtomicBool, AtomicI64, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -34,7 +34,7 @@ use std::time::{Duration, Instant};
 /// The upstream engine's settings (each an `upstream_*` row of the settings table).
 #[derive(Debug, Clone)]
 pub struct Options {
-    /// `HOST:PORT[,HOST:PORT...]`; the first is the writer (the only one used for now).
+    /// `HOST:PORT[,HOST:PORT...]` (or a Unix socket's path); the first is the writer (the only one used for now).
     pub servers: String,
     pub user: String,
     pub password: String,
@@ -51,6 +51,10 @@ pub struct Options {
     /// Prepared statements kept per backend connection.
     pub max_prepared_per_connection: usize,
 }
+
+/// How often sessions queued for a backend connection are checked for
+/// `upstream_checkout_timeout_ms` (the health thread's tick).
+pub const WAITER_TICK_MS: u64 = 20;
 
 /// The least time between two reads of the backend's accounts.
 const MIN_ACCOUNT_READ_GAP: Duration = Duration::from_millis(100);
@@ -116,10 +120,14 @@ pub struct Upstream {
     pub server_version: String,
 }
 
-fn resolve(s: &str) -> Result<SocketAddr, String> {
+/// `HOST[:PORT]` (port 3306 by default), or the path of a Unix socket (it starts with `/`).
+fn resolve(s: &str) -> Result<Address, String> {
     let s = s.trim();
+    if s.starts_with('/') {
+        return Ok(Address::Unix(s.into()));
+    }
     let with_port = if s.rsplit_once(':').is_some_and(|(_, p)| p.parse::<u16>().is_ok()) { s.to_string() } else { format!("{}:3306", s) };
-    with_port.to_socket_addrs().map_err(|e| format!("upstream server {:?}: {}", s, e))?.next().ok_or_else(|| format!("upstream server {:?}: no address", s))
+    with_port.to_socket_addrs().map_err(|e| format!("upstream server {:?}: {}", s, e))?.next().map(Address::Tcp).ok_or_else(|| format!("upstream server {:?}: no address", s))
 }
 
 impl Upstream {
@@ -246,19 +254,29 @@ impl Upstream {
 
     /// Start the health check: every `health_interval_ms`, a server found
     /// down is tried again, idle connections the backend closed are
-    /// dropped, and every `accounts_refresh_s` the accounts are read again.
+    /// dropped, and every `accounts_refresh_s` the accounts are read again;
+    /// every `WAITER_TICK_MS`, queued sessions whose checkout wait passed get
+    /// their error.
     pub fn start_health_check(self: &Arc<Self>) {
         let up = Arc::downgrade(self);
         let interval = Duration::from_millis(self.options.health_interval_ms);
         let refresh = Duration::from_secs(self.options.accounts_refresh_s);
         let spawned = std::thread::Builder::new().name("upstream-health".into()).spawn(move || {
             let mut last_refresh = Instant::now();
+            let mut last_check = Instant::now();
             loop {
-                std::thread::sleep(interval);
+                std::thread::sleep(interval.min(Duration::from_millis(WAITER_TICK_MS)));
                 let Some(up) = up.upgrade() else { return };
                 if up.stopping.load(Ordering::Relaxed) {
                     return;
                 }
+                for p in &up.pools {
+                    p.expire_waiters();
+                }
+                if last_check.elapsed() < interval {
+                    continue;
+                }
+                last_check = Instant::now();
                 for p in &up.pools {
                     if p.is_down() && p.connect_unpooled(&up.monitor).is_ok() {
                         p.mark_up();

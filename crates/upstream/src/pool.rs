@@ -10,10 +10,10 @@
 //! Lock: `Pool::state` (one mutex per backend server) is held only to push
 //! or pop the idle list and adjust counts, never across I/O.
 
-use crate::backend::{Backend, BackendError, Login};
-use std::net::SocketAddr;
+use crate::backend::{Address, Backend, BackendError, Login};
+use std::collections::VecDeque;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Condvar, Mutex};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 use turnstile_engine::{WaitHook, WaitKind};
 
@@ -22,9 +22,55 @@ struct State {
     idle: Vec<Backend>,
     /// Connections open: idle, lent, and being opened.
     open: usize,
-    /// Sessions waiting for a connection (`freed` is signalled only then:
-    /// a notify costs a system call even with nobody waiting).
+    /// Sessions waiting for a connection on a blocked thread (`freed` is
+    /// signalled only then: a notify costs a system call even with nobody waiting).
     waiting: usize,
+    /// Sessions waiting for a connection without a thread (`lend_or_queue`),
+    /// first come first served; they are served before blocked threads.
+    queue: VecDeque<Arc<Waiter>>,
+}
+
+/// Called to resume a session whose wait ended (the pool-of-threads
+/// scheduler queues the session's connection as if an event came).
+pub type Wake = Arc<dyn Fn() + Send + Sync>;
+
+/// A session queued for a connection (`lend_or_queue`). What it is handed
+/// is written under the pool's lock, then `wake` is called.
+pub struct Waiter {
+    handed: Mutex<Handed>,
+    wake: Wake,
+    deadline: Instant,
+}
+
+/// What a queued session was handed.
+#[allow(clippy::large_enum_variant)] // one per queued session; boxing would allocate per hand-off
+pub enum Handed {
+    Nothing,
+    /// A connection given back (not yet checked or switched to its user: `prepare_lent`).
+    Conn(Backend),
+    /// A connection closed, so one may be opened: try `lend_or_queue` again.
+    Room,
+    /// `upstream_checkout_timeout_ms` passed (ERR 1040).
+    TimedOut,
+}
+
+impl Waiter {
+    /// What was handed so far (`Nothing` until `wake` is called).
+    pub fn take(&self) -> Handed {
+        std::mem::replace(&mut *self.handed.lock().unwrap_or_else(|e| e.into_inner()), Handed::Nothing)
+    }
+
+    fn hand(&self, h: Handed) {
+        *self.handed.lock().unwrap_or_else(|e| e.into_inner()) = h;
+    }
+}
+
+/// What `lend_or_queue` did.
+#[allow(clippy::large_enum_variant)] // returned by value, `Now` nearly always: boxing would allocate per statement
+pub enum Lent {
+    Now(Backend),
+    /// No connection is free: `wake` is called once the waiter was handed something.
+    Queued(Arc<Waiter>),
 }
 
 /// Counters for SHOW STATUS (`Upstream_*`).
@@ -40,7 +86,7 @@ pub struct PoolCounters {
 }
 
 pub struct Pool {
-    pub addr: SocketAddr,
+    pub addr: Address,
     pub name: String,
     pub index: usize,
     max: usize,
@@ -67,7 +113,7 @@ pub enum LendError {
 }
 
 impl Pool {
-    pub fn new(addr: SocketAddr, name: String, index: usize, max: usize, connect_timeout: Duration, retry_ms: u64) -> Pool {
+    pub fn new(addr: Address, name: String, index: usize, max: usize, connect_timeout: Duration, retry_ms: u64) -> Pool {
         assert!(max >= 1, "upstream_max_connections is at least 1 (checked at load)");
         Pool {
             addr,
@@ -124,26 +170,10 @@ impl Pool {
         let mut waited = false;
         let mut st = self.lock();
         loop {
-            let same = st.idle.iter().rposition(|b| b.found_rows == found_rows && b.held.user == login.user);
-            let any = || st.idle.iter().rposition(|b| b.found_rows == found_rows);
-            if let Some(i) = same.or_else(any) {
-                let b = st.idle.remove(i);
-                drop(st);
-                return self.prepare_lent(b, login, found_rows, waits);
-            }
-            if st.open < self.max || !st.idle.is_empty() {
-                // Room for one more, or an idle one with the other
-                // CLIENT_FOUND_ROWS flag to close in its place.
-                let replaced = if st.open >= self.max { Some(st.idle.remove(0)) } else { None };
-                if replaced.is_none() {
-                    st.open += 1;
-                }
-                drop(st);
-                if replaced.is_some() {
-                    self.counters.closed.fetch_add(1, Ordering::Relaxed);
-                }
-                return self.open(login, found_rows, waits);
-            }
+            st = match self.lend_now(st, login, found_rows, waits) {
+                Ok(lent) => return lent,
+                Err(st) => st,
+            };
             if !waited {
                 waited = true;
                 self.counters.waits.fetch_add(1, Ordering::Relaxed);
@@ -161,10 +191,114 @@ impl Pool {
         }
     }
 
+    /// Lend a connection now if one is idle or may be opened; else give the
+    /// lock back.
+    fn lend_now<'a>(&'a self, mut st: MutexGuard<'a, State>, login: &Login, found_rows: bool, waits: &dyn WaitHook) -> Result<Result<Backend, LendError>, MutexGuard<'a, State>> {
+        let same = st.idle.iter().rposition(|b| b.found_rows == found_rows && b.held.user == login.user);
+        let any = || st.idle.iter().rposition(|b| b.found_rows == found_rows);
+        if let Some(i) = same.or_else(any) {
+            let b = st.idle.remove(i);
+            drop(st);
+            return Ok(self.prepare_lent(b, login, found_rows, waits));
+        }
+        if st.open < self.max || !st.idle.is_empty() {
+            // Room for one more, or an idle one with the other
+            // CLIENT_FOUND_ROWS flag to close in its place.
+            let replaced = if st.open >= self.max { Some(st.idle.remove(0)) } else { None };
+            if replaced.is_none() {
+                st.open += 1;
+            }
+            drop(st);
+            if replaced.is_some() {
+                self.counters.closed.fetch_add(1, Ordering::Relaxed);
+            }
+            return Ok(self.open(login, found_rows, waits));
+        }
+        Err(st)
+    }
+
+    /// `lend`, for a session that must not hold its thread while it waits
+    /// (the pool-of-threads scheduler): when no connection is free the
+    /// session is queued, and `wake` is called once a connection given back
+    /// was handed to it (`Waiter::take`), or room to open one was, or its
+    /// `wait` passed. Queued sessions are served first come first served,
+    /// before threads blocked in `lend`. `first`: the session was handed
+    /// room (`Handed::Room`) and goes before the queue (and back to its head
+    /// if another took the room meanwhile).
+    pub fn lend_or_queue(&self, login: &Login, found_rows: bool, wait: Duration, waits: &dyn WaitHook, wake: &Wake, first: bool) -> Result<Lent, LendError> {
+        let mut st = self.lock();
+        if first || st.queue.is_empty() {
+            st = match self.lend_now(st, login, found_rows, waits) {
+                Ok(lent) => return lent.map(Lent::Now),
+                Err(st) => st,
+            };
+        }
+        self.counters.waits.fetch_add(1, Ordering::Relaxed);
+        let w = Arc::new(Waiter { handed: Mutex::new(Handed::Nothing), wake: wake.clone(), deadline: Instant::now() + wait });
+        if first {
+            st.queue.push_front(w.clone());
+        } else {
+            st.queue.push_back(w.clone());
+        }
+        Ok(Lent::Queued(w))
+    }
+
+    /// A queued session went away (its client left): a connection handed to
+    /// it meanwhile goes back, room handed to it goes to the next one.
+    pub fn cancel(&self, w: &Arc<Waiter>) {
+        let mut st = self.lock();
+        if let Some(i) = st.queue.iter().position(|q| Arc::ptr_eq(q, w)) {
+            st.queue.remove(i);
+            return;
+        }
+        drop(st);
+        match w.take() {
+            Handed::Conn(b) => self.give_back(b),
+            Handed::Room => self.pass_room(),
+            Handed::Nothing | Handed::TimedOut => {}
+        }
+    }
+
+    /// Queued sessions whose wait passed get ERR 1040 (the health thread
+    /// calls this every `WAITER_TICK_MS`).
+    pub fn expire_waiters(&self) {
+        let now = Instant::now();
+        let mut st = self.lock();
+        if st.queue.front().is_none_or(|w| w.deadline > now) {
+            return;
+        }
+        let mut expired = Vec::new();
+        st.queue.retain(|w| {
+            let over = w.deadline <= now;
+            if over {
+                w.hand(Handed::TimedOut);
+                expired.push(w.wake.clone());
+            }
+            !over
+        });
+        drop(st);
+        self.counters.wait_timeouts.fetch_add(expired.len() as u64, Ordering::Relaxed);
+        for wake in expired {
+            wake();
+        }
+    }
+
+    /// A slot came free: the first queued session may open a connection.
+    fn pass_room(&self) {
+        let mut st = self.lock();
+        if let Some(w) = st.queue.pop_front() {
+            w.hand(Handed::Room);
+            drop(st);
+            (w.wake)();
+        }
+    }
+
     /// An idle connection taken for `login`: checked alive, switched to its
     /// user if it has another one. A dead one is replaced by a new one.
-    fn prepare_lent(&self, mut b: Backend, login: &Login, found_rows: bool, waits: &dyn WaitHook) -> Result<Backend, LendError> {
-        if b.looks_closed() {
+    pub fn prepare_lent(&self, mut b: Backend, login: &Login, found_rows: bool, waits: &dyn WaitHook) -> Result<Backend, LendError> {
+        // CLIENT_FOUND_ROWS is fixed at login (a connection handed to a
+        // queued session may have the other one): a new one takes its place.
+        if b.looks_closed() || b.found_rows != found_rows {
             self.counters.closed.fetch_add(1, Ordering::Relaxed);
             return self.open(login, found_rows, waits);
         }
@@ -210,6 +344,11 @@ impl Pool {
     fn release_slot(&self) {
         let mut st = self.lock();
         st.open = st.open.saturating_sub(1);
+        if let Some(w) = st.queue.pop_front() {
+            w.hand(Handed::Room);
+            drop(st);
+            return (w.wake)();
+        }
         let wake = st.waiting > 0;
         drop(st);
         if wake {
@@ -228,6 +367,12 @@ impl Pool {
             }
         }
         let mut st = self.lock();
+        if let Some(w) = st.queue.pop_front() {
+            // Straight to the first queued session (handed under the lock: `cancel`).
+            w.hand(Handed::Conn(b));
+            drop(st);
+            return (w.wake)();
+        }
         st.idle.push(b);
         let wake = st.waiting > 0;
         drop(st);

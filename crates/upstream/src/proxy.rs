@@ -14,7 +14,7 @@ use crate::backend::{err_parts, Backend, BackendError, Login, Watch};
 use crate::classify::{pin, Shape};
 use crate::forward::{Forward, Step as Pumped};
 use crate::local;
-use crate::pool::LendError;
+use crate::pool::{Handed, LendError, Lent, Waiter, Wake};
 use crate::Upstream;
 use std::collections::HashMap;
 use std::io;
@@ -37,6 +37,10 @@ pub struct Io<'a, 'f> {
     pub running: &'a AtomicU32,
     pub multi_statements: bool,
     pub deprecate_eof: bool,
+    /// Resumes the session (pool-of-threads): with it, a statement that
+    /// finds no free backend connection is queued (`Step::Waiting`) instead
+    /// of blocking its thread.
+    pub wake: Option<&'a Wake>,
 }
 
 #[derive(Debug, PartialEq, Eq)]
@@ -44,6 +48,9 @@ pub enum Step {
     Done,
     /// A result waits for the client to read: call `resume` when it has.
     Paused,
+    /// The backend has not answered yet (only when `Io::pausable`): call
+    /// `resume` when `backend_fd()` is readable.
+    Waiting,
 }
 
 struct PStmt {
@@ -58,11 +65,36 @@ struct PStmt {
     long_over: bool,
 }
 
-/// A result being streamed to a slow client.
-struct Streaming {
+/// A statement whose answer is still coming: paused (the client's buffer
+/// is full) or waiting (the backend has not sent the rest yet). The
+/// connection is the session's (`Proxy::conn`) until the answer is in.
+struct InFlight {
     fwd: Forward,
-    shape: Shape,
+    shape: Option<Shape>,
     lent: bool,
+    /// Nothing pinned, a read, not a prepared statement's execute: may run
+    /// again on a fresh connection if this one dies before answering.
+    retry_safe: bool,
+    /// What to send again then (kept only once the statement waits).
+    retry: Option<(Vec<u8>, Kind)>,
+    /// Waiting for the backend (else paused for the client).
+    waiting: bool,
+}
+
+/// A statement queued for a backend connection (`Step::Waiting` with no
+/// socket to wait for: the pool calls `Io::wake`).
+enum Queued {
+    Command { payload: Vec<u8>, shape: Option<Shape>, kind: Kind, how: Start },
+    Execute { exec: Exec, shape: Shape },
+}
+
+/// What the session waits for (`Proxy::waiting_for`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Wait {
+    /// Its backend connection's socket to become readable.
+    Socket(std::os::fd::RawFd),
+    /// A backend connection (`Io::wake` is called when it was handed one).
+    Checkout,
 }
 
 pub struct Proxy {
@@ -79,7 +111,12 @@ pub struct Proxy {
     last_rows: u64,
     stmts: HashMap<u32, PStmt>,
     next_stmt_id: u32,
-    streaming: Option<Streaming>,
+    in_flight: Option<InFlight>,
+    /// Queued for a connection: the ticket and the statement.
+    queued: Option<(Arc<Waiter>, Queued)>,
+    /// A connection handed to the session while it was queued, for the
+    /// statement it resumes.
+    handed: Option<Backend>,
     /// The character set variables of the client's handshake.
     login_charset: Vec<(String, String)>,
     /// The client, watched during long backend waits.
@@ -164,7 +201,9 @@ impl Proxy {
             last_rows: 0,
             stmts: HashMap::new(),
             next_stmt_id: 1,
-            streaming: None,
+            in_flight: None,
+            queued: None,
+            handed: None,
             login_charset,
             watch: None,
             connection_id: 0,
@@ -189,9 +228,17 @@ impl Proxy {
         self.schema.as_deref()
     }
 
-    /// A result is streaming to a slow client (`Step::Paused`).
+    /// A statement's answer is still coming (`Step::Paused`, `Step::Waiting`).
     pub fn is_streaming(&self) -> bool {
-        self.streaming.is_some()
+        self.in_flight.is_some() || self.queued.is_some()
+    }
+
+    /// What the session waits for after `Step::Waiting`.
+    pub fn waiting_for(&self) -> Option<Wait> {
+        if self.queued.is_some() {
+            return Some(Wait::Checkout);
+        }
+        self.in_flight.as_ref().filter(|f| f.waiting).and(self.conn.as_ref()).map(|b| Wait::Socket(b.fd()))
     }
 
     pub fn pins(&self) -> u16 {
@@ -224,7 +271,28 @@ impl Proxy {
         self.pins = new;
     }
 
-    /// The session's connection, or one lent for this command. True: lent.
+    /// For a statement: the session's connection, one handed to it while it
+    /// was queued, or one lent now (true: lent); or, when none is free and
+    /// the session must not block (`Io::wake`), a place in the pool's queue.
+    /// `first`: it was handed room to open one.
+    fn borrow_or_queue(&mut self, io: &Io<'_, '_>, first: bool) -> Result<Result<(Backend, bool), Arc<Waiter>>, SqlError> {
+        if let Some(b) = self.conn.take() {
+            return Ok(Ok((b, false)));
+        }
+        if let Some(b) = self.handed.take() {
+            return Ok(Ok((b, true)));
+        }
+        let Some(wake) = io.wake else { return self.borrow(io).map(Ok) };
+        let wait = Duration::from_millis(self.up.options.checkout_timeout_ms);
+        match self.up.writer().lend_or_queue(&self.login, self.found_rows, wait, io.waits, wake, first) {
+            Ok(Lent::Now(b)) => Ok(Ok((b, true))),
+            Ok(Lent::Queued(w)) => Ok(Err(w)),
+            Err(e) => Err(lend_error(&self.up, e)),
+        }
+    }
+
+    /// The session's connection, or one lent for this command (waiting on
+    /// this thread if none is free). True: lent.
     fn borrow(&mut self, io: &Io<'_, '_>) -> Result<(Backend, bool), SqlError> {
         if let Some(b) = self.conn.take() {
             return Ok((b, false));
@@ -498,133 +566,181 @@ impl Proxy {
     }
 
     fn run(&mut self, payload: &[u8], shape: Option<&Shape>, out: &mut Vec<u8>, io: &mut Io<'_, '_>, kind: Kind) -> Step {
-        debug_assert!(self.streaming.is_none(), "no command while a result streams");
-        let mark = out.len();
-        let mut retried = false;
-        loop {
-            let (mut b, lent) = match self.borrow(io) {
-                Ok(x) => x,
-                Err(e) => {
-                    Self::send_err(out, 1, &e);
-                    return Step::Done;
-                }
-            };
-            let was_pinned = self.pins != 0;
-            b.waits = io.waits.announces().then_some(io.waits);
-            b.watch.clone_from(&self.watch);
-            let synced = self.sync(&mut b, shape, io, payload.first() != Some(&com::INIT_DB));
-            let sent = synced.and_then(|()| {
-                io.running.store(b.thread_id, Ordering::Relaxed);
-                b.write_packet(0, payload).map_err(BackendError::Io)
-            });
-            let mut fwd = Forward::new(io.deprecate_eof, self.status(), 1);
-            fwd = match &kind {
-                Kind::FieldList => fwd.field_list(),
-                Kind::Inject(rows) => fwd.inject(rows.clone()),
-                Kind::Plain => fwd,
-            };
-            let pumped = sent.and_then(|()| self.pump(&mut b, &mut fwd, out, io));
-            self.up.counters.statements.fetch_add(1, Ordering::Relaxed);
-            match pumped {
-                Ok(Pumped::Done) => {
-                    io.running.store(0, Ordering::Relaxed);
-                    if Self::complete_collation(&mut b, &mut fwd).and_then(|()| self.keep_diagnostics(&mut b, &fwd)).is_err() {
-                        self.broken(b);
-                        return Step::Done;
-                    }
-                    self.learn(&mut b, &fwd, shape);
-                    if lent && self.pins == 0 {
-                        self.up.counters.multiplexed.fetch_add(1, Ordering::Relaxed);
-                    }
-                    self.settle(b);
-                    return Step::Done;
-                }
-                Ok(Pumped::Full) => {
-                    // Paused: the connection stays with the session until the rest is read.
-                    self.conn = Some(b);
-                    self.streaming = Some(Streaming { fwd, shape: shape.cloned().unwrap_or_default(), lent });
-                    return Step::Paused;
-                }
-                Err(BackendError::Err { payload: p, .. }) => {
-                    // The state sync failed: the client sees why.
-                    io.running.store(0, Ordering::Relaxed);
-                    out.truncate(mark);
-                    Self::send_backend_err(out, 1, &p);
-                    self.settle(b);
-                    return Step::Done;
-                }
-                Err(e) => {
-                    io.running.store(0, Ordering::Relaxed);
-                    tracing::debug!(error = %e, "backend connection lost");
-                    self.broken(b);
-                    let nothing_sent = fwd.written == 0;
-                    let safe = !was_pinned && nothing_sent && (shape.is_none_or(|s| s.read_only) && !matches!(kind, Kind::FieldList) || payload.first() == Some(&com::INIT_DB));
-                    if safe && !retried {
-                        retried = true;
-                        self.up.counters.retries.fetch_add(1, Ordering::Relaxed);
-                        out.truncate(mark);
-                        continue;
-                    }
-                    self.up.counters.lost.fetch_add(1, Ordering::Relaxed);
-                    if nothing_sent {
-                        out.truncate(mark);
-                        Self::send_err(out, 1, &lost());
-                    } else {
-                        // Part of a result went out: end it with the error.
-                        let seq = fwd.seq();
-                        Self::send_err(out, seq, &lost());
-                    }
-                    return Step::Done;
-                }
-            }
-        }
+        self.start(payload, shape, out, io, kind, Start::default())
     }
 
-    /// Forward until done; past the buffer limit, flush (blocking loop) or
-    /// stop (a pausable loop pauses the result).
-    fn pump(&mut self, b: &mut Backend, fwd: &mut Forward, out: &mut Vec<u8>, io: &mut Io<'_, '_>) -> Result<Pumped, BackendError> {
-        let limit = self.up.options.result_buffer_bytes;
-        loop {
-            match fwd.pump(b, out, limit)? {
-                Pumped::Done => return Ok(Pumped::Done),
-                Pumped::Full if io.pausable => return Ok(Pumped::Full),
-                Pumped::Full => (io.flush)(out).map_err(BackendError::Io)?,
+    /// Borrow a connection, bring it to the session's state, send `payload`
+    /// and pass on the answer (`advance`).
+    fn start(&mut self, payload: &[u8], shape: Option<&Shape>, out: &mut Vec<u8>, io: &mut Io<'_, '_>, kind: Kind, how: Start) -> Step {
+        debug_assert!(self.in_flight.is_none(), "no command while an answer is in flight");
+        let (mut b, lent) = match self.borrow_or_queue(io, how.first) {
+            Ok(Ok(x)) => x,
+            Ok(Err(w)) => {
+                self.queued = Some((w, Queued::Command { payload: payload.to_vec(), shape: shape.cloned(), kind, how }));
+                return Step::Waiting;
             }
-        }
-    }
-
-    /// Continue a paused result once the client has read.
-    pub fn resume(&mut self, out: &mut Vec<u8>, io: &mut Io<'_, '_>) -> Step {
-        let Some(mut s) = self.streaming.take() else { return Step::Done };
-        let Some(mut b) = self.conn.take() else { return Step::Done };
+            Err(e) => {
+                Self::send_err(out, 1, &e);
+                return Step::Done;
+            }
+        };
+        let read_only = shape.is_none_or(|s| s.read_only) && !matches!(kind, Kind::FieldList);
+        let retry_safe = !how.retried && self.pins == 0 && (read_only && payload.first() != Some(&com::STMT_EXECUTE) || payload.first() == Some(&com::INIT_DB));
         b.waits = io.waits.announces().then_some(io.waits);
-        let r = self.pump(&mut b, &mut s.fwd, out, io);
-        match r {
+        b.watch.clone_from(&self.watch);
+        let synced = self.sync(&mut b, shape, io, payload.first() != Some(&com::INIT_DB));
+        let sent = synced.and_then(|()| {
+            io.running.store(b.thread_id, Ordering::Relaxed);
+            b.write_packet(0, payload).map_err(BackendError::Io)
+        });
+        self.up.counters.statements.fetch_add(1, Ordering::Relaxed);
+        let mut fwd = Forward::new(io.deprecate_eof, self.status(), 1);
+        fwd = match &kind {
+            Kind::FieldList => fwd.field_list(),
+            Kind::Inject(rows) => fwd.inject(rows.clone()),
+            Kind::Plain => fwd,
+        };
+        let fl = InFlight { fwd, shape: shape.cloned(), lent: lent || how.lent, retry_safe, retry: None, waiting: false };
+        match sent {
+            Ok(()) => self.advance(b, fl, out, io, Some((payload, kind))),
+            Err(BackendError::Err { payload: p, .. }) => {
+                // The state sync failed: the client sees why.
+                io.running.store(0, Ordering::Relaxed);
+                Self::send_backend_err(out, 1, &p);
+                self.settle(b);
+                Step::Done
+            }
+            Err(e) => self.failed(b, fl, out, io, Some((payload, kind)), e),
+        }
+    }
+
+    /// Pass on the answer until it is in (the connection is learned from
+    /// and settled), the client's buffer is full (`Paused`), or the backend
+    /// has sent nothing more yet (`Waiting`; only when the loop is pausable,
+    /// else the read blocks). `sent`: the command and its kind, on the first
+    /// call (kept for a retry if the statement must wait).
+    fn advance(&mut self, mut b: Backend, mut fl: InFlight, out: &mut Vec<u8>, io: &mut Io<'_, '_>, sent: Option<(&[u8], Kind)>) -> Step {
+        let limit = self.up.options.result_buffer_bytes;
+        // Just sent, the answer cannot be there yet: wait for the socket
+        // without a read that would find nothing (one system call a statement).
+        let pumped = if io.pausable && sent.is_some() { Ok(Pumped::Wait) } else { self.pump(&mut b, &mut fl.fwd, out, io, limit) };
+        self.answer(b, fl, out, io, sent, pumped)
+    }
+
+    /// Pass on what the backend sent; past `limit` bytes buffered, flush
+    /// (blocking loop) or stop (`Full`).
+    fn pump(&mut self, b: &mut Backend, fwd: &mut Forward, out: &mut Vec<u8>, io: &mut Io<'_, '_>, limit: usize) -> Result<Pumped, BackendError> {
+        loop {
+            match fwd.pump(b, out, limit, !io.pausable) {
+                Ok(Pumped::Full) if !io.pausable => (io.flush)(out).map_err(BackendError::Io)?,
+                r => return r,
+            }
+        }
+    }
+
+    /// What `pump` did: the answer is in (learn from it, settle the
+    /// connection), or it goes on later (`Paused`, `Waiting`), or the
+    /// connection died (`failed`).
+    fn answer(&mut self, mut b: Backend, mut fl: InFlight, out: &mut Vec<u8>, io: &mut Io<'_, '_>, sent: Option<(&[u8], Kind)>, pumped: Result<Pumped, BackendError>) -> Step {
+        match pumped {
             Ok(Pumped::Done) => {
                 io.running.store(0, Ordering::Relaxed);
-                if self.keep_diagnostics(&mut b, &s.fwd).is_err() {
+                if Self::complete_collation(&mut b, &mut fl.fwd).and_then(|()| self.keep_diagnostics(&mut b, &fl.fwd)).is_err() {
                     self.broken(b);
                     return Step::Done;
                 }
-                self.learn(&mut b, &s.fwd, Some(&s.shape));
-                if s.lent && self.pins == 0 {
+                self.learn(&mut b, &fl.fwd, fl.shape.as_ref());
+                if fl.lent && self.pins == 0 {
                     self.up.counters.multiplexed.fetch_add(1, Ordering::Relaxed);
                 }
                 self.settle(b);
                 Step::Done
             }
-            Ok(Pumped::Full) => {
+            Ok(step) => {
+                fl.waiting = step == Pumped::Wait;
+                if fl.waiting && fl.retry_safe && fl.retry.is_none() && fl.fwd.written == 0 {
+                    fl.retry = sent.map(|(p, k)| (p.to_vec(), k));
+                }
                 self.conn = Some(b);
-                self.streaming = Some(s);
-                Step::Paused
+                self.in_flight = Some(fl);
+                if step == Pumped::Wait {
+                    Step::Waiting
+                } else {
+                    Step::Paused
+                }
             }
-            Err(_) => {
-                io.running.store(0, Ordering::Relaxed);
-                self.broken(b);
-                self.up.counters.lost.fetch_add(1, Ordering::Relaxed);
-                Self::send_err(out, s.fwd.seq(), &lost());
-                Step::Done
+            Err(e) => self.failed(b, fl, out, io, sent, e),
+        }
+    }
+
+    /// The connection died under a statement: run it again on a fresh one
+    /// when that is safe (nothing pinned, a read, nothing passed on yet),
+    /// else the client gets 2013-style "lost connection".
+    fn failed(&mut self, b: Backend, fl: InFlight, out: &mut Vec<u8>, io: &mut Io<'_, '_>, sent: Option<(&[u8], Kind)>, e: BackendError) -> Step {
+        io.running.store(0, Ordering::Relaxed);
+        tracing::debug!(error = %e, "backend connection lost");
+        self.broken(b);
+        let nothing_sent = fl.fwd.written == 0;
+        if fl.retry_safe && nothing_sent {
+            let again = Start { retried: true, lent: fl.lent, first: false };
+            match (sent, fl.retry) {
+                (Some((p, k)), _) => {
+                    self.up.counters.retries.fetch_add(1, Ordering::Relaxed);
+                    return self.start(p, fl.shape.as_ref(), out, io, k, again);
+                }
+                (None, Some((p, k))) => {
+                    self.up.counters.retries.fetch_add(1, Ordering::Relaxed);
+                    return self.start(&p, fl.shape.as_ref(), out, io, k, again);
+                }
+                (None, None) => {}
             }
+        }
+        self.up.counters.lost.fetch_add(1, Ordering::Relaxed);
+        // Part of a result may have gone out: the error ends it.
+        let seq = if nothing_sent { 1 } else { fl.fwd.seq() };
+        Self::send_err(out, seq, &lost());
+        Step::Done
+    }
+
+    /// Go on with an answer in flight: the client read what was buffered
+    /// (`Paused`), or the backend's socket became readable (`Waiting`).
+    pub fn resume(&mut self, out: &mut Vec<u8>, io: &mut Io<'_, '_>) -> Step {
+        if let Some((w, q)) = self.queued.take() {
+            return self.resume_queued(w, q, out, io);
+        }
+        let Some(fl) = self.in_flight.take() else { return Step::Done };
+        let Some(mut b) = self.conn.take() else { return Step::Done };
+        b.waits = io.waits.announces().then_some(io.waits);
+        self.advance(b, fl, out, io, None)
+    }
+
+    /// A queued statement was woken: run it on what the session was handed.
+    fn resume_queued(&mut self, w: Arc<Waiter>, q: Queued, out: &mut Vec<u8>, io: &mut Io<'_, '_>) -> Step {
+        let first = match w.take() {
+            Handed::Nothing => {
+                // Woken by something else (the client's socket): still queued.
+                self.queued = Some((w, q));
+                return Step::Waiting;
+            }
+            Handed::TimedOut => {
+                Self::send_err(out, 1, &lend_error(&self.up, LendError::Timeout));
+                return Step::Done;
+            }
+            Handed::Room => true,
+            Handed::Conn(b) => match self.up.writer().prepare_lent(b, &self.login, self.found_rows, io.waits) {
+                Ok(b) => {
+                    self.handed = Some(b);
+                    false
+                }
+                Err(e) => {
+                    Self::send_err(out, 1, &lend_error(&self.up, e));
+                    return Step::Done;
+                }
+            },
+        };
+        match q {
+            Queued::Command { payload, shape, kind, how } => self.start(&payload, shape.as_ref(), out, io, kind, Start { first, ..how }),
+            Queued::Execute { exec, shape } => self.run_exec(exec, &shape, out, io, first),
         }
     }
 
@@ -830,15 +946,19 @@ impl Proxy {
         let long = std::mem::take(&mut st.long_data);
         st.long_bytes = 0;
         let cap = self.up.options.max_prepared_per_connection;
-        let mut exec = Exec { sql, body, long, cap };
-        self.run_exec(&mut exec, &shape, out, io)
+        let exec = Exec { sql, body, long, cap };
+        self.run_exec(exec, &shape, out, io, false)
     }
 
-    fn run_exec(&mut self, exec: &mut Exec, shape: &Shape, out: &mut Vec<u8>, io: &mut Io<'_, '_>) -> Step {
+    fn run_exec(&mut self, mut exec: Exec, shape: &Shape, out: &mut Vec<u8>, io: &mut Io<'_, '_>, first: bool) -> Step {
         // The packet is built on the connection (its own id): run it through
-        // `run` with a payload made per connection.
-        let (mut b, lent) = match self.borrow(io) {
-            Ok(x) => x,
+        // `start` with a payload made per connection.
+        let (mut b, lent) = match self.borrow_or_queue(io, first) {
+            Ok(Ok(x)) => x,
+            Ok(Err(w)) => {
+                self.queued = Some((w, Queued::Execute { exec, shape: shape.clone() }));
+                return Step::Waiting;
+            }
             Err(e) => {
                 Self::send_err(out, 1, &e);
                 return Step::Done;
@@ -877,12 +997,7 @@ impl Proxy {
         payload.extend_from_slice(&exec.body);
         // The connection goes back in as the session's own for this one command.
         self.conn = Some(b);
-        let pinned_before = self.pins;
-        let step = self.run(&payload, Some(shape), out, io, Kind::Plain);
-        if lent && pinned_before == 0 && self.pins == 0 {
-            self.up.counters.multiplexed.fetch_add(1, Ordering::Relaxed);
-        }
-        step
+        self.start(&payload, Some(shape), out, io, Kind::Plain, Start { retried: false, lent, first: false })
     }
 
     /// COM_RESET_CONNECTION: forget what the session set; its connection,
@@ -907,8 +1022,20 @@ impl Proxy {
     }
 
     fn release_all(&mut self) {
+        if let Some((w, _)) = self.queued.take() {
+            self.up.writer().cancel(&w);
+        }
+        if let Some(b) = self.handed.take() {
+            self.up.writer().give_back(b);
+        }
         if let Some(mut b) = self.conn.take() {
-            if self.streaming.take().is_some() {
+            if let Some(fl) = self.in_flight.take() {
+                if fl.waiting {
+                    // Nobody will read the answer: stop the statement.
+                    if let Some(w) = &self.watch {
+                        (w.kill)(b.thread_id);
+                    }
+                }
                 self.up.writer().give_up(b);
             } else {
                 if self.pins != 0 {
@@ -932,6 +1059,18 @@ impl Drop for Proxy {
     }
 }
 
+/// How `start` runs a statement.
+#[derive(Default, Clone, Copy)]
+struct Start {
+    /// Already run once on a connection that died.
+    retried: bool,
+    /// The connection was lent for this command (COM_STMT_EXECUTE places a
+    /// lent one as the session's before `start`).
+    lent: bool,
+    /// The session was handed room to open a connection (`Handed::Room`).
+    first: bool,
+}
+
 struct Exec {
     sql: String,
     body: Vec<u8>,
@@ -939,6 +1078,7 @@ struct Exec {
     cap: usize,
 }
 
+#[derive(Clone)]
 enum Kind {
     Plain,
     FieldList,

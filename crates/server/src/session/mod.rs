@@ -56,6 +56,8 @@ pub enum Flow {
     Close,
     /// A result set is waiting for the client to read: write `out`, and when
     /// the socket is writable again call `resume`. No new packet is read meanwhile.
+    /// Under the upstream engine also: the answer waits for the backend
+    /// (`Session::backend_fd`); call `resume` when that socket is readable.
     Paused,
 }
 
@@ -132,6 +134,11 @@ pub struct Session {
     upstream: Option<Box<turnstile_upstream::proxy::Proxy>>,
     /// Upstream engine: SHA1(password) from the login's token, until the proxy takes it.
     upstream_hash1: Option<[u8; 20]>,
+    /// An upstream command's answer is still in flight (paused or waiting
+    /// for the backend): it ends (`end_command`) when the answer is in.
+    upstream_command_open: bool,
+    /// Upstream engine under the pool: resumes the session (`set_upstream_wake`).
+    upstream_wake: Option<turnstile_upstream::pool::Wake>,
 }
 
 impl Session {
@@ -177,6 +184,8 @@ impl Session {
             infile: None,
             upstream: None,
             upstream_hash1: None,
+            upstream_command_open: false,
+            upstream_wake: None,
         }
     }
 
@@ -193,6 +202,18 @@ impl Session {
 
     pub fn is_paused(&self) -> bool {
         self.paused.is_some() || self.upstream.as_ref().is_some_and(|p| p.is_streaming())
+    }
+
+    /// Under the upstream engine, while a statement waits for the backend:
+    /// Some(Some(fd)) for its connection's answer (the pool waits for the
+    /// socket to become readable, then resumes the session), Some(None) for a
+    /// free connection (the upstream pool wakes the session: `set_upstream_wake`).
+    pub fn backend_wait(&self) -> Option<Option<std::os::fd::RawFd>> {
+        use turnstile_upstream::proxy::Wait;
+        self.upstream.as_ref().and_then(|p| p.waiting_for()).map(|w| match w {
+            Wait::Socket(fd) => Some(fd),
+            Wait::Checkout => None,
+        })
     }
 
     pub fn id(&self) -> u32 {

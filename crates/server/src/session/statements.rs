@@ -168,6 +168,7 @@ impl Session {
 
     /// Drop a paused result (client gone or killed).
     pub fn cancel_paused(&mut self) {
+        self.cancel_upstream();
         if self.paused.take().is_some() {
             if let Some(e) = self.engine.as_mut() {
                 e.cancel_paused();

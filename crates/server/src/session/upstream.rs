@@ -16,13 +16,20 @@ use turnstile_wire::command::Command;
 fn flow(step: Step) -> Flow {
     match step {
         Step::Done => Flow::Continue,
-        Step::Paused => Flow::Paused,
+        Step::Paused | Step::Waiting => Flow::Paused,
     }
 }
 
 impl Session {
     pub(super) fn is_upstream(&self) -> bool {
         self.server.upstream.is_some()
+    }
+
+    /// The scheduler can resume this session when the upstream pool hands it
+    /// a backend connection (pool-of-threads): its statements then queue
+    /// for a connection instead of blocking the thread.
+    pub fn set_upstream_wake(&mut self, wake: turnstile_upstream::pool::Wake) {
+        self.upstream_wake = Some(wake);
     }
 
     /// After a mysql_native_password token was proved: keep SHA1(password),
@@ -73,8 +80,15 @@ impl Session {
         }
         let Some(db) = database else { return Ok(()) };
         let mut no_flush = |_: &mut Vec<u8>| Ok(());
-        let mut io =
-            Io { waits: self.waits, flush: &mut no_flush, pausable: false, running: &self.handle.upstream_thread, multi_statements: self.multi_statements, deprecate_eof: self.deprecate_eof() };
+        let mut io = Io {
+            waits: self.waits,
+            flush: &mut no_flush,
+            pausable: false,
+            running: &self.handle.upstream_thread,
+            multi_statements: self.multi_statements,
+            deprecate_eof: self.deprecate_eof(),
+            wake: None,
+        };
         let r = self.upstream.as_mut().expect("set above").use_database(db, &mut io);
         if r.is_ok() {
             self.sql.db = Some(db.to_string());
@@ -101,14 +115,12 @@ impl Session {
                     self.server.stats.questions.inc();
                 }
                 let f = self.with_proxy(flush, |p, io, out| p.query(payload, &shape, out, io), out);
-                self.end_command();
-                Some(f)
+                Some(self.command_ran(f))
             }
             Command::InitDb(db) => {
                 self.begin_command("Init DB", &String::from_utf8_lossy(db));
                 let f = self.with_proxy(flush, |p, io, out| p.command(payload, None, out, io), out);
-                self.end_command();
-                Some(f)
+                Some(self.command_ran(f))
             }
             Command::FieldList { .. } => Some(self.with_proxy(flush, |p, io, out| p.field_list(payload, out, io), out)),
             Command::StmtPrepare(sql) => {
@@ -136,8 +148,7 @@ impl Session {
                 }
                 self.begin_command("Execute", "");
                 let f = self.with_proxy(flush, |p, io, out| p.execute(payload, out, io), out);
-                self.end_command();
-                Some(f)
+                Some(self.command_ran(f))
             }
             Command::StmtSendLongData { statement_id, param, data } => {
                 let max = self.server.max_allowed_packet();
@@ -183,16 +194,40 @@ impl Session {
 
     fn with_proxy(&mut self, flush: &mut Flush<'_>, f: impl FnOnce(&mut Proxy, &mut Io<'_, '_>, &mut Vec<u8>) -> Step, out: &mut Vec<u8>) -> Flow {
         let deprecate_eof = self.deprecate_eof();
-        let mut io = Io { waits: self.waits, flush, pausable: self.pausable, running: &self.handle.upstream_thread, multi_statements: self.multi_statements, deprecate_eof };
+        let wake = self.upstream_wake.as_ref();
+        let mut io = Io { waits: self.waits, flush, pausable: self.pausable, running: &self.handle.upstream_thread, multi_statements: self.multi_statements, deprecate_eof, wake };
         let p = self.upstream.as_mut().expect("logged in");
         let step = f(p, &mut io, out);
         self.sql.db = p.schema().map(str::to_string);
         flow(step)
     }
 
-    /// Continue a result streaming to a slow client.
+    /// A command (begun with `begin_command`) ran: it ends now, or when its
+    /// answer is in (`resume_upstream`).
+    fn command_ran(&mut self, f: Flow) -> Flow {
+        if f == Flow::Paused {
+            self.upstream_command_open = true;
+        } else {
+            self.end_command();
+        }
+        f
+    }
+
+    /// Continue an answer in flight: the client read what was buffered, or
+    /// the backend's socket became readable.
     pub(super) fn resume_upstream(&mut self, out: &mut Vec<u8>, flush: &mut Flush<'_>) -> Flow {
-        self.with_proxy(flush, |p, io, out| p.resume(out, io), out)
+        let f = self.with_proxy(flush, |p, io, out| p.resume(out, io), out);
+        if f != Flow::Paused && std::mem::take(&mut self.upstream_command_open) {
+            self.end_command();
+        }
+        f
+    }
+
+    /// The session ends with an answer in flight.
+    pub(super) fn cancel_upstream(&mut self) {
+        if std::mem::take(&mut self.upstream_command_open) {
+            self.end_command();
+        }
     }
 
     /// KILL [QUERY | CONNECTION] n with Turnstile's connection ids; the
