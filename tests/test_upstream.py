@@ -339,6 +339,89 @@ def test_a_pinned_session_that_loses_its_connection_gets_2013_then_works(up, ups
     c.close()
 
 
+def test_a_backend_on_this_host_is_reached_over_its_unix_socket(upstream_backend, turnstile_bin):
+    """`--upstream-servers /path/to.sock`: the backend's Unix socket (a
+    database beside Turnstile), with the same accounts and grants."""
+    args = ["--upstream-servers", upstream_backend.socket, "--upstream-user", upstream.MONITOR[0], "--upstream-password", upstream.MONITOR[1]]
+    srv = TurnstileServer(extra_args=args, engine="upstream", root_password=None).start()
+    try:
+        c = app(srv, database="shop")
+        assert q(c, "SELECT CURRENT_USER()") == (("app@%",),)
+        with pytest.raises(pymysql.err.OperationalError) as e:
+            q(c, "DELETE FROM other.secret")
+        assert e.value.args[0] == 1142
+        a = upstream_backend.admin()
+        hosts = {r[0] for r in q(a, "SELECT HOST FROM information_schema.PROCESSLIST WHERE USER = 'app'")}
+        assert "localhost" in hosts, hosts  # (other modules' Turnstiles reach it over TCP)
+        a.close()
+        c.close()
+    finally:
+        srv.stop()
+        srv.cleanup()
+
+
+def test_load_data_local_relays_the_clients_file_to_the_backend(up, upstream_backend, tmp_path):
+    """LOAD DATA LOCAL INFILE: the backend's file request goes to the
+    client, the file's packets go to the backend as they come, and the
+    backend's answer (rows, warnings) comes back; the connection is shared
+    again after it."""
+    path = tmp_path / "rows.csv"
+    path.write_text("".join(f"{i},name {i}\n" for i in range(5000)) + "5000,x,extra\n")
+    c = app(up, database="shop", local_infile=True)
+    q(c, "CREATE TABLE IF NOT EXISTS loaded (id INT PRIMARY KEY, name VARCHAR(20))")
+    q(c, "DELETE FROM loaded")
+    with c.cursor() as cur:
+        n = cur.execute(f"LOAD DATA LOCAL INFILE '{path}' INTO TABLE loaded FIELDS TERMINATED BY ','")
+        cur.execute("SHOW WARNINGS")
+        warnings = cur.fetchall()
+    assert n == 5001
+    assert [w[1] for w in warnings] == [1262]  # the extra column, as MariaDB words it
+    a = upstream_backend.admin()
+    assert q(a, "SELECT COUNT(*), MAX(name) FROM shop.loaded") == ((5001, "x"),)
+    a.close()
+    assert q(c, "SELECT COUNT(*) FROM loaded") == ((5001,),)
+    assert upstream.status(c, "Upstream_pinned_state_change") == "0"
+    c.close()
+
+
+def test_load_data_local_is_refused_to_a_client_that_did_not_ask_for_it(up):
+    c = app(up, database="shop")  # PyMySQL without local_infile: no CLIENT_LOCAL_FILES
+    q(c, "CREATE TABLE IF NOT EXISTS loaded (id INT PRIMARY KEY, name VARCHAR(20))")
+    with pytest.raises(pymysql.err.OperationalError) as e:
+        q(c, "LOAD DATA LOCAL INFILE '/etc/passwd' INTO TABLE loaded")
+    assert e.value.args[0] == 4166
+    assert q(c, "SELECT 1") == ((1,),)
+    c.close()
+
+
+def test_a_client_that_leaves_in_the_middle_of_its_file_loses_nothing_else(up, upstream_backend):
+    """Adversarial: the file request answered with part of a file, then the
+    client is gone. The half-loaded statement does not outlive it on the
+    backend, nothing of it was committed, and other sessions go on."""
+    from helpers import rawproto
+
+    c = app(up, database="shop")
+    q(c, "CREATE TABLE IF NOT EXISTS halfway (id INT PRIMARY KEY)")
+    q(c, "DELETE FROM halfway")
+    r = rawproto.connect(up, upstream.APP[0], upstream.APP[1], db="shop", extra_caps=0x80)  # CLIENT_LOCAL_FILES
+    r.command(0x03, b"LOAD DATA LOCAL INFILE 'f' INTO TABLE halfway /* ts-halfway */")
+    request = r.read_packet()
+    assert request[:1] == b"\xfb" and request[1:] == b"f"
+    r.write_packet(b"".join(b"%d\n" % i for i in range(1000)))
+    time.sleep(0.3)
+    r.close()
+    a = upstream_backend.admin()
+    running = "SELECT COUNT(*) FROM information_schema.PROCESSLIST WHERE INFO LIKE '%ts-halfway%' AND INFO NOT LIKE '%PROCESSLIST%'"
+    deadline = time.monotonic() + 10
+    while q(a, running)[0][0] and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert q(a, running)[0][0] == 0, "the load outlived its client"
+    assert q(a, "SELECT COUNT(*) FROM shop.halfway") == ((0,),)
+    a.close()
+    assert q(c, "SELECT 5") == ((5,),)
+    c.close()
+
+
 def test_start_up_fails_clearly_when_the_backend_is_unreachable(turnstile_bin):
     srv = TurnstileServer(engine="upstream", root_password=None, extra_args=["--upstream-servers", "127.0.0.1:1", "--upstream-user", "x", "--upstream-password", "y"])
     with pytest.raises(ServerStartError) as e:

@@ -1,7 +1,9 @@
 //! Fuzz target: what the upstream engine reads (crates/upstream).
 //!
 //! Input: the first byte picks the client's capabilities (CLIENT_DEPRECATE_EOF
-//! or not, a field list or a query); the rest is a backend's answer as
+//! or not, a field list or a query, whether the client may be asked for a
+//! LOCAL INFILE file: its request ends the client's file at once, as an empty
+//! file would, and the answer goes on); the rest is a backend's answer as
 //! packets, each a 2-byte little-endian length and that many bytes. They go
 //! through `Forward::feed` (the pass-through state machine: OK packets with
 //! session-state blocks, result sets, errors, several results) until the
@@ -18,7 +20,7 @@ fn check(data: &[u8]) {
     let _ = classify::classify(data);
     let _ = ok_packet::parse(data);
     let Some((&mode, mut rest)) = data.split_first() else { return };
-    let mut fwd = Forward::new(mode & 1 != 0, 2, 1);
+    let mut fwd = Forward::new(mode & 1 != 0, 2, 1).local_files(mode & 4 != 0);
     if mode & 2 != 0 {
         fwd = fwd.field_list();
     }
@@ -29,6 +31,10 @@ fn check(data: &[u8]) {
         rest = tail;
         if fwd.feed(p, &mut out).is_err() {
             return;
+        }
+        if fwd.in_file() {
+            let next = fwd.seq().wrapping_add(1);
+            fwd.file_sent(next);
         }
     }
     if fwd.is_done() {

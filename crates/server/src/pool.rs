@@ -26,6 +26,13 @@
 //!   packet waits without a worker), writes what the socket takes, and on
 //!   EAGAIN re-arms the socket for EPOLLOUT and lets go. Result sets pause when
 //!   the output buffer passes `session::PAUSE_AT` (see `RowSink::wants_pause`).
+//! - Upstream engine: a session waiting for its backend connection's answer
+//!   lets go of its worker; the backend socket is armed in the group's epoll
+//!   set for one event (EPOLLONESHOT) under the connection's key with
+//!   `BACKEND_KEY` set, re-armed with the current session's key each time,
+//!   since backend connections pass between sessions. A session queued for a
+//!   free backend connection is woken by the upstream pool (`waker`: its
+//!   connection is queued as if an event came).
 //! - A timer thread detects stalled groups (queued work, no progress within
 //!   `thread_pool_stall_limit`) and wakes or creates a worker. Blocking waits in
 //!   the engine call `wait_begin`/`wait_end` (`PoolWait`), which replace the

@@ -25,7 +25,8 @@ use turnstile_wire::consts::{cap, com};
 /// reads (DEPRECATE_EOF, so every result ends with an OK that carries the
 /// session's state changes), session tracking, multi-results and
 /// multi-statements (switched off per session with COM_SET_OPTION).
-pub const BACKEND_CAPS: u32 = cap::LONG_PASSWORD
+pub const BACKEND_CAPS: u32 = cap::LOCAL_FILES
+    | cap::LONG_PASSWORD
     | cap::LONG_FLAG
     | cap::PROTOCOL_41
     | cap::TRANSACTIONS

@@ -79,6 +79,8 @@ pub struct Shape {
     /// safe to run again on a fresh connection if the first one died.
     pub read_only: bool,
     pub local: Option<Local>,
+    /// LOAD DATA | XML ... LOCAL: the backend will ask the client for a file.
+    pub local_infile: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -220,6 +222,12 @@ fn is_word(t: Option<&Tok>, w: &str) -> bool {
 }
 
 /// Classify a statement text (COM_QUERY, or COM_STMT_PREPARE's).
+/// `LOAD DATA|XML [LOW_PRIORITY|CONCURRENT] LOCAL` as consecutive words.
+fn loads_local_file(toks: &[Tok]) -> bool {
+    let word = |k: usize, w: &[&str]| matches!(toks.get(k), Some(Tok::Word(x)) if w.contains(&x.as_str()));
+    (0..toks.len()).any(|k| word(k, &["LOAD"]) && word(k + 1, &["DATA", "XML"]) && (word(k + 2, &["LOCAL"]) || word(k + 2, &["LOW_PRIORITY", "CONCURRENT"]) && word(k + 3, &["LOCAL"])))
+}
+
 pub fn classify(sql: &[u8]) -> Shape {
     let scanned = &sql[..sql.len().min(MAX_SCAN_BYTES)];
     let toks = tokens(scanned);
@@ -229,6 +237,7 @@ pub fn classify(sql: &[u8]) -> Shape {
     let words: Vec<&str> = toks.iter().filter_map(|t| if let Tok::Word(w) = t { Some(w.as_str()) } else { None }).collect();
     let first_word = words.first().copied().unwrap_or("");
     s.nesting = paren_depth(sql);
+    s.local_infile = loads_local_file(&toks);
     for (k, t) in toks.iter().enumerate() {
         match t {
             Tok::UserVar => {
@@ -425,6 +434,18 @@ mod tests {
 
     fn pins(sql: &str) -> u16 {
         classify(sql.as_bytes()).pins
+    }
+
+    #[test]
+    fn local_file_loads_are_recognised() {
+        let local = |sql: &str| classify(sql.as_bytes()).local_infile;
+        assert!(local("LOAD DATA LOCAL INFILE '/tmp/x' INTO TABLE t"));
+        assert!(local("load data low_priority local infile 'x' into table t"));
+        assert!(local("LOAD XML CONCURRENT LOCAL INFILE 'x' INTO TABLE t"));
+        assert!(local("SELECT 1; /* c */ LOAD DATA LOCAL INFILE 'x' INTO TABLE t"));
+        assert!(!local("LOAD DATA INFILE '/srv/x' INTO TABLE t"));
+        assert!(!local("SELECT 'LOAD DATA LOCAL INFILE'"));
+        assert!(!local("SELECT `load`, data, local FROM t"));
     }
 
     #[test]

@@ -30,6 +30,10 @@ enum Phase {
     Rows,
     /// COM_FIELD_LIST: column definitions up to the closing OK.
     FieldList,
+    /// The backend asked for a LOCAL INFILE file (the request went to the
+    /// client): the client's packets go to the backend until its empty one,
+    /// then `file_sent`.
+    File,
     Done,
 }
 
@@ -41,6 +45,9 @@ pub enum Step {
     /// The backend has not sent the next packet yet (only when `pump` may
     /// not wait): call `pump` again once its socket is readable.
     Wait,
+    /// The backend asked for a LOCAL INFILE file and the request is in
+    /// `out`: relay the client's file packets, then `file_sent` and `pump`.
+    File,
 }
 
 /// What the whole answer changed, over all its results.
@@ -71,6 +78,11 @@ pub struct Forward {
     /// Rows added at the end of the first result (SHOW STATUS: Turnstile's own).
     inject: Option<Vec<(String, String)>>,
     continuing: bool,
+    /// The client may be asked for a local file (CLIENT_LOCAL_FILES and
+    /// local_infile): else a backend asking for one is a protocol error.
+    files: bool,
+    /// The sequence id of the backend's last packet (a file's packets follow it).
+    backend_seq: u8,
     pub outcome: Outcome,
     /// Bytes written to the client so far.
     pub written: usize,
@@ -79,7 +91,26 @@ pub struct Forward {
 impl Forward {
     /// An answer whose first packet has sequence id `first_seq` for the client.
     pub fn new(deprecate_eof: bool, status_hint: u16, first_seq: u8) -> Forward {
-        Forward { phase: Phase::Start, seq: first_seq, deprecate_eof, status_hint, inject: None, continuing: false, outcome: Outcome::default(), written: 0 }
+        Forward { phase: Phase::Start, seq: first_seq, deprecate_eof, status_hint, inject: None, continuing: false, files: false, backend_seq: 0, outcome: Outcome::default(), written: 0 }
+    }
+
+    /// The client may be asked for a LOCAL INFILE file.
+    pub fn local_files(mut self, allowed: bool) -> Forward {
+        self.files = allowed;
+        self
+    }
+
+    /// The sequence id the backend expects on the file's first packet.
+    pub fn backend_file_seq(&self) -> u8 {
+        self.backend_seq.wrapping_add(1)
+    }
+
+    /// The client's file ended (its empty packet went to the backend): the
+    /// backend's answer follows, to the client with sequence id `client_seq`.
+    pub fn file_sent(&mut self, client_seq: u8) {
+        debug_assert_eq!(self.phase, Phase::File, "a file ends only after it was asked for");
+        self.phase = Phase::Start;
+        self.seq = client_seq;
     }
 
     pub fn field_list(mut self) -> Forward {
@@ -95,6 +126,11 @@ impl Forward {
     /// The next sequence id for the client.
     pub fn seq(&self) -> u8 {
         self.seq
+    }
+
+    /// The client's LOCAL INFILE file is being relayed (`Step::File`).
+    pub fn in_file(&self) -> bool {
+        self.phase == Phase::File
     }
 
     pub fn is_done(&self) -> bool {
@@ -165,17 +201,21 @@ impl Forward {
     /// otherwise stop with `Step::Wait` when nothing is there to read.
     pub fn pump(&mut self, b: &mut Backend, out: &mut Vec<u8>, limit: usize, may_wait: bool) -> Result<Step, BackendError> {
         while self.phase != Phase::Done {
+            if self.phase == Phase::File {
+                return Ok(Step::File);
+            }
             if out.len() >= limit {
                 return Ok(Step::Full);
             }
-            let payload = if may_wait {
-                b.read_packet()?.1
+            let (seq, payload) = if may_wait {
+                b.read_packet()?
             } else {
                 match b.try_read_packet()? {
-                    Some((_, p)) => p,
+                    Some(x) => x,
                     None => return Ok(Step::Wait),
                 }
             };
+            self.backend_seq = seq;
             self.feed(payload, out)?;
         }
         Ok(Step::Done)
@@ -214,7 +254,11 @@ impl Forward {
                     self.outcome.error = Some(p.to_vec());
                     self.phase = Phase::Done;
                 }
-                0xfb => return Err(BackendError::Protocol("the backend asked for a LOCAL INFILE file, which Turnstile did not offer it".into())),
+                0xfb if short && self.files => {
+                    self.raw(out, p);
+                    self.phase = Phase::File;
+                }
+                0xfb => return Err(BackendError::Protocol("the backend asked for a LOCAL INFILE file this client may not be asked for".into())),
                 _ => {
                     let n = turnstile_wire::buf::Reader::new(p).lenenc_int().ok().flatten().unwrap_or(0);
                     self.raw(out, p);
@@ -252,6 +296,7 @@ impl Forward {
                     }
                 }
             },
+            Phase::File => return Err(BackendError::Protocol("a packet from the backend while the client sends a file".into())),
             Phase::Done => debug_assert!(false, "no packet after the answer ended"),
         }
         Ok(())

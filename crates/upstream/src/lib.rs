@@ -11,9 +11,14 @@
 //! connection to that state with one batched SET, and COM_INIT_DB only
 //! where it differs. Results pass through as the backend's bytes (`forward`).
 //!
-//! This crate does blocking I/O on backend sockets; the caller announces
-//! the waits through turnstile-engine's `WaitHook` (the pool-of-threads
-//! scheduler then lets another worker serve other clients).
+//! Waiting: under the pool-of-threads scheduler (`proxy::Io::pausable` and
+//! `Io::wake`) a statement's answer is read without waiting (`Step::Waiting`:
+//! the scheduler arms the backend socket in its epoll set and resumes the
+//! session), and a statement that finds no free connection is queued in the
+//! pool and woken when it is handed one. Otherwise (thread-per-connection,
+//! and Turnstile's own round trips: login, prepare, the batched SET) reads
+//! block, and waits past 1 ms are announced through turnstile-engine's
+//! `WaitHook`.
 
 pub mod accounts;
 pub mod backend;

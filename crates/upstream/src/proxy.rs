@@ -37,6 +37,9 @@ pub struct Io<'a, 'f> {
     pub running: &'a AtomicU32,
     pub multi_statements: bool,
     pub deprecate_eof: bool,
+    /// The client may be asked for a LOCAL INFILE file (it offered
+    /// CLIENT_LOCAL_FILES and Turnstile's local_infile is ON).
+    pub local_files: bool,
     /// Resumes the session (pool-of-threads): with it, a statement that
     /// finds no free backend connection is queued (`Step::Waiting`) instead
     /// of blocking its thread.
@@ -49,8 +52,12 @@ pub enum Step {
     /// A result waits for the client to read: call `resume` when it has.
     Paused,
     /// The backend has not answered yet (only when `Io::pausable`): call
-    /// `resume` when `backend_fd()` is readable.
+    /// `resume` when `waiting_for()` says.
     Waiting,
+    /// The backend asked for a LOCAL INFILE file and the request is in
+    /// `out`: the client's next packets (from sequence id `file_seq()`) go
+    /// to `file_packet`, up to its empty one.
+    File,
 }
 
 struct PStmt {
@@ -79,6 +86,8 @@ struct InFlight {
     retry: Option<(Vec<u8>, Kind)>,
     /// Waiting for the backend (else paused for the client).
     waiting: bool,
+    /// The sequence id of the next file packet to the backend (`Step::File`).
+    file_seq: u8,
 }
 
 /// A statement queued for a backend connection (`Step::Waiting` with no
@@ -229,8 +238,9 @@ impl Proxy {
     }
 
     /// A statement's answer is still coming (`Step::Paused`, `Step::Waiting`).
+    /// (Not while the client sends a LOCAL INFILE file: its packets drive the statement then.)
     pub fn is_streaming(&self) -> bool {
-        self.in_flight.is_some() || self.queued.is_some()
+        self.in_flight.as_ref().is_some_and(|f| !f.fwd.in_file()) || self.queued.is_some()
     }
 
     /// What the session waits for after `Step::Waiting`.
@@ -492,6 +502,10 @@ impl Proxy {
             Some(Local::ShowDiagnostics { errors, count, offset, limit }) => return self.show_diagnostics(out, io, *errors, *count, *offset, *limit),
             _ => {}
         }
+        if shape.local_infile && !io.local_files {
+            Self::send_err(out, 1, &SqlError::new(4166, "HY000", "The used command is not allowed because the MariaDB server or client has disabled the local infile capability"));
+            return Step::Done;
+        }
         let kind = match &shape.show_status {
             Some(like_pattern) => {
                 let rows = self.up.status().into_iter().filter(|(n, _)| like_pattern.as_deref().is_none_or(|p| like(n, p))).collect();
@@ -600,7 +614,7 @@ impl Proxy {
             Kind::Inject(rows) => fwd.inject(rows.clone()),
             Kind::Plain => fwd,
         };
-        let fl = InFlight { fwd, shape: shape.cloned(), lent: lent || how.lent, retry_safe, retry: None, waiting: false };
+        let fl = InFlight { fwd: fwd.local_files(io.local_files), shape: shape.cloned(), lent: lent || how.lent, retry_safe, retry: None, waiting: false, file_seq: 0 };
         match sent {
             Ok(()) => self.advance(b, fl, out, io, Some((payload, kind))),
             Err(BackendError::Err { payload: p, .. }) => {
@@ -655,6 +669,12 @@ impl Proxy {
                 }
                 self.settle(b);
                 Step::Done
+            }
+            Ok(Pumped::File) => {
+                fl.file_seq = fl.fwd.backend_file_seq();
+                self.conn = Some(b);
+                self.in_flight = Some(fl);
+                Step::File
             }
             Ok(step) => {
                 fl.waiting = step == Pumped::Wait;
@@ -712,6 +732,35 @@ impl Proxy {
         let Some(mut b) = self.conn.take() else { return Step::Done };
         b.waits = io.waits.announces().then_some(io.waits);
         self.advance(b, fl, out, io, None)
+    }
+
+    /// The sequence id the client's first file packet must have (`Step::File`).
+    pub fn file_seq(&self) -> u8 {
+        self.in_flight.as_ref().map_or(0, |f| f.fwd.seq())
+    }
+
+    /// One packet of a LOCAL INFILE file, passed to the backend as it came
+    /// (nothing is buffered); the empty one ends the file and the backend's
+    /// answer follows, to the client from sequence id `client_seq`.
+    pub fn file_packet(&mut self, payload: &[u8], client_seq: u8, out: &mut Vec<u8>, io: &mut Io<'_, '_>) -> Step {
+        let (Some(mut fl), Some(mut b)) = (self.in_flight.take(), self.conn.take()) else {
+            debug_assert!(false, "a file packet without a file asked for");
+            return Step::Done;
+        };
+        let sent = b.write_packet(fl.file_seq, payload);
+        fl.file_seq = fl.file_seq.wrapping_add((payload.len() / turnstile_wire::consts::MAX_PACKET_PAYLOAD) as u8 + 1);
+        if payload.is_empty() || sent.is_err() {
+            fl.fwd.file_sent(client_seq);
+        }
+        match sent {
+            Ok(()) if payload.is_empty() => self.advance(b, fl, out, io, None),
+            Ok(()) => {
+                self.conn = Some(b);
+                self.in_flight = Some(fl);
+                Step::File
+            }
+            Err(e) => self.failed(b, fl, out, io, None, BackendError::Io(e)),
+        }
     }
 
     /// A queued statement was woken: run it on what the session was handed.

@@ -43,7 +43,7 @@ pub(super) struct Infile {
 
 impl Session {
     /// May this session ask its client for a local file?
-    fn local_infile_allowed(&self) -> bool {
+    pub(super) fn local_infile_allowed(&self) -> bool {
         let on = turnstile_sql::vars::lookup("local_infile").and_then(|d| self.server.globals.get(d).as_i64()).unwrap_or(0) != 0;
         on && self.caps & cap::LOCAL_FILES != 0
     }
@@ -87,6 +87,9 @@ impl Session {
 
     /// One packet of the file; the empty one ends it.
     pub(super) fn on_infile_packet(&mut self, payload: &[u8], out: &mut Vec<u8>, flush: &mut Flush<'_>) -> Flow {
+        if self.upstream.is_some() {
+            return self.upstream_file_packet(payload, out, flush);
+        }
         let Some(infile) = self.infile.as_mut() else {
             debug_assert!(false, "LocalInfile phase without a file");
             self.phase = Phase::Command;
@@ -144,6 +147,6 @@ impl Session {
     /// The session waits for the client's file (the driver's read timeout
     /// is net_read_timeout, and no ERR 4031 goes out).
     pub fn in_infile(&self) -> bool {
-        self.infile.is_some()
+        self.phase == Phase::LocalInfile
     }
 }

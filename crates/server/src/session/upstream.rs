@@ -4,7 +4,7 @@
 //! still answers what concerns the connection itself (COM_PING, COM_QUIT,
 //! COM_STATISTICS, COM_SET_OPTION, KILL with Turnstile's connection ids).
 
-use super::{Flow, Flush, Session};
+use super::{Flow, Flush, Phase, Session};
 use std::sync::atomic::Ordering;
 use turnstile_engine::SqlError;
 use turnstile_upstream::backend::Login;
@@ -17,6 +17,8 @@ fn flow(step: Step) -> Flow {
     match step {
         Step::Done => Flow::Continue,
         Step::Paused | Step::Waiting => Flow::Paused,
+        // The session is in `Phase::LocalInfile` (`with_proxy`).
+        Step::File => Flow::Continue,
     }
 }
 
@@ -87,6 +89,7 @@ impl Session {
             running: &self.handle.upstream_thread,
             multi_statements: self.multi_statements,
             deprecate_eof: self.deprecate_eof(),
+            local_files: false,
             wake: None,
         };
         let r = self.upstream.as_mut().expect("set above").use_database(db, &mut io);
@@ -194,18 +197,24 @@ impl Session {
 
     fn with_proxy(&mut self, flush: &mut Flush<'_>, f: impl FnOnce(&mut Proxy, &mut Io<'_, '_>, &mut Vec<u8>) -> Step, out: &mut Vec<u8>) -> Flow {
         let deprecate_eof = self.deprecate_eof();
+        let local_files = self.local_infile_allowed();
         let wake = self.upstream_wake.as_ref();
-        let mut io = Io { waits: self.waits, flush, pausable: self.pausable, running: &self.handle.upstream_thread, multi_statements: self.multi_statements, deprecate_eof, wake };
+        let mut io = Io { waits: self.waits, flush, pausable: self.pausable, running: &self.handle.upstream_thread, multi_statements: self.multi_statements, deprecate_eof, local_files, wake };
         let p = self.upstream.as_mut().expect("logged in");
         let step = f(p, &mut io, out);
         self.sql.db = p.schema().map(str::to_string);
+        if step == Step::File && self.phase != Phase::LocalInfile {
+            // The backend asked for the client's file: its packets come next.
+            self.seq = p.file_seq();
+            self.phase = Phase::LocalInfile;
+        }
         flow(step)
     }
 
     /// A command (begun with `begin_command`) ran: it ends now, or when its
     /// answer is in (`resume_upstream`).
     fn command_ran(&mut self, f: Flow) -> Flow {
-        if f == Flow::Paused {
+        if f == Flow::Paused || self.phase == Phase::LocalInfile {
             self.upstream_command_open = true;
         } else {
             self.end_command();
@@ -217,10 +226,28 @@ impl Session {
     /// the backend's socket became readable.
     pub(super) fn resume_upstream(&mut self, out: &mut Vec<u8>, flush: &mut Flush<'_>) -> Flow {
         let f = self.with_proxy(flush, |p, io, out| p.resume(out, io), out);
-        if f != Flow::Paused && std::mem::take(&mut self.upstream_command_open) {
+        self.answer_went_on(f)
+    }
+
+    /// After a resumed answer or a file packet: the command ends when its
+    /// answer is in.
+    fn answer_went_on(&mut self, f: Flow) -> Flow {
+        if f != Flow::Paused && self.phase != Phase::LocalInfile && std::mem::take(&mut self.upstream_command_open) {
             self.end_command();
         }
         f
+    }
+
+    /// A packet of the LOCAL INFILE file the backend asked for: straight to
+    /// the backend; the empty one ends the file and its answer follows.
+    pub(super) fn upstream_file_packet(&mut self, payload: &[u8], out: &mut Vec<u8>, flush: &mut Flush<'_>) -> Flow {
+        if payload.is_empty() {
+            self.phase = Phase::Command;
+        }
+        // `on_packet` set `seq` one past the client's packet: the answer's first id.
+        let client_seq = self.seq;
+        let f = self.with_proxy(flush, |p, io, out| p.file_packet(payload, client_seq, out, io), out);
+        self.answer_went_on(f)
     }
 
     /// The session ends with an answer in flight.
