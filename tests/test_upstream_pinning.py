@@ -6,8 +6,9 @@ characteristics, any other state the backend flags) and gives it back once
 the state ends. Each test shows both: the state survives the session's
 later statements, and the connection is shared again afterwards.
 
-The server here has ONE backend connection (`--upstream-max-connections
-1`, a 300 ms wait for it), so "shared again" is observable: while a session
+The server here has ONE backend connection for sessions
+(`--upstream-max-connections 2`, the other is the monitor's; a 300 ms wait
+for it), so "shared again" is observable: while a session
 is pinned another session's statement fails with 1040 after the wait, and
 once the pin ends it runs. SHOW STATUS names the reason
 (`Upstream_pinned_<reason>`). Also here: what ProxySQL and MySQL Router
@@ -28,7 +29,8 @@ from helpers.server import ROOT_PASSWORD
 
 @pytest.fixture(scope="module")
 def one(upstream_backend, turnstile_bin):
-    srv = upstream.start_turnstile(upstream_backend, "--upstream-max-connections", "1", "--upstream-checkout-timeout-ms", "300", "--upstream-max-prepared-per-connection", "2")
+    # One connection for sessions (the other is the monitor's).
+    srv = upstream.start_turnstile(upstream_backend, "--upstream-max-connections", "2", "--upstream-checkout-timeout-ms", "300", "--upstream-max-prepared-per-connection", "2")
     c = clients.root(srv)
     q(c, "CREATE DATABASE IF NOT EXISTS pin")
     q(c, "CREATE TABLE IF NOT EXISTS pin.t (id INT AUTO_INCREMENT PRIMARY KEY, v INT)")

@@ -303,7 +303,7 @@ pub static SETTINGS: &[Setting] = &[
     setting("upstream_checkout_timeout_ms", int(1, 3_600_000), "10000", "upstream engine: milliseconds a statement waits for a free backend connection when all upstream_max_connections are in use (then ERR 1040)."),
     setting("upstream_connect_timeout_ms", int(1, 3_600_000), "2000", "upstream engine: milliseconds to connect to and log in to a backend server."),
     setting("upstream_health_interval_ms", int(10, 3_600_000), "1000", "upstream engine: milliseconds between health checks (a server found down is tried again; idle connections the backend closed are dropped)."),
-    setting("upstream_max_connections", int(1, 100_000), "32", "upstream engine: backend connections per backend server, all client sessions together."),
+    setting("upstream_max_connections", int(2, 100_000), "32", "upstream engine: backend connections per backend server, all client sessions together and, on the writer, the monitor's one (so sessions share 31 by default)."),
     setting("upstream_max_nesting", int(1, 100_000), "1000", "upstream engine: how deep parentheses may nest in a statement; deeper ones are refused with ERR 1436 before they reach the backend (MariaDB 10.11 crashes on some statements nested a few thousand deep, e.g. window functions in window functions)."),
     setting("upstream_max_prepared_per_connection", int(1, 1_000_000), "256", "upstream engine: prepared statements kept on each backend connection (client statements are prepared there when first run on it; past the cap one is closed)."),
     setting("upstream_password", Kind::Secret, "", "upstream engine: password of the monitor account (also TURNSTILE_UPSTREAM_PASSWORD).").startup_only(),

@@ -43,6 +43,7 @@ pub struct Options {
     pub servers: String,
     pub user: String,
     pub password: String,
+    /// Backend connections per server, the monitor's included on the writer (≥ 2).
     pub max_connections: usize,
     pub connect_timeout_ms: u64,
     /// How long a statement waits for a free backend connection.
@@ -146,7 +147,10 @@ impl Upstream {
         let mut pools = Vec::new();
         for (i, s) in options.servers.split(',').enumerate() {
             let addr = resolve(s)?;
-            pools.push(pool::Pool::new(addr, s.trim().to_string(), i, options.max_connections, timeout, options.retry_interval_ms));
+            // The writer's cap counts the monitor's connection too: what the
+            // backend sees of Turnstile stays within upstream_max_connections.
+            let max = if i == 0 { options.max_connections - 1 } else { options.max_connections };
+            pools.push(pool::Pool::new(addr, s.trim().to_string(), i, max, timeout, options.retry_interval_ms));
         }
         if pools.len() > 1 {
             tracing::warn!(servers = %options.servers, "only the first upstream server (the writer) is used; replicas are not read from yet");

@@ -114,7 +114,7 @@ pub enum LendError {
 
 impl Pool {
     pub fn new(addr: Address, name: String, index: usize, max: usize, connect_timeout: Duration, retry_ms: u64) -> Pool {
-        assert!(max >= 1, "upstream_max_connections is at least 1 (checked at load)");
+        assert!(max >= 1, "upstream_max_connections is at least 2, one of them the monitor's (checked at load)");
         Pool {
             addr,
             name,
@@ -132,6 +132,11 @@ impl Pool {
 
     fn lock(&self) -> std::sync::MutexGuard<'_, State> {
         self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// The most connections sessions may have open at once.
+    pub fn max(&self) -> usize {
+        self.max
     }
 
     /// (open, idle) connections now.

@@ -150,7 +150,7 @@ fn lend_error(up: &Upstream, e: LendError) -> SqlError {
         LendError::Connect(BackendError::Err { code, message, .. }) => SqlError::new(code, "HY000", message),
         LendError::Connect(e) => SqlError::new(2003, "HY000", format!("Can't connect to backend server '{}' ({})", w.name, e)),
         LendError::Down => SqlError::new(2003, "HY000", format!("Can't connect to backend server '{}' (it was down less than upstream_retry_interval_ms ago)", w.name)),
-        LendError::Timeout => SqlError::new(1040, "08004", format!("Too many connections: all {} backend connections stayed busy for upstream_checkout_timeout_ms", up.options.max_connections)),
+        LendError::Timeout => SqlError::new(1040, "08004", format!("Too many connections: all {} backend connections stayed busy for upstream_checkout_timeout_ms", up.writer().max())),
     }
 }
 
