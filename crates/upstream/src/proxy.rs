@@ -9,6 +9,7 @@
 //! the answer through (`forward`), learn what it changed from the
 //! session-state tracker and the statement's shape (`classify`), and give
 //! the connection back unless the session now holds state on it.
+//! Binary-protocol prepared statements: `prepared.rs`.
 
 use crate::backend::{err_parts, Backend, BackendError, Login, Watch};
 use crate::classify::{pin, Shape};
@@ -22,10 +23,13 @@ use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 use turnstile_engine::{SqlError, WaitHook};
-use turnstile_wire::buf::put_u32;
 use turnstile_wire::consts::{com, status};
 use turnstile_wire::packet::{begin_packet, end_packet};
-use turnstile_wire::response::{encode_eof, encode_err};
+use turnstile_wire::response::encode_err;
+
+mod prepared;
+
+use prepared::{Exec, PStmt};
 
 /// What the session's I/O loop lends a command.
 pub struct Io<'a, 'f> {
@@ -58,18 +62,6 @@ pub enum Step {
     /// `out`: the client's next packets (from sequence id `file_seq()`) go
     /// to `file_packet`, up to its empty one.
     File,
-}
-
-struct PStmt {
-    sql: String,
-    params: u16,
-    shape: Shape,
-    /// Parameter types the client last sent (a later execute may omit them).
-    types: Option<Vec<u8>>,
-    long_data: Vec<(u16, Vec<u8>)>,
-    long_bytes: usize,
-    /// More long data came than max_allowed_packet: the next execute fails.
-    long_over: bool,
 }
 
 /// A statement whose answer is still coming: paused (the client's buffer
@@ -825,230 +817,6 @@ impl Proxy {
         }
     }
 
-    /// COM_STMT_PREPARE: prepared on a borrowed connection; the client gets
-    /// a session-level id.
-    pub fn prepare(&mut self, sql: &[u8], out: &mut Vec<u8>, io: &mut Io<'_, '_>) {
-        let shape = crate::classify::classify(sql);
-        let text = String::from_utf8_lossy(sql).into_owned();
-        let (mut b, _) = match self.borrow(io) {
-            Ok(x) => x,
-            Err(e) => return Self::send_err(out, 1, &e),
-        };
-        b.waits = io.waits.announces().then_some(io.waits);
-        let r = self.sync(&mut b, Some(&shape), io, true).and_then(|()| Self::prepare_on(&mut b, &text, self.up.options.max_prepared_per_connection, Some((out, io.deprecate_eof, self.next_stmt_id))));
-        match r {
-            Ok(Some((_, params))) => {
-                let id = self.next_stmt_id;
-                self.next_stmt_id = self.next_stmt_id.wrapping_add(1).max(1);
-                self.stmts.insert(id, PStmt { sql: text, params, shape, types: None, long_data: Vec::new(), long_bytes: 0, long_over: false });
-                self.settle(b);
-            }
-            Ok(None) => self.settle(b),
-            Err(BackendError::Err { payload, .. }) => {
-                Self::send_backend_err(out, 1, &payload);
-                self.settle(b);
-            }
-            Err(_) => {
-                self.broken(b);
-                Self::send_err(out, 1, &lost());
-            }
-        }
-    }
-
-    /// Prepare `sql` on `b` (reusing what it has). With `client`, the answer
-    /// is passed to the client under the session's id. Returns the backend's
-    /// (id, parameter count), or None when the backend refused (ERR sent).
-    fn prepare_on(b: &mut Backend, sql: &str, cap: usize, client: Option<(&mut Vec<u8>, bool, u32)>) -> Result<Option<(u32, u16)>, BackendError> {
-        if client.is_none() {
-            if let Some(x) = b.held.stmts.get(sql) {
-                return Ok(Some(*x));
-            }
-        }
-        if b.held.stmts.len() >= cap && !b.held.stmts.contains_key(sql) {
-            if let Some(old) = b.held.stmts.keys().next().cloned() {
-                let (id, _) = b.held.stmts.remove(&old).expect("present");
-                b.close_statement(id)?;
-            }
-        }
-        b.send_command(com::STMT_PREPARE, sql.as_bytes())?;
-        let (_, first) = b.read_packet()?;
-        let first = first.to_vec();
-        if first.first() == Some(&0xff) {
-            let (code, message) = err_parts(&first);
-            return Err(BackendError::Err { code, message, payload: first });
-        }
-        if first.len() < 12 || first[0] != 0 {
-            return Err(BackendError::Protocol("malformed prepare answer".into()));
-        }
-        let id = u32::from_le_bytes([first[1], first[2], first[3], first[4]]);
-        let cols = u16::from_le_bytes([first[5], first[6]]);
-        let params = u16::from_le_bytes([first[7], first[8]]);
-        // A statement prepared again under the same text replaces the old one.
-        if let Some((old, _)) = b.held.stmts.insert(sql.to_string(), (id, params)) {
-            if old != id {
-                b.close_statement(old)?;
-            }
-        }
-        let mut seq = 1u8;
-        let mut client = client;
-        if let Some((out, _, front_id)) = client.as_mut() {
-            let mut ok = first.clone();
-            ok[1..5].copy_from_slice(&front_id.to_le_bytes());
-            turnstile_wire::packet::write_packet(out, &mut seq, &ok);
-        }
-        for group in [params, cols] {
-            for _ in 0..group {
-                let (_, def) = b.read_packet()?;
-                if let Some((out, _, _)) = client.as_mut() {
-                    turnstile_wire::packet::write_packet(out, &mut seq, def);
-                }
-            }
-            if group > 0 {
-                if let Some((out, deprecate_eof, _)) = client.as_mut() {
-                    if !*deprecate_eof {
-                        let start = begin_packet(out);
-                        encode_eof(out, 0, status::AUTOCOMMIT);
-                        end_packet(out, start, &mut seq);
-                    }
-                }
-            }
-        }
-        Ok(Some((id, params)))
-    }
-
-    /// COM_STMT_SEND_LONG_DATA: kept until the execute (no answer), at most
-    /// `max_bytes` (max_allowed_packet) per statement; past it the execute
-    /// fails, as Turnstile's own engine does.
-    pub fn long_data(&mut self, id: u32, param: u16, data: &[u8], max_bytes: usize) {
-        let Some(st) = self.stmts.get_mut(&id) else { return };
-        if st.long_over || param >= st.params {
-            return;
-        }
-        if st.long_bytes + data.len() > max_bytes {
-            st.long_over = true;
-            st.long_data.clear();
-            st.long_bytes = 0;
-            return;
-        }
-        st.long_bytes += data.len();
-        match st.long_data.iter_mut().find(|(p, _)| *p == param) {
-            Some((_, d)) => d.extend_from_slice(data),
-            None => st.long_data.push((param, data.to_vec())),
-        }
-    }
-
-    pub fn close_statement(&mut self, id: u32) {
-        self.stmts.remove(&id);
-    }
-
-    /// COM_STMT_RESET: false when there is no such statement.
-    pub fn reset_statement(&mut self, id: u32) -> bool {
-        match self.stmts.get_mut(&id) {
-            Some(st) => {
-                st.long_data.clear();
-                st.long_bytes = 0;
-                st.long_over = false;
-                true
-            }
-            None => false,
-        }
-    }
-
-    /// COM_STMT_EXECUTE: prepared on the borrowed connection if it has not
-    /// been there yet, then run with the backend's id.
-    pub fn execute(&mut self, payload: &[u8], out: &mut Vec<u8>, io: &mut Io<'_, '_>) -> Step {
-        if payload.len() < 10 {
-            Self::send_err(out, 1, &SqlError::new(1835, "HY000", "Malformed communication packet."));
-            return Step::Done;
-        }
-        let id = u32::from_le_bytes([payload[1], payload[2], payload[3], payload[4]]);
-        let Some(st) = self.stmts.get_mut(&id) else {
-            Self::send_err(out, 1, &SqlError::unknown_stmt_handler(id, "mysqld_stmt_execute"));
-            return Step::Done;
-        };
-        if payload[5] != 0 {
-            Self::send_err(out, 1, &SqlError::unsupported("cursors (COM_STMT_EXECUTE with a cursor type) through the upstream engine"));
-            return Step::Done;
-        }
-        if std::mem::take(&mut st.long_over) {
-            Self::send_err(out, 1, &SqlError::new(1105, "HY000", "Parameter of prepared statement which is set through mysql_send_long_data() is longer than 'max_allowed_packet' bytes"));
-            return Step::Done;
-        }
-        // Keep the types a client sends once, for connections that did not see them.
-        let mut body = payload[5..].to_vec();
-        let n = st.params as usize;
-        if n > 0 {
-            let bound_at = 5 + n.div_ceil(8);
-            match body.get(bound_at) {
-                Some(1) => st.types = body.get(bound_at + 1..bound_at + 1 + 2 * n).map(<[u8]>::to_vec),
-                Some(0) => {
-                    if let Some(t) = &st.types {
-                        body[bound_at] = 1;
-                        body.splice(bound_at + 1..bound_at + 1, t.iter().copied());
-                    }
-                }
-                _ => {}
-            }
-        }
-        let sql = st.sql.clone();
-        let shape = st.shape.clone();
-        let long = std::mem::take(&mut st.long_data);
-        st.long_bytes = 0;
-        let cap = self.up.options.max_prepared_per_connection;
-        let exec = Exec { sql, body, long, cap };
-        self.run_exec(exec, &shape, out, io, false)
-    }
-
-    fn run_exec(&mut self, mut exec: Exec, shape: &Shape, out: &mut Vec<u8>, io: &mut Io<'_, '_>, first: bool) -> Step {
-        // The packet is built on the connection (its own id): run it through
-        // `start` with a payload made per connection.
-        let (mut b, lent) = match self.borrow_or_queue(io, first) {
-            Ok(Ok(x)) => x,
-            Ok(Err(w)) => {
-                self.queued = Some((w, Queued::Execute { exec, shape: shape.clone() }));
-                return Step::Waiting;
-            }
-            Err(e) => {
-                Self::send_err(out, 1, &e);
-                return Step::Done;
-            }
-        };
-        b.waits = io.waits.announces().then_some(io.waits);
-        let prepared = self.sync(&mut b, Some(shape), io, true).and_then(|()| Self::prepare_on(&mut b, &exec.sql, exec.cap, None));
-        let backend_id = match prepared {
-            Ok(Some((id, _))) => id,
-            Ok(None) => unreachable!("prepare_on without a client returns an id or an error"),
-            Err(BackendError::Err { payload, .. }) => {
-                Self::send_backend_err(out, 1, &payload);
-                self.settle(b);
-                return Step::Done;
-            }
-            Err(_) => {
-                self.broken(b);
-                Self::send_err(out, 1, &lost());
-                return Step::Done;
-            }
-        };
-        for (param, data) in std::mem::take(&mut exec.long) {
-            let mut p = vec![com::STMT_SEND_LONG_DATA];
-            put_u32(&mut p, backend_id);
-            p.extend_from_slice(&param.to_le_bytes());
-            p.extend_from_slice(&data);
-            if b.write_packet(0, &p).is_err() {
-                self.broken(b);
-                Self::send_err(out, 1, &lost());
-                return Step::Done;
-            }
-        }
-        let mut payload = Vec::with_capacity(exec.body.len() + 5);
-        payload.push(com::STMT_EXECUTE);
-        put_u32(&mut payload, backend_id);
-        payload.extend_from_slice(&exec.body);
-        // The connection goes back in as the session's own for this one command.
-        self.conn = Some(b);
-        self.start(&payload, Some(shape), out, io, Kind::Plain, Start { retried: false, lent, first: false })
-    }
-
     /// COM_RESET_CONNECTION: forget what the session set; its connection,
     /// if it held one, is reset before anyone else uses it.
     pub fn reset(&mut self) {
@@ -1118,13 +886,6 @@ struct Start {
     lent: bool,
     /// The session was handed room to open a connection (`Handed::Room`).
     first: bool,
-}
-
-struct Exec {
-    sql: String,
-    body: Vec<u8>,
-    long: Vec<(u16, Vec<u8>)>,
-    cap: usize,
 }
 
 #[derive(Clone)]
