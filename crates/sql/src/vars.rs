@@ -50,6 +50,9 @@ pub struct HotGlobals {
     /// long_query_time (a Float, seconds) in microseconds: read as each
     /// statement ends (Slow_queries).
     pub long_query_time_us: AtomicI64,
+    /// local_infile (0/1): read by every upstream-engine command (whether
+    /// the client may be asked for a file) and every LOAD DATA LOCAL.
+    pub local_infile: AtomicI64,
 }
 
 impl HotGlobals {
@@ -66,6 +69,7 @@ impl HotGlobals {
             "max_execution_time" => &self.max_execution_time,
             "cte_max_recursion_depth" => &self.cte_max_recursion_depth,
             "max_prepared_stmt_count" => &self.max_prepared_stmt_count,
+            "local_infile" => &self.local_infile,
             _ => return None,
         })
     }

@@ -259,7 +259,7 @@ impl Pool {
         drop(st);
         match w.take() {
             Handed::Conn(b) => self.give_back(b),
-            Handed::Room => self.pass_room(),
+            Handed::Room => self.room_freed(self.lock()),
             Handed::Nothing | Handed::TimedOut => {}
         }
     }
@@ -285,16 +285,6 @@ impl Pool {
         self.counters.wait_timeouts.fetch_add(expired.len() as u64, Ordering::Relaxed);
         for wake in expired {
             wake();
-        }
-    }
-
-    /// A slot came free: the first queued session may open a connection.
-    fn pass_room(&self) {
-        let mut st = self.lock();
-        if let Some(w) = st.queue.pop_front() {
-            w.hand(Handed::Room);
-            drop(st);
-            (w.wake)();
         }
     }
 
@@ -349,6 +339,13 @@ impl Pool {
     fn release_slot(&self) {
         let mut st = self.lock();
         st.open = st.open.saturating_sub(1);
+        self.room_freed(st);
+    }
+
+    /// A slot came free (a connection closed, or room handed to a session
+    /// that left): the first queued session may open a connection, else a
+    /// thread blocked in `lend` is told.
+    fn room_freed(&self, mut st: MutexGuard<'_, State>) {
         if let Some(w) = st.queue.pop_front() {
             w.hand(Handed::Room);
             drop(st);

@@ -117,7 +117,7 @@ impl Pool {
                         Err(_) => return (0, 0),
                     }
                 }
-                Want::Backend { .. } if client && peer_gone(stream.as_raw_fd()) => driver.eof(),
+                Want::Backend { .. } if client && driver.session().client_gone() => driver.eof(),
                 Want::Backend { .. } => return (WAIT_BACKEND, 0),
                 // Budget used up with a complete packet buffered: requeue.
                 Want::Yield => return (u32::MAX, 0),
@@ -245,15 +245,6 @@ impl Pool {
         // Close the socket now, even if a stale queue entry still holds the connection.
         inner.stream.close();
     }
-}
-
-/// The client closed its side or the socket failed: a one-byte peek that
-/// neither waits nor takes what a pipelining client sent.
-fn peer_gone(fd: RawFd) -> bool {
-    let mut b = [0u8; 1];
-    // SAFETY: a one-byte buffer on the stack; MSG_DONTWAIT and MSG_PEEK leave the socket as it was.
-    let n = unsafe { libc::recv(fd, b.as_mut_ptr().cast(), 1, libc::MSG_PEEK | libc::MSG_DONTWAIT) };
-    n == 0 || (n < 0 && !matches!(io::Error::last_os_error().kind(), io::ErrorKind::WouldBlock | io::ErrorKind::Interrupted))
 }
 
 /// Write what the socket takes now; keep the rest at the front of `buf`.

@@ -44,8 +44,7 @@ pub(super) struct Infile {
 impl Session {
     /// May this session ask its client for a local file?
     pub(super) fn local_infile_allowed(&self) -> bool {
-        let on = turnstile_sql::vars::lookup("local_infile").and_then(|d| self.server.globals.get(d).as_i64()).unwrap_or(0) != 0;
-        on && self.caps & cap::LOCAL_FILES != 0
+        self.caps & cap::LOCAL_FILES != 0 && self.server.globals.hot.local_infile.load(std::sync::atomic::Ordering::Relaxed) != 0
     }
 
     /// If `sql` is a LOAD DATA LOCAL this session may run: check it, send

@@ -216,6 +216,13 @@ impl Session {
         })
     }
 
+    /// The client hung up (the same probe a long statement asks: a read
+    /// side the server shut itself, in a graceful shutdown, is no sign).
+    pub fn client_gone(&self) -> bool {
+        use turnstile_engine::ClientProbe;
+        self.probe.gone()
+    }
+
     pub fn id(&self) -> u32 {
         self.handle.id
     }
