@@ -434,6 +434,84 @@ def test_a_client_that_leaves_in_the_middle_of_its_file_loses_nothing_else(up, u
     c.close()
 
 
+def test_load_data_local_is_checked_and_answered_as_mariadb_answers_it(up, upstream_backend, tmp_path):
+    """The same LOAD DATA LOCAL statements through Turnstile and straight to
+    MariaDB: the user's grants apply (1142 for a table it may only read),
+    4166 for a client that did not ask for local files, and every byte value
+    of a file lands as it does in MariaDB."""
+    data = bytes(b for b in range(256) if b not in (0x09, 0x0A, 0x5C))  # the field and line terminators, the escape
+    path = tmp_path / "bytes.tsv"
+    path.write_bytes(b"1\t" + data + b"\n2\t\xff\x00\xc3\n")
+    load = f"LOAD DATA LOCAL INFILE '{path}' INTO TABLE %s"
+
+    def direct(**kw):
+        return pymysql.connect(host="127.0.0.1", port=upstream_backend.port, user=upstream.APP[0], password=upstream.APP[1], autocommit=True, **kw)
+
+    a = upstream_backend.admin()
+    for t in ("bytes_ts", "bytes_direct"):
+        q(a, f"CREATE TABLE IF NOT EXISTS shop.{t} (id INT PRIMARY KEY, v BLOB)")
+        q(a, f"DELETE FROM shop.{t}")
+    outcomes = []
+    for conn in (app(up, database="shop", local_infile=True), direct(database="shop", local_infile=True)):
+        table = "bytes_ts" if not outcomes else "bytes_direct"
+        got = []
+        with conn.cursor() as cur:
+            got.append(cur.execute(load % table))
+            cur.execute("SHOW WARNINGS")
+            got.append(cur.fetchall())
+            with pytest.raises(pymysql.err.OperationalError) as e:
+                cur.execute(load % "other.secret")
+            got.append(e.value.args[0])
+        conn.close()
+        outcomes.append(got)
+    assert outcomes[0] == outcomes[1] == [2, (), 1142]
+    assert q(a, "SELECT id, HEX(v) FROM shop.bytes_ts ORDER BY id") == q(a, "SELECT id, HEX(v) FROM shop.bytes_direct ORDER BY id")
+    assert q(a, "SELECT v FROM shop.bytes_ts WHERE id = 1") == ((data,),)
+    assert q(a, "SELECT COUNT(*) FROM other.secret") == ((1,),)
+    a.close()
+    refused = []
+    for conn in (app(up, database="shop"), direct(database="shop")):
+        with pytest.raises(pymysql.err.OperationalError) as e:
+            q(conn, load % "bytes_ts")
+        refused.append(e.value.args[0])
+        conn.close()
+    assert refused == [4166, 4166]
+
+
+def test_a_file_packet_at_and_past_max_allowed_packet(upstream_backend, turnstile_bin):
+    """A LOCAL file's packets are bounded by Turnstile's max_allowed_packet
+    like any other: one of exactly that size reaches the backend; one byte
+    more is ERR 1153 and the connection closes, and the backend's half-done
+    load neither outlives it nor commits a row."""
+    from helpers import rawproto
+
+    limit = 65536
+    srv = upstream.start_turnstile(upstream_backend, "--max-allowed-packet", str(limit))
+    try:
+        c = app(srv, database="shop")
+        q(c, "CREATE TABLE IF NOT EXISTS long_lines (v MEDIUMTEXT)")
+        q(c, "DELETE FROM long_lines")
+        for size, ok in ((limit, True), (limit + 1, False)):
+            r = rawproto.connect(srv, upstream.APP[0], upstream.APP[1], db="shop", extra_caps=0x80)  # CLIENT_LOCAL_FILES
+            r.command(0x03, b"LOAD DATA LOCAL INFILE 'f' INTO TABLE long_lines /* ts-edge */")
+            assert r.read_packet()[:1] == b"\xfb"
+            r.write_packet(b"x" * (size - 1) + b"\n")
+            if ok:
+                r.write_packet(b"")
+                assert r.read_packet()[:1] == b"\x00"  # OK: one row
+            else:
+                closed, packets = r.wait_closed(5)
+                assert closed
+                assert [int.from_bytes(p[1:3], "little") for p in packets if p[:1] == b"\xff"] == [1153]
+            r.close()
+        assert backend_statement_ends(upstream_backend, "ts-edge"), "the load outlived its client"
+        assert q(c, "SELECT COUNT(*), MAX(LENGTH(v)) FROM long_lines") == ((1, limit - 1),)
+        c.close()
+    finally:
+        srv.stop()
+        srv.cleanup()
+
+
 def test_start_up_fails_clearly_when_the_backend_is_unreachable(turnstile_bin):
     srv = TurnstileServer(engine="upstream", root_password=None, extra_args=["--upstream-servers", "127.0.0.1:1", "--upstream-user", "x", "--upstream-password", "y"])
     with pytest.raises(ServerStartError) as e:
