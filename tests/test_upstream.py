@@ -84,6 +84,55 @@ def test_a_database_the_user_may_not_use_fails_the_login(up):
     assert e.value.args[0] in (1049, 1044)
 
 
+def test_a_login_database_is_proven_once_and_again_after_grants_or_drops(up, upstream_backend, uniq):
+    """A login naming a database the backend let that user into lately
+    costs no backend round trip (under churn, the check took a backend
+    connection and blocked the login's worker when none was free); a
+    REVOKE or DROP DATABASE through Turnstile is seen by the next login."""
+    user, db = uniq("prover"), uniq("proven_db")
+    r = clients.root(up)
+    q(r, f"CREATE DATABASE {db}")
+    q(r, f"CREATE USER '{user}'@'%' IDENTIFIED BY 'Prove-pw-1'")
+    q(r, f"GRANT SELECT ON {db}.* TO '{user}'@'%'")
+    clients.connect(up, user, "Prove-pw-1", database=db).close()
+    before = upstream_backend.status("Com_change_db")
+    for _ in range(20):
+        clients.connect(up, user, "Prove-pw-1", database=db).close()
+    # At most one: the accounts' periodic read (every 10 s) forgets proofs.
+    assert upstream_backend.status("Com_change_db") - before <= 1
+    q(r, f"REVOKE SELECT ON {db}.* FROM '{user}'@'%'")
+    with pytest.raises(pymysql.err.OperationalError) as e:
+        clients.connect(up, user, "Prove-pw-1", database=db)
+    assert e.value.args[0] == 1044
+    q(r, f"GRANT SELECT ON {db}.* TO '{user}'@'%'")
+    c = clients.connect(up, user, "Prove-pw-1", database=db)
+    assert q(c, "SELECT DATABASE()") == ((db,),)
+    c.close()
+    q(r, f"DROP DATABASE {db}")
+    with pytest.raises(pymysql.err.OperationalError) as e:
+        clients.connect(up, user, "Prove-pw-1", database=db)
+    assert e.value.args[0] == 1049
+    # Dropped on the backend directly, a proof goes stale until the next
+    # accounts read: the login gets in, its first statement gets the
+    # backend's own error (docs/upstream.md).
+    q(r, f"CREATE DATABASE {db}")
+    clients.connect(up, user, "Prove-pw-1", database=db).close()
+    a = upstream_backend.admin()
+    q(a, f"DROP DATABASE {db}")
+    try:
+        c = clients.connect(up, user, "Prove-pw-1", database=db)
+    except pymysql.err.OperationalError as e:
+        assert e.args[0] == 1049  # the accounts were read meanwhile
+    else:
+        with pytest.raises(pymysql.err.OperationalError) as e:
+            q(c, "SHOW TABLES")
+        assert e.value.args[0] == 1049
+        c.close()
+    q(a, f"DROP USER '{user}'@'%'")
+    a.close()
+    r.close()
+
+
 def test_a_wrong_password_is_refused_without_a_backend_round_trip(up, upstream_backend):
     c = app(up)  # the accounts are loaded and a connection is warm
     statements = int(upstream.status(c, "Upstream_statements"))

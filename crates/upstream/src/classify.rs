@@ -70,6 +70,9 @@ pub struct Shape {
     /// An account statement (CREATE/ALTER/DROP/RENAME USER, GRANT, REVOKE,
     /// SET PASSWORD): the accounts are read again after it.
     pub changes_accounts: bool,
+    /// DROP DATABASE / SCHEMA: the proofs that users may enter databases
+    /// (`proofs`) are forgotten after it.
+    pub drops_database: bool,
     /// SHOW [GLOBAL | SESSION] STATUS: Turnstile's own figures are added;
     /// the LIKE pattern, if any.
     pub show_status: Option<Option<String>>,
@@ -270,6 +273,7 @@ pub fn classify(sql: &[u8]) -> Shape {
         "GRANT" | "REVOKE" => s.changes_accounts = true,
         "CREATE" | "ALTER" | "DROP" | "RENAME" if words.iter().take(6).any(|w| *w == "USER" || *w == "ROLE") => s.changes_accounts = true,
         "SET" if is_word(lead(1), "PASSWORD") => s.changes_accounts = true,
+        "DROP" if is_word(lead(1), "DATABASE") || is_word(lead(1), "SCHEMA") => s.drops_database = true,
         "SHOW" => {
             s.read_only = true;
             s.local = show_diagnostics(&toks[first.unwrap_or(0)..]);
@@ -499,6 +503,8 @@ mod tests {
         assert!(!classify(b"INSERT INTO t VALUES (1)").read_only);
         assert!(classify(b"GRANT SELECT ON d.* TO u").changes_accounts);
         assert!(classify(b"CREATE USER u IDENTIFIED BY 'p'").changes_accounts);
+        assert!(classify(b"drop schema if exists d").drops_database);
+        assert!(!classify(b"DROP TABLE database_list").drops_database);
     }
 
     #[test]

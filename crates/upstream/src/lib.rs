@@ -28,6 +28,7 @@ pub mod forward;
 pub mod local;
 pub mod ok_packet;
 pub mod pool;
+pub mod proofs;
 pub mod proxy;
 
 use backend::{Address, Backend, BackendError, Login};
@@ -117,6 +118,9 @@ pub struct Upstream {
     accounts_loaded: Mutex<Option<Instant>>,
     /// Held while the accounts are read (`refresh_accounts`).
     refreshing: Mutex<()>,
+    /// Databases the backend let each user into since the accounts were
+    /// last read: a login naming one needs no round trip.
+    pub proofs: proofs::Proofs,
     on_accounts: Mutex<Option<AccountsCallback>>,
     stopping: AtomicBool,
     /// The writer's version as its greeting gives it (MariaDB's starts
@@ -163,6 +167,7 @@ impl Upstream {
             monitor_conn: Mutex::new(None),
             accounts_loaded: Mutex::new(None),
             refreshing: Mutex::new(()),
+            proofs: proofs::Proofs::default(),
             on_accounts: Mutex::new(None),
             stopping: AtomicBool::new(false),
             options,
@@ -212,6 +217,7 @@ impl Upstream {
     pub fn load_accounts(&self) -> Result<Vec<LearnedAccount>, BackendError> {
         let list = self.with_monitor(|c| c.query_rows("SELECT * FROM mysql.user"))?;
         *self.accounts_loaded.lock().unwrap_or_else(|e| e.into_inner()) = Some(Instant::now());
+        self.proofs.forget_all();
         Ok(accounts::from_rows(&list.0, &list.1))
     }
 

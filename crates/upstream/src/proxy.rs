@@ -418,6 +418,9 @@ impl Proxy {
         }
         if let Some(s) = &o.schema {
             let s = (!s.is_empty()).then(|| s.clone());
+            if let Some(db) = &s {
+                self.up.proofs.record(&self.login.user, db);
+            }
             self.schema.clone_from(&s);
             b.held.schema = s;
         }
@@ -508,6 +511,9 @@ impl Proxy {
         let step = self.run(payload, Some(shape), out, io, kind);
         if shape.changes_accounts {
             self.up.refresh_accounts();
+        }
+        if shape.drops_database {
+            self.up.proofs.forget_all();
         }
         step
     }
@@ -788,15 +794,11 @@ impl Proxy {
     /// Log in with a database (CONNECT_WITH_DB) or COM_INIT_DB's check:
     /// the backend says whether the user may use it.
     pub fn use_database(&mut self, db: &str, io: &mut Io<'_, '_>) -> Result<(), SqlError> {
-        // A connection this user already has in that database proves it may
-        // use it: no round trip (the common reconnect of the same application).
-        let (b, _) = self.borrow(io)?;
-        if b.held.user == self.login.user && b.held.schema.as_deref() == Some(db) {
+        // The backend let this user in lately: no round trip (`proofs`).
+        if self.up.proofs.proven(&self.login.user, db) {
             self.schema = Some(db.to_string());
-            self.settle(b);
             return Ok(());
         }
-        self.settle(b);
         let mut payload = vec![com::INIT_DB];
         payload.extend_from_slice(db.as_bytes());
         let mut out = Vec::new();
@@ -805,6 +807,7 @@ impl Proxy {
         match out.get(4) {
             Some(0x00) => {
                 self.schema = Some(db.to_string());
+                self.up.proofs.record(&self.login.user, db);
                 Ok(())
             }
             Some(0xff) => {
