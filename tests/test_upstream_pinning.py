@@ -2,7 +2,7 @@
 rule. A session keeps its backend connection while it holds state there
 (a transaction, LOCK TABLES, user variables, temporary tables, SQL
 PREPARE, GET_LOCK, SQL_CALC_FOUND_ROWS, sql_log_bin=0, transaction
-characteristics, any other state the backend flags) and gives it back once
+characteristics, an open cursor, any other state the backend flags) and gives it back once
 the state ends. Each test shows both: the state survives the session's
 later statements, and the connection is shared again afterwards.
 
@@ -168,6 +168,35 @@ def test_sql_prepare_pins(one):
     assert q(a, "EXECUTE s USING @p") == ((2,),)
     a.close()
     assert_shared(one)
+
+
+def test_a_cursor_pins_until_exhausted_reset_or_closed(one):
+    b = stmtproto.connect(one.port, "root", ROOT_PASSWORD, db="pin")
+    b.query("DELETE FROM t")
+    b.query("INSERT INTO t (v) VALUES (1), (2), (3)")
+
+    def cursor_pins() -> bytes:
+        return b.query("SHOW STATUS LIKE 'Upstream_pinned_cursor'").rows[0][1]
+
+    st = b.prepare("SELECT v FROM t ORDER BY v")
+    for end in ["exhausted", "reset", "closed"]:
+        cur = b.execute_cursor(st)
+        assert isinstance(cur, stmtproto.Cursor), end
+        assert cursor_pins() == b"1"
+        assert_blocked(one)
+        # The cursor survives the session's other statements on its connection.
+        assert b.fetch(st.id, 1, cur.cols).rows == [(1,)]
+        if end == "exhausted":
+            f = b.fetch(st.id, 5, cur.cols)
+            assert f.rows == [(2,), (3,)] and f.status & stmtproto.SERVER_STATUS_LAST_ROW_SENT
+        elif end == "reset":
+            b.reset(st)
+        else:
+            b.close(st)
+            st = b.prepare("SELECT v FROM t ORDER BY v")
+        assert cursor_pins() == b"0", end
+        assert_shared(one)
+    b.close_connection()
 
 
 def test_get_lock_pins_and_the_lock_goes_with_the_session(one):

@@ -3,7 +3,8 @@
 //! Input: the first byte picks the client's capabilities (CLIENT_DEPRECATE_EOF
 //! or not, a field list or a query, whether the client may be asked for a
 //! LOCAL INFILE file: its request ends the client's file at once, as an empty
-//! file would, and the answer goes on); the rest is a backend's answer as
+//! file would, and the answer goes on) and the command (an execute that may
+//! open a cursor, or a cursor's fetch); the rest is a backend's answer as
 //! packets, each a 2-byte little-endian length and that many bytes. They go
 //! through `Forward::feed` (the pass-through state machine: OK packets with
 //! session-state blocks, result sets, errors, several results) until the
@@ -23,6 +24,12 @@ fn check(data: &[u8]) {
     let mut fwd = Forward::new(mode & 1 != 0, 2, 1).local_files(mode & 4 != 0);
     if mode & 2 != 0 {
         fwd = fwd.field_list();
+    }
+    if mode & 8 != 0 {
+        fwd = fwd.cursor_open();
+    }
+    if mode & 16 != 0 {
+        fwd = fwd.fetch();
     }
     let mut out = Vec::new();
     while rest.len() >= 2 && !fwd.is_done() {

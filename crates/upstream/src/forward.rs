@@ -28,6 +28,12 @@ enum Phase {
         left: u64,
     },
     Rows,
+    /// A COM_STMT_EXECUTE that may open a cursor, for a client without
+    /// DEPRECATE_EOF: its column definitions are in, and the next packet
+    /// says whether a cursor opened (the backend's closing OK with
+    /// CURSOR_EXISTS: the client gets one EOF with that status) or rows
+    /// follow (the EOF after the column definitions, then the rows).
+    CursorOrRows,
     /// COM_FIELD_LIST: column definitions up to the closing OK.
     FieldList,
     /// The backend asked for a LOCAL INFILE file (the request went to the
@@ -83,6 +89,8 @@ pub struct Forward {
     files: bool,
     /// The sequence id of the backend's last packet (a file's packets follow it).
     backend_seq: u8,
+    /// A COM_STMT_EXECUTE that may open a cursor (`cursor_open`).
+    cursor: bool,
     pub outcome: Outcome,
     /// Bytes written to the client so far.
     pub written: usize,
@@ -91,7 +99,19 @@ pub struct Forward {
 impl Forward {
     /// An answer whose first packet has sequence id `first_seq` for the client.
     pub fn new(deprecate_eof: bool, status_hint: u16, first_seq: u8) -> Forward {
-        Forward { phase: Phase::Start, seq: first_seq, deprecate_eof, status_hint, inject: None, continuing: false, files: false, backend_seq: 0, outcome: Outcome::default(), written: 0 }
+        Forward {
+            phase: Phase::Start,
+            seq: first_seq,
+            deprecate_eof,
+            status_hint,
+            inject: None,
+            continuing: false,
+            files: false,
+            backend_seq: 0,
+            cursor: false,
+            outcome: Outcome::default(),
+            written: 0,
+        }
     }
 
     /// The client may be asked for a LOCAL INFILE file.
@@ -111,6 +131,21 @@ impl Forward {
         debug_assert_eq!(self.phase, Phase::File, "a file ends only after it was asked for");
         self.phase = Phase::Start;
         self.seq = client_seq;
+    }
+
+    /// COM_STMT_EXECUTE with a cursor type: after the column definitions,
+    /// a cursor's answer ends with the backend's OK (status CURSOR_EXISTS)
+    /// and no rows; a client without DEPRECATE_EOF gets one EOF for it.
+    pub fn cursor_open(mut self) -> Forward {
+        self.cursor = true;
+        self
+    }
+
+    /// COM_STMT_FETCH: binary rows, then the closing OK (status
+    /// CURSOR_EXISTS, and LAST_ROW_SENT once the cursor is exhausted).
+    pub fn fetch(mut self) -> Forward {
+        self.phase = Phase::Rows;
+        self
     }
 
     pub fn field_list(mut self) -> Forward {
@@ -296,6 +331,22 @@ impl Forward {
                     }
                 }
             },
+            Phase::CursorOrRows => {
+                if first == 0xfe && short {
+                    let ok = ok_packet::parse(p).ok_or_else(|| BackendError::Protocol("malformed closing OK".into()))?;
+                    if ok.status & status::CURSOR_EXISTS != 0 {
+                        self.note_ok(&ok);
+                        let st = ok.status & !status::SESSION_STATE_CHANGED;
+                        self.packet(out, |o| encode_eof(o, ok.warnings, st));
+                        self.phase = Phase::Done;
+                        return Ok(());
+                    }
+                }
+                let st = self.status_hint;
+                self.packet(out, |o| encode_eof(o, 0, st));
+                self.phase = Phase::Rows;
+                return self.step(p, out);
+            }
             Phase::File => return Err(BackendError::Protocol("a packet from the backend while the client sends a file".into())),
             Phase::Done => debug_assert!(false, "no packet after the answer ended"),
         }
@@ -303,10 +354,14 @@ impl Forward {
     }
 
     fn columns_done(&mut self, out: &mut Vec<u8>) {
-        if !self.deprecate_eof {
+        if self.deprecate_eof {
+            self.phase = Phase::Rows;
+        } else if self.cursor {
+            self.phase = Phase::CursorOrRows;
+        } else {
             let st = self.status_hint;
             self.packet(out, |o| encode_eof(o, 0, st));
+            self.phase = Phase::Rows;
         }
-        self.phase = Phase::Rows;
     }
 }

@@ -80,6 +80,9 @@ struct InFlight {
     waiting: bool,
     /// The sequence id of the next file packet to the backend (`Step::File`).
     file_seq: u8,
+    /// A COM_STMT_EXECUTE with a cursor type or a COM_STMT_FETCH: the
+    /// statement's session id (its cursor is open or not after the answer).
+    cursor: Option<u32>,
 }
 
 /// A statement queued for a backend connection (`Step::Waiting` with no
@@ -112,6 +115,9 @@ pub struct Proxy {
     last_rows: u64,
     stmts: HashMap<u32, PStmt>,
     next_stmt_id: u32,
+    /// Statements (session ids) with a cursor open on the session's
+    /// connection (`pin::CURSOR` while any is).
+    cursors: Vec<u32>,
     in_flight: Option<InFlight>,
     /// Queued for a connection: the ticket and the statement.
     queued: Option<(Arc<Waiter>, Queued)>,
@@ -201,6 +207,7 @@ impl Proxy {
             last_insert_id: 0,
             last_rows: 0,
             stmts: HashMap::new(),
+            cursors: Vec::new(),
             next_stmt_id: 1,
             in_flight: None,
             queued: None,
@@ -453,7 +460,8 @@ impl Proxy {
                 pins &= !pin::TRANSACTION;
             }
         }
-        if pins & !(pin::TRANSACTION | pin::LOCK_TABLES) != 0 {
+        pins = if self.cursors.is_empty() { pins & !pin::CURSOR } else { pins | pin::CURSOR };
+        if pins & !(pin::TRANSACTION | pin::LOCK_TABLES | pin::CURSOR) != 0 {
             // Held state that only a reset removes.
             b.dirty = true;
         }
@@ -596,7 +604,7 @@ impl Proxy {
                 return Step::Done;
             }
         };
-        let read_only = shape.is_none_or(|s| s.read_only) && !matches!(kind, Kind::FieldList);
+        let read_only = shape.is_none_or(|s| s.read_only) && matches!(kind, Kind::Plain | Kind::Inject(_));
         let retry_safe = !how.retried && self.pins == 0 && (read_only && payload.first() != Some(&com::STMT_EXECUTE) || payload.first() == Some(&com::INIT_DB));
         b.waits = io.waits.announces().then_some(io.waits);
         b.watch.clone_from(&self.watch);
@@ -611,8 +619,14 @@ impl Proxy {
             Kind::FieldList => fwd.field_list(),
             Kind::Inject(rows) => fwd.inject(rows.clone()),
             Kind::Plain => fwd,
+            Kind::Cursor(_) => fwd.cursor_open(),
+            Kind::Fetch(_) => fwd.fetch(),
         };
-        let fl = InFlight { fwd: fwd.local_files(io.local_files), shape: shape.cloned(), lent: lent || how.lent, retry_safe, retry: None, waiting: false, file_seq: 0 };
+        let cursor = match kind {
+            Kind::Cursor(id) | Kind::Fetch(id) => Some(id),
+            _ => None,
+        };
+        let fl = InFlight { fwd: fwd.local_files(io.local_files), shape: shape.cloned(), lent: lent || how.lent, retry_safe, retry: None, waiting: false, file_seq: 0, cursor };
         match sent {
             Ok(()) => self.advance(b, fl, out, io, Some((payload, kind))),
             Err(BackendError::Err { payload: p, .. }) => {
@@ -660,6 +674,9 @@ impl Proxy {
                 if Self::complete_collation(&mut b, &mut fl.fwd).and_then(|()| self.keep_diagnostics(&mut b, &fl.fwd)).is_err() {
                     self.broken(b);
                     return Step::Done;
+                }
+                if let Some(id) = fl.cursor {
+                    self.note_cursor(&mut b, id, &fl.fwd);
                 }
                 self.learn(&mut b, &fl.fwd, fl.shape.as_ref());
                 if fl.lent && self.pins == 0 {
@@ -864,6 +881,7 @@ impl Proxy {
                 self.up.writer().give_back(b);
             }
         }
+        self.cursors.clear();
         self.set_pins(0);
     }
 
@@ -896,6 +914,10 @@ enum Kind {
     Plain,
     FieldList,
     Inject(Vec<(String, String)>),
+    /// COM_STMT_EXECUTE with a cursor type, of the session's statement.
+    Cursor(u32),
+    /// COM_STMT_FETCH of the session's statement.
+    Fetch(u32),
 }
 
 #[cfg(test)]

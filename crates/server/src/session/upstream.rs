@@ -171,9 +171,11 @@ impl Session {
                 }
                 Some(Flow::Continue)
             }
-            Command::StmtFetch { .. } => {
-                self.send_err(out, &SqlError::unsupported("cursors (COM_STMT_FETCH) through the upstream engine"));
-                Some(Flow::Continue)
+            Command::StmtFetch { statement_id, rows } => {
+                self.begin_command("Fetch", "");
+                let (id, rows) = (*statement_id, *rows);
+                let f = self.with_proxy(flush, |p, io, out| p.fetch(id, rows, out, io), out);
+                Some(self.command_ran(f))
             }
             Command::ResetConnection => {
                 self.upstream.as_mut().expect("logged in").reset();

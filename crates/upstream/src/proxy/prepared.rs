@@ -5,10 +5,18 @@
 //! Parameter types a client sent once are added to a later execute that
 //! omits them; long data is kept until the execute, bounded by
 //! max_allowed_packet.
+//!
+//! Cursors (COM_STMT_EXECUTE with a cursor type, then COM_STMT_FETCH): a
+//! cursor lives on the backend connection that opened it, so the session
+//! keeps that connection (`pin::CURSOR`) until every cursor it opened is
+//! exhausted (LAST_ROW_SENT), closed or reset. A cursor dropped before its
+//! last row leaves the connection to be reset before another session uses
+//! it.
 
 use super::{lost, Io, Kind, Proxy, Queued, Start, Step};
 use crate::backend::{err_parts, Backend, BackendError};
-use crate::classify::Shape;
+use crate::classify::{pin, Shape};
+use crate::forward::Forward;
 use turnstile_engine::SqlError;
 use turnstile_wire::buf::put_u32;
 use turnstile_wire::consts::{com, status};
@@ -32,7 +40,12 @@ pub(super) struct Exec {
     body: Vec<u8>,
     long: Vec<(u16, Vec<u8>)>,
     cap: usize,
+    /// Executed with a cursor type: the statement's session id.
+    cursor: Option<u32>,
 }
+
+/// COM_STMT_EXECUTE's flags: CURSOR_TYPE_READ_ONLY and the other cursor types.
+const CURSOR_TYPES: u8 = 0x07;
 
 impl Proxy {
     /// COM_STMT_PREPARE: prepared on a borrowed connection; the client gets
@@ -148,11 +161,13 @@ impl Proxy {
     }
 
     pub fn close_statement(&mut self, id: u32) {
+        self.drop_cursor(id);
         self.stmts.remove(&id);
     }
 
     /// COM_STMT_RESET: false when there is no such statement.
     pub fn reset_statement(&mut self, id: u32) -> bool {
+        self.drop_cursor(id);
         match self.stmts.get_mut(&id) {
             Some(st) => {
                 st.long_data.clear();
@@ -176,10 +191,6 @@ impl Proxy {
             Self::send_err(out, 1, &SqlError::unknown_stmt_handler(id, "mysqld_stmt_execute"));
             return Step::Done;
         };
-        if payload[5] != 0 {
-            Self::send_err(out, 1, &SqlError::unsupported("cursors (COM_STMT_EXECUTE with a cursor type) through the upstream engine"));
-            return Step::Done;
-        }
         if std::mem::take(&mut st.long_over) {
             Self::send_err(out, 1, &SqlError::new(1105, "HY000", "Parameter of prepared statement which is set through mysql_send_long_data() is longer than 'max_allowed_packet' bytes"));
             return Step::Done;
@@ -205,7 +216,9 @@ impl Proxy {
         let long = std::mem::take(&mut st.long_data);
         st.long_bytes = 0;
         let cap = self.up.options.max_prepared_per_connection;
-        let exec = Exec { sql, body, long, cap };
+        // A new execute closes the statement's cursor on the backend.
+        let cursor = (payload[5] & CURSOR_TYPES != 0).then_some(id);
+        let exec = Exec { sql, body, long, cap, cursor };
         self.run_exec(exec, &shape, out, io, false)
     }
 
@@ -256,6 +269,68 @@ impl Proxy {
         payload.extend_from_slice(&exec.body);
         // The connection goes back in as the session's own for this one command.
         self.conn = Some(b);
-        self.start(&payload, Some(shape), out, io, Kind::Plain, Start { retried: false, lent, first: false })
+        let kind = exec.cursor.map_or(Kind::Plain, Kind::Cursor);
+        self.start(&payload, Some(shape), out, io, kind, Start { retried: false, lent, first: false })
+    }
+
+    /// COM_STMT_FETCH: the next `rows` of the statement's open cursor, on
+    /// the connection the session kept for it.
+    pub fn fetch(&mut self, id: u32, rows: u32, out: &mut Vec<u8>, io: &mut Io<'_, '_>) -> Step {
+        let Some(st) = self.stmts.get(&id) else {
+            Self::send_err(out, 1, &SqlError::unknown_stmt_handler(id, "mysqld_stmt_fetch"));
+            return Step::Done;
+        };
+        let backend_id = match (&self.conn, self.cursors.contains(&id)) {
+            (Some(b), true) => b.held.stmts.get(&st.sql).map(|(bid, _)| *bid),
+            _ => None,
+        };
+        let Some(backend_id) = backend_id else {
+            Self::send_err(out, 1, &SqlError::new(1421, "HY000", format!("The statement ({}) has no open cursor", id)));
+            return Step::Done;
+        };
+        let mut payload = Vec::with_capacity(9);
+        payload.push(com::STMT_FETCH);
+        put_u32(&mut payload, backend_id);
+        put_u32(&mut payload, rows);
+        self.run(&payload, None, out, io, Kind::Fetch(id))
+    }
+
+    /// After an execute with a cursor type or a fetch: is the statement's
+    /// cursor open now? One dropped before its last row (an error) leaves
+    /// the connection to be reset.
+    pub(super) fn note_cursor(&mut self, b: &mut Backend, id: u32, fwd: &Forward) {
+        let o = &fwd.outcome;
+        let st = o.last.as_ref().map_or(0, |ok| ok.status);
+        let open = o.error.is_none() && st & status::CURSOR_EXISTS != 0 && st & status::LAST_ROW_SENT == 0;
+        let was = self.cursors.contains(&id);
+        if open && !was {
+            self.cursors.push(id);
+        } else if !open && was {
+            self.cursors.retain(|c| *c != id);
+            if st & status::LAST_ROW_SENT == 0 {
+                b.dirty = true;
+            }
+        }
+    }
+
+    /// COM_STMT_CLOSE or COM_STMT_RESET of a statement whose cursor is
+    /// open: the cursor goes, and the connection with it once no cursor
+    /// holds it (to be reset before another session uses it).
+    fn drop_cursor(&mut self, id: u32) {
+        if !self.cursors.contains(&id) {
+            return;
+        }
+        self.cursors.retain(|c| *c != id);
+        if let Some(b) = self.conn.as_mut() {
+            b.dirty = true;
+        }
+        if self.cursors.is_empty() {
+            self.set_pins(self.pins & !pin::CURSOR);
+            if self.pins == 0 {
+                if let Some(b) = self.conn.take() {
+                    self.settle(b);
+                }
+            }
+        }
     }
 }
