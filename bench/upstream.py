@@ -17,7 +17,11 @@ targets, --runs rounds (3 by default), and reports per run and as medians:
                 monitor connection and the script's two status connections).
   point-select  persistent oltp_point_select (prepared statements) at 16, 100 and 1,000
                 clients: queries/s, median latency (sysbench's 50th percentile), server
-                CPU per query (Turnstile's own and MariaDB's).
+                CPU per query (Turnstile's own and MariaDB's). A third target runs beside
+                the two: relay-floor (crates/floor/src/relay.rs, in its own session too),
+                the least a proxy can do (bytes copied both ways, one backend connection
+                per client, one thread): its CPU per query is what the kernel charges any
+                proxy on this machine, the floor under Turnstile's.
   idle          --idle-clients (10,000) client connections held open through Turnstile
                 (crates/loadgen idle) while 16 clients run point selects: their QPS, the
                 backend connections used and Turnstile's RSS.
@@ -157,6 +161,24 @@ class Turnstile:
         shutil.rmtree(self.dir, ignore_errors=True)
 
 
+class Relay:
+    """relay-floor in front of MariaDB, in its own session."""
+
+    def __init__(self, port, backend_port):
+        binary = os.path.join(ROOT, "target/release/relay-floor")
+        if not os.path.exists(binary):
+            subprocess.run(["cargo", "build", "--release", "--manifest-path", "crates/floor/Cargo.toml", "--target-dir", "target"], check=True, cwd=ROOT)
+        self.port = port
+        self.proc = subprocess.Popen([binary, "--port", str(port), "--backend", f"127.0.0.1:{backend_port}"], stdout=subprocess.DEVNULL,
+                                     stderr=subprocess.PIPE, text=True, start_new_session=True)
+        if "ready" not in self.proc.stderr.readline():
+            sys.exit("relay-floor did not start")
+
+    def stop(self):
+        self.proc.terminate()
+        self.proc.wait(30)
+
+
 class Sampler:
     """The backend's Threads_connected, sampled until stopped: the most seen
     (its own status connection is one of them)."""
@@ -188,8 +210,9 @@ def sysbench(cmd, duration):
     return out.stdout + out.stderr
 
 
-def run_one(a, target, mdb, ts, workload, threads):
-    port = ts.port if target == "turnstile" else mdb.port
+def run_one(a, target, mdb, ts, workload, threads, relay=None):
+    proxy = {"turnstile": ts, "relay-floor": relay}.get(target)
+    port = proxy.port if proxy else mdb.port
     conn = ["--mysql-host=127.0.0.1", f"--mysql-port={port}", "--mysql-user=root", f"--mysql-password={PW}", "--mysql-db=sbtest"]
     if workload == "churn":
         cmd = ["sysbench", os.path.join(HERE, "lua/connect_point_select.lua"), f"--threads={threads}", f"--time={a.duration}",
@@ -203,11 +226,11 @@ def run_one(a, target, mdb, ts, workload, threads):
     time.sleep(0.3)  # its connection is open before `Connections` is read
     before = status(mdb.port, "Connections")["Connections"]
     up0 = ts.upstream_status() if target == "turnstile" else None
-    m0, t0c = cpu_seconds(mdb.proc.pid), cpu_seconds(ts.proc.pid)
+    m0, t0c = cpu_seconds(mdb.proc.pid), cpu_seconds(proxy.proc.pid) if proxy else 0.0
     t0 = time.time()
     out = sysbench(cmd, a.duration)
     t1 = time.time()
-    m1, t1c = cpu_seconds(mdb.proc.pid), cpu_seconds(ts.proc.pid)
+    m1, t1c = cpu_seconds(mdb.proc.pid), cpu_seconds(proxy.proc.pid) if proxy else 0.0
     most = sampler.stop()
     after = status(mdb.port, "Connections")["Connections"]
     m = re.search(pattern, out)
@@ -216,7 +239,7 @@ def run_one(a, target, mdb, ts, workload, threads):
     ops = int(m.group(1))
     lat = re.search(r"50th percentile:\s+([\d.]+)", out)
     errors = re.search(r"ignored errors:\s+(\d+)", out)
-    r = {"ops_s": ops / (t1 - t0), "backend_us": (m1 - m0) / ops * 1e6, "turnstile_us": (t1c - t0c) / ops * 1e6 if target == "turnstile" else 0.0,
+    r = {"ops_s": ops / (t1 - t0), "backend_us": (m1 - m0) / ops * 1e6, "turnstile_us": (t1c - t0c) / ops * 1e6 if proxy else 0.0,
          "median_ms": float(lat.group(1)) if lat else None, "backend_new_connections": int(after) - int(before),
          "backend_threads_max": most, "errors": int(errors.group(1)) if errors else 0}
     if up0 is not None:
@@ -281,6 +304,7 @@ def main():
         subprocess.run(["cargo", "build", "--release", "-p", "turnstile-loadgen"], check=True, cwd=ROOT)
     mdb = MariaDB(45000 + os.getpid() % 1000).start(a.table_size)
     ts = Turnstile(a.binary, 46000 + os.getpid() % 1000, mdb.port, a.max_backend, a.turnstile_flags.split())
+    relay = Relay(47000 + os.getpid() % 1000, mdb.port) if a.only in (None, "point-select") else None
     results = {}
     try:
         # Warm-up: the pool opens its connections, MariaDB its buffer pool.
@@ -291,9 +315,11 @@ def main():
         if a.only in (None, "point-select"):
             plan += [("point-select", int(t)) for t in a.threads.split(",")]
         for workload, threads in plan:
+            targets = ["turnstile", "mariadb"] + (["relay-floor"] if workload == "point-select" else [])
             for i in range(a.runs):
-                for target in (("turnstile", "mariadb") if i % 2 == 0 else ("mariadb", "turnstile")):
-                    r = run_one(a, target, mdb, ts, workload, threads)
+                # Alternating: each run starts with the next target.
+                for target in targets[i % len(targets):] + targets[:i % len(targets)]:
+                    r = run_one(a, target, mdb, ts, workload, threads, relay)
                     results.setdefault((workload, threads, target), []).append(r)
                     print(workload, threads, target, json.dumps(r), flush=True)
         if a.only in (None, "idle"):
@@ -302,6 +328,8 @@ def main():
             print("idle", json.dumps(r), flush=True)
     finally:
         ts.stop()
+        if relay:
+            relay.stop()
         mdb.stop()
     report(a, results)
 
@@ -310,8 +338,10 @@ def report(a, results):
     lines = [f"# Upstream engine vs MariaDB direct ({time.strftime('%Y-%m-%d %H:%M')})", "",
              f"`python3 bench/upstream.py --runs {a.runs} --duration {a.duration}{' --turnstile-flags=' + repr(a.turnstile_flags) if a.turnstile_flags else ''}`: MariaDB 10.11 (one thread per connection, "
              f"own session) and Turnstile `--engine upstream --upstream-max-connections {a.max_backend}` in front of it (own session); "
-             f"sysbench 1.0.20 over TCP on this 2-core machine, the two targets alternating, {a.runs} runs each; medians, with the runs' range.", "",
-             "| workload | clients | target | ops/s | Turnstile µs CPU/op | MariaDB µs CPU/op | median latency ms | backend new connections | backend Threads_connected max | backend connections open | multiplexed / statements | pins |",
+             f"sysbench 1.0.20 over TCP on this 2-core machine, the targets alternating, {a.runs} runs each; medians, with the runs' range. "
+             "Point selects also through relay-floor (crates/floor/src/relay.rs, own session): bytes copied both ways over a backend connection per client, "
+             "the least a proxy can do.", "",
+             "| workload | clients | target | ops/s | proxy µs CPU/op (Turnstile's or relay-floor's) | MariaDB µs CPU/op | median latency ms | backend new connections | backend Threads_connected max | backend connections open | multiplexed / statements | pins |",
              "|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for (workload, threads, target), rs in results.items():
         ok = [r for r in rs if "error" not in r]
@@ -324,7 +354,7 @@ def report(a, results):
         for r in ok:
             for k, v in r.get("pins", {}).items():
                 pins[k] = pins.get(k, 0) + v
-        lines.append(f"| {workload} | {threads} | {target} | {rng('ops_s', 0)} | {rng('turnstile_us') if target == 'turnstile' else '-'} | {rng('backend_us')} | "
+        lines.append(f"| {workload} | {threads} | {target} | {rng('ops_s', 0)} | {rng('turnstile_us') if target != 'mariadb' else '-'} | {rng('backend_us')} | "
                      f"{fmt(med([r['median_ms'] for r in ok]), 2)} | {max(r['backend_new_connections'] for r in ok)} | {max(r['backend_threads_max'] for r in ok)} | "
                      f"{max(r.get('backend_open', 0) for r in ok) if target == 'turnstile' else '-'} | {mux} | {', '.join(f'{k} {v}' for k, v in pins.items()) or 'none'} |")
         if workload == "idle":

@@ -41,13 +41,13 @@ impl Pool {
     /// go of it; if an event arrived meanwhile (PENDING), go round again.
     /// `first`: the greeting just went out, so there is nothing to read yet.
     pub(super) fn run_connection<'c>(self: &Arc<Self>, g: &Arc<Group>, c: &'c Arc<PConn>, mut inner: MutexGuard<'c, ConnInner>, first: bool) {
-        let mut client = false;
+        let mut hangup = false;
         if !first {
-            client = Self::take_events(c, &mut inner.driver);
+            hangup = Self::take_events(c, &mut inner.driver);
         }
         loop {
             Scratch::lend(&mut inner);
-            let (want, deadline) = self.drive(&mut inner, client);
+            let (want, deadline) = self.drive(&mut inner, hangup);
             if !self.park(g, c, inner, want, deadline) {
                 return;
             }
@@ -56,21 +56,22 @@ impl Pool {
             if inner.closed {
                 return;
             }
-            client = Self::take_events(c, &mut inner.driver);
+            hangup = Self::take_events(c, &mut inner.driver);
         }
     }
 
     /// Tell the driver what the events since it last ran may mean: the
     /// client's socket may have bytes (or a hang-up) when an event came from
     /// it; the backend's (if the session waited for it) is looked at again
-    /// whatever woke us. True when the client's socket had an event.
+    /// whatever woke us. True when an event of the client's socket said the
+    /// peer closed (the epoll loop keeps the flags: no system call asks).
     fn take_events(c: &PConn, driver: &mut Driver) -> bool {
         driver.backend_ready();
-        let client = c.client_event.swap(false, Ordering::AcqRel);
-        if client {
+        let events = c.client_event.swap(0, Ordering::AcqRel);
+        if events & CLIENT_EVENT != 0 {
             driver.readable();
         }
-        client
+        events & CLIENT_HANGUP != 0
     }
 
     /// The connection's deadline passed while it was waiting.
@@ -85,10 +86,10 @@ impl Pool {
     /// The non-blocking I/O loop around the connection's `Driver`: run it
     /// until it must wait. Returns the epoll events to wait for (0 = close,
     /// u32::MAX = requeue, WAIT_BACKEND = the session's backend socket) and
-    /// when the wait expires (`coarse_ms`; 0: none). `client`: the client's
-    /// socket had an event (a client that hung up while the session waits
+    /// when the wait expires (`coarse_ms`; 0: none). `hangup`: an event of the
+    /// client's socket said the peer closed (a client that hung up while the session waits
     /// for its backend ends the session; the backend statement is killed).
-    fn drive(self: &Arc<Self>, inner: &mut ConnInner, client: bool) -> (u32, u64) {
+    fn drive(self: &Arc<Self>, inner: &mut ConnInner, hangup: bool) -> (u32, u64) {
         let server = &self.server;
         let ConnInner { stream, driver, .. } = inner;
         let mut budget = PACKET_BUDGET;
@@ -117,7 +118,10 @@ impl Pool {
                         Err(_) => return (0, 0),
                     }
                 }
-                Want::Backend { .. } if client && driver.session().client_gone() => driver.eof(),
+                // The probe only confirms (a read side the server shut itself
+                // in a graceful shutdown is no hang-up): one poll per hang-up,
+                // none per statement.
+                Want::Backend { .. } if hangup && driver.session().client_gone() => driver.eof(),
                 Want::Backend { .. } => return (WAIT_BACKEND, 0),
                 // Budget used up with a complete packet buffered: requeue.
                 Want::Yield => return (u32::MAX, 0),
