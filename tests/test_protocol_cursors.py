@@ -12,20 +12,16 @@ MariaDB's COM_STMT_BULK_EXECUTE is not offered (and refused with 1047).
 Before, COM_STMT_FETCH was ERR 1235 and a cursor execute streamed the whole
 result, leaving the client out of step."""
 
-import pathlib
-import shutil
 import struct
-import subprocess
 
 import pytest
 
-from helpers import clients, rawproto, stmtproto
+from helpers import clients, cursor_client, rawproto, stmtproto
 from helpers.server import ROOT_PASSWORD, TurnstileServer
 from helpers.stmtproto import SERVER_STATUS_CURSOR_EXISTS as EXISTS
 from helpers.stmtproto import SERVER_STATUS_LAST_ROW_SENT as LAST
 
 DB = "cur_db"
-HERE = pathlib.Path(__file__).resolve().parent
 
 
 @pytest.fixture(scope="module")
@@ -197,19 +193,11 @@ def test_memory_bound_at_and_past_the_edge(srv):
 
 @pytest.fixture(scope="module")
 def c_client(tmp_path_factory):
-    cc, config = shutil.which("cc"), shutil.which("mariadb_config")
-    if not cc or not config:
-        pytest.skip("needs cc and libmariadb-dev (mariadb_config)")
-    flags = subprocess.run([config, "--cflags", "--libs"], capture_output=True, text=True, check=True).stdout.split()
-    exe = tmp_path_factory.mktemp("cc") / "cursor_client"
-    subprocess.run([cc, "-O1", "-o", str(exe), str(HERE / "helpers" / "cursor_client.c"), *flags], check=True)
-    return exe
+    return cursor_client.build(tmp_path_factory)
 
 
 def run_c(exe, srv, *args):
-    r = subprocess.run([str(exe), "127.0.0.1", str(srv.port), "root", ROOT_PASSWORD, DB, *args], capture_output=True, text=True, timeout=60)
-    assert r.returncode == 0, r.stdout + r.stderr
-    return r.stdout.splitlines()
+    return cursor_client.run(exe, srv.port, DB, *args)
 
 
 @pytest.mark.parametrize("prefetch", ["1", "2", "3", "100"])

@@ -10,19 +10,15 @@ and interleaves two cursors with queries. Before, both commands were ERR
 
 from __future__ import annotations
 
-import pathlib
 import re
-import shutil
 import struct
-import subprocess
 
 import pytest
 
-from helpers import clients, rawproto, stmtproto, upstream
+from helpers import clients, cursor_client, rawproto, stmtproto, upstream
 from helpers.server import ROOT_PASSWORD
 
 DB = "cur_up"
-HERE = pathlib.Path(__file__).resolve().parent
 
 
 @pytest.fixture(scope="module")
@@ -165,19 +161,11 @@ def test_a_cursor_read_in_part_leaves_nothing_for_the_next_session(up):
 
 @pytest.fixture(scope="module")
 def c_client(tmp_path_factory):
-    cc, config = shutil.which("cc"), shutil.which("mariadb_config")
-    if not cc or not config:
-        pytest.skip("needs cc and libmariadb-dev (mariadb_config)")
-    flags = subprocess.run([config, "--cflags", "--libs"], capture_output=True, text=True, check=True).stdout.split()
-    exe = tmp_path_factory.mktemp("cc") / "cursor_client"
-    subprocess.run([cc, "-O1", "-o", str(exe), str(HERE / "helpers" / "cursor_client.c"), *flags], check=True)
-    return exe
+    return cursor_client.build(tmp_path_factory)
 
 
 def run_c(exe, port, *args):
-    r = subprocess.run([str(exe), "127.0.0.1", str(port), "root", ROOT_PASSWORD, DB, *args], capture_output=True, text=True, timeout=60)
-    assert r.returncode == 0, r.stdout + r.stderr
-    return r.stdout.splitlines()
+    return cursor_client.run(exe, port, DB, *args)
 
 
 @pytest.mark.parametrize("prefetch", ["1", "2", "3", "100"])
