@@ -13,13 +13,14 @@ module (test_upstream_pinning.py).
 from __future__ import annotations
 
 import os
+import struct
 import threading
 import time
 
 import pymysql
 import pytest
 
-from helpers import clients, stmtproto, upstream
+from helpers import clients, rawproto, stmtproto, upstream
 from helpers.server import ROOT_PASSWORD, ServerStartError, TurnstileServer
 
 
@@ -312,6 +313,34 @@ def test_binary_protocol_statements_prepare_lazily_per_connection(up):
     with pytest.raises(Exception):
         b.execute(sel, [(stmtproto.T_LONG, 7)])
     b.close_connection()
+
+
+@pytest.mark.parametrize("deprecate_eof", [False, True], ids=["eof", "deprecate_eof"])
+@pytest.mark.parametrize("sql", [b"SELECT id, v FROM bin WHERE id = ? AND v <> ?", b"INSERT INTO bin VALUES (?, ?)", b"SELECT 1", b"DO 1", b"SELECT * FROM no_such_table", b"SELEC 1"])
+def test_prepare_answers_match_mariadb_byte_for_byte(up, upstream_backend, sql, deprecate_eof):
+    """COM_STMT_PREPARE runs like any command (no worker waits for the
+    answer under the pool); what the client reads is MariaDB's answer but
+    for the statement id, which is the session's."""
+
+    def answer(port):
+        c = rawproto.RawConnection.tcp(port)
+        c.handshake(upstream.APP[0], upstream.APP[1], db="shop", extra_caps=rawproto.CLIENT_DEPRECATE_EOF if deprecate_eof else 0)
+        c.command(rawproto.COM_QUERY, b"CREATE TABLE IF NOT EXISTS bin (id INT PRIMARY KEY, v VARBINARY(10))")
+        c.read_packet()
+        c.command(stmtproto.COM_STMT_PREPARE, sql)
+        first = c.read_packet()
+        packets = [first]
+        if first[:1] == b"\x00":
+            _, cols, params = struct.unpack_from("<IHH", first, 1)
+            for n in (params, cols):
+                packets += [c.read_packet() for _ in range(n + (1 if n and not deprecate_eof else 0))]
+            packets[0] = first[:1] + b"ID" + first[5:]
+        c.command(rawproto.COM_QUERY, b"SELECT 2")  # the connection is in step
+        assert c.read_packet() == b"\x01"
+        c.close()
+        return packets
+
+    assert answer(up.port) == answer(upstream_backend.port)
 
 
 def test_binary_and_unusual_values_round_trip(up):

@@ -4,7 +4,7 @@
 //! or not, a field list or a query, whether the client may be asked for a
 //! LOCAL INFILE file: its request ends the client's file at once, as an empty
 //! file would, and the answer goes on) and the command (an execute that may
-//! open a cursor, or a cursor's fetch); the rest is a backend's answer as
+//! open a cursor, a cursor's fetch, or a COM_STMT_PREPARE); the rest is a backend's answer as
 //! packets, each a 2-byte little-endian length and that many bytes. They go
 //! through `Forward::feed` (the pass-through state machine: OK packets with
 //! session-state blocks, result sets, errors, several results) until the
@@ -30,6 +30,9 @@ fn check(data: &[u8]) {
     }
     if mode & 16 != 0 {
         fwd = fwd.fetch();
+    }
+    if mode & 32 != 0 {
+        fwd = fwd.prepare(7);
     }
     let mut out = Vec::new();
     while rest.len() >= 2 && !fwd.is_done() {

@@ -36,6 +36,17 @@ enum Phase {
     CursorOrRows,
     /// COM_FIELD_LIST: column definitions up to the closing OK.
     FieldList,
+    /// COM_STMT_PREPARE: the first packet (PREPARE_OK or ERR) is next; the
+    /// statement id the client gets is the session's.
+    PrepareOk {
+        client_id: u32,
+    },
+    /// The PREPARE_OK's parameter, then column definitions still to come
+    /// (a client without DEPRECATE_EOF gets an EOF after each group).
+    PrepareDefs {
+        params: u16,
+        cols: u16,
+    },
     /// The backend asked for a LOCAL INFILE file (the request went to the
     /// client): the client's packets go to the backend until its empty one,
     /// then `file_sent`.
@@ -71,6 +82,9 @@ pub struct Outcome {
     pub succeeded: bool,
     /// Rows of the last result set.
     pub rows: u64,
+    /// A COM_STMT_PREPARE's answer: the backend's statement id and its
+    /// parameter count.
+    pub prepared: Option<(u32, u16)>,
     /// LAST_INSERT_ID as the last OK that carried one set it.
     pub last_insert_id: Option<u64>,
 }
@@ -145,6 +159,12 @@ impl Forward {
     /// CURSOR_EXISTS, and LAST_ROW_SENT once the cursor is exhausted).
     pub fn fetch(mut self) -> Forward {
         self.phase = Phase::Rows;
+        self
+    }
+
+    /// COM_STMT_PREPARE's answer, with `client_id` as the statement id.
+    pub fn prepare(mut self, client_id: u32) -> Forward {
+        self.phase = Phase::PrepareOk { client_id };
         self
     }
 
@@ -331,6 +351,33 @@ impl Forward {
                     }
                 }
             },
+            Phase::PrepareOk { client_id } => {
+                if first == 0xff || p.len() < 12 || first != 0x00 {
+                    if first != 0xff {
+                        return Err(BackendError::Protocol("malformed prepare answer".into()));
+                    }
+                    self.raw(out, p);
+                    self.outcome.error = Some(p.to_vec());
+                    self.phase = Phase::Done;
+                    return Ok(());
+                }
+                let id = u32::from_le_bytes([p[1], p[2], p[3], p[4]]);
+                let cols = u16::from_le_bytes([p[5], p[6]]);
+                let params = u16::from_le_bytes([p[7], p[8]]);
+                let mut ok = p.to_vec();
+                ok[1..5].copy_from_slice(&client_id.to_le_bytes());
+                self.raw(out, &ok);
+                self.outcome.prepared = Some((id, params));
+                self.outcome.succeeded = true;
+                self.phase = Phase::PrepareDefs { params, cols };
+                self.prepare_defs_done(out, 0);
+            }
+            Phase::PrepareDefs { params, cols } => {
+                self.raw(out, p);
+                let had_params = params > 0;
+                self.phase = if had_params { Phase::PrepareDefs { params: params - 1, cols } } else { Phase::PrepareDefs { params, cols: cols - 1 } };
+                self.prepare_defs_done(out, if had_params { 1 } else { 2 });
+            }
             Phase::CursorOrRows => {
                 if first == 0xfe && short {
                     let ok = ok_packet::parse(p).ok_or_else(|| BackendError::Protocol("malformed closing OK".into()))?;
@@ -351,6 +398,22 @@ impl Forward {
             Phase::Done => debug_assert!(false, "no packet after the answer ended"),
         }
         Ok(())
+    }
+
+    /// After a PREPARE_OK (`just` 0), a parameter (1) or a column
+    /// definition (2): the EOF that ends a group for a client without
+    /// DEPRECATE_EOF, and the end of the answer.
+    fn prepare_defs_done(&mut self, out: &mut Vec<u8>, just: u8) {
+        let Phase::PrepareDefs { params, cols } = self.phase else { return };
+        let st = self.status_hint;
+        // A group ended: the last parameter came, or the last column.
+        let group_ended = (just == 1 && params == 0) || (just == 2 && cols == 0);
+        if group_ended && !self.deprecate_eof {
+            self.packet(out, |o| encode_eof(o, 0, st));
+        }
+        if params == 0 && cols == 0 {
+            self.phase = Phase::Done;
+        }
     }
 
     fn columns_done(&mut self, out: &mut Vec<u8>) {

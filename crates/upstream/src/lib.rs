@@ -16,7 +16,8 @@
 //! the scheduler arms the backend socket in its epoll set and resumes the
 //! session), and a statement that finds no free connection is queued in the
 //! pool and woken when it is handed one. Otherwise (thread-per-connection,
-//! and Turnstile's own round trips: login, prepare, the batched SET) reads
+//! and Turnstile's own round trips: the login's database check, preparing a
+//! statement on a connection before its execute, the batched SET) reads
 //! block, and waits past 1 ms are announced through turnstile-engine's
 //! `WaitHook`.
 

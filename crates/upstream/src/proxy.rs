@@ -80,9 +80,22 @@ struct InFlight {
     waiting: bool,
     /// The sequence id of the next file packet to the backend (`Step::File`).
     file_seq: u8,
-    /// A COM_STMT_EXECUTE with a cursor type or a COM_STMT_FETCH: the
-    /// statement's session id (its cursor is open or not after the answer).
-    cursor: Option<u32>,
+    /// What the answer settles once it is in.
+    after: After,
+}
+
+/// What an answer settles besides the session's state (`Proxy::learn`).
+enum After {
+    Nothing,
+    /// A COM_STMT_EXECUTE with a cursor type or a COM_STMT_FETCH of the
+    /// session's statement: is its cursor open now?
+    Cursor(u32),
+    /// A COM_STMT_PREPARE: the statement the session gets under `id`.
+    Prepared {
+        id: u32,
+        sql: String,
+        shape: Shape,
+    },
 }
 
 /// A statement queued for a backend connection (`Step::Waiting` with no
@@ -621,12 +634,14 @@ impl Proxy {
             Kind::Plain => fwd,
             Kind::Cursor(_) => fwd.cursor_open(),
             Kind::Fetch(_) => fwd.fetch(),
+            Kind::Prepare(id) => fwd.prepare(*id),
         };
-        let cursor = match kind {
-            Kind::Cursor(id) | Kind::Fetch(id) => Some(id),
-            _ => None,
+        let after = match kind {
+            Kind::Cursor(id) | Kind::Fetch(id) => After::Cursor(id),
+            Kind::Prepare(id) => After::Prepared { id, sql: String::from_utf8_lossy(&payload[1..]).into_owned(), shape: crate::classify::classify(&payload[1..]) },
+            _ => After::Nothing,
         };
-        let fl = InFlight { fwd: fwd.local_files(io.local_files), shape: shape.cloned(), lent: lent || how.lent, retry_safe, retry: None, waiting: false, file_seq: 0, cursor };
+        let fl = InFlight { fwd: fwd.local_files(io.local_files), shape: shape.cloned(), lent: lent || how.lent, retry_safe, retry: None, waiting: false, file_seq: 0, after };
         match sent {
             Ok(()) => self.advance(b, fl, out, io, Some((payload, kind))),
             Err(BackendError::Err { payload: p, .. }) => {
@@ -675,8 +690,10 @@ impl Proxy {
                     self.broken(b);
                     return Step::Done;
                 }
-                if let Some(id) = fl.cursor {
-                    self.note_cursor(&mut b, id, &fl.fwd);
+                match std::mem::replace(&mut fl.after, After::Nothing) {
+                    After::Cursor(id) => self.note_cursor(&mut b, id, &fl.fwd),
+                    After::Prepared { id, sql, shape } => self.note_prepared(&mut b, id, sql, shape, &fl.fwd),
+                    After::Nothing => {}
                 }
                 self.learn(&mut b, &fl.fwd, fl.shape.as_ref());
                 if fl.lent && self.pins == 0 {
@@ -918,6 +935,8 @@ enum Kind {
     Cursor(u32),
     /// COM_STMT_FETCH of the session's statement.
     Fetch(u32),
+    /// COM_STMT_PREPARE; the session's id for the statement.
+    Prepare(u32),
 }
 
 #[cfg(test)]

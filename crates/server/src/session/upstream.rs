@@ -135,14 +135,9 @@ impl Session {
                     return Some(Flow::Continue);
                 }
                 let sql = sql.to_vec();
-                Some(self.with_proxy(
-                    flush,
-                    |p, io, out| {
-                        p.prepare(&sql, out, io);
-                        Step::Done
-                    },
-                    out,
-                ))
+                self.begin_command("Prepare", "");
+                let f = self.with_proxy(flush, |p, io, out| p.prepare(&sql, out, io), out);
+                Some(self.command_ran(f))
             }
             Command::StmtExecute { .. } => {
                 if stats {

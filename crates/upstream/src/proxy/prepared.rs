@@ -20,8 +20,6 @@ use crate::forward::Forward;
 use turnstile_engine::SqlError;
 use turnstile_wire::buf::put_u32;
 use turnstile_wire::consts::{com, status};
-use turnstile_wire::packet::{begin_packet, end_packet};
-use turnstile_wire::response::encode_eof;
 
 pub(super) struct PStmt {
     sql: String,
@@ -48,46 +46,51 @@ pub(super) struct Exec {
 const CURSOR_TYPES: u8 = 0x07;
 
 impl Proxy {
-    /// COM_STMT_PREPARE: prepared on a borrowed connection; the client gets
-    /// a session-level id.
-    pub fn prepare(&mut self, sql: &[u8], out: &mut Vec<u8>, io: &mut Io<'_, '_>) {
-        let shape = crate::classify::classify(sql);
-        let text = String::from_utf8_lossy(sql).into_owned();
-        let (mut b, _) = match self.borrow(io) {
-            Ok(x) => x,
-            Err(e) => return Self::send_err(out, 1, &e),
-        };
-        b.waits = io.waits.announces().then_some(io.waits);
-        let r = self.sync(&mut b, Some(&shape), io, true).and_then(|()| Self::prepare_on(&mut b, &text, self.up.options.max_prepared_per_connection, Some((out, io.deprecate_eof, self.next_stmt_id))));
-        match r {
-            Ok(Some((_, params))) => {
-                let id = self.next_stmt_id;
-                self.next_stmt_id = self.next_stmt_id.wrapping_add(1).max(1);
-                self.stmts.insert(id, PStmt { sql: text, params, shape, types: None, long_data: Vec::new(), long_bytes: 0, long_over: false });
-                self.settle(b);
-            }
-            Ok(None) => self.settle(b),
-            Err(BackendError::Err { payload, .. }) => {
-                Self::send_backend_err(out, 1, &payload);
-                self.settle(b);
-            }
-            Err(_) => {
-                self.broken(b);
-                Self::send_err(out, 1, &lost());
-            }
-        }
+    /// COM_STMT_PREPARE: run on a borrowed connection like any command (so
+    /// under the pool no thread waits for the answer); the answer goes to
+    /// the client under a session-level id (`note_prepared`).
+    pub fn prepare(&mut self, sql: &[u8], out: &mut Vec<u8>, io: &mut Io<'_, '_>) -> Step {
+        let id = self.next_stmt_id;
+        self.next_stmt_id = self.next_stmt_id.wrapping_add(1).max(1);
+        let mut payload = Vec::with_capacity(sql.len() + 1);
+        payload.push(com::STMT_PREPARE);
+        payload.extend_from_slice(sql);
+        self.run(&payload, None, out, io, Kind::Prepare(id))
     }
 
-    /// Prepare `sql` on `b` (reusing what it has). With `client`, the answer
-    /// is passed to the client under the session's id. Returns the backend's
-    /// (id, parameter count), or None when the backend refused (ERR sent).
-    fn prepare_on(b: &mut Backend, sql: &str, cap: usize, client: Option<(&mut Vec<u8>, bool, u32)>) -> Result<Option<(u32, u16)>, BackendError> {
-        if client.is_none() {
-            if let Some(x) = b.held.stmts.get(sql) {
-                return Ok(Some(*x));
+    /// A COM_STMT_PREPARE's answer is in: the connection keeps the
+    /// statement by text (a statement prepared again under the same text
+    /// replaces the old one; past `upstream_max_prepared_per_connection`
+    /// another is closed), and the session gets it under `id`.
+    pub(super) fn note_prepared(&mut self, b: &mut Backend, id: u32, sql: String, shape: Shape, fwd: &Forward) {
+        let Some((backend_id, params)) = fwd.outcome.prepared else { return };
+        let mut closing = Vec::new();
+        if let Some((old, _)) = b.held.stmts.insert(sql.clone(), (backend_id, params)) {
+            if old != backend_id {
+                closing.push(old);
             }
         }
-        if b.held.stmts.len() >= cap && !b.held.stmts.contains_key(sql) {
+        let cap = self.up.options.max_prepared_per_connection;
+        while b.held.stmts.len() > cap {
+            let Some(other) = b.held.stmts.keys().find(|k| **k != sql).cloned() else { break };
+            closing.push(b.held.stmts.remove(&other).expect("present").0);
+        }
+        for old in closing {
+            // No answer is read for COM_STMT_CLOSE; a connection that died
+            // here is found so by the next command on it.
+            let _ = b.close_statement(old);
+        }
+        self.stmts.insert(id, PStmt { sql, params, shape, types: None, long_data: Vec::new(), long_bytes: 0, long_over: false });
+    }
+
+    /// Prepare `sql` on `b` before an execute, unless it has it already
+    /// (a blocking round trip: once per connection and statement text).
+    /// Returns the backend's (id, parameter count), or the backend's error.
+    fn prepare_on(b: &mut Backend, sql: &str, cap: usize) -> Result<(u32, u16), BackendError> {
+        if let Some(x) = b.held.stmts.get(sql) {
+            return Ok(*x);
+        }
+        if b.held.stmts.len() >= cap {
             if let Some(old) = b.held.stmts.keys().next().cloned() {
                 let (id, _) = b.held.stmts.remove(&old).expect("present");
                 b.close_statement(id)?;
@@ -106,37 +109,12 @@ impl Proxy {
         let id = u32::from_le_bytes([first[1], first[2], first[3], first[4]]);
         let cols = u16::from_le_bytes([first[5], first[6]]);
         let params = u16::from_le_bytes([first[7], first[8]]);
-        // A statement prepared again under the same text replaces the old one.
-        if let Some((old, _)) = b.held.stmts.insert(sql.to_string(), (id, params)) {
-            if old != id {
-                b.close_statement(old)?;
-            }
+        b.held.stmts.insert(sql.to_string(), (id, params));
+        // The definitions are not needed here (the client has them).
+        for _ in 0..u32::from(params) + u32::from(cols) {
+            b.read_packet()?;
         }
-        let mut seq = 1u8;
-        let mut client = client;
-        if let Some((out, _, front_id)) = client.as_mut() {
-            let mut ok = first.clone();
-            ok[1..5].copy_from_slice(&front_id.to_le_bytes());
-            turnstile_wire::packet::write_packet(out, &mut seq, &ok);
-        }
-        for group in [params, cols] {
-            for _ in 0..group {
-                let (_, def) = b.read_packet()?;
-                if let Some((out, _, _)) = client.as_mut() {
-                    turnstile_wire::packet::write_packet(out, &mut seq, def);
-                }
-            }
-            if group > 0 {
-                if let Some((out, deprecate_eof, _)) = client.as_mut() {
-                    if !*deprecate_eof {
-                        let start = begin_packet(out);
-                        encode_eof(out, 0, status::AUTOCOMMIT);
-                        end_packet(out, start, &mut seq);
-                    }
-                }
-            }
-        }
-        Ok(Some((id, params)))
+        Ok((id, params))
     }
 
     /// COM_STMT_SEND_LONG_DATA: kept until the execute (no answer), at most
@@ -237,10 +215,9 @@ impl Proxy {
             }
         };
         b.waits = io.waits.announces().then_some(io.waits);
-        let prepared = self.sync(&mut b, Some(shape), io, true).and_then(|()| Self::prepare_on(&mut b, &exec.sql, exec.cap, None));
+        let prepared = self.sync(&mut b, Some(shape), io, true).and_then(|()| Self::prepare_on(&mut b, &exec.sql, exec.cap));
         let backend_id = match prepared {
-            Ok(Some((id, _))) => id,
-            Ok(None) => unreachable!("prepare_on without a client returns an id or an error"),
+            Ok((id, _)) => id,
             Err(BackendError::Err { payload, .. }) => {
                 Self::send_backend_err(out, 1, &payload);
                 self.settle(b);
