@@ -134,6 +134,32 @@ def test_a_login_database_is_proven_once_and_again_after_grants_or_drops(up, ups
     r.close()
 
 
+def test_get_diagnostics_never_reads_another_sessions_conditions(up):
+    """MariaDB keeps a connection's diagnostics area across statements that
+    use no table, so on a shared connection GET DIAGNOSTICS could read the
+    error of the session that used it before (measured: another session of
+    the same account read 'Duplicate entry ...'). Pinned (in a transaction)
+    the connection is the session's own and it runs there; otherwise 1235."""
+    a = app(up, database="shop")
+    q(a, "CREATE TABLE IF NOT EXISTS uniq (k VARCHAR(20) PRIMARY KEY)")
+    q(a, "INSERT IGNORE INTO uniq VALUES ('secret-of-a')")
+    with pytest.raises(pymysql.err.IntegrityError):
+        q(a, "INSERT INTO uniq VALUES ('secret-of-a')")
+    b = app(up, database="shop")
+    with pytest.raises(pymysql.err.NotSupportedError) as e:
+        q(b, "GET DIAGNOSTICS CONDITION 1 @m = MESSAGE_TEXT")
+    assert e.value.args[0] == 1235
+    assert q(b, "SELECT @m") == ((None,),)
+    b.close()
+    q(a, "BEGIN")
+    with pytest.raises(pymysql.err.IntegrityError):
+        q(a, "INSERT INTO uniq VALUES ('secret-of-a')")
+    q(a, "GET DIAGNOSTICS CONDITION 1 @m = MESSAGE_TEXT, @e = MYSQL_ERRNO")
+    assert q(a, "SELECT @e, @m LIKE 'Duplicate entry%'") == ((1062, 1),)
+    q(a, "ROLLBACK")
+    a.close()
+
+
 def test_a_wrong_password_is_refused_without_a_backend_round_trip(up, upstream_backend):
     c = app(up)  # the accounts are loaded and a connection is warm
     statements = int(upstream.status(c, "Upstream_statements"))

@@ -70,6 +70,9 @@ pub struct Shape {
     /// An account statement (CREATE/ALTER/DROP/RENAME USER, GRANT, REVOKE,
     /// SET PASSWORD): the accounts are read again after it.
     pub changes_accounts: bool,
+    /// GET [CURRENT | STACKED] DIAGNOSTICS at the top level: reads the
+    /// diagnostics area of the backend connection it runs on.
+    pub get_diagnostics: bool,
     /// DROP DATABASE / SCHEMA: the proofs that users may enter databases
     /// (`proofs`) are forgotten after it.
     pub drops_database: bool,
@@ -274,6 +277,7 @@ pub fn classify(sql: &[u8]) -> Shape {
         "CREATE" | "ALTER" | "DROP" | "RENAME" if words.iter().take(6).any(|w| *w == "USER" || *w == "ROLE") => s.changes_accounts = true,
         "SET" if is_word(lead(1), "PASSWORD") => s.changes_accounts = true,
         "DROP" if is_word(lead(1), "DATABASE") || is_word(lead(1), "SCHEMA") => s.drops_database = true,
+        "GET" => s.get_diagnostics = is_word(lead(1), "DIAGNOSTICS") || is_word(lead(2), "DIAGNOSTICS"),
         "SHOW" => {
             s.read_only = true;
             s.local = show_diagnostics(&toks[first.unwrap_or(0)..]);
@@ -505,6 +509,9 @@ mod tests {
         assert!(classify(b"CREATE USER u IDENTIFIED BY 'p'").changes_accounts);
         assert!(classify(b"drop schema if exists d").drops_database);
         assert!(!classify(b"DROP TABLE database_list").drops_database);
+        assert!(classify(b"GET DIAGNOSTICS @n = NUMBER").get_diagnostics);
+        assert!(classify(b"get current diagnostics condition 1 @m = MESSAGE_TEXT").get_diagnostics);
+        assert!(!classify(b"SELECT GET_LOCK('a', 1)").get_diagnostics);
     }
 
     #[test]

@@ -518,6 +518,15 @@ impl Proxy {
             Some(Local::ShowDiagnostics { errors, count, offset, limit }) => return self.show_diagnostics(out, io, *errors, *count, *offset, *limit),
             _ => {}
         }
+        if shape.get_diagnostics && !(self.conn.is_some() && self.pins != 0) {
+            // Unpinned, the session's previous statement may have run on
+            // another connection, and this one's diagnostics area may hold
+            // another session's conditions (MariaDB keeps them across
+            // statements that use no table): refused rather than answered
+            // with someone else's.
+            Self::send_err(out, 1, &SqlError::unsupported("GET DIAGNOSTICS outside a transaction through the upstream engine (the previous statement's backend connection was shared since; SHOW WARNINGS is answered from the session's own)"));
+            return Step::Done;
+        }
         if shape.local_infile && !io.local_files {
             Self::send_err(out, 1, &SqlError::new(4166, "HY000", "The used command is not allowed because the MariaDB server or client has disabled the local infile capability"));
             return Step::Done;
