@@ -263,6 +263,49 @@ def test_transaction_characteristics_pin_until_the_next_transaction_ends(one):
     a.close()
 
 
+def test_row_count_is_the_sessions_own_without_pinning(one, upstream_backend):
+    """ROW_COUNT() alone in a SELECT is answered from the session's last
+    statement (the one backend connection ran another session's since), with
+    MariaDB's values after each kind of statement and its column."""
+    a, b = session(one), session(one)
+    q(a, "CREATE TABLE IF NOT EXISTS rc (v INT)")
+    q(a, "DELETE FROM rc")
+    q(a, "INSERT INTO rc VALUES (1), (2), (3)")
+    q(a, "UPDATE rc SET v = v + 1 WHERE v > 1")
+    q(b, "INSERT INTO rc VALUES (7), (8), (9), (10)")  # the same connection, another count
+    assert q(a, "SELECT ROW_COUNT()") == ((2,),)
+    assert q(b, "SELECT ROW_COUNT() AS n") == ((4,),)
+    assert pinned(a, "state_change") == 0
+    assert_shared(one)
+    a.close()
+    b.close()
+
+    def sequence(conn):
+        out = []
+        for sql in ["CREATE OR REPLACE TABLE rc2 (v INT)", "INSERT INTO rc2 VALUES (1), (2)", None, "UPDATE rc2 SET v = 5", "SELECT * FROM rc2",
+                    "SET @x = 1", "DO 1", "INSERT INTO rc2 VALUES ('x', 'y')", "DELETE FROM rc2", "DROP TABLE rc2"]:
+            if sql:
+                try:
+                    q(conn, sql)
+                except pymysql.err.MySQLError:
+                    pass
+            out.append((sql, q(conn, "SELECT ROW_COUNT()")[0][0]))
+        return out
+
+    through, direct = session(one), upstream_backend.admin(database="pin")
+    assert sequence(through) == sequence(direct)
+    through.close()
+    direct.close()
+    c, d = rawproto.connect(one, "root", ROOT_PASSWORD), rawproto.RawConnection.tcp(upstream_backend.port)
+    d.handshake("root", ROOT_PASSWORD)
+    for conn in (c, d):
+        conn.command(rawproto.COM_QUERY, b"SELECT ROW_COUNT()")
+    # The column count, the column definition, its EOF and the row, as MariaDB sends them.
+    assert [c.read_packet() for _ in range(4)] == [d.read_packet() for _ in range(4)]
+    c.close()
+    d.close()
+
+
 def test_last_insert_id_neither_pins_nor_waits(one):
     a = session(one)
     q(a, "INSERT INTO t (v) VALUES (100)")

@@ -49,6 +49,9 @@ pub enum Local {
     Kill { id: u64, query_only: bool },
     /// `SELECT CONNECTION_ID()`: Turnstile's id (the handshake's, KILL's).
     ConnectionId(String),
+    /// `SELECT ROW_COUNT()`: what the session's previous statement affected
+    /// (the connection it gets may have run someone else's since).
+    RowCount(String),
     /// `SELECT @@warning_count` / `@@error_count` (`errors`).
     DiagnosticsCount { errors: bool, name: String },
     /// `SHOW WARNINGS | ERRORS [LIMIT [offset,] n]`, `SHOW COUNT(*) WARNINGS | ERRORS`:
@@ -379,6 +382,7 @@ fn local_select(t: &[Tok]) -> Option<Local> {
         _ if call("LAST_INSERT_ID") => ("lid", "LAST_INSERT_ID()", 4),
         _ if call("FOUND_ROWS") => ("found", "FOUND_ROWS()", 4),
         _ if call("CONNECTION_ID") => ("id", "CONNECTION_ID()", 4),
+        _ if call("ROW_COUNT") => ("rows", "ROW_COUNT()", 4),
         _ => return None,
     };
     let alias = match &t[name_len..] {
@@ -393,6 +397,7 @@ fn local_select(t: &[Tok]) -> Option<Local> {
         "lid" => Local::LastInsertId(name),
         "found" => Local::FoundRows(name),
         "id" => Local::ConnectionId(name),
+        "rows" => Local::RowCount(name),
         k => Local::DiagnosticsCount { errors: k == "errors", name },
     })
 }
@@ -492,6 +497,8 @@ mod tests {
         assert_eq!(classify(b"KILL QUERY 12").local, Some(Local::Kill { id: 12, query_only: true }));
         assert_eq!(classify(b"kill 7").local, Some(Local::Kill { id: 7, query_only: false }));
         assert_eq!(classify(b"SELECT CONNECTION_ID()").local, Some(Local::ConnectionId("CONNECTION_ID()".into())));
+        assert_eq!(classify(b"select row_count() as n;").local, Some(Local::RowCount("N".into())));
+        assert_eq!(classify(b"SELECT ROW_COUNT() + 1").local, None);
         assert_eq!(classify(b"select @@warning_count").local, Some(Local::DiagnosticsCount { errors: false, name: "@@warning_count".into() }));
         assert_eq!(classify(b"SHOW WARNINGS LIMIT 1, 2").local, Some(Local::ShowDiagnostics { errors: false, count: false, offset: 1, limit: Some(2) }));
         assert_eq!(classify(b"show count(*) errors").local, Some(Local::ShowDiagnostics { errors: true, count: true, offset: 0, limit: None }));

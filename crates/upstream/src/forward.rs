@@ -85,6 +85,9 @@ pub struct Outcome {
     /// A COM_STMT_PREPARE's answer: the backend's statement id and its
     /// parameter count.
     pub prepared: Option<(u32, u16)>,
+    /// The answer's last result was a result set (not an OK): ROW_COUNT()
+    /// is -1 after it.
+    pub ended_with_rows: bool,
     /// LAST_INSERT_ID as the last OK that carried one set it.
     pub last_insert_id: Option<u64>,
 }
@@ -299,6 +302,7 @@ impl Forward {
                 0x00 if short => {
                     let ok = ok_packet::parse(p).ok_or_else(|| BackendError::Protocol("malformed OK".into()))?;
                     self.note_ok(&ok);
+                    self.outcome.ended_with_rows = false;
                     self.client_ok(out, &ok, 0x00);
                     if !ok.more_results() {
                         self.phase = Phase::Done;
@@ -336,6 +340,7 @@ impl Forward {
                 0xfe if short => {
                     let ok = ok_packet::parse(p).ok_or_else(|| BackendError::Protocol("malformed closing OK".into()))?;
                     self.note_ok(&ok);
+                    self.outcome.ended_with_rows = true;
                     self.end_of_result(out, &ok);
                     self.phase = if ok.more_results() { Phase::Start } else { Phase::Done };
                 }

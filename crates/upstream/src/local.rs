@@ -52,6 +52,15 @@ pub fn unsigned_column(name: &str) -> Column {
     col
 }
 
+/// A signed BIGINT result column as MariaDB describes ROW_COUNT()'s (no
+/// NUM flag: MariaDB does not send it).
+pub fn signed_column(name: &str) -> Column {
+    let mut col = Column::computed(name, coltype::LONGLONG);
+    col.flags = (col.flags | colflag::NOT_NULL) & !colflag::NUM;
+    col.length = 21;
+    col
+}
+
 /// SHOW WARNINGS' columns.
 pub fn diagnostics_columns() -> Vec<Column> {
     let mut level = Column::varchar("Level");

@@ -126,6 +126,9 @@ pub struct Proxy {
     last_insert_id: u64,
     /// Rows of the last result (FOUND_ROWS() without SQL_CALC_FOUND_ROWS).
     last_rows: u64,
+    /// ROW_COUNT(): what the session's last statement affected; -1 after a
+    /// result set or an error.
+    row_count: i64,
     stmts: HashMap<u32, PStmt>,
     next_stmt_id: u32,
     /// Statements (session ids) with a cursor open on the session's
@@ -219,6 +222,7 @@ impl Proxy {
             conn: None,
             last_insert_id: 0,
             last_rows: 0,
+            row_count: 0,
             stmts: HashMap::new(),
             cursors: Vec::new(),
             next_stmt_id: 1,
@@ -479,6 +483,11 @@ impl Proxy {
             b.dirty = true;
         }
         self.last_rows = o.rows;
+        if o.error.is_some() || o.ended_with_rows {
+            self.row_count = -1;
+        } else if let Some(ok) = &o.last {
+            self.row_count = ok.affected_rows as i64;
+        }
         self.set_pins(pins);
     }
 
@@ -511,6 +520,13 @@ impl Proxy {
             Some(Local::LastInsertId(name)) => return self.one_value(out, io, name, self.last_insert_id),
             Some(Local::FoundRows(name)) if self.pins & pin::FOUND_ROWS == 0 => return self.one_value(out, io, name, self.last_rows),
             Some(Local::ConnectionId(name)) => return self.one_value(out, io, name, self.connection_id as u64),
+            Some(Local::RowCount(name)) => {
+                let n = self.row_count;
+                local::result_set(out, io.deprecate_eof, self.status(), &[local::signed_column(name)], &[vec![Some(n.to_string())]]);
+                self.last_rows = 1;
+                self.row_count = -1;
+                return Step::Done;
+            }
             Some(Local::DiagnosticsCount { errors, name }) => {
                 let n = self.diagnostics_count(*errors);
                 return self.one_value(out, io, name, n);
@@ -551,6 +567,7 @@ impl Proxy {
     fn one_value(&mut self, out: &mut Vec<u8>, io: &Io<'_, '_>, name: &str, v: u64) -> Step {
         local::result_set(out, io.deprecate_eof, self.status(), &[local::unsigned_column(name)], &[vec![Some(v.to_string())]]);
         self.last_rows = 1;
+        self.row_count = -1;
         Step::Done
     }
 
@@ -566,6 +583,7 @@ impl Proxy {
             .map(|(level, code, message)| vec![Some(level.clone()), Some(code.to_string()), Some(message.clone())])
             .collect();
         self.last_rows = rows.len() as u64;
+        self.row_count = -1;
         local::result_set(out, io.deprecate_eof, self.status(), &local::diagnostics_columns(), &rows);
         Step::Done
     }
@@ -870,6 +888,7 @@ impl Proxy {
         self.vars = self.login_charset.iter().cloned().collect();
         self.last_insert_id = 0;
         self.last_rows = 0;
+        self.row_count = 0;
         self.diag.clear();
         self.diag_count = 0;
         self.stmts.clear();
