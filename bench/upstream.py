@@ -14,7 +14,11 @@ targets, --runs rounds (3 by default), and reports per run and as medians:
                 growth during the run (0 is the target after warm-up; this script's
                 status reads keep their connections open) and the most
                 `Threads_connected` it had (sampled every 0.2 s; it counts Turnstile's
-                monitor connection and the script's two status connections).
+                monitor connection and the script's two status connections). A third
+                target runs beside the two: Turnstile on its blackhole engine (own session,
+                no backend), whose CPU per connection is Turnstile's connect, login and
+                disconnect alone: through the upstream engine Turnstile spends that plus
+                one relayed statement.
   point-select  persistent oltp_point_select (prepared statements) at 16, 100 and 1,000
                 clients: queries/s, median latency (sysbench's 50th percentile), server
                 CPU per query (Turnstile's own and MariaDB's). A third target runs beside
@@ -161,6 +165,31 @@ class Turnstile:
         shutil.rmtree(self.dir, ignore_errors=True)
 
 
+class Blackhole:
+    """Turnstile on its blackhole engine, in its own session: the connect
+    path alone (the select is answered with nothing)."""
+
+    def __init__(self, binary, port):
+        self.dir = tempfile.mkdtemp(prefix="ts-bench-bh-")
+        cmd = [binary, "--engine", "blackhole", "--port", str(port), "--admin-port", "0", "--socket", f"{self.dir}/t.sock",
+               "--datadir", f"{self.dir}/data", "--max-connections", "20000", "--root-password", PW]
+        self.port = port
+        self.proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, start_new_session=True)
+        while True:
+            line = self.proc.stderr.readline()
+            if "ready" in line:
+                threading.Thread(target=lambda: [None for _ in self.proc.stderr], daemon=True).start()
+                break
+            if not line:
+                sys.exit("turnstile (blackhole) did not start")
+        mysql(port, "CREATE DATABASE sbtest")
+
+    def stop(self):
+        self.proc.terminate()
+        self.proc.wait(30)
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+
 class Relay:
     """relay-floor in front of MariaDB, in its own session."""
 
@@ -210,8 +239,8 @@ def sysbench(cmd, duration):
     return out.stdout + out.stderr
 
 
-def run_one(a, target, mdb, ts, workload, threads, relay=None):
-    proxy = {"turnstile": ts, "relay-floor": relay}.get(target)
+def run_one(a, target, mdb, ts, workload, threads, relay=None, blackhole=None):
+    proxy = {"turnstile": ts, "relay-floor": relay, "turnstile-blackhole": blackhole}.get(target)
     port = proxy.port if proxy else mdb.port
     conn = ["--mysql-host=127.0.0.1", f"--mysql-port={port}", "--mysql-user=root", f"--mysql-password={PW}", "--mysql-db=sbtest"]
     if workload == "churn":
@@ -305,6 +334,7 @@ def main():
     mdb = MariaDB(45000 + os.getpid() % 1000).start(a.table_size)
     ts = Turnstile(a.binary, 46000 + os.getpid() % 1000, mdb.port, a.max_backend, a.turnstile_flags.split())
     relay = Relay(47000 + os.getpid() % 1000, mdb.port) if a.only in (None, "point-select") else None
+    blackhole = Blackhole(a.binary, 48000 + os.getpid() % 1000) if a.only in (None, "churn") else None
     results = {}
     try:
         # Warm-up: the pool opens its connections, MariaDB its buffer pool.
@@ -315,11 +345,11 @@ def main():
         if a.only in (None, "point-select"):
             plan += [("point-select", int(t)) for t in a.threads.split(",")]
         for workload, threads in plan:
-            targets = ["turnstile", "mariadb"] + (["relay-floor"] if workload == "point-select" else [])
+            targets = ["turnstile", "mariadb"] + (["relay-floor"] if workload == "point-select" else ["turnstile-blackhole"])
             for i in range(a.runs):
                 # Alternating: each run starts with the next target.
                 for target in targets[i % len(targets):] + targets[:i % len(targets)]:
-                    r = run_one(a, target, mdb, ts, workload, threads, relay)
+                    r = run_one(a, target, mdb, ts, workload, threads, relay, blackhole)
                     results.setdefault((workload, threads, target), []).append(r)
                     print(workload, threads, target, json.dumps(r), flush=True)
         if a.only in (None, "idle"):
@@ -328,8 +358,9 @@ def main():
             print("idle", json.dumps(r), flush=True)
     finally:
         ts.stop()
-        if relay:
-            relay.stop()
+        for extra in (relay, blackhole):
+            if extra:
+                extra.stop()
         mdb.stop()
     report(a, results)
 
@@ -340,8 +371,8 @@ def report(a, results):
              f"own session) and Turnstile `--engine upstream --upstream-max-connections {a.max_backend}` in front of it (own session); "
              f"sysbench 1.0.20 over TCP on this 2-core machine, the targets alternating, {a.runs} runs each; medians, with the runs' range. "
              "Point selects also through relay-floor (crates/floor/src/relay.rs, own session): bytes copied both ways over a backend connection per client, "
-             "the least a proxy can do.", "",
-             "| workload | clients | target | ops/s | proxy µs CPU/op (Turnstile's or relay-floor's) | MariaDB µs CPU/op | median latency ms | backend new connections | backend Threads_connected max | backend connections open | multiplexed / statements | pins |",
+             "the least a proxy can do. Churn also against Turnstile on its blackhole engine (own session, no backend): its connect path alone.", "",
+             "| workload | clients | target | ops/s | proxy µs CPU/op (Turnstile's or relay-floor's; the blackhole engine's for turnstile-blackhole) | MariaDB µs CPU/op | median latency ms | backend new connections | backend Threads_connected max | backend connections open | multiplexed / statements | pins |",
              "|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for (workload, threads, target), rs in results.items():
         ok = [r for r in rs if "error" not in r]
