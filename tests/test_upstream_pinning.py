@@ -250,6 +250,68 @@ def test_state_the_backend_flags_unexplained_pins(one):
     b.close()
 
 
+@pytest.mark.parametrize(
+    "setup,statement,reason",
+    [
+        ("CREATE PROCEDURE IF NOT EXISTS p_out(OUT o INT) SET o = 42", "CALL p_out(@out_param)", "user_variables"),
+        ("CREATE SEQUENCE IF NOT EXISTS pin_seq", "SELECT NEXTVAL(pin_seq)", "state_change"),
+        ("CREATE SEQUENCE IF NOT EXISTS pin_seq", "SELECT NEXT VALUE FOR pin_seq", "state_change"),
+        (None, "HANDLER t OPEN", "state_change"),
+        (None, "EXECUTE IMMEDIATE 'SELECT 5 INTO @ei'", "state_change"),
+        (None, "SELECT `get_lock`('ts_quoted', 0)", "get_lock"),
+        (None, "SET rand_seed1 = 1, rand_seed2 = 2", "state_change"),
+        (None, "SET profiling = 1", "state_change"),
+        ("SET sql_mode = 'NO_BACKSLASH_ESCAPES'", "SELECT 'x\\' INTO @nb -- '", "user_variables"),
+        ("SET sql_mode = 'ANSI_QUOTES'", "SELECT 1 INTO @aq FROM (SELECT 1 AS \"x\\\") d -- \"", "user_variables"),
+    ],
+    ids=["call out parameter", "nextval", "next value for", "handler", "execute immediate", "quoted get_lock", "rand_seed", "profiling", "no_backslash_escapes", "ansi_quotes"],
+)
+def test_state_found_by_an_adversarial_review_pins(one, setup, statement, reason):
+    """Each of these left state on a shared connection that the next session
+    saw (a review of the upstream engine, measured against MariaDB direct):
+    an OUT parameter's variable, a sequence's LASTVAL, an open HANDLER, a
+    dynamic statement's variables, GET_LOCK under a quoted name, rand_seed
+    (which has no DEFAULT: the next session's SET failed with 1230 and locked
+    the account out), the profiling history (SHOW PROFILES showed the text of
+    other accounts' statements), and a variable hidden from the scan by a
+    backslash that the session's sql_mode takes literally."""
+    a = session(one)
+    if setup:
+        q(a, setup)
+    q(a, statement)
+    assert pinned(a, reason) == 1
+    assert_blocked(one)
+    a.close()
+    assert_shared(one)
+    b = session(one)
+    assert q(b, "SELECT @out_param, @ei, @nb, @aq") == ((None, None, None, None),)
+    assert q(b, "SELECT IS_USED_LOCK('ts_quoted')") == ((None,),)
+    assert q(b, "SHOW PROFILES") == ()
+    b.close()
+
+
+def test_an_abandoned_prepared_xa_transaction_is_detached_as_mariadb_does(one, upstream_backend):
+    """A session that leaves with an XA transaction PREPARED: its connection
+    is closed, not reset (COM_RESET_CONNECTION left it attached, and every
+    session of every account that got the connection next failed with 1031
+    on InnoDB); the transaction waits for XA COMMIT from elsewhere, as when
+    a client of MariaDB itself leaves."""
+    a = session(one)
+    q(a, "XA START 'ts_xa'")
+    q(a, "INSERT INTO t (v) VALUES (4242)")
+    q(a, "XA END 'ts_xa'")
+    q(a, "XA PREPARE 'ts_xa'")
+    assert pinned(a, "transaction") == 1
+    a.close()
+    b = session(one)
+    assert clients.wait_until(lambda: any(r[3] in ("ts_xa", b"ts_xa") for r in q(b, "XA RECOVER"))), q(b, "XA RECOVER")
+    assert q(b, "SELECT COUNT(*) FROM t WHERE v = 4242") == ((0,),)
+    q(b, "XA COMMIT 'ts_xa'")
+    assert q(b, "SELECT COUNT(*) FROM t WHERE v = 4242") == ((1,),)
+    q(b, "DELETE FROM t WHERE v = 4242")
+    b.close()
+
+
 def test_transaction_characteristics_pin_until_the_next_transaction_ends(one):
     a = session(one)
     q(a, "SET TRANSACTION ISOLATION LEVEL READ COMMITTED")

@@ -150,6 +150,11 @@ pub struct Backend {
     pub held: Held,
     /// Left with state a session set that the next one must not see.
     pub dirty: bool,
+    /// Left with state a reset does not remove, or must not (a prepared XA
+    /// transaction, which COM_RESET_CONNECTION leaves the connection unable
+    /// to use InnoDB with; the profiling history): closed, not reset, when
+    /// given back.
+    pub discard: bool,
     /// Its server's index in `upstream_servers`.
     pub server: usize,
     /// The version its greeting announced.
@@ -263,6 +268,7 @@ impl Backend {
             found_rows,
             held: Held::default(),
             dirty: false,
+            discard: false,
             server,
             waits: None,
             watch: None,

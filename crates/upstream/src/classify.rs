@@ -114,7 +114,9 @@ enum Tok {
 /// longer text is pinned conservatively: see `classify`).
 pub const MAX_SCAN_BYTES: usize = 1 << 20;
 
-fn tokens(sql: &[u8]) -> Vec<Tok> {
+/// `escapes`: a backslash escapes the next character in strings (not under
+/// sql_mode NO_BACKSLASH_ESCAPES).
+fn tokens(sql: &[u8], escapes: bool) -> Vec<Tok> {
     let mut out = Vec::new();
     let mut i = 0;
     let n = sql.len();
@@ -137,12 +139,12 @@ fn tokens(sql: &[u8]) -> Vec<Tok> {
             }
             b'*' if sql.get(i + 1) == Some(&b'/') => i += 2,
             b'\'' | b'"' => {
-                let (text, end) = quoted(sql, i, c);
+                let (text, end) = quoted(sql, i, c, escapes);
                 out.push(Tok::Str(text));
                 i = end;
             }
             b'`' => {
-                let (text, end) = quoted(sql, i, c);
+                let (text, end) = quoted(sql, i, c, false);
                 out.push(Tok::Word(format!("`{}", text)));
                 i = end;
             }
@@ -158,7 +160,7 @@ fn tokens(sql: &[u8]) -> Vec<Tok> {
                 i = end;
             }
             b'@' => {
-                let end = if matches!(sql.get(i + 1), Some(b'\'' | b'"' | b'`')) { quoted(sql, i + 1, sql[i + 1]).1 } else { word(sql, i + 1).1 };
+                let end = if matches!(sql.get(i + 1), Some(b'\'' | b'"' | b'`')) { quoted(sql, i + 1, sql[i + 1], escapes).1 } else { word(sql, i + 1).1 };
                 out.push(Tok::UserVar);
                 i = end.max(i + 1);
             }
@@ -202,12 +204,12 @@ fn word(sql: &[u8], from: usize) -> (String, usize) {
 }
 
 /// A quoted string or name from its opening quote: its text and where it ends.
-fn quoted(sql: &[u8], from: usize, q: u8) -> (String, usize) {
+fn quoted(sql: &[u8], from: usize, q: u8, escapes: bool) -> (String, usize) {
     let mut text = Vec::new();
     let mut i = from + 1;
     while i < sql.len() {
         let c = sql[i];
-        if c == b'\\' && q != b'`' && i + 1 < sql.len() {
+        if c == b'\\' && escapes && q != b'`' && i + 1 < sql.len() {
             text.push(sql[i + 1]);
             i += 2;
             continue;
@@ -230,6 +232,14 @@ fn is_word(t: Option<&Tok>, w: &str) -> bool {
     matches!(t, Some(Tok::Word(x)) if x == w)
 }
 
+/// A word as written unquoted: a back-quoted name (`get_lock`) upper-cased.
+fn unquoted_upper(w: &str) -> std::borrow::Cow<'_, str> {
+    match w.strip_prefix('`') {
+        Some(name) => std::borrow::Cow::Owned(name.to_ascii_uppercase()),
+        None => std::borrow::Cow::Borrowed(w),
+    }
+}
+
 /// Classify a statement text (COM_QUERY, or COM_STMT_PREPARE's).
 /// `LOAD DATA|XML [LOW_PRIORITY|CONCURRENT] LOCAL` as consecutive words.
 fn loads_local_file(toks: &[Tok]) -> bool {
@@ -238,8 +248,34 @@ fn loads_local_file(toks: &[Tok]) -> bool {
 }
 
 pub fn classify(sql: &[u8]) -> Shape {
+    classify_with(sql, true)
+}
+
+/// `classify` for a session whose sql_mode has NO_BACKSLASH_ESCAPES or
+/// ANSI_QUOTES (`literal_backslashes`): the text is scanned both with and
+/// without backslash escapes and what either finds counts (a pin cannot hide
+/// in what one reading takes for a string), so a pin is never missed.
+pub fn classify_for(sql: &[u8], literal_backslashes: bool) -> Shape {
+    let mut s = classify_with(sql, true);
+    if literal_backslashes {
+        let t = classify_with(sql, false);
+        s.pins |= t.pins;
+        s.reads_last_insert_id |= t.reads_last_insert_id;
+        s.changes_accounts |= t.changes_accounts;
+        s.drops_database |= t.drops_database;
+        s.get_diagnostics |= t.get_diagnostics;
+        s.local_infile |= t.local_infile;
+        s.read_only &= t.read_only;
+        if s.local != t.local {
+            s.local = None;
+        }
+    }
+    s
+}
+
+fn classify_with(sql: &[u8], escapes: bool) -> Shape {
     let scanned = &sql[..sql.len().min(MAX_SCAN_BYTES)];
-    let toks = tokens(scanned);
+    let toks = tokens(scanned, escapes);
     let mut s = Shape::default();
     let first = toks.iter().position(|t| *t != Tok::Punct(b'('));
     let lead = |k: usize| first.and_then(|f| toks.get(f + k));
@@ -261,8 +297,15 @@ pub fn classify(sql: &[u8]) -> Shape {
                 }
             }
             Tok::SysVar(v) if matches!(v.as_str(), "identity" | "last_insert_id") => s.reads_last_insert_id = true,
-            Tok::Word(w) => match w.as_str() {
+            Tok::Word(w) => match unquoted_upper(w).as_ref() {
                 "GET_LOCK" | "GET_LOCK_NAMED" if toks.get(k + 1) == Some(&Tok::Punct(b'(')) => s.pins |= pin::LOCKS,
+                // A sequence's LASTVAL / PREVIOUS VALUE FOR is the connection's.
+                "NEXTVAL" | "SETVAL" if toks.get(k + 1) == Some(&Tok::Punct(b'(')) => s.pins |= pin::STATE_CHANGE,
+                "NEXT" if is_word(toks.get(k + 1), "VALUE") && is_word(toks.get(k + 2), "FOR") => s.pins |= pin::STATE_CHANGE,
+                // What a dynamic statement or a procedure sets is not in
+                // this text: a user variable passed to CALL (an OUT
+                // parameter) is taken as written.
+                "IMMEDIATE" if k >= 1 && is_word(toks.get(k - 1), "EXECUTE") => s.pins |= pin::STATE_CHANGE,
                 "SQL_CALC_FOUND_ROWS" => s.pins |= pin::FOUND_ROWS,
                 "LAST_INSERT_ID" if toks.get(k + 1) == Some(&Tok::Punct(b'(')) => s.reads_last_insert_id = true,
                 "TEMPORARY" if first_word == "CREATE" => s.pins |= pin::TEMPORARY_TABLES,
@@ -273,6 +316,12 @@ pub fn classify(sql: &[u8]) -> Shape {
     }
     match first_word {
         "PREPARE" => s.pins |= pin::PREPARED_SQL,
+        // An OUT or INOUT parameter writes the variable passed.
+        "CALL" if toks.contains(&Tok::UserVar) => s.pins |= pin::USER_VARIABLES,
+        // LOAD DATA ... (@v, ...) SET c = f(@v) assigns the file's fields to @v.
+        "LOAD" if toks.contains(&Tok::UserVar) => s.pins |= pin::USER_VARIABLES,
+        // HANDLER t OPEN: an open handler lives on the connection.
+        "HANDLER" => s.pins |= pin::STATE_CHANGE,
         "LOCK" if is_word(lead(1), "TABLES") || is_word(lead(1), "TABLE") => s.pins |= pin::LOCK_TABLES,
         "FLUSH" if words.windows(2).any(|w| w == ["READ", "LOCK"]) => s.pins |= pin::LOCK_TABLES,
         "UNLOCK" => s.unlocks_tables = true,

@@ -129,6 +129,16 @@ pub struct Upstream {
     /// protocol features by it (mysql2 sends JSON parameters as MySQL 8's
     /// JSON type to an 8.0 version, which MariaDB refuses with 1210).
     pub server_version: String,
+    /// The backend's global sql_mode (read at start) has NO_BACKSLASH_ESCAPES
+    /// or ANSI_QUOTES: sessions that did not set their own are classified
+    /// both ways (`classify::classify_for`).
+    pub literal_backslashes: bool,
+}
+
+/// A sql_mode under which a backslash in a quoted text may be itself.
+pub fn literal_backslashes(sql_mode: &str) -> bool {
+    let m = sql_mode.to_ascii_uppercase();
+    m.contains("NO_BACKSLASH_ESCAPES") || m.contains("ANSI_QUOTES") || m.split(',').any(|w| w.trim() == "ANSI")
 }
 
 /// `HOST[:PORT]` (port 3306 by default), or the path of a Unix socket (it starts with `/`).
@@ -173,6 +183,7 @@ impl Upstream {
             stopping: AtomicBool::new(false),
             options,
             server_version: String::new(),
+            literal_backslashes: false,
         };
         let writer = &up.pools[0];
         let mut conn = writer.connect_unpooled(&up.monitor).map_err(|e| match e {
@@ -181,8 +192,10 @@ impl Upstream {
             e => format!("upstream server {}: {}", writer.name, e),
         })?;
         check_monitor_privileges(&mut conn, &up.options.user)?;
+        let mode = conn.query_rows("SELECT @@GLOBAL.sql_mode").map_err(|e| format!("upstream server {}: reading sql_mode: {}", writer.name, e))?;
         let mut up = up;
         up.server_version = conn.server_version.clone();
+        up.literal_backslashes = mode.1.first().and_then(|r| r.first().cloned().flatten()).is_some_and(|m| literal_backslashes(&m));
         *up.monitor_conn.lock().unwrap_or_else(|e| e.into_inner()) = Some(conn);
         Ok(Arc::new(up))
     }

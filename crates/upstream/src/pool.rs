@@ -362,6 +362,9 @@ impl Pool {
     /// if that fails).
     pub fn give_back(&self, mut b: Backend) {
         debug_assert_eq!(b.server, self.index, "a connection goes back to its own server's pool");
+        if b.discard {
+            return self.give_up(b);
+        }
         if b.dirty {
             self.counters.resets.fetch_add(1, Ordering::Relaxed);
             if b.reset().and_then(|()| crate::track_session(&mut b)).is_err() {

@@ -199,7 +199,7 @@ fn sql_value(v: &str) -> String {
 
 /// Variables Turnstile keeps for itself, never copied between connections.
 fn not_synced(name: &str) -> bool {
-    name.starts_with("session_track_") || matches!(name, "last_insert_id" | "insert_id" | "identity" | "sql_log_bin")
+    name.starts_with("session_track_") || name.starts_with("rand_seed") || matches!(name, "last_insert_id" | "insert_id" | "identity" | "sql_log_bin" | "profiling")
 }
 
 /// SHOW STATUS LIKE, as every LIKE in Turnstile reads it (case-insensitive).
@@ -247,6 +247,12 @@ impl Proxy {
             }
         });
         self.watch = Some(Arc::new(Watch { client, kill }));
+    }
+
+    /// `classify` under the session's sql_mode (or the backend's default).
+    pub fn classify(&self, sql: &[u8]) -> Shape {
+        let literal = self.vars.get("sql_mode").map_or(self.up.literal_backslashes, |m| crate::literal_backslashes(m));
+        crate::classify::classify_for(sql, literal)
     }
 
     pub fn schema(&self) -> Option<&str> {
@@ -420,9 +426,18 @@ impl Proxy {
         let o = &fwd.outcome;
         let mut pins = self.pins;
         for (name, value) in &o.vars {
-            if name.starts_with("session_track_") || name == "insert_id" {
+            if name.starts_with("session_track_") || name == "insert_id" || name.starts_with("rand_seed") {
+                // rand_seed1/2 have no DEFAULT to bring another connection back with.
                 pins |= pin::STATE_CHANGE;
                 b.dirty = true;
+                continue;
+            }
+            if name == "profiling" {
+                // The connection's profiling history (SHOW PROFILES) would
+                // show this session's statements to the next one, whoever
+                // it logs in as: the connection is kept, then closed.
+                pins |= pin::STATE_CHANGE;
+                b.discard = true;
                 continue;
             }
             if name == "sql_log_bin" {
@@ -665,7 +680,7 @@ impl Proxy {
         };
         let after = match kind {
             Kind::Cursor(id) | Kind::Fetch(id) => After::Cursor(id),
-            Kind::Prepare(id) => After::Prepared { id, sql: String::from_utf8_lossy(&payload[1..]).into_owned(), shape: crate::classify::classify(&payload[1..]) },
+            Kind::Prepare(id) => After::Prepared { id, sql: String::from_utf8_lossy(&payload[1..]).into_owned(), shape: self.classify(&payload[1..]) },
             _ => After::Nothing,
         };
         let fl = InFlight { fwd: fwd.local_files(io.local_files), shape: shape.cloned(), lent: lent || how.lent, retry_safe, retry: None, waiting: false, file_seq: 0, after };
@@ -922,6 +937,14 @@ impl Proxy {
             } else {
                 if self.pins != 0 {
                     b.dirty = true;
+                }
+                if self.pins & pin::TRANSACTION != 0 {
+                    // Closed as a client's connection would be: a transaction
+                    // rolls back and a prepared XA transaction is detached
+                    // (kept for XA COMMIT from elsewhere). A reset would
+                    // leave an XA one attached and the connection unable to
+                    // use InnoDB for whoever gets it next.
+                    b.discard = true;
                 }
                 self.up.writer().give_back(b);
             }

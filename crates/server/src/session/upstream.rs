@@ -105,7 +105,7 @@ impl Session {
         let stats = self.server.config.statistics;
         match cmd {
             Command::Query(sql) => {
-                let shape = classify::classify(sql);
+                let shape = self.upstream.as_ref().expect("logged in").classify(sql);
                 if let Err(e) = self.nesting_allowed(&shape) {
                     self.send_err(out, &e);
                     return Some(Flow::Continue);
@@ -130,7 +130,7 @@ impl Session {
                 if stats {
                     self.server.stats.com_stmt_prepare.inc();
                 }
-                if let Err(e) = self.nesting_allowed(&classify::classify(sql)) {
+                if let Err(e) = self.nesting_allowed(&self.upstream.as_ref().expect("logged in").classify(sql)) {
                     self.send_err(out, &e);
                     return Some(Flow::Continue);
                 }
