@@ -73,6 +73,8 @@ pub struct Shape {
     /// An account statement (CREATE/ALTER/DROP/RENAME USER, GRANT, REVOKE,
     /// SET PASSWORD): the accounts are read again after it.
     pub changes_accounts: bool,
+    /// An XA statement (XA START, END, PREPARE, COMMIT, ROLLBACK, RECOVER).
+    pub xa: bool,
     /// GET [CURRENT | STACKED] DIAGNOSTICS at the top level: reads the
     /// diagnostics area of the backend connection it runs on.
     pub get_diagnostics: bool,
@@ -322,6 +324,7 @@ fn classify_with(sql: &[u8], escapes: bool) -> Shape {
         "LOAD" if toks.contains(&Tok::UserVar) => s.pins |= pin::USER_VARIABLES,
         // HANDLER t OPEN: an open handler lives on the connection.
         "HANDLER" => s.pins |= pin::STATE_CHANGE,
+        "XA" => s.xa = true,
         "LOCK" if is_word(lead(1), "TABLES") || is_word(lead(1), "TABLE") => s.pins |= pin::LOCK_TABLES,
         "FLUSH" if words.windows(2).any(|w| w == ["READ", "LOCK"]) => s.pins |= pin::LOCK_TABLES,
         "UNLOCK" => s.unlocks_tables = true,

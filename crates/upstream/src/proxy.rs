@@ -134,6 +134,9 @@ pub struct Proxy {
     /// Statements (session ids) with a cursor open on the session's
     /// connection (`pin::CURSOR` while any is).
     cursors: Vec<u32>,
+    /// The session ran an XA statement: leaving inside a transaction closes
+    /// its connection instead of resetting it (`release_all`).
+    xa: bool,
     in_flight: Option<InFlight>,
     /// Queued for a connection: the ticket and the statement.
     queued: Option<(Arc<Waiter>, Queued)>,
@@ -225,6 +228,7 @@ impl Proxy {
             row_count: 0,
             stmts: HashMap::new(),
             cursors: Vec::new(),
+            xa: false,
             next_stmt_id: 1,
             in_flight: None,
             queued: None,
@@ -576,6 +580,7 @@ impl Proxy {
         if shape.drops_database {
             self.up.proofs.forget_all();
         }
+        self.xa |= shape.xa;
         step
     }
 
@@ -900,6 +905,7 @@ impl Proxy {
     /// if it held one, is reset before anyone else uses it.
     pub fn reset(&mut self) {
         self.release_all();
+        self.xa = false;
         self.vars = self.login_charset.iter().cloned().collect();
         self.last_insert_id = 0;
         self.last_rows = 0;
@@ -938,12 +944,13 @@ impl Proxy {
                 if self.pins != 0 {
                     b.dirty = true;
                 }
-                if self.pins & pin::TRANSACTION != 0 {
-                    // Closed as a client's connection would be: a transaction
-                    // rolls back and a prepared XA transaction is detached
-                    // (kept for XA COMMIT from elsewhere). A reset would
-                    // leave an XA one attached and the connection unable to
-                    // use InnoDB for whoever gets it next.
+                if self.pins & pin::TRANSACTION != 0 && self.xa {
+                    // Closed as a client's connection would be: a prepared
+                    // XA transaction is detached (kept for XA COMMIT from
+                    // elsewhere). A reset would leave it attached and the
+                    // connection unable to use InnoDB for whoever gets it
+                    // next. (Other transactions are rolled back by the
+                    // reset, and the connection is kept.)
                     b.discard = true;
                 }
                 self.up.writer().give_back(b);
