@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 import struct
+import time
 
 import pytest
 
@@ -220,3 +221,29 @@ def test_fetches_of_no_cursor_are_answered_as_mariadb_answers_them(up, upstream_
     c = clients.root(up)
     assert clients.query(c, "SELECT 1") == ((1,),)
     c.close()
+
+
+def test_a_cursor_whose_connection_dies_is_gone_and_the_session_goes_on(up, upstream_backend):
+    # The backend connection holding the cursor is killed: the fetch gets
+    # 2013, the cursor and its pin are gone (a later fetch: 1421), and the
+    # session's next statements work on another connection.
+    b = stmtproto.connect(up.port, "root", ROOT_PASSWORD, db=DB)
+    st = b.prepare("SELECT a FROM c ORDER BY a")
+    cur = b.execute_cursor(st)
+    assert b.fetch(st.id, 1, cur.cols).rows == [(1,)]
+    a = upstream_backend.admin()
+    for (pid,) in clients.query(a, f"SELECT id FROM information_schema.PROCESSLIST WHERE user = 'root' AND db = '{DB}' AND id <> CONNECTION_ID()"):
+        clients.query(a, f"KILL {pid}")
+    a.close()
+    time.sleep(0.2)
+    with pytest.raises(rawproto.ServerError) as e:
+        b.fetch(st.id, 1, cur.cols)
+    assert e.value.code == 2013
+    with pytest.raises(rawproto.ServerError) as e:
+        b.fetch(st.id, 1, cur.cols)
+    assert e.value.code == 1421
+    assert b.execute(st).rows == [(1,), (2,), (3,)]
+    # Read after statements that ran since: nothing pins the session now.
+    assert b.query("SHOW STATUS LIKE 'Upstream_pinned_cursor'").rows == [(b"Upstream_pinned_cursor", b"0")]
+    assert b.query("SHOW STATUS LIKE 'Upstream_pinned_cursor'").rows == [(b"Upstream_pinned_cursor", b"0")]
+    b.close_connection()

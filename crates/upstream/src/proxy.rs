@@ -339,6 +339,8 @@ impl Proxy {
     /// lost what it held there.
     fn broken(&mut self, b: Backend) {
         self.up.writer().give_up(b);
+        // Its cursors died with it (a fetch now gets 1421).
+        self.cursors.clear();
         if self.pins != 0 {
             self.set_pins(0);
         }
