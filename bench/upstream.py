@@ -139,11 +139,12 @@ class MariaDB:
 
 
 class Turnstile:
-    def __init__(self, binary, port, backend_port, max_backend, flags=()):
+    """Turnstile in its own session, with `engine_args` (which engine, and its settings)."""
+
+    def __init__(self, binary, port, engine_args):
         self.dir = tempfile.mkdtemp(prefix="ts-bench-up-")
-        cmd = [binary, "--engine", "upstream", "--upstream-servers", f"127.0.0.1:{backend_port}", "--upstream-user", "monitor",
-               "--upstream-password", "mon", "--upstream-max-connections", str(max_backend), "--port", str(port), "--admin-port", "0",
-               "--socket", f"{self.dir}/t.sock", "--datadir", f"{self.dir}/data", "--max-connections", "20000", *flags]
+        cmd = [binary, *engine_args, "--port", str(port), "--admin-port", "0", "--socket", f"{self.dir}/t.sock", "--datadir", f"{self.dir}/data",
+               "--max-connections", "20000"]
         self.port = port
         self.proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, start_new_session=True)
         deadline = time.time() + 30
@@ -165,29 +166,16 @@ class Turnstile:
         shutil.rmtree(self.dir, ignore_errors=True)
 
 
-class Blackhole:
-    """Turnstile on its blackhole engine, in its own session: the connect
-    path alone (the select is answered with nothing)."""
+def upstream_turnstile(binary, port, backend_port, max_backend, flags=()):
+    return Turnstile(binary, port, ["--engine", "upstream", "--upstream-servers", f"127.0.0.1:{backend_port}", "--upstream-user", "monitor",
+                                    "--upstream-password", "mon", "--upstream-max-connections", str(max_backend), *flags])
 
-    def __init__(self, binary, port):
-        self.dir = tempfile.mkdtemp(prefix="ts-bench-bh-")
-        cmd = [binary, "--engine", "blackhole", "--port", str(port), "--admin-port", "0", "--socket", f"{self.dir}/t.sock",
-               "--datadir", f"{self.dir}/data", "--max-connections", "20000", "--root-password", PW]
-        self.port = port
-        self.proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, start_new_session=True)
-        while True:
-            line = self.proc.stderr.readline()
-            if "ready" in line:
-                threading.Thread(target=lambda: [None for _ in self.proc.stderr], daemon=True).start()
-                break
-            if not line:
-                sys.exit("turnstile (blackhole) did not start")
-        mysql(port, "CREATE DATABASE sbtest")
 
-    def stop(self):
-        self.proc.terminate()
-        self.proc.wait(30)
-        shutil.rmtree(self.dir, ignore_errors=True)
+def blackhole_turnstile(binary, port):
+    """Turnstile on its blackhole engine: the connect path alone (the select is answered with nothing)."""
+    ts = Turnstile(binary, port, ["--engine", "blackhole", "--root-password", PW])
+    mysql(port, "CREATE DATABASE sbtest")
+    return ts
 
 
 class Relay:
@@ -332,9 +320,9 @@ def main():
     if a.only in (None, "idle") and not os.path.exists(loadgen):
         subprocess.run(["cargo", "build", "--release", "-p", "turnstile-loadgen"], check=True, cwd=ROOT)
     mdb = MariaDB(45000 + os.getpid() % 1000).start(a.table_size)
-    ts = Turnstile(a.binary, 46000 + os.getpid() % 1000, mdb.port, a.max_backend, a.turnstile_flags.split())
+    ts = upstream_turnstile(a.binary, 46000 + os.getpid() % 1000, mdb.port, a.max_backend, a.turnstile_flags.split())
     relay = Relay(47000 + os.getpid() % 1000, mdb.port) if a.only in (None, "point-select") else None
-    blackhole = Blackhole(a.binary, 48000 + os.getpid() % 1000) if a.only in (None, "churn") else None
+    blackhole = blackhole_turnstile(a.binary, 48000 + os.getpid() % 1000) if a.only in (None, "churn") else None
     results = {}
     try:
         # Warm-up: the pool opens its connections, MariaDB its buffer pool.

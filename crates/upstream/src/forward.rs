@@ -20,6 +20,14 @@ use turnstile_wire::response::{encode_eof, encode_ok};
 
 const CONTINUED: usize = 0xff_ffff;
 
+/// A PREPARE_OK packet's statement id, column count and parameter count.
+pub fn prepare_ok(p: &[u8]) -> Result<(u32, u16, u16), BackendError> {
+    if p.len() < 12 || p[0] != 0x00 {
+        return Err(BackendError::Protocol("malformed prepare answer".into()));
+    }
+    Ok((u32::from_le_bytes([p[1], p[2], p[3], p[4]]), u16::from_le_bytes([p[5], p[6]]), u16::from_le_bytes([p[7], p[8]])))
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Phase {
     /// The first packet of a response (or of the next result of several).
@@ -357,18 +365,13 @@ impl Forward {
                 }
             },
             Phase::PrepareOk { client_id } => {
-                if first == 0xff || p.len() < 12 || first != 0x00 {
-                    if first != 0xff {
-                        return Err(BackendError::Protocol("malformed prepare answer".into()));
-                    }
+                if first == 0xff {
                     self.raw(out, p);
                     self.outcome.error = Some(p.to_vec());
                     self.phase = Phase::Done;
                     return Ok(());
                 }
-                let id = u32::from_le_bytes([p[1], p[2], p[3], p[4]]);
-                let cols = u16::from_le_bytes([p[5], p[6]]);
-                let params = u16::from_le_bytes([p[7], p[8]]);
+                let (id, cols, params) = prepare_ok(p)?;
                 let mut ok = p.to_vec();
                 ok[1..5].copy_from_slice(&client_id.to_le_bytes());
                 self.raw(out, &ok);

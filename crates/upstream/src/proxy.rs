@@ -375,13 +375,7 @@ impl Proxy {
             Some(Local::LastInsertId(name)) => return self.one_value(out, io, name, self.last_insert_id),
             Some(Local::FoundRows(name)) if self.pins & pin::FOUND_ROWS == 0 => return self.one_value(out, io, name, self.last_rows),
             Some(Local::ConnectionId(name)) => return self.one_value(out, io, name, self.connection_id as u64),
-            Some(Local::RowCount(name)) => {
-                let n = self.row_count;
-                local::result_set(out, io.deprecate_eof, self.status(), &[local::signed_column(name)], &[vec![Some(n.to_string())]]);
-                self.last_rows = 1;
-                self.row_count = -1;
-                return Step::Done;
-            }
+            Some(Local::RowCount(name)) => return self.local_value(out, io, local::signed_column(name), self.row_count.to_string()),
             Some(Local::DiagnosticsCount { errors, name }) => {
                 let n = self.diagnostics_count(*errors);
                 return self.one_value(out, io, name, n);
@@ -421,7 +415,13 @@ impl Proxy {
     }
 
     fn one_value(&mut self, out: &mut Vec<u8>, io: &Io<'_, '_>, name: &str, v: u64) -> Step {
-        local::result_set(out, io.deprecate_eof, self.status(), &[local::unsigned_column(name)], &[vec![Some(v.to_string())]]);
+        self.local_value(out, io, local::unsigned_column(name), v.to_string())
+    }
+
+    /// A one-row, one-column result Turnstile answers itself (a SELECT:
+    /// ROW_COUNT() is -1 after it).
+    fn local_value(&mut self, out: &mut Vec<u8>, io: &Io<'_, '_>, column: turnstile_wire::response::Column, v: String) -> Step {
+        local::result_set(out, io.deprecate_eof, self.status(), &[column], &[vec![Some(v)]]);
         self.last_rows = 1;
         self.row_count = -1;
         Step::Done

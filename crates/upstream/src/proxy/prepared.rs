@@ -16,7 +16,7 @@
 use super::{lost, Io, Kind, Proxy, Queued, Start, Step};
 use crate::backend::{err_parts, Backend, BackendError};
 use crate::classify::{pin, Shape};
-use crate::forward::Forward;
+use crate::forward::{prepare_ok, Forward};
 use turnstile_engine::SqlError;
 use turnstile_wire::buf::put_u32;
 use turnstile_wire::consts::{com, status};
@@ -45,6 +45,23 @@ pub(super) struct Exec {
 /// COM_STMT_EXECUTE's flags: CURSOR_TYPE_READ_ONLY and the other cursor types.
 const CURSOR_TYPES: u8 = 0x07;
 
+/// `b` keeps the statement `sql` prepared as `stmt` (backend id, parameter
+/// count): one it had under the same text is closed, and past `cap` others
+/// are (COM_STMT_CLOSE: no answer is read).
+fn keep_on(b: &mut Backend, sql: &str, stmt: (u32, u16), cap: usize) -> Result<(), BackendError> {
+    let mut closing = Vec::new();
+    if let Some((old, _)) = b.held.stmts.insert(sql.to_string(), stmt) {
+        if old != stmt.0 {
+            closing.push(old);
+        }
+    }
+    while b.held.stmts.len() > cap {
+        let Some(other) = b.held.stmts.keys().find(|k| k.as_str() != sql).cloned() else { break };
+        closing.push(b.held.stmts.remove(&other).expect("present").0);
+    }
+    closing.into_iter().try_for_each(|id| b.close_statement(id).map_err(BackendError::from))
+}
+
 impl Proxy {
     /// COM_STMT_PREPARE: run on a borrowed connection like any command (so
     /// under the pool no thread waits for the answer); the answer goes to
@@ -64,22 +81,8 @@ impl Proxy {
     /// another is closed), and the session gets it under `id`.
     pub(super) fn note_prepared(&mut self, b: &mut Backend, id: u32, sql: String, shape: Shape, fwd: &Forward) {
         let Some((backend_id, params)) = fwd.outcome.prepared else { return };
-        let mut closing = Vec::new();
-        if let Some((old, _)) = b.held.stmts.insert(sql.clone(), (backend_id, params)) {
-            if old != backend_id {
-                closing.push(old);
-            }
-        }
-        let cap = self.up.options.max_prepared_per_connection;
-        while b.held.stmts.len() > cap {
-            let Some(other) = b.held.stmts.keys().find(|k| **k != sql).cloned() else { break };
-            closing.push(b.held.stmts.remove(&other).expect("present").0);
-        }
-        for old in closing {
-            // No answer is read for COM_STMT_CLOSE; a connection that died
-            // here is found so by the next command on it.
-            let _ = b.close_statement(old);
-        }
+        // A connection that died here is found so by the next command on it.
+        let _ = keep_on(b, &sql, (backend_id, params), self.up.options.max_prepared_per_connection);
         self.stmts.insert(id, PStmt { sql, params, shape, types: None, long_data: Vec::new(), long_bytes: 0, long_over: false });
     }
 
@@ -90,30 +93,19 @@ impl Proxy {
         if let Some(x) = b.held.stmts.get(sql) {
             return Ok(*x);
         }
-        if b.held.stmts.len() >= cap {
-            if let Some(old) = b.held.stmts.keys().next().cloned() {
-                let (id, _) = b.held.stmts.remove(&old).expect("present");
-                b.close_statement(id)?;
-            }
-        }
         b.send_command(com::STMT_PREPARE, sql.as_bytes())?;
         let (_, first) = b.read_packet()?;
-        let first = first.to_vec();
         if first.first() == Some(&0xff) {
+            let first = first.to_vec();
             let (code, message) = err_parts(&first);
             return Err(BackendError::Err { code, message, payload: first });
         }
-        if first.len() < 12 || first[0] != 0 {
-            return Err(BackendError::Protocol("malformed prepare answer".into()));
-        }
-        let id = u32::from_le_bytes([first[1], first[2], first[3], first[4]]);
-        let cols = u16::from_le_bytes([first[5], first[6]]);
-        let params = u16::from_le_bytes([first[7], first[8]]);
-        b.held.stmts.insert(sql.to_string(), (id, params));
+        let (id, cols, params) = prepare_ok(first)?;
         // The definitions are not needed here (the client has them).
         for _ in 0..u32::from(params) + u32::from(cols) {
             b.read_packet()?;
         }
+        keep_on(b, sql, (id, params), cap)?;
         Ok((id, params))
     }
 
