@@ -100,7 +100,7 @@ class MariaDB:
         self.port = port
         self.proc = None
 
-    def start(self, table_size):
+    def start(self, table_size, extra_args=()):
         data = os.path.join(self.dir, "data")
         subprocess.run(["mariadb-install-db", "--no-defaults", "--user=root", f"--datadir={data}", "--auth-root-authentication-method=normal", "--skip-test-db"],
                        check=True, capture_output=True, timeout=120)
@@ -108,7 +108,7 @@ class MariaDB:
                 "--bind-address=127.0.0.1", f"--socket={self.dir}/m.sock", f"--pid-file={self.dir}/m.pid", "--skip-log-bin",
                 "--performance-schema=OFF", "--innodb-buffer-pool-size=128M", "--skip-name-resolve", "--max-connections=2000",
                 "--max-prepared-stmt-count=1000000", f"--log-error={self.dir}/error.log", "--character-set-server=utf8mb4",
-                "--collation-server=utf8mb4_general_ci"]
+                "--collation-server=utf8mb4_general_ci", *extra_args]
         self.proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
         deadline = time.time() + 60
         while True:

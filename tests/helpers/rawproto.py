@@ -384,6 +384,34 @@ class RawConnection:
     def send_raw(self, data: bytes) -> None:
         self.sock.sendall(data)
 
+    # ---- TLS --------------------------------------------------------------
+    def ssl_request(self, charset: int = DEFAULT_CHARSET) -> bytes:
+        """The 32-byte SSLRequest payload (the greeting is read first)."""
+        if self.greeting is None:
+            self.read_greeting()
+        caps = (DEFAULT_CAPS & self.greeting.capabilities) | CLIENT_SSL | CLIENT_PROTOCOL_41 | CLIENT_SECURE_CONNECTION
+        return struct.pack("<IIB", caps, 16 * 1024 * 1024, charset) + b"\0" * 23
+
+    def start_tls(self, context, server_hostname: Optional[str] = None, session=None, in_one_write: bool = False):
+        """Send an SSLRequest and make the socket TLS (then `handshake(...,
+        extra_caps=CLIENT_SSL)` logs in inside it). `in_one_write`: the
+        SSLRequest and the ClientHello leave in one write, so the server
+        reads both at once. Returns the TLS object (`.version()`, `.session`)."""
+        payload = self.ssl_request()
+        if not in_one_write:
+            self.write_packet(payload)
+            self.sock = context.wrap_socket(self.sock, server_hostname=server_hostname, session=session)
+            return self.sock
+        import ssl
+
+        header = len(payload).to_bytes(3, "little") + bytes([self.seq])
+        self.seq = (self.seq + 1) & 0xFF
+        incoming, outgoing = ssl.MemoryBIO(), ssl.MemoryBIO()
+        bio = _BioSocket(self.sock, context.wrap_bio(incoming, outgoing, server_hostname=server_hostname, session=session), incoming, outgoing)
+        bio.handshake(first=header + payload)
+        self.sock = bio
+        return bio.tls
+
     def wait_closed(self, timeout: float) -> Tuple[bool, List[bytes]]:
         """Read until the server closes the connection or `timeout` passes.
 
@@ -631,6 +659,59 @@ class RawConnection:
             arg += plugin.encode() + b"\0"
         self.command(COM_CHANGE_USER, arg)
         return self._auth_loop(plugin, password, nonce)
+
+
+class _BioSocket:
+    """A TLS session over a plain socket through memory BIOs, so that what
+    the client writes first can share a write with the SSLRequest. Offers
+    the socket methods RawConnection uses."""
+
+    def __init__(self, sock, tls, incoming, outgoing):
+        self.raw, self.tls, self._in, self._out = sock, tls, incoming, outgoing
+
+    def handshake(self, first: bytes) -> None:
+        import ssl
+
+        try:
+            self.tls.do_handshake()
+        except ssl.SSLWantReadError:
+            pass
+        self.raw.sendall(first + self._out.read())
+        while True:
+            try:
+                self.tls.do_handshake()
+                self.raw.sendall(self._out.read())
+                return
+            except ssl.SSLWantReadError:
+                self.raw.sendall(self._out.read())
+                chunk = self.raw.recv(65536)
+                if not chunk:
+                    raise ConnectionClosed("server closed the connection during the TLS handshake")
+                self._in.write(chunk)
+
+    def settimeout(self, t) -> None:
+        self.raw.settimeout(t)
+
+    def sendall(self, data: bytes) -> None:
+        self.tls.write(data)
+        self.raw.sendall(self._out.read())
+
+    def recv(self, n: int) -> bytes:
+        import ssl
+
+        while True:
+            try:
+                return self.tls.read(n)
+            except ssl.SSLWantReadError:
+                chunk = self.raw.recv(65536)
+                if not chunk:
+                    return b""
+                self._in.write(chunk)
+            except ssl.SSLZeroReturnError:
+                return b""
+
+    def close(self) -> None:
+        self.raw.close()
 
 
 def connect(

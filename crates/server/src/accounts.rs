@@ -31,6 +31,10 @@ pub struct Account {
     /// Table- and column-level grants (`ON db.t`), one entry per table.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub table_privs: Vec<TablePrivs>,
+    /// REQUIRE SSL: a login over plain TCP or the Unix socket is refused
+    /// (1045, as MariaDB). mysql.user's ssl_type 'ANY'.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub require_tls: bool,
 }
 
 /// The grants of one account on one table: table-level bits and
@@ -73,7 +77,8 @@ impl TablePrivs {
 
 impl Account {
     pub fn new(user: &str, host: &str, plugin: &str, password: &str) -> Account {
-        let mut a = Account { user: user.into(), host: host.into(), plugin: plugin.into(), native: None, sha2: None, global_privs: 0, db_privs: BTreeMap::new(), table_privs: Vec::new() };
+        let mut a =
+            Account { user: user.into(), host: host.into(), plugin: plugin.into(), native: None, sha2: None, global_privs: 0, db_privs: BTreeMap::new(), table_privs: Vec::new(), require_tls: false };
         a.set_password(password);
         a
     }
@@ -272,6 +277,8 @@ impl Accounts {
                     global_privs,
                     db_privs: BTreeMap::new(),
                     table_privs: Vec::new(),
+                    // The backend checks its own REQUIRE on the connection it is given.
+                    require_tls: false,
                 })
             })
             .collect();
@@ -399,7 +406,9 @@ impl Accounts {
                             continue;
                         }
                         let plugin = checked_plugin(u)?;
-                        list.push(Account::new(&u.name.user, &u.name.host, &plugin, u.password.as_deref().unwrap_or("")));
+                        let mut a = Account::new(&u.name.user, &u.name.host, &plugin, u.password.as_deref().unwrap_or(""));
+                        a.require_tls = u.require_tls.unwrap_or(false);
+                        list.push(a);
                     }
                     if failed.is_empty() {
                         Ok(Vec::new())
@@ -430,7 +439,8 @@ impl Accounts {
                 let mut failed = Vec::new();
                 for u in &users {
                     let name = me(&u.name);
-                    if !admin && (name.user != by_user || name.host != by_host) {
+                    // Changing one's own password needs no privilege; one's own REQUIRE does.
+                    if !admin && (name.user != by_user || name.host != by_host || u.require_tls.is_some()) {
                         return Err(SqlError::specific_access_denied("CREATE USER"));
                     }
                     match find_mut(list, &name) {
@@ -445,6 +455,9 @@ impl Accounts {
                             }
                             if let Some(pw) = &u.password {
                                 a.set_password(pw);
+                            }
+                            if let Some(r) = u.require_tls {
+                                a.require_tls = r;
                             }
                         }
                     }
@@ -651,7 +664,8 @@ pub fn grant_lines(a: &Account) -> Vec<String> {
             ""
         }
     };
-    let mut lines = vec![format!("GRANT {} ON *.* TO {}{}", priv_text(a.global_privs), who, opt(a.global_privs))];
+    let require = if a.require_tls { " REQUIRE SSL" } else { "" };
+    let mut lines = vec![format!("GRANT {} ON *.* TO {}{}{}", priv_text(a.global_privs), who, require, opt(a.global_privs))];
     for (db, bits) in &a.db_privs {
         let text = if bits & privs::DB_ALL == privs::DB_ALL { "ALL PRIVILEGES".to_string() } else { priv_text(*bits) };
         lines.push(format!("GRANT {} ON `{}`.* TO {}{}", text, db, who, opt(*bits)));
@@ -720,8 +734,10 @@ mod tests {
         assert!(root.verify(auth::CACHING_SHA2, scramble, &auth::sha2_token(b"pw", scramble)));
         assert!(root.verify(auth::NATIVE, scramble, &auth::native_token(b"pw", scramble)));
         assert!(!root.verify(auth::NATIVE, scramble, &auth::native_token(b"no", scramble)));
-        let stmt =
-            AccountStmt::CreateUser { users: vec![UserSpec { name: UserName { user: "bob".into(), host: "localhost".into() }, plugin: None, password: Some("b".into()) }], if_not_exists: false };
+        let stmt = AccountStmt::CreateUser {
+            users: vec![UserSpec { name: UserName { user: "bob".into(), host: "localhost".into() }, plugin: None, password: Some("b".into()), require_tls: None }],
+            if_not_exists: false,
+        };
         acc.apply("root", "%", stmt.clone()).unwrap();
         assert_eq!(acc.apply("root", "%", stmt).unwrap_err().code, 1396);
         assert!(acc.find("bob", &peer("10.0.0.1")).is_none());
@@ -739,13 +755,13 @@ mod tests {
         std::fs::create_dir_all(&dir).unwrap();
         let acc = Accounts::open(&dir, Some("pw"), false).unwrap();
         let name = |u: &str| UserName { user: u.into(), host: "%".into() };
-        let create = |u: &str| AccountStmt::CreateUser { users: vec![UserSpec { name: name(u), plugin: None, password: Some("p".into()) }], if_not_exists: false };
+        let create = |u: &str| AccountStmt::CreateUser { users: vec![UserSpec { name: name(u), plugin: None, password: Some("p".into()), require_tls: None }], if_not_exists: false };
         let grant = |bits: u32, db: Option<&str>, u: &str, opt: bool| AccountStmt::Grant {
             privs: bits,
             db: db.map(str::to_string),
             table: None,
             columns: Vec::new(),
-            users: vec![UserSpec { name: name(u), plugin: None, password: None }],
+            users: vec![UserSpec { name: name(u), plugin: None, password: None, require_tls: None }],
             grant_option: opt,
             create_missing: false,
         };
@@ -764,7 +780,7 @@ mod tests {
             db: None,
             table: None,
             columns: Vec::new(),
-            users: vec![UserSpec { name: name("root"), plugin: None, password: Some("pwned".into()) }],
+            users: vec![UserSpec { name: name("root"), plugin: None, password: Some("pwned".into()), require_tls: None }],
             grant_option: false,
             create_missing: false,
         };

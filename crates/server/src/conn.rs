@@ -1,12 +1,15 @@
 //! An accepted client socket (TCP or Unix) as accept returns it: the raw stream
-//! plus who is on the other end, worked out by the thread that serves it.
+//! plus who is on the other end, worked out by the thread that serves it; and
+//! `Stream`, the transport a connection holds (a socket, or TLS on it).
 
 use crate::accounts::Peer;
+use crate::tls::stream::{TlsInfo, TlsStream};
 use crate::transport::Transport;
 use std::io;
 use std::net::TcpStream;
 use std::os::fd::{AsRawFd, RawFd};
 use std::os::unix::net::UnixStream;
+use std::sync::Arc;
 use std::time::Duration;
 
 /// A connection's transport, or nothing once the connection is closed (the
@@ -149,6 +152,27 @@ impl Stream {
 
     pub fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
         with_transport!(&mut self.0, mut t => Transport::write(t, buf), Err(closed()))
+    }
+
+    /// See `Transport::pending_input`.
+    pub fn pending_input(&self) -> bool {
+        with_transport!(&self.0, t => Transport::pending_input(t), false)
+    }
+
+    /// See `Transport::wants_write`.
+    pub fn wants_write(&self) -> bool {
+        with_transport!(&self.0, t => Transport::wants_write(t), false)
+    }
+
+    /// The socket becomes a TLS connection (the client's SSLRequest):
+    /// `early` are the bytes that arrived after that request.
+    pub fn start_tls(&mut self, tls: rustls::ServerConnection, early: &[u8], info: Arc<TlsInfo>, server: Arc<crate::tls::Tls>) -> io::Result<()> {
+        self.0 = match std::mem::replace(&mut self.0, Held::Closed) {
+            Held::Tcp(s) => Held::Other(Box::new(TlsStream::new(s, tls, early, info, server)?)),
+            Held::Unix(s) => Held::Other(Box::new(TlsStream::new(s, tls, early, info, server)?)),
+            _ => return Err(io::Error::new(io::ErrorKind::InvalidInput, "TLS is started once, on a socket")),
+        };
+        Ok(())
     }
 
     /// Write all of `buf` (blocking transports).

@@ -22,6 +22,8 @@
 //!         Want::Backend { fd } => wait until fd is readable (None: until the
 //!                                 session's wake is called), then driver.backend_ready(),
 //!         Want::Yield => let other connections run, then come back,
+//!         Want::StartTls => tls::upgrade (the socket becomes TLS, with the
+//!                           bytes the driver holds after the SSLRequest),
 //!         Want::Close => write what is in out() if the peer takes it; driver.finish(),
 //!     }
 //! }
@@ -72,6 +74,9 @@ pub enum Want {
     Yield,
     /// Write `out()` if the peer takes it, then `finish`.
     Close,
+    /// The client's SSLRequest was accepted: start TLS on the socket
+    /// (`tls::upgrade`, which takes `take_input`), then poll again.
+    StartTls,
 }
 
 pub struct Driver {
@@ -92,6 +97,8 @@ pub struct Driver {
     /// When the connection was accepted: the login must be over
     /// connect_timeout later, however the handshake's bytes are spread out.
     accepted_ms: u64,
+    /// The session accepted an SSLRequest: `Want::StartTls` next.
+    start_tls: bool,
 }
 
 impl Driver {
@@ -114,6 +121,7 @@ impl Driver {
             closing: false,
             backend_wait: None,
             accepted_ms: now_ms,
+            start_tls: false,
         }
     }
 
@@ -175,6 +183,10 @@ impl Driver {
             if let Some(fd) = self.backend_wait {
                 return Want::Backend { fd };
             }
+            if self.start_tls {
+                self.start_tls = false;
+                return Want::StartTls;
+            }
             if self.session.is_paused() {
                 self.resume(flush);
                 continue;
@@ -206,6 +218,7 @@ impl Driver {
         match self.session.on_packet(seq, &self.payload, &mut self.out, flush) {
             Flow::Close => self.close_session(),
             Flow::Paused => self.backend_wait = self.session.backend_wait(),
+            Flow::StartTls => self.start_tls = true,
             Flow::Continue => {}
         }
         // A LOAD DATA LOCAL file's packets get no reply: the next ones may be there already.
@@ -225,6 +238,7 @@ impl Driver {
         match self.session.resume(&mut self.out, flush) {
             Flow::Close => self.close_session(),
             Flow::Paused => self.backend_wait = self.session.backend_wait(),
+            Flow::StartTls => self.start_tls = true,
             Flow::Continue => {}
         }
     }
@@ -289,6 +303,12 @@ impl Driver {
         }
         self.decoder.feed(bytes);
         self.awaiting_reply = false;
+    }
+
+    /// The bytes received and not decoded yet, taken out (the TLS handshake's
+    /// first bytes, which came with the SSLRequest).
+    pub fn take_input(&mut self) -> Vec<u8> {
+        self.decoder.take_buffered()
     }
 
     /// The transport says bytes (or a hang-up) may be waiting: the next
@@ -362,7 +382,7 @@ impl Driver {
             // Inside a packet, or between the packets of a LOAD DATA LOCAL file.
             Want::Read { .. } if self.mid_packet() || self.session.in_infile() => net_read_ms(),
             Want::Read { .. } => self.session.idle_timeout() * 1000,
-            Want::Backend { .. } | Want::Yield | Want::Close => 0,
+            Want::Backend { .. } | Want::Yield | Want::Close | Want::StartTls => 0,
         }
     }
 

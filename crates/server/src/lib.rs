@@ -24,6 +24,7 @@ pub mod scheduler;
 pub mod server;
 pub mod session;
 pub mod stats;
+pub mod tls;
 pub mod transport;
 
 use std::sync::atomic::Ordering;
@@ -168,12 +169,21 @@ pub fn start(mut config: Config) -> Result<Running, String> {
             Box::new(SqliteEngine::open(&config.datadir, opts).map_err(|e| format!("sqlite engine: {}", e))?)
         }
     };
+    let tls = tls::Tls::load(&config)?;
     let listeners = listener::Listeners::bind(&config).map_err(|e| e.to_string())?;
     let (port, admin_port) = (listeners.tcp_port(), listeners.admin_port());
     let socket = listeners.unix.as_ref().map(|(_, p)| p.display().to_string());
     let mut server = Server::new(config, engine, accounts, socket.clone(), port, admin_port);
     server.max_connections_by_fds = max_connections_by_fds;
     server.upstream = upstream.clone();
+    let have_ssl = if tls.is_some() { "YES" } else { "DISABLED" };
+    for name in ["have_ssl", "have_openssl"] {
+        server.globals.set_computed(name, turnstile_engine::Value::str(have_ssl));
+    }
+    for (name, path) in tls.iter().flat_map(|t| t.variables()) {
+        server.globals.set_computed(name, turnstile_engine::Value::str(&path));
+    }
+    server.tls = tls;
     let server = Arc::new(server);
     if let Some(up) = upstream {
         let weak = Arc::downgrade(&server);

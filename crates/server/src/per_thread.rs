@@ -262,6 +262,11 @@ pub fn serve(server: &Arc<Server>, conn: Accepted, small: &mut [u8]) {
             }
             // No budget here: a thread serves one connection.
             Want::Yield => {}
+            Want::StartTls => {
+                if crate::tls::upgrade(&mut stream, &mut driver).is_err() {
+                    break;
+                }
+            }
             Want::Close => {
                 let _ = write_all(&mut stream, server, driver.out());
                 break;

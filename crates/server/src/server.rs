@@ -29,6 +29,8 @@ pub struct Server {
     pub max_connections_by_fds: u64,
     /// The upstream engine's backend side (`--engine upstream`).
     pub upstream: Option<std::sync::Arc<turnstile_upstream::Upstream>>,
+    /// TLS for clients (None: `ssl` is OFF, no CLIENT_SSL in the greeting).
+    pub tls: Option<std::sync::Arc<crate::tls::Tls>>,
 }
 
 impl Server {
@@ -58,6 +60,7 @@ impl Server {
             pool: Default::default(),
             max_connections_by_fds: u64::MAX,
             upstream: None,
+            tls: None,
             config,
         }
     }
@@ -114,11 +117,11 @@ impl ServerOps for Server {
         self.accounts.table_grants(&s.account_user, &s.account_host)
     }
 
-    fn status(&self, _s: &SessionState, _global: bool) -> Vec<(&'static str, Value)> {
+    fn status(&self, s: &SessionState, global: bool) -> Vec<(&'static str, Value)> {
         let st = &self.stats;
         let i = |v: i64| Value::Int(v.max(0));
         let connected = self.registry.connected.load(Ordering::Relaxed) + self.registry.admin_connected.load(Ordering::Relaxed);
-        vec![
+        let mut rows = vec![
             ("Aborted_clients", i(st.aborted_clients.get())),
             ("Aborted_connects", i(st.aborted_connects.get())),
             ("Bytes_received", i(st.bytes_received.get())),
@@ -142,7 +145,14 @@ impl ServerOps for Server {
             ("Threads_created", i(st.threads_created.get())),
             ("Threads_running", i(st.threads_running.get())),
             ("Uptime", Value::UInt(self.uptime())),
-        ]
+        ];
+        if let Some(tls) = &self.tls {
+            rows.extend(tls.status());
+        }
+        let (version, cipher) = s.tls.filter(|_| !global).unwrap_or(("", ""));
+        rows.extend([("Ssl_cipher", Value::str(cipher)), ("Ssl_version", Value::str(version))]);
+        rows.sort_unstable_by_key(|(name, _)| *name);
+        rows
     }
 
     fn processlist(&self) -> Vec<ProcessRow> {
@@ -197,5 +207,12 @@ impl ServerOps for Server {
 
     fn account(&self, by: &SessionState, stmt: AccountStmt) -> Result<Vec<String>, SqlError> {
         self.accounts.apply(&by.account_user, &by.account_host, stmt)
+    }
+
+    fn reload_tls(&self) -> Result<(), SqlError> {
+        let Some(tls) = &self.tls else { return Err(SqlError::new(3888, "HY000", "Failed to set up SSL because of the following SSL library error: TLS is off (ssl=OFF)")) };
+        tls.reload(&self.config).map_err(|e| SqlError::new(3888, "HY000", format!("Failed to set up SSL because of the following SSL library error: {e}")))?;
+        tracing::info!("TLS certificate and settings reloaded");
+        Ok(())
     }
 }

@@ -2,7 +2,7 @@
 //!
 //! A scheduler's I/O loop moves bytes between a `Transport` and the
 //! connection's `Driver` (driver.rs), and never asks which transport it is.
-//! TCP and Unix sockets are here; a new one (TLS, shared memory) is one more
+//! TCP and Unix sockets are here, TLS in tls/stream.rs; a new one (shared memory) is one more
 //! implementation of `Transport`, with no change to either scheduler or to the
 //! driver (a connection holds it as `conn::Stream::new(t)`; the two sockets
 //! convert with `From`, held unboxed and called statically). A transport that wraps a socket (TLS) reports that socket's
@@ -31,6 +31,17 @@ pub trait Transport: Send {
     fn reset_on_close(&self) {}
     /// The peer's address (None: a local transport with no address, such as a Unix socket).
     fn peer_addr(&self) -> Option<io::Result<SocketAddr>>;
+    /// Input already taken off the socket may be waiting (TLS: plaintext, or
+    /// records read with it), or the last read did not end at WouldBlock: an
+    /// edge-triggered loop reads again before it waits. A socket: never.
+    fn pending_input(&self) -> bool {
+        false
+    }
+    /// Bytes of the transport's own (TLS records) wait for the socket to
+    /// take them: a non-blocking loop also waits for writability.
+    fn wants_write(&self) -> bool {
+        false
+    }
 }
 
 /// The methods a socket type implements the same way (std's TcpStream and

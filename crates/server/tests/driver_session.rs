@@ -41,8 +41,10 @@ fn server_with(tweak: impl FnOnce(&mut Config)) -> Mem {
     tweak(&mut config);
     let accounts = Accounts::open(&dir, Some(PASSWORD), false).unwrap();
     let engine = Box::new(turnstile_engine::blackhole::Blackhole::open(&dir).unwrap());
-    let server = Arc::new(Server::new(config, engine, accounts, None, 0, 0));
-    Mem { server, _dir: Dir(dir) }
+    let tls = turnstile_server::tls::Tls::load(&config).unwrap();
+    let mut server = Server::new(config, engine, accounts, None, 0, 0);
+    server.tls = tls;
+    Mem { server: Arc::new(server), _dir: Dir(dir) }
 }
 
 fn server() -> Mem {
@@ -101,7 +103,7 @@ impl Client {
                     self.inbox.extend_from_slice(&out);
                     return w;
                 }
-                Want::Read { .. } | Want::Backend { .. } | Want::Yield => return w,
+                Want::Read { .. } | Want::Backend { .. } | Want::Yield | Want::StartTls => return w,
             }
         }
     }
@@ -303,16 +305,21 @@ fn connect_with_a_missing_db_is_1049_and_closes() {
     assert_eq!(err_code(&p.last().unwrap().1), 1049);
 }
 
-#[test]
-fn ssl_request_is_refused_with_1043() {
-    let m = server();
-    let mut c = Client::new(&m);
+/// An SSLRequest's payload: capabilities with CLIENT_SSL, max packet, charset, 23 zero bytes.
+fn ssl_request() -> Vec<u8> {
     let mut ssl = Vec::new();
     ssl.extend_from_slice(&(cap::PROTOCOL_41 | cap::SSL | cap::SECURE_CONNECTION).to_le_bytes());
     ssl.extend_from_slice(&(1u32 << 24).to_le_bytes());
     ssl.push(45);
     ssl.extend_from_slice(&[0u8; 23]);
-    assert_eq!(c.send(1, &ssl), Want::Close);
+    ssl
+}
+
+#[test]
+fn ssl_request_to_a_server_without_tls_is_refused_with_1043() {
+    let m = server_with(|c| c.ssl = false);
+    let mut c = Client::new(&m);
+    assert_eq!(c.send(1, &ssl_request()), Want::Close);
     assert_eq!(err_code(&c.next_packet().1), 1043);
 }
 
@@ -823,4 +830,16 @@ fn local_infile_past_the_limit_is_dropped_and_1105() {
     let p = c.packets();
     assert_eq!(p[0].0, 5);
     assert_eq!(err_code(&p[0].1), 1105);
+}
+
+#[test]
+fn an_ssl_request_asks_the_loop_to_start_tls_with_the_bytes_that_came_after_it() {
+    let m = server();
+    let mut c = Client::new(&m);
+    let mut bytes = packet(1, &ssl_request());
+    bytes.extend_from_slice(b"\x16\x03\x01 first bytes of a ClientHello");
+    c.d.received(&bytes);
+    assert_eq!(c.pump(), Want::StartTls);
+    assert_eq!(c.d.take_input(), b"\x16\x03\x01 first bytes of a ClientHello");
+    assert!(c.inbox.is_empty(), "nothing is written in the clear after an SSLRequest");
 }

@@ -26,6 +26,9 @@ pub struct UserSpec {
     pub plugin: Option<String>,
     /// Clear-text password from IDENTIFIED BY, if any.
     pub password: Option<String>,
+    /// `REQUIRE NONE` (Some(false)) or `REQUIRE SSL` (Some(true)) after the
+    /// user list (it applies to each); None: not given.
+    pub require_tls: Option<bool>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -100,7 +103,7 @@ pub fn user_name(p: &mut Parser<'_>) -> Result<UserName, SqlError> {
 
 fn user_spec(p: &mut Parser<'_>) -> Result<UserSpec, SqlError> {
     let name = user_name(p)?;
-    let mut spec = UserSpec { name, plugin: None, password: None };
+    let mut spec = UserSpec { name, plugin: None, password: None, require_tls: None };
     if p.eat_kw("IDENTIFIED") {
         if p.eat_kw("WITH") {
             spec.plugin = Some(p.name()?.to_ascii_lowercase());
@@ -146,11 +149,27 @@ fn if_exists(p: &mut Parser<'_>) -> Result<bool, SqlError> {
     Ok(false)
 }
 
-/// Consume MySQL options we accept and ignore (REQUIRE NONE, PASSWORD EXPIRE NEVER, ...).
-fn skip_account_options(p: &mut Parser<'_>) {
+/// The options after CREATE/ALTER USER's list: `REQUIRE NONE | SSL` is
+/// kept on every user of the list; REQUIRE with client-certificate
+/// conditions (X509, ISSUER, SUBJECT, CIPHER) is refused (1235: Turnstile asks
+/// no client for a certificate); the rest (PASSWORD EXPIRE NEVER, resource
+/// limits, ...) is accepted and ignored.
+fn account_options(p: &mut Parser<'_>, users: &mut [UserSpec]) -> Result<(), SqlError> {
     while !p.exhausted() && !p.peek().is_some_and(|t| t.is_op(";")) {
+        if p.eat_kw("REQUIRE") {
+            let require = if p.eat_kw("NONE") {
+                false
+            } else if p.eat_kw("SSL") {
+                true
+            } else {
+                return Err(SqlError::unsupported("REQUIRE X509, ISSUER, SUBJECT or CIPHER (client certificates; REQUIRE SSL and NONE are supported)"));
+            };
+            users.iter_mut().for_each(|u| u.require_tls = Some(require));
+            continue;
+        }
         p.next();
     }
+    Ok(())
 }
 
 /// The privileges of a GRANT or REVOKE: table/database/global bits, and
@@ -246,8 +265,8 @@ pub fn parse(p: &mut Parser<'_>) -> Result<Option<AccountStmt>, SqlError> {
             p.expect_kw("EXISTS")?;
             if_not_exists = true;
         }
-        let users = list(p, user_spec)?;
-        skip_account_options(p);
+        let mut users = list(p, user_spec)?;
+        account_options(p, &mut users)?;
         AccountStmt::CreateUser { users, if_not_exists }
     } else if {
         p.pos = start;
@@ -260,8 +279,8 @@ pub fn parse(p: &mut Parser<'_>) -> Result<Option<AccountStmt>, SqlError> {
         p.eat_kw("ALTER") && p.eat_kw("USER")
     } {
         let if_exists = if_exists(p)?;
-        let users = list(p, user_spec)?;
-        skip_account_options(p);
+        let mut users = list(p, user_spec)?;
+        account_options(p, &mut users)?;
         AccountStmt::AlterUser { users, if_exists }
     } else if {
         p.pos = start;
@@ -333,7 +352,7 @@ mod tests {
         assert_eq!(
             parse_str("CREATE USER 'bob'@'%' IDENTIFIED WITH mysql_native_password BY 'pw'").unwrap(),
             Some(AccountStmt::CreateUser {
-                users: vec![UserSpec { name: UserName { user: "bob".into(), host: "%".into() }, plugin: Some("mysql_native_password".into()), password: Some("pw".into()) }],
+                users: vec![UserSpec { name: UserName { user: "bob".into(), host: "%".into() }, plugin: Some("mysql_native_password".into()), password: Some("pw".into()), require_tls: None }],
                 if_not_exists: false
             })
         );

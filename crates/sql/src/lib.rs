@@ -111,6 +111,9 @@ pub struct SessionState {
     /// The access mode of the transaction BEGIN or START TRANSACTION opened
     /// (what COMMIT AND CHAIN opens again); None once it ends.
     pub txn_read_only: Option<bool>,
+    /// The connection's TLS protocol version and cipher suite (Ssl_version,
+    /// Ssl_cipher), set at login over TLS; None otherwise.
+    pub tls: Option<(&'static str, &'static str)>,
 }
 
 impl SessionState {
@@ -220,6 +223,11 @@ pub trait ServerOps {
     fn kill(&self, by: &SessionState, id: u64, query_only: bool) -> Result<(), SqlError>;
     /// Apply an account statement. SHOW GRANTS returns its lines.
     fn account(&self, by: &SessionState, stmt: AccountStmt) -> Result<Vec<String>, SqlError>;
+    /// ALTER INSTANCE RELOAD TLS / FLUSH SSL: read the certificate files
+    /// again (privilege already checked).
+    fn reload_tls(&self) -> Result<(), SqlError> {
+        Err(SqlError::unsupported("TLS (this server has none)"))
+    }
 }
 
 #[cfg(test)]

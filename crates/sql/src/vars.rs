@@ -53,6 +53,8 @@ pub struct HotGlobals {
     /// local_infile (0/1): read by every upstream-engine command (whether
     /// the client may be asked for a file) and every LOAD DATA LOCAL.
     pub local_infile: AtomicI64,
+    /// require_secure_transport (0/1): read at every login.
+    pub require_secure_transport: AtomicI64,
 }
 
 impl HotGlobals {
@@ -70,6 +72,7 @@ impl HotGlobals {
             "cte_max_recursion_depth" => &self.cte_max_recursion_depth,
             "max_prepared_stmt_count" => &self.max_prepared_stmt_count,
             "local_infile" => &self.local_infile,
+            "require_secure_transport" => &self.require_secure_transport,
             _ => return None,
         })
     }
@@ -179,6 +182,14 @@ impl Globals {
         match self.hot.slot(def.name) {
             Some(slot) => Value::Int(slot.load(Ordering::Relaxed)),
             None => self.other.read().unwrap_or_else(|e| e.into_inner()).get(def.name).cloned().unwrap_or(Value::Null),
+        }
+    }
+
+    /// A value the running server computed after `new` (have_ssl, the
+    /// certificate files in use): not a SET, so read-only variables too.
+    pub fn set_computed(&self, name: &str, value: Value) {
+        if let Some(def) = lookup(name) {
+            self.store(def, value);
         }
     }
 

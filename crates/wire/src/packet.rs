@@ -61,6 +61,15 @@ impl PacketDecoder {
         self.buf.len() - self.start
     }
 
+    /// Take the bytes received and not yet decoded (what follows a packet
+    /// after which the stream changes, as an SSLRequest's TLS handshake).
+    pub fn take_buffered(&mut self) -> Vec<u8> {
+        let rest = self.buf[self.start..].to_vec();
+        self.buf.clear();
+        self.start = 0;
+        rest
+    }
+
     /// Capacity of the internal buffer.
     pub fn capacity(&self) -> usize {
         self.buf.capacity()

@@ -107,13 +107,14 @@ impl Pool {
                 // After a response the client cannot have answered yet: arm
                 // for EPOLLIN instead of a read that would return EAGAIN
                 // (pipelined bytes already there make the event fire at once).
-                want @ Want::Read { awaiting_reply: true } => return (libc::EPOLLIN as u32, self.deadline_ms(driver, want)),
-                want @ Want::Read { awaiting_reply: false } => {
+                // (A TLS transport may hold input already taken off the socket.)
+                want @ Want::Read { awaiting_reply: true } if !stream.pending_input() => return (readable(stream), self.deadline_ms(driver, want)),
+                want @ Want::Read { .. } => {
                     // Read onto the worker's buffer; the decoder keeps only what arrived.
                     let read = READ_BUF.with_borrow_mut(|chunk| driver.receive(chunk, |buf| stream.read(buf)));
                     match read {
                         Ok(_) => {}
-                        Err(e) if e.kind() == io::ErrorKind::WouldBlock => return (libc::EPOLLIN as u32, self.deadline_ms(driver, want)),
+                        Err(e) if e.kind() == io::ErrorKind::WouldBlock => return (readable(stream), self.deadline_ms(driver, want)),
                         Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
                         Err(_) => return (0, 0),
                     }
@@ -125,6 +126,11 @@ impl Pool {
                 Want::Backend { .. } => return (WAIT_BACKEND, 0),
                 // Budget used up with a complete packet buffered: requeue.
                 Want::Yield => return (u32::MAX, 0),
+                Want::StartTls => {
+                    if crate::tls::upgrade(stream, driver).is_err() {
+                        return (0, 0);
+                    }
+                }
                 Want::Close => {
                     let _ = write_nonblocking(stream, server, driver.out());
                     return (0, 0);
@@ -249,6 +255,12 @@ impl Pool {
         // Close the socket now, even if a stale queue entry still holds the connection.
         inner.stream.close();
     }
+}
+
+/// The events a connection waiting for input waits for: EPOLLIN, and
+/// EPOLLOUT while its transport has records of its own to write (TLS).
+fn readable(stream: &Stream) -> u32 {
+    libc::EPOLLIN as u32 | if stream.wants_write() { libc::EPOLLOUT as u32 } else { 0 }
 }
 
 /// Write what the socket takes now; keep the rest at the front of `buf`.

@@ -61,15 +61,28 @@ impl Session {
 
     pub(super) fn on_handshake(&mut self, payload: &[u8], out: &mut Vec<u8>) -> Flow {
         if HandshakeResponse::is_ssl_request(payload) {
-            // We never offer CLIENT_SSL; a client asking anyway gets a clear refusal.
-            self.server.stats.aborted_connects.inc();
-            self.send_err(out, &SqlError::new(1043, "08S01", "Bad handshake: this server does not offer SSL/TLS"));
-            return Flow::Close;
+            if self.server.tls.is_none() || self.tls.is_some() {
+                // Not offered (ssl=OFF), or asked twice: a clear refusal.
+                self.server.stats.aborted_connects.inc();
+                self.send_err(out, &SqlError::new(1043, "08S01", "Bad handshake: this server does not offer SSL/TLS"));
+                return Flow::Close;
+            }
+            // The handshake response comes next, inside TLS, with the next sequence id.
+            self.tls = Some(Default::default());
+            return Flow::StartTls;
         }
         let resp = match HandshakeResponse::decode(payload) {
             Ok(r) => r,
             Err(_) => return self.bad_handshake(out),
         };
+        if let Some(info) = &self.tls {
+            self.sql.tls = Some((info.version.get().copied().unwrap_or(""), info.cipher.get().copied().unwrap_or("")));
+        }
+        if self.server.globals.hot.require_secure_transport.load(Ordering::Relaxed) != 0 && !self.secure_transport() {
+            self.server.stats.aborted_connects.inc();
+            self.send_err(out, &SqlError::new(3159, "HY000", "Connections using insecure transport are prohibited while --require_secure_transport=ON."));
+            return Flow::Close;
+        }
         if let Err(e) = self.take_client_collation(resp.charset as u16) {
             self.server.stats.aborted_connects.inc();
             self.send_err(out, &e);
@@ -131,6 +144,10 @@ impl Session {
 
     pub(super) fn finish_login(&mut self, login: PendingLogin, out: &mut Vec<u8>) -> Flow {
         let account = login.account.expect("checked by caller");
+        if account.require_tls && self.tls.is_none() {
+            // REQUIRE SSL: the same answer as a wrong password (MariaDB's).
+            return self.login_failed(out, &login.username, true);
+        }
         let admin = account.privileges(None) & privs::ADMIN != 0;
         if self.handle.admin_port && !admin {
             self.server.stats.aborted_connects.inc();

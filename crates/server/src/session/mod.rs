@@ -59,6 +59,9 @@ pub enum Flow {
     /// Under the upstream engine also: the answer waits for the backend
     /// (`Session::backend_fd`); call `resume` when that socket is readable.
     Paused,
+    /// An SSLRequest was accepted: start TLS on the socket, then read the
+    /// handshake response inside it.
+    StartTls,
 }
 
 /// Output buffer size at which a pausable result set pauses.
@@ -139,6 +142,9 @@ pub struct Session {
     upstream_command_open: bool,
     /// Upstream engine under the pool: resumes the session (`set_upstream_wake`).
     upstream_wake: Option<turnstile_upstream::pool::Wake>,
+    /// The client asked for TLS (SSLRequest): what the transport learns of
+    /// the TLS session once its handshake is over.
+    tls: Option<Arc<crate::tls::stream::TlsInfo>>,
 }
 
 impl Session {
@@ -186,6 +192,7 @@ impl Session {
             upstream_hash1: None,
             upstream_command_open: false,
             upstream_wake: None,
+            tls: None,
         }
     }
 
@@ -225,6 +232,18 @@ impl Session {
 
     pub fn id(&self) -> u32 {
         self.handle.id
+    }
+
+    /// The TLS session's details, once the client asked for TLS.
+    pub fn tls_info(&self) -> Option<Arc<crate::tls::stream::TlsInfo>> {
+        self.tls.clone()
+    }
+
+    /// TLS, or the Unix socket (the peer "localhost" has no address): a
+    /// transport require_secure_transport allows and a password may cross in
+    /// the clear.
+    fn secure_transport(&self) -> bool {
+        self.tls.is_some() || (self.peer.local && self.peer.ip == "localhost")
     }
 
     pub fn server(&self) -> &Server {
@@ -355,7 +374,7 @@ impl Session {
             server_version: server.upstream.as_ref().map_or(SERVER_VERSION, |u| u.server_version.as_str()),
             connection_id: self.id(),
             scramble: &scramble,
-            capabilities: cap::SERVER_DEFAULT,
+            capabilities: cap::SERVER_DEFAULT | if server.tls.is_some() { cap::SSL } else { 0 },
             charset: charset::UTF8MB4_GENERAL_CI as u8,
             status: status::AUTOCOMMIT,
             // The upstream engine proves passwords with the backend's

@@ -9,6 +9,11 @@
 //! - INSTALL PLUGIN name SONAME 'lib' | INSTALL SONAME 'lib': 1126 (nothing
 //!   to open); UNINSTALL PLUGIN name | SONAME 'lib': 1305, a note with IF EXISTS.
 //!
+//! And one the server does: reloading the TLS certificate and settings,
+//! MySQL's ALTER INSTANCE RELOAD TLS [NO ROLLBACK ON ERROR] and MariaDB's
+//! FLUSH SSL (`ServerOps::reload_tls`; on an error the configuration in use
+//! stays, and the statement fails with 3888 naming the cause).
+//!
 //! They are statements of their own so that a prepared statement or a
 //! stored procedure may hold them, as in MariaDB.
 
@@ -23,8 +28,27 @@ pub(super) fn handles(kw: &str, sql: &str) -> bool {
     match kw {
         "RESET" | "STOP" | "INSTALL" | "UNINSTALL" => true,
         "START" => lex_or_syntax(sql).ok().and_then(|t| t.get(1).map(|w| w.is_kw("SLAVE") || w.is_kw("REPLICA") || w.is_kw("ALL"))).unwrap_or(false),
+        "ALTER" => lex_or_syntax(sql).ok().is_some_and(|t| t.get(1).is_some_and(|w| w.is_kw("INSTANCE"))),
+        "FLUSH" => lex_or_syntax(sql).ok().is_some_and(|t| t.get(1).is_some_and(|w| w.is_kw("SSL")) && t.iter().filter(|t| !t.is_op(";")).count() == 2),
         _ => false,
     }
+}
+
+/// ALTER INSTANCE RELOAD TLS [NO ROLLBACK ON ERROR], FLUSH SSL.
+fn reload_tls(call: &mut Call<'_, '_>, toks: &[Token], near: impl Fn(usize) -> SqlError) -> Result<Outcome, SqlError> {
+    if toks[0].is_kw("ALTER") {
+        let words = ["INSTANCE", "RELOAD", "TLS"];
+        if let Some(i) = (1..=3).find(|&i| !toks.get(i).is_some_and(|t| t.is_kw(words[i - 1]))) {
+            return Err(near(i));
+        }
+        let rest = ["NO", "ROLLBACK", "ON", "ERROR"];
+        if toks.len() > 4 && (toks.len() != 8 || (4..8).any(|i| !toks[i].is_kw(rest[i - 4]))) {
+            return Err(near(4));
+        }
+    }
+    require(call, None, privs::ADMIN, "CONNECTION_ADMIN")?;
+    call.ops.reload_tls()?;
+    Ok(ok())
 }
 
 /// Run one of this module's statements (`handles` said yes).
@@ -36,6 +60,7 @@ pub(super) fn statement(call: &mut Call<'_, '_>, kw: &str, sql: &str) -> Result<
     let near = |i: usize| SqlError::syntax(toks.get(i).map_or("", |t| &sql[t.start..]));
     match kw {
         "RESET" => reset(call, &toks, near),
+        "ALTER" | "FLUSH" => reload_tls(call, &toks, near),
         "INSTALL" | "UNINSTALL" => {
             require(call, None, privs::ADMIN, "SUPER")?;
             plugin(call, kw == "INSTALL", &toks, near)

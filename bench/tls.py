@@ -1,0 +1,185 @@
+#!/usr/bin/env python3
+"""bench/tls.py — the cost of a TLS connection, Turnstile against MariaDB
+10.11, in one run (issue #25: "the cheapest TLS connect of any
+MySQL-protocol server", full handshakes and resumed ones).
+
+Both servers start in their own session (setsid, as a service runs), with
+the same certificate: the ECDSA P-256 one Turnstile generates in its data
+directory on first start, given to MariaDB with --ssl-cert/--ssl-key. Turnstile
+runs its embedded engine (pool-of-threads unless --turnstile-flags says
+otherwise), MariaDB one-thread-per-connection; each holds sbtest1
+(--table-size rows, `sysbench oltp_point_select prepare`). Every experiment
+alternates the targets, --runs rounds (3 by default), and reports per run and
+as medians:
+
+  churn     connect + point select + disconnect (bench/lua/connect_point_select.lua),
+            --threads clients over TCP (sysbench 1.0.20 on libmariadb), each target
+            with TLS (--mysql-ssl=on: a full handshake per connection, as
+            libmariadb never resumes) and without: connections/s and the server's
+            CPU per connection; TLS's share is the difference. The servers'
+            Ssl_accepts growth is checked against the connections made, so a run
+            where TLS was not used cannot pass as one.
+  resume    the same connect + SELECT 1 + disconnect from Python clients
+            (--resume-threads, tests/helpers/rawproto.py over the ssl module),
+            each connection either a full handshake or resuming the previous
+            connection's TLS 1.3 session ticket: server CPU per connection, and how
+            many connections the server actually resumed (the client's
+            `session_reused`). Python is slow, so connections/s says little here;
+            the CPU per connection is the figure.
+
+    python3 bench/tls.py                    # both experiments, ~4 min
+    python3 bench/tls.py --only churn --runs 5
+Writes bench/results/tls-<stamp>.md (and prints it).
+"""
+import argparse
+import os
+import re
+import ssl
+import statistics
+import subprocess
+import sys
+import threading
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(ROOT, "tests"))
+
+import upstream as common  # noqa: E402  (the servers, CPU and status readers of bench/upstream.py)
+from helpers import rawproto  # noqa: E402
+
+PW = common.PW
+
+
+def accepts(port):
+    return int(common.status(port, "Ssl_accepts").get("Ssl_accepts", 0))
+
+
+def churn(a, name, port, pid, tls):
+    conn = ["--mysql-host=127.0.0.1", f"--mysql-port={port}", "--mysql-user=root", f"--mysql-password={PW}", "--mysql-db=sbtest"]
+    cmd = ["sysbench", os.path.join(HERE, "lua/connect_point_select.lua"), f"--threads={a.threads}", f"--time={a.duration}",
+           f"--table-size={a.table_size}", f"--mysql-ssl={'on' if tls else 'off'}", *conn, "run"]
+    s0 = accepts(port)
+    c0, t0 = common.cpu_seconds(pid), time.time()
+    out = common.sysbench(cmd, a.duration)
+    c1, t1 = common.cpu_seconds(pid), time.time()
+    m = re.search(r"total number of events:\s+(\d+)", out)
+    if not m or int(m.group(1)) == 0:
+        return {"error": out[-600:]}
+    n = int(m.group(1))
+    handshakes = accepts(port) - s0
+    r = {"ops_s": n / (t1 - t0), "cpu_us": (c1 - c0) / n * 1e6, "tls_share": handshakes / n}
+    if tls and r["tls_share"] < 0.95:
+        r["error"] = f"{name}: only {handshakes} TLS handshakes for {n} connections"
+    return r
+
+
+def resume(a, name, port, pid, reuse):
+    ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
+    ctx.check_hostname = False
+    ctx.verify_mode = ssl.CERT_NONE
+    stop = time.time() + a.duration
+    counts = {"n": 0, "reused": 0, "errors": 0}
+    lock = threading.Lock()
+
+    def client():
+        session = None
+        while time.time() < stop:
+            try:
+                c = rawproto.RawConnection.tcp(port)
+                tls = c.start_tls(ctx, session=session if reuse else None)
+                c.handshake("root", PW, extra_caps=rawproto.CLIENT_SSL)
+                c.scalar("SELECT 1")  # TLS 1.3 tickets arrive after the handshake
+                session = tls.session
+                reused = tls.session_reused
+                c.quit()
+                with lock:
+                    counts["n"] += 1
+                    counts["reused"] += reused
+            except Exception:  # noqa: BLE001 - counted; a run with errors is reported as such
+                with lock:
+                    counts["errors"] += 1
+
+    c0, t0 = common.cpu_seconds(pid), time.time()
+    threads = [threading.Thread(target=client) for _ in range(a.resume_threads)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    c1, t1 = common.cpu_seconds(pid), time.time()
+    n = max(1, counts["n"])
+    r = {"ops_s": counts["n"] / (t1 - t0), "cpu_us": (c1 - c0) / n * 1e6, "reused_share": counts["reused"] / n}
+    if counts["errors"]:
+        r["error"] = f"{counts['errors']} failed connections"
+    return r
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--binary", default=os.path.join(ROOT, "target/release/turnstile"))
+    ap.add_argument("--runs", type=int, default=3)
+    ap.add_argument("--duration", type=int, default=8)
+    ap.add_argument("--table-size", type=int, default=10000)
+    ap.add_argument("--threads", type=int, default=100, help="sysbench clients for churn")
+    ap.add_argument("--resume-threads", type=int, default=8, help="Python clients for resume")
+    ap.add_argument("--only", choices=["churn", "resume"])
+    ap.add_argument("--turnstile-flags", default="", help="more Turnstile flags, e.g. '--thread-handling one-thread-per-connection'")
+    a = ap.parse_args()
+    ts = common.Turnstile(a.binary, 46500 + os.getpid() % 1000, ["--root-password", PW, *a.turnstile_flags.split()])
+    common.mysql(ts.port, "CREATE DATABASE sbtest")
+    subprocess.run(["sysbench", "oltp_point_select", "--tables=1", f"--table-size={a.table_size}", "--mysql-host=127.0.0.1",
+                    f"--mysql-port={ts.port}", "--mysql-user=root", f"--mysql-password={PW}", "prepare"], check=True, capture_output=True, timeout=600)
+    data = os.path.join(ts.dir, "data")
+    mdb = common.MariaDB(45500 + os.getpid() % 1000).start(
+        a.table_size, [f"--ssl-cert={data}/server-cert.pem", f"--ssl-key={data}/server-key.pem", f"--ssl-ca={data}/ca.pem"])
+    servers = {"turnstile": (ts.port, ts.proc.pid), "mariadb": (mdb.port, mdb.proc.pid)}
+    plan = []
+    if a.only in (None, "churn"):
+        plan += [("churn", tls) for tls in (True, False)]
+    if a.only in (None, "resume"):
+        plan += [("resume", reuse) for reuse in (False, True)]
+    results = {}
+    try:
+        churn(argparse.Namespace(**{**vars(a), "duration": 2}), "turnstile", *servers["turnstile"], True)
+        churn(argparse.Namespace(**{**vars(a), "duration": 2}), "mariadb", *servers["mariadb"], True)
+        for run in range(a.runs):
+            for exp, flag in plan:
+                order = list(servers) if run % 2 == 0 else list(reversed(servers))
+                for name in order:
+                    port, pid = servers[name]
+                    r = churn(a, name, port, pid, flag) if exp == "churn" else resume(a, name, port, pid, flag)
+                    results.setdefault((exp, flag, name), []).append(r)
+                    print(f"run {run + 1} {exp} {'tls' if exp == 'churn' and flag else 'plain' if exp == 'churn' else 'resumed' if flag else 'full'} {name}: {r}", flush=True)
+    finally:
+        ts.stop()
+        mdb.stop()
+    write_report(a, results)
+
+
+def write_report(a, results):
+    lines = [f"# TLS connection cost, {time.strftime('%Y-%m-%d %H:%M')}", "",
+             f"`python3 bench/tls.py --runs {a.runs} --duration {a.duration}" + (f" --only {a.only}" if a.only else "") + "`: both servers in their own session, the same ECDSA P-256 certificate, "
+             f"Turnstile {a.turnstile_flags or 'pool-of-threads'} on its embedded engine, MariaDB 10.11 one-thread-per-connection. Medians of {a.runs} alternating runs; per run in brackets.", "",
+             "| experiment | server | connections/s | server µs CPU per connection | TLS handshakes per connection / resumed share | errors |", "|---|---|---|---|---|---|"]
+    label = {("churn", True): f"churn over TLS, {a.threads} sysbench clients", ("churn", False): f"churn plain, {a.threads} sysbench clients",
+             ("resume", False): f"full handshake, {a.resume_threads} Python clients", ("resume", True): f"resumed ticket, {a.resume_threads} Python clients"}
+    for (exp, flag, name), rs in results.items():
+        ok = [r for r in rs if "error" not in r]
+        med = lambda k: statistics.median([r[k] for r in ok]) if ok else None  # noqa: E731
+        per = lambda k: ", ".join(f"{r[k]:,.0f}" for r in ok)  # noqa: E731
+        share = "tls_share" if exp == "churn" else "reused_share"
+        errs = "; ".join(r["error"][:120] for r in rs if "error" in r) or "-"
+        lines.append(f"| {label[(exp, flag)]} | {name} | {med('ops_s') or 0:,.0f} ({per('ops_s')}) | {med('cpu_us') or 0:,.1f} ({per('cpu_us')}) | "
+                     f"{med(share) or 0:.2f} | {errs} |")
+    text = "\n".join(lines) + "\n"
+    os.makedirs(os.path.join(HERE, "results"), exist_ok=True)
+    path = os.path.join(HERE, "results", f"tls-{time.strftime('%Y%m%d-%H%M%S')}.md")
+    with open(path, "w") as f:
+        f.write(text)
+    print(text)
+    print(f"written: {path}")
+
+
+if __name__ == "__main__":
+    main()
