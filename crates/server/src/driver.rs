@@ -22,6 +22,8 @@
 //!         Want::Backend { fd } => wait until fd is readable (None: until the
 //!                                 session's wake is called), then driver.backend_ready(),
 //!         Want::Yield => let other connections run, then come back,
+//!         want @ Want::Sleep => wait driver.wait_ms(want, clock) (the pool: its
+//!                               timer), then driver.deadline_passed(),
 //!         Want::StartTls => tls::upgrade (the socket becomes TLS, with the
 //!                           bytes the driver holds after the SSLRequest),
 //!         Want::Close => write what is in out() if the peer takes it; driver.finish(),
@@ -77,6 +79,10 @@ pub enum Want {
     /// The client's SSLRequest was accepted: start TLS on the socket
     /// (`tls::upgrade`, which takes `take_input`), then poll again.
     StartTls,
+    /// A login's answer is held back (connection_control, guard.rs): wait
+    /// `wait_ms`, then `deadline_passed` releases it. A hang-up meanwhile
+    /// (`eof`) drops it.
+    Sleep,
 }
 
 pub struct Driver {
@@ -99,6 +105,10 @@ pub struct Driver {
     accepted_ms: u64,
     /// The session accepted an SSLRequest: `Want::StartTls` next.
     start_tls: bool,
+    /// A held login answer goes out at this coarse-clock time (0: none):
+    /// the answer, and whether the connection closes after it.
+    sleep_until_ms: u64,
+    held_answer: Option<(Vec<u8>, bool)>,
 }
 
 impl Driver {
@@ -122,6 +132,8 @@ impl Driver {
             backend_wait: None,
             accepted_ms: now_ms,
             start_tls: false,
+            sleep_until_ms: 0,
+            held_answer: None,
         }
     }
 
@@ -174,6 +186,9 @@ impl Driver {
             if self.closing {
                 return Want::Close;
             }
+            if self.sleep_until_ms != 0 {
+                return Want::Sleep;
+            }
             if !self.out.is_empty() {
                 return Want::Write;
             }
@@ -221,6 +236,9 @@ impl Driver {
             Flow::StartTls => self.start_tls = true,
             Flow::Continue => {}
         }
+        if let Some(until_ms) = self.session.take_login_delay() {
+            self.hold_answer(until_ms);
+        }
         // A LOAD DATA LOCAL file's packets get no reply: the next ones may be there already.
         self.awaiting_reply = !self.out.is_empty() || !self.session.in_infile();
         self.decoder.set_max_payload(self.session.max_packet());
@@ -241,6 +259,15 @@ impl Driver {
             Flow::StartTls => self.start_tls = true,
             Flow::Continue => {}
         }
+    }
+
+    /// Keep the login's answer (and its close) until `until_ms`.
+    #[cold]
+    #[inline(never)]
+    fn hold_answer(&mut self, until_ms: u64) {
+        debug_assert!(until_ms != 0 && self.held_answer.is_none(), "one login answer held at a time");
+        self.held_answer = Some((std::mem::take(&mut self.out), std::mem::take(&mut self.closing)));
+        self.sleep_until_ms = until_ms;
     }
 
     #[cold]
@@ -336,6 +363,15 @@ impl Driver {
     /// The deadline of the last `Want` passed: between commands a logged-in
     /// client gets ERR 4031 (MySQL 8.0.24+), a login is an aborted connect.
     pub fn deadline_passed(&mut self) {
+        if self.sleep_until_ms != 0 {
+            // The held login answer goes out now.
+            self.sleep_until_ms = 0;
+            if let Some((out, closing)) = self.held_answer.take() {
+                self.out = out;
+                self.closing = closing;
+            }
+            return;
+        }
         if self.session.authenticated && !self.mid_packet() && self.out.is_empty() && !self.session.is_paused() && !self.session.in_infile() {
             encode_inactivity_error(&mut self.out);
         } else if !self.session.authenticated {
@@ -382,6 +418,7 @@ impl Driver {
             // Inside a packet, or between the packets of a LOAD DATA LOCAL file.
             Want::Read { .. } if self.mid_packet() || self.session.in_infile() => net_read_ms(),
             Want::Read { .. } => self.session.idle_timeout() * 1000,
+            Want::Sleep => self.sleep_until_ms.saturating_sub(now_ms()),
             Want::Backend { .. } | Want::Yield | Want::Close | Want::StartTls => 0,
         }
     }

@@ -15,6 +15,7 @@ pub use turnstile_settings as config;
 pub mod conn;
 pub mod datadir;
 pub mod driver;
+pub mod guard;
 pub mod listener;
 pub mod panics;
 pub mod per_thread;

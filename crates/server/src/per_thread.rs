@@ -267,6 +267,11 @@ pub fn serve(server: &Arc<Server>, conn: Accepted, small: &mut [u8]) {
                     break;
                 }
             }
+            // A held login answer (connection_control): this thread serves no one else.
+            want @ Want::Sleep => {
+                std::thread::sleep(Duration::from_millis(driver.wait_ms(want, coarse_ms)));
+                driver.deadline_passed();
+            }
             Want::Close => {
                 let _ = write_all(&mut stream, server, driver.out());
                 break;

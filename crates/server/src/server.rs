@@ -31,6 +31,8 @@ pub struct Server {
     pub upstream: Option<std::sync::Arc<turnstile_upstream::Upstream>>,
     /// TLS for clients (None: `ssl` is OFF, no CLIENT_SSL in the greeting).
     pub tls: Option<std::sync::Arc<crate::tls::Tls>>,
+    /// Failed logins and broken-off connections, per client (guard.rs).
+    pub guard: crate::guard::Guard,
 }
 
 impl Server {
@@ -61,6 +63,7 @@ impl Server {
             max_connections_by_fds: u64::MAX,
             upstream: None,
             tls: None,
+            guard: Default::default(),
             config,
         }
     }
@@ -81,6 +84,19 @@ impl Server {
         let n = self.globals.hot.max_allowed_packet.load(Ordering::Relaxed);
         debug_assert!((1024..=1 << 30).contains(&n), "max_allowed_packet {} passed the range checks", n);
         n as usize
+    }
+
+    /// The guard's settings as they are now (dynamic globals).
+    pub fn guard_limits(&self) -> crate::guard::Limits {
+        let hot = &self.globals.hot;
+        let load = |v: &AtomicI64| v.load(Ordering::Relaxed).max(0) as u64;
+        crate::guard::Limits {
+            threshold: load(&hot.connection_control_failed_connections_threshold),
+            min_delay_ms: load(&hot.connection_control_min_connection_delay),
+            max_delay_ms: load(&hot.connection_control_max_connection_delay),
+            max_connect_errors: load(&hot.max_connect_errors),
+            max_tracked: self.config.connection_control_max_tracked,
+        }
     }
 
     pub fn uptime(&self) -> u64 {
@@ -124,10 +140,12 @@ impl ServerOps for Server {
         let mut rows = vec![
             ("Aborted_clients", i(st.aborted_clients.get())),
             ("Aborted_connects", i(st.aborted_connects.get())),
+            ("Access_denied_errors", i(self.guard.denied.get())),
             ("Bytes_received", i(st.bytes_received.get())),
             ("Bytes_sent", i(st.bytes_sent.get())),
             ("Com_stmt_execute", i(st.com_stmt_execute.get())),
             ("Com_stmt_prepare", i(st.com_stmt_prepare.get())),
+            ("Connection_control_delay_generated", i(self.guard.delays.get())),
             ("Connection_errors_max_connections", i(st.connection_errors_max_connections.get())),
             ("Connections", i(st.connections.get())),
             ("Max_used_connections", Value::UInt(st.max_used_connections.load(Ordering::Relaxed))),
@@ -207,6 +225,10 @@ impl ServerOps for Server {
 
     fn account(&self, by: &SessionState, stmt: AccountStmt) -> Result<Vec<String>, SqlError> {
         self.accounts.apply(&by.account_user, &by.account_host, stmt)
+    }
+
+    fn flush_hosts(&self) {
+        self.guard.flush_hosts();
     }
 
     fn reload_tls(&self) -> Result<(), SqlError> {

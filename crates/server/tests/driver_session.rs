@@ -103,7 +103,7 @@ impl Client {
                     self.inbox.extend_from_slice(&out);
                     return w;
                 }
-                Want::Read { .. } | Want::Backend { .. } | Want::Yield | Want::StartTls => return w,
+                Want::Read { .. } | Want::Backend { .. } | Want::Yield | Want::StartTls | Want::Sleep => return w,
             }
         }
     }
@@ -200,6 +200,7 @@ fn stat(m: &Mem, name: &str) -> i64 {
     match name {
         "aborted_connects" => st.aborted_connects.get(),
         "aborted_clients" => st.aborted_clients.get(),
+        "connection_control_delay_generated" => m.server.guard.delays.get(),
         _ => unreachable!(),
     }
 }
@@ -281,6 +282,57 @@ fn unknown_user_is_1045() {
     let resp = c.response("nobody", auth::sha2_token(b"x", &c.scramble), Some(auth::CACHING_SHA2), None, 0);
     assert_eq!(c.send(1, &resp), Want::Close);
     assert_eq!(err_code(&c.next_packet().1), 1045);
+}
+
+#[test]
+fn an_unknown_user_with_a_native_client_gets_the_same_switch_as_a_real_account() {
+    // Real accounts default to caching_sha2_password: an unknown name is
+    // switched to it too, then refused, so the answer does not tell.
+    let m = server();
+    let mut c = Client::new(&m);
+    let resp = c.response("nobody", auth::native_token(b"x", &c.scramble), Some(auth::NATIVE), None, 0);
+    c.send(1, &resp);
+    let (seq, p) = c.next_packet();
+    assert_eq!((seq, p[0]), (2, 0xfe), "AuthSwitchRequest");
+    assert_eq!(c.send(3, &auth::sha2_token(b"x", &c.scramble)), Want::Close);
+    assert_eq!(err_code(&c.next_packet().1), 1045);
+}
+
+#[test]
+fn past_the_failed_login_threshold_the_answer_is_held_even_for_the_right_password() {
+    let m = server_with(|c| c.connection_control_failed_connections_threshold = 1);
+    let mut bad = Client::new(&m);
+    let resp = bad.response("root", auth::sha2_token(b"nope", &bad.scramble), Some(auth::CACHING_SHA2), None, 0);
+    assert_eq!(bad.send(1, &resp), Want::Close, "the first failure answers at once");
+    let mut c = Client::new(&m);
+    let resp = c.response("root", auth::sha2_token(PASSWORD.as_bytes(), &c.scramble), Some(auth::CACHING_SHA2), None, 0);
+    assert_eq!(c.send(1, &resp), Want::Sleep);
+    assert!(c.inbox.is_empty(), "nothing goes out while the answer is held");
+    let now = turnstile_engine::clock::coarse_ms();
+    let wait = c.d.wait_ms(Want::Sleep, || now);
+    assert!((900..=1100).contains(&wait), "{wait} ms");
+    assert_eq!(c.d.wait_ms(Want::Sleep, || now + 5_000), 0);
+    c.d.deadline_passed();
+    assert!(matches!(c.pump(), Want::Read { .. }));
+    assert!(c.d.session().authenticated);
+    assert_eq!(stat(&m, "connection_control_delay_generated"), 1);
+    // The success ended the series: the next login is not held.
+    let mut again = Client::new(&m);
+    again.login();
+}
+
+#[test]
+fn a_hang_up_while_the_answer_is_held_drops_it() {
+    let m = server_with(|c| c.connection_control_failed_connections_threshold = 1);
+    let mut bad = Client::new(&m);
+    let resp = bad.response("root", auth::sha2_token(b"nope", &bad.scramble), Some(auth::CACHING_SHA2), None, 0);
+    bad.send(1, &resp);
+    let mut c = Client::new(&m);
+    let resp = c.response("root", auth::sha2_token(b"nope", &c.scramble), Some(auth::CACHING_SHA2), None, 0);
+    assert_eq!(c.send(1, &resp), Want::Sleep);
+    c.d.eof();
+    assert_eq!(c.pump(), Want::Close);
+    assert!(c.inbox.is_empty());
 }
 
 #[test]

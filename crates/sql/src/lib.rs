@@ -223,6 +223,8 @@ pub trait ServerOps {
     fn kill(&self, by: &SessionState, id: u64, query_only: bool) -> Result<(), SqlError>;
     /// Apply an account statement. SHOW GRANTS returns its lines.
     fn account(&self, by: &SessionState, stmt: AccountStmt) -> Result<Vec<String>, SqlError>;
+    /// FLUSH HOSTS: forget the hosts' broken-off connections (max_connect_errors).
+    fn flush_hosts(&self) {}
     /// ALTER INSTANCE RELOAD TLS / FLUSH SSL: read the certificate files
     /// again (privilege already checked).
     fn reload_tls(&self) -> Result<(), SqlError> {

@@ -55,6 +55,12 @@ pub struct HotGlobals {
     pub local_infile: AtomicI64,
     /// require_secure_transport (0/1): read at every login.
     pub require_secure_transport: AtomicI64,
+    /// connection_control_* and max_connect_errors: read by a login when
+    /// its failure tables hold anything (guard.rs).
+    pub connection_control_failed_connections_threshold: AtomicI64,
+    pub connection_control_min_connection_delay: AtomicI64,
+    pub connection_control_max_connection_delay: AtomicI64,
+    pub max_connect_errors: AtomicI64,
 }
 
 impl HotGlobals {
@@ -73,6 +79,10 @@ impl HotGlobals {
             "max_prepared_stmt_count" => &self.max_prepared_stmt_count,
             "local_infile" => &self.local_infile,
             "require_secure_transport" => &self.require_secure_transport,
+            "connection_control_failed_connections_threshold" => &self.connection_control_failed_connections_threshold,
+            "connection_control_min_connection_delay" => &self.connection_control_min_connection_delay,
+            "connection_control_max_connection_delay" => &self.connection_control_max_connection_delay,
+            "max_connect_errors" => &self.max_connect_errors,
             _ => return None,
         })
     }

@@ -74,10 +74,15 @@ impl Pool {
         events & CLIENT_HANGUP != 0
     }
 
-    /// The connection's deadline passed while it was waiting.
+    /// The connection's deadline passed while it was waiting: it closes,
+    /// unless the wait was a held login answer, which now goes on.
     fn expire(self: &Arc<Self>, g: &Arc<Group>, c: &Arc<PConn>, mut inner: MutexGuard<'_, ConnInner>) {
         let ConnInner { stream, driver, .. } = &mut *inner;
         driver.deadline_passed();
+        if !driver.is_closing() {
+            self.run_connection(g, c, inner, true);
+            return;
+        }
         let _ = write_nonblocking(stream, &self.server, driver.out());
         drop(inner);
         self.close(g, c);
@@ -131,6 +136,9 @@ impl Pool {
                         return (0, 0);
                     }
                 }
+                // A held login answer: the timer's scan ends the wait (`expire`);
+                // EPOLLIN still reports a hang-up meanwhile.
+                want @ Want::Sleep => return (libc::EPOLLIN as u32, self.deadline_ms(driver, want).max(1)),
                 Want::Close => {
                     let _ = write_nonblocking(stream, server, driver.out());
                     return (0, 0);

@@ -47,6 +47,9 @@ impl Session {
 
     pub(super) fn login_failed(&mut self, out: &mut Vec<u8>, user: &str, token_given: bool) -> Flow {
         self.server.stats.aborted_connects.inc();
+        self.login_decided = true;
+        self.server.guard.denied.inc();
+        self.server.guard.login_failed(user, &self.peer.ip, &self.server.guard_limits());
         let host = if self.peer.local && self.peer.ip == "localhost" { "localhost".to_string() } else { self.peer.ip.clone() };
         let e = SqlError::access_denied(user, &host, token_given);
         self.send_err(out, &e);
@@ -79,6 +82,7 @@ impl Session {
             self.sql.tls = Some((info.version.get().copied().unwrap_or(""), info.cipher.get().copied().unwrap_or("")));
         }
         if self.server.globals.hot.require_secure_transport.load(Ordering::Relaxed) != 0 && !self.secure_transport() {
+            self.login_decided = true;
             self.server.stats.aborted_connects.inc();
             self.send_err(out, &SqlError::new(3159, "HY000", "Connections using insecure transport are prohibited while --require_secure_transport=ON."));
             return Flow::Close;
@@ -102,11 +106,14 @@ impl Session {
     }
 
     /// Check the token, or switch the client to the account's plugin first.
+    /// An unknown user is treated as an account of the default plugin (the
+    /// same switch, the same wait, the same 1045), so an answer does not
+    /// tell which users exist.
     pub(super) fn authenticate(&mut self, login: PendingLogin, token: &[u8], out: &mut Vec<u8>) -> Flow {
-        let Some(account) = &login.account else {
-            return self.login_failed(out, &login.username, !token.is_empty());
+        let want: &'static str = match &login.account {
+            Some(a) if a.plugin == auth::NATIVE => auth::NATIVE,
+            _ => auth::CACHING_SHA2,
         };
-        let want: &'static str = if account.plugin == auth::NATIVE { auth::NATIVE } else { auth::CACHING_SHA2 };
         if login.plugin != want {
             let scramble = self.scramble;
             self.packet(out, |o| encode_auth_switch(o, want, &scramble));
@@ -114,10 +121,12 @@ impl Session {
             self.phase = Phase::AuthSwitch;
             return Flow::Continue;
         }
-        if !account.verify(want, &self.scramble, token) {
+        self.arm_login_delay(&login.username);
+        let Some(account) = login.account.as_ref().filter(|a| a.verify(want, &self.scramble, token)) else {
             let user = login.username.clone();
             return self.login_failed(out, &user, !token.is_empty());
-        }
+        };
+        self.password_proved(&login.username);
         let account = account.clone();
         self.keep_upstream_secret(&account, want, token);
         if want == auth::CACHING_SHA2 && account.has_password() {
@@ -129,17 +138,34 @@ impl Session {
 
     pub(super) fn on_auth_switch(&mut self, payload: &[u8], out: &mut Vec<u8>) -> Flow {
         let Some(login) = self.pending.take() else { return self.bad_handshake(out) };
-        let Some(account) = &login.account else { return self.bad_handshake(out) };
-        if !account.verify(login.plugin, &self.scramble, payload) {
+        self.arm_login_delay(&login.username);
+        let Some(account) = login.account.as_ref().filter(|a| a.verify(login.plugin, &self.scramble, payload)) else {
             let user = login.username.clone();
             return self.login_failed(out, &user, !payload.is_empty());
-        }
+        };
+        self.password_proved(&login.username);
         let account = account.clone();
         self.keep_upstream_secret(&account, login.plugin, payload);
         if login.plugin == auth::CACHING_SHA2 && account.has_password() {
             self.packet(out, |o| encode_auth_more_data(o, &[auth::FAST_AUTH_SUCCESS]));
         }
         self.finish_login(login, out)
+    }
+
+    /// connection_control: past the failed-login threshold this attempt's
+    /// answer waits (the driver holds it; `take_login_delay`).
+    fn arm_login_delay(&mut self, user: &str) {
+        let delay_ms = self.server.guard.delay_ms(user, &self.peer.ip, &self.server.guard_limits());
+        if delay_ms > 0 {
+            self.server.guard.delays.inc();
+            self.login_delay_until_ms = turnstile_engine::clock::coarse_ms() + delay_ms;
+        }
+    }
+
+    /// The password was right: the user's failures and the host's broken-off connections are forgotten.
+    fn password_proved(&mut self, user: &str) {
+        self.login_decided = true;
+        self.server.guard.login_succeeded(user, &self.peer.ip);
     }
 
     pub(super) fn finish_login(&mut self, login: PendingLogin, out: &mut Vec<u8>) -> Flow {

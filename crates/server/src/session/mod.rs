@@ -145,6 +145,12 @@ pub struct Session {
     /// The client asked for TLS (SSLRequest): what the transport learns of
     /// the TLS session once its handshake is over.
     tls: Option<Arc<crate::tls::stream::TlsInfo>>,
+    /// The login was decided (a password checked, or a refusal by policy):
+    /// a connection that ends before that is a connect error of its host
+    /// (max_connect_errors, guard.rs).
+    login_decided: bool,
+    /// connection_control: the login's answer waits until then (coarse ms; 0: no wait).
+    login_delay_until_ms: u64,
 }
 
 impl Session {
@@ -193,6 +199,8 @@ impl Session {
             upstream_command_open: false,
             upstream_wake: None,
             tls: None,
+            login_decided: false,
+            login_delay_until_ms: 0,
         }
     }
 
@@ -232,6 +240,12 @@ impl Session {
 
     pub fn id(&self) -> u32 {
         self.handle.id
+    }
+
+    /// connection_control: when the login's answer may go out (coarse ms),
+    /// taken once by the driver, which holds the answer until then.
+    pub fn take_login_delay(&mut self) -> Option<u64> {
+        (self.login_delay_until_ms != 0).then(|| std::mem::take(&mut self.login_delay_until_ms))
     }
 
     /// The TLS session's details, once the client asked for TLS.
@@ -356,7 +370,16 @@ impl Session {
                 over = admin_port || n > limit + 1;
             }
         }
+        if !self.peer.local && self.server.guard.host_blocked(&self.peer.ip, &self.server.guard_limits()) {
+            self.login_decided = true;
+            self.server.stats.aborted_connects.inc();
+            self.seq = 0;
+            let message = format!("Host '{}' is blocked because of many connection errors; unblock with 'mariadb-admin flush-hosts'", self.peer.ip);
+            self.packet(out, |o| turnstile_wire::response::encode_err_before_handshake(o, 1129, &message));
+            return Flow::Close;
+        }
         if over || self.server.is_shutting_down() {
+            self.login_decided = true;
             self.server.stats.connection_errors_max_connections.inc();
             self.server.stats.aborted_connects.inc();
             let e = if over { SqlError::too_many_connections() } else { SqlError::server_shutdown() };
@@ -716,6 +739,9 @@ impl Session {
     }
 
     pub fn finish(&mut self) {
+        if !self.authenticated && !self.login_decided && !self.peer.local {
+            self.server.guard.connect_error(&self.peer.ip, &self.server.guard_limits());
+        }
         self.handle.detach_socket();
         self.drop_infile();
         if let Some(mut p) = self.upstream.take() {

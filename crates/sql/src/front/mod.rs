@@ -370,6 +370,10 @@ fn statement_once(call: &mut Call<'_, '_>, sql: &str, sink: &mut dyn RowSink) ->
         "DO" => select::do_statement(call, sql),
         "FLUSH" => {
             access::require(call, None, privs::ADMIN, "RELOAD")?;
+            // FLUSH [LOCAL | NO_WRITE_TO_BINLOG] HOSTS [, ...] forgets blocked hosts; the rest has nothing to flush.
+            if lex_or_syntax(sql)?.iter().any(|t| t.is_kw("HOSTS")) {
+                call.ops.flush_hosts();
+            }
             Ok(ok())
         }
         "" => empty_statement(sql),
