@@ -164,7 +164,8 @@ def test_a_wrong_password_is_refused_without_a_backend_round_trip(up, upstream_b
     c = app(up)  # the accounts are loaded and a connection is warm
     statements = int(upstream.status(c, "Upstream_statements"))
     before = upstream_backend.status("Connections")
-    for _ in range(50):
+    # Three: the failed-login threshold (connection_control); later attempts would wait.
+    for _ in range(3):
         with pytest.raises(pymysql.err.OperationalError) as e:
             clients.connect(up, upstream.APP[0], "wrong")
         assert e.value.args[0] == 1045

@@ -14,7 +14,7 @@
 use crate::stats::Striped;
 pub mod stream;
 mod tickets;
-mod validity;
+pub mod validity;
 
 use rustls::crypto::CryptoProvider;
 use rustls::pki_types::pem::PemObject;
