@@ -16,7 +16,8 @@ as medians:
             --threads clients over TCP (sysbench 1.0.20 on libmariadb), each target
             with TLS (--mysql-ssl=on: a full handshake per connection, as
             libmariadb never resumes) and without: connections/s and the server's
-            CPU per connection; TLS's share is the difference. The servers'
+            CPU per connection; TLS's share is the difference. (sysbench always sends
+            a client certificate, which MariaDB also verifies: see sysbench_ssl_dir.) The servers'
             Ssl_accepts growth is checked against the connections made, so a run
             where TLS was not used cannot pass as one.
   resume    the same connect + SELECT 1 + disconnect from Python clients
@@ -34,10 +35,12 @@ Writes bench/results/tls-<stamp>.md (and prints it).
 import argparse
 import os
 import re
+import shutil
 import ssl
 import statistics
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 
@@ -56,13 +59,31 @@ def accepts(port):
     return int(common.status(port, "Ssl_accepts").get("Ssl_accepts", 0))
 
 
+def sysbench_ssl_dir(datadir):
+    """sysbench 1.0.20 with --mysql-ssl=on always loads client-key.pem,
+    client-cert.pem and cacert.pem from its working directory (mysql_ssl_set
+    with those names) and sends that certificate. MariaDB checks a client
+    certificate it is sent against its --ssl-ca, so the client's is signed by
+    the CA Turnstile generated (both servers are given it); Turnstile asks no
+    client for a certificate and never sees it."""
+    d = tempfile.mkdtemp(prefix="ts-bench-sslcli-")
+    key, csr, cert = (os.path.join(d, n) for n in ("client-key.pem", "client.csr", "client-cert.pem"))
+    subprocess.run(["openssl", "req", "-new", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-keyout", key, "-out", csr,
+                    "-subj", "/CN=bench-client"], check=True, capture_output=True)
+    subprocess.run(["openssl", "x509", "-req", "-in", csr, "-CA", os.path.join(datadir, "ca.pem"), "-CAkey", os.path.join(datadir, "ca-key.pem"),
+                    "-CAcreateserial", "-out", cert, "-days", "2"], check=True, capture_output=True)
+    shutil.copy(os.path.join(datadir, "ca.pem"), os.path.join(d, "cacert.pem"))
+    return d
+
+
 def churn(a, name, port, pid, tls):
     conn = ["--mysql-host=127.0.0.1", f"--mysql-port={port}", "--mysql-user=root", f"--mysql-password={PW}", "--mysql-db=sbtest"]
     cmd = ["sysbench", os.path.join(HERE, "lua/connect_point_select.lua"), f"--threads={a.threads}", f"--time={a.duration}",
            f"--table-size={a.table_size}", f"--mysql-ssl={'on' if tls else 'off'}", *conn, "run"]
     s0 = accepts(port)
     c0, t0 = common.cpu_seconds(pid), time.time()
-    out = common.sysbench(cmd, a.duration)
+    out = subprocess.run(cmd, capture_output=True, text=True, timeout=a.duration + 300, cwd=a.ssl_dir)
+    out = out.stdout + out.stderr
     c1, t1 = common.cpu_seconds(pid), time.time()
     m = re.search(r"total number of events:\s+(\d+)", out)
     if not m or int(m.group(1)) == 0:
@@ -133,6 +154,7 @@ def main():
     data = os.path.join(ts.dir, "data")
     mdb = common.MariaDB(45500 + os.getpid() % 1000).start(
         a.table_size, [f"--ssl-cert={data}/server-cert.pem", f"--ssl-key={data}/server-key.pem", f"--ssl-ca={data}/ca.pem"])
+    a.ssl_dir = sysbench_ssl_dir(data)
     servers = {"turnstile": (ts.port, ts.proc.pid), "mariadb": (mdb.port, mdb.proc.pid)}
     plan = []
     if a.only in (None, "churn"):
@@ -141,8 +163,10 @@ def main():
         plan += [("resume", reuse) for reuse in (False, True)]
     results = {}
     try:
-        churn(argparse.Namespace(**{**vars(a), "duration": 2}), "turnstile", *servers["turnstile"], True)
-        churn(argparse.Namespace(**{**vars(a), "duration": 2}), "mariadb", *servers["mariadb"], True)
+        for name in servers:
+            warm = churn(argparse.Namespace(**{**vars(a), "duration": 2}), name, *servers[name], True)
+            if "error" in warm:
+                sys.exit(f"warm-up over TLS failed on {name}: {warm['error']}")
         for run in range(a.runs):
             for exp, flag in plan:
                 order = list(servers) if run % 2 == 0 else list(reversed(servers))
@@ -154,6 +178,7 @@ def main():
     finally:
         ts.stop()
         mdb.stop()
+        shutil.rmtree(a.ssl_dir, ignore_errors=True)
     write_report(a, results)
 
 

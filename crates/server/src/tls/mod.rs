@@ -225,7 +225,13 @@ fn build(c: &Config, files: &Files) -> Result<Loaded, String> {
         .with_no_client_auth()
         .with_single_cert(chain, key)
         .map_err(|e| format!("ssl_cert / ssl_key: {e}"))?;
+    // The server's order of suites decides (SHA-256 suites first, below):
+    // clients list AES-256/SHA-384 first, whose key schedule costs more.
+    config.ignore_client_order = true;
     if c.ssl_session_cache_mode {
+        // One TLS 1.3 ticket per connection, not rustls's two: a client resumes
+        // once per new connection, and most never do (libmariadb, Connector/J).
+        config.send_tls13_tickets = 1;
         config.session_storage = ServerSessionMemoryCache::new(c.ssl_session_cache_size.max(1));
         config.ticketer = Arc::new(tickets::Rotating::new(c.ssl_session_cache_timeout as u32).map_err(|e| format!("TLS session tickets: {e}"))?) as Arc<dyn ProducesTickets>;
     } else {
@@ -255,6 +261,13 @@ fn versions(list: &str) -> Result<Vec<&'static SupportedProtocolVersion>, String
 /// `tls_ciphersuites` (TLS 1.3) name; a name rustls does not have is an error.
 fn provider(tls12: Option<&str>, tls13: Option<&str>) -> Result<CryptoProvider, String> {
     let mut p = rustls::crypto::ring::default_provider();
+    // AES-128-GCM with SHA-256 before AES-256-GCM with SHA-384: the handshake's
+    // HKDF and transcript hashing on SHA-512 blocks showed at 6.5% of a TLS
+    // connection's server CPU (perf, bench/tls.py's workload).
+    p.cipher_suites.sort_by_key(|s| match s.suite() {
+        CipherSuite::TLS13_AES_128_GCM_SHA256 | CipherSuite::TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256 | CipherSuite::TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256 => 0,
+        _ => 1,
+    });
     for (setting, list, is13) in [("ssl_cipher", tls12, false), ("tls_ciphersuites", tls13, true)] {
         let Some(list) = list.filter(|l| !l.trim().is_empty()) else { continue };
         let wanted: Vec<&str> = list.split(':').map(str::trim).filter(|s| !s.is_empty()).collect();
