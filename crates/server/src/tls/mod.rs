@@ -2,20 +2,21 @@
 //! built once at start-up from the `ssl*`/`tls*` settings (every setting
 //! checked there, so a bad one stops the start), rebuilt by ALTER INSTANCE
 //! RELOAD TLS, and generated in the data directory on its first start when
-//! no certificate is configured (MySQL's auto-generated file names). The
-//! transport is stream.rs, session tickets tickets.rs, the certificate's dates validity.rs; `upgrade` is what both schedulers' loops call
-//! when a client's SSLRequest asks for TLS.
+//! no certificate is configured (MySQL's auto-generated file names).
+//! `upgrade` is what both schedulers' loops call when a client's SSLRequest
+//! asks for TLS. The transport is stream.rs, session tickets tickets.rs, the
+//! certificate's dates validity.rs.
 //!
 //! Lock: `Tls::config` (a RwLock, read once per TLS handshake to take the
 //! current configuration; written by a reload), and inside rustls the
 //! ticket rotator's RwLock (read per ticket issued or resumed). Neither is
 //! held while anything else is taken (docs/architecture.md, the lock table).
 
-use crate::stats::Striped;
 pub mod stream;
 mod tickets;
 pub mod validity;
 
+use crate::stats::Striped;
 use rustls::crypto::CryptoProvider;
 use rustls::pki_types::pem::PemObject;
 use rustls::pki_types::{CertificateDer, PrivateKeyDer};
