@@ -132,3 +132,26 @@ def test_max_connect_errors_blocks_a_host_until_flush_hosts(server_factory):
     assert c.scalar("SELECT 1") == "1"
     c.close()
     root.close()
+
+
+def test_held_logins_cannot_take_every_connection_slot(server_factory, uniq):
+    # Held logins are not logged in: past max_connections a newcomer takes the
+    # slot of the oldest connection still logging in, so a flood of held
+    # attempts cannot lock other accounts out.
+    srv = server_factory("--max-connections=4", "--connection-control-failed-connections-threshold=1")
+    user = uniq("app")
+    root = clients.root(srv, transport="socket")
+    clients.query(root, f"CREATE USER '{user}'@'%' IDENTIFIED BY 'app-pw'")
+    root.close()
+    attempt(srv, "intruder", "x")
+    held = [threading.Thread(target=attempt, args=(srv, "intruder", "x")) for _ in range(8)]
+    for t in held:
+        t.start()
+    time.sleep(0.5)
+    t0 = time.monotonic()
+    c = clients.connect(srv, user, "app-pw")  # not an administrator: no extra slot
+    assert clients.scalar(c, "SELECT 1") == 1
+    assert time.monotonic() - t0 < 1.0
+    c.close()
+    for t in held:
+        t.join(60)
