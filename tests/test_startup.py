@@ -126,8 +126,15 @@ def test_every_start_up_setting_is_a_read_only_variable_with_its_value(turnstile
         for stmt in ("SET GLOBAL thread_pool_size = 4", "SET GLOBAL engine = 'blackhole'"):
             assert failure(conn, stmt) == 1238
         assert failure(conn, "SELECT @@root_password") == 1193
-        # MariaDB's disconnect_on_expired_password is the only one, and no secret.
-        assert clients.query(conn, "SHOW VARIABLES LIKE '%password%'") == (("disconnect_on_expired_password", "OFF"),)
+        # MariaDB's disconnect_on_expired_password and MySQL's caching_sha2_password
+        # settings are the only ones, and none is a secret.
+        assert clients.query(conn, "SHOW VARIABLES LIKE '%password%'") == (
+            ("caching_sha2_password_auto_generate_rsa_keys", "ON"),
+            ("caching_sha2_password_digest_rounds", "5000"),
+            ("caching_sha2_password_private_key_path", "private_key.pem"),
+            ("caching_sha2_password_public_key_path", "public_key.pem"),
+            ("disconnect_on_expired_password", "OFF"),
+        )
         # SET GLOBAL clamps to the range start-up refuses beyond.
         clients.query(conn, "SET GLOBAL connect_timeout = 0")
         assert clients.scalar(conn, "SELECT @@global.connect_timeout") == 2

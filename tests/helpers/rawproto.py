@@ -313,6 +313,10 @@ class RawConnection:
     def __init__(self, sock: socket.socket, is_unix: bool, timeout: float = 10.0):
         self.sock = sock
         self.is_unix = is_unix
+        # TLS is on (start_tls): caching_sha2_password's full authentication sends the password in the clear.
+        self.secure = False
+        # caching_sha2_password's answers during the login: "fast" (0x03), "full" (0x04).
+        self.auth_path: List[str] = []
         self.sock.settimeout(timeout)
         self.seq = 0
         self.greeting: Optional[Greeting] = None
@@ -398,6 +402,7 @@ class RawConnection:
         SSLRequest and the ClientHello leave in one write, so the server
         reads both at once. Returns the TLS object (`.version()`, `.session`)."""
         payload = self.ssl_request()
+        self.secure = True
         if not in_one_write:
             self.write_packet(payload)
             self.sock = context.wrap_socket(self.sock, server_hostname=server_hostname, session=session)
@@ -486,9 +491,12 @@ class RawConnection:
                 if plugin != "caching_sha2_password":
                     raise ProtocolError(f"AuthMoreData for plugin {plugin}: {pkt!r}")
                 if pkt[1:2] == b"\x03":  # fast auth success, OK follows
+                    self.auth_path.append("fast")
                     continue
                 if pkt[1:2] == b"\x04":  # full authentication required
-                    if self.is_unix:
+                    self.auth_path.append("full")
+                    if self.is_unix or self.secure:
+                        # In the clear inside a secure channel, as MySQL's clients send it.
                         self.write_packet(password + b"\0")
                     else:
                         self.write_packet(b"\x02")  # request public key

@@ -1,11 +1,12 @@
 //! Accounts and grants, stored durably in `<datadir>/accounts.json`.
 //!
-//! Each account keeps SHA1(SHA1(pw)) and SHA256(SHA256(pw)), never the password
-//! (see turnstile-wire's `auth`). Writes go to a temporary file that is fsynced
+//! Each account keeps its plugin's hash, never the password (credentials.rs:
+//! SHA1(SHA1(pw)) or a salted SHA-256 crypt). Writes go to a temporary file that is fsynced
 //! and renamed over the old one, so a crash leaves either the old or the new
 //! list. Reads take a RwLock read guard (writers are account statements only);
 //! sessions cache privilege bits and revalidate with `generation`.
 
+use crate::credentials::Credentials;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -15,16 +16,16 @@ use turnstile_engine::SqlError;
 use turnstile_sql::account_sql::{AccountStmt, UserName, UserSpec};
 use turnstile_sql::privs;
 use turnstile_wire::auth;
+use turnstile_wire::sha_crypt;
 
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 pub struct Account {
     pub user: String,
     pub host: String,
     pub plugin: String,
-    /// Hex SHA1(SHA1(pw)); None for an empty password.
-    pub native: Option<String>,
-    /// Hex SHA256(SHA256(pw)); None for an empty password.
-    pub sha2: Option<String>,
+    /// The plugin's hash of the password (and the fast path's cache).
+    #[serde(flatten)]
+    pub secret: Credentials,
     pub global_privs: u32,
     #[serde(default)]
     pub db_privs: BTreeMap<String, u32>,
@@ -76,40 +77,38 @@ impl TablePrivs {
 }
 
 impl Account {
-    pub fn new(user: &str, host: &str, plugin: &str, password: &str) -> Account {
-        let mut a =
-            Account { user: user.into(), host: host.into(), plugin: plugin.into(), native: None, sha2: None, global_privs: 0, db_privs: BTreeMap::new(), table_privs: Vec::new(), require_tls: false };
-        a.set_password(password);
-        a
+    pub fn new(user: &str, host: &str, plugin: &str, password: &str, rounds: u32) -> Account {
+        Account {
+            user: user.into(),
+            host: host.into(),
+            plugin: plugin.into(),
+            secret: Credentials::from_password(plugin, password.as_bytes(), rounds),
+            global_privs: 0,
+            db_privs: BTreeMap::new(),
+            table_privs: Vec::new(),
+            require_tls: false,
+        }
     }
 
-    pub fn set_password(&mut self, password: &str) {
-        if password.is_empty() {
-            self.native = None;
-            self.sha2 = None;
-        } else {
-            self.native = Some(auth::hex(&auth::native_stored(password.as_bytes())));
-            self.sha2 = Some(auth::hex(&auth::sha2_stored(password.as_bytes())));
-        }
+    /// A new password (the fast path's cache goes with the old one, as in MySQL).
+    pub fn set_password(&mut self, password: &str, rounds: u32) {
+        self.secret = Credentials::from_password(&self.plugin, password.as_bytes(), rounds);
     }
 
     pub fn has_password(&self) -> bool {
-        self.native.is_some()
+        self.secret.has_password()
     }
 
-    /// Check a client's token made with `plugin` against this account.
-    pub fn verify(&self, plugin: &str, scramble: &[u8], token: &[u8]) -> bool {
-        match plugin {
-            auth::NATIVE => match &self.native {
-                None => auth::verify_native(None, scramble, token),
-                Some(h) => auth::unhex::<20>(h).is_some_and(|s| auth::verify_native(Some(&s), scramble, token)),
-            },
-            auth::CACHING_SHA2 => match &self.sha2 {
-                None => auth::verify_sha2(None, scramble, token),
-                Some(h) => auth::unhex::<32>(h).is_some_and(|s| auth::verify_sha2(Some(&s), scramble, token)),
-            },
-            _ => false,
+    /// The password or hash a CREATE/ALTER USER or GRANT gives. A new plugin
+    /// without either clears the password, as MySQL's `IDENTIFIED WITH plugin` does.
+    fn take_secret(&mut self, u: &UserSpec, rounds: u32) -> Result<(), SqlError> {
+        match (&u.hash, &u.password) {
+            (Some(h), _) => self.secret = Credentials::from_hash(&self.plugin, h)?,
+            (None, Some(pw)) => self.set_password(pw, rounds),
+            (None, None) if u.plugin.is_some() => self.set_password("", rounds),
+            (None, None) => {}
         }
+        Ok(())
     }
 
     /// Privileges on `db` (global ones included).
@@ -168,8 +167,11 @@ struct File {
     version: u32,
 }
 
-/// The accounts file format this build writes.
-const FILE_VERSION: u32 = 1;
+/// The accounts file format this build writes. 1: privileges as today;
+/// 2: each account keeps only its plugin's hash, caching_sha2_password's salted
+/// (credentials.rs; a version-1 account's unsalted SHA-256 hash stays until
+/// its next full authentication).
+const FILE_VERSION: u32 = 2;
 
 /// Bring privileges from a version-0 file to today's bits, keeping what each
 /// account could do: CREATE used to allow ALTER, CREATE/DROP INDEX, foreign
@@ -192,6 +194,11 @@ pub struct Accounts {
     path: PathBuf,
     list: RwLock<Vec<Arc<Account>>>,
     generation: AtomicU64,
+    /// caching_sha2_password_digest_rounds.
+    rounds: u32,
+    /// A hash of a random password, checked for an unknown user's password
+    /// so its full authentication costs what a real account's does.
+    decoy: Credentials,
 }
 
 pub const FILE_NAME: &str = "accounts.json";
@@ -217,29 +224,44 @@ impl std::fmt::Display for BootstrapError {
 
 impl Accounts {
     /// Load the accounts file, creating it (with root) on first start.
-    pub fn open(datadir: &Path, root_password: Option<&str>, allow_empty_root: bool) -> Result<Accounts, BootstrapError> {
+    /// `rounds`: caching_sha2_password_digest_rounds, for hashes written from now on.
+    pub fn open(datadir: &Path, root_password: Option<&str>, allow_empty_root: bool, rounds: u32) -> Result<Accounts, BootstrapError> {
         let path = datadir.join(FILE_NAME);
         let list = match std::fs::read(&path) {
             Ok(bytes) => {
                 let file = serde_json::from_slice::<File>(&bytes).map_err(|e| BootstrapError::Corrupt(e.to_string()))?;
                 let mut list = file.accounts;
-                if file.version < FILE_VERSION {
+                if file.version < 1 {
                     for a in list.iter_mut() {
                         a.global_privs = upgrade(a.global_privs);
                         a.db_privs.values_mut().for_each(|b| *b = upgrade(*b));
                     }
+                }
+                for a in list.iter_mut() {
+                    a.secret.upgrade_on_load(&a.plugin);
+                }
+                if file.version < FILE_VERSION {
+                    // The hashes no plugin reads leave the disk now.
+                    write_file(&path, &list).map_err(BootstrapError::Io)?;
+                }
+                let legacy = list.iter().filter(|a| a.secret.is_legacy()).count();
+                if legacy > 0 {
+                    tracing::warn!(
+                        accounts = legacy,
+                        "caching_sha2_password accounts still keep an unsalted hash from an older version: each is salted at its next login over TLS or the Unix socket, or its next new password"
+                    );
                 }
                 list
             }
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
                 let root = match root_password {
                     Some(pw) if !pw.is_empty() => {
-                        let mut a = Account::new("root", "%", auth::CACHING_SHA2, pw);
+                        let mut a = Account::new("root", "%", auth::CACHING_SHA2, pw, rounds);
                         a.global_privs = privs::ALL | privs::GRANT_OPTION;
                         a
                     }
                     _ if allow_empty_root => {
-                        let mut a = Account::new("root", "localhost", auth::CACHING_SHA2, "");
+                        let mut a = Account::new("root", "localhost", auth::CACHING_SHA2, "", rounds);
                         a.global_privs = privs::ALL | privs::GRANT_OPTION;
                         a
                     }
@@ -251,13 +273,13 @@ impl Accounts {
             }
             Err(e) => return Err(BootstrapError::Io(e)),
         };
-        Ok(Accounts { path, list: RwLock::new(list.into_iter().map(Arc::new).collect()), generation: AtomicU64::new(1) })
+        Ok(Accounts { path, list: RwLock::new(list.into_iter().map(Arc::new).collect()), generation: AtomicU64::new(1), rounds, decoy: Credentials::decoy(rounds) })
     }
 
     /// The accounts of an upstream engine's backend (`turnstile_upstream::accounts`):
     /// kept in memory only, replaced as they are read again.
     pub fn learned(list: Vec<turnstile_upstream::LearnedAccount>) -> Accounts {
-        let a = Accounts { path: PathBuf::new(), list: RwLock::new(Vec::new()), generation: AtomicU64::new(1) };
+        let a = Accounts { path: PathBuf::new(), list: RwLock::new(Vec::new()), generation: AtomicU64::new(1), rounds: sha_crypt::ROUNDS_MIN, decoy: Credentials::default() };
         a.replace_learned(list);
         a
     }
@@ -272,8 +294,7 @@ impl Accounts {
                     user: l.user,
                     host: l.host,
                     plugin: auth::NATIVE.to_string(),
-                    native: l.hash2.map(|h| auth::hex(&h)),
-                    sha2: None,
+                    secret: Credentials { native: l.hash2.map(|h| auth::hex(&h)), ..Default::default() },
                     global_privs,
                     db_privs: BTreeMap::new(),
                     table_privs: Vec::new(),
@@ -284,6 +305,32 @@ impl Accounts {
             .collect();
         *self.list.write().unwrap_or_else(|e| e.into_inner()) = accounts;
         self.generation.fetch_add(1, Ordering::AcqRel);
+    }
+
+    /// An account still on a version-1 file's unsalted hash proved its
+    /// password in a full authentication: keep the salted hash instead.
+    /// A failure to write is logged; the account keeps working either way.
+    pub fn salt_legacy(&self, user: &str, host: &str, password: &[u8]) {
+        let rounds = self.rounds;
+        let r = self.modify(|list| {
+            let Some(a) = list.iter_mut().find(|a| a.user == user && a.host == host && a.secret.is_legacy()) else { return Ok(false) };
+            if !a.secret.check_password(password) {
+                return Ok(false);
+            }
+            a.secret = Credentials::from_password(&a.plugin, password, rounds);
+            let _ = a.secret.fast.set(auth::sha2_stored(password));
+            Ok(true)
+        });
+        match r {
+            Ok(true) => tracing::info!(user, host, "caching_sha2_password: the account's unsalted hash from an older version is now salted"),
+            Ok(false) => {}
+            Err(e) => tracing::warn!(user, host, error = %e.message, "caching_sha2_password: cannot store the account's salted hash"),
+        }
+    }
+
+    /// What an unknown user's password is checked against (matches nothing).
+    pub fn decoy(&self) -> &Credentials {
+        &self.decoy
     }
 
     pub fn generation(&self) -> u64 {
@@ -302,17 +349,14 @@ impl Accounts {
     pub fn rows(&self) -> Vec<turnstile_engine::AccountRow> {
         let list = self.list.read().unwrap_or_else(|e| e.into_inner());
         list.iter()
-            .map(|a| {
-                let hash = if a.plugin == auth::NATIVE { a.native.as_ref().map(|h| format!("*{}", h.to_ascii_uppercase())) } else { a.sha2.clone() };
-                turnstile_engine::AccountRow {
-                    user: a.user.clone(),
-                    host: a.host.clone(),
-                    plugin: a.plugin.clone(),
-                    authentication_string: hash.unwrap_or_default(),
-                    global_privs: a.global_privs,
-                    db_privs: a.db_privs.iter().map(|(d, b)| (d.clone(), *b)).collect(),
-                    table_privs: a.table_privs.iter().map(TablePrivs::grant).collect(),
-                }
+            .map(|a| turnstile_engine::AccountRow {
+                user: a.user.clone(),
+                host: a.host.clone(),
+                plugin: a.plugin.clone(),
+                authentication_string: a.secret.shown(&a.plugin),
+                global_privs: a.global_privs,
+                db_privs: a.db_privs.iter().map(|(d, b)| (d.clone(), *b)).collect(),
+                table_privs: a.table_privs.iter().map(TablePrivs::grant).collect(),
             })
             .collect()
     }
@@ -406,7 +450,8 @@ impl Accounts {
                             continue;
                         }
                         let plugin = checked_plugin(u)?;
-                        let mut a = Account::new(&u.name.user, &u.name.host, &plugin, u.password.as_deref().unwrap_or(""));
+                        let mut a = Account::new(&u.name.user, &u.name.host, &plugin, "", self.rounds);
+                        a.take_secret(u, self.rounds)?;
                         a.require_tls = u.require_tls.unwrap_or(false);
                         list.push(a);
                     }
@@ -453,9 +498,7 @@ impl Accounts {
                             if u.plugin.is_some() {
                                 a.plugin = checked_plugin(u)?;
                             }
-                            if let Some(pw) = &u.password {
-                                a.set_password(pw);
-                            }
+                            a.take_secret(u, self.rounds)?;
                             if let Some(r) = u.require_tls {
                                 a.require_tls = r;
                             }
@@ -475,7 +518,7 @@ impl Accounts {
                 }
                 self.modify(|list| match find_mut(list, &name) {
                     Some(a) => {
-                        a.set_password(&password);
+                        a.set_password(&password, self.rounds);
                         Ok(Vec::new())
                     }
                     None => Err(SqlError::new(1133, "42000", "Can't find any matching row in the user table")),
@@ -503,7 +546,7 @@ impl Accounts {
                 // administrator may, as with ALTER USER for another account
                 // (MariaDB: 1044 to database 'mysql'). Without this, GRANT
                 // OPTION on any database was enough to take over root.
-                let sets_password = users.iter().any(|u| u.password.is_some() || u.plugin.is_some());
+                let sets_password = users.iter().any(|u| u.password.is_some() || u.hash.is_some() || u.plugin.is_some());
                 if sets_password && !admin {
                     return Err(SqlError::new(1044, "42000", format!("Access denied for user '{}'@'{}' to database 'mysql'", by_user, by_host)));
                 }
@@ -519,7 +562,7 @@ impl Accounts {
                             if !admin {
                                 return Err(SqlError::new(1410, "42000", "You are not allowed to create a user with GRANT"));
                             }
-                            list.push(Account::new(&name.user, &name.host, &checked_plugin(u)?, ""));
+                            list.push(Account::new(&name.user, &name.host, &checked_plugin(u)?, "", self.rounds));
                         }
                         let a = find_mut(list, &name).expect("present or just created");
                         match target {
@@ -540,8 +583,8 @@ impl Accounts {
                                 }
                             }
                         }
-                        if let Some(pw) = &u.password {
-                            a.set_password(pw);
+                        if u.password.is_some() || u.hash.is_some() {
+                            a.take_secret(u, self.rounds)?;
                         }
                     }
                     Ok(Vec::new())
@@ -718,6 +761,7 @@ fn write_file(path: &Path, list: &[Account]) -> std::io::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::credentials::Proof;
 
     fn peer(ip: &str) -> Peer {
         Peer { ip: ip.into(), local: ip == "127.0.0.1" || ip == "localhost" }
@@ -727,15 +771,18 @@ mod tests {
     fn bootstrap_find_verify_persist() {
         let dir = std::env::temp_dir().join(format!("ts-acc-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
-        assert!(matches!(Accounts::open(&dir, None, false), Err(BootstrapError::NoRootPassword)));
-        let acc = Accounts::open(&dir, Some("pw"), false).unwrap();
+        assert!(matches!(Accounts::open(&dir, None, false, 5000), Err(BootstrapError::NoRootPassword)));
+        let acc = Accounts::open(&dir, Some("pw"), false, 5000).unwrap();
         let root = acc.find("root", &peer("10.0.0.1")).unwrap();
         let scramble = b"abcdefghijklmnopqrst";
-        assert!(root.verify(auth::CACHING_SHA2, scramble, &auth::sha2_token(b"pw", scramble)));
-        assert!(root.verify(auth::NATIVE, scramble, &auth::native_token(b"pw", scramble)));
-        assert!(!root.verify(auth::NATIVE, scramble, &auth::native_token(b"no", scramble)));
+        let token = auth::sha2_token(b"pw", scramble);
+        assert_eq!(root.secret.check_scramble(auth::CACHING_SHA2, scramble, &token), Proof::NeedPassword);
+        assert!(root.secret.check_password(b"pw"));
+        assert_eq!(root.secret.check_scramble(auth::CACHING_SHA2, scramble, &token), Proof::Proved);
+        let on_disk = std::fs::read_to_string(dir.join(FILE_NAME)).unwrap();
+        assert!(on_disk.contains("$A$005$") && !on_disk.contains(&auth::hex(&auth::sha2_stored(b"pw"))));
         let stmt = AccountStmt::CreateUser {
-            users: vec![UserSpec { name: UserName { user: "bob".into(), host: "localhost".into() }, plugin: None, password: Some("b".into()), require_tls: None }],
+            users: vec![UserSpec { name: UserName { user: "bob".into(), host: "localhost".into() }, plugin: None, password: Some("b".into()), hash: None, require_tls: None }],
             if_not_exists: false,
         };
         acc.apply("root", "%", stmt.clone()).unwrap();
@@ -743,9 +790,43 @@ mod tests {
         assert!(acc.find("bob", &peer("10.0.0.1")).is_none());
         assert!(acc.find("bob", &peer("127.0.0.1")).is_some());
         // Reopen: persisted; the root password option no longer matters.
-        let again = Accounts::open(&dir, None, false).unwrap();
+        let again = Accounts::open(&dir, None, false, 5000).unwrap();
         assert!(again.find("bob", &peer("localhost")).is_some());
         assert_eq!(grant_lines(&again.find("root", &peer("x")).unwrap()), vec!["GRANT ALL PRIVILEGES ON *.* TO `root`@`%` WITH GRANT OPTION"]);
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+
+    /// A version-1 file: nobody is locked out, the hash no plugin reads
+    /// leaves the disk at once, and the unsalted SHA-256 one at the
+    /// account's first full authentication.
+    #[test]
+    fn version_one_file_is_upgraded_without_locking_anyone_out() {
+        let dir = std::env::temp_dir().join(format!("ts-acc-v1-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let (native, sha2) = (auth::hex(&auth::native_stored(b"pw")), auth::hex(&auth::sha2_stored(b"pw")));
+        let old = format!(
+            r#"{{"accounts":[{{"user":"root","host":"%","plugin":"caching_sha2_password","native":"{native}","sha2":"{sha2}","global_privs":{all}}},
+            {{"user":"n","host":"%","plugin":"mysql_native_password","native":"{native}","sha2":"{sha2}","global_privs":0}}],"version":1}}"#,
+            all = privs::ALL | privs::GRANT_OPTION
+        );
+        std::fs::write(dir.join(FILE_NAME), old).unwrap();
+        let acc = Accounts::open(&dir, None, false, 5000).unwrap();
+        let disk = || std::fs::read_to_string(dir.join(FILE_NAME)).unwrap();
+        assert!(disk().contains("\"version\": 2"));
+        assert_eq!(disk().matches(&native).count(), 1, "only the native account keeps SHA1(SHA1(pw))");
+        assert_eq!(disk().matches(&sha2).count(), 1, "only the caching_sha2 account keeps its old hash, until salted");
+        let scramble = b"abcdefghijklmnopqrst";
+        let root = acc.find("root", &peer("10.0.0.1")).unwrap();
+        assert_eq!(root.secret.check_scramble(auth::CACHING_SHA2, scramble, &auth::sha2_token(b"pw", scramble)), Proof::Proved);
+        acc.salt_legacy("root", "%", b"wrong");
+        assert!(disk().contains(&sha2), "a wrong password changes nothing");
+        acc.salt_legacy("root", "%", b"pw");
+        assert!(!disk().contains(&sha2) && disk().contains("$A$005$"));
+        let root = acc.find("root", &peer("10.0.0.1")).unwrap();
+        assert!(!root.secret.is_legacy());
+        assert_eq!(root.secret.check_scramble(auth::CACHING_SHA2, scramble, &auth::sha2_token(b"pw", scramble)), Proof::Proved, "the cache survives the upgrade");
+        let again = Accounts::open(&dir, None, false, 5000).unwrap();
+        assert!(again.find("root", &peer("x")).unwrap().secret.check_password(b"pw"));
         std::fs::remove_dir_all(dir).unwrap();
     }
 
@@ -753,15 +834,15 @@ mod tests {
     fn grant_option_hands_out_only_what_the_grantor_holds() {
         let dir = std::env::temp_dir().join(format!("ts-acc-grant-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
-        let acc = Accounts::open(&dir, Some("pw"), false).unwrap();
+        let acc = Accounts::open(&dir, Some("pw"), false, 5000).unwrap();
         let name = |u: &str| UserName { user: u.into(), host: "%".into() };
-        let create = |u: &str| AccountStmt::CreateUser { users: vec![UserSpec { name: name(u), plugin: None, password: Some("p".into()), require_tls: None }], if_not_exists: false };
+        let create = |u: &str| AccountStmt::CreateUser { users: vec![UserSpec { name: name(u), plugin: None, password: Some("p".into()), hash: None, require_tls: None }], if_not_exists: false };
         let grant = |bits: u32, db: Option<&str>, u: &str, opt: bool| AccountStmt::Grant {
             privs: bits,
             db: db.map(str::to_string),
             table: None,
             columns: Vec::new(),
-            users: vec![UserSpec { name: name(u), plugin: None, password: None, require_tls: None }],
+            users: vec![UserSpec { name: name(u), plugin: None, password: None, hash: None, require_tls: None }],
             grant_option: opt,
             create_missing: false,
         };
@@ -780,7 +861,7 @@ mod tests {
             db: None,
             table: None,
             columns: Vec::new(),
-            users: vec![UserSpec { name: name("root"), plugin: None, password: Some("pwned".into()), require_tls: None }],
+            users: vec![UserSpec { name: name("root"), plugin: None, password: Some("pwned".into()), hash: None, require_tls: None }],
             grant_option: false,
             create_missing: false,
         };

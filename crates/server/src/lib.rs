@@ -13,6 +13,7 @@
 pub mod accounts;
 pub use turnstile_settings as config;
 pub mod conn;
+pub mod credentials;
 pub mod datadir;
 pub mod driver;
 pub mod guard;
@@ -21,6 +22,7 @@ pub mod panics;
 pub mod per_thread;
 pub mod pool;
 pub mod registry;
+pub mod rsa_keys;
 pub mod scheduler;
 pub mod server;
 pub mod session;
@@ -142,7 +144,7 @@ pub fn start(mut config: Config) -> Result<Running, String> {
     };
     let accounts = match &upstream {
         Some(up) => accounts::Accounts::learned(up.load_accounts().map_err(|e| format!("reading the backend's accounts: {}", e))?),
-        None => accounts::Accounts::open(&config.datadir, config.root_password.as_deref(), config.allow_empty_root_password).map_err(|e| e.to_string())?,
+        None => accounts::Accounts::open(&config.datadir, config.root_password.as_deref(), config.allow_empty_root_password, config.caching_sha2_password_digest_rounds).map_err(|e| e.to_string())?,
     };
     let engine: Box<dyn turnstile_engine::Engine> = match config.engine {
         config::EngineKind::Upstream => Box::new(turnstile_upstream::engine::UpstreamEngine(upstream.clone().expect("started above"))),
@@ -171,6 +173,8 @@ pub fn start(mut config: Config) -> Result<Running, String> {
         }
     };
     let tls = tls::Tls::load(&config)?;
+    // The upstream engine's accounts are the backend's mysql_native_password ones.
+    let rsa = if upstream.is_none() { rsa_keys::RsaKeys::load(&config)? } else { None };
     let listeners = listener::Listeners::bind(&config).map_err(|e| e.to_string())?;
     let (port, admin_port) = (listeners.tcp_port(), listeners.admin_port());
     let socket = listeners.unix.as_ref().map(|(_, p)| p.display().to_string());
@@ -185,6 +189,7 @@ pub fn start(mut config: Config) -> Result<Running, String> {
         server.globals.set_computed(name, turnstile_engine::Value::str(&path));
     }
     server.tls = tls;
+    server.rsa = rsa;
     let server = Arc::new(server);
     if let Some(up) = upstream {
         let weak = Arc::downgrade(&server);

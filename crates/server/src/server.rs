@@ -31,6 +31,8 @@ pub struct Server {
     pub upstream: Option<std::sync::Arc<turnstile_upstream::Upstream>>,
     /// TLS for clients (None: `ssl` is OFF, no CLIENT_SSL in the greeting).
     pub tls: Option<std::sync::Arc<crate::tls::Tls>>,
+    /// caching_sha2_password's RSA key pair (None: none configured or generated).
+    pub rsa: Option<crate::rsa_keys::RsaKeys>,
     /// Failed logins and broken-off connections, per client (guard.rs).
     pub guard: crate::guard::Guard,
 }
@@ -63,6 +65,7 @@ impl Server {
             max_connections_by_fds: u64::MAX,
             upstream: None,
             tls: None,
+            rsa: None,
             guard: Default::default(),
             config,
         }
@@ -164,6 +167,9 @@ impl ServerOps for Server {
             ("Threads_running", i(st.threads_running.get())),
             ("Uptime", Value::UInt(self.uptime())),
         ];
+        if let Some(rsa) = &self.rsa {
+            rows.push(("Caching_sha2_password_rsa_public_key", Value::str(&rsa.public_pem)));
+        }
         if let Some(tls) = &self.tls {
             rows.extend(tls.status());
         }

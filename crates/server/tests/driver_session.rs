@@ -37,13 +37,23 @@ fn server_with(tweak: impl FnOnce(&mut Config)) -> Mem {
     static N: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
     let dir = std::env::temp_dir().join(format!("ts-mem-{}-{}", std::process::id(), N.fetch_add(1, Ordering::Relaxed)));
     std::fs::create_dir_all(&dir).unwrap();
-    let mut config = Config { datadir: dir.clone(), engine: turnstile_server::config::EngineKind::Blackhole, ..Config::default() };
+    // No RSA key pair unless a test asks (generating one takes a tenth of a second).
+    let mut config = Config { datadir: dir.clone(), engine: turnstile_server::config::EngineKind::Blackhole, caching_sha2_password_auto_generate_rsa_keys: false, ..Config::default() };
     tweak(&mut config);
-    let accounts = Accounts::open(&dir, Some(PASSWORD), false).unwrap();
+    let accounts = Accounts::open(&dir, Some(PASSWORD), false, 5000).unwrap();
+    // root's first login since the start would be a full authentication: most
+    // tests start from the fast path, as after any earlier login (the
+    // full_authentication tests below start cold).
+    if !config.caching_sha2_password_auto_generate_rsa_keys {
+        let root = accounts.find("root", &Peer { ip: "127.0.0.1".into(), local: true }).unwrap();
+        assert!(root.secret.check_password(PASSWORD.as_bytes()));
+    }
     let engine = Box::new(turnstile_engine::blackhole::Blackhole::open(&dir).unwrap());
     let tls = turnstile_server::tls::Tls::load(&config).unwrap();
+    let rsa = turnstile_server::rsa_keys::RsaKeys::load(&config).unwrap();
     let mut server = Server::new(config, engine, accounts, None, 0, 0);
     server.tls = tls;
+    server.rsa = rsa;
     Mem { server: Arc::new(server), _dir: Dir(dir) }
 }
 
@@ -72,7 +82,11 @@ struct Client {
 
 impl Client {
     fn new(m: &Mem) -> Client {
-        let s = Session::new(m.server.clone(), Peer { ip: "127.0.0.1".into(), local: true }, None, false, -1);
+        Client::with_peer(m, Peer { ip: "127.0.0.1".into(), local: true })
+    }
+
+    fn with_peer(m: &Mem, peer: Peer) -> Client {
+        let s = Session::new(m.server.clone(), peer, None, false, -1);
         let mut c = Client { d: Driver::new(s, T0_MS), inbox: Vec::new(), flushes: 0, last: Want::Close, scramble: Vec::new() };
         c.d.start();
         c.pump_budget(usize::MAX);
@@ -165,6 +179,15 @@ impl Client {
         assert_eq!(p[1].0, 3);
         assert_eq!(p[1].1[0], 0x00, "OK after login: {:?}", p[1]);
         assert!(self.d.session().authenticated);
+    }
+
+    /// A wrong fast-path token, then (asked for the password) bytes that
+    /// decrypt to nothing: what the driver wants after the verdict.
+    fn wrong_password(&mut self, user: &str) -> Want {
+        let resp = self.response(user, auth::sha2_token(b"nope", &self.scramble), Some(auth::CACHING_SHA2), None, 0);
+        self.send(1, &resp);
+        assert_eq!(self.next_packet(), (2, vec![0x01, auth::PERFORM_FULL_AUTH]));
+        self.send(3, &[0u8; 256])
     }
 
     fn login(&mut self) {
@@ -268,10 +291,9 @@ fn native_password_account_logs_in_without_a_switch() {
 fn wrong_password_is_1045_and_closes() {
     let m = server();
     let mut c = Client::new(&m);
-    let resp = c.response("root", auth::sha2_token(b"nope", &c.scramble), Some(auth::CACHING_SHA2), None, 0);
-    assert_eq!(c.send(1, &resp), Want::Close);
+    assert_eq!(c.wrong_password("root"), Want::Close);
     let (seq, p) = c.next_packet();
-    assert_eq!(seq, 2);
+    assert_eq!(seq, 4);
     assert_eq!(err_code(&p), 1045);
 }
 
@@ -279,8 +301,7 @@ fn wrong_password_is_1045_and_closes() {
 fn unknown_user_is_1045() {
     let m = server();
     let mut c = Client::new(&m);
-    let resp = c.response("nobody", auth::sha2_token(b"x", &c.scramble), Some(auth::CACHING_SHA2), None, 0);
-    assert_eq!(c.send(1, &resp), Want::Close);
+    assert_eq!(c.wrong_password("nobody"), Want::Close);
     assert_eq!(err_code(&c.next_packet().1), 1045);
 }
 
@@ -294,7 +315,90 @@ fn an_unknown_user_with_a_native_client_gets_the_same_switch_as_a_real_account()
     c.send(1, &resp);
     let (seq, p) = c.next_packet();
     assert_eq!((seq, p[0]), (2, 0xfe), "AuthSwitchRequest");
-    assert_eq!(c.send(3, &auth::sha2_token(b"x", &c.scramble)), Want::Close);
+    // Asked for the password itself, as a real account whose cache cannot tell.
+    c.send(3, &auth::sha2_token(b"x", &c.scramble));
+    assert_eq!(c.next_packet(), (4, vec![0x01, auth::PERFORM_FULL_AUTH]));
+    assert_eq!(c.send(5, &[0u8; 256]), Want::Close);
+    assert_eq!(err_code(&c.next_packet().1), 1045);
+}
+
+/// A client on the Unix socket (the session's peer is "localhost").
+fn socket_client(m: &Mem) -> Client {
+    Client::with_peer(m, Peer { ip: "localhost".into(), local: true })
+}
+
+#[test]
+fn full_authentication_over_the_socket_takes_the_password_in_the_clear_and_fills_the_cache() {
+    let m = server_with(|c| c.caching_sha2_password_auto_generate_rsa_keys = true);
+    for (password, ok) in [(&b"wrong"[..], false), (PASSWORD.as_bytes(), true)] {
+        let mut c = socket_client(&m);
+        let resp = c.response("root", auth::sha2_token(password, &c.scramble), Some(auth::CACHING_SHA2), None, 0);
+        c.send(1, &resp);
+        assert_eq!(c.next_packet(), (2, vec![0x01, auth::PERFORM_FULL_AUTH]), "the cache is empty after a start");
+        let mut clear = password.to_vec();
+        clear.push(0);
+        c.send(3, &clear);
+        let (seq, p) = c.next_packet();
+        assert_eq!(seq, 4);
+        if ok {
+            assert_eq!(p[0], 0x00, "OK: {p:?}");
+            assert!(c.d.session().authenticated);
+        } else {
+            assert_eq!(err_code(&p), 1045);
+        }
+    }
+    // The cache is filled: the next login takes the fast path, over plain TCP too.
+    let mut c = Client::new(&m);
+    c.login();
+}
+
+#[test]
+fn full_authentication_over_plain_tcp_sends_the_public_key_and_decrypts_the_password() {
+    use aws_lc_rs::rsa::{OaepPublicEncryptingKey, PublicEncryptingKey, OAEP_SHA1_MGF1SHA1};
+    use rustls::pki_types::pem::PemObject;
+    let m = server_with(|c| c.caching_sha2_password_auto_generate_rsa_keys = true);
+    let mut c = Client::new(&m);
+    let resp = c.response("root", auth::sha2_token(PASSWORD.as_bytes(), &c.scramble), Some(auth::CACHING_SHA2), None, 0);
+    c.send(1, &resp);
+    assert_eq!(c.next_packet(), (2, vec![0x01, auth::PERFORM_FULL_AUTH]));
+    // The password in the clear on plain TCP is refused below; first ask for the key.
+    c.send(3, &[auth::REQUEST_PUBLIC_KEY]);
+    let (seq, key) = c.next_packet();
+    assert_eq!((seq, key[0]), (4, 0x01));
+    let pem = std::str::from_utf8(&key[1..]).unwrap();
+    assert_eq!(pem, m.server.rsa.as_ref().unwrap().public_pem);
+    let der = rustls::pki_types::SubjectPublicKeyInfoDer::from_pem_slice(pem.as_bytes()).unwrap();
+    let public = OaepPublicEncryptingKey::new(PublicEncryptingKey::from_der(der.as_ref()).unwrap()).unwrap();
+    let mut plain = PASSWORD.as_bytes().to_vec();
+    plain.push(0);
+    for (i, b) in plain.iter_mut().enumerate() {
+        *b ^= c.scramble[i % c.scramble.len()];
+    }
+    let mut sealed = vec![0u8; public.ciphertext_size()];
+    let sealed = public.encrypt(&OAEP_SHA1_MGF1SHA1, &plain, &mut sealed, None).unwrap().to_vec();
+    c.send(5, &sealed);
+    let (seq, ok) = c.next_packet();
+    assert_eq!((seq, ok[0]), (6, 0x00), "OK: {ok:?}");
+    assert!(c.d.session().authenticated);
+    // A password in the clear over plain TCP is not taken.
+    let mut c = Client::new(&m);
+    let resp = c.response("root", auth::sha2_token(b"not it", &c.scramble), Some(auth::CACHING_SHA2), None, 0);
+    c.send(1, &resp);
+    assert_eq!(c.next_packet(), (2, vec![0x01, auth::PERFORM_FULL_AUTH]));
+    let mut clear = PASSWORD.as_bytes().to_vec();
+    clear.push(0);
+    assert_eq!(c.send(3, &clear), Want::Close);
+    assert_eq!(err_code(&c.next_packet().1), 1045);
+}
+
+#[test]
+fn without_a_key_pair_plain_tcp_cannot_make_a_full_authentication() {
+    let m = server();
+    let mut c = Client::new(&m);
+    let resp = c.response("root", auth::sha2_token(b"other", &c.scramble), Some(auth::CACHING_SHA2), None, 0);
+    c.send(1, &resp);
+    assert_eq!(c.next_packet(), (2, vec![0x01, auth::PERFORM_FULL_AUTH]));
+    assert_eq!(c.send(3, &[auth::REQUEST_PUBLIC_KEY]), Want::Close);
     assert_eq!(err_code(&c.next_packet().1), 1045);
 }
 
@@ -302,8 +406,7 @@ fn an_unknown_user_with_a_native_client_gets_the_same_switch_as_a_real_account()
 fn past_the_failed_login_threshold_the_answer_is_held_even_for_the_right_password() {
     let m = server_with(|c| c.connection_control_failed_connections_threshold = 1);
     let mut bad = Client::new(&m);
-    let resp = bad.response("root", auth::sha2_token(b"nope", &bad.scramble), Some(auth::CACHING_SHA2), None, 0);
-    assert_eq!(bad.send(1, &resp), Want::Close, "the first failure answers at once");
+    assert_eq!(bad.wrong_password("root"), Want::Close, "the first failure answers at once");
     let mut c = Client::new(&m);
     let resp = c.response("root", auth::sha2_token(PASSWORD.as_bytes(), &c.scramble), Some(auth::CACHING_SHA2), None, 0);
     assert_eq!(c.send(1, &resp), Want::Sleep);
@@ -325,11 +428,9 @@ fn past_the_failed_login_threshold_the_answer_is_held_even_for_the_right_passwor
 fn a_hang_up_while_the_answer_is_held_drops_it() {
     let m = server_with(|c| c.connection_control_failed_connections_threshold = 1);
     let mut bad = Client::new(&m);
-    let resp = bad.response("root", auth::sha2_token(b"nope", &bad.scramble), Some(auth::CACHING_SHA2), None, 0);
-    bad.send(1, &resp);
+    assert_eq!(bad.wrong_password("root"), Want::Close);
     let mut c = Client::new(&m);
-    let resp = c.response("root", auth::sha2_token(b"nope", &c.scramble), Some(auth::CACHING_SHA2), None, 0);
-    assert_eq!(c.send(1, &resp), Want::Sleep);
+    assert_eq!(c.wrong_password("root"), Want::Sleep);
     c.d.eof();
     assert_eq!(c.pump(), Want::Close);
     assert!(c.inbox.is_empty());

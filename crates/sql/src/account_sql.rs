@@ -26,6 +26,9 @@ pub struct UserSpec {
     pub plugin: Option<String>,
     /// Clear-text password from IDENTIFIED BY, if any.
     pub password: Option<String>,
+    /// A hash as stored, from `IDENTIFIED WITH plugin AS 'hash'` or
+    /// `IDENTIFIED BY PASSWORD 'hash'` (mysql_native_password's `*HEX`).
+    pub hash: Option<String>,
     /// `REQUIRE NONE` (Some(false)) or `REQUIRE SSL` (Some(true)) after the
     /// user list (it applies to each); None: not given.
     pub require_tls: Option<bool>,
@@ -103,21 +106,24 @@ pub fn user_name(p: &mut Parser<'_>) -> Result<UserName, SqlError> {
 
 fn user_spec(p: &mut Parser<'_>) -> Result<UserSpec, SqlError> {
     let name = user_name(p)?;
-    let mut spec = UserSpec { name, plugin: None, password: None, require_tls: None };
+    let mut spec = UserSpec { name, plugin: None, password: None, hash: None, require_tls: None };
     if p.eat_kw("IDENTIFIED") {
         if p.eat_kw("WITH") {
             spec.plugin = Some(p.name()?.to_ascii_lowercase());
             if p.eat_kw("BY") {
                 spec.password = Some(string(p)?);
             } else if p.eat_kw("AS") {
-                return Err(SqlError::unsupported("IDENTIFIED WITH ... AS 'hash'"));
+                spec.hash = Some(string(p)?);
             }
         } else {
             p.expect_kw("BY")?;
             if p.eat_kw("PASSWORD") {
-                return Err(SqlError::unsupported("IDENTIFIED BY PASSWORD 'hash'"));
+                // MariaDB's form, always a mysql_native_password hash.
+                spec.plugin = Some("mysql_native_password".into());
+                spec.hash = Some(string(p)?);
+            } else {
+                spec.password = Some(string(p)?);
             }
-            spec.password = Some(string(p)?);
         }
     }
     Ok(spec)
@@ -352,7 +358,13 @@ mod tests {
         assert_eq!(
             parse_str("CREATE USER 'bob'@'%' IDENTIFIED WITH mysql_native_password BY 'pw'").unwrap(),
             Some(AccountStmt::CreateUser {
-                users: vec![UserSpec { name: UserName { user: "bob".into(), host: "%".into() }, plugin: Some("mysql_native_password".into()), password: Some("pw".into()), require_tls: None }],
+                users: vec![UserSpec {
+                    name: UserName { user: "bob".into(), host: "%".into() },
+                    plugin: Some("mysql_native_password".into()),
+                    password: Some("pw".into()),
+                    hash: None,
+                    require_tls: None
+                }],
                 if_not_exists: false
             })
         );

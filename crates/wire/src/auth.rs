@@ -1,11 +1,9 @@
 //! Authentication plugins: mysql_native_password and caching_sha2_password.
 //!
-//! The server never stores a password. For each account it keeps
-//! - `native`: SHA1(SHA1(password)), as MySQL's mysql.user did, and
-//! - `sha2`: SHA256(SHA256(password)).
-//!
-//! Both client tokens can be checked against those alone, so a known password
-//! always takes caching_sha2_password's fast path: no RSA exchange and no TLS round.
+//! A mysql_native_password token is checked against SHA1(SHA1(password));
+//! caching_sha2_password's fast-path token against SHA256(SHA256(password)),
+//! which the server keeps only in memory once a full authentication (the
+//! password itself, checked against `sha_crypt`'s salted hash) proved it.
 
 use sha1::{Digest as _, Sha1};
 use sha2::Sha256;
@@ -17,6 +15,8 @@ pub const CACHING_SHA2: &str = "caching_sha2_password";
 pub const FAST_AUTH_SUCCESS: u8 = 0x03;
 /// caching_sha2_password's "perform full authentication" marker.
 pub const PERFORM_FULL_AUTH: u8 = 0x04;
+/// A client's request for the server's RSA public key (caching_sha2_password on plain TCP).
+pub const REQUEST_PUBLIC_KEY: u8 = 0x02;
 
 /// Length of the random challenge ("scramble", "nonce") in the greeting.
 pub const SCRAMBLE_LEN: usize = 20;

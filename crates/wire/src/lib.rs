@@ -8,6 +8,7 @@
 //! - `packet`: framing (4-byte header, sequence ids, 16 MiB split and join).
 //! - `handshake`: protocol v10 greeting, HandshakeResponse41, AuthSwitchRequest.
 //! - `auth`: mysql_native_password and caching_sha2_password scrambles.
+//! - `sha_crypt`: caching_sha2_password's salted stored form ($A$005$...).
 //! - `response`: OK / ERR / EOF, column definitions, text and binary rows.
 //! - `command`: decoding of client commands, including COM_STMT_EXECUTE parameters.
 //! - `value`: the value type shared by rows and statement parameters.
@@ -19,6 +20,7 @@ pub mod consts;
 pub mod handshake;
 pub mod packet;
 pub mod response;
+pub mod sha_crypt;
 pub mod value;
 
 /// A protocol-level decoding failure: the peer sent something malformed.

@@ -5,7 +5,9 @@
 
 use super::{Flow, Phase, Session};
 use crate::accounts::Account;
+use crate::credentials::Proof;
 use crate::registry::login;
+use crate::rsa_keys;
 use std::sync::atomic::Ordering;
 use turnstile_engine::SqlError;
 use turnstile_sql::front::{self};
@@ -22,6 +24,8 @@ pub(super) struct PendingLogin {
     pub(super) database: Option<String>,
     pub(super) plugin: &'static str,
     pub(super) change_user: bool,
+    /// caching_sha2_password's RSA public key was sent (once per login).
+    pub(super) key_sent: bool,
 }
 
 impl Session {
@@ -102,7 +106,7 @@ impl Session {
             Some(_) => "",
         };
         let account = self.find_account(&resp.username);
-        self.authenticate(PendingLogin { account, username: resp.username, database: resp.database, plugin, change_user: false }, &resp.auth_response, out)
+        self.authenticate(PendingLogin { account, username: resp.username, database: resp.database, plugin, change_user: false, key_sent: false }, &resp.auth_response, out)
     }
 
     /// Check the token, or switch the client to the account's plugin first.
@@ -121,34 +125,98 @@ impl Session {
             self.phase = Phase::AuthSwitch;
             return Flow::Continue;
         }
-        self.arm_login_delay(&login.username);
-        let Some(account) = login.account.as_ref().filter(|a| a.verify(want, &self.scramble, token)) else {
-            let user = login.username.clone();
-            return self.login_failed(out, &user, !token.is_empty());
-        };
-        self.password_proved(&login.username);
-        let account = account.clone();
-        self.keep_upstream_secret(&account, want, token);
-        if want == auth::CACHING_SHA2 && account.has_password() {
-            // Fast path: the scramble proved the password; no RSA, no TLS.
-            self.packet(out, |o| encode_auth_more_data(o, &[auth::FAST_AUTH_SUCCESS]));
-        }
-        self.finish_login(login, out)
+        self.check_token(login, token, out)
     }
 
     pub(super) fn on_auth_switch(&mut self, payload: &[u8], out: &mut Vec<u8>) -> Flow {
         let Some(login) = self.pending.take() else { return self.bad_handshake(out) };
-        self.arm_login_delay(&login.username);
-        let Some(account) = login.account.as_ref().filter(|a| a.verify(login.plugin, &self.scramble, payload)) else {
-            let user = login.username.clone();
-            return self.login_failed(out, &user, !payload.is_empty());
+        self.check_token(login, payload, out)
+    }
+
+    /// The token made from the scramble: mysql_native_password's answer, or
+    /// caching_sha2_password's fast path, which asks for the password itself
+    /// when its cache cannot tell (an unknown user is asked the same way).
+    fn check_token(&mut self, login: PendingLogin, token: &[u8], out: &mut Vec<u8>) -> Flow {
+        let empty = token.is_empty() || token == [0];
+        let proof = match &login.account {
+            Some(a) => a.secret.check_scramble(login.plugin, &self.scramble, token),
+            None if empty || login.plugin == auth::NATIVE => Proof::Refused,
+            None => Proof::NeedPassword,
         };
-        self.password_proved(&login.username);
-        let account = account.clone();
-        self.keep_upstream_secret(&account, login.plugin, payload);
-        if login.plugin == auth::CACHING_SHA2 && account.has_password() {
-            self.packet(out, |o| encode_auth_more_data(o, &[auth::FAST_AUTH_SUCCESS]));
+        let account = login.account.clone();
+        match (proof, account) {
+            (Proof::Proved, Some(a)) if a.secret.is_legacy() && self.secure_transport() => self.ask_password(login, out),
+            (Proof::Proved, Some(a)) => {
+                self.keep_upstream_secret(&a, login.plugin, token);
+                if login.plugin == auth::CACHING_SHA2 && a.has_password() {
+                    self.packet(out, |o| encode_auth_more_data(o, &[auth::FAST_AUTH_SUCCESS]));
+                }
+                self.verdict(login, true, out)
+            }
+            (Proof::NeedPassword, _) => self.ask_password(login, out),
+            _ => {
+                let user = login.username.clone();
+                self.arm_login_delay(&user);
+                self.login_failed(out, &user, !empty)
+            }
         }
+    }
+
+    /// caching_sha2_password: "perform full authentication".
+    fn ask_password(&mut self, login: PendingLogin, out: &mut Vec<u8>) -> Flow {
+        self.packet(out, |o| encode_auth_more_data(o, &[auth::PERFORM_FULL_AUTH]));
+        self.pending = Some(login);
+        self.phase = Phase::FullAuth;
+        Flow::Continue
+    }
+
+    /// The client's answer to "perform full authentication": its password
+    /// (in the clear inside TLS or over the socket; RSA-encrypted on plain
+    /// TCP), or a request for the server's public key first.
+    pub(super) fn on_full_auth(&mut self, payload: &[u8], out: &mut Vec<u8>) -> Flow {
+        let Some(login) = self.pending.take() else { return self.bad_handshake(out) };
+        let password = if self.secure_transport() {
+            rsa_keys::strip_nul(payload.to_vec())
+        } else if payload == [auth::REQUEST_PUBLIC_KEY] && !login.key_sent {
+            let Some(rsa) = &self.server.rsa else {
+                // No key pair: a full authentication needs TLS or the socket.
+                let user = login.username.clone();
+                self.arm_login_delay(&user);
+                return self.login_failed(out, &user, true);
+            };
+            let pem = rsa.public_pem.clone();
+            self.packet(out, |o| encode_auth_more_data(o, pem.as_bytes()));
+            self.pending = Some(PendingLogin { key_sent: true, ..login });
+            return Flow::Continue;
+        } else {
+            self.server.rsa.as_ref().and_then(|k| k.decrypt_password(payload, &self.scramble))
+        };
+        let ok = match (&login.account, &password) {
+            (Some(a), Some(pw)) => a.secret.check_password(pw),
+            // An unknown user's answer takes as long as a real account's.
+            (None, Some(pw)) => {
+                let _matches_nothing = self.server.accounts.decoy().check_password(pw);
+                false
+            }
+            _ => false,
+        };
+        if ok {
+            let a = login.account.as_ref().expect("checked above");
+            if a.secret.is_legacy() {
+                self.server.accounts.salt_legacy(&a.user, &a.host, password.as_deref().unwrap_or_default());
+            }
+        }
+        self.verdict(login, ok, out)
+    }
+
+    /// The login's answer, after the connection_control delay if any.
+    fn verdict(&mut self, login: PendingLogin, ok: bool, out: &mut Vec<u8>) -> Flow {
+        self.arm_login_delay(&login.username);
+        if !ok {
+            let user = login.username.clone();
+            return self.login_failed(out, &user, true);
+        }
+        self.password_proved(&login.username);
         self.finish_login(login, out)
     }
 
@@ -302,7 +370,7 @@ impl Session {
         let account = self.find_account(&cu.username);
         self.phase = Phase::Handshake;
         self.authenticated = false;
-        let login = PendingLogin { account, username: cu.username, database: cu.database, plugin, change_user: true };
+        let login = PendingLogin { account, username: cu.username, database: cu.database, plugin, change_user: true, key_sent: false };
         self.authenticate(login, &cu.auth_response, out)
     }
 }

@@ -72,6 +72,10 @@ enum Phase {
     Handshake,
     /// Waiting for the client's answer to an AuthSwitchRequest.
     AuthSwitch,
+    /// caching_sha2_password's full authentication: waiting for the password
+    /// (in the clear over TLS or the socket, else RSA-encrypted) or for a
+    /// request for the RSA public key.
+    FullAuth,
     Command,
     /// Receiving the file of a LOAD DATA LOCAL INFILE (`infile.rs`).
     LocalInfile,
@@ -427,6 +431,7 @@ impl Session {
         match self.phase {
             Phase::Handshake => self.on_handshake(payload, out),
             Phase::AuthSwitch => self.on_auth_switch(payload, out),
+            Phase::FullAuth => self.on_full_auth(payload, out),
             Phase::Command => {
                 // Every reader of the command's text lexes it by the session's sql_mode.
                 let _lexing = turnstile_sqltext::lex::lexing_mode(self.no_backslash_escapes());
@@ -444,7 +449,7 @@ impl Session {
         match self.phase {
             Phase::Command => 0,
             // After the greeting, an auth switch request or a file request: one past ours.
-            Phase::Handshake | Phase::AuthSwitch | Phase::LocalInfile => self.seq,
+            Phase::Handshake | Phase::AuthSwitch | Phase::FullAuth | Phase::LocalInfile => self.seq,
         }
     }
 

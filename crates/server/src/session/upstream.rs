@@ -40,7 +40,7 @@ impl Session {
         if !self.is_upstream() {
             return;
         }
-        self.upstream_hash1 = match (&account.native, plugin) {
+        self.upstream_hash1 = match (&account.secret.native, plugin) {
             (Some(h), auth::NATIVE) => auth::unhex::<20>(h).and_then(|stored| auth::native_hash1(&stored, &self.scramble, token)),
             _ => None,
         };
