@@ -17,7 +17,7 @@ as medians:
             with TLS (--mysql-ssl=on: a full handshake per connection, as
             libmariadb never resumes) and without: connections/s and the server's
             CPU per connection; TLS's share is the difference. (sysbench always sends
-            a client certificate, which MariaDB also verifies: see sysbench_ssl_dir.) The servers'
+            a client certificate, which both servers verify: see sysbench_ssl_dir.) The servers'
             Ssl_accepts growth is checked against the connections made, so a run
             where TLS was not used cannot pass as one.
   resume    the same connect + SELECT 1 + disconnect from Python clients
@@ -62,16 +62,19 @@ def accepts(port):
 def sysbench_ssl_dir(datadir):
     """sysbench 1.0.20 with --mysql-ssl=on always loads client-key.pem,
     client-cert.pem and cacert.pem from its working directory (mysql_ssl_set
-    with those names) and sends that certificate. MariaDB checks a client
-    certificate it is sent against its --ssl-ca, so the client's is signed by
-    the CA Turnstile generated (both servers are given it); Turnstile asks no
-    client for a certificate and never sees it."""
+    with those names) and sends that certificate. Both servers check a client
+    certificate they are sent against their CA, so the client's is signed by
+    the CA Turnstile generated (MariaDB is given it as --ssl-ca), as an X.509
+    v3 certificate (rustls's webpki refuses version 1 ones)."""
     d = tempfile.mkdtemp(prefix="ts-bench-sslcli-")
     key, csr, cert = (os.path.join(d, n) for n in ("client-key.pem", "client.csr", "client-cert.pem"))
     subprocess.run(["openssl", "req", "-new", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-keyout", key, "-out", csr,
                     "-subj", "/CN=bench-client"], check=True, capture_output=True)
+    ext = os.path.join(d, "client.ext")
+    with open(ext, "w") as f:
+        f.write("basicConstraints=CA:FALSE\nkeyUsage=digitalSignature\nextendedKeyUsage=clientAuth\n")
     subprocess.run(["openssl", "x509", "-req", "-in", csr, "-CA", os.path.join(datadir, "ca.pem"), "-CAkey", os.path.join(datadir, "ca-key.pem"),
-                    "-CAcreateserial", "-out", cert, "-days", "2"], check=True, capture_output=True)
+                    "-CAcreateserial", "-out", cert, "-days", "2", "-extfile", ext], check=True, capture_output=True)
     shutil.copy(os.path.join(datadir, "ca.pem"), os.path.join(d, "cacert.pem"))
     return d
 

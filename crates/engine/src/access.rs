@@ -170,6 +170,11 @@ pub struct AccountRow {
     pub plugin: String,
     /// The stored hash as MariaDB shows it (`*HEX` for mysql_native_password).
     pub authentication_string: String,
+    /// REQUIRE: ssl_type ('', ANY, X509, SPECIFIED) and its conditions.
+    pub ssl_type: String,
+    pub ssl_cipher: String,
+    pub x509_issuer: String,
+    pub x509_subject: String,
     /// Global privilege bits (`privs`).
     pub global_privs: u32,
     /// Each database-level grant: the database and its bits.

@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, RwLock};
 use turnstile_engine::SqlError;
-use turnstile_sql::account_sql::{AccountStmt, UserName, UserSpec};
+use turnstile_sql::account_sql::{AccountStmt, Require, UserName, UserSpec};
 use turnstile_sql::privs;
 use turnstile_wire::auth;
 use turnstile_wire::sha_crypt;
@@ -32,10 +32,20 @@ pub struct Account {
     /// Table- and column-level grants (`ON db.t`), one entry per table.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub table_privs: Vec<TablePrivs>,
-    /// REQUIRE SSL: a login over plain TCP or the Unix socket is refused
-    /// (1045, as MariaDB). mysql.user's ssl_type 'ANY'.
+    /// REQUIRE SSL (and every form below): a login over plain TCP or the
+    /// Unix socket is refused (1045, as MariaDB). mysql.user's ssl_type 'ANY'.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub require_tls: bool,
+    /// REQUIRE X509: a client certificate ssl_ca verified (ssl_type 'X509').
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub require_x509: bool,
+    /// REQUIRE ISSUER / SUBJECT / CIPHER (ssl_type 'SPECIFIED').
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub require_issuer: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub require_subject: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub require_cipher: Option<String>,
 }
 
 /// The grants of one account on one table: table-level bits and
@@ -87,7 +97,24 @@ impl Account {
             db_privs: BTreeMap::new(),
             table_privs: Vec::new(),
             require_tls: false,
+            require_x509: false,
+            require_issuer: None,
+            require_subject: None,
+            require_cipher: None,
         }
+    }
+
+    /// What the account's connection must be (REQUIRE).
+    pub fn require(&self) -> Require {
+        Require { tls: self.require_tls, x509: self.require_x509, issuer: self.require_issuer.clone(), subject: self.require_subject.clone(), cipher: self.require_cipher.clone() }
+    }
+
+    fn set_require(&mut self, r: Require) {
+        self.require_tls = r.tls;
+        self.require_x509 = r.x509;
+        self.require_issuer = r.issuer;
+        self.require_subject = r.subject;
+        self.require_cipher = r.cipher;
     }
 
     /// A new password (the fast path's cache goes with the old one, as in MySQL).
@@ -300,6 +327,10 @@ impl Accounts {
                     table_privs: Vec::new(),
                     // The backend checks its own REQUIRE on the connection it is given.
                     require_tls: false,
+                    require_x509: false,
+                    require_issuer: None,
+                    require_subject: None,
+                    require_cipher: None,
                 })
             })
             .collect();
@@ -354,6 +385,10 @@ impl Accounts {
                 host: a.host.clone(),
                 plugin: a.plugin.clone(),
                 authentication_string: a.secret.shown(&a.plugin),
+                ssl_type: a.require().ssl_type().to_string(),
+                ssl_cipher: a.require_cipher.clone().unwrap_or_default(),
+                x509_issuer: a.require_issuer.clone().unwrap_or_default(),
+                x509_subject: a.require_subject.clone().unwrap_or_default(),
                 global_privs: a.global_privs,
                 db_privs: a.db_privs.iter().map(|(d, b)| (d.clone(), *b)).collect(),
                 table_privs: a.table_privs.iter().map(TablePrivs::grant).collect(),
@@ -452,7 +487,7 @@ impl Accounts {
                         let plugin = checked_plugin(u)?;
                         let mut a = Account::new(&u.name.user, &u.name.host, &plugin, "", self.rounds);
                         a.take_secret(u, self.rounds)?;
-                        a.require_tls = u.require_tls.unwrap_or(false);
+                        a.set_require(u.require.clone().unwrap_or_default());
                         list.push(a);
                     }
                     if failed.is_empty() {
@@ -485,7 +520,7 @@ impl Accounts {
                 for u in &users {
                     let name = me(&u.name);
                     // Changing one's own password needs no privilege; one's own REQUIRE does.
-                    if !admin && (name.user != by_user || name.host != by_host || u.require_tls.is_some()) {
+                    if !admin && (name.user != by_user || name.host != by_host || u.require.is_some()) {
                         return Err(SqlError::specific_access_denied("CREATE USER"));
                     }
                     match find_mut(list, &name) {
@@ -499,8 +534,8 @@ impl Accounts {
                                 a.plugin = checked_plugin(u)?;
                             }
                             a.take_secret(u, self.rounds)?;
-                            if let Some(r) = u.require_tls {
-                                a.require_tls = r;
+                            if let Some(r) = &u.require {
+                                a.set_require(r.clone());
                             }
                         }
                     }
@@ -707,7 +742,7 @@ pub fn grant_lines(a: &Account) -> Vec<String> {
             ""
         }
     };
-    let require = if a.require_tls { " REQUIRE SSL" } else { "" };
+    let require = a.require().clause();
     let mut lines = vec![format!("GRANT {} ON *.* TO {}{}{}", priv_text(a.global_privs), who, require, opt(a.global_privs))];
     for (db, bits) in &a.db_privs {
         let text = if bits & privs::DB_ALL == privs::DB_ALL { "ALL PRIVILEGES".to_string() } else { priv_text(*bits) };
@@ -782,7 +817,7 @@ mod tests {
         let on_disk = std::fs::read_to_string(dir.join(FILE_NAME)).unwrap();
         assert!(on_disk.contains("$A$005$") && !on_disk.contains(&auth::hex(&auth::sha2_stored(b"pw"))));
         let stmt = AccountStmt::CreateUser {
-            users: vec![UserSpec { name: UserName { user: "bob".into(), host: "localhost".into() }, plugin: None, password: Some("b".into()), hash: None, require_tls: None }],
+            users: vec![UserSpec { name: UserName { user: "bob".into(), host: "localhost".into() }, plugin: None, password: Some("b".into()), hash: None, require: None }],
             if_not_exists: false,
         };
         acc.apply("root", "%", stmt.clone()).unwrap();
@@ -836,13 +871,13 @@ mod tests {
         std::fs::create_dir_all(&dir).unwrap();
         let acc = Accounts::open(&dir, Some("pw"), false, 5000).unwrap();
         let name = |u: &str| UserName { user: u.into(), host: "%".into() };
-        let create = |u: &str| AccountStmt::CreateUser { users: vec![UserSpec { name: name(u), plugin: None, password: Some("p".into()), hash: None, require_tls: None }], if_not_exists: false };
+        let create = |u: &str| AccountStmt::CreateUser { users: vec![UserSpec { name: name(u), plugin: None, password: Some("p".into()), hash: None, require: None }], if_not_exists: false };
         let grant = |bits: u32, db: Option<&str>, u: &str, opt: bool| AccountStmt::Grant {
             privs: bits,
             db: db.map(str::to_string),
             table: None,
             columns: Vec::new(),
-            users: vec![UserSpec { name: name(u), plugin: None, password: None, hash: None, require_tls: None }],
+            users: vec![UserSpec { name: name(u), plugin: None, password: None, hash: None, require: None }],
             grant_option: opt,
             create_missing: false,
         };
@@ -861,7 +896,7 @@ mod tests {
             db: None,
             table: None,
             columns: Vec::new(),
-            users: vec![UserSpec { name: name("root"), plugin: None, password: Some("pwned".into()), hash: None, require_tls: None }],
+            users: vec![UserSpec { name: name("root"), plugin: None, password: Some("pwned".into()), hash: None, require: None }],
             grant_option: false,
             create_missing: false,
         };

@@ -29,9 +29,53 @@ pub struct UserSpec {
     /// A hash as stored, from `IDENTIFIED WITH plugin AS 'hash'` or
     /// `IDENTIFIED BY PASSWORD 'hash'` (mysql_native_password's `*HEX`).
     pub hash: Option<String>,
-    /// `REQUIRE NONE` (Some(false)) or `REQUIRE SSL` (Some(true)) after the
-    /// user list (it applies to each); None: not given.
-    pub require_tls: Option<bool>,
+    /// `REQUIRE ...` after the user list (it applies to each); None: not given.
+    pub require: Option<Require>,
+}
+
+/// What an account's connection must be (`REQUIRE`; MariaDB's mysql.user
+/// ssl_type, ssl_cipher, x509_issuer, x509_subject). `Default` is REQUIRE NONE.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Require {
+    /// TLS (SSL, and every form below).
+    pub tls: bool,
+    /// A client certificate signed by ssl_ca (X509; ISSUER and SUBJECT imply it).
+    pub x509: bool,
+    /// The certificate's issuer and subject as OpenSSL's oneline form prints them.
+    pub issuer: Option<String>,
+    pub subject: Option<String>,
+    /// The TLS cipher, by its OpenSSL name (no certificate needed, as in MariaDB).
+    pub cipher: Option<String>,
+}
+
+impl Require {
+    /// mysql.user's ssl_type: '', ANY, X509 or SPECIFIED.
+    pub fn ssl_type(&self) -> &'static str {
+        if self.issuer.is_some() || self.subject.is_some() || self.cipher.is_some() {
+            "SPECIFIED"
+        } else if self.x509 {
+            "X509"
+        } else if self.tls {
+            "ANY"
+        } else {
+            ""
+        }
+    }
+
+    /// SHOW GRANTS's clause, as MariaDB prints it (with its leading space; '' for NONE).
+    pub fn clause(&self) -> String {
+        let quote = |s: &str| format!("'{}'", s.replace('\\', "\\\\").replace('\'', "\\'"));
+        match self.ssl_type() {
+            "SPECIFIED" => {
+                let parts: Vec<String> =
+                    [("ISSUER", &self.issuer), ("SUBJECT", &self.subject), ("CIPHER", &self.cipher)].iter().filter_map(|(k, v)| v.as_deref().map(|v| format!("{k} {}", quote(v)))).collect();
+                format!(" REQUIRE {}", parts.join(" "))
+            }
+            "X509" => " REQUIRE X509".into(),
+            "ANY" => " REQUIRE SSL".into(),
+            _ => String::new(),
+        }
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -106,7 +150,7 @@ pub fn user_name(p: &mut Parser<'_>) -> Result<UserName, SqlError> {
 
 fn user_spec(p: &mut Parser<'_>) -> Result<UserSpec, SqlError> {
     let name = user_name(p)?;
-    let mut spec = UserSpec { name, plugin: None, password: None, hash: None, require_tls: None };
+    let mut spec = UserSpec { name, plugin: None, password: None, hash: None, require: None };
     if p.eat_kw("IDENTIFIED") {
         if p.eat_kw("WITH") {
             spec.plugin = Some(p.name()?.to_ascii_lowercase());
@@ -155,27 +199,54 @@ fn if_exists(p: &mut Parser<'_>) -> Result<bool, SqlError> {
     Ok(false)
 }
 
-/// The options after CREATE/ALTER USER's list: `REQUIRE NONE | SSL` is
-/// kept on every user of the list; REQUIRE with client-certificate
-/// conditions (X509, ISSUER, SUBJECT, CIPHER) is refused (1235: Turnstile asks
-/// no client for a certificate); the rest (PASSWORD EXPIRE NEVER, resource
-/// limits, ...) is accepted and ignored.
+/// The options after CREATE/ALTER USER's list: `REQUIRE NONE | SSL | X509 |
+/// {ISSUER | SUBJECT | CIPHER} 'text' [[AND] ...]` is kept on every user of
+/// the list (an option given twice is MariaDB's 1225); the rest (PASSWORD
+/// EXPIRE NEVER, resource limits, ...) is accepted and ignored.
 fn account_options(p: &mut Parser<'_>, users: &mut [UserSpec]) -> Result<(), SqlError> {
     while !p.exhausted() && !p.peek().is_some_and(|t| t.is_op(";")) {
         if p.eat_kw("REQUIRE") {
-            let require = if p.eat_kw("NONE") {
-                false
-            } else if p.eat_kw("SSL") {
-                true
-            } else {
-                return Err(SqlError::unsupported("REQUIRE X509, ISSUER, SUBJECT or CIPHER (client certificates; REQUIRE SSL and NONE are supported)"));
-            };
-            users.iter_mut().for_each(|u| u.require_tls = Some(require));
+            let require = require(p)?;
+            users.iter_mut().for_each(|u| u.require = Some(require.clone()));
             continue;
         }
         p.next();
     }
     Ok(())
+}
+
+fn require(p: &mut Parser<'_>) -> Result<Require, SqlError> {
+    if p.eat_kw("NONE") {
+        return Ok(Require::default());
+    }
+    if p.eat_kw("SSL") {
+        return Ok(Require { tls: true, ..Default::default() });
+    }
+    if p.eat_kw("X509") {
+        return Ok(Require { tls: true, x509: true, ..Default::default() });
+    }
+    let mut r = Require { tls: true, ..Default::default() };
+    loop {
+        let (name, slot) = if p.eat_kw("ISSUER") {
+            ("ISSUER", &mut r.issuer)
+        } else if p.eat_kw("SUBJECT") {
+            ("SUBJECT", &mut r.subject)
+        } else if p.eat_kw("CIPHER") {
+            ("CIPHER", &mut r.cipher)
+        } else {
+            break;
+        };
+        if slot.is_some() {
+            return Err(SqlError::new(1225, "HY000", format!("Option '{name}' used twice in statement")));
+        }
+        *slot = Some(string(p)?);
+        p.eat_kw("AND");
+    }
+    if r.issuer.is_none() && r.subject.is_none() && r.cipher.is_none() {
+        return Err(p.error().into());
+    }
+    r.x509 = r.issuer.is_some() || r.subject.is_some();
+    Ok(r)
 }
 
 /// The privileges of a GRANT or REVOKE: table/database/global bits, and
@@ -363,12 +434,26 @@ mod tests {
                     plugin: Some("mysql_native_password".into()),
                     password: Some("pw".into()),
                     hash: None,
-                    require_tls: None
+                    require: None
                 }],
                 if_not_exists: false
             })
         );
         assert!(matches!(parse_str("DROP USER IF EXISTS bob, 'x'@'localhost'").unwrap(), Some(AccountStmt::DropUser { if_exists: true, .. })));
+        let required = |sql: &str| match parse_str(sql) {
+            Ok(Some(AccountStmt::AlterUser { users, .. })) => users[0].require.clone().map(|r| (r.ssl_type(), r.clause())),
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(required("ALTER USER u REQUIRE NONE"), Some(("", String::new())));
+        assert_eq!(required("ALTER USER u REQUIRE SSL"), Some(("ANY", " REQUIRE SSL".into())));
+        assert_eq!(required("ALTER USER u REQUIRE X509"), Some(("X509", " REQUIRE X509".into())));
+        assert_eq!(
+            required("ALTER USER u REQUIRE CIPHER 'c' AND SUBJECT 's''q' ISSUER 'i'"),
+            Some(("SPECIFIED", " REQUIRE ISSUER 'i' SUBJECT 's\\'q' CIPHER 'c'".into()))
+        );
+        assert_eq!(parse_str("ALTER USER u REQUIRE SUBJECT 'a' AND SUBJECT 'b'").unwrap_err().code, 1225);
+        assert_eq!(parse_str("ALTER USER u REQUIRE").unwrap_err().code, 1064);
+        assert_eq!(parse_str("ALTER USER u REQUIRE CIPHER").unwrap_err().code, 1064);
         assert!(matches!(
             parse_str("GRANT SELECT, INSERT ON db1.* TO 'bob'@'%'").unwrap(),
             Some(AccountStmt::Grant { privs, db: Some(_), .. }) if privs == privs::SELECT | privs::INSERT

@@ -78,7 +78,7 @@ pub fn row(a: &AccountRow) -> Vec<rusqlite::types::Value> {
     let native = a.plugin == "mysql_native_password";
     let mut r = vec![t(&a.host), t(&a.user), t(if native { &a.authentication_string } else { "" })];
     r.extend(PRIV_COLUMNS.iter().map(|&bits| t(if a.global_privs & bits == bits { "Y" } else { "N" })));
-    r.extend([t(""), t(""), t(""), t(""), V::Integer(0), V::Integer(0), V::Integer(0), V::Integer(0)]);
+    r.extend([t(&a.ssl_type), t(&a.ssl_cipher), t(&a.x509_issuer), t(&a.x509_subject), V::Integer(0), V::Integer(0), V::Integer(0), V::Integer(0)]);
     r.extend([t(&a.plugin), t(&a.authentication_string), t("N"), t("N"), t(""), t("0.000000")]);
     debug_assert_eq!(r.len(), COLUMNS);
     r
@@ -149,6 +149,10 @@ mod tests {
             host: "%".into(),
             plugin: "mysql_native_password".into(),
             authentication_string: "*AB".into(),
+            ssl_type: "X509".into(),
+            ssl_cipher: String::new(),
+            x509_issuer: String::new(),
+            x509_subject: String::new(),
             global_privs: privs::ALL,
             db_privs: Vec::new(),
             table_privs: Vec::new(),

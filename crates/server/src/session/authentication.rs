@@ -238,8 +238,8 @@ impl Session {
 
     pub(super) fn finish_login(&mut self, login: PendingLogin, out: &mut Vec<u8>) -> Flow {
         let account = login.account.expect("checked by caller");
-        if account.require_tls && self.tls.is_none() {
-            // REQUIRE SSL: the same answer as a wrong password (MariaDB's).
+        if !self.meets_require(&account) {
+            // REQUIRE: the same answer as a wrong password (MariaDB's).
             return self.login_failed(out, &login.username, true);
         }
         let admin = account.privileges(None) & privs::ADMIN != 0;
@@ -298,6 +298,29 @@ impl Session {
             }
         }
         self.logged_in(out)
+    }
+
+    /// The connection is what the account's REQUIRE asks: TLS; the cipher
+    /// named (OpenSSL's name); a client certificate ssl_ca verified, with the
+    /// issuer and subject named (compared as OpenSSL's oneline form, as
+    /// MariaDB compares them). CIPHER alone needs no certificate, as in MariaDB.
+    fn meets_require(&self, a: &Account) -> bool {
+        if !a.require_tls {
+            return true;
+        }
+        let Some(info) = &self.tls else { return false };
+        if a.require_cipher.as_deref().is_some_and(|c| info.cipher.get().copied() != Some(c)) {
+            return false;
+        }
+        if !a.require_x509 {
+            return true;
+        }
+        let Some(cert) = info.peer_cert.get() else { return false };
+        if a.require_issuer.is_none() && a.require_subject.is_none() {
+            return true;
+        }
+        let Some((issuer, subject)) = crate::tls::names::issuer_and_subject(cert) else { return false };
+        a.require_issuer.as_deref().is_none_or(|i| i == issuer) && a.require_subject.as_deref().is_none_or(|s| s == subject)
     }
 
     /// The login is complete: commands from now on.

@@ -12,6 +12,7 @@
 //! ticket rotator's RwLock (read per ticket issued or resumed). Neither is
 //! held while anything else is taken (docs/architecture.md, the lock table).
 
+pub mod names;
 pub mod stream;
 mod tickets;
 pub mod validity;
@@ -20,7 +21,7 @@ use crate::stats::Striped;
 use rustls::crypto::CryptoProvider;
 use rustls::pki_types::pem::PemObject;
 use rustls::pki_types::{CertificateDer, PrivateKeyDer};
-use rustls::server::{NoServerSessionStorage, ProducesTickets, ServerSessionMemoryCache};
+use rustls::server::{NoServerSessionStorage, ProducesTickets, ServerSessionMemoryCache, WebPkiClientVerifier};
 use rustls::{CipherSuite, ProtocolVersion, ServerConfig, SupportedProtocolVersion};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, RwLock};
@@ -110,6 +111,10 @@ impl Tls {
         }
         let _ = info.version.set(version_name(conn.protocol_version()));
         let _ = info.cipher.set(conn.negotiated_cipher_suite().map_or("", |s| cipher_name(s.suite())));
+        // A client certificate is only ever here verified against ssl_ca (`client_verifier`).
+        if let Some(leaf) = conn.peer_certificates().and_then(|c| c.first()) {
+            let _ = info.peer_cert.set(leaf.as_ref().to_vec());
+        }
     }
 
     /// The global Ssl_* status rows.
@@ -217,13 +222,15 @@ fn build(c: &Config, files: &Files) -> Result<Loaded, String> {
     let Some(leaf) = chain.first() else { return Err(format!("ssl_cert {}: no certificate in it", files.cert.display())) };
     let (not_before, not_after) = validity::validity(leaf).ok_or_else(|| format!("ssl_cert {}: cannot read the certificate's validity", files.cert.display()))?;
     let key = PrivateKeyDer::from_pem_file(&files.key).map_err(|e| format!("ssl_key {}: {e}", files.key.display()))?;
-    if let Some(ca) = &files.ca {
-        CertificateDer::pem_file_iter(ca).and_then(|i| i.collect::<Result<Vec<_>, _>>()).map_err(|e| format!("ssl_ca {}: {e}", ca.display()))?;
-    }
-    let mut config = ServerConfig::builder_with_provider(Arc::new(provider))
+    let provider = Arc::new(provider);
+    let verifier = match &files.ca {
+        Some(ca) => client_verifier(ca, &provider)?,
+        None => WebPkiClientVerifier::no_client_auth(),
+    };
+    let mut config = ServerConfig::builder_with_provider(provider)
         .with_protocol_versions(&versions)
         .map_err(|e| format!("tls_version / ssl_cipher / tls_ciphersuites: {e}"))?
-        .with_no_client_auth()
+        .with_client_cert_verifier(verifier)
         .with_single_cert(chain, key)
         .map_err(|e| format!("ssl_cert / ssl_key: {e}"))?;
     // The server's order of suites decides (SHA-256 suites first, below):
@@ -240,6 +247,19 @@ fn build(c: &Config, files: &Files) -> Result<Loaded, String> {
         config.send_tls13_tickets = 0;
     }
     Ok(Loaded { rustls: Arc::new(config), not_before, not_after })
+}
+
+/// Clients are asked for a certificate, as MySQL asks when it has a CA: one
+/// they send must be signed by ssl_ca (the handshake fails otherwise), and
+/// none is fine (`REQUIRE X509`, `ISSUER` and `SUBJECT` accounts then refuse
+/// the login).
+fn client_verifier(ca: &Path, provider: &Arc<CryptoProvider>) -> Result<Arc<dyn rustls::server::danger::ClientCertVerifier>, String> {
+    let certs: Vec<CertificateDer<'static>> = CertificateDer::pem_file_iter(ca).and_then(|i| i.collect::<Result<_, _>>()).map_err(|e| format!("ssl_ca {}: {e}", ca.display()))?;
+    let mut roots = rustls::RootCertStore::empty();
+    for c in certs {
+        roots.add(c).map_err(|e| format!("ssl_ca {}: {e}", ca.display()))?;
+    }
+    WebPkiClientVerifier::builder_with_provider(Arc::new(roots), provider.clone()).allow_unauthenticated().build().map_err(|e| format!("ssl_ca {}: {e}", ca.display()))
 }
 
 fn versions(list: &str) -> Result<Vec<&'static SupportedProtocolVersion>, String> {

@@ -30,6 +30,8 @@ const WRITE_CHUNK_BYTES: usize = 64 * 1024;
 pub struct TlsInfo {
     pub version: std::sync::OnceLock<&'static str>,
     pub cipher: std::sync::OnceLock<&'static str>,
+    /// The client's certificate (DER), verified against ssl_ca, if it sent one.
+    pub peer_cert: std::sync::OnceLock<Vec<u8>>,
 }
 
 pub struct TlsStream<S> {

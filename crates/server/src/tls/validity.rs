@@ -22,7 +22,7 @@ pub fn validity(der: &[u8]) -> Option<(String, String)> {
 }
 
 /// One DER element: (tag, contents, what follows).
-fn element(d: &[u8]) -> Option<(u8, &[u8], &[u8])> {
+pub(super) fn element(d: &[u8]) -> Option<(u8, &[u8], &[u8])> {
     let (&tag, d) = d.split_first()?;
     let (&first, mut d) = d.split_first()?;
     let len = if first < 0x80 {
