@@ -317,21 +317,11 @@ impl Accounts {
             .into_iter()
             .map(|l| {
                 let global_privs = if l.admin { privs::ALL | privs::GRANT_OPTION } else { 0 };
-                Arc::new(Account {
-                    user: l.user,
-                    host: l.host,
-                    plugin: auth::NATIVE.to_string(),
-                    secret: Credentials { native: l.hash2.map(|h| auth::hex(&h)), ..Default::default() },
-                    global_privs,
-                    db_privs: BTreeMap::new(),
-                    table_privs: Vec::new(),
-                    // The backend checks its own REQUIRE on the connection it is given.
-                    require_tls: false,
-                    require_x509: false,
-                    require_issuer: None,
-                    require_subject: None,
-                    require_cipher: None,
-                })
+                // No REQUIRE: the backend checks its own on the connection it is given.
+                let mut a = Account::new(&l.user, &l.host, auth::NATIVE, "", sha_crypt::ROUNDS_MIN);
+                a.secret = Credentials { native: l.hash2.map(|h| auth::hex(&h)), ..Default::default() };
+                a.global_privs = global_privs;
+                Arc::new(a)
             })
             .collect();
         *self.list.write().unwrap_or_else(|e| e.into_inner()) = accounts;

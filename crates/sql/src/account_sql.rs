@@ -429,13 +429,7 @@ mod tests {
         assert_eq!(
             parse_str("CREATE USER 'bob'@'%' IDENTIFIED WITH mysql_native_password BY 'pw'").unwrap(),
             Some(AccountStmt::CreateUser {
-                users: vec![UserSpec {
-                    name: UserName { user: "bob".into(), host: "%".into() },
-                    plugin: Some("mysql_native_password".into()),
-                    password: Some("pw".into()),
-                    hash: None,
-                    require: None
-                }],
+                users: vec![UserSpec { name: UserName { user: "bob".into(), host: "%".into() }, plugin: Some("mysql_native_password".into()), password: Some("pw".into()), hash: None, require: None }],
                 if_not_exists: false
             })
         );
@@ -447,10 +441,7 @@ mod tests {
         assert_eq!(required("ALTER USER u REQUIRE NONE"), Some(("", String::new())));
         assert_eq!(required("ALTER USER u REQUIRE SSL"), Some(("ANY", " REQUIRE SSL".into())));
         assert_eq!(required("ALTER USER u REQUIRE X509"), Some(("X509", " REQUIRE X509".into())));
-        assert_eq!(
-            required("ALTER USER u REQUIRE CIPHER 'c' AND SUBJECT 's''q' ISSUER 'i'"),
-            Some(("SPECIFIED", " REQUIRE ISSUER 'i' SUBJECT 's\\'q' CIPHER 'c'".into()))
-        );
+        assert_eq!(required("ALTER USER u REQUIRE CIPHER 'c' AND SUBJECT 's''q' ISSUER 'i'"), Some(("SPECIFIED", " REQUIRE ISSUER 'i' SUBJECT 's\\'q' CIPHER 'c'".into())));
         assert_eq!(parse_str("ALTER USER u REQUIRE SUBJECT 'a' AND SUBJECT 'b'").unwrap_err().code, 1225);
         assert_eq!(parse_str("ALTER USER u REQUIRE").unwrap_err().code, 1064);
         assert_eq!(parse_str("ALTER USER u REQUIRE CIPHER").unwrap_err().code, 1064);
