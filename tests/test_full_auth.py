@@ -300,3 +300,27 @@ def test_garbage_in_the_full_authentication_is_1045_and_others_are_served(server
     finally:
         c.close()
     assert raw_login(srv, user) == ["full"]
+
+
+@pytest.mark.parametrize("transport", ["tcp", "socket"])
+def test_change_user_to_a_cold_account_makes_the_full_authentication(sql_server, uniq, transport):
+    """COM_CHANGE_USER to an account whose cache is empty: the same exchange
+    inside the command (RSA on TCP, the clear over the socket), then the
+    session is the new user's; a wrong password is 1045."""
+    user = uniq("fu")
+    make_user(sql_server, user)
+    c = rawproto.RawConnection.tcp(sql_server.port) if transport == "tcp" else rawproto.RawConnection.unix(sql_server.socket)
+    try:
+        c.handshake("root", ROOT_PASSWORD)
+        c.auth_path.clear()
+        c.change_user(user, PW, plugin="caching_sha2_password")
+        assert c.auth_path == ["full"]
+        assert c.scalar("SELECT CURRENT_USER()") == f"{user}@%"
+        c.auth_path.clear()
+        c.change_user("root", ROOT_PASSWORD, plugin="caching_sha2_password")
+        assert c.auth_path == ["fast"]
+        with pytest.raises(rawproto.ServerError) as e:
+            c.change_user(user, "not-it", plugin="caching_sha2_password")
+        assert e.value.code == 1045
+    finally:
+        c.close()
