@@ -6,9 +6,11 @@
 //! thread-per-connection with its thread cache) runs an I/O loop around the
 //! connection's `driver`, which frames packets, keeps the deadlines and feeds
 //! the protocol `session`; the session registers in the sharded `registry`,
-//! counts in `stats`, checks `accounts`. Also: settings (`config`), the data
-//! directory (`datadir`), the panic hook (`panics`). `start` brings a server
-//! up; the binary adds the command line and signal handling.
+//! counts in `stats`, checks `accounts` (their hashes: `credentials`;
+//! caching_sha2_password's RSA key pair: `rsa_keys`; failed logins: `guard`).
+//! TLS is `tls`. Also: settings (`config`), the data directory (`datadir`),
+//! the panic hook (`panics`). `start` brings a server up; the binary adds
+//! the command line and signal handling.
 
 pub mod accounts;
 pub use turnstile_settings as config;
