@@ -20,6 +20,9 @@ as medians:
             a client certificate, which both servers verify: see sysbench_ssl_dir.) The servers'
             Ssl_accepts growth is checked against the connections made, so a run
             where TLS was not used cannot pass as one.
+  point     persistent oltp_point_select from --point-threads sysbench clients,
+            over TLS and without: queries/s and the server's CPU per query (what
+            TLS costs a connection that stays: its records' encryption)
   resume    the same connect + SELECT 1 + disconnect from Python clients
             (--resume-threads, tests/helpers/rawproto.py over the ssl module),
             each connection either a full handshake or resuming the previous
@@ -30,6 +33,7 @@ as medians:
 
     python3 bench/tls.py                    # both experiments, ~4 min
     python3 bench/tls.py --only churn --runs 5
+    python3 bench/tls.py --only point
 Writes bench/results/tls-<stamp>.md (and prints it).
 """
 import argparse
@@ -79,9 +83,9 @@ def sysbench_ssl_dir(datadir):
     return d
 
 
-def churn(a, name, port, pid, tls):
+def churn(a, name, port, pid, tls, script=None, threads=None):
     conn = ["--mysql-host=127.0.0.1", f"--mysql-port={port}", "--mysql-user=root", f"--mysql-password={PW}", "--mysql-db=sbtest"]
-    cmd = ["sysbench", os.path.join(HERE, "lua/connect_point_select.lua"), f"--threads={a.threads}", f"--time={a.duration}",
+    cmd = ["sysbench", script or os.path.join(HERE, "lua/connect_point_select.lua"), f"--threads={threads or a.threads}", f"--time={a.duration}",
            f"--table-size={a.table_size}", f"--mysql-ssl={'on' if tls else 'off'}", *conn, "run"]
     s0 = accepts(port)
     c0, t0 = common.cpu_seconds(pid), time.time()
@@ -94,6 +98,9 @@ def churn(a, name, port, pid, tls):
     n = int(m.group(1))
     handshakes = accepts(port) - s0
     r = {"ops_s": n / (t1 - t0), "cpu_us": (c1 - c0) / n * 1e6, "tls_share": handshakes / n}
+    if script:
+        # Persistent clients: one handshake each, not one per query.
+        r["tls_share"] = handshakes / (threads or a.threads)
     if tls and r["tls_share"] < 0.95:
         r["error"] = f"{name}: only {handshakes} TLS handshakes for {n} connections"
     return r
@@ -147,7 +154,8 @@ def main():
     ap.add_argument("--table-size", type=int, default=10000)
     ap.add_argument("--threads", type=int, default=100, help="sysbench clients for churn")
     ap.add_argument("--resume-threads", type=int, default=8, help="Python clients for resume")
-    ap.add_argument("--only", choices=["churn", "resume"])
+    ap.add_argument("--only", choices=["churn", "resume", "point"])
+    ap.add_argument("--point-threads", type=int, default=16, help="persistent sysbench clients for point")
     ap.add_argument("--turnstile-flags", default="", help="more Turnstile flags, e.g. '--thread-handling one-thread-per-connection'")
     a = ap.parse_args()
     ts = common.Turnstile(a.binary, 46500 + os.getpid() % 1000, ["--root-password", PW, *a.turnstile_flags.split()])
@@ -164,6 +172,8 @@ def main():
         plan += [("churn", tls) for tls in (True, False)]
     if a.only in (None, "resume"):
         plan += [("resume", reuse) for reuse in (False, True)]
+    if a.only in (None, "point"):
+        plan += [("point", tls) for tls in (True, False)]
     results = {}
     try:
         for name in servers:
@@ -175,9 +185,15 @@ def main():
                 order = list(servers) if run % 2 == 0 else list(reversed(servers))
                 for name in order:
                     port, pid = servers[name]
-                    r = churn(a, name, port, pid, flag) if exp == "churn" else resume(a, name, port, pid, flag)
+                    if exp == "churn":
+                        r = churn(a, name, port, pid, flag)
+                    elif exp == "point":
+                        r = churn(a, name, port, pid, flag, script="oltp_point_select", threads=a.point_threads)
+                    else:
+                        r = resume(a, name, port, pid, flag)
                     results.setdefault((exp, flag, name), []).append(r)
-                    print(f"run {run + 1} {exp} {'tls' if exp == 'churn' and flag else 'plain' if exp == 'churn' else 'resumed' if flag else 'full'} {name}: {r}", flush=True)
+                    kind = ("resumed" if flag else "full") if exp == "resume" else ("tls" if flag else "plain")
+                    print(f"run {run + 1} {exp} {kind} {name}: {r}", flush=True)
     finally:
         ts.stop()
         mdb.stop()
@@ -191,12 +207,14 @@ def write_report(a, results):
              f"Turnstile {a.turnstile_flags or 'pool-of-threads'} on its embedded engine, MariaDB 10.11 one-thread-per-connection. Medians of {a.runs} alternating runs; per run in brackets.", "",
              "| experiment | server | connections/s | server µs CPU per connection | TLS handshakes per connection / resumed share | errors |", "|---|---|---|---|---|---|"]
     label = {("churn", True): f"churn over TLS, {a.threads} sysbench clients", ("churn", False): f"churn plain, {a.threads} sysbench clients",
-             ("resume", False): f"full handshake, {a.resume_threads} Python clients", ("resume", True): f"resumed ticket, {a.resume_threads} Python clients"}
+             ("resume", False): f"full handshake, {a.resume_threads} Python clients", ("resume", True): f"resumed ticket, {a.resume_threads} Python clients",
+             ("point", True): f"persistent point select over TLS, {a.point_threads} sysbench clients (per query)",
+             ("point", False): f"persistent point select plain, {a.point_threads} sysbench clients (per query)"}
     for (exp, flag, name), rs in results.items():
         ok = [r for r in rs if "error" not in r]
         med = lambda k: statistics.median([r[k] for r in ok]) if ok else None  # noqa: E731
         per = lambda k: ", ".join(f"{r[k]:,.0f}" for r in ok)  # noqa: E731
-        share = "tls_share" if exp == "churn" else "reused_share"
+        share = "reused_share" if exp == "resume" else "tls_share"
         errs = "; ".join(r["error"][:120] for r in rs if "error" in r) or "-"
         lines.append(f"| {label[(exp, flag)]} | {name} | {med('ops_s') or 0:,.0f} ({per('ops_s')}) | {med('cpu_us') or 0:,.1f} ({per('cpu_us')}) | "
                      f"{med(share) or 0:.2f} | {errs} |")
