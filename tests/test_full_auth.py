@@ -165,6 +165,23 @@ def test_hashes_given_back_log_in(sql_server, uniq):
     root.close()
 
 
+def test_only_an_administrator_gives_a_hash_as_stored(sql_server, uniq):
+    """A hash names its own rounds (up to 4,095,000: about a second of CPU for
+    every login attempt at the account), so an account may change its own
+    password but not give itself a hash: 1227, as for its own REQUIRE."""
+    user = uniq("fo")
+    make_user(sql_server, user)
+    conn = clients.connect(sql_server, user, PW, transport="socket")
+    slow = "$A$FFF$" + "a" * 20 + "b" * 43
+    for sql in [f"ALTER USER CURRENT_USER() IDENTIFIED WITH caching_sha2_password AS '{slow}'",
+                "ALTER USER CURRENT_USER() IDENTIFIED BY PASSWORD '*2470C0C06DEE42FD1618BB99005ADCA2EC9D1E19'"]:
+        code, _ = clients.error(conn, sql)
+        assert code == 1227, sql
+    clients.query(conn, "ALTER USER CURRENT_USER() IDENTIFIED BY 'Own-new-pw1'")
+    conn.close()
+    assert raw_login(sql_server, user, "Own-new-pw1", transport="socket") == ["full"]
+
+
 def test_restart_empties_the_cache_and_keys_persist(server_factory, uniq):
     srv = server_factory()
     user = uniq("fr")

@@ -64,6 +64,8 @@ def test_config_file_with_unknown_setting_is_rejected(turnstile_bin, tmp_path):
     ("thread_pool_nice", "-21", "-20..=19"),
     ("statistics", "maybe", "ON, OFF"),
     ("transaction_isolation", "READ COMMITTED", ("READ-COMMITTED", "REPEATABLE-READ")),
+    ("caching_sha2_password_digest_rounds", "4999", "5000..=4095000"),
+    ("caching_sha2_password_digest_rounds", "4096000", "5000..=4095000"),
 ])
 @pytest.mark.parametrize("where", ["flag", "file"])
 def test_a_value_out_of_range_stops_start_up_naming_the_setting_and_range(turnstile_bin, tmp_path, setting, value, shown, where):

@@ -509,8 +509,10 @@ impl Accounts {
                 let mut failed = Vec::new();
                 for u in &users {
                     let name = me(&u.name);
-                    // Changing one's own password needs no privilege; one's own REQUIRE does.
-                    if !admin && (name.user != by_user || name.host != by_host || u.require.is_some()) {
+                    // Changing one's own password needs no privilege; one's own REQUIRE does,
+                    // and so does a hash given as it is stored: it could name 4,095,000 rounds
+                    // and make every login attempt at the account, anyone's, cost a second of CPU.
+                    if !admin && (name.user != by_user || name.host != by_host || u.require.is_some() || u.hash.is_some()) {
                         return Err(SqlError::specific_access_denied("CREATE USER"));
                     }
                     match find_mut(list, &name) {
