@@ -120,7 +120,7 @@ impl Credentials {
     /// Check a token made from the scramble (mysql_native_password, or
     /// caching_sha2_password's fast path).
     pub fn check_scramble(&self, plugin: &str, scramble: &[u8], token: &[u8]) -> Proof {
-        let empty_token = token.is_empty() || token == [0];
+        let empty_token = auth::is_empty_token(token);
         if plugin == auth::NATIVE {
             let stored = self.native.as_deref().map(auth::unhex::<20>);
             let ok = match stored {
@@ -147,8 +147,7 @@ impl Credentials {
         let ok = if let Some(text) = &self.sha2_crypt {
             Stored::parse(text.as_bytes()).is_some_and(|s| s.verify(password))
         } else if let Some(h) = self.legacy_sha2.as_deref().and_then(auth::unhex::<32>) {
-            let mine = auth::sha2_stored(password);
-            mine.iter().zip(h.iter()).fold(0u8, |acc, (a, b)| acc | (a ^ b)) == 0
+            auth::constant_time_eq(&auth::sha2_stored(password), &h)
         } else {
             password.is_empty()
         };

@@ -104,7 +104,7 @@ pub fn native_hash1(stored: &[u8; 20], scramble: &[u8], token: &[u8]) -> Option<
 /// Check a caching_sha2_password scramble token against the stored SHA256(SHA256(pw)).
 pub fn verify_sha2(stored: Option<&[u8; 32]>, scramble: &[u8], token: &[u8]) -> bool {
     match stored {
-        None => token.is_empty() || token == [0],
+        None => is_empty_token(token),
         Some(stored) => {
             if token.len() != 32 {
                 return false;
@@ -116,7 +116,13 @@ pub fn verify_sha2(stored: Option<&[u8; 32]>, scramble: &[u8], token: &[u8]) -> 
     }
 }
 
-fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
+/// A client without a password sends no token, or (some caching_sha2_password clients) one NUL.
+pub fn is_empty_token(token: &[u8]) -> bool {
+    token.is_empty() || token == [0]
+}
+
+/// Equality whose time does not depend on where the bytes differ.
+pub fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
     a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
 }
 

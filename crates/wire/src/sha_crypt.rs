@@ -83,7 +83,7 @@ impl Stored {
             return false;
         }
         let d = digest(password, &self.salt, self.rounds);
-        d.iter().zip(self.digest.iter()).fold(0u8, |acc, (a, b)| acc | (a ^ b)) == 0
+        crate::auth::constant_time_eq(&d, &self.digest)
     }
 }
 

@@ -137,7 +137,7 @@ impl Session {
     /// caching_sha2_password's fast path, which asks for the password itself
     /// when its cache cannot tell (an unknown user is asked the same way).
     fn check_token(&mut self, login: PendingLogin, token: &[u8], out: &mut Vec<u8>) -> Flow {
-        let empty = token.is_empty() || token == [0];
+        let empty = auth::is_empty_token(token);
         let proof = match &login.account {
             Some(a) => a.secret.check_scramble(login.plugin, &self.scramble, token),
             None if empty || login.plugin == auth::NATIVE => Proof::Refused,

@@ -86,7 +86,9 @@ fn short_name(oid: &[u8]) -> Option<String> {
 
 fn dotted(oid: &[u8]) -> Option<String> {
     let (&first, rest) = oid.split_first()?;
-    let mut parts = vec![(first / 40).min(2) as u64, first as u64 - 40 * (first / 40).min(2) as u64];
+    // The first byte holds two arcs: 40 * X + Y, X at most 2.
+    let x = (first / 40).min(2);
+    let mut parts = vec![x as u64, (first - 40 * x) as u64];
     let mut n: u64 = 0;
     for &b in rest {
         n = n.checked_mul(128)? | (b & 0x7f) as u64;
