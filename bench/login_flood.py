@@ -14,7 +14,13 @@ and the report gives the established clients' queries/s and 95th-percentile
 latency in both, their ratio, and the flood's connections/s. `--flood
 bad-login` floods with wrong-password logins instead (made-up users, garbage
 where the RSA-encrypted password goes: about 1 ms of the server's CPU for a
-few µs of the client's), Turnstile only. Give --binary-b (another build) to
+few µs of the client's), Turnstile only. `--flood slow` holds --slow-clients
+TLS handshakes that never finish (greeting read, SSLRequest sent, the first
+bytes of a ClientHello and then nothing; reopened when the server closes
+one), and also times fresh logins (connect, SELECT 1, quit) during it:
+Turnstile keeps max_handshakes (1,000 by default) of them and closes the
+oldest for each newcomer; MariaDB keeps each until connect_timeout.
+Give --binary-b (another build) to
 measure two builds in the same run.
 Servers start in their own session (setsid), alternate each run, and share
 the ECDSA P-256 certificate Turnstile generates.
@@ -85,6 +91,68 @@ def guess(port, seconds, out):
     os.write(out, str(n).encode())
 
 
+def hold_slow(port, clients, seconds, out, source=""):
+    """One process of the slow flood: keep `clients` TLS handshakes open
+    that never finish; reopen each one the server closes. Writes the count
+    of reopened ones to the pipe `out`."""
+    import selectors
+    import socket
+
+    hello = b"\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03"
+    ssl_request = (0x000FAA85).to_bytes(4, "little") + (1 << 24).to_bytes(4, "little") + b"\x2d" + b"\0" * 23
+    sel, reopened, stop = selectors.DefaultSelector(), 0, time.time() + seconds
+
+    def open_one():
+        s = socket.socket()
+        if source:
+            s.bind((source, 0))
+        s.setblocking(False)
+        s.connect_ex(("127.0.0.1", port))
+        sel.register(s, selectors.EVENT_READ, "greeting")
+
+    for _ in range(clients):
+        open_one()
+    while time.time() < stop:
+        for key, _ in sel.select(timeout=0.2):
+            s = key.fileobj
+            try:
+                data = s.recv(65536)
+            except OSError:
+                data = b""
+            if data and key.data == "greeting":
+                try:
+                    s.send(len(ssl_request).to_bytes(3, "little") + b"\x01" + ssl_request + hello)
+                    sel.modify(s, selectors.EVENT_READ, "waiting")
+                    continue
+                except OSError:
+                    data = b""
+            if not data or key.data == "waiting":
+                sel.unregister(s)
+                s.close()
+                reopened += 1
+                open_one()
+    os.write(out, str(reopened).encode())
+
+
+def timed_logins(port, seconds):
+    """Fresh logins (connect, SELECT 1, quit) one after another for
+    `seconds`: their latencies in ms, and how many failed."""
+    import pymysql
+
+    times, failed, stop = [], 0, time.time() + seconds
+    while time.time() < stop:
+        t = time.perf_counter()
+        try:
+            c = pymysql.connect(host="127.0.0.1", port=port, user="root", password=PW, connect_timeout=10)
+            c.cursor().execute("SELECT 1")
+            c.close()
+            times.append((time.perf_counter() - t) * 1000)
+        except pymysql.err.MySQLError:
+            failed += 1
+        time.sleep(0.05)
+    return times, failed
+
+
 def bad_login_flood(a, port):
     procs = []
     for _ in range(a.flood_procs):
@@ -114,9 +182,24 @@ def measure(a, port, flood):
     churn = procs = None
     if flood and a.flood == "tls":
         churn = sysbench(a, port, os.path.join(HERE, "lua/connect_point_select.lua"), a.flood_threads, ["--mysql-ssl=on"], cwd=a.ssl_dir)
+    elif flood and a.flood == "slow":
+        r_fd, w_fd = os.pipe()
+        pid = os.fork()
+        if pid == 0:
+            os.close(r_fd)
+            hold_slow(port, a.slow_clients, a.duration + 1, w_fd, a.slow_from)
+            os._exit(0)
+        os.close(w_fd)
+        procs = [(pid, r_fd)]
     elif flood:
         procs = bad_login_flood(a, port)
+    logins = timed_logins(port, a.duration - 1) if a.flood == "slow" else None
     r = parse(point.communicate(timeout=a.duration + 120)[0])
+    if logins:
+        times, failed = logins
+        r["login_ms"] = statistics.median(times) if times else 0
+        r["login_max_ms"] = max(times) if times else 0
+        r["logins_failed"] = failed
     if churn:
         f = parse(churn.communicate(timeout=a.duration + 120)[0])
         r["flood_conn_s"] = f.get("ops_s", 0)
@@ -134,8 +217,12 @@ def main():
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--duration", type=int, default=8)
     ap.add_argument("--threads", type=int, default=16)
-    ap.add_argument("--flood", choices=["tls", "bad-login"], default="tls",
-                    help="tls: sysbench clients connecting over TLS; bad-login: Python processes making wrong-password logins (full authentication, RSA)")
+    ap.add_argument("--flood", choices=["tls", "bad-login", "slow"], default="tls",
+                    help="tls: sysbench clients connecting over TLS; bad-login: Python processes making wrong-password logins (full authentication, RSA); "
+                         "slow: TLS handshakes that never finish")
+    ap.add_argument("--slow-clients", type=int, default=3000, help="handshakes the slow flood holds open")
+    ap.add_argument("--slow-from", default="", help="source address of the slow flood (one that is not loopback counts against max_connect_errors)")
+    ap.add_argument("--turnstile-args", default="", help="more flags for Turnstile, e.g. '--max-handshakes 1000'")
     ap.add_argument("--flood-threads", type=int, default=64, help="sysbench clients of the tls flood")
     ap.add_argument("--flood-procs", type=int, default=4, help="processes of the bad-login flood")
     ap.add_argument("--table-size", type=int, default=10000)
@@ -149,16 +236,17 @@ def main():
         for i, (name, binary) in enumerate(binaries):
             # Every server presents the first one's certificate, which sysbench's clients verify.
             certs = [f"--ssl-cert={started[0].dir}/data/server-cert.pem", f"--ssl-key={started[0].dir}/data/server-key.pem"] if started else []
-            ts = common.Turnstile(binary, base + i, ["--root-password", PW, "--connection-control-failed-connections-threshold=100000000", *certs])
+            ts = common.Turnstile(binary, base + i, ["--root-password", PW, "--connection-control-failed-connections-threshold=100000000", *certs, *a.turnstile_args.split()])
             started.append(ts)
             common.mysql(ts.port, "CREATE DATABASE sbtest")
             subprocess.run(["sysbench", "oltp_point_select", "--tables=1", f"--table-size={a.table_size}", "--mysql-host=127.0.0.1",
                             f"--mysql-port={ts.port}", "--mysql-user=root", f"--mysql-password={PW}", "prepare"], check=True, capture_output=True, timeout=600)
             targets[name] = ts.port
         data = os.path.join(started[0].dir, "data")
-        if a.flood == "tls":
+        if a.flood in ("tls", "slow"):
             # MariaDB has no caching_sha2_password, so the bad-login flood is Turnstile's alone.
-            mdb = common.MariaDB(base + 10).start(a.table_size, [f"--ssl-cert={data}/server-cert.pem", f"--ssl-key={data}/server-key.pem", f"--ssl-ca={data}/ca.pem"])
+            mdb = common.MariaDB(base + 10).start(a.table_size, [f"--ssl-cert={data}/server-cert.pem", f"--ssl-key={data}/server-key.pem", f"--ssl-ca={data}/ca.pem",
+                                                                 "--max-connections=20000"])
             started.append(mdb)
             targets["mariadb"] = mdb.port
         a.ssl_dir = tlsbench.sysbench_ssl_dir(data)
@@ -178,14 +266,18 @@ def main():
 def write_report(a, results, binaries):
     med = lambda rs, k: statistics.median([r[k] for r in rs if k in r]) if any(k in r for r in rs) else 0  # noqa: E731
     lines = [f"# Established sessions under a TLS login flood, {time.strftime('%Y-%m-%d %H:%M')}", "",
-             f"`python3 bench/login_flood.py --flood {a.flood} --runs {a.runs} --duration {a.duration} --threads {a.threads} --flood-threads {a.flood_threads} --flood-procs {a.flood_procs}`"
+             f"`python3 bench/login_flood.py --flood {a.flood} --slow-clients {a.slow_clients}" + (f" --slow-from {a.slow_from}" if a.slow_from else "")
+             + (f" --turnstile-args '{a.turnstile_args}'" if a.turnstile_args else "") + f" --runs {a.runs} --duration {a.duration} --threads {a.threads} --flood-threads {a.flood_threads} --flood-procs {a.flood_procs}`"
              + (f" with --binary-b {a.binary_b}" if a.binary_b else "") + ": servers in their own session; Turnstile pool-of-threads on its embedded engine"
              + (f" (turnstile: {binaries[0][1]}; turnstile-b: {binaries[1][1]})" if len(binaries) > 1 else "")
              + f", MariaDB 10.11 one-thread-per-connection. {a.threads} persistent sysbench clients run point selects alone, then beside "
-             + (f"{a.flood_threads} clients connecting over TLS (a full handshake each)" if a.flood == "tls" else
-                f"{a.flood_procs} processes making wrong-password logins as unknown users (each a full authentication: RSA decrypt and a hash check)")
+             + {"tls": f"{a.flood_threads} clients connecting over TLS (a full handshake each)",
+                "bad-login": f"{a.flood_procs} processes making wrong-password logins as unknown users (each a full authentication: RSA decrypt and a hash check)",
+                "slow": f"{a.slow_clients} TLS handshakes that never finish (reopened when closed: 'flood connections/s'), while fresh logins "
+                        "(PyMySQL: connect, SELECT 1, quit, every 50 ms) are timed"}[a.flood]
              + f". Medians of {a.runs} alternating runs; per run in brackets.", "",
-             "| server | QPS alone | QPS during the flood | kept | p95 ms alone | p95 ms flood | flood connections/s | errors |", "|---|---|---|---|---|---|---|---|"]
+             "| server | QPS alone | QPS during the flood | kept | p95 ms alone | p95 ms flood | flood connections/s | fresh login ms (median, max; failed) | errors |",
+             "|---|---|---|---|---|---|---|---|---|"]
     names = []
     for (name, _) in results:
         if name not in names:
@@ -196,7 +288,9 @@ def write_report(a, results, binaries):
         kept = med(flood, "ops_s") / med(alone, "ops_s") if med(alone, "ops_s") else 0
         errs = "; ".join(r["error"][:100] for r in alone + flood if "error" in r) or "-"
         lines.append(f"| {name} | {med(alone, 'ops_s'):,.0f} ({per(alone, 'ops_s')}) | {med(flood, 'ops_s'):,.0f} ({per(flood, 'ops_s')}) | {kept:.0%} | "
-                     f"{med(alone, 'p95_ms'):.2f} | {med(flood, 'p95_ms'):.2f} | {med(flood, 'flood_conn_s'):,.0f} | {errs} |")
+                     f"{med(alone, 'p95_ms'):.2f} | {med(flood, 'p95_ms'):.2f} | {med(flood, 'flood_conn_s'):,.0f} | "
+                     + (f"{med(flood, 'login_ms'):.1f}, {max(r.get('login_max_ms', 0) for r in flood):.0f}; {sum(r.get('logins_failed', 0) for r in flood)}" if a.flood == "slow" else "-")
+                     + f" | {errs} |")
     text = "\n".join(lines) + "\n"
     os.makedirs(os.path.join(HERE, "results"), exist_ok=True)
     path = os.path.join(HERE, "results", f"login-flood-{time.strftime('%Y%m%d-%H%M%S')}.md")

@@ -134,6 +134,36 @@ def test_max_connect_errors_blocks_a_host_until_flush_hosts(server_factory):
     root.close()
 
 
+def test_handshakes_evicted_past_max_handshakes_count_against_their_host(server_factory):
+    """A slow flood from one host past max_handshakes: each newcomer evicts the
+    oldest login in progress, each eviction is a broken-off connection of
+    that host, and after max_connect_errors of them the host is refused
+    with 1129 at once, so its reconnects cost the server almost nothing."""
+    addr = _outside_address()
+    if addr is None:
+        pytest.skip("no non-loopback address to connect from")
+    srv = server_factory("--bind-address=0.0.0.0", "--max-connect-errors=5", "--max-handshakes=3", "--connect-timeout=120")
+    held, refused = [], None
+    try:
+        for _ in range(12):
+            c = rawproto.RawConnection.tcp(srv.port, host=addr)
+            try:
+                c.read_greeting()
+            except rawproto.ServerError as e:
+                refused = e
+                c.close()
+                break
+            held.append(c)
+        assert refused is not None and refused.code == 1129
+        root = clients.root(srv)
+        assert clients.status(root, "Handshakes_evicted") >= 5
+        assert clients.status(root, "Handshakes_in_progress") <= 3
+        root.close()
+    finally:
+        for c in held:
+            c.close()
+
+
 def test_held_logins_cannot_take_every_connection_slot(server_factory, uniq):
     # Held logins are not logged in: past max_connections a newcomer takes the
     # slot of the oldest connection still logging in, so a flood of held

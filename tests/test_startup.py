@@ -53,6 +53,8 @@ def test_config_file_with_unknown_setting_is_rejected(turnstile_bin, tmp_path):
     ("max_allowed_packet", "5", "1024..=1073741824"),
     ("thread_stack", "4096", "131072..=1073741824"),
     ("max_connections", "0", "1..=100000"),
+    ("max_handshakes", "0", "1..=100000"),
+    ("max_handshakes", "100001", "1..=100000"),
     ("thread_pool_stall_limit", "1", "10..=4294967295"),
     ("thread_handling", "bogus", ("one-thread-per-connection", "pool-of-threads")),
     ("engine", "innodb", ("sqlite", "blackhole")),

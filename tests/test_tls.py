@@ -280,6 +280,52 @@ def test_a_broken_handshake_is_counted_and_others_are_served(sql_server):
     root.close()
 
 
+def test_slow_handshakes_past_max_handshakes_give_way(server_factory):
+    """A flood of slow TLS handshakes (greeting read, SSLRequest sent, a
+    ClientHello's first bytes and then nothing) with max_connections far
+    above them: past max_handshakes the oldest gives way (SHED, Handshakes_evicted)
+    and is closed, logins in progress stay at the limit, the established
+    session is served and new logins over TLS and plain TCP succeed."""
+    limit, flood = 20, 100
+    srv = server_factory("--max-handshakes", str(limit), "--max-connections", "1000", "--connect-timeout", "120")
+    root = clients.root(srv)
+    slow = []
+    try:
+        for _ in range(flood):
+            c = rawproto.RawConnection.tcp(srv.port)
+            c.write_packet(c.ssl_request())
+            c.send_raw(b"\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03")
+            slow.append(c)
+        assert clients.scalar(root, "SELECT 1") == 1
+        assert clients.wait_until(lambda: clients.status(root, "Handshakes_evicted") >= flood - limit, timeout=15)
+        assert clients.status(root, "Handshakes_in_progress") <= limit
+        # The oldest were closed; the newest still wait for their handshake.
+        assert all(c.wait_closed(5)[0] for c in slow[:10])
+        assert not slow[-1].wait_closed(0.2)[0]
+        for ctx in (no_verify_context(), None):
+            conn = clients.root(srv, ssl=ctx) if ctx else clients.root(srv)
+            assert clients.scalar(conn, "SELECT 2") == 2
+            conn.close()
+        assert clients.status(root, "Connection_errors_max_connections") == 0
+        # At its lowest, 1: each newcomer takes the one login in progress's place.
+        for c in slow:
+            c.close()
+        clients.query(root, "SET GLOBAL max_handshakes = 1")
+        assert clients.wait_until(lambda: clients.status(root, "Handshakes_in_progress") <= 1, timeout=15)
+        first = rawproto.RawConnection.tcp(srv.port)
+        first.read_greeting()
+        conn = clients.root(srv)
+        assert clients.scalar(conn, "SELECT 3") == 3
+        conn.close()
+        assert first.wait_closed(5)[0]
+        first.close()
+        assert clients.scalar(root, "SELECT @@global.max_handshakes") == 1
+    finally:
+        for c in slow:
+            c.close()
+        root.close()
+
+
 def test_a_second_ssl_request_inside_tls_is_refused(sql_server):
     c = rawproto.RawConnection.tcp(sql_server.port)
     c.start_tls(no_verify_context())

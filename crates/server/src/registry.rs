@@ -62,6 +62,14 @@ pub mod login {
     pub const EVICTED: u8 = 3;
     /// Closed before logging in.
     pub const GONE: u8 = 4;
+    /// As EVICTED, but its slot went to a newer connection because
+    /// max_handshakes logins were in progress, not because the server was full.
+    pub const SHED: u8 = 5;
+
+    /// EVICTED or SHED: answer 1040 and close without releasing the slot.
+    pub fn evicted(state: u8) -> bool {
+        state == EVICTED || state == SHED
+    }
 }
 
 /// One live session as others see it.
@@ -225,20 +233,27 @@ impl Registry {
         }
     }
 
+    /// Connections of one kind (admin port or not) logging in now.
+    pub fn pending(&self, admin_port: bool) -> u64 {
+        self.pending[admin_port as usize].load(Ordering::Acquire)
+    }
+
     /// Evict the oldest connection of the same kind (admin port or not) that
-    /// has not logged in, other than `except`: it goes EVICTED, its read side
+    /// has not logged in, other than `except`: it goes to `to` (EVICTED or
+    /// SHED), its read side
     /// is shut down to wake its thread, and the caller owns its slot. Returns
     /// false when there is none. The scan covers every shard, so it runs only
     /// when a login is pending and the limit is reached. Ids grow with time,
     /// so the smallest id is the oldest (until ids wrap after 4 billion
     /// connections; then it is merely some pending login).
-    pub fn evict_oldest_login(&self, admin_port: bool, except: u32) -> bool {
+    pub fn evict_oldest_login(&self, admin_port: bool, except: u32, to: u8) -> bool {
+        debug_assert!(login::evicted(to));
         for _ in 0..4 {
             if self.pending[admin_port as usize].load(Ordering::Acquire) == 0 {
                 return false;
             }
             let Some(h) = self.oldest_pending(admin_port, except) else { return false };
-            if h.login.compare_exchange(login::PENDING, login::EVICTED, Ordering::AcqRel, Ordering::Acquire).is_ok() {
+            if h.login.compare_exchange(login::PENDING, to, Ordering::AcqRel, Ordering::Acquire).is_ok() {
                 self.pending[admin_port as usize].fetch_sub(1, Ordering::AcqRel);
                 h.shutdown_socket(std::net::Shutdown::Read);
                 return true;

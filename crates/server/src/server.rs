@@ -82,6 +82,13 @@ impl Server {
         (n as u64).min(self.max_connections_by_fds)
     }
 
+    /// Its range (1..=100,000) is checked at start-up and by SET GLOBAL.
+    pub fn max_handshakes(&self) -> u64 {
+        let n = self.globals.hot.max_handshakes.load(Ordering::Relaxed);
+        debug_assert!((1..=100_000).contains(&n), "max_handshakes {} passed the range checks", n);
+        n as u64
+    }
+
     /// Its range (1 KiB..=1 GiB) is checked at start-up and by SET GLOBAL.
     pub fn max_allowed_packet(&self) -> usize {
         let n = self.globals.hot.max_allowed_packet.load(Ordering::Relaxed);
@@ -151,6 +158,8 @@ impl ServerOps for Server {
             ("Connection_control_delay_generated", i(self.guard.delays.get())),
             ("Connection_errors_max_connections", i(st.connection_errors_max_connections.get())),
             ("Connections", i(st.connections.get())),
+            ("Handshakes_evicted", i(st.handshakes_evicted.get())),
+            ("Handshakes_in_progress", Value::UInt(self.registry.pending(false) + self.registry.pending(true))),
             ("Max_used_connections", Value::UInt(st.max_used_connections.load(Ordering::Relaxed))),
             ("Prepared_stmt_count", Value::UInt(turnstile_sql::prepared_slots::held())),
             ("Questions", i(st.questions.get())),

@@ -66,6 +66,9 @@ pub struct Stats {
     pub com_stmt_prepare: Striped,
     pub com_stmt_execute: Striped,
     pub connection_errors_max_connections: Striped,
+    /// Logins in progress closed to make way for a newer one past
+    /// max_handshakes (Handshakes_evicted).
+    pub handshakes_evicted: Striped,
     /// Highest number of simultaneous client connections.
     pub max_used_connections: AtomicU64,
 }

@@ -220,6 +220,7 @@ config! {
     connection_control_max_tracked: usize,
     connection_control_min_connection_delay: u64,
     max_connect_errors: u64,
+    max_handshakes: u32,
     caching_sha2_password_auto_generate_rsa_keys: bool,
     caching_sha2_password_digest_rounds: u32,
     caching_sha2_password_private_key_path: String,

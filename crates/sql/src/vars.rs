@@ -61,6 +61,8 @@ pub struct HotGlobals {
     pub connection_control_min_connection_delay: AtomicI64,
     pub connection_control_max_connection_delay: AtomicI64,
     pub max_connect_errors: AtomicI64,
+    /// max_handshakes: read by every connect on the client listeners.
+    pub max_handshakes: AtomicI64,
 }
 
 impl HotGlobals {
@@ -83,6 +85,7 @@ impl HotGlobals {
             "connection_control_min_connection_delay" => &self.connection_control_min_connection_delay,
             "connection_control_max_connection_delay" => &self.connection_control_max_connection_delay,
             "max_connect_errors" => &self.max_connect_errors,
+            "max_handshakes" => &self.max_handshakes,
             _ => return None,
         })
     }

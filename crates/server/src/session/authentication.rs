@@ -345,7 +345,7 @@ impl Session {
     /// slot was already given to a newer connection.
     pub(super) fn claim_login_slot(&mut self, admin: bool) -> bool {
         let reg = &self.server.registry;
-        if reg.login_leave(&self.handle, login::DONE) == login::EVICTED {
+        if login::evicted(reg.login_leave(&self.handle, login::DONE)) {
             return false;
         }
         if self.counted_admin_port {

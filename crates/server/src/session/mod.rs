@@ -354,6 +354,9 @@ impl Session {
     /// Past the limit, the oldest connection still logging in gives its slot
     /// to this one (`Registry::evict_oldest_login`); without one, the client
     /// listeners keep one more slot for an administrator (checked at login).
+    /// On the client listeners, past max_handshakes logins in progress, the
+    /// oldest of them gives way too (SHED), so slow or silent handshakes
+    /// cannot pile up however high max_connections is.
     pub fn start(&mut self, out: &mut Vec<u8>) -> Flow {
         let reg = &self.server.registry;
         let admin_port = self.counted_admin_port;
@@ -364,12 +367,14 @@ impl Session {
             self.server.stats.note_connected(n);
         }
         let mut over = false;
-        if n > limit {
-            if reg.evict_oldest_login(admin_port, self.id()) {
+        let full = n > limit;
+        let crowded = !full && !admin_port && reg.pending(false) >= self.server.max_handshakes();
+        if full || crowded {
+            if reg.evict_oldest_login(admin_port, self.id(), if full { login::EVICTED } else { login::SHED }) {
                 // The evicted connection's slot is ours; it does not release it.
                 let before = count.fetch_sub(1, Ordering::AcqRel);
                 debug_assert!(before > 0, "a connection slot released twice");
-            } else {
+            } else if full {
                 // The client listeners' extra slot is for an administrator.
                 over = admin_port || n > limit + 1;
             }
@@ -469,10 +474,11 @@ impl Session {
     /// this one's slot (`Registry::evict_oldest_login`), ERR 1040 for the
     /// client; true when there is something in `out` to send before closing.
     pub fn evicted_notice(&mut self, out: &mut Vec<u8>) -> bool {
-        if self.handle.login.load(Ordering::Acquire) != login::EVICTED {
-            return false;
+        match self.handle.login.load(Ordering::Acquire) {
+            login::EVICTED => self.server.stats.connection_errors_max_connections.inc(),
+            login::SHED => self.server.stats.handshakes_evicted.inc(),
+            _ => return false,
         }
-        self.server.stats.connection_errors_max_connections.inc();
         // The client answers the greeting (or auth switch) with `seq`; a reply to that is one more.
         self.seq = self.expected_seq().wrapping_add(1);
         self.send_err(out, &SqlError::too_many_connections());
@@ -731,7 +737,7 @@ impl Session {
     pub fn release_slots(&mut self) {
         let reg = &self.server.registry;
         // An evicted connection's slot now belongs to the one that evicted it.
-        let evicted = reg.login_leave(&self.handle, login::GONE) == login::EVICTED;
+        let evicted = login::evicted(reg.login_leave(&self.handle, login::GONE));
         if std::mem::take(&mut self.counted) && !evicted {
             let count = if self.counted_admin_port { &reg.admin_connected } else { &reg.connected };
             let before = count.fetch_sub(1, Ordering::AcqRel);

@@ -11,6 +11,14 @@
 //! `process_new_packets`, `write_tls`); a write reports bytes as written
 //! only once their records are on the socket, so "out is empty" still means
 //! "the client can have it all", which the loops' waits rely on.
+//!
+//! On a non-blocking socket a read that returned fewer bytes than rustls
+//! asked for (`ReadProbe`) found the socket empty, just as WouldBlock
+//! would have: once that read's plaintext is all handed out the transport
+//! counts as drained, and the pool waits for EPOLLIN without a read that
+//! would only say EAGAIN (anything arriving later raises a new edge).
+//! Reading on to WouldBlock instead cost 0.40 extra `recvfrom` per point
+//! select (docs/architecture.md, TLS).
 
 use crate::transport::Transport;
 use rustls::ServerConnection;
@@ -42,9 +50,37 @@ pub struct TlsStream<S> {
     /// The first `written` bytes of the caller's buffer are encrypted and
     /// partly on the socket: reported as written once all of them are.
     written_pending: usize,
-    /// The last read stopped at the socket's WouldBlock with no plaintext left.
+    /// The last read stopped at the socket's WouldBlock (or a short read of
+    /// it) with no plaintext left.
     drained: bool,
+    /// The last read of the socket returned less than asked: it was empty then.
+    socket_short: bool,
+    /// The socket is non-blocking (the pool): a short read means drained.
+    /// Blocking sockets (thread-per-connection) just read again.
+    nonblocking: bool,
     handshake_done: bool,
+}
+
+/// The socket as rustls's `read_tls` reads it, noting whether the read
+/// returned less than asked for.
+struct ReadProbe<'a, S> {
+    socket: &'a mut S,
+    short: bool,
+}
+
+impl<S: Read> Read for ReadProbe<'_, S> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.socket.read(buf)?;
+        self.short = n < buf.len();
+        Ok(n)
+    }
+}
+
+/// Is `fd` in non-blocking mode?
+fn is_nonblocking(fd: RawFd) -> bool {
+    // SAFETY: F_GETFL only reads the descriptor's flags.
+    let flags = unsafe { libc::fcntl(fd, libc::F_GETFL) };
+    flags >= 0 && flags & libc::O_NONBLOCK != 0
 }
 
 impl<S: Transport + Read + Write> TlsStream<S> {
@@ -52,7 +88,8 @@ impl<S: Transport + Read + Write> TlsStream<S> {
     /// arrived with the SSLRequest (they are not lost).
     pub fn new(socket: S, tls: ServerConnection, early: &[u8], info: Arc<TlsInfo>, server: Arc<crate::tls::Tls>) -> io::Result<Self> {
         server.counters.accepts.inc();
-        let mut s = TlsStream { socket, tls, info, server, written_pending: 0, drained: false, handshake_done: false };
+        let nonblocking = is_nonblocking(socket.fd());
+        let mut s = TlsStream { socket, tls, info, server, written_pending: 0, drained: false, socket_short: false, nonblocking, handshake_done: false };
         let mut rest = early;
         while !rest.is_empty() {
             s.tls.read_tls(&mut rest)?;
@@ -98,18 +135,29 @@ impl<S: Transport + Read + Write> TlsStream<S> {
 
 impl<S: Transport + Read + Write> Transport for TlsStream<S> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let mut read_short = false;
         loop {
             match self.tls.reader().read(buf) {
                 Ok(n) => {
-                    // n == 0: the client's close_notify.
-                    self.drained = false;
+                    // n == 0: the client's close_notify. The reader fills
+                    // `buf` while it has plaintext, so less means none left.
+                    self.drained = self.nonblocking && n > 0 && n < buf.len() && self.socket_short;
                     return Ok(n);
                 }
                 Err(e) if e.kind() == io::ErrorKind::WouldBlock => {}
                 Err(e) => return Err(e),
             }
             self.flush_or_wait()?;
-            match self.tls.read_tls(&mut self.socket) {
+            if read_short && self.nonblocking {
+                // Part of a record, or a handshake message answered: the
+                // socket was empty when read, so wait for its next edge.
+                self.drained = true;
+                return Err(io::ErrorKind::WouldBlock.into());
+            }
+            let mut probe = ReadProbe { socket: &mut self.socket, short: false };
+            let got = self.tls.read_tls(&mut probe);
+            (read_short, self.socket_short) = (probe.short, probe.short);
+            match got {
                 Ok(0) => return Ok(0),
                 Ok(_) => self.process()?,
                 Err(e) => {
