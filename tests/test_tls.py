@@ -387,6 +387,24 @@ def test_mariadb_cli_verifies_with_the_ca(sql_server):
     assert out.stdout.split() == ["Ssl_version", "TLSv1.3"]
 
 
+def test_an_ip_address_as_sni_leaves_no_log_line_per_connection(sql_server):
+    """PHP's mysqlnd sends the host it connects to as SNI, 127.0.0.1 too,
+    which rustls would warn about on every connection (a line per request
+    of a PHP site, and one an attacker controls)."""
+    import shutil
+
+    if not shutil.which("php"):
+        pytest.skip("no php CLI")
+    code = ('$m = mysqli_init(); $m->options(MYSQLI_OPT_SSL_VERIFY_SERVER_CERT, true); $m->ssl_set(null, null, $argv[2], null, null);'
+            '$m->real_connect("127.0.0.1", "root", $argv[3], "", (int)$argv[1], null, MYSQLI_CLIENT_SSL);'
+            'echo $m->query("SHOW STATUS LIKE \'Ssl_version\'")->fetch_row()[1];')
+    for _ in range(3):
+        out = subprocess.run(["php", "-r", code, str(sql_server.port), os.path.join(sql_server.datadir, "ca.pem"), ROOT_PASSWORD],
+                             capture_output=True, text=True, timeout=30)
+        assert out.returncode == 0 and out.stdout.startswith("TLSv1."), out.stdout + out.stderr
+    assert "SNI" not in open(sql_server.log_path, errors="replace").read()
+
+
 def test_require_ssl_accounts(sql_server, uniq):
     user = uniq("req")
     root = clients.root(sql_server)

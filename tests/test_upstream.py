@@ -206,6 +206,29 @@ def test_accounts_turnstile_cannot_proxy_are_refused_with_1045(up, upstream_back
     a.close()
 
 
+def test_ssl_status_describes_the_clients_connection_not_the_backends(up):
+    """TLS is between the client and Turnstile: SHOW STATUS's Ssl_version and
+    Ssl_cipher are the client's (one row each, not the backend's too), and
+    empty for a plain connection, though the backend answered the rest."""
+    import ssl
+
+    ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
+    ctx.check_hostname, ctx.verify_mode = False, ssl.CERT_NONE
+    secure = app(up, ssl=ctx)
+    rows = q(secure, "SHOW SESSION STATUS LIKE 'Ssl_%'")
+    names = [r[0] for r in rows]
+    assert len(names) == len(set(names)), names
+    got = dict(rows)
+    assert got["Ssl_version"].startswith("TLSv1.") and got["Ssl_cipher"].startswith("TLS_")
+    assert "Ssl_accepts" in got
+    assert dict(q(secure, "SHOW STATUS"))["Ssl_cipher"] == got["Ssl_cipher"]
+    assert dict(q(secure, "SHOW GLOBAL STATUS LIKE 'Ssl_cipher'"))["Ssl_cipher"] == ""
+    secure.close()
+    plain = app(up, ssl_disabled=True)
+    assert dict(q(plain, "SHOW STATUS LIKE 'Ssl_cipher'")) == {"Ssl_cipher": ""}
+    plain.close()
+
+
 def test_churn_reaches_the_backend_as_no_new_connections(up, upstream_backend):
     for _ in range(5):
         app(up).close()

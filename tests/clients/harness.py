@@ -53,6 +53,25 @@ def warm_sha2_cache(server) -> None:
     pymysql.connect(unix_socket=str(server.socket), user=SHA2_USER, password=SHA2_PASSWORD).close()
 
 
+_OTHER_CA: List[str] = []
+
+
+def other_ca() -> str:
+    """A CA certificate (PEM) that signed nothing the server has: a client
+    that verifies must refuse the server with it (connect_tls's second half).
+    Made once per process with the openssl CLI."""
+    if not _OTHER_CA:
+        import tempfile
+
+        d = tempfile.mkdtemp(prefix="ts-other-ca-")
+        cert = os.path.join(d, "other-ca.pem")
+        subprocess.run(["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-days", "2",
+                        "-subj", "/CN=Not the Turnstile CA", "-keyout", os.path.join(d, "other-ca-key.pem"), "-out", cert],
+                       check=True, capture_output=True)
+        _OTHER_CA.append(cert)
+    return _OTHER_CA[0]
+
+
 def database_name(client: Client) -> str:
     return "cm_" + re.sub(r"[^a-z0-9]+", "_", client.name.lower()).strip("_")
 
@@ -74,6 +93,10 @@ def client_env(query, server, client: Client) -> Dict[str, str]:
         TS_NATIVE_PASSWORD=NATIVE_PASSWORD,
         TS_SHA2_USER=SHA2_USER,
         TS_SHA2_PASSWORD=SHA2_PASSWORD,
+        # The CA the server generated in its data directory (its certificate
+        # names localhost and 127.0.0.1), and one that signed nothing of it.
+        TS_CA=os.path.join(str(server.datadir), "ca.pem"),
+        TS_OTHER_CA=other_ca(),
     )
     return env
 

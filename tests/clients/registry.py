@@ -20,6 +20,7 @@ CLIENTS_DIR = Path(__file__).resolve().parent
 FEATURES: Tuple[str, ...] = (
     "connect_native",
     "connect_sha2",
+    "connect_tls",
     "types_integer",
     "types_decimal",
     "types_float",

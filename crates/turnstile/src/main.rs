@@ -21,7 +21,13 @@ fn main() {
             std::process::exit(2);
         }
     };
-    let filter = tracing_subscriber::EnvFilter::try_new(&cfg.log_level).unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
+    let mut filter = tracing_subscriber::EnvFilter::try_new(&cfg.log_level).unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
+    if !cfg.log_level.contains("rustls") {
+        // rustls warns about what a client sent (libmariadb and mysqlnd send
+        // an IP address as SNI): a line per connection, which a client
+        // controls. Its errors still show; `log_level` naming rustls overrides.
+        filter = filter.add_directive("rustls=error".parse().expect("a valid directive"));
+    }
     {
         use std::io::IsTerminal;
         tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr).with_ansi(std::io::stderr().is_terminal()).with_target(false).init();

@@ -84,6 +84,8 @@ pub struct Shape {
     /// SHOW [GLOBAL | SESSION] STATUS: Turnstile's own figures are added;
     /// the LIKE pattern, if any.
     pub show_status: Option<Option<String>>,
+    /// SHOW GLOBAL STATUS (not SESSION or LOCAL).
+    pub show_status_global: bool,
     /// How deep parentheses nest (`upstream_max_nesting` refuses deeper ones).
     pub nesting: u32,
     /// Only reads (SELECT without locking or INTO, SHOW, DESCRIBE, EXPLAIN):
@@ -349,6 +351,7 @@ fn classify_with(sql: &[u8], escapes: bool) -> Shape {
                 };
                 if lead(at + 1).is_none() || like.is_some() {
                     s.show_status = Some(like);
+                    s.show_status_global = rest.first() == Some(&"GLOBAL");
                 }
             }
         }
@@ -561,6 +564,8 @@ mod tests {
     fn show_status_and_reads() {
         assert_eq!(classify(b"SHOW GLOBAL STATUS LIKE 'Upstream%'").show_status, Some(Some("Upstream%".into())));
         assert_eq!(classify(b"show status").show_status, Some(None));
+        assert!(classify(b"SHOW GLOBAL STATUS LIKE 'Upstream%'").show_status_global);
+        assert!(!classify(b"SHOW SESSION STATUS LIKE 'Ssl%'").show_status_global);
         assert!(classify(b"SELECT * FROM t WHERE a = 1").read_only);
         assert!(!classify(b"SELECT * FROM t FOR UPDATE").read_only);
         assert!(!classify(b"INSERT INTO t VALUES (1)").read_only);

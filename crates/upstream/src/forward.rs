@@ -243,6 +243,14 @@ impl Forward {
         self.packet(out, |o| encode_ok(o, header, ok.affected_rows, ok.last_insert_id, st, ok.warnings, &info));
     }
 
+    /// A backend row of SHOW STATUS whose name Turnstile answers itself
+    /// (`inject`): dropped, so the client sees one row per name, Turnstile's.
+    fn injected_instead(&self, row: &[u8]) -> bool {
+        let Some(rows) = &self.inject else { return false };
+        let Ok(name) = turnstile_wire::buf::Reader::new(row).lenenc_bytes() else { return false };
+        rows.iter().any(|(n, _)| n.as_bytes().eq_ignore_ascii_case(name))
+    }
+
     fn end_of_result(&mut self, out: &mut Vec<u8>, ok: &Ok) {
         if let Some(rows) = self.inject.take() {
             for (name, value) in rows {
@@ -358,6 +366,9 @@ impl Forward {
                     self.phase = Phase::Done;
                 }
                 _ => {
+                    if self.phase == Phase::Rows && self.injected_instead(p) {
+                        return Ok(());
+                    }
                     self.raw(out, p);
                     if self.phase == Phase::Rows {
                         self.outcome.rows += 1;

@@ -51,6 +51,10 @@ pub struct Io<'a, 'f> {
     /// finds no free backend connection is queued (`Step::Waiting`) instead
     /// of blocking its thread.
     pub wake: Option<&'a Wake>,
+    /// SHOW STATUS rows that describe the client's own connection to
+    /// Turnstile (its TLS: `Ssl_version`, `Ssl_cipher`, the accept counts),
+    /// not the backend's; `true`: GLOBAL. Called only for SHOW STATUS.
+    pub front_status: &'a dyn Fn(bool) -> Vec<(String, String)>,
 }
 
 #[derive(Debug, PartialEq, Eq)]
@@ -398,7 +402,9 @@ impl Proxy {
         }
         let kind = match &shape.show_status {
             Some(like_pattern) => {
-                let rows = self.up.status().into_iter().filter(|(n, _)| like_pattern.as_deref().is_none_or(|p| like(n, p))).collect();
+                let mut rows = self.up.status();
+                rows.extend((io.front_status)(shape.show_status_global));
+                let rows = rows.into_iter().filter(|(n, _)| like_pattern.as_deref().is_none_or(|p| like(n, p))).collect();
                 Kind::Inject(rows)
             }
             None => Kind::Plain,

@@ -200,6 +200,20 @@ def connect_check(who, v: Verdicts) -> str:
     return "--user/--password over " + " and ".join(details) + "; a wrong password gives ERROR 1045 (28000)"
 
 
+def connect_tls(v: Verdicts) -> str:
+    """--ssl-ca with --ssl-verify-server-cert (the client checks the chain
+    and that the certificate names --host); another CA is refused."""
+    ca, other = os.environ.get("TS_CA", ""), os.environ.get("TS_OTHER_CA", "")
+    r = cli("SHOW SESSION STATUS LIKE 'Ssl_cipher'", who=SHA2, opts=BATCH + (f"--ssl-ca={ca}", "--ssl-verify-server-cert"))
+    cipher = ""
+    if ok_run(v, r, "TLS with --ssl-ca"):
+        cipher = r.text.split("\t")[-1].strip()
+        v.ok(cipher != "", f"Ssl_cipher is empty: {r.text!r}")
+    bad = cli("SELECT 1", who=SHA2, opts=BATCH + (f"--ssl-ca={other}", "--ssl-verify-server-cert"))
+    v.ok(bad.rc != 0, "a CA that signed nothing of the server's was accepted")
+    return f"--ssl-ca --ssl-verify-server-cert, {cipher}; with another CA: {last_line(bad.err)[:80]}"
+
+
 def types_integer(v: Verdicts) -> str:
     cols = ",".join(INT_COLS)
     ddl = ("CREATE TABLE t_int (k VARCHAR(8) PRIMARY KEY, ti TINYINT, tiu TINYINT UNSIGNED, si SMALLINT, siu SMALLINT UNSIGNED,"
@@ -559,6 +573,7 @@ def main() -> int:
     emit({"client": "mysql-cli", "version": version()})
     check("connect_native", lambda v: connect_check(NATIVE, v))
     check("connect_sha2", lambda v: connect_check(SHA2, v))
+    check("connect_tls", connect_tls)
     for name, fn in (("types_integer", types_integer), ("types_decimal", types_decimal), ("types_float", types_float),
                      ("types_string", types_string), ("types_blob", types_blob), ("types_temporal", types_temporal),
                      ("types_null", types_null), ("prepared", prepared), ("tx_rollback", tx_rollback), ("tx_commit", tx_commit),

@@ -10,6 +10,8 @@ package main
 import (
 	"bytes"
 	"context"
+	"crypto/tls"
+	"crypto/x509"
 	"database/sql"
 	"database/sql/driver"
 	"encoding/hex"
@@ -105,6 +107,7 @@ type opts struct {
 	unixSocket        bool
 	maxOpen, maxIdle  int
 	checkConnLiveness bool
+	tls               *tls.Config
 }
 
 func config(o opts) *mysql.Config {
@@ -128,6 +131,7 @@ func config(o opts) *mysql.Config {
 	cfg.InterpolateParams = o.interpolate
 	cfg.MultiStatements = o.multiStatements
 	cfg.ClientFoundRows = o.clientFoundRows
+	cfg.TLS = o.tls
 	return cfg
 }
 
@@ -346,6 +350,83 @@ func globalStatus(name string) (int64, error) {
 }
 
 // ---------------------------------------------------------------- checks
+
+// tlsTo verifies the server's certificate against the CA in caFile, with
+// Go's full verification (chain and the name, here the IP 127.0.0.1).
+func tlsTo(caFile string) (*tls.Config, error) {
+	pem, err := os.ReadFile(caFile)
+	if err != nil {
+		return nil, err
+	}
+	roots := x509.NewCertPool()
+	if !roots.AppendCertsFromPEM(pem) {
+		return nil, fmt.Errorf("no certificate in %s", caFile)
+	}
+	return &tls.Config{RootCAs: roots, ServerName: host}, nil
+}
+
+func checkTLS() (string, error) {
+	cfg, err := tlsTo(os.Getenv("TS_CA"))
+	if err != nil {
+		return "", err
+	}
+	d := open(opts{user: sha2U, pw: sha2Pw, tls: cfg})
+	defer d.Close()
+	var k, cipher string
+	if err := d.QueryRowContext(ctx(), "SHOW SESSION STATUS LIKE 'Ssl_cipher'").Scan(&k, &cipher); err != nil {
+		return "", err
+	}
+	if cipher == "" {
+		return "", fmt.Errorf("Ssl_cipher is empty: the connection is not TLS")
+	}
+	other, err := tlsTo(os.Getenv("TS_OTHER_CA"))
+	if err != nil {
+		return "", err
+	}
+	bad := open(opts{user: sha2U, pw: sha2Pw, tls: other})
+	defer bad.Close()
+	err = bad.PingContext(ctx())
+	if err == nil {
+		return "", fmt.Errorf("a CA that signed nothing of the server's was accepted")
+	}
+	msg := err.Error()
+	if len(msg) > 80 {
+		msg = msg[:80]
+	}
+	return fmt.Sprintf("tls.Config{RootCAs, ServerName %s}, %s; with another CA: %s", host, cipher, msg), nil
+}
+
+// checkTLSResumption: with a ClientSessionCache, new connections resume
+// the TLS session of earlier ones (the server's Ssl_session_cache_hits).
+func checkTLSResumption() (string, error) {
+	cfg, err := tlsTo(os.Getenv("TS_CA"))
+	if err != nil {
+		return "", err
+	}
+	cfg.ClientSessionCache = tls.NewLRUClientSessionCache(16)
+	const conns = 6
+	before, err := globalStatus("Ssl_session_cache_hits")
+	if err != nil {
+		return "", err
+	}
+	for i := 0; i < conns; i++ {
+		// A pool of its own each time: a new connection and TLS handshake.
+		d := open(opts{user: sha2U, pw: sha2Pw, tls: cfg})
+		var one int64
+		if err := d.QueryRowContext(ctx(), "SELECT 1").Scan(&one); err != nil {
+			return "", err
+		}
+		d.Close()
+	}
+	after, err := globalStatus("Ssl_session_cache_hits")
+	if err != nil {
+		return "", err
+	}
+	if after-before < conns-1 {
+		return "", fmt.Errorf("%d connections with a ClientSessionCache resumed %d times, want %d", conns, after-before, conns-1)
+	}
+	return fmt.Sprintf("%d connections with tls.NewLRUClientSessionCache: Ssl_session_cache_hits +%d", conns, after-before), nil
+}
 
 func checkConnect(user, pw string) func() (string, error) {
 	return func() (string, error) {
@@ -1466,6 +1547,7 @@ func main() {
 	}{
 		{"connect_native", checkConnect(nativeU, nativePw)},
 		{"connect_sha2", checkConnect(sha2U, sha2Pw)},
+		{"connect_tls", checkTLS},
 		{"types_integer", checkIntegers},
 		{"types_decimal", checkDecimal},
 		{"types_float", checkFloat},
@@ -1487,6 +1569,7 @@ func main() {
 		{"x_interpolate_params", checkInterpolate},
 		{"x_tx_options", checkTxOptions},
 		{"x_prepare_errors", checkPrepareErrors},
+		{"x_tls_resumption", checkTLSResumption},
 	}
 	only := map[string]bool{}
 	for _, a := range os.Args[1:] {

@@ -135,6 +135,28 @@ function connectCheck(user, password) {
   };
 }
 
+// TLS with the server's certificate verified (Node's default with `ca`:
+// rejectUnauthorized and the host name, here the IP 127.0.0.1); another CA
+// is refused.
+async function checkTLS() {
+  const fs = require('node:fs');
+  const tls = (file) => mysql.createConnection({ ...base, ...SHA2, ssl: { ca: fs.readFileSync(file), rejectUnauthorized: true } });
+  const c = await tls(E.TS_CA);
+  const [rows] = await c.query("SHOW SESSION STATUS LIKE 'Ssl_cipher'");
+  await c.end();
+  const cipher = rows[0].Value;
+  if (!cipher) throw new Error('Ssl_cipher is empty: the connection is not TLS');
+  let refused = null;
+  try {
+    const bad = await tls(E.TS_OTHER_CA);
+    await bad.end();
+  } catch (e) {
+    refused = String(e.message).slice(0, 80);
+  }
+  if (refused === null) throw new Error("a CA that signed nothing of the server's was accepted");
+  return `ssl: { ca, rejectUnauthorized: true }, ${cipher}; with another CA: ${refused}`;
+}
+
 async function checkIntegers() {
   const cols = ['ti', 'tiu', 'si', 'siu', 'mi', 'miu', 'i', 'iu', 'bi', 'biu'];
   await db.query(`CREATE TABLE t_int (id INT PRIMARY KEY, ti TINYINT, tiu TINYINT UNSIGNED, si SMALLINT,
@@ -659,6 +681,7 @@ async function main() {
   const checks = [
     ['connect_native', connectCheck(base.user, base.password)],
     ['connect_sha2', connectCheck(SHA2.user, SHA2.password)],
+    ['connect_tls', checkTLS],
     ['types_integer', checkIntegers],
     ['types_decimal', checkDecimal],
     ['types_float', checkFloat],
@@ -689,7 +712,7 @@ async function main() {
   }
   for (const [name, fn] of checks) {
     if (only.size && !only.has(name)) continue;
-    if (!db && name !== 'connect_native' && name !== 'connect_sha2') {
+    if (!db && name !== 'connect_native' && name !== 'connect_sha2' && name !== 'connect_tls') {
       emit({ feature: name, status: 'fail', detail: 'no connection (see connect_native)' });
       continue;
     }

@@ -104,7 +104,7 @@ check('connect_native', function () use ($NATIVE, $DB, &$main) {
 });
 if ($main === null) {
     // Nothing else can work; still report every column.
-    foreach (['connect_sha2', 'types_integer', 'types_decimal', 'types_float', 'types_string', 'types_blob',
+    foreach (['connect_sha2', 'connect_tls', 'types_integer', 'types_decimal', 'types_float', 'types_string', 'types_blob',
               'types_temporal', 'types_null', 'prepared', 'tx_rollback', 'tx_commit', 'duplicate_key',
               'last_insert_id', 'affected_rows', 'multi_results', 'pool_reuse'] as $f) {
         check($f, fn() => throw new CheckFailed('no connection (connect_native failed)'));
@@ -123,6 +123,32 @@ check('connect_sha2', function () use ($SHA2) {
         $c->close();
     }
     return 'caching_sha2_password (fast path, no TLS): ' . implode('; ', $details);
+});
+
+check('connect_tls', function () use ($SHA2, $HOST, $PORT, $DB) {
+    // mysqlnd verifies the chain and the host name with MYSQLI_OPT_SSL_VERIFY_SERVER_CERT.
+    $tls = function (string $ca) use ($SHA2, $HOST, $PORT, $DB): mysqli {
+        $m = mysqli_init();
+        $m->options(MYSQLI_OPT_CONNECT_TIMEOUT, 10);
+        $m->options(MYSQLI_OPT_INT_AND_FLOAT_NATIVE, 1);
+        $m->options(MYSQLI_OPT_SSL_VERIFY_SERVER_CERT, true);
+        $m->ssl_set(null, null, $ca, null, null);
+        $m->real_connect($HOST, $SHA2[0], $SHA2[1], $DB, $PORT, null, MYSQLI_CLIENT_SSL);
+        return $m;
+    };
+    $c = $tls(getenv('TS_CA'));
+    eq(q1($c, 'SELECT 1'), 1, 'SELECT 1 over TLS');
+    $cipher = $c->query("SHOW SESSION STATUS LIKE 'Ssl_cipher'")->fetch_row()[1];
+    if ($cipher === '') {
+        throw new CheckFailed('Ssl_cipher is empty: the connection is not TLS');
+    }
+    $c->close();
+    try {
+        @$tls(getenv('TS_OTHER_CA'))->close();
+    } catch (Throwable $e) {
+        return "ssl_set ca, MYSQLI_OPT_SSL_VERIFY_SERVER_CERT, MYSQLI_CLIENT_SSL: $cipher; with another CA: " . substr($e->getMessage(), 0, 80);
+    }
+    throw new CheckFailed("a CA that signed nothing of the server's was accepted");
 });
 
 check('types_integer', function () use ($m, $NATIVE) {

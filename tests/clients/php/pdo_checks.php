@@ -78,7 +78,7 @@ check('connect_native', function () use ($NATIVE, $DB, &$main) {
         . ', ' . $p->getAttribute(PDO::ATTR_CONNECTION_STATUS);
 });
 if ($main === null) {
-    foreach (['connect_sha2', 'types_integer', 'types_decimal', 'types_float', 'types_string', 'types_blob',
+    foreach (['connect_sha2', 'connect_tls', 'types_integer', 'types_decimal', 'types_float', 'types_string', 'types_blob',
               'types_temporal', 'types_null', 'prepared', 'tx_rollback', 'tx_commit', 'duplicate_key',
               'last_insert_id', 'affected_rows', 'multi_results', 'pool_reuse'] as $f) {
         check($f, fn() => throw new CheckFailed('no connection (connect_native failed)'));
@@ -99,6 +99,24 @@ check('connect_sha2', function () use ($SHA2) {
         $c = null;
     }
     return 'caching_sha2_password (fast path, no TLS): ' . implode('; ', $details);
+});
+
+check('connect_tls', function () use ($SHA2) {
+    // Emulated prepares: SHOW STATUS goes out as COM_QUERY (the upstream engine answers Ssl_* itself only there).
+    $tls = fn(string $ca) => pdo_connect($SHA2, true, [PDO::MYSQL_ATTR_SSL_CA => $ca, PDO::MYSQL_ATTR_SSL_VERIFY_SERVER_CERT => true]);
+    $c = $tls(getenv('TS_CA'));
+    eq(p1($c, 'SELECT 1'), 1, 'SELECT 1 over TLS');
+    $cipher = $c->query("SHOW SESSION STATUS LIKE 'Ssl_cipher'")->fetch(PDO::FETCH_NUM)[1];
+    if ($cipher === '') {
+        throw new CheckFailed('Ssl_cipher is empty: the connection is not TLS');
+    }
+    $c = null;
+    try {
+        @$tls(getenv('TS_OTHER_CA'));
+    } catch (Throwable $e) {
+        return "MYSQL_ATTR_SSL_CA, MYSQL_ATTR_SSL_VERIFY_SERVER_CERT: $cipher; with another CA: " . substr($e->getMessage(), 0, 80);
+    }
+    throw new CheckFailed("a CA that signed nothing of the server's was accepted");
 });
 
 check('types_integer', function () use ($p, $pe) {

@@ -42,6 +42,8 @@ SOCKET = os.environ.get("TS_SOCKET", "")
 DB = os.environ.get("TS_DB", "")
 NATIVE = (os.environ.get("TS_NATIVE_USER", ""), os.environ.get("TS_NATIVE_PASSWORD", ""))
 SHA2 = (os.environ.get("TS_SHA2_USER", ""), os.environ.get("TS_SHA2_PASSWORD", ""))
+CA = os.environ.get("TS_CA", "")
+OTHER_CA = os.environ.get("TS_OTHER_CA", "")
 
 
 def emit(obj) -> None:
@@ -189,6 +191,11 @@ class Driver:
     def integrity_error(self):
         return self.module.IntegrityError
 
+    def tls(self, ca: str):
+        """connect() keywords for TLS with the server verified against `ca`,
+        and how strictly (connect_tls's detail)."""
+        raise NotImplementedError
+
 
 class PyMySQLDriver(Driver):
     name = "PyMySQL"
@@ -207,6 +214,10 @@ class PyMySQLDriver(Driver):
         where = {"unix_socket": SOCKET} if socket else {"host": HOST, "port": PORT}
         return self.module.connect(user=user[0], password=user[1], database=DB, charset="utf8mb4",
                                    autocommit=autocommit, client_flag=flags, **where, **kw)
+
+    def tls(self, ca):
+        # (PyMySQL builds its own ssl dict from the ssl_* keywords, so the CA goes there too.)
+        return {"ssl_ca": ca, "ssl_verify_cert": True, "ssl_verify_identity": True}, "ssl_ca, ssl_verify_cert and ssl_verify_identity"
 
 
 class MysqlclientDriver(Driver):
@@ -228,6 +239,9 @@ class MysqlclientDriver(Driver):
         where = {"unix_socket": SOCKET, "host": "localhost"} if socket else {"host": HOST, "port": PORT}
         return self.module.connect(user=user[0], password=user[1], database=DB, charset="utf8mb4",
                                    autocommit=autocommit, client_flag=flags, **where, **kw)
+
+    def tls(self, ca):
+        return {"ssl": {"ca": ca}, "ssl_mode": "VERIFY_IDENTITY"}, "ssl_mode VERIFY_IDENTITY"
 
 
 class ConnectorDriver(Driver):
@@ -254,6 +268,9 @@ class ConnectorDriver(Driver):
         return self.module.connect(user=user[0], password=user[1], database=DB, charset="utf8mb4",
                                    collation="utf8mb4_general_ci", autocommit=autocommit,
                                    use_pure=self.use_pure, **where, **kw)
+
+    def tls(self, ca):
+        return {"ssl_ca": ca, "ssl_verify_cert": True, "ssl_verify_identity": True}, "ssl_verify_cert and ssl_verify_identity"
 
     def errno(self, exc):
         return exc.errno
@@ -292,6 +309,31 @@ def check_connect(d: Driver, user):
         return f"SELECT 1 as {who}"
     finally:
         conn.close()
+
+
+def session_cipher(conn) -> str:
+    rows = one(conn, "SHOW SESSION STATUS LIKE 'Ssl_cipher'")
+    return str(rows[0][1]) if rows else ""
+
+
+def check_tls(d: Driver):
+    """TLS with the server's certificate verified against TS_CA; refused
+    against TS_OTHER_CA."""
+    kw, how = d.tls(CA)
+    conn = d.connect(SHA2, **kw)
+    try:
+        expect(scalar(conn, "SELECT 1") == 1, "SELECT 1 over TLS")
+        cipher = session_cipher(conn)
+        expect(cipher != "", "Ssl_cipher is empty: the connection is not TLS")
+    finally:
+        conn.close()
+    try:
+        d.connect(SHA2, **d.tls(OTHER_CA)[0]).close()
+    except Exception as exc:  # noqa: BLE001 - any refusal will do; which one is in the detail
+        refused = f"{type(exc).__name__}: {str(exc)[:80]}"
+    else:
+        raise CheckFailed("a CA that signed nothing of the server's was accepted: the certificate is not verified")
+    return f"{how}, {cipher}; with another CA: {refused}"
 
 
 def compare_rows(got, want, what, bytes_like=False):
@@ -671,6 +713,7 @@ def check_change_user(d: Driver):
 CORE_CHECKS = (
     ("connect_native", lambda d: check_connect(d, NATIVE)),
     ("connect_sha2", lambda d: check_connect(d, SHA2)),
+    ("connect_tls", check_tls),
     ("types_integer", check_types_integer),
     ("types_decimal", check_types_decimal),
     ("types_float", check_types_float),
@@ -1126,6 +1169,29 @@ def run_sqlalchemy() -> None:
 
     run_check("connect_native", check_connect_sa, NATIVE)
     run_check("connect_sha2", check_connect_sa, SHA2)
+
+    def check_tls_sa():
+        def engine_with(ca):
+            return sa.create_engine(url(SHA2), poolclass=sa.pool.NullPool,
+                                    connect_args={"ssl_ca": ca, "ssl_verify_cert": True, "ssl_verify_identity": True})
+        eng = engine_with(CA)
+        try:
+            with eng.connect() as c:
+                cipher = c.execute(text("SHOW SESSION STATUS LIKE 'Ssl_cipher'")).one()[1]
+                expect(cipher != "", "Ssl_cipher is empty: the connection is not TLS")
+        finally:
+            eng.dispose()
+        other = engine_with(OTHER_CA)
+        try:
+            with other.connect():
+                raise CheckFailed("a CA that signed nothing of the server's was accepted")
+        except sa.exc.OperationalError as exc:
+            refused = str(exc.orig)[:80]
+        finally:
+            other.dispose()
+        return f"connect_args ssl_ca, ssl_verify_cert and ssl_verify_identity, {cipher}; with another CA: {refused}"
+
+    run_check("connect_tls", check_tls_sa)
     try:
         Base.metadata.create_all(engine)
         created = None

@@ -82,6 +82,7 @@ impl Session {
         }
         let Some(db) = database else { return Ok(()) };
         let mut no_flush = |_: &mut Vec<u8>| Ok(());
+        let no_status = |_: bool| Vec::new();
         let mut io = Io {
             waits: self.waits,
             flush: &mut no_flush,
@@ -91,6 +92,7 @@ impl Session {
             deprecate_eof: self.deprecate_eof(),
             local_files: false,
             wake: None,
+            front_status: &no_status,
         };
         let r = self.upstream.as_mut().expect("set above").use_database(db, &mut io);
         if r.is_ok() {
@@ -196,7 +198,19 @@ impl Session {
         let deprecate_eof = self.deprecate_eof();
         let local_files = self.local_infile_allowed();
         let wake = self.upstream_wake.as_ref();
-        let mut io = Io { waits: self.waits, flush, pausable: self.pausable, running: &self.handle.upstream_thread, multi_statements: self.multi_statements, deprecate_eof, local_files, wake };
+        let (server, sql) = (&self.server, &self.sql);
+        let front_status = |global: bool| front_status(server, sql, global);
+        let mut io = Io {
+            waits: self.waits,
+            flush,
+            pausable: self.pausable,
+            running: &self.handle.upstream_thread,
+            multi_statements: self.multi_statements,
+            deprecate_eof,
+            local_files,
+            wake,
+            front_status: &front_status,
+        };
         let p = self.upstream.as_mut().expect("logged in");
         let step = f(p, &mut io, out);
         self.sql.db = p.schema().map(str::to_string);
@@ -274,4 +288,13 @@ impl Session {
             }
         }
     }
+}
+
+/// The SHOW STATUS rows about the client's own connection to Turnstile,
+/// which the backend's answer must not stand for: TLS is between the client
+/// and Turnstile (the backend's Ssl_cipher describes its link to Turnstile).
+fn front_status(server: &crate::server::Server, sql: &turnstile_sql::SessionState, global: bool) -> Vec<(String, String)> {
+    use turnstile_sql::ServerOps;
+    let text = |v: &turnstile_engine::Value| v.to_text().map(|t| String::from_utf8_lossy(&t).into_owned()).unwrap_or_default();
+    server.status(sql, global).into_iter().filter(|(n, _)| n.starts_with("Ssl_")).map(|(n, v)| (n.to_string(), text(&v))).collect()
 }

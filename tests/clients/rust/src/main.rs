@@ -12,7 +12,7 @@ use std::time::Duration;
 use chrono::{NaiveDate, NaiveDateTime};
 use mysql_async::prelude::*;
 use mysql_async::{
-    ChangeUserOpts, Conn, Error, Opts, OptsBuilder, Params, Pool, PoolConstraints, PoolOpts, Row, TxOpts, Value,
+    ChangeUserOpts, Conn, Error, Opts, OptsBuilder, Params, Pool, PoolConstraints, PoolOpts, Row, SslOpts, TxOpts, Value,
 };
 use rust_decimal::Decimal;
 use serde_json::json;
@@ -137,6 +137,32 @@ async fn check_connect(env: &Env, user: &(String, String)) -> Check {
     let v = conn.server_version();
     conn.disconnect().await?;
     Ok(format!("SELECT 1 as {who}; server version {}.{}.{}", v.0, v.1, v.2))
+}
+
+/// TLS with rustls, the server's certificate verified against the CA in
+/// `ca` only (no built-in roots), chain and host name (the IP 127.0.0.1).
+fn tls_opts(env: &Env, ca: &str) -> OptsBuilder {
+    let ssl = SslOpts::default().with_root_certs(vec![std::path::PathBuf::from(ca).into()]).with_disable_built_in_roots(true);
+    env.opts(&env.sha2).ssl_opts(Some(ssl))
+}
+
+async fn check_connect_tls(env: &Env) -> Check {
+    let mut conn = Conn::new(tls_opts(env, &std::env::var("TS_CA").unwrap_or_default())).await?;
+    let row: Option<(String, String)> = conn.query_first("SHOW SESSION STATUS LIKE 'Ssl_cipher'").await?;
+    let cipher = row.map(|r| r.1).unwrap_or_default();
+    expect!(!cipher.is_empty(), "Ssl_cipher is empty: the connection is not TLS");
+    conn.disconnect().await?;
+    let refused = match Conn::new(tls_opts(env, &std::env::var("TS_OTHER_CA").unwrap_or_default())).await {
+        Ok(c) => {
+            let _ = c.disconnect().await;
+            None
+        }
+        Err(e) => Some(e.to_string().chars().take(80).collect::<String>()),
+    };
+    let Some(refused) = refused else {
+        return Err(Outcome::Fail("a CA that signed nothing of the server's was accepted".into()));
+    };
+    Ok(format!("SslOpts::with_root_certs (rustls, built-in roots off), {cipher}; with another CA: {refused}"))
 }
 
 const INT_COLS: &str = "ti, tu, si, su, mi, mu, i, iu, bi, bu";
@@ -608,6 +634,7 @@ async fn run(env: Env) {
     let e = &env;
     run_check("connect_native", check_connect(e, &e.native)).await;
     run_check("connect_sha2", check_connect(e, &e.sha2)).await;
+    run_check("connect_tls", check_connect_tls(e)).await;
     run_check("types_integer", check_types_integer(e)).await;
     run_check("types_decimal", check_types_decimal(e)).await;
     run_check("types_float", check_types_float(e)).await;

@@ -369,6 +369,7 @@ public final class ClientCheck {
 
     check("connect_native", this::connectNative);
     check("connect_sha2", this::connectSha2);
+    check("connect_tls", this::connectTls);
     check("types_integer", this::typesInteger);
     check("types_decimal", this::typesDecimal);
     check("types_float", this::typesFloat);
@@ -400,6 +401,50 @@ public final class ClientCheck {
       eq("DATABASE()", db, scalarString(c, "SELECT DATABASE()"));
       return cu;
     }
+  }
+
+  /**
+   * The options that verify the server's certificate against the CA in {@code caFile}, as
+   * strictly as the driver can: the chain and the host name (127.0.0.1, an IP SAN).
+   * MySQL Connector/J reads a trust store only (JKS or PKCS12), so the CA goes into one;
+   * MariaDB Connector/J takes the PEM file itself.
+   */
+  private String tlsOptions(String caFile) throws Exception {
+    if (!mysql) return "sslMode=verify-full&serverSslCert=" + caFile;
+    java.security.KeyStore ks = java.security.KeyStore.getInstance("PKCS12");
+    ks.load(null, null);
+    try (java.io.FileInputStream in = new java.io.FileInputStream(caFile)) {
+      ks.setCertificateEntry("ca", java.security.cert.CertificateFactory.getInstance("X.509").generateCertificate(in));
+    }
+    java.io.File store = java.io.File.createTempFile("ts-trust-", ".p12");
+    store.deleteOnExit();
+    try (java.io.FileOutputStream out = new java.io.FileOutputStream(store)) {
+      ks.store(out, "changeit".toCharArray());
+    }
+    return "sslMode=VERIFY_IDENTITY&trustCertificateKeyStoreUrl=file:" + store.getPath()
+        + "&trustCertificateKeyStoreType=PKCS12&trustCertificateKeyStorePassword=changeit";
+  }
+
+  private String connectTls() throws Exception {
+    String cipher;
+    try (Connection c = connect(sha2User, sha2Password, tlsOptions(env("TS_CA", "")))) {
+      eq("SELECT 1", 1L, scalarLong(c, "SELECT 1"));
+      try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery("SHOW SESSION STATUS LIKE 'Ssl_cipher'")) {
+        truth("SHOW SESSION STATUS LIKE 'Ssl_cipher' returned no row", rs.next());
+        cipher = rs.getString(2);
+      }
+      truth("Ssl_cipher is empty: the connection is not TLS", cipher != null && !cipher.isEmpty());
+    }
+    String refused = null;
+    try (Connection c = connect(sha2User, sha2Password, tlsOptions(env("TS_OTHER_CA", "")))) {
+      scalarLong(c, "SELECT 1");
+    } catch (SQLException e) {
+      String m = String.valueOf(e.getMessage());
+      refused = m.substring(0, Math.min(80, m.length()));
+    }
+    truth("a CA that signed nothing of the server's was accepted", refused != null);
+    return (mysql ? "sslMode=VERIFY_IDENTITY with the CA in a PKCS12 trust store" : "sslMode=verify-full&serverSslCert=<CA file>")
+        + ", " + cipher + "; with another CA: " + refused;
   }
 
   private String connectNative() throws Exception {
