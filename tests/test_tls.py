@@ -326,6 +326,21 @@ def test_slow_handshakes_past_max_handshakes_give_way(server_factory):
         root.close()
 
 
+def test_a_tls_client_closes_after_quit_without_a_reset(sql_server):
+    """reset_after_quit (ON) closes plain TCP with an RST after COM_QUIT; a
+    TLS client then still exchanges close_notify, which a reset would fail
+    (mysql_async's disconnect did, one time in three): TLS ends with the
+    server's close_notify and a FIN."""
+    for _ in range(20):
+        c = rawproto.RawConnection.tcp(sql_server.port)
+        c.start_tls(no_verify_context())
+        c.handshake("root", ROOT_PASSWORD, extra_caps=rawproto.CLIENT_SSL)
+        c.seq = 0
+        c.write_packet(b"\x01")  # COM_QUIT
+        c.sock.unwrap()  # close_notify both ways; a reset raises ConnectionResetError
+        c.close()
+
+
 def test_a_second_ssl_request_inside_tls_is_refused(sql_server):
     c = rawproto.RawConnection.tcp(sql_server.port)
     c.start_tls(no_verify_context())
@@ -403,6 +418,68 @@ def test_an_ip_address_as_sni_leaves_no_log_line_per_connection(sql_server):
                              capture_output=True, text=True, timeout=30)
         assert out.returncode == 0 and out.stdout.startswith("TLSv1."), out.stdout + out.stderr
     assert "SNI" not in open(sql_server.log_path, errors="replace").read()
+
+
+def _cert_proof(password: bytes, scramble: bytes, datadir: str) -> bytes:
+    """What MariaDB Connector/C 3.4 and Connector/J 3.4+ compute to trust a
+    certificate they cannot verify: 0x01 and the upper-case hex of
+    SHA-256(SHA1(SHA1(password)), the scramble, SHA-256 of the certificate)."""
+    pem = open(os.path.join(datadir, "server-cert.pem")).read()
+    end = "-----END CERTIFICATE-----"
+    der = ssl.PEM_cert_to_DER_cert(pem[: pem.index(end) + len(end)])  # the leaf; the CA follows it
+    stored = hashlib.sha1(hashlib.sha1(password).digest()).digest()
+    return b"\x01" + hashlib.sha256(stored + scramble + hashlib.sha256(der).digest()).hexdigest().upper().encode()
+
+
+def test_the_login_ok_proves_the_certificate_for_native_accounts(server_factory):
+    """With default_authentication_plugin=mysql_native_password (the greeting
+    names it, root is made with it): over TLS the login's OK carries the
+    proof; over plain TCP, and for a caching_sha2_password account, none."""
+    srv = server_factory("--default-authentication-plugin", "mysql_native_password", engine="sqlite")
+    root = clients.root(srv)
+    assert clients.query(root, "SELECT plugin FROM mysql.user WHERE user = 'root'") == (("mysql_native_password",),)
+    assert clients.scalar(root, "SELECT @@default_authentication_plugin") == "mysql_native_password"
+    clients.query(root, "CREATE USER 'tp_sha2'@'%' IDENTIFIED WITH caching_sha2_password BY 'pw-2'")
+    clients.query(root, "CREATE USER 'tp_default'@'%' IDENTIFIED BY 'pw-3'")
+    assert clients.query(root, "SELECT plugin FROM mysql.user WHERE user = 'tp_default'") == (("mysql_native_password",),)
+    root.close()
+    c = rawproto.RawConnection.tcp(srv.port)
+    assert c.read_greeting().auth_plugin == "mysql_native_password"
+    c.start_tls(no_verify_context())
+    ok = c.handshake("root", ROOT_PASSWORD, extra_caps=rawproto.CLIENT_SSL)
+    proof = _cert_proof(ROOT_PASSWORD.encode(), c.greeting.nonce, srv.datadir)
+    assert ok.info == bytes([len(proof)]) + proof
+    assert c.scalar("SELECT 1") == "1"
+    c.close()
+    plain = rawproto.RawConnection.tcp(srv.port)
+    assert plain.handshake("root", ROOT_PASSWORD).info in (b"", b"\x00")
+    plain.close()
+    sha2 = rawproto.RawConnection.tcp(srv.port)
+    sha2.start_tls(no_verify_context())
+    assert sha2.handshake("tp_sha2", "pw-2", extra_caps=rawproto.CLIENT_SSL).info in (b"", b"\x00")
+    sha2.close()
+
+
+def test_mariadb_connector_j_trusts_the_self_signed_certificate_by_that_proof(server_factory):
+    """MariaDB Connector/J with sslMode=verify-full and no CA at all: it
+    cannot verify the generated certificate, takes the OK's proof instead,
+    and connects (tests/clients/java, x_tls_self_signed)."""
+    import json
+
+    from clients import harness
+    from clients.registry import CLIENTS
+
+    java = next(c for c in CLIENTS if c.name == "MariaDB Connector/J")
+    srv = server_factory("--default-authentication-plugin", "mysql_native_password", engine="sqlite")
+    root = clients.root(srv)
+    harness.prepare_accounts(lambda sql: clients.query(root, sql))
+    env = harness.client_env(lambda sql: clients.query(root, sql), srv, java)
+    root.close()
+    out = subprocess.run([*java.argv(), "x_tls_self_signed"], env=env, capture_output=True, text=True, timeout=120)
+    if out.returncode == 77:
+        pytest.skip("MariaDB Connector/J is not built (tests/clients/java/setup)")
+    verdicts = [json.loads(line) for line in out.stdout.splitlines() if '"feature"' in line]
+    assert [v["status"] for v in verdicts] == ["pass"], out.stdout + out.stderr[-2000:]
 
 
 def test_require_ssl_accounts(sql_server, uniq):

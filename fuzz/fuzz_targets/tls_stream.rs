@@ -92,7 +92,7 @@ fuzz_target!(|data: &[u8]| {
     let Some((&split, rest)) = data.split_first() else { return };
     let (early, later) = rest.split_at((split as usize).min(rest.len()));
     let tls = tls().clone();
-    let conn = tls.accept().unwrap();
+    let (conn, _) = tls.accept().unwrap();
     let socket = Mem { input: later.to_vec(), pos: 0, reads: 0, writes: 0 };
     let Ok(mut s) = TlsStream::new(socket, conn, early, Arc::new(TlsInfo::default()), tls) else { return };
     let mut buf = [0u8; 4096];

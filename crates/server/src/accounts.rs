@@ -223,6 +223,8 @@ pub struct Accounts {
     generation: AtomicU64,
     /// caching_sha2_password_digest_rounds.
     rounds: u32,
+    /// default_authentication_plugin: of new accounts without IDENTIFIED WITH.
+    default_plugin: &'static str,
     /// A hash of a random password, checked for an unknown user's password
     /// so its full authentication costs what a real account's does.
     decoy: Credentials,
@@ -251,8 +253,10 @@ impl std::fmt::Display for BootstrapError {
 
 impl Accounts {
     /// Load the accounts file, creating it (with root) on first start.
-    /// `rounds`: caching_sha2_password_digest_rounds, for hashes written from now on.
-    pub fn open(datadir: &Path, root_password: Option<&str>, allow_empty_root: bool, rounds: u32) -> Result<Accounts, BootstrapError> {
+    /// `rounds`: caching_sha2_password_digest_rounds, for hashes written from
+    /// now on; `default_plugin`: default_authentication_plugin, of root at
+    /// the first start and of new accounts that name none.
+    pub fn open(datadir: &Path, root_password: Option<&str>, allow_empty_root: bool, rounds: u32, default_plugin: &'static str) -> Result<Accounts, BootstrapError> {
         let path = datadir.join(FILE_NAME);
         let list = match std::fs::read(&path) {
             Ok(bytes) => {
@@ -283,12 +287,12 @@ impl Accounts {
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
                 let root = match root_password {
                     Some(pw) if !pw.is_empty() => {
-                        let mut a = Account::new("root", "%", auth::CACHING_SHA2, pw, rounds);
+                        let mut a = Account::new("root", "%", default_plugin, pw, rounds);
                         a.global_privs = privs::ALL | privs::GRANT_OPTION;
                         a
                     }
                     _ if allow_empty_root => {
-                        let mut a = Account::new("root", "localhost", auth::CACHING_SHA2, "", rounds);
+                        let mut a = Account::new("root", "localhost", default_plugin, "", rounds);
                         a.global_privs = privs::ALL | privs::GRANT_OPTION;
                         a
                     }
@@ -300,13 +304,14 @@ impl Accounts {
             }
             Err(e) => return Err(BootstrapError::Io(e)),
         };
-        Ok(Accounts { path, list: RwLock::new(list.into_iter().map(Arc::new).collect()), generation: AtomicU64::new(1), rounds, decoy: Credentials::decoy(rounds) })
+        Ok(Accounts { path, list: RwLock::new(list.into_iter().map(Arc::new).collect()), generation: AtomicU64::new(1), rounds, default_plugin, decoy: Credentials::decoy(rounds) })
     }
 
     /// The accounts of an upstream engine's backend (`turnstile_upstream::accounts`):
     /// kept in memory only, replaced as they are read again.
     pub fn learned(list: Vec<turnstile_upstream::LearnedAccount>) -> Accounts {
-        let a = Accounts { path: PathBuf::new(), list: RwLock::new(Vec::new()), generation: AtomicU64::new(1), rounds: sha_crypt::ROUNDS_MIN, decoy: Credentials::default() };
+        let a =
+            Accounts { path: PathBuf::new(), list: RwLock::new(Vec::new()), generation: AtomicU64::new(1), rounds: sha_crypt::ROUNDS_MIN, default_plugin: auth::NATIVE, decoy: Credentials::default() };
         a.replace_learned(list);
         a
     }
@@ -474,7 +479,7 @@ impl Accounts {
                             }
                             continue;
                         }
-                        let plugin = checked_plugin(u)?;
+                        let plugin = checked_plugin(u, self.default_plugin)?;
                         let mut a = Account::new(&u.name.user, &u.name.host, &plugin, "", self.rounds);
                         a.take_secret(u, self.rounds)?;
                         a.set_require(u.require.clone().unwrap_or_default());
@@ -523,7 +528,7 @@ impl Accounts {
                         }
                         Some(a) => {
                             if u.plugin.is_some() {
-                                a.plugin = checked_plugin(u)?;
+                                a.plugin = checked_plugin(u, self.default_plugin)?;
                             }
                             a.take_secret(u, self.rounds)?;
                             if let Some(r) = &u.require {
@@ -589,7 +594,7 @@ impl Accounts {
                             if !admin {
                                 return Err(SqlError::new(1410, "42000", "You are not allowed to create a user with GRANT"));
                             }
-                            list.push(Account::new(&name.user, &name.host, &checked_plugin(u)?, "", self.rounds));
+                            list.push(Account::new(&name.user, &name.host, &checked_plugin(u, self.default_plugin)?, "", self.rounds));
                         }
                         let a = find_mut(list, &name).expect("present or just created");
                         match target {
@@ -700,9 +705,9 @@ fn illegal_grant() -> SqlError {
     SqlError::new(1144, "42000", "Illegal GRANT/REVOKE command; please consult the manual to see which privileges can be used")
 }
 
-fn checked_plugin(u: &UserSpec) -> Result<String, SqlError> {
+fn checked_plugin(u: &UserSpec, default_plugin: &str) -> Result<String, SqlError> {
     match u.plugin.as_deref() {
-        None => Ok(auth::CACHING_SHA2.to_string()),
+        None => Ok(default_plugin.to_string()),
         Some(p) if p == auth::NATIVE || p == auth::CACHING_SHA2 => Ok(p.to_string()),
         Some(p) => Err(SqlError::new(1524, "HY000", format!("Plugin '{}' is not loaded", p))),
     }
@@ -798,8 +803,8 @@ mod tests {
     fn bootstrap_find_verify_persist() {
         let dir = std::env::temp_dir().join(format!("ts-acc-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
-        assert!(matches!(Accounts::open(&dir, None, false, 5000), Err(BootstrapError::NoRootPassword)));
-        let acc = Accounts::open(&dir, Some("pw"), false, 5000).unwrap();
+        assert!(matches!(Accounts::open(&dir, None, false, 5000, auth::CACHING_SHA2), Err(BootstrapError::NoRootPassword)));
+        let acc = Accounts::open(&dir, Some("pw"), false, 5000, auth::CACHING_SHA2).unwrap();
         let root = acc.find("root", &peer("10.0.0.1")).unwrap();
         let scramble = b"abcdefghijklmnopqrst";
         let token = auth::sha2_token(b"pw", scramble);
@@ -817,7 +822,7 @@ mod tests {
         assert!(acc.find("bob", &peer("10.0.0.1")).is_none());
         assert!(acc.find("bob", &peer("127.0.0.1")).is_some());
         // Reopen: persisted; the root password option no longer matters.
-        let again = Accounts::open(&dir, None, false, 5000).unwrap();
+        let again = Accounts::open(&dir, None, false, 5000, auth::CACHING_SHA2).unwrap();
         assert!(again.find("bob", &peer("localhost")).is_some());
         assert_eq!(grant_lines(&again.find("root", &peer("x")).unwrap()), vec!["GRANT ALL PRIVILEGES ON *.* TO `root`@`%` WITH GRANT OPTION"]);
         std::fs::remove_dir_all(dir).unwrap();
@@ -837,7 +842,7 @@ mod tests {
             all = privs::ALL | privs::GRANT_OPTION
         );
         std::fs::write(dir.join(FILE_NAME), old).unwrap();
-        let acc = Accounts::open(&dir, None, false, 5000).unwrap();
+        let acc = Accounts::open(&dir, None, false, 5000, auth::CACHING_SHA2).unwrap();
         let disk = || std::fs::read_to_string(dir.join(FILE_NAME)).unwrap();
         assert!(disk().contains("\"version\": 2"));
         assert_eq!(disk().matches(&native).count(), 1, "only the native account keeps SHA1(SHA1(pw))");
@@ -852,7 +857,7 @@ mod tests {
         let root = acc.find("root", &peer("10.0.0.1")).unwrap();
         assert!(!root.secret.is_legacy());
         assert_eq!(root.secret.check_scramble(auth::CACHING_SHA2, scramble, &auth::sha2_token(b"pw", scramble)), Proof::Proved, "the cache survives the upgrade");
-        let again = Accounts::open(&dir, None, false, 5000).unwrap();
+        let again = Accounts::open(&dir, None, false, 5000, auth::CACHING_SHA2).unwrap();
         assert!(again.find("root", &peer("x")).unwrap().secret.check_password(b"pw"));
         std::fs::remove_dir_all(dir).unwrap();
     }
@@ -861,7 +866,7 @@ mod tests {
     fn grant_option_hands_out_only_what_the_grantor_holds() {
         let dir = std::env::temp_dir().join(format!("ts-acc-grant-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
-        let acc = Accounts::open(&dir, Some("pw"), false, 5000).unwrap();
+        let acc = Accounts::open(&dir, Some("pw"), false, 5000, auth::CACHING_SHA2).unwrap();
         let name = |u: &str| UserName { user: u.into(), host: "%".into() };
         let create = |u: &str| AccountStmt::CreateUser { users: vec![UserSpec { name: name(u), plugin: None, password: Some("p".into()), hash: None, require: None }], if_not_exists: false };
         let grant = |bits: u32, db: Option<&str>, u: &str, opt: bool| AccountStmt::Grant {

@@ -68,6 +68,18 @@ impl ShutdownTrigger {
 }
 
 /// Raise the soft open-file limit to the hard limit; returns the new limit.
+/// default_authentication_plugin as the wire names it (the settings table
+/// admits only these two).
+pub(crate) fn server_default_plugin(config: &Config) -> &'static str {
+    use turnstile_wire::auth;
+    debug_assert!([auth::NATIVE, auth::CACHING_SHA2].contains(&config.default_authentication_plugin.as_str()));
+    if config.default_authentication_plugin == auth::NATIVE {
+        auth::NATIVE
+    } else {
+        auth::CACHING_SHA2
+    }
+}
+
 fn raise_fd_limit() -> u64 {
     let mut r = libc::rlimit { rlim_cur: 0, rlim_max: 0 };
     // SAFETY: plain getrlimit/setrlimit on a local struct.
@@ -146,7 +158,10 @@ pub fn start(mut config: Config) -> Result<Running, String> {
     };
     let accounts = match &upstream {
         Some(up) => accounts::Accounts::learned(up.load_accounts().map_err(|e| format!("reading the backend's accounts: {}", e))?),
-        None => accounts::Accounts::open(&config.datadir, config.root_password.as_deref(), config.allow_empty_root_password, config.caching_sha2_password_digest_rounds).map_err(|e| e.to_string())?,
+        None => {
+            accounts::Accounts::open(&config.datadir, config.root_password.as_deref(), config.allow_empty_root_password, config.caching_sha2_password_digest_rounds, server_default_plugin(&config))
+                .map_err(|e| e.to_string())?
+        }
     };
     let engine: Box<dyn turnstile_engine::Engine> = match config.engine {
         config::EngineKind::Upstream => Box::new(turnstile_upstream::engine::UpstreamEngine(upstream.clone().expect("started above"))),

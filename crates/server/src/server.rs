@@ -82,6 +82,11 @@ impl Server {
         (n as u64).min(self.max_connections_by_fds)
     }
 
+    /// default_authentication_plugin (one of two names, checked at start-up).
+    pub fn default_plugin(&self) -> &'static str {
+        crate::server_default_plugin(&self.config)
+    }
+
     /// Its range (1..=100,000) is checked at start-up and by SET GLOBAL.
     pub fn max_handshakes(&self) -> u64 {
         let n = self.globals.hot.max_handshakes.load(Ordering::Relaxed);

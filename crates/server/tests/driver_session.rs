@@ -40,7 +40,7 @@ fn server_with(tweak: impl FnOnce(&mut Config)) -> Mem {
     // No RSA key pair unless a test asks (generating one takes a tenth of a second).
     let mut config = Config { datadir: dir.clone(), engine: turnstile_server::config::EngineKind::Blackhole, caching_sha2_password_auto_generate_rsa_keys: false, ..Config::default() };
     tweak(&mut config);
-    let accounts = Accounts::open(&dir, Some(PASSWORD), false, 5000).unwrap();
+    let accounts = Accounts::open(&dir, Some(PASSWORD), false, 5000, turnstile_wire::auth::CACHING_SHA2).unwrap();
     // root's first login since the start would be a full authentication: most
     // tests start from the fast path, as after any earlier login (the
     // full_authentication tests below start cold).

@@ -221,6 +221,7 @@ config! {
     connection_control_min_connection_delay: u64,
     max_connect_errors: u64,
     max_handshakes: u32,
+    default_authentication_plugin: String,
     caching_sha2_password_auto_generate_rsa_keys: bool,
     caching_sha2_password_digest_rounds: u32,
     caching_sha2_password_private_key_path: String,

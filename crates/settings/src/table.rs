@@ -117,6 +117,8 @@ pub fn block_bytes(name: &str) -> i128 {
     BLOCK_BYTES.iter().find(|(n, _)| *n == name).map_or(1, |(_, b)| *b)
 }
 
+/// default_authentication_plugin's choices.
+pub const AUTH_PLUGINS: &[&str] = &["caching_sha2_password", "mysql_native_password"];
 /// `thread_handling`'s names, in `ThreadHandling`'s order.
 pub const THREAD_HANDLING: &[&str] = &["one-thread-per-connection", "pool-of-threads"];
 /// `engine`'s names, in `EngineKind`'s order.
@@ -173,7 +175,7 @@ pub static SETTINGS: &[Setting] = &[
     setting("connection_control_min_connection_delay", int(1000, 2_147_483_647), "1000", "Shortest wait, in ms, of a login past the failed-login threshold (the wait grows 1,000 ms per failure; under the pool it ends at the timer's once-a-second scan, up to 1 s later).").dynamic(),
     variable("cte_max_recursion_depth", Both, U32, "1000", "Rows a recursive common table expression may produce in depth."),
     setting("datadir", TEXT, "./turnstile-data", "Data directory: accounts, databases, lock file; kept 0700 (files 0600), tightened at start-up."),
-    variable("default_authentication_plugin", Global, TEXT, "caching_sha2_password", "Authentication plugin of new accounts.").fixed(),
+    setting("default_authentication_plugin", Kind::Choice(AUTH_PLUGINS), "caching_sha2_password", "Authentication plugin of new accounts (and of root at the first start), and the one the greeting names, which a client answers first: caching_sha2_password (MySQL 8's) or mysql_native_password (MariaDB's: then MariaDB Connector/C 3.4 and Connector/J 3.4+ trust the server's self-signed certificate through the proof in the login's OK, and logins of caching_sha2_password accounts take one more round trip)."),
     variable("default_storage_engine", Both, TEXT, "InnoDB", "Engine name CREATE TABLE reports."),
     variable("default_week_format", Both, int(0, 7), "0", "Accepted and reported; WEEK() without a mode uses mode 0 whatever its value."),
     variable("disconnect_on_expired_password", Global, BOOL, "OFF", "Accepted and reported (MariaDB's); Turnstile does not read it."),
@@ -251,7 +253,7 @@ pub static SETTINGS: &[Setting] = &[
     variable("read_rnd_buffer_size", Both, int(1, 2_147_483_647), "262144", "Accepted and reported; the sqlite engine plans and sizes its work itself and does not read it."),
     setting("registry_shards", int(0, 4096), "0", "Shards of the connection registry (0: four per CPU)."),
     setting("require_secure_transport", BOOL, "OFF", "Refuse logins over plain TCP with ERR 3159: only TLS and the Unix socket are allowed.").dynamic(),
-    setting("reset_after_quit", BOOL, "ON", "After a client's COM_QUIT, close its TCP socket with an RST (SO_LINGER 0) instead of a FIN: the client keeps no TIME_WAIT socket."),
+    setting("reset_after_quit", BOOL, "ON", "After a client's COM_QUIT, close its TCP socket with an RST (SO_LINGER 0) instead of a FIN: the client keeps no TIME_WAIT socket. Not over TLS, whose clients close with close_notify and fail on a reset."),
     setting("root_password", Kind::Secret, "", "Password for root@%, used only when the data directory is first initialised (also TURNSTILE_ROOT_PASSWORD).").startup_only(),
     setting("routine_max_body_bytes", int(64, 16_777_216), "1048576", "Longest CREATE PROCEDURE / FUNCTION statement, in bytes (ERR 1105 past it).").dynamic(),
     setting("routine_max_nesting", int(1, 10_000), "500", "How deep blocks and control statements (BEGIN, IF, WHILE, ...) may nest in a stored routine (ERR 1436 past it).").dynamic(),

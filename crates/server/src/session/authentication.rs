@@ -116,7 +116,8 @@ impl Session {
     pub(super) fn authenticate(&mut self, login: PendingLogin, token: &[u8], out: &mut Vec<u8>) -> Flow {
         let want: &'static str = match &login.account {
             Some(a) if a.plugin == auth::NATIVE => auth::NATIVE,
-            _ => auth::CACHING_SHA2,
+            Some(_) => auth::CACHING_SHA2,
+            None => self.server.default_plugin(),
         };
         if login.plugin != want {
             let scramble = self.scramble;
@@ -268,6 +269,7 @@ impl Session {
         self.sql.account_host = account.host.clone();
         self.sql.priv_cache = None;
         self.sql.apply_login_defaults(&self.server.globals);
+        let proof = if login.change_user { None } else { self.cert_proof(&account) };
         if self.is_upstream() {
             let user = self.sql.user.clone();
             if let Err(e) = self.start_upstream_session(&user, login.database.as_deref()) {
@@ -275,7 +277,7 @@ impl Session {
                 self.send_err(out, &e);
                 return Flow::Close;
             }
-            return self.logged_in(out);
+            return self.logged_in(out, proof);
         }
         if self.engine.is_none() {
             match self.server.engine.open_session() {
@@ -297,7 +299,25 @@ impl Session {
                 return Flow::Close;
             }
         }
-        self.logged_in(out)
+        self.logged_in(out, proof)
+    }
+
+    /// MariaDB's proof of the certificate, sent as the info of the login's
+    /// OK: `\x01` and the upper-case hex of SHA-256(SHA1(SHA1(password)),
+    /// the scramble, SHA-256 of the certificate presented). A client that
+    /// cannot verify a self-signed certificate (MariaDB Connector/C 3.4,
+    /// Connector/J 3.4 and later) trusts it when the server that presented
+    /// it also knows the account's password hash: a man in the middle does
+    /// not. Only for mysql_native_password accounts with a password, over
+    /// TLS (caching_sha2_password has no such proof in those clients).
+    fn cert_proof(&self, a: &Account) -> Option<String> {
+        if a.plugin != auth::NATIVE {
+            return None;
+        }
+        let cert_sha256 = self.tls.as_ref()?.server_cert_sha256.get()?;
+        let stored = auth::unhex::<20>(a.secret.native.as_deref()?)?;
+        let digest = auth::sha256(&[&stored, &self.scramble, cert_sha256]);
+        Some(format!("\u{1}{}", auth::hex(&digest).to_ascii_uppercase()))
     }
 
     /// The connection is what the account's REQUIRE asks: TLS; the cipher
@@ -323,8 +343,9 @@ impl Session {
         a.require_issuer.as_deref().is_none_or(|i| i == issuer) && a.require_subject.as_deref().is_none_or(|s| s == subject)
     }
 
-    /// The login is complete: commands from now on.
-    fn logged_in(&mut self, out: &mut Vec<u8>) -> Flow {
+    /// The login is complete: commands from now on. `info`: the OK's
+    /// (`cert_proof`).
+    fn logged_in(&mut self, out: &mut Vec<u8>, info: Option<String>) -> Flow {
         self.phase = Phase::Command;
         self.authenticated = true;
         let (user, db) = (self.sql.user.clone(), self.sql.db.clone());
@@ -335,7 +356,7 @@ impl Session {
             i.state = "";
             i.since = std::time::Instant::now();
         });
-        self.send_ok(out, 0, 0, 0, false);
+        self.send_ok_info(out, 0, 0, 0, info.as_deref().unwrap_or(""), false);
         Flow::Continue
     }
 

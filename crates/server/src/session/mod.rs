@@ -411,7 +411,7 @@ impl Session {
             status: status::AUTOCOMMIT,
             // The upstream engine proves passwords with the backend's
             // mysql_native_password hashes: no auth switch.
-            auth_plugin: if self.server.upstream.is_some() { auth::NATIVE } else { auth::CACHING_SHA2 },
+            auth_plugin: if self.server.upstream.is_some() { auth::NATIVE } else { self.server.default_plugin() },
         };
         self.packet(out, |o| g.encode(o));
         Flow::Continue

@@ -70,6 +70,9 @@ struct Loaded {
     /// Ssl_server_not_before / _after, as MySQL prints them ("Nov 28 00:00:00 2026 GMT").
     not_before: String,
     not_after: String,
+    /// SHA-256 of the certificate's DER, for MariaDB's proof of the
+    /// certificate in the login's OK (`session::authentication::cert_proof`).
+    cert_sha256: [u8; 32],
 }
 
 impl Tls {
@@ -96,10 +99,14 @@ impl Tls {
         Ok(())
     }
 
-    /// A rustls server connection for one client, with the current configuration.
-    pub fn accept(&self) -> Result<rustls::ServerConnection, rustls::Error> {
-        let config = self.config.read().unwrap_or_else(|e| e.into_inner()).rustls.clone();
-        rustls::ServerConnection::new(config)
+    /// A rustls server connection for one client, with the current
+    /// configuration, and the SHA-256 of the certificate it presents.
+    pub fn accept(&self) -> Result<(rustls::ServerConnection, [u8; 32]), rustls::Error> {
+        let (config, cert_sha256) = {
+            let loaded = self.config.read().unwrap_or_else(|e| e.into_inner());
+            (loaded.rustls.clone(), loaded.cert_sha256)
+        };
+        Ok((rustls::ServerConnection::new(config)?, cert_sha256))
     }
 
     /// The handshake of `conn` completed: count it and tell the session.
@@ -220,6 +227,7 @@ fn build(c: &Config, files: &Files) -> Result<Loaded, String> {
     let versions = versions(&c.tls_version)?;
     let chain: Vec<CertificateDer<'static>> = CertificateDer::pem_file_iter(&files.cert).and_then(|i| i.collect::<Result<_, _>>()).map_err(|e| format!("ssl_cert {}: {e}", files.cert.display()))?;
     let Some(leaf) = chain.first() else { return Err(format!("ssl_cert {}: no certificate in it", files.cert.display())) };
+    let cert_sha256 = turnstile_wire::auth::sha256(&[leaf.as_ref()]);
     let (not_before, not_after) = validity::validity(leaf).ok_or_else(|| format!("ssl_cert {}: cannot read the certificate's validity", files.cert.display()))?;
     let key = PrivateKeyDer::from_pem_file(&files.key).map_err(|e| format!("ssl_key {}: {e}", files.key.display()))?;
     let provider = Arc::new(provider);
@@ -246,7 +254,7 @@ fn build(c: &Config, files: &Files) -> Result<Loaded, String> {
         config.session_storage = Arc::new(NoServerSessionStorage {});
         config.send_tls13_tickets = 0;
     }
-    Ok(Loaded { rustls: Arc::new(config), not_before, not_after })
+    Ok(Loaded { rustls: Arc::new(config), not_before, not_after, cert_sha256 })
 }
 
 /// Clients are asked for a certificate, as MySQL asks when it has a CA: one
@@ -338,7 +346,8 @@ pub fn upgrade(stream: &mut crate::conn::Stream, driver: &mut crate::driver::Dri
     let session = driver.session();
     let tls = session.server().tls.clone().expect("StartTls only when TLS is offered");
     let info = session.tls_info().expect("the session made its TlsInfo at the SSLRequest");
-    let conn = tls.accept().map_err(std::io::Error::other)?;
+    let (conn, cert_sha256) = tls.accept().map_err(std::io::Error::other)?;
+    let _ = info.server_cert_sha256.set(cert_sha256);
     let early = driver.take_input();
     stream.start_tls(conn, &early, info, tls)?;
     driver.readable();

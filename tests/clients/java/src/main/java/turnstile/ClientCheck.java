@@ -82,10 +82,11 @@ public final class ClientCheck {
   }
 
   public static void main(String[] args) {
-    if (args.length != 1 || !(args[0].equals("mysql") || args[0].equals("mariadb"))) {
-      System.err.println("usage: ClientCheck mysql|mariadb");
+    if (args.length < 1 || args.length > 2 || !(args[0].equals("mysql") || args[0].equals("mariadb"))) {
+      System.err.println("usage: ClientCheck mysql|mariadb [check]");
       System.exit(2);
     }
+    if (args.length == 2) only = args[1];
     new ClientCheck(args[0].equals("mysql")).runAll();
     System.exit(0);
   }
@@ -142,7 +143,11 @@ public final class ClientCheck {
     return b.toString();
   }
 
+  /** One check to run (a test of its own, tests/test_tls.py), or null for all. */
+  private static String only = null;
+
   private void check(String feature, Body body) {
+    if (only != null && !only.equals(feature)) return;
     long t0 = System.nanoTime();
     try {
       String detail = body.run();
@@ -370,6 +375,7 @@ public final class ClientCheck {
     check("connect_native", this::connectNative);
     check("connect_sha2", this::connectSha2);
     check("connect_tls", this::connectTls);
+    check("x_tls_self_signed", this::tlsSelfSigned);
     check("types_integer", this::typesInteger);
     check("types_decimal", this::typesDecimal);
     check("types_float", this::typesFloat);
@@ -445,6 +451,42 @@ public final class ClientCheck {
     truth("a CA that signed nothing of the server's was accepted", refused != null);
     return (mysql ? "sslMode=VERIFY_IDENTITY with the CA in a PKCS12 trust store" : "sslMode=verify-full&serverSslCert=<CA file>")
         + ", " + cipher + "; with another CA: " + refused;
+  }
+
+  /**
+   * MariaDB Connector/J only: verify-full with no CA at all. The driver cannot validate the
+   * server's self-signed certificate, so it trusts it only if the login's OK carries the proof
+   * that the server knows the account's password hash (SHA-256 of the hash, the scramble and the
+   * certificate's fingerprint: MariaDB 11.4's, Turnstile's for mysql_native_password accounts).
+   */
+  private String tlsSelfSigned() throws Exception {
+    if (mysql) throw new NotApplicable("MySQL Connector/J has no proof of the certificate in the OK packet: it needs a CA");
+    try (Connection c = open()) {
+      String plugin = scalarString(c, "SELECT @@default_authentication_plugin");
+      if (!"mysql_native_password".equals(plugin)) {
+        throw new NotApplicable("the greeting names " + plugin + ", which the driver does not let vouch for a"
+            + " certificate; with default_authentication_plugin=mysql_native_password it passes"
+            + " (tests/test_tls.py runs this check so)");
+      }
+    }
+    String cipher;
+    try (Connection c = connect(nativeUser, nativePassword, "sslMode=verify-full")) {
+      try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery("SHOW SESSION STATUS LIKE 'Ssl_cipher'")) {
+        truth("SHOW SESSION STATUS LIKE 'Ssl_cipher' returned no row", rs.next());
+        cipher = rs.getString(2);
+      }
+      truth("Ssl_cipher is empty: the connection is not TLS", cipher != null && !cipher.isEmpty());
+    }
+    // A wrong password: the server cannot prove the certificate, and the login fails anyway.
+    String refused = null;
+    try (Connection c = connect(nativeUser, nativePassword + "x", "sslMode=verify-full")) {
+      scalarLong(c, "SELECT 1");
+    } catch (SQLException e) {
+      refused = e.getSQLState() + " " + e.getErrorCode();
+    }
+    truth("a wrong password logged in", refused != null);
+    return "sslMode=verify-full with no serverSslCert, mysql_native_password: the OK's proof accepted, " + cipher
+        + "; a wrong password: " + refused;
   }
 
   private String connectNative() throws Exception {
