@@ -19,11 +19,12 @@
 //! PROCESSLIST and KILL read one shard at a time, so they never stop connects.
 //!
 //! Connections that have not logged in yet hold their slot only until the
-//! server is full: a newcomer past the limit takes the slot of the oldest one
+//! server is full, or until max_handshakes of them are logging in: a
+//! newcomer past either limit takes the slot of the oldest one
 //! (`evict_oldest_login`), which is told 1040 and closed. So silent or slow
-//! handshakes cannot keep an administrator out (see docs/architecture.md,
-//! Limits); the scan that finds the oldest runs only past the limit and only
-//! when a login is pending.
+//! handshakes cannot keep an administrator out nor pile up (see
+//! docs/architecture.md, Limits and TLS); the scan that finds the oldest runs
+//! only past a limit and only when a login is pending.
 
 use crossbeam_utils::CachePadded;
 use std::collections::HashMap;

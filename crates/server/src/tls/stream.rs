@@ -44,7 +44,7 @@ pub struct TlsInfo {
     pub server_cert_sha256: std::sync::OnceLock<[u8; 32]>,
 }
 
-pub struct TlsStream<S: Write> {
+pub struct TlsStream<S: Transport + Write> {
     socket: S,
     tls: ServerConnection,
     info: Arc<TlsInfo>,
@@ -135,12 +135,17 @@ impl<S: Transport + Read + Write> TlsStream<S> {
     }
 }
 
-/// A TLS connection ends with the server's close_notify (one best-effort
-/// write: a client that went away makes it fail, which changes nothing), so
-/// a client closing in order after COM_QUIT reads a TLS end, not a broken one.
-impl<S: Write> Drop for TlsStream<S> {
+/// A TLS connection ends with the server's close_notify, so a client
+/// closing in order after COM_QUIT reads a TLS end, not a broken one. One
+/// best-effort write that never waits (the socket goes non-blocking first:
+/// a client that stopped reading must not hold a thread for
+/// net_write_timeout); skipped when records are still queued.
+impl<S: Transport + Write> Drop for TlsStream<S> {
     fn drop(&mut self) {
-        if self.handshake_done {
+        if self.handshake_done && !self.tls.wants_write() {
+            if !self.nonblocking && self.socket.set_nonblocking().is_err() {
+                return;
+            }
             self.tls.send_close_notify();
             while self.tls.wants_write() {
                 if !matches!(self.tls.write_tls(&mut self.socket), Ok(n) if n > 0) {
