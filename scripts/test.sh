@@ -21,6 +21,10 @@ command -v mariadbd >/dev/null 2>&1 || [ -x /usr/sbin/mariadbd ] || need_apt+=(m
 command -v sysbench >/dev/null 2>&1 || need_apt+=(sysbench)
 # The go-sql-driver/mysql suite gives its MariaDB a throwaway certificate.
 command -v openssl >/dev/null 2>&1 || need_apt+=(openssl)
+# tests/test_mysqld_exporter.py scrapes Turnstile with Prometheus's exporter;
+# tests/test_packaging.py verifies the systemd unit.
+command -v prometheus-mysqld-exporter >/dev/null 2>&1 || need_apt+=(prometheus-mysqld-exporter)
+command -v systemd-analyze >/dev/null 2>&1 || need_apt+=(systemd)
 if [ ${#need_apt[@]} -gt 0 ]; then
   echo "== installing ${need_apt[*]}"
   export DEBIAN_FRONTEND=noninteractive

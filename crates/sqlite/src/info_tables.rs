@@ -51,6 +51,8 @@ CREATE TABLE IF NOT EXISTS information_schema.SESSION_VARIABLES (VARIABLE_NAME V
 CREATE TABLE IF NOT EXISTS information_schema.GLOBAL_STATUS (VARIABLE_NAME VARCHAR(64) COLLATE ts_ci, VARIABLE_VALUE VARCHAR(4096));
 CREATE TABLE IF NOT EXISTS information_schema.SESSION_STATUS (VARIABLE_NAME VARCHAR(64) COLLATE ts_ci, VARIABLE_VALUE VARCHAR(4096));
 CREATE TABLE IF NOT EXISTS information_schema.COLLATION_CHARACTER_SET_APPLICABILITY (COLLATION_NAME VARCHAR(64) COLLATE ts_ci, CHARACTER_SET_NAME VARCHAR(32) COLLATE ts_ci, FULL_COLLATION_NAME VARCHAR(64) COLLATE ts_ci, ID BIGINT(11), IS_DEFAULT VARCHAR(3) COLLATE ts_ci);
+CREATE TABLE IF NOT EXISTS information_schema.INNODB_CMP (page_size INT(5), compress_ops INT(11), compress_ops_ok INT(11), compress_time INT(11), uncompress_ops INT(11), uncompress_time INT(11));
+CREATE TABLE IF NOT EXISTS information_schema.INNODB_CMPMEM (page_size INT(5), buffer_pool_instance INT(11), pages_used INT(11), pages_free INT(11), relocation_ops BIGINT(21), relocation_time INT(11));
 CREATE TABLE IF NOT EXISTS information_schema.USER_PRIVILEGES (GRANTEE VARCHAR(385), TABLE_CATALOG VARCHAR(512), PRIVILEGE_TYPE VARCHAR(64) COLLATE ts_ci, IS_GRANTABLE VARCHAR(3) COLLATE ts_ci);
 CREATE TABLE IF NOT EXISTS information_schema.SCHEMA_PRIVILEGES (GRANTEE VARCHAR(385), TABLE_CATALOG VARCHAR(512), TABLE_SCHEMA VARCHAR(64), PRIVILEGE_TYPE VARCHAR(64) COLLATE ts_ci, IS_GRANTABLE VARCHAR(3) COLLATE ts_ci);
 CREATE TABLE IF NOT EXISTS information_schema.TABLE_PRIVILEGES (GRANTEE VARCHAR(385), TABLE_CATALOG VARCHAR(512), TABLE_SCHEMA VARCHAR(64), TABLE_NAME VARCHAR(64), PRIVILEGE_TYPE VARCHAR(64) COLLATE ts_ci, IS_GRANTABLE VARCHAR(3) COLLATE ts_ci);
@@ -183,16 +185,23 @@ fn own_column_row(table: &str, name: &str, ty: &str, nullable: bool, position: i
 
 /// The static tables' rows, written once whenever the tables are made: the
 /// one storage engine (named InnoDB, as SHOW ENGINES names it), the plugins
-/// SHOW PLUGINS lists, and the character sets and collations
-/// (turnstile_sqltext::charsets, as SHOW CHARACTER SET / COLLATION list them).
+/// SHOW PLUGINS lists, the character sets and collations
+/// (turnstile_sqltext::charsets, as SHOW CHARACTER SET / COLLATION list them),
+/// and INNODB_CMP / INNODB_CMPMEM as MariaDB 10.11 shows them with no
+/// compressed table: a row of zeros per page size (Prometheus's
+/// mysqld_exporter reads both with its default collectors).
 pub fn static_rows() -> String {
     let mut sql = String::from(
         "DELETE FROM information_schema.ENGINES; DELETE FROM information_schema.PLUGINS; DELETE FROM information_schema.CHARACTER_SETS; DELETE FROM information_schema.COLLATIONS; \
-         DELETE FROM information_schema.COLLATION_CHARACTER_SET_APPLICABILITY;\n\
+         DELETE FROM information_schema.COLLATION_CHARACTER_SET_APPLICABILITY; DELETE FROM information_schema.INNODB_CMP; DELETE FROM information_schema.INNODB_CMPMEM;\n\
          INSERT INTO information_schema.ENGINES VALUES ('InnoDB', 'DEFAULT', 'Served by Turnstile''s sqlite engine', 'YES', 'NO', 'YES');\n",
     );
     for (name, kind) in [("mysql_native_password", "AUTHENTICATION"), ("caching_sha2_password", "AUTHENTICATION"), ("InnoDB", "STORAGE ENGINE")] {
         sql.push_str(&format!("INSERT INTO information_schema.PLUGINS VALUES ('{name}', '1.0', 'ACTIVE', '{kind}', NULL, NULL, NULL, 'Turnstile', NULL, 'GPL', 'ON', 'Stable', NULL);\n"));
+    }
+    for page_size in [1024, 2048, 4096, 8192, 16384] {
+        sql.push_str(&format!("INSERT INTO information_schema.INNODB_CMP VALUES ({page_size}, 0, 0, 0, 0, 0);\n"));
+        sql.push_str(&format!("INSERT INTO information_schema.INNODB_CMPMEM VALUES ({page_size}, 0, 0, 0, 0, 0);\n"));
     }
     for cs in &turnstile_sqltext::charsets::CHARACTER_SETS {
         sql.push_str(&format!("INSERT INTO information_schema.CHARACTER_SETS VALUES ('{}', '{}', '{}', {});\n", cs.name, cs.default_collation, cs.description, cs.max_len));
