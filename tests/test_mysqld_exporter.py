@@ -53,6 +53,10 @@ def test_the_exporter_scrapes_with_its_default_collectors(server_factory):
         pytest.skip("prometheus-mysqld-exporter not installed")
     srv = server_factory(engine="sqlite")
     held = clients.root(srv)
+    # The exporter sets lock_wait_timeout at every connect; MariaDB's range is 0..31536000.
+    for value in (0, 2, 31536000):
+        clients.query(held, f"SET SESSION lock_wait_timeout = {value}")
+        assert clients.scalar(held, "SELECT @@session.lock_wait_timeout") == value
     port = free_port()
     env = dict(os.environ, DATA_SOURCE_NAME=f"root:{ROOT_PASSWORD}@(127.0.0.1:{srv.port})/")
     proc = subprocess.Popen([EXPORTER, f"--web.listen-address=127.0.0.1:{port}"], env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)

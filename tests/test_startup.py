@@ -54,6 +54,7 @@ def test_config_file_with_unknown_setting_is_rejected(turnstile_bin, tmp_path):
     ("thread_stack", "4096", "131072..=1073741824"),
     ("max_connections", "0", "1..=100000"),
     ("max_handshakes", "0", "1..=100000"),
+    ("default_authentication_plugin", "sha256_password", ("caching_sha2_password", "mysql_native_password")),
     ("max_handshakes", "100001", "1..=100000"),
     ("thread_pool_stall_limit", "1", "10..=4294967295"),
     ("thread_handling", "bogus", ("one-thread-per-connection", "pool-of-threads")),

@@ -310,6 +310,11 @@ def test_slow_handshakes_past_max_handshakes_give_way(server_factory):
         # At its lowest, 1: each newcomer takes the one login in progress's place.
         for c in slow:
             c.close()
+        # Far past its edges, SET GLOBAL truncates with 1292, as MySQL does.
+        for far, kept in (("0", 1), ("100001", 100000), ("-5", 1)):
+            clients.query(root, f"SET GLOBAL max_handshakes = {far}")
+            assert clients.query(root, "SHOW WARNINGS")[0][1] == 1292
+            assert clients.scalar(root, "SELECT @@global.max_handshakes") == kept
         clients.query(root, "SET GLOBAL max_handshakes = 1")
         assert clients.wait_until(lambda: clients.status(root, "Handshakes_in_progress") <= 1, timeout=15)
         first = rawproto.RawConnection.tcp(srv.port)

@@ -201,7 +201,7 @@ pub static SETTINGS: &[Setting] = &[
     variable("license", Global, TEXT, "Apache-2.0", "The server's license.").fixed(),
     setting("load_data_max_bytes", int(0, 1 << 40), "67108864", "Largest file LOAD DATA reads, in bytes (a LOCAL file as the client sends it, or a server file); the rest of a larger LOCAL file is read and dropped, and the statement fails with ERR 1105.").dynamic(),
     setting("local_infile", BOOL, "ON", "LOAD DATA LOCAL INFILE is allowed (as MariaDB's default; MySQL 8's is OFF); a client must also ask for it (CLIENT_LOCAL_FILES). Off: ERR 4166.").dynamic(),
-    variable("lock_wait_timeout", Both, SECONDS, "86400", "Accepted and reported: MariaDB's wait for a metadata lock, which the sqlite engine does not take (its write lock waits innodb_lock_wait_timeout). Prometheus's mysqld_exporter sets it at every connect."),
+    variable("lock_wait_timeout", Both, int(0, 31_536_000), "86400", "Accepted and reported: MariaDB's wait for a metadata lock, which the sqlite engine does not take (its write lock waits innodb_lock_wait_timeout). Prometheus's mysqld_exporter sets it at every connect."),
     variable("log_bin_trust_function_creators", Global, BOOL, "OFF", "Accepted and reported (MariaDB's); Turnstile does not read it. (there is no binary log)."),
     setting("log_level", TEXT, "info", "Log level: error, warn, info, debug, trace (or a tracing filter)."),
     variable("log_queries_not_using_indexes", Both, BOOL, "OFF", "Accepted and reported (MariaDB's); Turnstile does not read it. (there is no slow query log)."),
