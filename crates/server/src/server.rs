@@ -27,6 +27,9 @@ pub struct Server {
     /// Client connections the open-file limit allows (`connections_by_fds`):
     /// max_connections, also after SET GLOBAL, never goes above it.
     pub max_connections_by_fds: u64,
+    /// default_authentication_plugin as the wire names it, read once here
+    /// (every greeting names it).
+    default_plugin: &'static str,
     /// The upstream engine's backend side (`--engine upstream`).
     pub upstream: Option<std::sync::Arc<turnstile_upstream::Upstream>>,
     /// TLS for clients (None: `ssl` is OFF, no CLIENT_SSL in the greeting).
@@ -63,6 +66,7 @@ impl Server {
             threads_cached: AtomicI64::new(0),
             pool: Default::default(),
             max_connections_by_fds: u64::MAX,
+            default_plugin: crate::server_default_plugin(&config),
             upstream: None,
             tls: None,
             rsa: None,
@@ -84,7 +88,7 @@ impl Server {
 
     /// default_authentication_plugin (one of two names, checked at start-up).
     pub fn default_plugin(&self) -> &'static str {
-        crate::server_default_plugin(&self.config)
+        self.default_plugin
     }
 
     /// Its range (1..=100,000) is checked at start-up and by SET GLOBAL.

@@ -115,16 +115,6 @@ impl<S: Transport + Read + Write> TlsStream<S> {
         self.flush_or_wait()
     }
 
-    /// Write rustls's pending records; Err(WouldBlock) when the socket is full.
-    fn flush(&mut self) -> io::Result<()> {
-        while self.tls.wants_write() {
-            if self.tls.write_tls(&mut self.socket)? == 0 {
-                return Err(io::Error::new(io::ErrorKind::WriteZero, "peer closed"));
-            }
-        }
-        Ok(())
-    }
-
     /// `flush`, where a full socket is no error: the records stay queued and
     /// `wants_write` tells the loop to wait for EPOLLOUT.
     fn flush_or_wait(&mut self) -> io::Result<()> {
@@ -147,12 +137,20 @@ impl<S: Transport + Write> Drop for TlsStream<S> {
                 return;
             }
             self.tls.send_close_notify();
-            while self.tls.wants_write() {
-                if !matches!(self.tls.write_tls(&mut self.socket), Ok(n) if n > 0) {
-                    break;
-                }
+            let _ = self.flush();
+        }
+    }
+}
+
+impl<S: Transport + Write> TlsStream<S> {
+    /// Write rustls's pending records; Err(WouldBlock) when the socket is full.
+    fn flush(&mut self) -> io::Result<()> {
+        while self.tls.wants_write() {
+            if self.tls.write_tls(&mut self.socket)? == 0 {
+                return Err(io::Error::new(io::ErrorKind::WriteZero, "peer closed"));
             }
         }
+        Ok(())
     }
 }
 
