@@ -14,7 +14,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 CARGO_FUZZ_VERSION=0.13.2
-ALL_TARGETS=(packet_decoder handshake_response stmt_execute lexer sql_expr rewrite ddl system_variable decimal routine account upstream_answer tls_stream full_auth)
+ALL_TARGETS=(packet_decoder handshake_response stmt_execute lexer sql_expr rewrite ddl system_variable decimal routine account upstream_answer tls_stream full_auth digest)
 RSS_LIMIT_MB=1024
 # A hang is an input that keeps the target busy for 5 s of CPU (the harness
 # measures it: fuzz/src/lib.rs); libFuzzer's wall-clock timeout is only the

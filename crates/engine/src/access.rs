@@ -118,6 +118,11 @@ pub trait Access {
     fn processlist(&self) -> Vec<ProcessRow> {
         Vec::new()
     }
+    /// The statement digests, for performance_schema: only the server keeps
+    /// them. None by default.
+    fn digests(&self) -> Vec<DigestRow> {
+        Vec::new()
+    }
     /// The server's accounts, for `mysql.user`: all of them for an
     /// administrator, none for anyone else (password hashes are only an
     /// administrator's to read). Only the front knows the accounts.
@@ -195,6 +200,27 @@ pub struct ProcessRow {
     pub time: u64,
     pub state: &'static str,
     pub info: Option<String>,
+}
+
+/// One row of performance_schema.events_statements_summary_by_digest (a
+/// digest, or the overflow row with none).
+#[derive(Debug, Clone)]
+pub struct DigestRow {
+    pub schema: Option<String>,
+    /// 32 hex digits; None for the overflow row.
+    pub digest: Option<String>,
+    pub text: Option<String>,
+    pub count: u64,
+    pub sum_ps: u64,
+    pub min_ps: u64,
+    pub max_ps: u64,
+    pub errors: u64,
+    pub warnings: u64,
+    pub rows_affected: u64,
+    pub rows_sent: u64,
+    /// Seconds and microseconds since the epoch.
+    pub first_seen_us: u64,
+    pub last_seen_us: u64,
 }
 
 impl dyn Access + '_ {

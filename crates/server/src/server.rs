@@ -38,6 +38,10 @@ pub struct Server {
     pub rsa: Option<crate::rsa_keys::RsaKeys>,
     /// Failed logins and broken-off connections, per client (guard.rs).
     pub guard: crate::guard::Guard,
+    /// Statement digests (None: `performance_schema` is OFF).
+    pub digests: Option<crate::digests::Digests>,
+    /// The slow and general query logs.
+    pub logs: crate::query_log::QueryLogs,
 }
 
 impl Server {
@@ -46,6 +50,9 @@ impl Server {
         // Every start-up setting that is also a variable shows as given; the
         // rest come from the settings table's defaults. Only what binding
         // decided is filled in here.
+        let logs = crate::query_log::QueryLogs::new(&config.datadir, turnstile_sql::SERVER_VERSION, port, socket.as_deref().unwrap_or(""));
+        // The query logs' files as they will be opened (a relative path is under the data directory).
+        let log_file = |kind, given: &Option<String>| Value::str(&logs.path_of(kind, given.as_deref().unwrap_or("")).display().to_string());
         let globals = Globals::new(
             &config.texts(),
             &[
@@ -53,6 +60,8 @@ impl Server {
                 ("admin_port", Value::Int(admin_port as i64)),
                 ("socket", Value::str(socket.as_deref().unwrap_or(""))),
                 ("datadir", Value::str(&format!("{}/", config.datadir.display()))),
+                ("slow_query_log_file", log_file(crate::query_log::Kind::Slow, &config.slow_query_log_file)),
+                ("general_log_file", log_file(crate::query_log::Kind::General, &config.general_log_file)),
             ],
         );
         Server {
@@ -71,6 +80,8 @@ impl Server {
             tls: None,
             rsa: None,
             guard: Default::default(),
+            digests: config.performance_schema.then(|| crate::digests::Digests::new(config.performance_schema_digests_size, config.performance_schema_max_digest_length)),
+            logs,
             config,
         }
     }
@@ -253,6 +264,20 @@ impl ServerOps for Server {
 
     fn flush_hosts(&self) {
         self.guard.flush_hosts();
+    }
+
+    fn flush_logs(&self) {
+        self.logs.reopen();
+    }
+
+    fn reset_digests(&self) {
+        if let Some(d) = &self.digests {
+            d.clear();
+        }
+    }
+
+    fn digests(&self) -> Vec<turnstile_engine::DigestRow> {
+        self.digests.as_ref().map(|d| d.rows()).unwrap_or_default()
     }
 
     fn reload_tls(&self) -> Result<(), SqlError> {

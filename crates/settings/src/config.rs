@@ -27,7 +27,7 @@ macro_rules! numeric_setting_types {
         }
     )*};
 }
-numeric_setting_types!(u16, u32, u64, usize, i32);
+numeric_setting_types!(u16, u32, u64, usize, i32, f64);
 
 impl SettingType for bool {
     fn from_text(text: Option<&str>) -> Option<Self> {
@@ -245,6 +245,15 @@ config! {
     registry_shards: usize,
     statistics: bool,
     log_level: String,
+    metrics_port: u16,
+    performance_schema: bool,
+    performance_schema_digests_size: usize,
+    performance_schema_max_digest_length: usize,
+    slow_query_log: bool,
+    long_query_time: f64,
+    slow_query_log_file: Option<String>,
+    general_log: bool,
+    general_log_file: Option<String>,
 }
 
 impl Default for Config {

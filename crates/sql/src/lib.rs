@@ -225,6 +225,14 @@ pub trait ServerOps {
     fn account(&self, by: &SessionState, stmt: AccountStmt) -> Result<Vec<String>, SqlError>;
     /// FLUSH HOSTS: forget the hosts' broken-off connections (max_connect_errors).
     fn flush_hosts(&self) {}
+    /// FLUSH [SLOW | GENERAL] LOGS: the query logs' files are opened again.
+    fn flush_logs(&self) {}
+    /// TRUNCATE performance_schema.events_statements_summary_by_digest.
+    fn reset_digests(&self) {}
+    /// The statement digests (performance_schema), added up.
+    fn digests(&self) -> Vec<turnstile_engine::DigestRow> {
+        Vec::new()
+    }
     /// ALTER INSTANCE RELOAD TLS / FLUSH SSL: read the certificate files
     /// again (privilege already checked).
     fn reload_tls(&self) -> Result<(), SqlError> {

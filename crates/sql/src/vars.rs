@@ -63,6 +63,9 @@ pub struct HotGlobals {
     pub max_connect_errors: AtomicI64,
     /// max_handshakes: read by every connect on the client listeners.
     pub max_handshakes: AtomicI64,
+    /// slow_query_log and general_log (0/1): read by every statement and command.
+    pub slow_query_log: AtomicI64,
+    pub general_log: AtomicI64,
 }
 
 impl HotGlobals {
@@ -86,6 +89,8 @@ impl HotGlobals {
             "connection_control_max_connection_delay" => &self.connection_control_max_connection_delay,
             "max_connect_errors" => &self.max_connect_errors,
             "max_handshakes" => &self.max_handshakes,
+            "slow_query_log" => &self.slow_query_log,
+            "general_log" => &self.general_log,
             _ => return None,
         })
     }
@@ -174,10 +179,6 @@ impl Globals {
             let ms = (value.as_f64().unwrap_or(0.0) * 1000.0).round() as i64;
             self.hot.max_statement_time_ms.store(ms, Ordering::Relaxed);
         }
-        if def.name == "long_query_time" {
-            let us = (value.as_f64().unwrap_or(0.0) * 1_000_000.0).round() as i64;
-            self.hot.long_query_time_us.store(us, Ordering::Relaxed);
-        }
         match self.hot.slot(def.name) {
             Some(slot) => slot.store(value.as_i64().unwrap_or(0), Ordering::Relaxed),
             None => {
@@ -196,6 +197,13 @@ impl Globals {
             Some(slot) => Value::Int(slot.load(Ordering::Relaxed)),
             None => self.other.read().unwrap_or_else(|e| e.into_inner()).get(def.name).cloned().unwrap_or(Value::Null),
         }
+    }
+
+    /// A global's value as text ("" for NULL): for values read rarely, as a
+    /// log file's path when an entry is written.
+    pub fn text(&self, name: &str) -> String {
+        let value = lookup(name).map(|def| self.get(def));
+        value.and_then(|v| v.to_text().map(|t| String::from_utf8_lossy(&t).into_owned())).unwrap_or_default()
     }
 
     /// A value the running server computed after `new` (have_ssl, the

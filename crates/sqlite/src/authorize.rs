@@ -264,6 +264,10 @@ impl Seen<'_> {
             // `mysql.user` (mysql_user.rs): SELECT on `mysql`, checked for every session.
             return Ok(if table.eq_ignore_ascii_case("user") { "mysql".to_string() } else { String::new() });
         }
+        if schema.eq_ignore_ascii_case(crate::perf_tables::SCHEMA) && c.info_attached && self.rules.info_schema {
+            // SELECT on performance_schema, as in MariaDB.
+            return Ok(crate::perf_tables::SCHEMA.to_string());
+        }
         if schema.eq_ignore_ascii_case("main") {
             let Some(h) = c.home.as_ref() else {
                 return Err(SqlError::no_database());

@@ -47,6 +47,7 @@ mod exec;
 mod explain;
 pub mod functions;
 mod info_tables;
+mod perf_tables;
 mod mysql_user;
 pub mod rewrite;
 pub mod schema;

@@ -322,6 +322,10 @@ pub fn run(sess: &mut SqliteSession, access: &dyn Access, sql: &str, sink: &mut 
             let mut v: Vec<(String, &str)> = info_tables::own_tables().map(|(n, _)| (n.to_string(), "SYSTEM VIEW")).collect();
             v.sort();
             v
+        } else if db.eq_ignore_ascii_case(crate::perf_tables::SCHEMA) {
+            let mut v: Vec<(String, &str)> = crate::perf_tables::own_tables().map(|n| (n.to_string(), "BASE TABLE")).collect();
+            v.sort();
+            v
         } else {
             tables_of(sess, &db)?.iter().map(|t| (t.name.clone(), if t.view.is_some() { "VIEW" } else { "BASE TABLE" })).collect()
         };
@@ -694,10 +698,12 @@ fn trigger_row(r: &turnstile_engine::RoutineRow) -> Vec<rusqlite::types::Value> 
 pub fn attach_info_schema(conn: &mut Conn) -> Result<(), SqlError> {
     if !conn.info_attached {
         conn.exec("ATTACH DATABASE ':memory:' AS information_schema")?;
+        conn.exec("ATTACH DATABASE ':memory:' AS performance_schema")?;
         conn.info_attached = true;
     } else if info_tables_present(conn) {
         return Ok(());
     }
+    conn.exec(crate::perf_tables::PERF_TABLES)?;
     conn.exec(info_tables::INFO_TABLES)?;
     conn.exec(crate::mysql_user::CREATE)?;
     conn.exec(&info_tables::static_rows())?;
@@ -713,7 +719,8 @@ fn info_tables_present(conn: &Conn) -> bool {
         .db
         .prepare_cached("SELECT count(*) FROM information_schema.sqlite_schema WHERE type = 'table' AND name NOT LIKE 'ts\\_show\\_%' ESCAPE '\\'")
         .and_then(|mut st| st.query_row([], |r| r.get::<_, i64>(0)));
-    have.is_ok_and(|n| n == want)
+    let perf = conn.db.prepare_cached("SELECT count(*) FROM performance_schema.sqlite_schema WHERE type = 'table'").and_then(|mut st| st.query_row([], |r| r.get::<_, i64>(0)));
+    have.is_ok_and(|n| n == want) && perf.is_ok_and(|n| n == crate::perf_tables::own_tables().count() as i64)
 }
 
 /// Refill information_schema from the definitions of every database the
@@ -730,6 +737,9 @@ fn show_create_view(name: &str, v: &crate::schema::ViewDef) -> String {
 /// status are written only for a statement that names their tables).
 pub fn refresh_info_schema(conn: &mut Conn, inner: &Inner, access: &dyn Access, named: &[(Option<String>, String)]) -> Result<(), SqlError> {
     attach_info_schema(conn)?;
+    if named.iter().any(|(d, _)| d.as_deref().is_some_and(|d| d.eq_ignore_ascii_case(crate::perf_tables::SCHEMA))) {
+        crate::perf_tables::fill(&conn.db, access)?;
+    }
     let names: Vec<String> = inner.database_names().into_iter().filter(|n| access.sees(n)).collect();
     let mut all: Vec<(String, Vec<Arc<TableDef>>)> = Vec::new();
     for n in &names {

@@ -694,13 +694,24 @@ const KEYWORDS: &[&str] = &[
     "ZEROFILL",
 ];
 
-/// Is  one of MariaDB's keywords (any case)?
+/// Is `word` one of MariaDB's keywords (any case)?
 pub fn is_keyword(word: &str) -> bool {
-    if word.is_empty() || word.len() > 40 || !word.is_ascii() {
-        return false;
+    keyword(word).is_some()
+}
+
+/// `word`'s keyword, upper case, if it is one (any case); no allocation
+/// (statement digests look up every word of every statement).
+pub fn keyword(word: &str) -> Option<&'static str> {
+    const LONGEST: usize = 40;
+    if word.is_empty() || word.len() > LONGEST || !word.is_ascii() {
+        return None;
     }
-    let upper = word.to_ascii_uppercase();
-    KEYWORDS.binary_search(&upper.as_str()).is_ok()
+    let mut buf = [0u8; LONGEST];
+    let upper = &mut buf[..word.len()];
+    upper.copy_from_slice(word.as_bytes());
+    upper.make_ascii_uppercase();
+    let upper = std::str::from_utf8(upper).ok()?;
+    KEYWORDS.binary_search(&upper).ok().map(|i| KEYWORDS[i])
 }
 
 /// Must SHOW CREATE quote `name` when sql_quote_show_create is off? As

@@ -35,6 +35,7 @@ pub mod collate;
 pub mod compound;
 pub mod cursor;
 pub mod decimal;
+pub mod digest;
 pub mod expr_type;
 pub mod hex;
 pub mod int_text;

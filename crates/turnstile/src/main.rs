@@ -44,7 +44,9 @@ fn main() {
         }
     };
     let trigger = running.shutdown_trigger();
-    let mut signals = match signal_hook::iterator::Signals::new([signal_hook::consts::SIGTERM, signal_hook::consts::SIGINT]) {
+    let server = running.server.clone();
+    use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+    let mut signals = match signal_hook::iterator::Signals::new([SIGTERM, SIGINT, SIGHUP]) {
         Ok(s) => s,
         Err(e) => {
             eprintln!("turnstile: cannot install signal handlers: {}", e);
@@ -54,9 +56,16 @@ fn main() {
     std::thread::Builder::new()
         .name("ts-signals".into())
         .spawn(move || {
-            if let Some(sig) = signals.forever().next() {
+            for sig in signals.forever() {
+                if sig == SIGHUP {
+                    // logrotate: the query logs' files are opened again at their next entry.
+                    tracing::info!("SIGHUP: reopening the query logs");
+                    server.logs.reopen();
+                    continue;
+                }
                 tracing::info!(signal = sig, "signal received; shutting down gracefully");
                 trigger.trigger();
+                break;
             }
         })
         .expect("signal thread");

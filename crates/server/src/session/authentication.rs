@@ -356,6 +356,7 @@ impl Session {
             i.state = "";
             i.since = std::time::Instant::now();
         });
+        self.log_connect();
         self.send_ok_info(out, 0, 0, 0, info.as_deref().unwrap_or(""), false);
         Flow::Continue
     }

@@ -15,6 +15,7 @@
 mod authentication;
 mod cursor;
 mod infile;
+mod observe;
 mod prepared;
 mod result_sink;
 mod statements;
@@ -155,6 +156,8 @@ pub struct Session {
     login_decided: bool,
     /// connection_control: the login's answer waits until then (coarse ms; 0: no wait).
     login_delay_until_ms: u64,
+    /// The statement running now, for Slow_queries, the slow log and digests (`observe.rs`).
+    watch: observe::Watch,
 }
 
 impl Session {
@@ -205,6 +208,7 @@ impl Session {
             tls: None,
             login_decided: false,
             login_delay_until_ms: 0,
+            watch: observe::Watch::default(),
         }
     }
 
@@ -497,6 +501,9 @@ impl Session {
                 return Flow::Close;
             }
         };
+        if self.server.globals.hot.general_log.load(Ordering::Relaxed) != 0 {
+            self.log_decoded(&cmd);
+        }
         if self.upstream.is_some() {
             if let Some(flow) = self.on_upstream_command(&cmd, payload, out, flush) {
                 return flow;
@@ -692,23 +699,18 @@ impl Session {
     }
 
     fn end_command(&mut self) {
-        let statistics = self.server.config.statistics;
-        if statistics {
+        if self.server.config.statistics {
             self.server.stats.threads_running.dec();
         }
-        let limit_us = self.long_query_time_us();
-        let mut slow = false;
+        // A statement the command began and no statement end closed (the
+        // upstream engine's, whose answer the proxy relays).
+        self.statement_end(None, 0, 0);
         self.handle.set_info(|i| {
-            let now = std::time::Instant::now();
-            slow = i.query_active && now.duration_since(i.since).as_micros() > limit_us as u128;
             i.command = "Sleep";
             i.state = "";
             i.query_active = false;
-            i.since = now;
+            i.since = std::time::Instant::now();
         });
-        if slow && statistics {
-            self.server.stats.slow_queries.inc();
-        }
     }
 
     /// The session's long_query_time in microseconds (its own if it set one,

@@ -215,6 +215,7 @@ impl Session {
         }
         let (sql, columns, direct) = (Arc::clone(&st.sql), Arc::clone(&st.columns), st.direct);
         self.begin_command("Execute", &sql);
+        self.statement_start(&sql);
         let step = if flags & super::cursor::CURSOR_TYPE_READ_ONLY != 0 {
             self.execute_cursor(id, &sql, &params, direct, out)
         } else {

@@ -31,12 +31,14 @@ pub(super) struct WireSink<'a, 'f> {
     pub(super) io_error: Option<io::Error>,
     pub(super) status: u16,
     pub(super) pausable: bool,
+    /// Rows written (Rows_sent of the slow log and digests).
+    pub(super) rows: u64,
 }
 
 impl<'a, 'f> WireSink<'a, 'f> {
     #[allow(clippy::too_many_arguments)]
     pub(super) fn new(out: &'a mut Vec<u8>, seq: &'a mut u8, deprecate_eof: bool, binary: bool, format: RowFormat, flush: &'a mut Flush<'f>, status: u16, pausable: bool) -> Self {
-        WireSink { out, seq, deprecate_eof, binary, format, sent_columns: false, flush, io_error: None, status, pausable }
+        WireSink { out, seq, deprecate_eof, binary, format, sent_columns: false, flush, io_error: None, status, pausable, rows: 0 }
     }
 
     pub(super) fn packet(&mut self, f: impl FnOnce(&mut Vec<u8>)) {
@@ -98,6 +100,7 @@ impl RowSink for WireSink<'_, '_> {
     }
 
     fn row(&mut self, row: &[Value]) -> Result<(), SqlError> {
+        self.rows += 1;
         let format = std::mem::take(&mut self.format);
         if self.binary {
             self.packet(|o| encode_binary_row_typed(o, format.coltypes.iter().copied(), row));

@@ -59,6 +59,7 @@ impl Session {
             if self.server.config.statistics {
                 self.server.stats.questions.inc();
             }
+            self.statement_start(stmt);
             match self.start_local_infile(stmt, &rest, out) {
                 // Waiting for the client's file (`infile.rs`).
                 Some(Step::Paused) => return Flow::Continue,
@@ -134,6 +135,7 @@ impl Session {
             turnstile_sql::front::take_user_variables(&mut self.sql, engine.as_mut());
             let r = if sink.io_error.is_some() { Err(None) } else { r.map_err(Some) };
             self.row_format = std::mem::take(&mut sink.format);
+            self.watch.rows_sent += sink.rows;
             (r, true)
         };
         let more = more_statements(&p.rest);
@@ -187,10 +189,18 @@ impl Session {
             }
             out.clear();
             self.seq = 1;
+            self.statement_end(Some(1317), 0, 0);
             self.send_err(out, &SqlError::query_interrupted());
             return Step::Close;
         }
         let st = self.status_flags() | if more { status::MORE_RESULTS_EXISTS } else { 0 };
+        match &result {
+            Ok(Outcome::Paused) => {}
+            Ok(Outcome::Done(d)) => self.statement_end(None, d.affected_rows, d.warnings as u64),
+            Ok(Outcome::Rows) => self.statement_end(None, 0, self.sql.statement_warnings as u64),
+            Err(Some(e)) => self.statement_end(Some(e.code), 0, 0),
+            Err(None) => self.statement_end(Some(2013), 0, 0),
+        }
         match result {
             Err(None) => Step::Close,
             Ok(Outcome::Paused) => Step::Paused,
@@ -257,6 +267,7 @@ impl Session {
         let result = if direct { front::execute_direct(&mut call, sql, &mut sink) } else { front::execute(&mut call, sql, &mut sink) };
         let sent_columns = sink.sent_columns;
         self.row_format = std::mem::take(&mut sink.format);
+        self.watch.rows_sent += sink.rows;
         if sink.io_error.is_some() {
             return (Err(None), sent_columns);
         }

@@ -116,6 +116,7 @@ impl Session {
                     return Some(self.upstream_kill(id, query_only, out));
                 }
                 self.begin_command("Query", &String::from_utf8_lossy(&sql[..sql.len().min(1024)]));
+                self.statement_start(&String::from_utf8_lossy(sql));
                 if stats {
                     self.server.stats.questions.inc();
                 }
@@ -147,6 +148,7 @@ impl Session {
                     self.server.stats.questions.inc();
                 }
                 self.begin_command("Execute", "");
+                self.statement_start("");
                 let f = self.with_proxy(flush, |p, io, out| p.execute(payload, out, io), out);
                 Some(self.command_ran(f))
             }

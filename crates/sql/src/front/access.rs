@@ -92,6 +92,9 @@ impl Access for SessionAccess<'_> {
         let admin = self.ops.privileges(self.sess, None) & privs::ADMIN != 0;
         super::process::visible_processes(self.sess, self.ops, admin)
     }
+    fn digests(&self) -> Vec<turnstile_engine::DigestRow> {
+        self.ops.digests()
+    }
     fn accounts(&self) -> Vec<turnstile_engine::AccountRow> {
         let admin = self.ops.privileges(self.sess, None) & privs::ADMIN != 0;
         if admin {

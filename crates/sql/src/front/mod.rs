@@ -370,10 +370,23 @@ fn statement_once(call: &mut Call<'_, '_>, sql: &str, sink: &mut dyn RowSink) ->
         "DO" => select::do_statement(call, sql),
         "FLUSH" => {
             access::require(call, None, privs::ADMIN, "RELOAD")?;
-            // FLUSH [LOCAL | NO_WRITE_TO_BINLOG] HOSTS [, ...] forgets blocked hosts; the rest has nothing to flush.
-            if lex_or_syntax(sql)?.iter().any(|t| t.is_kw("HOSTS")) {
+            // FLUSH [LOCAL | NO_WRITE_TO_BINLOG] HOSTS [, ...] forgets blocked
+            // hosts; FLUSH [SLOW | GENERAL | ...] LOGS opens the query logs'
+            // files again (logrotate); the rest has nothing to flush.
+            let toks = lex_or_syntax(sql)?;
+            if toks.iter().any(|t| t.is_kw("HOSTS")) {
                 call.ops.flush_hosts();
             }
+            if toks.iter().any(|t| t.is_kw("LOGS")) {
+                call.ops.flush_logs();
+            }
+            Ok(ok())
+        }
+        "TRUNCATE" if names_digest_table(call, sql) => {
+            if access::privileges(call.sess, call.ops, Some("performance_schema")) & privs::DROP == 0 {
+                return Err(SqlError::table_access_denied("DROP", &call.sess.user, &call.sess.host, "performance_schema", "events_statements_summary_by_digest"));
+            }
+            call.ops.reset_digests();
             Ok(ok())
         }
         "" => empty_statement(sql),
@@ -535,5 +548,19 @@ mod tests {
         assert!(!reads_table("SELECT 1"));
         assert!(!reads_table("SELECT 1 FROM DUAL"));
         assert!(!reads_table("SELECT (SELECT 1 FROM x)"));
+    }
+}
+
+/// TRUNCATE [TABLE] [performance_schema.]events_statements_summary_by_digest:
+/// the server's digests are reset (the table itself is refilled per statement).
+fn names_digest_table(call: &Call<'_, '_>, sql: &str) -> bool {
+    let Ok(toks) = lex_or_syntax(sql) else { return false };
+    let words: Vec<&str> = toks.iter().filter(|t| !t.is_op(";") && !t.is_op(".")).filter_map(|t| t.ident()).collect();
+    let words = if words.get(1).is_some_and(|w| w.eq_ignore_ascii_case("TABLE")) { &words[2..] } else { words.get(1..).unwrap_or(&[]) };
+    let in_schema = call.sess.db.as_deref().is_some_and(|d| d.eq_ignore_ascii_case("performance_schema"));
+    match words {
+        [schema, table] => schema.eq_ignore_ascii_case("performance_schema") && table.eq_ignore_ascii_case("events_statements_summary_by_digest"),
+        [table] => in_schema && table.eq_ignore_ascii_case("events_statements_summary_by_digest"),
+        _ => false,
     }
 }

@@ -399,7 +399,7 @@ fn name_missing_table(conn: &Conn, rw: &Rewritten, e: SqlError) -> SqlError {
         let known = match db.as_deref() {
             None => conn.temp.table(t).is_some() || conn.table_def("main", t).is_some(),
             Some(d) if d == home => conn.table_def("main", t).is_some() || conn.temp.table(t).is_some(),
-            Some(d) => conn.table_def(d, t).is_some() || d.eq_ignore_ascii_case("information_schema"),
+            Some(d) => conn.table_def(d, t).is_some() || crate::perf_tables::is_system_view_schema(d),
         };
         !cte && !known
     });

@@ -264,7 +264,7 @@ impl<'a> SessionLookup<'a> {
     }
 
     fn is_schema(&self, s: &str) -> bool {
-        s == "main" || s == "temp" || s.eq_ignore_ascii_case("information_schema") || self.conn.attached.iter().any(|a| a.name == s)
+        s == "main" || s == "temp" || crate::perf_tables::is_system_view_schema(s) || self.conn.attached.iter().any(|a| a.name == s)
     }
 
     /// ANALYZE TABLE's row count, else the span of the row ids: two index
@@ -332,7 +332,7 @@ impl Lookup for SessionLookup<'_> {
         if internal || bare.is_empty() {
             return None;
         }
-        if schema.is_some_and(|s| s.eq_ignore_ascii_case("information_schema")) {
+        if schema.is_some_and(crate::perf_tables::is_system_view_schema) {
             return Some(Shown { name: bare.to_string(), def: None, rows: None });
         }
         let by_alias = self.aliases.iter().find(|(a, _)| *a == lower).map(|(_, k)| &self.tables[*k]);

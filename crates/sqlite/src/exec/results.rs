@@ -591,7 +591,7 @@ fn describe(conn: &Conn, entry: &Cached, sql: &str, have_row: bool) -> Described
             // information_schema and other tables without MySQL definitions
             // (Their declared types are MariaDB's: info_tables.rs.)
             let decl = st.decltype(i).unwrap_or_default();
-            let (mut c, conv) = match dbn.eq_ignore_ascii_case("information_schema") {
+            let (mut c, conv) = match crate::perf_tables::is_system_view_schema(&dbn) {
                 true => crate::info_tables::wire_column(&name, &decl),
                 false if decl.to_ascii_uppercase().contains("INT") => (Column::computed(&name, coltype::LONGLONG), Conv::Int),
                 false => (Column::varchar(&name), Conv::Text),

@@ -14,9 +14,9 @@ use turnstile_sqltext::lex::Tok;
 impl Translator<'_> {
     /// The SQLite schema for `name.table`.
     pub(super) fn qualifier(&mut self, name: &str, table: &str) -> Option<String> {
-        if name.eq_ignore_ascii_case("information_schema") {
+        if crate::perf_tables::is_system_view_schema(name) {
             self.info_schema = true;
-            return Some("information_schema".into());
+            return Some(name.to_ascii_lowercase());
         }
         if Some(name) == self.resolver.home() {
             // `db.t` names the session's temporary table t when there is one, as in MySQL.
@@ -41,7 +41,7 @@ impl Translator<'_> {
         }
         let three = self.op_at(i + 3, ".") && i + 4 < to && toks[i + 4].ident().is_some();
         let next = toks[i + 2].ident().unwrap_or("");
-        let is_db = w.eq_ignore_ascii_case("information_schema")
+        let is_db = crate::perf_tables::is_system_view_schema(w)
             || three && (self.resolver.is_database(w) || Some(w) == self.resolver.home())
             || (!three && (Some(w) == self.resolver.home() || self.resolver.is_database(w)) && self.resolver.table(Some(w), next).is_some());
         if !is_db {
