@@ -21,6 +21,7 @@ pub mod digests;
 pub mod driver;
 pub mod guard;
 pub mod listener;
+pub mod metrics;
 pub mod panics;
 pub mod per_thread;
 pub mod pool;
@@ -210,6 +211,10 @@ pub fn start(mut config: Config) -> Result<Running, String> {
     server.tls = tls;
     server.rsa = rsa;
     let server = Arc::new(server);
+    if server.config.metrics_port != 0 {
+        let addr = metrics::start(&server)?;
+        tracing::info!(%addr, "Prometheus metrics at http://{}/metrics", addr);
+    }
     if let Some(up) = upstream {
         let weak = Arc::downgrade(&server);
         up.set_accounts_callback(Box::new(move |list| {

@@ -4,7 +4,7 @@
 use crate::accounts::Accounts;
 use crate::config::Config;
 use crate::registry::Registry;
-use crate::stats::Stats;
+use crate::stats::{Stats, Striped};
 use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
 use std::time::Instant;
 use turnstile_engine::{Engine, SqlError, Value};
@@ -177,7 +177,7 @@ impl ServerOps for Server {
             ("Com_stmt_prepare", i(st.com_stmt_prepare.get())),
             ("Connection_control_delay_generated", i(self.guard.delays.get())),
             ("Connection_errors_max_connections", i(st.connection_errors_max_connections.get())),
-            ("Connections", i(st.connections.get())),
+            ("Connections", i(st.accepted.iter().map(Striped::get).sum())),
             ("Handshakes_evicted", i(st.handshakes_evicted.get())),
             ("Handshakes_in_progress", Value::UInt(self.registry.pending(false) + self.registry.pending(true))),
             ("Max_used_connections", Value::UInt(st.max_used_connections.load(Ordering::Relaxed))),

@@ -251,7 +251,7 @@ impl Session {
         }
         if !login.change_user && !self.claim_login_slot(admin) {
             self.server.stats.aborted_connects.inc();
-            self.server.stats.connection_errors_max_connections.inc();
+            self.count_refused();
             self.send_err(out, &SqlError::too_many_connections());
             return Flow::Close;
         }
@@ -347,15 +347,24 @@ impl Session {
     /// (`cert_proof`).
     fn logged_in(&mut self, out: &mut Vec<u8>, info: Option<String>) -> Flow {
         self.phase = Phase::Command;
+        // (Not a COM_CHANGE_USER's second login.)
+        let first_login = !self.authenticated;
         self.authenticated = true;
         let (user, db) = (self.sql.user.clone(), self.sql.db.clone());
+        let mut connect_ns = 0;
         self.handle.set_info(|i| {
             i.user = user;
             i.db = db;
             i.command = "Sleep";
             i.state = "";
-            i.since = std::time::Instant::now();
+            // `since` was the accept until now.
+            let now = std::time::Instant::now();
+            connect_ns = now.saturating_duration_since(i.since).as_nanos().min(u64::MAX as u128) as u64;
+            i.since = now;
         });
+        if first_login && self.server.config.metrics_port != 0 && self.server.config.statistics {
+            self.server.stats.connect_seconds.observe_ns(connect_ns);
+        }
         self.log_connect();
         self.send_ok_info(out, 0, 0, 0, info.as_deref().unwrap_or(""), false);
         Flow::Continue

@@ -172,7 +172,7 @@ impl Session {
         server.registry.insert(handle.clone());
         let probe_handle = handle.clone();
         if server.config.statistics {
-            server.stats.connections.inc();
+            server.stats.accepted[crate::stats::Listener::of(admin_port, addr.is_some()) as usize].inc();
         }
         let mut random = [0u8; 20];
         rand::Rng::fill(&mut rand::thread_rng(), &mut random);
@@ -393,7 +393,7 @@ impl Session {
         }
         if over || self.server.is_shutting_down() {
             self.login_decided = true;
-            self.server.stats.connection_errors_max_connections.inc();
+            self.count_refused();
             self.server.stats.aborted_connects.inc();
             let e = if over { SqlError::too_many_connections() } else { SqlError::server_shutdown() };
             self.seq = 0;
@@ -479,7 +479,7 @@ impl Session {
     /// client; true when there is something in `out` to send before closing.
     pub fn evicted_notice(&mut self, out: &mut Vec<u8>) -> bool {
         match self.handle.login.load(Ordering::Acquire) {
-            login::EVICTED => self.server.stats.connection_errors_max_connections.inc(),
+            login::EVICTED => self.count_refused(),
             login::SHED => self.server.stats.handshakes_evicted.inc(),
             _ => return false,
         }
@@ -487,6 +487,13 @@ impl Session {
         self.seq = self.expected_seq().wrapping_add(1);
         self.send_err(out, &SqlError::too_many_connections());
         true
+    }
+
+    /// A connection refused with 1040 (max_connections): by its listener too.
+    fn count_refused(&self) {
+        let stats = &self.server.stats;
+        stats.connection_errors_max_connections.inc();
+        stats.refused[crate::stats::Listener::of(self.counted_admin_port, self.handle.peer.is_some()) as usize].inc();
     }
 
     fn deprecate_eof(&self) -> bool {
@@ -680,6 +687,7 @@ impl Session {
             self.server.stats.threads_running.inc();
         }
         self.handle.killed.store(false, Ordering::Relaxed);
+        self.watch.command = u8::from(command == "Execute");
         let db = &self.sql.db;
         self.handle.set_info(|i| {
             i.command = command;
@@ -705,7 +713,12 @@ impl Session {
         // A statement the command began and no statement end closed (the
         // upstream engine's, whose answer the proxy relays).
         self.statement_end(None, 0, 0);
+        let db = &self.sql.db;
         self.handle.set_info(|i| {
+            // USE or COM_INIT_DB changed it: PROCESSLIST shows it while idle.
+            if i.db != *db {
+                i.db.clone_from(db);
+            }
             i.command = "Sleep";
             i.state = "";
             i.query_active = false;

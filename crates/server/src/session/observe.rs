@@ -25,6 +25,9 @@ use turnstile_wire::command::Command;
 #[derive(Debug, Default)]
 pub(super) struct Watch {
     started: Option<Instant>,
+    /// The command the statement came in: 0 COM_QUERY, 1 COM_STMT_EXECUTE
+    /// (the metrics' `command` label).
+    pub(super) command: u8,
     /// Its digest (`digests::key_of`) and the shard holding it; None when
     /// digests are off.
     digest: Option<(u64, usize)>,
@@ -73,6 +76,16 @@ impl Session {
         let ended = Instant::now();
         let elapsed = ended.saturating_duration_since(started);
         let server = &self.server;
+        if server.config.statistics {
+            let stats = &server.stats;
+            stats.statements[usize::from(self.watch.command.min(1))][usize::from(error.is_some())].inc();
+            if let Some(code) = error {
+                stats.errors.inc(code);
+            }
+            if server.config.metrics_port != 0 {
+                stats.statement_seconds.observe_ns(elapsed.as_nanos().min(u64::MAX as u128) as u64);
+            }
+        }
         if let (Some(d), Some((key, shard))) = (server.digests.as_ref(), self.watch.digest.take()) {
             let m = Measure { elapsed_ps: elapsed.as_nanos().min(u64::MAX as u128 / 1000) as u64 * 1000, error: error.is_some(), warnings, rows_affected, rows_sent: self.watch.rows_sent };
             d.end(key, shard, &m, ended);

@@ -94,6 +94,9 @@ impl SqliteSession {
         if nparams != params.len() {
             return Err(SqlError::wrong_arguments("mysqld_stmt_execute"));
         }
+        if writes && rw.info_schema {
+            refuse_system_view_write(&rw, ctx.access)?;
+        }
         // An autocommit read on a connection with nothing else open may run
         // in the read transaction the previous one left (see `Conn::held_read`);
         // anything else ends that transaction first.
@@ -440,4 +443,25 @@ fn duplicate_entry(conn: &Conn, rw: &Rewritten, params: &[Value], fallback: &Sql
         }
     }
     SqlError::new(1062, "23000", format!("Duplicate entry '{}' for key '{}.{}'", value, def.name, key))
+}
+
+/// information_schema and performance_schema are the server's to fill: a
+/// statement that writes one of their tables (its first named table) is
+/// refused for every account, with MariaDB's errors (1044 for
+/// information_schema, 1142 naming the table for performance_schema).
+fn refuse_system_view_write(rw: &crate::rewrite::Rewritten, access: &dyn turnstile_engine::Access) -> Result<(), SqlError> {
+    let Some((Some(db), table)) = rw.tables.first() else { return Ok(()) };
+    let (user, host) = access.who();
+    if db.eq_ignore_ascii_case("information_schema") {
+        return Err(SqlError::db_access_denied(user, host, "information_schema"));
+    }
+    if db.eq_ignore_ascii_case(crate::perf_tables::SCHEMA) {
+        let command = match rw.kind {
+            crate::rewrite::Kind::Insert => "INSERT",
+            crate::rewrite::Kind::Update => "UPDATE",
+            _ => "DELETE",
+        };
+        return Err(SqlError::table_access_denied(command, user, host, crate::perf_tables::SCHEMA, table));
+    }
+    Ok(())
 }
