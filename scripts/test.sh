@@ -25,6 +25,10 @@ command -v openssl >/dev/null 2>&1 || need_apt+=(openssl)
 # tests/test_packaging.py verifies the systemd unit.
 command -v prometheus-mysqld-exporter >/dev/null 2>&1 || need_apt+=(prometheus-mysqld-exporter)
 command -v systemd-analyze >/dev/null 2>&1 || need_apt+=(systemd)
+# tests/test_query_logs.py reads the slow log with pt-query-digest, and
+# tests/test_packaging.py rotates the logs with logrotate.
+command -v pt-query-digest >/dev/null 2>&1 || need_apt+=(percona-toolkit)
+command -v logrotate >/dev/null 2>&1 || [ -x /usr/sbin/logrotate ] || need_apt+=(logrotate)
 if [ ${#need_apt[@]} -gt 0 ]; then
   echo "== installing ${need_apt[*]}"
   export DEBIAN_FRONTEND=noninteractive

@@ -144,3 +144,32 @@ def test_a_flood_of_odd_statements_leaves_the_digests_whole(server_factory):
             pass
     assert clients.scalar(conn, "SELECT 1") == 1
     assert clients.scalar(conn, f"SELECT COUNT(*) FROM {DIGESTS}") >= 1
+
+
+def attrs_of(conn):
+    return dict(clients.query(conn, "SELECT ATTR_NAME, ATTR_VALUE FROM performance_schema.session_account_connect_attrs WHERE PROCESSLIST_ID = CONNECTION_ID() ORDER BY ORDINAL_POSITION"))
+
+
+def test_connection_attributes_are_kept_as_the_client_sent_them(server_factory):
+    srv = server_factory(engine="sqlite")
+    conn = clients.root(srv, program_name="turnstile-test-é")
+    attrs = attrs_of(conn)
+    assert attrs["_client_name"] == "pymysql" and attrs["program_name"] == "turnstile-test-é"
+    assert attrs["_pid"] == str(__import__("os").getpid())
+    # Another account's sessions: in session_connect_attrs for an administrator only.
+    clients.query(conn, "CREATE USER other IDENTIFIED BY 'pw'")
+    clients.query(conn, "GRANT SELECT ON performance_schema.* TO other")
+    other = clients.connect(srv, user="other", password="pw", program_name="other-program")
+    assert clients.scalar(conn, f"SELECT ATTR_VALUE FROM performance_schema.session_connect_attrs WHERE PROCESSLIST_ID = {other.thread_id()} AND ATTR_NAME = 'program_name'") == "other-program"
+    assert clients.scalar(conn, f"SELECT COUNT(*) FROM performance_schema.session_account_connect_attrs WHERE PROCESSLIST_ID = {other.thread_id()}") == 0
+    assert clients.scalar(other, f"SELECT COUNT(*) FROM performance_schema.session_connect_attrs WHERE PROCESSLIST_ID = {conn.thread_id()}") == 0
+    assert attrs_of(other)["program_name"] == "other-program"
+
+
+def test_connection_attributes_are_bounded_and_kept_only_with_performance_schema(server_factory):
+    srv = server_factory("--performance-schema-session-connect-attrs-size", "40", engine="sqlite")
+    conn = clients.root(srv, program_name="x" * 100)
+    kept = clients.query(conn, "SELECT ATTR_NAME, ATTR_VALUE FROM performance_schema.session_account_connect_attrs WHERE PROCESSLIST_ID = CONNECTION_ID()")
+    assert sum(len(n) + len(v) + 2 for n, v in kept) <= 40 and "program_name" not in dict(kept)
+    off = server_factory("--performance-schema", "OFF", engine="sqlite")
+    assert attrs_of(clients.root(off, program_name="p")) == {}

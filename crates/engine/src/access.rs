@@ -123,6 +123,11 @@ pub trait Access {
     fn digests(&self) -> Vec<DigestRow> {
         Vec::new()
     }
+    /// The connection attributes of the sessions this one may see (as
+    /// `processlist`). None by default.
+    fn connect_attrs(&self) -> Vec<AttrsRow> {
+        Vec::new()
+    }
     /// The server's accounts, for `mysql.user`: all of them for an
     /// administrator, none for anyone else (password hashes are only an
     /// administrator's to read). Only the front knows the accounts.
@@ -200,6 +205,14 @@ pub struct ProcessRow {
     pub time: u64,
     pub state: &'static str,
     pub info: Option<String>,
+}
+
+/// One session's connection attributes (performance_schema.session_connect_attrs).
+#[derive(Debug, Clone)]
+pub struct AttrsRow {
+    pub id: u64,
+    pub user: String,
+    pub attrs: Vec<(String, String)>,
 }
 
 /// One row of performance_schema.events_statements_summary_by_digest (a

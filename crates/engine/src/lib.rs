@@ -30,7 +30,7 @@ pub mod stack;
 pub mod strtype;
 pub mod warnings;
 
-pub use access::{privs, Access, AccountRow, DigestRow, ProcessRow, TableGrant, Unrestricted};
+pub use access::{privs, Access, AccountRow, AttrsRow, DigestRow, ProcessRow, TableGrant, Unrestricted};
 pub use error::SqlError;
 pub use routine::{RoutineKind, RoutineRow};
 pub use turnstile_sqltext::sql_mode::SqlMode;

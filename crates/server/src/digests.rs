@@ -143,13 +143,7 @@ impl Digests {
     pub fn new(per_shard: usize, max_text_bytes: usize) -> Digests {
         assert!(per_shard >= 1 && max_text_bytes >= 16, "checked at load");
         let epoch_us = SystemTime::now().duration_since(SystemTime::UNIX_EPOCH).map_or(0, |d| d.as_micros() as u64);
-        Digests {
-            shards: (0..SHARDS).map(|_| Mutex::new(Shard::default())).collect(),
-            per_shard,
-            max_text_bytes,
-            epoch_us,
-            epoch: Instant::now(),
-        }
+        Digests { shards: (0..SHARDS).map(|_| Mutex::new(Shard::default())).collect(), per_shard, max_text_bytes, epoch_us, epoch: Instant::now() }
     }
 
     fn wall_us(&self, at: Instant) -> u64 {

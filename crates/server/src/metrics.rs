@@ -37,10 +37,7 @@ pub fn start(server: &Arc<Server>) -> Result<SocketAddr, String> {
     let listener = bind(&addr).map_err(|e| format!("metrics endpoint {addr}: {e}"))?;
     let bound = listener.local_addr().map_err(|e| e.to_string())?;
     let weak = Arc::downgrade(server);
-    std::thread::Builder::new()
-        .name("ts-metrics".into())
-        .spawn(move || serve(listener, weak))
-        .map_err(|e| format!("metrics endpoint thread: {e}"))?;
+    std::thread::Builder::new().name("ts-metrics".into()).spawn(move || serve(listener, weak)).map_err(|e| format!("metrics endpoint thread: {e}"))?;
     Ok(bound)
 }
 

@@ -97,7 +97,14 @@ impl QueryLogs {
             log.last_second = now;
             let _ = writeln!(text, "# Time: {}", short_time(now));
         }
-        let _ = writeln!(text, "# User@Host: {}[{}] @ {} [{}]", e.user, e.user, if e.host.parse::<std::net::IpAddr>().is_ok() { "" } else { e.host }, if e.host.parse::<std::net::IpAddr>().is_ok() { e.host } else { "" });
+        let _ = writeln!(
+            text,
+            "# User@Host: {}[{}] @ {} [{}]",
+            e.user,
+            e.user,
+            if e.host.parse::<std::net::IpAddr>().is_ok() { "" } else { e.host },
+            if e.host.parse::<std::net::IpAddr>().is_ok() { e.host } else { "" }
+        );
         let _ = writeln!(text, "# Thread_id: {}  Schema: {}  QC_hit: No", e.thread_id, e.schema.unwrap_or(""));
         let _ = writeln!(text, "# Query_time: {:.6}  Lock_time: 0.000000  Rows_sent: {}  Rows_examined: 0", e.query_s, e.rows_sent);
         let _ = writeln!(text, "# Rows_affected: {}", e.rows_affected);

@@ -46,6 +46,10 @@ pub struct Info {
     pub query: String,
     pub query_active: bool,
     pub since: Instant,
+    /// The connection attributes the client sent, as sent (whole
+    /// attributes, at most performance_schema_session_connect_attrs_size
+    /// bytes); empty while performance_schema is OFF.
+    pub attrs: Box<[u8]>,
 }
 
 /// Login states of a connection (`Handle::login`). Only the owner moves a
@@ -104,7 +108,7 @@ impl Handle {
             id,
             peer,
             admin_port,
-            info: Mutex::new(Info { user: String::new(), db: None, command: "Connect", state: "login", query: String::new(), query_active: false, since: Instant::now() }),
+            info: Mutex::new(Info { user: String::new(), db: None, command: "Connect", state: "login", query: String::new(), query_active: false, since: Instant::now(), attrs: Box::default() }),
             killed: AtomicBool::new(false),
             kill_connection: AtomicBool::new(false),
             upstream_thread: std::sync::atomic::AtomicU32::new(0),

@@ -276,6 +276,18 @@ impl ServerOps for Server {
         }
     }
 
+    fn connect_attrs(&self) -> Vec<turnstile_engine::AttrsRow> {
+        self.registry
+            .snapshot()
+            .into_iter()
+            .filter_map(|h| {
+                let i = h.info.lock().unwrap_or_else(|e| e.into_inner());
+                let attrs = turnstile_wire::handshake::decode_attributes(&i.attrs);
+                (!attrs.is_empty()).then(|| turnstile_engine::AttrsRow { id: h.id as u64, user: i.user.clone(), attrs })
+            })
+            .collect()
+    }
+
     fn digests(&self) -> Vec<turnstile_engine::DigestRow> {
         self.digests.as_ref().map(|d| d.rows()).unwrap_or_default()
     }

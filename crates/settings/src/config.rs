@@ -249,6 +249,7 @@ config! {
     performance_schema: bool,
     performance_schema_digests_size: usize,
     performance_schema_max_digest_length: usize,
+    performance_schema_session_connect_attrs_size: usize,
     slow_query_log: bool,
     long_query_time: f64,
     slow_query_log_file: Option<String>,

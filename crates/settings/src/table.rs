@@ -248,6 +248,7 @@ pub static SETTINGS: &[Setting] = &[
     setting("performance_schema", BOOL, "ON", "Keep statement digests (performance_schema.events_statements_summary_by_digest); OFF: none are kept and that table is empty. performance_schema.threads and information_schema.PROCESSLIST are there either way."),
     setting("performance_schema_digests_size", int(1, 1_000_000), "5000", "Digests performance_schema keeps per shard (16 shards, a thread writes to one); past it a new digest is counted in the row whose DIGEST is NULL, as in MySQL."),
     setting("performance_schema_max_digest_length", int(16, 1_048_576), "1024", "Bytes of a statement's normalized text kept as DIGEST_TEXT (and hashed into DIGEST); a longer one is cut and ends in '...'."),
+    setting("performance_schema_session_connect_attrs_size", int(0, 65_536), "512", "Bytes of a session's connection attributes kept for performance_schema.session_connect_attrs (whole attributes, the first that fit; 0: none). Kept only while performance_schema is ON."),
     variable("pid_file", Global, TEXT, "", "No pid file is written.").fixed(),
     setting("port", PORT, "3306", "TCP port for client connections (0 picks a free port)."),
     variable("protocol_version", Global, int(10, 10), "10", "Client/server protocol version.").fixed(),

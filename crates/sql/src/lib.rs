@@ -233,6 +233,10 @@ pub trait ServerOps {
     fn digests(&self) -> Vec<turnstile_engine::DigestRow> {
         Vec::new()
     }
+    /// Every session's connection attributes (performance_schema).
+    fn connect_attrs(&self) -> Vec<turnstile_engine::AttrsRow> {
+        Vec::new()
+    }
     /// ALTER INSTANCE RELOAD TLS / FLUSH SSL: read the certificate files
     /// again (privilege already checked).
     fn reload_tls(&self) -> Result<(), SqlError> {

@@ -2,8 +2,8 @@
 //! shapes: `threads` (a row per session, as MariaDB shows its foreground
 //! threads), `events_statements_summary_by_digest` (the server's statement
 //! digests, `turnstile_server::digests`), and `session_connect_attrs` /
-//! `session_account_connect_attrs` (empty: connection attributes are read
-//! and not kept).
+//! `session_account_connect_attrs` (the attributes each session's client
+//! sent at connect, kept while performance_schema is ON).
 //!
 //! Like information_schema (info_tables.rs), performance_schema is a
 //! per-connection in-memory database, attached beside it and refilled by
@@ -51,8 +51,37 @@ pub fn fill(db: &rusqlite::Connection, access: &dyn Access) -> Result<(), SqlErr
         let transport = if p.host == "localhost" { "Socket" } else { "TCP/IP" };
         // PROCESSLIST's host is `ip:port`; PROCESSLIST_HOST is the host alone.
         let host = if p.host == "localhost" { &p.host[..] } else { p.host.rsplit_once(':').map_or(&p.host[..], |(h, _)| h) };
-        let row = [i(p.id), t("thread/sql/one_connection"), t("FOREGROUND"), i(p.id), t(&p.user), t(host), o(p.db), t(p.command), i(p.time), t(p.state), o(p.info), V::Null, V::Null, t("YES"), t("YES"), t(transport), V::Null];
+        let row = [
+            i(p.id),
+            t("thread/sql/one_connection"),
+            t("FOREGROUND"),
+            i(p.id),
+            t(&p.user),
+            t(host),
+            o(p.db),
+            t(p.command),
+            i(p.time),
+            t(p.state),
+            o(p.info),
+            V::Null,
+            V::Null,
+            t("YES"),
+            t("YES"),
+            t(transport),
+            V::Null,
+        ];
         st.execute(rusqlite::params_from_iter(row)).map_err(internal)?;
+    }
+    db.execute_batch("DELETE FROM performance_schema.session_connect_attrs; DELETE FROM performance_schema.session_account_connect_attrs;").map_err(internal)?;
+    let me = access.who().0.to_string();
+    for table in ["session_connect_attrs", "session_account_connect_attrs"] {
+        let mut st = db.prepare_cached(&format!("INSERT INTO performance_schema.{table} VALUES (?1,?2,?3,?4)")).map_err(internal)?;
+        // session_account_connect_attrs: the sessions of this session's own user.
+        for row in access.connect_attrs().into_iter().filter(|r| table == "session_connect_attrs" || r.user == me) {
+            for (n, (name, value)) in row.attrs.into_iter().enumerate() {
+                st.execute(rusqlite::params![row.id as i64, name, value, n as i64]).map_err(internal)?;
+            }
+        }
     }
     let mut st = db.prepare_cached(&format!("INSERT INTO performance_schema.events_statements_summary_by_digest VALUES ({})", crate::show::marks(29))).map_err(internal)?;
     for d in access.digests() {

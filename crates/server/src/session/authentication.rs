@@ -96,6 +96,10 @@ impl Session {
             self.send_err(out, &e);
             return Flow::Close;
         }
+        if self.server.digests.is_some() && !resp.attributes_raw.is_empty() {
+            let kept = turnstile_wire::handshake::bounded_attributes(&resp.attributes_raw, self.server.config.performance_schema_session_connect_attrs_size);
+            self.connect_attrs = kept.into();
+        }
         self.caps = (resp.capabilities & cap::SERVER_DEFAULT) | cap::PROTOCOL_41;
         self.sql.interactive = resp.capabilities & cap::INTERACTIVE != 0;
         self.multi_statements = resp.capabilities & cap::MULTI_STATEMENTS != 0;
@@ -351,10 +355,14 @@ impl Session {
         let first_login = !self.authenticated;
         self.authenticated = true;
         let (user, db) = (self.sql.user.clone(), self.sql.db.clone());
+        let attrs = std::mem::take(&mut self.connect_attrs);
         let mut connect_ns = 0;
         self.handle.set_info(|i| {
             i.user = user;
             i.db = db;
+            if first_login {
+                i.attrs = attrs;
+            }
             i.command = "Sleep";
             i.state = "";
             // `since` was the accept until now.

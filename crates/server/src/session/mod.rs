@@ -158,6 +158,9 @@ pub struct Session {
     login_delay_until_ms: u64,
     /// The statement running now, for Slow_queries, the slow log and digests (`observe.rs`).
     watch: observe::Watch,
+    /// The handshake's connection attributes until the login is done (then
+    /// the registry's, for performance_schema).
+    connect_attrs: Box<[u8]>,
 }
 
 impl Session {
@@ -209,6 +212,7 @@ impl Session {
             login_decided: false,
             login_delay_until_ms: 0,
             watch: observe::Watch::default(),
+            connect_attrs: Box::default(),
         }
     }
 

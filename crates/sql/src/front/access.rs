@@ -95,6 +95,13 @@ impl Access for SessionAccess<'_> {
     fn digests(&self) -> Vec<turnstile_engine::DigestRow> {
         self.ops.digests()
     }
+    fn connect_attrs(&self) -> Vec<turnstile_engine::AttrsRow> {
+        let admin = self.ops.privileges(self.sess, None) & privs::ADMIN != 0;
+        let mut rows = self.ops.connect_attrs();
+        rows.retain(|r| admin || r.user == self.sess.user);
+        rows.sort_by_key(|r| r.id);
+        rows
+    }
     fn accounts(&self) -> Vec<turnstile_engine::AccountRow> {
         let admin = self.ops.privileges(self.sess, None) & privs::ADMIN != 0;
         if admin {
