@@ -484,6 +484,7 @@ pub fn is_statement_keyword(kw: &str) -> bool {
         "STOP",
         "INSTALL",
         "UNINSTALL",
+        "BACKUP",
         "DESCRIBE",
         "DESC",
         "EXPLAIN",
