@@ -44,6 +44,8 @@ mod show_where;
 mod transaction;
 
 pub use database::use_database;
+/// BACKUP DATA's target directory (the fuzz targets call it too).
+pub use backup::parse as parse_backup_target;
 pub use engine::{field_list, prepare, take_user_variables};
 pub use select::describe_without_table;
 pub use session_env::read_sys_var;
