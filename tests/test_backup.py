@@ -320,6 +320,50 @@ def test_one_backup_at_a_time_and_kill(server_factory, backup_dir):
     assert clients.query(clients.root(restored), "SELECT a FROM bk_k.t ORDER BY a") == ((1,), (2,))
 
 
+def test_a_long_transaction_holds_up_only_its_own_database(server_factory, backup_dir):
+    """A transaction that keeps bk_h2's writer lock makes the backup wait, but
+    writers of bk_h1 (which sorts first) go on committing meanwhile: the
+    backup waits for the busy lock holding no other. Once it commits, the
+    backup completes with every row committed before that."""
+    srv = server_factory(engine="sqlite")
+    root = clients.root(srv)
+    for db in ["bk_h1", "bk_h2"]:
+        clients.query(root, f"CREATE DATABASE {db}")
+        clients.query(root, f"CREATE TABLE {db}.t (a INT PRIMARY KEY)")
+    long_txn = clients.root(srv)
+    long_txn.begin()
+    clients.query(long_txn, "INSERT INTO bk_h2.t VALUES (1)")
+    target = os.path.join(backup_dir, "copy")
+    result = {}
+
+    def backup():
+        c = clients.root(srv, read_timeout=120)
+        try:
+            result["rows"] = clients.query(c, f"BACKUP DATA TO '{target}'")
+        except pymysql.err.MySQLError as e:
+            result["error"] = e.args
+
+    t = threading.Thread(target=backup, daemon=True)
+    t.start()
+    time.sleep(0.5)
+    assert t.is_alive(), result
+    other = clients.root(srv)
+    slowest = 0.0
+    for n in range(1, 21):
+        t0 = time.monotonic()
+        clients.query(other, f"INSERT INTO bk_h1.t VALUES ({n})")
+        slowest = max(slowest, time.monotonic() - t0)
+    assert t.is_alive(), result
+    assert slowest < 1.0, slowest
+    long_txn.commit()
+    t.join(30)
+    assert result.get("rows", [[None, None]])[0][1] == 2, result
+    restored = start_on(server_factory, target)
+    rc = clients.root(restored)
+    assert clients.scalar(rc, "SELECT COUNT(*) FROM bk_h1.t") == 20
+    assert clients.query(rc, "SELECT a FROM bk_h2.t") == ((1,),)
+
+
 def test_other_engines_say_unsupported(server_factory, backup_dir):
     srv = server_factory()  # blackhole
     code, msg = clients.error(clients.root(srv), f"BACKUP DATA TO '{backup_dir}/x'")

@@ -5,12 +5,14 @@
 //! write several databases (`UPDATE d1.t, d2.u ...`), and a copy that has
 //! one half of it and not the other is not a state the server was ever in.
 //! How: every database's writer lock (sync.rs; the only way a write reaches
-//! a database file) is taken, in name order as writers take them, so no
-//! commit is under way anywhere; a read transaction is opened on each file;
-//! the locks are let go. That hold lasts as long as opening the read
-//! transactions, a millisecond or so per database, plus the wait for
-//! transactions that were writing when it began (at most
-//! innodb_lock_wait_timeout, then 1205). Each file is then copied from its
+//! a database file) is taken, so no commit is under way anywhere; a read
+//! transaction is opened on each file; the locks are let go. That hold
+//! lasts as long as opening the read transactions, a millisecond or so per
+//! database. Taking the locks (`hold_all`) waits only briefly
+//! (`SHORT_WAIT`) for a lock while holding others: a transaction that keeps
+//! one database's lock longer is waited for holding nothing else, so writers
+//! of the other databases are not stopped behind it; the whole wait is
+//! bounded by innodb_lock_wait_timeout (then 1205). Each file is then copied from its
 //! read snapshot with SQLite's online backup API while writers carry on
 //! (WAL: a reader's snapshot is not disturbed by later commits, and the
 //! backup never restarts because its read transaction stays open).
@@ -27,12 +29,15 @@ use rusqlite::OpenFlags;
 use std::os::unix::fs::DirBuilderExt;
 use std::path::Path;
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 use turnstile_engine::{BackupCopied, ExecContext, SqlError};
 
 /// The writer-lock owner id of a backup (sessions count up from 1; DROP
 /// DATABASE uses u64::MAX).
 const BACKUP_OWNER: u64 = u64::MAX - 1;
+
+/// How long `hold_all` waits for one writer lock while it holds others.
+const SHORT_WAIT: Duration = Duration::from_millis(50);
 
 /// Pages copied between looks at KILL.
 const PAGES_PER_STEP: i32 = 4096;
@@ -111,31 +116,61 @@ pub(crate) fn backup(inner: &Inner, into: &Path, ctx: &ExecContext<'_>) -> Resul
     }
     dbs.sort_by(|a, b| a.name.cmp(&b.name));
     // The hold: no commit anywhere while the snapshots begin.
-    let timeout = Duration::from_secs(inner.opts.lock_wait_timeout);
-    let mut held: Vec<&Arc<Db>> = Vec::new();
+    let began = Instant::now();
+    hold_all(&dbs, Duration::from_secs(inner.opts.lock_wait_timeout), ctx)?;
+    let held = Instant::now();
     let mut snaps: Vec<Snapshot> = Vec::new();
-    let began = std::time::Instant::now();
-    let r = (|| {
-        for d in &dbs {
-            d.writer.acquire(BACKUP_OWNER, timeout, ctx)?;
-            held.push(d);
-        }
-        for d in &dbs {
-            if !d.dropped() {
-                snaps.push(snapshot(d)?);
-            }
-        }
-        Ok::<(), SqlError>(())
-    })();
-    for d in held {
+    let r = dbs.iter().filter(|d| !d.dropped()).try_for_each(|d| snapshot(d).map(|s| snaps.push(s)));
+    for d in &dbs {
         d.writer.release(BACKUP_OWNER);
     }
     r?;
-    tracing::info!(databases = snaps.len(), held_ms = began.elapsed().as_millis() as u64, "BACKUP DATA: snapshots taken; writers resumed");
+    tracing::info!(databases = snaps.len(), waited_ms = (held - began).as_millis() as u64, held_ms = held.elapsed().as_millis() as u64, "BACKUP DATA: snapshots taken; writers resumed");
     let mut copied = BackupCopied::default();
     for s in &snaps {
         copied.bytes += copy(s, into, ctx)?;
         copied.databases += 1;
     }
     Ok(copied)
+}
+
+/// Take every database's writer lock, waiting at most `total` in all. A lock
+/// still busy after `SHORT_WAIT` while others are held (a transaction that
+/// keeps it) is waited for with nothing else held, then the rest are taken
+/// again: writers of the other databases go on meanwhile. No deadlock with a
+/// writer that waits for a second database holding a first: one of the two
+/// short waits gives up and lets go.
+fn hold_all(dbs: &[Arc<Db>], total: Duration, ctx: &ExecContext<'_>) -> Result<(), SqlError> {
+    let deadline = Instant::now() + total;
+    let mut held: Vec<usize> = Vec::new();
+    let release = |held: &mut Vec<usize>| {
+        for i in held.drain(..) {
+            dbs[i].writer.release(BACKUP_OWNER);
+        }
+    };
+    loop {
+        let mut busy = None;
+        for (i, d) in dbs.iter().enumerate() {
+            if held.contains(&i) {
+                continue;
+            }
+            let wait = if held.is_empty() { deadline.saturating_duration_since(Instant::now()) } else { SHORT_WAIT };
+            match d.writer.acquire(BACKUP_OWNER, wait, ctx) {
+                Ok(()) => held.push(i),
+                Err(e) if e.code == 1205 && !held.is_empty() && Instant::now() < deadline => {
+                    busy = Some(i);
+                    break;
+                }
+                Err(e) => {
+                    release(&mut held);
+                    return Err(e);
+                }
+            }
+        }
+        let Some(i) = busy else { return Ok(()) };
+        release(&mut held);
+        let left = deadline.saturating_duration_since(Instant::now());
+        dbs[i].writer.acquire(BACKUP_OWNER, left, ctx)?;
+        held.push(i);
+    }
 }

@@ -43,9 +43,9 @@ mod show_server;
 mod show_where;
 mod transaction;
 
-pub use database::use_database;
 /// BACKUP DATA's target directory (the fuzz targets call it too).
 pub use backup::parse as parse_backup_target;
+pub use database::use_database;
 pub use engine::{field_list, prepare, take_user_variables};
 pub use select::describe_without_table;
 pub use session_env::read_sys_var;
