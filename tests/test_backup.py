@@ -371,6 +371,22 @@ def test_other_engines_say_unsupported(server_factory, backup_dir):
     assert os.listdir(backup_dir) == []
 
 
+@pytest.mark.skipif(mariadb.MARIADBD is None, reason="mariadbd not installed")
+def test_upstream_engine_says_unsupported(request, backup_dir):
+    """The upstream engine's data is its backend's: 1235, not the backend's 1064."""
+    from helpers import upstream
+
+    srv = upstream.start_turnstile(request.getfixturevalue("upstream_backend"))
+    try:
+        r = run_backup(srv, os.path.join(backup_dir, "x"))
+        assert r.returncode == 1
+        assert "ERROR 1235 (42000): This version of MySQL doesn't yet support 'BACKUP DATA with the upstream engine'" in r.stderr, r.stderr
+        assert os.listdir(backup_dir) == []
+    finally:
+        srv.stop()
+        srv.cleanup()
+
+
 # ---------------------------------------------------------------------------
 # mariadb-dump --single-transaction: Turnstile -> MariaDB -> Turnstile.
 
