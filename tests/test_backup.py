@@ -364,6 +364,17 @@ def test_a_long_transaction_holds_up_only_its_own_database(server_factory, backu
     assert clients.query(rc, "SELECT a FROM bk_h2.t") == ((1,),)
 
 
+def test_a_server_without_databases(server_factory, backup_dir):
+    """Nothing but the accounts and keys: still a data directory a server starts on."""
+    srv = server_factory(engine="sqlite")
+    target = os.path.join(backup_dir, "copy")
+    r = run_backup(srv, target)
+    assert r.returncode == 0 and ": 0 database(s), " in r.stdout, (r.stdout, r.stderr)
+    assert os.listdir(os.path.join(target, "databases")) == []
+    restored = start_on(server_factory, target)
+    assert clients.query(clients.root(restored), "SHOW DATABASES") == (("information_schema",), ("mysql",), ("performance_schema",))
+
+
 def test_other_engines_say_unsupported(server_factory, backup_dir):
     srv = server_factory()  # blackhole
     code, msg = clients.error(clients.root(srv), f"BACKUP DATA TO '{backup_dir}/x'")

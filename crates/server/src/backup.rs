@@ -108,8 +108,11 @@ pub fn run(server: &Server, target: &str, ctx: &ExecContext<'_>) -> Result<Repor
     if inside(&path, datadir) {
         return Err(bad_target("the target directory is inside the server's data directory"));
     }
-    let Ok(_running) = RUNNING.try_lock() else {
-        return Err(SqlError::new(3634, "HY000", "Too many concurrent backups: BACKUP DATA runs one at a time, and one is running"));
+    let _running = match RUNNING.try_lock() {
+        Ok(g) => g,
+        // A backup that panicked left nothing to guard.
+        Err(std::sync::TryLockError::Poisoned(p)) => p.into_inner(),
+        Err(std::sync::TryLockError::WouldBlock) => return Err(SqlError::new(3634, "HY000", "Too many concurrent backups: BACKUP DATA runs one at a time, and one is running")),
     };
     match std::fs::symlink_metadata(&path) {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
