@@ -5,6 +5,11 @@
 //! and only SELECT, INSERT, UPDATE and REFERENCES carry columns; a table
 //! grant always names its database (the current one as "", filled in by the
 //! front); REVOKE ALL ... GRANT OPTION takes no level.
+//! Also BACKUP DATA TO 'dir', which any logged-in client reaches too (it is
+//! parsed before its privilege is checked): its parser
+//! (crates/sql/src/front/backup.rs) and the server's check of the target
+//! (crates/server/src/backup.rs), which must only ever accept an absolute
+//! path of plain parts, without NUL, of at most its length limit.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -21,8 +26,19 @@ fn columns_ok(columns: &[(u32, Vec<String>)]) {
     }
 }
 
+fn check_backup(sql: &str) {
+    let Ok(target) = turnstile_sql::front::parse_backup_target(sql) else { return };
+    if let Ok(path) = turnstile_server::backup::check_target(&target) {
+        use std::path::Component;
+        assert!(path.is_absolute() && path.file_name().is_some(), "accepted {:?}", target);
+        assert!(path.components().all(|c| matches!(c, Component::RootDir | Component::Normal(_))), "accepted {:?}", target);
+        assert!(!target.contains('\0') && target.len() <= 3800, "accepted {:?}", target);
+    }
+}
+
 fn check(data: &[u8]) {
     let sql = sql_text(data);
+    check_backup(&sql);
     let Ok(toks) = tokenize(&sql) else { return };
     let mut p = Parser::new(&sql, &toks);
     match parse(&mut p) {

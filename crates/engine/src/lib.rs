@@ -393,6 +393,24 @@ pub trait Engine: Send + Sync {
     fn thread_keeps_state(&self) -> bool {
         false
     }
+    /// Can `backup` copy this engine's databases (BACKUP DATA)?
+    fn can_back_up(&self) -> bool {
+        false
+    }
+    /// BACKUP DATA: write a copy of every database, all taken at one point
+    /// in time, into `databases_dir` (the `databases` directory of a data
+    /// directory being built; it exists and is empty), laid out as the
+    /// engine keeps its own so a server starts on it.
+    fn backup(&self, _databases_dir: &std::path::Path, _ctx: &ExecContext<'_>) -> Result<BackupCopied, SqlError> {
+        Err(SqlError::unsupported(&format!("BACKUP DATA with the {} engine", self.name())))
+    }
+}
+
+/// What `Engine::backup` copied.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct BackupCopied {
+    pub databases: u64,
+    pub bytes: u64,
 }
 
 /// A statement with the views an engine keeps as text written out, and

@@ -421,6 +421,14 @@ impl Accounts {
         Err(SqlError::table_access_denied(name, by_user, by_host, db, table))
     }
 
+    /// BACKUP DATA: the accounts as they are now, written to `dir/accounts.json`
+    /// (fsynced, 0600). Account statements wait meanwhile.
+    pub fn write_copy(&self, dir: &Path) -> std::io::Result<()> {
+        let list = self.list.read().unwrap_or_else(|e| e.into_inner());
+        let copy: Vec<Account> = list.iter().map(|a| (**a).clone()).collect();
+        write_file(&dir.join(FILE_NAME), &copy)
+    }
+
     fn modify<T>(&self, f: impl FnOnce(&mut Vec<Account>) -> Result<T, SqlError>) -> Result<T, SqlError> {
         let mut list = self.list.write().unwrap_or_else(|e| e.into_inner());
         let mut next: Vec<Account> = list.iter().map(|a| (**a).clone()).collect();

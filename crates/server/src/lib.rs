@@ -9,10 +9,12 @@
 //! counts in `stats`, checks `accounts` (their hashes: `credentials`;
 //! caching_sha2_password's RSA key pair: `rsa_keys`; failed logins: `guard`).
 //! TLS is `tls`. Also: settings (`config`), the data directory (`datadir`),
+//! BACKUP DATA's copy of it (`backup`),
 //! the panic hook (`panics`). `start` brings a server up; the binary adds
 //! the command line and signal handling.
 
 pub mod accounts;
+pub mod backup;
 pub use turnstile_settings as config;
 pub mod conn;
 pub mod credentials;

@@ -298,4 +298,8 @@ impl ServerOps for Server {
         tracing::info!("TLS certificate and settings reloaded");
         Ok(())
     }
+
+    fn backup(&self, target: &str, ctx: &turnstile_engine::ExecContext<'_>) -> Result<(String, turnstile_engine::BackupCopied), SqlError> {
+        crate::backup::run(self, target, ctx).map(|r| (r.dir.display().to_string(), r.copied))
+    }
 }

@@ -242,6 +242,11 @@ pub trait ServerOps {
     fn reload_tls(&self) -> Result<(), SqlError> {
         Err(SqlError::unsupported("TLS (this server has none)"))
     }
+    /// BACKUP DATA TO 'target' (privilege already checked): the directory
+    /// written and what was copied.
+    fn backup(&self, _target: &str, _ctx: &turnstile_engine::ExecContext<'_>) -> Result<(String, turnstile_engine::BackupCopied), SqlError> {
+        Err(SqlError::unsupported("BACKUP DATA"))
+    }
 }
 
 #[cfg(test)]

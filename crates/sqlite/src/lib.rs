@@ -30,12 +30,14 @@
 //! cache), `exec` (the EngineSession: transactions, locks, results, DDL
 //! execution), `show` (SHOW, DESCRIBE, information_schema), `explain` (EXPLAIN of
 //! a statement: SQLite's query plan as MariaDB's table), `errors` (error
-//! mapping), `sync` (writer lock, group commit), `union_order` (a UNION's rows in the
+//! mapping), `sync` (writer lock, group commit), `backup` (BACKUP DATA: every
+//! database copied at one point), `union_order` (a UNION's rows in the
 //! order first seen, as MariaDB returns them), `vfs` (SQLite's file layer
 //! with a lock-free shared-memory barrier). The token cursor the parsers walk, the lexer,
 //! LIKE and the date-text and civil-date rules are turnstile-sqltext's.
 
 mod authorize;
+mod backup;
 mod conn;
 mod cte;
 pub mod cte_anchor;
@@ -605,6 +607,12 @@ impl Engine for SqliteEngine {
     }
     fn list_databases(&self) -> Vec<String> {
         self.inner.catalog.list()
+    }
+    fn can_back_up(&self) -> bool {
+        true
+    }
+    fn backup(&self, databases_dir: &Path, ctx: &turnstile_engine::ExecContext<'_>) -> Result<turnstile_engine::BackupCopied, SqlError> {
+        backup::backup(&self.inner, databases_dir, ctx)
     }
     fn database_exists(&self, name: &str) -> bool {
         self.inner.catalog.exists(name)

@@ -1,10 +1,13 @@
 //! The `turnstile` binary: command line, configuration file, logging, signals.
+//! `turnstile backup ...` is a client subcommand instead (backup.rs).
 //!
 //! Settings come from defaults, then the TOML file given with `--config`, then
 //! the command line (last one wins); turnstile-settings reads and checks them
 //! against its one table.
 
 use turnstile_server::config::command_line::ReadError;
+
+mod backup;
 
 /// mimalloc instead of glibc malloc: a connect + query + disconnect makes about
 /// two dozen short-lived allocations on one worker thread, and mimalloc's
@@ -13,6 +16,9 @@ use turnstile_server::config::command_line::ReadError;
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() {
+    if std::env::args().nth(1).as_deref() == Some("backup") {
+        std::process::exit(backup::main(std::env::args().skip(2).collect()));
+    }
     let cfg = match turnstile_server::config::command_line::read(std::env::args()) {
         Ok(cfg) => cfg,
         Err(ReadError::CommandLine(e)) => e.exit(),

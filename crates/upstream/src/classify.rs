@@ -58,6 +58,9 @@ pub enum Local {
     /// the diagnostics of the session's last statement, kept by Turnstile
     /// (the backend connection that ran it may be serving someone else).
     ShowDiagnostics { errors: bool, count: bool, offset: u64, limit: Option<u64> },
+    /// `BACKUP DATA ...` (Turnstile's own statement): refused with 1235, the
+    /// backend's data is the backend's to back up (not MariaDB's 1064).
+    BackupData,
 }
 
 /// What the scan found.
@@ -360,6 +363,7 @@ fn classify_with(sql: &[u8], escapes: bool) -> Shape {
             s.read_only = s.pins == 0 && !locking && !words.iter().any(|w| w.ends_with("_LOCK") || *w == "SLEEP");
         }
         "KILL" => s.local = kill(&toks[first.unwrap_or(0)..]),
+        "BACKUP" if is_word(lead(1), "DATA") => s.local = Some(Local::BackupData),
         _ => {}
     }
     if s.local.is_none() && first_word == "SELECT" {
@@ -551,6 +555,8 @@ mod tests {
         assert!(classify(b"SELECT LAST_INSERT_ID() + 1").reads_last_insert_id);
         assert_eq!(classify(b"KILL QUERY 12").local, Some(Local::Kill { id: 12, query_only: true }));
         assert_eq!(classify(b"kill 7").local, Some(Local::Kill { id: 7, query_only: false }));
+        assert_eq!(classify(b"BACKUP DATA TO '/x'").local, Some(Local::BackupData));
+        assert_eq!(classify(b"BACKUP STAGE START").local, None);
         assert_eq!(classify(b"SELECT CONNECTION_ID()").local, Some(Local::ConnectionId("CONNECTION_ID()".into())));
         assert_eq!(classify(b"select row_count() as n;").local, Some(Local::RowCount("N".into())));
         assert_eq!(classify(b"SELECT ROW_COUNT() + 1").local, None);

@@ -385,6 +385,10 @@ impl Proxy {
                 return self.one_value(out, io, name, n);
             }
             Some(Local::ShowDiagnostics { errors, count, offset, limit }) => return self.show_diagnostics(out, io, *errors, *count, *offset, *limit),
+            Some(Local::BackupData) => {
+                Self::send_err(out, 1, &SqlError::unsupported("BACKUP DATA with the upstream engine"));
+                return Step::Done;
+            }
             _ => {}
         }
         if shape.get_diagnostics && !(self.conn.is_some() && self.pins != 0) {

@@ -17,6 +17,7 @@
 //! - `diagnostics`: the notes, warnings and error a statement leaves for SHOW WARNINGS;
 //! - `admin`: RESET, START/STOP SLAVE, INSTALL/UNINSTALL PLUGIN, answered as a
 //!   server without query cache, replication or plugins answers them;
+//! - `backup`: BACKUP DATA TO 'dir' (a copy of the data directory, made by the server);
 //! - stored routines (CALL, CREATE/DROP PROCEDURE/FUNCTION, their SHOWs) are
 //!   `crate::routine`'s (`routine_dispatch`).
 //!
@@ -26,6 +27,7 @@
 mod access;
 mod account;
 mod admin;
+mod backup;
 mod database;
 mod deadline;
 mod diagnostics;
@@ -41,6 +43,8 @@ mod show_server;
 mod show_where;
 mod transaction;
 
+/// BACKUP DATA's target directory (the fuzz targets call it too).
+pub use backup::parse as parse_backup_target;
 pub use database::use_database;
 pub use engine::{field_list, prepare, take_user_variables};
 pub use select::describe_without_table;
@@ -345,6 +349,9 @@ fn statement_once(call: &mut Call<'_, '_>, sql: &str, sink: &mut dyn RowSink) ->
     if admin::handles(&kw, sql) {
         return admin::statement(call, &kw, sql);
     }
+    if backup::handles(&kw, sql) {
+        return backup::statement(call, sql, sink);
+    }
     match kw.as_str() {
         "SELECT" => select::select_without_table(call, sql, sink),
         "PREPARE" | "EXECUTE" | "DEALLOCATE" => match crate::dialect::sql_prepared(call, sql, sink)? {
@@ -415,7 +422,7 @@ fn statement_once(call: &mut Call<'_, '_>, sql: &str, sink: &mut dyn RowSink) ->
 /// allowed while a trigger runs: a procedure it calls, ERR 1422)?
 fn commits(kw: &str, sql: &str) -> bool {
     match kw {
-        "COMMIT" | "BEGIN" | "START" | "CREATE" | "DROP" | "ALTER" | "RENAME" | "TRUNCATE" | "GRANT" | "REVOKE" => !(kw == "DROP" && sql.to_ascii_uppercase().contains("PREPARE")),
+        "COMMIT" | "BEGIN" | "START" | "CREATE" | "DROP" | "ALTER" | "RENAME" | "TRUNCATE" | "GRANT" | "REVOKE" | "BACKUP" => !(kw == "DROP" && sql.to_ascii_uppercase().contains("PREPARE")),
         "ROLLBACK" => !lex::tokenize(sql).is_ok_and(|t| t.get(1).is_some_and(|x| x.is_kw("TO"))),
         _ => false,
     }
@@ -492,6 +499,7 @@ pub fn is_statement_keyword(kw: &str) -> bool {
         "STOP",
         "INSTALL",
         "UNINSTALL",
+        "BACKUP",
         "DESCRIBE",
         "DESC",
         "EXPLAIN",

@@ -500,7 +500,7 @@ fn check_statement(sql: &str) -> Result<(), SqlError> {
         "LOAD" if second("INDEX") => Err(no_result_set()),
         "CREATE" | "DROP" if second("TEMPORARY") => Ok(()),
         "START" if !second("TRANSACTION") => Ok(()),
-        "COMMIT" | "BEGIN" | "START" | "CREATE" | "DROP" | "ALTER" | "RENAME" | "TRUNCATE" | "GRANT" | "REVOKE" | "INSTALL" | "UNINSTALL" => {
+        "COMMIT" | "BEGIN" | "START" | "CREATE" | "DROP" | "ALTER" | "RENAME" | "TRUNCATE" | "GRANT" | "REVOKE" | "INSTALL" | "UNINSTALL" | "BACKUP" => {
             Err(SqlError::new(1422, "HY000", "Explicit or implicit commit is not allowed in stored function or trigger"))
         }
         "ROLLBACK" if !lex::tokenize(sql).is_ok_and(|t| t.get(1).is_some_and(|x| x.is_kw("TO"))) => {
