@@ -199,7 +199,8 @@ impl Norm<'_> {
 
     /// Is there room for `len` more bytes? If not, the text ends in `...`.
     fn room(&mut self, len: usize) -> bool {
-        if self.out.len() + len + 1 <= self.max_len {
+        // (`<`: a separating space too.)
+        if self.out.len() + len < self.max_len {
             return true;
         }
         self.full = true;

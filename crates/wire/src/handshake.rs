@@ -163,6 +163,32 @@ pub(crate) fn utf8(b: &[u8]) -> Result<String> {
     String::from_utf8(b.to_vec()).map_err(|_| ProtocolError("invalid UTF-8"))
 }
 
+/// Connection attributes as the handshake sends them (length-encoded name,
+/// value, name, value, ...) as (name, value) pairs; text decoded lossily.
+pub fn decode_attributes(raw: &[u8]) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    let mut r = Reader::new(raw);
+    while let (Ok(k), Ok(v)) = (r.lenenc_bytes(), r.lenenc_bytes()) {
+        out.push((String::from_utf8_lossy(k).into_owned(), String::from_utf8_lossy(v).into_owned()));
+    }
+    out
+}
+
+/// The first attributes of `raw` that fit in `limit` bytes, whole (as MySQL
+/// keeps at most performance_schema_session_connect_attrs_size of them).
+pub fn bounded_attributes(raw: &[u8], limit: usize) -> &[u8] {
+    let mut r = Reader::new(raw);
+    let mut end = 0;
+    while let (Ok(_), Ok(_)) = (r.lenenc_bytes(), r.lenenc_bytes()) {
+        let at = raw.len() - r.remaining();
+        if at > limit {
+            break;
+        }
+        end = at;
+    }
+    &raw[..end]
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -219,30 +245,4 @@ mod tests {
         assert_eq!(p.auth_plugin_name_ref(), Some(&b"caching_sha2_password"[..]));
         assert_eq!(p.capabilities().bits(), cap::SERVER_DEFAULT);
     }
-}
-
-/// Connection attributes as the handshake sends them (length-encoded name,
-/// value, name, value, ...) as (name, value) pairs; text decoded lossily.
-pub fn decode_attributes(raw: &[u8]) -> Vec<(String, String)> {
-    let mut out = Vec::new();
-    let mut r = Reader::new(raw);
-    while let (Ok(k), Ok(v)) = (r.lenenc_bytes(), r.lenenc_bytes()) {
-        out.push((String::from_utf8_lossy(k).into_owned(), String::from_utf8_lossy(v).into_owned()));
-    }
-    out
-}
-
-/// The first attributes of `raw` that fit in `limit` bytes, whole (as MySQL
-/// keeps at most performance_schema_session_connect_attrs_size of them).
-pub fn bounded_attributes(raw: &[u8], limit: usize) -> &[u8] {
-    let mut r = Reader::new(raw);
-    let mut end = 0;
-    while let (Ok(_), Ok(_)) = (r.lenenc_bytes(), r.lenenc_bytes()) {
-        let at = raw.len() - r.remaining();
-        if at > limit {
-            break;
-        }
-        end = at;
-    }
-    &raw[..end]
 }

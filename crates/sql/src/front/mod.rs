@@ -529,6 +529,20 @@ pub fn has_table(toks: &[Token]) -> bool {
     false
 }
 
+/// TRUNCATE [TABLE] [performance_schema.]events_statements_summary_by_digest:
+/// the server's digests are reset (the table itself is refilled per statement).
+fn names_digest_table(call: &Call<'_, '_>, sql: &str) -> bool {
+    let Ok(toks) = lex_or_syntax(sql) else { return false };
+    let words: Vec<&str> = toks.iter().filter(|t| !t.is_op(";") && !t.is_op(".")).filter_map(|t| t.ident()).collect();
+    let words = if words.get(1).is_some_and(|w| w.eq_ignore_ascii_case("TABLE")) { &words[2..] } else { words.get(1..).unwrap_or(&[]) };
+    let in_schema = call.sess.db.as_deref().is_some_and(|d| d.eq_ignore_ascii_case("performance_schema"));
+    match words {
+        [schema, table] => schema.eq_ignore_ascii_case("performance_schema") && table.eq_ignore_ascii_case("events_statements_summary_by_digest"),
+        [table] => in_schema && table.eq_ignore_ascii_case("events_statements_summary_by_digest"),
+        _ => false,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -556,19 +570,5 @@ mod tests {
         assert!(!reads_table("SELECT 1"));
         assert!(!reads_table("SELECT 1 FROM DUAL"));
         assert!(!reads_table("SELECT (SELECT 1 FROM x)"));
-    }
-}
-
-/// TRUNCATE [TABLE] [performance_schema.]events_statements_summary_by_digest:
-/// the server's digests are reset (the table itself is refilled per statement).
-fn names_digest_table(call: &Call<'_, '_>, sql: &str) -> bool {
-    let Ok(toks) = lex_or_syntax(sql) else { return false };
-    let words: Vec<&str> = toks.iter().filter(|t| !t.is_op(";") && !t.is_op(".")).filter_map(|t| t.ident()).collect();
-    let words = if words.get(1).is_some_and(|w| w.eq_ignore_ascii_case("TABLE")) { &words[2..] } else { words.get(1..).unwrap_or(&[]) };
-    let in_schema = call.sess.db.as_deref().is_some_and(|d| d.eq_ignore_ascii_case("performance_schema"));
-    match words {
-        [schema, table] => schema.eq_ignore_ascii_case("performance_schema") && table.eq_ignore_ascii_case("events_statements_summary_by_digest"),
-        [table] => in_schema && table.eq_ignore_ascii_case("events_statements_summary_by_digest"),
-        _ => false,
     }
 }
