@@ -154,7 +154,11 @@ impl Digests {
     /// shard. Returns the key and the shard for `end` (which may run on
     /// another thread, when a paused result is resumed there).
     pub fn begin(&self, schema: Option<&str>, text: &str) -> (u64, usize) {
-        let key = key_of(schema, text);
+        self.begin_keyed(key_of(schema, text), schema, text)
+    }
+
+    /// `begin` with the key already computed (a prepared statement's).
+    pub fn begin_keyed(&self, key: u64, schema: Option<&str>, text: &str) -> (u64, usize) {
         let shard = MY_SHARD.with(|s| *s);
         let mut s = self.shards[shard].lock().unwrap_or_else(|e| e.into_inner());
         if !s.rows.contains_key(&key) && s.rows.len() < self.per_shard {

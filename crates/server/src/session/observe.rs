@@ -37,6 +37,14 @@ pub(super) struct Watch {
     slow: Option<Box<SlowText>>,
 }
 
+/// A prepared statement's digest (`Stmt::digest`).
+#[derive(Debug)]
+pub(super) struct StmtDigest {
+    schema: Option<Box<str>>,
+    key: u64,
+    text: Box<str>,
+}
+
 #[derive(Debug, Default)]
 struct SlowText {
     text: String,
@@ -51,16 +59,46 @@ thread_local! {
 impl Session {
     /// A statement begins: its clock starts, its digest is found.
     pub(super) fn statement_start(&mut self, sql: &str) {
-        let server = &self.server;
-        self.watch.started = Some(Instant::now());
-        self.watch.rows_sent = 0;
         // (An upstream COM_STMT_EXECUTE has no text here: no digest.)
-        self.watch.digest = server.digests.as_ref().filter(|_| !sql.is_empty()).map(|d| {
+        self.watch.digest = self.server.digests.as_ref().filter(|_| !sql.is_empty()).map(|d| {
             NORMALIZED.with_borrow_mut(|text| {
                 turnstile_sqltext::digest::normalize(sql, d.max_text_bytes, text);
                 d.begin(self.sql.db.as_deref(), text)
             })
         });
+        self.start_watch(sql);
+    }
+
+    /// A prepared statement's execute begins: as `statement_start`, with the
+    /// digest normalized once per statement (and again if the session's
+    /// database changed since).
+    pub(super) fn execute_start(&mut self, id: u32, sql: &str) {
+        self.watch.digest = match (self.server.digests.as_ref(), self.stmts.get_mut(&id)) {
+            (Some(d), Some(st)) => {
+                let db = self.sql.db.as_deref();
+                let cached = st.digest.as_ref().filter(|c| c.schema.as_deref() == db);
+                let c = match cached {
+                    Some(c) => c,
+                    None => {
+                        let text: Box<str> = NORMALIZED.with_borrow_mut(|text| {
+                            turnstile_sqltext::digest::normalize(sql, d.max_text_bytes, text);
+                            text.as_str().into()
+                        });
+                        let key = crate::digests::key_of(db, &text);
+                        st.digest.insert(Box::new(StmtDigest { schema: db.map(Into::into), key, text }))
+                    }
+                };
+                Some(d.begin_keyed(c.key, db, &c.text))
+            }
+            _ => None,
+        };
+        self.start_watch(sql);
+    }
+
+    fn start_watch(&mut self, sql: &str) {
+        let server = &self.server;
+        self.watch.started = Some(Instant::now());
+        self.watch.rows_sent = 0;
         if server.globals.hot.slow_query_log.load(Ordering::Relaxed) != 0 {
             let slow = self.watch.slow.get_or_insert_with(Box::default);
             slow.text.clear();

@@ -28,6 +28,9 @@ pub(super) struct Stmt {
     pub(super) long_data_over: bool,
     /// The rows of the cursor its last execute opened, not yet fetched (cursor.rs).
     pub(super) cursor: Option<super::cursor::Cursor>,
+    /// Its digest, normalized at its first execute (observe.rs): the schema
+    /// it was for, the key and the text.
+    pub(super) digest: Option<Box<super::observe::StmtDigest>>,
     /// Its place in the server's count of prepared statements, given back
     /// when the statement is dropped.
     pub(super) _slot: turnstile_sql::prepared_slots::Slot,
@@ -161,6 +164,7 @@ impl Session {
                 long_data_over: false,
                 cursor: None,
                 _slot: slot,
+                digest: None,
             },
         );
     }
@@ -215,7 +219,7 @@ impl Session {
         }
         let (sql, columns, direct) = (Arc::clone(&st.sql), Arc::clone(&st.columns), st.direct);
         self.begin_command("Execute", &sql);
-        self.statement_start(&sql);
+        self.execute_start(id, &sql);
         let step = if flags & super::cursor::CURSOR_TYPE_READ_ONLY != 0 {
             self.execute_cursor(id, &sql, &params, direct, out)
         } else {
