@@ -106,8 +106,11 @@ def test_slow_log_settings_change_with_set_global_and_are_checked(server_factory
     clients.query(conn, "SELECT SLEEP(0.15) AS moved")
     assert "AS moved;" in wait_for(other, "AS moved;")
     assert not os.path.exists(path) or "AS moved" not in open(path).read()
-    # As MariaDB: a directory that does not exist, or a directory, is refused (1231).
-    for bad in ("/nonexistent/dir/x.log", srv.datadir):
+    # As MariaDB: a directory that does not exist, or a directory, is refused
+    # (1231); and no log may be appended to the server's own files or a
+    # configuration file (a log line must not become an account or a setting).
+    for bad in ("/nonexistent/dir/x.log", srv.datadir, "accounts.json", os.path.join(srv.datadir, "server-key.pem"),
+                "databases/x/data.sqlite", "../outside.log", "/tmp/x.cnf", "/tmp/my.ini", "a\x00b.log"):
         code, _ = clients.error(conn, f"SET GLOBAL slow_query_log_file = '{bad}'")
         assert code == 1231
     assert clients.scalar(conn, "SELECT @@global.slow_query_log_file") == "elsewhere.log"
@@ -188,3 +191,10 @@ def test_log_files_that_cannot_be_written_never_fail_a_statement(server_factory)
     # Reported once, not once per statement.
     clients.query(conn, "SELECT SLEEP(0.15), 43")
     assert srv.log_tail(200).count("cannot open the query log") == 1
+
+
+def test_a_log_file_that_would_overwrite_the_servers_own_files_stops_the_start(server_factory):
+    srv = server_factory.new("--slow-query-log-file", "accounts.json", engine="sqlite")
+    with pytest.raises(Exception):
+        srv.start()
+    assert "slow_query_log_file" in open(srv.log_path).read()

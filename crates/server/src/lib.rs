@@ -153,6 +153,11 @@ fn start_upstream(config: &Config) -> Result<Arc<turnstile_upstream::Upstream>, 
 /// Open the data directory, accounts, engine and listeners.
 pub fn start(mut config: Config) -> Result<Running, String> {
     let lock = datadir::prepare(&config.datadir)?;
+    for (name, given) in [("slow_query_log_file", &config.slow_query_log_file), ("general_log_file", &config.general_log_file)] {
+        if given.as_deref().is_some_and(|p| !turnstile_sql::vars::log_file_allowed(&config.datadir, p)) {
+            return Err(format!("{name}: {:?} cannot be a log file (its directory must exist; in the data directory only a .log file; no .cnf or .ini)", given.as_deref().unwrap_or("")));
+        }
+    }
     let fd_limit = raise_fd_limit();
     let max_connections_by_fds = connections_by_fds(fd_limit, &config);
     limit_connections(&mut config, max_connections_by_fds, fd_limit);

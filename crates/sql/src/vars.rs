@@ -228,6 +228,30 @@ impl Globals {
     }
 }
 
+/// May a query log be written at `path` (slow_query_log_file,
+/// general_log_file; "" is the default name)? Its directory must exist and
+/// it must not be a directory; a relative path is under the data directory,
+/// and a file there must end in `.log`, so that no log is appended to the
+/// accounts, a key or a database; `.cnf` and `.ini` files are refused
+/// anywhere, as MariaDB refuses them (a log line must not become a setting).
+pub fn log_file_allowed(datadir: &std::path::Path, path: &str) -> bool {
+    if path.is_empty() {
+        return true;
+    }
+    if path.contains('\0') || path.split('/').any(|part| part == "..") {
+        return false;
+    }
+    let full = datadir.join(path);
+    let ext = full.extension().and_then(|e| e.to_str()).unwrap_or("").to_ascii_lowercase();
+    if ext == "cnf" || ext == "ini" {
+        return false;
+    }
+    if full.starts_with(datadir) && ext != "log" {
+        return false;
+    }
+    full.parent().is_some_and(|d| d.is_dir()) && !full.is_dir() && full.file_name().is_some()
+}
+
 /// A variable's default from the table, as a value (NULL where it has none).
 /// Variables MariaDB 10.11 calls deprecated when SET (Warning 1287), with
 /// the one to use instead where there is one.

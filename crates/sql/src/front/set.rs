@@ -512,16 +512,11 @@ fn set_transaction(call: &mut Call<'_, '_>, p: &mut Parser<'_>, scope: Option<&s
 }
 
 /// SET GLOBAL slow_query_log_file / general_log_file: refused (1231, as
-/// MariaDB) when the path's directory does not exist or the path is a
-/// directory; a relative path is under the data directory.
+/// MariaDB) unless `log_file_allowed` says yes.
 fn log_file_usable(call: &Call<'_, '_>, name: &str, v: &Value) -> Result<(), SqlError> {
     let text = v.to_text().map(|t| String::from_utf8_lossy(&t).into_owned()).unwrap_or_default();
-    if text.is_empty() {
-        return Ok(());
-    }
-    let path = std::path::Path::new(call.ops.globals().text("datadir").as_str()).join(&text);
-    let dir_ok = path.parent().is_some_and(|d| d.is_dir());
-    if !dir_ok || path.is_dir() || text.contains('\0') {
+    let datadir = call.ops.globals().text("datadir");
+    if !crate::vars::log_file_allowed(std::path::Path::new(&datadir), &text) {
         return Err(SqlError::wrong_value_for_var(name, &text));
     }
     Ok(())
