@@ -41,8 +41,10 @@ from helpers.server import ROOT_PASSWORD, TurnstileServer, binary_path
 
 
 def run_backup(srv, to, *extra, user="root", password=ROOT_PASSWORD, env=None, cwd=None):
-    """`turnstile backup --to DIR` against `srv` over TCP; the CompletedProcess."""
-    args = [str(binary_path()), "backup", "--to", str(to), "-h", "127.0.0.1", "-P", str(srv.port), "-u", user, *extra]
+    """`turnstile backup --to DIR` against `srv` over TCP (trusting the
+    server's RSA key for a full caching_sha2_password login, as the mysql
+    client's --get-server-public-key); the CompletedProcess."""
+    args = [str(binary_path()), "backup", "--to", str(to), "-h", "127.0.0.1", "-P", str(srv.port), "-u", user, "--get-server-public-key", *extra]
     if password is not None:
         args += ["-p", password]
     return subprocess.run(args, capture_output=True, text=True, timeout=120, env=env, cwd=cwd)
@@ -489,3 +491,19 @@ def test_mariadb_dump_single_transaction_round_trip(server_factory):
     assert rows_of(fresh, "bk_dump") == original
     keys = {r[2] for r in clients.query(clients.root(fresh, database="bk_dump"), "SHOW INDEX FROM items")}
     assert {"PRIMARY", "by_name", "by_kind_name"} <= keys
+
+
+def test_over_tcp_the_password_goes_to_an_unverified_key_only_when_asked(server_factory, backup_dir):
+    """A caching_sha2_password login that needs the password itself over
+    plain TCP fails unless --get-server-public-key says to trust the key the
+    server sends (a man in the middle could send its own); the socket needs
+    nothing."""
+    srv = server_factory(engine="sqlite")
+    args = [str(binary_path()), "backup", "--to", os.path.join(backup_dir, "tcp"), "-h", "127.0.0.1", "-P", str(srv.port), "-u", "root", "-p", ROOT_PASSWORD]
+    r = subprocess.run(args, capture_output=True, text=True, timeout=60)
+    assert r.returncode == 1 and "--get-server-public-key" in r.stderr, r.stderr
+    assert not os.path.exists(os.path.join(backup_dir, "tcp"))
+    r = subprocess.run([str(binary_path()), "backup", "--to", os.path.join(backup_dir, "sock"), "-S", srv.socket, "-u", "root", "-p", ROOT_PASSWORD], capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0, r.stderr
+    r = subprocess.run(args[:3] + [os.path.join(backup_dir, "it's")] + args[4:] + ["--get-server-public-key"], capture_output=True, text=True, timeout=60)
+    assert r.returncode == 1 and "quote or a backslash" in r.stderr, r.stderr

@@ -114,6 +114,25 @@ def test_the_endpoint_refuses_what_it_does_not_serve_and_outlives_bad_clients(me
     assert "turnstile_uptime_seconds" in scrape(port)
     assert time.monotonic() - start < 8
     silent.close()
+    # A client sending a byte a second holds it 5 s in all, not 5 s a byte.
+    import threading
+    drip = socket.create_connection(("127.0.0.1", port), timeout=30)
+    stop = threading.Event()
+
+    def dribble():
+        try:
+            while not stop.wait(1):
+                drip.sendall(b"G")
+        except OSError:
+            pass
+
+    threading.Thread(target=dribble, daemon=True).start()
+    time.sleep(0.2)
+    start = time.monotonic()
+    assert "turnstile_uptime_seconds" in scrape(port)
+    assert time.monotonic() - start < 8
+    stop.set()
+    drip.close()
     # Garbage instead of HTTP.
     with socket.create_connection(("127.0.0.1", port), timeout=10) as s:
         s.sendall(b"\x00\xff\r\n\r\n")

@@ -173,3 +173,21 @@ def test_connection_attributes_are_bounded_and_kept_only_with_performance_schema
     assert sum(len(n) + len(v) + 2 for n, v in kept) <= 40 and "program_name" not in dict(kept)
     off = server_factory("--performance-schema", "OFF", engine="sqlite")
     assert attrs_of(clients.root(off, program_name="p")) == {}
+
+
+def test_no_literal_reaches_a_digest_in_either_lexing_mode(server_factory):
+    """A backslash ends no string under NO_BACKSLASH_ESCAPES: the digest must
+    read the statement as the server does, or another user's literal would
+    be shown to every reader of performance_schema."""
+    srv = server_factory(engine="sqlite")
+    conn = clients.root(srv)
+    clients.query(conn, "CREATE DATABASE d")
+    conn.select_db("d")
+    clients.query(conn, "CREATE TABLE t (a TEXT, b TEXT)")
+    clients.query(conn, "SET SESSION sql_mode = 'NO_BACKSLASH_ESCAPES'")
+    clients.query(conn, "INSERT INTO t VALUES ('C:\\', 'api-key-123')")
+    clients.query(conn, "SET SESSION sql_mode = DEFAULT")
+    clients.error(conn, "SELECT `x FROM u WHERE pw='hunter2'")
+    texts = [r[0] or "" for r in clients.query(conn, f"SELECT DIGEST_TEXT FROM {DIGESTS}")]
+    assert not any("api-key" in t or "hunter2" in t for t in texts), texts
+    assert "INSERT INTO `t` VALUES (...)" in texts

@@ -198,3 +198,27 @@ def test_a_log_file_that_would_overwrite_the_servers_own_files_stops_the_start(s
     with pytest.raises(Exception):
         srv.start()
     assert "slow_query_log_file" in open(srv.log_path).read()
+
+
+def test_a_log_path_through_a_link_or_onto_a_fifo_is_refused_and_never_hangs_the_server(server_factory, tmp_path):
+    srv = server_factory(engine="sqlite")
+    conn = clients.root(srv)
+    accounts = os.path.join(srv.datadir, "accounts.json")
+    link = tmp_path / "link.log"
+    os.symlink(accounts, link)
+    fifo = tmp_path / "fifo.log"
+    os.mkfifo(fifo)
+    for bad in (str(link), str(fifo), f"/proc/self/root{accounts}", f"/proc/self/root{srv.datadir}/server-key.pem"):
+        assert clients.error(conn, f"SET GLOBAL general_log_file = '{bad}'")[0] == 1231, bad
+    # A path accepted, then replaced by a FIFO (or a link) before the log
+    # opens it: the open fails (logged), every statement goes on.
+    target = tmp_path / "later.log"
+    clients.query(conn, f"SET GLOBAL general_log_file = '{target}'")
+    os.mkfifo(target)
+    clients.query(conn, "SET GLOBAL general_log = ON")
+    assert clients.scalar(conn, "SELECT 42") == 42
+    assert clients.scalar(clients.root(srv), "SELECT 43") == 43
+    clients.query(conn, "SET GLOBAL general_log = OFF")
+    assert "cannot open the query log" in srv.log_tail(200)
+    before = open(accounts).read()
+    assert before == open(accounts).read()

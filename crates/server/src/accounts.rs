@@ -424,8 +424,8 @@ impl Accounts {
     /// BACKUP DATA: the accounts as they are now, written to `dir/accounts.json`
     /// (fsynced, 0600). Account statements wait meanwhile.
     pub fn write_copy(&self, dir: &Path) -> std::io::Result<()> {
-        let list = self.list.read().unwrap_or_else(|e| e.into_inner());
-        let copy: Vec<Account> = list.iter().map(|a| (**a).clone()).collect();
+        // The lock is let go before the write and its fsync.
+        let copy: Vec<Account> = self.list.read().unwrap_or_else(|e| e.into_inner()).iter().map(|a| (**a).clone()).collect();
         write_file(&dir.join(FILE_NAME), &copy)
     }
 

@@ -113,6 +113,15 @@ pub struct Digests {
     epoch: Instant,
 }
 
+/// Where a statement's digest row is: its key, the shard, and whether the
+/// row was in the table when the statement began.
+#[derive(Debug, Clone, Copy)]
+pub struct Slot {
+    key: u64,
+    shard: usize,
+    in_table: bool,
+}
+
 static NEXT_SHARD: AtomicUsize = AtomicUsize::new(0);
 
 thread_local! {
@@ -151,30 +160,35 @@ impl Digests {
     }
 
     /// A statement begins: find or make its digest's row in this thread's
-    /// shard. Returns the key and the shard for `end` (which may run on
-    /// another thread, when a paused result is resumed there).
-    pub fn begin(&self, schema: Option<&str>, text: &str) -> (u64, usize) {
+    /// shard. What it returns goes to `end` (which may run on another
+    /// thread, when a paused result is resumed there).
+    pub fn begin(&self, schema: Option<&str>, text: &str) -> Slot {
         self.begin_keyed(key_of(schema, text), schema, text)
     }
 
     /// `begin` with the key already computed (a prepared statement's).
-    pub fn begin_keyed(&self, key: u64, schema: Option<&str>, text: &str) -> (u64, usize) {
+    pub fn begin_keyed(&self, key: u64, schema: Option<&str>, text: &str) -> Slot {
         let shard = MY_SHARD.with(|s| *s);
         let mut s = self.shards[shard].lock().unwrap_or_else(|e| e.into_inner());
-        if !s.rows.contains_key(&key) && s.rows.len() < self.per_shard {
+        let mut in_table = s.rows.contains_key(&key);
+        if !in_table && s.rows.len() < self.per_shard {
             let now_us = self.wall_us(Instant::now());
             s.rows.insert(key, Entry::new(schema, text, now_us));
+            in_table = true;
         }
-        (key, shard)
+        Slot { key, shard, in_table }
     }
 
-    /// The statement ended at `ended`: add it to its digest (to the
-    /// overflow row when the shard had no room for it).
-    pub fn end(&self, key: u64, shard: usize, m: &Measure, ended: Instant) {
+    /// The statement ended at `ended`: add it to its digest, or to the
+    /// overflow row when the shard had no room for it. A row TRUNCATE
+    /// removed while its statement ran is not made again: that statement
+    /// began before the table was emptied and is not counted.
+    pub fn end(&self, slot: Slot, m: &Measure, ended: Instant) {
         let now_us = self.wall_us(ended);
-        let mut s = self.shards[shard % SHARDS].lock().unwrap_or_else(|e| e.into_inner());
-        match s.rows.get_mut(&key) {
+        let mut s = self.shards[slot.shard % SHARDS].lock().unwrap_or_else(|e| e.into_inner());
+        match s.rows.get_mut(&slot.key) {
             Some(e) => e.add(m, now_us),
+            None if slot.in_table => {}
             None => s.overflow.get_or_insert_with(|| Entry::new(None, "", now_us)).add(m, now_us),
         }
     }
@@ -190,7 +204,7 @@ impl Digests {
                 all.entry(*k).and_modify(|a| a.merge(e)).or_insert_with(|| e.clone());
             }
             if let Some(o) = &s.overflow {
-                overflow.get_or_insert_with(|| Entry { count: 0, min_ps: u64::MAX, ..o.clone() }).merge(o);
+                overflow.get_or_insert_with(|| Entry::new(None, "", o.first_seen_us)).merge(o);
             }
         }
         let mut out: Vec<DigestRow> = all
@@ -251,8 +265,8 @@ mod tests {
             .map(|i| {
                 let d = d.clone();
                 std::thread::spawn(move || {
-                    let (key, shard) = d.begin(Some("db"), "SELECT ?");
-                    d.end(key, shard, &measure(1000 * (i + 1)), Instant::now())
+                    let slot = d.begin(Some("db"), "SELECT ?");
+                    d.end(slot, &measure(1000 * (i + 1)), Instant::now())
                 })
             })
             .collect();
@@ -272,12 +286,23 @@ mod tests {
         let d = Digests::new(2, 1024);
         for i in 0..5 {
             let text = format!("SELECT {i}");
-            let (key, shard) = d.begin(None, &text);
-            d.end(key, shard, &measure(10), Instant::now());
+            let slot = d.begin(None, &text);
+            d.end(slot, &measure(10), Instant::now());
         }
         let rows = d.rows();
         assert_eq!(rows.len(), 3, "{rows:?}");
         let overflow = rows.last().unwrap();
         assert_eq!((overflow.digest.as_deref(), overflow.count), (None, 3));
+        // Each statement once in the overflow's sums (10 ps each).
+        assert_eq!((overflow.sum_ps, overflow.rows_sent, overflow.min_ps, overflow.max_ps), (30, 3, 10, 10));
+    }
+
+    #[test]
+    fn a_statement_running_across_truncate_is_not_counted_as_overflow() {
+        let d = Digests::new(10, 1024);
+        let slot = d.begin(None, "SELECT ?");
+        d.clear();
+        d.end(slot, &measure(10), Instant::now());
+        assert!(d.rows().is_empty(), "{:?}", d.rows());
     }
 }

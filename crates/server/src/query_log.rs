@@ -166,12 +166,18 @@ impl QueryLogs {
     }
 }
 
-/// Open for appending, 0600; true when the file is new (or empty).
+/// Open for appending, 0600; true when the file is new (or empty). Not
+/// through a symbolic link, and only a plain file: a FIFO put at the path
+/// would block every session's logging behind the log's lock (O_NONBLOCK
+/// makes its open fail instead), a device is no log.
 fn open(path: &Path) -> std::io::Result<(std::fs::File, bool)> {
     use std::os::unix::fs::OpenOptionsExt;
-    let f = std::fs::OpenOptions::new().create(true).append(true).mode(0o600).open(path)?;
-    let new = f.metadata()?.len() == 0;
-    Ok((f, new))
+    let f = std::fs::OpenOptions::new().create(true).append(true).mode(0o600).custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK).open(path)?;
+    let meta = f.metadata()?;
+    if !meta.file_type().is_file() {
+        return Err(std::io::Error::other("not a regular file"));
+    }
+    Ok((f, meta.len() == 0))
 }
 
 /// Can `path` be a log file? Its directory exists and it is not a directory

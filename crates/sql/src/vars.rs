@@ -230,10 +230,12 @@ impl Globals {
 
 /// May a query log be written at `path` (slow_query_log_file,
 /// general_log_file; "" is the default name)? Its directory must exist and
-/// it must not be a directory; a relative path is under the data directory,
-/// and a file there must end in `.log`, so that no log is appended to the
-/// accounts, a key or a database; `.cnf` and `.ini` files are refused
-/// anywhere, as MariaDB refuses them (a log line must not become a setting).
+/// the path must not be a directory or a symbolic link; a relative path is
+/// under the data directory, and a file in the data directory (however the
+/// path reaches it: the directories are resolved) must end in `.log`, so
+/// that no log is appended to the accounts, a key or a database; `.cnf` and
+/// `.ini` files are refused anywhere, as MariaDB refuses them (a log line
+/// must not become a setting).
 pub fn log_file_allowed(datadir: &std::path::Path, path: &str) -> bool {
     if path.is_empty() {
         return true;
@@ -242,14 +244,18 @@ pub fn log_file_allowed(datadir: &std::path::Path, path: &str) -> bool {
         return false;
     }
     let full = datadir.join(path);
-    let ext = full.extension().and_then(|e| e.to_str()).unwrap_or("").to_ascii_lowercase();
+    let (Some(parent), Some(name)) = (full.parent(), full.file_name()) else { return false };
+    let ext = std::path::Path::new(name).extension().and_then(|e| e.to_str()).unwrap_or("").to_ascii_lowercase();
     if ext == "cnf" || ext == "ini" {
         return false;
     }
-    if full.starts_with(datadir) && ext != "log" {
+    let (Ok(parent), Ok(datadir)) = (std::fs::canonicalize(parent), std::fs::canonicalize(datadir)) else { return false };
+    if parent.starts_with(&datadir) && ext != "log" {
         return false;
     }
-    full.parent().is_some_and(|d| d.is_dir()) && !full.is_dir() && full.file_name().is_some()
+    let resolved = parent.join(name);
+    // The file may not exist yet; if it does, it is a plain file, not a link.
+    std::fs::symlink_metadata(&resolved).map_or(true, |m| m.file_type().is_file())
 }
 
 /// A variable's default from the table, as a value (NULL where it has none).

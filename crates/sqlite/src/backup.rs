@@ -105,6 +105,47 @@ fn copy(s: &Snapshot, into: &Path, ctx: &ExecContext<'_>) -> Result<u64, SqlErro
 
 /// Every database, at one point, into `into` (`Engine::backup`).
 pub(crate) fn backup(inner: &Inner, into: &Path, ctx: &ExecContext<'_>) -> Result<BackupCopied, SqlError> {
+    let total = Duration::from_secs(inner.opts.lock_wait_timeout);
+    let began = Instant::now();
+    let (dbs, snaps) = snapshots(inner, total, ctx)?;
+    tracing::info!(databases = snaps.len(), waited_ms = began.elapsed().as_millis() as u64, "BACKUP DATA: snapshots taken; writers resumed");
+    drop(dbs);
+    let mut copied = BackupCopied::default();
+    // Each snapshot's read transaction ends with its copy, so no database's
+    // WAL is held from its checkpoint for longer than its own copy.
+    for s in snaps {
+        copied.bytes += copy(&s, into, ctx)?;
+        copied.databases += 1;
+    }
+    Ok(copied)
+}
+
+/// The databases there are, as of a moment when every one of them is held:
+/// listed, held, listed again; a database created meanwhile (it could hold
+/// half of a transaction that spans it and another) means listing and
+/// holding again, a few times at most.
+fn snapshots(inner: &Inner, total: Duration, ctx: &ExecContext<'_>) -> Result<(Vec<Arc<Db>>, Vec<Snapshot>), SqlError> {
+    const ATTEMPTS: usize = 5;
+    for _ in 0..ATTEMPTS {
+        let dbs = open_all(inner)?;
+        hold_all(&dbs, total, ctx)?;
+        let release = || dbs.iter().for_each(|d| d.writer.release(BACKUP_OWNER));
+        let now: Vec<String> = inner.catalog.list();
+        if now.iter().any(|n| !dbs.iter().any(|d| d.name == *n)) {
+            release();
+            continue;
+        }
+        let mut snaps: Vec<Snapshot> = Vec::new();
+        let r = dbs.iter().filter(|d| !d.dropped()).try_for_each(|d| snapshot(d).map(|s| snaps.push(s)));
+        release();
+        r?;
+        return Ok((dbs, snaps));
+    }
+    Err(SqlError::new(1205, "HY000", "Lock wait timeout exceeded; databases kept being created while BACKUP DATA took its snapshots"))
+}
+
+/// Every database of the catalog, by name.
+fn open_all(inner: &Inner) -> Result<Vec<Arc<Db>>, SqlError> {
     let mut dbs: Vec<Arc<Db>> = Vec::new();
     for name in inner.catalog.list() {
         match inner.db(&name) {
@@ -115,23 +156,7 @@ pub(crate) fn backup(inner: &Inner, into: &Path, ctx: &ExecContext<'_>) -> Resul
         }
     }
     dbs.sort_by(|a, b| a.name.cmp(&b.name));
-    // The hold: no commit anywhere while the snapshots begin.
-    let began = Instant::now();
-    hold_all(&dbs, Duration::from_secs(inner.opts.lock_wait_timeout), ctx)?;
-    let held = Instant::now();
-    let mut snaps: Vec<Snapshot> = Vec::new();
-    let r = dbs.iter().filter(|d| !d.dropped()).try_for_each(|d| snapshot(d).map(|s| snaps.push(s)));
-    for d in &dbs {
-        d.writer.release(BACKUP_OWNER);
-    }
-    r?;
-    tracing::info!(databases = snaps.len(), waited_ms = (held - began).as_millis() as u64, held_ms = held.elapsed().as_millis() as u64, "BACKUP DATA: snapshots taken; writers resumed");
-    let mut copied = BackupCopied::default();
-    for s in &snaps {
-        copied.bytes += copy(s, into, ctx)?;
-        copied.databases += 1;
-    }
-    Ok(copied)
+    Ok(dbs)
 }
 
 /// Take every database's writer lock, waiting at most `total` in all. A lock

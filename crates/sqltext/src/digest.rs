@@ -20,9 +20,12 @@ const LIST: &str = "(...)";
 const MORE_LISTS: &str = " /* , ... */";
 
 /// Normalize `sql` into `out` (cleared first); at most `max_len` bytes of
-/// tokens are kept.
+/// tokens are kept. Strings end as the lexer's mode on this thread says
+/// (NO_BACKSLASH_ESCAPES: `lex::lexing_mode`), so that no literal survives
+/// for lack of its end; an unterminated quoted name ends the digest there.
 pub fn normalize(sql: &str, max_len: usize, out: &mut String) {
     out.clear();
+    let backslash = crate::lex::backslash_escapes();
     let b = sql.as_bytes();
     let mut n = Norm { out, lists: Vec::new(), max_len, full: false };
     let mut i = 0;
@@ -49,11 +52,15 @@ pub fn normalize(sql: &str, max_len: usize, out: &mut String) {
             }
             b'*' if b.get(i + 1) == Some(&b'/') => i += 2,
             b'\'' | b'"' => {
-                i = quoted_end(b, i);
+                i = quoted_end(b, i, backslash);
                 n.literal();
             }
             b'`' => {
-                let end = quoted_end(b, i);
+                let end = quoted_end(b, i, backslash);
+                if end == b.len() && (end - i < 2 || b[end - 1] != b'`') {
+                    // Unterminated: what follows is not a name (nor kept).
+                    break;
+                }
                 n.token(&sql[i..end]);
                 i = end;
             }
@@ -86,7 +93,7 @@ pub fn normalize(sql: &str, max_len: usize, out: &mut String) {
                 // X'..', B'..', N'..' and _charset'..' are literals.
                 let introducer = matches!(word, "x" | "X" | "b" | "B" | "n" | "N") || (word.starts_with('_') && word.len() > 1);
                 if introducer && b.get(end) == Some(&b'\'') {
-                    i = quoted_end(b, end);
+                    i = quoted_end(b, end, backslash);
                     n.literal();
                     continue;
                 }
@@ -224,13 +231,13 @@ fn line_end(b: &[u8], i: usize) -> usize {
     b[i..].iter().position(|&c| c == b'\n').map_or(b.len(), |p| i + p + 1)
 }
 
-/// The end of the quoted text starting at `i` (its quote doubled or
-/// backslash-escaped inside), or the end of input.
-fn quoted_end(b: &[u8], i: usize) -> usize {
+/// The end of the quoted text starting at `i` (its quote doubled or, with
+/// `backslash`, backslash-escaped inside), or the end of input.
+fn quoted_end(b: &[u8], i: usize, backslash: bool) -> usize {
     let q = b[i];
     let mut j = i + 1;
     while j < b.len() {
-        if b[j] == b'\\' && q != b'`' {
+        if backslash && b[j] == b'\\' && q != b'`' {
             j += 2;
             continue;
         }
@@ -324,5 +331,16 @@ mod tests {
         normalize(")))'unterminated", 1024, &mut out);
         normalize("select 'é' , ü from t where x = '\u{0}'", 1024, &mut out);
         assert_eq!(out, "SELECT ? , `ü` FROM `t` WHERE `x` = ?");
+    }
+
+    #[test]
+    fn no_literal_survives_either_lexing_mode_or_an_unterminated_name() {
+        // With backslash escapes a backslash is escaped; without, it is itself.
+        let sql = r"INSERT INTO t VALUES ('C:\\', 'api-key-123')";
+        assert_eq!(norm(sql), "INSERT INTO `t` VALUES (...)");
+        let _mode = crate::lex::lexing_mode(true);
+        assert_eq!(norm(r"INSERT INTO t VALUES ('C:\', 'api-key-123')"), "INSERT INTO `t` VALUES (...)");
+        assert_eq!(norm(r"SELECT 'C:\' , 'secret'"), "SELECT ? , ?");
+        assert_eq!(norm("SELECT `x FROM u WHERE pw='hunter2'"), "SELECT");
     }
 }

@@ -69,6 +69,7 @@ impl Session {
                 Some(Step::Paused)
             }
             Err(e) => {
+                self.statement_end(Some(e.code), 0, 0);
                 self.send_err(out, &e);
                 Some(Step::Stop)
             }
@@ -139,6 +140,8 @@ impl Session {
     pub(super) fn drop_infile(&mut self) {
         if self.infile.take().is_some() {
             self.phase = Phase::Command;
+            // The statement ends without its file: the client went away (2013).
+            self.statement_end(Some(2013), 0, 0);
             self.end_command();
         }
     }

@@ -30,7 +30,7 @@ pub(super) struct Watch {
     pub(super) command: u8,
     /// Its digest (`digests::key_of`) and the shard holding it; None when
     /// digests are off.
-    digest: Option<(u64, usize)>,
+    digest: Option<crate::digests::Slot>,
     pub(super) rows_sent: u64,
     /// The slow log's copy of the text and the database of the session's
     /// last slow log entry; only once the slow log was ON for the session.
@@ -51,6 +51,9 @@ struct SlowText {
     logged_db: Option<String>,
 }
 
+/// Bytes of the slow log's statement copy a session keeps between statements.
+const SLOW_TEXT_KEPT: usize = 64 * 1024;
+
 thread_local! {
     /// The digest text being built (reused: no allocation per statement).
     static NORMALIZED: std::cell::RefCell<String> = const { std::cell::RefCell::new(String::new()) };
@@ -60,6 +63,7 @@ impl Session {
     /// A statement begins: its clock starts, its digest is found.
     pub(super) fn statement_start(&mut self, sql: &str) {
         // (An upstream COM_STMT_EXECUTE has no text here: no digest.)
+        let _lexing = turnstile_sqltext::lex::lexing_mode(self.no_backslash_escapes());
         self.watch.digest = self.server.digests.as_ref().filter(|_| !sql.is_empty()).map(|d| {
             NORMALIZED.with_borrow_mut(|text| {
                 turnstile_sqltext::digest::normalize(sql, d.max_text_bytes, text);
@@ -73,6 +77,7 @@ impl Session {
     /// digest normalized once per statement (and again if the session's
     /// database changed since).
     pub(super) fn execute_start(&mut self, id: u32, sql: &str) {
+        let _lexing = turnstile_sqltext::lex::lexing_mode(self.no_backslash_escapes());
         self.watch.digest = match (self.server.digests.as_ref(), self.stmts.get_mut(&id)) {
             (Some(d), Some(st)) => {
                 let db = self.sql.db.as_deref();
@@ -111,6 +116,11 @@ impl Session {
     /// The statement ended (its answer written): `error`, its code if it failed.
     pub(super) fn statement_end(&mut self, error: Option<u16>, rows_affected: u64, warnings: u64) {
         let Some(started) = self.watch.started.take() else { return };
+        self.finish_watch(started, error, rows_affected, warnings);
+        self.release_slow_text();
+    }
+
+    fn finish_watch(&mut self, started: Instant, error: Option<u16>, rows_affected: u64, warnings: u64) {
         let ended = Instant::now();
         let elapsed = ended.saturating_duration_since(started);
         let server = &self.server;
@@ -124,9 +134,9 @@ impl Session {
                 stats.statement_seconds.observe_ns(elapsed.as_nanos().min(u64::MAX as u128) as u64);
             }
         }
-        if let (Some(d), Some((key, shard))) = (server.digests.as_ref(), self.watch.digest.take()) {
+        if let (Some(d), Some(slot)) = (server.digests.as_ref(), self.watch.digest.take()) {
             let m = Measure { elapsed_ps: elapsed.as_nanos().min(u64::MAX as u128 / 1000) as u64 * 1000, error: error.is_some(), warnings, rows_affected, rows_sent: self.watch.rows_sent };
-            d.end(key, shard, &m, ended);
+            d.end(slot, &m, ended);
         }
         if elapsed.as_micros() <= self.long_query_time_us() as u128 {
             return;
@@ -136,6 +146,17 @@ impl Session {
         }
         if server.globals.hot.slow_query_log.load(Ordering::Relaxed) != 0 {
             self.write_slow_entry(started, elapsed.as_secs_f64(), rows_affected);
+        }
+    }
+
+    /// The slow log's copy of a long statement is not kept once it is
+    /// written: a session keeps at most `SLOW_TEXT_KEPT` bytes between
+    /// statements (one 64 MB statement must not hold 64 MB per connection).
+    fn release_slow_text(&mut self) {
+        if let Some(slow) = self.watch.slow.as_mut() {
+            if slow.text.capacity() > SLOW_TEXT_KEPT {
+                slow.text = String::new();
+            }
         }
     }
 

@@ -175,6 +175,8 @@ impl Session {
             if let Some(e) = self.engine.as_mut() {
                 e.cancel_paused();
             }
+            // Its rows were not all sent: the client went away or it was killed.
+            self.statement_end(Some(2013), 0, 0);
             self.end_command();
         }
     }
