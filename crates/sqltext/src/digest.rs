@@ -186,7 +186,7 @@ impl Norm<'_> {
             self.out.truncate(keep);
             let kept = self.out.trim_end().len();
             self.out.truncate(kept);
-            if !self.out.ends_with(MORE_LISTS) {
+            if !self.out.ends_with(MORE_LISTS) && self.room(MORE_LISTS.len()) {
                 self.out.push_str(MORE_LISTS);
             }
             return;
@@ -206,6 +206,9 @@ impl Norm<'_> {
 
     /// Is there room for `len` more bytes? If not, the text ends in `...`.
     fn room(&mut self, len: usize) -> bool {
+        if self.full {
+            return false;
+        }
         // (`<`: a separating space too.)
         if self.out.len() + len < self.max_len {
             return true;
@@ -326,6 +329,11 @@ mod tests {
         let mut out = String::new();
         normalize(&format!("select {}", vec!["a"; 1000].join(",")), 64, &mut out);
         assert!(out.len() <= 64 + 3 && out.ends_with("..."), "{out}");
+        // Rows of VALUES collapsing at the limit stay within it (found by the fuzz target).
+        for max_len in 16..64 {
+            normalize("insert into t values (1,2),(3,4),(5,6),(7,8)", max_len, &mut out);
+            assert!(out.len() <= max_len + 3, "{max_len}: {out}");
+        }
         // Unbalanced and deeply nested parentheses, odd bytes: no panic.
         normalize(&"(".repeat(10_000), 1024, &mut out);
         normalize(")))'unterminated", 1024, &mut out);
