@@ -42,6 +42,8 @@ pub struct QueryLogs {
     /// The header each file starts with (MariaDB's three lines).
     header: String,
     datadir: PathBuf,
+    /// The machine's name, read once: the default files are named for it.
+    host: String,
 }
 
 /// What the slow log says of one statement.
@@ -63,17 +65,17 @@ pub struct SlowEntry<'a> {
 impl QueryLogs {
     pub fn new(datadir: &Path, version: &str, port: u16, socket: &str) -> QueryLogs {
         let header = format!("turnstile, Version: {version}. started with:\nTcp port: {port}  Unix socket: {socket}\nTime\t\t    Id Command\tArgument\n");
-        QueryLogs { slow: Mutex::new(Open::default()), general: Mutex::new(Open::default()), header, datadir: datadir.to_path_buf() }
+        let host = std::fs::read_to_string("/proc/sys/kernel/hostname").map(|s| s.trim().to_string()).unwrap_or_else(|_| "turnstile".into());
+        QueryLogs { slow: Mutex::new(Open::default()), general: Mutex::new(Open::default()), header, datadir: datadir.to_path_buf(), host }
     }
 
     /// The file `setting` names: under the data directory when relative;
     /// `<hostname>.log` / `<hostname>-slow.log` there when empty.
     pub fn path_of(&self, kind: Kind, setting: &str) -> PathBuf {
         if setting.is_empty() {
-            let host = std::fs::read_to_string("/proc/sys/kernel/hostname").map(|s| s.trim().to_string()).unwrap_or_else(|_| "turnstile".into());
             return self.datadir.join(match kind {
-                Kind::Slow => format!("{host}-slow.log"),
-                Kind::General => format!("{host}.log"),
+                Kind::Slow => format!("{}-slow.log", self.host),
+                Kind::General => format!("{}.log", self.host),
             });
         }
         self.datadir.join(setting)
